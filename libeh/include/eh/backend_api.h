@@ -1,0 +1,223 @@
+/* <eh/backend_api.h> -- the backend-author API.
+ *
+ * Backends (backends/<name>/) and libeh's own core include this header.
+ * Frontend code never does: emberlint's EH101 reports it.
+ *
+ * How an op runs: the frontend function (libeh/src/ops_<group>.c)
+ * validates its arguments, works out every output's shape and dtype,
+ * and fills an eh_op_call.  Dispatch then either hands the call to the
+ * backend's `defer` hook (lazy), or materializes the inputs, allocates
+ * the outputs and runs the backend's kernel for the op.  Kernels therefore
+ * see only valid calls: same-dtype operands where the op's frontend says
+ * so, outputs already shaped and allocated.  Data-dependent failures
+ * (an index out of range, a singular matrix) are reported by the kernel
+ * with eh_set_error() and a non-OK return. */
+#ifndef EH_BACKEND_API_H
+#define EH_BACKEND_API_H
+
+#include <stdatomic.h>
+#include "eh.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- the op set, from libeh/ops.def ---------------------------------- */
+
+typedef enum eh_op_kind {
+    EH_KIND_CREATION,
+    EH_KIND_SHAPE,
+    EH_KIND_UNARY,
+    EH_KIND_BINARY,
+    EH_KIND_TERNARY,
+    EH_KIND_REDUCTION,
+    EH_KIND_LINALG,
+    EH_KIND_SIGNAL,
+    EH_KIND_RANDOM,
+    EH_KIND_CONVERT,
+    EH_KIND_META
+} eh_op_kind;
+
+typedef enum eh_op {
+#define EH_OP(name, kind, n_in) EH_OP_##name,
+#include "ops.def"
+    EH_OP_COUNT
+} eh_op;
+
+/* The kind of op number `op` (EH_KIND_META when out of range). */
+eh_op_kind eh_op_kind_of(eh_op op);
+/* 1 for UNARY, BINARY and TERNARY ops: elementwise, fusable. */
+int eh_op_is_elementwise(eh_op op);
+
+/* EH_IF_KERNEL_<kind>(x) expands to x for every kind that has a backend
+ * kernel, and to nothing for META.  Backends derive their kernel
+ * declarations and tables from ops.def with it:
+ *   #define EH_OP(name, kind, n) EH_IF_KERNEL_##kind([EH_OP_##name] = eh_ref_##name,) */
+#define EH_IF_KERNEL_CREATION(...) __VA_ARGS__
+#define EH_IF_KERNEL_SHAPE(...) __VA_ARGS__
+#define EH_IF_KERNEL_UNARY(...) __VA_ARGS__
+#define EH_IF_KERNEL_BINARY(...) __VA_ARGS__
+#define EH_IF_KERNEL_TERNARY(...) __VA_ARGS__
+#define EH_IF_KERNEL_REDUCTION(...) __VA_ARGS__
+#define EH_IF_KERNEL_LINALG(...) __VA_ARGS__
+#define EH_IF_KERNEL_SIGNAL(...) __VA_ARGS__
+#define EH_IF_KERNEL_RANDOM(...) __VA_ARGS__
+#define EH_IF_KERNEL_CONVERT(...) __VA_ARGS__
+#define EH_IF_KERNEL_META(...)
+
+/* ---- tensors ----------------------------------------------------------- */
+
+/* Hooks of a deferred tensor, set by the backend that deferred it. */
+typedef struct eh_deferred_ops {
+    /* Compute t: on success t->data is set and t->deferred_ops cleared. */
+    eh_status (*evaluate)(eh_tensor *t);
+    /* t is freed while still deferred: drop the backend's state for it. */
+    void (*discard)(eh_tensor *t);
+} eh_deferred_ops;
+
+struct eh_scope;
+
+struct eh_tensor {
+    atomic_int refcount;
+    eh_dtype dtype;
+    int ndim;
+    int64_t shape[EH_MAX_DIMS];
+    int64_t size;          /* product of shape; 1 for 0-d                 */
+    size_t nbytes;         /* size * element size                          */
+    void *data;            /* dense row-major storage; NULL while deferred */
+    const eh_deferred_ops *deferred_ops; /* non-NULL while deferred       */
+    void *deferred;        /* the deferring backend's state                */
+    struct eh_scope *scope;/* owning scope, or NULL                        */
+    size_t scope_slot;
+};
+
+/* Make t's data available (evaluates a deferred tensor). */
+eh_status eh_materialize(const eh_tensor *t);
+/* Allocate storage for an output whose shape and dtype are set. */
+eh_status eh_tensor_alloc_data(eh_tensor *t);
+
+/* ---- op calls and backends -------------------------------------------- */
+
+/* Scalar and integer parameters of a call.  Which fields an op uses is
+ * documented with its frontend in libeh/src/ops_<group>.c. */
+typedef struct eh_params {
+    double f[4];                 /* scalar parameters                        */
+    int64_t i[8];                /* integer parameters                       */
+    int n_axes;                  /* entries used in axes                     */
+    int axes[EH_MAX_DIMS];       /* non-negative axes, or a permutation      */
+    int keepdims;
+    int64_t v[3 * EH_MAX_DIMS];  /* per-dimension vectors (slice, pad, tile) */
+} eh_params;
+
+typedef struct eh_op_call {
+    eh_op op;
+    int n_in;
+    const eh_tensor *const *in;  /* n_in inputs, materialized for kernels  */
+    int n_out;
+    eh_tensor *const *out;       /* n_out outputs, allocated for kernels   */
+    eh_params p;
+} eh_op_call;
+
+typedef eh_status (*eh_kernel_fn)(const eh_op_call *call);
+
+typedef struct eh_backend {
+    const char *name;
+    const char *description;
+    /* One kernel per op; NULL means unsupported (never for a shipped
+     * backend: every op in ops.def has an entry). */
+    eh_kernel_fn kernels[EH_OP_COUNT];
+    /* Optional.  When set, dispatch hands every call here instead of
+     * running a kernel: outputs have shape and dtype but no data, and the
+     * backend marks them deferred.  Inputs may themselves be deferred. */
+    eh_status (*defer)(const eh_op_call *call);
+} eh_backend;
+
+/* The backend in use (NULL, with the error recorded, if none is valid). */
+const eh_backend *eh_current_backend(void);
+/* A built-in backend by name, NULL if there is none. */
+const eh_backend *eh_find_backend(const char *name);
+
+/* Run one call on the current backend, as the frontend does. */
+eh_status eh_dispatch(const eh_op_call *call);
+/* Run one call eagerly on a given backend (the lazy backend evaluates its
+ * non-fusable nodes through this). */
+eh_status eh_run_kernel(const eh_backend *backend, const eh_op_call *call);
+
+/* ---- errors -------------------------------------------------------------- */
+
+/* Record an error for this thread.  Messages start with the op name:
+ * "matmul: shapes (2, 3) and (4, 5) are not aligned". */
+eh_status eh_set_error(eh_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* "(2, 3)" for a tensor's shape, in one of a few rotating thread-local
+ * buffers: fine for up to four uses in one message. */
+const char *eh_shape_str(int ndim, const int64_t *shape);
+
+/* ---- helpers for kernels ------------------------------------------------ */
+
+/* Element i of storage `data` of `dtype`, as a double / int64. */
+static inline double eh_load_f64(const void *data, eh_dtype dtype, int64_t i)
+{
+    switch (dtype) {
+    case EH_F16: return (double)eh_f16_to_f32(((const uint16_t *)data)[i]);
+    case EH_F32: return (double)((const float *)data)[i];
+    case EH_F64: return ((const double *)data)[i];
+    case EH_I32: return (double)((const int32_t *)data)[i];
+    case EH_I64: return (double)((const int64_t *)data)[i];
+    case EH_BOOL: return (double)((const uint8_t *)data)[i];
+    default: return 0.0;
+    }
+}
+
+static inline int64_t eh_load_i64(const void *data, eh_dtype dtype, int64_t i)
+{
+    switch (dtype) {
+    case EH_I32: return ((const int32_t *)data)[i];
+    case EH_I64: return ((const int64_t *)data)[i];
+    case EH_BOOL: return ((const uint8_t *)data)[i];
+    default: return (int64_t)eh_load_f64(data, dtype, i);
+    }
+}
+
+/* Store v converted to dtype (float -> int truncates toward zero and
+ * saturates, NaN -> 0; anything -> bool is v != 0). */
+void eh_store_f64(void *data, eh_dtype dtype, int64_t i, double v);
+void eh_store_i64(void *data, eh_dtype dtype, int64_t i, int64_t v);
+
+/* Row-major strides in elements of a shape. */
+void eh_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides);
+/* Strides in elements for reading t as if broadcast to (ndim, shape):
+ * 0 along broadcast dimensions.  t must be broadcast-compatible. */
+void eh_broadcast_strides(const eh_tensor *t, int ndim, const int64_t *shape,
+                          int64_t *strides);
+
+/* Odometer over a shape, for kernels that walk broadcast operands. */
+typedef struct eh_nd_iter {
+    int ndim;
+    int64_t shape[EH_MAX_DIMS];
+    int64_t idx[EH_MAX_DIMS];
+} eh_nd_iter;
+void eh_nd_iter_init(eh_nd_iter *it, int ndim, const int64_t *shape);
+/* Advance to the next index in row-major order; 0 when past the end. */
+int eh_nd_iter_next(eh_nd_iter *it);
+/* Offset of the current index under the given strides. */
+static inline int64_t eh_nd_iter_offset(const eh_nd_iter *it, const int64_t *strides)
+{
+    int64_t off = 0;
+    for (int d = 0; d < it->ndim; d++)
+        off += it->idx[d] * strides[d];
+    return off;
+}
+
+/* ---- random numbers (DESIGN.md 3) ------------------------------------------ */
+
+/* Philox4x32-10: one block of four 32-bit outputs. */
+void eh_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

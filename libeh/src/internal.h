@@ -1,0 +1,74 @@
+/* libeh/src/internal.h -- helpers shared by libeh's frontend files.
+ * Not installed; not for backends (they use <eh/backend_api.h>). */
+#ifndef EH_INTERNAL_H
+#define EH_INTERNAL_H
+
+#include <eh/backend_api.h>
+
+/* Name of an op id, for messages. */
+#define EH_NAME(op) eh_op_name(op)
+
+/* 1 if t is usable.  Otherwise records EH_ERR_NULL_ARG naming the op and
+ * argument -- unless an error is already recorded, which is kept so that
+ * nested calls report the failure that started the chain. */
+int eh__require(const char *op, const eh_tensor *t, const char *arg);
+
+/* Check a requested shape: no negative dimension (EH_ERR_NEGATIVE_SIZE),
+ * ndim within [0, EH_MAX_DIMS] (EH_ERR_SHAPE), no overflow of the element
+ * count or byte size (EH_ERR_OVERFLOW).  *size gets the element count. */
+eh_status eh__check_shape(const char *op, int ndim, const int64_t *shape,
+                          eh_dtype dtype, int64_t *size);
+
+/* A new tensor header (refcount 1, no data yet), registered with the
+ * current scope.  Validates the shape as eh__check_shape does. */
+eh_tensor *eh__new_tensor(const char *op, int ndim, const int64_t *shape,
+                          eh_dtype dtype);
+
+/* A valid dtype value? (EH_ERR_DTYPE naming the op otherwise) */
+eh_status eh__check_dtype(const char *op, eh_dtype dtype);
+
+/* Normalize one axis for a tensor of `ndim` dims (negative counts from
+ * the end).  EH_ERR_AXIS naming the op when out of range. */
+eh_status eh__normalize_axis(const char *op, int axis, int ndim, int *out);
+/* Normalize a list of axes: sorted ascending, repeats are EH_ERR_AXIS.
+ * axes == NULL or n_axes == 0 means every axis. */
+eh_status eh__normalize_axes(const char *op, const int *axes, int n_axes,
+                             int ndim, int *out, int *n_out);
+
+/* NumPy broadcast of n shapes into (*ndim, shape).  EH_ERR_SHAPE naming the
+ * op and the shapes when incompatible. */
+eh_status eh__broadcast_shapes(const char *op, int n, const eh_tensor *const *ts,
+                               int *ndim, int64_t *shape);
+
+/* A call for `op` with `n_in` inputs and zeroed parameters. */
+eh_op_call eh__call(eh_op op, int n_in, const eh_tensor *const *in);
+
+/* Create the single output (ndim, shape, dtype), dispatch, return it.
+ * NULL (output released, error recorded) on failure. */
+eh_tensor *eh__run(eh_op_call *call, int ndim, const int64_t *shape, eh_dtype dtype);
+
+/* Several outputs: outs[k] gets shape (ndims[k], shapes[k]) and dtypes[k].
+ * On failure every output is released and set to NULL. */
+eh_status eh__run_multi(eh_op_call *call, int n_out, const int *ndims,
+                        const int64_t (*shapes)[EH_MAX_DIMS],
+                        const eh_dtype *dtypes, eh_tensor **outs);
+
+/* t converted to dtype: a new reference to t itself when it already has
+ * that dtype, else a cast.  The caller releases the result. */
+eh_tensor *eh__as_dtype(const eh_tensor *t, eh_dtype dtype);
+
+/* Dtype for float-valued results: the input's own if floating, else F64. */
+eh_dtype eh__float_dtype(eh_dtype dtype);
+
+/* Scope bookkeeping used by tensor.c. */
+void eh__scope_adopt(eh_tensor *t);
+void eh__scope_forget(eh_tensor *t);
+
+/* Test hook: make the nth allocation from now on this thread fail
+ * (1 = the next one; 0 disarms).  Lets tests reach EH_ERR_NOMEM paths. */
+EH_API void eh__test_fail_alloc(int nth);
+
+/* Free a tensor whose refcount reached zero. */
+void eh__tensor_destroy(eh_tensor *t);
+
+#endif

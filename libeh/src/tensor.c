@@ -1,0 +1,174 @@
+/* Tensor headers and storage: creation, reference counts, queries. */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+/* Storage is 64-byte aligned so backends can vectorize without peeling. */
+#define EH_ALIGN 64
+
+/* Test hook: when > 0, the n-th allocation from now fails (1 = next). */
+static _Thread_local int fail_alloc_countdown;
+
+void eh__test_fail_alloc(int nth) { fail_alloc_countdown = nth; }
+
+static void *eh_alloc(size_t bytes, int aligned)
+{
+    if (fail_alloc_countdown > 0 && --fail_alloc_countdown == 0)
+        return NULL;
+    if (!aligned)
+        return malloc(bytes);
+    size_t rounded = (bytes + EH_ALIGN - 1) / EH_ALIGN * EH_ALIGN;
+    return aligned_alloc(EH_ALIGN, rounded ? rounded : EH_ALIGN);
+}
+
+eh_status eh__check_shape(const char *op, int ndim, const int64_t *shape,
+                          eh_dtype dtype, int64_t *size)
+{
+    if (eh__check_dtype(op, dtype) != EH_OK)
+        return EH_ERR_DTYPE;
+    if (ndim < 0 || ndim > EH_MAX_DIMS)
+        return eh_set_error(EH_ERR_SHAPE, "%s: %d dimensions (allowed: 0 to %d)", op,
+                            ndim, EH_MAX_DIMS);
+    if (ndim > 0 && !shape)
+        return eh_set_error(EH_ERR_NULL_ARG, "%s: argument 'shape' is NULL", op);
+    int has_zero = 0;
+    for (int d = 0; d < ndim; d++) {
+        if (shape[d] < 0)
+            return eh_set_error(EH_ERR_NEGATIVE_SIZE, "%s: negative dimension in shape %s",
+                                op, eh_shape_str(ndim, shape));
+        has_zero |= shape[d] == 0;
+    }
+    int64_t n = has_zero ? 0 : 1;
+    for (int d = 0; d < ndim && n != 0; d++) {
+        if (n > INT64_MAX / shape[d])
+            return eh_set_error(EH_ERR_OVERFLOW, "%s: shape %s has more than INT64_MAX elements",
+                                op, eh_shape_str(ndim, shape));
+        n *= shape[d];
+    }
+    if ((uint64_t)n > SIZE_MAX / eh_dtype_size(dtype) ||
+        (uint64_t)n * eh_dtype_size(dtype) > (uint64_t)PTRDIFF_MAX)
+        return eh_set_error(EH_ERR_OVERFLOW, "%s: shape %s of %s is more bytes than size_t holds",
+                            op, eh_shape_str(ndim, shape), eh_dtype_name(dtype));
+    if (size)
+        *size = n;
+    return EH_OK;
+}
+
+eh_tensor *eh__new_tensor(const char *op, int ndim, const int64_t *shape, eh_dtype dtype)
+{
+    int64_t size;
+    if (eh__check_shape(op, ndim, shape, dtype, &size) != EH_OK)
+        return NULL;
+    eh_tensor *t = eh_alloc(sizeof *t, 0);
+    if (!t) {
+        eh_set_error(EH_ERR_NOMEM, "%s: out of memory for a tensor header", op);
+        return NULL;
+    }
+    memset(t, 0, sizeof *t);
+    atomic_init(&t->refcount, 1);
+    t->dtype = dtype;
+    t->ndim = ndim;
+    for (int d = 0; d < ndim; d++)
+        t->shape[d] = shape[d];
+    t->size = size;
+    t->nbytes = (size_t)size * eh_dtype_size(dtype);
+    eh__scope_adopt(t);
+    return t;
+}
+
+eh_status eh_tensor_alloc_data(eh_tensor *t)
+{
+    if (t->data)
+        return EH_OK;
+    t->data = eh_alloc(t->nbytes, 1);
+    if (!t->data)
+        return eh_set_error(EH_ERR_NOMEM, "out of memory allocating %zu bytes for a %s tensor of shape %s",
+                            t->nbytes, eh_dtype_name(t->dtype), eh_shape_str(t->ndim, t->shape));
+    return EH_OK;
+}
+
+void eh__tensor_destroy(eh_tensor *t)
+{
+    if (t->deferred_ops && t->deferred_ops->discard)
+        t->deferred_ops->discard(t);
+    free(t->data);
+    free(t);
+}
+
+eh_tensor *eh_retain(const eh_tensor *t)
+{
+    eh_tensor *m = (eh_tensor *)t; /* refcounts live outside logical constness */
+    if (m)
+        atomic_fetch_add_explicit(&m->refcount, 1, memory_order_relaxed);
+    return m;
+}
+
+void eh_release(eh_tensor *t)
+{
+    if (!t)
+        return;
+    if (t->scope)
+        eh__scope_forget(t);
+    if (atomic_fetch_sub_explicit(&t->refcount, 1, memory_order_acq_rel) == 1)
+        eh__tensor_destroy(t);
+}
+
+int eh_refcount(const eh_tensor *t)
+{
+    return t ? atomic_load_explicit(&((eh_tensor *)t)->refcount, memory_order_relaxed) : 0;
+}
+
+eh_tensor *eh_convert_to_tensor(const void *data, int ndim, const int64_t *shape,
+                                eh_dtype dtype)
+{
+    static const char op[] = "convert_to_tensor";
+    eh_tensor *t = eh__new_tensor(op, ndim, shape, dtype);
+    if (!t)
+        return NULL;
+    if (!data && t->size != 0) {
+        eh_release(t);
+        eh_set_error(EH_ERR_NULL_ARG, "%s: argument 'data' is NULL for %lld elements", op,
+                     (long long)t->size);
+        return NULL;
+    }
+    if (eh_tensor_alloc_data(t) != EH_OK) {
+        eh_release(t);
+        return NULL;
+    }
+    if (t->nbytes)
+        memcpy(t->data, data, t->nbytes);
+    return t;
+}
+
+eh_tensor *eh_scalar(double value, eh_dtype dtype)
+{
+    eh_tensor *t = eh__new_tensor("scalar", 0, NULL, dtype);
+    if (!t)
+        return NULL;
+    if (eh_tensor_alloc_data(t) != EH_OK) {
+        eh_release(t);
+        return NULL;
+    }
+    eh_store_f64(t->data, dtype, 0, value);
+    return t;
+}
+
+int eh_ndim(const eh_tensor *t) { return t ? t->ndim : -1; }
+
+const int64_t *eh_shape(const eh_tensor *t) { return t ? t->shape : NULL; }
+
+int64_t eh_dim(const eh_tensor *t, int axis)
+{
+    int a;
+    if (!eh__require("dim", t, "t") || eh__normalize_axis("dim", axis, t->ndim, &a) != EH_OK)
+        return -1;
+    return t->shape[a];
+}
+
+eh_dtype eh_get_dtype(const eh_tensor *t) { return t ? t->dtype : EH_DTYPE_COUNT; }
+
+int64_t eh_size(const eh_tensor *t) { return t ? t->size : -1; }
+
+size_t eh_nbytes(const eh_tensor *t) { return t ? t->nbytes : 0; }
+
+const char *eh_version(void) { return EH_VERSION_STRING; }
