@@ -20,12 +20,18 @@ VERSION   := 0.1.0
 SOVERSION := 0
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-CPPFLAGS += -Ilibeh/include -Ilibeh -D_POSIX_C_SOURCE=200809L
+CPPFLAGS += -Ilibeh/include -D_POSIX_C_SOURCE=200809L
 CFLAGS   += -std=c11 $(OPT) -g -fPIC -fvisibility=hidden $(WARN) $(SANITIZE)
 LDFLAGS  += $(SANITIZE)
 LIBS     := -lm -lpthread
 
-LIB_SRCS := $(wildcard libeh/src/*.c) $(wildcard backends/ref/*.c)
+# Backends: ref always; the others when their directory exists.
+BACKENDS := ref $(notdir $(wildcard backends/blas backends/lazy))
+CPPFLAGS += $(foreach b,$(filter-out ref,$(BACKENDS)),-DEH_HAVE_$(shell echo $(b) | tr a-z A-Z))
+LIB_SRCS := $(wildcard libeh/src/*.c) $(foreach b,$(BACKENDS),$(wildcard backends/$(b)/*.c))
+ifneq ($(filter blas,$(BACKENDS)),)
+LIBS     := -llapacke -lopenblas -lfftw3 -lfftw3f $(LIBS)
+endif
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 
 TEST_SUPPORT_SRCS := $(wildcard tests/support/*.c)
@@ -62,7 +68,7 @@ $(STATIC): $(LIB_OBJS)
 
 $(SHARED): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-soname,libeh.so.$(SOVERSION) -Wl,--no-undefined $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(CC) -shared -Wl,-soname,libeh.so.$(SOVERSION) $(if $(SANITIZE),,-Wl,--no-undefined) $(LDFLAGS) -o $@ $^ $(LIBS)
 	ln -sf libeh.so.$(VERSION) $(BUILD)/lib/libeh.so.$(SOVERSION)
 	ln -sf libeh.so.$(VERSION) $(BUILD)/lib/libeh.so
 
@@ -101,10 +107,10 @@ install: lib
 	ln -sf libeh.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libeh.so.$(SOVERSION)
 	ln -sf libeh.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libeh.so
 	for h in libeh/include/eh/*.h; do \
-	  case $$h in */backend_api.h) ;; *) install -m 644 $$h $(DESTDIR)$(PREFIX)/include/eh/ ;; esac; \
+	  case $$h in */backend_*.h) ;; *) install -m 644 $$h $(DESTDIR)$(PREFIX)/include/eh/ ;; esac; \
 	done
 	install -m 644 libeh/ops.def $(DESTDIR)$(PREFIX)/include/eh/ops.def
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' mk/eh.pc.in \
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBS@|$(LIBS)|' mk/eh.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/eh.pc
 
 clean:

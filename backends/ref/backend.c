@@ -6,6 +6,6 @@ const eh_backend eh_ref_backend = {
     .description = "portable C reference; defines the semantics",
     .kernels = {
 #define EH_OP(name, kind, n_in) EH_IF_KERNEL_##kind([EH_OP_##name] = eh_ref_##name,)
-#include "ops.def"
+#include <eh/ops.def>
     },
 };

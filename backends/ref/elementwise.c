@@ -30,7 +30,7 @@ static eh_status run_loop(const eh_op_call *c, loop_fn loop)
     }
     if (all_full || nd == 0) {
         int64_t s[3] = {1, 1, 1};
-        const char *in[3];
+        const char *in[3] = {NULL, NULL, NULL};
         for (int k = 0; k < n; k++) {
             in[k] = c->in[k]->data;
             s[k] = c->in[k]->size == out->size ? 1 : 0;
@@ -45,7 +45,7 @@ static eh_status run_loop(const eh_op_call *c, loop_fn loop)
     eh_nd_iter_init(&it, nd - 1, out->shape);
     char *o = out->data;
     do {
-        const char *in[3];
+        const char *in[3] = {NULL, NULL, NULL};
         for (int k = 0; k < n; k++)
             in[k] = (const char *)c->in[k]->data +
                     (size_t)eh_nd_iter_offset(&it, strides[k]) * isz[k];
@@ -67,8 +67,9 @@ static inline int64_t abs_l(int64_t x) { return x < 0 ? neg_l(x) : x; }
 static inline int32_t sq_i(int32_t x) { return WRAP(int32_t, uint32_t, (uint32_t)x * (uint32_t)x); }
 static inline int64_t sq_l(int64_t x) { return WRAP(int64_t, uint64_t, (uint64_t)x * (uint64_t)x); }
 
-static inline float sign_f(float x) { return x > 0 ? 1.0f : x < 0 ? -1.0f : x; }
-static inline double sign_d(double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : x; }
+/* NumPy's sign: +-1, 0 for both zeros (sign(-0.0) is +0.0), NaN for NaN. */
+static inline float sign_f(float x) { return x > 0 ? 1.0f : x < 0 ? -1.0f : x == 0 ? 0.0f : x; }
+static inline double sign_d(double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : x == 0 ? 0.0 : x; }
 #define SIGN_INT(x) ((x) > 0 ? 1 : (x) < 0 ? -1 : 0)
 
 static inline float relu_f(float x) { return x < 0 ? 0.0f : x; }   /* NaN stays NaN */
@@ -92,38 +93,41 @@ static inline double sigmoid_d(double x)
 static inline float softplus_f(float x) { return fmaxf(x, 0.0f) + log1pf(expf(-fabsf(x))); }
 static inline double softplus_d(double x) { return fmax(x, 0.0) + log1p(exp(-fabs(x))); }
 
-/* Python/NumPy floor division and modulo for floats (npy_divmod). */
-static inline double fdivmod_d(double a, double b, double *modp)
-{
-    double mod = fmod(a, b);
-    if (b == 0.0) {
-        *modp = mod;
-        return a / b;
-    }
-    double div = (a - mod) / b;
-    if (mod != 0.0) {
-        if ((b < 0) != (mod < 0)) {
-            mod += b;
-            div -= 1.0;
-        }
-    } else {
-        mod = copysign(0.0, b);
-    }
-    double fl;
-    if (div != 0.0) {
-        fl = floor(div);
-        if (div - fl > 0.5)
-            fl += 1.0;
-    } else {
-        fl = copysign(0.0, a / b);
-    }
-    *modp = mod;
-    return fl;
-}
-static inline double fdiv_d(double a, double b) { double m; return fdivmod_d(a, b, &m); }
-static inline double fmod_d(double a, double b) { double m; (void)fdivmod_d(a, b, &m); return m; }
-static inline float fdiv_f(float a, float b) { return (float)fdiv_d(a, b); }
-static inline float fmod_f(float a, float b) { return (float)fmod_d(a, b); }
+/* Python/NumPy floor division and modulo for floats (npy_divmod), once
+ * per float type so f32 (and f16, loaded to f32) computes in f32 as
+ * NumPy's npy_divmodf does.  Division by zero: a / b and fmod's NaN. */
+#define FDIVMOD(S, T, FMOD, FLOOR, COPYSIGN)                                       \
+    static inline T fdivmod_##S(T a, T b, T *modp)                                 \
+    {                                                                              \
+        T mod = FMOD(a, b);                                                        \
+        if (b == 0) {                                                              \
+            *modp = mod;                                                           \
+            return a / b;                                                          \
+        }                                                                          \
+        T div = (a - mod) / b; /* very nearly an integer */                        \
+        if (mod != 0) {                                                            \
+            if ((b < 0) != (mod < 0)) { /* Python's sign: the divisor's */          \
+                mod += b;                                                          \
+                div -= 1;                                                          \
+            }                                                                      \
+        } else {                                                                   \
+            mod = COPYSIGN((T)0, b);                                               \
+        }                                                                          \
+        T fl;                                                                      \
+        if (div != 0) { /* snap to the nearest integer */                          \
+            fl = FLOOR(div);                                                       \
+            if (div - fl > (T)0.5)                                                 \
+                fl += 1;                                                           \
+        } else {                                                                   \
+            fl = COPYSIGN((T)0, a / b);                                            \
+        }                                                                          \
+        *modp = mod;                                                               \
+        return fl;                                                                 \
+    }                                                                              \
+    static inline T fdiv_##S(T a, T b) { T m; return fdivmod_##S(a, b, &m); }      \
+    static inline T fmod_##S(T a, T b) { T m; (void)fdivmod_##S(a, b, &m); return m; }
+FDIVMOD(d, double, fmod, floor, copysign)
+FDIVMOD(f, float, fmodf, floorf, copysignf)
 
 /* Integer floor division and modulo; by zero gives 0, MIN / -1 wraps. */
 #define INT_DIVMOD(S, T, U, MIN)                                                   \
@@ -274,9 +278,11 @@ NUMERIC_UNARY(round, rintf(x), rint(x), x, x) /* half to even, as NumPy */
                                       [EH_I32] = loop_##op##_i, [EH_I64] = loop_##op##_l, [EH_BOOL] = loop_##op##_b}}; \
         return run_set(c, &set);                                                   \
     }
-TEST_UNARY(isnan, isnan(x), ((void)x, 0))
-TEST_UNARY(isinf, isinf(x), ((void)x, 0))
-TEST_UNARY(isfinite, isfinite(x), ((void)x, 1))
+/* The classification macros only promise nonzero (glibc's isinf gives -1
+ * for -inf): a bool element must be exactly 0 or 1. */
+TEST_UNARY(isnan, isnan(x) != 0, ((void)x, 0))
+TEST_UNARY(isinf, isinf(x) != 0, ((void)x, 0))
+TEST_UNARY(isfinite, isfinite(x) != 0, ((void)x, 1))
 
 LOOP1(logical_not_b, uint8_t, uint8_t, !x)
 eh_status eh_ref_logical_not(const eh_op_call *c)

@@ -11,6 +11,6 @@
 #include <eh/backend_api.h>
 
 #define EH_OP(name, kind, n_in) EH_IF_KERNEL_##kind(eh_status eh_ref_##name(const eh_op_call *call);)
-#include "ops.def"
+#include <eh/ops.def>
 
 #endif

@@ -14,15 +14,17 @@ extern const eh_backend eh_blas_backend;
 extern const eh_backend eh_lazy_backend;
 #endif
 
-/* Best first: the default without EH_BACKEND is the first entry. */
+/* Best first: the default without EH_BACKEND is the first entry.  Eager
+ * backends come before lazy so that, by default, errors surface at the
+ * call that caused them. */
 static const eh_backend *const builtin[] = {
 #ifdef EH_HAVE_BLAS
     &eh_blas_backend,
 #endif
+    &eh_ref_backend,
 #ifdef EH_HAVE_LAZY
     &eh_lazy_backend,
 #endif
-    &eh_ref_backend,
 };
 #define N_BUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
 
@@ -103,12 +105,12 @@ int eh_list_backends(const char **names, int cap)
 
 static const char *const op_names[EH_OP_COUNT] = {
 #define EH_OP(name, kind, n_in) [EH_OP_##name] = #name,
-#include "ops.def"
+#include <eh/ops.def>
 };
 
 static const eh_op_kind op_kinds[EH_OP_COUNT] = {
 #define EH_OP(name, kind, n_in) [EH_OP_##name] = EH_KIND_##kind,
-#include "ops.def"
+#include <eh/ops.def>
 };
 
 int eh_op_count(void) { return EH_OP_COUNT; }
@@ -131,7 +133,8 @@ eh_op_kind eh_op_kind_of(eh_op op)
 int eh_op_is_elementwise(eh_op op)
 {
     eh_op_kind k = eh_op_kind_of(op);
-    return k == EH_KIND_UNARY || k == EH_KIND_BINARY || k == EH_KIND_TERNARY;
+    /* cast is elementwise too; keeping it fusable lets mixed-dtype chains fuse */
+    return k == EH_KIND_UNARY || k == EH_KIND_BINARY || k == EH_KIND_TERNARY || op == EH_OP_cast;
 }
 
 int eh_backend_supports(const char *name, int op)

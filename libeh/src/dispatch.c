@@ -39,7 +39,7 @@ eh_tensor *eh__run(eh_op_call *call, int ndim, const int64_t *shape, eh_dtype dt
     call->n_out = 1;
     call->out = outs;
     if (eh_dispatch(call) != EH_OK) {
-        eh_release(out);
+        eh_tensor_unref(out);
         return NULL;
     }
     call->out = NULL;
@@ -66,7 +66,7 @@ eh_status eh__run_multi(eh_op_call *call, int n_out, const int *ndims,
     }
     if (st != EH_OK) {
         for (int k = 0; k < n_out; k++) {
-            eh_release(outs[k]);
+            eh_tensor_unref(outs[k]);
             outs[k] = NULL;
         }
     }

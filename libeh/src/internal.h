@@ -53,9 +53,16 @@ eh_status eh__run_multi(eh_op_call *call, int n_out, const int *ndims,
                         const int64_t (*shapes)[EH_MAX_DIMS],
                         const eh_dtype *dtypes, eh_tensor **outs);
 
-/* t converted to dtype: a new reference to t itself when it already has
- * that dtype, else a cast.  The caller releases the result. */
+/* t converted to dtype: an internal reference to t itself when it already
+ * has that dtype, else a cast.  The caller drops the result with
+ * eh_tensor_unref() -- never eh_release(), which could take a scope-owned
+ * input out of its scope. */
 eh_tensor *eh__as_dtype(const eh_tensor *t, eh_dtype dtype);
+
+/* Take a tensor the frontend just created for its own use (a cast, a
+ * scalar operand) out of the caller's scope: its creation reference
+ * becomes the frontend's, dropped with eh_tensor_unref().  NULL-safe. */
+eh_tensor *eh__own(eh_tensor *t);
 
 /* Dtype for float-valued results: the input's own if floating, else F64. */
 eh_dtype eh__float_dtype(eh_dtype dtype);
@@ -66,7 +73,12 @@ void eh__scope_forget(eh_tensor *t);
 
 /* Test hook: make the nth allocation from now on this thread fail
  * (1 = the next one; 0 disarms).  Lets tests reach EH_ERR_NOMEM paths. */
-EH_API void eh__test_fail_alloc(int nth);
+void eh__test_fail_alloc(int nth);
+
+/* Test hooks: bytes of tensor storage allocated now, and the peak since
+ * the last reset. */
+void eh__test_storage_bytes(long long *now, long long *peak);
+void eh__test_reset_storage_peak(void);
 
 /* Free a tensor whose refcount reached zero. */
 void eh__tensor_destroy(eh_tensor *t);

@@ -1,6 +1,20 @@
 /* Frontend of dtype and device conversion: cast, to_device, get_device,
  * get_available_devices (result_type lives with the promotion table in
- * dtype.c).  Parameters: none. */
+ * dtype.c).  docs/ops/creation.md has the user-facing semantics.
+ *
+ * Backend contract:
+ *   op         in   eh_op_call.p   kernel writes
+ *   cast       1    -              in[0]'s values converted to out's dtype
+ *                                  (same shape; any dtype pair, the same
+ *                                  dtype included).  Conversions as
+ *                                  eh_store_f64 / eh_store_i64, each value
+ *                                  converted once from its exact value:
+ *                                  float -> int truncates toward zero and
+ *                                  saturates, NaN -> 0; -> bool is != 0;
+ *                                  int -> narrower int wraps; -> f16/f32
+ *                                  rounds to nearest even (+-inf beyond)
+ *   to_device  1    -              a copy of in[0] (same dtype and shape)
+ * get_device and get_available_devices are META: no kernel. */
 #include <string.h>
 #include "internal.h"
 
@@ -40,7 +54,8 @@ eh_tensor *eh_to_device(const eh_tensor *t, const char *device)
         return NULL;
     }
     if (!known_device(device)) {
-        eh_set_error(EH_ERR_DEVICE, "to_device: no device '%s' here (available: cpu)", device);
+        eh_set_error(EH_ERR_DEVICE, "to_device: no device '%.64s' here (available: cpu)",
+                     device);
         return NULL;
     }
     const eh_tensor *in[1] = {t};

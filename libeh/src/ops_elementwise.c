@@ -4,19 +4,32 @@
  * dtype from the rules below, casts operands to the compute dtype, and
  * dispatches.  Kernels therefore see every input in the compute dtype and
  * the output already shaped (the NumPy broadcast of the inputs).
- * Parameters: none (eh_op_call.p unused).
+ *
+ * The contract a backend implements (docs/ops/elementwise.md has the
+ * semantics of each op):
+ *   eh_op_call.p      unused by every op here (all zero).
+ *   in[0..n_in-1]     unary: x; binary: a, b; where: cond, x, y; clip: x, lo,
+ *                     hi.  Broadcast-compatible with out[0], not expanded:
+ *                     a kernel broadcasts them itself (eh_broadcast_strides).
+ *   input dtypes      all equal to the compute dtype below, except where's
+ *                     cond, which is always EH_BOOL.
+ *   out[0]            shape = broadcast of the inputs, dtype = output dtype.
  *
  * Dtype rules (docs/promotion.md):
  *   SAME       negative abs sign square relu floor ceil round: input dtype; bool is an error
  *   FLOAT      sqrt exp log log1p expm1 sin cos tan tanh sigmoid softplus erf
  *              reciprocal, divide atan2: float dtype of the (promoted) input, ints -> f64
- *   TEST       isnan isinf isfinite: any input, bool out
+ *   TEST       isnan isinf isfinite: compute in the input dtype, bool out
  *   LOGICAL    logical_*: inputs cast to bool, bool out
  *   ARITH      add subtract multiply floor_divide mod power: promoted dtype, bool -> i64
  *   SELECT     maximum minimum: promoted dtype
  *   COMPARE    equal ... greater_equal: compare in the promoted dtype, bool out
- *   where      cond cast to bool, x and y promoted
- *   clip       x, lo and hi promoted */
+ *   where      cond cast to bool, x and y promoted; out has the promoted dtype
+ *   clip       x, lo and hi promoted; out has the promoted dtype
+ *
+ * Scalar forms (eh_<op>_scalar, eh_scalar_<op>, eh_clip_scalar) make a 0-d
+ * tensor of the scalar's dtype (scalar_dtype below) and run the tensor op,
+ * so backends see no separate scalar calls. */
 #include <math.h>
 #include "internal.h"
 
@@ -67,14 +80,23 @@ static eh_status pick_dtypes(eh_op op, eh_dtype in, eh_dtype *compute, eh_dtype 
     return eh_set_error(EH_ERR_INTERNAL, "%s: no dtype rule", eh_op_name(op));
 }
 
-/* Cast n operands to `dtype`, broadcast, run.  Casts are released here. */
+/* Cast n operands to their compute dtypes, broadcast, run.  The converted
+ * operands are internal references (eh__as_dtype), dropped with
+ * eh_tensor_unref so an input owned by a scope stays owned by it. */
 static eh_tensor *run_elementwise(eh_op op, int n, const eh_tensor *const *ops,
                                   const eh_dtype *in_dtypes, eh_dtype out_dtype)
 {
+    const char *name = eh_op_name(op);
     int ndim;
     int64_t shape[EH_MAX_DIMS];
-    if (eh__broadcast_shapes(eh_op_name(op), n, ops, &ndim, shape) != EH_OK)
+    if (eh__broadcast_shapes(name, n, ops, &ndim, shape) != EH_OK) {
+        if (n == 3) /* name all three shapes, not a partial broadcast */
+            eh_set_error(EH_ERR_SHAPE, "%s: shapes %s, %s and %s cannot be broadcast together",
+                         name, eh_shape_str(ops[0]->ndim, ops[0]->shape),
+                         eh_shape_str(ops[1]->ndim, ops[1]->shape),
+                         eh_shape_str(ops[2]->ndim, ops[2]->shape));
         return NULL;
+    }
     eh_tensor *cast[3] = {NULL, NULL, NULL};
     eh_tensor *out = NULL;
     int ok = 1;
@@ -86,14 +108,24 @@ static eh_tensor *run_elementwise(eh_op op, int n, const eh_tensor *const *ops,
         out = eh__run(&call, ndim, shape, out_dtype);
     }
     for (int k = 0; k < n; k++)
-        eh_release(cast[k]);
+        eh_tensor_unref(cast[k]);
     return out;
 }
 
 static eh_tensor *unary(eh_op op, const eh_tensor *x)
 {
     eh_dtype compute, out;
-    if (!eh__require(eh_op_name(op), x, "x") || pick_dtypes(op, x->dtype, &compute, &out) != EH_OK)
+    if (!eh__require(eh_op_name(op), x, "x"))
+        return NULL;
+    /* clip takes x, lo and hi.  Should ops.def list it as UNARY, the
+     * generated one-argument eh_clip(x) has no bounds to give the 3-input
+     * kernel: refuse it rather than dispatch a malformed call. */
+    if (op == EH_OP_clip) {
+        eh_set_error(EH_ERR_INVALID_ARG, "clip: needs bounds: use eh_clip_scalar(x, lo, hi)"
+                                         " (ops.def must list clip as TERNARY)");
+        return NULL;
+    }
+    if (pick_dtypes(op, x->dtype, &compute, &out) != EH_OK)
         return NULL;
     const eh_tensor *ops[1] = {x};
     return run_elementwise(op, 1, ops, &compute, out);
@@ -138,13 +170,14 @@ static eh_tensor *clip(const eh_tensor *x, const eh_tensor *lo, const eh_tensor 
 
 /* The dtype a scalar operand takes next to a tensor of dtype `t`: the
  * tensor's own when the value fits that kind, else the narrowest that
- * holds it (docs/promotion.md). */
+ * holds it (docs/promotion.md).  An integral value outside the i64 range
+ * is f64: saturating it to INT64_MIN/MAX would change the answer. */
 static eh_dtype scalar_dtype(eh_dtype t, double v)
 {
     if (eh_dtype_is_float(t))
         return t;
     int integral = isfinite(v) && v == nearbyint(v);
-    if (!integral)
+    if (!integral || v < -9223372036854775808.0 || v >= 9223372036854775808.0)
         return EH_F64;
     if (t == EH_I32 && v >= INT32_MIN && v <= INT32_MAX)
         return EH_I32;
@@ -153,20 +186,23 @@ static eh_dtype scalar_dtype(eh_dtype t, double v)
     return EH_I64;
 }
 
-static eh_tensor *scalar_operand(const char *op, const eh_tensor *t, double v)
+/* The 0-d operand for scalar v next to tensor t, owned by the caller (not
+ * by a scope: a deferring backend may hold it after the scope ends) and
+ * dropped with eh_tensor_unref.  `arg` names t in a NULL_ARG message. */
+static eh_tensor *scalar_operand(const char *op, const eh_tensor *t, const char *arg, double v)
 {
-    if (!eh__require(op, t, "tensor"))
+    if (!eh__require(op, t, arg))
         return NULL;
-    return eh_scalar(v, scalar_dtype(t->dtype, v));
+    return eh__own(eh_scalar(v, scalar_dtype(t->dtype, v)));
 }
 
 static eh_tensor *binary_scalar(eh_op op, const eh_tensor *a, double b, int scalar_first)
 {
-    eh_tensor *s = scalar_operand(eh_op_name(op), a, b);
+    eh_tensor *s = scalar_operand(eh_op_name(op), a, scalar_first ? "b" : "a", b);
     if (!s)
         return NULL;
     eh_tensor *r = scalar_first ? binary(op, s, a) : binary(op, a, s);
-    eh_release(s);
+    eh_tensor_unref(s);
     return r;
 }
 
@@ -192,14 +228,14 @@ static eh_tensor *binary_scalar(eh_op op, const eh_tensor *a, double b, int scal
 #define DEFINE_CONVERT DEFINE_NOTHING
 #define DEFINE_META DEFINE_NOTHING
 #define EH_OP(name, kind, n_in) DEFINE_##kind(name)
-#include "ops.def"
+#include <eh/ops.def>
 
 eh_tensor *eh_clip_scalar(const eh_tensor *x, double lo, double hi)
 {
-    eh_tensor *l = scalar_operand("clip", x, lo);
-    eh_tensor *h = l ? scalar_operand("clip", x, hi) : NULL;
+    eh_tensor *l = scalar_operand("clip", x, "x", lo);
+    eh_tensor *h = l ? scalar_operand("clip", x, "x", hi) : NULL;
     eh_tensor *r = h ? clip(x, l, h) : NULL;
-    eh_release(l);
-    eh_release(h);
+    eh_tensor_unref(l);
+    eh_tensor_unref(h);
     return r;
 }

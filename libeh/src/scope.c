@@ -68,8 +68,8 @@ eh_status eh_scope_end(void)
     for (size_t k = 0; k < s->count; k++) {
         eh_tensor *t = s->items[k];
         if (t) {
-            t->scope = NULL;
-            eh_release(t);
+            eh__scope_forget(t);
+            eh_tensor_unref(t);
         }
     }
     free(s->items);
@@ -85,6 +85,13 @@ eh_tensor *eh_keep(eh_tensor *t)
     eh__scope_forget(t);
     if (parent)
         (void)scope_add(parent, t);
+    return t;
+}
+
+eh_tensor *eh__own(eh_tensor *t)
+{
+    if (t && t->scope)
+        eh__scope_forget(t);
     return t;
 }
 

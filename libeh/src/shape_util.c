@@ -124,6 +124,6 @@ eh_op_call eh__call(eh_op op, int n_in, const eh_tensor *const *in)
 eh_tensor *eh__as_dtype(const eh_tensor *t, eh_dtype dtype)
 {
     if (t->dtype == dtype)
-        return eh_retain(t);
-    return eh_cast(t, dtype);
+        return eh_tensor_ref(t);
+    return eh__own(eh_cast(t, dtype));
 }

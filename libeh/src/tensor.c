@@ -11,6 +11,25 @@ static _Thread_local int fail_alloc_countdown;
 
 void eh__test_fail_alloc(int nth) { fail_alloc_countdown = nth; }
 
+/* Storage accounting, for tests that bound peak memory. */
+static atomic_llong storage_now, storage_peak;
+
+void eh__test_storage_bytes(long long *now, long long *peak)
+{
+    *now = atomic_load(&storage_now);
+    *peak = atomic_load(&storage_peak);
+}
+
+void eh__test_reset_storage_peak(void) { atomic_store(&storage_peak, atomic_load(&storage_now)); }
+
+static void count_storage(long long delta)
+{
+    long long now = atomic_fetch_add(&storage_now, delta) + delta;
+    long long peak = atomic_load(&storage_peak);
+    while (now > peak && !atomic_compare_exchange_weak(&storage_peak, &peak, now))
+        ;
+}
+
 static void *eh_alloc(size_t bytes, int aligned)
 {
     if (fail_alloc_countdown > 0 && --fail_alloc_countdown == 0)
@@ -54,7 +73,7 @@ eh_status eh__check_shape(const char *op, int ndim, const int64_t *shape,
     return EH_OK;
 }
 
-eh_tensor *eh__new_tensor(const char *op, int ndim, const int64_t *shape, eh_dtype dtype)
+static eh_tensor *new_header(const char *op, int ndim, const int64_t *shape, eh_dtype dtype)
 {
     int64_t size;
     if (eh__check_shape(op, ndim, shape, dtype, &size) != EH_OK)
@@ -66,14 +85,27 @@ eh_tensor *eh__new_tensor(const char *op, int ndim, const int64_t *shape, eh_dty
     }
     memset(t, 0, sizeof *t);
     atomic_init(&t->refcount, 1);
+    atomic_init(&t->user_refs, 0);
     t->dtype = dtype;
     t->ndim = ndim;
     for (int d = 0; d < ndim; d++)
         t->shape[d] = shape[d];
     t->size = size;
     t->nbytes = (size_t)size * eh_dtype_size(dtype);
-    eh__scope_adopt(t);
     return t;
+}
+
+eh_tensor *eh__new_tensor(const char *op, int ndim, const int64_t *shape, eh_dtype dtype)
+{
+    eh_tensor *t = new_header(op, ndim, shape, dtype);
+    if (t)
+        eh__scope_adopt(t);
+    return t;
+}
+
+eh_tensor *eh_tensor_new(int ndim, const int64_t *shape, eh_dtype dtype)
+{
+    return new_header("tensor_new", ndim, shape, dtype);
 }
 
 eh_status eh_tensor_alloc_data(eh_tensor *t)
@@ -81,6 +113,8 @@ eh_status eh_tensor_alloc_data(eh_tensor *t)
     if (t->data)
         return EH_OK;
     t->data = eh_alloc(t->nbytes, 1);
+    if (t->data)
+        count_storage((long long)t->nbytes);
     if (!t->data)
         return eh_set_error(EH_ERR_NOMEM, "out of memory allocating %zu bytes for a %s tensor of shape %s",
                             t->nbytes, eh_dtype_name(t->dtype), eh_shape_str(t->ndim, t->shape));
@@ -91,11 +125,19 @@ void eh__tensor_destroy(eh_tensor *t)
 {
     if (t->deferred_ops && t->deferred_ops->discard)
         t->deferred_ops->discard(t);
+    if (t->data)
+        count_storage(-(long long)t->nbytes);
     free(t->data);
     free(t);
 }
 
-eh_tensor *eh_retain(const eh_tensor *t)
+/* Reference counting with scopes.  A scope holds one reference to each
+ * tensor it owns.  eh_release() from the caller either undoes one of the
+ * caller's own eh_retain()s or, when there is none, gives up the scope's
+ * reference (taking the tensor out of its scope): that is what the caller
+ * means in both cases.  Internal holders use eh_tensor_ref/unref, which
+ * only count. */
+eh_tensor *eh_tensor_ref(const eh_tensor *t)
 {
     eh_tensor *m = (eh_tensor *)t; /* refcounts live outside logical constness */
     if (m)
@@ -103,14 +145,33 @@ eh_tensor *eh_retain(const eh_tensor *t)
     return m;
 }
 
+void eh_tensor_unref(eh_tensor *t)
+{
+    if (t && atomic_fetch_sub_explicit(&t->refcount, 1, memory_order_acq_rel) == 1) {
+        if (t->scope)
+            eh__scope_forget(t);
+        eh__tensor_destroy(t);
+    }
+}
+
+eh_tensor *eh_retain(const eh_tensor *t)
+{
+    eh_tensor *m = (eh_tensor *)t;
+    if (m)
+        atomic_fetch_add_explicit(&m->user_refs, 1, memory_order_relaxed);
+    return eh_tensor_ref(m);
+}
+
 void eh_release(eh_tensor *t)
 {
     if (!t)
         return;
-    if (t->scope)
+    int user = atomic_load_explicit(&t->user_refs, memory_order_relaxed);
+    if (user > 0)
+        atomic_fetch_sub_explicit(&t->user_refs, 1, memory_order_relaxed);
+    else if (t->scope)
         eh__scope_forget(t);
-    if (atomic_fetch_sub_explicit(&t->refcount, 1, memory_order_acq_rel) == 1)
-        eh__tensor_destroy(t);
+    eh_tensor_unref(t);
 }
 
 int eh_refcount(const eh_tensor *t)
@@ -126,9 +187,10 @@ eh_tensor *eh_convert_to_tensor(const void *data, int ndim, const int64_t *shape
     if (!t)
         return NULL;
     if (!data && t->size != 0) {
+        long long size = (long long)t->size; /* read before t is freed */
         eh_release(t);
         eh_set_error(EH_ERR_NULL_ARG, "%s: argument 'data' is NULL for %lld elements", op,
-                     (long long)t->size);
+                     size);
         return NULL;
     }
     if (eh_tensor_alloc_data(t) != EH_OK) {
@@ -137,6 +199,11 @@ eh_tensor *eh_convert_to_tensor(const void *data, int ndim, const int64_t *shape
     }
     if (t->nbytes)
         memcpy(t->data, data, t->nbytes);
+    if (dtype == EH_BOOL) { /* bool storage is 0 or 1: any nonzero byte is true */
+        uint8_t *b = t->data;
+        for (int64_t i = 0; i < t->size; i++)
+            b[i] = b[i] != 0;
+    }
     return t;
 }
 

@@ -239,7 +239,7 @@ static void test_every_op_supported_by_every_backend_table(void **state)
 typedef void (*any_fn)(void);
 #define EH_OP(name, kind, n_in) (any_fn)eh_##name,
 static const any_fn frontends[] = {
-#include "ops.def"
+#include <eh/ops.def>
 };
 
 static void test_every_op_has_a_frontend(void **state)

@@ -47,7 +47,9 @@ int eh_test_teardown(void **state);
 #define EH_RUN_TESTS(tests) cmocka_run_group_tests(tests, NULL, NULL)
 #define EH_TEST(fn) cmocka_unit_test_setup_teardown(fn, eh_test_setup, eh_test_teardown)
 
-/* Internal test hook from libeh (not in the public headers). */
+/* Internal test hooks from libeh (not in the public headers). */
 void eh__test_fail_alloc(int nth);
+void eh__test_storage_bytes(long long *now, long long *peak);
+void eh__test_reset_storage_peak(void);
 
 #endif

@@ -46,7 +46,7 @@ typedef enum eh_op {
 
 /* The kind of op number `op` (EH_KIND_META when out of range). */
 eh_op_kind eh_op_kind_of(eh_op op);
-/* 1 for UNARY, BINARY and TERNARY ops: elementwise, fusable. */
+/* 1 for UNARY, BINARY and TERNARY ops, and cast: elementwise, fusable. */
 int eh_op_is_elementwise(eh_op op);
 
 /* EH_IF_KERNEL_<kind>(x) expands to x for every kind that has a backend
@@ -78,7 +78,8 @@ typedef struct eh_deferred_ops {
 struct eh_scope;
 
 struct eh_tensor {
-    atomic_int refcount;
+    atomic_int refcount;   /* every reference: caller's, scope's, internal */
+    atomic_int user_refs;  /* of which taken with eh_retain (see memory.c) */
     eh_dtype dtype;
     int ndim;
     int64_t shape[EH_MAX_DIMS];
@@ -90,6 +91,18 @@ struct eh_tensor {
     struct eh_scope *scope;/* owning scope, or NULL                        */
     size_t scope_slot;
 };
+
+/* A new tensor header (refcount 1, no storage, not owned by any scope),
+ * for backends that need scratch tensors.  NULL with the error recorded on
+ * a bad shape or out of memory. */
+eh_tensor *eh_tensor_new(int ndim, const int64_t *shape, eh_dtype dtype);
+
+/* Internal references (a lazy node holding its inputs, a frontend holding
+ * a converted operand).  Unlike eh_retain/eh_release they never touch
+ * scope ownership, so they cannot take a tensor away from its scope.
+ * eh_tensor_unref frees at zero. */
+eh_tensor *eh_tensor_ref(const eh_tensor *t);
+void eh_tensor_unref(eh_tensor *t);
 
 /* Make t's data available (evaluates a deferred tensor). */
 eh_status eh_materialize(const eh_tensor *t);
@@ -172,13 +185,24 @@ static inline double eh_load_f64(const void *data, eh_dtype dtype, int64_t i)
     }
 }
 
+/* Floats convert as eh_cast does: truncate toward zero, saturate, NaN -> 0
+ * (a plain C cast is undefined out of range). */
 static inline int64_t eh_load_i64(const void *data, eh_dtype dtype, int64_t i)
 {
     switch (dtype) {
     case EH_I32: return ((const int32_t *)data)[i];
     case EH_I64: return ((const int64_t *)data)[i];
     case EH_BOOL: return ((const uint8_t *)data)[i];
-    default: return (int64_t)eh_load_f64(data, dtype, i);
+    default: {
+        double v = eh_load_f64(data, dtype, i);
+        if (v != v)
+            return 0;
+        if (v >= 9223372036854775807.0)
+            return INT64_MAX;
+        if (v <= -9223372036854775808.0)
+            return INT64_MIN;
+        return (int64_t)v;
+    }
     }
 }
 
@@ -211,6 +235,19 @@ static inline int64_t eh_nd_iter_offset(const eh_nd_iter *it, const int64_t *str
         off += it->idx[d] * strides[d];
     return off;
 }
+
+/* ---- threads --------------------------------------------------------------- */
+
+/* Number of worker threads backends use: EH_NUM_THREADS if set (>= 1),
+ * else the number of online cores. */
+int eh_num_threads(void);
+
+/* Run fn(ctx, begin, end, worker) over [0, n) split into contiguous chunks
+ * of at least `grain` items, on up to eh_num_threads() threads (the caller
+ * is one of them).  Returns when every chunk is done.  Small n runs inline.
+ * Workers must not call eh_parallel_for themselves (it then runs inline). */
+typedef void (*eh_range_fn)(void *ctx, int64_t begin, int64_t end, int worker);
+void eh_parallel_for(int64_t n, int64_t grain, eh_range_fn fn, void *ctx);
 
 /* ---- random numbers (DESIGN.md 3) ------------------------------------------ */
 

@@ -1,0 +1,212 @@
+/* Fused execution: a region of same-shape elementwise nodes computed in one
+ * pass over the output, block by block, on several threads.
+ *
+ * For each block of BLOCK elements every node runs its executor kernel on
+ * block-sized views: inputs from inside the region read the producing
+ * node's scratch block, inputs from outside read the leaf directly (same
+ * shape: a slice; one element: a 0-d view; anything else broadcast: a
+ * gathered copy of the block).  The root writes straight into its output.
+ * Intermediates never exist at full size, and each kernel call covers a
+ * whole block, so there is no per-element dispatch. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lazy.h"
+
+#define BLOCK 4096
+
+typedef enum { SRC_NODE, SRC_SLICE, SRC_SCALAR, SRC_GATHER } src_kind;
+
+typedef struct source {
+    src_kind kind;
+    int index;              /* SRC_NODE: region node; SRC_GATHER: gather slot */
+    const eh_tensor *leaf;  /* other kinds */
+} source;
+
+typedef struct plan {
+    lazy_node *const *nodes;
+    int n;
+    eh_tensor *root;
+    int64_t total, n_blocks;
+    source src[LAZY_MAX_REGION][3];
+    const eh_tensor *gather[LAZY_MAX_REGION * 3];
+    int64_t gather_strides[LAZY_MAX_REGION * 3][EH_MAX_DIMS];
+    int n_gather;
+    const eh_backend *exec;
+    pthread_mutex_t err_lock;
+    eh_status err;
+    char err_msg[256];
+} plan;
+
+static int node_index(const plan *p, const lazy_node *m)
+{
+    for (int i = 0; i < p->n; i++)
+        if (p->nodes[i] == m)
+            return i;
+    return -1;
+}
+
+static void make_plan(plan *p)
+{
+    const eh_tensor *root = p->root;
+    for (int i = 0; i < p->n; i++) {
+        const lazy_node *nd = p->nodes[i];
+        for (int k = 0; k < nd->n_in; k++) {
+            const eh_tensor *x = nd->in[k];
+            source *s = &p->src[i][k];
+            lazy_node *m = eh_lazy_node_of(x);
+            int idx = m ? node_index(p, m) : -1;
+            if (idx >= 0) {
+                s->kind = SRC_NODE;
+                s->index = idx;
+            } else if (x->size == root->size) {
+                s->kind = SRC_SLICE; /* broadcastable and as large: same layout */
+                s->leaf = x;
+            } else if (x->size == 1) {
+                s->kind = SRC_SCALAR;
+                s->leaf = x;
+            } else {
+                s->kind = SRC_GATHER;
+                s->leaf = x;
+                s->index = p->n_gather;
+                p->gather[p->n_gather] = x;
+                eh_broadcast_strides(x, root->ndim, root->shape, p->gather_strides[p->n_gather]);
+                p->n_gather++;
+            }
+        }
+    }
+}
+
+static void view(eh_tensor *h, eh_dtype dtype, int scalar, int64_t len, void *data)
+{
+    memset(h, 0, sizeof *h);
+    atomic_init(&h->refcount, 1);
+    h->dtype = dtype;
+    h->ndim = scalar ? 0 : 1;
+    h->shape[0] = len;
+    h->size = scalar ? 1 : len;
+    h->nbytes = (size_t)h->size * eh_dtype_size(dtype);
+    h->data = data;
+}
+
+/* Copy the elements of broadcast leaf g that land on [off, off + len). */
+static void gather_block(const plan *p, int g, int64_t off, int64_t len, char *dst)
+{
+    const eh_tensor *x = p->gather[g], *root = p->root;
+    size_t esz = eh_dtype_size(x->dtype);
+    const int64_t *st = p->gather_strides[g];
+    int nd = root->ndim;
+    int64_t idx[EH_MAX_DIMS], rem = off;
+    for (int d = nd - 1; d >= 0; d--) {
+        idx[d] = rem % root->shape[d];
+        rem /= root->shape[d];
+    }
+    for (int64_t i = 0; i < len; i++) {
+        int64_t o = 0;
+        for (int d = 0; d < nd; d++)
+            o += idx[d] * st[d];
+        memcpy(dst + (size_t)i * esz, (const char *)x->data + (size_t)o * esz, esz);
+        for (int d = nd - 1; d >= 0; d--) {
+            if (++idx[d] < root->shape[d])
+                break;
+            idx[d] = 0;
+        }
+    }
+}
+
+static void record_error(plan *p, eh_status st)
+{
+    pthread_mutex_lock(&p->err_lock);
+    if (p->err == EH_OK) {
+        p->err = st;
+        snprintf(p->err_msg, sizeof p->err_msg, "%s", eh_error_message());
+    }
+    pthread_mutex_unlock(&p->err_lock);
+}
+
+static void run_blocks(void *ctx, int64_t b0, int64_t b1, int worker)
+{
+    (void)worker;
+    plan *p = ctx;
+    size_t slot = BLOCK * sizeof(double);
+    char *scratch = malloc(slot * (size_t)(p->n + p->n_gather));
+    if (!scratch) {
+        eh_set_error(EH_ERR_NOMEM, "%s: out of memory for fused scratch", eh_op_name(p->nodes[p->n - 1]->op));
+        record_error(p, EH_ERR_NOMEM);
+        return;
+    }
+    char *gathered = scratch + slot * (size_t)p->n;
+    for (int64_t b = b0; b < b1 && p->err == EH_OK; b++) {
+        int64_t off = b * BLOCK;
+        int64_t len = p->total - off < BLOCK ? p->total - off : BLOCK;
+        for (int g = 0; g < p->n_gather; g++)
+            gather_block(p, g, off, len, gathered + slot * (size_t)g);
+        for (int i = 0; i < p->n; i++) {
+            const lazy_node *nd = p->nodes[i];
+            eh_tensor in_views[3], out_view;
+            const eh_tensor *in[3];
+            for (int k = 0; k < nd->n_in; k++) {
+                const source *s = &p->src[i][k];
+                const eh_tensor *x = nd->in[k];
+                size_t esz = eh_dtype_size(x->dtype);
+                switch (s->kind) {
+                case SRC_NODE: view(&in_views[k], x->dtype, 0, len, scratch + slot * (size_t)s->index); break;
+                case SRC_SLICE: view(&in_views[k], x->dtype, 0, len, (char *)x->data + (size_t)off * esz); break;
+                case SRC_SCALAR: view(&in_views[k], x->dtype, 1, 1, x->data); break;
+                case SRC_GATHER: view(&in_views[k], x->dtype, 0, len, gathered + slot * (size_t)s->index); break;
+                }
+                in[k] = &in_views[k];
+            }
+            eh_dtype odt = nd->meta[0].dtype;
+            void *dst = i == p->n - 1 ? (char *)p->root->data + (size_t)off * eh_dtype_size(odt)
+                                      : scratch + slot * (size_t)i;
+            view(&out_view, odt, 0, len, dst);
+            eh_tensor *out[1] = {&out_view};
+            eh_op_call call = {.op = nd->op, .n_in = nd->n_in, .in = in, .n_out = 1, .out = out, .p = nd->p};
+            eh_status st = p->exec->kernels[nd->op](&call);
+            if (st != EH_OK) {
+                record_error(p, st);
+                break;
+            }
+        }
+    }
+    free(scratch);
+}
+
+eh_status eh_lazy_run_fused(lazy_node *const *nodes, int n_nodes)
+{
+    plan *p = calloc(1, sizeof *p);
+    if (!p)
+        return eh_set_error(EH_ERR_NOMEM, "%s: out of memory", eh_op_name(nodes[n_nodes - 1]->op));
+    p->nodes = nodes;
+    p->n = n_nodes;
+    p->root = nodes[n_nodes - 1]->out[0];
+    p->exec = eh_lazy_executor();
+    pthread_mutex_init(&p->err_lock, NULL);
+    for (int i = 0; i < n_nodes; i++) {
+        if (!p->exec->kernels[nodes[i]->op]) {
+            eh_status st = eh_set_error(EH_ERR_UNSUPPORTED, "%s: not implemented by backend '%s'",
+                                        eh_op_name(nodes[i]->op), p->exec->name);
+            pthread_mutex_destroy(&p->err_lock);
+            free(p);
+            return st;
+        }
+    }
+    eh_status st = eh_tensor_alloc_data(p->root);
+    if (st == EH_OK) {
+        make_plan(p);
+        p->total = p->root->size;
+        p->n_blocks = (p->total + BLOCK - 1) / BLOCK;
+        eh_parallel_for(p->n_blocks, 4, run_blocks, p);
+        st = p->err;
+        if (st != EH_OK)
+            eh_set_error(st, "%s", p->err_msg);
+    }
+    eh_tensor *root = p->root;
+    pthread_mutex_destroy(&p->err_lock);
+    free(p);
+    if (st == EH_OK)
+        eh_lazy_tensor_done(root);
+    return st;
+}

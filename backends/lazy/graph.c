@@ -1,0 +1,187 @@
+/* The lazy graph: recording calls as nodes, and freeing them.
+ *
+ * A deferred output points at its node (t->deferred); the node retains its
+ * inputs.  Freeing cascades (an output goes, its node goes, the node
+ * releases inputs that may be deferred outputs themselves...), so it runs
+ * from a worklist, never by recursion: a 100,000-node chain is freed with
+ * constant stack. */
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+#include "lazy.h"
+
+static pthread_mutex_t graph_lock;
+static pthread_once_t lock_once = PTHREAD_ONCE_INIT;
+static size_t pending_bytes;
+
+static void init_lock(void)
+{
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&graph_lock, &attr);
+    pthread_mutexattr_destroy(&attr);
+}
+
+void eh_lazy_lock(void)
+{
+    pthread_once(&lock_once, init_lock);
+    pthread_mutex_lock(&graph_lock);
+}
+
+void eh_lazy_unlock(void) { pthread_mutex_unlock(&graph_lock); }
+
+size_t eh_lazy_pending_bytes(void) { return pending_bytes; }
+
+static eh_status lazy_evaluate_hook(eh_tensor *t);
+static void lazy_discard_hook(eh_tensor *t);
+
+static const eh_deferred_ops lazy_ops = {
+    .evaluate = lazy_evaluate_hook,
+    .discard = lazy_discard_hook,
+};
+
+int eh_lazy_is_deferred(const eh_tensor *t) { return t->deferred_ops == &lazy_ops; }
+
+lazy_node *eh_lazy_node_of(const eh_tensor *t)
+{
+    return eh_lazy_is_deferred(t) ? (lazy_node *)t->deferred : NULL;
+}
+
+int eh_lazy_node_fusable(const lazy_node *n)
+{
+    return n->n_out == 1 && eh_op_is_elementwise(n->op);
+}
+
+/* ---- freeing, by worklist ---- */
+
+static _Thread_local lazy_node **graveyard;
+static _Thread_local size_t graveyard_len, graveyard_cap;
+static _Thread_local int draining;
+
+static void free_node_now(lazy_node *n)
+{
+    for (int k = 0; k < n->n_in; k++)
+        eh_tensor_unref(n->in[k]); /* may bury more nodes: they wait in the graveyard */
+    free(n);
+}
+
+static void bury(lazy_node *n)
+{
+    if (graveyard_len == graveyard_cap) {
+        size_t cap = graveyard_cap ? graveyard_cap * 2 : 64;
+        lazy_node **g = realloc(graveyard, cap * sizeof *g);
+        if (!g) {
+            /* No room to defer the work: free it here.  Recursion depth is
+             * then bounded by how long memory stays exhausted. */
+            free_node_now(n);
+            return;
+        }
+        graveyard = g;
+        graveyard_cap = cap;
+    }
+    graveyard[graveyard_len++] = n;
+    if (draining)
+        return;
+    draining = 1;
+    while (graveyard_len > 0)
+        free_node_now(graveyard[--graveyard_len]);
+    draining = 0;
+    free(graveyard);
+    graveyard = NULL;
+    graveyard_cap = 0;
+}
+
+static void detach_output(lazy_node *n, eh_tensor *t)
+{
+    for (int k = 0; k < n->n_out; k++)
+        if (n->out[k] == t)
+            n->out[k] = NULL;
+    t->deferred = NULL;
+    t->deferred_ops = NULL;
+    if (--n->live_outputs == 0)
+        bury(n);
+}
+
+static void lazy_discard_hook(eh_tensor *t)
+{
+    eh_lazy_lock();
+    lazy_node *n = t->deferred;
+    if (n->counts_pending)
+        pending_bytes -= t->nbytes;
+    detach_output(n, t);
+    eh_lazy_unlock();
+}
+
+void eh_lazy_tensor_done(eh_tensor *t)
+{
+    lazy_node *n = t->deferred;
+    if (n->counts_pending)
+        pending_bytes -= t->nbytes;
+    detach_output(n, t);
+}
+
+static eh_status lazy_evaluate_hook(eh_tensor *t) { return eh_lazy_evaluate(t); }
+
+/* ---- recording ---- */
+
+static lazy_node *new_node(const eh_op_call *call)
+{
+    size_t bytes = sizeof(lazy_node) + (size_t)call->n_out * sizeof(lazy_out_meta) +
+                   (size_t)(call->n_in + call->n_out) * sizeof(eh_tensor *);
+    lazy_node *n = malloc(bytes);
+    if (!n)
+        return NULL;
+    memset(n, 0, sizeof *n);
+    n->op = call->op;
+    n->p = call->p;
+    n->n_in = call->n_in;
+    n->n_out = call->n_out;
+    n->meta = (lazy_out_meta *)(n + 1);
+    n->in = (eh_tensor **)(n->meta + call->n_out);
+    n->out = n->in + call->n_in;
+    for (int k = 0; k < call->n_out; k++) {
+        const eh_tensor *t = call->out[k];
+        n->meta[k].dtype = t->dtype;
+        n->meta[k].ndim = t->ndim;
+        memcpy(n->meta[k].shape, t->shape, sizeof t->shape);
+    }
+    for (int k = 0; k < call->n_in; k++) {
+        n->in[k] = eh_tensor_ref(call->in[k]);
+        lazy_node *m = eh_lazy_node_of(call->in[k]);
+        if (m && m->depth + 1 > n->depth)
+            n->depth = m->depth + 1;
+    }
+    if (n->depth == 0)
+        n->depth = 1;
+    return n;
+}
+
+/* The defer hook: record the call, or run it now when a limit is hit. */
+eh_status eh_lazy_defer(const eh_op_call *call);
+eh_status eh_lazy_defer(const eh_op_call *call)
+{
+    eh_lazy_lock();
+    lazy_node *n = new_node(call);
+    if (!n) {
+        eh_lazy_unlock();
+        return eh_set_error(EH_ERR_NOMEM, "%s: out of memory recording a lazy node",
+                            eh_op_name(call->op));
+    }
+    n->counts_pending = !eh_lazy_node_fusable(n);
+    for (int k = 0; k < call->n_out; k++) {
+        eh_tensor *t = call->out[k];
+        n->out[k] = t;
+        t->deferred = n;
+        t->deferred_ops = &lazy_ops;
+        if (n->counts_pending)
+            pending_bytes += t->nbytes;
+    }
+    n->live_outputs = call->n_out;
+    const lazy_limits *lim = eh_lazy_limits();
+    eh_status st = EH_OK;
+    if (n->depth >= lim->max_depth || pending_bytes > lim->max_pending_bytes)
+        st = eh_lazy_evaluate(call->out[0]);
+    eh_lazy_unlock();
+    return st;
+}
