@@ -84,7 +84,7 @@ tests: $(TEST_BINS)
 examples: $(EXAMPLE_BINS)
 
 test: $(DEPS_STAMP) lib tests examples
-	@sh mk/run-tests.sh $(BUILD) $(TEST_BINS)
+	@sh mk/run-tests.sh $(BUILD) "$(BACKENDS)" $(TEST_BINS)
 	@sh tests/install/run.sh $(BUILD)
 
 # Same tests, instrumented.  clang here so every commit also builds
@@ -95,7 +95,7 @@ asan:
 	  lib tests
 	@ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:abort_on_error=0 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  sh mk/run-tests.sh $(BUILD)/asan $(TEST_BINS:$(BUILD)/%=$(BUILD)/asan/%)
+	  sh mk/run-tests.sh $(BUILD)/asan "$(BACKENDS)" $(TEST_BINS:$(BUILD)/%=$(BUILD)/asan/%)
 
 demo: $(DEPS_STAMP) lib examples
 	@sh mk/demo.sh $(BUILD)
