@@ -6,7 +6,7 @@
  * In a component, * ? and [...] work as in fnmatch(3); a component "**"
  * matches any number of components; "<name>" (any <word>) matches exactly
  * one component and captures it.  A trailing '/' matches everything below
- * ("libeh/src/" == "libeh/src/**").  The whole rest of the path must match:
+ * (as if followed by "**").  The whole rest of the path must match:
  * "cblas.h" matches "usr/include/cblas.h" but not "cblas.h.in". */
 #ifndef EL_PATTERN_H
 #define EL_PATTERN_H

@@ -20,17 +20,13 @@ static eh_status run_loop(const eh_op_call *c, loop_fn loop)
     if (out->size == 0)
         return EH_OK;
     int nd = out->ndim, n = c->n_in;
-    size_t osz = eh_dtype_size(out->dtype), isz[3];
-    int64_t strides[3][EH_MAX_DIMS], inner[3];
-    int all_full = 1;
-    for (int k = 0; k < n; k++) {
-        isz[k] = eh_dtype_size(c->in[k]->dtype);
-        eh_broadcast_strides(c->in[k], nd, out->shape, strides[k]);
-        all_full &= c->in[k]->size == out->size;
-    }
-    if (all_full || nd == 0) {
+    /* Every operand full-size or a single element: one flat call. */
+    int flat = 1;
+    for (int k = 0; k < n; k++)
+        flat &= c->in[k]->size == out->size || c->in[k]->size == 1;
+    if (flat || nd == 0) {
         int64_t s[3] = {1, 1, 1};
-        const char *in[3] = {NULL, NULL, NULL};
+        const char *in[3];
         for (int k = 0; k < n; k++) {
             in[k] = c->in[k]->data;
             s[k] = c->in[k]->size == out->size ? 1 : 0;
@@ -38,14 +34,19 @@ static eh_status run_loop(const eh_op_call *c, loop_fn loop)
         loop(in, s, out->data, out->size);
         return EH_OK;
     }
-    int64_t len = out->shape[nd - 1];
-    for (int k = 0; k < n; k++)
+    size_t osz = eh_dtype_size(out->dtype), isz[3];
+    int64_t strides[3][EH_MAX_DIMS], inner[3];
+    for (int k = 0; k < n; k++) {
+        isz[k] = eh_dtype_size(c->in[k]->dtype);
+        eh_broadcast_strides(c->in[k], nd, out->shape, strides[k]);
         inner[k] = strides[k][nd - 1];
+    }
+    int64_t len = out->shape[nd - 1];
     eh_nd_iter it;
     eh_nd_iter_init(&it, nd - 1, out->shape);
     char *o = out->data;
     do {
-        const char *in[3] = {NULL, NULL, NULL};
+        const char *in[3];
         for (int k = 0; k < n; k++)
             in[k] = (const char *)c->in[k]->data +
                     (size_t)eh_nd_iter_offset(&it, strides[k]) * isz[k];

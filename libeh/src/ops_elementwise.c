@@ -97,13 +97,18 @@ static eh_tensor *run_elementwise(eh_op op, int n, const eh_tensor *const *ops,
                          eh_shape_str(ops[2]->ndim, ops[2]->shape));
         return NULL;
     }
+    /* Operands already in their compute dtype are passed as they are: no
+     * reference traffic on the common path. */
     eh_tensor *cast[3] = {NULL, NULL, NULL};
+    const eh_tensor *in[3] = {NULL, NULL, NULL};
     eh_tensor *out = NULL;
     int ok = 1;
-    for (int k = 0; k < n && ok; k++)
-        ok = (cast[k] = eh__as_dtype(ops[k], in_dtypes[k])) != NULL;
+    for (int k = 0; k < n && ok; k++) {
+        if (ops[k]->dtype != in_dtypes[k])
+            ok = (cast[k] = eh__as_dtype(ops[k], in_dtypes[k])) != NULL;
+        in[k] = cast[k] ? cast[k] : ops[k];
+    }
     if (ok) {
-        const eh_tensor *in[3] = {cast[0], cast[1], cast[2]};
         eh_op_call call = eh__call(op, n, in);
         out = eh__run(&call, ndim, shape, out_dtype);
     }

@@ -40,9 +40,27 @@ eh_status eh__normalize_axes(const char *op, const int *axes, int n_axes, int nd
     return EH_OK;
 }
 
+static int same_shape(const eh_tensor *a, const eh_tensor *b)
+{
+    if (a->ndim != b->ndim)
+        return 0;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] != b->shape[d])
+            return 0;
+    return 1;
+}
+
 eh_status eh__broadcast_shapes(const char *op, int n, const eh_tensor *const *ts,
                                int *ndim, int64_t *shape)
 {
+    int all_same = 1;
+    for (int k = 1; k < n && all_same; k++)
+        all_same = same_shape(ts[0], ts[k]);
+    if (all_same) { /* the common case, without the general walk */
+        *ndim = ts[0]->ndim;
+        memcpy(shape, ts[0]->shape, (size_t)ts[0]->ndim * sizeof *shape);
+        return EH_OK;
+    }
     int nd = 0;
     for (int k = 0; k < n; k++)
         if (ts[k]->ndim > nd)

@@ -1,0 +1,63 @@
+/* lint/config.h -- configuration: the built-in default (rules/default.json,
+ * embedded) with a project's .emberlint.json merged on top: list keys
+ * are extended, rule settings override.  docs/emberlint.md documents the
+ * keys. */
+#ifndef EL_CONFIG_H
+#define EL_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <json-c/json.h>
+
+#include "finding.h"
+#include "hash.h"
+#include "rule.h"
+
+typedef struct el_strlist {
+    char **v;
+    size_t n, cap;
+} el_strlist;
+
+typedef struct el_rule_setting {
+    bool enabled;
+    el_severity severity;
+    unsigned applies;        /* EL_APPLIES_* bits (metadata.h) */
+    json_object *options;    /* owned reference, or NULL */
+} el_rule_setting;
+
+struct el_config {
+    char *path;              /* the .emberlint.json, NULL for the built-in */
+    char *root;              /* patterns are relative to this directory */
+    el_strlist backend_dirs, core_paths, exclude, backends, backend_headers,
+        backend_prefixes, backend_macros;
+    el_strlist prefixes;     /* backend_prefixes with <backend> expanded */
+    el_rule_setting *rules;  /* el_meta_count() entries */
+    el_hash128 fingerprint;  /* of everything above; set by finalize */
+};
+
+/* All configurations of a run: discovery and ownership. */
+typedef struct el_configs el_configs;
+
+/* forced: --config FILE, used for every file; NULL to discover
+ * .emberlint.json upward from each file.  NULL with *err on error. */
+el_configs *el_configs_new(const char *forced, char **err);
+/* The configuration of a file (absolute path), or NULL with *err set
+ * ("PATH:LINE:COL: what was expected" for a malformed file). */
+const el_config *el_configs_for(el_configs *s, const char *abs_path, char **err);
+/* Add a backend name seen in the linted tree to every configuration. */
+void el_configs_note_backend(el_configs *s, const char *name);
+/* Discover backends/ directories, expand prefixes, compute fingerprints.
+ * Call once, after the last el_configs_for / note_backend. */
+void el_configs_finalize(el_configs *s);
+void el_configs_free(el_configs *s);
+
+/* The class of a path (absolute) under c; backend name into backend[n]. */
+el_file_class el_config_classify(const el_config *c, const char *abs_path, char *backend, size_t n);
+/* The path (absolute, file or directory) matches an exclude pattern. */
+bool el_config_excluded(const el_config *c, const char *abs_path);
+
+/* Parse a JSON text strictly; NULL with *err = "LINE:COL: what was
+ * expected".  Shared with tests. */
+json_object *el_json_parse_located(const char *text, size_t len, char **err);
+
+#endif
