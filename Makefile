@@ -38,6 +38,10 @@ TEST_SUPPORT_SRCS := $(wildcard tests/support/*.c)
 TEST_SUPPORT_OBJS := $(TEST_SUPPORT_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_SRCS := $(wildcard tests/libeh/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/libeh/%.c=$(BUILD)/tests/%)
+# Tests that iterate the backends themselves (or pin one) run once; the
+# others run once per backend with EH_TEST_BACKEND set.
+ONCE_TESTS = $(filter $(addprefix $(BUILD)/tests/,test_conformance% test_lazy test_backend_env test_ehinfo lint/%),$(TEST_BINS))
+EACH_TESTS = $(filter-out $(ONCE_TESTS),$(TEST_BINS))
 
 EXAMPLE_SRCS := $(wildcard examples/*.c)
 EXAMPLE_BINS := $(EXAMPLE_SRCS:examples/%.c=$(BUILD)/examples/%)
@@ -84,7 +88,7 @@ tests: $(TEST_BINS)
 examples: $(EXAMPLE_BINS)
 
 test: $(DEPS_STAMP) lib tests examples
-	@sh mk/run-tests.sh $(BUILD) "$(BACKENDS)" $(TEST_BINS)
+	@sh mk/run-tests.sh $(BUILD) "$(BACKENDS)" --each $(EACH_TESTS) --once $(ONCE_TESTS)
 	@sh tests/install/run.sh $(BUILD)
 
 # Same tests, instrumented.  clang here so every commit also builds
@@ -95,7 +99,8 @@ asan:
 	  lib tests
 	@ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:abort_on_error=0 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  sh mk/run-tests.sh $(BUILD)/asan "$(BACKENDS)" $(TEST_BINS:$(BUILD)/%=$(BUILD)/asan/%)
+	  sh mk/run-tests.sh $(BUILD)/asan "$(BACKENDS)" --each $(EACH_TESTS:$(BUILD)/%=$(BUILD)/asan/%) \
+	    --once $(ONCE_TESTS:$(BUILD)/%=$(BUILD)/asan/%)
 
 demo: $(DEPS_STAMP) lib examples
 	@sh mk/demo.sh $(BUILD)
@@ -116,4 +121,98 @@ install: lib
 clean:
 	rm -rf $(BUILD)
 
+# ---- tools (build/bin/ehinfo), make bench, make docs ----
+# tools/<name>.c -> $(BUILD)/bin/<name>, built by `make` and before the tests
+# (tests/libeh/test_ehinfo.c runs ehinfo).  Every bench/*.c is a bench
+# section (bench/README.md); bench-smoke runs it tiny in `make test`.
+TOOL_BINS  := $(patsubst tools/%.c,$(BUILD)/bin/%,$(wildcard tools/*.c))
+BENCH_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard bench/*.c bench/reference/*.c))
+BENCH_BIN  := $(BUILD)/bench/eh-bench
+BENCH_LIBS += -ljson-c
+
+.PHONY: bench bench-smoke docs
+all tests: $(TOOL_BINS)
+test: bench-smoke
+
+$(BUILD)/bin/%: tools/%.c $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC) $(LIBS)
+
+$(BENCH_BIN): $(BENCH_OBJS) $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(BENCH_OBJS) $(STATIC) $(BENCH_LIBS) $(LIBS)
+
+bench: $(DEPS_STAMP) $(BENCH_BIN)
+	@sh bench/reference/install-deps.sh
+	$(BENCH_BIN) --build-dir $(BUILD) --json $(BUILD)/bench/results.json \
+	  --markdown docs/performance.md --cflags "$(strip $(CFLAGS))"
+
+bench-smoke: $(BENCH_BIN)
+	@$(BENCH_BIN) --quick --build-dir $(BUILD) --json $(BUILD)/bench/quick.json \
+	  > $(BUILD)/bench/quick.log 2>&1 && echo "bench: smoke run ok (eh-bench --quick)" \
+	  || { cat $(BUILD)/bench/quick.log; echo "bench: FAIL: eh-bench --quick"; exit 1; }
+
+# docs/support-matrix.md is generated, never typed; test_ehinfo fails when stale.
+docs: $(BUILD)/bin/ehinfo
+	$(BUILD)/bin/ehinfo --format markdown > docs/support-matrix.md.tmp
+	mv docs/support-matrix.md.tmp docs/support-matrix.md
+
+-include $(BENCH_OBJS:.o=.d)
+
 -include $(LIB_OBJS:.o=.d) $(TEST_SUPPORT_OBJS:.o=.d)
+
+# ---- emberlint (build/bin/emberlint) and tests/lint ----
+# lint/*.c, plus one file per rule in lint/rules/ (the registry is generated
+# from that directory); rules/*.json and docs/rules/*.md are embedded.
+# `make test` also lints libeh/ and examples/ and wants zero findings.
+LLVM_CONFIG ?= llvm-config-14
+CLANG_INC := $(shell $(LLVM_CONFIG) --includedir 2>/dev/null || echo /usr/lib/llvm-14/include)
+CLANG_LIB := $(shell $(LLVM_CONFIG) --libdir 2>/dev/null || echo /usr/lib/llvm-14/lib)
+LINT_BIN  := $(BUILD)/bin/emberlint
+LINT_GEN  := $(BUILD)/gen/lint
+LINT_LIB  := $(BUILD)/lint/libemberlint.a
+LINT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out lint/main.c,$(wildcard lint/*.c lint/rules/*.c))) \
+             $(LINT_GEN)/registry.o $(LINT_GEN)/embedded_data.o
+LINT_LIBS := -L$(CLANG_LIB) -Wl,-rpath,$(CLANG_LIB) -lclang -ljson-c -lpthread
+LINT_FLAGS := -Ilint -isystem $(CLANG_INC) -D_XOPEN_SOURCE=700 -DEL_VERSION=\"$(VERSION)\" -DEL_PREFIX=\"$(PREFIX)\"
+LINT_TEST_DEFS := -Itests/lint -DEMBERLINT=\"$(abspath $(LINT_BIN))\" -DLINT_SRCDIR=\"$(CURDIR)\"
+LINT_TEST_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out tests/lint/test_%,$(wildcard tests/lint/*.c)))
+LINT_TEST_BINS := $(patsubst tests/lint/%.c,$(BUILD)/tests/lint/%,$(wildcard tests/lint/test_*.c))
+TEST_BINS += $(LINT_TEST_BINS)
+
+.PHONY: lint-dogfood
+all: $(LINT_BIN)
+tests: $(LINT_TEST_BINS)
+test: lint-dogfood
+
+$(LINT_OBJS) $(BUILD)/obj/lint/main.o: CPPFLAGS += $(LINT_FLAGS)
+$(LINT_TEST_OBJS): CPPFLAGS += $(LINT_FLAGS) $(LINT_TEST_DEFS)
+
+$(LINT_GEN)/registry.c: lint/gen_registry.sh $(wildcard lint/rules/*.c)
+	@mkdir -p $(dir $@)
+	sh lint/gen_registry.sh $(wildcard lint/rules/*.c) > $@
+$(LINT_GEN)/embedded_data.c: lint/embed.sh $(wildcard rules/*.json docs/rules/*.md)
+	@mkdir -p $(dir $@)
+	sh lint/embed.sh $(wildcard rules/*.json docs/rules/*.md) > $@
+$(LINT_GEN)/%.o: $(LINT_GEN)/%.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(LINT_LIB): $(LINT_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(LINT_BIN): $(BUILD)/obj/lint/main.o $(LINT_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LINT_LIBS)
+
+$(BUILD)/tests/lint/%: tests/lint/%.c $(LINT_TEST_OBJS) $(LINT_LIB) $(LINT_BIN)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(LINT_FLAGS) $(LINT_TEST_DEFS) $(CFLAGS) $(LDFLAGS) -o $@ $< \
+	  $(LINT_TEST_OBJS) $(LINT_LIB) -lcmocka $(LINT_LIBS)
+
+lint-dogfood: $(LINT_BIN)
+	@$(LINT_BIN) --cache-dir $(BUILD)/lint-cache libeh examples -- $(filter -I% -D%,$(CPPFLAGS)) \
+	  && echo "lint: libeh/ and examples/ have no findings (emberlint)"
+
+-include $(LINT_OBJS:.o=.d) $(BUILD)/obj/lint/main.d $(LINT_TEST_OBJS:.o=.d)

@@ -141,12 +141,25 @@ json_object *el_json_parse_located(const char *text, size_t len, char **err)
         if (obj)
             json_object_put(obj);
         if (e == json_tokener_continue || e == json_tokener_success)
-            end = len;
-        else if (end > 0 && e != json_tokener_error_parse_eof)
-            end--; /* the offending character, not the one after it */
+            end = len; /* the text ended inside the object */
+        const char *what = len == 0 ? "empty file: expected a JSON object" : expected_for(e);
+        size_t prev = end;
+        while (prev > 0 && strchr(" \t\r\n", text[prev - 1]))
+            prev--;
+        if (end < len && (text[end] == '}' || text[end] == ']') && prev > 0 && text[prev - 1] == ',')
+            what = "trailing comma: expected another value after ','";
+        else if (end < len && e == json_tokener_error_parse_unexpected && end > 0) {
+            /* Is everything before the offending character a whole value? */
+            char *head = el_xstrndup(text, end);
+            json_object *whole = json_tokener_parse(head);
+            if (whole) {
+                what = "expected the end of the file after the JSON object";
+                json_object_put(whole);
+            }
+            free(head);
+        }
         offset_to_line_col(text, end, &line, &col);
-        *err = el_xasprintf("%u:%u: %s", line, col,
-                            len == 0 ? "empty file: expected a JSON object" : expected_for(e));
+        *err = el_xasprintf("%u:%u: %s", line, col, what);
         return NULL;
     }
     for (; end < len; end++) {
@@ -495,35 +508,37 @@ static char *read_config_text(const char *path, size_t *len, char **err)
 
 static el_config *load_file(const el_config *base, const char *path, char **err)
 {
+    char *abs = el_path_abs(path);
+    char *shown = el_path_display(abs); /* in messages: relative to the current directory */
     size_t len = 0;
-    char *text = read_config_text(path, &len, err);
+    char *text = read_config_text(shown, &len, err);
+    el_config *c = NULL;
     if (!text)
-        return NULL;
+        goto out;
     char *perr = NULL;
     if (memchr(text, '\0', len)) {
-        *err = el_xasprintf("%s:1:1: expected a JSON text, found NUL bytes", path);
-        free(text);
-        return NULL;
+        *err = el_xasprintf("%s:1:1: expected a JSON text, found NUL bytes", shown);
+        goto out;
     }
     json_object *obj = el_json_parse_located(text, len, &perr);
     if (!obj) {
-        *err = el_xasprintf("%s:%s", path, perr);
+        *err = el_xasprintf("%s:%s", shown, perr);
         free(perr);
-        free(text);
-        return NULL;
+        goto out;
     }
-    char *abs = el_path_abs(path);
     char *root = el_path_dirname(abs);
-    el_config *c = config_derive(base, abs, root);
+    c = config_derive(base, abs, root);
     free(root);
-    free(abs);
-    int rc = apply(c, obj, path, text, err);
+    int rc = apply(c, obj, shown, text, err);
     json_object_put(obj);
-    free(text);
     if (rc < 0) {
         config_free(c);
-        return NULL;
+        c = NULL;
     }
+out:
+    free(text);
+    free(shown);
+    free(abs);
     return c;
 }
 
@@ -647,7 +662,8 @@ static void finalize_one(el_config *c, const el_strlist *seen)
 {
     discover_backends(c);
     list_copy(&c->backends, seen);
-    qsort(c->backends.v, c->backends.n, sizeof *c->backends.v, cmp_str);
+    if (c->backends.n > 1)
+        qsort(c->backends.v, c->backends.n, sizeof *c->backends.v, cmp_str);
     list_free(&c->prefixes);
     for (size_t i = 0; i < c->backend_prefixes.n; i++) {
         const char *p = c->backend_prefixes.v[i];

@@ -48,6 +48,8 @@ void el_hash_init(el_hasher *h)
 void el_hash_update(el_hasher *h, const void *data, size_t n)
 {
     const unsigned char *p = data;
+    if (n == 0)
+        return;
     h->total += n;
     if (h->ntail) {
         size_t take = 16 - h->ntail < n ? 16 - h->ntail : n;

@@ -18,7 +18,7 @@ typedef struct op_info {
 
 static const op_info ops[] = {
 #define EH_OP(name, kind, n_in) {#name, #kind, n_in},
-#include "ops.def"
+#include <eh/ops.def>
 };
 
 static el_strmap symbols;

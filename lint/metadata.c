@@ -106,7 +106,8 @@ int el_meta_init(char **err)
         snprintf(doc, sizeof doc, "docs/rules/%s.md", m->id);
         m->doc = el_embedded_text(doc);
     }
-    qsort(metas, n_metas, sizeof *metas, cmp_meta);
+    if (n_metas > 1)
+        qsort(metas, n_metas, sizeof *metas, cmp_meta);
     for (const el_rule *const *r = el_rule_registry; *r; r++) {
         int k = el_meta_index((*r)->id);
         if (k < 0) {

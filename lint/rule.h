@@ -18,6 +18,9 @@
  * sees, in this order:
  *
  *     begin(ctx, state)                      once, before the walk
+ *     on_file(ctx, state, file)              each linted file of the TU, the
+ *                                            main file first, then headers
+ *                                            in inclusion order
  *     on_cursor(ctx, state, c)               each cursor of a wanted kind,
  *       ... the cursor's children ...        in source order, parents first
  *     on_leave(ctx, state, c)                after the cursor's children
@@ -83,6 +86,9 @@ typedef struct el_rule {
 
     /* Every hook is optional (NULL). */
     void (*begin)(el_ctx *ctx, void *state);
+    /* A linted file of the TU (for whole-file work: preprocessor
+     * conditionals with elc_each_directive, tables, comments). */
+    void (*on_file)(el_ctx *ctx, void *state, CXFile file);
     void (*on_cursor)(el_ctx *ctx, void *state, CXCursor cursor);
     void (*on_leave)(el_ctx *ctx, void *state, CXCursor cursor);
     void (*end)(el_ctx *ctx, void *state);

@@ -197,11 +197,12 @@ static void walk_dir(walker *w, const char *dir, el_strmap *stack)
         names[n++] = el_xstrdup(e->d_name);
     }
     closedir(d);
-    qsort(names, n, sizeof *names, cmp_name);
+    if (n > 1)
+        qsort(names, n, sizeof *names, cmp_name);
 
     el_strmap_put(stack, key, (void *)1);
     for (size_t i = 0; i < n && !w->config_error; i++) {
-        char *child = el_path_join(dir, names[i]);
+        char *child = strcmp(dir, ".") == 0 ? el_xstrdup(names[i]) : el_path_join(dir, names[i]);
         struct stat lst, cst;
         if (lstat(child, &lst) != 0) {
             free(child);
@@ -276,7 +277,8 @@ int el_sources_collect(char *const *paths, size_t n, el_configs *cfgs, size_t ma
     }
     el_strmap_free(&w.seen_files);
     el_strmap_free(&w.seen_dirs);
-    qsort(out->v, out->n, sizeof *out->v, cmp_source);
+    if (out->n > 1)
+        qsort(out->v, out->n, sizeof *out->v, cmp_source);
     return w.config_error ? -1 : 0;
 }
 

@@ -6,8 +6,8 @@
  *
  * The directive starts the comment (after the comment opener and any
  * spaces or '*'); IDs follow, separated by spaces or commas, and end at
- * the first word that is not a rule ID (so a reason can follow, e.g.
- * "-- reason").  No ID at all suppresses every rule (a blanket
+ * the first word that does not look like a rule ID (letters, a digit,
+ * letters or digits), so a reason can follow, e.g. "-- reason".  No ID at all suppresses every rule (a blanket
  * suppression).  `emberlint-ignore` covers the line the comment starts on;
  * `-next-line` the line after the one the comment ends on; `-file` the
  * whole file.  An unknown ID is reported as EH002; a suppression (or one

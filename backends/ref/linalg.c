@@ -6,10 +6,11 @@
  * their own type; f16 is loaded to f32 and accumulated in f32 (stored once
  * at the end); i32 and i64 wrap (unsigned arithmetic, no UB); bool is
  * OR over t of (A AND B).  The parameter contract is in
- * libeh/src/ops_linalg.c.  Decompositions live in linalg_decomp.c. */
+ * libeh/src/ops_linalg.c.  Decompositions live in linalg_decomp.c, with the
+ * batch-broadcast helper (eh_ref_batch_strides, linalg_kernels.h). */
 #include <stdlib.h>
 #include <string.h>
-#include "ref.h"
+#include "linalg_kernels.h"
 
 typedef struct product {
     eh_dtype dtype;
@@ -113,23 +114,6 @@ static eh_status product_init(product *pr, const char *op, const eh_op_call *cal
     return EH_OK;
 }
 
-/* Strides, in elements, of t's first `tb` (batch) dims when broadcast
- * against the batch shape (bnd, bshape); `mat` is the elements per matrix. */
-static void batch_strides(const eh_tensor *t, int tb, int64_t mat, int bnd,
-                          const int64_t *bshape, int64_t *strides)
-{
-    int64_t own[EH_MAX_DIMS];
-    int64_t s = mat;
-    for (int d = tb - 1; d >= 0; d--) {
-        own[d] = s;
-        s *= t->shape[d];
-    }
-    for (int d = 0; d < bnd; d++) {
-        int td = d - (bnd - tb);
-        strides[d] = (td < 0 || (t->shape[td] == 1 && bshape[d] != 1)) ? 0 : own[td];
-    }
-}
-
 eh_status eh_ref_matmul(const eh_op_call *call)
 {
     const eh_tensor *a = call->in[0], *b = call->in[1];
@@ -146,8 +130,8 @@ eh_status eh_ref_matmul(const eh_op_call *call)
     pr.ldb = m;
     pr.ldc = m;
     int64_t sa[EH_MAX_DIMS], sb[EH_MAX_DIMS];
-    batch_strides(a, a->ndim == 1 ? 0 : a->ndim - 2, n * k, bnd, bshape, sa);
-    batch_strides(b, b->ndim == 1 ? 0 : b->ndim - 2, k * m, bnd, bshape, sb);
+    eh_ref_batch_strides(a, a->ndim == 1 ? 0 : a->ndim - 2, n * k, bnd, bshape, sa);
+    eh_ref_batch_strides(b, b->ndim == 1 ? 0 : b->ndim - 2, k * m, bnd, bshape, sb);
     eh_nd_iter it;
     eh_nd_iter_init(&it, bnd, bshape);
     int64_t coff = 0;

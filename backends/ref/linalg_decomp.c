@@ -14,32 +14,41 @@
  *                    the taller orientation, singular values sorted
  *                    descending; missing left/right vectors (zero singular
  *                    values, full_matrices) completed deterministically
- *                    from the standard basis.
+ *                    from the standard basis.  The matrix 2 and
+ *                    nuclear norms (reduction.c) use the same code for
+ *                    their singular values (eh_ref_singular_values).
  *   eigh             cyclic two-sided Jacobi on the symmetric matrix built
  *                    from the lower triangle.
  * qr, svd and eigh scale the matrix by a power of two (exact) so that its
  * largest entry is in [0.5, 1): no overflow in sums of squares.
  * The parameter contract and the sign conventions are in
- * libeh/src/ops_linalg.c. */
+ * libeh/src/ops_linalg.c.  The helpers other ref files use are declared in
+ * linalg_kernels.h. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ref.h"
+#include "linalg_kernels.h"
 
 #define MAX_SWEEPS 100
 
 /* ---- scratch, loads and stores ------------------------------------------ */
 
-/* count doubles (at least one), or NULL with EH_ERR_NOMEM recorded. */
-static double *scratch(const char *op, int64_t count)
+/* count doubles (at least one), or NULL; records no error. */
+static double *alloc_doubles(int64_t count)
 {
     if (count < 1)
         count = 1;
-    double *p = NULL;
-    if ((uint64_t)count <= SIZE_MAX / sizeof(double))
-        p = malloc((size_t)count * sizeof(double));
+    if ((uint64_t)count > SIZE_MAX / sizeof(double))
+        return NULL;
+    return malloc((size_t)count * sizeof(double));
+}
+
+/* count doubles (at least one), or NULL with EH_ERR_NOMEM recorded. */
+static double *scratch(const char *op, int64_t count)
+{
+    double *p = alloc_doubles(count);
     if (!p)
         eh_set_error(EH_ERR_NOMEM, "%s: out of memory for %lld scratch values", op,
                      (long long)count);
@@ -90,9 +99,8 @@ static int64_t batch_count(const eh_tensor *t)
     return nb;
 }
 
-/* Strides, in elements, of t's first `tb` dims broadcast against the batch
- * shape (bnd, bshape); `mat` elements per matrix. */
-static void batch_strides(const eh_tensor *t, int tb, int64_t mat, int bnd,
+/* Declared in linalg_kernels.h (linalg.c uses it too). */
+void eh_ref_batch_strides(const eh_tensor *t, int tb, int64_t mat, int bnd,
                           const int64_t *bshape, int64_t *strides)
 {
     int64_t own[EH_MAX_DIMS];
@@ -246,8 +254,8 @@ eh_status eh_ref_solve(const eh_op_call *call)
         goto done;
     }
     int64_t sa[EH_MAX_DIMS], sb[EH_MAX_DIMS];
-    batch_strides(a, a->ndim - 2, n * n, bnd, bshape, sa);
-    batch_strides(b, vec ? 0 : b->ndim - 2, n * k, bnd, bshape, sb);
+    eh_ref_batch_strides(a, a->ndim - 2, n * n, bnd, bshape, sa);
+    eh_ref_batch_strides(b, vec ? 0 : b->ndim - 2, n * k, bnd, bshape, sb);
     eh_nd_iter it;
     eh_nd_iter_init(&it, bnd, bshape);
     int64_t idx = 0;
@@ -504,16 +512,50 @@ static void rotate(double *x, double *y, int64_t n, double c, double s)
     }
 }
 
+/* Rounding noise of a rotation, relative to its operands: each entry of
+ * c x - s y is computed with an error of at most 2u (|c x_i| + |s y_i|)
+ * (u = DBL_EPSILON / 2), so the new vector differs from the exact
+ * combination by at most 2u (c |x| + |s| |y|) in norm.  NOISE_RATIO is
+ * twice that bound: 4u = 2 DBL_EPSILON. */
+#define NOISE_RATIO (2.0 * DBL_EPSILON)
+
 /* Orthogonalize the C rows of W (each of length R) by plane rotations;
  * the same rotations are applied to the rows of VT (C x C, the identity on
- * entry).  If T is the R x C matrix whose columns are W's rows on entry,
- * then on return T = W^T VT with W's rows mutually orthogonal (their norms
- * are the singular values).  Returns 0, or -1 when MAX_SWEEPS sweeps do
- * not converge. */
-static int jacobi_rows(double *W, int64_t C, int64_t R, double *VT)
+ * entry; NULL when only singular values are wanted).  If T is the R x C
+ * matrix whose columns are W's rows on entry, then on return T = W^T VT
+ * with W's rows mutually orthogonal (their norms are the singular values),
+ * except the rows that became numerically zero (below).
+ *
+ * Every pair whose cosine |w_p . w_q| / (|w_p| |w_q|) exceeds eps is
+ * rotated.  But a computed cosine is itself only accurate to about
+ * sqrt(R) eps (the rounding of the dot product), so a pair can hover just
+ * above eps, rotated by an angle that changes nothing or flips an ulp back
+ * and forth, forever.  The iteration therefore stops after a sweep in
+ * which no rotated pair had a cosine above sqrt(R) eps: relative to each
+ * pair, at the accuracy a cosine can be computed to.  (Well-conditioned
+ * matrices converge quadratically far below both tolerances; the final
+ * sweep still rotates the pairs above eps.)
+ *
+ * Rows that are rounding noise cannot meet any cosine test: when a
+ * rotation cancels w_q against a parallel w_p (rank deficiency), what is
+ * left is the rotation's rounding error, and it need not be orthogonal to
+ * the other rows, nor can rotating it make it so: it would only be
+ * cancelled again, to noise of the noise, sweep after sweep down into the
+ * subnormals.  So after each rotation noise2[p] and noise2[q] receive the
+ * square of the noise bound NOISE_RATIO (c |w_p| + |s| |w_q|) (resp.
+ * (|s| |w_p| + c |w_q|)) of the rows it produced (zero on entry: the input
+ * is exact), and a row whose squared norm is <= its noise2 is numerically
+ * zero: it takes part in no further rotation, and svd_core reports a zero
+ * singular value for it.  A row that is exactly zero (or whose squared
+ * norm underflows) is never rotated either.
+ * Returns 0, or -1 when MAX_SWEEPS sweeps do not converge. */
+static int jacobi_rows(double *W, int64_t C, int64_t R, double *VT, double *noise2)
 {
+    double cos_noise = sqrt((double)R) * DBL_EPSILON;
+    for (int64_t j = 0; j < C; j++)
+        noise2[j] = 0.0;
     for (int sweep = 0; sweep < MAX_SWEEPS; sweep++) {
-        int rotated = 0;
+        int progress = 0;
         for (int64_t p = 0; p + 1 < C; p++)
             for (int64_t q = p + 1; q < C; q++) {
                 double *wp = W + p * R, *wq = W + q * R;
@@ -523,15 +565,24 @@ static int jacobi_rows(double *W, int64_t C, int64_t R, double *VT)
                     beta += wq[i] * wq[i];
                     gamma += wp[i] * wq[i];
                 }
-                if (gamma == 0.0 || fabs(gamma) <= DBL_EPSILON * sqrt(alpha) * sqrt(beta))
-                    continue;
+                if (alpha <= noise2[p] || beta <= noise2[q])
+                    continue;                  /* a numerically zero row */
+                double np = sqrt(alpha), nq = sqrt(beta);
+                if (gamma == 0.0 || fabs(gamma) <= DBL_EPSILON * np * nq)
+                    continue;                  /* orthogonal to working precision */
                 double c, s;
                 jacobi_rotation(alpha, beta, gamma, &c, &s);
                 rotate(wp, wq, R, c, s);
-                rotate(VT + p * C, VT + q * C, C, c, s);
-                rotated = 1;
+                if (VT)
+                    rotate(VT + p * C, VT + q * C, C, c, s);
+                double bp = NOISE_RATIO * (c * np + fabs(s) * nq);
+                double bq = NOISE_RATIO * (fabs(s) * np + c * nq);
+                noise2[p] = bp * bp;
+                noise2[q] = bq * bq;
+                if (fabs(gamma) > cos_noise * np * nq)
+                    progress = 1;
             }
-        if (!rotated)
+        if (!progress)
             return 0;
     }
     return -1;
@@ -587,7 +638,10 @@ static void complete_basis(double *X, int64_t L, int64_t valid, int64_t total, d
  * left singular vectors, the rows of VT (C x C) its right singular vectors,
  * sig[] the singular values (true scale), order[] the indices by
  * descending sigma (stable).  Only the first `*usable` of order[] have a
- * usable W row (sigma not negligibly small); the others must be completed.
+ * usable W row (sigma not negligibly small); the others -- the rows that
+ * became rounding noise, whose sigma is exactly 0, and those below
+ * TINY_SIGMA -- must be completed.
+ * VT may be NULL (singular values only: eh_ref_singular_values).
  * Returns 0, or -1 on non-convergence. */
 typedef struct svd_work {
     int64_t m, n, C, R;
@@ -606,17 +660,22 @@ static int svd_core(svd_work *w, const double *A, int64_t *usable)
         memcpy(w->W, A, (size_t)(m * n) * sizeof(double));
     }
     int e = pow2_normalize(w->W, C * R);
-    for (int64_t i = 0; i < C * C; i++)
-        w->VT[i] = 0.0;
-    for (int64_t i = 0; i < C; i++)
-        w->VT[i * C + i] = 1.0;
-    if (jacobi_rows(w->W, C, R, w->VT) != 0)
+    if (w->VT) {
+        for (int64_t i = 0; i < C * C; i++)
+            w->VT[i] = 0.0;
+        for (int64_t i = 0; i < C; i++)
+            w->VT[i * C + i] = 1.0;
+    }
+    /* sig[] holds jacobi_rows' noise bounds until the sigmas replace them. */
+    if (jacobi_rows(w->W, C, R, w->VT, w->sig) != 0)
         return -1;
     for (int64_t j = 0; j < C; j++) {
         double s = 0.0;
         for (int64_t i = 0; i < R; i++)
             s += w->W[j * R + i] * w->W[j * R + i];
-        w->sig[j] = sqrt(s);           /* still scaled by 2^-e */
+        /* A numerically zero row (rounding noise, see jacobi_rows) is a zero
+         * singular value; its vector is completed below. */
+        w->sig[j] = s <= w->sig[j] ? 0.0 : sqrt(s);  /* still scaled by 2^-e */
     }
     for (int64_t j = 0; j < C; j++) {  /* stable insertion sort, descending */
         int64_t t = j;
@@ -673,6 +732,34 @@ static int svd_work_init(svd_work *w, const char *op, int64_t m, int64_t n, int6
         return 1;
     svd_work_free(w);
     return 0;
+}
+
+/* Declared in linalg_kernels.h: svd_core without the vectors, for the
+ * matrix 2 and nuclear norms (reduction.c).  Its scratch is plain malloc,
+ * and nothing is recorded: a norm runs its lanes on worker threads. */
+eh_status eh_ref_singular_values(const double *a, int64_t m, int64_t n, double *sv)
+{
+    svd_work w;
+    memset(&w, 0, sizeof w);
+    w.m = m;
+    w.n = n;
+    w.C = m < n ? m : n;
+    w.R = m < n ? n : m;
+    w.W = alloc_doubles(w.C * w.R);
+    w.sig = alloc_doubles(w.C);
+    w.order = malloc((size_t)(w.C > 0 ? w.C : 1) * sizeof *w.order);
+    eh_status st = EH_ERR_NOMEM;
+    int64_t usable;
+    if (w.W && w.sig && w.order) {
+        st = EH_ERR_LINALG;
+        if (svd_core(&w, a, &usable) == 0) {
+            for (int64_t r = 0; r < w.C; r++)
+                sv[r] = w.sig[w.order[r]];
+            st = EH_OK;
+        }
+    }
+    svd_work_free(&w);
+    return st;
 }
 
 /* Negate x[0], x[stride], ... (n entries). */
@@ -786,8 +873,8 @@ eh_status eh_ref_lstsq(const eh_op_call *call)
     }
     eh_status st = EH_OK;
     int64_t sa[EH_MAX_DIMS], sb[EH_MAX_DIMS];
-    batch_strides(a, a->ndim - 2, m * n, bnd, bshape, sa);
-    batch_strides(b, vec ? 0 : b->ndim - 2, m * k, bnd, bshape, sb);
+    eh_ref_batch_strides(a, a->ndim - 2, m * n, bnd, bshape, sa);
+    eh_ref_batch_strides(b, vec ? 0 : b->ndim - 2, m * k, bnd, bshape, sb);
     eh_nd_iter it;
     eh_nd_iter_init(&it, bnd, bshape);
     int64_t idx = 0;

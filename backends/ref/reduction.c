@@ -15,7 +15,8 @@
  *  - max/min/argmax/argmin compare integers and bools as int64 (exact) and
  *    floats as double; NaN wins;
  *  - 2-norms scale by a power of two (exact) before squaring;
- *  - the matrix 2 and nuclear norms use one-sided Jacobi (Hestenes) SVD.
+ *  - the matrix 2 and nuclear norms take the singular values from ref's
+ *    SVD (eh_ref_singular_values: one-sided Jacobi, linalg_decomp.c).
  *
  * Iteration: the input is split into "lanes" (the elements that share the
  * indices of the kept axes).  A lane is walked with an odometer over the
@@ -28,7 +29,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ref.h"
+#include "linalg_kernels.h"
 
 /* ---- geometry ------------------------------------------------------------ */
 
@@ -207,6 +208,9 @@ static eh_status lane_error(const eh_op_call *c, eh_status st)
     const eh_tensor *x = c->in[0];
     if (st == EH_ERR_NOMEM)
         return eh_set_error(st, "%s: out of memory for the scratch of a lane of %s",
+                            eh_op_name(c->op), eh_shape_str(x->ndim, x->shape));
+    if (st == EH_ERR_LINALG)
+        return eh_set_error(st, "%s: the SVD of a matrix of %s did not converge",
                             eh_op_name(c->op), eh_shape_str(x->ndim, x->shape));
     return eh_set_error(st, "%s: the ref kernel got an invalid call (an empty lane of %s)",
                         eh_op_name(c->op), eh_shape_str(x->ndim, x->shape));
@@ -586,54 +590,6 @@ static double vector_norm(const void *x, eh_dtype dt, const geom *red, int64_t b
     return sqrt(ksum_get(&s)) * scale;
 }
 
-/* Singular values of the r x n column-major matrix a (r >= n) by one-sided
- * Jacobi; a is overwritten, sv gets n values (unsorted). */
-static void jacobi_sv(double *a, int64_t r, int64_t n, double *sv)
-{
-    const double eps = 1e-15;
-    /* Columns whose squared norm is below tiny carry less than ~1e-16 of
-     * ||a||_F: rotating them only shuffles rounding noise (and would keep
-     * a rank-deficient matrix from converging), so they are skipped. */
-    double frob2 = 0;
-    for (int64_t i = 0; i < r * n; i++)
-        frob2 += a[i] * a[i];
-    const double tiny = frob2 * 1e-32;
-    for (int sweep = 0; sweep < 100; sweep++) {
-        int rotated = 0;
-        for (int64_t p = 0; p < n - 1; p++) {
-            for (int64_t q = p + 1; q < n; q++) {
-                double *ap = a + p * r, *aq = a + q * r;
-                double alpha = 0, beta = 0, gamma = 0;
-                for (int64_t i = 0; i < r; i++) {
-                    alpha += ap[i] * ap[i];
-                    beta += aq[i] * aq[i];
-                    gamma += ap[i] * aq[i];
-                }
-                if (gamma == 0.0 || alpha <= tiny || beta <= tiny ||
-                    fabs(gamma) <= eps * sqrt(alpha * beta))
-                    continue;
-                rotated = 1;
-                double zeta = (beta - alpha) / (2.0 * gamma);
-                double t = (zeta >= 0 ? 1.0 : -1.0) / (fabs(zeta) + hypot(1.0, zeta));
-                double cs = 1.0 / sqrt(1.0 + t * t), sn = cs * t;
-                for (int64_t i = 0; i < r; i++) {
-                    double u = ap[i], v = aq[i];
-                    ap[i] = cs * u - sn * v;
-                    aq[i] = sn * u + cs * v;
-                }
-            }
-        }
-        if (!rotated)
-            break;
-    }
-    for (int64_t p = 0; p < n; p++) {
-        double s = 0;
-        for (int64_t i = 0; i < r; i++)
-            s += a[p * r + i] * a[p * r + i];
-        sv[p] = sqrt(s);
-    }
-}
-
 /* Matrix norm of one (rows x cols) lane: rows along red->stride[0],
  * columns along red->stride[1]. */
 static eh_status matrix_norm(const void *x, eh_dtype dt, int64_t rows, int64_t rs, int64_t cols,
@@ -662,7 +618,7 @@ static eh_status matrix_norm(const void *x, eh_dtype dt, int64_t rows, int64_t r
         return EH_OK;
     }
     /* 2 / nuc: singular values */
-    int64_t k = rows < cols ? rows : cols, r = rows < cols ? cols : rows;
+    int64_t k = rows < cols ? rows : cols;
     if (k == 0) {
         *result = 0.0; /* nuc of an empty matrix; 2 was rejected by the frontend */
         return EH_OK;
@@ -685,26 +641,28 @@ static eh_status matrix_norm(const void *x, eh_dtype dt, int64_t rows, int64_t r
         *result = has_inf ? INFINITY : 0.0;
         return EH_OK;
     }
+    /* The SVD gets the matrix scaled here, so max |entry| is in [0.5, 1)
+     * (the SVD's own power-of-two scaling is then the identity), and the
+     * result is scaled back once. */
     double scale = pow2_scale(m);
-    if ((uint64_t)r > SIZE_MAX / sizeof(double) / (uint64_t)k)
+    if ((uint64_t)rows > SIZE_MAX / sizeof(double) / (uint64_t)cols)
         return EH_ERR_NOMEM;
-    double *a = malloc((size_t)r * (size_t)k * sizeof *a);
+    double *a = malloc((size_t)rows * (size_t)cols * sizeof *a);
     double *sv = malloc((size_t)k * sizeof *sv);
     if (!a || !sv) {
         free(a);
         free(sv);
         return EH_ERR_NOMEM;
     }
-    /* column-major r x k: the longer side runs down the columns */
-    for (int64_t i = 0; i < rows; i++)
-        for (int64_t j = 0; j < cols; j++) {
-            double v = eh_load_f64(x, dt, base + i * rs + j * cs) / scale;
-            if (rows >= cols)
-                a[j * r + i] = v;
-            else
-                a[i * r + j] = v;
-        }
-    jacobi_sv(a, r, k, sv);
+    for (int64_t i = 0; i < rows; i++) /* row-major rows x cols */
+        for (int64_t j = 0; j < cols; j++)
+            a[i * cols + j] = eh_load_f64(x, dt, base + i * rs + j * cs) / scale;
+    eh_status st = eh_ref_singular_values(a, rows, cols, sv);
+    free(a);
+    if (st != EH_OK) {
+        free(sv);
+        return st;
+    }
     double res = 0.0;
     if (ord == EH_NORM_2) {
         for (int64_t p = 0; p < k; p++)
@@ -716,7 +674,6 @@ static eh_status matrix_norm(const void *x, eh_dtype dt, int64_t rows, int64_t r
             ksum_add(&s, sv[p]);
         res = ksum_get(&s);
     }
-    free(a);
     free(sv);
     *result = res * scale;
     return EH_OK;

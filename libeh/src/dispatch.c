@@ -1,4 +1,5 @@
 /* Dispatch: hand a validated call to the current backend. */
+#include <stdio.h>
 #include "internal.h"
 
 eh_status eh_run_kernel(const eh_backend *backend, const eh_op_call *call)
@@ -14,8 +15,11 @@ eh_status eh_run_kernel(const eh_backend *backend, const eh_op_call *call)
     }
     for (int k = 0; k < call->n_out; k++) {
         eh_status st = eh_tensor_alloc_data(call->out[k]);
-        if (st != EH_OK)
-            return st;
+        if (st != EH_OK) { /* the allocator cannot know the op: name it */
+            char why[256];
+            snprintf(why, sizeof why, "%s", eh_error_message());
+            return eh_set_error(st, "%s: %s", eh_op_name(call->op), why);
+        }
     }
     return kernel(call);
 }

@@ -26,25 +26,6 @@ static void expect_i64(eh_tensor *t, int64_t n, const int64_t *want)
                      (long long)want[k]);
 }
 
-static void expect_f16_bits(eh_tensor *t, int64_t n, const uint16_t *want)
-{
-    assert_non_null(t);
-    assert_int_equal(eh_get_dtype(t), EH_F16);
-    assert_int_equal(eh_size(t), n);
-    const uint16_t *d = eh_data_f16(t);
-    for (int64_t k = 0; k < n; k++)
-        if (d[k] != want[k])
-            fail_msg("f16 element %lld is 0x%04x, expected 0x%04x", (long long)k, d[k], want[k]);
-}
-
-/* 1 unless the current backend defers work (lazy allocates storage when
- * a tensor is evaluated, not when the op is called). */
-static int eager_backend(void)
-{
-    const char *b = eh_get_backend();
-    return b && strcmp(b, "lazy") != 0;
-}
-
 static eh_tensor *f64s(int64_t n, const double *v)
 {
     return eh_convert_to_tensor(v, 1, (const int64_t[]){n}, EH_F64);
@@ -128,7 +109,7 @@ static void test_cast_to_f16(void **state)
                              0x8000, 0x3c01, 0x3c00, 0x3c02, 0xfc00, 0xfc00};
     eh_tensor *x = f64s(14, v);
     eh_tensor *h = eh_cast(x, EH_F16);
-    expect_f16_bits(h, 14, want);
+    assert_f16_bits(h, 14, want);
     eh_release(x);
     eh_release(h);
     /* NaN stays NaN */
@@ -142,19 +123,19 @@ static void test_cast_to_f16(void **state)
     /* from f32 */
     eh_tensor *f = t_from(EH_F32, 1, SHAPE(4), (const double[]){1.5, -0.25, 0x1p-24, 3e38});
     eh_tensor *hf = eh_cast(f, EH_F16);
-    expect_f16_bits(hf, 4, (const uint16_t[]){0x3e00, 0xb400, 0x0001, 0x7c00});
+    assert_f16_bits(hf, 4, (const uint16_t[]){0x3e00, 0xb400, 0x0001, 0x7c00});
     eh_release(f);
     eh_release(hf);
     /* from integers: 65519 -> 65504, 65520 -> inf, 2049 -> 2048, -7 */
     eh_tensor *i = eh_convert_to_tensor((const int64_t[]){65519, 65520, 2049, -7, INT64_MIN},
                                         1, SHAPE(5), EH_I64);
     eh_tensor *hi = eh_cast(i, EH_F16);
-    expect_f16_bits(hi, 5, (const uint16_t[]){0x7bff, 0x7c00, 0x6800, 0xc700, 0xfc00});
+    assert_f16_bits(hi, 5, (const uint16_t[]){0x7bff, 0x7c00, 0x6800, 0xc700, 0xfc00});
     eh_release(i);
     eh_release(hi);
     eh_tensor *bo = eh_convert_to_tensor((const uint8_t[]){0, 1}, 1, SHAPE(2), EH_BOOL);
     eh_tensor *hb = eh_cast(bo, EH_F16);
-    expect_f16_bits(hb, 2, (const uint16_t[]){0x0000, 0x3c00});
+    assert_f16_bits(hb, 2, (const uint16_t[]){0x0000, 0x3c00});
     eh_release(bo);
     eh_release(hb);
 }
@@ -377,7 +358,7 @@ static void test_cast_errors(void **state)
     assert_failed(eh_cast(x, EH_DTYPE_COUNT), EH_ERR_DTYPE, "cast:");
     eh__test_fail_alloc(1);
     assert_failed(eh_cast(x, EH_F64), EH_ERR_NOMEM, "cast: out of memory");
-    if (eager_backend()) { /* storage is allocated at the call */
+    if (backend_is_eager()) { /* storage is allocated at the call */
         eh__test_fail_alloc(2);
         assert_failed(eh_cast(x, EH_F64), EH_ERR_NOMEM, "out of memory");
     }
@@ -403,7 +384,7 @@ static void test_scalar(void **state)
     assert_tensor_exact(s, EH_BOOL, 0, NULL, ((const double[]){1}));
     eh_release(s);
     s = eh_scalar(1.0 + 0x1p-11 + 0x1p-40, EH_F16);
-    expect_f16_bits(s, 1, (const uint16_t[]){0x3c01});
+    assert_f16_bits(s, 1, (const uint16_t[]){0x3c01});
     eh_release(s);
     s = eh_scalar(0.1, EH_F64);
     assert_true(eh_item(s) == 0.1);
@@ -588,7 +569,7 @@ static void test_device_errors(void **state)
     assert_failed(eh_get_device(NULL), EH_ERR_NULL_ARG, "get_device: argument 't' is NULL");
     eh__test_fail_alloc(1);
     assert_failed(eh_to_device(x, "cpu"), EH_ERR_NOMEM, "to_device: out of memory");
-    if (eager_backend()) {
+    if (backend_is_eager()) {
         eh__test_fail_alloc(2);
         assert_failed(eh_to_device(x, "cpu"), EH_ERR_NOMEM, "out of memory");
     }

@@ -35,18 +35,6 @@ static void expect_i64(eh_tensor *t, int ndim, const int64_t *shape, const int64
                      (long long)want[k]);
 }
 
-static void expect_f16_bits(eh_tensor *t, int64_t n, const uint16_t *want)
-{
-    assert_non_null(t);
-    assert_int_equal(eh_size(t), n);
-    const uint16_t *data = eh_data_f16(t);
-    assert_non_null(data);
-    for (int64_t k = 0; k < n; k++)
-        if (data[k] != want[k])
-            fail_msg("f16 element %lld is 0x%04x, expected 0x%04x", (long long)k, data[k],
-                     want[k]);
-}
-
 /* ---- zeros, ones, full ------------------------------------------------ */
 
 static void test_zeros_ones_every_dtype(void **state)
@@ -59,8 +47,8 @@ static void test_zeros_ones_every_dtype(void **state)
         assert_tensor_exact(a, all_dtypes[d], 2, SHAPE(2, 3), z);
         assert_tensor_exact(b, all_dtypes[d], 2, SHAPE(3, 2), o);
         if (all_dtypes[d] == EH_F16) { /* +0 and 1.0 as bits */
-            expect_f16_bits(a, 6, (const uint16_t[]){0, 0, 0, 0, 0, 0});
-            expect_f16_bits(b, 6, (const uint16_t[]){0x3c00, 0x3c00, 0x3c00, 0x3c00, 0x3c00, 0x3c00});
+            assert_f16_bits(a, 6, (const uint16_t[]){0, 0, 0, 0, 0, 0});
+            assert_f16_bits(b, 6, (const uint16_t[]){0x3c00, 0x3c00, 0x3c00, 0x3c00, 0x3c00, 0x3c00});
         }
         if (all_dtypes[d] == EH_F64) /* +0.0, not -0.0 */
             assert_false(signbit(t_at(a, 0)));
@@ -100,7 +88,7 @@ static void test_full_values(void **state)
     assert_tensor_exact(t, EH_F32, 1, SHAPE(3), ((const double[]){-0.75, -0.75, -0.75}));
     eh_release(t);
     t = eh_full(1, SHAPE(2), 2.5, EH_F16); /* 2.5 = 1.25 * 2^1: 0 10000 0100000000 */
-    expect_f16_bits(t, 2, (const uint16_t[]){0x4100, 0x4100});
+    assert_f16_bits(t, 2, (const uint16_t[]){0x4100, 0x4100});
     eh_release(t);
     t = eh_full(1, SHAPE(2), 2.7, EH_I32); /* truncation toward zero */
     assert_tensor_exact(t, EH_I32, 1, SHAPE(2), ((const double[]){2, 2}));
@@ -165,7 +153,7 @@ static void test_full_conversions(void **state)
     const uint16_t hw[] = {0x3c01, 0x3c00, 0x7bff, 0x7c00, 0xfc00, 0x0001, 0x0000, 0x8000};
     for (int k = 0; k < 8; k++) {
         eh_tensor *h = eh_full(0, NULL, hv[k], EH_F16);
-        expect_f16_bits(h, 1, &hw[k]);
+        assert_f16_bits(h, 1, &hw[k]);
         eh_release(h);
     }
 }
@@ -186,14 +174,6 @@ static void test_filled_errors(void **state)
     assert_failed(eh_zeros(1, SHAPE(INT64_C(1) << 60), EH_F64), EH_ERR_OVERFLOW, "bytes");
 }
 
-/* 1 unless the current backend defers work (lazy allocates storage when
- * a tensor is evaluated, not when the op is called). */
-static int eager_backend(void)
-{
-    const char *b = eh_get_backend();
-    return b && strcmp(b, "lazy") != 0;
-}
-
 static void test_nomem(void **state)
 {
     (void)state;
@@ -210,7 +190,7 @@ static void test_nomem(void **state)
     eh__test_fail_alloc(1);
     assert_failed(eh_copy(x), EH_ERR_NOMEM, "copy: out of memory");
     eh__test_fail_alloc(0);
-    if (!eager_backend()) {
+    if (!backend_is_eager()) {
         eh_release(x);
         return;
     }
@@ -262,7 +242,7 @@ static void test_like_ops(void **state)
     }
     eh_tensor *h = eh_zeros(1, SHAPE(2), EH_F16);
     eh_tensor *hf = eh_full_like(h, 65504.0);
-    expect_f16_bits(hf, 2, (const uint16_t[]){0x7bff, 0x7bff});
+    assert_f16_bits(hf, 2, (const uint16_t[]){0x7bff, 0x7bff});
     eh_release(h);
     eh_release(hf);
 }
@@ -349,7 +329,7 @@ static void test_arange_float(void **state)
     eh_release(a);
     /* f16: 0, 0.5, 1, 1.5 = 0x0000 0x3800 0x3c00 0x3e00 */
     a = eh_arange(0, 2, 0.5, EH_F16);
-    expect_f16_bits(a, 4, (const uint16_t[]){0x0000, 0x3800, 0x3c00, 0x3e00});
+    assert_f16_bits(a, 4, (const uint16_t[]){0x0000, 0x3800, 0x3c00, 0x3e00});
     eh_release(a);
     /* f32 rounds once from the double: [1] = (float)0.1 = 0x3dcccccd */
     a = eh_arange(0, 0.15, 0.1, EH_F32);
@@ -481,7 +461,7 @@ static void test_linspace_float(void **state)
     eh_release(a);
     /* f16 quarters: 0, 0.25, 0.5, 0.75, 1 */
     a = eh_linspace(0, 1, 5, 1, EH_F16);
-    expect_f16_bits(a, 5, (const uint16_t[]){0x0000, 0x3400, 0x3800, 0x3a00, 0x3c00});
+    assert_f16_bits(a, 5, (const uint16_t[]){0x0000, 0x3400, 0x3800, 0x3a00, 0x3c00});
     eh_release(a);
     /* num 1 and 0 */
     a = eh_linspace(2, 3, 1, 1, EH_F64);
@@ -577,7 +557,7 @@ static void test_eye(void **state)
     assert_tensor_exact(a, EH_BOOL, 2, SHAPE(2, 2), ((const double[]){1, 0, 0, 1}));
     eh_release(a);
     a = eh_eye(2, 2, 0, EH_F16);
-    expect_f16_bits(a, 4, (const uint16_t[]){0x3c00, 0, 0, 0x3c00});
+    assert_f16_bits(a, 4, (const uint16_t[]){0x3c00, 0, 0, 0x3c00});
     eh_release(a);
     /* diagonals outside the matrix */
     const int64_t ks[] = {2, -2, 5, INT64_MAX, INT64_MIN};

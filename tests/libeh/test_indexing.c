@@ -10,23 +10,8 @@
  * against a pure-Python port of NumPy's arraypad loop. */
 #include <math.h>
 #include <string.h>
+#define EH_TEST_SHORTHAND /* T(), EXPECT(), BEGIN() ... */
 #include "eh_test.h"
-
-#define NDIMS(shape_) ((int)(sizeof(shape_) / sizeof(int64_t)))
-/* A tensor of any dtype from a shape literal and values. */
-#define T(dtype, shape_, ...) t_from(dtype, NDIMS(shape_), shape_, (const double[]){__VA_ARGS__})
-/* An empty tensor. */
-#define T_EMPTY(dtype, shape_) t_from(dtype, NDIMS(shape_), shape_, NULL)
-/* A 0-d tensor. */
-#define T0(dtype, v) t_from(dtype, 0, NULL, (const double[]){v})
-/* Exact check against a shape literal and values. */
-#define EXPECT(t, dtype, shape_, ...) \
-    assert_tensor_exact(t, dtype, NDIMS(shape_), shape_, ((const double[]){__VA_ARGS__}))
-#define EXPECT_EMPTY(t, dtype, shape_) assert_tensor_exact(t, dtype, NDIMS(shape_), shape_, NULL)
-#define EXPECT0(t, dtype, v) assert_tensor_exact(t, dtype, 0, NULL, ((const double[]){v}))
-
-#define BEGIN() assert_int_equal(eh_scope_begin(), EH_OK)
-#define END() assert_int_equal(eh_scope_end(), EH_OK)
 
 /* A data-dependent error (an index out of range) is found by the kernel:
  * at the call on an eager backend, at evaluation on a deferring one (lazy). */

@@ -14,23 +14,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#define EH_TEST_SHORTHAND /* T(), EXPECT(), BEGIN() ... */
 #include "eh_test.h"
 
-#define NDIMS(shape_) ((int)(sizeof(shape_) / sizeof(int64_t)))
-#define T(dtype, shape_, ...) t_from(dtype, NDIMS(shape_), shape_, (const double[]){__VA_ARGS__})
-#define T_EMPTY(dtype, shape_) t_from(dtype, NDIMS(shape_), shape_, NULL)
-#define T0(dtype, v) t_from(dtype, 0, NULL, (const double[]){v})
-#define EXPECT(t, dtype, shape_, ...) \
-    assert_tensor_exact(t, dtype, NDIMS(shape_), shape_, ((const double[]){__VA_ARGS__}))
 #define EXPECT_NEAR(t, dtype, tol, shape_, ...) \
     assert_tensor(t, dtype, NDIMS(shape_), shape_, ((const double[]){__VA_ARGS__}), tol, tol)
-#define EXPECT_EMPTY(t, dtype, shape_) assert_tensor_exact(t, dtype, NDIMS(shape_), shape_, NULL)
-#define EXPECT0(t, dtype, v) assert_tensor_exact(t, dtype, 0, NULL, ((const double[]){v}))
 #define EXPECT0_NEAR(t, dtype, tol, v) \
     assert_tensor(t, dtype, 0, NULL, ((const double[]){v}), tol, tol)
-
-#define BEGIN() assert_int_equal(eh_scope_begin(), EH_OK)
-#define END() assert_int_equal(eh_scope_end(), EH_OK)
 
 #define R2 0.70710678118654752440   /* 1/sqrt(2) */
 #define S2 1.41421356237309504880   /* sqrt(2)   */
@@ -995,6 +985,216 @@ static void test_svd_rank_deficient(void **state)
     END();
 }
 
+/* Rank-deficient inputs whose Jacobi iteration cancels columns down to
+ * rounding noise.  The noise of such exactly representable matrices is
+ * highly structured (entries with power-of-two ratios round alike), so the
+ * noise columns can be parallel to each other; before the noise-column
+ * handling in the ref SVD these matrices failed with "did not converge"
+ * (17 of the 64 rank-one (i+1)(j-2.5) matrices from 2x2 to 9x9). */
+
+/* Relative tolerance for the singular values that must vanish. */
+static double zero_tol_of(eh_dtype dt) { return dt == EH_F32 ? 1e-6 : 1e-14; }
+
+/* s[0 .. nz) equal want[] (relative tolerance), s[nz .. k) nearly zero
+ * relative to s[0] (exactly zero when want_exact). */
+static void check_svd_values(const double *S, int64_t k, const double *want, int64_t nz,
+                             eh_dtype dt, int want_exact)
+{
+    double tol = 10 * tol_of(dt);
+    for (int64_t i = 0; i < nz; i++)
+        if (!(fabs(S[i] - want[i]) <= tol * want[i]))
+            fail_msg("s[%lld] = %.17g, expected %.17g", (long long)i, S[i], want[i]);
+    for (int64_t i = nz; i < k; i++) {
+        if (want_exact ? S[i] != 0.0 : !(S[i] <= zero_tol_of(dt) * S[0]))
+            fail_msg("s[%lld] = %g is not %szero (s[0] = %g)", (long long)i, S[i],
+                     want_exact ? "" : "nearly ", S[0]);
+    }
+}
+
+/* a[i, j] = (i + 1) (j - 2.5) = x y^T with x = (1, ..., m), y = (-2.5,
+ * -1.5, ...): s = (|x| |y|, 0, ...), u's first column x / |x| (all
+ * positive, so the sign convention keeps it), vt's first row y / |y|. */
+static void check_rank_one(eh_dtype dt, int64_t m, int64_t n, int full)
+{
+    double A[MAXN] = {0}, U[MAXN], S[MAXN], V[MAXN], x2 = 0.0, y2 = 0.0;
+    int64_t k = m < n ? m : n, uc = full ? m : k;
+    assert_true(m * n <= MAXN);
+    for (int64_t i = 0; i < m; i++)
+        x2 += (double)((i + 1) * (i + 1));
+    for (int64_t j = 0; j < n; j++)
+        y2 += (j - 2.5) * (j - 2.5);
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++)
+            A[i * n + j] = (double)(i + 1) * ((double)j - 2.5);
+    eh_tensor *a = t_from(dt, 2, SHAPE(m, n), A), *u, *s, *vt;
+    check_svd(a, 1, m, n, full, dt);
+    assert_int_equal(eh_svd(a, full, &u, &s, &vt), EH_OK);
+    values(u, U);
+    values(s, S);
+    values(vt, V);
+    const double s0 = sqrt(x2 * y2);
+    check_svd_values(S, k, &s0, 1, dt, 0);
+    double tol = 10 * tol_of(dt);
+    for (int64_t i = 0; i < m; i++)
+        ASSERT_SMALL(fabs(U[i * uc] - (double)(i + 1) / sqrt(x2)), tol);
+    for (int64_t j = 0; j < n; j++)
+        ASSERT_SMALL(fabs(V[j] - ((double)j - 2.5) / sqrt(y2)), tol);
+}
+
+static void test_svd_rank_one_sizes(void **state)
+{
+    (void)state;
+    BEGIN();
+    /* 9x9 is the reported case; 9x6 / 6x9, 8x7 / 7x8, 9x2 / 2x9 both
+     * orientations (the wide ones run Jacobi on the rows). */
+    static const int64_t sizes[][2] = {{9, 9}, {9, 6}, {6, 9}, {8, 7}, {7, 8}, {6, 6},
+                                       {5, 4}, {4, 5}, {4, 4}, {9, 2}, {2, 9}, {2, 2}};
+    for (int d = 0; d < 2; d++)
+        for (int full = 0; full < 2; full++)
+            for (size_t c = 0; c < sizeof sizes / sizeof sizes[0]; c++)
+                check_rank_one(FLOATS[d], sizes[c][0], sizes[c][1], full);
+    /* Every size from 2x2 to 9x9 (f64, reduced): all converge. */
+    for (int64_t m = 2; m <= 9; m++)
+        for (int64_t n = 2; n <= 9; n++)
+            check_rank_one(EH_F64, m, n, 0);
+    END();
+}
+
+static void test_svd_rank_two(void **state)
+{
+    (void)state;
+    BEGIN();
+    /* a = p b^T + q d^T with p = (1, ..., 1), q = (1, -1, 1, -1, ...)
+     * orthogonal, and b = (1, 2, 2, 0, ...), d = (2, -1, 0, 1, 1, 0, ...)
+     * orthogonal (b.d = 2 - 2 = 0): the SVD is read off, s = (|p| |b|,
+     * |q| |d|) = sqrt(m) (3, |d|), u's columns p/|p| and q/|q| (the
+     * latter's first entry is the first of the tied largest, positive),
+     * vt's rows b/3, d/|d|.  Rows alternate b + d and b - d. */
+    static const double B6[6] = {1, 2, 2, 0, 0, 0}, D6[6] = {2, -1, 0, 1, 1, 0};
+    /* 4x5 (wide; d cut to (2, -1, 0, 0, 0), |d|^2 = 5) and 8x6 (tall,
+     * |d|^2 = 7): s = (6, 2 sqrt5) and (6 sqrt2, 2 sqrt14). */
+    static const int64_t shapes[][2] = {{4, 5}, {8, 6}};
+    const int64_t d2s[2] = {5, 7};
+    for (int d = 0; d < 2; d++) {
+        eh_dtype dt = FLOATS[d];
+        double tol = 10 * tol_of(dt);
+        for (int c = 0; c < 2; c++) {
+            int64_t m = shapes[c][0], n = shapes[c][1];
+            double A[MAXN], At[MAXN], U[MAXN], S[MAXN], V[MAXN], dv[6];
+            for (int64_t j = 0; j < n; j++)
+                dv[j] = (c == 0 && j >= 3) ? 0.0 : D6[j];
+            double dn = sqrt((double)d2s[c]), pn = sqrt((double)m);
+            for (int64_t i = 0; i < m; i++)
+                for (int64_t j = 0; j < n; j++) {
+                    A[i * n + j] = B6[j] + (i % 2 ? -1.0 : 1.0) * dv[j];
+                    At[j * m + i] = A[i * n + j];
+                }
+            const double want[2] = {3 * pn, dn * pn};
+            for (int full = 0; full < 2; full++) {
+                int64_t k = n < m ? n : m, uc = full ? m : k, vc = full ? n : k;
+                eh_tensor *a = t_from(dt, 2, SHAPE(m, n), A), *u, *s, *vt;
+                check_svd(a, 1, m, n, full, dt);
+                assert_int_equal(eh_svd(a, full, &u, &s, &vt), EH_OK);
+                values(u, U);
+                values(s, S);
+                values(vt, V);
+                check_svd_values(S, k, want, 2, dt, 0);
+                for (int64_t i = 0; i < m; i++) {
+                    ASSERT_SMALL(fabs(U[i * uc] - 1 / pn), tol);
+                    ASSERT_SMALL(fabs(U[i * uc + 1] - (i % 2 ? -1 : 1) / pn), tol);
+                }
+                for (int64_t j = 0; j < n; j++) {
+                    ASSERT_SMALL(fabs(V[j] - B6[j] / 3), tol);
+                    ASSERT_SMALL(fabs(V[n + j] - dv[j] / dn), tol);
+                }
+                /* The transpose (wide): u = the vectors b/3, d/|d| as
+                 * columns (first entries 1/3 and 2/|d| are the largest,
+                 * positive), vt's rows p/|p| and q/|q|. */
+                eh_tensor *at = t_from(dt, 2, SHAPE(n, m), At);
+                check_svd(at, 1, n, m, full, dt);
+                assert_int_equal(eh_svd(at, full, &u, &s, &vt), EH_OK);
+                values(u, U);
+                values(s, S);
+                values(vt, V);
+                check_svd_values(S, k, want, 2, dt, 0);
+                for (int64_t j = 0; j < n; j++) {
+                    ASSERT_SMALL(fabs(U[j * vc] - B6[j] / 3), tol);
+                    ASSERT_SMALL(fabs(U[j * vc + 1] - dv[j] / dn), tol);
+                }
+                for (int64_t i = 0; i < m; i++) {
+                    ASSERT_SMALL(fabs(V[i] - 1 / pn), tol);
+                    ASSERT_SMALL(fabs(V[m + i] - (i % 2 ? -1 : 1) / pn), tol);
+                }
+            }
+        }
+    }
+    END();
+}
+
+static void test_svd_zero_and_repeated(void **state)
+{
+    (void)state;
+    BEGIN();
+    for (int d = 0; d < 2; d++) {
+        eh_dtype dt = FLOATS[d];
+        for (int full = 0; full < 2; full++) {
+            double S[MAXN];
+            eh_tensor *u, *s, *vt;
+            /* Zero matrices: s exactly 0, u and vt still orthonormal. */
+            static const int64_t zs[][2] = {{4, 4}, {5, 3}, {3, 5}};
+            for (int c = 0; c < 3; c++) {
+                int64_t m = zs[c][0], n = zs[c][1];
+                eh_tensor *z = eh_zeros(2, SHAPE(m, n), dt);
+                check_svd(z, 1, m, n, full, dt);
+                assert_int_equal(eh_svd(z, full, &u, &s, &vt), EH_OK);
+                values(s, S);
+                check_svd_values(S, m < n ? m : n, NULL, 0, dt, 1);
+            }
+            /* Column 3 repeats column 1: [c1, c2, c1] with c1 = (1,3,5),
+             * c2 = (2,4,6).  a a^T = 2 c1 c1^T + c2 c2^T, so the nonzero
+             * s are those of [sqrt2 c1, c2], whose Gram matrix is
+             * [[70, 44 sqrt2], [44 sqrt2, 56]]: trace 126, det 48, so
+             * s1^2 = 63 + sqrt(3921), s2^2 = 48 / s1^2; s3 = 0. */
+            double l1 = 63 + sqrt(3921.0);
+            const double want3[2] = {sqrt(l1), sqrt(48 / l1)};
+            eh_tensor *r3 = T(dt, SHAPE(3, 3), 1, 2, 1, 3, 4, 3, 5, 6, 5);
+            check_svd(r3, 1, 3, 3, full, dt);
+            assert_int_equal(eh_svd(r3, full, &u, &s, &vt), EH_OK);
+            values(s, S);
+            check_svd_values(S, 3, want3, 2, dt, 0);
+            /* 8x8: a[i, j] = (3i + 5j) mod 7 - 3 for i, j < 7, a 7x7 block
+             * whose rows are permutations of (-3, ..., 3) and sum to 0, so
+             * (1, ..., 1) is in its kernel: rank <= 6.  Row 7 repeats row 0
+             * and column 7 repeats column 0, which keeps the rank: s[6] =
+             * s[7] = 0.  sum s^2 = ||a||_F^2 = 7 * 28 (block) + 28 (column 7
+             * of rows 0-6) + 28 + 9 (row 7) = 261. */
+            double A[64];
+            for (int i = 0; i < 8; i++)
+                for (int j = 0; j < 8; j++)
+                    A[i * 8 + j] = (double)((3 * (i % 7) + 5 * (j % 7)) % 7) - 3;
+            eh_tensor *r8 = t_from(dt, 2, SHAPE(8, 8), A);
+            check_svd(r8, 1, 8, 8, full, dt);
+            assert_int_equal(eh_svd(r8, full, &u, &s, &vt), EH_OK);
+            values(s, S);
+            double ss = 0.0;
+            for (int i = 0; i < 8; i++)
+                ss += S[i] * S[i];
+            ASSERT_SMALL(fabs(ss - 261.0) / 261.0, 10 * tol_of(dt));
+            for (int i = 6; i < 8; i++)
+                ASSERT_SMALL(S[i] / S[0], zero_tol_of(dt));
+        }
+    }
+    /* A batch: the zero matrix next to the 9x9 rank-one one. */
+    double A[162];
+    for (int i = 0; i < 81; i++)
+        A[i] = 0.0;
+    for (int i = 0; i < 9; i++)
+        for (int j = 0; j < 9; j++)
+            A[81 + i * 9 + j] = (i + 1) * (j - 2.5);
+    check_svd(t_from(EH_F64, 3, SHAPE(2, 9, 9), A), 2, 9, 9, 1, EH_F64);
+    END();
+}
+
 static void test_svd_scale(void **state)
 {
     (void)state;
@@ -1268,6 +1468,78 @@ static void test_lstsq_batched_and_empty(void **state)
     END();
 }
 
+static void test_lstsq_rank_deficient(void **state)
+{
+    (void)state;
+    BEGIN();
+    for (int d = 0; d < 2; d++) {
+        eh_dtype dt = FLOATS[d];
+        double tol = 10 * tol_of(dt), A[MAXN] = {0}, X[MAXN], B[18];
+        /* 9x9 rank one a = x y^T, x = (1..9), y_j = j - 2.5: a z = x y.z,
+         * so the least-squares solutions are the z with y.z = x.b / |x|^2
+         * and the one of minimum norm is z = y (x.b) / (|x|^2 |y|^2), with
+         * |x|^2 = 285, |y|^2 = 80.25.  b = x (in the range): z = y / 80.25;
+         * b = e0 (not in the range): z = y / (285 * 80.25). */
+        for (int i = 0; i < 9; i++)
+            for (int j = 0; j < 9; j++)
+                A[i * 9 + j] = (i + 1) * (j - 2.5);
+        for (int i = 0; i < 9; i++) {
+            B[i * 2] = i + 1;
+            B[i * 2 + 1] = i == 0;
+        }
+        eh_tensor *a = t_from(dt, 2, SHAPE(9, 9), A);
+        values(eh_lstsq(a, t_from(dt, 2, SHAPE(9, 2), B)), X);
+        for (int j = 0; j < 9; j++) {
+            ASSERT_SMALL(fabs(X[j * 2] - (j - 2.5) / 80.25), tol);
+            ASSERT_SMALL(fabs(X[j * 2 + 1] - (j - 2.5) / (285 * 80.25)), tol);
+        }
+        /* The same through a vector b = x. */
+        for (int i = 0; i < 9; i++)
+            B[i] = i + 1;
+        values(eh_lstsq(a, t_from(dt, 1, SHAPE(9), B)), X);
+        for (int j = 0; j < 9; j++)
+            ASSERT_SMALL(fabs(X[j] - (j - 2.5) / 80.25), tol);
+        /* Wide 4x7 rank one (x = (1..4), |x|^2 = 30, |y|^2 = 29.75):
+         * b = 2x gives z = 2y / 29.75; b = e0 gives z = y / (30 * 29.75). */
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 7; j++)
+                A[i * 7 + j] = (i + 1) * (j - 2.5);
+        for (int i = 0; i < 4; i++) {
+            B[i * 2] = 2 * (i + 1);
+            B[i * 2 + 1] = i == 0;
+        }
+        values(eh_lstsq(t_from(dt, 2, SHAPE(4, 7), A), t_from(dt, 2, SHAPE(4, 2), B)), X);
+        for (int j = 0; j < 7; j++) {
+            ASSERT_SMALL(fabs(X[j * 2] - 2 * (j - 2.5) / 29.75), tol);
+            ASSERT_SMALL(fabs(X[j * 2 + 1] - (j - 2.5) / (30 * 29.75)), tol);
+        }
+        /* Tall 8x6 rank two, a = p b^T + q d^T as in test_svd_rank_two
+         * (p = ones, q = alternating signs, b = (1,2,2,0,0,0),
+         * d = (2,-1,0,1,1,0)): a z = p (b.z) + q (d.z), so for the
+         * right-hand side p + q the solutions have b.z = 1 and d.z = 1,
+         * and since b and d are orthogonal the minimum-norm one is
+         * z = b / |b|^2 + d / |d|^2 = b / 9 + d / 7. */
+        static const double b6[6] = {1, 2, 2, 0, 0, 0}, d6[6] = {2, -1, 0, 1, 1, 0};
+        for (int i = 0; i < 8; i++) {
+            for (int j = 0; j < 6; j++)
+                A[i * 6 + j] = b6[j] + (i % 2 ? -1.0 : 1.0) * d6[j];
+            B[i] = 1.0 + (i % 2 ? -1.0 : 1.0);
+        }
+        values(eh_lstsq(t_from(dt, 2, SHAPE(8, 6), A), t_from(dt, 1, SHAPE(8), B)), X);
+        for (int j = 0; j < 6; j++)
+            ASSERT_SMALL(fabs(X[j] - (b6[j] / 9 + d6[j] / 7)), tol);
+        /* Repeated column [c1, c2, c1], c1 = (1,3,5), c2 = (2,4,6):
+         * a z = c1 (z1 + z3) + c2 z2.  b = c1 + c2 = (3,7,11): z1 + z3 = 1,
+         * z2 = 1, minimum norm (1/2, 1, 1/2).  b = e0: the normal
+         * equations of [c1, c2], [[35,44],[44,56]] (s, t) = (1, 2), give
+         * s = -4/3, t = 13/12 (det 24), split evenly: (-2/3, 13/12, -2/3). */
+        eh_tensor *r3 = T(dt, SHAPE(3, 3), 1, 2, 1, 3, 4, 3, 5, 6, 5);
+        EXPECT_NEAR(eh_lstsq(r3, T(dt, SHAPE(3, 2), 3, 1, 7, 0, 11, 0)), dt, tol, SHAPE(3, 2),
+                    0.5, -2.0 / 3, 1, 13.0 / 12, 0.5, -2.0 / 3);
+    }
+    END();
+}
+
 static void test_lstsq_errors(void **state)
 {
     (void)state;
@@ -1326,6 +1598,9 @@ int main(void)
         EH_TEST(test_svd_known),
         EH_TEST(test_svd_property),
         EH_TEST(test_svd_rank_deficient),
+        EH_TEST(test_svd_rank_one_sizes),
+        EH_TEST(test_svd_rank_two),
+        EH_TEST(test_svd_zero_and_repeated),
         EH_TEST(test_svd_scale),
         EH_TEST(test_svd_edge_and_errors),
         EH_TEST(test_eigh_known),
@@ -1335,6 +1610,7 @@ int main(void)
         EH_TEST(test_lstsq_rcond),
         EH_TEST(test_lstsq_normal_equations),
         EH_TEST(test_lstsq_batched_and_empty),
+        EH_TEST(test_lstsq_rank_deficient),
         EH_TEST(test_lstsq_errors),
     };
     return EH_RUN_TESTS(tests);

@@ -19,6 +19,11 @@ eh_tensor *t_from(eh_dtype dtype, int ndim, const int64_t *shape, const double *
     return t;
 }
 
+eh_tensor *t_vec(eh_dtype dtype, int64_t n, const double *values)
+{
+    return t_from(dtype, 1, (const int64_t[]){n}, values);
+}
+
 double t_at(const eh_tensor *t, int64_t k)
 {
     eh_tensor *m = (eh_tensor *)t;
@@ -64,6 +69,66 @@ void assert_tensor(const eh_tensor *t, eh_dtype dtype, int ndim, const int64_t *
             fail_msg("element %lld is %.17g, expected %.17g (atol %g, rtol %g)", (long long)k,
                      got, want, atol, rtol);
     }
+}
+
+void assert_tensor_case(const char *ctx, const eh_tensor *t, eh_dtype dtype, int ndim,
+                        const int64_t *shape, const double *want, double rtol)
+{
+    if (!t)
+        fail_msg("%s: NULL result: %s: %s", ctx, eh_status_name(eh_last_error()),
+                 eh_error_message());
+    if (eh_get_dtype(t) != dtype)
+        fail_msg("%s: dtype %s, expected %s", ctx, eh_dtype_name(eh_get_dtype(t)),
+                 eh_dtype_name(dtype));
+    if (eh_ndim(t) != ndim)
+        fail_msg("%s: ndim %d, expected %d", ctx, eh_ndim(t), ndim);
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++) {
+        if (eh_shape(t)[d] != shape[d])
+            fail_msg("%s: dim %d is %lld, expected %lld", ctx, d, (long long)eh_shape(t)[d],
+                     (long long)shape[d]);
+        n *= shape[d];
+    }
+    int is_float = eh_dtype_is_float(dtype);
+    for (int64_t k = 0; k < n; k++) {
+        double got = t_at(t, k), w = want[k];
+        int ok;
+        if (isnan(w) || isnan(got))
+            ok = isnan(w) && isnan(got);
+        else if (isinf(w) || isinf(got))
+            ok = got == w;
+        else if (rtol == 0.0)
+            ok = got == w && (!is_float || got != 0.0 || signbit(got) == signbit(w));
+        else /* relative; absolute only around an expected 0 */
+            ok = fabs(got - w) <= rtol * fabs(w) || (w == 0.0 && fabs(got) <= rtol);
+        if (!ok)
+            fail_msg("%s: element %lld is %.17g, expected %.17g (rtol %g)", ctx, (long long)k,
+                     got, w, rtol);
+    }
+}
+
+void assert_vector_case(const char *ctx, const eh_tensor *t, eh_dtype dtype, int64_t n,
+                        const double *want, double rtol)
+{
+    assert_tensor_case(ctx, t, dtype, 1, (const int64_t[]){n}, want, rtol);
+}
+
+void assert_f16_bits(eh_tensor *t, int64_t n, const uint16_t *want)
+{
+    assert_non_null(t);
+    assert_int_equal(eh_get_dtype(t), EH_F16);
+    assert_int_equal(eh_size(t), n);
+    const uint16_t *d = eh_data_f16(t);
+    assert_non_null(d);
+    for (int64_t k = 0; k < n; k++)
+        if (d[k] != want[k])
+            fail_msg("f16 element %lld is 0x%04x, expected 0x%04x", (long long)k, d[k], want[k]);
+}
+
+int backend_is_eager(void)
+{
+    const char *b = eh_get_backend();
+    return b && strcmp(b, "lazy") != 0;
 }
 
 void assert_failed(const void *result, eh_status code, const char *needle)

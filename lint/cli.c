@@ -1,0 +1,274 @@
+/* lint/cli.c -- command-line parsing (cli.h). */
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "mem.h"
+#include "metadata.h"
+
+#define DEFAULT_MAX_FILE_SIZE (64u << 20)
+
+void el_cli_usage(FILE *f)
+{
+    fputs("usage: emberlint [options] PATH... [-- compiler arguments]\n"
+          "\n"
+          "Lint C files (directories are walked for .c and .h) for frontend/backend\n"
+          "separation and ops-only use of libeh.\n"
+          "\n"
+          "options:\n"
+          "  -p BUILD_DIR          read BUILD_DIR/compile_commands.json (no PATH: lint its files)\n"
+          "  -j N, --jobs N        parse N files in parallel (default: number of cores)\n"
+          "  --format FORMAT       text (default), json, sarif or github\n"
+          "  -o FILE, --output FILE  write the report to FILE\n"
+          "  --select LIST         only these rules (IDs, ID prefixes like EH1, names; ALL)\n"
+          "  --ignore LIST         not these rules\n"
+          "  --fail-on LEVEL       exit 1 for findings at or above error or warning (default)\n"
+          "  --statistics          text: counts per rule after the findings\n"
+          "  --list-rules          list every rule (--format json for JSON)\n"
+          "  --explain ID          print a rule's documentation\n"
+          "  --config FILE         use FILE instead of finding .emberlint.json files\n"
+          "  --no-cache            do not read or write the result cache\n"
+          "  --cache-dir DIR       the cache directory (default .emberlint-cache)\n"
+          "  --color WHEN          auto (default: a terminal and no NO_COLOR), always, never\n"
+          "  --max-file-size BYTES skip larger files (default 64 MiB)\n"
+          "  -v, --verbose         say how many files were linted and cached\n"
+          "  --version             print the version\n"
+          "  -h, --help            print this help\n"
+          "\n"
+          "Arguments after -- are passed to the compiler (clang): -I, -D, -std...\n"
+          "Exit status: 0 no findings at or above --fail-on, 1 findings, 2 usage,\n"
+          "configuration or I/O error.  See docs/emberlint.md.\n",
+          f);
+}
+
+static void append_list(char **dst, const char *item)
+{
+    if (!*dst) {
+        *dst = el_xstrdup(item);
+        return;
+    }
+    char *j = el_xasprintf("%s,%s", *dst, item);
+    free(*dst);
+    *dst = j;
+}
+
+static int parse_size(const char *s, size_t *out)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *end || s[0] == '-')
+        return -1;
+    *out = (size_t)v;
+    return 0;
+}
+
+/* Option value: "--opt=VALUE", "--opt VALUE", "-xVALUE", "-x VALUE". */
+static const char *value_of(int argc, char **argv, int *i, const char *name, char **err)
+{
+    const char *a = argv[*i];
+    size_t ln = strlen(name);
+    if (a[ln] == '=' && name[1] == '-')
+        return a + ln + 1;
+    if (a[ln] != '\0' && name[1] != '-')
+        return a + ln; /* -j4, -pbuild, -oout */
+    if (*i + 1 >= argc) {
+        *err = el_xasprintf("option %s needs a value", name);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+/* Does argv[i] name option `name` (exactly, or with its value joined)? */
+static bool is_opt(const char *arg, const char *name)
+{
+    size_t ln = strlen(name);
+    if (strncmp(arg, name, ln) != 0)
+        return false;
+    if (arg[ln] == '\0')
+        return true;
+    if (name[1] == '-')
+        return arg[ln] == '=';
+    return true; /* short option with a joined value */
+}
+
+int el_cli_parse(int argc, char **argv, el_cli *c, char **err)
+{
+    memset(c, 0, sizeof *c);
+    c->format = EL_FORMAT_TEXT;
+    c->fail_on = EL_SEV_WARNING;
+    c->color = -1;
+    c->max_file_size = DEFAULT_MAX_FILE_SIZE;
+    c->paths = el_xcalloc((size_t)argc + 1, sizeof *c->paths);
+    const char *v;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            c->extra = argv + i + 1;
+            c->n_extra = (size_t)(argc - i - 1);
+            break;
+        }
+        if (a[0] != '-' || strcmp(a, "-") == 0) {
+            c->paths[c->n_paths++] = argv[i];
+            continue;
+        }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            c->help = true;
+        } else if (strcmp(a, "--version") == 0) {
+            c->version = true;
+        } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+            c->verbose = true;
+        } else if (strcmp(a, "--list-rules") == 0) {
+            c->list_rules = true;
+        } else if (strcmp(a, "--statistics") == 0) {
+            c->statistics = true;
+        } else if (strcmp(a, "--no-cache") == 0) {
+            c->no_cache = true;
+        } else if (is_opt(a, "-p")) {
+            if (!(c->build_dir = value_of(argc, argv, &i, "-p", err)))
+                return -1;
+        } else if (is_opt(a, "-j") || is_opt(a, "--jobs")) {
+            const char *name = a[1] == '-' ? "--jobs" : "-j";
+            size_t n;
+            if (!(v = value_of(argc, argv, &i, name, err)))
+                return -1;
+            if (parse_size(v, &n) < 0 || n < 1 || n > 1024) {
+                *err = el_xasprintf("%s: expected a number of jobs from 1 to 1024, got '%s'", name, v);
+                return -1;
+            }
+            c->jobs = (int)n;
+        } else if (is_opt(a, "--format")) {
+            if (!(v = value_of(argc, argv, &i, "--format", err)))
+                return -1;
+            if (strcmp(v, "text") == 0)
+                c->format = EL_FORMAT_TEXT;
+            else if (strcmp(v, "json") == 0)
+                c->format = EL_FORMAT_JSON;
+            else if (strcmp(v, "sarif") == 0)
+                c->format = EL_FORMAT_SARIF;
+            else if (strcmp(v, "github") == 0)
+                c->format = EL_FORMAT_GITHUB;
+            else {
+                *err = el_xasprintf("--format: expected text, json, sarif or github, got '%s'", v);
+                return -1;
+            }
+        } else if (is_opt(a, "-o") || is_opt(a, "--output")) {
+            if (!(c->output = value_of(argc, argv, &i, a[1] == '-' ? "--output" : "-o", err)))
+                return -1;
+        } else if (is_opt(a, "--select")) {
+            if (!(v = value_of(argc, argv, &i, "--select", err)))
+                return -1;
+            append_list(&c->select, v);
+        } else if (is_opt(a, "--ignore")) {
+            if (!(v = value_of(argc, argv, &i, "--ignore", err)))
+                return -1;
+            append_list(&c->ignore, v);
+        } else if (is_opt(a, "--fail-on")) {
+            if (!(v = value_of(argc, argv, &i, "--fail-on", err)))
+                return -1;
+            if (strcmp(v, "error") == 0)
+                c->fail_on = EL_SEV_ERROR;
+            else if (strcmp(v, "warning") == 0)
+                c->fail_on = EL_SEV_WARNING;
+            else {
+                *err = el_xasprintf("--fail-on: expected error or warning, got '%s'", v);
+                return -1;
+            }
+        } else if (is_opt(a, "--color")) {
+            if (!(v = value_of(argc, argv, &i, "--color", err)))
+                return -1;
+            if (strcmp(v, "auto") == 0)
+                c->color = -1;
+            else if (strcmp(v, "always") == 0)
+                c->color = 1;
+            else if (strcmp(v, "never") == 0)
+                c->color = 0;
+            else {
+                *err = el_xasprintf("--color: expected auto, always or never, got '%s'", v);
+                return -1;
+            }
+        } else if (is_opt(a, "--explain")) {
+            if (!(c->explain = value_of(argc, argv, &i, "--explain", err)))
+                return -1;
+        } else if (is_opt(a, "--cache-dir")) {
+            if (!(c->cache_dir = value_of(argc, argv, &i, "--cache-dir", err)))
+                return -1;
+        } else if (is_opt(a, "--config")) {
+            if (!(c->config = value_of(argc, argv, &i, "--config", err)))
+                return -1;
+        } else if (is_opt(a, "--max-file-size")) {
+            if (!(v = value_of(argc, argv, &i, "--max-file-size", err)))
+                return -1;
+            if (parse_size(v, &c->max_file_size) < 0) {
+                *err = el_xasprintf("--max-file-size: expected a number of bytes, got '%s'", v);
+                return -1;
+            }
+        } else {
+            *err = el_xasprintf("unknown option '%s'", a);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void el_cli_free(el_cli *c)
+{
+    free(c->paths);
+    free(c->select);
+    free(c->ignore);
+    memset(c, 0, sizeof *c);
+}
+
+/* Mark in sel every rule an item names: "ALL", an ID, an ID prefix, a
+ * name.  false when it names none. */
+static bool mark(const char *item, bool *sel, bool value)
+{
+    bool any = false;
+    size_t n = el_meta_count();
+    for (size_t k = 0; k < n; k++) {
+        const el_rule_meta *m = el_meta_at(k);
+        bool hit = strcmp(item, "ALL") == 0 || strcmp(item, m->name) == 0 ||
+                   (item[0] && strncmp(m->id, item, strlen(item)) == 0);
+        if (hit) {
+            sel[k] = value;
+            any = true;
+        }
+    }
+    return any;
+}
+
+static int apply_list(const char *list, const char *opt, bool *sel, bool value, char **err)
+{
+    char *copy = el_xstrdup(list);
+    char *save = NULL;
+    int rc = 0;
+    for (char *t = strtok_r(copy, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save)) {
+        /* IDs and ALL in any case: eh101, all */
+        if (strncasecmp(t, "eh", 2) == 0 || strcasecmp(t, "all") == 0)
+            for (char *p = t; *p; p++)
+                *p = (char)toupper((unsigned char)*p);
+        if (!mark(t, sel, value)) {
+            *err = el_xasprintf("%s: no rule is named '%s' (see emberlint --list-rules)", opt, t);
+            rc = -1;
+            break;
+        }
+    }
+    free(copy);
+    return rc;
+}
+
+int el_cli_selection(const el_cli *c, bool *selected, char **err)
+{
+    size_t n = el_meta_count();
+    for (size_t k = 0; k < n; k++)
+        selected[k] = c->select == NULL;
+    if (c->select && apply_list(c->select, "--select", selected, true, err) < 0)
+        return -1;
+    if (c->ignore && apply_list(c->ignore, "--ignore", selected, false, err) < 0)
+        return -1;
+    return 0;
+}

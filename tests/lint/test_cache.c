@@ -1,0 +1,237 @@
+/* tests/lint/test_cache.c -- the result cache: a warm run prints exactly
+ * what the cold run printed, answers every TU from the cache and is much
+ * faster; an edited included header, file or configuration invalidates
+ * what depends on it; a corrupt or unusable cache is never fatal. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "lint_test.h"
+
+static char *dir;
+
+static int setup(void **state)
+{
+    (void)state;
+    dir = lt_tmpdir();
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    lt_rmtree(dir);
+    free(dir);
+    return 0;
+}
+
+static void w(const char *rel, const char *content)
+{
+    free(lt_write(dir, rel, content));
+}
+
+/* "N translation units (M from the cache)" from -v. */
+static void tu_counts(const char *err, unsigned *tus, unsigned *cached)
+{
+    const char *p = strstr(err, " files, ");
+    assert_non_null(p);
+    assert_int_equal(sscanf(p, " files, %u translation units (%u from the cache)", tus, cached), 2);
+}
+
+static lt_run lint(const char *a, const char *b)
+{
+    return lt_emberlint(dir, "-v", "--cache-dir", "cache", "--format", "json", a, b, NULL);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void make_tree(int nfiles)
+{
+    w("src/common.h", "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n");
+    for (int i = 0; i < nfiles; i++) {
+        char name[64], body[512];
+        snprintf(name, sizeof name, "src/f%02d.c", i);
+        snprintf(body, sizeof body,
+                 "#include \"common.h\"\n%s"
+                 "double f%d(double x) { char b[32]; snprintf(b, sizeof b, \"%%g\", x); return sqrt(x) + strlen(b); }\n",
+                 i % 5 == 0 ? "#include <cblas.h>\n" : "", i);
+        w(name, body);
+    }
+}
+
+static void test_warm_run_identical_and_fast(void **state)
+{
+    (void)state;
+    make_tree(30);
+    double t0 = now();
+    lt_run cold = lint("src", NULL);
+    double t_cold = now() - t0;
+    unsigned tus, cached;
+    tu_counts(cold.err, &tus, &cached);
+    assert_int_equal(tus, 30);
+    assert_int_equal(cached, 0);
+
+    t0 = now();
+    lt_run warm = lint("src", NULL);
+    double t_warm = now() - t0;
+    tu_counts(warm.err, &tus, &cached);
+    assert_int_equal(tus, 30);
+    assert_int_equal(cached, 30);
+    assert_int_equal(cold.status, 1);
+    assert_int_equal(warm.status, cold.status);
+    assert_string_equal(warm.out, cold.out);
+    json_object *j = lt_json(warm.out);
+    assert_int_equal(lt_count_rule(j, "EH101"), 6);
+    json_object_put(j);
+    if (!(t_warm * 3 < t_cold)) {
+        print_error("warm run %.3fs is not a small fraction of the cold run %.3fs\n", t_warm, t_cold);
+        fail();
+    }
+    lt_free(&cold);
+    lt_free(&warm);
+
+    /* the cache is marked as such */
+    char *tag = lt_path(dir, "cache/CACHEDIR.TAG");
+    struct stat st;
+    assert_int_equal(stat(tag, &st), 0);
+    free(tag);
+}
+
+static void test_header_change_invalidates(void **state)
+{
+    (void)state;
+    w("src/util.h", "int util(void);\n");
+    w("src/a.c", "#include \"util.h\"\nint a(void) { return util(); }\n");
+    w("src/b.c", "#include <stddef.h>\nint b(void) { return 0; }\n");
+    lt_run r = lint("src", NULL);
+    assert_int_equal(r.status, 0);
+    lt_free(&r);
+
+    /* the included header now includes a backend header */
+    w("src/util.h", "#include <lapacke.h>\nint util(void);\n");
+    r = lint("src", NULL);
+    unsigned tus, cached;
+    tu_counts(r.err, &tus, &cached);
+    assert_int_equal(tus, 2);
+    assert_int_equal(cached, 1); /* b.c only */
+    assert_int_equal(r.status, 1);
+    json_object *j = lt_json(r.out);
+    assert_int_equal(lt_count_rule(j, "EH101"), 1);
+    assert_string_equal(json_object_get_string(lt_get(json_object_array_get_idx(lt_get(j, "findings"), 0), "file")),
+                        "src/util.h");
+    json_object_put(j);
+    lt_free(&r);
+
+    /* the main file changes */
+    w("src/b.c", "#include <fftw3.h>\nint b(void) { return 0; }\n");
+    r = lint("src", NULL);
+    tu_counts(r.err, &tus, &cached);
+    assert_int_equal(cached, 1); /* a.c only */
+    j = lt_json(r.out);
+    assert_int_equal(lt_count_rule(j, "EH101"), 2);
+    json_object_put(j);
+    lt_free(&r);
+
+    /* the configuration changes */
+    w(".emberlint.json", "{\"rules\": {\"EH101\": \"note\"}}");
+    r = lint("src", NULL);
+    tu_counts(r.err, &tus, &cached);
+    assert_int_equal(cached, 0);
+    assert_int_equal(r.status, 0); /* notes do not fail */
+    lt_free(&r);
+
+    /* the compiler arguments change */
+    r = lt_emberlint(dir, "-v", "--cache-dir", "cache", "src", "--", "-DSOMETHING", NULL);
+    tu_counts(r.err, &tus, &cached);
+    assert_int_equal(cached, 0);
+    lt_free(&r);
+}
+
+static void test_no_cache_and_bad_caches(void **state)
+{
+    (void)state;
+    w("src/a.c", "#include <cblas.h>\n");
+    lt_run r = lt_emberlint(dir, "--no-cache", "src", NULL);
+    assert_int_equal(r.status, 1);
+    lt_free(&r);
+    char *def = lt_path(dir, ".emberlint-cache");
+    struct stat st;
+    assert_int_not_equal(stat(def, &st), 0); /* --no-cache: nothing written */
+    free(def);
+
+    /* default directory */
+    r = lt_emberlint(dir, "src", NULL);
+    lt_run again = lt_emberlint(dir, "-v", "src", NULL);
+    unsigned tus, cached;
+    tu_counts(again.err, &tus, &cached);
+    assert_int_equal(cached, 1);
+    assert_string_equal(again.out, r.out);
+    lt_free(&r);
+    lt_free(&again);
+
+    /* corrupt every entry: misses, same output */
+    char *cdir = lt_path(dir, ".emberlint-cache");
+    DIR *d = opendir(cdir);
+    assert_non_null(d);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n > 5 && strcmp(e->d_name + n - 5, ".json") == 0) {
+            char *rel = lt_fmt(".emberlint-cache/%s", e->d_name);
+            w(rel, "{\"format\": 1, \"deps\": [[\"x\"]], \"findings\": 7");
+            free(rel);
+        }
+    }
+    closedir(d);
+    free(cdir);
+    r = lt_emberlint(dir, "-v", "src", NULL);
+    tu_counts(r.err, &tus, &cached);
+    assert_int_equal(cached, 0);
+    assert_int_equal(r.status, 1);
+    assert_true(lt_contains(r.out, "src/a.c:1:1: error:"));
+    lt_free(&r);
+
+    /* a cache directory that cannot be one: a warning, then lint anyway */
+    w("notadir", "x");
+    r = lt_emberlint(dir, "--cache-dir", "notadir/cache", "src", NULL);
+    assert_int_equal(r.status, 1);
+    assert_true(lt_contains(r.err, "emberlint: warning: notadir/cache: cannot use as the cache directory"));
+    assert_true(lt_contains(r.out, "src/a.c:1:1: error:"));
+    lt_free(&r);
+}
+
+static void test_parse_errors_not_cached(void **state)
+{
+    (void)state;
+    w("src/a.c", "#include \"later.h\"\nint a(void) { return LATER; }\n");
+    lt_run r = lint("src", NULL);
+    assert_int_equal(r.status, 1);
+    lt_free(&r);
+    /* the missing header appears: the file must be linted again */
+    w("src/later.h", "#define LATER 1\n");
+    r = lint("src", NULL);
+    unsigned tus, cached;
+    tu_counts(r.err, &tus, &cached);
+    assert_int_equal(cached, 0);
+    assert_int_equal(r.status, 0);
+    lt_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_warm_run_identical_and_fast, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_header_change_invalidates, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_cache_and_bad_caches, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_parse_errors_not_cached, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

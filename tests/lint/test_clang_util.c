@@ -1,0 +1,324 @@
+/* tests/lint/test_clang_util.c -- the libclang helpers rules share
+ * (lint/clang_util.h): operators (libclang 14 has no opcode API),
+ * callees through macros, aliases and typedefs, locations, types. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <clang-c/Index.h>
+
+#include "lint_test.h"
+#include "clang_util.h"
+
+typedef struct parsed {
+    CXIndex idx;
+    CXTranslationUnit tu;
+} parsed;
+
+static parsed parse(const char *code)
+{
+    parsed p;
+    p.idx = clang_createIndex(0, 0);
+    struct CXUnsavedFile f = {"/virtual/t.c", code, (unsigned long)strlen(code)};
+    const char *args[] = {"-std=c11", "-w"};
+    enum CXErrorCode e = clang_parseTranslationUnit2(p.idx, "/virtual/t.c", args, 2, &f, 1,
+                                                     CXTranslationUnit_DetailedPreprocessingRecord, &p.tu);
+    assert_int_equal(e, CXError_Success);
+    return p;
+}
+
+static void dispose(parsed *p)
+{
+    clang_disposeTranslationUnit(p->tu);
+    clang_disposeIndex(p->idx);
+}
+
+typedef struct collect {
+    enum CXCursorKind kind, kind2;
+    CXCursor found[64];
+    unsigned n;
+} collect;
+
+static enum CXChildVisitResult collect_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    collect *col = d;
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(c)))
+        return CXChildVisit_Continue;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if ((k == col->kind || k == col->kind2) && col->n < 64)
+        col->found[col->n++] = c;
+    return CXChildVisit_Recurse;
+}
+
+/* Cursors of a kind (or two) in tree preorder. */
+static collect find2(parsed *p, enum CXCursorKind kind, enum CXCursorKind kind2)
+{
+    collect col;
+    memset(&col, 0, sizeof col);
+    col.kind = kind;
+    col.kind2 = kind2;
+    clang_visitChildren(clang_getTranslationUnitCursor(p->tu), collect_visit, &col);
+    return col;
+}
+
+static collect find(parsed *p, enum CXCursorKind kind)
+{
+    return find2(p, kind, kind);
+}
+
+/* The operators of every binary/compound-assign operator, in tree
+ * preorder, joined by spaces ("?" when unknown). */
+static void binary_ops(parsed *p, char *out, size_t n)
+{
+    out[0] = '\0';
+    collect all = find2(p, CXCursor_BinaryOperator, CXCursor_CompoundAssignOperator);
+    for (unsigned i = 0; i < all.n; i++) {
+        char op[8];
+        if (!elc_binary_operator(all.found[i], op, sizeof op))
+            strcpy(op, "?");
+        strncat(out, out[0] ? " " : "", n - strlen(out) - 1);
+        strncat(out, op, n - strlen(out) - 1);
+    }
+}
+
+static void check_binary(const char *code, const char *want)
+{
+    parsed p = parse(code);
+    char got[512];
+    binary_ops(&p, got, sizeof got);
+    if (strcmp(got, want) != 0) {
+        print_error("code: %s\ngot:  [%s]\nwant: [%s]\n", code, got, want);
+        fail();
+    }
+    dispose(&p);
+}
+
+static void test_binary_operators(void **state)
+{
+    (void)state;
+    check_binary("int f(int a, int b) { return a + b; }", "+");
+    check_binary("int f(int a, int b) { return a - b * a / b % a; }", "- % / *");
+    check_binary("int f(int a, int b) { return (a) * (b); }", "*");
+    check_binary("int f(int a, int b) { return a < b && a >= b || a != b; }", "|| && < >= !=");
+    check_binary("int f(int a, int b) { return a << 2 >> b & 1 ^ a | b; }", "| ^ & >> <<");
+    check_binary("void f(int a, int b) { a = b; a += b; a -= 1; a *= 2; a /= 3; a %= 4; a <<= 1; a |= b; }",
+                 "= += -= *= /= %= <<= |=");
+    check_binary("int f(int a, int b) { return -a + -b; }", "+");
+    check_binary("int f(int *p, int b) { return *p * *p - b; }", "- *");
+    check_binary("int f(int *x, int i) { return x[i + 1] * 2; }", "* +");
+    check_binary("struct s { int x; }; int f(struct s v, struct s *p) { return v.x + p->x; }", "+");
+    check_binary("int f(float a, int b) { return (int)a / b; }", "/");
+    check_binary("int g(int); int f(int a) { return g(a - 1) + g(a); }", "+ -");
+    check_binary("int f(int a, int b) { a = b = 3; return a, b; }", "= = ,");
+    /* through macros */
+    check_binary("#define ADD(a, b) ((a) + (b))\nint f(int x, int y) { return ADD(x, y); }", "+");
+    check_binary("#define ID(x) (x)\nint f(int x, int y) { return ID(x * y); }", "*");
+    check_binary("#define TWICE(x) x + x\nint f(int a, int b) { return TWICE(a * b); }", "+ * *");
+    check_binary("#define SCALE(x) ((x) * 2)\nint f(int *p) { return SCALE(p[0]); }", "*");
+    check_binary("#define INC(v) v += 1\nvoid f(int a) { INC(a); }", "+=");
+    check_binary("#define OP +\nint f(int a, int b) { return a OP b; }", "+");
+    /* several different operators in one macro body: unknown, never wrong */
+    check_binary("#define MIX(a, b) ((a) + (b) * 2)\nint f(int x, int y) { return MIX(x, y); }", "? ?");
+}
+
+/* A long chain a + a + ... : every operator found, in linear time. */
+static void test_long_chain(void **state)
+{
+    (void)state;
+    enum { TERMS = 3000 };
+    char *code = malloc(TERMS * 4 + 64);
+    strcpy(code, "int f(int a) { return a");
+    for (int i = 0; i < TERMS; i++)
+        strcat(code, " + a");
+    strcat(code, "; }");
+    parsed p = parse(code);
+    collect first = find(&p, CXCursor_BinaryOperator); /* the 64 outermost */
+    assert_int_equal(first.n, 64);
+    for (unsigned i = 0; i < first.n; i++) {
+        char op[8];
+        assert_true(elc_binary_operator(first.found[i], op, sizeof op));
+        assert_string_equal(op, "+");
+    }
+    dispose(&p);
+    free(code);
+}
+
+static void check_unary(const char *code, const char *want)
+{
+    parsed p = parse(code);
+    collect u = find(&p, CXCursor_UnaryOperator);
+    char got[256] = "";
+    for (unsigned i = 0; i < u.n; i++) {
+        char op[8];
+        bool post = false;
+        if (!elc_unary_operator(u.found[i], op, sizeof op, &post))
+            strcpy(op, "?");
+        strncat(got, got[0] ? " " : "", sizeof got - strlen(got) - 1);
+        strncat(got, op, sizeof got - strlen(got) - 1);
+        if (post)
+            strncat(got, "(post)", sizeof got - strlen(got) - 1);
+    }
+    if (strcmp(got, want) != 0) {
+        print_error("code: %s\ngot:  [%s]\nwant: [%s]\n", code, got, want);
+        fail();
+    }
+    dispose(&p);
+}
+
+static void test_unary_operators(void **state)
+{
+    (void)state;
+    check_unary("int f(int a) { return -a; }", "-");
+    check_unary("int f(int a) { return !~a; }", "! ~");
+    check_unary("int f(int *p) { return *p++; }", "* ++(post)");
+    check_unary("int f(int a) { int *q = &a; return ++*q + a--; }", "& ++ * --(post)");
+    check_unary("int f(int a) { return - (a); }", "-");
+    check_unary("#define NEG(x) (-(x))\nint f(int a) { return NEG(a); }", "-");
+    check_unary("#define ID(x) (x)\nint f(int a) { return ID(-a); }", "-");
+}
+
+/* The callee names of every call, in order. */
+static void check_callees(const char *code, const char *want)
+{
+    parsed p = parse(code);
+    collect calls = find(&p, CXCursor_CallExpr);
+    char got[512] = "";
+    for (unsigned i = 0; i < calls.n; i++) {
+        char name[128];
+        const char *nm = elc_callee_name(calls.found[i], name, sizeof name);
+        strncat(got, got[0] ? " " : "", sizeof got - strlen(got) - 1);
+        strncat(got, nm ? nm : "?", sizeof got - strlen(got) - 1);
+    }
+    if (strcmp(got, want) != 0) {
+        print_error("code: %s\ngot:  [%s]\nwant: [%s]\n", code, got, want);
+        fail();
+    }
+    dispose(&p);
+}
+
+static void test_callee(void **state)
+{
+    (void)state;
+    const char *decl = "void cblas_sscal(int n, float a, float *x, int inc);\n";
+    char code[2048];
+    snprintf(code, sizeof code, "%svoid f(float *x) { cblas_sscal(4, 2.0f, x, 1); }", decl);
+    check_callees(code, "cblas_sscal");
+    snprintf(code, sizeof code, "%s#define SCAL cblas_sscal\nvoid f(float *x) { SCAL(4, 2.0f, x, 1); }", decl);
+    check_callees(code, "cblas_sscal");
+    snprintf(code, sizeof code, "%s#define SCAL2(x) cblas_sscal(4, 2.0f, x, 1)\nvoid f(float *x) { SCAL2(x); }", decl);
+    check_callees(code, "cblas_sscal");
+    snprintf(code, sizeof code, "%svoid f(float *x) { void (*s)(int, float, float *, int) = cblas_sscal; s(4, 2.0f, x, 1); }", decl);
+    check_callees(code, "cblas_sscal");
+    snprintf(code, sizeof code, "%stypedef void (*scal_fn)(int, float, float *, int);\n"
+                                "static const scal_fn table_entry = &cblas_sscal;\n"
+                                "void f(float *x) { scal_fn g = table_entry; (*g)(4, 2.0f, x, 1); }", decl);
+    check_callees(code, "cblas_sscal");
+    snprintf(code, sizeof code, "%stypedef void scal_t(int, float, float *, int);\n"
+                                "void f(float *x) { scal_t *h = cblas_sscal; h(4, 2.0f, x, 1); }", decl);
+    check_callees(code, "cblas_sscal");
+    /* unknowable statically: a parameter, a struct member */
+    check_callees("void f(void (*cb)(void)) { cb(); }", "?");
+    check_callees("struct ops { void (*run)(void); }; void f(struct ops *o) { o->run(); }", "?");
+    /* nested calls, in order */
+    check_callees("int g(int); int h(int); int f(int a) { return g(h(a)); }", "g h");
+}
+
+static void test_locations_and_tree(void **state)
+{
+    (void)state;
+    parsed p = parse("#define M(x) (x)\nint f(int a)\n{\n  return M(a) + a;\n}\n");
+    collect refs = find(&p, CXCursor_DeclRefExpr);
+    assert_int_equal(refs.n, 2);
+    CXFile file;
+    unsigned line, col;
+    assert_true(elc_cursor_location(refs.found[0], &file, &line, &col));
+    assert_int_equal(line, 4);
+    assert_int_equal(col, 10); /* the macro use */
+    char name[256];
+    assert_string_equal(elc_file_name(file, name, sizeof name), "/virtual/t.c");
+    assert_true(elc_in_macro(refs.found[0]));
+    assert_false(elc_in_macro(refs.found[1]));
+    assert_string_equal(elc_spelling(refs.found[1], name, sizeof name), "a");
+    assert_string_equal(elc_spelling(elc_referenced(refs.found[1]), name, sizeof name), "a");
+
+    collect bin = find(&p, CXCursor_BinaryOperator);
+    assert_int_equal(elc_child_count(bin.found[0]), 2);
+    assert_true(clang_Cursor_isNull(elc_child(bin.found[0], 2)));
+    CXCursor rhs = elc_strip(elc_child(bin.found[0], 1));
+    assert_int_equal(clang_getCursorKind(rhs), CXCursor_DeclRefExpr);
+    dispose(&p);
+
+    p = parse("double f(int *q) { float *x = (float *)q; return (double)x[0]; }");
+    collect casts = find(&p, CXCursor_CStyleCastExpr);
+    assert_int_equal(casts.n, 2);
+    CXCursor inner = elc_strip_casts(casts.found[0]);
+    assert_int_equal(clang_getCursorKind(inner), CXCursor_DeclRefExpr);
+    assert_true(elc_type_is_pointer(clang_getCursorType(casts.found[0])));
+    assert_true(elc_type_is_floating(clang_getCursorType(casts.found[1])));
+    assert_false(elc_type_is_integer(clang_getCursorType(casts.found[1])));
+    assert_true(elc_is_arithmetic_op("%"));
+    assert_false(elc_is_arithmetic_op("<<"));
+    assert_true(elc_is_compound_assign_op("+="));
+    assert_true(elc_is_compound_assign_op(">>="));
+    assert_false(elc_is_compound_assign_op("="));
+    assert_false(elc_is_compound_assign_op("<="));
+    dispose(&p);
+}
+
+typedef struct dirs {
+    char text[512];
+} dirs;
+
+static bool on_directive(void *ud, CXTranslationUnit tu, const char *name, const CXToken *toks,
+                         unsigned n, unsigned line)
+{
+    dirs *d = ud;
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s%u:%s:", d->text[0] ? " " : "", line, name);
+    strncat(d->text, buf, sizeof d->text - strlen(d->text) - 1);
+    for (unsigned i = 0; i < n; i++) {
+        char t[32];
+        strncat(d->text, elc_string(clang_getTokenSpelling(tu, toks[i]), t, sizeof t),
+                sizeof d->text - strlen(d->text) - 1);
+    }
+    return true;
+}
+
+static void test_directives(void **state)
+{
+    (void)state;
+    parsed p = parse("#ifdef EH_HAVE_BLAS\n"
+                     "int a;\n"
+                     "#elif defined(EH_BACKEND_X) && EH_HAVE_LAZY\n"
+                     "#endif\n"
+                     "#if 0\n"
+                     "  #  ifndef SKIPPED\n"
+                     "  #  endif\n"
+                     "#endif\n"
+                     "#define LONG(x) \\\n"
+                     "    ((x) + \\\n"
+                     "     1)\n"
+                     "int b = LONG(2); /* # not a directive */\n"
+                     "#pragma once\n");
+    CXFile f = clang_getFile(p.tu, "/virtual/t.c");
+    dirs d;
+    d.text[0] = '\0';
+    elc_each_directive(p.tu, f, on_directive, &d);
+    assert_string_equal(d.text, "1:ifdef:EH_HAVE_BLAS 3:elif:defined(EH_BACKEND_X)&&EH_HAVE_LAZY 4:endif: "
+                                "5:if:0 6:ifndef:SKIPPED 7:endif: 8:endif: 9:define:LONG(x)((x)+1) "
+                                "13:pragma:once");
+    dispose(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_binary_operators),
+        cmocka_unit_test(test_long_chain),
+        cmocka_unit_test(test_unary_operators),
+        cmocka_unit_test(test_callee),
+        cmocka_unit_test(test_locations_and_tree),
+        cmocka_unit_test(test_directives),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,208 @@
+/* tests/lint/test_config.c -- .emberlint.json: found upward from each
+ * file, merged over the built-in default, every key; --config; malformed
+ * files reported as PATH:LINE:COL with what was expected (exit 2). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lint_test.h"
+
+static char *dir;
+
+static int setup(void **state)
+{
+    (void)state;
+    dir = lt_tmpdir();
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    lt_rmtree(dir);
+    free(dir);
+    return 0;
+}
+
+static void w(const char *rel, const char *content)
+{
+    free(lt_write(dir, rel, content));
+}
+
+/* Lint paths (relative to dir) as JSON; the parsed report. */
+static json_object *lint_json(int want_status, const char *a, const char *b)
+{
+    lt_run r = lt_emberlint(dir, "--no-cache", "--format", "json", a, b, NULL);
+    if (r.status != want_status) {
+        print_error("status %d, wanted %d\nstdout:\n%s\nstderr:\n%s\n", r.status, want_status, r.out, r.err);
+        fail();
+    }
+    json_object *j = lt_json(r.out);
+    lt_free(&r);
+    return j;
+}
+
+static const char *finding_field(json_object *j, size_t i, const char *key)
+{
+    return json_object_get_string(lt_get(json_object_array_get_idx(lt_get(j, "findings"), i), key));
+}
+
+static void test_builtin_default(void **state)
+{
+    (void)state;
+    /* No configuration anywhere above: backends/<name>/ is backend code,
+     * the rest frontend. */
+    w("src/a.c", "#include <cblas.h>\n");
+    w("backends/blas/k.c", "#include <cblas.h>\n");
+    json_object *j = lint_json(1, "src", "backends");
+    assert_int_equal(lt_count_rule(j, NULL), 1);
+    assert_string_equal(finding_field(j, 0, "file"), "src/a.c");
+    json_object_put(j);
+}
+
+static void test_discovery_upward_nearest_wins(void **state)
+{
+    (void)state;
+    w(".emberlint.json", "{\"rules\": {\"EH101\": \"warning\"}}");
+    w("src/a.c", "#include <cblas.h>\n");
+    w("src/quiet/.emberlint.json", "{\"rules\": {\"EH101\": \"off\"}}");
+    w("src/quiet/b.c", "#include <cblas.h>\n");
+    w("src/notes/.emberlint.json", "{\"rules\": {\"EH101\": {\"severity\": \"note\"}}}");
+    w("src/notes/c.c", "#include <cblas.h>\n");
+    json_object *j = lint_json(1, "src", NULL);
+    assert_int_equal(lt_count_rule(j, NULL), 2);
+    assert_string_equal(finding_field(j, 0, "file"), "src/a.c");
+    assert_string_equal(finding_field(j, 0, "severity"), "warning");
+    assert_string_equal(finding_field(j, 1, "file"), "src/notes/c.c");
+    assert_string_equal(finding_field(j, 1, "severity"), "note");
+    json_object_put(j);
+
+    /* a note alone does not fail the run */
+    j = lint_json(0, "src/notes", NULL);
+    assert_int_equal(lt_count_rule(j, NULL), 1);
+    json_object_put(j);
+}
+
+static void test_config_keys(void **state)
+{
+    (void)state;
+    w(".emberlint.json",
+      "{\n"
+      "  \"$comment\": \"every list key extends the default\",\n"
+      "  \"backend_dirs\": [\"engines/<name>/\"],\n"
+      "  \"core_paths\": [\"/dispatch/\"],\n"
+      "  \"exclude\": [\"generated/\"],\n"
+      "  \"backend_headers\": [\"vendor_blas.h\", \"vendor/**\"],\n"
+      "  \"rules\": {\"EH101\": {\"applies_to\": [\"frontend\", \"core\"]}}\n"
+      "}\n");
+    w("include/vendor_blas.h", "int vendor(void);\n");
+    w("src/a.c", "#include \"../include/vendor_blas.h\"\n");          /* added header */
+    w("src/b.c", "#include \"../engines/gpu/gpu.h\"\n");              /* added backend dir */
+    w("engines/gpu/gpu.h", "#include <cblas.h>\n");                   /* backend: fine */
+    w("dispatch/d.c", "#include <cblas.h>\n");                        /* core, but EH101 applies to core here */
+    w("generated/g.c", "#include <cblas.h>\n");                       /* excluded from the walk */
+    w("backends/blas/k.c", "#include <cblas.h>\n");                   /* the default backends/ still holds */
+    json_object *j = lint_json(1, ".", NULL);
+    assert_int_equal(lt_count_rule(j, NULL), 3);
+    assert_string_equal(finding_field(j, 0, "file"), "dispatch/d.c");
+    assert_string_equal(finding_field(j, 1, "file"), "src/a.c");
+    assert_string_equal(finding_field(j, 2, "file"), "src/b.c");
+    assert_true(lt_contains(finding_field(j, 2, "message"), "backend 'gpu'"));
+    json_object_put(j);
+    /* an excluded file named on the command line is linted */
+    j = lint_json(1, "generated/g.c", NULL);
+    assert_int_equal(lt_count_rule(j, "EH101"), 1);
+    json_object_put(j);
+}
+
+static void test_enabled_false_and_applies_backend(void **state)
+{
+    (void)state;
+    w(".emberlint.json", "{\"rules\": {\"EH001\": {\"enabled\": false},"
+                         " \"EH101\": {\"applies_to\": [\"frontend\", \"backend\"]}}}");
+    w("src/a.c", "#include <stddef.h> // emberlint-ignore EH101\n");
+    w("backends/blas/k.c", "#include <cblas.h>\n");
+    json_object *j = lint_json(1, "src", "backends");
+    assert_int_equal(lt_count_rule(j, "EH001"), 0);
+    assert_int_equal(lt_count_rule(j, "EH101"), 1);
+    assert_string_equal(finding_field(j, 0, "file"), "backends/blas/k.c");
+    json_object_put(j);
+}
+
+static void test_forced_config(void **state)
+{
+    (void)state;
+    w(".emberlint.json", "{\"rules\": {\"EH101\": \"off\"}}");
+    w("strict.json", "{\"rules\": {\"EH101\": \"error\"}}");
+    w("src/a.c", "#include <cblas.h>\n");
+    json_object *j = lint_json(0, "src", NULL);
+    assert_int_equal(lt_count_rule(j, NULL), 0);
+    json_object_put(j);
+    lt_run r = lt_emberlint(dir, "--no-cache", "--config", "strict.json", "src", NULL);
+    assert_int_equal(r.status, 1);
+    assert_true(lt_contains(r.out, "src/a.c:1:1: error:"));
+    lt_free(&r);
+    r = lt_emberlint(dir, "--no-cache", "--config", "missing.json", "src", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(lt_contains(r.err, "emberlint: missing.json: cannot read: No such file or directory"));
+    lt_free(&r);
+}
+
+typedef struct bad_case {
+    const char *text;
+    const char *message; /* expected stderr, after "emberlint: <path>" */
+} bad_case;
+
+static void test_malformed(void **state)
+{
+    (void)state;
+    const bad_case cases[] = {
+        {"{\n  \"rules\": {\n    \"EH101\": \"warning\",\n  }\n}\n",
+         ":4:3: trailing comma: expected another value after ','\n"},
+        {"{\n  \"core_paths\": [\"x\"]\n  \"rules\": {}\n}\n",
+         ":3:3: expected ',' or '}' after the property value\n"},
+        {"{\"core_paths\" [\"x\"]}", ":1:15: expected ':' after the property name\n"},
+        {"{\"exclude\": [\"a\" \"b\"]}", ":1:18: expected ',' or ']' after an array element\n"},
+        {"{\"a\": 1} x", ":1:10: expected the end of the file after the JSON object\n"},
+        {"{\"rules\": {", ":1:12: unexpected end of file: expected the rest of the JSON object\n"},
+        {"", ":1:1: empty file: expected a JSON object\n"},
+        {"[1, 2]", ":1:1: expected a JSON object at the top level\n"},
+        {"{ // comment\n}", ":1:3: expected a quoted property name\n"},
+        {"{\"rules\": {\"EH101\": {\"severity\": \"loud\"}}}",
+         ":1:22: rules.EH101.severity: expected \"error\", \"warning\", \"note\" or \"off\"\n"},
+        {"{\n \"rules\": {\n  \"EH999\": \"off\"\n }\n}",
+         ":3:3: unknown rule ID \"EH999\": expected a rule ID (see emberlint --list-rules)\n"},
+        {"{\"backend_headers\": \"cblas.h\"}", ":1:2: \"backend_headers\": expected an array of strings\n"},
+        {"{\n\n  \"colour\": true}", ":3:3: unknown key \"colour\": expected one of backend_dirs, "
+                                      "core_paths, exclude, backends, backend_headers, backend_prefixes, "
+                                      "backend_macros, rules\n"},
+        {"{\"rules\": {\"EH101\": {\"enabled\": 1}}}", ":1:22: rules.EH101.enabled: expected true or false\n"},
+        {"{\"x\": \"\xff\"}", ":1:8: expected valid UTF-8\n"},
+    };
+    w("src/a.c", "int a;\n");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        w("src/.emberlint.json", cases[i].text);
+        lt_run r = lt_emberlint(dir, "--no-cache", "src", NULL);
+        char *want = lt_fmt("emberlint: src/.emberlint.json%s", cases[i].message);
+        if (r.status != 2 || strcmp(r.err, want) != 0) {
+            print_error("case %zu: status %d\nstderr: %swanted: %s", i, r.status, r.err, want);
+            fail();
+        }
+        assert_string_equal(r.out, "");
+        free(want);
+        lt_free(&r);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_builtin_default, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_discovery_upward_nearest_wins, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_config_keys, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_enabled_false_and_applies_backend, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_forced_config, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

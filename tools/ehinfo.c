@@ -1,0 +1,453 @@
+/* ehinfo -- print libeh's backends and the op x backend support matrix.
+ *
+ *   ehinfo [--format text|markdown|json]
+ *   ehinfo --help | --version
+ *
+ * Everything printed comes from the library linked in: the backend list
+ * (eh_list_backends), the op set (eh_op_count / eh_op_name) and what each
+ * backend supports (eh_backend_supports).  For every supported op the
+ * matrix also says whose kernel the backend's table points at, by comparing
+ * kernel pointers between the tables (<eh/backend_api.h>: ehinfo is a tool
+ * that inspects backends, not frontend code):
+ *
+ *   own          the backend's own kernel
+ *   <b> kernel   the same kernel as backend <b> (ref's shared reference
+ *                kernel when the backend has nothing faster)
+ *   frontend     a META op, answered by the frontend; no backend kernel
+ *   missing      no entry in the table
+ *
+ * A backend with a `defer` hook (lazy) records every op instead of running
+ * it; its elementwise ops are marked "fused".
+ *
+ * docs/support-matrix.md is this tool's markdown output (make docs), and a
+ * test fails when the committed file differs from what ehinfo prints.  The
+ * markdown therefore depends only on the library, never on the environment
+ * (the current backend, which follows EH_BACKEND, is shown in text and
+ * json only).
+ *
+ * Exit status: 0 success, 1 output could not be written, 2 bad usage. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <eh/eh.h>
+#include <eh/backend_api.h> // emberlint-ignore EH101 (a tool that inspects backend tables)
+
+enum format { FMT_TEXT, FMT_MARKDOWN, FMT_JSON };
+
+enum impl { IMPL_OWN, IMPL_SHARED, IMPL_FRONTEND, IMPL_MISSING };
+
+typedef struct cell {
+    enum impl impl;
+    const char *owner; /* IMPL_SHARED: the backend whose kernel it is */
+    int fused;         /* deferring backend, elementwise op            */
+} cell;
+
+typedef struct info {
+    int n_backends;
+    const char **names;
+    const eh_backend **tables; /* NULL if eh_find_backend disagrees */
+    int n_ops;
+    cell *cells; /* [op * n_backends + backend] */
+} info;
+
+static const char *kind_name(eh_op_kind k)
+{
+    switch (k) {
+    case EH_KIND_CREATION: return "creation";
+    case EH_KIND_SHAPE: return "shape";
+    case EH_KIND_UNARY: return "unary";
+    case EH_KIND_BINARY: return "binary";
+    case EH_KIND_TERNARY: return "ternary";
+    case EH_KIND_REDUCTION: return "reduction";
+    case EH_KIND_LINALG: return "linalg";
+    case EH_KIND_SIGNAL: return "signal";
+    case EH_KIND_RANDOM: return "random";
+    case EH_KIND_CONVERT: return "convert";
+    case EH_KIND_META: return "meta";
+    }
+    return "?";
+}
+
+static int is_deferring(const info *in, int b)
+{
+    return in->tables[b] && in->tables[b]->defer != NULL;
+}
+
+/* Whose kernel is kernel pointer k for op?  ref (the reference every
+ * backend may share) first, then eager backends in list order, then any
+ * backend: a deferring backend runs other backends' kernels, it does not
+ * own them. */
+static const char *kernel_owner(const info *in, int op, eh_kernel_fn k)
+{
+    const eh_backend *ref = eh_find_backend("ref");
+    if (ref && ref->kernels[op] == k)
+        return ref->name;
+    for (int pass = 0; pass < 2; pass++)
+        for (int b = 0; b < in->n_backends; b++) {
+            if (!in->tables[b] || (pass == 0 && is_deferring(in, b)))
+                continue;
+            if (in->tables[b]->kernels[op] == k)
+                return in->tables[b]->name;
+        }
+    return NULL;
+}
+
+static int collect(info *in)
+{
+    in->n_backends = eh_list_backends(NULL, 0);
+    in->n_ops = eh_op_count();
+    if (in->n_backends < 0 || in->n_ops < 0)
+        return -1;
+    in->names = calloc((size_t)in->n_backends + 1, sizeof *in->names);
+    in->tables = calloc((size_t)in->n_backends + 1, sizeof *in->tables);
+    in->cells = calloc((size_t)in->n_ops * (size_t)in->n_backends + 1, sizeof *in->cells);
+    if (!in->names || !in->tables || !in->cells)
+        return -1;
+    eh_list_backends(in->names, in->n_backends);
+    for (int b = 0; b < in->n_backends; b++)
+        in->tables[b] = eh_find_backend(in->names[b]);
+    for (int op = 0; op < in->n_ops; op++) {
+        for (int b = 0; b < in->n_backends; b++) {
+            cell *c = &in->cells[op * in->n_backends + b];
+            int s = eh_backend_supports(in->names[b], op);
+            c->owner = NULL;
+            c->fused = 0;
+            if (s != 1) {
+                c->impl = IMPL_MISSING;
+            } else if (eh_op_kind_of((eh_op)op) == EH_KIND_META) {
+                c->impl = IMPL_FRONTEND;
+            } else {
+                eh_kernel_fn k = in->tables[b] ? in->tables[b]->kernels[op] : NULL;
+                const char *owner = k ? kernel_owner(in, op, k) : NULL;
+                if (!owner || strcmp(owner, in->names[b]) == 0) {
+                    c->impl = IMPL_OWN;
+                } else {
+                    c->impl = IMPL_SHARED;
+                    c->owner = owner;
+                }
+                c->fused = is_deferring(in, b) && eh_op_is_elementwise((eh_op)op);
+            }
+        }
+    }
+    return 0;
+}
+
+static void release(info *in)
+{
+    free(in->names);
+    free(in->tables);
+    free(in->cells);
+}
+
+static const cell *at(const info *in, int op, int b)
+{
+    return &in->cells[op * in->n_backends + b];
+}
+
+/* The words of a cell; `dash` for a missing op. */
+static void cell_text(const cell *c, const char *dash, char *buf, size_t cap)
+{
+    const char *fused = c->fused ? "fused, " : "";
+    switch (c->impl) {
+    case IMPL_OWN: snprintf(buf, cap, "%sown", fused); break;
+    case IMPL_SHARED: snprintf(buf, cap, "%s%s kernel", fused, c->owner); break;
+    case IMPL_FRONTEND: snprintf(buf, cap, "frontend"); break;
+    case IMPL_MISSING: snprintf(buf, cap, "%s", dash); break;
+    }
+}
+
+typedef struct counts {
+    int own, shared, frontend, missing, fused;
+} counts;
+
+static counts count(const info *in, int b)
+{
+    counts n = {0, 0, 0, 0, 0};
+    for (int op = 0; op < in->n_ops; op++) {
+        const cell *c = at(in, op, b);
+        n.own += c->impl == IMPL_OWN;
+        n.shared += c->impl == IMPL_SHARED;
+        n.frontend += c->impl == IMPL_FRONTEND;
+        n.missing += c->impl == IMPL_MISSING;
+        n.fused += c->fused;
+    }
+    return n;
+}
+
+static const char *description(const info *in, int b)
+{
+    return in->tables[b] && in->tables[b]->description ? in->tables[b]->description : "";
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static void print_text(const info *in)
+{
+    const char *current = eh_get_backend();
+    printf("libeh %s: %d backend%s, %d ops\n\n", eh_version(), in->n_backends,
+           in->n_backends == 1 ? "" : "s", in->n_ops);
+
+    int wname = 7;
+    for (int b = 0; b < in->n_backends; b++)
+        if ((int)strlen(in->names[b]) > wname)
+            wname = (int)strlen(in->names[b]);
+    printf("backends (current: %s)\n", current ? current : "none: EH_BACKEND names no backend");
+    for (int b = 0; b < in->n_backends; b++) {
+        counts n = count(in, b);
+        printf("  %-*s  %s\n", wname, in->names[b], description(in, b));
+        printf("  %-*s  %d own, %d shared, %d frontend, %d missing%s\n", wname, "", n.own, n.shared,
+               n.frontend, n.missing, is_deferring(in, b) ? "; defers every op, fuses elementwise chains" : "");
+    }
+    eh_clear_error();
+
+    /* column widths */
+    int wop = 2, wkind = 4;
+    int *wcol = calloc((size_t)in->n_backends + 1, sizeof *wcol);
+    if (!wcol)
+        return;
+    char buf[96];
+    for (int b = 0; b < in->n_backends; b++)
+        wcol[b] = (int)strlen(in->names[b]);
+    for (int op = 0; op < in->n_ops; op++) {
+        if ((int)strlen(eh_op_name(op)) > wop)
+            wop = (int)strlen(eh_op_name(op));
+        if ((int)strlen(kind_name(eh_op_kind_of((eh_op)op))) > wkind)
+            wkind = (int)strlen(kind_name(eh_op_kind_of((eh_op)op)));
+        for (int b = 0; b < in->n_backends; b++) {
+            cell_text(at(in, op, b), "-", buf, sizeof buf);
+            if ((int)strlen(buf) > wcol[b])
+                wcol[b] = (int)strlen(buf);
+        }
+    }
+    printf("\n%-*s  %-*s", wop, "op", wkind, "kind");
+    for (int b = 0; b < in->n_backends; b++)
+        printf("  %-*s", b + 1 < in->n_backends ? wcol[b] : 0, in->names[b]);
+    printf("\n");
+    for (int op = 0; op < in->n_ops; op++) {
+        printf("%-*s  %-*s", wop, eh_op_name(op), wkind, kind_name(eh_op_kind_of((eh_op)op)));
+        for (int b = 0; b < in->n_backends; b++) {
+            cell_text(at(in, op, b), "-", buf, sizeof buf);
+            printf("  %-*s", b + 1 < in->n_backends ? wcol[b] : 0, buf);
+        }
+        printf("\n");
+    }
+    free(wcol);
+}
+
+/* ---- markdown -------------------------------------------------------------- */
+
+static void md_escape(const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|' || *s == '\\' || *s == '`' || *s == '*' || *s == '_')
+            putchar('\\');
+        putchar(*s);
+    }
+}
+
+static void print_markdown(const info *in)
+{
+    printf("<!-- GENERATED by `ehinfo --format markdown` (make docs). Do not edit by hand:\n"
+           "     `make test` fails when this file differs from what ehinfo prints. -->\n\n");
+    printf("# Op x backend support matrix\n\n");
+    printf("libeh %s: %d backend%s, %d ops (`libeh/ops.def`). Generated from the library\n"
+           "itself by `build/bin/ehinfo --format markdown`; run `make docs` to refresh it.\n\n",
+           eh_version(), in->n_backends, in->n_backends == 1 ? "" : "s", in->n_ops);
+
+    printf("## Backends\n\n");
+    printf("| backend | description | own | shared | frontend | missing |\n");
+    printf("|---|---|---:|---:|---:|---:|\n");
+    for (int b = 0; b < in->n_backends; b++) {
+        counts n = count(in, b);
+        printf("| `%s` | ", in->names[b]);
+        md_escape(description(in, b));
+        printf("%s | %d | %d | %d | %d |\n",
+               is_deferring(in, b) ? " (defers every op)" : "", n.own, n.shared, n.frontend,
+               n.missing);
+    }
+
+    printf("\n## Legend\n\n");
+    printf("- **own**: the backend's own kernel.\n");
+    printf("- **`<b>` kernel**: the backend's table points at backend `<b>`'s kernel\n"
+           "  (\"ref kernel\": the shared reference kernel, where the backend has nothing\n"
+           "  faster). Found by comparing the kernel pointers of the tables.\n");
+    printf("- **frontend**: a META op, answered by the frontend alone; no backend has a kernel.\n");
+    printf("- **fused**: the backend defers the op and runs chains of such ops as one\n"
+           "  blocked pass, calling the named kernel on each block.\n");
+    printf("- **—**: not implemented: the op fails on this backend.\n");
+
+    printf("\n## Matrix\n\n| op | kind |");
+    for (int b = 0; b < in->n_backends; b++)
+        printf(" `%s` |", in->names[b]);
+    printf("\n|---|---|");
+    for (int b = 0; b < in->n_backends; b++)
+        printf("---|");
+    printf("\n");
+    char buf[96];
+    for (int op = 0; op < in->n_ops; op++) {
+        printf("| `%s` | %s |", eh_op_name(op), kind_name(eh_op_kind_of((eh_op)op)));
+        for (int b = 0; b < in->n_backends; b++) {
+            cell_text(at(in, op, b), "—", buf, sizeof buf);
+            printf(" %s |", buf);
+        }
+        printf("\n");
+    }
+}
+
+/* ---- json ------------------------------------------------------------------ */
+
+static void json_string(const char *s)
+{
+    if (!s) {
+        fputs("null", stdout);
+        return;
+    }
+    putchar('"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", stdout); break;
+        case '\\': fputs("\\\\", stdout); break;
+        case '\n': fputs("\\n", stdout); break;
+        case '\t': fputs("\\t", stdout); break;
+        case '\r': fputs("\\r", stdout); break;
+        default:
+            if (*p < 0x20)
+                printf("\\u%04x", *p);
+            else
+                putchar(*p);
+        }
+    }
+    putchar('"');
+}
+
+static const char *impl_name(enum impl i)
+{
+    switch (i) {
+    case IMPL_OWN: return "own";
+    case IMPL_SHARED: return "shared";
+    case IMPL_FRONTEND: return "frontend";
+    case IMPL_MISSING: return "missing";
+    }
+    return "?";
+}
+
+static void print_json(const info *in)
+{
+    const char *current = eh_get_backend();
+    eh_clear_error();
+    printf("{\n  \"libeh_version\": ");
+    json_string(eh_version());
+    printf(",\n  \"current_backend\": ");
+    json_string(current);
+    printf(",\n  \"backends\": [");
+    for (int b = 0; b < in->n_backends; b++) {
+        counts n = count(in, b);
+        printf("%s\n    {\"name\": ", b ? "," : "");
+        json_string(in->names[b]);
+        printf(", \"description\": ");
+        json_string(description(in, b));
+        printf(", \"deferred\": %s, \"own\": %d, \"shared\": %d, \"frontend\": %d, \"missing\": %d}",
+               is_deferring(in, b) ? "true" : "false", n.own, n.shared, n.frontend, n.missing);
+    }
+    printf("\n  ],\n  \"ops\": [");
+    for (int op = 0; op < in->n_ops; op++) {
+        printf("%s\n    {\"name\": ", op ? "," : "");
+        json_string(eh_op_name(op));
+        printf(", \"kind\": ");
+        json_string(kind_name(eh_op_kind_of((eh_op)op)));
+        printf(", \"support\": {");
+        for (int b = 0; b < in->n_backends; b++) {
+            const cell *c = at(in, op, b);
+            printf("%s", b ? ", " : "");
+            json_string(in->names[b]);
+            printf(": {\"supported\": %s, \"implementation\": \"%s\", \"kernel_of\": ",
+                   c->impl == IMPL_MISSING ? "false" : "true", impl_name(c->impl));
+            json_string(c->impl == IMPL_OWN ? in->names[b] : c->owner);
+            printf(", \"fused\": %s}", c->fused ? "true" : "false");
+        }
+        printf("}}");
+    }
+    printf("\n  ]\n}\n");
+}
+
+/* ---- main --------------------------------------------------------------------- */
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: ehinfo [--format text|markdown|json]\n"
+            "       ehinfo --help | --version\n"
+            "\n"
+            "Print the backends built into libeh and the op x backend support matrix.\n"
+            "\n"
+            "  -f, --format FMT  text (default), markdown (docs/support-matrix.md) or json\n"
+            "  -h, --help        this help\n"
+            "      --version     ehinfo's and libeh's version\n"
+            "\n"
+            "Cells: own (the backend's own kernel), '<b> kernel' (shares backend <b>'s\n"
+            "kernel), frontend (META op, no kernel), fused (deferred and fused into one\n"
+            "pass), '-' (not implemented).\n"
+            "\n"
+            "Exit status: 0 ok, 1 output error, 2 bad usage.\n");
+}
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "ehinfo: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, " (try 'ehinfo --help')\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    enum format fmt = FMT_TEXT;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *value = NULL;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+        } else if (strcmp(a, "--version") == 0) {
+            printf("ehinfo (libeh) %s\n", eh_version());
+            return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+        } else if (strcmp(a, "-f") == 0 || strcmp(a, "--format") == 0) {
+            if (i + 1 >= argc)
+                return bad_usage("%s needs a value: text, markdown or json", a);
+            value = argv[++i];
+        } else if (strncmp(a, "--format=", 9) == 0) {
+            value = a + 9;
+        } else if (a[0] == '-') {
+            return bad_usage("unknown option '%s'", a);
+        } else {
+            return bad_usage("unexpected argument '%s'", a);
+        }
+        if (strcmp(value, "text") == 0)
+            fmt = FMT_TEXT;
+        else if (strcmp(value, "markdown") == 0 || strcmp(value, "md") == 0)
+            fmt = FMT_MARKDOWN;
+        else if (strcmp(value, "json") == 0)
+            fmt = FMT_JSON;
+        else
+            return bad_usage("unknown format '%s' (expected text, markdown or json)", value);
+    }
+
+    info in = {0, NULL, NULL, 0, NULL};
+    if (collect(&in) != 0) {
+        fprintf(stderr, "ehinfo: out of memory\n");
+        release(&in);
+        return 1;
+    }
+    switch (fmt) {
+    case FMT_TEXT: print_text(&in); break;
+    case FMT_MARKDOWN: print_markdown(&in); break;
+    case FMT_JSON: print_json(&in); break;
+    }
+    release(&in);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "ehinfo: cannot write the output: %s\n", strerror(errno));
+        return 1;
+    }
+    return 0;
+}
