@@ -31,7 +31,9 @@
  * cache), project(p) is called once with the facts the rules recorded
  * (el_fact) and the list of linted files: that is how a rule looks at the
  * whole tree (EH105).  Project hooks are never cached; per-TU findings
- * and facts are.
+ * and facts are, keyed on the TU's files, flags and configuration -- so a
+ * per-TU hook must depend on nothing else (not on other files read from
+ * disk, the environment or the time); such work belongs in project().
  *
  * Rules only describe what they find: el_report*().  The engine decides
  * the rest -- whether the rule runs at all (configuration, --select,
@@ -169,8 +171,11 @@ bool el_config_is_backend_macro(const el_config *cfg, const char *name);
 /* Known backend names (sorted). */
 size_t el_config_backend_count(const el_config *cfg);
 const char *el_config_backend_name(const el_config *cfg, size_t i);
-/* A list-of-strings key of the configuration ("backend_macros", or a key
- * a rule documents), with n set; NULL when absent. */
+/* A list key of the configuration ("backend_dirs", "core_paths",
+ * "exclude", "backends", "backend_headers", "backend_prefixes",
+ * "backend_macros"), or "backend_prefixes_expanded" (backend_prefixes
+ * with <backend> replaced by every backend name), with n set; NULL for
+ * another key. */
 const char *const *el_config_strings(const el_config *cfg, const char *key, size_t *n);
 /* The "options" object of a rule's configuration entry
  * ({"rules": {"EH203": {"options": {...}}}}), or NULL.  Read only. */

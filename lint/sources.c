@@ -24,6 +24,7 @@ typedef struct walker {
     el_sources *out;
     el_strmap seen_files;   /* real path -> (void*)1 */
     el_strmap seen_dirs;    /* "dev:ino" -> (void*)1 */
+    bool no_exclude;        /* walking a directory the user named although excluded */
     int config_error;
 } walker;
 
@@ -85,7 +86,7 @@ static void add_file(walker *w, const char *shown, bool explicit_arg)
         free(real);
         return;
     }
-    if (!explicit_arg && el_config_excluded(cfg, real)) {
+    if (!explicit_arg && !w->no_exclude && el_config_excluded(cfg, real)) {
         free(real);
         return;
     }
@@ -225,7 +226,7 @@ static void walk_dir(walker *w, const char *dir, el_strmap *stack)
             free(probe);
             free(abs);
             char *absdir = el_path_abs(child);
-            if (cfg && !el_config_excluded(cfg, absdir))
+            if (cfg && (w->no_exclude || !el_config_excluded(cfg, absdir)))
                 walk_dir(w, child, stack);
             free(absdir);
         } else if (is_source_name(names[i])) {
@@ -266,8 +267,19 @@ int el_sources_collect(char *const *paths, size_t n, el_configs *cfgs, size_t ma
             continue;
         }
         if (S_ISDIR(st.st_mode)) {
+            /* A directory named on the command line is walked whole, even
+             * when an exclude pattern matches it (`emberlint build/gen`). */
+            char *probe = el_path_join(p, "x");
+            char *abs = el_path_abs(probe);
+            char *absdir = el_path_abs(p);
+            const el_config *cfg = config_for(&w, abs);
+            w.no_exclude = cfg && el_config_excluded(cfg, absdir);
+            free(probe);
+            free(abs);
+            free(absdir);
             el_strmap stack = {0};
-            walk_dir(&w, p, &stack);
+            if (cfg)
+                walk_dir(&w, p, &stack);
             el_strmap_free(&stack);
         } else if (S_ISREG(st.st_mode)) {
             add_file(&w, p, true);

@@ -14,7 +14,9 @@
  *                    the taller orientation, singular values sorted
  *                    descending; missing left/right vectors (zero singular
  *                    values, full_matrices) completed deterministically
- *                    from the standard basis.  The matrix 2 and
+ *                    from the standard basis.  Columns that a rotation
+ *                    cancels to rounding noise (rank deficiency) are zero
+ *                    singular values (jacobi_rows).  The matrix 2 and
  *                    nuclear norms (reduction.c) use the same code for
  *                    their singular values (eh_ref_singular_values).
  *   eigh             cyclic two-sided Jacobi on the symmetric matrix built

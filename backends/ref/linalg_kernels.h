@@ -16,7 +16,9 @@ void eh_ref_batch_strides(const eh_tensor *t, int tb, int64_t mat, int bnd,
 
 /* The singular values of the row-major m x n matrix a (entries finite),
  * sorted descending, into sv[0 .. min(m, n)).  The same algorithm as
- * eh_ref_svd (one-sided Jacobi, linalg_decomp.c), without the vectors.
+ * eh_ref_svd (one-sided Jacobi, linalg_decomp.c), without the vectors: the
+ * same values as eh_ref_svd's s, including the exact zeros it returns for
+ * columns cancelled to rounding noise (rank-deficient matrices converge).
  * Scratch is allocated inside.  Returns EH_OK, EH_ERR_NOMEM (scratch) or
  * EH_ERR_LINALG (the iteration did not converge), and records no error
  * itself: it may run on a worker thread, so the caller reports failures. */

@@ -2,7 +2,7 @@
  * (EH102 backend-symbol, EH103 backend-branch, EH104
  * backend-impl-outside-backends, EH105 backend-op-missing).
  *
- * Header only (static functions): lint/rules/*.c are rules, one each, and
+ * Header only (static functions): every .c file of lint/rules/ is a rule, and
  * this is not one.  Everything here asks the configuration (rule.h); no
  * list of names is typed in C. */
 #ifndef EL_RULES_SEPARATION_H

@@ -1107,8 +1107,8 @@ static void test_svd_rank_two(void **state)
                     ASSERT_SMALL(fabs(V[j] - B6[j] / 3), tol);
                     ASSERT_SMALL(fabs(V[n + j] - dv[j] / dn), tol);
                 }
-                /* The transpose (wide): u = the vectors b/3, d/|d| as
-                 * columns (first entries 1/3 and 2/|d| are the largest,
+                /* The transpose: u's columns b/3 and d/|d| (their largest
+                 * entries, 2/3 -- the first of the tie -- and 2/|d|, are
                  * positive), vt's rows p/|p| and q/|q|. */
                 eh_tensor *at = t_from(dt, 2, SHAPE(n, m), At);
                 check_svd(at, 1, n, m, full, dt);

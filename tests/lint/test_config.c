@@ -109,8 +109,11 @@ static void test_config_keys(void **state)
     assert_string_equal(finding_field(j, 2, "file"), "src/b.c");
     assert_true(lt_contains(finding_field(j, 2, "message"), "backend 'gpu'"));
     json_object_put(j);
-    /* an excluded file named on the command line is linted */
+    /* an excluded file or directory named on the command line is linted */
     j = lint_json(1, "generated/g.c", NULL);
+    assert_int_equal(lt_count_rule(j, "EH101"), 1);
+    json_object_put(j);
+    j = lint_json(1, "generated", NULL);
     assert_int_equal(lt_count_rule(j, "EH101"), 1);
     json_object_put(j);
 }

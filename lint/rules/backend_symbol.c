@@ -1,0 +1,387 @@
+/* lint/rules/backend_symbol.c -- EH102 backend-symbol: frontend code
+ * calls, takes the address of, or uses a type, variable, constant or macro
+ * of a backend.
+ *
+ * What counts as a backend symbol (the declaration clang resolved the
+ * name to, so macros, function-pointer aliases and typedefs are seen
+ * through):
+ *   - anything declared in a file under a backend directory
+ *     (backends/<name>/), whatever its name;
+ *   - a name with an eh_<backend>_ prefix (backend_prefixes entries with
+ *     <backend>, expanded for every known backend; the whole prefix must
+ *     match: eh_blast_radius is not backend blas's);
+ *   - a name with a library prefix of backend_prefixes (cblas_, LAPACKE_,
+ *     fftw, cuda, ...; upper case too for macros), unless the frontend
+ *     defines it itself (a linted, non-backend file holds its definition:
+ *     the project's own cblas_helper_count() is not BLAS).
+ *
+ * Reported: a DeclRefExpr to such a function (a call, or its address),
+ * variable or enum constant; a call through a function-pointer variable
+ * initialized with one (elc_callee); a TypeRef to such a type, or to a
+ * typedef whose chain reaches one; an expansion of such a macro defined
+ * outside the linted frontend (a frontend macro is seen through: the
+ * references in its body are reported where it is used). */
+#include <string.h>
+
+#include "clang_util.h"
+#include "rule.h"
+#include "separation.h"
+
+#define RULE "EH102"
+#define MAX_SEEN 256
+
+typedef struct seen_loc {
+    CXFile file;
+    unsigned line, col;
+} seen_loc;
+
+typedef struct pending_macro {
+    CXFile file;
+    unsigned line, col;
+    char name[128];
+    char backend[64];
+} pending_macro;
+
+typedef struct state {
+    sep_files files;
+    seen_loc seen[MAX_SEEN];
+    size_t n_seen;
+    pending_macro *macros;
+    size_t n_macros, cap_macros;
+} state;
+
+static const enum CXCursorKind kinds[] = {
+    CXCursor_DeclRefExpr, CXCursor_CallExpr, CXCursor_TypeRef, CXCursor_MacroExpansion,
+    EL_KINDS_END,
+};
+
+/* ---- what is a backend symbol --------------------------------------------- */
+
+typedef enum why { NOT_BACKEND = 0, BY_PREFIX, BY_LOCATION } why;
+
+/* Is `decl` a backend's?  backend[] receives the backend's name when known. */
+static why backend_decl(el_ctx *ctx, state *s, CXCursor decl, char *backend, size_t n)
+{
+    const el_config *cfg = el_ctx_config(ctx);
+    backend[0] = '\0';
+    char name[256];
+    elc_spelling(decl, name, sizeof name);
+    if (!name[0])
+        return NOT_BACKEND;
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    bool is_macro = k == CXCursor_MacroDefinition;
+
+    if (!is_macro && sep_eh_backend_of(cfg, name, backend, n))
+        return BY_PREFIX;
+
+    /* Where it is first declared. */
+    CXCursor first = is_macro ? decl : clang_getCanonicalCursor(decl);
+    const sep_file_class *fi = sep_decl_file(ctx, &s->files, first);
+    if (fi && fi->cls == EL_FILE_BACKEND) {
+        snprintf(backend, n, "%s", fi->backend);
+        return BY_LOCATION;
+    }
+    backend[0] = '\0';
+    if (is_macro && fi && fi->linted)
+        return NOT_BACKEND; /* the frontend's own macro: its body is seen through */
+    if (!sep_prefix_of(cfg, name, true))
+        return NOT_BACKEND;
+    if (is_macro)
+        return BY_PREFIX;
+    /* A library prefix: not the library's when the frontend defines it. */
+    CXCursor def = clang_getCursorDefinition(decl);
+    if (!clang_Cursor_isNull(def)) {
+        const sep_file_class *di = sep_decl_file(ctx, &s->files, def);
+        if (di && di->linted && di->cls != EL_FILE_BACKEND)
+            return NOT_BACKEND;
+    }
+    return BY_PREFIX;
+}
+
+/* ---- reporting ------------------------------------------------------------- */
+
+static bool seen(state *s, CXSourceLocation loc, bool remember)
+{
+    CXFile f = NULL;
+    unsigned line = 0, col = 0;
+    elc_location(loc, &f, &line, &col);
+    for (size_t i = 0; i < s->n_seen; i++)
+        if (s->seen[i].file == f && s->seen[i].line == line && s->seen[i].col == col)
+            return true;
+    if (remember && s->n_seen < MAX_SEEN)
+        s->seen[s->n_seen++] = (seen_loc){f, line, col};
+    return false;
+}
+
+/* "; use eh_matmul" or "". */
+static const char *hint(el_ctx *ctx, const char *name, char *buf, size_t n)
+{
+    char use[256];
+    if (el_symbol_replacement(el_ctx_config(ctx), name, use, sizeof use))
+        snprintf(buf, n, "; use %s", use);
+    else
+        buf[0] = '\0';
+    return buf;
+}
+
+/* " of backend 'blas'" for symbols known by where they are declared. */
+static const char *whose(why w, const char *backend, char *buf, size_t n)
+{
+    if (w == BY_LOCATION && backend[0])
+        snprintf(buf, n, " of backend '%s'", backend);
+    else
+        buf[0] = '\0';
+    return buf;
+}
+
+/* ---- the cursors ------------------------------------------------------------ */
+
+/* True when the expression `e` (the cursor being visited) is the callee of
+ * a call: the first child of a CallExpr, through parentheses, implicit
+ * conversions, casts, `*` and `&`. */
+static bool is_callee(el_ctx *ctx, CXCursor e)
+{
+    CXCursor child = e;
+    for (unsigned i = 0; i < el_depth(ctx); i++) {
+        CXCursor a = el_ancestor(ctx, i);
+        enum CXCursorKind k = clang_getCursorKind(a);
+        if (k == CXCursor_CallExpr)
+            return clang_equalCursors(child, elc_child(a, 0));
+        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr &&
+            k != CXCursor_CStyleCastExpr && k != CXCursor_UnaryOperator)
+            return false;
+        child = a;
+    }
+    return false;
+}
+
+static void on_declref(el_ctx *ctx, state *s, CXCursor c)
+{
+    CXCursor d = clang_getCursorReferenced(c);
+    enum CXCursorKind k = clang_getCursorKind(d);
+    if (k == CXCursor_VarDecl) {
+        /* Globals only: a local named cuda_ok is the function's own. */
+        CXCursor parent = clang_getCursorSemanticParent(d);
+        if (clang_getCursorKind(parent) != CXCursor_TranslationUnit &&
+            clang_getCursorLinkage(d) != CXLinkage_External)
+            return;
+    } else if (k != CXCursor_FunctionDecl && k != CXCursor_EnumConstantDecl) {
+        return;
+    }
+    char backend[64], name[256], h[300], o[96];
+    why w = backend_decl(ctx, s, d, backend, sizeof backend);
+    if (w == NOT_BACKEND)
+        return;
+    elc_spelling(d, name, sizeof name);
+    CXSourceLocation loc = clang_getCursorLocation(c);
+    seen(s, loc, true);
+    if (k == CXCursor_FunctionDecl) {
+        if (is_callee(ctx, c))
+            el_report(ctx, c, "call to backend function '%s'%s%s", name,
+                      whose(w, backend, o, sizeof o), hint(ctx, name, h, sizeof h));
+        else
+            el_report(ctx, c, "address of backend function '%s'%s taken%s", name,
+                      whose(w, backend, o, sizeof o), hint(ctx, name, h, sizeof h));
+    } else {
+        el_report(ctx, c, "use of backend %s '%s'%s",
+                  k == CXCursor_VarDecl ? "variable" : "constant", name,
+                  whose(w, backend, o, sizeof o));
+    }
+}
+
+/* Does the callee expression name a function itself (then the DeclRefExpr
+ * is reported), or go through a variable? */
+static enum CXChildVisitResult find_fn_ref(CXCursor c, CXCursor p, CXClientData d)
+{
+    (void)p;
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
+        clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_FunctionDecl) {
+        *(bool *)d = true;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static void on_call(el_ctx *ctx, state *s, CXCursor call)
+{
+    CXCursor callee_expr = elc_child(call, 0);
+    if (clang_Cursor_isNull(callee_expr))
+        return;
+    bool direct = clang_getCursorKind(callee_expr) == CXCursor_DeclRefExpr &&
+                  clang_getCursorKind(clang_getCursorReferenced(callee_expr)) ==
+                      CXCursor_FunctionDecl;
+    if (!direct)
+        clang_visitChildren(callee_expr, find_fn_ref, &direct);
+    if (direct)
+        return;
+    CXCursor fn = elc_callee(call);
+    if (clang_Cursor_isNull(fn))
+        return;
+    char backend[64], name[256], via[256], h[300], o[96];
+    why w = backend_decl(ctx, s, fn, backend, sizeof backend);
+    if (w == NOT_BACKEND)
+        return;
+    elc_spelling(fn, name, sizeof name);
+    CXCursor v = elc_referenced(callee_expr);
+    if (clang_Cursor_isNull(v)) {
+        CXCursor inner = callee_expr;
+        for (int i = 0; i < 8 && clang_Cursor_isNull(v); i++) {
+            inner = elc_child(elc_strip_casts(inner), 0);
+            if (clang_Cursor_isNull(inner))
+                break;
+            v = elc_referenced(inner);
+        }
+    }
+    if (clang_Cursor_isNull(v))
+        snprintf(via, sizeof via, "a function pointer");
+    else
+        elc_spelling(v, via, sizeof via);
+    seen(s, clang_getCursorLocation(call), true);
+    el_report(ctx, call, "call to backend function '%s'%s through '%s'%s", name,
+              whose(w, backend, o, sizeof o), via, hint(ctx, name, h, sizeof h));
+}
+
+/* The first backend declaration along a type: through pointers, arrays,
+ * qualifiers and typedef chains, to the record or enum. */
+static bool backend_in_type(el_ctx *ctx, state *s, CXType t, char *name, size_t nn,
+                            char *backend, size_t nb, why *w)
+{
+    for (int guard = 0; guard < 16; guard++) {
+        switch (t.kind) {
+        case CXType_Pointer:
+            t = clang_getPointeeType(t);
+            continue;
+        case CXType_ConstantArray:
+        case CXType_IncompleteArray:
+        case CXType_VariableArray:
+        case CXType_DependentSizedArray:
+            t = clang_getArrayElementType(t);
+            continue;
+        case CXType_Elaborated:
+            t = clang_Type_getNamedType(t);
+            continue;
+        case CXType_Typedef:
+        case CXType_Record:
+        case CXType_Enum: {
+            CXCursor d = clang_getTypeDeclaration(t);
+            if (clang_Cursor_isNull(d))
+                return false;
+            *w = backend_decl(ctx, s, d, backend, nb);
+            if (*w != NOT_BACKEND) {
+                elc_spelling(d, name, nn);
+                return true;
+            }
+            if (t.kind != CXType_Typedef)
+                return false;
+            t = clang_getTypedefDeclUnderlyingType(d);
+            continue;
+        }
+        default:
+            return false;
+        }
+    }
+    return false;
+}
+
+static void on_typeref(el_ctx *ctx, state *s, CXCursor c)
+{
+    CXCursor d = clang_getCursorReferenced(c);
+    enum CXCursorKind k = clang_getCursorKind(d);
+    if (k != CXCursor_TypedefDecl && k != CXCursor_StructDecl && k != CXCursor_UnionDecl &&
+        k != CXCursor_EnumDecl)
+        return;
+    char backend[64], name[256], o[96];
+    why w = backend_decl(ctx, s, d, backend, sizeof backend);
+    if (w != NOT_BACKEND) {
+        elc_spelling(d, name, sizeof name);
+        seen(s, clang_getCursorLocation(c), true);
+        el_report(ctx, c, "use of backend type '%s'%s", name, whose(w, backend, o, sizeof o));
+        return;
+    }
+    if (k != CXCursor_TypedefDecl)
+        return;
+    char alias[256], target[256];
+    if (backend_in_type(ctx, s, clang_getTypedefDeclUnderlyingType(d), target, sizeof target,
+                        backend, sizeof backend, &w)) {
+        elc_spelling(d, alias, sizeof alias);
+        seen(s, clang_getCursorLocation(c), true);
+        el_report(ctx, c, "use of type '%s', an alias of backend type '%s'%s", alias, target,
+                  whose(w, backend, o, sizeof o));
+    }
+}
+
+static void on_macro(el_ctx *ctx, state *s, CXCursor c)
+{
+    CXCursor d = clang_getCursorReferenced(c);
+    if (clang_getCursorKind(d) != CXCursor_MacroDefinition)
+        return;
+    char backend[64];
+    if (backend_decl(ctx, s, d, backend, sizeof backend) == NOT_BACKEND)
+        return;
+    /* Reported at the end, unless a reference from its expansion already
+     * was (a macro that calls a backend function is one finding). */
+    if (s->n_macros == s->cap_macros) {
+        s->cap_macros = s->cap_macros ? 2 * s->cap_macros : 16;
+        pending_macro *v = realloc(s->macros, s->cap_macros * sizeof *v);
+        if (!v)
+            return;
+        s->macros = v;
+    }
+    pending_macro *m = &s->macros[s->n_macros++];
+    elc_cursor_location(c, &m->file, &m->line, &m->col);
+    elc_spelling(c, m->name, sizeof m->name);
+    snprintf(m->backend, sizeof m->backend, "%s", backend);
+}
+
+static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
+{
+    if (!el_applies_at(ctx, clang_getCursorLocation(c)))
+        return;
+    state *s = st;
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_DeclRefExpr:
+        on_declref(ctx, s, c);
+        break;
+    case CXCursor_CallExpr:
+        on_call(ctx, s, c);
+        break;
+    case CXCursor_TypeRef:
+        on_typeref(ctx, s, c);
+        break;
+    case CXCursor_MacroExpansion:
+        on_macro(ctx, s, c);
+        break;
+    default:
+        break;
+    }
+}
+
+static void end(el_ctx *ctx, void *st)
+{
+    state *s = st;
+    CXTranslationUnit tu = el_tu(ctx);
+    for (size_t i = 0; i < s->n_macros; i++) {
+        pending_macro *m = &s->macros[i];
+        bool dup = false;
+        for (size_t k = 0; k < s->n_seen && !dup; k++)
+            dup = s->seen[k].file == m->file && s->seen[k].line == m->line &&
+                  s->seen[k].col == m->col;
+        if (dup)
+            continue;
+        char o[96] = "";
+        if (m->backend[0])
+            snprintf(o, sizeof o, " of backend '%s'", m->backend);
+        el_report_loc(ctx, clang_getLocation(tu, m->file, m->line, m->col),
+                      "use of backend macro '%s'%s", m->name, o);
+    }
+    free(s->macros);
+    s->macros = NULL;
+}
+
+const el_rule el_rule_backend_symbol = {
+    .id = RULE,
+    .kinds = kinds,
+    .state_size = sizeof(state),
+    .on_cursor = on_cursor,
+    .end = end,
+};

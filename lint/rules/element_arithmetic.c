@@ -1,0 +1,160 @@
+/* lint/rules/element_arithmetic.c -- EH201 element-arithmetic: C
+ * arithmetic operators (+ - * / %, their compound assignments, ++, --
+ * and unary minus) applied to elements of tensor storage: values read
+ * through a pointer from eh_data* (directly, through aliases, casts and
+ * pointer arithmetic; by subscript or dereference), or variables holding
+ * such a value.  Which values those are is lint/storage_flow.c's answer.
+ *
+ * Not findings: arithmetic whose result is an index or an address (inside
+ * a subscript, pointer arithmetic), loop counters and anything else that
+ * never came from storage, and host copies made by eh_to_buffer (EH401
+ * covers copying data out and back in).  Each operator is reported where
+ * one of its own operands is an element, so `p[i] * 2 + b` is one finding
+ * (at the `*`), and what is computed from a finding is not reported
+ * again. */
+#include <stdio.h>
+#include <string.h>
+
+#include "clang_util.h"
+#include "rule.h"
+#include "storage_flow.h"
+
+static const enum CXCursorKind kinds[] = {CXCursor_BinaryOperator, CXCursor_CompoundAssignOperator,
+                                          CXCursor_UnaryOperator, EL_KINDS_END};
+
+static void begin(el_ctx *ctx, void *state)
+{
+    (void)ctx;
+    (void)state;
+    sf_tu_reset();
+}
+
+static void end(el_ctx *ctx, void *state)
+{
+    (void)ctx;
+    (void)state;
+    sf_tu_reset();
+}
+
+/* The cursor's value only computes an index or an address: it reaches a
+ * subscript's index, or pointer arithmetic, through operators. */
+static bool computes_address(el_ctx *ctx, CXCursor c)
+{
+    unsigned depth = el_depth(ctx);
+    for (unsigned i = 0; i < depth; i++) {
+        CXCursor a = el_ancestor(ctx, i);
+        switch (clang_getCursorKind(a)) {
+        case CXCursor_ParenExpr:
+        case CXCursor_UnexposedExpr:
+        case CXCursor_CStyleCastExpr:
+        case CXCursor_UnaryOperator:
+        case CXCursor_ConditionalOperator:
+            break;
+        case CXCursor_BinaryOperator:
+        case CXCursor_CompoundAssignOperator:
+            if (clang_getCanonicalType(clang_getCursorType(a)).kind == CXType_Pointer)
+                return true;
+            break;
+        case CXCursor_ArraySubscriptExpr: {
+            CXCursor k[2];
+            if (sf_children(a, k, 2) != 2)
+                return false;
+            CXCursor on_path = i == 0 ? c : el_ancestor(ctx, i - 1);
+            /* the index is the operand that is not the pointer or array */
+            enum CXTypeKind t0 = clang_getCanonicalType(clang_getCursorType(k[0])).kind;
+            bool first_is_base = t0 == CXType_Pointer || t0 == CXType_ConstantArray ||
+                                 t0 == CXType_IncompleteArray || t0 == CXType_VariableArray;
+            return clang_equalCursors(on_path, first_is_base ? k[1] : k[0]);
+        }
+        default:
+            return false;
+        }
+    }
+    return false;
+}
+
+/* `eh_multiply` or `eh_multiply_scalar` for an operator. */
+static const char *op_for(const char *op, bool integer, bool scalar, char *buf, size_t n)
+{
+    const char *use = sf_operator_op(op, integer);
+    if (!use)
+        return "ops";
+    if (scalar && !strchr(use, '(') && el_is_op(use))
+        snprintf(buf, n, "%s_scalar", use);
+    else
+        snprintf(buf, n, "%s", use);
+    return buf;
+}
+
+static void on_cursor(el_ctx *ctx, void *state, CXCursor c)
+{
+    (void)state;
+    CXType type = clang_getCanonicalType(clang_getCursorType(c));
+    if (type.kind == CXType_Pointer)
+        return; /* pointer arithmetic computes an address */
+    if (!el_applies_at(ctx, clang_getCursorLocation(c)))
+        return;
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    CXCursor k[2];
+    unsigned n = sf_children(c, k, 2);
+    if (n != (kind == CXCursor_UnaryOperator ? 1u : 2u))
+        return;
+    const sf_func *f = sf_current(ctx);
+    if (!sf_touches_tensor_data(f))
+        return;
+
+    const char *left = sf_element(f, k[0]);
+    const char *right = n == 2 ? sf_element(f, k[1]) : NULL;
+    if (!left && !right)
+        return;
+    const char *from = left ? left : right;
+    char op[8], use[96];
+    bool integer = elc_type_is_integer(type);
+
+    if (kind == CXCursor_UnaryOperator) {
+        bool post = false;
+        if (!elc_unary_operator(c, op, sizeof op, &post))
+            return;
+        if (strcmp(op, "-") == 0)
+            snprintf(op, sizeof op, "neg");
+        else if (strcmp(op, "++") != 0 && strcmp(op, "--") != 0)
+            return;
+        if (computes_address(ctx, c))
+            return;
+        el_report(ctx, c, "'%s' on an element of tensor storage (from %s); use %s on the tensor",
+                  strcmp(op, "neg") == 0 ? "-" : op, from, op_for(op, integer, false, use, sizeof use));
+        return;
+    }
+    if (!elc_binary_operator(c, op, sizeof op))
+        return;
+    if (kind == CXCursor_CompoundAssignOperator) {
+        size_t l = strlen(op);
+        if (l != 2 || op[1] != '=')
+            return;
+        op[1] = '\0';
+        if (!elc_is_arithmetic_op(op))
+            return;
+        if (computes_address(ctx, c))
+            return;
+        bool accumulates = !left && clang_getCursorKind(sf_strip(k[0], false)) == CXCursor_DeclRefExpr;
+        if (accumulates && (op[0] == '+' || op[0] == '*'))
+            el_report(ctx, c, "'%s=' accumulates elements of tensor storage (from %s) on the host; "
+                      "use %s on the tensor", op, from, op[0] == '+' ? "eh_sum" : "eh_prod");
+        else
+            el_report(ctx, c, "'%s=' on an element of tensor storage (from %s); use %s on the tensor",
+                      op, from, op_for(op, integer, !(left && right), use, sizeof use));
+        return;
+    }
+    if (!elc_is_arithmetic_op(op) || computes_address(ctx, c))
+        return;
+    el_report(ctx, c, "'%s' on an element of tensor storage (from %s); use %s on the tensor", op,
+              from, op_for(op, integer, !(left && right), use, sizeof use));
+}
+
+const el_rule el_rule_element_arithmetic = {
+    .id = "EH201",
+    .kinds = kinds,
+    .begin = begin,
+    .on_cursor = on_cursor,
+    .end = end,
+};

@@ -1,0 +1,63 @@
+/* lint/rules/host_roundtrip.c -- EH401 host-roundtrip: data copied out of
+ * a tensor (a copy-out such as eh_to_buffer, or a storage pointer from
+ * eh_data*) and turned back into a tensor (a to-tensor call such as
+ * eh_convert_to_tensor, lists in rules/host_access.json) in the same
+ * function: the buffer itself, an alias of it, or data local code derived
+ * from it (`out[i] = buf[i] * 2`, memcpy).  lint/storage_flow.c tracks
+ * the flow, within the function and through variables only.
+ *
+ * Not findings: tensors made from data that never left a tensor (constant
+ * tables, inputs), copy-outs that are only printed or returned, and a
+ * to-tensor call that comes before the copy-out in the source (the flow
+ * is otherwise order-blind: a buffer reused for unrelated data is not
+ * told apart). */
+#include "clang_util.h"
+#include "rule.h"
+#include "storage_flow.h"
+
+static const enum CXCursorKind kinds[] = {CXCursor_CallExpr, EL_KINDS_END};
+
+static void begin(el_ctx *ctx, void *state)
+{
+    (void)ctx;
+    (void)state;
+    sf_tu_reset();
+}
+
+static void end(el_ctx *ctx, void *state)
+{
+    (void)ctx;
+    (void)state;
+    sf_tu_reset();
+}
+
+static void on_call(el_ctx *ctx, void *state, CXCursor call)
+{
+    (void)state;
+    const sf_fn *fn = sf_call_function(call);
+    if (!fn || fn->kind != SF_FN_TO_TENSOR || fn->arg_a < 0 ||
+        fn->arg_a >= clang_Cursor_getNumArguments(call))
+        return;
+    if (!el_applies_at(ctx, clang_getCursorLocation(call)))
+        return;
+    const sf_func *f = sf_current(ctx);
+    sf_origin o;
+    if (!sf_host_data(f, clang_Cursor_getArgument(call, (unsigned)fn->arg_a), &o))
+        return;
+    CXFile file = NULL;
+    unsigned off = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(call), &file, NULL, NULL, &off);
+    if (o.file == file && o.offset >= off)
+        return; /* the data leaves the tensor after this call */
+    el_report(ctx, call, "'%s' makes a tensor from data copied out of a tensor by '%s' (line %u): "
+              "a host round trip; compute with ops on the tensor (eh_copy for a copy)",
+              fn->name, o.fn, o.line);
+}
+
+const el_rule el_rule_host_roundtrip = {
+    .id = "EH401",
+    .kinds = kinds,
+    .begin = begin,
+    .on_cursor = on_call,
+    .end = end,
+};

@@ -1,0 +1,103 @@
+/* lint/rules/integer_division.c -- EH302 integer-division: `/` of two
+ * integer operands whose quotient is then converted to a floating type:
+ * assigned or initialised to a floating variable, passed as a floating
+ * argument, returned from a function returning a floating type, used as
+ * an operand of floating arithmetic, or cast explicitly.  The fraction is
+ * gone before the conversion (`double mean = total / n`).
+ *
+ * It reads clang's implicit-conversion structure: the BinaryOperator has
+ * an integer type and the expression around it (through parentheses and
+ * the branches of ?:) is a conversion (UnexposedExpr) or a cast to a
+ * floating type.  Not findings: the quotient used as an integer, floating
+ * division (`(double)a / b`), integer division passed to a variadic
+ * function (no conversion), and constant divisions that are exact
+ * (`sizeof a / sizeof a[0]`, `8 / 2`). */
+#include <string.h>
+
+#include "clang_util.h"
+#include "rule.h"
+#include "storage_flow.h"
+
+static const enum CXCursorKind kinds[] = {CXCursor_BinaryOperator, EL_KINDS_END};
+
+static bool eval_int(CXCursor e, long long *v)
+{
+    CXEvalResult r = clang_Cursor_Evaluate(e);
+    if (!r)
+        return false;
+    bool ok = clang_EvalResult_getKind(r) == CXEval_Int;
+    if (ok)
+        *v = clang_EvalResult_getAsLongLong(r);
+    clang_EvalResult_dispose(r);
+    return ok;
+}
+
+/* The floating type the current cursor `e`'s value is converted to. */
+static bool converted_to_floating(el_ctx *ctx, CXCursor e, CXType *to)
+{
+    unsigned depth = el_depth(ctx);
+    for (unsigned i = 0; i < depth; i++) {
+        CXCursor a = el_ancestor(ctx, i);
+        CXType t = clang_getCanonicalType(clang_getCursorType(a));
+        switch (clang_getCursorKind(a)) {
+        case CXCursor_ParenExpr:
+            break;
+        case CXCursor_ConditionalOperator: {
+            /* a branch, not the condition */
+            CXCursor k[1];
+            CXCursor on_path = i == 0 ? e : el_ancestor(ctx, i - 1);
+            if (sf_children(a, k, 1) < 1 || clang_equalCursors(k[0], on_path))
+                return false;
+            if (!elc_type_is_integer(t))
+                return false;
+            break;
+        }
+        case CXCursor_UnexposedExpr:
+        case CXCursor_CStyleCastExpr:
+            if (elc_type_is_floating(t)) {
+                *to = t;
+                return true;
+            }
+            if (!elc_type_is_integer(t))
+                return false;
+            break; /* an integer conversion on the way: int -> long -> double */
+        default:
+            return false;
+        }
+    }
+    return false;
+}
+
+static void on_binary(el_ctx *ctx, void *state, CXCursor c)
+{
+    (void)state;
+    CXType t = clang_getCanonicalType(clang_getCursorType(c));
+    if (!elc_type_is_integer(t))
+        return;
+    CXType to;
+    if (!converted_to_floating(ctx, c, &to))
+        return;
+    if (!el_applies_at(ctx, clang_getCursorLocation(c)))
+        return;
+    char op[4];
+    if (!elc_binary_operator(c, op, sizeof op) || strcmp(op, "/") != 0)
+        return;
+    CXCursor k[2];
+    if (sf_children(c, k, 2) != 2)
+        return;
+    long long a, b;
+    if (eval_int(k[0], &a) && eval_int(k[1], &b) && b != 0 && a % b == 0)
+        return; /* exact */
+    char ts[64], fs[64];
+    elc_string(clang_getTypeSpelling(to), ts, sizeof ts);
+    elc_string(clang_getTypeSpelling(t), fs, sizeof fs);
+    el_report(ctx, c, "integer division (%s) converted to %s: the fraction is lost before the "
+              "conversion; convert an operand first ((%s)a / b), or use eh_divide on tensors",
+              fs, ts, ts);
+}
+
+const el_rule el_rule_integer_division = {
+    .id = "EH302",
+    .kinds = kinds,
+    .on_cursor = on_binary,
+};

@@ -1,0 +1,80 @@
+/* lint/rules/libm_on_elements.c -- EH202 libm-on-elements: a <math.h>
+ * function (or abs/labs) applied to elements of tensor storage, or to a
+ * value computed from them (`sqrtf(p[i] * p[i])`, `exp(v)` where v was
+ * read from storage).  The functions and the op each maps to are data:
+ * rules/op_equivalents.json ("libm", "stdlib"); the message names the op
+ * (sqrt -> eh_sqrt, expf -> eh_exp, pow -> eh_power, ...), or says that
+ * there is none yet.
+ *
+ * Only functions declared in a system header (or compiler builtins) count,
+ * so a project's own `log()` is not libm.  Host copies made by
+ * eh_to_buffer are not storage (see EH201). */
+#include <string.h>
+
+#include "clang_util.h"
+#include "rule.h"
+#include "storage_flow.h"
+
+static const enum CXCursorKind kinds[] = {CXCursor_CallExpr, EL_KINDS_END};
+
+static void begin(el_ctx *ctx, void *state)
+{
+    (void)ctx;
+    (void)state;
+    sf_tu_reset();
+}
+
+static void end(el_ctx *ctx, void *state)
+{
+    (void)ctx;
+    (void)state;
+    sf_tu_reset();
+}
+
+/* Declared by the C library or the compiler, not by the project. */
+static bool is_library_function(CXCursor decl)
+{
+    CXSourceLocation loc = clang_getCursorLocation(decl);
+    CXFile f = NULL;
+    clang_getSpellingLocation(loc, &f, NULL, NULL, NULL);
+    return !f || clang_Location_isInSystemHeader(loc);
+}
+
+static void on_call(el_ctx *ctx, void *state, CXCursor call)
+{
+    (void)state;
+    CXCursor callee = elc_callee(call);
+    if (clang_Cursor_isNull(callee))
+        return;
+    char name[128];
+    elc_spelling(callee, name, sizeof name);
+    const char *suggest = NULL, *base = NULL;
+    if (!sf_libm(name, &suggest, &base) || !is_library_function(callee))
+        return;
+    if (!el_applies_at(ctx, clang_getCursorLocation(call)))
+        return;
+    const sf_func *f = sf_current(ctx);
+    if (!sf_touches_tensor_data(f))
+        return;
+    const char *from = NULL;
+    int n = clang_Cursor_getNumArguments(call);
+    for (int i = 0; i < n && !from; i++)
+        from = sf_derived(f, clang_Cursor_getArgument(call, (unsigned)i), SF_ELEMENTS);
+    if (!from)
+        return;
+    if (suggest)
+        el_report(ctx, call, "'%s' on elements of tensor storage (from %s); use %s on the tensor",
+                  name, from, suggest);
+    else
+        el_report(ctx, call, "'%s' on elements of tensor storage (from %s); no op computes %s yet: "
+                  "add one (docs/adding-an-op.md) rather than computing on the host",
+                  name, from, base);
+}
+
+const el_rule el_rule_libm_on_elements = {
+    .id = "EH202",
+    .kinds = kinds,
+    .begin = begin,
+    .on_cursor = on_call,
+    .end = end,
+};
