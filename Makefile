@@ -105,8 +105,10 @@ asan:
 demo: $(DEPS_STAMP) lib examples
 	@sh mk/demo.sh $(BUILD)
 
-install: lib
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/eh $(DESTDIR)$(PREFIX)/lib/pkgconfig
+install: lib $(BUILD)/bin/ehinfo $(BUILD)/bin/emberlint
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/eh $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	  $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BUILD)/bin/ehinfo $(BUILD)/bin/emberlint $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libeh.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libeh.so.$(SOVERSION)

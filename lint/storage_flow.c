@@ -826,10 +826,12 @@ static sf_var *lvalue_var(sf_func *f, CXCursor e)
         e = strip_pointer(e);
         CXCursor decl;
         switch (clang_getCursorKind(e)) {
-        case CXCursor_DeclRefExpr:
+        case CXCursor_DeclRefExpr: {
             if (!is_var_kind(e, &decl))
                 return NULL;
-            return &f->vars[var_add(f, decl)];
+            size_t idx = var_add(f, decl); /* may move f->vars */
+            return &f->vars[idx];
+        }
         case CXCursor_ArraySubscriptExpr:
             e = subscript_base(e, NULL);
             break;

@@ -283,6 +283,7 @@ static void on_var(el_ctx *ctx, void *state, CXCursor c)
 /* ---- the project --------------------------------------------------------------- */
 
 #define MSG_ROOM 700
+#define MAX_LISTED 16 /* ops named in a message; the rest are counted */
 
 static void project(el_project *p)
 {
@@ -342,7 +343,7 @@ static void project(el_project *p)
                 continue;
             missing++;
             const char *name = el_op_name(op);
-            if (len + strlen(name) + 2 < MSG_ROOM) {
+            if (listed == missing - 1 && listed < MAX_LISTED && len + strlen(name) + 2 < MSG_ROOM) {
                 len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", listed ? ", " : "", name);
                 listed++;
             }
@@ -353,9 +354,9 @@ static void project(el_project *p)
                 snprintf(more, sizeof more, ", and %zu more", missing - listed);
             el_project_report(p, fieldv[0], (unsigned)atoi(fieldv[1]), (unsigned)atoi(fieldv[2]),
                               "backend '%s' does not implement %zu op%s of libeh/ops.def: "
-                              "%s%s (no %s<op> kernel in table '%s')",
+                              "%s%s (table '%s' has no [%s...] kernel for %s)",
                               fieldv[3], missing, missing == 1 ? "" : "s", list, more,
-                              fieldv[5], fieldv[4]);
+                              fieldv[4], fieldv[5], missing == 1 ? "it" : "them");
         }
         free(v);
     }

@@ -10,17 +10,21 @@
  *   - a name with an eh_<backend>_ prefix (backend_prefixes entries with
  *     <backend>, expanded for every known backend; the whole prefix must
  *     match: eh_blast_radius is not backend blas's);
- *   - a name with a library prefix of backend_prefixes (cblas_, LAPACKE_,
- *     fftw, cuda, ...; upper case too for macros), unless the frontend
- *     defines it itself (a linted, non-backend file holds its definition:
- *     the project's own cblas_helper_count() is not BLAS).
+ *   - a name with a library prefix of backend_prefixes (cblas_, Cblas,
+ *     LAPACKE_, fftw, cuda, ...; in upper case too: CBLAS_ORDER,
+ *     FFTW_ESTIMATE), unless the frontend defines it itself (a linted,
+ *     non-backend file holds its definition: the project's own
+ *     cblas_helper_count() is not BLAS).
  *
  * Reported: a DeclRefExpr to such a function (a call, or its address),
  * variable or enum constant; a call through a function-pointer variable
  * initialized with one (elc_callee); a TypeRef to such a type, or to a
  * typedef whose chain reaches one; an expansion of such a macro defined
  * outside the linted frontend (a frontend macro is seen through: the
- * references in its body are reported where it is used). */
+ * references in its body are reported where it is used).  Calls are
+ * reported at once; other uses at the end of the TU, unless they sit in
+ * the extent of a reported call (its arguments: one finding per call) or,
+ * for a macro, at the place of another finding. */
 #include <string.h>
 
 #include "clang_util.h"
@@ -28,26 +32,30 @@
 #include "separation.h"
 
 #define RULE "EH102"
-#define MAX_SEEN 256
 
-typedef struct seen_loc {
+/* A finding held back until the end of the TU: uses (types, constants,
+ * variables, macros) inside a reported call are part of that call
+ * (cblas_sgemm(CblasRowMajor, ...) is one finding), and a macro whose
+ * expansion holds a reported reference is that reference. */
+typedef struct pending {
     CXFile file;
-    unsigned line, col;
-} seen_loc;
+    unsigned line, col, offset;
+    bool macro;
+    char msg[1024];
+} pending;
 
-typedef struct pending_macro {
+/* The extent of a reported call, in expansion offsets (inclusive). */
+typedef struct span {
     CXFile file;
-    unsigned line, col;
-    char name[128];
-    char backend[64];
-} pending_macro;
+    unsigned begin, end;
+} span;
 
 typedef struct state {
     sep_files files;
-    seen_loc seen[MAX_SEEN];
-    size_t n_seen;
-    pending_macro *macros;
-    size_t n_macros, cap_macros;
+    pending *p;
+    size_t n_p, cap_p;
+    span *calls;
+    size_t n_calls, cap_calls;
 } state;
 
 static const enum CXCursorKind kinds[] = {
@@ -100,17 +108,45 @@ static why backend_decl(el_ctx *ctx, state *s, CXCursor decl, char *backend, siz
 
 /* ---- reporting ------------------------------------------------------------- */
 
-static bool seen(state *s, CXSourceLocation loc, bool remember)
+static void *grow(void *v, size_t *cap, size_t n, size_t size)
 {
-    CXFile f = NULL;
-    unsigned line = 0, col = 0;
-    elc_location(loc, &f, &line, &col);
-    for (size_t i = 0; i < s->n_seen; i++)
-        if (s->seen[i].file == f && s->seen[i].line == line && s->seen[i].col == col)
-            return true;
-    if (remember && s->n_seen < MAX_SEEN)
-        s->seen[s->n_seen++] = (seen_loc){f, line, col};
-    return false;
+    if (n < *cap)
+        return v;
+    size_t c = *cap ? 2 * *cap : 16;
+    void *nv = realloc(v, c * size);
+    if (nv)
+        *cap = c;
+    return nv;
+}
+
+/* Report a call now and remember its extent. */
+static void report_call(el_ctx *ctx, state *s, CXCursor at, CXCursor call, const char *msg)
+{
+    el_report(ctx, at, "%s", msg);
+    span *v = grow(s->calls, &s->cap_calls, s->n_calls, sizeof *v);
+    if (!v)
+        return;
+    s->calls = v;
+    span *sp = &s->calls[s->n_calls++];
+    CXSourceRange r = clang_getCursorExtent(call);
+    CXFile f2 = NULL;
+    unsigned end = 0;
+    clang_getExpansionLocation(clang_getRangeStart(r), &sp->file, NULL, NULL, &sp->begin);
+    clang_getExpansionLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &end);
+    sp->end = f2 == sp->file && end > sp->begin ? end : sp->begin;
+}
+
+/* Hold a use back until the end. */
+static void defer(state *s, CXSourceLocation loc, bool macro, const char *msg)
+{
+    pending *v = grow(s->p, &s->cap_p, s->n_p, sizeof *v);
+    if (!v)
+        return;
+    s->p = v;
+    pending *q = &s->p[s->n_p++];
+    clang_getExpansionLocation(loc, &q->file, &q->line, &q->col, &q->offset);
+    q->macro = macro;
+    snprintf(q->msg, sizeof q->msg, "%s", msg);
 }
 
 /* "; use eh_matmul" or "". */
@@ -137,16 +173,18 @@ static const char *whose(why w, const char *backend, char *buf, size_t n)
 /* ---- the cursors ------------------------------------------------------------ */
 
 /* True when the expression `e` (the cursor being visited) is the callee of
- * a call: the first child of a CallExpr, through parentheses, implicit
- * conversions, casts, `*` and `&`. */
-static bool is_callee(el_ctx *ctx, CXCursor e)
+ * a call, *call receiving it: the first child of a CallExpr, through
+ * parentheses, implicit conversions, casts, `*` and `&`. */
+static bool is_callee(el_ctx *ctx, CXCursor e, CXCursor *call)
 {
     CXCursor child = e;
     for (unsigned i = 0; i < el_depth(ctx); i++) {
         CXCursor a = el_ancestor(ctx, i);
         enum CXCursorKind k = clang_getCursorKind(a);
-        if (k == CXCursor_CallExpr)
+        if (k == CXCursor_CallExpr) {
+            *call = a;
             return clang_equalCursors(child, elc_child(a, 0));
+        }
         if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr &&
             k != CXCursor_CStyleCastExpr && k != CXCursor_UnaryOperator)
             return false;
@@ -168,25 +206,26 @@ static void on_declref(el_ctx *ctx, state *s, CXCursor c)
     } else if (k != CXCursor_FunctionDecl && k != CXCursor_EnumConstantDecl) {
         return;
     }
-    char backend[64], name[256], h[300], o[96];
+    char backend[64], name[256], h[300], o[96], msg[1024];
     why w = backend_decl(ctx, s, d, backend, sizeof backend);
     if (w == NOT_BACKEND)
         return;
     elc_spelling(d, name, sizeof name);
-    CXSourceLocation loc = clang_getCursorLocation(c);
-    seen(s, loc, true);
-    if (k == CXCursor_FunctionDecl) {
-        if (is_callee(ctx, c))
-            el_report(ctx, c, "call to backend function '%s'%s%s", name,
-                      whose(w, backend, o, sizeof o), hint(ctx, name, h, sizeof h));
-        else
-            el_report(ctx, c, "address of backend function '%s'%s taken%s", name,
-                      whose(w, backend, o, sizeof o), hint(ctx, name, h, sizeof h));
-    } else {
-        el_report(ctx, c, "use of backend %s '%s'%s",
-                  k == CXCursor_VarDecl ? "variable" : "constant", name,
-                  whose(w, backend, o, sizeof o));
+    CXCursor call;
+    if (k == CXCursor_FunctionDecl && is_callee(ctx, c, &call)) {
+        snprintf(msg, sizeof msg, "call to backend function '%s'%s%s", name,
+                 whose(w, backend, o, sizeof o), hint(ctx, name, h, sizeof h));
+        report_call(ctx, s, c, call, msg);
+        return;
     }
+    if (k == CXCursor_FunctionDecl)
+        snprintf(msg, sizeof msg, "address of backend function '%s'%s taken%s", name,
+                 whose(w, backend, o, sizeof o), hint(ctx, name, h, sizeof h));
+    else
+        snprintf(msg, sizeof msg, "use of backend %s '%s'%s",
+                 k == CXCursor_VarDecl ? "variable" : "constant", name,
+                 whose(w, backend, o, sizeof o));
+    defer(s, clang_getCursorLocation(c), false, msg);
 }
 
 /* Does the callee expression name a function itself (then the DeclRefExpr
@@ -236,9 +275,10 @@ static void on_call(el_ctx *ctx, state *s, CXCursor call)
         snprintf(via, sizeof via, "a function pointer");
     else
         elc_spelling(v, via, sizeof via);
-    seen(s, clang_getCursorLocation(call), true);
-    el_report(ctx, call, "call to backend function '%s'%s through '%s'%s", name,
-              whose(w, backend, o, sizeof o), via, hint(ctx, name, h, sizeof h));
+    char msg[1024];
+    snprintf(msg, sizeof msg, "call to backend function '%s'%s through '%s'%s", name,
+             whose(w, backend, o, sizeof o), via, hint(ctx, name, h, sizeof h));
+    report_call(ctx, s, call, call, msg);
 }
 
 /* The first backend declaration along a type: through pointers, arrays,
@@ -294,8 +334,9 @@ static void on_typeref(el_ctx *ctx, state *s, CXCursor c)
     why w = backend_decl(ctx, s, d, backend, sizeof backend);
     if (w != NOT_BACKEND) {
         elc_spelling(d, name, sizeof name);
-        seen(s, clang_getCursorLocation(c), true);
-        el_report(ctx, c, "use of backend type '%s'%s", name, whose(w, backend, o, sizeof o));
+        char msg[1024];
+        snprintf(msg, sizeof msg, "use of backend type '%s'%s", name, whose(w, backend, o, sizeof o));
+        defer(s, clang_getCursorLocation(c), false, msg);
         return;
     }
     if (k != CXCursor_TypedefDecl)
@@ -304,9 +345,10 @@ static void on_typeref(el_ctx *ctx, state *s, CXCursor c)
     if (backend_in_type(ctx, s, clang_getTypedefDeclUnderlyingType(d), target, sizeof target,
                         backend, sizeof backend, &w)) {
         elc_spelling(d, alias, sizeof alias);
-        seen(s, clang_getCursorLocation(c), true);
-        el_report(ctx, c, "use of type '%s', an alias of backend type '%s'%s", alias, target,
-                  whose(w, backend, o, sizeof o));
+        char msg[1024];
+        snprintf(msg, sizeof msg, "use of type '%s', an alias of backend type '%s'%s", alias,
+                 target, whose(w, backend, o, sizeof o));
+        defer(s, clang_getCursorLocation(c), false, msg);
     }
 }
 
@@ -315,22 +357,15 @@ static void on_macro(el_ctx *ctx, state *s, CXCursor c)
     CXCursor d = clang_getCursorReferenced(c);
     if (clang_getCursorKind(d) != CXCursor_MacroDefinition)
         return;
-    char backend[64];
+    char backend[64], name[256], msg[1024];
     if (backend_decl(ctx, s, d, backend, sizeof backend) == NOT_BACKEND)
         return;
-    /* Reported at the end, unless a reference from its expansion already
-     * was (a macro that calls a backend function is one finding). */
-    if (s->n_macros == s->cap_macros) {
-        s->cap_macros = s->cap_macros ? 2 * s->cap_macros : 16;
-        pending_macro *v = realloc(s->macros, s->cap_macros * sizeof *v);
-        if (!v)
-            return;
-        s->macros = v;
-    }
-    pending_macro *m = &s->macros[s->n_macros++];
-    elc_cursor_location(c, &m->file, &m->line, &m->col);
-    elc_spelling(c, m->name, sizeof m->name);
-    snprintf(m->backend, sizeof m->backend, "%s", backend);
+    elc_spelling(c, name, sizeof name);
+    if (backend[0])
+        snprintf(msg, sizeof msg, "use of backend macro '%s' of backend '%s'", name, backend);
+    else
+        snprintf(msg, sizeof msg, "use of backend macro '%s'", name);
+    defer(s, clang_getCursorLocation(c), true, msg);
 }
 
 static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
@@ -356,26 +391,33 @@ static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
     }
 }
 
+static bool inside_call(const state *s, const pending *q)
+{
+    for (size_t i = 0; i < s->n_calls; i++)
+        if (s->calls[i].file == q->file && s->calls[i].begin <= q->offset &&
+            q->offset <= s->calls[i].end)
+            return true;
+    return false;
+}
+
 static void end(el_ctx *ctx, void *st)
 {
     state *s = st;
     CXTranslationUnit tu = el_tu(ctx);
-    for (size_t i = 0; i < s->n_macros; i++) {
-        pending_macro *m = &s->macros[i];
-        bool dup = false;
-        for (size_t k = 0; k < s->n_seen && !dup; k++)
-            dup = s->seen[k].file == m->file && s->seen[k].line == m->line &&
-                  s->seen[k].col == m->col;
-        if (dup)
+    for (size_t i = 0; i < s->n_p; i++) {
+        const pending *q = &s->p[i];
+        if (inside_call(s, q))
             continue;
-        char o[96] = "";
-        if (m->backend[0])
-            snprintf(o, sizeof o, " of backend '%s'", m->backend);
-        el_report_loc(ctx, clang_getLocation(tu, m->file, m->line, m->col),
-                      "use of backend macro '%s'%s", m->name, o);
+        bool dup = false; /* a macro at the place of another finding */
+        for (size_t k = 0; k < s->n_p && q->macro && !dup; k++)
+            dup = !s->p[k].macro && s->p[k].file == q->file && s->p[k].offset == q->offset;
+        if (!dup)
+            el_report_loc(ctx, clang_getLocation(tu, q->file, q->line, q->col), "%s", q->msg);
     }
-    free(s->macros);
-    s->macros = NULL;
+    free(s->p);
+    free(s->calls);
+    s->p = NULL;
+    s->calls = NULL;
 }
 
 const el_rule el_rule_backend_symbol = {

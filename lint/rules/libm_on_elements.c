@@ -31,9 +31,12 @@ static void end(el_ctx *ctx, void *state)
     sf_tu_reset();
 }
 
-/* Declared by the C library or the compiler, not by the project. */
-static bool is_library_function(CXCursor decl)
+/* Declared by the C library or the compiler, not by the project.  (A
+ * compiler builtin is declared implicitly at its first use.) */
+static bool is_library_function(CXCursor decl, const char *name)
 {
+    if (strncmp(name, "__builtin_", 10) == 0)
+        return true;
     CXSourceLocation loc = clang_getCursorLocation(decl);
     CXFile f = NULL;
     clang_getSpellingLocation(loc, &f, NULL, NULL, NULL);
@@ -49,7 +52,7 @@ static void on_call(el_ctx *ctx, void *state, CXCursor call)
     char name[128];
     elc_spelling(callee, name, sizeof name);
     const char *suggest = NULL, *base = NULL;
-    if (!sf_libm(name, &suggest, &base) || !is_library_function(callee))
+    if (!sf_libm(name, &suggest, &base) || !is_library_function(callee, name))
         return;
     if (!el_applies_at(ctx, clang_getCursorLocation(call)))
         return;

@@ -37,6 +37,9 @@ if [ "$out" != "0.1.0 1 2 3" ]; then
     echo "install: FAIL: the installed app printed '$out'" >&2
     exit 1
 fi
+# The tools are installed and run.
+"$tmp/prefix/bin/ehinfo" --format text >/dev/null || { echo "install: FAIL: ehinfo" >&2; exit 1; }
+"$tmp/prefix/bin/emberlint" --version >/dev/null || { echo "install: FAIL: emberlint" >&2; exit 1; }
 # The backend-author header is not installed: applications cannot include it.
 if [ -e "$tmp/prefix/include/eh/backend_api.h" ]; then
     echo "install: FAIL: backend_api.h was installed" >&2

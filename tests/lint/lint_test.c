@@ -118,6 +118,19 @@ lt_run lt_emberlint(const char *cwd, const char *arg, ...)
     return lt_emberlintv(cwd, argv, NULL);
 }
 
+lt_run lt_lint(const char *cwd, const char *arg, ...)
+{
+    const char *argv[128] = {"--select", LT_RULES};
+    size_t n = 2;
+    va_list ap;
+    va_start(ap, arg);
+    for (const char *a = arg; a && n < 127; a = va_arg(ap, const char *))
+        argv[n++] = a;
+    va_end(ap);
+    argv[n] = NULL;
+    return lt_emberlintv(cwd, argv, NULL);
+}
+
 void lt_free(lt_run *r)
 {
     free(r->out);

@@ -43,7 +43,7 @@ static void tu_counts(const char *err, unsigned *tus, unsigned *cached)
 
 static lt_run lint(const char *a, const char *b)
 {
-    return lt_emberlint(dir, "-v", "--cache-dir", "cache", "--format", "json", a, b, NULL);
+    return lt_lint(dir, "-v", "--cache-dir", "cache", "--format", "json", a, b, NULL);
 }
 
 static double now(void)
@@ -149,7 +149,7 @@ static void test_header_change_invalidates(void **state)
     lt_free(&r);
 
     /* the compiler arguments change */
-    r = lt_emberlint(dir, "-v", "--cache-dir", "cache", "src", "--", "-DSOMETHING", NULL);
+    r = lt_lint(dir, "-v", "--cache-dir", "cache", "src", "--", "-DSOMETHING", NULL);
     tu_counts(r.err, &tus, &cached);
     assert_int_equal(cached, 0);
     lt_free(&r);
@@ -159,7 +159,7 @@ static void test_no_cache_and_bad_caches(void **state)
 {
     (void)state;
     w("src/a.c", "#include <cblas.h>\n");
-    lt_run r = lt_emberlint(dir, "--no-cache", "src", NULL);
+    lt_run r = lt_lint(dir, "--no-cache", "src", NULL);
     assert_int_equal(r.status, 1);
     lt_free(&r);
     char *def = lt_path(dir, ".emberlint-cache");
@@ -168,8 +168,8 @@ static void test_no_cache_and_bad_caches(void **state)
     free(def);
 
     /* default directory */
-    r = lt_emberlint(dir, "src", NULL);
-    lt_run again = lt_emberlint(dir, "-v", "src", NULL);
+    r = lt_lint(dir, "src", NULL);
+    lt_run again = lt_lint(dir, "-v", "src", NULL);
     unsigned tus, cached;
     tu_counts(again.err, &tus, &cached);
     assert_int_equal(cached, 1);
@@ -192,7 +192,7 @@ static void test_no_cache_and_bad_caches(void **state)
     }
     closedir(d);
     free(cdir);
-    r = lt_emberlint(dir, "-v", "src", NULL);
+    r = lt_lint(dir, "-v", "src", NULL);
     tu_counts(r.err, &tus, &cached);
     assert_int_equal(cached, 0);
     assert_int_equal(r.status, 1);
@@ -201,7 +201,7 @@ static void test_no_cache_and_bad_caches(void **state)
 
     /* a cache directory that cannot be one: a warning, then lint anyway */
     w("notadir", "x");
-    r = lt_emberlint(dir, "--cache-dir", "notadir/cache", "src", NULL);
+    r = lt_lint(dir, "--cache-dir", "notadir/cache", "src", NULL);
     assert_int_equal(r.status, 1);
     assert_true(lt_contains(r.err, "emberlint: warning: notadir/cache: cannot use as the cache directory"));
     assert_true(lt_contains(r.out, "src/a.c:1:1: error:"));

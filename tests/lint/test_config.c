@@ -32,7 +32,7 @@ static void w(const char *rel, const char *content)
 /* Lint paths (relative to dir) as JSON; the parsed report. */
 static json_object *lint_json(int want_status, const char *a, const char *b)
 {
-    lt_run r = lt_emberlint(dir, "--no-cache", "--format", "json", a, b, NULL);
+    lt_run r = lt_lint(dir, "--no-cache", "--format", "json", a, b, NULL);
     if (r.status != want_status) {
         print_error("status %d, wanted %d\nstdout:\n%s\nstderr:\n%s\n", r.status, want_status, r.out, r.err);
         fail();
@@ -141,11 +141,11 @@ static void test_forced_config(void **state)
     json_object *j = lint_json(0, "src", NULL);
     assert_int_equal(lt_count_rule(j, NULL), 0);
     json_object_put(j);
-    lt_run r = lt_emberlint(dir, "--no-cache", "--config", "strict.json", "src", NULL);
+    lt_run r = lt_lint(dir, "--no-cache", "--config", "strict.json", "src", NULL);
     assert_int_equal(r.status, 1);
     assert_true(lt_contains(r.out, "src/a.c:1:1: error:"));
     lt_free(&r);
-    r = lt_emberlint(dir, "--no-cache", "--config", "missing.json", "src", NULL);
+    r = lt_lint(dir, "--no-cache", "--config", "missing.json", "src", NULL);
     assert_int_equal(r.status, 2);
     assert_true(lt_contains(r.err, "emberlint: missing.json: cannot read: No such file or directory"));
     lt_free(&r);
@@ -185,7 +185,7 @@ static void test_malformed(void **state)
     w("src/a.c", "int a;\n");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         w("src/.emberlint.json", cases[i].text);
-        lt_run r = lt_emberlint(dir, "--no-cache", "src", NULL);
+        lt_run r = lt_lint(dir, "--no-cache", "src", NULL);
         char *want = lt_fmt("emberlint: src/.emberlint.json%s", cases[i].message);
         if (r.status != 2 || strcmp(r.err, want) != 0) {
             print_error("case %zu: status %d\nstderr: %swanted: %s", i, r.status, r.err, want);

@@ -35,11 +35,11 @@ static void test_jobs_identical_output(void **state)
     (void)state;
     const char *formats[] = {"json", "text", "sarif"};
     for (size_t f = 0; f < 3; f++) {
-        lt_run one = lt_emberlint(NULL, "--no-cache", "-j", "1", "--format", formats[f],
+        lt_run one = lt_lint(NULL, "--no-cache", "-j", "1", "--format", formats[f],
                                   "tests/lint/fixtures", NULL);
-        lt_run two = lt_emberlint(NULL, "--no-cache", "-j2", "--format", formats[f],
+        lt_run two = lt_lint(NULL, "--no-cache", "-j2", "--format", formats[f],
                                   "tests/lint/fixtures", NULL);
-        lt_run many = lt_emberlint(NULL, "--no-cache", "--jobs=7", "--format", formats[f],
+        lt_run many = lt_lint(NULL, "--no-cache", "--jobs=7", "--format", formats[f],
                                    "tests/lint/fixtures", NULL);
         assert_int_equal(one.status, 1);
         assert_true(strlen(one.out) > 100);
@@ -81,7 +81,7 @@ static void test_compile_database(void **state)
     free(db);
 
     /* without the database: conf.h is not found (EH000), no USE_BLAS */
-    lt_run r = lt_emberlint(dir, "--no-cache", "--format", "json", "src", NULL);
+    lt_run r = lt_lint(dir, "--no-cache", "--format", "json", "src", NULL);
     json_object *j = lt_json(r.out);
     assert_int_equal(lt_count_rule(j, "EH000"), 1);
     assert_int_equal(lt_count_rule(j, "EH101"), 0);
@@ -89,7 +89,7 @@ static void test_compile_database(void **state)
     lt_free(&r);
 
     /* with it: a.c's flags; only.h, which no .c includes, borrows them */
-    r = lt_emberlint(dir, "--no-cache", "--format", "json", "-p", "build", "src", NULL);
+    r = lt_lint(dir, "--no-cache", "--format", "json", "-p", "build", "src", NULL);
     j = lt_json(r.out);
     assert_int_equal(lt_count_rule(j, "EH000"), 0);
     assert_int_equal(lt_count_rule(j, "EH101"), 2);
@@ -97,7 +97,7 @@ static void test_compile_database(void **state)
     lt_free(&r);
 
     /* -p without PATH lints the database's files */
-    r = lt_emberlint(dir, "--no-cache", "--format", "json", "-pbuild", NULL);
+    r = lt_lint(dir, "--no-cache", "--format", "json", "-pbuild", NULL);
     j = lt_json(r.out);
     assert_int_equal(lt_count_rule(j, NULL), 1);
     assert_int_equal(json_object_get_int(lt_get(lt_get(j, "summary"), "files")), 1);
@@ -105,13 +105,13 @@ static void test_compile_database(void **state)
     lt_free(&r);
 
     /* a directory without compile_commands.json */
-    r = lt_emberlint(dir, "--no-cache", "-p", "src", "src", NULL);
+    r = lt_lint(dir, "--no-cache", "-p", "src", "src", NULL);
     assert_int_equal(r.status, 2);
     assert_true(lt_contains(r.err, "emberlint: src/compile_commands.json: No such file or directory"));
     lt_free(&r);
     /* a malformed one */
     w("bad/compile_commands.json", "[{\"directory\": ");
-    r = lt_emberlint(dir, "--no-cache", "-p", "bad", "src", NULL);
+    r = lt_lint(dir, "--no-cache", "-p", "bad", "src", NULL);
     assert_int_equal(r.status, 2);
     assert_true(lt_contains(r.err, "emberlint: bad/compile_commands.json: cannot load"));
     lt_free(&r);
@@ -121,10 +121,10 @@ static void test_extra_args(void **state)
 {
     (void)state;
     w("src/a.c", "#ifdef USE_BLAS\n#include <cblas.h>\n#endif\nint a;\n");
-    lt_run r = lt_emberlint(dir, "--no-cache", "src", NULL);
+    lt_run r = lt_lint(dir, "--no-cache", "src", NULL);
     assert_int_equal(r.status, 0);
     lt_free(&r);
-    r = lt_emberlint(dir, "--no-cache", "src", "--", "-DUSE_BLAS", NULL);
+    r = lt_lint(dir, "--no-cache", "src", "--", "-DUSE_BLAS", NULL);
     assert_int_equal(r.status, 1);
     assert_true(lt_contains(r.out, "src/a.c:2:1: error:"));
     lt_free(&r);
@@ -139,13 +139,13 @@ static void test_default_flags(void **state)
     w("app/deep/er/main.c", "#include <stddef.h>\n#include <stdint.h>\n#include <eh/eh.h>\n"
                             "size_t n(eh_tensor *t) { return t ? sizeof(int64_t) : 0; }\n"
                             "_Static_assert(__STDC_VERSION__ == 201112L, \"C11 by default\");\n");
-    lt_run r = lt_emberlint(dir, "--no-cache", "app", NULL);
+    lt_run r = lt_lint(dir, "--no-cache", "app", NULL);
     if (r.status != 0)
         print_error("%s%s", r.out, r.err);
     assert_int_equal(r.status, 0);
     lt_free(&r);
     /* the defaults can be changed after -- */
-    r = lt_emberlint(dir, "--no-cache", "--format", "json", "app", "--", "-std=c99", NULL);
+    r = lt_lint(dir, "--no-cache", "--format", "json", "app", "--", "-std=c99", NULL);
     assert_int_equal(r.status, 1);
     json_object *j = lt_json(r.out);
     assert_int_equal(lt_count_rule(j, "EH000"), 1);
@@ -162,14 +162,14 @@ static void test_headers(void **state)
     w("src/used.h", "#include <fftw3.h>\n");
     w("src/a.c", "#include \"used.h\"\n");
     w("src/b.c", "#include \"used.h\"\n#include \"used.h\"\n");
-    lt_run r = lt_emberlint(dir, "--no-cache", "-v", "src", NULL);
+    lt_run r = lt_lint(dir, "--no-cache", "-v", "src", NULL);
     assert_true(lt_contains(r.out, "src/alone.h:2:1: error:"));
     assert_true(lt_contains(r.out, "src/used.h:1:1: error:"));
     assert_int_equal(strstr(strstr(r.out, "src/used.h"), "\n")[1], '\0'); /* nothing after: once */
     assert_true(lt_contains(r.err, "4 files, 3 translation units"));
     lt_free(&r);
     /* a header of a file outside the linted paths is not reported */
-    r = lt_emberlint(dir, "--no-cache", "src/a.c", NULL);
+    r = lt_lint(dir, "--no-cache", "src/a.c", NULL);
     assert_int_equal(r.status, 0);
     assert_string_equal(r.out, "");
     lt_free(&r);

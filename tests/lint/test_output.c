@@ -52,7 +52,7 @@ static void expect_keys(json_object *o, const char *const *keys, size_t n)
 static void test_json_shape(void **state)
 {
     tree *t = *state;
-    lt_run r = lt_emberlint(t->dir, "--no-cache", "--format", "json", "src", NULL);
+    lt_run r = lt_lint(t->dir, "--no-cache", "--format", "json", "src", NULL);
     assert_int_equal(r.status, 1);
     json_object *j = lt_json(r.out);
     const char *top[] = {"tool", "version", "findings", "summary"};
@@ -108,13 +108,13 @@ static void test_paths_relative_to_cwd(void **state)
     tree *t = *state;
     char *src = lt_path(t->dir, "src");
     char *other = lt_path(t->dir, "other");
-    lt_run r = lt_emberlint(src, "--no-cache", "--format", "json", "bad.c", NULL);
+    lt_run r = lt_lint(src, "--no-cache", "--format", "json", "bad.c", NULL);
     json_object *j = lt_json(r.out);
     assert_string_equal(json_object_get_string(lt_get(json_object_array_get_idx(lt_get(j, "findings"), 0), "file")),
                         "bad.c");
     json_object_put(j);
     lt_free(&r);
-    r = lt_emberlint(other, "--no-cache", "--format", "json", "../src/bad.c", NULL);
+    r = lt_lint(other, "--no-cache", "--format", "json", "../src/bad.c", NULL);
     j = lt_json(r.out);
     assert_string_equal(json_object_get_string(lt_get(json_object_array_get_idx(lt_get(j, "findings"), 0), "file")),
                         "../src/bad.c");
@@ -122,7 +122,7 @@ static void test_paths_relative_to_cwd(void **state)
     lt_free(&r);
     /* an absolute argument is still shown relative to the current directory */
     char *abs = lt_path(t->dir, "src/bad.c");
-    r = lt_emberlint(t->dir, "--no-cache", abs, NULL);
+    r = lt_lint(t->dir, "--no-cache", abs, NULL);
     assert_true(strncmp(r.out, "src/bad.c:2:1: error:", 21) == 0);
     lt_free(&r);
     free(abs);
@@ -142,7 +142,7 @@ static const char *str_at(json_object *o, const char *a, const char *b)
 static void test_sarif(void **state)
 {
     tree *t = *state;
-    lt_run r = lt_emberlint(t->dir, "--no-cache", "--format", "sarif", "src", NULL);
+    lt_run r = lt_lint(t->dir, "--no-cache", "--format", "sarif", "src", NULL);
     assert_int_equal(r.status, 1);
     json_object *j = lt_json(r.out);
     assert_string_equal(json_object_get_string(lt_get(j, "version")), "2.1.0");
@@ -210,7 +210,7 @@ static void test_sarif(void **state)
 static void test_github(void **state)
 {
     tree *t = *state;
-    lt_run r = lt_emberlint(t->dir, "--no-cache", "--format", "github", "src", NULL);
+    lt_run r = lt_lint(t->dir, "--no-cache", "--format", "github", "src", NULL);
     assert_int_equal(r.status, 1);
     assert_true(lt_contains(r.out, "::error file=src/bad.c,line=2,col=1,title=EH101::frontend code "
                                    "includes backend-private header 'cblas.h'; include <eh/eh.h> and "

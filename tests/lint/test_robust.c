@@ -37,7 +37,7 @@ static void w(const char *rel, const char *content)
 static void test_missing_path(void **state)
 {
     (void)state;
-    lt_run r = lt_emberlint(dir, "--no-cache", "nope.c", "src", "no/such/dir", NULL);
+    lt_run r = lt_lint(dir, "--no-cache", "nope.c", "src", "no/such/dir", NULL);
     assert_int_equal(r.status, 2); /* an I/O error wins over findings */
     assert_true(lt_contains(r.err, "emberlint: nope.c: No such file or directory\n"));
     assert_true(lt_contains(r.err, "emberlint: no/such/dir: No such file or directory\n"));
@@ -53,7 +53,7 @@ static void test_unreadable(void **state)
     char *link = lt_path(dir, "src/mem.c");
     assert_int_equal(symlink("/proc/self/mem", link), 0);
     free(link);
-    lt_run r = lt_emberlint(dir, "--no-cache", "src", NULL);
+    lt_run r = lt_lint(dir, "--no-cache", "src", NULL);
     assert_int_equal(r.status, 2);
     assert_true(lt_contains(r.err, "src/mem.c: cannot read: "));
     assert_true(lt_contains(r.out, "src/bad.c:1:1: error:"));
@@ -62,7 +62,7 @@ static void test_unreadable(void **state)
         w("locked/x.c", "int x;\n");
         char *p = lt_path(dir, "locked/x.c");
         chmod(p, 0);
-        r = lt_emberlint(dir, "--no-cache", "locked", NULL);
+        r = lt_lint(dir, "--no-cache", "locked", NULL);
         assert_int_equal(r.status, 2);
         assert_true(lt_contains(r.err, "emberlint: locked/x.c: cannot read: Permission denied"));
         lt_free(&r);
@@ -83,7 +83,7 @@ static void test_binary_and_empty(void **state)
     free(p);
     w("src/empty.c", "");
     w("src/empty.h", "");
-    lt_run r = lt_emberlint(dir, "--no-cache", "--format", "json", "src", NULL);
+    lt_run r = lt_lint(dir, "--no-cache", "--format", "json", "src", NULL);
     assert_int_equal(r.status, 1);
     assert_true(lt_contains(r.err, "emberlint: warning: "));
     assert_true(lt_contains(r.err, "src/blob.c: binary file (contains NUL bytes), skipped\n"));
@@ -109,7 +109,7 @@ static void test_symlink_loops(void **state)
     p = lt_path(dir, "src/alias.c");
     assert_int_equal(symlink("bad.c", p), 0); /* the same file twice: linted once */
     free(p);
-    lt_run r = lt_emberlint(dir, "--no-cache", "--format", "json", ".", NULL);
+    lt_run r = lt_lint(dir, "--no-cache", "--format", "json", ".", NULL);
     assert_int_equal(r.status, 1);
     assert_true(lt_contains(r.err, "emberlint: warning: src/loop: symlink loop, skipped\n"));
     assert_true(lt_contains(r.err, "emberlint: warning: src/self.c: symlink loop, skipped\n"));
@@ -119,7 +119,7 @@ static void test_symlink_loops(void **state)
     json_object_put(j);
     lt_free(&r);
     /* named directly */
-    r = lt_emberlint(dir, "--no-cache", "src/self.c", NULL);
+    r = lt_lint(dir, "--no-cache", "src/self.c", NULL);
     assert_int_equal(r.status, 2);
     assert_true(lt_contains(r.err, "emberlint: src/self.c: symlink loop\n"));
     lt_free(&r);
@@ -133,7 +133,7 @@ static void test_non_utf8(void **state)
     w("src/latin1.c", "/* caf\xe9 */\nstatic const char *s = \"na\xefve\";\n#include \"../backends/bl\xff" "as/x.h\"\n");
     w("backends/bl\xff" "as/x.h", "int x;\n");
     w("src/\xff\xfe.c", "#include <lapacke.h>\n");
-    lt_run r = lt_emberlint(dir, "--no-cache", "--format", "json", "src", NULL);
+    lt_run r = lt_lint(dir, "--no-cache", "--format", "json", "src", NULL);
     assert_int_equal(r.status, 1);
     struct json_tokener *tok = json_tokener_new();
     json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
@@ -148,7 +148,7 @@ static void test_non_utf8(void **state)
     json_object_put(j);
     lt_free(&r);
     /* SARIF and text too */
-    r = lt_emberlint(dir, "--no-cache", "--format", "sarif", "src", NULL);
+    r = lt_lint(dir, "--no-cache", "--format", "sarif", "src", NULL);
     json_object *s = lt_json(r.out);
     json_object_put(s);
     lt_free(&r);
@@ -177,14 +177,14 @@ static void test_large_and_deep(void **state)
         fputs(" + x", f);
     fputs("; }\n", f);
     fclose(f);
-    lt_run r = lt_emberlint(dir, "--no-cache", "--format", "json", "big", "deep", NULL);
+    lt_run r = lt_lint(dir, "--no-cache", "--format", "json", "big", "deep", NULL);
     assert_int_equal(r.status, 1);
     json_object *j = lt_json(r.out);
     assert_int_equal(lt_count_rule(j, "EH101"), 2);
     json_object_put(j);
     lt_free(&r);
     /* over the limit: skipped with a message */
-    r = lt_emberlint(dir, "--no-cache", "--max-file-size", "1000", "big", NULL);
+    r = lt_lint(dir, "--no-cache", "--max-file-size", "1000", "big", NULL);
     assert_int_equal(r.status, 0);
     assert_true(lt_contains(r.err, "emberlint: warning: big/large.c: file too large"));
     lt_free(&r);
@@ -197,11 +197,11 @@ static void test_special_files(void **state)
     (void)state;
     char *fifo = lt_path(dir, "src/pipe.c");
     assert_int_equal(mkfifo(fifo, 0644), 0);
-    lt_run r = lt_emberlint(dir, "--no-cache", "src", NULL); /* must not block on the FIFO */
+    lt_run r = lt_lint(dir, "--no-cache", "src", NULL); /* must not block on the FIFO */
     assert_int_equal(r.status, 1);
     assert_true(lt_contains(r.err, "src/pipe.c: not a regular file, skipped"));
     lt_free(&r);
-    r = lt_emberlint(dir, "--no-cache", "src/pipe.c", NULL);
+    r = lt_lint(dir, "--no-cache", "src/pipe.c", NULL);
     assert_int_equal(r.status, 2);
     assert_true(lt_contains(r.err, "emberlint: src/pipe.c: not a regular file or directory"));
     lt_free(&r);
@@ -209,7 +209,7 @@ static void test_special_files(void **state)
     /* a directory without C files, a .c directory */
     w("nothing/readme.txt", "hello\n");
     w("odd.c/inner.c", "int inner;\n");
-    r = lt_emberlint(dir, "--no-cache", "nothing", "odd.c", NULL);
+    r = lt_lint(dir, "--no-cache", "nothing", "odd.c", NULL);
     assert_int_equal(r.status, 0);
     lt_free(&r);
 }
