@@ -61,7 +61,18 @@ lib: $(STATIC) $(SHARED)
 deps:
 	@sh mk/deps.sh
 
-$(BUILD)/obj/%.o: %.c
+# Objects depend on the flags they were built with: adding a backend
+# directory (a new -DEH_HAVE_*) or changing CC/CFLAGS rebuilds them.
+FLAGS_STAMP := $(BUILD)/.flags
+FLAGS_NOW = $(CC) $(CPPFLAGS) $(CFLAGS)
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(BUILD)
+	@printf '%s\n' '$(subst ','\'',$(FLAGS_NOW))' | cmp -s - $@ || \
+	  printf '%s\n' '$(subst ','\'',$(FLAGS_NOW))' > $@
+.PHONY: FORCE
+FORCE:
+
+$(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
@@ -128,7 +139,7 @@ clean:
 # (tests/libeh/test_ehinfo.c runs ehinfo).  Every bench/*.c is a bench
 # section (bench/README.md); bench-smoke runs it tiny in `make test`.
 TOOL_BINS  := $(patsubst tools/%.c,$(BUILD)/bin/%,$(wildcard tools/*.c))
-BENCH_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard bench/*.c bench/reference/*.c))
+BENCH_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out bench/reference/parse_only.c,$(wildcard bench/*.c bench/reference/*.c)))
 BENCH_BIN  := $(BUILD)/bench/eh-bench
 BENCH_LIBS += -ljson-c
 
@@ -216,5 +227,13 @@ $(BUILD)/tests/lint/%: tests/lint/%.c $(LINT_TEST_OBJS) $(LINT_LIB) $(LINT_BIN)
 lint-dogfood: $(LINT_BIN)
 	@$(LINT_BIN) --cache-dir $(BUILD)/lint-cache libeh examples -- $(filter -I% -D%,$(CPPFLAGS)) \
 	  && echo "lint: libeh/ and examples/ have no findings (emberlint)"
+
+# The bench's lint section runs emberlint and its baseline, bare libclang
+# parsing (bench/reference/parse_only.c: a program of its own, not in eh-bench).
+BENCH_PARSE_ONLY := $(BUILD)/bench/parse-only
+bench bench-smoke: $(LINT_BIN) $(BENCH_PARSE_ONLY)
+$(BENCH_PARSE_ONLY): bench/reference/parse_only.c
+	@mkdir -p $(dir $@)
+	$(CC) -isystem $(CLANG_INC) $(CFLAGS) $(LDFLAGS) -o $@ $< -L$(CLANG_LIB) -Wl,-rpath,$(CLANG_LIB) -lclang
 
 -include $(LINT_OBJS:.o=.d) $(BUILD)/obj/lint/main.d $(LINT_TEST_OBJS:.o=.d)

@@ -148,7 +148,14 @@ const sf_fn *sf_function(const char *name)
     return K.n_fns ? bsearch(&key, K.fns, K.n_fns, sizeof *K.fns, cmp_fn) : NULL;
 }
 
+static const sf_fn *call_function_cached(CXCursor call);
+
 const sf_fn *sf_call_function(CXCursor call)
+{
+    return call_function_cached(call);
+}
+
+static const sf_fn *call_function_uncached(CXCursor call)
 {
     char name[128];
     if (!elc_callee_name(call, name, sizeof name))
@@ -357,11 +364,10 @@ typedef struct sf_pair {
     const sf_fn *fn;
 } sf_pair;
 
-/* A candidate assignment: `op` is `=` when its LHS is an lvalue (checked
- * from the tokens only in functions that touch tensor data), or a
- * compound assignment. */
+/* A BinaryOperator (maybe `=`) or compound assignment of the function;
+ * which it is gets decided only if the function touches tensor data. */
 typedef struct sf_assign {
-    CXCursor op, lhs, rhs;
+    CXCursor op;
     bool compound;
 } sf_assign;
 
@@ -388,11 +394,30 @@ struct sf_func {
     size_t n_assigns, cap_assigns;
 };
 
+/* Per thread, for the translation unit the thread is linting. */
 static _Thread_local struct {
-    sf_func f;
-    bool valid;
     CXTranslationUnit tu;
+    sf_func f;
+    bool in_function;        /* f is the function being walked or just left */
+    bool left;               /* its walk is over */
+    bool finished;           /* finish() ran */
+    CXCursor last;           /* the cursor sf_observe saw last */
+    bool have_last;
+    CXCursor call;           /* a CallExpr and the list entry of its callee */
+    const sf_fn *call_fn;
+    bool have_call;
 } T;
+
+/* Every rule asks about the same CallExpr in turn: remember the last. */
+static const sf_fn *call_function_cached(CXCursor call)
+{
+    if (T.have_call && clang_equalCursors(call, T.call))
+        return T.call_fn;
+    T.call = call;
+    T.call_fn = call_function_uncached(call);
+    T.have_call = true;
+    return T.call_fn;
+}
 
 static void func_clear(sf_func *f, bool release)
 {
@@ -416,8 +441,9 @@ static void func_clear(sf_func *f, bool release)
 void sf_tu_reset(void)
 {
     func_clear(&T.f, true);
-    T.valid = false;
     T.tu = NULL;
+    T.in_function = T.left = T.finished = false;
+    T.have_last = T.have_call = false;
 }
 
 /* ---- variables ---- */
@@ -869,7 +895,7 @@ static bool set_host(sf_var *v, const sf_origin *o)
     return true;
 }
 
-/* ---- the first visit ---- */
+/* ---- collecting, during the engine's walk ---- */
 
 static bool lvalue_kind(CXCursor c)
 {
@@ -885,11 +911,9 @@ static bool lvalue_kind(CXCursor c)
     }
 }
 
-static enum CXChildVisitResult collect_visit(CXCursor c, CXCursor p, CXClientData d)
+static void collect(sf_func *f, CXCursor c, enum CXCursorKind kind)
 {
-    (void)p;
-    sf_func *f = d;
-    switch (clang_getCursorKind(c)) {
+    switch (kind) {
     case CXCursor_CallExpr: {
         const sf_fn *fn = sf_call_function(c);
         if (!fn)
@@ -903,25 +927,19 @@ static enum CXChildVisitResult collect_visit(CXCursor c, CXCursor p, CXClientDat
         break;
     }
     case CXCursor_VarDecl:
-        if (!clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(c))) {
-            el_grow(&f->decls, &f->cap_decls, f->n_decls + 1, sizeof *f->decls);
-            f->decls[f->n_decls++] = c;
-        }
+        el_grow(&f->decls, &f->cap_decls, f->n_decls + 1, sizeof *f->decls);
+        f->decls[f->n_decls++] = c;
         break;
     case CXCursor_BinaryOperator:
-    case CXCursor_CompoundAssignOperator: {
-        CXCursor k[2];
-        bool compound = clang_getCursorKind(c) == CXCursor_CompoundAssignOperator;
-        if (sf_children(c, k, 2) == 2 && (compound || lvalue_kind(k[0]))) {
-            el_grow(&f->assigns, &f->cap_assigns, f->n_assigns + 1, sizeof *f->assigns);
-            f->assigns[f->n_assigns++] = (sf_assign){c, k[0], k[1], compound};
-        }
+    case CXCursor_CompoundAssignOperator:
+        /* Operands and operator are looked at only if the function turns
+         * out to touch tensor data. */
+        el_grow(&f->assigns, &f->cap_assigns, f->n_assigns + 1, sizeof *f->assigns);
+        f->assigns[f->n_assigns++] = (sf_assign){c, kind == CXCursor_CompoundAssignOperator};
         break;
-    }
     default:
         break;
     }
-    return CXChildVisit_Recurse;
 }
 
 static void add_def(sf_func *f, size_t var, CXCursor rhs, bool compound)
@@ -991,33 +1009,39 @@ static bool propagate(sf_func *f)
     return changed;
 }
 
-static void analyse(sf_func *f, CXCursor fn)
+/* The function's walk is over: resolve what was collected. */
+static void finish(sf_func *f)
 {
-    func_clear(f, false);
-    f->fn = fn;
-    clang_visitChildren(fn, collect_visit, f);
     if (!f->active)
         return;
 
     /* Declarations with an initializer. */
-    for (size_t i = 0; i < f->n_decls; i++)
-        add_def(f, var_add(f, f->decls[i]), clang_Cursor_getVarDeclInitializer(f->decls[i]), false);
+    for (size_t i = 0; i < f->n_decls; i++) {
+        CXCursor init = clang_Cursor_getVarDeclInitializer(f->decls[i]);
+        if (!clang_Cursor_isNull(init))
+            add_def(f, var_add(f, f->decls[i]), init, false);
+    }
 
-    /* Assignments: `=` confirmed from the tokens; a plain variable is a
-     * definition, anything else a store through an lvalue. */
+    /* Assignments: a BinaryOperator whose left operand is an lvalue (not
+     * converted to a value) is `=` or `,`, which the tokens tell apart; a
+     * plain variable is a definition, anything else a store through an
+     * lvalue. */
     for (size_t i = 0; i < f->n_assigns; i++) {
         sf_assign *a = &f->assigns[i];
+        CXCursor k[2];
+        if (sf_children(a->op, k, 2) != 2 || (!a->compound && !lvalue_kind(k[0])))
+            continue;
         if (!a->compound) {
             char op[4];
             if (!elc_binary_operator(a->op, op, sizeof op) || strcmp(op, "=") != 0)
                 continue;
         }
-        CXCursor lhs = sf_strip(a->lhs, false), decl;
+        CXCursor lhs = sf_strip(k[0], false), decl;
         if (is_var_kind(lhs, &decl)) {
-            add_def(f, var_add(f, decl), a->rhs, a->compound);
+            add_def(f, var_add(f, decl), k[1], a->compound);
         } else {
             el_grow(&f->stores, &f->cap_stores, f->n_stores + 1, sizeof *f->stores);
-            f->stores[f->n_stores++] = (sf_pair){lhs, a->rhs, a->compound, NULL};
+            f->stores[f->n_stores++] = (sf_pair){lhs, k[1], a->compound, NULL};
         }
     }
 
@@ -1038,22 +1062,64 @@ static void analyse(sf_func *f, CXCursor fn)
         ;
 }
 
-const sf_func *sf_current(el_ctx *ctx)
+static void check_tu(el_ctx *ctx)
 {
-    CXCursor fn;
-    if (!el_enclosing_function(ctx, &fn))
-        return NULL;
     CXTranslationUnit tu = el_tu(ctx);
     if (T.tu != tu) {
-        func_clear(&T.f, false);
-        T.valid = false;
+        sf_tu_reset();
         T.tu = tu;
     }
-    if (!T.valid || !clang_equalCursors(T.f.fn, fn)) {
-        analyse(&T.f, fn);
-        T.valid = true;
+}
+
+void sf_observe(el_ctx *ctx, CXCursor c)
+{
+    check_tu(ctx);
+    /* Every rule of the module hands the same cursor in turn: the first
+     * one feeds. */
+    if (T.have_last && clang_equalCursors(c, T.last))
+        return;
+    T.last = c;
+    T.have_last = true;
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    if (kind == CXCursor_FunctionDecl) {
+        if (!clang_isCursorDefinition(c) || (T.in_function && !T.left))
+            return; /* a prototype, or nested (a GNU extension): part of the outer one */
+        func_clear(&T.f, false);
+        T.f.fn = c;
+        T.in_function = true;
+        T.left = T.finished = false;
+        return;
     }
+    if (T.in_function && !T.left)
+        collect(&T.f, c, kind);
+}
+
+bool sf_in_function(void)
+{
+    return T.in_function && !T.left;
+}
+
+const sf_func *sf_leave(el_ctx *ctx, CXCursor c)
+{
+    check_tu(ctx);
+    if (!T.in_function || clang_getCursorKind(c) != CXCursor_FunctionDecl ||
+        !clang_equalCursors(c, T.f.fn))
+        return NULL;
+    T.left = true;
     return &T.f;
+}
+
+/* The analysis is resolved on the first query, so a function no rule
+ * asks about (no candidates) costs nothing more. */
+static const sf_func *ready(const sf_func *f)
+{
+    if (!f || !f->active)
+        return NULL;
+    if (f == &T.f && T.left && !T.finished) {
+        finish(&T.f);
+        T.finished = true;
+    }
+    return f;
 }
 
 bool sf_touches_tensor_data(const sf_func *f)
@@ -1063,28 +1129,28 @@ bool sf_touches_tensor_data(const sf_func *f)
 
 const char *sf_storage_pointer(const sf_func *f, CXCursor e)
 {
-    return f && f->active ? storage_ptr(f, e, NULL, 0) : NULL;
+    return (f = ready(f)) ? storage_ptr(f, e, NULL, 0) : NULL;
 }
 
 const char *sf_element(const sf_func *f, CXCursor e)
 {
-    return f && f->active ? element(f, e, 0) : NULL;
+    return (f = ready(f)) ? element(f, e, 0) : NULL;
 }
 
 const char *sf_scalar_read(const sf_func *f, CXCursor e)
 {
-    return f && f->active ? scalar_read(f, e, 0) : NULL;
+    return (f = ready(f)) ? scalar_read(f, e, 0) : NULL;
 }
 
 const char *sf_derived(const sf_func *f, CXCursor e, unsigned what)
 {
-    return f && f->active ? derived(f, e, what, 0) : NULL;
+    return (f = ready(f)) ? derived(f, e, what, 0) : NULL;
 }
 
 bool sf_host_data(const sf_func *f, CXCursor e, sf_origin *origin)
 {
     sf_origin o;
-    if (!f || !f->active || !host_ptr(f, e, &o, 0))
+    if (!(f = ready(f)) || !host_ptr(f, e, &o, 0))
         return false;
     if (origin)
         *origin = o;

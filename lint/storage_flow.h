@@ -31,16 +31,25 @@
  * pointer).  It does not follow struct members, arrays of pointers, data
  * passed to or returned from other functions, or pointers to pointers.
  *
- * Cost.  The analysis of a function is computed once, the first time a
- * rule asks about a cursor inside it (one extra visit of the body), and
- * shared by every rule of the translation unit.  A function that calls no
- * accessor, scalar read or copy-out is recognised in that first visit and
- * costs nothing more; only functions that touch tensor data are iterated.
+ * Cost.  The analysis rides on the engine's single walk: every rule that
+ * uses it lists SF_OBSERVED_KINDS among its kinds and hands each such
+ * cursor to sf_observe() first thing in on_cursor (the module takes each
+ * cursor once, whichever rules run); while a function is walked, the
+ * module only records its calls, declarations and binary operators.
+ * When the walk leaves the function definition, each rule calls
+ * sf_leave() from on_leave and gets the analysis, resolved then, once for
+ * all rules.  A function that calls no accessor, scalar read or copy-out
+ * costs nothing more; only functions that touch tensor data have their
+ * assignments read (operators from tokens) and iterated to a fixed point.
+ * Rules therefore collect their candidates during the function's walk
+ * (with whatever needs the ancestors, el_ancestor, decided then) and judge
+ * them in on_leave.
  *
- * Lifetime.  The shared state is per thread and per translation unit:
- * every rule that queries calls sf_tu_reset() from its begin and end
- * hooks.  Results (sf_func pointers, cursors) are valid until the walk
- * leaves the function. */
+ * Lifetime.  The module's state is per thread and per translation unit:
+ * every rule that uses it (or sf_call_function) calls sf_tu_reset() from
+ * its begin and end hooks.  The analysis sf_leave returns is valid until
+ * the walk enters the next function definition.
+ */
 #ifndef EL_STORAGE_FLOW_H
 #define EL_STORAGE_FLOW_H
 
@@ -93,13 +102,24 @@ typedef struct sf_origin {
     unsigned line, offset;
 } sf_origin;
 
-/* Forget the analysis: call from begin() and end() of every rule that
- * uses sf_current. */
-void sf_tu_reset(void);
+/* The cursor kinds sf_observe needs to see (list them in a rule's kinds). */
+#define SF_OBSERVED_KINDS                                                          \
+    CXCursor_FunctionDecl, CXCursor_CallExpr, CXCursor_VarDecl, CXCursor_BinaryOperator, \
+        CXCursor_CompoundAssignOperator
 
-/* The analysis of the function definition enclosing the current cursor
- * of the walk, computed on first use; NULL outside a function. */
-const sf_func *sf_current(el_ctx *ctx);
+/* Forget everything: call from begin() and end() of every rule that uses
+ * the module. */
+void sf_tu_reset(void);
+/* Feed the walk's cursor c (from on_cursor, for the SF_OBSERVED_KINDS;
+ * other kinds are ignored).  Cheap: the same cursor handed by several
+ * rules is taken once. */
+void sf_observe(el_ctx *ctx, CXCursor c);
+/* The walk is inside a function definition (after sf_observe of the
+ * current cursor): candidates collected now will be judged at its end. */
+bool sf_in_function(void);
+/* From on_leave: when c is the function definition the walk is leaving,
+ * its analysis (computed on the first call); otherwise NULL. */
+const sf_func *sf_leave(el_ctx *ctx, CXCursor c);
 /* The function calls an accessor, a scalar read or a copy-out (else no
  * query below can answer true). */
 bool sf_touches_tensor_data(const sf_func *f);

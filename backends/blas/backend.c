@@ -10,6 +10,11 @@ const eh_backend eh_blas_backend = {
     .kernels = { EH_BLAS_TABLE_ENTRIES },
 };
 
+/* Declared by OpenBLAS's cblas.h, but not by other CBLAS headers the
+ * system's cblas.h alternative may point at; the Makefile links
+ * -lopenblas, which defines it. */
+void openblas_set_num_threads(int num_threads);
+
 static pthread_once_t openblas_once = PTHREAD_ONCE_INIT;
 
 /* OpenBLAS runs its own thread pool (sized to the core count by default).

@@ -140,7 +140,10 @@ static eh_status ew_run(const eh_op_call *c, const ew_op *op)
         if (mask == (1 << n) - 1)
             mask = 0; /* N == 1 */
         j.loop = vs->v[mask];
-        eh_parallel_for(N, grain, flat_range, &j);
+        if (N <= grain)
+            flat_range(&j, 0, N, 0); /* small: no thread hand-off at all */
+        else
+            eh_parallel_for(N, grain, flat_range, &j);
         return EH_OK;
     }
     /* General broadcast: strides against out, dims of 1 dropped, adjacent

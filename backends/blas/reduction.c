@@ -318,38 +318,55 @@ static const col_nsum_fn col_nsum[5][3] = {CNSUM_ROW(F_SUM), CNSUM_ROW(F_SQDEV),
 
 static int float_slot(eh_dtype dt) { return dt == EH_F16 ? 0 : dt == EH_F32 ? 1 : 2; }
 
-/* Extremes of a contiguous lane.  A first pass finds the extreme value
- * (eight independent lanes of `v > m ? v : m`, which the compiler turns
- * into SIMD max/min) and whether a NaN occurs; a second finds the first
- * index holding it.  That is ref's answer: the first NaN, else the first of
- * the elements equal to the extreme (-0.0 == 0.0 ties like any other). */
-#define EXT_SCAN(LD, CT, CMP)                                                           \
-    {                                                                               \
+/* Extremes of a contiguous lane, in blocks of EXT_BLOCK elements.  Within
+ * a block, eight independent lanes of `v > m ? v : m` (which the compiler
+ * turns into SIMD max/min) find the block's extreme and whether it holds a
+ * NaN.  The first block holding a NaN ends the scan (the first NaN wins);
+ * otherwise the block where the running extreme last strictly improved is
+ * the first block holding the final extreme.  One short scan of that block
+ * then finds the first index: ref's answer (the first NaN, else the first
+ * of the elements equal to the extreme; -0.0 == 0.0 ties like any other). */
+#define EXT_BLOCK 2048
+
+#define EXT_BLOCK_SCAN(LD, CT, CMP, NANCHK)                                         \
+    for (int64_t b0 = 0; b0 < n; b0 += EXT_BLOCK) {                                 \
+        int64_t b1 = n - b0 < EXT_BLOCK ? n : b0 + EXT_BLOCK;                       \
         CT m8[8];                                                                   \
         int nan8[8];                                                                \
         for (int q = 0; q < 8; q++) {                                               \
-            m8[q] = (CT)LD(x[0]);                                                   \
+            m8[q] = (CT)LD(x[b0]);                                                  \
             nan8[q] = 0;                                                            \
         }                                                                           \
-        int64_t i = 0;                                                              \
-        for (; i + 8 <= n; i += 8)                                                  \
+        int64_t i = b0;                                                             \
+        for (; i + 8 <= b1; i += 8)                                                 \
             for (int q = 0; q < 8; q++) {                                           \
                 CT v = (CT)LD(x[i + q]);                                            \
-                nan8[q] |= v != v;                                                  \
+                nan8[q] |= NANCHK(v);                                               \
                 m8[q] = v CMP m8[q] ? v : m8[q];                                    \
             }                                                                       \
-        for (; i < n; i++) {                                                        \
+        for (; i < b1; i++) {                                                       \
             CT v = (CT)LD(x[i]);                                                    \
-            nan8[0] |= v != v;                                                      \
+            nan8[0] |= NANCHK(v);                                                   \
             m8[0] = v CMP m8[0] ? v : m8[0];                                        \
         }                                                                           \
-        CT mm = m8[0];                                                              \
+        CT bm = m8[0];                                                              \
+        int bn = 0;                                                                 \
         for (int q = 0; q < 8; q++) {                                               \
-            nan |= nan8[q] | (m8[q] != m8[q]);                                      \
-            mm = m8[q] CMP mm ? m8[q] : mm;                                         \
+            bn |= nan8[q] | NANCHK(m8[q]);                                          \
+            bm = m8[q] CMP bm ? m8[q] : bm;                                         \
         }                                                                           \
-        md = (double)mm;                                                            \
+        if (bn) {                                                                   \
+            nan_block = b0;                                                         \
+            break;                                                                  \
+        }                                                                           \
+        if (b0 == 0 || bm CMP gm) {                                                 \
+            gm = bm;                                                                \
+            g_block = b0;                                                           \
+        }                                                                           \
     }
+
+#define IS_NAN(v) ((v) != (v))
+#define NO_NAN(v) ((void)(v), 0)
 
 #define FLAT_EXT_F(NAME, T, LD, CT)                                                 \
     static void NAME(const T *restrict x, int64_t n, int want_max, int64_t r0,     \
@@ -357,21 +374,25 @@ static int float_slot(eh_dtype dt) { return dt == EH_F16 ? 0 : dt == EH_F32 ? 1 
     {                                                                              \
         if (n <= 0)                                                                \
             return;                                                                \
-        int nan = 0;                                                               \
-        double md;                                                                 \
-        if (want_max)                                                              \
-            EXT_SCAN(LD, CT, >)                                                        \
-        else                                                                       \
-            EXT_SCAN(LD, CT, <)                                                        \
-        int64_t at = 0;                                                            \
-        if (nan) {                                                                 \
-            while (!(LD(x[at]) != LD(x[at])))                                      \
+        CT gm = 0;                                                                 \
+        int64_t g_block = 0, nan_block = -1;                                       \
+        if (want_max) {                                                            \
+            EXT_BLOCK_SCAN(LD, CT, >, IS_NAN)                                      \
+        } else {                                                                   \
+            EXT_BLOCK_SCAN(LD, CT, <, IS_NAN)                                      \
+        }                                                                          \
+        int64_t at;                                                                \
+        if (nan_block >= 0) {                                                      \
+            at = nan_block;                                                        \
+            while (!IS_NAN((CT)LD(x[at])))                                         \
                 at++;                                                              \
         } else {                                                                   \
-            while ((double)LD(x[at]) != md)                                        \
+            at = g_block;                                                          \
+            while ((CT)LD(x[at]) != gm)                                            \
                 at++;                                                              \
         }                                                                          \
-        racc b = {nan ? NAN : md, nan ? 1.0 : 0.0, 0, r0 + at};                    \
+        int nan = nan_block >= 0;                                                  \
+        racc b = {nan ? NAN : (double)gm, nan ? 1.0 : 0.0, 0, r0 + at};            \
         acc_merge(want_max ? P_MAX : P_MIN, 1, a, &b, 1);                          \
     }
 #define LD_H32(v) eh_blas_h2f(v)
@@ -385,39 +406,21 @@ FLAT_EXT_F(flat_ext_d, double, LD_NUM, double)
     {                                                                              \
         if (n <= 0)                                                                \
             return;                                                                \
-        int nan = 0;                                                               \
-        double md;                                                                 \
-        (void)md;                                                                  \
-        T m;                                                                       \
-        {                                                                          \
-            T m8[8];                                                               \
-            for (int q = 0; q < 8; q++)                                            \
-                m8[q] = x[0];                                                      \
-            int64_t i = 0;                                                         \
-            if (want_max) {                                                        \
-                for (; i + 8 <= n; i += 8)                                         \
-                    for (int q = 0; q < 8; q++)                                    \
-                        m8[q] = x[i + q] > m8[q] ? x[i + q] : m8[q];               \
-                for (; i < n; i++)                                                 \
-                    m8[0] = x[i] > m8[0] ? x[i] : m8[0];                           \
-            } else {                                                               \
-                for (; i + 8 <= n; i += 8)                                         \
-                    for (int q = 0; q < 8; q++)                                    \
-                        m8[q] = x[i + q] < m8[q] ? x[i + q] : m8[q];               \
-                for (; i < n; i++)                                                 \
-                    m8[0] = x[i] < m8[0] ? x[i] : m8[0];                           \
-            }                                                                      \
-            m = m8[0];                                                             \
-            for (int q = 1; q < 8; q++)                                            \
-                m = want_max ? (m8[q] > m ? m8[q] : m) : (m8[q] < m ? m8[q] : m);  \
+        T gm = 0;                                                                  \
+        int64_t g_block = 0, nan_block = -1;                                       \
+        if (want_max) {                                                            \
+            EXT_BLOCK_SCAN(LD_ID, T, >, NO_NAN)                                    \
+        } else {                                                                   \
+            EXT_BLOCK_SCAN(LD_ID, T, <, NO_NAN)                                    \
         }                                                                          \
-        (void)nan;                                                                 \
-        int64_t at = 0;                                                            \
-        while (x[at] != m)                                                         \
+        (void)nan_block;                                                           \
+        int64_t at = g_block;                                                      \
+        while (x[at] != gm)                                                        \
             at++;                                                                  \
-        racc b = {0, 0, (int64_t)m, r0 + at};                                      \
+        racc b = {0, 0, (int64_t)gm, r0 + at};                                     \
         acc_merge(want_max ? P_MAX : P_MIN, 0, a, &b, 1);                          \
     }
+#define LD_ID(v) (v)
 FLAT_EXT_I(flat_ext_i, int32_t)
 FLAT_EXT_I(flat_ext_l, int64_t)
 FLAT_EXT_I(flat_ext_b, uint8_t)

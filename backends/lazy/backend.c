@@ -6,7 +6,14 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include "lazy.h"
+
+/* Nodes run on blas's kernels when blas is built, else on ref's. */
+#ifdef EH_HAVE_BLAS
+#include "../blas/table.h"
+#else
 #include "../ref/ref.h"
+#define EH_OP(name, kind, n_in) EH_IF_KERNEL_##kind([EH_OP_##name] = eh_ref_##name,)
+#endif
 
 eh_status eh_lazy_defer(const eh_op_call *call);
 
@@ -14,8 +21,11 @@ const eh_backend eh_lazy_backend = {
     .name = "lazy",
     .description = "records a graph; fuses elementwise chains into one blocked pass",
     .kernels = {
-#define EH_OP(name, kind, n_in) EH_IF_KERNEL_##kind([EH_OP_##name] = eh_ref_##name,)
+#ifdef EH_HAVE_BLAS
+        EH_BLAS_TABLE_ENTRIES
+#else
 #include <eh/ops.def>
+#endif
     },
     .defer = eh_lazy_defer,
 };

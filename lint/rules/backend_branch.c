@@ -402,31 +402,38 @@ static unsigned logical_line_end(const char *text, size_t size, unsigned from)
     return (unsigned)e;
 }
 
-/* The macro an include guard tests: `#ifndef X` or `#if !defined X`. */
+/* The macro an include guard tests: `#ifndef X` or `#if !defined X` /
+ * `#if !defined(X)` (comments aside). */
 static bool guard_macro(CXTranslationUnit tu, CXToken *t, const directive *d, char *out, size_t n)
 {
-    unsigned k = d->first;
-    if (strcmp(d->name, "ifndef") == 0) {
-        if (d->end - k != 1)
+    unsigned idx[8], m = 0;
+    for (unsigned k = d->first; k < d->end; k++) {
+        if (clang_getTokenKind(t[k]) == CXToken_Comment)
+            continue;
+        if (m == 8)
             return false;
-    } else if (strcmp(d->name, "if") == 0) {
-        if (k >= d->end || !token_is(tu, t[k], "!"))
-            return false;
-        k++;
-        if (k >= d->end || !token_is(tu, t[k], "defined"))
-            return false;
-        k++;
-        bool paren = k < d->end && token_is(tu, t[k], "(");
-        k += paren;
-        if (k + 1 + paren != d->end)
-            return false;
-    } else {
-        return false;
+        idx[m++] = k;
     }
-    if (k >= d->end)
+    unsigned x;
+    if (strcmp(d->name, "ifndef") == 0 && m == 1)
+        x = idx[0];
+    else if (strcmp(d->name, "if") == 0 && (m == 3 || m == 5) && token_is(tu, t[idx[0]], "!") &&
+             token_is(tu, t[idx[1]], "defined") &&
+             (m == 3 || (token_is(tu, t[idx[2]], "(") && token_is(tu, t[idx[4]], ")"))))
+        x = m == 3 ? idx[2] : idx[3];
+    else
         return false;
-    elc_string(clang_getTokenSpelling(tu, t[k]), out, n);
+    elc_string(clang_getTokenSpelling(tu, t[x]), out, n);
     return true;
+}
+
+/* The first token of a directive after its name, comments aside. */
+static bool first_token_is(CXTranslationUnit tu, CXToken *t, const directive *d, const char *s)
+{
+    for (unsigned k = d->first; k < d->end; k++)
+        if (clang_getTokenKind(t[k]) != CXToken_Comment)
+            return token_is(tu, t[k], s);
+    return false;
 }
 
 static void scan_file(el_ctx *ctx, CXFile f)
@@ -514,8 +521,7 @@ static void scan_file(el_ctx *ctx, CXFile f)
         /* the include guard: first directive, and the next defines it */
         char guard[256];
         if (i == 0 && i + 1 < nd && strcmp(ds[1].name, "define") == 0 &&
-            guard_macro(tu, t, d, guard, sizeof guard) && ds[1].first < ds[1].end &&
-            token_is(tu, t[ds[1].first], guard))
+            guard_macro(tu, t, d, guard, sizeof guard) && first_token_is(tu, t, &ds[1], guard))
             continue;
         char macros[512] = "";
         size_t len = 0, count = 0;

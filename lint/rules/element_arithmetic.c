@@ -13,26 +13,35 @@
  * (at the `*`), and what is computed from a finding is not reported
  * again. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clang_util.h"
+#include "mem.h"
 #include "rule.h"
 #include "storage_flow.h"
 
-static const enum CXCursorKind kinds[] = {CXCursor_BinaryOperator, CXCursor_CompoundAssignOperator,
-                                          CXCursor_UnaryOperator, EL_KINDS_END};
+static const enum CXCursorKind kinds[] = {SF_OBSERVED_KINDS, CXCursor_UnaryOperator, EL_KINDS_END};
 
-static void begin(el_ctx *ctx, void *state)
+/* Per TU: the operators of the function being walked that may be
+ * arithmetic on elements, judged when the walk leaves the function. */
+typedef struct state {
+    CXCursor *cand;
+    size_t n, cap;
+    bool applies;            /* the rule reports in this function's file */
+} state;
+
+static void begin(el_ctx *ctx, void *st)
 {
     (void)ctx;
-    (void)state;
+    (void)st;
     sf_tu_reset();
 }
 
-static void end(el_ctx *ctx, void *state)
+static void end(el_ctx *ctx, void *st)
 {
     (void)ctx;
-    (void)state;
+    free(((state *)st)->cand);
     sf_tu_reset();
 }
 
@@ -86,23 +95,15 @@ static const char *op_for(const char *op, bool integer, bool scalar, char *buf, 
     return buf;
 }
 
-static void on_cursor(el_ctx *ctx, void *state, CXCursor c)
+/* A candidate, when the function touches tensor data. */
+static void judge(el_ctx *ctx, const sf_func *f, CXCursor c)
 {
-    (void)state;
     CXType type = clang_getCanonicalType(clang_getCursorType(c));
-    if (type.kind == CXType_Pointer)
-        return; /* pointer arithmetic computes an address */
-    if (!el_applies_at(ctx, clang_getCursorLocation(c)))
-        return;
     enum CXCursorKind kind = clang_getCursorKind(c);
     CXCursor k[2];
     unsigned n = sf_children(c, k, 2);
     if (n != (kind == CXCursor_UnaryOperator ? 1u : 2u))
         return;
-    const sf_func *f = sf_current(ctx);
-    if (!sf_touches_tensor_data(f))
-        return;
-
     const char *left = sf_element(f, k[0]);
     const char *right = n == 2 ? sf_element(f, k[1]) : NULL;
     if (!left && !right)
@@ -119,8 +120,6 @@ static void on_cursor(el_ctx *ctx, void *state, CXCursor c)
             snprintf(op, sizeof op, "neg");
         else if (strcmp(op, "++") != 0 && strcmp(op, "--") != 0)
             return;
-        if (computes_address(ctx, c))
-            return;
         el_report(ctx, c, "'%s' on an element of tensor storage (from %s); use %s on the tensor",
                   strcmp(op, "neg") == 0 ? "-" : op, from, op_for(op, integer, false, use, sizeof use));
         return;
@@ -134,8 +133,6 @@ static void on_cursor(el_ctx *ctx, void *state, CXCursor c)
         op[1] = '\0';
         if (!elc_is_arithmetic_op(op))
             return;
-        if (computes_address(ctx, c))
-            return;
         bool accumulates = !left && clang_getCursorKind(sf_strip(k[0], false)) == CXCursor_DeclRefExpr;
         if (accumulates && (op[0] == '+' || op[0] == '*'))
             el_report(ctx, c, "'%s=' accumulates elements of tensor storage (from %s) on the host; "
@@ -145,16 +142,58 @@ static void on_cursor(el_ctx *ctx, void *state, CXCursor c)
                       op, from, op_for(op, integer, !(left && right), use, sizeof use));
         return;
     }
-    if (!elc_is_arithmetic_op(op) || computes_address(ctx, c))
+    if (!elc_is_arithmetic_op(op))
         return;
     el_report(ctx, c, "'%s' on an element of tensor storage (from %s); use %s on the tensor", op,
               from, op_for(op, integer, !(left && right), use, sizeof use));
 }
 
+static void on_cursor(el_ctx *ctx, void *st_, CXCursor c)
+{
+    state *st = st_;
+    sf_observe(ctx, c);
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    if (kind == CXCursor_FunctionDecl) {
+        CXCursor outer;
+        if (clang_isCursorDefinition(c) && !el_enclosing_function(ctx, &outer)) {
+            st->n = 0;
+            st->applies = el_applies_at(ctx, clang_getCursorLocation(c));
+        }
+        return;
+    }
+    if (kind != CXCursor_BinaryOperator && kind != CXCursor_CompoundAssignOperator &&
+        kind != CXCursor_UnaryOperator)
+        return;
+    if (!st->applies || !sf_in_function())
+        return;
+    /* Arithmetic on values (pointer arithmetic computes an address). */
+    CXType type = clang_getCanonicalType(clang_getCursorType(c));
+    if (!elc_type_is_integer(type) && !elc_type_is_floating(type))
+        return;
+    if (computes_address(ctx, c))
+        return;
+    el_grow(&st->cand, &st->cap, st->n + 1, sizeof *st->cand);
+    st->cand[st->n++] = c;
+}
+
+static void on_leave(el_ctx *ctx, void *st_, CXCursor c)
+{
+    state *st = st_;
+    const sf_func *f = sf_leave(ctx, c);
+    if (!f)
+        return;
+    if (sf_touches_tensor_data(f))
+        for (size_t i = 0; i < st->n; i++)
+            judge(ctx, f, st->cand[i]);
+    st->n = 0;
+}
+
 const el_rule el_rule_element_arithmetic = {
     .id = "EH201",
     .kinds = kinds,
+    .state_size = sizeof(state),
     .begin = begin,
     .on_cursor = on_cursor,
+    .on_leave = on_leave,
     .end = end,
 };

@@ -9,25 +9,35 @@
  * Only functions declared in a system header (or compiler builtins) count,
  * so a project's own `log()` is not libm.  Host copies made by
  * eh_to_buffer are not storage (see EH201). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "clang_util.h"
+#include "mem.h"
 #include "rule.h"
 #include "storage_flow.h"
 
-static const enum CXCursorKind kinds[] = {CXCursor_CallExpr, EL_KINDS_END};
+static const enum CXCursorKind kinds[] = {SF_OBSERVED_KINDS, EL_KINDS_END};
 
-static void begin(el_ctx *ctx, void *state)
+/* Per TU: the calls of the function being walked, judged when the walk
+ * leaves it (only if the function touches tensor data at all). */
+typedef struct state {
+    CXCursor *calls;
+    size_t n, cap;
+    bool applies;            /* the rule reports in this function's file */
+} state;
+
+static void begin(el_ctx *ctx, void *st)
 {
     (void)ctx;
-    (void)state;
+    (void)st;
     sf_tu_reset();
 }
 
-static void end(el_ctx *ctx, void *state)
+static void end(el_ctx *ctx, void *st)
 {
     (void)ctx;
-    (void)state;
+    free(((state *)st)->calls);
     sf_tu_reset();
 }
 
@@ -43,9 +53,8 @@ static bool is_library_function(CXCursor decl, const char *name)
     return !f || clang_Location_isInSystemHeader(loc);
 }
 
-static void on_call(el_ctx *ctx, void *state, CXCursor call)
+static void judge(el_ctx *ctx, const sf_func *f, CXCursor call)
 {
-    (void)state;
     CXCursor callee = elc_callee(call);
     if (clang_Cursor_isNull(callee))
         return;
@@ -53,11 +62,6 @@ static void on_call(el_ctx *ctx, void *state, CXCursor call)
     elc_spelling(callee, name, sizeof name);
     const char *suggest = NULL, *base = NULL;
     if (!sf_libm(name, &suggest, &base) || !is_library_function(callee, name))
-        return;
-    if (!el_applies_at(ctx, clang_getCursorLocation(call)))
-        return;
-    const sf_func *f = sf_current(ctx);
-    if (!sf_touches_tensor_data(f))
         return;
     const char *from = NULL;
     int n = clang_Cursor_getNumArguments(call);
@@ -74,10 +78,43 @@ static void on_call(el_ctx *ctx, void *state, CXCursor call)
                   name, from, base);
 }
 
+static void on_cursor(el_ctx *ctx, void *st_, CXCursor c)
+{
+    state *st = st_;
+    sf_observe(ctx, c);
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    if (kind == CXCursor_FunctionDecl) {
+        CXCursor outer;
+        if (clang_isCursorDefinition(c) && !el_enclosing_function(ctx, &outer)) {
+            st->n = 0;
+            st->applies = el_applies_at(ctx, clang_getCursorLocation(c));
+        }
+        return;
+    }
+    if (kind != CXCursor_CallExpr || !st->applies || !sf_in_function())
+        return;
+    el_grow(&st->calls, &st->cap, st->n + 1, sizeof *st->calls);
+    st->calls[st->n++] = c;
+}
+
+static void on_leave(el_ctx *ctx, void *st_, CXCursor c)
+{
+    state *st = st_;
+    const sf_func *f = sf_leave(ctx, c);
+    if (!f)
+        return;
+    if (sf_touches_tensor_data(f))
+        for (size_t i = 0; i < st->n; i++)
+            judge(ctx, f, st->calls[i]);
+    st->n = 0;
+}
+
 const el_rule el_rule_libm_on_elements = {
     .id = "EH202",
     .kinds = kinds,
+    .state_size = sizeof(state),
     .begin = begin,
-    .on_cursor = on_call,
+    .on_cursor = on_cursor,
+    .on_leave = on_leave,
     .end = end,
 };

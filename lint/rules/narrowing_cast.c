@@ -8,23 +8,34 @@
  * Not findings: widening casts, casts to _Bool (a truth test), integer to
  * floating casts, casts of values that never came from a tensor, and
  * implicit conversions (the compiler's -Wfloat-conversion reports those). */
+#include <stdlib.h>
+
 #include "clang_util.h"
+#include "mem.h"
 #include "rule.h"
 #include "storage_flow.h"
 
-static const enum CXCursorKind kinds[] = {CXCursor_CStyleCastExpr, EL_KINDS_END};
+static const enum CXCursorKind kinds[] = {SF_OBSERVED_KINDS, CXCursor_CStyleCastExpr, EL_KINDS_END};
 
-static void begin(el_ctx *ctx, void *state)
+/* Per TU: the narrowing casts of the function being walked, judged when
+ * the walk leaves it. */
+typedef struct state {
+    CXCursor *casts;
+    size_t n, cap;
+    bool applies;            /* the rule reports in this function's file */
+} state;
+
+static void begin(el_ctx *ctx, void *st)
 {
     (void)ctx;
-    (void)state;
+    (void)st;
     sf_tu_reset();
 }
 
-static void end(el_ctx *ctx, void *state)
+static void end(el_ctx *ctx, void *st)
 {
     (void)ctx;
-    (void)state;
+    free(((state *)st)->casts);
     sf_tu_reset();
 }
 
@@ -55,25 +66,29 @@ static enum CXChildVisitResult last_visit(CXCursor c, CXCursor p, CXClientData d
     return CXChildVisit_Continue;
 }
 
-static void on_cast(el_ctx *ctx, void *state, CXCursor cast)
+/* The cast's operand and whether it narrows a floating value; *to_int
+ * for a floating to integer cast. */
+static bool narrows(CXCursor cast, CXCursor *operand, CXType *from, CXType *to, bool *to_int)
 {
-    (void)state;
-    CXType to = clang_getCanonicalType(clang_getCursorType(cast));
-    CXCursor operand = clang_getNullCursor();
-    clang_visitChildren(cast, last_visit, &operand);
-    if (clang_Cursor_isNull(operand))
-        return;
-    CXType from = clang_getCanonicalType(clang_getCursorType(operand));
-    int rf = float_rank(from.kind), rt = float_rank(to.kind);
+    *to = clang_getCanonicalType(clang_getCursorType(cast));
+    *operand = clang_getNullCursor();
+    clang_visitChildren(cast, last_visit, operand);
+    if (clang_Cursor_isNull(*operand))
+        return false;
+    *from = clang_getCanonicalType(clang_getCursorType(*operand));
+    int rf = float_rank(from->kind), rt = float_rank(to->kind);
     if (!rf)
-        return;
-    bool to_int = elc_type_is_integer(to) && to.kind != CXType_Bool;
-    if (!(rt && rt < rf) && !to_int)
-        return;
-    if (!el_applies_at(ctx, clang_getCursorLocation(cast)))
-        return;
-    const sf_func *f = sf_current(ctx);
-    if (!sf_touches_tensor_data(f))
+        return false;
+    *to_int = elc_type_is_integer(*to) && to->kind != CXType_Bool;
+    return (rt && rt < rf) || *to_int;
+}
+
+static void judge(el_ctx *ctx, const sf_func *f, CXCursor cast)
+{
+    CXCursor operand;
+    CXType from, to;
+    bool to_int;
+    if (!narrows(cast, &operand, &from, &to, &to_int))
         return;
     const char *src = sf_derived(f, operand, SF_ELEMENTS | SF_SCALAR_READS);
     if (!src)
@@ -88,10 +103,48 @@ static void on_cast(el_ctx *ctx, void *state, CXCursor cast)
               scalar ? "" : "tensor storage via ", src);
 }
 
+static void on_cursor(el_ctx *ctx, void *st_, CXCursor c)
+{
+    state *st = st_;
+    sf_observe(ctx, c);
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    if (kind == CXCursor_FunctionDecl) {
+        CXCursor outer;
+        if (clang_isCursorDefinition(c) && !el_enclosing_function(ctx, &outer)) {
+            st->n = 0;
+            st->applies = el_applies_at(ctx, clang_getCursorLocation(c));
+        }
+        return;
+    }
+    if (kind != CXCursor_CStyleCastExpr || !st->applies || !sf_in_function())
+        return;
+    CXCursor operand;
+    CXType from, to;
+    bool to_int;
+    if (!narrows(c, &operand, &from, &to, &to_int))
+        return;
+    el_grow(&st->casts, &st->cap, st->n + 1, sizeof *st->casts);
+    st->casts[st->n++] = c;
+}
+
+static void on_leave(el_ctx *ctx, void *st_, CXCursor c)
+{
+    state *st = st_;
+    const sf_func *f = sf_leave(ctx, c);
+    if (!f)
+        return;
+    if (sf_touches_tensor_data(f))
+        for (size_t i = 0; i < st->n; i++)
+            judge(ctx, f, st->casts[i]);
+    st->n = 0;
+}
+
 const el_rule el_rule_narrowing_cast = {
     .id = "EH301",
     .kinds = kinds,
+    .state_size = sizeof(state),
     .begin = begin,
-    .on_cursor = on_cast,
+    .on_cursor = on_cursor,
+    .on_leave = on_leave,
     .end = end,
 };

@@ -107,6 +107,22 @@ static bool enclosing_loop(el_ctx *ctx, CXCursor call, CXCursor *loop)
     return false;
 }
 
+/* sf_call_function remembers the last call it saw: forget it between
+ * translation units. */
+static void begin(el_ctx *ctx, void *state)
+{
+    (void)ctx;
+    (void)state;
+    sf_tu_reset();
+}
+
+static void end(el_ctx *ctx, void *state)
+{
+    (void)ctx;
+    (void)state;
+    sf_tu_reset();
+}
+
 static void on_call(el_ctx *ctx, void *state, CXCursor call)
 {
     (void)state;
@@ -136,5 +152,7 @@ static void on_call(el_ctx *ctx, void *state, CXCursor call)
 const el_rule el_rule_scalar_sync_in_loop = {
     .id = "EH203",
     .kinds = kinds,
+    .begin = begin,
     .on_cursor = on_call,
+    .end = end,
 };

@@ -358,7 +358,7 @@ static void test_unary_all_ops_all_dtypes(void **state)
 {
     (void)state;
     NEED_BLAS();
-    const int64_t shapes[][3] = {{0, 0, 0}, {37, 0, 0}, {3, 0, 5}, {1000003, 0, 0}};
+    const int64_t shapes[][3] = {{0, 0, 0}, {37, 0, 0}, {3, 0, 5}, {200003, 0, 0}};
     const int ndims[] = {0, 1, 3, 1};
     char what[160];
     for (int o = 0; o < N_UNARY; o++) {
@@ -431,11 +431,12 @@ static void test_binary_large_threaded(void **state)
     char what[160];
     const eh_dtype dts[] = {EH_F32, EH_F64, EH_I64, EH_F16};
     for (int d = 0; d < 4; d++) {
-        eh_tensor *a = mk(dts[d], 1, SHAPE(1200007), 100, 13, 1);
-        eh_tensor *b = mk(dts[d], 1, SHAPE(1200007), 100, 17, 2);
-        eh_tensor *m = mk(dts[d], 2, SHAPE(1000, 1001), 100, 19, 3);
-        eh_tensor *row = mk(dts[d], 1, SHAPE(1001), 100, 0, 4);
-        eh_tensor *col = mk(dts[d], 2, SHAPE(1000, 1), 100, 0, 5);
+        /* several grains (32768 elements) each: split across threads */
+        eh_tensor *a = mk(dts[d], 1, SHAPE(400007), 100, 13, 1);
+        eh_tensor *b = mk(dts[d], 1, SHAPE(400007), 100, 17, 2);
+        eh_tensor *m = mk(dts[d], 2, SHAPE(500, 601), 100, 19, 3);
+        eh_tensor *row = mk(dts[d], 1, SHAPE(601), 100, 0, 4);
+        eh_tensor *col = mk(dts[d], 2, SHAPE(500, 1), 100, 0, 5);
         eh_tensor *s = mk(dts[d], 0, NULL, 100, 0, 6);
         const binary_fn fns[] = {eh_add, eh_subtract, eh_multiply, eh_divide, eh_maximum,
                                  eh_less, eh_floor_divide, eh_mod, eh_power};
@@ -638,6 +639,53 @@ static void test_reductions_vs_ref(void **state)
             eh_release(x);
         }
     }
+}
+
+/* Extremes of long lanes (scanned in blocks of 2048): the first of tied
+ * maxima when they recur in later blocks, signed zeros, a NaN in a late
+ * block beating a larger value before it. */
+static void test_extremes_ties(void **state)
+{
+    (void)state;
+    NEED_BLAS();
+    int64_t n = 10000;
+    double *v = malloc((size_t)n * sizeof *v);
+    assert_non_null(v);
+    const eh_dtype dts[] = {EH_F16, EH_F32, EH_F64, EH_I32, EH_I64};
+    for (int d = 0; d < 5; d++) {
+        for (int variant = 0; variant < 4; variant++) {
+            for (int64_t i = 0; i < n; i++)
+                v[i] = (double)((i * 37) % 1000) / 10.0 - 50.0;
+            switch (variant) {
+            case 0: /* max 900 at 3000, 5000, 9999; min -900 at 4096, 2 */
+                v[5000] = v[3000] = v[9999] = 900;
+                v[4096] = v[2] = -900;
+                break;
+            case 1: /* only zeros of both signs */
+                for (int64_t i = 0; i < n; i++)
+                    v[i] = (i % 3) ? 0.0 : -0.0;
+                break;
+            case 2: /* NaN late, a larger value early */
+                v[100] = 1e4;
+                v[7000] = NAN;
+                v[8000] = NAN;
+                break;
+            default: /* the extreme in the last partial block only */
+                v[n - 1] = 1e4;
+                v[n - 2] = -1e4;
+                break;
+            }
+            eh_tensor *x = t_from(dts[d], 1, &n, v);
+            char what[120];
+            snprintf(what, sizeof what, "extremes %s variant %d", eh_dtype_name(dts[d]), variant);
+            SAME(eh_max(x, NULL, 0, 0), what);
+            SAME(eh_min(x, NULL, 0, 0), what);
+            SAME(eh_argmax_flat(x, 0), what);
+            SAME(eh_argmin_flat(x, 0), what);
+            eh_release(x);
+        }
+    }
+    free(v);
 }
 
 /* Cancellation: the f64 sums keep ref's accuracy (compensated), so a sum
@@ -1318,7 +1366,7 @@ static void test_random_vs_ref(void **state)
     (void)state;
     NEED_BLAS();
     char what[160];
-    const int64_t sizes[] = {0, 1, 37, 1000003};
+    const int64_t sizes[] = {0, 1, 37, 300007};
     const eh_dtype fdts[] = {EH_F16, EH_F32, EH_F64};
     for (int z = 0; z < 4; z++) {
         const int64_t *sh = &sizes[z];
@@ -1459,6 +1507,7 @@ int main(int argc, char **argv)
         EH_TEST(test_where_clip),
         EH_TEST(test_cast_all_pairs),
         EH_TEST(test_reductions_vs_ref),
+        EH_TEST(test_extremes_ties),
         EH_TEST(test_sum_cancellation),
         EH_TEST(test_scans_vs_ref),
         EH_TEST(test_softmax_vs_ref),
