@@ -155,13 +155,6 @@ const sf_fn *sf_call_function(CXCursor call)
     return call_function_cached(call);
 }
 
-static const sf_fn *call_function_uncached(CXCursor call)
-{
-    char name[128];
-    if (!elc_callee_name(call, name, sizeof name))
-        return NULL;
-    return sf_function(name);
-}
 
 static const libm_entry *libm_find(const char *name)
 {
@@ -262,6 +255,53 @@ CXCursor sf_strip(CXCursor e, bool casts)
     return e;
 }
 
+static const char *const binary_ops[] = {
+    "*", "/", "%", "+", "-", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "&", "^", "|", "&&",
+    "||", "=", "*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|=", ",", NULL,
+};
+
+bool sf_binary_operator(CXCursor c, char *op, size_t n)
+{
+    CXCursor k[2];
+    if (sf_children(c, k, 2) == 2) {
+        CXFile lf = NULL, rf = NULL;
+        unsigned le = 0, rs = 0;
+        clang_getSpellingLocation(clang_getRangeEnd(clang_getCursorExtent(k[0])), &lf, NULL, NULL, &le);
+        clang_getSpellingLocation(clang_getRangeStart(clang_getCursorExtent(k[1])), &rf, NULL, NULL, &rs);
+        if (lf && lf == rf && le < rs && rs - le <= 64) {
+            CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+            CXSourceRange range = clang_getRange(clang_getLocationForOffset(tu, lf, le),
+                                                 clang_getLocationForOffset(tu, lf, rs));
+            CXToken *toks = NULL;
+            unsigned nt = 0, found = 0;
+            char tok[8] = "";
+            clang_tokenize(tu, range, &toks, &nt);
+            for (unsigned i = 0; i < nt; i++) {
+                unsigned off = 0;
+                clang_getSpellingLocation(clang_getTokenLocation(tu, toks[i]), NULL, NULL, NULL, &off);
+                if (off >= rs)
+                    break;
+                found++;
+                if (clang_getTokenKind(toks[i]) == CXToken_Punctuation)
+                    elc_string(clang_getTokenSpelling(tu, toks[i]), tok, sizeof tok);
+                else
+                    tok[0] = '\0';
+            }
+            if (toks)
+                clang_disposeTokens(tu, toks, nt);
+            if (found == 1 && tok[0]) {
+                for (const char *const *o = binary_ops; *o; o++) {
+                    if (strcmp(*o, tok) == 0) {
+                        snprintf(op, n, "%s", tok);
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    return elc_binary_operator(c, op, n);
+}
+
 /* Through parentheses, conversions and casts to pointer types (a cast to
  * an integer ends a pointer's life as a pointer). */
 static CXCursor strip_pointer(CXCursor e)
@@ -281,6 +321,12 @@ static CXCursor strip_pointer(CXCursor e)
 static enum CXTypeKind canon_kind(CXCursor c)
 {
     return clang_getCanonicalType(clang_getCursorType(c)).kind;
+}
+
+static bool is_floating_kind(enum CXTypeKind k)
+{
+    return k == CXType_Float || k == CXType_Double || k == CXType_LongDouble || k == CXType_Half ||
+           k == CXType_Float16 || k == CXType_Float128;
 }
 
 static bool kind_is_array(enum CXTypeKind k)
@@ -406,7 +452,68 @@ static _Thread_local struct {
     CXCursor call;           /* a CallExpr and the list entry of its callee */
     const sf_fn *call_fn;
     bool have_call;
+    struct callee_slot *callees;  /* FunctionDecl -> list entry, open addressing */
+    size_t n_callees, cap_callees;
 } T;
+
+/* What the list says about a function declaration, once per TU. */
+typedef struct callee_slot {
+    CXCursor decl;
+    unsigned hash;
+    bool used;
+    const sf_fn *fn;
+} callee_slot;
+
+static const sf_fn *by_name(CXCursor decl)
+{
+    char name[128];
+    return sf_function(elc_spelling(decl, name, sizeof name));
+}
+
+static const sf_fn *callee_fn(CXCursor decl)
+{
+    unsigned h = clang_hashCursor(decl);
+    if (T.cap_callees) {
+        size_t mask = T.cap_callees - 1;
+        for (size_t i = h & mask; T.callees[i].used; i = (i + 1) & mask)
+            if (T.callees[i].hash == h && clang_equalCursors(T.callees[i].decl, decl))
+                return T.callees[i].fn;
+    }
+    if ((T.n_callees + 1) * 2 > T.cap_callees) {
+        size_t cap = T.cap_callees ? T.cap_callees * 2 : 64;
+        callee_slot *old = T.callees;
+        size_t old_cap = T.cap_callees;
+        T.callees = el_xcalloc(cap, sizeof *T.callees);
+        T.cap_callees = cap;
+        for (size_t k = 0; k < old_cap; k++) {
+            if (!old[k].used)
+                continue;
+            size_t i = old[k].hash & (cap - 1);
+            while (T.callees[i].used)
+                i = (i + 1) & (cap - 1);
+            T.callees[i] = old[k];
+        }
+        free(old);
+    }
+    const sf_fn *fn = by_name(decl);
+    size_t i = h & (T.cap_callees - 1);
+    while (T.callees[i].used)
+        i = (i + 1) & (T.cap_callees - 1);
+    T.callees[i] = (callee_slot){decl, h, true, fn};
+    T.n_callees++;
+    return fn;
+}
+
+static const sf_fn *call_function_uncached(CXCursor call)
+{
+    /* The usual case, a direct call, through a per-TU table; aliases
+     * (function pointers, macros naming one) through elc_callee. */
+    CXCursor d = clang_getCursorReferenced(call);
+    if (clang_getCursorKind(d) == CXCursor_FunctionDecl)
+        return callee_fn(d);
+    d = elc_callee(call);
+    return clang_Cursor_isNull(d) ? NULL : by_name(d);
+}
 
 /* Every rule asks about the same CallExpr in turn: remember the last. */
 static const sf_fn *call_function_cached(CXCursor call)
@@ -441,6 +548,9 @@ static void func_clear(sf_func *f, bool release)
 void sf_tu_reset(void)
 {
     func_clear(&T.f, true);
+    free(T.callees);
+    T.callees = NULL;
+    T.n_callees = T.cap_callees = 0;
     T.tu = NULL;
     T.in_function = T.left = T.finished = false;
     T.have_last = T.have_call = false;
@@ -690,8 +800,11 @@ static const char *derived(const sf_func *f, CXCursor e, unsigned what, int dept
         r = derived(f, k[0], what, depth + 1);
         if (!r)
             r = derived(f, k[1], what, depth + 1);
+        if (!r || (!is_floating_kind(canon_kind(e)) &&
+                   (is_floating_kind(canon_kind(k[0])) || is_floating_kind(canon_kind(k[1])))))
+            return NULL; /* a comparison or logical operator on floating values */
         char op[4];
-        if (r && elc_binary_operator(e, op, sizeof op) && is_value_op(op))
+        if (sf_binary_operator(e, op, sizeof op) && is_value_op(op))
             return r;
         return NULL;
     }
@@ -1022,20 +1135,20 @@ static void finish(sf_func *f)
             add_def(f, var_add(f, f->decls[i]), init, false);
     }
 
-    /* Assignments: a BinaryOperator whose left operand is an lvalue (not
-     * converted to a value) is `=` or `,`, which the tokens tell apart; a
-     * plain variable is a definition, anything else a store through an
-     * lvalue. */
+    /* Assignments.  In C every binary operator but `=` and the compound
+     * assignments converts its left operand to a value (even `,`), which
+     * clang shows as an implicit cast (UnexposedExpr): a left operand that
+     * is still an lvalue means `=`.  Only a unary operator there needs a
+     * second look (`*p = x`, against `-x + y`).  A plain variable is a
+     * definition, anything else a store through an lvalue. */
     for (size_t i = 0; i < f->n_assigns; i++) {
         sf_assign *a = &f->assigns[i];
-        CXCursor k[2];
+        CXCursor k[2], operand;
         if (sf_children(a->op, k, 2) != 2 || (!a->compound && !lvalue_kind(k[0])))
             continue;
-        if (!a->compound) {
-            char op[4];
-            if (!elc_binary_operator(a->op, op, sizeof op) || strcmp(op, "=") != 0)
-                continue;
-        }
+        if (!a->compound && clang_getCursorKind(k[0]) == CXCursor_UnaryOperator &&
+            !is_deref(k[0], &operand))
+            continue;
         CXCursor lhs = sf_strip(k[0], false), decl;
         if (is_var_kind(lhs, &decl)) {
             add_def(f, var_add(f, decl), k[1], a->compound);

@@ -154,6 +154,12 @@ bool sf_host_data(const sf_func *f, CXCursor e, sf_origin *origin);
 
 /* Up to max children of c into out; returns how many c has. */
 unsigned sf_children(CXCursor c, CXCursor *out, unsigned max);
+/* The operator of a BinaryOperator or CompoundAssignOperator: the one
+ * token between its operands where they are spelled (in the file, or a
+ * macro's argument or body), else elc_binary_operator's answer.  The
+ * fast path matters: elc_binary_operator is costly for operators inside
+ * macro arguments. */
+bool sf_binary_operator(CXCursor c, char *op, size_t n);
 /* Through parentheses and implicit conversions (UnexposedExpr with one
  * child); with casts, also through explicit casts. */
 CXCursor sf_strip(CXCursor e, bool casts);

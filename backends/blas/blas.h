@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 #include <eh/backend_api.h>
+#include <eh/backend_f16.h>
 
 /* ---- kernels -------------------------------------------------------------- */
 
@@ -70,63 +71,11 @@ void eh_blas_openblas_init(void);
 #define EH_BLAS_GRAIN_CHEAP ((int64_t)1 << 15)
 #define EH_BLAS_GRAIN_HEAVY ((int64_t)1 << 12)
 
-/* IEEE binary16 <-> binary32, bit for bit the same as eh_f16_to_f32 and
- * eh_f32_to_f16 (libeh/src/f16.c), inlined so that loops over f16 data do
- * not make a function call per element.  test_blas.c checks every f16 value
- * and a sweep of f32 values against the library's functions. */
-static inline float eh_blas_h2f(uint16_t h)
-{
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
-    uint32_t exp = (h >> 10) & 0x1fu;
-    uint32_t man = h & 0x3ffu;
-    uint32_t u;
-    float f;
-    if (exp == 0x1f) {
-        u = sign | 0x7f800000u | (man << 13);
-    } else if (exp == 0) {
-        if (man == 0) {
-            u = sign;
-        } else {
-            float v = (float)man * 5.9604644775390625e-8f;
-            return sign ? -v : v;
-        }
-    } else {
-        u = sign | ((exp + 112u) << 23) | (man << 13);
-    }
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-static inline uint16_t eh_blas_f2h(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
-    uint32_t exp = (u >> 23) & 0xffu;
-    uint32_t man = u & 0x7fffffu;
-    if (exp == 0xff)
-        return (uint16_t)(sign | 0x7c00u | (man ? 0x200u | (man >> 13) : 0));
-    int32_t e = (int32_t)exp - 127 + 15;
-    if (e >= 0x1f)
-        return (uint16_t)(sign | 0x7c00u);
-    if (e <= 0) {
-        if (e < -10)
-            return sign;
-        uint32_t m = man | 0x800000u;
-        int shift = 14 - e;
-        uint32_t half = 1u << (shift - 1);
-        uint32_t rest = m & ((1u << shift) - 1);
-        uint32_t out = m >> shift;
-        if (rest > half || (rest == half && (out & 1u)))
-            out++;
-        return (uint16_t)(sign | out);
-    }
-    uint32_t out = ((uint32_t)e << 10) | (man >> 13);
-    uint32_t rest = man & 0x1fffu;
-    if (rest > 0x1000u || (rest == 0x1000u && (out & 1u)))
-        out++;
-    return (uint16_t)(sign | out);
-}
+/* IEEE binary16 <-> binary32: libeh's own conversions (<eh/backend_f16.h>),
+ * inlined so that loops over f16 data do not make a function call per
+ * element.  Short names for the loops that use them. */
+static inline float eh_blas_h2f(uint16_t h) { return eh_f16_to_f32_inline(h); }
+static inline uint16_t eh_blas_f2h(float f) { return eh_f32_to_f16_inline(f); }
 
 /* A tensor header describing `size` elements of `dtype` at `data`, shaped
  * (ndim, shape): a window into another tensor's storage, for running a ref

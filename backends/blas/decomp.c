@@ -33,13 +33,11 @@
  * inside each factorization through OpenBLAS.  Matrices with a dimension
  * beyond LAPACK's 32-bit int run ref's kernel.  Contract:
  * libeh/src/ops_linalg.c. */
-#include <float.h>
 #include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <lapacke.h>
 #include "blas.h"
-#include "../ref/ref.h"
+#include "../ref/linalg_kernels.h"
 
 /* ---- scratch, loads, stores ------------------------------------------------ */
 
@@ -48,20 +46,6 @@ static int small_enough(int64_t a, int64_t b)
     /* every count LAPACK sees (dims, leading dims, work sizes ~ a*b) fits */
     return a >= 0 && b >= 0 && a <= INT_MAX / 8 && b <= INT_MAX / 8 &&
            (a == 0 || b <= (INT_MAX / 8) / (a > 0 ? a : 1));
-}
-
-/* count doubles (at least one), or NULL with EH_ERR_NOMEM recorded. */
-static double *scratch(const char *op, int64_t count)
-{
-    if (count < 1)
-        count = 1;
-    double *p = NULL;
-    if ((uint64_t)count <= SIZE_MAX / sizeof(double))
-        p = malloc((size_t)count * sizeof(double));
-    if (!p)
-        eh_set_error(EH_ERR_NOMEM, "%s: out of memory for %lld scratch values", op,
-                     (long long)count);
-    return p;
 }
 
 static lapack_int *iscratch(const char *op, int64_t count)
@@ -111,56 +95,6 @@ static void store_cm(eh_tensor *t, int64_t off, int64_t rows, int64_t cols, cons
     }
 }
 
-static void store_vec(eh_tensor *t, int64_t off, int64_t n, const double *src)
-{
-    if (t->dtype == EH_F32) {
-        float *d = (float *)t->data + off;
-        for (int64_t i = 0; i < n; i++)
-            d[i] = (float)src[i];
-    } else {
-        memcpy((double *)t->data + off, src, (size_t)n * sizeof(double));
-    }
-}
-
-/* Number of matrices in t (dims before the last two); -1 on overflow. */
-static int64_t batch_count(const eh_tensor *t)
-{
-    int64_t nb = 1;
-    for (int d = 0; d < t->ndim - 2; d++)
-        if (t->shape[d] == 0)
-            return 0;
-    for (int d = 0; d < t->ndim - 2; d++) {
-        if (nb > INT64_MAX / t->shape[d])
-            return -1;
-        nb *= t->shape[d];
-    }
-    return nb;
-}
-
-static void batch_strides(const eh_tensor *t, int tb, int64_t mat, int bnd,
-                          const int64_t *bshape, int64_t *strides)
-{
-    int64_t own[EH_MAX_DIMS];
-    int64_t s = mat;
-    for (int d = tb - 1; d >= 0; d--) {
-        own[d] = s;
-        s *= t->shape[d];
-    }
-    for (int d = 0; d < bnd; d++) {
-        int td = d - (bnd - tb);
-        strides[d] = (td < 0 || (t->shape[td] == 1 && bshape[d] != 1)) ? 0 : own[td];
-    }
-}
-
-static const char *where_in_batch(int64_t idx, int batched)
-{
-    static _Thread_local char buf[64];
-    if (!batched)
-        return "";
-    snprintf(buf, sizeof buf, " (matrix %lld of the batch)", (long long)idx);
-    return buf;
-}
-
 /* Whether every element of t (f32 or f64) is finite. */
 static int tensor_finite(const eh_tensor *t)
 {
@@ -176,40 +110,6 @@ static int tensor_finite(const eh_tensor *t)
     for (int64_t i = 0; i < t->size; i++)
         bad |= !isfinite(p[i]);
     return !bad;
-}
-
-static int all_finite(const double *x, int64_t n)
-{
-    for (int64_t i = 0; i < n; i++)
-        if (!isfinite(x[i]))
-            return 0;
-    return 1;
-}
-
-/* The sign convention's "largest" entry: the first index whose magnitude
- * is >= (1 - tol) * the largest (x[0], x[stride], ...). */
-static int64_t sign_index(const double *x, int64_t n, int64_t stride, double tol)
-{
-    double mx = 0.0;
-    for (int64_t i = 0; i < n; i++)
-        if (fabs(x[i * stride]) > mx)
-            mx = fabs(x[i * stride]);
-    double thr = mx * (1.0 - tol);
-    for (int64_t i = 0; i < n; i++)
-        if (fabs(x[i * stride]) >= thr)
-            return i;
-    return 0;
-}
-
-static double sign_tol(eh_dtype dtype)
-{
-    return sqrt(dtype == EH_F32 ? (double)FLT_EPSILON : DBL_EPSILON);
-}
-
-static void negate(double *x, int64_t n, int64_t stride)
-{
-    for (int64_t i = 0; i < n; i++)
-        x[i * stride] = -x[i * stride];
 }
 
 /* LAPACK's optimal workspace size from a query's work[0]. */
@@ -236,7 +136,8 @@ eh_status eh_blas_solve(const eh_op_call *call)
         return eh_ref_solve(call);
     const int64_t *bshape = call->p.v;
     eh_blas_openblas_init();
-    double *A = scratch("solve", n * n), *B = A ? scratch("solve", n * k) : NULL;
+    double *A = eh_ref_linalg_scratch("solve", n * n);
+    double *B = A ? eh_ref_linalg_scratch("solve", n * k) : NULL;
     lapack_int *piv = B ? iscratch("solve", n) : NULL;
     eh_status st = EH_OK;
     if (!piv) {
@@ -244,8 +145,8 @@ eh_status eh_blas_solve(const eh_op_call *call)
         goto done;
     }
     int64_t sa[EH_MAX_DIMS], sb[EH_MAX_DIMS];
-    batch_strides(a, a->ndim - 2, n * n, bnd, bshape, sa);
-    batch_strides(b, vec ? 0 : b->ndim - 2, n * k, bnd, bshape, sb);
+    eh_ref_batch_strides(a, a->ndim - 2, n * n, bnd, bshape, sa);
+    eh_ref_batch_strides(b, vec ? 0 : b->ndim - 2, n * k, bnd, bshape, sb);
     eh_nd_iter it;
     eh_nd_iter_init(&it, bnd, bshape);
     int64_t idx = 0;
@@ -255,8 +156,7 @@ eh_status eh_blas_solve(const eh_op_call *call)
         lapack_int info = LAPACKE_dgesv_work(LAPACK_COL_MAJOR, (lapack_int)n, (lapack_int)k, A,
                                              (lapack_int)n, piv, B, (lapack_int)n);
         if (info > 0) {
-            st = eh_set_error(EH_ERR_LINALG, "solve: matrix 'a' is singular%s",
-                              where_in_batch(idx, bnd > 0));
+            st = eh_ref_linalg_fail(EH_REF_MSG_SOLVE_SINGULAR, idx, bnd > 0);
             goto done;
         }
         if (info < 0) {
@@ -278,13 +178,13 @@ eh_status eh_blas_inv(const eh_op_call *call)
 {
     const eh_tensor *a = call->in[0];
     eh_tensor *out = call->out[0];
-    int64_t nb = batch_count(a), n = a->shape[a->ndim - 1];
+    int64_t nb = eh_ref_batch_count(a), n = a->shape[a->ndim - 1];
     if (out->size == 0 || nb <= 0)
         return EH_OK;
     if (!small_enough(n, n) || !tensor_finite(a))
         return eh_ref_inv(call);
     eh_blas_openblas_init();
-    double *A = scratch("inv", n * n), *W = NULL;
+    double *A = eh_ref_linalg_scratch("inv", n * n), *W = NULL;
     lapack_int *piv = A ? iscratch("inv", n) : NULL;
     eh_status st = EH_OK;
     if (!piv) {
@@ -294,7 +194,7 @@ eh_status eh_blas_inv(const eh_op_call *call)
     double q;
     lapack_int lwork = LAPACKE_dgetri_work(LAPACK_COL_MAJOR, (lapack_int)n, A, (lapack_int)n,
                                            piv, &q, -1) == 0 ? work_size(q) : (lapack_int)n;
-    if (!(W = scratch("inv", lwork))) {
+    if (!(W = eh_ref_linalg_scratch("inv", lwork))) {
         st = EH_ERR_NOMEM;
         goto done;
     }
@@ -306,8 +206,7 @@ eh_status eh_blas_inv(const eh_op_call *call)
             info = LAPACKE_dgetri_work(LAPACK_COL_MAJOR, (lapack_int)n, A, (lapack_int)n, piv, W,
                                        lwork);
         if (info > 0) {
-            st = eh_set_error(EH_ERR_LINALG, "inv: matrix is singular%s",
-                              where_in_batch(m, a->ndim > 2));
+            st = eh_ref_linalg_fail(EH_REF_MSG_INV_SINGULAR, m, a->ndim > 2);
             goto done;
         }
         if (info < 0) {
@@ -327,13 +226,13 @@ eh_status eh_blas_det(const eh_op_call *call)
 {
     const eh_tensor *a = call->in[0];
     eh_tensor *out = call->out[0];
-    int64_t nb = batch_count(a), n = a->shape[a->ndim - 1];
+    int64_t nb = eh_ref_batch_count(a), n = a->shape[a->ndim - 1];
     if (out->size == 0 || nb <= 0)
         return EH_OK;
     if (!small_enough(n, n) || !tensor_finite(a))
         return eh_ref_det(call);
     eh_blas_openblas_init();
-    double *A = scratch("det", n * n);
+    double *A = eh_ref_linalg_scratch("det", n * n);
     lapack_int *piv = A ? iscratch("det", n) : NULL;
     if (!piv) {
         free(A);
@@ -361,7 +260,7 @@ eh_status eh_blas_det(const eh_op_call *call)
             return eh_set_error(EH_ERR_INTERNAL, "det: LAPACK dgetrf rejected argument %d",
                                 (int)-info);
         }
-        store_vec(out, m, 1, &d);
+        eh_ref_linalg_store(out, m, 1, &d);
     }
     free(A);
     free(piv);
@@ -374,13 +273,13 @@ eh_status eh_blas_cholesky(const eh_op_call *call)
 {
     const eh_tensor *a = call->in[0];
     eh_tensor *out = call->out[0];
-    int64_t nb = batch_count(a), n = a->shape[a->ndim - 1];
+    int64_t nb = eh_ref_batch_count(a), n = a->shape[a->ndim - 1];
     if (out->size == 0 || nb <= 0)
         return EH_OK;
     if (!small_enough(n, n) || !tensor_finite(a))
         return eh_ref_cholesky(call);
     eh_blas_openblas_init();
-    double *A = scratch("cholesky", n * n);
+    double *A = eh_ref_linalg_scratch("cholesky", n * n);
     if (!A)
         return EH_ERR_NOMEM;
     eh_status st = EH_OK;
@@ -397,10 +296,7 @@ eh_status eh_blas_cholesky(const eh_op_call *call)
             if (isnan(A[j * n + j]))
                 info = (lapack_int)(j + 1);
         if (info > 0) {
-            st = eh_set_error(EH_ERR_LINALG,
-                              "cholesky: matrix is not positive definite (leading minor of "
-                              "order %lld)%s",
-                              (long long)info, where_in_batch(m, a->ndim > 2));
+            st = eh_ref_not_positive_definite(info, m, a->ndim > 2);
             break;
         }
         if (info < 0) {
@@ -423,15 +319,16 @@ eh_status eh_blas_qr(const eh_op_call *call)
 {
     const eh_tensor *a = call->in[0];
     eh_tensor *qt = call->out[0], *rt = call->out[1];
-    int64_t nb = batch_count(a);
+    int64_t nb = eh_ref_batch_count(a);
     int64_t m = a->shape[a->ndim - 2], n = a->shape[a->ndim - 1], k = m < n ? m : n;
     if ((qt->size == 0 && rt->size == 0) || nb <= 0)
         return EH_OK;
     if (!small_enough(m, n) || !tensor_finite(a))
         return eh_ref_qr(call);
     eh_blas_openblas_init();
-    double *A = scratch("qr", m * n), *R = A ? scratch("qr", k * n) : NULL;
-    double *tau = R ? scratch("qr", k) : NULL, *W = NULL;
+    double *A = eh_ref_linalg_scratch("qr", m * n);
+    double *R = A ? eh_ref_linalg_scratch("qr", k * n) : NULL;
+    double *tau = R ? eh_ref_linalg_scratch("qr", k) : NULL, *W = NULL;
     eh_status st = EH_OK;
     if (!tau) {
         st = EH_ERR_NOMEM;
@@ -447,7 +344,7 @@ eh_status eh_blas_qr(const eh_op_call *call)
     lapack_int lwork = work_size(q1 > q2 ? q1 : q2);
     if (lwork < ln)
         lwork = ln > 0 ? ln : 1;
-    if (!(W = scratch("qr", lwork))) {
+    if (!(W = eh_ref_linalg_scratch("qr", lwork))) {
         st = EH_ERR_NOMEM;
         goto done;
     }
@@ -494,7 +391,7 @@ eh_status eh_blas_svd(const eh_op_call *call)
     const eh_tensor *a = call->in[0];
     eh_tensor *ut = call->out[0], *stt = call->out[1], *vtt = call->out[2];
     int full = call->p.i[0] != 0;
-    int64_t nb = batch_count(a);
+    int64_t nb = eh_ref_batch_count(a);
     int64_t m = a->shape[a->ndim - 2], n = a->shape[a->ndim - 1], k = m < n ? m : n;
     int64_t ucols = full ? m : k, vrows = full ? n : k;
     if ((ut->size == 0 && stt->size == 0 && vtt->size == 0) || nb <= 0)
@@ -503,8 +400,10 @@ eh_status eh_blas_svd(const eh_op_call *call)
         return eh_ref_svd(call);
     eh_blas_openblas_init();
     int64_t ldm = m > 0 ? m : 1, ldv = vrows > 0 ? vrows : 1;
-    double *A = scratch("svd", m * n), *U = A ? scratch("svd", m * ucols) : NULL;
-    double *VT = U ? scratch("svd", vrows * n) : NULL, *S = VT ? scratch("svd", k) : NULL;
+    double *A = eh_ref_linalg_scratch("svd", m * n);
+    double *U = A ? eh_ref_linalg_scratch("svd", m * ucols) : NULL;
+    double *VT = U ? eh_ref_linalg_scratch("svd", vrows * n) : NULL;
+    double *S = VT ? eh_ref_linalg_scratch("svd", k) : NULL;
     double *W = NULL;
     lapack_int *iw = S ? iscratch("svd", 8 * k) : NULL;
     eh_status st = EH_OK;
@@ -521,16 +420,15 @@ eh_status eh_blas_svd(const eh_op_call *call)
                             iw);
         lwork = work_size(q);
     }
-    if (!(W = scratch("svd", lwork))) {
+    if (!(W = eh_ref_linalg_scratch("svd", lwork))) {
         st = EH_ERR_NOMEM;
         goto done;
     }
-    double tol = sign_tol(a->dtype);
+    double tol = eh_ref_sign_tol(a->dtype);
     for (int64_t b = 0; b < nb; b++) {
         load_cm(a, b * m * n, m, n, A, ldm);
-        if (!all_finite(A, m * n)) {
-            st = eh_set_error(EH_ERR_LINALG, "svd: input contains NaN or Inf%s",
-                              where_in_batch(b, a->ndim > 2));
+        if (!eh_ref_all_finite(A, m * n)) {
+            st = eh_ref_linalg_fail(EH_REF_MSG_SVD_NONFINITE, b, a->ndim > 2);
             goto done;
         }
         if (k == 0) {
@@ -550,8 +448,7 @@ eh_status eh_blas_svd(const eh_op_call *call)
                                                   (lapack_int)ldm, VT, (lapack_int)ldv, W, lwork,
                                                   iw);
             if (info > 0) {
-                st = eh_set_error(EH_ERR_LINALG, "svd: did not converge%s",
-                                  where_in_batch(b, a->ndim > 2));
+                st = eh_ref_linalg_fail(EH_REF_MSG_SVD_NO_CONVERGE, b, a->ndim > 2);
                 goto done;
             }
             if (info < 0) {
@@ -565,17 +462,17 @@ eh_status eh_blas_svd(const eh_op_call *call)
          * on their own. */
         for (int64_t r = 0; r < ucols; r++) {
             double *col = U + r * ldm;
-            if (m > 0 && col[sign_index(col, m, 1, tol)] < 0.0) {
-                negate(col, m, 1);
+            if (m > 0 && col[eh_ref_sign_index(col, m, 1, tol)] < 0.0) {
+                eh_ref_negate(col, m, 1);
                 if (r < k)
-                    negate(VT + r, n, ldv);
+                    eh_ref_negate(VT + r, n, ldv);
             }
         }
         for (int64_t r = k; r < vrows; r++)
-            if (VT[r + sign_index(VT + r, n, ldv, tol) * ldv] < 0.0)
-                negate(VT + r, n, ldv);
+            if (VT[r + eh_ref_sign_index(VT + r, n, ldv, tol) * ldv] < 0.0)
+                eh_ref_negate(VT + r, n, ldv);
         store_cm(ut, b * m * ucols, m, ucols, U, ldm);
-        store_vec(stt, b * k, k, S);
+        eh_ref_linalg_store(stt, b * k, k, S);
         store_cm(vtt, b * vrows * n, vrows, n, VT, ldv);
     }
 done:
@@ -594,13 +491,14 @@ eh_status eh_blas_eigh(const eh_op_call *call)
 {
     const eh_tensor *a = call->in[0];
     eh_tensor *wt = call->out[0], *vt = call->out[1];
-    int64_t nb = batch_count(a), n = a->shape[a->ndim - 1];
+    int64_t nb = eh_ref_batch_count(a), n = a->shape[a->ndim - 1];
     if (wt->size == 0 || nb <= 0)
         return EH_OK;
     if (!small_enough(n, n))
         return eh_ref_eigh(call);
     eh_blas_openblas_init();
-    double *A = scratch("eigh", n * n), *w = A ? scratch("eigh", n) : NULL, *W = NULL;
+    double *A = eh_ref_linalg_scratch("eigh", n * n);
+    double *w = A ? eh_ref_linalg_scratch("eigh", n) : NULL, *W = NULL;
     lapack_int *iw = NULL;
     eh_status st = EH_OK;
     if (!w) {
@@ -612,26 +510,24 @@ eh_status eh_blas_eigh(const eh_op_call *call)
     LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', (lapack_int)n, A, (lapack_int)n, w, &q, -1,
                         &qi, -1);
     lapack_int lwork = work_size(q), liwork = qi > 0 ? qi : 1;
-    if (!(W = scratch("eigh", lwork)) || !(iw = iscratch("eigh", liwork))) {
+    if (!(W = eh_ref_linalg_scratch("eigh", lwork)) || !(iw = iscratch("eigh", liwork))) {
         st = EH_ERR_NOMEM;
         goto done;
     }
-    double tol = sign_tol(a->dtype);
+    double tol = eh_ref_sign_tol(a->dtype);
     for (int64_t b = 0; b < nb; b++) {
         load_cm(a, b * n * n, n, n, A, n);
         /* the lower triangle of a: rows i >= j of column j */
         for (int64_t j = 0; j < n; j++)
             for (int64_t i = j; i < n; i++)
                 if (!isfinite(A[j * n + i])) {
-                    st = eh_set_error(EH_ERR_LINALG, "eigh: input contains NaN or Inf%s",
-                                      where_in_batch(b, a->ndim > 2));
+                    st = eh_ref_linalg_fail(EH_REF_MSG_EIGH_NONFINITE, b, a->ndim > 2);
                     goto done;
                 }
         lapack_int info = LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', (lapack_int)n, A,
                                               (lapack_int)n, w, W, lwork, iw, liwork);
         if (info > 0) {
-            st = eh_set_error(EH_ERR_LINALG, "eigh: did not converge%s",
-                              where_in_batch(b, a->ndim > 2));
+            st = eh_ref_linalg_fail(EH_REF_MSG_EIGH_NO_CONVERGE, b, a->ndim > 2);
             goto done;
         }
         if (info < 0) {
@@ -642,10 +538,10 @@ eh_status eh_blas_eigh(const eh_op_call *call)
         /* ascending already; eigenvector r is column r (contiguous) */
         for (int64_t r = 0; r < n; r++) {
             double *col = A + r * n;
-            if (col[sign_index(col, n, 1, tol)] < 0.0)
-                negate(col, n, 1);
+            if (col[eh_ref_sign_index(col, n, 1, tol)] < 0.0)
+                eh_ref_negate(col, n, 1);
         }
-        store_vec(wt, b * n, n, w);
+        eh_ref_linalg_store(wt, b * n, n, w);
         store_cm(vt, b * n * n, n, n, A, n);
     }
 done:
@@ -673,8 +569,9 @@ eh_status eh_blas_lstsq(const eh_op_call *call)
         return eh_ref_lstsq(call);
     eh_blas_openblas_init();
     int64_t lda = m > 0 ? m : 1, ldb = mx > 0 ? mx : 1;
-    double *A = scratch("lstsq", m * n), *B = A ? scratch("lstsq", ldb * k) : NULL;
-    double *S = B ? scratch("lstsq", mn) : NULL, *W = NULL;
+    double *A = eh_ref_linalg_scratch("lstsq", m * n);
+    double *B = A ? eh_ref_linalg_scratch("lstsq", ldb * k) : NULL;
+    double *S = B ? eh_ref_linalg_scratch("lstsq", mn) : NULL, *W = NULL;
     lapack_int *iw = NULL;
     eh_status st = EH_OK;
     if (!S) {
@@ -690,21 +587,20 @@ eh_status eh_blas_lstsq(const eh_op_call *call)
         lwork = work_size(q);
         liwork = qi > 0 ? qi : 1;
     }
-    if (!(W = scratch("lstsq", lwork)) || !(iw = iscratch("lstsq", liwork))) {
+    if (!(W = eh_ref_linalg_scratch("lstsq", lwork)) || !(iw = iscratch("lstsq", liwork))) {
         st = EH_ERR_NOMEM;
         goto done;
     }
     int64_t sa[EH_MAX_DIMS], sb[EH_MAX_DIMS];
-    batch_strides(a, a->ndim - 2, m * n, bnd, bshape, sa);
-    batch_strides(b, vec ? 0 : b->ndim - 2, m * k, bnd, bshape, sb);
+    eh_ref_batch_strides(a, a->ndim - 2, m * n, bnd, bshape, sa);
+    eh_ref_batch_strides(b, vec ? 0 : b->ndim - 2, m * k, bnd, bshape, sb);
     eh_nd_iter it;
     eh_nd_iter_init(&it, bnd, bshape);
     int64_t idx = 0;
     do {
         load_cm(a, eh_nd_iter_offset(&it, sa), m, n, A, lda);
-        if (!all_finite(A, m * n)) {
-            st = eh_set_error(EH_ERR_LINALG, "lstsq: 'a' contains NaN or Inf%s",
-                              where_in_batch(idx, bnd > 0));
+        if (!eh_ref_all_finite(A, m * n)) {
+            st = eh_ref_linalg_fail(EH_REF_MSG_LSTSQ_NONFINITE, idx, bnd > 0);
             goto done;
         }
         for (int64_t i = 0; i < ldb * k; i++)
@@ -715,8 +611,7 @@ eh_status eh_blas_lstsq(const eh_op_call *call)
                                                   (lapack_int)k, A, (lapack_int)lda, B,
                                                   (lapack_int)ldb, S, rcond, &rank, W, lwork, iw);
             if (info > 0) {
-                st = eh_set_error(EH_ERR_LINALG, "lstsq: SVD did not converge%s",
-                                  where_in_batch(idx, bnd > 0));
+                st = eh_ref_linalg_fail(EH_REF_MSG_LSTSQ_NO_CONVERGE, idx, bnd > 0);
                 goto done;
             }
             if (info < 0) {

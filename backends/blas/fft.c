@@ -22,13 +22,15 @@
  * eh_parallel_for, each chunk using its own fftw_malloc'd buffers (same
  * alignment as the planning buffers, as fftw_execute_dft_* requires).
  * Lengths beyond FFTW's int run ref's kernel.  Contract: the top of
- * libeh/src/ops_signal.c. */
+ * libeh/src/ops_signal.c; the lines' and frames' layout (which samples a
+ * transform reads, where its bins go) is ref's, from
+ * backends/ref/signal_kernels.h. */
 #include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <fftw3.h>
 #include "blas.h"
-#include "../ref/ref.h"
+#include "../ref/signal_kernels.h"
 
 static pthread_mutex_t planner_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -60,25 +62,6 @@ static void free_plan(fftw_plan p)
     pthread_mutex_unlock(&planner_lock);
 }
 
-static eh_status nomem(const char *op, int64_t n)
-{
-    return eh_set_error(EH_ERR_NOMEM, "%s: out of memory for the scratch of a length-%lld FFT",
-                        op, (long long)n);
-}
-
-static int64_t span(const int64_t *shape, int lo, int hi)
-{
-    int64_t s = 1;
-    for (int d = lo; d < hi; d++)
-        s *= shape[d];
-    return s;
-}
-
-static inline double ld(const void *data, eh_dtype dt, int64_t i)
-{
-    return dt == EH_F32 ? (double)((const float *)data)[i] : ((const double *)data)[i];
-}
-
 /* Store as ref does (eh_store_f64 for f32: round to nearest, saturating
  * only beyond the float range, which a finite f32 transform cannot reach
  * except through overflow to inf, which (float) gives too). */
@@ -93,9 +76,25 @@ static inline void st(void *data, eh_dtype dt, int64_t i, double v)
 typedef struct {
     const eh_op_call *c;
     fftw_plan plan;
-    int64_t n, m, len, inner, take, half, use, T, hop, pad, n_frames, bins;
+    eh_ref_fft_lines l;   /* rfft, irfft */
+    eh_ref_stft_frames s; /* stft */
     _Atomic int failed;
 } fft_job;
+
+/* Runs the 1-D transforms [0, items) of job j through `range` on the
+ * thread pool with a plan of `kind` and length n; ref's NOMEM error when
+ * a plan or a chunk's buffers could not be made. */
+static eh_status run_job(fft_job *j, plan_kind kind, const char *op, int64_t n, int64_t items,
+                         void (*range)(void *, int64_t, int64_t, int))
+{
+    atomic_init(&j->failed, 0);
+    if (!(j->plan = make_plan(kind, n)))
+        return eh_ref_fft_nomem(op, n);
+    int64_t grain = EH_BLAS_GRAIN_HEAVY / n;
+    eh_parallel_for(items, grain > 0 ? grain : 1, range, j);
+    free_plan(j->plan);
+    return atomic_load(&j->failed) ? eh_ref_fft_nomem(op, n) : EH_OK;
+}
 
 /* ---- rfft ------------------------------------------------------------------- */
 
@@ -114,23 +113,24 @@ static void rfft_range(void *ctx, int64_t begin, int64_t end, int worker)
 {
     (void)worker;
     fft_job *j = ctx;
+    const eh_ref_fft_lines *l = &j->l;
     const eh_tensor *x = j->c->in[0];
     eh_tensor *out = j->c->out[0];
-    double *in = fftw_malloc(sizeof(double) * (size_t)j->n);
-    fftw_complex *co = fftw_malloc(sizeof(fftw_complex) * (size_t)j->m);
+    double *in = fftw_malloc(sizeof(double) * (size_t)l->n);
+    fftw_complex *co = fftw_malloc(sizeof(fftw_complex) * (size_t)l->m);
     if (!in || !co) {
         atomic_store(&j->failed, 1);
     } else {
         for (int64_t lane = begin; lane < end; lane++) {
-            int64_t o = lane / j->inner, i = lane % j->inner;
+            int64_t o = lane / l->inner, i = lane % l->inner;
             int nan = 0;
-            for (int64_t t = 0; t < j->n; t++) {
-                in[t] = t < j->take ? ld(x->data, x->dtype, (o * j->len + t) * j->inner + i) : 0.0;
+            for (int64_t t = 0; t < l->n; t++) {
+                in[t] = eh_ref_rfft_sample(x, l, o, i, t);
                 nan |= in[t] != in[t];
             }
-            fill_or_execute(j->plan, in, co, j->m, nan);
-            for (int64_t k = 0; k < j->m; k++) {
-                int64_t at = ((o * j->m + k) * j->inner + i) * 2;
+            fill_or_execute(j->plan, in, co, l->m, nan);
+            for (int64_t k = 0; k < l->m; k++) {
+                int64_t at = eh_ref_bin_at(l, o, k, i);
                 st(out->data, out->dtype, at, co[k][0]);
                 st(out->data, out->dtype, at + 1, co[k][1]);
             }
@@ -142,30 +142,15 @@ static void rfft_range(void *ctx, int64_t begin, int64_t end, int worker)
 
 eh_status eh_blas_rfft(const eh_op_call *call)
 {
-    const eh_tensor *x = call->in[0];
-    eh_tensor *out = call->out[0];
-    if (out->size == 0)
+    if (call->out[0]->size == 0)
         return EH_OK;
-    int64_t n = call->p.i[0];
-    if (n > INT_MAX / 2)
+    if (call->p.i[0] > INT_MAX / 2)
         return eh_ref_rfft(call);
-    int a = call->p.axes[0];
     fft_job j;
     memset(&j, 0, sizeof j);
     j.c = call;
-    j.n = n;
-    j.m = n / 2 + 1;
-    j.len = x->shape[a];
-    j.take = j.len < n ? j.len : n;
-    j.inner = span(x->shape, a + 1, x->ndim);
-    atomic_init(&j.failed, 0);
-    int64_t lanes = span(x->shape, 0, a) * j.inner;
-    if (!(j.plan = make_plan(R2C, n)))
-        return nomem("rfft", n);
-    int64_t grain = EH_BLAS_GRAIN_HEAVY / n;
-    eh_parallel_for(lanes, grain > 0 ? grain : 1, rfft_range, &j);
-    free_plan(j.plan);
-    return atomic_load(&j.failed) ? nomem("rfft", n) : EH_OK;
+    j.l = eh_ref_rfft_lines(call);
+    return run_job(&j, R2C, "rfft", j.l.n, j.l.outer * j.l.inner, rfft_range);
 }
 
 /* ---- irfft ------------------------------------------------------------------- */
@@ -174,38 +159,30 @@ static void irfft_range(void *ctx, int64_t begin, int64_t end, int worker)
 {
     (void)worker;
     fft_job *j = ctx;
+    const eh_ref_fft_lines *l = &j->l;
     const eh_tensor *x = j->c->in[0];
     eh_tensor *out = j->c->out[0];
-    double *re = fftw_malloc(sizeof(double) * (size_t)j->n);
-    fftw_complex *ci = fftw_malloc(sizeof(fftw_complex) * (size_t)(j->half + 1));
-    double scale = 1.0 / (double)j->n;
+    double *re = fftw_malloc(sizeof(double) * (size_t)l->n);
+    fftw_complex *ci = fftw_malloc(sizeof(fftw_complex) * (size_t)(l->half + 1));
+    double scale = 1.0 / (double)l->n;
     if (!re || !ci) {
         atomic_store(&j->failed, 1);
     } else {
         for (int64_t lane = begin; lane < end; lane++) {
-            int64_t o = lane / j->inner, i = lane % j->inner;
+            int64_t o = lane / l->inner, i = lane % l->inner;
             int nan = 0;
-            for (int64_t k = 0; k <= j->half; k++) {
-                double vr = 0.0, vi = 0.0;
-                if (k < j->use) {
-                    int64_t at = ((o * j->m + k) * j->inner + i) * 2;
-                    vr = ld(x->data, x->dtype, at);
-                    vi = ld(x->data, x->dtype, at + 1);
-                }
-                if (k == 0 || 2 * k == j->n)
-                    vi = 0.0; /* a real signal's DC and Nyquist bins are real */
-                ci[k][0] = vr;
-                ci[k][1] = vi;
-                nan |= vr != vr || vi != vi;
+            for (int64_t k = 0; k <= l->half; k++) {
+                eh_ref_irfft_bin(x, l, o, i, k, &ci[k][0], &ci[k][1]);
+                nan |= ci[k][0] != ci[k][0] || ci[k][1] != ci[k][1];
             }
             if (nan) {
-                for (int64_t t = 0; t < j->n; t++)
+                for (int64_t t = 0; t < l->n; t++)
                     re[t] = NAN;
             } else {
                 fftw_execute_dft_c2r(j->plan, ci, re); /* destroys ci: refilled each lane */
             }
-            for (int64_t t = 0; t < j->n; t++)
-                st(out->data, out->dtype, (o * j->n + t) * j->inner + i, re[t] * scale);
+            for (int64_t t = 0; t < l->n; t++)
+                st(out->data, out->dtype, eh_ref_irfft_out_at(l, o, i, t), re[t] * scale);
         }
     }
     fftw_free(re);
@@ -214,72 +191,41 @@ static void irfft_range(void *ctx, int64_t begin, int64_t end, int worker)
 
 eh_status eh_blas_irfft(const eh_op_call *call)
 {
-    const eh_tensor *x = call->in[0];
-    eh_tensor *out = call->out[0];
-    if (out->size == 0)
+    if (call->out[0]->size == 0)
         return EH_OK;
-    int64_t n = call->p.i[0];
-    if (n > INT_MAX / 2)
+    if (call->p.i[0] > INT_MAX / 2)
         return eh_ref_irfft(call);
-    int a = call->p.axes[0];
-    int cnd = x->ndim - 1;
     fft_job j;
     memset(&j, 0, sizeof j);
     j.c = call;
-    j.n = n;
-    j.m = x->shape[a];
-    j.half = n / 2;
-    j.use = j.m < j.half + 1 ? j.m : j.half + 1;
-    j.inner = span(x->shape, a + 1, cnd);
-    atomic_init(&j.failed, 0);
-    int64_t lanes = span(x->shape, 0, a) * j.inner;
-    if (!(j.plan = make_plan(C2R, n)))
-        return nomem("irfft", n);
-    int64_t grain = EH_BLAS_GRAIN_HEAVY / n;
-    eh_parallel_for(lanes, grain > 0 ? grain : 1, irfft_range, &j);
-    free_plan(j.plan);
-    return atomic_load(&j.failed) ? nomem("irfft", n) : EH_OK;
+    j.l = eh_ref_irfft_lines(call);
+    return run_job(&j, C2R, "irfft", j.l.n, j.l.outer * j.l.inner, irfft_range);
 }
 
 /* ---- stft ----------------------------------------------------------------------- */
-
-/* Index j of x reflect-padded (np.pad mode "reflect"), mapped into [0, T). */
-static int64_t reflect_index(int64_t j, int64_t T)
-{
-    if (T == 1)
-        return 0;
-    int64_t period = 2 * (T - 1);
-    int64_t r = j % period;
-    if (r < 0)
-        r += period;
-    return r < T ? r : period - r;
-}
 
 static void stft_range(void *ctx, int64_t begin, int64_t end, int worker)
 {
     (void)worker;
     fft_job *j = ctx;
+    const eh_ref_stft_frames *s = &j->s;
     const eh_tensor *x = j->c->in[0], *win = j->c->in[1];
     eh_tensor *out = j->c->out[0];
-    int64_t n = j->n;
-    double *in = fftw_malloc(sizeof(double) * (size_t)n);
-    fftw_complex *co = fftw_malloc(sizeof(fftw_complex) * (size_t)j->bins);
+    double *in = fftw_malloc(sizeof(double) * (size_t)s->n);
+    fftw_complex *co = fftw_malloc(sizeof(fftw_complex) * (size_t)s->bins);
     if (!in || !co) {
         atomic_store(&j->failed, 1);
     } else {
         for (int64_t item = begin; item < end; item++) {
-            int64_t b = item / j->n_frames, f = item % j->n_frames;
+            int64_t b = item / s->n_frames, f = item % s->n_frames;
             int nan = 0;
-            for (int64_t t = 0; t < n; t++) {
-                int64_t k = f * j->hop + t - j->pad;
-                if (j->pad > 0)
-                    k = reflect_index(k, j->T);
-                in[t] = ld(x->data, x->dtype, b * j->T + k) * ld(win->data, win->dtype, t);
+            for (int64_t t = 0; t < s->n; t++) {
+                in[t] = eh_ref_stft_sample(x, win, s, b, f, t);
                 nan |= in[t] != in[t];
             }
-            fill_or_execute(j->plan, in, co, j->bins, nan);
-            for (int64_t k = 0; k < j->bins; k++) {
-                int64_t at = ((b * j->bins + k) * j->n_frames + f) * 2;
+            fill_or_execute(j->plan, in, co, s->bins, nan);
+            for (int64_t k = 0; k < s->bins; k++) {
+                int64_t at = eh_ref_stft_at(s, b, k, f);
                 st(out->data, out->dtype, at, co[k][0]);
                 st(out->data, out->dtype, at + 1, co[k][1]);
             }
@@ -291,28 +237,13 @@ static void stft_range(void *ctx, int64_t begin, int64_t end, int worker)
 
 eh_status eh_blas_stft(const eh_op_call *call)
 {
-    const eh_tensor *x = call->in[0];
-    eh_tensor *out = call->out[0];
-    if (out->size == 0)
+    if (call->out[0]->size == 0)
         return EH_OK;
-    int64_t n_fft = call->p.i[0];
-    if (n_fft > INT_MAX / 2)
+    if (call->p.i[0] > INT_MAX / 2)
         return eh_ref_stft(call);
     fft_job j;
     memset(&j, 0, sizeof j);
     j.c = call;
-    j.n = n_fft;
-    j.hop = call->p.i[1];
-    j.pad = call->p.i[2];
-    j.T = x->shape[x->ndim - 1];
-    j.bins = n_fft / 2 + 1;
-    j.n_frames = out->shape[out->ndim - 2];
-    atomic_init(&j.failed, 0);
-    int64_t items = span(x->shape, 0, x->ndim - 1) * j.n_frames;
-    if (!(j.plan = make_plan(R2C, n_fft)))
-        return nomem("stft", n_fft);
-    int64_t grain = EH_BLAS_GRAIN_HEAVY / n_fft;
-    eh_parallel_for(items, grain > 0 ? grain : 1, stft_range, &j);
-    free_plan(j.plan);
-    return atomic_load(&j.failed) ? nomem("stft", n_fft) : EH_OK;
+    j.s = eh_ref_stft_frames_of(call);
+    return run_job(&j, R2C, "stft", j.s.n, j.s.batch * j.s.n_frames, stft_range);
 }

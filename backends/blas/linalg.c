@@ -18,7 +18,7 @@
 #include <limits.h>
 #include <cblas.h>
 #include "blas.h"
-#include "../ref/ref.h"
+#include "../ref/linalg_kernels.h"
 
 static int fits_int(int64_t v) { return v >= 0 && v <= INT_MAX; }
 
@@ -54,23 +54,6 @@ static void gemm(eh_dtype dt, int64_t rows, int64_t cols, int64_t inner, const v
         else
             cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0, a, (int)lda, b,
                         (int)ldb, 0.0, c, (int)ldc);
-    }
-}
-
-/* Strides, in elements, of t's first `tb` (batch) dims broadcast against
- * the batch shape (bnd, bshape); `mat` elements per matrix.  (ref's.) */
-static void batch_strides(const eh_tensor *t, int tb, int64_t mat, int bnd,
-                          const int64_t *bshape, int64_t *strides)
-{
-    int64_t own[EH_MAX_DIMS];
-    int64_t s = mat;
-    for (int d = tb - 1; d >= 0; d--) {
-        own[d] = s;
-        s *= t->shape[d];
-    }
-    for (int d = 0; d < bnd; d++) {
-        int td = d - (bnd - tb);
-        strides[d] = (td < 0 || (t->shape[td] == 1 && bshape[d] != 1)) ? 0 : own[td];
     }
 }
 
@@ -110,8 +93,8 @@ eh_status eh_blas_matmul(const eh_op_call *call)
         return eh_ref_matmul(call);
     eh_blas_openblas_init();
     int64_t sa[EH_MAX_DIMS], sb[EH_MAX_DIMS];
-    batch_strides(a, a->ndim == 1 ? 0 : a->ndim - 2, n * k, bnd, bshape, sa);
-    batch_strides(b, b->ndim == 1 ? 0 : b->ndim - 2, k * m, bnd, bshape, sb);
+    eh_ref_batch_strides(a, a->ndim == 1 ? 0 : a->ndim - 2, n * k, bnd, bshape, sa);
+    eh_ref_batch_strides(b, b->ndim == 1 ? 0 : b->ndim - 2, k * m, bnd, bshape, sb);
     eh_nd_iter it;
     eh_nd_iter_init(&it, bnd, bshape);
     char *c = out->data;

@@ -15,8 +15,8 @@
  * ref's message) whatever the split.
  *
  * random_permutation: the sort keys (one eh_rand_u64 per element) are
- * generated in parallel; the sort by (key, index) is a total order, so
- * qsort gives ref's permutation. */
+ * generated in parallel, then sorted and stored by the shared code: the
+ * sort by (key, index) is a total order, so the permutation is ref's. */
 #include <stdlib.h>
 #include <eh/backend_random.h>
 #include "blas.h"
@@ -68,34 +68,18 @@ eh_status eh_blas_random_randint(const eh_op_call *call) { return fill_all(call)
 
 /* ---- permutation ---------------------------------------------------------------- */
 
-typedef struct {
-    uint64_t key;
-    int64_t index;
-} keyed_index;
-
-static int by_key_then_index(const void *pa, const void *pb)
-{
-    const keyed_index *a = pa, *b = pb;
-    if (a->key != b->key)
-        return a->key < b->key ? -1 : 1;
-    return (a->index > b->index) - (a->index < b->index);
-}
-
+/* The steps of eh_rand_permutation (<eh/backend_random.h>), with the keys
+ * made on the thread pool. */
 typedef struct {
     const eh_op_call *c;
-    keyed_index *a;
+    eh_rand_keyed_index *a;
 } perm_job;
 
 static void keys_range(void *ctx, int64_t begin, int64_t end, int worker)
 {
     (void)worker;
     const perm_job *j = ctx;
-    eh_rand_stream s;
-    for (int64_t i = begin; i < end; i++) {
-        eh_rand_stream_for(&s, j->c, (uint64_t)i);
-        j->a[i].key = eh_rand_u64(&s);
-        j->a[i].index = i;
-    }
+    eh_rand_permutation_keys(j->c, j->a, begin, end);
 }
 
 eh_status eh_blas_random_permutation(const eh_op_call *call)
@@ -104,19 +88,12 @@ eh_status eh_blas_random_permutation(const eh_op_call *call)
     int64_t n = out->size;
     if (out->dtype != EH_I64 || n < RANDOM_GRAIN)
         return eh_ref_random_permutation(call); /* small, or a bad call: ref's answer */
-    if ((uint64_t)n > SIZE_MAX / sizeof(keyed_index))
-        return eh_set_error(EH_ERR_NOMEM, "random_permutation: %lld elements do not fit in memory",
-                            (long long)n);
-    keyed_index *a = malloc((size_t)n * sizeof *a);
+    eh_rand_keyed_index *a = eh_rand_keyed_alloc(n);
     if (!a)
-        return eh_set_error(EH_ERR_NOMEM, "random_permutation: out of memory for %lld sort keys",
-                            (long long)n);
+        return EH_ERR_NOMEM;
     perm_job j = {call, a};
     eh_parallel_for(n, RANDOM_GRAIN, keys_range, &j);
-    qsort(a, (size_t)n, sizeof *a, by_key_then_index);
-    int64_t *o = out->data;
-    for (int64_t i = 0; i < n; i++)
-        o[i] = a[i].index;
+    eh_rand_permutation_store(call, a, n);
     free(a);
     return EH_OK;
 }

@@ -38,7 +38,7 @@
 #include <float.h>
 #include <stdlib.h>
 #include "blas.h"
-#include "../ref/ref.h"
+#include "../ref/reduction_kernels.h"
 
 #define COL_BLOCK 256            /* columns per lane block                  */
 #define SPLIT_ELEMS ((int64_t)1 << 16) /* elements per R-chunk (all lanes) */
@@ -47,58 +47,9 @@
 
 /* ---- values (ref's conventions) ------------------------------------------ */
 
-static inline float f32_round_odd(double v)
-{
-    float f = (float)v;
-    if (!isfinite(f) || (double)f == v)
-        return f;
-    if (fabs((double)f) > fabs(v))
-        f = nextafterf(f, 0.0f);
-    uint32_t bits;
-    memcpy(&bits, &f, sizeof bits);
-    bits |= 1u;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
-/* double -> f32 as eh_store_f64 does it. */
-static inline float d2f(double v)
-{
-    if (isnan(v) || fabs(v) <= (double)FLT_MAX)
-        return (float)v;
-    if (fabs(v) >= 0x1.ffffffp127)
-        return v > 0 ? INFINITY : -INFINITY;
-    return v > 0 ? FLT_MAX : -FLT_MAX;
-}
-
-/* Store a float result as ref's store_f. */
-static inline void store_f(void *data, eh_dtype dt, int64_t i, double v)
-{
-    switch (dt) {
-    case EH_F16: ((uint16_t *)data)[i] = eh_blas_f2h(f32_round_odd(v)); break;
-    case EH_F32: ((float *)data)[i] = d2f(v); break;
-    default: ((double *)data)[i] = v; break;
-    }
-}
-
-typedef struct {
-    double s, c;
-} ksum;
-
-static inline void ksum_add(ksum *k, double x)
-{
-    double t = k->s + x;
-    if (fabs(k->s) >= fabs(x))
-        k->c += (k->s - t) + x;
-    else
-        k->c += (x - t) + k->s;
-    k->s = t;
-}
-
-static inline double ksum_get(double s, double c) { return isfinite(s) ? s + c : s; }
-
-static inline int64_t wrap_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
-static inline int64_t wrap_mul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
+/* ref's arithmetic (backends/ref/reduction_kernels.h): Neumaier sums,
+ * wrapping integers, and the rounding of a float result. */
+typedef eh_ref_ksum ksum;
 
 /* ---- accumulators and passes ----------------------------------------------- */
 
@@ -145,8 +96,8 @@ static void acc_merge(pass_kind p, int is_float, racc *into, const racc *from, i
         const racc *b = &from[j];
         switch (p) {
         case P_PROD: a->s *= b->s; break;
-        case P_ISUM: a->iv = wrap_add(a->iv, b->iv); break;
-        case P_IPROD: a->iv = wrap_mul(a->iv, b->iv); break;
+        case P_ISUM: a->iv = eh_ref_wrap_add(a->iv, b->iv); break;
+        case P_IPROD: a->iv = eh_ref_wrap_mul(a->iv, b->iv); break;
         case P_MAX: case P_MIN: case P_ABSMAX: case P_ABSMIN: {
             if (b->idx < 0 || a->c != 0.0)
                 break;
@@ -164,7 +115,7 @@ static void acc_merge(pass_kind p, int is_float, racc *into, const racc *from, i
         }
         default: { /* Neumaier */
             ksum k = {a->s, a->c};
-            ksum_add(&k, b->s);
+            eh_ref_ksum_add(&k, b->s);
             a->s = k.s;
             a->c = k.c + b->c;
             break;
@@ -199,15 +150,15 @@ static void acc_merge(pass_kind p, int is_float, racc *into, const racc *from, i
                 for (; i + 4 <= n; i += 4) {                                       \
                     double v0 = LD(x[i]), v1 = LD(x[i + 1]);                       \
                     double v2 = LD(x[i + 2]), v3 = LD(x[i + 3]);                   \
-                    ksum_add(&k0, F(v0, p));                                       \
-                    ksum_add(&k1, F(v1, p));                                       \
-                    ksum_add(&k2, F(v2, p));                                       \
-                    ksum_add(&k3, F(v3, p));                                       \
+                    eh_ref_ksum_add(&k0, F(v0, p));                                       \
+                    eh_ref_ksum_add(&k1, F(v1, p));                                       \
+                    eh_ref_ksum_add(&k2, F(v2, p));                                       \
+                    eh_ref_ksum_add(&k3, F(v3, p));                                       \
                 }                                                                  \
-                ksum_add(&k, k0.s);                                                \
-                ksum_add(&k, k1.s);                                                \
-                ksum_add(&k, k2.s);                                                \
-                ksum_add(&k, k3.s);                                                \
+                eh_ref_ksum_add(&k, k0.s);                                                \
+                eh_ref_ksum_add(&k, k1.s);                                                \
+                eh_ref_ksum_add(&k, k2.s);                                                \
+                eh_ref_ksum_add(&k, k3.s);                                                \
                 k.c += (k0.c + k1.c) + (k2.c + k3.c);                              \
             } else {                                                               \
                 for (; i + FLAT_BLOCK <= n; i += FLAT_BLOCK) {                     \
@@ -220,13 +171,13 @@ static void acc_merge(pass_kind p, int is_float, racc *into, const racc *from, i
                         }                                                          \
                     double t = ((s[0] + s[1]) + (s[2] + s[3])) +                   \
                                ((s[4] + s[5]) + (s[6] + s[7]));                    \
-                    ksum_add(&k, t);                                               \
+                    eh_ref_ksum_add(&k, t);                                               \
                 }                                                                  \
             }                                                                      \
         }                                                                          \
         for (; i < n; i++) {                                                       \
             double v = LD(x[i]);                                                   \
-            ksum_add(&k, F(v, p));                                                 \
+            eh_ref_ksum_add(&k, F(v, p));                                                 \
         }                                                                          \
         a->s = k.s;                                                                \
         a->c = k.c;                                                                \
@@ -515,7 +466,7 @@ static void isum_flat(const int64_t *restrict x, int64_t n, racc *a)
             s[q] += (uint64_t)x[i + q];
     for (; i < n; i++)
         s[0] += (uint64_t)x[i];
-    a->iv = wrap_add(a->iv, (int64_t)((s[0] + s[1]) + (s[2] + s[3])));
+    a->iv = eh_ref_wrap_add(a->iv, (int64_t)((s[0] + s[1]) + (s[2] + s[3])));
 }
 
 static void isum_col(const int64_t *restrict x, int64_t ld, int64_t rows, int64_t w, racc *a)
@@ -534,7 +485,7 @@ static void iprod(const int64_t *restrict x, int64_t ld, int64_t rows, int64_t w
 {
     for (int64_t r = 0; r < rows; r++)
         for (int64_t j = 0; j < w; j++)
-            a[j].iv = wrap_mul(a[j].iv, x[r * ld + j]);
+            a[j].iv = eh_ref_wrap_mul(a[j].iv, x[r * ld + j]);
 }
 
 /* ---- geometry and the driver -------------------------------------------------- */
@@ -812,10 +763,10 @@ static void finish_sum(const red_ctx *g, int64_t lane, const racc *a, double p)
         ((int64_t *)out)[lane] = a->iv;
         return;
     }
-    double v = g->passes[0] == P_PROD ? a->s : ksum_get(a->s, a->c);
+    double v = g->passes[0] == P_PROD ? a->s : eh_ref_ksum_total(a->s, a->c);
     if (g->c->op == EH_OP_mean)
         v = v / (double)g->R;
-    store_f(out, g->dt, lane, v);
+    eh_ref_store_float(out, g->dt, lane, v);
 }
 
 static eh_status sum_like(const eh_op_call *c, eh_status (*fallback)(const eh_op_call *))
@@ -875,13 +826,13 @@ static void between_mean(const red_ctx *g, int k, const racc *acc, double *param
 {
     (void)k;
     for (int64_t j = 0; j < n; j++)
-        param[j] = ksum_get(acc[j].s, acc[j].c) / (double)g->R;
+        param[j] = eh_ref_ksum_total(acc[j].s, acc[j].c) / (double)g->R;
 }
 
 static void finish_var(const red_ctx *g, int64_t lane, const racc *a, double p)
 {
     (void)p;
-    double ssq = ksum_get(a->s, a->c);
+    double ssq = eh_ref_ksum_total(a->s, a->c);
     double divisor = (double)g->R - (double)g->c->p.i[0];
     double v;
     if (divisor > 0)
@@ -890,7 +841,7 @@ static void finish_var(const red_ctx *g, int64_t lane, const racc *a, double p)
         v = ssq > 0 ? INFINITY : NAN;
     if (g->c->op == EH_OP_std)
         v = sqrt(v);
-    store_f(g->c->out[0]->data, g->dt, lane, v);
+    eh_ref_store_float(g->c->out[0]->data, g->dt, lane, v);
 }
 
 static eh_status var_like(const eh_op_call *c, eh_status (*fallback)(const eh_op_call *))
@@ -926,7 +877,7 @@ static void between_shift(const red_ctx *g, int k, const racc *acc, double *para
 
 static void finish_lse(const red_ctx *g, int64_t lane, const racc *a, double p)
 {
-    store_f(g->c->out[0]->data, g->dt, lane, log(ksum_get(a->s, a->c)) + p);
+    eh_ref_store_float(g->c->out[0]->data, g->dt, lane, log(eh_ref_ksum_total(a->s, a->c)) + p);
 }
 
 static void finish_nothing(const red_ctx *g, int64_t lane, const racc *a, double p)
@@ -944,7 +895,7 @@ static void finish_nothing(const red_ctx *g, int64_t lane, const racc *a, double
         int soft = g->c->op == EH_OP_softmax;                                      \
         double den[COL_BLOCK];                                                     \
         for (int64_t j = 0; j < w; j++) {                                          \
-            double s = ksum_get(acc[j].s, acc[j].c);                               \
+            double s = eh_ref_ksum_total(acc[j].s, acc[j].c);                               \
             den[j] = soft ? s : log(s);                                            \
         }                                                                          \
         for (int64_t r = r0; r < r1; r++) {                                        \
@@ -952,7 +903,7 @@ static void finish_nothing(const red_ctx *g, int64_t lane, const racc *a, double
             for (int64_t j = 0; j < w; j++) {                                      \
                 double v = LD(x[off + j]);                                         \
                 double y = soft ? exp(v - param[j]) / den[j] : (v - param[j]) - den[j]; \
-                store_f(out, g->dt, off + j, y);                                   \
+                eh_ref_store_float(out, g->dt, off + j, y);                                   \
             }                                                                      \
         }                                                                          \
     }
@@ -1021,12 +972,12 @@ static void finish_norm(const red_ctx *g, int64_t lane, const racc *a, double p)
     if (ord == EH_NORM_INF || ord == EH_NORM_NEG_INF)
         v = a->c != 0.0 ? NAN : a->s;
     else if (ord == EH_NORM_1)
-        v = ksum_get(a->s, a->c);
+        v = eh_ref_ksum_total(a->s, a->c);
     else if (isnan(p) || isinf(p) || p == 0.0)
         v = p; /* decided by the max pass */
     else
-        v = sqrt(ksum_get(a->s, a->c)) * p;
-    store_f(g->c->out[0]->data, g->dt, lane, v);
+        v = sqrt(eh_ref_ksum_total(a->s, a->c)) * p;
+    eh_ref_store_float(g->c->out[0]->data, g->dt, lane, v);
 }
 
 eh_status eh_blas_norm(const eh_op_call *c)
@@ -1073,14 +1024,14 @@ typedef struct {
                 double v = LD(x[r * ld + j]), res;                                 \
                 if (is_sum) {                                                      \
                     ksum k = {s[j], cc[j]};                                        \
-                    ksum_add(&k, v);                                               \
+                    eh_ref_ksum_add(&k, v);                                               \
                     s[j] = k.s;                                                    \
                     cc[j] = k.c;                                                   \
-                    res = ksum_get(k.s, k.c);                                      \
+                    res = eh_ref_ksum_total(k.s, k.c);                                      \
                 } else {                                                           \
                     res = s[j] *= v;                                               \
                 }                                                                  \
-                store_f(o, dt, r * ld + j, res);                                   \
+                eh_ref_store_float(o, dt, r * ld + j, res);                                   \
             }                                                                      \
     }
 SCAN_F(scan_h, uint16_t, LD_F16)
@@ -1096,7 +1047,7 @@ static void scan_i(const int64_t *restrict x, int64_t *restrict o, int64_t ld, i
     for (int64_t r = 0; r < rows; r++)
         for (int64_t j = 0; j < w; j++) {
             int64_t v = x[r * ld + j];
-            acc[j] = is_sum ? wrap_add(acc[j], v) : wrap_mul(acc[j], v);
+            acc[j] = is_sum ? eh_ref_wrap_add(acc[j], v) : eh_ref_wrap_mul(acc[j], v);
             o[r * ld + j] = acc[j];
         }
 }

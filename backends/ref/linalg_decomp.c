@@ -25,7 +25,7 @@
  * largest entry is in [0.5, 1): no overflow in sums of squares.
  * The parameter contract and the sign conventions are in
  * libeh/src/ops_linalg.c.  The helpers other ref files use are declared in
- * linalg_kernels.h. */
+ * linalg_kernels.h (blas's decompositions use them too). */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -47,8 +47,8 @@ static double *alloc_doubles(int64_t count)
     return malloc((size_t)count * sizeof(double));
 }
 
-/* count doubles (at least one), or NULL with EH_ERR_NOMEM recorded. */
-static double *scratch(const char *op, int64_t count)
+/* Declared in linalg_kernels.h (blas's decompositions use it too). */
+double *eh_ref_linalg_scratch(const char *op, int64_t count)
 {
     double *p = alloc_doubles(count);
     if (!p)
@@ -71,7 +71,8 @@ static void load(const eh_tensor *t, int64_t off, int64_t n, double *dst)
     }
 }
 
-static void store(eh_tensor *t, int64_t off, int64_t n, const double *src)
+/* Declared in linalg_kernels.h. */
+void eh_ref_linalg_store(eh_tensor *t, int64_t off, int64_t n, const double *src)
 {
     if (n <= 0)
         return;
@@ -84,10 +85,8 @@ static void store(eh_tensor *t, int64_t off, int64_t n, const double *src)
     }
 }
 
-/* Number of matrices in t (its dims before the last two); -1 when that
- * product overflows, which the frontend only lets through when every
- * output is empty. */
-static int64_t batch_count(const eh_tensor *t)
+/* Declared in linalg_kernels.h. */
+int64_t eh_ref_batch_count(const eh_tensor *t)
 {
     int64_t nb = 1;
     for (int d = 0; d < t->ndim - 2; d++)
@@ -101,7 +100,7 @@ static int64_t batch_count(const eh_tensor *t)
     return nb;
 }
 
-/* Declared in linalg_kernels.h (linalg.c uses it too). */
+/* Declared in linalg_kernels.h. */
 void eh_ref_batch_strides(const eh_tensor *t, int tb, int64_t mat, int bnd,
                           const int64_t *bshape, int64_t *strides)
 {
@@ -127,7 +126,21 @@ static const char *where_in_batch(int64_t idx, int batched)
     return buf;
 }
 
-static int all_finite(const double *x, int64_t n)
+/* Declared in linalg_kernels.h. */
+eh_status eh_ref_linalg_fail(const char *msg, int64_t idx, int batched)
+{
+    return eh_set_error(EH_ERR_LINALG, "%s%s", msg, where_in_batch(idx, batched));
+}
+
+eh_status eh_ref_not_positive_definite(int64_t order, int64_t idx, int batched)
+{
+    return eh_set_error(EH_ERR_LINALG,
+                        "cholesky: matrix is not positive definite (leading minor of "
+                        "order %lld)%s",
+                        (long long)order, where_in_batch(idx, batched));
+}
+
+int eh_ref_all_finite(const double *x, int64_t n)
 {
     for (int64_t i = 0; i < n; i++)
         if (!isfinite(x[i]))
@@ -152,9 +165,8 @@ static int pow2_normalize(double *x, int64_t n)
     return e;
 }
 
-/* The sign convention of svd and eigh: the index of the first entry of
- * x[0], x[stride], ... whose magnitude is >= (1 - tol) * the largest. */
-static int64_t sign_index(const double *x, int64_t n, int64_t stride, double tol)
+/* The sign convention of svd and eigh (linalg_kernels.h). */
+int64_t eh_ref_sign_index(const double *x, int64_t n, int64_t stride, double tol)
 {
     double mx = 0.0;
     for (int64_t i = 0; i < n; i++)
@@ -167,10 +179,15 @@ static int64_t sign_index(const double *x, int64_t n, int64_t stride, double tol
     return 0;
 }
 
-/* sqrt(eps) of the output dtype: the tie tolerance of sign_index. */
-static double sign_tol(eh_dtype dtype)
+double eh_ref_sign_tol(eh_dtype dtype)
 {
     return sqrt(dtype == EH_F32 ? (double)FLT_EPSILON : DBL_EPSILON);
+}
+
+void eh_ref_negate(double *x, int64_t n, int64_t stride)
+{
+    for (int64_t i = 0; i < n; i++)
+        x[i * stride] = -x[i * stride];
 }
 
 /* ---- LU: solve, inv, det ------------------------------------------------- */
@@ -248,7 +265,7 @@ eh_status eh_ref_solve(const eh_op_call *call)
     int64_t n = call->p.i[0], k = call->p.i[1];
     int vec = (int)call->p.i[2], bnd = (int)call->p.i[3];
     const int64_t *bshape = call->p.v;
-    double *A = scratch("solve", n * n), *B = scratch("solve", n * k);
+    double *A = eh_ref_linalg_scratch("solve", n * n), *B = eh_ref_linalg_scratch("solve", n * k);
     int64_t *piv = malloc((size_t)(n > 0 ? n : 1) * sizeof *piv);
     eh_status st = EH_OK;
     if (!A || !B || !piv) {
@@ -266,12 +283,11 @@ eh_status eh_ref_solve(const eh_op_call *call)
         load(a, eh_nd_iter_offset(&it, sa), n * n, A);
         load(b, eh_nd_iter_offset(&it, sb), n * k, B);
         if (lu_factor(A, n, piv, &sign)) {
-            st = eh_set_error(EH_ERR_LINALG, "solve: matrix 'a' is singular%s",
-                              where_in_batch(idx, bnd > 0));
+            st = eh_ref_linalg_fail(EH_REF_MSG_SOLVE_SINGULAR, idx, bnd > 0);
             goto done;
         }
         lu_solve(A, n, piv, B, k);
-        store(x, idx * n * k, n * k, B);
+        eh_ref_linalg_store(x, idx * n * k, n * k, B);
         idx++;
     } while (eh_nd_iter_next(&it));
 done:
@@ -285,10 +301,10 @@ eh_status eh_ref_inv(const eh_op_call *call)
 {
     const eh_tensor *a = call->in[0];
     eh_tensor *out = call->out[0];
-    int64_t nb = batch_count(a), n = a->shape[a->ndim - 1];
+    int64_t nb = eh_ref_batch_count(a), n = a->shape[a->ndim - 1];
     if (out->size == 0 || nb <= 0)
         return EH_OK;
-    double *A = scratch("inv", n * n), *B = scratch("inv", n * n);
+    double *A = eh_ref_linalg_scratch("inv", n * n), *B = eh_ref_linalg_scratch("inv", n * n);
     int64_t *piv = malloc((size_t)(n > 0 ? n : 1) * sizeof *piv);
     eh_status st = EH_OK;
     if (!A || !B || !piv) {
@@ -299,8 +315,7 @@ eh_status eh_ref_inv(const eh_op_call *call)
         int sign;
         load(a, m * n * n, n * n, A);
         if (lu_factor(A, n, piv, &sign)) {
-            st = eh_set_error(EH_ERR_LINALG, "inv: matrix is singular%s",
-                              where_in_batch(m, a->ndim > 2));
+            st = eh_ref_linalg_fail(EH_REF_MSG_INV_SINGULAR, m, a->ndim > 2);
             goto done;
         }
         for (int64_t i = 0; i < n * n; i++)
@@ -308,7 +323,7 @@ eh_status eh_ref_inv(const eh_op_call *call)
         for (int64_t i = 0; i < n; i++)
             B[i * n + i] = 1.0;
         lu_solve(A, n, piv, B, n);
-        store(out, m * n * n, n * n, B);
+        eh_ref_linalg_store(out, m * n * n, n * n, B);
     }
 done:
     free(A);
@@ -321,10 +336,10 @@ eh_status eh_ref_det(const eh_op_call *call)
 {
     const eh_tensor *a = call->in[0];
     eh_tensor *out = call->out[0];
-    int64_t nb = batch_count(a), n = a->shape[a->ndim - 1];
+    int64_t nb = eh_ref_batch_count(a), n = a->shape[a->ndim - 1];
     if (out->size == 0 || nb <= 0)
         return EH_OK;
-    double *A = scratch("det", n * n);
+    double *A = eh_ref_linalg_scratch("det", n * n);
     int64_t *piv = malloc((size_t)(n > 0 ? n : 1) * sizeof *piv);
     eh_status st = EH_OK;
     if (!A || !piv) {
@@ -340,7 +355,7 @@ eh_status eh_ref_det(const eh_op_call *call)
             for (int64_t i = 0; i < n; i++)
                 d *= A[i * n + i];
         }
-        store(out, m, 1, &d);
+        eh_ref_linalg_store(out, m, 1, &d);
     }
 done:
     free(A);
@@ -354,10 +369,11 @@ eh_status eh_ref_cholesky(const eh_op_call *call)
 {
     const eh_tensor *a = call->in[0];
     eh_tensor *out = call->out[0];
-    int64_t nb = batch_count(a), n = a->shape[a->ndim - 1];
+    int64_t nb = eh_ref_batch_count(a), n = a->shape[a->ndim - 1];
     if (out->size == 0 || nb <= 0)
         return EH_OK;
-    double *A = scratch("cholesky", n * n), *L = scratch("cholesky", n * n);
+    double *A = eh_ref_linalg_scratch("cholesky", n * n);
+    double *L = eh_ref_linalg_scratch("cholesky", n * n);
     eh_status st = EH_OK;
     if (!A || !L) {
         st = EH_ERR_NOMEM;
@@ -372,10 +388,7 @@ eh_status eh_ref_cholesky(const eh_op_call *call)
             for (int64_t t = 0; t < j; t++)
                 d -= L[j * n + t] * L[j * n + t];
             if (!(d > 0.0)) {
-                st = eh_set_error(EH_ERR_LINALG,
-                                  "cholesky: matrix is not positive definite (leading minor of "
-                                  "order %lld)%s",
-                                  (long long)(j + 1), where_in_batch(m, a->ndim > 2));
+                st = eh_ref_not_positive_definite(j + 1, m, a->ndim > 2);
                 goto done;
             }
             double ljj = sqrt(d);
@@ -387,7 +400,7 @@ eh_status eh_ref_cholesky(const eh_op_call *call)
                 L[i * n + j] = s / ljj;
             }
         }
-        store(out, m * n * n, n * n, L);
+        eh_ref_linalg_store(out, m * n * n, n * n, L);
     }
 done:
     free(A);
@@ -401,12 +414,13 @@ eh_status eh_ref_qr(const eh_op_call *call)
 {
     const eh_tensor *a = call->in[0];
     eh_tensor *qt = call->out[0], *rt = call->out[1];
-    int64_t nb = batch_count(a);
+    int64_t nb = eh_ref_batch_count(a);
     int64_t m = a->shape[a->ndim - 2], n = a->shape[a->ndim - 1], k = m < n ? m : n;
     if ((qt->size == 0 && rt->size == 0) || nb <= 0)
         return EH_OK;
-    double *W = scratch("qr", m * n), *V = scratch("qr", k * m), *Q = scratch("qr", m * k);
-    double *R = scratch("qr", k * n), *vn = scratch("qr", k);
+    double *W = eh_ref_linalg_scratch("qr", m * n), *V = eh_ref_linalg_scratch("qr", k * m);
+    double *Q = eh_ref_linalg_scratch("qr", m * k);
+    double *R = eh_ref_linalg_scratch("qr", k * n), *vn = eh_ref_linalg_scratch("qr", k);
     eh_status st = EH_OK;
     if (!W || !V || !Q || !R || !vn) {
         st = EH_ERR_NOMEM;
@@ -475,8 +489,8 @@ eh_status eh_ref_qr(const eh_op_call *call)
                 for (int64_t r = 0; r < m; r++)
                     Q[r * k + i] = -Q[r * k + i];
             }
-        store(qt, b * m * k, m * k, Q);
-        store(rt, b * k * n, k * n, R);
+        eh_ref_linalg_store(qt, b * m * k, m * k, Q);
+        eh_ref_linalg_store(rt, b * k * n, k * n, R);
     }
 done:
     free(W);
@@ -720,11 +734,11 @@ static int svd_work_init(svd_work *w, const char *op, int64_t m, int64_t n, int6
     w->n = n;
     w->C = m < n ? m : n;
     w->R = m < n ? n : m;
-    w->W = scratch(op, w->C * w->R);
-    w->VT = w->W ? scratch(op, w->C * w->C) : NULL;
-    w->sig = w->VT ? scratch(op, w->C) : NULL;
-    w->X = w->sig ? scratch(op, xrows * w->R) : NULL;
-    w->rn = w->X ? scratch(op, w->R) : NULL;
+    w->W = eh_ref_linalg_scratch(op, w->C * w->R);
+    w->VT = w->W ? eh_ref_linalg_scratch(op, w->C * w->C) : NULL;
+    w->sig = w->VT ? eh_ref_linalg_scratch(op, w->C) : NULL;
+    w->X = w->sig ? eh_ref_linalg_scratch(op, xrows * w->R) : NULL;
+    w->rn = w->X ? eh_ref_linalg_scratch(op, w->R) : NULL;
     if (w->rn) {
         w->order = malloc((size_t)(w->C > 0 ? w->C : 1) * sizeof *w->order);
         if (!w->order)
@@ -764,27 +778,21 @@ eh_status eh_ref_singular_values(const double *a, int64_t m, int64_t n, double *
     return st;
 }
 
-/* Negate x[0], x[stride], ... (n entries). */
-static void negate(double *x, int64_t n, int64_t stride)
-{
-    for (int64_t i = 0; i < n; i++)
-        x[i * stride] = -x[i * stride];
-}
-
 eh_status eh_ref_svd(const eh_op_call *call)
 {
     const eh_tensor *a = call->in[0];
     eh_tensor *ut = call->out[0], *st_ = call->out[1], *vtt = call->out[2];
     int full = call->p.i[0] != 0;
-    int64_t nb = batch_count(a);
+    int64_t nb = eh_ref_batch_count(a);
     int64_t m = a->shape[a->ndim - 2], n = a->shape[a->ndim - 1], k = m < n ? m : n;
     int64_t ucols = full ? m : k, vrows = full ? n : k;
     if ((ut->size == 0 && st_->size == 0 && vtt->size == 0) || nb <= 0)
         return EH_OK;
     svd_work w;
     /* X holds the completed left (tall) or right (wide) vectors as rows. */
-    double *A = scratch("svd", m * n), *U = A ? scratch("svd", m * ucols) : NULL;
-    double *VTo = U ? scratch("svd", vrows * n) : NULL;
+    double *A = eh_ref_linalg_scratch("svd", m * n);
+    double *U = A ? eh_ref_linalg_scratch("svd", m * ucols) : NULL;
+    double *VTo = U ? eh_ref_linalg_scratch("svd", vrows * n) : NULL;
     eh_status st = EH_OK;
     if (!VTo || !svd_work_init(&w, "svd", m, n, m >= n ? ucols : vrows)) {
         free(A);
@@ -792,18 +800,16 @@ eh_status eh_ref_svd(const eh_op_call *call)
         free(VTo);
         return EH_ERR_NOMEM;
     }
-    double tol = sign_tol(a->dtype);
+    double tol = eh_ref_sign_tol(a->dtype);
     for (int64_t b = 0; b < nb; b++) {
         int64_t usable;
         load(a, b * m * n, m * n, A);
-        if (!all_finite(A, m * n)) {
-            st = eh_set_error(EH_ERR_LINALG, "svd: input contains NaN or Inf%s",
-                              where_in_batch(b, a->ndim > 2));
+        if (!eh_ref_all_finite(A, m * n)) {
+            st = eh_ref_linalg_fail(EH_REF_MSG_SVD_NONFINITE, b, a->ndim > 2);
             break;
         }
         if (svd_core(&w, A, &usable) != 0) {
-            st = eh_set_error(EH_ERR_LINALG, "svd: did not converge%s",
-                              where_in_batch(b, a->ndim > 2));
+            st = eh_ref_linalg_fail(EH_REF_MSG_SVD_NO_CONVERGE, b, a->ndim > 2);
             break;
         }
         int64_t C = w.C, R = w.R;
@@ -829,20 +835,20 @@ eh_status eh_ref_svd(const eh_op_call *call)
         }
         /* Sign convention: pairs by u's column, extra vectors on their own. */
         for (int64_t r = 0; r < ucols; r++)
-            if (U[sign_index(U + r, m, ucols, tol) * ucols + r] < 0.0) {
-                negate(U + r, m, ucols);
+            if (U[eh_ref_sign_index(U + r, m, ucols, tol) * ucols + r] < 0.0) {
+                eh_ref_negate(U + r, m, ucols);
                 if (r < k)
-                    negate(VTo + r * n, n, 1);
+                    eh_ref_negate(VTo + r * n, n, 1);
             }
         for (int64_t r = k; r < vrows; r++)
-            if (VTo[r * n + sign_index(VTo + r * n, n, 1, tol)] < 0.0)
-                negate(VTo + r * n, n, 1);
+            if (VTo[r * n + eh_ref_sign_index(VTo + r * n, n, 1, tol)] < 0.0)
+                eh_ref_negate(VTo + r * n, n, 1);
         double *S = w.rn;              /* free again: reuse for the sorted sigmas */
         for (int64_t r = 0; r < k; r++)
             S[r] = w.sig[w.order[r]];
-        store(ut, b * m * ucols, m * ucols, U);
-        store(st_, b * k, k, S);
-        store(vtt, b * vrows * n, vrows * n, VTo);
+        eh_ref_linalg_store(ut, b * m * ucols, m * ucols, U);
+        eh_ref_linalg_store(st_, b * k, k, S);
+        eh_ref_linalg_store(vtt, b * vrows * n, vrows * n, VTo);
     }
     svd_work_free(&w);
     free(A);
@@ -864,8 +870,10 @@ eh_status eh_ref_lstsq(const eh_op_call *call)
     const int64_t *bshape = call->p.v;
     double rcond = call->p.f[0];
     svd_work w;
-    double *A = scratch("lstsq", m * n), *B = A ? scratch("lstsq", m * k) : NULL;
-    double *X = B ? scratch("lstsq", n * k) : NULL, *ub = X ? scratch("lstsq", k) : NULL;
+    double *A = eh_ref_linalg_scratch("lstsq", m * n);
+    double *B = A ? eh_ref_linalg_scratch("lstsq", m * k) : NULL;
+    double *X = B ? eh_ref_linalg_scratch("lstsq", n * k) : NULL;
+    double *ub = X ? eh_ref_linalg_scratch("lstsq", k) : NULL;
     if (!ub || !svd_work_init(&w, "lstsq", m, n, 0)) {
         free(A);
         free(B);
@@ -884,14 +892,12 @@ eh_status eh_ref_lstsq(const eh_op_call *call)
         int64_t usable;
         load(a, eh_nd_iter_offset(&it, sa), m * n, A);
         load(b, eh_nd_iter_offset(&it, sb), m * k, B);
-        if (!all_finite(A, m * n)) {
-            st = eh_set_error(EH_ERR_LINALG, "lstsq: 'a' contains NaN or Inf%s",
-                              where_in_batch(idx, bnd > 0));
+        if (!eh_ref_all_finite(A, m * n)) {
+            st = eh_ref_linalg_fail(EH_REF_MSG_LSTSQ_NONFINITE, idx, bnd > 0);
             break;
         }
         if (svd_core(&w, A, &usable) != 0) {
-            st = eh_set_error(EH_ERR_LINALG, "lstsq: SVD did not converge%s",
-                              where_in_batch(idx, bnd > 0));
+            st = eh_ref_linalg_fail(EH_REF_MSG_LSTSQ_NO_CONVERGE, idx, bnd > 0);
             break;
         }
         for (int64_t i = 0; i < n * k; i++)
@@ -917,7 +923,7 @@ eh_status eh_ref_lstsq(const eh_op_call *call)
                     X[i * k + c] += vi * ub[c];
             }
         }
-        store(x, idx * n * k, n * k, X);
+        eh_ref_linalg_store(x, idx * n * k, n * k, X);
         idx++;
     } while (eh_nd_iter_next(&it));
     svd_work_free(&w);
@@ -976,25 +982,26 @@ eh_status eh_ref_eigh(const eh_op_call *call)
 {
     const eh_tensor *a = call->in[0];
     eh_tensor *wt = call->out[0], *vt = call->out[1];
-    int64_t nb = batch_count(a), n = a->shape[a->ndim - 1];
+    int64_t nb = eh_ref_batch_count(a), n = a->shape[a->ndim - 1];
     if (wt->size == 0 || nb <= 0)
         return EH_OK;
-    double *S = scratch("eigh", n * n), *V = S ? scratch("eigh", n * n) : NULL;
-    double *Vo = V ? scratch("eigh", n * n) : NULL, *w = Vo ? scratch("eigh", n) : NULL;
+    double *S = eh_ref_linalg_scratch("eigh", n * n);
+    double *V = S ? eh_ref_linalg_scratch("eigh", n * n) : NULL;
+    double *Vo = V ? eh_ref_linalg_scratch("eigh", n * n) : NULL;
+    double *w = Vo ? eh_ref_linalg_scratch("eigh", n) : NULL;
     int64_t *order = w ? malloc((size_t)(n > 0 ? n : 1) * sizeof *order) : NULL;
     eh_status st = EH_OK;
     if (!order) {
         st = w ? eh_set_error(EH_ERR_NOMEM, "eigh: out of memory") : EH_ERR_NOMEM;
         goto done;
     }
-    double tol = sign_tol(a->dtype);
+    double tol = eh_ref_sign_tol(a->dtype);
     for (int64_t b = 0; b < nb; b++) {
         load(a, b * n * n, n * n, S);
         for (int64_t i = 0; i < n; i++)          /* lower triangle, mirrored */
             for (int64_t j = 0; j <= i; j++) {
                 if (!isfinite(S[i * n + j])) {
-                    st = eh_set_error(EH_ERR_LINALG, "eigh: input contains NaN or Inf%s",
-                                      where_in_batch(b, a->ndim > 2));
+                    st = eh_ref_linalg_fail(EH_REF_MSG_EIGH_NONFINITE, b, a->ndim > 2);
                     goto done;
                 }
                 S[j * n + i] = S[i * n + j];
@@ -1005,8 +1012,7 @@ eh_status eh_ref_eigh(const eh_op_call *call)
         for (int64_t i = 0; i < n; i++)
             V[i * n + i] = 1.0;
         if (jacobi_sym(S, n, V) != 0) {
-            st = eh_set_error(EH_ERR_LINALG, "eigh: did not converge%s",
-                              where_in_batch(b, a->ndim > 2));
+            st = eh_ref_linalg_fail(EH_REF_MSG_EIGH_NO_CONVERGE, b, a->ndim > 2);
             goto done;
         }
         for (int64_t j = 0; j < n; j++) {        /* stable insertion sort, ascending */
@@ -1023,11 +1029,11 @@ eh_status eh_ref_eigh(const eh_op_call *call)
             w[r] = ldexp(S[j * n + j], e);
             for (int64_t i = 0; i < n; i++)
                 Vo[i * n + r] = V[i * n + j];
-            if (Vo[sign_index(Vo + r, n, n, tol) * n + r] < 0.0)
-                negate(Vo + r, n, n);
+            if (Vo[eh_ref_sign_index(Vo + r, n, n, tol) * n + r] < 0.0)
+                eh_ref_negate(Vo + r, n, n);
         }
-        store(wt, b * n, n, w);
-        store(vt, b * n * n, n * n, Vo);
+        eh_ref_linalg_store(wt, b * n, n, w);
+        eh_ref_linalg_store(vt, b * n * n, n * n, Vo);
     }
 done:
     free(S);

@@ -1,18 +1,77 @@
 /* backends/ref/linalg_kernels.h -- ref-internal linear-algebra helpers
- * shared by ref's kernel files (not ops: no frontend calls them).
+ * (not ops: no frontend calls them).
  *
- * Both are defined in linalg_decomp.c; linalg.c uses eh_ref_batch_strides,
- * reduction.c (matrix 2 and nuclear norms) eh_ref_singular_values. */
+ * All are defined in linalg_decomp.c.  ref's own files use them (linalg.c
+ * eh_ref_batch_strides, reduction.c eh_ref_singular_values), and so does
+ * the blas backend (backends/blas/decomp.c, linalg.c): ref defines the
+ * decompositions' conventions -- batch layout, sign rule, error wording --
+ * and a faster backend applies these same functions to its own results
+ * rather than a copy of them. */
 #ifndef EH_REF_LINALG_KERNELS_H
 #define EH_REF_LINALG_KERNELS_H
 
 #include "ref.h"
+
+/* ---- batches --------------------------------------------------------------- */
+
+/* Number of matrices in t (its dims before the last two); 0 when one of
+ * them is 0; -1 when the product overflows, which the frontend only lets
+ * through when every output is empty. */
+int64_t eh_ref_batch_count(const eh_tensor *t);
 
 /* Strides, in elements, of t's first `tb` (batch) dims when broadcast
  * against the batch shape (bnd, bshape); `mat` is the elements per matrix.
  * A dim t does not have, or has as 1 where bshape does not, gets stride 0. */
 void eh_ref_batch_strides(const eh_tensor *t, int tb, int64_t mat, int bnd,
                           const int64_t *bshape, int64_t *strides);
+
+/* ---- scratch and stores ---------------------------------------------------- */
+
+/* count doubles (at least one), or NULL with EH_ERR_NOMEM recorded
+ * ("<op>: out of memory for N scratch values"). */
+double *eh_ref_linalg_scratch(const char *op, int64_t count);
+
+/* n doubles from src into t (f32 or f64) at element offset off, rounded
+ * to f32 by a plain cast: the rounding every decomposition's result gets. */
+void eh_ref_linalg_store(eh_tensor *t, int64_t off, int64_t n, const double *src);
+
+/* Whether x[0 .. n) are all finite. */
+int eh_ref_all_finite(const double *x, int64_t n);
+
+/* ---- the sign convention of svd and eigh (docs/ops/linalg.md) --------------- */
+
+/* The index of the first entry of x[0], x[stride], ... (n entries) whose
+ * magnitude is >= (1 - tol) * the largest: the entry made positive. */
+int64_t eh_ref_sign_index(const double *x, int64_t n, int64_t stride, double tol);
+
+/* sqrt(eps) of the output dtype: the tie tolerance of eh_ref_sign_index. */
+double eh_ref_sign_tol(eh_dtype dtype);
+
+/* Negate x[0], x[stride], ... (n entries). */
+void eh_ref_negate(double *x, int64_t n, int64_t stride);
+
+/* ---- data-dependent errors --------------------------------------------------- */
+
+/* The EH_ERR_LINALG messages, worded once: every backend reports ref's. */
+#define EH_REF_MSG_SOLVE_SINGULAR   "solve: matrix 'a' is singular"
+#define EH_REF_MSG_INV_SINGULAR     "inv: matrix is singular"
+#define EH_REF_MSG_SVD_NONFINITE    "svd: input contains NaN or Inf"
+#define EH_REF_MSG_SVD_NO_CONVERGE  "svd: did not converge"
+#define EH_REF_MSG_EIGH_NONFINITE   "eigh: input contains NaN or Inf"
+#define EH_REF_MSG_EIGH_NO_CONVERGE "eigh: did not converge"
+#define EH_REF_MSG_LSTSQ_NONFINITE  "lstsq: 'a' contains NaN or Inf"
+#define EH_REF_MSG_LSTSQ_NO_CONVERGE "lstsq: SVD did not converge"
+
+/* Records EH_ERR_LINALG with message `msg` (one of the above) for matrix
+ * idx, followed by " (matrix idx of the batch)" when `batched`; returns
+ * EH_ERR_LINALG. */
+eh_status eh_ref_linalg_fail(const char *msg, int64_t idx, int batched);
+
+/* cholesky's failure: the leading minor of order `order` (1-based) is not
+ * positive definite, for matrix idx. */
+eh_status eh_ref_not_positive_definite(int64_t order, int64_t idx, int batched);
+
+/* ---- singular values ----------------------------------------------------------- */
 
 /* The singular values of the row-major m x n matrix a (entries finite),
  * sorted descending, into sv[0 .. min(m, n)).  The same algorithm as

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "linalg_kernels.h"
+#include "reduction_kernels.h"
 
 /* ---- geometry ------------------------------------------------------------ */
 
@@ -107,52 +108,8 @@ static void split_axes(int ndim, const int64_t *shape, const int *axes, int n_ax
 
 /* ---- values ---------------------------------------------------------------- */
 
-/* double -> float rounding to odd: exact when representable, otherwise
- * the float just below |v| in magnitude with its last bit set.  Rounding
- * that to f16 (11 bits) is then the correct rounding of v. */
-static float f32_round_odd(double v)
-{
-    float f = (float)v;
-    if (!isfinite(f) || (double)f == v)
-        return f;
-    if (fabs((double)f) > fabs(v))
-        f = nextafterf(f, 0.0f);
-    uint32_t bits;
-    memcpy(&bits, &f, sizeof bits);
-    bits |= 1u;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
-/* Store a float result. */
-static void store_f(void *data, eh_dtype dtype, int64_t i, double v)
-{
-    if (dtype == EH_F16)
-        ((uint16_t *)data)[i] = eh_f32_to_f16(f32_round_odd(v));
-    else
-        eh_store_f64(data, dtype, i, v);
-}
-
-/* Neumaier compensated sum. */
-typedef struct {
-    double s, c;
-} ksum;
-
-static inline void ksum_add(ksum *k, double x)
-{
-    double t = k->s + x;
-    if (fabs(k->s) >= fabs(x))
-        k->c += (k->s - t) + x;
-    else
-        k->c += (x - t) + k->s;
-    k->s = t;
-}
-
-static inline double ksum_get(const ksum *k) { return isfinite(k->s) ? k->s + k->c : k->s; }
-
-/* Wrapping integer arithmetic. */
-static inline int64_t wrap_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
-static inline int64_t wrap_mul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
+/* The arithmetic (Neumaier sums, wrapping integers, storing a float
+ * result) is in reduction_kernels.h, shared with the blas backend. */
 
 /* ---- the lane driver ---------------------------------------------------------- */
 
@@ -261,17 +218,17 @@ static eh_status lane_sum(const eh_op_call *c, const void *x, eh_dtype dt, const
     walker w;
     walk_begin(&w, red, base);
     if (eh_dtype_is_float(dt)) {
-        ksum s = {0, 0};
+        eh_ref_ksum s = {0, 0};
         for (int64_t j = 0; j < red->count; j++, walk_next(&w))
-            ksum_add(&s, eh_load_f64(x, dt, w.off));
-        double v = ksum_get(&s);
+            eh_ref_ksum_add(&s, eh_load_f64(x, dt, w.off));
+        double v = eh_ref_ksum_total(s.s, s.c);
         if (c->op == EH_OP_mean)
             v = red->count ? v / (double)red->count : NAN;
-        store_f(out, dt, k, v);
+        eh_ref_store_float(out, dt, k, v);
     } else {
         int64_t s = 0;
         for (int64_t j = 0; j < red->count; j++, walk_next(&w))
-            s = wrap_add(s, eh_load_i64(x, dt, w.off));
+            s = eh_ref_wrap_add(s, eh_load_i64(x, dt, w.off));
         eh_store_i64(out, dt, k, s);
     }
     return EH_OK;
@@ -287,11 +244,11 @@ static eh_status lane_prod(const eh_op_call *c, const void *x, eh_dtype dt, cons
         double p = 1.0;
         for (int64_t j = 0; j < red->count; j++, walk_next(&w))
             p *= eh_load_f64(x, dt, w.off);
-        store_f(out, dt, k, p);
+        eh_ref_store_float(out, dt, k, p);
     } else {
         int64_t p = 1;
         for (int64_t j = 0; j < red->count; j++, walk_next(&w))
-            p = wrap_mul(p, eh_load_i64(x, dt, w.off));
+            p = eh_ref_wrap_mul(p, eh_load_i64(x, dt, w.off));
         eh_store_i64(out, dt, k, p);
     }
     return EH_OK;
@@ -383,18 +340,18 @@ static eh_status lane_var(const eh_op_call *c, const void *x, eh_dtype dt, const
                           int64_t base, void *out, int64_t k)
 {
     walker w;
-    ksum s = {0, 0};
+    eh_ref_ksum s = {0, 0};
     walk_begin(&w, red, base);
     for (int64_t j = 0; j < red->count; j++, walk_next(&w))
-        ksum_add(&s, eh_load_f64(x, dt, w.off));
-    double mean = red->count ? ksum_get(&s) / (double)red->count : NAN;
-    ksum q = {0, 0};
+        eh_ref_ksum_add(&s, eh_load_f64(x, dt, w.off));
+    double mean = red->count ? eh_ref_ksum_total(s.s, s.c) / (double)red->count : NAN;
+    eh_ref_ksum q = {0, 0};
     walk_begin(&w, red, base);
     for (int64_t j = 0; j < red->count; j++, walk_next(&w)) {
         double d = eh_load_f64(x, dt, w.off) - mean;
-        ksum_add(&q, d * d);
+        eh_ref_ksum_add(&q, d * d);
     }
-    double ssq = red->count ? ksum_get(&q) : NAN;
+    double ssq = red->count ? eh_ref_ksum_total(q.s, q.c) : NAN;
     double divisor = (double)red->count - (double)c->p.i[0];
     double v;
     if (divisor > 0)
@@ -403,7 +360,7 @@ static eh_status lane_var(const eh_op_call *c, const void *x, eh_dtype dt, const
         v = ssq > 0 ? INFINITY : NAN;
     if (c->op == EH_OP_std)
         v = sqrt(v);
-    store_f(out, dt, k, v);
+    eh_ref_store_float(out, dt, k, v);
     return EH_OK;
 }
 
@@ -433,11 +390,11 @@ static double lane_sum_exp(const void *x, eh_dtype dt, const geom *red, int64_t 
                            double shift)
 {
     walker w;
-    ksum s = {0, 0};
+    eh_ref_ksum s = {0, 0};
     walk_begin(&w, red, base);
     for (int64_t j = 0; j < red->count; j++, walk_next(&w))
-        ksum_add(&s, exp(eh_load_f64(x, dt, w.off) - shift));
-    return ksum_get(&s);
+        eh_ref_ksum_add(&s, exp(eh_load_f64(x, dt, w.off) - shift));
+    return eh_ref_ksum_total(s.s, s.c);
 }
 
 static eh_status lane_logsumexp(const eh_op_call *c, const void *x, eh_dtype dt, const geom *red,
@@ -447,7 +404,7 @@ static eh_status lane_logsumexp(const eh_op_call *c, const void *x, eh_dtype dt,
     double m = lane_max(x, dt, red, base);
     if (!isfinite(m))
         m = 0.0; /* scipy: a non-finite max shifts by 0 */
-    store_f(out, dt, k, log(lane_sum_exp(x, dt, red, base, m)) + m);
+    eh_ref_store_float(out, dt, k, log(lane_sum_exp(x, dt, red, base, m)) + m);
     return EH_OK;
 }
 
@@ -466,7 +423,7 @@ static eh_status lane_softmax(const eh_op_call *c, const void *x, eh_dtype dt, c
         double s = lane_sum_exp(x, dt, red, base, m);
         walk_begin(&w, red, base);
         for (int64_t j = 0; j < red->count; j++, walk_next(&w))
-            store_f(out, dt, w.off, exp(eh_load_f64(x, dt, w.off) - m) / s);
+            eh_ref_store_float(out, dt, w.off, exp(eh_load_f64(x, dt, w.off) - m) / s);
     } else {
         /* scipy.special.log_softmax: a non-finite max shifts by 0 */
         if (!isfinite(m))
@@ -474,7 +431,7 @@ static eh_status lane_softmax(const eh_op_call *c, const void *x, eh_dtype dt, c
         double ls = log(lane_sum_exp(x, dt, red, base, m));
         walk_begin(&w, red, base);
         for (int64_t j = 0; j < red->count; j++, walk_next(&w))
-            store_f(out, dt, w.off, (eh_load_f64(x, dt, w.off) - m) - ls);
+            eh_ref_store_float(out, dt, w.off, (eh_load_f64(x, dt, w.off) - m) - ls);
     }
     return EH_OK;
 }
@@ -495,23 +452,23 @@ static eh_status lane_scan(const eh_op_call *c, const void *x, eh_dtype dt, cons
     walker w;
     walk_begin(&w, red, base);
     if (eh_dtype_is_float(dt)) {
-        ksum s = {0, 0};
+        eh_ref_ksum s = {0, 0};
         double p = 1.0;
         for (int64_t j = 0; j < red->count; j++, walk_next(&w)) {
             double v = eh_load_f64(x, dt, w.off), r;
             if (is_sum) {
-                ksum_add(&s, v);
-                r = ksum_get(&s);
+                eh_ref_ksum_add(&s, v);
+                r = eh_ref_ksum_total(s.s, s.c);
             } else {
                 r = p *= v;
             }
-            store_f(out, dt, w.off, r);
+            eh_ref_store_float(out, dt, w.off, r);
         }
     } else {
         int64_t acc = is_sum ? 0 : 1;
         for (int64_t j = 0; j < red->count; j++, walk_next(&w)) {
             int64_t v = eh_load_i64(x, dt, w.off);
-            acc = is_sum ? wrap_add(acc, v) : wrap_mul(acc, v);
+            acc = is_sum ? eh_ref_wrap_add(acc, v) : eh_ref_wrap_mul(acc, v);
             eh_store_i64(out, dt, w.off, acc);
         }
     }
@@ -557,11 +514,11 @@ static double vector_norm(const void *x, eh_dtype dt, const geom *red, int64_t b
         return r;
     }
     if (ord == EH_NORM_1) {
-        ksum s = {0, 0};
+        eh_ref_ksum s = {0, 0};
         walk_begin(&w, red, base);
         for (int64_t j = 0; j < red->count; j++, walk_next(&w))
-            ksum_add(&s, fabs(eh_load_f64(x, dt, w.off)));
-        return ksum_get(&s);
+            eh_ref_ksum_add(&s, fabs(eh_load_f64(x, dt, w.off)));
+        return eh_ref_ksum_total(s.s, s.c);
     }
     /* 2 / fro: first pass max |x| (NaN and inf decide at once) */
     double m = 0.0;
@@ -581,13 +538,13 @@ static double vector_norm(const void *x, eh_dtype dt, const geom *red, int64_t b
     if (m == 0.0)
         return 0.0;
     double scale = pow2_scale(m);
-    ksum s = {0, 0};
+    eh_ref_ksum s = {0, 0};
     walk_begin(&w, red, base);
     for (int64_t j = 0; j < red->count; j++, walk_next(&w)) {
         double a = eh_load_f64(x, dt, w.off) / scale;
-        ksum_add(&s, a * a);
+        eh_ref_ksum_add(&s, a * a);
     }
-    return sqrt(ksum_get(&s)) * scale;
+    return sqrt(eh_ref_ksum_total(s.s, s.c)) * scale;
 }
 
 /* Matrix norm of one (rows x cols) lane: rows along red->stride[0],
@@ -603,10 +560,10 @@ static eh_status matrix_norm(const void *x, eh_dtype dt, int64_t rows, int64_t r
         int64_t os = by_col ? cs : rs, is = by_col ? rs : cs;
         double r = want_max ? -INFINITY : INFINITY;
         for (int64_t o = 0; o < outer; o++) {
-            ksum s = {0, 0};
+            eh_ref_ksum s = {0, 0};
             for (int64_t i = 0; i < inner; i++)
-                ksum_add(&s, fabs(eh_load_f64(x, dt, base + o * os + i * is)));
-            double v = ksum_get(&s);
+                eh_ref_ksum_add(&s, fabs(eh_load_f64(x, dt, base + o * os + i * is)));
+            double v = eh_ref_ksum_total(s.s, s.c);
             if (isnan(v)) {
                 *result = v;
                 return EH_OK;
@@ -669,10 +626,10 @@ static eh_status matrix_norm(const void *x, eh_dtype dt, int64_t rows, int64_t r
             if (sv[p] > res)
                 res = sv[p];
     } else {
-        ksum s = {0, 0};
+        eh_ref_ksum s = {0, 0};
         for (int64_t p = 0; p < k; p++)
-            ksum_add(&s, sv[p]);
-        res = ksum_get(&s);
+            eh_ref_ksum_add(&s, sv[p]);
+        res = eh_ref_ksum_total(s.s, s.c);
     }
     free(sv);
     *result = res * scale;
@@ -701,7 +658,7 @@ static eh_status lane_norm(const eh_op_call *c, const void *x, eh_dtype dt, cons
         if (st != EH_OK)
             return st;
     }
-    store_f(out, dt, k, v);
+    eh_ref_store_float(out, dt, k, v);
     return EH_OK;
 }
 

@@ -15,7 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ref.h"
+#include "signal_kernels.h"
 
 #define EH_PI 3.14159265358979323846264338327950288
 
@@ -276,19 +276,16 @@ static eh_status fft_setup(const char *op, int64_t n, fft_plan **plan, double **
     if (!*buf) {
         plan_free(*plan);
         *plan = NULL;
-        return eh_set_error(EH_ERR_NOMEM, "%s: out of memory for the scratch of a length-%lld FFT",
-                            op, (long long)n);
+        return eh_ref_fft_nomem(op, n);
     }
     return EH_OK;
 }
 
-/* Product of shape[lo..hi). */
-static int64_t span(const int64_t *shape, int lo, int hi)
+/* Declared in signal_kernels.h. */
+eh_status eh_ref_fft_nomem(const char *op, int64_t n)
 {
-    int64_t s = 1;
-    for (int d = lo; d < hi; d++)
-        s *= shape[d];
-    return s;
+    return eh_set_error(EH_ERR_NOMEM, "%s: out of memory for the scratch of a length-%lld FFT", op,
+                        (long long)n);
 }
 
 /* ---- windows -------------------------------------------------------- */
@@ -325,7 +322,7 @@ eh_status eh_ref_frame(const eh_op_call *call)
     int a = call->p.axes[0];
     int64_t L = call->p.i[0], hop = call->p.i[1];
     int64_t len = x->shape[a], n_frames = out->shape[a];
-    int64_t outer = span(x->shape, 0, a), inner = span(x->shape, a + 1, x->ndim);
+    int64_t outer = eh_ref_span(x->shape, 0, a), inner = eh_ref_span(x->shape, a + 1, x->ndim);
     size_t esz = eh_dtype_size(x->dtype), block = (size_t)inner * esz;
     const char *src = x->data;
     char *dst = out->data;
@@ -347,24 +344,21 @@ eh_status eh_ref_rfft(const eh_op_call *call)
     eh_tensor *out = call->out[0];
     if (out->size == 0)
         return EH_OK;
-    int a = call->p.axes[0];
-    int64_t n = call->p.i[0], m = n / 2 + 1, len = x->shape[a];
-    int64_t outer = span(x->shape, 0, a), inner = span(x->shape, a + 1, x->ndim);
-    int64_t take = len < n ? len : n;
+    eh_ref_fft_lines l = eh_ref_rfft_lines(call);
     fft_plan *plan;
     double *buf;
-    eh_status st = fft_setup("rfft", n, &plan, &buf);
+    eh_status st = fft_setup("rfft", l.n, &plan, &buf);
     if (st != EH_OK)
         return st;
-    for (int64_t o = 0; o < outer; o++) {
-        for (int64_t i = 0; i < inner; i++) {
-            for (int64_t t = 0; t < n; t++) {
-                buf[2 * t] = t < take ? eh_load_f64(x->data, x->dtype, (o * len + t) * inner + i) : 0.0;
+    for (int64_t o = 0; o < l.outer; o++) {
+        for (int64_t i = 0; i < l.inner; i++) {
+            for (int64_t t = 0; t < l.n; t++) {
+                buf[2 * t] = eh_ref_rfft_sample(x, &l, o, i, t);
                 buf[2 * t + 1] = 0.0;
             }
             fft_forward(plan, buf);
-            for (int64_t k = 0; k < m; k++) {
-                int64_t at = ((o * m + k) * inner + i) * 2;
+            for (int64_t k = 0; k < l.m; k++) {
+                int64_t at = eh_ref_bin_at(&l, o, k, i);
                 eh_store_f64(out->data, out->dtype, at, buf[2 * k]);
                 eh_store_f64(out->data, out->dtype, at + 1, buf[2 * k + 1]);
             }
@@ -381,38 +375,26 @@ eh_status eh_ref_irfft(const eh_op_call *call)
     eh_tensor *out = call->out[0];
     if (out->size == 0)
         return EH_OK;
-    int a = call->p.axes[0];
-    int cnd = x->ndim - 1;
-    int64_t n = call->p.i[0], m = x->shape[a], half = n / 2;
-    int64_t outer = span(x->shape, 0, a), inner = span(x->shape, a + 1, cnd);
-    int64_t use = m < half + 1 ? m : half + 1;
+    eh_ref_fft_lines l = eh_ref_irfft_lines(call);
+    int64_t n = l.n;
     fft_plan *plan;
     double *buf;
     eh_status st = fft_setup("irfft", n, &plan, &buf);
     if (st != EH_OK)
         return st;
     double scale = 1.0 / (double)n;
-    for (int64_t o = 0; o < outer; o++) {
-        for (int64_t i = 0; i < inner; i++) {
-            for (int64_t k = 0; k <= half; k++) {
-                double re = 0.0, im = 0.0;
-                if (k < use) {
-                    int64_t at = ((o * m + k) * inner + i) * 2;
-                    re = eh_load_f64(x->data, x->dtype, at);
-                    im = eh_load_f64(x->data, x->dtype, at + 1);
-                }
-                if (k == 0 || 2 * k == n)
-                    im = 0.0; /* a real signal's DC and Nyquist bins are real */
-                buf[2 * k] = re;
-                buf[2 * k + 1] = im;
-            }
-            for (int64_t k = half + 1; k < n; k++) { /* Hermitian symmetry */
+    for (int64_t o = 0; o < l.outer; o++) {
+        for (int64_t i = 0; i < l.inner; i++) {
+            for (int64_t k = 0; k <= l.half; k++)
+                eh_ref_irfft_bin(x, &l, o, i, k, &buf[2 * k], &buf[2 * k + 1]);
+            for (int64_t k = l.half + 1; k < n; k++) { /* Hermitian symmetry */
                 buf[2 * k] = buf[2 * (n - k)];
                 buf[2 * k + 1] = -buf[2 * (n - k) + 1];
             }
             fft_inverse(plan, buf);
             for (int64_t t = 0; t < n; t++)
-                eh_store_f64(out->data, out->dtype, (o * n + t) * inner + i, buf[2 * t] * scale);
+                eh_store_f64(out->data, out->dtype, eh_ref_irfft_out_at(&l, o, i, t),
+                             buf[2 * t] * scale);
         }
     }
     plan_free(plan);
@@ -422,46 +404,27 @@ eh_status eh_ref_irfft(const eh_op_call *call)
 
 /* ---- stft ----------------------------------------------------------- */
 
-/* Index j of x reflect-padded (np.pad mode "reflect"), mapped into [0, T). */
-static int64_t reflect_index(int64_t j, int64_t T)
-{
-    if (T == 1)
-        return 0;
-    int64_t period = 2 * (T - 1);
-    int64_t r = j % period;
-    if (r < 0)
-        r += period;
-    return r < T ? r : period - r;
-}
-
 eh_status eh_ref_stft(const eh_op_call *call)
 {
     const eh_tensor *x = call->in[0], *win = call->in[1];
     eh_tensor *out = call->out[0];
     if (out->size == 0)
         return EH_OK;
-    int64_t n_fft = call->p.i[0], hop = call->p.i[1], pad = call->p.i[2];
-    int64_t T = x->shape[x->ndim - 1];
-    int64_t batch = span(x->shape, 0, x->ndim - 1);
-    int64_t bins = n_fft / 2 + 1, n_frames = out->shape[out->ndim - 2];
+    eh_ref_stft_frames s = eh_ref_stft_frames_of(call);
     fft_plan *plan;
     double *buf;
-    eh_status st = fft_setup("stft", n_fft, &plan, &buf);
+    eh_status st = fft_setup("stft", s.n, &plan, &buf);
     if (st != EH_OK)
         return st;
-    for (int64_t b = 0; b < batch; b++) {
-        for (int64_t f = 0; f < n_frames; f++) {
-            for (int64_t t = 0; t < n_fft; t++) {
-                int64_t j = f * hop + t - pad;
-                if (pad > 0)
-                    j = reflect_index(j, T);
-                double v = eh_load_f64(x->data, x->dtype, b * T + j);
-                buf[2 * t] = v * eh_load_f64(win->data, win->dtype, t);
+    for (int64_t b = 0; b < s.batch; b++) {
+        for (int64_t f = 0; f < s.n_frames; f++) {
+            for (int64_t t = 0; t < s.n; t++) {
+                buf[2 * t] = eh_ref_stft_sample(x, win, &s, b, f, t);
                 buf[2 * t + 1] = 0.0;
             }
             fft_forward(plan, buf);
-            for (int64_t k = 0; k < bins; k++) {
-                int64_t at = ((b * bins + k) * n_frames + f) * 2;
+            for (int64_t k = 0; k < s.bins; k++) {
+                int64_t at = eh_ref_stft_at(&s, b, k, f);
                 eh_store_f64(out->data, out->dtype, at, buf[2 * k]);
                 eh_store_f64(out->data, out->dtype, at + 1, buf[2 * k + 1]);
             }

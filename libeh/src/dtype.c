@@ -10,16 +10,11 @@ static const char *const dtype_names[EH_DTYPE_COUNT] = {
     [EH_I32] = "i32", [EH_I64] = "i64", [EH_BOOL] = "bool",
 };
 
-static const size_t dtype_sizes[EH_DTYPE_COUNT] = {
-    [EH_F16] = 2, [EH_F32] = 4, [EH_F64] = 8,
-    [EH_I32] = 4, [EH_I64] = 8, [EH_BOOL] = 1,
-};
-
 static int valid(eh_dtype d) { return (unsigned)d < EH_DTYPE_COUNT; }
 
 const char *eh_dtype_name(eh_dtype dtype) { return valid(dtype) ? dtype_names[dtype] : NULL; }
 
-size_t eh_dtype_size(eh_dtype dtype) { return valid(dtype) ? dtype_sizes[dtype] : 0; }
+size_t eh_dtype_size(eh_dtype dtype) { return valid(dtype) ? eh__dtype_bytes(dtype) : 0; }
 
 int eh_dtype_is_float(eh_dtype d) { return d == EH_F16 || d == EH_F32 || d == EH_F64; }
 

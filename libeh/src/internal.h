@@ -40,8 +40,22 @@ eh_status eh__normalize_axes(const char *op, const int *axes, int n_axes,
 eh_status eh__broadcast_shapes(const char *op, int n, const eh_tensor *const *ts,
                                int *ndim, int64_t *shape);
 
-/* A call for `op` with `n_in` inputs and zeroed parameters. */
-eh_op_call eh__call(eh_op op, int n_in, const eh_tensor *const *in);
+/* A call for `op` with `n_in` inputs and zeroed parameters.  Inline so
+ * that the caller's eh_op_call is zeroed in place (no ~400-byte copy of a
+ * returned struct): it is on every op's path. */
+static inline eh_op_call eh__call(eh_op op, int n_in, const eh_tensor *const *in)
+{
+    return (eh_op_call){.op = op, .n_in = n_in, .in = in};
+}
+
+/* Bytes per element of a valid dtype (eh_dtype_size without the range
+ * check, for the allocation path; dtype must already be validated). */
+static inline size_t eh__dtype_bytes(eh_dtype dtype)
+{
+    static const unsigned char bytes[EH_DTYPE_COUNT] = {
+        [EH_F16] = 2, [EH_F32] = 4, [EH_F64] = 8, [EH_I32] = 4, [EH_I64] = 8, [EH_BOOL] = 1};
+    return bytes[dtype];
+}
 
 /* Create the single output (ndim, shape, dtype), dispatch, return it.
  * NULL (output released, error recorded) on failure. */

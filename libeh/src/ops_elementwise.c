@@ -83,10 +83,10 @@ static eh_status pick_dtypes(eh_op op, eh_dtype in, eh_dtype *compute, eh_dtype 
 /* Cast n operands to their compute dtypes, broadcast, run.  The converted
  * operands are internal references (eh__as_dtype), dropped with
  * eh_tensor_unref so an input owned by a scope stays owned by it. */
-static eh_tensor *run_elementwise(eh_op op, int n, const eh_tensor *const *ops,
-                                  const eh_dtype *in_dtypes, eh_dtype out_dtype)
+static eh_tensor *run_elementwise(eh_op op, const char *name, int n,
+                                  const eh_tensor *const *ops, const eh_dtype *in_dtypes,
+                                  eh_dtype out_dtype)
 {
-    const char *name = eh_op_name(op);
     int ndim;
     int64_t shape[EH_MAX_DIMS];
     if (eh__broadcast_shapes(name, n, ops, &ndim, shape) != EH_OK) {
@@ -133,7 +133,7 @@ static eh_tensor *unary(eh_op op, const eh_tensor *x)
     if (pick_dtypes(op, x->dtype, &compute, &out) != EH_OK)
         return NULL;
     const eh_tensor *ops[1] = {x};
-    return run_elementwise(op, 1, ops, &compute, out);
+    return run_elementwise(op, eh_op_name(op), 1, ops, &compute, out);
 }
 
 static eh_tensor *binary(eh_op op, const eh_tensor *a, const eh_tensor *b)
@@ -147,7 +147,7 @@ static eh_tensor *binary(eh_op op, const eh_tensor *a, const eh_tensor *b)
         return NULL;
     const eh_tensor *ops[2] = {a, b};
     const eh_dtype in[2] = {compute, compute};
-    return run_elementwise(op, 2, ops, in, out);
+    return run_elementwise(op, name, 2, ops, in, out);
 }
 
 static eh_tensor *where(const eh_tensor *cond, const eh_tensor *x, const eh_tensor *y)
@@ -158,7 +158,7 @@ static eh_tensor *where(const eh_tensor *cond, const eh_tensor *x, const eh_tens
         return NULL;
     const eh_tensor *ops[3] = {cond, x, y};
     const eh_dtype in[3] = {EH_BOOL, promoted, promoted};
-    return run_elementwise(EH_OP_where, 3, ops, in, promoted);
+    return run_elementwise(EH_OP_where, "where", 3, ops, in, promoted);
 }
 
 static eh_tensor *clip(const eh_tensor *x, const eh_tensor *lo, const eh_tensor *hi)
@@ -170,7 +170,7 @@ static eh_tensor *clip(const eh_tensor *x, const eh_tensor *lo, const eh_tensor 
         return NULL;
     const eh_tensor *ops[3] = {x, lo, hi};
     const eh_dtype in[3] = {promoted, promoted, promoted};
-    return run_elementwise(EH_OP_clip, 3, ops, in, promoted);
+    return run_elementwise(EH_OP_clip, "clip", 3, ops, in, promoted);
 }
 
 /* The dtype a scalar operand takes next to a tensor of dtype `t`: the

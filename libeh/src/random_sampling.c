@@ -537,27 +537,46 @@ eh_status eh_rand_fill(const eh_op_call *call, int64_t begin, int64_t end)
     }
 }
 
-void eh_rand_permutation_keys(const eh_op_call *call, uint64_t *keys, int64_t begin,
+eh_rand_keyed_index *eh_rand_keyed_alloc(int64_t n)
+{
+    if ((uint64_t)n > SIZE_MAX / sizeof(eh_rand_keyed_index)) {
+        eh_set_error(EH_ERR_NOMEM, "random_permutation: %lld elements do not fit in memory",
+                     (long long)n);
+        return NULL;
+    }
+    eh_rand_keyed_index *a = malloc((size_t)(n > 0 ? n : 1) * sizeof *a);
+    if (!a)
+        eh_set_error(EH_ERR_NOMEM, "random_permutation: out of memory for %lld sort keys",
+                     (long long)n);
+    return a;
+}
+
+void eh_rand_permutation_keys(const eh_op_call *call, eh_rand_keyed_index *a, int64_t begin,
                               int64_t end)
 {
     eh_rand_stream s;
     for (int64_t i = begin; i < end; i++) {
         eh_rand_stream_for(&s, call, (uint64_t)i);
-        keys[i] = eh_rand_u64(&s);
+        a[i].key = eh_rand_u64(&s);
+        a[i].index = i;
     }
 }
 
-typedef struct {
-    uint64_t key;
-    int64_t index;
-} keyed_index;
-
 static int by_key_then_index(const void *pa, const void *pb)
 {
-    const keyed_index *a = pa, *b = pb;
+    const eh_rand_keyed_index *a = pa, *b = pb;
     if (a->key != b->key)
         return a->key < b->key ? -1 : 1;
     return (a->index > b->index) - (a->index < b->index);
+}
+
+void eh_rand_permutation_store(const eh_op_call *call, eh_rand_keyed_index *a, int64_t n)
+{
+    /* A total order, so any correct sort gives the same result. */
+    qsort(a, (size_t)n, sizeof *a, by_key_then_index);
+    int64_t *o = call->out[0]->data;
+    for (int64_t i = 0; i < n; i++)
+        o[i] = a[i].index;
 }
 
 eh_status eh_rand_permutation(const eh_op_call *call)
@@ -568,24 +587,11 @@ eh_status eh_rand_permutation(const eh_op_call *call)
         return bad_call(call);
     if (n == 0)
         return EH_OK;
-    if ((uint64_t)n > SIZE_MAX / sizeof(keyed_index))
-        return eh_set_error(EH_ERR_NOMEM, "random_permutation: %lld elements do not fit in memory",
-                            (long long)n);
-    keyed_index *a = malloc((size_t)n * sizeof *a);
+    eh_rand_keyed_index *a = eh_rand_keyed_alloc(n);
     if (!a)
-        return eh_set_error(EH_ERR_NOMEM, "random_permutation: out of memory for %lld sort keys",
-                            (long long)n);
-    eh_rand_stream s;
-    for (int64_t i = 0; i < n; i++) {
-        eh_rand_stream_for(&s, call, (uint64_t)i);
-        a[i].key = eh_rand_u64(&s);
-        a[i].index = i;
-    }
-    /* A total order, so any correct sort gives the same result. */
-    qsort(a, (size_t)n, sizeof *a, by_key_then_index);
-    int64_t *o = out->data;
-    for (int64_t i = 0; i < n; i++)
-        o[i] = a[i].index;
+        return EH_ERR_NOMEM;
+    eh_rand_permutation_keys(call, a, 0, n);
+    eh_rand_permutation_store(call, a, n);
     free(a);
     return EH_OK;
 }

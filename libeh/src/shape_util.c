@@ -58,7 +58,8 @@ eh_status eh__broadcast_shapes(const char *op, int n, const eh_tensor *const *ts
         all_same = same_shape(ts[0], ts[k]);
     if (all_same) { /* the common case, without the general walk */
         *ndim = ts[0]->ndim;
-        memcpy(shape, ts[0]->shape, (size_t)ts[0]->ndim * sizeof *shape);
+        for (int d = 0; d < ts[0]->ndim; d++) /* a few dims: no memcpy call */
+            shape[d] = ts[0]->shape[d];
         return EH_OK;
     }
     int nd = 0;
@@ -127,16 +128,6 @@ int eh_nd_iter_next(eh_nd_iter *it)
         it->idx[d] = 0;
     }
     return 0;
-}
-
-eh_op_call eh__call(eh_op op, int n_in, const eh_tensor *const *in)
-{
-    eh_op_call call;
-    memset(&call, 0, sizeof call);
-    call.op = op;
-    call.n_in = n_in;
-    call.in = in;
-    return call;
 }
 
 eh_tensor *eh__as_dtype(const eh_tensor *t, eh_dtype dtype)

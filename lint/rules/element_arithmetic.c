@@ -124,7 +124,14 @@ static void judge(el_ctx *ctx, const sf_func *f, CXCursor c)
                   strcmp(op, "neg") == 0 ? "-" : op, from, op_for(op, integer, false, use, sizeof use));
         return;
     }
-    if (!elc_binary_operator(c, op, sizeof op))
+    /* + - * / % convert both operands to the type of their result; a
+     * result of another type than the (converted) operands is a
+     * comparison or a logical operator: no tokens needed. */
+    if (kind == CXCursor_BinaryOperator &&
+        (!clang_equalTypes(type, clang_getCanonicalType(clang_getCursorType(k[0]))) ||
+         !clang_equalTypes(type, clang_getCanonicalType(clang_getCursorType(k[1])))))
+        return;
+    if (!sf_binary_operator(c, op, sizeof op))
         return;
     if (kind == CXCursor_CompoundAssignOperator) {
         size_t l = strlen(op);

@@ -80,7 +80,7 @@ static void on_binary(el_ctx *ctx, void *state, CXCursor c)
     if (!el_applies_at(ctx, clang_getCursorLocation(c)))
         return;
     char op[4];
-    if (!elc_binary_operator(c, op, sizeof op) || strcmp(op, "/") != 0)
+    if (!sf_binary_operator(c, op, sizeof op) || strcmp(op, "/") != 0)
         return;
     CXCursor k[2];
     if (sf_children(c, k, 2) != 2)

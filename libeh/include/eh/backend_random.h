@@ -105,11 +105,25 @@ int64_t eh_rand_categorical_pick(const double *cdf, int64_t k, double u);
  * are recorded with eh_set_error on the calling thread and returned. */
 eh_status eh_rand_fill(const struct eh_op_call *call, int64_t begin, int64_t end);
 
-/* random_permutation: key[i] = eh_rand_u64 of element i's stream ... */
-void eh_rand_permutation_keys(const struct eh_op_call *call, uint64_t *keys, int64_t begin,
-                              int64_t end);
-/* ... and the output is the indices sorted by (key, index).  Does the
- * whole op (scratch from malloc; EH_ERR_NOMEM when that fails). */
+/* random_permutation: the output is the indices 0 .. n-1 sorted by
+ * (key, index), key = eh_rand_u64 of the element's stream -- a total
+ * order, so any correct sort gives the same permutation.  In steps, so
+ * that a backend can make the keys on several threads: */
+typedef struct eh_rand_keyed_index {
+    uint64_t key;
+    int64_t index;
+} eh_rand_keyed_index;
+/* n keyed indices of scratch (free() them), or NULL with EH_ERR_NOMEM
+ * recorded (random_permutation's messages). */
+eh_rand_keyed_index *eh_rand_keyed_alloc(int64_t n);
+/* a[i] = (key of element i, i) for i in [begin, end); safe on disjoint
+ * ranges from several threads. */
+void eh_rand_permutation_keys(const struct eh_op_call *call, eh_rand_keyed_index *a,
+                              int64_t begin, int64_t end);
+/* Sorts a[0 .. n) by (key, index) and writes the indices to call->out[0]
+ * (EH_I64, n elements). */
+void eh_rand_permutation_store(const struct eh_op_call *call, eh_rand_keyed_index *a, int64_t n);
+/* The whole op on the calling thread (the steps above). */
 eh_status eh_rand_permutation(const struct eh_op_call *call);
 
 #ifdef __cplusplus
