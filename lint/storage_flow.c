@@ -255,6 +255,42 @@ CXCursor sf_strip(CXCursor e, bool casts)
     return e;
 }
 
+/* The punctuation tokens spelled from `from` up to (not including) `to`,
+ * both in one file, at most max of them (more: false).  Built from the
+ * cursors' own locations: clang_getLocationForOffset would make libclang
+ * compute the macro argument map of the whole file. */
+static bool tokens_between(CXTranslationUnit tu, CXSourceLocation from, CXSourceLocation to,
+                           char (*out)[8], unsigned max, unsigned *count)
+{
+    CXFile ff = NULL, tf = NULL;
+    unsigned fo = 0, to_off = 0;
+    clang_getSpellingLocation(from, &ff, NULL, NULL, &fo);
+    clang_getSpellingLocation(to, &tf, NULL, NULL, &to_off);
+    if (!ff || ff != tf || fo >= to_off || to_off - fo > 256)
+        return false;
+    CXToken *toks = NULL;
+    unsigned nt = 0, n = 0;
+    bool ok = true;
+    clang_tokenize(tu, clang_getRange(from, to), &toks, &nt);
+    for (unsigned i = 0; i < nt && ok; i++) {
+        CXFile f = NULL;
+        unsigned off = 0;
+        clang_getSpellingLocation(clang_getTokenLocation(tu, toks[i]), &f, NULL, NULL, &off);
+        if (f != ff || off < fo)
+            ok = false;
+        else if (off >= to_off)
+            break;
+        else if (n == max || clang_getTokenKind(toks[i]) != CXToken_Punctuation)
+            ok = false;
+        else
+            elc_string(clang_getTokenSpelling(tu, toks[i]), out[n++], sizeof out[0]);
+    }
+    if (toks)
+        clang_disposeTokens(tu, toks, nt);
+    *count = n;
+    return ok;
+}
+
 static const char *const binary_ops[] = {
     "*", "/", "%", "+", "-", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "&", "^", "|", "&&",
     "||", "=", "*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|=", ",", NULL,
@@ -263,43 +299,47 @@ static const char *const binary_ops[] = {
 bool sf_binary_operator(CXCursor c, char *op, size_t n)
 {
     CXCursor k[2];
-    if (sf_children(c, k, 2) == 2) {
-        CXFile lf = NULL, rf = NULL;
-        unsigned le = 0, rs = 0;
-        clang_getSpellingLocation(clang_getRangeEnd(clang_getCursorExtent(k[0])), &lf, NULL, NULL, &le);
-        clang_getSpellingLocation(clang_getRangeStart(clang_getCursorExtent(k[1])), &rf, NULL, NULL, &rs);
-        if (lf && lf == rf && le < rs && rs - le <= 64) {
-            CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
-            CXSourceRange range = clang_getRange(clang_getLocationForOffset(tu, lf, le),
-                                                 clang_getLocationForOffset(tu, lf, rs));
-            CXToken *toks = NULL;
-            unsigned nt = 0, found = 0;
-            char tok[8] = "";
-            clang_tokenize(tu, range, &toks, &nt);
-            for (unsigned i = 0; i < nt; i++) {
-                unsigned off = 0;
-                clang_getSpellingLocation(clang_getTokenLocation(tu, toks[i]), NULL, NULL, NULL, &off);
-                if (off >= rs)
-                    break;
-                found++;
-                if (clang_getTokenKind(toks[i]) == CXToken_Punctuation)
-                    elc_string(clang_getTokenSpelling(tu, toks[i]), tok, sizeof tok);
-                else
-                    tok[0] = '\0';
-            }
-            if (toks)
-                clang_disposeTokens(tu, toks, nt);
-            if (found == 1 && tok[0]) {
-                for (const char *const *o = binary_ops; *o; o++) {
-                    if (strcmp(*o, tok) == 0) {
-                        snprintf(op, n, "%s", tok);
-                        return true;
-                    }
-                }
+    char tok[1][8];
+    unsigned count = 0;
+    if (sf_children(c, k, 2) == 2 &&
+        tokens_between(clang_Cursor_getTranslationUnit(c), clang_getRangeEnd(clang_getCursorExtent(k[0])),
+                       clang_getRangeStart(clang_getCursorExtent(k[1])), tok, 1, &count) &&
+        count == 1) {
+        for (const char *const *o = binary_ops; *o; o++) {
+            if (strcmp(*o, tok[0]) == 0) {
+                snprintf(op, n, "%s", tok[0]);
+                return true;
             }
         }
     }
     return elc_binary_operator(c, op, n);
+}
+
+bool sf_unary_operator(CXCursor u, char *op, size_t n, bool *postfix)
+{
+    CXCursor k[1];
+    char tok[1][8];
+    unsigned count = 0;
+    if (postfix)
+        *postfix = false;
+    if (sf_children(u, k, 1) == 1) {
+        CXTranslationUnit tu = clang_Cursor_getTranslationUnit(u);
+        CXSourceRange ue = clang_getCursorExtent(u), oe = clang_getCursorExtent(k[0]);
+        unsigned us = 0, os = 0;
+        CXFile uf = NULL, of = NULL;
+        clang_getSpellingLocation(clang_getRangeStart(ue), &uf, NULL, NULL, &us);
+        clang_getSpellingLocation(clang_getRangeStart(oe), &of, NULL, NULL, &os);
+        bool post = uf && uf == of && us == os;
+        bool ok = post ? tokens_between(tu, clang_getRangeEnd(oe), clang_getRangeEnd(ue), tok, 1, &count)
+                       : tokens_between(tu, clang_getRangeStart(ue), clang_getRangeStart(oe), tok, 1, &count);
+        if (ok && count == 1) {
+            snprintf(op, n, "%s", tok[0]);
+            if (postfix)
+                *postfix = post;
+            return true;
+        }
+    }
+    return elc_unary_operator(u, op, n, postfix);
 }
 
 /* Through parentheses, conversions and casts to pointer types (a cast to
@@ -364,7 +404,7 @@ static bool is_deref(CXCursor u, CXCursor *operand)
         return false;
     char op[4];
     bool post = false;
-    if (!elc_unary_operator(u, op, sizeof op, &post) || post || strcmp(op, "*") != 0)
+    if (!sf_unary_operator(u, op, sizeof op, &post) || post || strcmp(op, "*") != 0)
         return false;
     *operand = k[0];
     return true;
@@ -815,7 +855,7 @@ static const char *derived(const sf_func *f, CXCursor e, unsigned what, int dept
         r = derived(f, k[0], what, depth + 1);
         char op[4];
         bool post;
-        if (r && elc_unary_operator(e, op, sizeof op, &post) && strcmp(op, "!") != 0 &&
+        if (r && sf_unary_operator(e, op, sizeof op, &post) && strcmp(op, "!") != 0 &&
             strcmp(op, "*") != 0 && strcmp(op, "&") != 0)
             return r;
         return NULL;

@@ -114,7 +114,7 @@ static void judge(el_ctx *ctx, const sf_func *f, CXCursor c)
 
     if (kind == CXCursor_UnaryOperator) {
         bool post = false;
-        if (!elc_unary_operator(c, op, sizeof op, &post))
+        if (!sf_unary_operator(c, op, sizeof op, &post))
             return;
         if (strcmp(op, "-") == 0)
             snprintf(op, sizeof op, "neg");

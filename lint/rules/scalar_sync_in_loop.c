@@ -30,7 +30,10 @@ static bool never_repeats(CXCursor cond)
 }
 
 /* `child`, a child of the for statement `loop`, is (in) its init clause:
- * no `;` of the header comes before it. */
+ * no `;` of the header comes before it.  Read from the file's text
+ * between the two (comments and literals skipped): tokenizing would need
+ * a file location libclang only gives through clang_getLocationForOffset,
+ * which maps every macro argument of the file on its first use. */
 static bool in_for_init(CXCursor loop, CXCursor child)
 {
     if (clang_getCursorKind(child) == CXCursor_DeclStmt)
@@ -40,34 +43,34 @@ static bool in_for_init(CXCursor loop, CXCursor child)
     clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(loop)), &lf, NULL, NULL, &lo);
     clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(child)), &cf, NULL, NULL, &co);
     if (!lf || lf != cf || co <= lo)
-        return false; /* from a macro: count it as in the loop */
-    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(loop);
-    CXSourceRange range = clang_getRange(clang_getLocationForOffset(tu, lf, lo),
-                                         clang_getLocationForOffset(tu, lf, co));
-    CXToken *toks = NULL;
-    unsigned nt = 0;
-    clang_tokenize(tu, range, &toks, &nt);
+        return false; /* the loop comes from a macro: count the call as in it */
+    size_t size = 0;
+    const char *text = clang_getFileContents(clang_Cursor_getTranslationUnit(loop), lf, &size);
+    if (!text || co > size)
+        return false;
     int depth = 0;
-    bool semicolon = false;
-    for (unsigned i = 0; i < nt && !semicolon; i++) {
-        unsigned off = 0;
-        clang_getSpellingLocation(clang_getTokenLocation(tu, toks[i]), NULL, NULL, NULL, &off);
-        if (off >= co)
-            break;
-        if (clang_getTokenKind(toks[i]) != CXToken_Punctuation)
-            continue;
-        char s[4];
-        elc_string(clang_getTokenSpelling(tu, toks[i]), s, sizeof s);
-        if (strcmp(s, "(") == 0)
+    for (unsigned i = lo; i < co; i++) {
+        char ch = text[i];
+        if (ch == '/' && i + 1 < co && text[i + 1] == '/') {
+            while (i < co && text[i] != '\n')
+                i++;
+        } else if (ch == '/' && i + 1 < co && text[i + 1] == '*') {
+            for (i += 2; i + 1 < co && !(text[i] == '*' && text[i + 1] == '/'); i++)
+                ;
+            i++;
+        } else if (ch == '"' || ch == '\'') {
+            for (i++; i < co && text[i] != ch; i++)
+                if (text[i] == '\\')
+                    i++;
+        } else if (ch == '(') {
             depth++;
-        else if (strcmp(s, ")") == 0)
+        } else if (ch == ')') {
             depth--;
-        else if (strcmp(s, ";") == 0 && depth == 1)
-            semicolon = true;
+        } else if (ch == ';' && depth == 1) {
+            return false;
+        }
     }
-    if (toks)
-        clang_disposeTokens(tu, toks, nt);
-    return !semicolon;
+    return true;
 }
 
 /* The loop around the current cursor `call` whose body, condition or
