@@ -32,8 +32,12 @@ static struct {
     size_t n_fns;
     libm_entry *libm;
     size_t n_libm;
-    json_object *ops;      /* operators */
-    json_object *int_ops;  /* integer_operators */
+    struct op_entry {
+        char op[8];
+        const char *use;
+        bool integer;      /* from integer_operators */
+    } ops[32];
+    size_t n_ops;
 } K;
 
 static pthread_once_t k_once = PTHREAD_ONCE_INIT;
@@ -110,6 +114,21 @@ static void add_libm(json_object *root, const char *key, bool variants)
     }
 }
 
+static void add_ops(json_object *root, const char *key, bool integer)
+{
+    json_object *map = NULL;
+    if (!json_object_object_get_ex(root, key, &map) || !json_object_is_type(map, json_type_object))
+        return;
+    json_object_object_foreach(map, op, v) {
+        if (K.n_ops == sizeof K.ops / sizeof K.ops[0] || !json_object_is_type(v, json_type_string))
+            continue;
+        struct op_entry *e = &K.ops[K.n_ops++];
+        snprintf(e->op, sizeof e->op, "%s", op);
+        e->use = el_xstrdup(json_object_get_string(v));
+        e->integer = integer;
+    }
+}
+
 static void load_lists(void)
 {
     json_object *access = load_json("rules/host_access.json");
@@ -127,11 +146,8 @@ static void load_lists(void)
         add_libm(eq, "libm", true);
         add_libm(eq, "stdlib", false);
         qsort(K.libm, K.n_libm, sizeof *K.libm, cmp_libm);
-        json_object *o = NULL;
-        if (json_object_object_get_ex(eq, "operators", &o))
-            K.ops = json_object_get(o);
-        if (json_object_object_get_ex(eq, "integer_operators", &o))
-            K.int_ops = json_object_get(o);
+        add_ops(eq, "operators", false);
+        add_ops(eq, "integer_operators", true);
         json_object_put(eq);
     }
 }
@@ -154,7 +170,6 @@ const sf_fn *sf_call_function(CXCursor call)
 {
     return call_function_cached(call);
 }
-
 
 static const libm_entry *libm_find(const char *name)
 {
@@ -190,13 +205,16 @@ bool sf_libm(const char *name, const char **suggest, const char **base)
 const char *sf_operator_op(const char *op, bool integer)
 {
     lists();
-    json_object *v = NULL;
-    if (integer && K.int_ops && json_object_object_get_ex(K.int_ops, op, &v) &&
-        json_object_is_type(v, json_type_string))
-        return json_object_get_string(v);
-    if (K.ops && json_object_object_get_ex(K.ops, op, &v) && json_object_is_type(v, json_type_string))
-        return json_object_get_string(v);
-    return NULL;
+    const char *use = NULL;
+    for (size_t i = 0; i < K.n_ops; i++) {
+        if (strcmp(K.ops[i].op, op) != 0)
+            continue;
+        if (K.ops[i].integer && integer)
+            return K.ops[i].use;
+        if (!K.ops[i].integer)
+            use = K.ops[i].use;
+    }
+    return use;
 }
 
 /* ---- libclang helpers --------------------------------------------------- */
@@ -473,8 +491,8 @@ struct sf_func {
     sf_pair *calls;
     size_t n_calls, cap_calls;
 
-    /* collected in the first visit, examined when active */
-    CXCursor *decls;         /* VarDecls with an initializer */
+    /* collected during the walk, examined only when active */
+    CXCursor *decls;         /* VarDecls (initialised or not) */
     size_t n_decls, cap_decls;
     sf_assign *assigns;      /* candidate `=` and compound assignments */
     size_t n_assigns, cap_assigns;

@@ -31,7 +31,6 @@
 
 #define RULE "EH103"
 #define MAX_TAINT 128
-#define MAX_FILES 512
 
 typedef struct strlist {
     const char **v;
@@ -43,6 +42,8 @@ typedef struct state {
     bool saw_name;              /* the current function mentions a name function */
     bool global_alias;          /* a file-scope initializer does (a pointer to it) */
     char source[128];           /* its name, for messages */
+    CXFile *files;              /* the linted files of the TU (on_file), in order */
+    size_t n_files, cap_files;
 } state;
 
 static const enum CXCursorKind kinds[] = {
@@ -289,29 +290,6 @@ static void analyze_function(el_ctx *ctx, state *s, CXCursor fn)
 
 /* ---- preprocessor conditionals ---------------------------------------------------- */
 
-typedef struct file_set {
-    CXFile v[MAX_FILES];
-    size_t n;
-} file_set;
-
-static void add_file(file_set *fs, CXFile f)
-{
-    if (!f)
-        return;
-    for (size_t i = 0; i < fs->n; i++)
-        if (clang_File_isEqual(fs->v[i], f))
-            return;
-    if (fs->n < MAX_FILES)
-        fs->v[fs->n++] = f;
-}
-
-static void inclusion_visit(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData d)
-{
-    (void)stack;
-    (void)n;
-    add_file(d, f);
-}
-
 static bool ident_start(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
@@ -444,8 +422,11 @@ static void scan_file(el_ctx *ctx, CXFile f)
     const char *text = clang_getFileContents(tu, f, &size);
     if (!text || !maybe_has_conditional(cfg, text, size))
         return;
-    CXSourceRange all = clang_getRange(clang_getLocationForOffset(tu, f, 0),
-                                       clang_getLocationForOffset(tu, f, (unsigned)size));
+    /* (a location lookup costs more than the text scan: only now) */
+    CXSourceLocation start = clang_getLocationForOffset(tu, f, 0);
+    if (!el_applies_at(ctx, start))
+        return;
+    CXSourceRange all = clang_getRange(start, clang_getLocationForOffset(tu, f, (unsigned)size));
     CXToken *t = NULL;
     unsigned nt = 0;
     clang_tokenize(tu, all, &t, &nt);
@@ -564,6 +545,27 @@ static void begin(el_ctx *ctx, void *st)
     load_list(cfg, "copy_into_functions", &s->copy_into_fns);
 }
 
+/* A linted file: its conditionals are scanned in end(). */
+static void on_file(el_ctx *ctx, void *st, CXFile file)
+{
+    (void)ctx;
+    state *s = st;
+    if (!file)
+        return;
+    for (size_t i = 0; i < s->n_files; i++)
+        if (clang_File_isEqual(s->files[i], file))
+            return;
+    if (s->n_files == s->cap_files) {
+        size_t cap = s->cap_files ? 2 * s->cap_files : 16;
+        CXFile *v = realloc(s->files, cap * sizeof *v);
+        if (!v)
+            return;
+        s->files = v;
+        s->cap_files = cap;
+    }
+    s->files[s->n_files++] = file;
+}
+
 static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
 {
     state *s = st;
@@ -602,16 +604,14 @@ static void on_leave(el_ctx *ctx, void *st, CXCursor c)
 static void end(el_ctx *ctx, void *st)
 {
     state *s = st;
-    CXTranslationUnit tu = el_tu(ctx);
-    file_set *fs = calloc(1, sizeof *fs);
-    if (fs) {
-        add_file(fs, clang_getFile(tu, el_main_file(ctx)));
-        clang_getInclusions(tu, inclusion_visit, fs);
-        for (size_t i = 0; i < fs->n; i++)
-            if (el_applies_at(ctx, clang_getLocationForOffset(tu, fs->v[i], 0)))
-                scan_file(ctx, fs->v[i]);
-        free(fs);
-    }
+    /* The conditionals after the functions' findings, file by file in
+     * the order on_file saw them: linted files only (asking every included
+     * file, system headers too, whether it is linted costs a location
+     * lookup each). */
+    for (size_t i = 0; i < s->n_files; i++)
+        scan_file(ctx, s->files[i]);
+    free(s->files);
+    s->files = NULL;
     free(s->name_fns.v);
     free(s->compare_fns.v);
     free(s->copy_fns.v);
@@ -623,6 +623,7 @@ const el_rule el_rule_backend_branch = {
     .kinds = kinds,
     .state_size = sizeof(state),
     .begin = begin,
+    .on_file = on_file,
     .on_cursor = on_cursor,
     .on_leave = on_leave,
     .end = end,

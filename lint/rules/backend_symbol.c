@@ -25,6 +25,7 @@
  * reported at once; other uses at the end of the TU, unless they sit in
  * the extent of a reported call (its arguments: one finding per call) or,
  * for a macro, at the place of another finding. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "clang_util.h"
@@ -50,8 +51,26 @@ typedef struct span {
     unsigned begin, end;
 } span;
 
+/* What is known of one referenced declaration (or macro definition): it
+ * is classified once per TU, however often it is referenced. */
+typedef struct verdict {
+    CXCursor decl;          /* the key: as clang_getCursorReferenced gave it */
+    bool used;              /* the slot holds a key */
+    bool known;             /* w and backend are set */
+    bool type_known;        /* type_msg is set */
+    unsigned char w;        /* why */
+    char backend[64];
+    char *type_msg;         /* on_typeref's finding for it; NULL: none */
+} verdict;
+
+typedef struct verdicts {
+    verdict *v;
+    size_t cap, n;          /* cap a power of two (0: nothing yet) */
+} verdicts;
+
 typedef struct state {
     sep_files files;
+    verdicts seen;
     pending *p;
     size_t n_p, cap_p;
     span *calls;
@@ -67,8 +86,66 @@ static const enum CXCursorKind kinds[] = {
 
 typedef enum why { NOT_BACKEND = 0, BY_PREFIX, BY_LOCATION } why;
 
-/* Is `decl` a backend's?  backend[] receives the backend's name when known. */
+/* The slot of `decl` (inserted when new); NULL when out of memory. */
+static verdict *verdict_of(verdicts *m, CXCursor decl)
+{
+    if (2 * (m->n + 1) > m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 256;
+        verdict *v = calloc(cap, sizeof *v);
+        if (!v)
+            return NULL;
+        for (size_t i = 0; i < m->cap; i++) {
+            if (!m->v[i].used)
+                continue;
+            size_t h = clang_hashCursor(m->v[i].decl) & (cap - 1);
+            while (v[h].used)
+                h = (h + 1) & (cap - 1);
+            v[h] = m->v[i];
+        }
+        free(m->v);
+        m->v = v;
+        m->cap = cap;
+    }
+    size_t h = clang_hashCursor(decl) & (m->cap - 1);
+    while (m->v[h].used) {
+        if (clang_equalCursors(m->v[h].decl, decl))
+            return &m->v[h];
+        h = (h + 1) & (m->cap - 1);
+    }
+    verdict *e = &m->v[h];
+    e->used = true;
+    e->decl = decl;
+    m->n++;
+    return e;
+}
+
+static void verdicts_free(verdicts *m)
+{
+    for (size_t i = 0; i < m->cap; i++)
+        free(m->v[i].type_msg);
+    free(m->v);
+    m->v = NULL;
+    m->cap = m->n = 0;
+}
+
+static why classify_decl(el_ctx *ctx, state *s, CXCursor decl, char *backend, size_t n);
+
+/* Is `decl` a backend's?  backend[] receives the backend's name when known.
+ * Each declaration is classified once per TU (classify_decl). */
 static why backend_decl(el_ctx *ctx, state *s, CXCursor decl, char *backend, size_t n)
+{
+    verdict *e = verdict_of(&s->seen, decl);
+    if (!e)
+        return classify_decl(ctx, s, decl, backend, n);
+    if (!e->known) {
+        e->w = (unsigned char)classify_decl(ctx, s, decl, e->backend, sizeof e->backend);
+        e->known = true;
+    }
+    snprintf(backend, n, "%s", e->backend);
+    return (why)e->w;
+}
+
+static why classify_decl(el_ctx *ctx, state *s, CXCursor decl, char *backend, size_t n)
 {
     const el_config *cfg = el_ctx_config(ctx);
     backend[0] = '\0';
@@ -323,6 +400,31 @@ static bool backend_in_type(el_ctx *ctx, state *s, CXType t, char *name, size_t 
     return false;
 }
 
+/* The finding for a reference to the type declaration d into msg[]; false
+ * when there is none. */
+static bool type_finding(el_ctx *ctx, state *s, CXCursor d, enum CXCursorKind k, char *msg,
+                         size_t n)
+{
+    char backend[64], name[256], o[96];
+    why w = backend_decl(ctx, s, d, backend, sizeof backend);
+    if (w != NOT_BACKEND) {
+        elc_spelling(d, name, sizeof name);
+        snprintf(msg, n, "use of backend type '%s'%s", name, whose(w, backend, o, sizeof o));
+        return true;
+    }
+    if (k != CXCursor_TypedefDecl)
+        return false;
+    char alias[256], target[256];
+    if (backend_in_type(ctx, s, clang_getTypedefDeclUnderlyingType(d), target, sizeof target,
+                        backend, sizeof backend, &w)) {
+        elc_spelling(d, alias, sizeof alias);
+        snprintf(msg, n, "use of type '%s', an alias of backend type '%s'%s", alias, target,
+                 whose(w, backend, o, sizeof o));
+        return true;
+    }
+    return false;
+}
+
 static void on_typeref(el_ctx *ctx, state *s, CXCursor c)
 {
     CXCursor d = clang_getCursorReferenced(c);
@@ -330,25 +432,22 @@ static void on_typeref(el_ctx *ctx, state *s, CXCursor c)
     if (k != CXCursor_TypedefDecl && k != CXCursor_StructDecl && k != CXCursor_UnionDecl &&
         k != CXCursor_EnumDecl)
         return;
-    char backend[64], name[256], o[96];
-    why w = backend_decl(ctx, s, d, backend, sizeof backend);
-    if (w != NOT_BACKEND) {
-        elc_spelling(d, name, sizeof name);
-        char msg[1024];
-        snprintf(msg, sizeof msg, "use of backend type '%s'%s", name, whose(w, backend, o, sizeof o));
-        defer(s, clang_getCursorLocation(c), false, msg);
+    /* The finding depends on d alone: worked out once per TU. */
+    verdict *e = verdict_of(&s->seen, d);
+    if (e && e->type_known) {
+        if (e->type_msg)
+            defer(s, clang_getCursorLocation(c), false, e->type_msg);
         return;
     }
-    if (k != CXCursor_TypedefDecl)
-        return;
-    char alias[256], target[256];
-    if (backend_in_type(ctx, s, clang_getTypedefDeclUnderlyingType(d), target, sizeof target,
-                        backend, sizeof backend, &w)) {
-        elc_spelling(d, alias, sizeof alias);
-        char msg[1024];
-        snprintf(msg, sizeof msg, "use of type '%s', an alias of backend type '%s'%s", alias,
-                 target, whose(w, backend, o, sizeof o));
+    char msg[1024];
+    bool found = type_finding(ctx, s, d, k, msg, sizeof msg);
+    if (found)
         defer(s, clang_getCursorLocation(c), false, msg);
+    /* Remember it (type_finding may have grown the table: look d up again). */
+    e = verdict_of(&s->seen, d);
+    if (e) {
+        e->type_msg = found ? strdup(msg) : NULL;
+        e->type_known = !found || e->type_msg;
     }
 }
 
@@ -418,6 +517,7 @@ static void end(el_ctx *ctx, void *st)
     free(s->calls);
     s->p = NULL;
     s->calls = NULL;
+    verdicts_free(&s->seen);
 }
 
 const el_rule el_rule_backend_symbol = {

@@ -71,16 +71,17 @@ static enum CXChildVisitResult last_visit(CXCursor c, CXCursor p, CXClientData d
 static bool narrows(CXCursor cast, CXCursor *operand, CXType *from, CXType *to, bool *to_int)
 {
     *to = clang_getCanonicalType(clang_getCursorType(cast));
+    int rt = float_rank(to->kind);
+    *to_int = elc_type_is_integer(*to) && to->kind != CXType_Bool;
+    if (!rt && !*to_int)
+        return false; /* to a pointer, a struct, void, _Bool */
     *operand = clang_getNullCursor();
     clang_visitChildren(cast, last_visit, operand);
     if (clang_Cursor_isNull(*operand))
         return false;
     *from = clang_getCanonicalType(clang_getCursorType(*operand));
-    int rf = float_rank(from->kind), rt = float_rank(to->kind);
-    if (!rf)
-        return false;
-    *to_int = elc_type_is_integer(*to) && to->kind != CXType_Bool;
-    return (rt && rt < rf) || *to_int;
+    int rf = float_rank(from->kind);
+    return rf && ((rt && rt < rf) || *to_int);
 }
 
 static void judge(el_ctx *ctx, const sf_func *f, CXCursor cast)
