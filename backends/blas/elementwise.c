@@ -1,13 +1,10 @@
 /* blas kernels: elementwise unary, binary and ternary ops, and cast.
  *
- * Results are bit-identical to ref's (backends/ref/elementwise.c), except
- * f32 and f16 tanh: every other op evaluates the same scalar expression in
- * the same precision (f32 ops with the f-suffixed libm functions, f16
- * loaded to f32 and rounded back, integers in wrapping unsigned
- * arithmetic).  f32/f16 tanh uses vmath.h's vectorizable approximation
- * (at most EH_BLAS_TANH_ULP ulp from the exact value; f64 tanh is libm's,
- * exact vs ref): libm's scalar tanhf dominated the elementwise chain.
- * What differs is how the elements are walked:
+ * Results are bit-identical to ref's (backends/ref/elementwise.c): every
+ * op evaluates the same scalar expression in the same precision (f32 ops
+ * with the f-suffixed libm functions, f16 loaded to f32 and rounded back,
+ * integers in wrapping unsigned arithmetic).  What differs is how the
+ * elements are walked:
  *
  *  - one typed loop per op, dtype and operand layout, chosen once per
  *    call (never a function pointer or a switch per element).  The layout
@@ -26,7 +23,6 @@
 #include <float.h>
 #include "blas.h"
 #include "../ref/ref.h"
-#include "vmath.h"
 
 /* A loop over n output elements; operand k starts at in[k]. */
 typedef void (*ew_loop)(const char *const *in, char *out, int64_t n);
@@ -386,7 +382,7 @@ FLOAT_UNARY(expm1, HEAVY, expm1f(x), expm1(x))
 FLOAT_UNARY(sin, HEAVY, sinf(x), sin(x))
 FLOAT_UNARY(cos, HEAVY, cosf(x), cos(x))
 FLOAT_UNARY(tan, HEAVY, tanf(x), tan(x))
-FLOAT_UNARY(tanh, HEAVY, eh_blas_tanhf(x), tanh(x)) /* f32, f16: vmath.h, not bit-identical */
+FLOAT_UNARY(tanh, HEAVY, tanhf(x), tanh(x))
 FLOAT_UNARY(sigmoid, HEAVY, sigmoid_f(x), sigmoid_d(x))
 FLOAT_UNARY(softplus, HEAVY, softplus_f(x), softplus_d(x))
 FLOAT_UNARY(erf, HEAVY, erff(x), erf(x))
