@@ -131,7 +131,7 @@ FDIVMOD(d, double, fmod, floor, copysign)
 FDIVMOD(f, float, fmodf, floorf, copysignf)
 
 /* Integer floor division and modulo; by zero gives 0, MIN / -1 wraps. */
-#define INT_DIVMOD(S, T, U, MIN)                                                   \
+#define INT_DIVMOD(S, T, U)                                                        \
     static inline T fdiv_##S(T a, T b)                                             \
     {                                                                              \
         if (b == 0) return 0;                                                      \
@@ -147,8 +147,8 @@ FDIVMOD(f, float, fmodf, floorf, copysignf)
         if (r != 0 && ((r < 0) != (b < 0))) r += b;                                \
         return r;                                                                  \
     }
-INT_DIVMOD(i, int32_t, uint32_t, INT32_MIN)
-INT_DIVMOD(l, int64_t, uint64_t, INT64_MIN)
+INT_DIVMOD(i, int32_t, uint32_t)
+INT_DIVMOD(l, int64_t, uint64_t)
 
 /* Integer power by squaring, wrapping; negative exponents give 0 except
  * for bases 1 and -1, whose powers are exact integers. */

@@ -5,9 +5,6 @@
 
 #include <eh/backend_api.h>
 
-/* Name of an op id, for messages. */
-#define EH_NAME(op) eh_op_name(op)
-
 /* 1 if t is usable.  Otherwise records EH_ERR_NULL_ARG naming the op and
  * argument -- unless an error is already recorded, which is kept so that
  * nested calls report the failure that started the chain. */
