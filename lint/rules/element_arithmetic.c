@@ -13,7 +13,6 @@
  * (at the `*`), and what is computed from a finding is not reported
  * again. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "clang_util.h"
@@ -23,26 +22,17 @@
 
 static const enum CXCursorKind kinds[] = {SF_OBSERVED_KINDS, CXCursor_UnaryOperator, EL_KINDS_END};
 
-/* Per TU: the operators of the function being walked that may be
- * arithmetic on elements, judged when the walk leaves the function. */
-typedef struct state {
-    CXCursor *cand;
-    size_t n, cap;
-    bool applies;            /* the rule reports in this function's file */
-} state;
 
 static void begin(el_ctx *ctx, void *st)
 {
     (void)ctx;
-    (void)st;
-    sf_tu_reset();
+    sf_candidates_begin(st);
 }
 
 static void end(el_ctx *ctx, void *st)
 {
     (void)ctx;
-    free(((state *)st)->cand);
-    sf_tu_reset();
+    sf_candidates_end(st);
 }
 
 /* The cursor's value only computes an index or an address: it reaches a
@@ -157,21 +147,12 @@ static void judge(el_ctx *ctx, const sf_func *f, CXCursor c)
 
 static void on_cursor(el_ctx *ctx, void *st_, CXCursor c)
 {
-    state *st = st_;
-    sf_observe(ctx, c);
-    enum CXCursorKind kind = clang_getCursorKind(c);
-    if (kind == CXCursor_FunctionDecl) {
-        CXCursor outer;
-        if (clang_isCursorDefinition(c) && !el_enclosing_function(ctx, &outer)) {
-            st->n = 0;
-            st->applies = el_applies_at(ctx, clang_getCursorLocation(c));
-        }
+    sf_candidates *st = st_;
+    if (!sf_candidates_enter(ctx, st, c))
         return;
-    }
+    enum CXCursorKind kind = clang_getCursorKind(c);
     if (kind != CXCursor_BinaryOperator && kind != CXCursor_CompoundAssignOperator &&
         kind != CXCursor_UnaryOperator)
-        return;
-    if (!st->applies || !sf_in_function())
         return;
     /* Arithmetic on values (pointer arithmetic computes an address). */
     CXType type = clang_getCanonicalType(clang_getCursorType(c));
@@ -179,26 +160,18 @@ static void on_cursor(el_ctx *ctx, void *st_, CXCursor c)
         return;
     if (computes_address(ctx, c))
         return;
-    el_grow(&st->cand, &st->cap, st->n + 1, sizeof *st->cand);
-    st->cand[st->n++] = c;
+    sf_candidates_add(st, c);
 }
 
-static void on_leave(el_ctx *ctx, void *st_, CXCursor c)
+static void on_leave(el_ctx *ctx, void *st, CXCursor c)
 {
-    state *st = st_;
-    const sf_func *f = sf_leave(ctx, c);
-    if (!f)
-        return;
-    if (sf_touches_tensor_data(f))
-        for (size_t i = 0; i < st->n; i++)
-            judge(ctx, f, st->cand[i]);
-    st->n = 0;
+    sf_candidates_leave(ctx, st, c, judge);
 }
 
 const el_rule el_rule_element_arithmetic = {
     .id = "EH201",
     .kinds = kinds,
-    .state_size = sizeof(state),
+    .state_size = sizeof(sf_candidates),
     .begin = begin,
     .on_cursor = on_cursor,
     .on_leave = on_leave,

@@ -11,7 +11,6 @@
  * to-tensor call that comes before the copy-out in the source (the flow
  * is otherwise order-blind: a buffer reused for unrelated data is not
  * told apart). */
-#include <stdlib.h>
 
 #include "clang_util.h"
 #include "mem.h"
@@ -20,26 +19,17 @@
 
 static const enum CXCursorKind kinds[] = {SF_OBSERVED_KINDS, EL_KINDS_END};
 
-/* Per TU: the to-tensor calls of the function being walked, judged when
- * the walk leaves it. */
-typedef struct state {
-    CXCursor *calls;
-    size_t n, cap;
-    bool applies;            /* the rule reports in this function's file */
-} state;
 
 static void begin(el_ctx *ctx, void *st)
 {
     (void)ctx;
-    (void)st;
-    sf_tu_reset();
+    sf_candidates_begin(st);
 }
 
 static void end(el_ctx *ctx, void *st)
 {
     (void)ctx;
-    free(((state *)st)->calls);
-    sf_tu_reset();
+    sf_candidates_end(st);
 }
 
 static void judge(el_ctx *ctx, const sf_func *f, CXCursor call)
@@ -60,43 +50,28 @@ static void judge(el_ctx *ctx, const sf_func *f, CXCursor call)
 
 static void on_cursor(el_ctx *ctx, void *st_, CXCursor c)
 {
-    state *st = st_;
-    sf_observe(ctx, c);
-    enum CXCursorKind kind = clang_getCursorKind(c);
-    if (kind == CXCursor_FunctionDecl) {
-        CXCursor outer;
-        if (clang_isCursorDefinition(c) && !el_enclosing_function(ctx, &outer)) {
-            st->n = 0;
-            st->applies = el_applies_at(ctx, clang_getCursorLocation(c));
-        }
+    sf_candidates *st = st_;
+    if (!sf_candidates_enter(ctx, st, c))
         return;
-    }
-    if (kind != CXCursor_CallExpr || !st->applies || !sf_in_function())
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    if (kind != CXCursor_CallExpr)
         return;
     const sf_fn *fn = sf_call_function(c);
     if (!fn || fn->kind != SF_FN_TO_TENSOR || fn->arg_a < 0 ||
         fn->arg_a >= clang_Cursor_getNumArguments(c))
         return;
-    el_grow(&st->calls, &st->cap, st->n + 1, sizeof *st->calls);
-    st->calls[st->n++] = c;
+    sf_candidates_add(st, c);
 }
 
-static void on_leave(el_ctx *ctx, void *st_, CXCursor c)
+static void on_leave(el_ctx *ctx, void *st, CXCursor c)
 {
-    state *st = st_;
-    const sf_func *f = sf_leave(ctx, c);
-    if (!f)
-        return;
-    if (sf_touches_tensor_data(f))
-        for (size_t i = 0; i < st->n; i++)
-            judge(ctx, f, st->calls[i]);
-    st->n = 0;
+    sf_candidates_leave(ctx, st, c, judge);
 }
 
 const el_rule el_rule_host_roundtrip = {
     .id = "EH401",
     .kinds = kinds,
-    .state_size = sizeof(state),
+    .state_size = sizeof(sf_candidates),
     .begin = begin,
     .on_cursor = on_cursor,
     .on_leave = on_leave,

@@ -9,7 +9,6 @@
  * Only functions declared in a system header (or compiler builtins) count,
  * so a project's own `log()` is not libm.  Host copies made by
  * eh_to_buffer are not storage (see EH201). */
-#include <stdlib.h>
 #include <string.h>
 
 #include "clang_util.h"
@@ -19,26 +18,17 @@
 
 static const enum CXCursorKind kinds[] = {SF_OBSERVED_KINDS, EL_KINDS_END};
 
-/* Per TU: the calls of the function being walked, judged when the walk
- * leaves it (only if the function touches tensor data at all). */
-typedef struct state {
-    CXCursor *calls;
-    size_t n, cap;
-    bool applies;            /* the rule reports in this function's file */
-} state;
 
 static void begin(el_ctx *ctx, void *st)
 {
     (void)ctx;
-    (void)st;
-    sf_tu_reset();
+    sf_candidates_begin(st);
 }
 
 static void end(el_ctx *ctx, void *st)
 {
     (void)ctx;
-    free(((state *)st)->calls);
-    sf_tu_reset();
+    sf_candidates_end(st);
 }
 
 /* Declared by the C library or the compiler, not by the project.  (A
@@ -80,39 +70,24 @@ static void judge(el_ctx *ctx, const sf_func *f, CXCursor call)
 
 static void on_cursor(el_ctx *ctx, void *st_, CXCursor c)
 {
-    state *st = st_;
-    sf_observe(ctx, c);
+    sf_candidates *st = st_;
+    if (!sf_candidates_enter(ctx, st, c))
+        return;
     enum CXCursorKind kind = clang_getCursorKind(c);
-    if (kind == CXCursor_FunctionDecl) {
-        CXCursor outer;
-        if (clang_isCursorDefinition(c) && !el_enclosing_function(ctx, &outer)) {
-            st->n = 0;
-            st->applies = el_applies_at(ctx, clang_getCursorLocation(c));
-        }
+    if (kind != CXCursor_CallExpr)
         return;
-    }
-    if (kind != CXCursor_CallExpr || !st->applies || !sf_in_function())
-        return;
-    el_grow(&st->calls, &st->cap, st->n + 1, sizeof *st->calls);
-    st->calls[st->n++] = c;
+    sf_candidates_add(st, c);
 }
 
-static void on_leave(el_ctx *ctx, void *st_, CXCursor c)
+static void on_leave(el_ctx *ctx, void *st, CXCursor c)
 {
-    state *st = st_;
-    const sf_func *f = sf_leave(ctx, c);
-    if (!f)
-        return;
-    if (sf_touches_tensor_data(f))
-        for (size_t i = 0; i < st->n; i++)
-            judge(ctx, f, st->calls[i]);
-    st->n = 0;
+    sf_candidates_leave(ctx, st, c, judge);
 }
 
 const el_rule el_rule_libm_on_elements = {
     .id = "EH202",
     .kinds = kinds,
-    .state_size = sizeof(state),
+    .state_size = sizeof(sf_candidates),
     .begin = begin,
     .on_cursor = on_cursor,
     .on_leave = on_leave,

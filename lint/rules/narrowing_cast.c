@@ -8,7 +8,6 @@
  * Not findings: widening casts, casts to _Bool (a truth test), integer to
  * floating casts, casts of values that never came from a tensor, and
  * implicit conversions (the compiler's -Wfloat-conversion reports those). */
-#include <stdlib.h>
 
 #include "clang_util.h"
 #include "mem.h"
@@ -17,26 +16,17 @@
 
 static const enum CXCursorKind kinds[] = {SF_OBSERVED_KINDS, CXCursor_CStyleCastExpr, EL_KINDS_END};
 
-/* Per TU: the narrowing casts of the function being walked, judged when
- * the walk leaves it. */
-typedef struct state {
-    CXCursor *casts;
-    size_t n, cap;
-    bool applies;            /* the rule reports in this function's file */
-} state;
 
 static void begin(el_ctx *ctx, void *st)
 {
     (void)ctx;
-    (void)st;
-    sf_tu_reset();
+    sf_candidates_begin(st);
 }
 
 static void end(el_ctx *ctx, void *st)
 {
     (void)ctx;
-    free(((state *)st)->casts);
-    sf_tu_reset();
+    sf_candidates_end(st);
 }
 
 /* Precision rank of a floating type kind; 0 for others. */
@@ -106,44 +96,29 @@ static void judge(el_ctx *ctx, const sf_func *f, CXCursor cast)
 
 static void on_cursor(el_ctx *ctx, void *st_, CXCursor c)
 {
-    state *st = st_;
-    sf_observe(ctx, c);
-    enum CXCursorKind kind = clang_getCursorKind(c);
-    if (kind == CXCursor_FunctionDecl) {
-        CXCursor outer;
-        if (clang_isCursorDefinition(c) && !el_enclosing_function(ctx, &outer)) {
-            st->n = 0;
-            st->applies = el_applies_at(ctx, clang_getCursorLocation(c));
-        }
+    sf_candidates *st = st_;
+    if (!sf_candidates_enter(ctx, st, c))
         return;
-    }
-    if (kind != CXCursor_CStyleCastExpr || !st->applies || !sf_in_function())
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    if (kind != CXCursor_CStyleCastExpr)
         return;
     CXCursor operand;
     CXType from, to;
     bool to_int;
     if (!narrows(c, &operand, &from, &to, &to_int))
         return;
-    el_grow(&st->casts, &st->cap, st->n + 1, sizeof *st->casts);
-    st->casts[st->n++] = c;
+    sf_candidates_add(st, c);
 }
 
-static void on_leave(el_ctx *ctx, void *st_, CXCursor c)
+static void on_leave(el_ctx *ctx, void *st, CXCursor c)
 {
-    state *st = st_;
-    const sf_func *f = sf_leave(ctx, c);
-    if (!f)
-        return;
-    if (sf_touches_tensor_data(f))
-        for (size_t i = 0; i < st->n; i++)
-            judge(ctx, f, st->casts[i]);
-    st->n = 0;
+    sf_candidates_leave(ctx, st, c, judge);
 }
 
 const el_rule el_rule_narrowing_cast = {
     .id = "EH301",
     .kinds = kinds,
-    .state_size = sizeof(state),
+    .state_size = sizeof(sf_candidates),
     .begin = begin,
     .on_cursor = on_cursor,
     .on_leave = on_leave,
