@@ -944,15 +944,7 @@ eh_status eh_blas_softmax(const eh_op_call *c) { return lse_like(c, eh_ref_softm
 eh_status eh_blas_log_softmax(const eh_op_call *c) { return lse_like(c, eh_ref_log_softmax); }
 
 /* Vector norms.  2/fro: max |x| (NaN, inf decide at once), then the sum of
- * squares scaled by a power of two (ref's pow2_scale). */
-static double pow2_scale(double m)
-{
-    if (m == 0.0 || !isfinite(m))
-        return 1.0;
-    int e;
-    (void)frexp(m, &e);
-    return ldexp(1.0, e);
-}
+ * squares scaled by a power of two (eh_ref_pow2_scale, shared with ref). */
 
 /* After the max |x| pass: the power-of-two scale of the squares pass, or
  * the answer itself when the max decides it (NaN, inf, 0). */
@@ -961,7 +953,7 @@ static void between_norm2(const red_ctx *g, int k, const racc *acc, double *para
     (void)g; (void)k;
     for (int64_t j = 0; j < n; j++) {
         double m = acc[j].c != 0.0 ? NAN : acc[j].s;
-        param[j] = isnan(m) || isinf(m) || m == 0.0 ? m : pow2_scale(m);
+        param[j] = isnan(m) || isinf(m) || m == 0.0 ? m : eh_ref_pow2_scale(m);
     }
 }
 

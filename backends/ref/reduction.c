@@ -485,16 +485,6 @@ eh_status eh_ref_cumprod(const eh_op_call *c) { return run_scan(c); }
 
 /* ---- norm ---------------------------------------------------------------------- */
 
-/* Power of two p with max|x| in [p/2, p) (1 for 0 or non-finite m), so
- * x / p is exact and (x / p)^2 neither overflows nor underflows needlessly. */
-static double pow2_scale(double m)
-{
-    if (m == 0.0 || !isfinite(m))
-        return 1.0;
-    int e;
-    (void)frexp(m, &e);
-    return ldexp(1.0, e);
-}
 
 /* Vector norm of one lane. */
 static double vector_norm(const void *x, eh_dtype dt, const geom *red, int64_t base, int ord)
@@ -537,7 +527,7 @@ static double vector_norm(const void *x, eh_dtype dt, const geom *red, int64_t b
         return INFINITY;
     if (m == 0.0)
         return 0.0;
-    double scale = pow2_scale(m);
+    double scale = eh_ref_pow2_scale(m);
     eh_ref_ksum s = {0, 0};
     walk_begin(&w, red, base);
     for (int64_t j = 0; j < red->count; j++, walk_next(&w)) {
@@ -601,7 +591,7 @@ static eh_status matrix_norm(const void *x, eh_dtype dt, int64_t rows, int64_t r
     /* The SVD gets the matrix scaled here, so max |entry| is in [0.5, 1)
      * (the SVD's own power-of-two scaling is then the identity), and the
      * result is scaled back once. */
-    double scale = pow2_scale(m);
+    double scale = eh_ref_pow2_scale(m);
     if ((uint64_t)rows > SIZE_MAX / sizeof(double) / (uint64_t)cols)
         return EH_ERR_NOMEM;
     double *a = malloc((size_t)rows * (size_t)cols * sizeof *a);

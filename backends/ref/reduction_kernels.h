@@ -91,4 +91,16 @@ static inline void eh_ref_store_float(void *data, eh_dtype dtype, int64_t i, dou
     }
 }
 
+/* Power of two p with max|x| in [p/2, p) (1 for 0 or non-finite m), so
+ * x / p is exact and (x / p)^2 neither overflows nor underflows needlessly
+ * (the scaled 2-norms of ref and blas). */
+static inline double eh_ref_pow2_scale(double m)
+{
+    if (m == 0.0 || !isfinite(m))
+        return 1.0;
+    int e;
+    (void)frexp(m, &e);
+    return ldexp(1.0, e);
+}
+
 #endif
