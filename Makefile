@@ -3,7 +3,7 @@
 #   make          libeh (static + shared) and every tool
 #   make test     build and run every test
 #   make asan     the same tests under ASan + UBSan + LSan (clang)
-#   make demo     build and run the examples on every backend
+#   make demo     run the examples on every backend, then migrate examples/legacy
 #   make install  PREFIX=/usr/local
 #   make deps     install missing Debian packages (needs root)
 #
@@ -40,7 +40,7 @@ TEST_SRCS := $(wildcard tests/libeh/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/libeh/%.c=$(BUILD)/tests/%)
 # Tests that iterate the backends themselves (or pin one) run once; the
 # others run once per backend with EH_TEST_BACKEND set.
-ONCE_TESTS = $(filter $(addprefix $(BUILD)/tests/,test_conformance% test_lazy test_backend_env test_ehinfo lint/%),$(TEST_BINS))
+ONCE_TESTS = $(filter $(addprefix $(BUILD)/tests/,test_conformance% test_lazy test_backend_env test_ehinfo lint/% migrate/%),$(TEST_BINS))
 EACH_TESTS = $(filter-out $(ONCE_TESTS),$(TEST_BINS))
 
 EXAMPLE_SRCS := $(wildcard examples/*.c)
@@ -113,13 +113,15 @@ asan:
 	  sh mk/run-tests.sh $(BUILD)/asan "$(BACKENDS)" --each $(EACH_TESTS:$(BUILD)/%=$(BUILD)/asan/%) \
 	    --once $(ONCE_TESTS:$(BUILD)/%=$(BUILD)/asan/%)
 
+# (its tool prerequisites and the check `make test` runs: the demo section
+# at the end of this file)
 demo: $(DEPS_STAMP) lib examples
-	@sh mk/demo.sh $(BUILD)
+	@sh mk/demo.sh $(BUILD) "$(BACKENDS)"
 
-install: lib $(BUILD)/bin/ehinfo $(BUILD)/bin/emberlint
+install: lib $(BUILD)/bin/ehinfo $(BUILD)/bin/emberlint $(BUILD)/bin/ember-migrate
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/eh $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	  $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(BUILD)/bin/ehinfo $(BUILD)/bin/emberlint $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(BUILD)/bin/ehinfo $(BUILD)/bin/emberlint $(BUILD)/bin/ember-migrate $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libeh.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libeh.so.$(SOVERSION)
@@ -177,7 +179,7 @@ docs: $(BUILD)/bin/ehinfo
 # ---- emberlint (build/bin/emberlint) and tests/lint ----
 # lint/*.c, plus one file per rule in lint/rules/ (the registry is generated
 # from that directory); rules/*.json and docs/rules/*.md are embedded.
-# `make test` also lints libeh/ and examples/ and wants zero findings.
+# `make test` also lints libeh/ and examples/*.c and wants zero findings.
 LLVM_CONFIG ?= llvm-config-14
 CLANG_INC := $(shell $(LLVM_CONFIG) --includedir 2>/dev/null || echo /usr/lib/llvm-14/include)
 CLANG_LIB := $(shell $(LLVM_CONFIG) --libdir 2>/dev/null || echo /usr/lib/llvm-14/lib)
@@ -224,9 +226,11 @@ $(BUILD)/tests/lint/%: tests/lint/%.c $(LINT_TEST_OBJS) $(LINT_LIB) $(LINT_BIN)
 	$(CC) $(CPPFLAGS) $(LINT_FLAGS) $(LINT_TEST_DEFS) $(CFLAGS) $(LDFLAGS) -o $@ $< \
 	  $(LINT_TEST_OBJS) $(LINT_LIB) -lcmocka $(LINT_LIBS)
 
+# examples/legacy/ is left out: it is the migration demo's "before" tree,
+# with findings on purpose (mk/demo.sh checks them).
 lint-dogfood: $(LINT_BIN)
-	@$(LINT_BIN) --cache-dir $(BUILD)/lint-cache libeh examples -- $(filter -I% -D%,$(CPPFLAGS)) \
-	  && echo "lint: libeh/ and examples/ have no findings (emberlint)"
+	@$(LINT_BIN) --cache-dir $(BUILD)/lint-cache libeh $(EXAMPLE_SRCS) -- $(filter -I% -D%,$(CPPFLAGS)) \
+	  && echo "lint: libeh/ and examples/*.c have no findings (emberlint)"
 
 # The bench's lint section runs emberlint and its baseline, bare libclang
 # parsing (bench/reference/parse_only.c: a program of its own, not in eh-bench).
@@ -237,3 +241,51 @@ $(BENCH_PARSE_ONLY): bench/reference/parse_only.c
 	$(CC) -isystem $(CLANG_INC) $(CFLAGS) $(LDFLAGS) -o $@ $< -L$(CLANG_LIB) -Wl,-rpath,$(CLANG_LIB) -lclang
 
 -include $(LINT_OBJS:.o=.d) $(BUILD)/obj/lint/main.d $(LINT_TEST_OBJS:.o=.d)
+
+# ---- ember-migrate (build/bin/ember-migrate) and tests/migrate ----
+# migrate/*.c on top of the linter's engine (libemberlint.a): the same
+# parsing, configuration, file walking and fixes.  tests/migrate/ holds
+# the golden before/after trees and the failure-injection tests.
+MIGRATE_BIN  := $(BUILD)/bin/ember-migrate
+MIGRATE_LIB  := $(BUILD)/migrate/libembermigrate.a
+MIGRATE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out migrate/main.c,$(wildcard migrate/*.c)))
+MIGRATE_TEST_DEFS := -Itests/migrate -Itests/lint -Imigrate -DEMBER_MIGRATE=\"$(abspath $(MIGRATE_BIN))\" \
+                     -DMIGRATE_SRCDIR=\"$(CURDIR)\"
+# tests/lint/tool_test.c: the helpers both tools' tests share
+MIGRATE_TEST_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out tests/migrate/test_%,$(wildcard tests/migrate/*.c))) \
+                     $(BUILD)/obj/tests/lint/tool_test.o
+MIGRATE_TEST_BINS := $(patsubst tests/migrate/%.c,$(BUILD)/tests/migrate/%,$(wildcard tests/migrate/test_*.c))
+TEST_BINS += $(MIGRATE_TEST_BINS)
+
+all: $(MIGRATE_BIN)
+tests: $(MIGRATE_TEST_BINS)
+
+$(MIGRATE_OBJS) $(BUILD)/obj/migrate/main.o: CPPFLAGS += $(LINT_FLAGS) -Imigrate
+$(MIGRATE_TEST_OBJS): CPPFLAGS += $(LINT_FLAGS) $(MIGRATE_TEST_DEFS)
+
+$(MIGRATE_LIB): $(MIGRATE_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(MIGRATE_BIN): $(BUILD)/obj/migrate/main.o $(MIGRATE_LIB) $(LINT_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LINT_LIBS)
+
+$(BUILD)/tests/migrate/%: tests/migrate/%.c $(MIGRATE_TEST_OBJS) $(MIGRATE_LIB) $(LINT_LIB) $(MIGRATE_BIN) $(LINT_BIN)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(LINT_FLAGS) $(MIGRATE_TEST_DEFS) $(CFLAGS) $(LDFLAGS) -o $@ $< \
+	  $(MIGRATE_TEST_OBJS) $(MIGRATE_LIB) $(LINT_LIB) -lcmocka $(LINT_LIBS)
+
+-include $(MIGRATE_OBJS:.o=.d) $(BUILD)/obj/migrate/main.d $(MIGRATE_TEST_OBJS:.o=.d)
+
+# ---- make demo and its check (mk/demo.sh, docs/migration.md) ----
+# After the examples, the demo migrates the legacy application
+# examples/legacy/ (on a copy under $(BUILD)/demo/) with the tools.
+# `make test` runs the same sequence quietly and fails on any broken claim,
+# such as the legacy and migrated outputs differing on some backend.
+.PHONY: demo-check
+demo demo-check: $(LINT_BIN) $(MIGRATE_BIN)
+test: demo-check
+demo-check: lib
+	@sh mk/demo.sh --check $(BUILD) "$(BACKENDS)"

@@ -2,13 +2,13 @@
 #include "cli.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "mem.h"
 #include "metadata.h"
+#include "opt.h"
 
 #define DEFAULT_MAX_FILE_SIZE (64u << 20)
 
@@ -27,6 +27,10 @@ void el_cli_usage(FILE *f)
           "  --select LIST         only these rules (IDs, ID prefixes like EH1, names; ALL)\n"
           "  --ignore LIST         not these rules\n"
           "  --fail-on LEVEL       exit 1 for findings at or above error or warning (default)\n"
+          "  --fix                 apply the safe fixes, then report what remains\n"
+          "  --diff                print the fixes as a unified diff and change nothing\n"
+          "                        (exit 1 when there is one)\n"
+          "  --unsafe-fixes        with --fix or --diff: the unsafe fixes too\n"
           "  --statistics          text: counts per rule after the findings\n"
           "  --list-rules          list every rule (--format json for JSON)\n"
           "  --explain ID          print a rule's documentation\n"
@@ -41,7 +45,8 @@ void el_cli_usage(FILE *f)
           "\n"
           "Arguments after -- are passed to the compiler (clang): -I, -D, -std...\n"
           "Exit status: 0 no findings at or above --fail-on, 1 findings, 2 usage,\n"
-          "configuration or I/O error.  See docs/emberlint.md.\n",
+          "configuration or I/O error, or fixes that could not be applied.\n"
+          "See docs/emberlint.md.\n",
           f);
 }
 
@@ -54,46 +59,6 @@ static void append_list(char **dst, const char *item)
     char *j = el_xasprintf("%s,%s", *dst, item);
     free(*dst);
     *dst = j;
-}
-
-static int parse_size(const char *s, size_t *out)
-{
-    char *end = NULL;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || *end || s[0] == '-')
-        return -1;
-    *out = (size_t)v;
-    return 0;
-}
-
-/* Option value: "--opt=VALUE", "--opt VALUE", "-xVALUE", "-x VALUE". */
-static const char *value_of(int argc, char **argv, int *i, const char *name, char **err)
-{
-    const char *a = argv[*i];
-    size_t ln = strlen(name);
-    if (a[ln] == '=' && name[1] == '-')
-        return a + ln + 1;
-    if (a[ln] != '\0' && name[1] != '-')
-        return a + ln; /* -j4, -pbuild, -oout */
-    if (*i + 1 >= argc) {
-        *err = el_xasprintf("option %s needs a value", name);
-        return NULL;
-    }
-    return argv[++*i];
-}
-
-/* Does argv[i] name option `name` (exactly, or with its value joined)? */
-static bool is_opt(const char *arg, const char *name)
-{
-    size_t ln = strlen(name);
-    if (strncmp(arg, name, ln) != 0)
-        return false;
-    if (arg[ln] == '\0')
-        return true;
-    if (name[1] == '-')
-        return arg[ln] == '=';
-    return true; /* short option with a joined value */
 }
 
 int el_cli_parse(int argc, char **argv, el_cli *c, char **err)
@@ -128,21 +93,22 @@ int el_cli_parse(int argc, char **argv, el_cli *c, char **err)
             c->statistics = true;
         } else if (strcmp(a, "--no-cache") == 0) {
             c->no_cache = true;
-        } else if (is_opt(a, "-p")) {
-            if (!(c->build_dir = value_of(argc, argv, &i, "-p", err)))
+        } else if (strcmp(a, "--fix") == 0) {
+            c->fix = true;
+        } else if (strcmp(a, "--diff") == 0) {
+            c->diff = true;
+        } else if (strcmp(a, "--unsafe-fixes") == 0) {
+            c->unsafe_fixes = true;
+        } else if (el_opt_is(a, "-p")) {
+            if (!(c->build_dir = el_opt_value(argc, argv, &i, "-p", err)))
                 return -1;
-        } else if (is_opt(a, "-j") || is_opt(a, "--jobs")) {
+        } else if (el_opt_is(a, "-j") || el_opt_is(a, "--jobs")) {
             const char *name = a[1] == '-' ? "--jobs" : "-j";
-            size_t n;
-            if (!(v = value_of(argc, argv, &i, name, err)))
+            if (!(v = el_opt_value(argc, argv, &i, name, err)) ||
+                el_opt_jobs(name, v, &c->jobs, err) < 0)
                 return -1;
-            if (parse_size(v, &n) < 0 || n < 1 || n > 1024) {
-                *err = el_xasprintf("%s: expected a number of jobs from 1 to 1024, got '%s'", name, v);
-                return -1;
-            }
-            c->jobs = (int)n;
-        } else if (is_opt(a, "--format")) {
-            if (!(v = value_of(argc, argv, &i, "--format", err)))
+        } else if (el_opt_is(a, "--format")) {
+            if (!(v = el_opt_value(argc, argv, &i, "--format", err)))
                 return -1;
             if (strcmp(v, "text") == 0)
                 c->format = EL_FORMAT_TEXT;
@@ -156,19 +122,19 @@ int el_cli_parse(int argc, char **argv, el_cli *c, char **err)
                 *err = el_xasprintf("--format: expected text, json, sarif or github, got '%s'", v);
                 return -1;
             }
-        } else if (is_opt(a, "-o") || is_opt(a, "--output")) {
-            if (!(c->output = value_of(argc, argv, &i, a[1] == '-' ? "--output" : "-o", err)))
+        } else if (el_opt_is(a, "-o") || el_opt_is(a, "--output")) {
+            if (!(c->output = el_opt_value(argc, argv, &i, a[1] == '-' ? "--output" : "-o", err)))
                 return -1;
-        } else if (is_opt(a, "--select")) {
-            if (!(v = value_of(argc, argv, &i, "--select", err)))
+        } else if (el_opt_is(a, "--select")) {
+            if (!(v = el_opt_value(argc, argv, &i, "--select", err)))
                 return -1;
             append_list(&c->select, v);
-        } else if (is_opt(a, "--ignore")) {
-            if (!(v = value_of(argc, argv, &i, "--ignore", err)))
+        } else if (el_opt_is(a, "--ignore")) {
+            if (!(v = el_opt_value(argc, argv, &i, "--ignore", err)))
                 return -1;
             append_list(&c->ignore, v);
-        } else if (is_opt(a, "--fail-on")) {
-            if (!(v = value_of(argc, argv, &i, "--fail-on", err)))
+        } else if (el_opt_is(a, "--fail-on")) {
+            if (!(v = el_opt_value(argc, argv, &i, "--fail-on", err)))
                 return -1;
             if (strcmp(v, "error") == 0)
                 c->fail_on = EL_SEV_ERROR;
@@ -178,8 +144,8 @@ int el_cli_parse(int argc, char **argv, el_cli *c, char **err)
                 *err = el_xasprintf("--fail-on: expected error or warning, got '%s'", v);
                 return -1;
             }
-        } else if (is_opt(a, "--color")) {
-            if (!(v = value_of(argc, argv, &i, "--color", err)))
+        } else if (el_opt_is(a, "--color")) {
+            if (!(v = el_opt_value(argc, argv, &i, "--color", err)))
                 return -1;
             if (strcmp(v, "auto") == 0)
                 c->color = -1;
@@ -191,19 +157,19 @@ int el_cli_parse(int argc, char **argv, el_cli *c, char **err)
                 *err = el_xasprintf("--color: expected auto, always or never, got '%s'", v);
                 return -1;
             }
-        } else if (is_opt(a, "--explain")) {
-            if (!(c->explain = value_of(argc, argv, &i, "--explain", err)))
+        } else if (el_opt_is(a, "--explain")) {
+            if (!(c->explain = el_opt_value(argc, argv, &i, "--explain", err)))
                 return -1;
-        } else if (is_opt(a, "--cache-dir")) {
-            if (!(c->cache_dir = value_of(argc, argv, &i, "--cache-dir", err)))
+        } else if (el_opt_is(a, "--cache-dir")) {
+            if (!(c->cache_dir = el_opt_value(argc, argv, &i, "--cache-dir", err)))
                 return -1;
-        } else if (is_opt(a, "--config")) {
-            if (!(c->config = value_of(argc, argv, &i, "--config", err)))
+        } else if (el_opt_is(a, "--config")) {
+            if (!(c->config = el_opt_value(argc, argv, &i, "--config", err)))
                 return -1;
-        } else if (is_opt(a, "--max-file-size")) {
-            if (!(v = value_of(argc, argv, &i, "--max-file-size", err)))
+        } else if (el_opt_is(a, "--max-file-size")) {
+            if (!(v = el_opt_value(argc, argv, &i, "--max-file-size", err)))
                 return -1;
-            if (parse_size(v, &c->max_file_size) < 0) {
+            if (el_opt_size(v, &c->max_file_size) < 0) {
                 *err = el_xasprintf("--max-file-size: expected a number of bytes, got '%s'", v);
                 return -1;
             }
@@ -211,6 +177,10 @@ int el_cli_parse(int argc, char **argv, el_cli *c, char **err)
             *err = el_xasprintf("unknown option '%s'", a);
             return -1;
         }
+    }
+    if (c->unsafe_fixes && !c->fix && !c->diff) {
+        *err = el_xasprintf("--unsafe-fixes needs --fix or --diff");
+        return -1;
     }
     return 0;
 }

@@ -27,6 +27,9 @@ typedef struct el_cli {
     const char *config;       /* --config FILE */
     size_t max_file_size;     /* --max-file-size */
     bool list_rules, statistics, no_cache, version, help, verbose;
+    bool fix;                 /* --fix: apply the safe fixes */
+    bool diff;                /* --diff: print the fixes as a diff, write nothing */
+    bool unsafe_fixes;        /* --unsafe-fixes: the unsafe ones too */
 } el_cli;
 
 /* Parse argv; 0, or -1 with *err set (a usage error). */

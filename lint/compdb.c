@@ -229,6 +229,20 @@ const char *el_compdb_file(const el_compdb *db, size_t i)
     return db && i < db->n ? db->v[i].file : NULL;
 }
 
+char *const *el_compdb_paths_or(const el_compdb *db, char *const *paths, size_t *n,
+                                 char ***owned)
+{
+    *owned = NULL;
+    if (*n || !db)
+        return paths;
+    *n = el_compdb_file_count(db);
+    char **v = el_xcalloc(*n + 1, sizeof *v);
+    for (size_t i = 0; i < *n; i++)
+        v[i] = (char *)el_compdb_file(db, i);
+    *owned = v;
+    return v;
+}
+
 void el_compdb_free(el_compdb *db)
 {
     if (!db)

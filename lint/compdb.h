@@ -19,6 +19,11 @@ char **el_compdb_args(const el_compdb *db, const char *abs_file, size_t *n);
 /* The files the database lists (absolute), in database order. */
 size_t el_compdb_file_count(const el_compdb *db);
 const char *el_compdb_file(const el_compdb *db, size_t i);
+/* The paths to lint: paths[0..n) when n > 0, else the database's files
+ * (db may be NULL).  *owned receives the array when one was made (free
+ * it; the strings stay the database's). */
+char *const *el_compdb_paths_or(const el_compdb *db, char *const *paths, size_t *n,
+                                 char ***owned);
 void el_compdb_free(el_compdb *db);
 
 void el_args_free(char **args, size_t n);

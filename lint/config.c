@@ -62,7 +62,7 @@ static int cmp_str(const void *a, const void *b)
 /* The list keys, in the order they are documented. */
 static const char *const list_keys[] = {
     "backend_dirs", "core_paths", "exclude", "backends",
-    "backend_headers", "backend_prefixes", "backend_macros",
+    "backend_headers", "backend_prefixes", "backend_macros", "legacy_backend_dirs",
 };
 #define N_LIST_KEYS (sizeof list_keys / sizeof list_keys[0])
 
@@ -71,6 +71,7 @@ static el_strlist *list_of(el_config *c, size_t k)
     el_strlist *lists[N_LIST_KEYS] = {
         &c->backend_dirs, &c->core_paths, &c->exclude, &c->backends,
         &c->backend_headers, &c->backend_prefixes, &c->backend_macros,
+        &c->legacy_backend_dirs,
     };
     return lists[k];
 }
@@ -361,6 +362,109 @@ static int apply_rule(el_config *c, const char *path, const char *text, const ch
     return 0;
 }
 
+/* ---- call templates ("rewrites") ---------------------------------------- */
+
+static void rewrite_add(el_config *c, const char *function, const char *replacement,
+                        el_fix_safety safety, const char *note)
+{
+    el_grow(&c->rewrites, &c->cap_rewrites, c->n_rewrites + 1, sizeof *c->rewrites);
+    el_rewrite_rule *r = &c->rewrites[c->n_rewrites++];
+    r->function = el_xstrdup(function);
+    r->replacement = el_xstrdup(replacement);
+    r->safety = safety;
+    r->note = note ? el_xstrdup(note) : NULL;
+}
+
+static void rewrites_free(el_config *c)
+{
+    for (size_t i = 0; i < c->n_rewrites; i++) {
+        free(c->rewrites[i].function);
+        free(c->rewrites[i].replacement);
+        free(c->rewrites[i].note);
+    }
+    free(c->rewrites);
+    c->rewrites = NULL;
+    c->n_rewrites = c->cap_rewrites = 0;
+}
+
+static bool is_identifier(const char *s)
+{
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' ||
+              (*s >= '0' && *s <= '9')))
+            return false;
+    return true;
+}
+
+/* A template's placeholders: $1..$9, $* and $$. */
+static bool template_ok(const char *t)
+{
+    for (; *t; t++)
+        if (*t == '$' && !((t[1] >= '1' && t[1] <= '9') || t[1] == '*' || t[1] == '$'))
+            return false;
+        else if (*t == '$')
+            t++;
+    return true;
+}
+
+static int apply_rewrites(el_config *c, json_object *val, const char *path, const char *text,
+                          char **err)
+{
+    const char *keys[1] = {"rewrites"};
+    if (!json_object_is_type(val, json_type_array)) {
+        *err = located(path, text, keys, 1, "\"rewrites\": expected an array of objects "
+                       "{\"function\", \"replacement\", \"safety\", \"note\"}");
+        return -1;
+    }
+    for (size_t i = 0; i < json_object_array_length(val); i++) {
+        json_object *e = json_object_array_get_idx(val, i), *f = NULL, *r = NULL;
+        const char *safety = "unsafe", *note = NULL;
+        if (!json_object_is_type(e, json_type_object)) {
+            *err = located(path, text, keys, 1, "rewrites[%zu]: expected an object", i + 1);
+            return -1;
+        }
+        json_object_object_foreach(e, key, v) {
+            bool str = json_object_is_type(v, json_type_string);
+            if (is_comment_key(key))
+                continue;
+            if (strcmp(key, "function") == 0 && str) {
+                f = v;
+            } else if (strcmp(key, "replacement") == 0 && str) {
+                r = v;
+            } else if (strcmp(key, "safety") == 0 && str) {
+                safety = json_object_get_string(v);
+            } else if (strcmp(key, "note") == 0 && str) {
+                note = json_object_get_string(v);
+            } else {
+                *err = located(path, text, keys, 1, "rewrites[%zu]: unexpected \"%s\": expected "
+                               "string values for \"function\", \"replacement\", \"safety\" "
+                               "and \"note\"", i + 1, key);
+                return -1;
+            }
+        }
+        if (!f || !is_identifier(json_object_get_string(f))) {
+            *err = located(path, text, keys, 1, "rewrites[%zu].function: expected the name of "
+                           "a function", i + 1);
+            return -1;
+        }
+        if (!r || !json_object_get_string(r)[0] || !template_ok(json_object_get_string(r))) {
+            *err = located(path, text, keys, 1, "rewrites[%zu].replacement: expected a call "
+                           "template ($1..$9 for the arguments, $* for all, $$ for '$')", i + 1);
+            return -1;
+        }
+        if (strcmp(safety, "safe") != 0 && strcmp(safety, "unsafe") != 0) {
+            *err = located(path, text, keys, 1, "rewrites[%zu].safety: expected \"safe\" or "
+                           "\"unsafe\"", i + 1);
+            return -1;
+        }
+        rewrite_add(c, json_object_get_string(f), json_object_get_string(r),
+                    strcmp(safety, "safe") == 0 ? EL_FIX_SAFE : EL_FIX_UNSAFE, note);
+    }
+    return 0;
+}
+
 static int apply(el_config *c, json_object *obj, const char *path, const char *text, char **err)
 {
     if (!json_object_is_type(obj, json_type_object)) {
@@ -384,6 +488,11 @@ static int apply(el_config *c, json_object *obj, const char *path, const char *t
             }
             continue;
         }
+        if (strcmp(key, "rewrites") == 0) {
+            if (apply_rewrites(c, val, path, text, err) < 0)
+                return -1;
+            continue;
+        }
         size_t k;
         for (k = 0; k < N_LIST_KEYS; k++)
             if (strcmp(key, list_keys[k]) == 0)
@@ -391,7 +500,7 @@ static int apply(el_config *c, json_object *obj, const char *path, const char *t
         if (k == N_LIST_KEYS) {
             *err = located(path, text, keys, 1, "unknown key \"%s\": expected one of "
                            "backend_dirs, core_paths, exclude, backends, backend_headers, "
-                           "backend_prefixes, backend_macros, rules", key);
+                           "backend_prefixes, backend_macros, legacy_backend_dirs, rewrites, rules", key);
             return -1;
         }
         if (!json_object_is_type(val, json_type_array)) {
@@ -436,6 +545,7 @@ static void config_free(el_config *c)
     for (size_t k = 0; k < N_LIST_KEYS; k++)
         list_free(list_of(c, k));
     list_free(&c->prefixes);
+    rewrites_free(c);
     for (size_t i = 0; i < el_meta_count(); i++)
         if (c->rules[i].options)
             json_object_put(c->rules[i].options);
@@ -449,6 +559,9 @@ static el_config *config_derive(const el_config *base, const char *path, const c
     el_config *c = config_new(path, root);
     for (size_t k = 0; k < N_LIST_KEYS; k++)
         list_copy(list_of(c, k), list_of((el_config *)base, k));
+    for (size_t i = 0; i < base->n_rewrites; i++)
+        rewrite_add(c, base->rewrites[i].function, base->rewrites[i].replacement,
+                    base->rewrites[i].safety, base->rewrites[i].note);
     for (size_t i = 0; i < el_meta_count(); i++) {
         c->rules[i] = base->rules[i];
         if (c->rules[i].options)
@@ -465,6 +578,18 @@ static el_config *builtin_config(char **err)
     json_object *obj = text ? el_json_parse_located(text, strlen(text), &perr) : NULL;
     if (!obj || apply(c, obj, "rules/default.json", text, &perr) < 0) {
         *err = el_xasprintf("internal error: rules/default.json: %s", perr ? perr : "missing");
+        free(perr);
+        if (obj)
+            json_object_put(obj);
+        config_free(c);
+        return NULL;
+    }
+    json_object_put(obj);
+    /* The built-in call templates: rules/rewrites.json, the same shape. */
+    text = el_embedded_text("rules/rewrites.json");
+    obj = text ? el_json_parse_located(text, strlen(text), &perr) : NULL;
+    if (!obj || apply(c, obj, "rules/rewrites.json", text, &perr) < 0) {
+        *err = el_xasprintf("internal error: rules/rewrites.json: %s", perr ? perr : "missing");
         free(perr);
         if (obj)
             json_object_put(obj);
@@ -689,6 +814,12 @@ static void finalize_one(el_config *c, const el_strlist *seen)
         for (size_t i = 0; i < l->n; i++)
             el_hash_str(&h, l->v[i]);
     }
+    el_hash_u64(&h, c->n_rewrites);
+    for (size_t i = 0; i < c->n_rewrites; i++) {
+        el_hash_str(&h, c->rewrites[i].function);
+        el_hash_str(&h, c->rewrites[i].replacement);
+        el_hash_u64(&h, (uint64_t)c->rewrites[i].safety);
+    }
     for (size_t i = 0; i < el_meta_count(); i++) {
         const el_rule_setting *r = &c->rules[i];
         el_hash_u64(&h, (uint64_t)r->enabled | (uint64_t)r->severity << 1 | (uint64_t)r->applies << 8);
@@ -721,6 +852,8 @@ void el_configs_free(el_configs *s)
 }
 
 /* ---- queries ----------------------------------------------------------- */
+
+static bool legacy_match(const el_config *c, const char *rel, char *backend, size_t n);
 
 /* The path patterns are matched against: relative to the root when
  * inside it, else the absolute path without its leading '/'. */
@@ -781,6 +914,50 @@ bool el_config_is_backend_header(const el_config *c, const char *spelled, const 
                 return true;
     }
     return false;
+}
+
+/* A legacy_backend_dirs pattern matching rel whose <name> is a known
+ * backend (ops/util/ is not a backend's). */
+static bool legacy_match(const el_config *c, const char *rel, char *backend, size_t n)
+{
+    for (size_t i = 0; i < c->legacy_backend_dirs.n; i++) {
+        char name[256];
+        if (el_pattern_match(c->legacy_backend_dirs.v[i], rel, name, sizeof name) &&
+            list_has(&c->backends, name)) {
+            if (backend && n)
+                snprintf(backend, n, "%s", name);
+            return true;
+        }
+    }
+    return false;
+}
+
+bool el_config_legacy_backend(const el_config *c, const char *abs_path, char *backend, size_t n)
+{
+    if (backend && n)
+        backend[0] = '\0';
+    char *rel = rel_for(c, abs_path);
+    bool hit = legacy_match(c, rel, backend, n);
+    free(rel);
+    return hit;
+}
+
+size_t el_config_rewrite_count(const el_config *c)
+{
+    return c->n_rewrites;
+}
+
+const el_rewrite_rule *el_config_rewrite_at(const el_config *c, size_t i)
+{
+    return i < c->n_rewrites ? &c->rewrites[i] : NULL;
+}
+
+const el_rewrite_rule *el_config_rewrite_for(const el_config *c, const char *function)
+{
+    for (size_t i = c->n_rewrites; i-- > 0;)
+        if (strcmp(c->rewrites[i].function, function) == 0)
+            return &c->rewrites[i];
+    return NULL;
 }
 
 const char *el_config_backend_prefix(const el_config *c, const char *symbol)

@@ -22,7 +22,7 @@ typedef struct el_file_slot {
 /* A rule running on this TU. */
 typedef struct el_active_rule {
     const el_rule *rule;
-    int meta;             /* metadata index */
+    int meta;             /* metadata index; -1 for an extra rule (reports nothing) */
     void *state;
 } el_active_rule;
 
@@ -43,6 +43,22 @@ struct el_ctx {
     el_active_rule *rules;
     size_t n_rules;
     size_t current;       /* the rule whose hook runs */
+
+    /* Fixes (el_fix_*): kept only when the run wants them. */
+    bool want_fixes;
+    long last_finding;    /* index in result->findings reported by the current
+                           * hook call, -1 when none (or it was dropped) */
+    bool fix_open;        /* el_fix_begin succeeded and no replacement failed */
+    /* Macro expansions in linted files, as byte ranges of the file where
+     * the macro is used: fixes never edit inside them.  Loaded on the first
+     * replacement (libclang gives a token from a macro body the
+     * location of the whole expansion, so locations alone cannot tell). */
+    struct el_macro_span {
+        CXFile file;
+        unsigned begin, end;
+    } *macros;
+    size_t n_macros, cap_macros;
+    bool macros_loaded;
 };
 
 struct el_project {
@@ -53,11 +69,21 @@ struct el_project {
     int current_meta;
 };
 
+/* Before each hook call: `rule` (index in rules) runs now; a fix can only
+ * attach to a finding of this call. */
+static inline void el_ctx_enter(el_ctx *ctx, size_t rule)
+{
+    ctx->current = rule;
+    ctx->last_finding = -1;
+    ctx->fix_open = false;
+}
+
 /* The slot of a file of ctx's TU (never NULL). */
 el_file_slot *el_ctx_slot(el_ctx *ctx, CXFile file);
 /* Add a finding of rule `meta` at path (real) if that file is linted, the
- * rule is enabled there and applies to its class. */
-void el_add_finding(const el_sources *sources, int meta, const char *path, unsigned line,
+ * rule is enabled there and applies to its class (never for meta < 0).
+ * True when it was added (at the end of out). */
+bool el_add_finding(const el_sources *sources, int meta, const char *path, unsigned line,
                     unsigned col, const char *message, el_findings *out);
 
 #endif

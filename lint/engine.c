@@ -18,6 +18,7 @@
 #include "flags.h"
 #include "mem.h"
 #include "metadata.h"
+#include "progname.h"
 #include "strmap.h"
 #include "suppress.h"
 
@@ -53,7 +54,10 @@ typedef struct run {
     /* rules that may run: selected and implemented by a rule file */
     int *metas;
     size_t n_metas;
-    unsigned char (*wants)[KIND_MAX];   /* per entry of metas */
+    /* opts.extra_rules: run on every TU after the registry's rules */
+    const el_rule *const *extra;
+    size_t n_extra;
+    unsigned char (*wants)[KIND_MAX];   /* per entry of metas, then of extra */
 
     job *jobs;
     size_t n_jobs;
@@ -129,6 +133,8 @@ static el_hash128 job_key(run *r, const job *j)
     el_hash_u64(&h, s->cfg->fingerprint.b);
     for (size_t i = 0; i < r->n_metas; i++)
         el_hash_str(&h, el_meta_at((size_t)r->metas[i])->id);
+    for (size_t i = 0; i < r->n_extra; i++)
+        el_hash_str(&h, r->extra[i]->id ? r->extra[i]->id : "(extra)");
     return el_hash_final(&h);
 }
 
@@ -150,7 +156,7 @@ static void dispatch(walk *w, CXCursor c, enum CXCursorKind kind, bool leave)
         void (*hook)(el_ctx *, void *, CXCursor) = leave ? a->rule->on_leave : a->rule->on_cursor;
         if (!hook || !w->r->wants[w->rule_slot[i]][kind])
             continue;
-        ctx->current = i;
+        el_ctx_enter(ctx, i);
         hook(ctx, a->state, c);
     }
 }
@@ -232,7 +238,7 @@ static void call_file_hooks(el_ctx *ctx, CXTranslationUnit tu)
     for (size_t k = 0; k < lf.n; k++) {
         for (size_t i = 0; i < ctx->n_rules; i++) {
             if (ctx->rules[i].rule->on_file) {
-                ctx->current = i;
+                el_ctx_enter(ctx, i);
                 ctx->rules[i].rule->on_file(ctx, ctx->rules[i].state, lf.v[k]);
             }
         }
@@ -262,15 +268,18 @@ static void lint_tu(run *r, CXIndex idx, job *j)
     if (r->cache && el_cache_load(r->cache, j->key, res, dep_ok, r))
         return;
 
-    el_ctx ctx = {.main = src, .sources = r->sources, .result = res};
-    size_t *rule_slot = el_xcalloc(r->n_metas + 1, sizeof *rule_slot);
-    ctx.rules = el_xcalloc(r->n_metas + 1, sizeof *ctx.rules);
-    for (size_t i = 0; i < r->n_metas; i++) {
-        int m = r->metas[i];
-        if (!src->cfg->rules[m].enabled)
+    el_ctx ctx = {.main = src, .sources = r->sources, .result = res,
+                  .want_fixes = r->o->want_fixes, .last_finding = -1};
+    size_t slots = r->n_metas + r->n_extra;
+    size_t *rule_slot = el_xcalloc(slots + 1, sizeof *rule_slot);
+    ctx.rules = el_xcalloc(slots + 1, sizeof *ctx.rules);
+    for (size_t i = 0; i < slots; i++) {
+        bool extra = i >= r->n_metas;
+        int m = extra ? -1 : r->metas[i];
+        if (!extra && !src->cfg->rules[m].enabled)
             continue;
         el_active_rule *a = &ctx.rules[ctx.n_rules];
-        a->rule = el_meta_at((size_t)m)->impl;
+        a->rule = extra ? r->extra[i - r->n_metas] : el_meta_at((size_t)m)->impl;
         a->meta = m;
         a->state = a->rule->state_size ? el_xcalloc(1, a->rule->state_size) : NULL;
         rule_slot[ctx.n_rules++] = i;
@@ -284,7 +293,7 @@ static void lint_tu(run *r, CXIndex idx, job *j)
         res->had_errors = true;
         for (size_t i = 0; i < ctx.n_rules; i++) {
             if (ctx.rules[i].rule->parse_failed) {
-                ctx.current = i;
+                el_ctx_enter(&ctx, i);
                 ctx.rules[i].rule->parse_failed(&ctx, parse_failure_reason(ec));
             }
         }
@@ -300,7 +309,7 @@ static void lint_tu(run *r, CXIndex idx, job *j)
         }
         for (size_t i = 0; i < ctx.n_rules; i++) {
             if (ctx.rules[i].rule->begin) {
-                ctx.current = i;
+                el_ctx_enter(&ctx, i);
                 ctx.rules[i].rule->begin(&ctx, ctx.rules[i].state);
             }
         }
@@ -313,7 +322,7 @@ static void lint_tu(run *r, CXIndex idx, job *j)
         clang_visitChildren(clang_getTranslationUnitCursor(tu), visit, &w);
         for (size_t i = 0; i < ctx.n_rules; i++) {
             if (ctx.rules[i].rule->end) {
-                ctx.current = i;
+                el_ctx_enter(&ctx, i);
                 ctx.rules[i].rule->end(&ctx, ctx.rules[i].state);
             }
         }
@@ -331,6 +340,7 @@ static void lint_tu(run *r, CXIndex idx, job *j)
         free(ctx.files[i].path);
     free(ctx.files);
     free(ctx.stack);
+    free(ctx.macros);
 
     if (r->cache && res->parsed && !res->had_errors)
         el_cache_store(r->cache, j->key, res);
@@ -402,7 +412,7 @@ static void run_phase(run *r, size_t begin, size_t end, double started)
         }
         pthread_cond_timedwait(&r->cond, &r->lock, &ts);
         if (r->o->progress && now_seconds() - started > 1.0) {
-            fprintf(stderr, "\remberlint: %zu/%zu translation units", r->done, r->n_jobs);
+            fprintf(stderr, "\r%s: %zu/%zu translation units", el_progname, r->done, r->n_jobs);
             fflush(stderr);
             shown = true;
         }
@@ -430,6 +440,67 @@ static void add_job(run *r, size_t *cap, size_t src)
 
 /* ---- the run ------------------------------------------------------------- */
 
+static void set_wants(unsigned char *wants, const el_rule *rule)
+{
+    if (!rule->kinds) {
+        memset(wants, 1, KIND_MAX);
+        return;
+    }
+    for (const enum CXCursorKind *p = rule->kinds; *p != EL_KINDS_END; p++)
+        if ((unsigned)*p < KIND_MAX)
+            wants[*p] = 1;
+}
+
+static void copy_fact(el_fact_list *l, const el_fact_rec *f)
+{
+    el_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v);
+    el_fact_rec *x = &l->v[l->n++];
+    x->file = el_xstrdup(f->file);
+    x->key = el_xstrdup(f->key);
+    x->value = el_xstrdup(f->value);
+}
+
+void el_fact_list_free(el_fact_list *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        free(l->v[i].file);
+        free(l->v[i].key);
+        free(l->v[i].value);
+    }
+    free(l->v);
+    l->v = NULL;
+    l->n = l->cap = 0;
+}
+
+void el_include_list_free(el_include_list *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        free(l->v[i].tu);
+        free(l->v[i].header);
+    }
+    free(l->v);
+    l->v = NULL;
+    l->n = l->cap = 0;
+}
+
+/* The linted headers each TU read, for opts.includes_out. */
+static void collect_includes(run *r, el_include_list *l)
+{
+    for (size_t i = 0; i < r->n_jobs; i++) {
+        const el_source *main_src = &r->sources->v[r->jobs[i].src];
+        const el_tu_result *res = &r->jobs[i].result;
+        for (size_t d = 0; d < res->n_deps; d++) {
+            long k = el_sources_find(r->sources, res->deps[d].path);
+            if (k < 0 || !r->sources->v[k].is_header || r->sources->v[k].path == main_src->path)
+                continue;
+            el_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v);
+            l->v[l->n].tu = el_xstrdup(main_src->path);
+            l->v[l->n].header = el_xstrdup(r->sources->v[k].path);
+            l->n++;
+        }
+    }
+}
+
 void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *hashes,
                    el_findings *out, el_engine_stats *stats)
 {
@@ -437,32 +508,31 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
     pthread_mutex_init(&r.lock, NULL);
     pthread_cond_init(&r.cond, NULL);
     r.tool = tool_identity();
-    if (o->cache_dir) {
+    if (o->cache_dir && !o->want_fixes) { /* fixes are not cached */
         char *err = NULL;
         r.cache = el_cache_open(o->cache_dir, &err);
         if (!r.cache) {
-            fprintf(stderr, "emberlint: warning: %s; running without the cache\n", err);
+            fprintf(stderr, "%s: warning: %s; running without the cache\n", el_progname, err);
             free(err);
         }
     }
 
     size_t nm = el_meta_count();
+    r.extra = o->extra_rules;
+    while (r.extra && r.extra[r.n_extra])
+        r.n_extra++;
     r.metas = el_xcalloc(nm + 1, sizeof *r.metas);
-    r.wants = el_xcalloc(nm + 1, sizeof *r.wants);
+    r.wants = el_xcalloc(nm + r.n_extra + 1, sizeof *r.wants);
     for (size_t k = 0; k < nm; k++) {
         const el_rule_meta *m = el_meta_at(k);
         if (!o->selected[k] || !m->impl)
             continue;
         size_t i = r.n_metas++;
         r.metas[i] = (int)k;
-        if (!m->impl->kinds) {
-            memset(r.wants[i], 1, KIND_MAX);
-        } else {
-            for (const enum CXCursorKind *p = m->impl->kinds; *p != EL_KINDS_END; p++)
-                if ((unsigned)*p < KIND_MAX)
-                    r.wants[i][*p] = 1;
-        }
+        set_wants(r.wants[i], m->impl);
     }
+    for (size_t e = 0; e < r.n_extra; e++)
+        set_wants(r.wants[r.n_metas + e], r.extra[e]);
 
     double started = now_seconds();
     size_t cap = 0;
@@ -497,13 +567,19 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
     for (size_t i = 0; i < r.n_jobs; i++)
         for (size_t f = 0; f < r.jobs[i].result.n_facts; f++)
             p.facts[p.n_facts++] = &r.jobs[i].result.facts[f];
-    for (size_t i = 0; i < r.n_metas; i++) {
-        const el_rule *rule = el_meta_at((size_t)r.metas[i])->impl;
+    for (size_t i = 0; i < r.n_metas + r.n_extra; i++) {
+        bool extra = i >= r.n_metas;
+        const el_rule *rule = extra ? r.extra[i - r.n_metas] : el_meta_at((size_t)r.metas[i])->impl;
         if (rule->project) {
-            p.current_meta = r.metas[i];
+            p.current_meta = extra ? -1 : r.metas[i];
             rule->project(&p);
         }
     }
+    if (o->facts_out)
+        for (size_t i = 0; i < p.n_facts; i++)
+            copy_fact(o->facts_out, p.facts[i]);
+    if (o->includes_out)
+        collect_includes(&r, o->includes_out);
     free(p.facts);
     for (size_t i = 0; i < r.n_jobs; i++)
         el_findings_move(&all, &r.jobs[i].result.findings);

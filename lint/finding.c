@@ -7,6 +7,30 @@
 #include "mem.h"
 
 static const char *const sev_names[] = {"off", "note", "warning", "error"};
+static const char *const safety_names[] = {"none", "safe", "unsafe"};
+
+const char *el_fix_safety_name(el_fix_safety s)
+{
+    return (unsigned)s < 3 ? safety_names[s] : "?";
+}
+
+void el_fix_free(el_fix *fx)
+{
+    if (!fx)
+        return;
+    free(fx->description);
+    el_edits_free(&fx->edits);
+    free(fx);
+}
+
+void el_finding_clear(el_finding *x)
+{
+    free(x->file);
+    free(x->message);
+    el_fix_free(x->fix);
+    x->file = x->message = NULL;
+    x->fix = NULL;
+}
 
 const char *el_severity_name(el_severity s)
 {
@@ -77,8 +101,13 @@ void el_findings_sort_unique(el_findings *f)
         el_finding *p = &f->v[out - 1], *x = &f->v[i];
         if (strcmp(p->file, x->file) == 0 && p->line == x->line && p->col == x->col &&
             strcmp(p->rule, x->rule) == 0 && strcmp(p->message, x->message) == 0) {
-            free(x->file);
-            free(x->message);
+            /* the kept one is the first in sort order; it takes the fix
+             * when it has none (same finding reached from another TU) */
+            if (!p->fix) {
+                p->fix = x->fix;
+                x->fix = NULL;
+            }
+            el_finding_clear(x);
             continue;
         }
         f->v[out++] = *x;
@@ -88,10 +117,8 @@ void el_findings_sort_unique(el_findings *f)
 
 void el_findings_free(el_findings *f)
 {
-    for (size_t i = 0; i < f->n; i++) {
-        free(f->v[i].file);
-        free(f->v[i].message);
-    }
+    for (size_t i = 0; i < f->n; i++)
+        el_finding_clear(&f->v[i]);
     free(f->v);
     f->v = NULL;
     f->n = f->cap = 0;

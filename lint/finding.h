@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "edit.h"
 #include "hash.h"
 
 typedef enum el_severity {
@@ -18,18 +19,44 @@ typedef enum el_severity {
 const char *el_severity_name(el_severity s);
 bool el_severity_parse(const char *s, el_severity *out);
 
+/* How far a fix can be trusted (Ruff's terms): a safe fix keeps the
+ * program's meaning and is applied by `emberlint --fix`; an unsafe one may
+ * change behaviour or need review and is applied only with
+ * --unsafe-fixes (and by ember-migrate, whose plan is the review). */
+typedef enum el_fix_safety {
+    EL_FIX_NONE = 0,
+    EL_FIX_SAFE,
+    EL_FIX_UNSAFE
+} el_fix_safety;
+
+/* "none", "safe", "unsafe". */
+const char *el_fix_safety_name(el_fix_safety s);
+
+/* A finding's fix: edits applied together or not at all. */
+typedef struct el_fix {
+    el_fix_safety safety;
+    char *description;    /* one line: "replace eh_blas_matmul with eh_matmul" */
+    el_edits edits;       /* group = 0 */
+} el_fix;
+
 typedef struct el_finding {
     char rule[8];         /* "EH101" */
     el_severity severity;
     char *file;           /* absolute */
     unsigned line, col;   /* 1-based; col counts bytes, as clang does */
     char *message;
+    el_fix *fix;          /* NULL: no fix (owned by the finding) */
 } el_finding;
 
 typedef struct el_findings {
     el_finding *v;
     size_t n, cap;
 } el_findings;
+
+/* Free a fix (NULL is fine). */
+void el_fix_free(el_fix *fx);
+/* Free what a finding owns (file, message, fix); the struct itself stays. */
+void el_finding_clear(el_finding *x);
 
 void el_findings_add(el_findings *f, const char *rule, el_severity sev, const char *file,
                      unsigned line, unsigned col, const char *message);

@@ -1,7 +1,9 @@
 /* lint/main.c -- emberlint: the libclang-based linter of EmberHarmony.
  *
  * Exit status: 0 no findings at or above --fail-on, 1 findings, 2 usage,
- * configuration or I/O error (`emberlint: what went wrong` on stderr). */
+ * configuration or I/O error, or fixes that could not be applied
+ * (`emberlint: what went wrong` on stderr).  --diff: 1 when there is a
+ * diff. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include "config.h"
 #include "engine.h"
 #include "filehash.h"
+#include "fix.h"
 #include "knowledge.h"
 #include "mem.h"
 #include "metadata.h"
@@ -107,6 +110,175 @@ static bool want_color(const el_cli *c, FILE *out)
     return isatty(fileno(out));
 }
 
+/* One run of the engine over the paths, with what it needs. */
+typedef struct lint_run {
+    el_configs *cfgs;
+    el_filehash *hashes;
+    el_sources sources;
+    el_findings findings;
+    el_include_list includes;   /* want_fixes only */
+    el_engine_stats stats;
+} lint_run;
+
+static void lint_run_free(lint_run *r)
+{
+    el_findings_free(&r->findings);
+    el_sources_free(&r->sources);
+    el_include_list_free(&r->includes);
+    el_filehash_free(r->hashes);
+    el_configs_free(r->cfgs);
+    memset(r, 0, sizeof *r);
+}
+
+/* Collect the sources and lint them; -1 on a configuration error
+ * (printed). */
+static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
+                     char *const *paths, size_t n_paths, bool want_fixes, lint_run *r)
+{
+    char *err = NULL;
+    memset(r, 0, sizeof *r);
+    r->cfgs = el_configs_new(c->config, &err);
+    r->hashes = el_filehash_new();
+    if (!r->cfgs) {
+        fprintf(stderr, "emberlint: %s\n", err);
+        free(err);
+        return -1;
+    }
+    if (el_sources_collect(paths, n_paths, r->cfgs, c->max_file_size, r->hashes, &r->sources) < 0)
+        return -1;
+    el_configs_finalize(r->cfgs);
+
+    el_engine_opts eo = {
+        .jobs = c->jobs > 0 ? c->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN),
+        .cache_dir = c->no_cache ? NULL : (c->cache_dir ? c->cache_dir : DEFAULT_CACHE_DIR),
+        .extra_args = c->extra,
+        .n_extra = c->n_extra,
+        .compdb = db,
+        .selected = selected,
+        .progress = isatty(STDERR_FILENO) && !c->verbose,
+        .want_fixes = want_fixes,
+        .includes_out = want_fixes ? &r->includes : NULL,
+    };
+    if (eo.jobs < 1)
+        eo.jobs = 1;
+    el_engine_run(&eo, &r->sources, r->hashes, &r->findings, &r->stats);
+    if (c->verbose)
+        fprintf(stderr, "emberlint: %zu files, %zu translation units (%zu from the cache), %zu findings\n",
+                r->sources.n, r->stats.tus, r->stats.cached, r->findings.n);
+    return 0;
+}
+
+/* Open -o FILE or standard output; NULL when it cannot be opened
+ * (printed). */
+static FILE *open_output(const el_cli *c)
+{
+    FILE *out = c->output ? fopen(c->output, "w") : stdout;
+    if (!out)
+        fprintf(stderr, "emberlint: %s: cannot write: %s\n", c->output, strerror(errno));
+    return out;
+}
+
+static int close_output(const el_cli *c, FILE *out, int wr)
+{
+    if (out != stdout && fclose(out) != 0)
+        wr = -1;
+    if (wr < 0)
+        fprintf(stderr, "emberlint: %s: write error\n", c->output ? c->output : "standard output");
+    return wr;
+}
+
+/* The report of a run; -1 on a write error (printed). */
+static int report(const el_cli *c, const lint_run *r, bool with_fixes)
+{
+    FILE *out = open_output(c);
+    if (!out)
+        return -1;
+    el_output rep = {&r->findings, &r->sources, want_color(c, out), c->statistics, with_fixes};
+    int wr;
+    switch (c->format) {
+    case EL_FORMAT_JSON:
+        wr = el_report_json(out, &rep);
+        break;
+    case EL_FORMAT_SARIF:
+        wr = el_report_sarif(out, &rep);
+        break;
+    case EL_FORMAT_GITHUB:
+        wr = el_report_github(out, &rep);
+        break;
+    default:
+        wr = el_report_text(out, &rep);
+        break;
+    }
+    return close_output(c, out, wr);
+}
+
+/* The findings fixed count those whose fix lies inside another's (a call
+ * in a collapsed branch); "(K unsafe fixes not applied: use
+ * --unsafe-fixes)" when K > 0. */
+static void fix_summary(const char *verb, const el_fix_plan *plan)
+{
+    size_t fixed = plan->fixes + plan->covered;
+    fprintf(stderr, "emberlint: %s %zu finding%s in %zu file%s", verb, fixed,
+            fixed == 1 ? "" : "s", plan->files, plan->files == 1 ? "" : "s");
+    if (plan->unsafe_left)
+        fprintf(stderr, " (%zu unsafe fix%s not applied: use --unsafe-fixes)", plan->unsafe_left,
+                plan->unsafe_left == 1 ? "" : "es");
+    fputc('\n', stderr);
+}
+
+/* --fix and --diff on the findings of a run made with want_fixes.
+ * *relint is set when files changed (the findings must be computed
+ * again).  Exit status: 0, EXIT_FINDINGS (--diff: there is a diff), or
+ * EXIT_TROUBLE. */
+static int fix_or_diff(const el_cli *c, const el_compdb *db, lint_run *r, bool *relint)
+{
+    el_fix_opts fo = {
+        .unsafe = c->unsafe_fixes,
+        .compdb = db,
+        .extra_args = c->extra,
+        .n_extra = c->n_extra,
+        .includes = &r->includes,
+    };
+    el_fix_plan plan;
+    char *err = NULL;
+    int rc = 0;
+    *relint = false;
+    if (el_fix_plan_make(&plan, &r->findings, &r->sources, &fo, &err) < 0) {
+        fprintf(stderr, "emberlint: %s\n", err);
+        free(err);
+        el_fix_plan_free(&plan);
+        return EXIT_TROUBLE;
+    }
+    if (c->diff) {
+        FILE *out = open_output(c);
+        if (!out) {
+            rc = EXIT_TROUBLE;
+        } else {
+            int wr = el_changeset_diff(&plan.cs, out);
+            if (wr == 0) {
+                fflush(out);
+                wr = ferror(out) ? -1 : 0;
+            }
+            if (close_output(c, out, wr) < 0)
+                rc = EXIT_TROUBLE;
+            else if (!el_changeset_empty(&plan.cs))
+                rc = EXIT_FINDINGS;
+            fix_summary("would fix", &plan);
+        }
+    } else if (el_fix_plan_commit(&plan, &r->sources, &fo, &err) < 0) {
+        fprintf(stderr, "emberlint: %s\n", err);
+        free(err);
+        rc = EXIT_TROUBLE;
+    } else {
+        fix_summary("fixed", &plan);
+        *relint = !el_changeset_empty(&plan.cs);
+    }
+    if (plan.refused && rc != EXIT_TROUBLE)
+        rc = EXIT_TROUBLE; /* asked-for fixes were not applied */
+    el_fix_plan_free(&plan);
+    return rc;
+}
+
 static int lint(el_cli *c)
 {
     size_t nm = el_meta_count();
@@ -128,16 +300,9 @@ static int lint(el_cli *c)
             return EXIT_TROUBLE;
         }
     }
-    char **paths = c->paths;
     size_t n_paths = c->n_paths;
-    char **db_paths = NULL;
-    if (!n_paths && db) {
-        n_paths = el_compdb_file_count(db);
-        db_paths = el_xcalloc(n_paths + 1, sizeof *db_paths);
-        for (size_t i = 0; i < n_paths; i++)
-            db_paths[i] = (char *)el_compdb_file(db, i);
-        paths = db_paths;
-    }
+    char **db_paths;
+    char *const *paths = el_compdb_paths_or(db, c->paths, &n_paths, &db_paths);
     if (!n_paths) {
         el_compdb_free(db);
         free(selected);
@@ -146,78 +311,39 @@ static int lint(el_cli *c)
     }
 
     int rc = EXIT_TROUBLE;
-    el_configs *cfgs = el_configs_new(c->config, &err);
-    el_filehash *hashes = el_filehash_new();
-    el_sources sources = {0};
-    el_findings findings = {0};
-    FILE *out = NULL;
-    if (!cfgs) {
-        fprintf(stderr, "emberlint: %s\n", err);
-        free(err);
+    bool fixing = c->fix || c->diff;
+    lint_run run;
+    if (lint_once(c, db, selected, paths, n_paths, fixing, &run) < 0)
         goto done;
+    int fix_rc = 0;
+    if (fixing) {
+        bool relint = false;
+        fix_rc = fix_or_diff(c, db, &run, &relint);
+        if (c->diff) {
+            rc = fix_rc;
+            if (run.sources.io_errors)
+                rc = EXIT_TROUBLE;
+            goto done;
+        }
+        if (relint) {
+            /* What remains after the fixes. */
+            lint_run_free(&run);
+            if (lint_once(c, db, selected, paths, n_paths, true, &run) < 0)
+                goto done;
+        }
     }
-    if (el_sources_collect(paths, n_paths, cfgs, c->max_file_size, hashes, &sources) < 0)
+    if (report(c, &run, fixing) < 0)
         goto done;
-    el_configs_finalize(cfgs);
-
-    el_engine_opts eo = {
-        .jobs = c->jobs > 0 ? c->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN),
-        .cache_dir = c->no_cache ? NULL : (c->cache_dir ? c->cache_dir : DEFAULT_CACHE_DIR),
-        .extra_args = c->extra,
-        .n_extra = c->n_extra,
-        .compdb = db,
-        .selected = selected,
-        .progress = isatty(STDERR_FILENO) && !c->verbose,
-    };
-    if (eo.jobs < 1)
-        eo.jobs = 1;
-    el_engine_stats stats = {0, 0};
-    el_engine_run(&eo, &sources, hashes, &findings, &stats);
-    if (c->verbose)
-        fprintf(stderr, "emberlint: %zu files, %zu translation units (%zu from the cache), %zu findings\n",
-                sources.n, stats.tus, stats.cached, findings.n);
-
-    out = c->output ? fopen(c->output, "w") : stdout;
-    if (!out) {
-        fprintf(stderr, "emberlint: %s: cannot write: %s\n", c->output, strerror(errno));
-        goto done;
-    }
-    el_output rep = {&findings, &sources, want_color(c, out), c->statistics};
-    int wr;
-    switch (c->format) {
-    case EL_FORMAT_JSON:
-        wr = el_report_json(out, &rep);
-        break;
-    case EL_FORMAT_SARIF:
-        wr = el_report_sarif(out, &rep);
-        break;
-    case EL_FORMAT_GITHUB:
-        wr = el_report_github(out, &rep);
-        break;
-    default:
-        wr = el_report_text(out, &rep);
-        break;
-    }
-    if (out != stdout && fclose(out) != 0)
-        wr = -1;
-    out = NULL;
-    if (wr < 0) {
-        fprintf(stderr, "emberlint: %s: write error\n", c->output ? c->output : "standard output");
-        goto done;
-    }
-    if (sources.io_errors) {
+    if (run.sources.io_errors || fix_rc == EXIT_TROUBLE) {
         rc = EXIT_TROUBLE;
         goto done;
     }
     rc = 0;
-    for (size_t i = 0; i < findings.n; i++)
-        if (findings.v[i].severity >= c->fail_on)
+    for (size_t i = 0; i < run.findings.n; i++)
+        if (run.findings.v[i].severity >= c->fail_on)
             rc = EXIT_FINDINGS;
 done:
-    el_findings_free(&findings);
-    el_sources_free(&sources);
-    el_filehash_free(hashes);
-    el_configs_free(cfgs);
+    lint_run_free(&run);
     el_compdb_free(db);
     free(db_paths);
     free(selected);

@@ -1,5 +1,6 @@
 /* lint/mem.c -- allocation that never returns NULL (see mem.h). */
 #include "mem.h"
+#include "progname.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,8 +10,9 @@
 
 void el_oom(void)
 {
-    static const char msg[] = "emberlint: out of memory\n";
-    ssize_t r = write(2, msg, sizeof msg - 1);
+    static const char msg[] = ": out of memory\n";
+    ssize_t r = write(2, el_progname, strlen(el_progname));
+    r = write(2, msg, sizeof msg - 1);
     (void)r;
     _exit(2);
 }

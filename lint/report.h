@@ -23,6 +23,8 @@ typedef struct el_output {
     const el_sources *sources;
     bool color;               /* text: ANSI colours */
     bool statistics;          /* text: counts per rule after the findings */
+    bool fixes;               /* the run kept fixes (want_fixes): "fixable" means
+                               * this finding carries one, not that its rule can */
 } el_output;
 
 typedef struct el_counts {

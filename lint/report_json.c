@@ -42,7 +42,14 @@ int el_report_json(FILE *out, const el_output *r)
         json_object_object_add(o, "line", json_object_new_int64(x->line));
         json_object_object_add(o, "column", json_object_new_int64(x->col));
         json_object_object_add(o, "message", clean_string(x->message));
-        json_object_object_add(o, "fixable", json_object_new_boolean(m && m->fixable));
+        bool fixable = r->fixes ? x->fix != NULL : (m && m->fixable);
+        json_object_object_add(o, "fixable", json_object_new_boolean(fixable));
+        if (x->fix) {
+            json_object *fx = json_object_new_object();
+            json_object_object_add(fx, "safety", json_object_new_string(el_fix_safety_name(x->fix->safety)));
+            json_object_object_add(fx, "description", clean_string(x->fix->description));
+            json_object_object_add(o, "fix", fx);
+        }
         json_object_array_add(arr, o);
     }
     json_object_object_add(root, "findings", arr);

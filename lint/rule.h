@@ -62,6 +62,8 @@
 #include <clang-c/Index.h>
 #include <json-c/json.h>
 
+#include "finding.h"
+
 typedef struct el_ctx el_ctx;          /* one TU being linted */
 typedef struct el_project el_project;  /* the whole run, for project hooks */
 typedef struct el_config el_config;    /* a configuration (.emberlint.json) */
@@ -113,6 +115,22 @@ void el_report_loc(el_ctx *ctx, CXSourceLocation at, const char *fmt, ...)
 /* At an explicit place; path absolute (or as libclang names the file). */
 void el_report_at(el_ctx *ctx, const char *path, unsigned line, unsigned col,
                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* ---- fixes ---------------------------------------------------------- */
+
+/* A rule may attach a fix to the finding it reported last, in the same
+ * hook call: el_fix_begin() right after el_report*(), then one or more
+ * replacements.  The edits are byte ranges of the files as parsed; they
+ * are applied together or not at all (emberlint --fix, ember-migrate).
+ * false from el_fix_begin when the finding was dropped (class, selection)
+ * -- then the replacements are ignored too.  A replacement whose range
+ * is not plainly in one linted file (a macro expansion, a built-in
+ * buffer, an external header) drops the whole fix and returns false: code
+ * inside macro expansions is never edited. */
+bool el_fix_begin(el_ctx *ctx, el_fix_safety safety, const char *description);
+bool el_fix_replace(el_ctx *ctx, CXSourceRange range, const char *text);
+/* By file and byte offsets (path absolute). */
+bool el_fix_replace_at(el_ctx *ctx, const char *path, size_t begin, size_t end, const char *text);
 
 /* Record a fact for the project hooks: any key/value strings (copied).
  * Facts are cached with the TU's findings, so a project rule sees the

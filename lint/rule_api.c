@@ -114,24 +114,39 @@ bool el_applies_at(el_ctx *ctx, CXSourceLocation loc)
     if (!f)
         return false;
     el_file_slot *s = el_ctx_slot(ctx, f);
-    if (s->source < 0)
+    int meta = ctx->rules[ctx->current].meta;
+    if (s->source < 0 || meta < 0)
         return false;
-    return rule_applies(&ctx->sources->v[s->source], ctx->rules[ctx->current].meta);
+    return rule_applies(&ctx->sources->v[s->source], meta);
 }
 
 /* ---- reporting ----------------------------------------------------------- */
 
-void el_add_finding(const el_sources *sources, int meta, const char *path, unsigned line,
+bool el_add_finding(const el_sources *sources, int meta, const char *path, unsigned line,
                     unsigned col, const char *message, el_findings *out)
 {
+    if (meta < 0)
+        return false; /* an extra rule: facts only */
     long k = el_sources_find(sources, path);
     if (k < 0)
-        return;
+        return false;
     const el_source *src = &sources->v[k];
     if (!rule_applies(src, meta))
-        return;
+        return false;
     el_findings_add(out, el_meta_at((size_t)meta)->id, src->cfg->rules[meta].severity,
                     src->path, line ? line : 1, col ? col : 1, message);
+    return true;
+}
+
+/* Add a finding of the running rule; remember it for el_fix_begin. */
+static void add_current(el_ctx *ctx, const char *path, unsigned line, unsigned col,
+                        const char *msg)
+{
+    el_findings *out = &ctx->result->findings;
+    ctx->fix_open = false;
+    ctx->last_finding = -1;
+    if (el_add_finding(ctx->sources, ctx->rules[ctx->current].meta, path, line, col, msg, out))
+        ctx->last_finding = (long)out->n - 1;
 }
 
 static void report_loc(el_ctx *ctx, CXSourceLocation loc, const char *msg)
@@ -139,13 +154,14 @@ static void report_loc(el_ctx *ctx, CXSourceLocation loc, const char *msg)
     CXFile f = NULL;
     unsigned line = 0, col = 0;
     clang_getExpansionLocation(loc, &f, &line, &col, NULL);
+    ctx->fix_open = false;
+    ctx->last_finding = -1;
     if (!f)
         return;
     el_file_slot *s = el_ctx_slot(ctx, f);
     if (s->source < 0)
         return;
-    el_add_finding(ctx->sources, ctx->rules[ctx->current].meta, s->path, line, col, msg,
-                   &ctx->result->findings);
+    add_current(ctx, s->path, line, col, msg);
 }
 
 void el_report(el_ctx *ctx, CXCursor at, const char *fmt, ...)
@@ -176,9 +192,162 @@ void el_report_at(el_ctx *ctx, const char *path, unsigned line, unsigned col, co
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     char *real = el_path_real(path);
-    el_add_finding(ctx->sources, ctx->rules[ctx->current].meta, real ? real : path, line, col,
-                   msg, &ctx->result->findings);
+    add_current(ctx, real ? real : path, line, col, msg);
     free(real);
+}
+
+/* ---- fixes ------------------------------------------------------------- */
+
+/* The finding the open fix belongs to, or NULL. */
+static el_finding *fix_target(el_ctx *ctx)
+{
+    if (!ctx->fix_open || ctx->last_finding < 0 ||
+        (size_t)ctx->last_finding >= ctx->result->findings.n)
+        return NULL;
+    return &ctx->result->findings.v[ctx->last_finding];
+}
+
+/* A replacement was refused: the whole fix goes. */
+static bool drop_fix(el_ctx *ctx)
+{
+    el_finding *x = fix_target(ctx);
+    if (x) {
+        el_fix_free(x->fix);
+        x->fix = NULL;
+    }
+    ctx->fix_open = false;
+    return false;
+}
+
+bool el_fix_begin(el_ctx *ctx, el_fix_safety safety, const char *description)
+{
+    ctx->fix_open = false;
+    if (!ctx->want_fixes || ctx->last_finding < 0 ||
+        (size_t)ctx->last_finding >= ctx->result->findings.n ||
+        (safety != EL_FIX_SAFE && safety != EL_FIX_UNSAFE))
+        return false;
+    el_finding *x = &ctx->result->findings.v[ctx->last_finding];
+    el_fix_free(x->fix);
+    x->fix = el_xcalloc(1, sizeof *x->fix);
+    x->fix->safety = safety;
+    x->fix->description = el_xstrdup(description ? description : "");
+    ctx->fix_open = true;
+    return true;
+}
+
+/* A location plainly in a file (not in a macro argument, not in a
+ * built-in buffer): its file and byte offset.  libclang 14's spelling
+ * location is the file location; it differs from the expansion location
+ * for macro arguments.  Macro bodies are caught by inside_macro. */
+static CXFile plain_location(CXSourceLocation loc, unsigned *offset)
+{
+    CXFile ef = NULL, sf = NULL, ff = NULL;
+    unsigned eoff = 0, soff = 0;
+    clang_getExpansionLocation(loc, &ef, NULL, NULL, &eoff);
+    clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);
+    if (!ef || !sf || !clang_File_isEqual(ef, sf) || eoff != soff)
+        return NULL; /* written in a macro (body or argument) */
+    clang_getFileLocation(loc, &ff, NULL, NULL, offset);
+    if (!ff || !clang_File_isEqual(ff, ef) || *offset != eoff)
+        return NULL;
+    return ff;
+}
+
+static bool add_edit(el_ctx *ctx, const char *path, size_t begin, size_t end, const char *text)
+{
+    el_finding *x = fix_target(ctx);
+    if (!x)
+        return false;
+    long k = el_sources_find(ctx->sources, path);
+    if (k < 0 || begin > end || end > ctx->sources->v[k].size)
+        return drop_fix(ctx);
+    el_edits_add(&x->fix->edits, ctx->sources->v[k].path, begin, end, text ? text : "", 0);
+    return true;
+}
+
+static enum CXChildVisitResult macro_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    el_ctx *ctx = d;
+    if (clang_getCursorKind(c) != CXCursor_MacroExpansion)
+        return CXChildVisit_Continue;
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile fb = NULL, fe = NULL;
+    unsigned b = 0, e = 0;
+    clang_getExpansionLocation(clang_getRangeStart(r), &fb, NULL, NULL, &b);
+    clang_getExpansionLocation(clang_getRangeEnd(r), &fe, NULL, NULL, &e);
+    if (!fb || el_ctx_slot(ctx, fb)->source < 0)
+        return CXChildVisit_Continue;
+    if (!fe || !clang_File_isEqual(fb, fe) || e < b)
+        e = b + 1; /* odd extent: at least its first byte */
+    el_grow(&ctx->macros, &ctx->cap_macros, ctx->n_macros + 1, sizeof *ctx->macros);
+    ctx->macros[ctx->n_macros].file = fb;
+    ctx->macros[ctx->n_macros].begin = b;
+    ctx->macros[ctx->n_macros].end = e;
+    ctx->n_macros++;
+    return CXChildVisit_Continue;
+}
+
+/* Would replacing [b, e) of file f edit inside a macro expansion: the
+ * range lies within one (a token from a macro body has the whole
+ * expansion as its extent) or crosses its boundary?  A range that
+ * strictly contains whole expansions (a call whose argument is NULL)
+ * replaces them as written, which is fine. */
+static bool inside_macro(el_ctx *ctx, CXFile f, unsigned b, unsigned e)
+{
+    if (!ctx->macros_loaded) {
+        ctx->macros_loaded = true;
+        if (ctx->tu) /* expansions are top-level cursors of the TU */
+            clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), macro_visit, ctx);
+    }
+    for (size_t i = 0; i < ctx->n_macros; i++) {
+        const struct el_macro_span *m = &ctx->macros[i];
+        if (!clang_File_isEqual(m->file, f))
+            continue;
+        if (b == e) {
+            if (m->begin < b && b < m->end)
+                return true;
+            continue;
+        }
+        bool overlap = b < m->end && m->begin < e;
+        bool contains = b <= m->begin && m->end <= e && (b != m->begin || e != m->end);
+        if (overlap && !contains)
+            return true;
+    }
+    return false;
+}
+
+bool el_fix_replace(el_ctx *ctx, CXSourceRange range, const char *text)
+{
+    if (!fix_target(ctx))
+        return false;
+    unsigned b = 0, e = 0;
+    CXFile fb = plain_location(clang_getRangeStart(range), &b);
+    CXFile fe = plain_location(clang_getRangeEnd(range), &e);
+    if (!fb || !fe || !clang_File_isEqual(fb, fe) || e < b || inside_macro(ctx, fb, b, e))
+        return drop_fix(ctx);
+    el_file_slot *s = el_ctx_slot(ctx, fb);
+    if (s->source < 0 || !s->path)
+        return drop_fix(ctx); /* external: never edited */
+    return add_edit(ctx, s->path, b, e, text);
+}
+
+bool el_fix_replace_at(el_ctx *ctx, const char *path, size_t begin, size_t end, const char *text)
+{
+    if (!fix_target(ctx) || !path)
+        return false;
+    char *real = el_path_real(path);
+    if (!real)
+        return drop_fix(ctx);
+    CXFile f = ctx->tu ? clang_getFile(ctx->tu, real) : NULL;
+    if (f && begin <= end && end <= 0xffffffffu &&
+        inside_macro(ctx, f, (unsigned)begin, (unsigned)end)) {
+        free(real);
+        return drop_fix(ctx);
+    }
+    bool ok = add_edit(ctx, real, begin, end, text);
+    free(real);
+    return ok;
 }
 
 void el_fact(el_ctx *ctx, const char *key, const char *value)

@@ -1,5 +1,6 @@
 /* lint/sources.c -- walking the PATH arguments (sources.h). */
 #include "sources.h"
+#include "progname.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -40,7 +41,7 @@ static void say(const char *kind, const char *path, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "emberlint: %s%s: %s\n", kind, clean, msg);
+    fprintf(stderr, "%s: %s%s: %s\n", el_progname, kind, clean, msg);
     free(clean);
 }
 
@@ -57,7 +58,7 @@ static const el_config *config_for(walker *w, const char *abs_file)
     char *err = NULL;
     const el_config *c = el_configs_for(w->cfgs, abs_file, &err);
     if (!c) {
-        fprintf(stderr, "emberlint: %s\n", err);
+        fprintf(stderr, "%s: %s\n", el_progname, err);
         free(err);
         w->config_error = 1;
     }

@@ -1,6 +1,7 @@
 /* lint/storage_flow.c -- where tensor data flows inside one function
  * (storage_flow.h). */
 #include "storage_flow.h"
+#include "progname.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -58,7 +59,7 @@ static json_object *load_json(const char *name)
     json_object *o = text ? json_tokener_parse(text) : NULL;
     if (!o || !json_object_is_type(o, json_type_object)) {
         /* The build embeds the file: this is a packaging error. */
-        fprintf(stderr, "emberlint: internal error: %s is missing or malformed\n", name);
+        fprintf(stderr, "%s: internal error: %s is missing or malformed\n", el_progname, name);
         json_object_put(o);
         return NULL;
     }

@@ -211,8 +211,7 @@ void el_suppress_apply(el_findings *f, el_source *files, size_t n_files, const b
         el_finding *x = &f->v[i];
         el_source *src = el_strmap_get(&by_path, x->file);
         if (src && suppressed(src, x->rule, x->line, false)) {
-            free(x->file);
-            free(x->message);
+            el_finding_clear(x);
             continue;
         }
         f->v[out++] = *x;

@@ -21,13 +21,25 @@
  *    linted file of the TU is tokenized.  Not findings: #define / #undef,
  *    a file's include guard (#ifndef X / #define X as its first
  *    directives, even when X matches a pattern, as EH_BACKEND_H does), and
- *    conditionals inside code the preprocessor skipped (an #if 0 block). */
+ *    conditionals inside code the preprocessor skipped (an #if 0 block).
+ *
+ * The fix (shape 1): `if (<test>) A else B` -- or a chain `if / else if /
+ * else` -- whose conditions have no side effects (comparisons, logical
+ * operators, variables, literals, calls of backend_name_functions and
+ * compare_functions) and whose arms are the same tokens once every call
+ * in them is rewritten (lint/rewrite.h: eh_blas_matmul -> eh_matmul)
+ * becomes A, with its calls rewritten.  A block A loses its braces and
+ * moves one level out when it declares nothing at its top level and the
+ * if statement stands in a block; otherwise it stays a block.  Safety:
+ * the worst of the rewrites the comparison relied on (safe with none). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "clang_util.h"
+#include "rewrite.h"
 #include "rule.h"
 #include "separation.h"
+#include "strbuf.h"
 
 #define RULE "EH103"
 #define MAX_TAINT 128
@@ -44,6 +56,7 @@ typedef struct state {
     char source[128];           /* its name, for messages */
     CXFile *files;              /* the linted files of the TU (on_file), in order */
     size_t n_files, cap_files;
+    el_rewriter *rw;            /* call rewrites, for the fixes (made on first use) */
 } state;
 
 static const enum CXCursorKind kinds[] = {
@@ -81,13 +94,22 @@ static bool in_list(const strlist *l, const char *s)
 
 /* ---- the backend name inside one function ------------------------------------- */
 
+/* An if statement of the function, with its parent (for the fix). */
+typedef struct if_stmt {
+    CXCursor stmt, parent;
+} if_stmt;
+
 typedef struct analysis {
     el_ctx *ctx;
     state *s;
     CXCursor taint[MAX_TAINT];   /* canonical VarDecls holding the name */
     size_t n_taint;
     bool changed;
+    if_stmt *ifs;                /* every if statement of the function */
+    size_t n_ifs, cap_ifs;
 } analysis;
+
+static void branch_fix(analysis *a, CXCursor finding);
 
 static bool is_tainted_var(const analysis *a, CXCursor var)
 {
@@ -239,6 +261,7 @@ static enum CXChildVisitResult judge(CXCursor c, CXCursor p, CXClientData d)
                 if (tainted(a, elc_child(c, i), 0)) {
                     el_report(a->ctx, c, "%s() on the backend name from %s(): frontend code "
                               "must behave the same on every backend", name, src);
+                    branch_fix(a, c);
                     break;
                 }
             }
@@ -253,9 +276,11 @@ static enum CXChildVisitResult judge(CXCursor c, CXCursor p, CXClientData d)
                 break;
             CXCursor l = elc_child(c, 0), r = elc_child(c, 1);
             bool tl = tainted(a, l, 0), tr = tainted(a, r, 0);
-            if ((tl && !is_null_constant(r)) || (tr && !is_null_constant(l)))
+            if ((tl && !is_null_constant(r)) || (tr && !is_null_constant(l))) {
                 el_report(a->ctx, c, "'%s' on the backend name from %s(): frontend code must "
                           "behave the same on every backend", op, src);
+                branch_fix(a, c);
+            }
         }
         break;
     case CXCursor_SwitchStmt:
@@ -267,6 +292,481 @@ static enum CXChildVisitResult judge(CXCursor c, CXCursor p, CXClientData d)
         break;
     }
     return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult collect_ifs(CXCursor c, CXCursor p, CXClientData d)
+{
+    analysis *a = d;
+    if (clang_getCursorKind(c) == CXCursor_IfStmt) {
+        if (a->n_ifs == a->cap_ifs) {
+            size_t cap = a->cap_ifs ? 2 * a->cap_ifs : 16;
+            if_stmt *v = realloc(a->ifs, cap * sizeof *v);
+            if (!v)
+                return CXChildVisit_Break;
+            a->ifs = v;
+            a->cap_ifs = cap;
+        }
+        a->ifs[a->n_ifs++] = (if_stmt){c, p};
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* ---- the fix: collapsing an if whose arms are the same ------------------------ */
+
+/* A location plainly in a file (not from a macro): file and offset. */
+static CXFile plain_offset(CXSourceLocation loc, unsigned *off)
+{
+    CXFile ef = NULL, sf = NULL;
+    unsigned eo = 0, so = 0;
+    clang_getExpansionLocation(loc, &ef, NULL, NULL, &eo);
+    clang_getSpellingLocation(loc, &sf, NULL, NULL, &so);
+    if (!ef || !sf || !clang_File_isEqual(ef, sf) || eo != so)
+        return NULL;
+    *off = eo;
+    return ef;
+}
+
+/* The cursor's extent as offsets of file f; false when not plainly there. */
+static bool extent_in(CXCursor c, CXFile f, unsigned *b, unsigned *e)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile f1 = plain_offset(clang_getRangeStart(r), b);
+    CXFile f2 = plain_offset(clang_getRangeEnd(r), e);
+    return f1 && f2 && clang_File_isEqual(f1, f) && clang_File_isEqual(f2, f) && *b <= *e &&
+           !elc_in_macro(c);
+}
+
+/* The condition has no side effects: comparisons, logical operators,
+ * variables, literals, name and compare functions. */
+static bool pure(analysis *a, CXCursor e, int depth)
+{
+    if (depth > 32)
+        return false;
+    char op[8], name[128];
+    bool post = false;
+    switch (clang_getCursorKind(e)) {
+    case CXCursor_IntegerLiteral:
+    case CXCursor_FloatingLiteral:
+    case CXCursor_StringLiteral:
+    case CXCursor_CharacterLiteral:
+        return true;
+    case CXCursor_DeclRefExpr: {
+        enum CXCursorKind k = clang_getCursorKind(clang_getCursorReferenced(e));
+        return k == CXCursor_VarDecl || k == CXCursor_ParmDecl || k == CXCursor_EnumConstantDecl ||
+               k == CXCursor_FunctionDecl;
+    }
+    case CXCursor_CallExpr:
+        if (!callee_in(e, &a->s->name_fns, name, sizeof name) &&
+            !in_list(&a->s->compare_fns, name))
+            return false;
+        break;
+    case CXCursor_BinaryOperator: {
+        if (!elc_binary_operator(e, op, sizeof op))
+            return false;
+        bool ok = strcmp(op, "&&") == 0 || strcmp(op, "||") == 0;
+        for (const char *const *q = comparisons; *q && !ok; q++)
+            ok = strcmp(op, *q) == 0;
+        if (!ok)
+            return false;
+        break;
+    }
+    case CXCursor_UnaryOperator:
+        if (!elc_unary_operator(e, op, sizeof op, &post) ||
+            !(strcmp(op, "!") == 0 || strcmp(op, "*") == 0 || strcmp(op, "&") == 0 ||
+              strcmp(op, "-") == 0 || strcmp(op, "+") == 0))
+            return false;
+        break;
+    case CXCursor_ParenExpr:
+    case CXCursor_UnexposedExpr:
+    case CXCursor_CStyleCastExpr:
+    case CXCursor_ArraySubscriptExpr:
+        break;
+    default:
+        return false;
+    }
+    unsigned n = elc_child_count(e);
+    for (unsigned i = 0; i < n; i++)
+        if (!pure(a, elc_child(e, i), depth + 1))
+            return false;
+    return true;
+}
+
+typedef struct edit {
+    unsigned b, e;
+    char *text;
+} edit;
+
+typedef struct edits {
+    edit *v;
+    size_t n, cap;
+    bool failed;
+} edits;
+
+static void edits_add(edits *x, unsigned b, unsigned e, const char *text)
+{
+    if (x->n == x->cap) {
+        size_t cap = x->cap ? 2 * x->cap : 16;
+        edit *v = realloc(x->v, cap * sizeof *v);
+        if (!v) {
+            x->failed = true;
+            return;
+        }
+        x->v = v;
+        x->cap = cap;
+    }
+    x->v[x->n].b = b;
+    x->v[x->n].e = e;
+    x->v[x->n].text = strdup(text);
+    if (!x->v[x->n].text)
+        x->failed = true;
+    x->n++;
+}
+
+static void edits_free(edits *x)
+{
+    for (size_t i = 0; i < x->n; i++)
+        free(x->v[i].text);
+    free(x->v);
+    memset(x, 0, sizeof *x);
+}
+
+static int cmp_edit(const void *pa, const void *pb)
+{
+    const edit *a = pa, *b = pb;
+    return a->b < b->b ? -1 : a->b > b->b ? 1 : (a->e > b->e) - (a->e < b->e);
+}
+
+typedef struct arm_walk {
+    analysis *a;
+    edits *out;
+    CXFile file;
+    el_fix_safety safety;
+} arm_walk;
+
+static enum CXChildVisitResult arm_calls(CXCursor c, CXCursor p, CXClientData d)
+{
+    (void)p;
+    arm_walk *w = d;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    if (!w->a->s->rw)
+        w->a->s->rw = el_rewriter_new(el_tu(w->a->ctx), el_ctx_config(w->a->ctx));
+    el_call_rewrite r;
+    if (el_rewrite_call(w->a->s->rw, c, &r)) {
+        if (clang_File_isEqual(r.file, w->file)) {
+            edits_add(w->out, r.begin, r.end, r.text);
+            w->safety = el_fix_safety_worst(w->safety, r.safety);
+        } else {
+            w->out->failed = true;
+        }
+        el_call_rewrite_clear(&r);
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Tokens of C text, one space apart, comments and layout dropped. */
+static char *tokens_of(const char *t, size_t n)
+{
+    el_buf b = {0};
+    for (size_t i = 0; i < n;) {
+        char c = t[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' ||
+            (c == '\\' && i + 1 < n && t[i + 1] == '\n')) {
+            i += c == '\\' ? 2 : 1;
+            continue;
+        }
+        if (c == '/' && i + 1 < n && t[i + 1] == '/') {
+            while (i < n && t[i] != '\n')
+                i++;
+            continue;
+        }
+        if (c == '/' && i + 1 < n && t[i + 1] == '*') {
+            i += 2;
+            while (i + 1 < n && !(t[i] == '*' && t[i + 1] == '/'))
+                i++;
+            i += 2;
+            continue;
+        }
+        size_t j = i + 1;
+        if (c == '"' || c == '\'') {
+            while (j < n && t[j] != c) {
+                if (t[j] == '\\')
+                    j++;
+                j++;
+            }
+            j++;
+        } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                   c == '_' || c == '.') {
+            while (j < n && ((t[j] >= 'a' && t[j] <= 'z') || (t[j] >= 'A' && t[j] <= 'Z') ||
+                             (t[j] >= '0' && t[j] <= '9') || t[j] == '_' || t[j] == '.'))
+                j++;
+        }
+        if (j > n)
+            j = n;
+        el_buf_putn(&b, t + i, j - i);
+        el_buf_putn(&b, " ", 1);
+        i = j;
+    }
+    el_buf_putn(&b, "", 0);
+    return el_buf_take(&b);
+}
+
+/* The end of a statement [b, e): past its ';' when it is not a block. */
+static unsigned stmt_end(CXCursor st, const char *t, size_t n, unsigned e)
+{
+    enum CXCursorKind k = clang_getCursorKind(st);
+    if (k == CXCursor_CompoundStmt || k == CXCursor_IfStmt)
+        return e;
+    size_t i = e;
+    while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
+        i++;
+    return i < n && t[i] == ';' ? (unsigned)i + 1 : 0;
+}
+
+/* The arm's text with its calls rewritten, as tokens; the rewrites into
+ * *rw.  NULL when it cannot be known. */
+static char *arm_tokens(analysis *a, CXCursor arm, CXFile f, const char *t, size_t n,
+                        unsigned b, unsigned e, edits *rw, el_fix_safety *safety)
+{
+    arm_walk w = {a, rw, f, EL_FIX_NONE};
+    size_t first = rw->n;
+    clang_visitChildren(arm, arm_calls, &w);
+    if (clang_getCursorKind(arm) == CXCursor_CallExpr)
+        arm_calls(arm, arm, &w);
+    if (rw->failed)
+        return NULL;
+    qsort(rw->v + first, rw->n - first, sizeof *rw->v, cmp_edit);
+    el_buf text = {0};
+    unsigned at = b;
+    for (size_t i = first; i < rw->n; i++) {
+        if (rw->v[i].b < at || rw->v[i].e > e) {
+            el_buf_free(&text);
+            return NULL; /* nested rewrites */
+        }
+        el_buf_putn(&text, t + at, rw->v[i].b - at);
+        el_buf_puts(&text, rw->v[i].text);
+        at = rw->v[i].e;
+    }
+    el_buf_putn(&text, t + at, e - at);
+    char *s = el_buf_take(&text);
+    char *tok = s ? tokens_of(s, strlen(s)) : NULL;
+    free(s);
+    *safety = el_fix_safety_worst(*safety, w.safety);
+    (void)n;
+    return tok;
+}
+
+static bool has_top_level_decl(CXCursor block)
+{
+    unsigned n = elc_child_count(block);
+    for (unsigned i = 0; i < n; i++)
+        if (clang_getCursorKind(elc_child(block, i)) == CXCursor_DeclStmt)
+            return true;
+    return n == 0;
+}
+
+static size_t line_start(const char *t, size_t i)
+{
+    while (i > 0 && t[i - 1] != '\n')
+        i--;
+    return i;
+}
+
+/* Try to collapse the chain starting at `head` (parent: its parent);
+ * true when a fix was attached. */
+static bool collapse(analysis *a, CXCursor head, CXCursor parent)
+{
+    CXTranslationUnit tu = el_tu(a->ctx);
+    CXFile f = NULL;
+    unsigned s0 = 0, s1 = 0;
+    if (!plain_offset(clang_getRangeStart(clang_getCursorExtent(head)), &s0))
+        return false;
+    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(head)), &f, NULL, NULL, NULL);
+    if (!f || !extent_in(head, f, &s0, &s1))
+        return false;
+    size_t n = 0;
+    const char *t = clang_getFileContents(tu, f, &n);
+    if (!t || s1 > n)
+        return false;
+
+    /* the arms, the conditions pure */
+    CXCursor arms[16];
+    unsigned na = 0;
+    CXCursor cur = head;
+    for (;;) {
+        if (elc_child_count(cur) != 3 || na + 2 > 16 || !pure(a, elc_child(cur, 0), 0))
+            return false;
+        arms[na++] = elc_child(cur, 1);
+        CXCursor els = elc_child(cur, 2);
+        if (clang_getCursorKind(els) == CXCursor_IfStmt) {
+            cur = els;
+            continue;
+        }
+        arms[na++] = els;
+        break;
+    }
+    edits rw = {0};
+    el_fix_safety safety = EL_FIX_SAFE;
+    char *want = NULL;
+    unsigned ab = 0, ae = 0, last_e = 0;
+    bool same = true;
+    for (unsigned i = 0; i < na && same; i++) {
+        unsigned b = 0, e = 0;
+        if (!extent_in(arms[i], f, &b, &e) || !(e = stmt_end(arms[i], t, n, e))) {
+            same = false;
+            break;
+        }
+        size_t keep = rw.n;
+        char *tok = arm_tokens(a, arms[i], f, t, n, b, e, &rw, &safety);
+        if (i > 0) {
+            for (size_t k = keep; k < rw.n; k++)
+                free(rw.v[k].text);
+            rw.n = keep; /* only A's rewrites are edits */
+        }
+        if (!tok) {
+            same = false;
+        } else if (i == 0) {
+            want = tok;
+            ab = b;
+            ae = e;
+        } else {
+            same = strcmp(tok, want) == 0;
+            free(tok);
+        }
+        last_e = e;
+    }
+    free(want);
+    if (!same || rw.failed) {
+        edits_free(&rw);
+        return false;
+    }
+    s1 = last_e > s1 ? last_e : s1;
+
+    /* the edits around A */
+    CXCursor A = arms[0];
+    bool dedent = false;
+    size_t ls = line_start(t, s0), l1 = 0, close_line = 0;
+    unsigned ind = (unsigned)(s0 - ls), d = 0;
+    if (clang_getCursorKind(A) == CXCursor_CompoundStmt && !has_top_level_decl(A) &&
+        clang_getCursorKind(parent) == CXCursor_CompoundStmt && !memchr(t + ab, '\\', ae - ab)) {
+        bool ok = true;
+        for (size_t k = ls; k < s0 && ok; k++)
+            ok = t[k] == ' ' || t[k] == '\t';
+        /* '{' ends its line, '}' starts its own */
+        size_t k = ab + 1;
+        while (ok && k < ae && (t[k] == ' ' || t[k] == '\t' || t[k] == '\r'))
+            k++;
+        ok = ok && k < ae && t[k] == '\n';
+        l1 = k + 1;
+        close_line = line_start(t, ae - 1);
+        for (size_t q = close_line; ok && q < ae - 1; q++)
+            ok = t[q] == ' ' || t[q] == '\t';
+        ok = ok && close_line > l1;
+        size_t w = l1;
+        while (ok && w < close_line && (t[w] == ' ' || t[w] == '\t'))
+            w++;
+        ok = ok && w - l1 > ind && w < close_line && t[w] != '\n';
+        d = ok ? (unsigned)(w - l1) - ind : 0;
+        /* every other line of the block has that indentation, or is blank */
+        for (size_t q = l1; ok && q < close_line;) {
+            size_t e = q;
+            while (e < close_line && t[e] != '\n')
+                e++;
+            bool blank = true;
+            for (size_t z = q; z < e && blank; z++)
+                blank = t[z] == ' ' || t[z] == '\t' || t[z] == '\r';
+            for (size_t z = q; !blank && z < q + ind + d && ok; z++)
+                ok = z < e && (t[z] == ' ' || t[z] == '\t');
+            q = e + 1;
+        }
+        dedent = ok;
+    }
+    if (dedent) {
+        edits_add(&rw, (unsigned)s0, (unsigned)(l1 + ind + d), "");
+        for (size_t q = l1; q < close_line;) {
+            size_t e = q;
+            while (e < close_line && t[e] != '\n')
+                e++;
+            bool blank = true;
+            for (size_t z = q; z < e && blank; z++)
+                blank = t[z] == ' ' || t[z] == '\t' || t[z] == '\r';
+            if (q != l1 && !blank)
+                edits_add(&rw, (unsigned)(q + ind), (unsigned)(q + ind + d), "");
+            q = e + 1;
+        }
+        edits_add(&rw, (unsigned)close_line - 1, s1, "");
+    } else {
+        edits_add(&rw, s0, ab, "");
+        edits_add(&rw, ae, s1, "");
+    }
+    bool done = false;
+    if (!rw.failed && el_fix_begin(a->ctx, safety, na > 2 ? "replace the if/else-if chain with "
+                                   "its arm, the same on every backend" :
+                                   "replace the if/else with its arm, the same on every backend")) {
+        done = true;
+        for (size_t i = 0; i < rw.n && done; i++)
+            done = el_fix_replace(a->ctx, clang_getRange(clang_getLocationForOffset(tu, f, rw.v[i].b),
+                                                         clang_getLocationForOffset(tu, f, rw.v[i].e)),
+                                  rw.v[i].text);
+    }
+    edits_free(&rw);
+    return done;
+}
+
+/* The same statement (cursors of two visits need not compare equal). */
+static bool same_stmt(CXCursor x, CXCursor y)
+{
+    return clang_getCursorKind(x) == clang_getCursorKind(y) &&
+           clang_equalRanges(clang_getCursorExtent(x), clang_getCursorExtent(y));
+}
+
+/* Attach the fix to the finding just reported at `at`, if its if
+ * statement collapses. */
+static void branch_fix(analysis *a, CXCursor at)
+{
+    unsigned fb = 0, fe = 0;
+    CXFile f = NULL;
+    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(at)), &f, NULL, NULL, &fb);
+    clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(at)), NULL, NULL, NULL, &fe);
+    /* the innermost if whose condition holds the finding */
+    size_t best = (size_t)-1;
+    unsigned best_len = 0;
+    for (size_t i = 0; i < a->n_ifs; i++) {
+        CXCursor cond = elc_child(a->ifs[i].stmt, 0);
+        CXSourceRange r = clang_getCursorExtent(cond);
+        CXFile cf = NULL;
+        unsigned cb = 0, ce = 0;
+        clang_getExpansionLocation(clang_getRangeStart(r), &cf, NULL, NULL, &cb);
+        clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &ce);
+        if (!cf || !f || !clang_File_isEqual(cf, f) || fb < cb || fe > ce)
+            continue;
+        if (best == (size_t)-1 || ce - cb < best_len) {
+            best = i;
+            best_len = ce - cb;
+        }
+    }
+    if (best == (size_t)-1)
+        return;
+    /* the chain it belongs to, from its head down to it */
+    size_t chain[16], nc = 0;
+    for (size_t i = best; nc < 16;) {
+        chain[nc++] = i;
+        if (clang_getCursorKind(a->ifs[i].parent) != CXCursor_IfStmt ||
+            !same_stmt(elc_child(a->ifs[i].parent, 2), a->ifs[i].stmt))
+            break;
+        size_t up = (size_t)-1;
+        for (size_t k = 0; k < a->n_ifs && up == (size_t)-1; k++)
+            if (same_stmt(a->ifs[k].stmt, a->ifs[i].parent))
+                up = k;
+        if (up == (size_t)-1)
+            break;
+        i = up;
+    }
+    while (nc > 0) {
+        size_t i = chain[--nc];
+        if (collapse(a, a->ifs[i].stmt, a->ifs[i].parent))
+            return;
+    }
 }
 
 static void analyze_function(el_ctx *ctx, state *s, CXCursor fn)
@@ -284,7 +784,9 @@ static void analyze_function(el_ctx *ctx, state *s, CXCursor fn)
         if (!a->changed)
             break;
     }
+    clang_visitChildren(fn, collect_ifs, a);
     clang_visitChildren(fn, judge, a);
+    free(a->ifs);
     free(a);
 }
 
@@ -616,6 +1118,8 @@ static void end(el_ctx *ctx, void *st)
     free(s->compare_fns.v);
     free(s->copy_fns.v);
     free(s->copy_into_fns.v);
+    el_rewriter_free(s->rw);
+    s->rw = NULL;
 }
 
 const el_rule el_rule_backend_branch = {

@@ -1,42 +1,489 @@
 /* lint/rules/backend_include.c -- EH101 backend-include: frontend code
  * includes a backend-private header: a file under a backend directory
- * (backends/<name>/), or a header the configuration lists in
- * backend_headers (<eh/backend_api.h>, <cblas.h>, <lapacke.h>,
- * <fftw3.h>, CUDA headers...).  Matched on the name as written and on the
- * file it resolves to, so "../backends/blas/blas.h", a missing CUDA header
- * and a path through another -I directory are all seen. */
+ * (backends/<name>/) or a legacy backend directory (legacy_backend_dirs:
+ * ops/<name>/), or a header the configuration lists in backend_headers
+ * (<eh/backend_api.h>, <cblas.h>, <lapacke.h>, <fftw3.h>, CUDA
+ * headers...).  Matched on the name as written and on the file it
+ * resolves to, so "../backends/blas/blas.h", a missing CUDA header and a
+ * path through another -I directory are all seen.  A file of a legacy
+ * backend directory including a header of the same directory is that
+ * backend's own code (EH104 reports it): not a finding.
+ *
+ * The fix: the directive becomes `#include <eh/eh.h>`, once per file --
+ * when the file already includes <eh/eh.h> (before any code), or another
+ * fixed backend include carries it, the directive's line is removed.  It
+ * exists when nothing the file still references is declared only in
+ * that header or in files reached only through it, counting the callees
+ * of calls EH102 rewrites as gone; its safety is the worst of those
+ * rewrites (safe when it relies on none), unsafe too when the file has
+ * code the preprocessor skipped (it could use the header).  One directive
+ * per file carries the <eh/eh.h> text -- the first with a safe fix, else
+ * the first -- and every fix of the file includes that edit (identical
+ * edits count once), so --fix and --unsafe-fixes both leave exactly one. */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "clang_util.h"
+#include "config.h"
+#include "rewrite.h"
 #include "rule.h"
 
-static const enum CXCursorKind kinds[] = {CXCursor_InclusionDirective, EL_KINDS_END};
+#define RULE "EH101"
+#define EH_H "#include <eh/eh.h>"
 
-static void on_include(el_ctx *ctx, void *state, CXCursor c)
+typedef struct inc {
+    CXCursor cur;
+    CXFile file;              /* the including file */
+    CXFile target;            /* what it includes (NULL: not found) */
+    unsigned begin, end;      /* the directive: '#' to the end of the name */
+    unsigned line_begin, line_end; /* its whole line, newline included */
+    bool line_ok;             /* nothing else on the line that could not go */
+    bool fixable;
+    el_fix_safety safety;
+    char spelled[PATH_MAX];
+    char msg[PATH_MAX + 256];
+} inc;
+
+typedef struct edge {
+    CXFile from, to;
+    unsigned offset;          /* of the directive in `from` */
+    bool eh_h;                /* spelled eh/eh.h */
+} edge;
+
+typedef struct ref {
+    CXFile file;              /* where the reference is */
+    unsigned offset;
+    CXFile decl[2];           /* files declaring what it names (NULL: none) */
+    el_fix_safety rewritten;  /* a callee whose call is rewritten: its safety */
+} ref;
+
+typedef struct state {
+    inc *incs;
+    size_t n_incs, cap_incs;
+    edge *edges;
+    size_t n_edges, cap_edges;
+    ref *refs;
+    size_t n_refs, cap_refs;
+    CXFile eh_h;              /* <eh/eh.h> as this TU resolves it, or NULL */
+    el_rewriter *rw;
+} state;
+
+static const enum CXCursorKind kinds[] = {
+    CXCursor_DeclRefExpr, CXCursor_TypeRef, CXCursor_MemberRefExpr, CXCursor_MacroExpansion,
+    EL_KINDS_END,
+};
+
+static void *grow(void *v, size_t *cap, size_t n, size_t size)
 {
-    (void)state;
-    if (!el_applies_at(ctx, clang_getCursorLocation(c)))
+    if (n < *cap)
+        return v;
+    size_t c = *cap ? 2 * *cap : 16;
+    void *nv = realloc(v, c * size);
+    if (nv)
+        *cap = c;
+    return nv;
+}
+
+static unsigned offset_of(CXSourceLocation loc, CXFile *f)
+{
+    unsigned off = 0;
+    clang_getExpansionLocation(loc, f, NULL, NULL, &off);
+    return off;
+}
+
+/* ---- the directives (begin) ------------------------------------------------ */
+
+/* The line of the directive [begin, end): removable when only blanks
+ * precede it and only blanks or comments closed on the line follow. */
+static void find_line(el_ctx *ctx, inc *x)
+{
+    size_t size = 0;
+    const char *t = clang_getFileContents(el_tu(ctx), x->file, &size);
+    x->line_ok = false;
+    if (!t || x->end > size || x->begin >= x->end || t[x->begin] != '#')
         return;
+    unsigned b = x->begin;
+    while (b > 0 && (t[b - 1] == ' ' || t[b - 1] == '\t'))
+        b--;
+    if (b > 0 && t[b - 1] != '\n')
+        return;
+    size_t i = x->end;
+    for (;;) {
+        while (i < size && (t[i] == ' ' || t[i] == '\t' || t[i] == '\r'))
+            i++;
+        if (i + 1 < size && t[i] == '/' && t[i + 1] == '/') {
+            while (i < size && t[i] != '\n')
+                i++;
+            if (i > 0 && t[i - 1] == '\\')
+                return;
+        } else if (i + 1 < size && t[i] == '/' && t[i + 1] == '*') {
+            size_t k = i + 2;
+            while (k + 1 < size && !(t[k] == '*' && t[k + 1] == '/') && t[k] != '\n')
+                k++;
+            if (k + 1 >= size || t[k] != '*')
+                return; /* a comment that goes on past the line */
+            i = k + 2;
+        } else {
+            break;
+        }
+    }
+    if (i < size && t[i] != '\n')
+        return;
+    x->line_begin = b;
+    x->line_end = (unsigned)(i < size ? i + 1 : i);
+    x->line_ok = true;
+}
+
+static void add_include(el_ctx *ctx, state *s, CXCursor c, CXFile file, CXFile target,
+                        const char *spelled, const char *real)
+{
+    const el_config *cfg = el_ctx_config(ctx);
+    char backend[64] = "", own[64] = "";
+    char path[PATH_MAX];
+    /* a legacy backend directory's file including its own header */
+    char *self = realpath(elc_file_name(file, path, sizeof path), NULL);
+    bool same_legacy = real && self && el_config_legacy_backend(cfg, real, backend, sizeof backend) &&
+                       el_config_legacy_backend(cfg, self, own, sizeof own) &&
+                       strcmp(backend, own) == 0;
+    free(self);
+    if (same_legacy)
+        return;
+    inc *v = grow(s->incs, &s->cap_incs, s->n_incs, sizeof *v);
+    if (!v)
+        return;
+    s->incs = v;
+    inc *x = &s->incs[s->n_incs++];
+    memset(x, 0, sizeof *x);
+    x->cur = c;
+    x->file = file;
+    x->target = target;
+    snprintf(x->spelled, sizeof x->spelled, "%s", spelled);
+    if (real && el_classify_path(ctx, real, backend, sizeof backend) == EL_FILE_BACKEND)
+        snprintf(x->msg, sizeof x->msg, "frontend code includes '%s', a header of backend '%s'; "
+                 "include <eh/eh.h> and call ops instead", spelled, backend);
+    else if (real && el_config_legacy_backend(cfg, real, backend, sizeof backend))
+        snprintf(x->msg, sizeof x->msg, "frontend code includes '%s', a header of backend '%s' "
+                 "outside backends/ (a legacy backend directory); include <eh/eh.h> and call "
+                 "ops instead", spelled, backend);
+    else
+        snprintf(x->msg, sizeof x->msg, "frontend code includes backend-private header '%s'; "
+                 "include <eh/eh.h> and call ops instead", spelled);
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile f1 = NULL, f2 = NULL;
+    x->begin = offset_of(clang_getRangeStart(r), &f1);
+    x->end = offset_of(clang_getRangeEnd(r), &f2);
+    if (f1 && f2 && clang_File_isEqual(f1, file) && clang_File_isEqual(f2, file))
+        find_line(ctx, x);
+}
+
+static enum CXChildVisitResult scan_directive(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    if (clang_getCursorKind(c) != CXCursor_InclusionDirective)
+        return CXChildVisit_Continue;
+    el_ctx *ctx = ((void **)d)[0];
+    state *s = ((void **)d)[1];
+    CXFile file = NULL;
+    unsigned off = offset_of(clang_getCursorLocation(c), &file);
+    if (!file)
+        return CXChildVisit_Continue;
     char spelled[PATH_MAX];
     elc_spelling(c, spelled, sizeof spelled);
-    CXFile inc = clang_getIncludedFile(c);
-    char name[PATH_MAX];
-    char *real = inc ? realpath(elc_file_name(inc, name, sizeof name), NULL) : NULL;
-    if (el_config_is_backend_header(el_ctx_config(ctx), spelled, real)) {
-        char backend[64] = "";
-        if (real && el_classify_path(ctx, real, backend, sizeof backend) == EL_FILE_BACKEND)
-            el_report(ctx, c, "frontend code includes '%s', a header of backend '%s'; "
-                      "include <eh/eh.h> and call ops instead", spelled, backend);
-        else
-            el_report(ctx, c, "frontend code includes backend-private header '%s'; "
-                      "include <eh/eh.h> and call ops instead", spelled);
+    CXFile target = clang_getIncludedFile(c);
+    bool eh_h = strcmp(spelled, "eh/eh.h") == 0;
+    if (target) {
+        edge *v = grow(s->edges, &s->cap_edges, s->n_edges, sizeof *v);
+        if (v) {
+            s->edges = v;
+            s->edges[s->n_edges++] = (edge){file, target, off, eh_h};
+        }
+        if (eh_h && !s->eh_h)
+            s->eh_h = target;
     }
+    if (!el_applies_at(ctx, clang_getCursorLocation(c)))
+        return CXChildVisit_Continue;
+    char name[PATH_MAX];
+    char *real = target ? realpath(elc_file_name(target, name, sizeof name), NULL) : NULL;
+    char legacy[64];
+    if (el_config_is_backend_header(el_ctx_config(ctx), spelled, real) ||
+        (real && el_config_legacy_backend(el_ctx_config(ctx), real, legacy, sizeof legacy)))
+        add_include(ctx, s, c, file, target, spelled, real);
     free(real);
+    return CXChildVisit_Continue;
+}
+
+static void begin(el_ctx *ctx, void *st)
+{
+    void *d[2] = {ctx, st};
+    clang_visitChildren(clang_getTranslationUnitCursor(el_tu(ctx)), scan_directive, d);
+}
+
+/* ---- references of the files with backend includes (the walk) -------------- */
+
+static bool candidate_file(const state *s, CXFile f)
+{
+    for (size_t i = 0; i < s->n_incs; i++)
+        if (clang_File_isEqual(s->incs[i].file, f))
+            return true;
+    return false;
+}
+
+/* The call `e` is the callee of (through parentheses and casts), or a
+ * null cursor. */
+static CXCursor call_of_callee(el_ctx *ctx, CXCursor e)
+{
+    CXCursor child = e;
+    for (unsigned i = 0; i < el_depth(ctx); i++) {
+        CXCursor a = el_ancestor(ctx, i);
+        enum CXCursorKind k = clang_getCursorKind(a);
+        if (k == CXCursor_CallExpr)
+            return clang_equalCursors(child, elc_child(a, 0)) ? a : clang_getNullCursor();
+        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr &&
+            k != CXCursor_CStyleCastExpr && k != CXCursor_UnaryOperator)
+            break;
+        child = a;
+    }
+    return clang_getNullCursor();
+}
+
+static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
+{
+    state *s = st;
+    if (s->n_incs == 0)
+        return;
+    CXFile f = NULL;
+    unsigned off = offset_of(clang_getCursorLocation(c), &f);
+    if (!f || !candidate_file(s, f))
+        return;
+    CXCursor d = clang_getCursorReferenced(c);
+    if (clang_Cursor_isNull(d) || clang_isInvalid(clang_getCursorKind(d)))
+        return;
+    ref *v = grow(s->refs, &s->cap_refs, s->n_refs, sizeof *v);
+    if (!v)
+        return;
+    s->refs = v;
+    ref *r = &s->refs[s->n_refs++];
+    memset(r, 0, sizeof *r);
+    r->file = f;
+    r->offset = off;
+    elc_cursor_location(d, &r->decl[0], NULL, NULL);
+    if (clang_getCursorKind(d) != CXCursor_MacroDefinition)
+        elc_cursor_location(clang_getCanonicalCursor(d), &r->decl[1], NULL, NULL);
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
+        clang_getCursorKind(d) == CXCursor_FunctionDecl) {
+        CXCursor call = call_of_callee(ctx, c);
+        if (!clang_Cursor_isNull(call)) {
+            if (!s->rw)
+                s->rw = el_rewriter_new(el_tu(ctx), el_ctx_config(ctx));
+            el_call_rewrite rw;
+            if (el_rewrite_call(s->rw, call, &rw)) {
+                r->rewritten = rw.safety;
+                el_call_rewrite_clear(&rw);
+            }
+        }
+    }
+}
+
+/* ---- the fixes (end) ---------------------------------------------------------- */
+
+typedef struct fileset {
+    CXFile *v;
+    size_t n, cap;
+} fileset;
+
+static bool set_has(const fileset *s, CXFile f)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (clang_File_isEqual(s->v[i], f))
+            return true;
+    return false;
+}
+
+/* Add f and everything it includes, transitively. */
+static void reach(const state *s, fileset *out, CXFile f)
+{
+    if (!f || set_has(out, f))
+        return;
+    CXFile *v = grow(out->v, &out->cap, out->n, sizeof *v);
+    if (!v)
+        return;
+    out->v = v;
+    out->v[out->n++] = f;
+    for (size_t i = 0; i < s->n_edges; i++)
+        if (clang_File_isEqual(s->edges[i].from, f))
+            reach(s, out, s->edges[i].to);
+}
+
+/* Does the reference need a file of `only` (every declaration it has is
+ * there)? */
+static bool needs(const ref *r, const fileset *only)
+{
+    bool any = false;
+    for (int k = 0; k < 2; k++) {
+        if (!r->decl[k])
+            continue;
+        if (!set_has(only, r->decl[k]))
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+/* Decide which backend includes of file f can go, and their safety. */
+static void plan_file(el_ctx *ctx, state *s, CXFile f)
+{
+    /* kept: the file itself, what its other includes bring, <eh/eh.h> */
+    bool *kept = calloc(s->n_incs + 1, sizeof *kept);
+    if (!kept)
+        return;
+    for (size_t i = 0; i < s->n_incs; i++) {
+        inc *x = &s->incs[i];
+        if (!clang_File_isEqual(x->file, f))
+            continue;
+        x->fixable = x->target && x->line_ok;
+        kept[i] = !x->fixable;
+    }
+    CXSourceRangeList *skipped = clang_getSkippedRanges(el_tu(ctx), f);
+    bool has_skipped = skipped && skipped->count > 0;
+    if (skipped)
+        clang_disposeSourceRangeList(skipped);
+    for (bool changed = true; changed;) {
+        changed = false;
+        fileset avail = {0};
+        avail.v = grow(NULL, &avail.cap, 0, sizeof *avail.v);
+        if (!avail.v)
+            break;
+        avail.v[avail.n++] = f; /* f itself, not what it includes */
+        for (size_t e = 0; e < s->n_edges; e++) {
+            if (!clang_File_isEqual(s->edges[e].from, f))
+                continue;
+            bool is_candidate = false;
+            for (size_t i = 0; i < s->n_incs && !is_candidate; i++)
+                is_candidate = !kept[i] && clang_File_isEqual(s->incs[i].file, f) &&
+                               s->incs[i].begin <= s->edges[e].offset &&
+                               s->edges[e].offset < s->incs[i].end;
+            if (!is_candidate)
+                reach(s, &avail, s->edges[e].to);
+        }
+        reach(s, &avail, s->eh_h);
+        for (size_t i = 0; i < s->n_incs && !changed; i++) {
+            inc *x = &s->incs[i];
+            if (kept[i] || !clang_File_isEqual(x->file, f))
+                continue;
+            fileset mine = {0}, only = {0};
+            reach(s, &mine, x->target);
+            for (size_t k = 0; k < mine.n; k++) {
+                if (set_has(&avail, mine.v[k]))
+                    continue;
+                CXFile *v = grow(only.v, &only.cap, only.n, sizeof *v);
+                if (!v)
+                    continue;
+                only.v = v;
+                only.v[only.n++] = mine.v[k];
+            }
+            x->safety = has_skipped ? EL_FIX_UNSAFE : EL_FIX_SAFE;
+            for (size_t r = 0; r < s->n_refs; r++) {
+                const ref *y = &s->refs[r];
+                if (!clang_File_isEqual(y->file, f) || !needs(y, &only))
+                    continue;
+                if (y->rewritten == EL_FIX_NONE) {
+                    kept[i] = true; /* still used: stays, and keeps what it brings */
+                    x->fixable = false;
+                    changed = true;
+                    break;
+                }
+                x->safety = el_fix_safety_worst(x->safety, y->rewritten);
+            }
+            free(mine.v);
+            free(only.v);
+        }
+        free(avail.v);
+    }
+    free(kept);
+}
+
+static void fix_file(el_ctx *ctx, state *s, CXFile f)
+{
+    CXTranslationUnit tu = el_tu(ctx);
+    plan_file(ctx, s, f);
+    /* the first fixable include, the carrier of <eh/eh.h> */
+    inc *first = NULL, *carrier = NULL;
+    for (size_t i = 0; i < s->n_incs; i++) {
+        inc *x = &s->incs[i];
+        if (!clang_File_isEqual(x->file, f) || !x->fixable)
+            continue;
+        if (!first || x->begin < first->begin)
+            first = x;
+        if (x->safety == EL_FIX_SAFE && (!carrier || x->begin < carrier->begin))
+            carrier = x;
+    }
+    if (!carrier)
+        carrier = first;
+    /* <eh/eh.h> included already: before the first, or with no code between */
+    bool have = false;
+    for (size_t e = 0; first && e < s->n_edges && !have; e++) {
+        const edge *g = &s->edges[e];
+        if (!g->eh_h || !clang_File_isEqual(g->from, f))
+            continue;
+        have = g->offset < first->begin;
+        if (!have) {
+            have = true;
+            for (size_t r = 0; r < s->n_refs && have; r++)
+                have = !(clang_File_isEqual(s->refs[r].file, f) &&
+                         s->refs[r].offset > first->begin && s->refs[r].offset < g->offset);
+        }
+    }
+    for (size_t i = 0; i < s->n_incs; i++) {
+        inc *x = &s->incs[i];
+        if (!clang_File_isEqual(x->file, f))
+            continue;
+        el_report(ctx, x->cur, "%s", x->msg);
+        if (!x->fixable)
+            continue;
+        char desc[PATH_MAX + 64];
+        if (have || x != carrier)
+            snprintf(desc, sizeof desc, "remove #include of '%s' (<eh/eh.h> is included)",
+                     x->spelled);
+        else
+            snprintf(desc, sizeof desc, "include <eh/eh.h> instead of '%s'", x->spelled);
+        if (!el_fix_begin(ctx, x->safety, desc))
+            continue;
+        bool ok = true;
+        if (!have)
+            ok = el_fix_replace(ctx, clang_getRange(clang_getLocationForOffset(tu, f, carrier->begin),
+                                                    clang_getLocationForOffset(tu, f, carrier->end)),
+                                EH_H);
+        if (ok && (have || x != carrier))
+            el_fix_replace(ctx, clang_getRange(clang_getLocationForOffset(tu, f, x->line_begin),
+                                               clang_getLocationForOffset(tu, f, x->line_end)),
+                           "");
+    }
+}
+
+static void end(el_ctx *ctx, void *st)
+{
+    state *s = st;
+    /* file by file, in the order their includes came */
+    for (size_t i = 0; i < s->n_incs; i++) {
+        bool seen = false;
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = clang_File_isEqual(s->incs[k].file, s->incs[i].file);
+        if (!seen)
+            fix_file(ctx, s, s->incs[i].file);
+    }
+    free(s->incs);
+    free(s->edges);
+    free(s->refs);
+    el_rewriter_free(s->rw);
 }
 
 const el_rule el_rule_backend_include = {
-    .id = "EH101",
+    .id = RULE,
     .kinds = kinds,
-    .on_cursor = on_include,
+    .state_size = sizeof(state),
+    .begin = begin,
+    .on_cursor = on_cursor,
+    .end = end,
 };

@@ -24,11 +24,19 @@
  * references in its body are reported where it is used).  Calls are
  * reported at once; other uses at the end of the TU, unless they sit in
  * the extent of a reported call (its arguments: one finding per call) or,
- * for a macro, at the place of another finding. */
+ * for a macro, at the place of another finding.
+ *
+ * Also reported: a call of a function the configuration's "rewrites"
+ * give a template for (a project's own wrapper to migrate), whatever its
+ * name.  The fix of a reported call is its rewrite (lint/rewrite.h): the
+ * callee renamed to the op (eh_blas_matmul -> eh_matmul) or the call
+ * replaced by the template. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "clang_util.h"
+#include "config.h"
+#include "rewrite.h"
 #include "rule.h"
 #include "separation.h"
 
@@ -75,6 +83,7 @@ typedef struct state {
     size_t n_p, cap_p;
     span *calls;
     size_t n_calls, cap_calls;
+    el_rewriter *rw;        /* call rewrites (fixes), made on first use */
 } state;
 
 static const enum CXCursorKind kinds[] = {
@@ -196,10 +205,17 @@ static void *grow(void *v, size_t *cap, size_t n, size_t size)
     return nv;
 }
 
-/* Report a call now and remember its extent. */
+/* Report a call now, with its rewrite as the fix, and remember its extent. */
 static void report_call(el_ctx *ctx, state *s, CXCursor at, CXCursor call, const char *msg)
 {
     el_report(ctx, at, "%s", msg);
+    if (!s->rw)
+        s->rw = el_rewriter_new(el_tu(ctx), el_ctx_config(ctx));
+    el_call_rewrite rw;
+    if (el_rewrite_call(s->rw, call, &rw)) {
+        el_rewrite_attach(ctx, el_tu(ctx), &rw);
+        el_call_rewrite_clear(&rw);
+    }
     span *v = grow(s->calls, &s->cap_calls, s->n_calls, sizeof *v);
     if (!v)
         return;
@@ -285,10 +301,22 @@ static void on_declref(el_ctx *ctx, state *s, CXCursor c)
     }
     char backend[64], name[256], h[300], o[96], msg[1024];
     why w = backend_decl(ctx, s, d, backend, sizeof backend);
-    if (w == NOT_BACKEND)
-        return;
-    elc_spelling(d, name, sizeof name);
     CXCursor call;
+    if (w == NOT_BACKEND) {
+        /* a function the configuration has a call template for */
+        const el_rewrite_rule *t = NULL;
+        if (k == CXCursor_FunctionDecl) {
+            elc_spelling(d, name, sizeof name);
+            t = el_config_rewrite_for(el_ctx_config(ctx), name);
+        }
+        if (t && is_callee(ctx, c, &call)) {
+            snprintf(msg, sizeof msg, "call to '%s', which the configuration's rewrites "
+                     "replace with '%.200s'", name, t->replacement);
+            report_call(ctx, s, c, call, msg);
+        }
+        return;
+    }
+    elc_spelling(d, name, sizeof name);
     if (k == CXCursor_FunctionDecl && is_callee(ctx, c, &call)) {
         snprintf(msg, sizeof msg, "call to backend function '%s'%s%s", name,
                  whose(w, backend, o, sizeof o), hint(ctx, name, h, sizeof h));
@@ -515,6 +543,8 @@ static void end(el_ctx *ctx, void *st)
     }
     free(s->p);
     free(s->calls);
+    el_rewriter_free(s->rw);
+    s->rw = NULL;
     s->p = NULL;
     s->calls = NULL;
     verdicts_free(&s->seen);

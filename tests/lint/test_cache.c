@@ -16,21 +16,21 @@ static char *dir;
 static int setup(void **state)
 {
     (void)state;
-    dir = lt_tmpdir();
+    dir = tt_tmpdir();
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    lt_rmtree(dir);
+    tt_rmtree(dir);
     free(dir);
     return 0;
 }
 
 static void w(const char *rel, const char *content)
 {
-    free(lt_write(dir, rel, content));
+    free(tt_write(dir, rel, content));
 }
 
 /* "N translation units (M from the cache)" from -v. */
@@ -41,7 +41,7 @@ static void tu_counts(const char *err, unsigned *tus, unsigned *cached)
     assert_int_equal(sscanf(p, " files, %u translation units (%u from the cache)", tus, cached), 2);
 }
 
-static lt_run lint(const char *a, const char *b)
+static tt_run lint(const char *a, const char *b)
 {
     return lt_lint(dir, "-v", "--cache-dir", "cache", "--format", "json", a, b, NULL);
 }
@@ -72,7 +72,7 @@ static void test_warm_run_identical_and_fast(void **state)
     (void)state;
     make_tree(30);
     double t0 = now();
-    lt_run cold = lint("src", NULL);
+    tt_run cold = lint("src", NULL);
     double t_cold = now() - t0;
     unsigned tus, cached;
     tu_counts(cold.err, &tus, &cached);
@@ -80,7 +80,7 @@ static void test_warm_run_identical_and_fast(void **state)
     assert_int_equal(cached, 0);
 
     t0 = now();
-    lt_run warm = lint("src", NULL);
+    tt_run warm = lint("src", NULL);
     double t_warm = now() - t0;
     tu_counts(warm.err, &tus, &cached);
     assert_int_equal(tus, 30);
@@ -88,18 +88,18 @@ static void test_warm_run_identical_and_fast(void **state)
     assert_int_equal(cold.status, 1);
     assert_int_equal(warm.status, cold.status);
     assert_string_equal(warm.out, cold.out);
-    json_object *j = lt_json(warm.out);
+    json_object *j = tt_json(warm.out);
     assert_int_equal(lt_count_rule(j, "EH101"), 6);
     json_object_put(j);
     if (!(t_warm * 3 < t_cold)) {
         print_error("warm run %.3fs is not a small fraction of the cold run %.3fs\n", t_warm, t_cold);
         fail();
     }
-    lt_free(&cold);
-    lt_free(&warm);
+    tt_free(&cold);
+    tt_free(&warm);
 
     /* the cache is marked as such */
-    char *tag = lt_path(dir, "cache/CACHEDIR.TAG");
+    char *tag = tt_path(dir, "cache/CACHEDIR.TAG");
     struct stat st;
     assert_int_equal(stat(tag, &st), 0);
     free(tag);
@@ -111,9 +111,9 @@ static void test_header_change_invalidates(void **state)
     w("src/util.h", "int util(void);\n");
     w("src/a.c", "#include \"util.h\"\nint a(void) { return util(); }\n");
     w("src/b.c", "#include <stddef.h>\nint b(void) { return 0; }\n");
-    lt_run r = lint("src", NULL);
+    tt_run r = lint("src", NULL);
     assert_int_equal(r.status, 0);
-    lt_free(&r);
+    tt_free(&r);
 
     /* the included header now includes a backend header */
     w("src/util.h", "#include <lapacke.h>\nint util(void);\n");
@@ -123,22 +123,22 @@ static void test_header_change_invalidates(void **state)
     assert_int_equal(tus, 2);
     assert_int_equal(cached, 1); /* b.c only */
     assert_int_equal(r.status, 1);
-    json_object *j = lt_json(r.out);
+    json_object *j = tt_json(r.out);
     assert_int_equal(lt_count_rule(j, "EH101"), 1);
-    assert_string_equal(json_object_get_string(lt_get(json_object_array_get_idx(lt_get(j, "findings"), 0), "file")),
+    assert_string_equal(json_object_get_string(tt_get(json_object_array_get_idx(tt_get(j, "findings"), 0), "file")),
                         "src/util.h");
     json_object_put(j);
-    lt_free(&r);
+    tt_free(&r);
 
     /* the main file changes */
     w("src/b.c", "#include <fftw3.h>\nint b(void) { return 0; }\n");
     r = lint("src", NULL);
     tu_counts(r.err, &tus, &cached);
     assert_int_equal(cached, 1); /* a.c only */
-    j = lt_json(r.out);
+    j = tt_json(r.out);
     assert_int_equal(lt_count_rule(j, "EH101"), 2);
     json_object_put(j);
-    lt_free(&r);
+    tt_free(&r);
 
     /* the configuration changes */
     w(".emberlint.json", "{\"rules\": {\"EH101\": \"note\"}}");
@@ -146,46 +146,46 @@ static void test_header_change_invalidates(void **state)
     tu_counts(r.err, &tus, &cached);
     assert_int_equal(cached, 0);
     assert_int_equal(r.status, 0); /* notes do not fail */
-    lt_free(&r);
+    tt_free(&r);
 
     /* the compiler arguments change */
     r = lt_lint(dir, "-v", "--cache-dir", "cache", "src", "--", "-DSOMETHING", NULL);
     tu_counts(r.err, &tus, &cached);
     assert_int_equal(cached, 0);
-    lt_free(&r);
+    tt_free(&r);
 }
 
 static void test_no_cache_and_bad_caches(void **state)
 {
     (void)state;
     w("src/a.c", "#include <cblas.h>\n");
-    lt_run r = lt_lint(dir, "--no-cache", "src", NULL);
+    tt_run r = lt_lint(dir, "--no-cache", "src", NULL);
     assert_int_equal(r.status, 1);
-    lt_free(&r);
-    char *def = lt_path(dir, ".emberlint-cache");
+    tt_free(&r);
+    char *def = tt_path(dir, ".emberlint-cache");
     struct stat st;
     assert_int_not_equal(stat(def, &st), 0); /* --no-cache: nothing written */
     free(def);
 
     /* default directory */
     r = lt_lint(dir, "src", NULL);
-    lt_run again = lt_lint(dir, "-v", "src", NULL);
+    tt_run again = lt_lint(dir, "-v", "src", NULL);
     unsigned tus, cached;
     tu_counts(again.err, &tus, &cached);
     assert_int_equal(cached, 1);
     assert_string_equal(again.out, r.out);
-    lt_free(&r);
-    lt_free(&again);
+    tt_free(&r);
+    tt_free(&again);
 
     /* corrupt every entry: misses, same output */
-    char *cdir = lt_path(dir, ".emberlint-cache");
+    char *cdir = tt_path(dir, ".emberlint-cache");
     DIR *d = opendir(cdir);
     assert_non_null(d);
     struct dirent *e;
     while ((e = readdir(d))) {
         size_t n = strlen(e->d_name);
         if (n > 5 && strcmp(e->d_name + n - 5, ".json") == 0) {
-            char *rel = lt_fmt(".emberlint-cache/%s", e->d_name);
+            char *rel = tt_fmt(".emberlint-cache/%s", e->d_name);
             w(rel, "{\"format\": 1, \"deps\": [[\"x\"]], \"findings\": 7");
             free(rel);
         }
@@ -196,25 +196,25 @@ static void test_no_cache_and_bad_caches(void **state)
     tu_counts(r.err, &tus, &cached);
     assert_int_equal(cached, 0);
     assert_int_equal(r.status, 1);
-    assert_true(lt_contains(r.out, "src/a.c:1:1: error:"));
-    lt_free(&r);
+    assert_true(tt_contains(r.out, "src/a.c:1:1: error:"));
+    tt_free(&r);
 
     /* a cache directory that cannot be one: a warning, then lint anyway */
     w("notadir", "x");
     r = lt_lint(dir, "--cache-dir", "notadir/cache", "src", NULL);
     assert_int_equal(r.status, 1);
-    assert_true(lt_contains(r.err, "emberlint: warning: notadir/cache: cannot use as the cache directory"));
-    assert_true(lt_contains(r.out, "src/a.c:1:1: error:"));
-    lt_free(&r);
+    assert_true(tt_contains(r.err, "emberlint: warning: notadir/cache: cannot use as the cache directory"));
+    assert_true(tt_contains(r.out, "src/a.c:1:1: error:"));
+    tt_free(&r);
 }
 
 static void test_parse_errors_not_cached(void **state)
 {
     (void)state;
     w("src/a.c", "#include \"later.h\"\nint a(void) { return LATER; }\n");
-    lt_run r = lint("src", NULL);
+    tt_run r = lint("src", NULL);
     assert_int_equal(r.status, 1);
-    lt_free(&r);
+    tt_free(&r);
     /* the missing header appears: the file must be linted again */
     w("src/later.h", "#define LATER 1\n");
     r = lint("src", NULL);
@@ -222,7 +222,7 @@ static void test_parse_errors_not_cached(void **state)
     tu_counts(r.err, &tus, &cached);
     assert_int_equal(cached, 0);
     assert_int_equal(r.status, 0);
-    lt_free(&r);
+    tt_free(&r);
 }
 
 int main(void)

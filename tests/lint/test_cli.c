@@ -15,11 +15,11 @@ typedef struct tree {
 static int tree_setup(void **state)
 {
     tree *t = calloc(1, sizeof *t);
-    t->dir = lt_tmpdir();
-    free(lt_write(t->dir, "src/bad.c", "#include <cblas.h>\nint bad(void) { return 0; }\n"));
-    free(lt_write(t->dir, "src/stale.c",
+    t->dir = tt_tmpdir();
+    free(tt_write(t->dir, "src/bad.c", "#include <cblas.h>\nint bad(void) { return 0; }\n"));
+    free(tt_write(t->dir, "src/stale.c",
                   "#include <stddef.h> // emberlint-ignore EH101\nint stale(void) { return 0; }\n"));
-    free(lt_write(t->dir, "src/good.c", "#include <stddef.h>\nint good(void) { return 0; }\n"));
+    free(tt_write(t->dir, "src/good.c", "#include <stddef.h>\nint good(void) { return 0; }\n"));
     *state = t;
     return 0;
 }
@@ -27,7 +27,7 @@ static int tree_setup(void **state)
 static int tree_teardown(void **state)
 {
     tree *t = *state;
-    lt_rmtree(t->dir);
+    tt_rmtree(t->dir);
     free(t->dir);
     free(t);
     return 0;
@@ -36,167 +36,167 @@ static int tree_teardown(void **state)
 static void test_exit_codes(void **state)
 {
     tree *t = *state;
-    lt_run r = lt_lint(t->dir, "--no-cache", "src", NULL);
+    tt_run r = lt_lint(t->dir, "--no-cache", "src", NULL);
     assert_int_equal(r.status, 1);
-    assert_true(lt_contains(r.out, "src/bad.c:1:1: error: "));
-    assert_true(lt_contains(r.out, "[EH101]"));
-    assert_true(lt_contains(r.out, "src/stale.c:1:24: warning: unused suppression of EH101"));
-    lt_free(&r);
+    assert_true(tt_contains(r.out, "src/bad.c:1:1: error: "));
+    assert_true(tt_contains(r.out, "[EH101]"));
+    assert_true(tt_contains(r.out, "src/stale.c:1:24: warning: unused suppression of EH101"));
+    tt_free(&r);
 
     r = lt_lint(t->dir, "--no-cache", "src/good.c", NULL);
     assert_int_equal(r.status, 0);
     assert_string_equal(r.out, "");
-    lt_free(&r);
+    tt_free(&r);
 }
 
 static void test_text_format_line(void **state)
 {
     tree *t = *state;
-    lt_run r = lt_lint(t->dir, "--no-cache", "--color", "never", "src/bad.c", NULL);
+    tt_run r = lt_lint(t->dir, "--no-cache", "--color", "never", "src/bad.c", NULL);
     assert_string_equal(r.out, "src/bad.c:1:1: error: frontend code includes backend-private header "
                                "'cblas.h'; include <eh/eh.h> and call ops instead [EH101]\n");
-    lt_free(&r);
+    tt_free(&r);
     /* --color always colours; NO_COLOR is for auto only */
     r = lt_lint(t->dir, "--no-cache", "--color", "always", "src/bad.c", NULL);
-    assert_true(lt_contains(r.out, "\033["));
-    lt_free(&r);
+    assert_true(tt_contains(r.out, "\033["));
+    tt_free(&r);
     /* not a terminal: no colour by default */
     const char *argv[] = {"--no-cache", "src/bad.c", NULL};
     const char *env[] = {"NO_COLOR=1", NULL};
     r = lt_emberlintv(t->dir, argv, env);
-    assert_false(lt_contains(r.out, "\033["));
-    lt_free(&r);
+    assert_false(tt_contains(r.out, "\033["));
+    tt_free(&r);
 }
 
 static void test_fail_on(void **state)
 {
     tree *t = *state;
     /* only a warning: fails by default (warning), not with --fail-on error */
-    lt_run r = lt_lint(t->dir, "--no-cache", "src/stale.c", NULL);
+    tt_run r = lt_lint(t->dir, "--no-cache", "src/stale.c", NULL);
     assert_int_equal(r.status, 1);
-    lt_free(&r);
+    tt_free(&r);
     r = lt_lint(t->dir, "--no-cache", "--fail-on", "error", "src/stale.c", NULL);
     assert_int_equal(r.status, 0);
-    assert_true(lt_contains(r.out, "[EH001]")); /* still reported */
-    lt_free(&r);
+    assert_true(tt_contains(r.out, "[EH001]")); /* still reported */
+    tt_free(&r);
     r = lt_lint(t->dir, "--no-cache", "--fail-on=error", "src", NULL);
     assert_int_equal(r.status, 1);
-    lt_free(&r);
+    tt_free(&r);
     r = lt_lint(t->dir, "--no-cache", "--fail-on", "sometimes", "src", NULL);
     assert_int_equal(r.status, 2);
-    assert_true(lt_contains(r.err, "emberlint: --fail-on: expected error or warning"));
-    lt_free(&r);
+    assert_true(tt_contains(r.err, "emberlint: --fail-on: expected error or warning"));
+    tt_free(&r);
 }
 
 static void test_select_ignore(void **state)
 {
     tree *t = *state;
-    lt_run r = lt_emberlint(t->dir, "--no-cache", "--format", "json", "--select", "EH101", "src", NULL);
-    json_object *j = lt_json(r.out);
+    tt_run r = lt_emberlint(t->dir, "--no-cache", "--format", "json", "--select", "EH101", "src", NULL);
+    json_object *j = tt_json(r.out);
     assert_int_equal(lt_count_rule(j, NULL), 1);
     assert_int_equal(lt_count_rule(j, "EH101"), 1);
     json_object_put(j);
-    lt_free(&r);
+    tt_free(&r);
 
     r = lt_emberlint(t->dir, "--no-cache", "--format", "json", "--select", LT_RULES, "--ignore", "EH101",
                      "src", NULL);
-    j = lt_json(r.out);
+    j = tt_json(r.out);
     assert_int_equal(lt_count_rule(j, "EH101"), 0);
     /* EH101 did not run, so its suppression is not judged either */
     assert_int_equal(lt_count_rule(j, "EH001"), 0);
     json_object_put(j);
     assert_int_equal(r.status, 0);
-    lt_free(&r);
+    tt_free(&r);
 
     /* prefixes, names, lower case, repeated options */
     r = lt_emberlint(t->dir, "--no-cache", "--format", "json", "--select", "EH0", "--select",
                      "backend-include", "--ignore", "eh001", "src", NULL);
-    j = lt_json(r.out);
+    j = tt_json(r.out);
     assert_int_equal(lt_count_rule(j, "EH101"), 1);
     assert_int_equal(lt_count_rule(j, "EH001"), 0);
     json_object_put(j);
-    lt_free(&r);
+    tt_free(&r);
 
     r = lt_emberlint(t->dir, "--no-cache", "--select", "EH9", "src", NULL);
     assert_int_equal(r.status, 2);
-    assert_true(lt_contains(r.err, "emberlint: --select: no rule is named 'EH9'"));
-    lt_free(&r);
+    assert_true(tt_contains(r.err, "emberlint: --select: no rule is named 'EH9'"));
+    tt_free(&r);
 }
 
 static void test_statistics(void **state)
 {
     tree *t = *state;
-    lt_run r = lt_lint(t->dir, "--no-cache", "--statistics", "src", NULL);
-    assert_true(lt_contains(r.out, "     1  EH001  unused-suppression\n"));
-    assert_true(lt_contains(r.out, "     1  EH101  backend-include\n"));
-    lt_free(&r);
+    tt_run r = lt_lint(t->dir, "--no-cache", "--statistics", "src", NULL);
+    assert_true(tt_contains(r.out, "     1  EH001  unused-suppression\n"));
+    assert_true(tt_contains(r.out, "     1  EH101  backend-include\n"));
+    tt_free(&r);
 }
 
 static void test_output_file(void **state)
 {
     tree *t = *state;
-    lt_run r = lt_lint(t->dir, "--no-cache", "-o", "report.txt", "src/bad.c", NULL);
+    tt_run r = lt_lint(t->dir, "--no-cache", "-o", "report.txt", "src/bad.c", NULL);
     assert_int_equal(r.status, 1);
     assert_string_equal(r.out, "");
-    lt_free(&r);
-    char *p = lt_path(t->dir, "report.txt");
+    tt_free(&r);
+    char *p = tt_path(t->dir, "report.txt");
     FILE *f = fopen(p, "r");
     assert_non_null(f);
     char line[512] = "";
     assert_non_null(fgets(line, sizeof line, f));
     fclose(f);
-    assert_true(lt_contains(line, "src/bad.c:1:1: error:"));
+    assert_true(tt_contains(line, "src/bad.c:1:1: error:"));
     free(p);
     r = lt_lint(t->dir, "--no-cache", "-o", "no/such/dir/report.txt", "src/bad.c", NULL);
     assert_int_equal(r.status, 2);
-    assert_true(lt_contains(r.err, "emberlint: no/such/dir/report.txt: cannot write"));
-    lt_free(&r);
+    assert_true(tt_contains(r.err, "emberlint: no/such/dir/report.txt: cannot write"));
+    tt_free(&r);
 }
 
 static void test_list_rules(void **state)
 {
     (void)state;
-    lt_run r = lt_emberlint(NULL, "--list-rules", NULL);
+    tt_run r = lt_emberlint(NULL, "--list-rules", NULL);
     assert_int_equal(r.status, 0);
     const char *ids[] = {"EH000", "EH001", "EH002", "EH101", "EH102", "EH103", "EH104", "EH105",
                          "EH201", "EH202", "EH203", "EH301", "EH302", "EH401"};
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
-        assert_true(lt_contains(r.out, ids[i]));
-    assert_true(lt_contains(r.out, "backend-include"));
-    lt_free(&r);
+        assert_true(tt_contains(r.out, ids[i]));
+    assert_true(tt_contains(r.out, "backend-include"));
+    tt_free(&r);
 
     r = lt_emberlint(NULL, "--list-rules", "--format", "json", NULL);
-    json_object *j = lt_json(r.out);
+    json_object *j = tt_json(r.out);
     assert_true(json_object_is_type(j, json_type_array));
     assert_int_equal(json_object_array_length(j), sizeof ids / sizeof ids[0]);
     json_object *first = json_object_array_get_idx(j, 0);
-    assert_string_equal(json_object_get_string(lt_get(first, "id")), "EH000");
-    assert_string_equal(json_object_get_string(lt_get(first, "name")), "parse-error");
-    assert_string_equal(json_object_get_string(lt_get(first, "severity")), "error");
-    assert_true(json_object_get_boolean(lt_get(first, "implemented")));
+    assert_string_equal(json_object_get_string(tt_get(first, "id")), "EH000");
+    assert_string_equal(json_object_get_string(tt_get(first, "name")), "parse-error");
+    assert_string_equal(json_object_get_string(tt_get(first, "severity")), "error");
+    assert_true(json_object_get_boolean(tt_get(first, "implemented")));
     json_object_put(j);
-    lt_free(&r);
+    tt_free(&r);
 }
 
 static void test_explain(void **state)
 {
     (void)state;
-    lt_run r = lt_emberlint(NULL, "--explain", "EH101", NULL);
+    tt_run r = lt_emberlint(NULL, "--explain", "EH101", NULL);
     assert_int_equal(r.status, 0);
-    assert_true(lt_contains(r.out, "# EH101 backend-include"));
-    assert_true(lt_contains(r.out, "## Bad"));
-    assert_true(lt_contains(r.out, "## Good"));
-    lt_free(&r);
+    assert_true(tt_contains(r.out, "# EH101 backend-include"));
+    assert_true(tt_contains(r.out, "## Bad"));
+    assert_true(tt_contains(r.out, "## Good"));
+    tt_free(&r);
     r = lt_emberlint(NULL, "--explain", "parse-error", NULL);
-    assert_true(lt_contains(r.out, "# EH000 parse-error"));
-    lt_free(&r);
+    assert_true(tt_contains(r.out, "# EH000 parse-error"));
+    tt_free(&r);
     r = lt_emberlint(NULL, "--explain", "eh001", NULL);
-    assert_true(lt_contains(r.out, "# EH001 unused-suppression"));
-    lt_free(&r);
+    assert_true(tt_contains(r.out, "# EH001 unused-suppression"));
+    tt_free(&r);
     r = lt_emberlint(NULL, "--explain", "EH999", NULL);
     assert_int_equal(r.status, 2);
-    assert_true(lt_contains(r.err, "emberlint: --explain: no rule is named 'EH999'"));
-    lt_free(&r);
+    assert_true(tt_contains(r.err, "emberlint: --explain: no rule is named 'EH999'"));
+    tt_free(&r);
 }
 
 /* Every rule page the build embeds agrees with rules/rules.json: its title
@@ -205,16 +205,16 @@ static void test_explain(void **state)
 static void test_docs_pages_match_metadata(void **state)
 {
     (void)state;
-    lt_run r = lt_emberlint(NULL, "--list-rules", "--format", "json", NULL);
-    json_object *rules = lt_json(r.out);
+    tt_run r = lt_emberlint(NULL, "--list-rules", "--format", "json", NULL);
+    json_object *rules = tt_json(r.out);
     for (size_t i = 0; i < json_object_array_length(rules); i++) {
         json_object *m = json_object_array_get_idx(rules, i);
-        const char *id = json_object_get_string(lt_get(m, "id"));
-        const char *name = json_object_get_string(lt_get(m, "name"));
-        char *path = lt_fmt("%s/docs/rules/%s.md", LINT_SRCDIR, id);
+        const char *id = json_object_get_string(tt_get(m, "id"));
+        const char *name = json_object_get_string(tt_get(m, "name"));
+        char *path = tt_fmt("%s/docs/rules/%s.md", LINT_SRCDIR, id);
         FILE *f = fopen(path, "r");
         if (!f) {
-            if (json_object_get_boolean(lt_get(m, "implemented"))) {
+            if (json_object_get_boolean(tt_get(m, "implemented"))) {
                 print_error("%s is implemented but has no docs/rules/%s.md\n", id, id);
                 fail();
             }
@@ -225,37 +225,37 @@ static void test_docs_pages_match_metadata(void **state)
         size_t n = fread(buf, 1, sizeof buf - 1, f);
         buf[n] = '\0';
         fclose(f);
-        char *title = lt_fmt("# %s %s\n", id, name);
-        char *row = lt_fmt("| %s | %s | %s", json_object_get_string(lt_get(m, "severity")),
-                           json_object_get_string(lt_get(m, "applies_to")),
-                           json_object_get_string(lt_get(m, "fix")));
+        char *title = tt_fmt("# %s %s\n", id, name);
+        char *row = tt_fmt("| %s | %s | %s", json_object_get_string(tt_get(m, "severity")),
+                           json_object_get_string(tt_get(m, "applies_to")),
+                           json_object_get_string(tt_get(m, "fix")));
         if (strncmp(buf, title, strlen(title)) != 0 || !strstr(buf, row)) {
             print_error("%s: expected the title \"%s\" and a table row starting \"%s\"\n", path,
                         title, row);
             fail();
         }
-        assert_true(lt_contains(buf, "## Bad"));
-        assert_true(lt_contains(buf, "## Good"));
-        assert_true(lt_contains(buf, "## How to fix"));
+        assert_true(tt_contains(buf, "## Bad"));
+        assert_true(tt_contains(buf, "## Good"));
+        assert_true(tt_contains(buf, "## How to fix"));
         free(title);
         free(row);
         free(path);
     }
     json_object_put(rules);
-    lt_free(&r);
+    tt_free(&r);
 }
 
 static void test_help_version_usage(void **state)
 {
     (void)state;
-    lt_run r = lt_emberlint(NULL, "--help", NULL);
+    tt_run r = lt_emberlint(NULL, "--help", NULL);
     assert_int_equal(r.status, 0);
-    assert_true(lt_contains(r.out, "usage: emberlint [options] PATH..."));
-    lt_free(&r);
+    assert_true(tt_contains(r.out, "usage: emberlint [options] PATH..."));
+    tt_free(&r);
     r = lt_emberlint(NULL, "--version", NULL);
     assert_int_equal(r.status, 0);
-    assert_true(lt_contains(r.out, "emberlint 0."));
-    lt_free(&r);
+    assert_true(tt_contains(r.out, "emberlint 0."));
+    tt_free(&r);
 
     const char *bad[][4] = {
         {"--bogus", NULL},
@@ -268,9 +268,9 @@ static void test_help_version_usage(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         r = lt_emberlintv(NULL, bad[i], NULL);
         assert_int_equal(r.status, 2);
-        assert_true(lt_contains(r.err, "emberlint: "));
+        assert_true(tt_contains(r.err, "emberlint: "));
         assert_string_equal(r.out, "");
-        lt_free(&r);
+        tt_free(&r);
     }
 }
 

@@ -12,39 +12,39 @@ static char *dir;
 static int setup(void **state)
 {
     (void)state;
-    dir = lt_tmpdir();
+    dir = tt_tmpdir();
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    lt_rmtree(dir);
+    tt_rmtree(dir);
     free(dir);
     return 0;
 }
 
 static void w(const char *rel, const char *content)
 {
-    free(lt_write(dir, rel, content));
+    free(tt_write(dir, rel, content));
 }
 
 /* Lint paths (relative to dir) as JSON; the parsed report. */
 static json_object *lint_json(int want_status, const char *a, const char *b)
 {
-    lt_run r = lt_lint(dir, "--no-cache", "--format", "json", a, b, NULL);
+    tt_run r = lt_lint(dir, "--no-cache", "--format", "json", a, b, NULL);
     if (r.status != want_status) {
         print_error("status %d, wanted %d\nstdout:\n%s\nstderr:\n%s\n", r.status, want_status, r.out, r.err);
         fail();
     }
-    json_object *j = lt_json(r.out);
-    lt_free(&r);
+    json_object *j = tt_json(r.out);
+    tt_free(&r);
     return j;
 }
 
 static const char *finding_field(json_object *j, size_t i, const char *key)
 {
-    return json_object_get_string(lt_get(json_object_array_get_idx(lt_get(j, "findings"), i), key));
+    return json_object_get_string(tt_get(json_object_array_get_idx(tt_get(j, "findings"), i), key));
 }
 
 static void test_builtin_default(void **state)
@@ -107,7 +107,7 @@ static void test_config_keys(void **state)
     assert_string_equal(finding_field(j, 0, "file"), "dispatch/d.c");
     assert_string_equal(finding_field(j, 1, "file"), "src/a.c");
     assert_string_equal(finding_field(j, 2, "file"), "src/b.c");
-    assert_true(lt_contains(finding_field(j, 2, "message"), "backend 'gpu'"));
+    assert_true(tt_contains(finding_field(j, 2, "message"), "backend 'gpu'"));
     json_object_put(j);
     /* an excluded file or directory named on the command line is linted */
     j = lint_json(1, "generated/g.c", NULL);
@@ -141,14 +141,14 @@ static void test_forced_config(void **state)
     json_object *j = lint_json(0, "src", NULL);
     assert_int_equal(lt_count_rule(j, NULL), 0);
     json_object_put(j);
-    lt_run r = lt_lint(dir, "--no-cache", "--config", "strict.json", "src", NULL);
+    tt_run r = lt_lint(dir, "--no-cache", "--config", "strict.json", "src", NULL);
     assert_int_equal(r.status, 1);
-    assert_true(lt_contains(r.out, "src/a.c:1:1: error:"));
-    lt_free(&r);
+    assert_true(tt_contains(r.out, "src/a.c:1:1: error:"));
+    tt_free(&r);
     r = lt_lint(dir, "--no-cache", "--config", "missing.json", "src", NULL);
     assert_int_equal(r.status, 2);
-    assert_true(lt_contains(r.err, "emberlint: missing.json: cannot read: No such file or directory"));
-    lt_free(&r);
+    assert_true(tt_contains(r.err, "emberlint: missing.json: cannot read: No such file or directory"));
+    tt_free(&r);
 }
 
 typedef struct bad_case {
@@ -178,22 +178,22 @@ static void test_malformed(void **state)
         {"{\"backend_headers\": \"cblas.h\"}", ":1:2: \"backend_headers\": expected an array of strings\n"},
         {"{\n\n  \"colour\": true}", ":3:3: unknown key \"colour\": expected one of backend_dirs, "
                                       "core_paths, exclude, backends, backend_headers, backend_prefixes, "
-                                      "backend_macros, rules\n"},
+                                      "backend_macros, legacy_backend_dirs, rewrites, rules\n"},
         {"{\"rules\": {\"EH101\": {\"enabled\": 1}}}", ":1:22: rules.EH101.enabled: expected true or false\n"},
         {"{\"x\": \"\xff\"}", ":1:8: expected valid UTF-8\n"},
     };
     w("src/a.c", "int a;\n");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         w("src/.emberlint.json", cases[i].text);
-        lt_run r = lt_lint(dir, "--no-cache", "src", NULL);
-        char *want = lt_fmt("emberlint: src/.emberlint.json%s", cases[i].message);
+        tt_run r = lt_lint(dir, "--no-cache", "src", NULL);
+        char *want = tt_fmt("emberlint: src/.emberlint.json%s", cases[i].message);
         if (r.status != 2 || strcmp(r.err, want) != 0) {
             print_error("case %zu: status %d\nstderr: %swanted: %s", i, r.status, r.err, want);
             fail();
         }
         assert_string_equal(r.out, "");
         free(want);
-        lt_free(&r);
+        tt_free(&r);
     }
 }
 

@@ -13,21 +13,21 @@ static char *dir;
 static int setup(void **state)
 {
     (void)state;
-    dir = lt_tmpdir();
+    dir = tt_tmpdir();
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    lt_rmtree(dir);
+    tt_rmtree(dir);
     free(dir);
     return 0;
 }
 
 static void w(const char *rel, const char *content)
 {
-    free(lt_write(dir, rel, content));
+    free(tt_write(dir, rel, content));
 }
 
 static void test_jobs_identical_output(void **state)
@@ -35,38 +35,38 @@ static void test_jobs_identical_output(void **state)
     (void)state;
     const char *formats[] = {"json", "text", "sarif"};
     for (size_t f = 0; f < 3; f++) {
-        lt_run one = lt_lint(NULL, "--no-cache", "-j", "1", "--format", formats[f],
+        tt_run one = lt_lint(NULL, "--no-cache", "-j", "1", "--format", formats[f],
                                   "tests/lint/fixtures", NULL);
-        lt_run two = lt_lint(NULL, "--no-cache", "-j2", "--format", formats[f],
+        tt_run two = lt_lint(NULL, "--no-cache", "-j2", "--format", formats[f],
                                   "tests/lint/fixtures", NULL);
-        lt_run many = lt_lint(NULL, "--no-cache", "--jobs=7", "--format", formats[f],
+        tt_run many = lt_lint(NULL, "--no-cache", "--jobs=7", "--format", formats[f],
                                    "tests/lint/fixtures", NULL);
         assert_int_equal(one.status, 1);
         assert_true(strlen(one.out) > 100);
         assert_string_equal(one.out, two.out);
         assert_string_equal(one.out, many.out);
         assert_int_equal(one.status, two.status);
-        lt_free(&one);
-        lt_free(&two);
-        lt_free(&many);
+        tt_free(&one);
+        tt_free(&two);
+        tt_free(&many);
     }
 }
 
 static void test_sorted_by_file_line_rule(void **state)
 {
     (void)state;
-    lt_run r = lt_emberlint(NULL, "--no-cache", "--format", "json", "tests/lint/fixtures", NULL);
-    json_object *j = lt_json(r.out);
-    json_object *f = lt_get(j, "findings");
+    tt_run r = lt_emberlint(NULL, "--no-cache", "--format", "json", "tests/lint/fixtures", NULL);
+    json_object *j = tt_json(r.out);
+    json_object *f = tt_get(j, "findings");
     for (size_t i = 1; i < json_object_array_length(f); i++) {
         json_object *a = json_object_array_get_idx(f, i - 1), *b = json_object_array_get_idx(f, i);
-        int c = strcmp(json_object_get_string(lt_get(a, "file")), json_object_get_string(lt_get(b, "file")));
+        int c = strcmp(json_object_get_string(tt_get(a, "file")), json_object_get_string(tt_get(b, "file")));
         if (c == 0)
-            c = json_object_get_int(lt_get(a, "line")) - json_object_get_int(lt_get(b, "line"));
+            c = json_object_get_int(tt_get(a, "line")) - json_object_get_int(tt_get(b, "line"));
         assert_true(c <= 0);
     }
     json_object_put(j);
-    lt_free(&r);
+    tt_free(&r);
 }
 
 static void test_compile_database(void **state)
@@ -75,59 +75,59 @@ static void test_compile_database(void **state)
     w("src/a.c", "#include \"conf.h\"\n#ifdef USE_BLAS\n#include <cblas.h>\n#endif\nint a = CONF;\n");
     w("src/inc/conf.h", "#define CONF 1\n");
     w("src/only.h", "#ifdef USE_BLAS\n#include <lapacke.h>\n#endif\n");
-    char *db = lt_fmt("[{\"directory\": \"%s/src\", \"file\": \"a.c\", \"arguments\": [\"cc\", \"-c\", "
+    char *db = tt_fmt("[{\"directory\": \"%s/src\", \"file\": \"a.c\", \"arguments\": [\"cc\", \"-c\", "
                       "\"-Iinc\", \"-DUSE_BLAS\", \"-Werror\", \"-o\", \"a.o\", \"a.c\"]}]\n", dir);
     w("build/compile_commands.json", db);
     free(db);
 
     /* without the database: conf.h is not found (EH000), no USE_BLAS */
-    lt_run r = lt_lint(dir, "--no-cache", "--format", "json", "src", NULL);
-    json_object *j = lt_json(r.out);
+    tt_run r = lt_lint(dir, "--no-cache", "--format", "json", "src", NULL);
+    json_object *j = tt_json(r.out);
     assert_int_equal(lt_count_rule(j, "EH000"), 1);
     assert_int_equal(lt_count_rule(j, "EH101"), 0);
     json_object_put(j);
-    lt_free(&r);
+    tt_free(&r);
 
     /* with it: a.c's flags; only.h, which no .c includes, borrows them */
     r = lt_lint(dir, "--no-cache", "--format", "json", "-p", "build", "src", NULL);
-    j = lt_json(r.out);
+    j = tt_json(r.out);
     assert_int_equal(lt_count_rule(j, "EH000"), 0);
     assert_int_equal(lt_count_rule(j, "EH101"), 2);
     json_object_put(j);
-    lt_free(&r);
+    tt_free(&r);
 
     /* -p without PATH lints the database's files */
     r = lt_lint(dir, "--no-cache", "--format", "json", "-pbuild", NULL);
-    j = lt_json(r.out);
+    j = tt_json(r.out);
     assert_int_equal(lt_count_rule(j, NULL), 1);
-    assert_int_equal(json_object_get_int(lt_get(lt_get(j, "summary"), "files")), 1);
+    assert_int_equal(json_object_get_int(tt_get(tt_get(j, "summary"), "files")), 1);
     json_object_put(j);
-    lt_free(&r);
+    tt_free(&r);
 
     /* a directory without compile_commands.json */
     r = lt_lint(dir, "--no-cache", "-p", "src", "src", NULL);
     assert_int_equal(r.status, 2);
-    assert_true(lt_contains(r.err, "emberlint: src/compile_commands.json: No such file or directory"));
-    lt_free(&r);
+    assert_true(tt_contains(r.err, "emberlint: src/compile_commands.json: No such file or directory"));
+    tt_free(&r);
     /* a malformed one */
     w("bad/compile_commands.json", "[{\"directory\": ");
     r = lt_lint(dir, "--no-cache", "-p", "bad", "src", NULL);
     assert_int_equal(r.status, 2);
-    assert_true(lt_contains(r.err, "emberlint: bad/compile_commands.json: cannot load"));
-    lt_free(&r);
+    assert_true(tt_contains(r.err, "emberlint: bad/compile_commands.json: cannot load"));
+    tt_free(&r);
 }
 
 static void test_extra_args(void **state)
 {
     (void)state;
     w("src/a.c", "#ifdef USE_BLAS\n#include <cblas.h>\n#endif\nint a;\n");
-    lt_run r = lt_lint(dir, "--no-cache", "src", NULL);
+    tt_run r = lt_lint(dir, "--no-cache", "src", NULL);
     assert_int_equal(r.status, 0);
-    lt_free(&r);
+    tt_free(&r);
     r = lt_lint(dir, "--no-cache", "src", "--", "-DUSE_BLAS", NULL);
     assert_int_equal(r.status, 1);
-    assert_true(lt_contains(r.out, "src/a.c:2:1: error:"));
-    lt_free(&r);
+    assert_true(tt_contains(r.out, "src/a.c:2:1: error:"));
+    tt_free(&r);
 }
 
 static void test_default_flags(void **state)
@@ -139,18 +139,18 @@ static void test_default_flags(void **state)
     w("app/deep/er/main.c", "#include <stddef.h>\n#include <stdint.h>\n#include <eh/eh.h>\n"
                             "size_t n(eh_tensor *t) { return t ? sizeof(int64_t) : 0; }\n"
                             "_Static_assert(__STDC_VERSION__ == 201112L, \"C11 by default\");\n");
-    lt_run r = lt_lint(dir, "--no-cache", "app", NULL);
+    tt_run r = lt_lint(dir, "--no-cache", "app", NULL);
     if (r.status != 0)
         print_error("%s%s", r.out, r.err);
     assert_int_equal(r.status, 0);
-    lt_free(&r);
+    tt_free(&r);
     /* the defaults can be changed after -- */
     r = lt_lint(dir, "--no-cache", "--format", "json", "app", "--", "-std=c99", NULL);
     assert_int_equal(r.status, 1);
-    json_object *j = lt_json(r.out);
+    json_object *j = tt_json(r.out);
     assert_int_equal(lt_count_rule(j, "EH000"), 1);
     json_object_put(j);
-    lt_free(&r);
+    tt_free(&r);
 }
 
 static void test_headers(void **state)
@@ -162,17 +162,17 @@ static void test_headers(void **state)
     w("src/used.h", "#include <fftw3.h>\n");
     w("src/a.c", "#include \"used.h\"\n");
     w("src/b.c", "#include \"used.h\"\n#include \"used.h\"\n");
-    lt_run r = lt_lint(dir, "--no-cache", "-v", "src", NULL);
-    assert_true(lt_contains(r.out, "src/alone.h:2:1: error:"));
-    assert_true(lt_contains(r.out, "src/used.h:1:1: error:"));
+    tt_run r = lt_lint(dir, "--no-cache", "-v", "src", NULL);
+    assert_true(tt_contains(r.out, "src/alone.h:2:1: error:"));
+    assert_true(tt_contains(r.out, "src/used.h:1:1: error:"));
     assert_int_equal(strstr(strstr(r.out, "src/used.h"), "\n")[1], '\0'); /* nothing after: once */
-    assert_true(lt_contains(r.err, "4 files, 3 translation units"));
-    lt_free(&r);
+    assert_true(tt_contains(r.err, "4 files, 3 translation units"));
+    tt_free(&r);
     /* a header of a file outside the linted paths is not reported */
     r = lt_lint(dir, "--no-cache", "src/a.c", NULL);
     assert_int_equal(r.status, 0);
     assert_string_equal(r.out, "");
-    lt_free(&r);
+    tt_free(&r);
 }
 
 int main(void)

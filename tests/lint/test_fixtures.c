@@ -117,15 +117,15 @@ static bool is_source(const char *name)
 /* rel: path relative to LINT_SRCDIR. */
 static void scan_tree(expects *e, const char *rel)
 {
-    char *abs = lt_path(LINT_SRCDIR, rel);
+    char *abs = tt_path(LINT_SRCDIR, rel);
     DIR *d = opendir(abs);
     assert_non_null(d);
     struct dirent *ent;
     while ((ent = readdir(d))) {
         if (ent->d_name[0] == '.')
             continue;
-        char *child_rel = lt_path(rel, ent->d_name);
-        char *child_abs = lt_path(LINT_SRCDIR, child_rel);
+        char *child_rel = tt_path(rel, ent->d_name);
+        char *child_abs = tt_path(LINT_SRCDIR, child_rel);
         struct stat st;
         if (lstat(child_abs, &st) == 0 && S_ISDIR(st.st_mode)) {
             scan_tree(e, child_rel);
@@ -148,25 +148,25 @@ static void scan_tree(expects *e, const char *rel)
 static void run_fixture_dir(void **state)
 {
     const char *rule = *state;
-    char *rel = lt_path(FIXTURES, rule);
+    char *rel = tt_path(FIXTURES, rule);
     expects e = {0};
     add_rule(&e, rule);
     add_rule(&e, "EH000");
     scan_tree(&e, rel);
 
-    lt_run r = lt_emberlint(NULL, "--no-cache", "--format", "json", rel, NULL);
+    tt_run r = lt_emberlint(NULL, "--no-cache", "--format", "json", rel, NULL);
     if (r.status != 0 && r.status != 1) {
         print_error("emberlint exited %d on %s\nstderr:\n%s\n", r.status, rel, r.err);
         fail();
     }
-    json_object *report = lt_json(r.out);
-    json_object *findings = lt_get(report, "findings");
+    json_object *report = tt_json(r.out);
+    json_object *findings = tt_get(report, "findings");
     size_t extra = 0, missing = 0;
     for (size_t i = 0; i < json_object_array_length(findings); i++) {
         json_object *f = json_object_array_get_idx(findings, i);
-        const char *frule = json_object_get_string(lt_get(f, "rule"));
-        const char *file = json_object_get_string(lt_get(f, "file"));
-        unsigned line = (unsigned)json_object_get_int(lt_get(f, "line"));
+        const char *frule = json_object_get_string(tt_get(f, "rule"));
+        const char *file = json_object_get_string(tt_get(f, "file"));
+        unsigned line = (unsigned)json_object_get_int(tt_get(f, "line"));
         if (!compared(&e, frule))
             continue;
         bool found = false;
@@ -180,7 +180,7 @@ static void run_fixture_dir(void **state)
         }
         if (!found) {
             print_error("unexpected finding: %s:%u: %s: %s\n", file, line, frule,
-                        json_object_get_string(lt_get(f, "message")));
+                        json_object_get_string(tt_get(f, "message")));
             extra++;
         }
     }
@@ -195,7 +195,7 @@ static void run_fixture_dir(void **state)
     json_object_put(report);
     if (extra || missing)
         print_error("stderr:\n%s\n", r.err);
-    lt_free(&r);
+    tt_free(&r);
     free(rel);
     assert_int_equal(extra, 0);
     assert_int_equal(missing, 0);
@@ -208,7 +208,7 @@ static int cmp_str(const void *a, const void *b)
 
 int main(void)
 {
-    char *dir = lt_path(LINT_SRCDIR, FIXTURES);
+    char *dir = tt_path(LINT_SRCDIR, FIXTURES);
     DIR *d = opendir(dir);
     if (!d) {
         fprintf(stderr, "test_fixtures: %s: cannot open\n", dir);

@@ -16,12 +16,12 @@ typedef struct tree {
 static int tree_setup(void **state)
 {
     tree *t = calloc(1, sizeof *t);
-    t->dir = lt_tmpdir();
-    free(lt_write(t->dir, "src/bad.c", "#include <stddef.h>\n#include <cblas.h>\nint bad(void) { return 0; }\n"));
-    free(lt_write(t->dir, "src/stale.c",
+    t->dir = tt_tmpdir();
+    free(tt_write(t->dir, "src/bad.c", "#include <stddef.h>\n#include <cblas.h>\nint bad(void) { return 0; }\n"));
+    free(tt_write(t->dir, "src/stale.c",
                   "#include <stddef.h> // emberlint-ignore EH101\nint stale(void) { return 0; }\n"));
-    free(lt_write(t->dir, "src/we,ird: name.c", "#include <lapacke.h>\n"));
-    char *other = lt_path(t->dir, "other");
+    free(tt_write(t->dir, "src/we,ird: name.c", "#include <lapacke.h>\n"));
+    char *other = tt_path(t->dir, "other");
     mkdir(other, 0777);
     free(other);
     *state = t;
@@ -31,7 +31,7 @@ static int tree_setup(void **state)
 static int tree_teardown(void **state)
 {
     tree *t = *state;
-    lt_rmtree(t->dir);
+    tt_rmtree(t->dir);
     free(t->dir);
     free(t);
     return 0;
@@ -52,14 +52,14 @@ static void expect_keys(json_object *o, const char *const *keys, size_t n)
 static void test_json_shape(void **state)
 {
     tree *t = *state;
-    lt_run r = lt_lint(t->dir, "--no-cache", "--format", "json", "src", NULL);
+    tt_run r = lt_lint(t->dir, "--no-cache", "--format", "json", "src", NULL);
     assert_int_equal(r.status, 1);
-    json_object *j = lt_json(r.out);
+    json_object *j = tt_json(r.out);
     const char *top[] = {"tool", "version", "findings", "summary"};
     expect_keys(j, top, 4);
-    assert_string_equal(json_object_get_string(lt_get(j, "tool")), "emberlint");
-    assert_true(strlen(json_object_get_string(lt_get(j, "version"))) > 0);
-    json_object *findings = lt_get(j, "findings");
+    assert_string_equal(json_object_get_string(tt_get(j, "tool")), "emberlint");
+    assert_true(strlen(json_object_get_string(tt_get(j, "version"))) > 0);
+    json_object *findings = tt_get(j, "findings");
     assert_int_equal(json_object_array_length(findings), 3);
     const char *fkeys[] = {"rule", "name", "severity", "file", "line", "column", "message", "fixable"};
     for (size_t i = 0; i < 3; i++)
@@ -67,64 +67,64 @@ static void test_json_shape(void **state)
 
     /* sorted by file, line, column */
     json_object *f0 = json_object_array_get_idx(findings, 0);
-    assert_string_equal(json_object_get_string(lt_get(f0, "rule")), "EH101");
-    assert_string_equal(json_object_get_string(lt_get(f0, "name")), "backend-include");
-    assert_string_equal(json_object_get_string(lt_get(f0, "severity")), "error");
-    assert_string_equal(json_object_get_string(lt_get(f0, "file")), "src/bad.c");
-    assert_int_equal(json_object_get_int(lt_get(f0, "line")), 2);
-    assert_int_equal(json_object_get_int(lt_get(f0, "column")), 1);
-    assert_true(json_object_get_boolean(lt_get(f0, "fixable")));
-    assert_true(json_object_is_type(lt_get(f0, "line"), json_type_int));
+    assert_string_equal(json_object_get_string(tt_get(f0, "rule")), "EH101");
+    assert_string_equal(json_object_get_string(tt_get(f0, "name")), "backend-include");
+    assert_string_equal(json_object_get_string(tt_get(f0, "severity")), "error");
+    assert_string_equal(json_object_get_string(tt_get(f0, "file")), "src/bad.c");
+    assert_int_equal(json_object_get_int(tt_get(f0, "line")), 2);
+    assert_int_equal(json_object_get_int(tt_get(f0, "column")), 1);
+    assert_true(json_object_get_boolean(tt_get(f0, "fixable")));
+    assert_true(json_object_is_type(tt_get(f0, "line"), json_type_int));
     json_object *f1 = json_object_array_get_idx(findings, 1);
-    assert_string_equal(json_object_get_string(lt_get(f1, "rule")), "EH001");
-    assert_string_equal(json_object_get_string(lt_get(f1, "severity")), "warning");
-    assert_false(json_object_get_boolean(lt_get(f1, "fixable")));
+    assert_string_equal(json_object_get_string(tt_get(f1, "rule")), "EH001");
+    assert_string_equal(json_object_get_string(tt_get(f1, "severity")), "warning");
+    assert_false(json_object_get_boolean(tt_get(f1, "fixable")));
     json_object *f2 = json_object_array_get_idx(findings, 2);
-    assert_string_equal(json_object_get_string(lt_get(f2, "file")), "src/we,ird: name.c");
+    assert_string_equal(json_object_get_string(tt_get(f2, "file")), "src/we,ird: name.c");
 
-    json_object *sum = lt_get(j, "summary");
-    assert_int_equal(json_object_get_int(lt_get(sum, "files")), 3);
-    assert_int_equal(json_object_get_int(lt_get(sum, "findings")), 3);
-    assert_int_equal(json_object_get_int(lt_get(sum, "errors")), 2);
-    assert_int_equal(json_object_get_int(lt_get(sum, "warnings")), 1);
-    assert_int_equal(json_object_get_int(lt_get(sum, "notes")), 0);
-    json_object *by = lt_get(sum, "by_rule");
-    assert_int_equal(json_object_get_int(lt_get(by, "EH101")), 2);
-    assert_int_equal(json_object_get_int(lt_get(by, "EH001")), 1);
+    json_object *sum = tt_get(j, "summary");
+    assert_int_equal(json_object_get_int(tt_get(sum, "files")), 3);
+    assert_int_equal(json_object_get_int(tt_get(sum, "findings")), 3);
+    assert_int_equal(json_object_get_int(tt_get(sum, "errors")), 2);
+    assert_int_equal(json_object_get_int(tt_get(sum, "warnings")), 1);
+    assert_int_equal(json_object_get_int(tt_get(sum, "notes")), 0);
+    json_object *by = tt_get(sum, "by_rule");
+    assert_int_equal(json_object_get_int(tt_get(by, "EH101")), 2);
+    assert_int_equal(json_object_get_int(tt_get(by, "EH001")), 1);
     json_object_put(j);
-    lt_free(&r);
+    tt_free(&r);
 
     /* no findings: an empty list, exit 0 */
     r = lt_emberlint(t->dir, "--no-cache", "--format", "json", "--select", "EH000", "src", NULL);
     assert_int_equal(r.status, 0);
-    j = lt_json(r.out);
-    assert_int_equal(json_object_array_length(lt_get(j, "findings")), 0);
+    j = tt_json(r.out);
+    assert_int_equal(json_object_array_length(tt_get(j, "findings")), 0);
     json_object_put(j);
-    lt_free(&r);
+    tt_free(&r);
 }
 
 static void test_paths_relative_to_cwd(void **state)
 {
     tree *t = *state;
-    char *src = lt_path(t->dir, "src");
-    char *other = lt_path(t->dir, "other");
-    lt_run r = lt_lint(src, "--no-cache", "--format", "json", "bad.c", NULL);
-    json_object *j = lt_json(r.out);
-    assert_string_equal(json_object_get_string(lt_get(json_object_array_get_idx(lt_get(j, "findings"), 0), "file")),
+    char *src = tt_path(t->dir, "src");
+    char *other = tt_path(t->dir, "other");
+    tt_run r = lt_lint(src, "--no-cache", "--format", "json", "bad.c", NULL);
+    json_object *j = tt_json(r.out);
+    assert_string_equal(json_object_get_string(tt_get(json_object_array_get_idx(tt_get(j, "findings"), 0), "file")),
                         "bad.c");
     json_object_put(j);
-    lt_free(&r);
+    tt_free(&r);
     r = lt_lint(other, "--no-cache", "--format", "json", "../src/bad.c", NULL);
-    j = lt_json(r.out);
-    assert_string_equal(json_object_get_string(lt_get(json_object_array_get_idx(lt_get(j, "findings"), 0), "file")),
+    j = tt_json(r.out);
+    assert_string_equal(json_object_get_string(tt_get(json_object_array_get_idx(tt_get(j, "findings"), 0), "file")),
                         "../src/bad.c");
     json_object_put(j);
-    lt_free(&r);
+    tt_free(&r);
     /* an absolute argument is still shown relative to the current directory */
-    char *abs = lt_path(t->dir, "src/bad.c");
+    char *abs = tt_path(t->dir, "src/bad.c");
     r = lt_lint(t->dir, "--no-cache", abs, NULL);
     assert_true(strncmp(r.out, "src/bad.c:2:1: error:", 21) == 0);
-    lt_free(&r);
+    tt_free(&r);
     free(abs);
     free(src);
     free(other);
@@ -132,9 +132,9 @@ static void test_paths_relative_to_cwd(void **state)
 
 static const char *str_at(json_object *o, const char *a, const char *b)
 {
-    json_object *x = lt_get(o, a);
+    json_object *x = tt_get(o, a);
     if (b)
-        x = lt_get(x, b);
+        x = tt_get(x, b);
     assert_true(json_object_is_type(x, json_type_string));
     return json_object_get_string(x);
 }
@@ -142,17 +142,17 @@ static const char *str_at(json_object *o, const char *a, const char *b)
 static void test_sarif(void **state)
 {
     tree *t = *state;
-    lt_run r = lt_lint(t->dir, "--no-cache", "--format", "sarif", "src", NULL);
+    tt_run r = lt_lint(t->dir, "--no-cache", "--format", "sarif", "src", NULL);
     assert_int_equal(r.status, 1);
-    json_object *j = lt_json(r.out);
-    assert_string_equal(json_object_get_string(lt_get(j, "version")), "2.1.0");
-    assert_true(lt_contains(json_object_get_string(lt_get(j, "$schema")), "sarif"));
-    json_object *runs = lt_get(j, "runs");
+    json_object *j = tt_json(r.out);
+    assert_string_equal(json_object_get_string(tt_get(j, "version")), "2.1.0");
+    assert_true(tt_contains(json_object_get_string(tt_get(j, "$schema")), "sarif"));
+    json_object *runs = tt_get(j, "runs");
     assert_int_equal(json_object_array_length(runs), 1);
     json_object *run = json_object_array_get_idx(runs, 0);
-    json_object *driver = lt_get(lt_get(run, "tool"), "driver");
-    assert_string_equal(json_object_get_string(lt_get(driver, "name")), "emberlint");
-    json_object *rules = lt_get(driver, "rules");
+    json_object *driver = tt_get(tt_get(run, "tool"), "driver");
+    assert_string_equal(json_object_get_string(tt_get(driver, "name")), "emberlint");
+    json_object *rules = tt_get(driver, "rules");
     assert_true(json_object_array_length(rules) >= 14);
     for (size_t i = 0; i < json_object_array_length(rules); i++) {
         json_object *rule = json_object_array_get_idx(rules, i);
@@ -160,9 +160,9 @@ static void test_sarif(void **state)
         assert_true(strlen(str_at(rule, "name", NULL)) > 0);
         assert_true(strlen(str_at(rule, "shortDescription", "text")) > 0);
         assert_true(strlen(str_at(rule, "fullDescription", "text")) > 0);
-        assert_true(strlen(str_at(lt_get(rule, "help"), "text", NULL)) > 0);
-        assert_true(strlen(str_at(lt_get(rule, "help"), "markdown", NULL)) > 0);
-        const char *level = str_at(lt_get(rule, "defaultConfiguration"), "level", NULL);
+        assert_true(strlen(str_at(tt_get(rule, "help"), "text", NULL)) > 0);
+        assert_true(strlen(str_at(tt_get(rule, "help"), "markdown", NULL)) > 0);
+        const char *level = str_at(tt_get(rule, "defaultConfiguration"), "level", NULL);
         assert_true(strcmp(level, "error") == 0 || strcmp(level, "warning") == 0 ||
                     strcmp(level, "note") == 0);
     }
@@ -172,58 +172,58 @@ static void test_sarif(void **state)
         if (strcmp(str_at(json_object_array_get_idx(rules, i), "id", NULL), "EH101") == 0)
             eh101 = json_object_array_get_idx(rules, i);
     assert_non_null(eh101);
-    assert_true(lt_contains(str_at(lt_get(eh101, "help"), "markdown", NULL), "## How to fix"));
+    assert_true(tt_contains(str_at(tt_get(eh101, "help"), "markdown", NULL), "## How to fix"));
     assert_string_equal(str_at(eh101, "name", NULL), "backend-include");
 
-    json_object *results = lt_get(run, "results");
+    json_object *results = tt_get(run, "results");
     assert_int_equal(json_object_array_length(results), 3);
     for (size_t i = 0; i < json_object_array_length(results); i++) {
         json_object *res = json_object_array_get_idx(results, i);
         const char *id = str_at(res, "ruleId", NULL);
-        int idx = json_object_get_int(lt_get(res, "ruleIndex"));
+        int idx = json_object_get_int(tt_get(res, "ruleIndex"));
         assert_string_equal(str_at(json_object_array_get_idx(rules, (size_t)idx), "id", NULL), id);
         const char *level = str_at(res, "level", NULL);
         assert_true(strcmp(level, "error") == 0 || strcmp(level, "warning") == 0);
-        assert_true(strlen(str_at(lt_get(res, "message"), "text", NULL)) > 0);
-        json_object *locs = lt_get(res, "locations");
+        assert_true(strlen(str_at(tt_get(res, "message"), "text", NULL)) > 0);
+        json_object *locs = tt_get(res, "locations");
         assert_int_equal(json_object_array_length(locs), 1);
-        json_object *phys = lt_get(json_object_array_get_idx(locs, 0), "physicalLocation");
-        const char *uri = str_at(lt_get(phys, "artifactLocation"), "uri", NULL);
+        json_object *phys = tt_get(json_object_array_get_idx(locs, 0), "physicalLocation");
+        const char *uri = str_at(tt_get(phys, "artifactLocation"), "uri", NULL);
         assert_true(strncmp(uri, "src/", 4) == 0); /* relative */
-        assert_string_equal(str_at(lt_get(phys, "artifactLocation"), "uriBaseId", NULL), "%SRCROOT%");
-        json_object *region = lt_get(phys, "region");
-        assert_true(json_object_get_int(lt_get(region, "startLine")) >= 1);
-        assert_true(json_object_get_int(lt_get(region, "startColumn")) >= 1);
+        assert_string_equal(str_at(tt_get(phys, "artifactLocation"), "uriBaseId", NULL), "%SRCROOT%");
+        json_object *region = tt_get(phys, "region");
+        assert_true(json_object_get_int(tt_get(region, "startLine")) >= 1);
+        assert_true(json_object_get_int(tt_get(region, "startColumn")) >= 1);
     }
     /* a URI is percent-encoded */
     json_object *last = json_object_array_get_idx(results, 2);
-    json_object *art = lt_get(lt_get(json_object_array_get_idx(lt_get(last, "locations"), 0),
+    json_object *art = tt_get(tt_get(json_object_array_get_idx(tt_get(last, "locations"), 0),
                                      "physicalLocation"), "artifactLocation");
     assert_string_equal(str_at(art, "uri", NULL), "src/we%2Cird%3A%20name.c");
-    const char *root = str_at(lt_get(lt_get(run, "originalUriBaseIds"), "%SRCROOT%"), "uri", NULL);
+    const char *root = str_at(tt_get(tt_get(run, "originalUriBaseIds"), "%SRCROOT%"), "uri", NULL);
     assert_true(strncmp(root, "file:///", 8) == 0);
     assert_true(root[strlen(root) - 1] == '/');
     json_object_put(j);
-    lt_free(&r);
+    tt_free(&r);
 }
 
 static void test_github(void **state)
 {
     tree *t = *state;
-    lt_run r = lt_lint(t->dir, "--no-cache", "--format", "github", "src", NULL);
+    tt_run r = lt_lint(t->dir, "--no-cache", "--format", "github", "src", NULL);
     assert_int_equal(r.status, 1);
-    assert_true(lt_contains(r.out, "::error file=src/bad.c,line=2,col=1,title=EH101::frontend code "
+    assert_true(tt_contains(r.out, "::error file=src/bad.c,line=2,col=1,title=EH101::frontend code "
                                    "includes backend-private header 'cblas.h'; include <eh/eh.h> and "
                                    "call ops instead\n"));
-    assert_true(lt_contains(r.out, "::warning file=src/stale.c,line=1,col=24,title=EH001::unused "
+    assert_true(tt_contains(r.out, "::warning file=src/stale.c,line=1,col=24,title=EH001::unused "
                                    "suppression of EH101"));
-    assert_true(lt_contains(r.out, "::error file=src/we%2Cird%3A name.c,line=1,col=1,title=EH101::"));
+    assert_true(tt_contains(r.out, "::error file=src/we%2Cird%3A name.c,line=1,col=1,title=EH101::"));
     /* one line per finding */
     size_t lines = 0;
     for (const char *p = r.out; *p; p++)
         lines += *p == '\n';
     assert_int_equal(lines, 3);
-    lt_free(&r);
+    tt_free(&r);
 }
 
 int main(void)

@@ -16,33 +16,33 @@ static char *dir;
 static int setup(void **state)
 {
     (void)state;
-    dir = lt_tmpdir();
-    free(lt_write(dir, "src/bad.c", "#include <cblas.h>\n"));
+    dir = tt_tmpdir();
+    free(tt_write(dir, "src/bad.c", "#include <cblas.h>\n"));
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    lt_rmtree(dir);
+    tt_rmtree(dir);
     free(dir);
     return 0;
 }
 
 static void w(const char *rel, const char *content)
 {
-    free(lt_write(dir, rel, content));
+    free(tt_write(dir, rel, content));
 }
 
 static void test_missing_path(void **state)
 {
     (void)state;
-    lt_run r = lt_lint(dir, "--no-cache", "nope.c", "src", "no/such/dir", NULL);
+    tt_run r = lt_lint(dir, "--no-cache", "nope.c", "src", "no/such/dir", NULL);
     assert_int_equal(r.status, 2); /* an I/O error wins over findings */
-    assert_true(lt_contains(r.err, "emberlint: nope.c: No such file or directory\n"));
-    assert_true(lt_contains(r.err, "emberlint: no/such/dir: No such file or directory\n"));
-    assert_true(lt_contains(r.out, "src/bad.c:1:1: error:")); /* the rest is linted */
-    lt_free(&r);
+    assert_true(tt_contains(r.err, "emberlint: nope.c: No such file or directory\n"));
+    assert_true(tt_contains(r.err, "emberlint: no/such/dir: No such file or directory\n"));
+    assert_true(tt_contains(r.out, "src/bad.c:1:1: error:")); /* the rest is linted */
+    tt_free(&r);
 }
 
 static void test_unreadable(void **state)
@@ -50,22 +50,22 @@ static void test_unreadable(void **state)
     (void)state;
     /* /proc/self/mem opens but cannot be read at offset 0 -- unreadable
      * even for root, who ignores permission bits. */
-    char *link = lt_path(dir, "src/mem.c");
+    char *link = tt_path(dir, "src/mem.c");
     assert_int_equal(symlink("/proc/self/mem", link), 0);
     free(link);
-    lt_run r = lt_lint(dir, "--no-cache", "src", NULL);
+    tt_run r = lt_lint(dir, "--no-cache", "src", NULL);
     assert_int_equal(r.status, 2);
-    assert_true(lt_contains(r.err, "src/mem.c: cannot read: "));
-    assert_true(lt_contains(r.out, "src/bad.c:1:1: error:"));
-    lt_free(&r);
+    assert_true(tt_contains(r.err, "src/mem.c: cannot read: "));
+    assert_true(tt_contains(r.out, "src/bad.c:1:1: error:"));
+    tt_free(&r);
     if (geteuid() != 0) {
         w("locked/x.c", "int x;\n");
-        char *p = lt_path(dir, "locked/x.c");
+        char *p = tt_path(dir, "locked/x.c");
         chmod(p, 0);
         r = lt_lint(dir, "--no-cache", "locked", NULL);
         assert_int_equal(r.status, 2);
-        assert_true(lt_contains(r.err, "emberlint: locked/x.c: cannot read: Permission denied"));
-        lt_free(&r);
+        assert_true(tt_contains(r.err, "emberlint: locked/x.c: cannot read: Permission denied"));
+        tt_free(&r);
         chmod(p, 0644);
         free(p);
     }
@@ -74,7 +74,7 @@ static void test_unreadable(void **state)
 static void test_binary_and_empty(void **state)
 {
     (void)state;
-    char *p = lt_path(dir, "src/blob.c");
+    char *p = tt_path(dir, "src/blob.c");
     FILE *f = fopen(p, "wb");
     assert_non_null(f);
     const unsigned char bytes[] = {0x7f, 'E', 'L', 'F', 0, 0, 1, 2, 0xff, 0xfe, 0};
@@ -83,46 +83,46 @@ static void test_binary_and_empty(void **state)
     free(p);
     w("src/empty.c", "");
     w("src/empty.h", "");
-    lt_run r = lt_lint(dir, "--no-cache", "--format", "json", "src", NULL);
+    tt_run r = lt_lint(dir, "--no-cache", "--format", "json", "src", NULL);
     assert_int_equal(r.status, 1);
-    assert_true(lt_contains(r.err, "emberlint: warning: "));
-    assert_true(lt_contains(r.err, "src/blob.c: binary file (contains NUL bytes), skipped\n"));
-    json_object *j = lt_json(r.out);
+    assert_true(tt_contains(r.err, "emberlint: warning: "));
+    assert_true(tt_contains(r.err, "src/blob.c: binary file (contains NUL bytes), skipped\n"));
+    json_object *j = tt_json(r.out);
     assert_int_equal(lt_count_rule(j, NULL), 1); /* bad.c only */
-    assert_int_equal(json_object_get_int(lt_get(lt_get(j, "summary"), "files")), 3);
+    assert_int_equal(json_object_get_int(tt_get(tt_get(j, "summary"), "files")), 3);
     json_object_put(j);
-    lt_free(&r);
+    tt_free(&r);
 }
 
 static void test_symlink_loops(void **state)
 {
     (void)state;
-    char *p = lt_path(dir, "src/loop");
+    char *p = tt_path(dir, "src/loop");
     assert_int_equal(symlink("..", p), 0); /* src/loop -> the tree above */
     free(p);
-    p = lt_path(dir, "src/self.c");
+    p = tt_path(dir, "src/self.c");
     assert_int_equal(symlink("self.c", p), 0);
     free(p);
-    p = lt_path(dir, "src/dangling.c");
+    p = tt_path(dir, "src/dangling.c");
     assert_int_equal(symlink("nowhere.c", p), 0);
     free(p);
-    p = lt_path(dir, "src/alias.c");
+    p = tt_path(dir, "src/alias.c");
     assert_int_equal(symlink("bad.c", p), 0); /* the same file twice: linted once */
     free(p);
-    lt_run r = lt_lint(dir, "--no-cache", "--format", "json", ".", NULL);
+    tt_run r = lt_lint(dir, "--no-cache", "--format", "json", ".", NULL);
     assert_int_equal(r.status, 1);
-    assert_true(lt_contains(r.err, "emberlint: warning: src/loop: symlink loop, skipped\n"));
-    assert_true(lt_contains(r.err, "emberlint: warning: src/self.c: symlink loop, skipped\n"));
-    assert_true(lt_contains(r.err, "emberlint: warning: src/dangling.c: broken symlink, skipped\n"));
-    json_object *j = lt_json(r.out);
+    assert_true(tt_contains(r.err, "emberlint: warning: src/loop: symlink loop, skipped\n"));
+    assert_true(tt_contains(r.err, "emberlint: warning: src/self.c: symlink loop, skipped\n"));
+    assert_true(tt_contains(r.err, "emberlint: warning: src/dangling.c: broken symlink, skipped\n"));
+    json_object *j = tt_json(r.out);
     assert_int_equal(lt_count_rule(j, NULL), 1);
     json_object_put(j);
-    lt_free(&r);
+    tt_free(&r);
     /* named directly */
     r = lt_lint(dir, "--no-cache", "src/self.c", NULL);
     assert_int_equal(r.status, 2);
-    assert_true(lt_contains(r.err, "emberlint: src/self.c: symlink loop\n"));
-    lt_free(&r);
+    assert_true(tt_contains(r.err, "emberlint: src/self.c: symlink loop\n"));
+    tt_free(&r);
 }
 
 static void test_non_utf8(void **state)
@@ -133,7 +133,7 @@ static void test_non_utf8(void **state)
     w("src/latin1.c", "/* caf\xe9 */\nstatic const char *s = \"na\xefve\";\n#include \"../backends/bl\xff" "as/x.h\"\n");
     w("backends/bl\xff" "as/x.h", "int x;\n");
     w("src/\xff\xfe.c", "#include <lapacke.h>\n");
-    lt_run r = lt_lint(dir, "--no-cache", "--format", "json", "src", NULL);
+    tt_run r = lt_lint(dir, "--no-cache", "--format", "json", "src", NULL);
     assert_int_equal(r.status, 1);
     struct json_tokener *tok = json_tokener_new();
     json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
@@ -144,22 +144,22 @@ static void test_non_utf8(void **state)
     json_tokener_free(tok);
     assert_non_null(j);
     assert_int_equal(lt_count_rule(j, "EH101"), 3);
-    assert_true(lt_contains(r.out, "bl\xef\xbf\xbd" "as")); /* U+FFFD */
+    assert_true(tt_contains(r.out, "bl\xef\xbf\xbd" "as")); /* U+FFFD */
     json_object_put(j);
-    lt_free(&r);
+    tt_free(&r);
     /* SARIF and text too */
     r = lt_lint(dir, "--no-cache", "--format", "sarif", "src", NULL);
-    json_object *s = lt_json(r.out);
+    json_object *s = tt_json(r.out);
     json_object_put(s);
-    lt_free(&r);
+    tt_free(&r);
 }
 
 static void test_large_and_deep(void **state)
 {
     (void)state;
     /* ~6 MB of C */
-    char *p = lt_path(dir, "big/large.c");
-    free(lt_write(dir, "big/large.c", ""));
+    char *p = tt_path(dir, "big/large.c");
+    free(tt_write(dir, "big/large.c", ""));
     FILE *f = fopen(p, "w");
     assert_non_null(f);
     fputs("#include <cblas.h>\nstatic const int table[] = {\n", f);
@@ -168,8 +168,8 @@ static void test_large_and_deep(void **state)
     fputs("};\nint large(void) { return table[7]; }\n", f);
     fclose(f);
     /* 30000 operands in one expression: a very deep tree */
-    free(lt_write(dir, "deep/deep.c", ""));
-    char *q = lt_path(dir, "deep/deep.c");
+    free(tt_write(dir, "deep/deep.c", ""));
+    char *q = tt_path(dir, "deep/deep.c");
     f = fopen(q, "w");
     assert_non_null(f);
     fputs("#include <lapacke.h>\nint deep(int x) { return x", f);
@@ -177,17 +177,17 @@ static void test_large_and_deep(void **state)
         fputs(" + x", f);
     fputs("; }\n", f);
     fclose(f);
-    lt_run r = lt_lint(dir, "--no-cache", "--format", "json", "big", "deep", NULL);
+    tt_run r = lt_lint(dir, "--no-cache", "--format", "json", "big", "deep", NULL);
     assert_int_equal(r.status, 1);
-    json_object *j = lt_json(r.out);
+    json_object *j = tt_json(r.out);
     assert_int_equal(lt_count_rule(j, "EH101"), 2);
     json_object_put(j);
-    lt_free(&r);
+    tt_free(&r);
     /* over the limit: skipped with a message */
     r = lt_lint(dir, "--no-cache", "--max-file-size", "1000", "big", NULL);
     assert_int_equal(r.status, 0);
-    assert_true(lt_contains(r.err, "emberlint: warning: big/large.c: file too large"));
-    lt_free(&r);
+    assert_true(tt_contains(r.err, "emberlint: warning: big/large.c: file too large"));
+    tt_free(&r);
     free(p);
     free(q);
 }
@@ -195,23 +195,23 @@ static void test_large_and_deep(void **state)
 static void test_special_files(void **state)
 {
     (void)state;
-    char *fifo = lt_path(dir, "src/pipe.c");
+    char *fifo = tt_path(dir, "src/pipe.c");
     assert_int_equal(mkfifo(fifo, 0644), 0);
-    lt_run r = lt_lint(dir, "--no-cache", "src", NULL); /* must not block on the FIFO */
+    tt_run r = lt_lint(dir, "--no-cache", "src", NULL); /* must not block on the FIFO */
     assert_int_equal(r.status, 1);
-    assert_true(lt_contains(r.err, "src/pipe.c: not a regular file, skipped"));
-    lt_free(&r);
+    assert_true(tt_contains(r.err, "src/pipe.c: not a regular file, skipped"));
+    tt_free(&r);
     r = lt_lint(dir, "--no-cache", "src/pipe.c", NULL);
     assert_int_equal(r.status, 2);
-    assert_true(lt_contains(r.err, "emberlint: src/pipe.c: not a regular file or directory"));
-    lt_free(&r);
+    assert_true(tt_contains(r.err, "emberlint: src/pipe.c: not a regular file or directory"));
+    tt_free(&r);
     free(fifo);
     /* a directory without C files, a .c directory */
     w("nothing/readme.txt", "hello\n");
     w("odd.c/inner.c", "int inner;\n");
     r = lt_lint(dir, "--no-cache", "nothing", "odd.c", NULL);
     assert_int_equal(r.status, 0);
-    lt_free(&r);
+    tt_free(&r);
 }
 
 int main(void)

@@ -175,8 +175,8 @@ static bool has_finding(const el_findings *f, const char *file_base, unsigned li
 static void test_hooks_and_findings(void **state)
 {
     (void)state;
-    free(lt_write(dir, "src/util.h", "static inline int util(int a) { return a * 2; }\n"));
-    free(lt_write(dir, "src/main.c",
+    free(tt_write(dir, "src/util.h", "static inline int util(int a) { return a * 2; }\n"));
+    free(tt_write(dir, "src/main.c",
                   "#include <stdio.h>\n"
                   "#include \"util.h\"\n"
                   "int f(int x)\n"
@@ -184,7 +184,7 @@ static void test_hooks_and_findings(void **state)
                   "    for (;;)\n"
                   "        return util(x) + 1;\n"
                   "}\n"));
-    free(lt_write(dir, "backends/blas/k.c", "int eh_blas_k(int y) { return y - 1; }\n"));
+    free(tt_write(dir, "backends/blas/k.c", "int eh_blas_k(int y) { return y - 1; }\n"));
     el_findings f = {0};
     el_sources srcs = {0};
     el_configs *cfgs = NULL;
@@ -208,12 +208,12 @@ static void test_hooks_and_findings(void **state)
     assert_int_equal(f.n, 6);
 
     /* queries on the configuration */
-    char *main_c = lt_path(dir, "src/main.c");
+    char *main_c = tt_path(dir, "src/main.c");
     char *err = NULL;
     const el_config *cfg = el_configs_for(cfgs, main_c, &err);
     assert_non_null(cfg);
     char backend[64];
-    char *k_c = lt_path(dir, "backends/blas/k.c");
+    char *k_c = tt_path(dir, "backends/blas/k.c");
     assert_int_equal(el_config_classify(cfg, k_c, backend, sizeof backend), EL_FILE_BACKEND);
     assert_string_equal(backend, "blas");
     assert_int_equal(el_config_classify(cfg, main_c, backend, sizeof backend), EL_FILE_FRONTEND);
@@ -262,14 +262,14 @@ static void test_hooks_and_findings(void **state)
 static int setup(void **state)
 {
     (void)state;
-    dir = lt_tmpdir();
+    dir = tt_tmpdir();
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    lt_rmtree(dir);
+    tt_rmtree(dir);
     free(dir);
     return 0;
 }

@@ -1,0 +1,4 @@
+/* lint/progname.c -- see progname.h. */
+#include "progname.h"
+
+const char *el_progname = "emberlint";

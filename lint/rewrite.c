@@ -1,0 +1,391 @@
+/* lint/rewrite.c -- call rewrites (rewrite.h): the naming contract
+ * eh_<backend>_<op> -> eh_<op>, and the configuration's call templates. */
+#include "rewrite.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clang_util.h"
+#include "config.h"
+#include "mem.h"
+#include "rules/separation.h"
+#include "strbuf.h"
+#include "strmap.h"
+
+#define FILE_CACHE 16
+#define MAX_ARGS 64
+
+typedef struct file_info {
+    CXFile file;
+    bool legacy;              /* under a legacy backend directory */
+} file_info;
+
+struct el_rewriter {
+    CXTranslationUnit tu;
+    const el_config *cfg;
+    bool indexed;             /* ops[] filled */
+    el_strmap ops;            /* "eh_matmul" -> index + 1 in decls */
+    CXCursor *decls;
+    size_t n_decls, cap_decls;
+    file_info files[FILE_CACHE];
+    size_t n_files, next_file;
+};
+
+el_fix_safety el_fix_safety_worst(el_fix_safety a, el_fix_safety b)
+{
+    return a > b ? a : b;
+}
+
+el_rewriter *el_rewriter_new(CXTranslationUnit tu, const el_config *cfg)
+{
+    el_rewriter *rw = calloc(1, sizeof *rw);
+    if (rw) {
+        rw->tu = tu;
+        rw->cfg = cfg;
+    }
+    return rw;
+}
+
+void el_rewriter_free(el_rewriter *rw)
+{
+    if (!rw)
+        return;
+    el_strmap_free(&rw->ops);
+    free(rw->decls);
+    free(rw);
+}
+
+void el_call_rewrite_clear(el_call_rewrite *r)
+{
+    free(r->text);
+    r->text = NULL;
+}
+
+/* ---- the TU's eh_<op> declarations (top level, once per TU) ---------------- */
+
+static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    el_rewriter *rw = d;
+    if (clang_getCursorKind(c) != CXCursor_FunctionDecl)
+        return CXChildVisit_Continue;
+    char name[128];
+    elc_spelling(c, name, sizeof name);
+    if (strncmp(name, "eh_", 3) != 0 || !el_is_op(name) || el_strmap_get(&rw->ops, name))
+        return CXChildVisit_Continue;
+    el_grow(&rw->decls, &rw->cap_decls, rw->n_decls + 1, sizeof *rw->decls);
+    rw->decls[rw->n_decls++] = c;
+    el_strmap_put(&rw->ops, name, (void *)(uintptr_t)rw->n_decls);
+    return CXChildVisit_Continue;
+}
+
+/* The declaration of eh_<op> the TU has, or a null cursor. */
+static CXCursor op_decl(el_rewriter *rw, const char *name)
+{
+    if (!rw->indexed) {
+        rw->indexed = true;
+        clang_visitChildren(clang_getTranslationUnitCursor(rw->tu), index_visit, rw);
+    }
+    uintptr_t k = (uintptr_t)el_strmap_get(&rw->ops, name);
+    return k ? rw->decls[k - 1] : clang_getNullCursor();
+}
+
+static bool file_is_legacy(el_rewriter *rw, CXFile f)
+{
+    for (size_t i = 0; i < rw->n_files; i++)
+        if (clang_File_isEqual(rw->files[i].file, f))
+            return rw->files[i].legacy;
+    char name[4096], backend[64];
+    elc_file_name(f, name, sizeof name);
+    char *real = realpath(name, NULL);
+    bool legacy = el_config_legacy_backend(rw->cfg, real ? real : name, backend, sizeof backend);
+    free(real);
+    size_t slot = rw->n_files < FILE_CACHE ? rw->n_files++ : rw->next_file++ % FILE_CACHE;
+    rw->files[slot].file = f;
+    rw->files[slot].legacy = legacy;
+    return legacy;
+}
+
+/* ---- source text ------------------------------------------------------------ */
+
+/* A location written plainly in a file: its file and offset. */
+static CXFile plain(CXSourceLocation loc, unsigned *off)
+{
+    CXFile ef = NULL, sf = NULL, ff = NULL;
+    unsigned eo = 0, so = 0, fo = 0;
+    clang_getExpansionLocation(loc, &ef, NULL, NULL, &eo);
+    clang_getSpellingLocation(loc, &sf, NULL, NULL, &so);
+    clang_getFileLocation(loc, &ff, NULL, NULL, &fo);
+    if (!ef || !sf || !ff || !clang_File_isEqual(ef, sf) || !clang_File_isEqual(ef, ff) ||
+        eo != so || eo != fo)
+        return NULL;
+    *off = eo;
+    return ef;
+}
+
+/* Past whitespace and comments from i. */
+static size_t skip_blank(const char *t, size_t n, size_t i)
+{
+    for (;;) {
+        while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r' ||
+                         t[i] == '\f' || t[i] == '\v'))
+            i++;
+        if (i + 1 < n && t[i] == '/' && t[i + 1] == '*') {
+            const char *e = NULL;
+            for (size_t k = i + 2; k + 1 < n; k++)
+                if (t[k] == '*' && t[k + 1] == '/') {
+                    e = t + k + 2;
+                    break;
+                }
+            if (!e)
+                return n;
+            i = (size_t)(e - t);
+        } else if (i + 1 < n && t[i] == '/' && t[i + 1] == '/') {
+            while (i < n && t[i] != '\n')
+                i++;
+        } else {
+            return i;
+        }
+    }
+}
+
+/* The argument list whose '(' is at t[open]: the ')' matching it, and the
+ * ranges of the top-level arguments [b[k], e[k]) (whitespace trimmed).
+ * false when it is not balanced within n or has too many arguments. */
+static bool split_args(const char *t, size_t n, size_t open, size_t *close, unsigned *b,
+                       unsigned *e, unsigned *nargs)
+{
+    int depth = 0;
+    size_t start = open + 1;
+    *nargs = 0;
+    for (size_t i = open; i < n; i++) {
+        char c = t[i];
+        if (c == '"' || c == '\'') {
+            for (i++; i < n && t[i] != c; i++)
+                if (t[i] == '\\')
+                    i++;
+            continue;
+        }
+        if (c == '/' && i + 1 < n && (t[i + 1] == '*' || t[i + 1] == '/')) {
+            i = skip_blank(t, n, i) - 1;
+            continue;
+        }
+        if (c == '(' || c == '[' || c == '{') {
+            depth++;
+        } else if (c == ')' || c == ']' || c == '}') {
+            if (--depth == 0) {
+                if (c != ')')
+                    return false;
+                /* the last argument (none when only blanks) */
+                size_t s = skip_blank(t, n, start);
+                if (*nargs > 0 || s < i) {
+                    if (*nargs == MAX_ARGS)
+                        return false;
+                    size_t x = i;
+                    while (x > start && strchr(" \t\r\n\f\v", t[x - 1]))
+                        x--;
+                    b[*nargs] = (unsigned)s;
+                    e[*nargs] = (unsigned)x;
+                    (*nargs)++;
+                }
+                *close = i;
+                return true;
+            }
+            if (depth < 0)
+                return false;
+        } else if (c == ',' && depth == 1) {
+            if (*nargs == MAX_ARGS)
+                return false;
+            size_t s = skip_blank(t, n, start), x = i;
+            while (x > start && strchr(" \t\r\n\f\v", t[x - 1]))
+                x--;
+            b[*nargs] = (unsigned)s;
+            e[*nargs] = (unsigned)(x < s ? s : x);
+            (*nargs)++;
+            start = i + 1;
+        }
+    }
+    return false;
+}
+
+/* Expand a template with the arguments' text; NULL when it names an
+ * argument the call does not have. */
+static char *expand(const char *tpl, const char *t, const unsigned *b, const unsigned *e,
+                    unsigned nargs, unsigned all_b, unsigned all_e)
+{
+    el_buf out = {0};
+    for (const char *p = tpl; *p; p++) {
+        if (*p != '$') {
+            el_buf_putn(&out, p, 1);
+            continue;
+        }
+        p++;
+        if (*p == '$') {
+            el_buf_putn(&out, "$", 1);
+        } else if (*p == '*') {
+            el_buf_putn(&out, t + all_b, all_e - all_b);
+        } else if (*p >= '1' && *p <= '9' && (unsigned)(*p - '1') < nargs) {
+            unsigned k = (unsigned)(*p - '1');
+            el_buf_putn(&out, t + b[k], e[k] - b[k]);
+        } else {
+            el_buf_free(&out);
+            return NULL;
+        }
+    }
+    return el_buf_take(&out);
+}
+
+/* ---- the rewrite of one call -------------------------------------------------- */
+
+/* The op eh_<backend>_<op> names ("matmul"), or NULL. */
+static const char *contract_op(const el_config *cfg, const char *name, char *backend, size_t n)
+{
+    if (!sep_eh_backend_of(cfg, name, backend, n))
+        return NULL;
+    size_t np = 0;
+    const char *const *pats = el_config_strings(cfg, "backend_prefixes", &np);
+    for (size_t i = 0; i < np; i++) {
+        const char *at = strstr(pats[i], "<backend>");
+        if (!at)
+            continue;
+        char prefix[256];
+        snprintf(prefix, sizeof prefix, "%.*s%s%s", (int)(at - pats[i]), pats[i], backend,
+                 at + strlen("<backend>"));
+        size_t l = strlen(prefix);
+        if (strncmp(name, prefix, l) == 0 && name[l] && el_is_op(name + l))
+            return name + l;
+    }
+    return NULL;
+}
+
+/* Backend code not moved yet: its calls are left alone. */
+static bool in_backend_code(el_rewriter *rw, CXCursor call, CXFile f)
+{
+    if (file_is_legacy(rw, f))
+        return true;
+    CXCursor fn = clang_getCursorSemanticParent(call);
+    for (int guard = 0; guard < 8 && !clang_Cursor_isNull(fn); guard++) {
+        enum CXCursorKind k = clang_getCursorKind(fn);
+        if (k == CXCursor_FunctionDecl) {
+            char name[128], be[64];
+            elc_spelling(fn, name, sizeof name);
+            return sep_eh_backend_of(rw->cfg, name, be, sizeof be) != NULL;
+        }
+        if (k == CXCursor_TranslationUnit || clang_isInvalid(k))
+            break;
+        fn = clang_getCursorSemanticParent(fn);
+    }
+    return false;
+}
+
+bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!rw || clang_getCursorKind(call) != CXCursor_CallExpr)
+        return false;
+    /* the callee names a function directly: f(...) */
+    CXCursor ref = elc_strip(elc_child(call, 0));
+    if (clang_getCursorKind(ref) != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor fn = clang_getCursorReferenced(ref);
+    if (clang_getCursorKind(fn) != CXCursor_FunctionDecl)
+        return false;
+    char name[128];
+    elc_spelling(fn, name, sizeof name);
+    size_t len = strlen(name);
+    if (!len || len + 1 >= sizeof out->callee)
+        return false;
+
+    /* what it becomes, before looking at the text */
+    const el_rewrite_rule *tpl = el_config_rewrite_for(rw->cfg, name);
+    char backend[64], target[160];
+    el_fix_safety safety = EL_FIX_NONE;
+    if (tpl) {
+        safety = tpl->safety;
+    } else {
+        const char *op = contract_op(rw->cfg, name, backend, sizeof backend);
+        if (!op)
+            return false;
+        snprintf(target, sizeof target, "eh_%s", op);
+        CXCursor d = op_decl(rw, target);
+        if (clang_Cursor_isNull(d)) {
+            safety = EL_FIX_UNSAFE; /* eh_<op> must come from <eh/eh.h> */
+        } else {
+            CXType a = clang_getCanonicalType(clang_getCursorType(fn));
+            CXType b = clang_getCanonicalType(clang_getCursorType(d));
+            if (!clang_equalTypes(a, b))
+                return false; /* a kernel, or another signature: for a person */
+            safety = EL_FIX_SAFE;
+        }
+    }
+
+    /* the call as written: name ( args ) plainly in one file */
+    unsigned nb = 0, cb = 0, ce = 0;
+    CXFile f = plain(clang_getCursorLocation(ref), &nb);
+    CXSourceRange ext = clang_getCursorExtent(call);
+    CXFile f1 = plain(clang_getRangeStart(ext), &cb);
+    CXFile f2 = plain(clang_getRangeEnd(ext), &ce);
+    if (!f || !f1 || !f2 || !clang_File_isEqual(f, f1) || !clang_File_isEqual(f, f2) ||
+        elc_in_macro(ref) || in_backend_code(rw, call, f))
+        return false;
+    size_t size = 0;
+    const char *t = clang_getFileContents(rw->tu, f, &size);
+    if (!t || ce > size || nb + len > size || strncmp(t + nb, name, len) != 0 || cb > nb)
+        return false;
+    size_t open = skip_blank(t, size, nb + len), close = 0;
+    unsigned b[MAX_ARGS], e[MAX_ARGS], nargs = 0;
+    if (open >= size || t[open] != '(' || !split_args(t, size, open, &close, b, e, &nargs) ||
+        close + 1 != ce)
+        return false;
+    /* every argument of the AST where the text has it (a macro expanding
+     * to several arguments does not fit) */
+    int n_ast = clang_Cursor_getNumArguments(call);
+    if (n_ast < 0 || (unsigned)n_ast != nargs)
+        return false;
+    for (unsigned k = 0; k < nargs; k++) {
+        CXFile af = NULL;
+        unsigned ao = 0;
+        clang_getExpansionLocation(clang_getCursorLocation(clang_Cursor_getArgument(call, k)),
+                                   &af, NULL, NULL, &ao);
+        CXSourceRange ar = clang_getCursorExtent(clang_Cursor_getArgument(call, k));
+        unsigned as = 0;
+        clang_getExpansionLocation(clang_getRangeStart(ar), NULL, NULL, NULL, &as);
+        if (!af || !clang_File_isEqual(af, f) || as < b[k] || as > e[k] || ao > e[k])
+            return false;
+    }
+
+    snprintf(out->callee, sizeof out->callee, "%s", name);
+    out->file = f;
+    out->safety = safety;
+    if (tpl) {
+        unsigned all_b = (unsigned)skip_blank(t, size, open + 1), all_e = (unsigned)close;
+        while (all_e > all_b && strchr(" \t\r\n\f\v", t[all_e - 1]))
+            all_e--;
+        out->text = expand(tpl->replacement, t, b, e, nargs, all_b, all_e);
+        if (!out->text)
+            return false;
+        out->rename = false;
+        out->begin = cb;
+        out->end = ce;
+        snprintf(out->description, sizeof out->description, "replace the call of %s with %.160s%s",
+                 name, out->text, strlen(out->text) > 160 ? "..." : "");
+    } else {
+        out->text = el_xstrdup(target);
+        out->rename = true;
+        out->begin = nb;
+        out->end = nb + (unsigned)len;
+        snprintf(out->description, sizeof out->description, "replace %s with %s", name, target);
+    }
+    return true;
+}
+
+bool el_rewrite_attach(el_ctx *ctx, CXTranslationUnit tu, const el_call_rewrite *r)
+{
+    if (!el_fix_begin(ctx, r->safety, r->description))
+        return false;
+    CXSourceRange range = clang_getRange(clang_getLocationForOffset(tu, r->file, r->begin),
+                                         clang_getLocationForOffset(tu, r->file, r->end));
+    return el_fix_replace(ctx, range, r->text);
+}

@@ -1,0 +1,84 @@
+/* migrate/manual.c -- the list of sites left to a person (manual.h). */
+#include "manual.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem.h"
+#include "strbuf.h"
+
+void em_manuals_add(em_manuals *m, const char *file, unsigned line, unsigned col,
+                    const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    el_buf b = {0};
+    char tmp[1024];
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    el_buf_puts(&b, tmp);
+    el_grow(&m->v, &m->cap, m->n + 1, sizeof *m->v);
+    em_manual *x = &m->v[m->n++];
+    x->file = el_xstrdup(file);
+    x->line = line;
+    x->col = col;
+    x->why = el_buf_take(&b);
+}
+
+/* Where first, then the order of addition: the more specific reason a
+ * caller adds first wins over a later one at the same place. */
+static int cmp_manual(const void *pa, const void *pb)
+{
+    const em_manual *a = pa, *b = pb;
+    int c = strcmp(a->file, b->file);
+    if (!c)
+        c = (a->line > b->line) - (a->line < b->line);
+    if (!c)
+        c = (a->col > b->col) - (a->col < b->col);
+    if (!c)
+        c = (a > b) - (a < b);
+    return c;
+}
+
+void em_manuals_sort_unique(em_manuals *m)
+{
+    if (!m->n)
+        return;
+    /* stable: qsort compares addresses, which only works on the original
+     * positions, so sort an index first */
+    size_t n = m->n;
+    em_manual *copy = el_xmalloc(n * sizeof *copy);
+    memcpy(copy, m->v, n * sizeof *copy);
+    qsort(copy, n, sizeof *copy, cmp_manual);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k && !strcmp(copy[k - 1].file, copy[i].file) && copy[k - 1].line == copy[i].line &&
+            copy[k - 1].col == copy[i].col) {
+            free(copy[i].file);
+            free(copy[i].why);
+            continue;
+        }
+        copy[k++] = copy[i];
+    }
+    memcpy(m->v, copy, k * sizeof *copy);
+    m->n = k;
+    free(copy);
+}
+
+void em_manuals_print(const em_manuals *m, const char *prefix, FILE *out)
+{
+    for (size_t i = 0; i < m->n; i++)
+        fprintf(out, "%s%s:%u:%u: manual: %s\n", prefix, m->v[i].file, m->v[i].line, m->v[i].col,
+                m->v[i].why);
+}
+
+void em_manuals_free(em_manuals *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        free(m->v[i].file);
+        free(m->v[i].why);
+    }
+    free(m->v);
+    memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,28 @@
+/* migrate/manual.h -- the work ember-migrate leaves to a person: sites
+ * it cannot rewrite or move safely, listed with their location. */
+#ifndef EM_MANUAL_H
+#define EM_MANUAL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct em_manual {
+    char *file;      /* as displayed */
+    unsigned line, col;
+    char *why;
+} em_manual;
+
+typedef struct em_manuals {
+    em_manual *v;
+    size_t n, cap;
+} em_manuals;
+
+void em_manuals_add(em_manuals *m, const char *file, unsigned line, unsigned col,
+                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Sort by file, line, column, reason; drop duplicates. */
+void em_manuals_sort_unique(em_manuals *m);
+/* One line each: "FILE:LINE:COL: manual: WHY", prefixed with `prefix`. */
+void em_manuals_print(const em_manuals *m, const char *prefix, FILE *out);
+void em_manuals_free(em_manuals *m);
+
+#endif

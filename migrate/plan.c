@@ -1,0 +1,471 @@
+/* migrate/plan.c -- the migration as one changeset (plan.h), and
+ * `ember-migrate plan`: print it as a unified diff, change nothing.
+ *
+ * Which fixes are taken:
+ *   - EH101/EH102/EH103 fixes, safe and unsafe (the diff is the review);
+ *   - not those inside code that moves (a moved implementation keeps
+ *     calling its own backend's functions and including its headers);
+ *   - not those naming a backend or op that --backend/--op leave out (a
+ *     fix names what its finding's message, its description or the code
+ *     it replaces mentions: eh_blas_matmul names blas and matmul,
+ *     "ops/blas/x.h" names blas);
+ *   - not an include rewrite (EH101) in a file where some backend symbol
+ *     (EH102) stays: the include still declares it;
+ *   - of overlapping fixes, the one lint/fix_select.h chooses (the same
+ *     policy as emberlint --fix): the enclosing one (a collapsed branch
+ *     carries its rewritten calls), else the first.
+ * Findings without a fix, EH104 findings outside moved code, and what
+ * moves.c could not do are the manual work. */
+#include "plan.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <string.h>
+
+#include "fix_select.h"
+#include "mem.h"
+#include "path.h"
+#include "rule.h"
+#include "strbuf.h"
+
+/* ---- what a fix names ------------------------------------------------- */
+
+typedef struct mentions {
+    bool backend_out;     /* names a backend --backend leaves out */
+    bool op_in, op_out;   /* names an op --op selects / leaves out */
+} mentions;
+
+static bool ident_char(char ch)
+{
+    return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+           (ch >= '0' && ch <= '9');
+}
+
+static void mention_text(const em_opts *o, const em_tree *t, const char *s, size_t n,
+                         mentions *m)
+{
+    for (size_t i = 0; i < n;) {
+        if (!ident_char(s[i])) {
+            i++;
+            continue;
+        }
+        size_t b = i;
+        while (i < n && ident_char(s[i]))
+            i++;
+        size_t len = i - b;
+        const char *w = s + b;
+        for (size_t k = 0; k < t->n_backends; k++) {
+            const char *bk = t->backends[k];
+            size_t bl = strlen(bk);
+            if (len == bl && !memcmp(w, bk, bl)) {
+                m->backend_out |= !em_backend_selected(o, bk);
+            } else if (len > bl + 4 && !memcmp(w, "eh_", 3) && !memcmp(w + 3, bk, bl) &&
+                       w[3 + bl] == '_') {
+                m->backend_out |= !em_backend_selected(o, bk);
+                char op[128];
+                snprintf(op, sizeof op, "%.*s", (int)(len - bl - 4), w + bl + 4);
+                if (el_is_op(op)) {
+                    if (em_op_selected(o, op))
+                        m->op_in = true;
+                    else
+                        m->op_out = true;
+                }
+            }
+        }
+    }
+}
+
+/* Is a finding (and its fix) within --backend / --op? */
+static bool selected(const em_opts *o, const em_tree *t, em_texts *texts, const el_finding *f)
+{
+    mentions m = {0};
+    mention_text(o, t, f->message, strlen(f->message), &m);
+    if (f->fix) {
+        if (f->fix->description)
+            mention_text(o, t, f->fix->description, strlen(f->fix->description), &m);
+        char *err = NULL;
+        for (size_t i = 0; i < f->fix->edits.n; i++) {
+            const el_edit *e = &f->fix->edits.v[i];
+            const em_file *ef = em_tree_file(t, e->path);
+            const em_text *tx = em_texts_get(texts, e->path, ef ? &ef->hash : NULL, &err);
+            free(err);
+            err = NULL;
+            if (tx && e->end <= tx->len && e->begin <= e->end)
+                mention_text(o, t, tx->data + e->begin, e->end - e->begin, &m);
+        }
+    }
+    if (m.backend_out || m.op_out)
+        return false;
+    /* with --op, a call must name a selected op; includes and branches
+     * that name no op go with their backend */
+    if (o->n_ops && !strcmp(f->rule, "EH102") && !m.op_in)
+        return false;
+    return true;
+}
+
+/* ---- fixes ------------------------------------------------------------ */
+
+static const char *display(const em_tree *t, const char *path, char **owned)
+{
+    const em_file *f = em_tree_file(t, path);
+    if (f)
+        return f->display;
+    *owned = el_path_display(path);
+    return *owned;
+}
+
+static void manual_finding(em_plan *p, const em_tree *t, const el_finding *f, const char *why)
+{
+    char *owned = NULL;
+    em_manuals_add(&p->manual, display(t, f->file, &owned), f->line, f->col, "[%s] %s%s%s",
+                   f->rule, f->message, why ? ": " : "", why ? why : "");
+    free(owned);
+}
+
+static bool finding_inside(const em_moves *mv, em_texts *texts, const em_tree *t,
+                           const el_finding *f)
+{
+    const em_file *ef = em_tree_file(t, f->file);
+    char *err = NULL;
+    const em_text *tx = em_texts_get(texts, f->file, ef ? &ef->hash : NULL, &err);
+    free(err);
+    if (!tx)
+        return false;
+    size_t off = em_text_offset(tx, f->line, f->col);
+    return em_moves_inside(mv, f->file, off, off);
+}
+
+static bool fix_inside(const em_moves *mv, const el_fix *fx)
+{
+    for (size_t i = 0; i < fx->edits.n; i++)
+        if (em_moves_inside(mv, fx->edits.v[i].path, fx->edits.v[i].begin, fx->edits.v[i].end))
+            return true;
+    return false;
+}
+
+static bool file_unparsed(const em_tree *t, const char *path)
+{
+    const em_file *f = em_tree_file(t, path);
+    return f && f->parse_error;
+}
+
+/* Choose the fixes; their edits into *out. */
+static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, const em_moves *mv,
+                       em_plan *p, el_edits *out)
+{
+    const el_findings *fs = &t->findings;
+    /* the candidates, by finding index (fix_select.h picks among them) */
+    const el_fix **cands = el_xcalloc(fs->n + 1, sizeof *cands);
+    /* files where a backend symbol stays: their backend includes stay too */
+    char **keep = el_xcalloc(fs->n + 1, sizeof *keep);
+    size_t n_keep = 0;
+    const el_finding **eh104s = el_xcalloc(fs->n + 1, sizeof *eh104s);
+    size_t n_eh104 = 0;
+    /* EH101 findings whose include stays, by file */
+    char **inc_left = el_xcalloc(fs->n + 1, sizeof *inc_left);
+    size_t n_inc_left = 0;
+    for (size_t i = 0; i < fs->n; i++) {
+        const el_finding *f = &fs->v[i];
+        bool eh101 = !strcmp(f->rule, "EH101"), eh102 = !strcmp(f->rule, "EH102"),
+             eh103 = !strcmp(f->rule, "EH103"), eh104 = !strcmp(f->rule, "EH104");
+        if (!strcmp(f->rule, "EH000")) {
+            el_findings_add(&p->unparsed, f->rule, f->severity, f->file, f->line, f->col,
+                            f->message);
+            continue;
+        }
+        if (!(eh101 || eh102 || eh103 || eh104) || file_unparsed(t, f->file))
+            continue;
+        if (f->fix ? fix_inside(mv, f->fix) : finding_inside(mv, texts, t, f))
+            continue;     /* moves with its code */
+        bool sel = selected(o, t, texts, f);
+        if (eh102 && (!sel || !f->fix))
+            keep[n_keep++] = f->file;
+        if (eh101 && (!sel || !f->fix))
+            inc_left[n_inc_left++] = f->file;
+        if (!sel)
+            continue;
+        if (eh104) {
+            eh104s[n_eh104++] = f;    /* decided once the includes are */
+            continue;
+        }
+        if (!f->fix) {
+            manual_finding(p, t, f,
+                           eh101 ? "the include stays: the file still needs it"
+                           : eh102 ? "no automatic rewrite (a call through a macro, or no "
+                                     "frontend equivalent)"
+                                   : "the branch cannot be collapsed automatically");
+            continue;
+        }
+        cands[i] = f->fix;
+    }
+    /* an include rewrite waits while the file keeps a backend symbol */
+    for (size_t i = 0; i < fs->n; i++) {
+        const el_finding *f = &fs->v[i];
+        if (!cands[i] || strcmp(f->rule, "EH101"))
+            continue;
+        bool kept = false;
+        for (size_t k = 0; k < n_keep && !kept; k++)
+            kept = !strcmp(keep[k], f->file);
+        if (kept) {
+            manual_finding(p, t, f, "the include stays while the file still uses backend "
+                                    "symbols that are not rewritten");
+            inc_left[n_inc_left++] = f->file;
+            cands[i] = NULL;
+        }
+    }
+    el_fix_choice *choice = el_xcalloc(fs->n + 1, sizeof *choice);
+    el_fix_select(cands, fs->n, choice, out);
+    for (size_t i = 0; i < fs->n; i++) {
+        const char *rule = fs->v[i].rule;
+        if (choice[i] == EL_FIX_COVERED || choice[i] == EL_FIX_CONFLICT) {
+            p->conflicts++;
+            if (!strcmp(rule, "EH101"))
+                inc_left[n_inc_left++] = fs->v[i].file;
+        } else if (choice[i] == EL_FIX_TAKEN) {
+            if (!strcmp(rule, "EH101"))
+                p->includes++;
+            else if (!strcmp(rule, "EH102"))
+                p->calls++;
+            else
+                p->branches++;
+        }
+    }
+    free(choice);
+    free(cands);
+    /* EH104 for a function in a file that includes a backend header is
+     * settled when every such include of the file is rewritten */
+    for (size_t i = 0; i < n_eh104; i++) {
+        const el_finding *f = eh104s[i];
+        bool left = false, rewritten = false;
+        for (size_t k = 0; k < n_inc_left && !left; k++)
+            left = !strcmp(inc_left[k], f->file);
+        for (size_t k = 0; k < out->n && !rewritten; k++)
+            rewritten = out->v[k].group >= 0 && !strcmp(out->v[k].path, f->file) &&
+                        !strcmp(fs->v[out->v[k].group].rule, "EH101");
+        if (strstr(f->message, "includes backend-private header") && rewritten && !left)
+            continue;
+        manual_finding(p, t, f, "move it into backends/ by hand");
+    }
+    free(inc_left);
+    free(eh104s);
+    free(keep);
+}
+
+/* ---- the plan --------------------------------------------------------- */
+
+/* The directory the diff's paths are relative to: the current directory
+ * when every PATH is inside it, else the deepest directory holding every
+ * PATH (so `ember-migrate plan /tmp/app` gives a diff to apply in /tmp/app
+ * rather than one naming absolute paths, which git apply refuses). */
+static char *diff_root(const em_opts *o)
+{
+    const char *cwd = el_cwd();
+    char *common = NULL;
+    bool outside = false;
+    for (size_t i = 0; i < o->scan.n_paths; i++) {
+        char *abs = el_path_real(o->scan.paths[i]);
+        if (!abs)
+            abs = el_path_abs(o->scan.paths[i]);
+        struct stat st;
+        if (stat(abs, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            char *dir = el_path_dirname(abs);
+            free(abs);
+            abs = dir;
+        }
+        char *rel = el_path_under(abs, cwd);
+        outside = outside || !rel;
+        free(rel);
+        while (common && !el_path_under(abs, common)) {
+            char *up = el_path_dirname(common);
+            free(common);
+            common = up;
+        }
+        if (!common)
+            common = el_xstrdup(abs);
+        free(abs);
+    }
+    if (!outside || !common) {
+        free(common);
+        return el_xstrdup(cwd);
+    }
+    return common;
+}
+
+int em_plan_make(const em_opts *o, const em_tree *t, em_plan *p, char **err)
+{
+    memset(p, 0, sizeof *p);
+    *err = NULL;
+    char *root = diff_root(o);
+    el_changeset_init(&p->cs, root);
+    free(root);
+    em_select sel = {.backends = o->backends, .n_backends = o->n_backends, .ops = o->ops,
+                     .n_ops = o->n_ops, .force = o->force, .paths = o->scan.paths,
+                     .n_paths = o->scan.n_paths};
+    em_texts texts = {0};
+    em_moves mv;
+    int rc = em_moves_compute(t, &sel, &texts, &mv, &p->manual, err);
+    el_edits edits = {0};
+    if (!rc) {
+        p->moved = mv.n_defs;
+        take_fixes(o, t, &texts, &mv, p, &edits);
+        /* re-pathed includes give way to a fix that rewrites the include */
+        size_t n_fix = edits.n;
+        for (size_t i = 0; i < mv.edits.n; i++) {
+            const el_edit *e = &mv.edits.v[i];
+            bool drop = false;
+            for (size_t k = 0; k < n_fix && !drop && e->group == EM_GROUP_REPATH; k++)
+                drop = !strcmp(e->path, edits.v[k].path) && e->begin < edits.v[k].end &&
+                       edits.v[k].begin < e->end;
+            if (!drop) {
+                el_edits_add(&edits, e->path, e->begin, e->end, e->text, e->group);
+                p->repathed += e->group == EM_GROUP_REPATH;
+            }
+        }
+        el_edits_sort_unique(&edits);
+    }
+    /* each edited file: its new content from the content the scan parsed */
+    for (size_t i = 0; !rc && i < edits.n;) {
+        size_t n, first = el_edits_of(&edits, edits.v[i].path, &n);
+        const char *path = edits.v[i].path;
+        const em_file *f = em_tree_file(t, path);
+        const em_text *tx = em_texts_get(&texts, path, f ? &f->hash : NULL, err);
+        size_t a, b;
+        char *nt = NULL;
+        size_t nl = 0;
+        char *owned = NULL;
+        if (!tx) {
+            rc = -1;
+        } else if (el_edits_conflict(&edits, first, n, &a, &b)) {
+            *err = el_xasprintf("%s: two rewrites overlap (bytes %zu and %zu); nothing was "
+                                "changed", display(t, path, &owned), edits.v[a].begin,
+                                edits.v[b].begin);
+            rc = -1;
+        } else if (el_edits_apply(&edits, first, n, tx->data, tx->len, &nt, &nl) != 0) {
+            *err = el_xasprintf("%s: a rewrite lies outside the file", display(t, path, &owned));
+            rc = -1;
+        } else {
+            el_hash128 h = el_hash_bytes(tx->data, tx->len);
+            rc = el_changeset_modify(&p->cs, path, f ? &f->hash : &h, nt, nl, err);
+        }
+        free(owned);
+        free(nt);
+        i = first + n;
+    }
+    /* a file moving whole is one move (a rename in the diff) */
+    for (size_t i = 0; !rc && i < mv.n_creates; i++) {
+        const em_create *cr = &mv.creates[i];
+        const em_file *f = cr->from ? em_tree_file(t, cr->from) : NULL;
+        if (cr->from)
+            rc = el_changeset_move(&p->cs, cr->from, cr->path, cr->text, cr->len,
+                                   f ? &f->hash : NULL, err);
+        else
+            rc = el_changeset_create(&p->cs, cr->path, cr->text, cr->len, cr->mode, err);
+    }
+    for (size_t i = 0; !rc && i < mv.n_deletes; i++) {
+        const em_file *f = em_tree_file(t, mv.deletes[i]);
+        const el_change *done = el_changeset_find(&p->cs, mv.deletes[i]);
+        if (done && done->kind == EL_CHANGE_DELETE)
+            continue;    /* moved above */
+        rc = el_changeset_delete(&p->cs, mv.deletes[i], f ? &f->hash : NULL, err);
+    }
+    for (size_t i = 0; !rc && i < mv.n_rmdirs; i++)
+        el_changeset_rmdir_upto(&p->cs, mv.rmdirs[i].dir, mv.rmdirs[i].stop);
+    em_manuals_sort_unique(&p->manual);
+    el_edits_free(&edits);
+    em_moves_free(&mv);
+    em_texts_free(&texts);
+    return rc;
+}
+
+void em_plan_summary(const em_plan *p, const char *verb, FILE *out)
+{
+    fprintf(out,
+            "ember-migrate: %zu call%s, %zu include%s, %zu branch%s %s; %zu definition%s moved "
+            "into backends/; %zu site%s need%s a person%s\n",
+            p->calls, p->calls == 1 ? "" : "s", p->includes, p->includes == 1 ? "" : "s",
+            p->branches, p->branches == 1 ? "" : "es", verb, p->moved, p->moved == 1 ? "" : "s",
+            p->manual.n, p->manual.n == 1 ? "" : "s", p->manual.n == 1 ? "s" : "",
+            p->manual.n ? " (listed above)" : "");
+}
+
+void em_plan_free(em_plan *p)
+{
+    el_changeset_free(&p->cs);
+    em_manuals_free(&p->manual);
+    el_findings_free(&p->unparsed);
+    memset(p, 0, sizeof *p);
+}
+
+/* Scan with the options, reporting a failure as `ember-migrate: ...`;
+ * 0 or the exit status. */
+static int plan_scan(const em_opts *o, em_tree *t)
+{
+    char *err = NULL;
+    if (em_scan(&o->scan, t, &err) != 0) {
+        fprintf(stderr, "ember-migrate: %s\n", err ? err : "the scan failed");
+        free(err);
+        return 2;
+    }
+    return 0;
+}
+
+int em_plan_prepare(const em_opts *o, em_tree *t, em_plan *p)
+{
+    memset(t, 0, sizeof *t);
+    int rc = plan_scan(o, t);
+    if (rc) {
+        memset(p, 0, sizeof *p);
+        return rc;
+    }
+    char *err = NULL;
+    if (em_plan_make(o, t, p, &err) != 0) {
+        fprintf(stderr, "ember-migrate: %s\n", err);
+        free(err);
+        em_plan_free(p);
+        em_tree_free(t);
+        return 2;
+    }
+    return 0;
+}
+
+/* ---- ember-migrate plan ----------------------------------------------- */
+
+/* The diff on standard output (for `git apply`); everything else, the
+ * manual work and the summary, on standard error so the diff stays
+ * applicable as it is.  Exit 0, or 1 when sites need a person. */
+int em_run_plan(const em_opts *o)
+{
+    em_tree t;
+    em_plan p;
+    int rc = em_plan_prepare(o, &t, &p);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < p.unparsed.n; i++) {
+        const el_finding *f = &p.unparsed.v[i];
+        char *owned = NULL;
+        fprintf(stderr, "ember-migrate: %s:%u:%u: %s; not planned, and apply refuses it "
+                        "without --force\n",
+                display(&t, f->file, &owned), f->line, f->col, f->message);
+        free(owned);
+    }
+    if (!o->quiet && strcmp(p.cs.root, el_cwd()) != 0 && !el_changeset_empty(&p.cs))
+        fprintf(stderr, "ember-migrate: note: paths in the diff are relative to %s "
+                        "(apply it there: cd %s && git apply)\n", p.cs.root, p.cs.root);
+    if (el_changeset_diff(&p.cs, stdout) != 0) {
+        fprintf(stderr, "ember-migrate: standard output: write error\n");
+        rc = 2;
+    }
+    fflush(stdout);
+    em_manuals_print(&p.manual, "", stderr);
+    if (!o->quiet) {
+        if (el_changeset_empty(&p.cs))
+            fprintf(stderr, "ember-migrate: nothing to migrate%s\n",
+                    p.manual.n ? " automatically" : "");
+        em_plan_summary(&p, "to rewrite", stderr);
+    }
+    if (!rc)
+        rc = p.manual.n || p.unparsed.n ? 1 : 0;
+    em_plan_free(&p);
+    em_tree_free(&t);
+    return rc;
+}

@@ -1,0 +1,43 @@
+/* migrate/plan.h -- the migration as one changeset, computed from the
+ * scan: the rules' fixes for EH101 (includes), EH102 (calls) and EH103
+ * (branches), safe and unsafe alike -- ember-migrate's plan is the
+ * review -- merged with the moves of migrate/moves.h.  `plan` prints it,
+ * `apply` commits it. */
+#ifndef EM_PLAN_H
+#define EM_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "changeset.h"
+#include "moves.h"
+#include "options.h"
+#include "scan.h"
+
+typedef struct em_plan {
+    el_changeset cs;
+    em_manuals manual;        /* sites a person must handle */
+    size_t calls;             /* EH102 fixes taken */
+    size_t includes;          /* EH101 fixes taken */
+    size_t branches;          /* EH103 fixes taken */
+    size_t moved;             /* op definitions moved into backends/ */
+    size_t repathed;          /* include directives re-pathed for moved files */
+    size_t conflicts;         /* fixes not taken: inside or overlapping one taken */
+    el_findings unparsed;     /* EH000 findings: files never edited */
+} em_plan;
+
+/* Make the plan.  Files that do not parse are left out (their EH000
+ * findings are in p->unparsed; apply refuses them unless --force).  0, or
+ * -1 with *err (malloc'd, "PATH: what") when a file cannot be read or
+ * changed since the scan. */
+int em_plan_make(const em_opts *o, const em_tree *t, em_plan *p, char **err);
+/* The summary line ("N calls, M includes, K branches rewritten; ..."). */
+void em_plan_summary(const em_plan *p, const char *verb, FILE *out);
+void em_plan_free(em_plan *p);
+
+/* Scan, then make the plan, reporting a failure as `ember-migrate: ...`:
+ * 0 (free both afterwards), or the exit status (nothing to free). */
+int em_plan_prepare(const em_opts *o, em_tree *t, em_plan *p);
+
+#endif

@@ -1,0 +1,137 @@
+/* migrate/scan.h -- what ember-migrate knows about a tree, read through
+ * the linter's engine (lint/engine.h: the same file walking,
+ * configuration, compile flags and libclang parsing as emberlint).
+ *
+ * One engine run with rules EH101, EH102, EH103 and EH104 selected (their
+ * findings, with fixes, are the call/include/branch rewrites and the
+ * "backend code outside backends/" list) plus ember-migrate's own scanner
+ * rule (an extra_rules entry that records facts), turned into the plain
+ * model below.  Everything that is a byte range is an offset into the
+ * content the file had when it was parsed; `hash` of that content lets
+ * the changeset refuse files that changed since.
+ *
+ * Amended by helper "scan" (for helper "plan"):
+ *   - em_def.dest: for backend code outside backends/ (backend set, not
+ *     in_backends), where it moves (absolute): backends/<b>/<file name>
+ *     next to the legacy directory (app/ops/blas/x.c -> app/backends/blas/x.c),
+ *     else in the tree's existing backends/<b>/ nearest to it, else
+ *     backends/<b>/ beside the file.  NULL for everything else.  analyze
+ *     shows it; moves.c should use it so both agree;
+ *   - em_def.local_deps: the definition references a type, enum constant
+ *     or macro defined in its own file (not a movable definition): moving
+ *     it alone would break it, so treat it as manual work;
+ *   - em_table.var: the table variable's name (NULL for kernels.def);
+ *   - em_table.functions[op] is "" when an eh_backend entry is not a plain
+ *     function name (a cast expression...), NULL when not implemented;
+ *   - the caller must have called el_path_init(), el_meta_init() and
+ *     el_knowledge_init() (migrate/main.c does) before em_scan;
+ *   - em_tree.backends: backends present in the scanned tree (a file under
+ *     backends/<name>/ or a legacy directory, a table, a kernels.def, an
+ *     eh_<backend>_<op> definition), not every configured name;
+ *   - em_def.backend/op: "blas"/"matmul" from the name eh_blas_matmul (the
+ *     configuration's backend_prefixes pattern); for a definition in a
+ *     legacy directory with no such name, backend is the directory's.
+ * The fact format of the scanner rule: migrate/scan_rule.c. */
+#ifndef EM_SCAN_H
+#define EM_SCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "finding.h"
+#include "hash.h"
+
+/* A top-level definition (function, or file-scope variable) in a file
+ * that ember-migrate may move, or that a moved definition needs. */
+typedef struct em_def {
+    char *path;              /* absolute, real */
+    char *name;              /* "eh_blas_matmul", "pack_panel" */
+    char backend[64];        /* "blas" when the name is eh_<backend>_..., else "" */
+    char op[64];             /* "matmul" when the name is eh_<backend>_<op> of libeh/ops.def, else "" */
+    bool is_function;        /* false: a variable */
+    bool is_static;          /* internal linkage (a helper) */
+    bool is_kernel;          /* signature eh_status (const eh_op_call *) */
+    bool in_backends;        /* under a backend directory (backends/<name>/) */
+    bool in_macro;           /* comes from a macro expansion: never moved */
+    unsigned line;           /* of the name */
+    size_t begin, end;       /* the whole definition, with its leading comment
+                                and the rest of its last line (newline included) */
+    char **uses;             /* names of file-scope statics of the same file it references */
+    size_t n_uses;
+    char **needs;            /* absolute paths of the files declaring what it references */
+    size_t n_needs;
+    bool local_deps;         /* references a type, constant or macro of its own file */
+    char *dest;              /* backend code outside backends/: where it moves (absolute) */
+} em_def;
+
+/* An #include directive of a linted file. */
+typedef struct em_include {
+    char *path;              /* the including file, absolute */
+    char *spelled;           /* as written, without delimiters: "ops/blas/blas_ops.h" */
+    bool angled;             /* <...> rather than "..." */
+    char *resolved;          /* absolute path it resolves to, or NULL */
+    unsigned line;
+    size_t begin, end;       /* the directive's whole line, newline included */
+} em_include;
+
+/* A registration table: which ops a backend directory implements. */
+typedef enum em_table_kind {
+    EM_TABLE_EH_BACKEND,     /* a `const eh_backend` initializer (libeh's backends) */
+    EM_TABLE_KERNELS_DEF     /* backends/<name>/kernels.def: EH_KERNEL(op, function) lines */
+} em_table_kind;
+
+typedef struct em_table {
+    em_table_kind kind;
+    char *path;              /* absolute */
+    unsigned line;
+    char backend[64];
+    char *var;               /* the table variable ("eh_blas_backend"); NULL for kernels.def */
+    bool *implemented;       /* per op of el_op_*() (lint/rule.h) */
+    char **functions;        /* per op: the function registered, or NULL */
+} em_table;
+
+/* A file the scan looked at. */
+typedef struct em_file {
+    char *path;              /* absolute, real */
+    char *display;           /* relative to the current directory */
+    el_hash128 hash;         /* content hash at parse time */
+    bool parse_error;        /* EH000 */
+    char backend[64];        /* "" unless under backends/<name>/ */
+    char legacy_backend[64]; /* "blas" for a legacy directory ops/blas/ (configuration) */
+    char *root;              /* the directory whose backends/ this file's backend
+                                code moves into (app for app/ops/blas/x.c; else
+                                the tree's root) */
+} em_file;
+
+typedef struct em_tree {
+    em_file *files;     size_t n_files;     /* sorted by path */
+    em_def *defs;       size_t n_defs;      /* by file, then offset */
+    em_include *incs;   size_t n_incs;      /* by file, then offset */
+    em_table *tables;   size_t n_tables;
+    el_findings findings;                   /* EH000 and EH101-EH104, with fixes */
+    char **backends;    size_t n_backends;  /* known backend names, sorted */
+    char *root;         /* where backends/ is for files outside legacy directories:
+                           the first legacy application's root, else the directory
+                           holding the tree's backends/, else the current directory */
+} em_tree;
+
+typedef struct em_scan_opts {
+    char *const *paths;      /* PATH... arguments */
+    size_t n_paths;
+    const char *compdb_dir;  /* -p BUILD_DIR, or NULL */
+    char *const *extra_args; /* after `--` */
+    size_t n_extra;
+    int jobs;
+} em_scan_opts;
+
+/* Scan the tree.  0 on success; -1 on a usage, configuration or I/O
+ * problem with *err set (malloc'd, one line, no "ember-migrate: " prefix). */
+int em_scan(const em_scan_opts *o, em_tree *out, char **err);
+/* Lookups. */
+const em_file *em_tree_file(const em_tree *t, const char *path);
+/* <root>/backends/<backend>/<path's file name>: where backend code of
+ * `path` moves (malloc'd). */
+char *em_dest_path(const char *root, const char *backend, const char *path);
+void em_tree_free(em_tree *t);
+
+#endif

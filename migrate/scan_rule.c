@@ -1,0 +1,446 @@
+/* migrate/scan_rule.c -- ember-migrate's scanner rule (scan_rule.h).
+ *
+ * It lives here, not in lint/rules/, so emberlint's registry never runs
+ * it; em_scan hands it to the engine as an extra rule.  Per TU it records:
+ *   - each top-level definition (function, file-scope variable) of a
+ *     linted file: its byte range with the comment lines right above it
+ *     and the rest of its last line, the file-scope statics of its own
+ *     file it references (what must move with it), the files declaring
+ *     everything else it references, macros included (what its new file
+ *     must include);
+ *   - each #include directive: as spelled, angled or not, what it
+ *     resolves to, its line;
+ *   - each backend table (lint/backend_table.h) in backend code: the ops
+ *     it implements and the function registered for each.
+ * Definitions are emitted at end(), once the macro expansions (walked at
+ * top level, after the function that contains them) are known. */
+#include "scan_rule.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "backend_table.h"
+#include "clang_util.h"
+#include "mem.h"
+
+static const enum CXCursorKind kinds[] = {CXCursor_FunctionDecl, CXCursor_VarDecl,
+                                          CXCursor_InclusionDirective, CXCursor_MacroExpansion,
+                                          EL_KINDS_END};
+
+typedef struct file_path {
+    CXFile file;
+    char *real;               /* NULL: no file on disk */
+} file_path;
+
+typedef struct def {
+    CXFile file;
+    size_t begin, end;
+    json_object *obj;         /* without "needs", "uses", "local_deps" */
+    char **uses, **needs;     /* needs point into the path cache */
+    size_t n_uses, cap_uses, n_needs, cap_needs;
+    bool local_deps;
+} def;
+
+typedef struct macro_use {
+    CXFile file, def_file;
+    size_t offset;
+} macro_use;
+
+typedef struct scan_state {
+    file_path *paths;
+    size_t n_paths, cap_paths;
+    def *defs;
+    size_t n_defs, cap_defs;
+    macro_use *macros;
+    size_t n_macros, cap_macros;
+} scan_state;
+
+/* ---- small helpers ------------------------------------------------------- */
+
+static const char *real_of(scan_state *s, CXFile f)
+{
+    if (!f)
+        return NULL;
+    for (size_t i = 0; i < s->n_paths; i++)
+        if (s->paths[i].file == f)
+            return s->paths[i].real;
+    char name[PATH_MAX];
+    elc_file_name(f, name, sizeof name);
+    el_grow(&s->paths, &s->cap_paths, s->n_paths + 1, sizeof *s->paths);
+    file_path *p = &s->paths[s->n_paths++];
+    p->file = f;
+    p->real = name[0] ? realpath(name, NULL) : NULL;
+    return p->real;
+}
+
+static void add_name(char ***v, size_t *n, size_t *cap, char *s)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp((*v)[i], s) == 0)
+            return;
+    el_grow(v, cap, *n + 1, sizeof **v);
+    (*v)[(*n)++] = s;
+}
+
+static json_object *str_array(char **v, size_t n)
+{
+    json_object *a = json_object_new_array();
+    for (size_t i = 0; i < n; i++)
+        json_object_array_add(a, json_object_new_string(v[i]));
+    return a;
+}
+
+static void emit(el_ctx *ctx, const char *key, json_object *o)
+{
+    el_fact(ctx, key, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+    json_object_put(o);
+}
+
+static size_t line_start(const char *text, size_t at)
+{
+    while (at > 0 && text[at - 1] != '\n')
+        at--;
+    return at;
+}
+
+/* Just past the newline ending the line `at` is on (or the end). */
+static size_t line_after(const char *text, size_t size, size_t at)
+{
+    while (at < size && text[at] != '\n')
+        at++;
+    return at < size ? at + 1 : size;
+}
+
+static bool blank(const char *text, size_t b, size_t e)
+{
+    for (size_t i = b; i < e; i++)
+        if (text[i] != ' ' && text[i] != '\t' && text[i] != '\r' && text[i] != '\f' && text[i] != '\v')
+            return false;
+    return true;
+}
+
+/* Where a definition starting at `begin` starts once the comment lines
+ * right above it are included: `//` lines and `/ * ... * /` blocks that
+ * begin their line, up to a blank line or code. */
+static size_t with_leading_comment(const char *text, size_t begin)
+{
+    size_t ls = line_start(text, begin);
+    if (!blank(text, ls, begin))
+        return begin;
+    begin = ls;
+    while (begin > 0) {
+        size_t pe = begin - 1; /* the newline ending the previous line */
+        size_t pls = line_start(text, pe);
+        size_t a = pls, z = pe;
+        while (a < z && blank(text, a, a + 1))
+            a++;
+        while (z > a && blank(text, z - 1, z))
+            z--;
+        if (a == z)
+            break;
+        if (z - a >= 2 && text[a] == '/' && text[a + 1] == '/') {
+            begin = pls;
+            continue;
+        }
+        if (z - a >= 2 && text[z - 2] == '*' && text[z - 1] == '/') {
+            size_t q = z - 2;
+            bool found = false;
+            while (q > 0) {
+                q--;
+                if (text[q] == '/' && text[q + 1] == '*') {
+                    found = true;
+                    break;
+                }
+            }
+            size_t qls = found ? line_start(text, q) : 0;
+            if (found && blank(text, qls, q)) {
+                begin = qls;
+                continue;
+            }
+        }
+        break;
+    }
+    return begin;
+}
+
+static unsigned offset_of(CXSourceLocation loc, CXFile *file, unsigned *line)
+{
+    unsigned off = 0;
+    clang_getExpansionLocation(loc, file, line, NULL, &off);
+    return off;
+}
+
+/* ---- definitions ---------------------------------------------------------- */
+
+/* eh_status f(const eh_op_call *): the signature of a kernel. */
+static bool is_kernel(CXCursor fn)
+{
+    CXType t = clang_getCursorType(fn);
+    if (clang_getNumArgTypes(t) != 1)
+        return false;
+    char buf[256];
+    CXCursor rd = clang_getTypeDeclaration(clang_getCanonicalType(clang_getResultType(t)));
+    if (strcmp(elc_spelling(rd, buf, sizeof buf), "eh_status") != 0)
+        return false;
+    CXType a = clang_getCanonicalType(clang_getArgType(t, 0));
+    if (a.kind != CXType_Pointer)
+        return false;
+    CXType p = clang_getPointeeType(a);
+    if (!clang_isConstQualifiedType(p))
+        return false;
+    return strcmp(elc_spelling(clang_getTypeDeclaration(p), buf, sizeof buf), "eh_op_call") == 0;
+}
+
+typedef struct refs {
+    scan_state *s;
+    def *d;
+    const char *self;
+} refs;
+
+static bool file_scope(CXCursor c)
+{
+    return clang_getCursorKind(clang_getCursorSemanticParent(c)) == CXCursor_TranslationUnit;
+}
+
+static enum CXChildVisitResult refs_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    refs *r = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr && k != CXCursor_TypeRef)
+        return CXChildVisit_Recurse;
+    CXCursor ref = clang_getCursorReferenced(c);
+    if (clang_Cursor_isNull(ref))
+        return CXChildVisit_Recurse;
+    CXFile rf = NULL;
+    offset_of(clang_getCursorLocation(ref), &rf, NULL);
+    if (!rf)
+        return CXChildVisit_Recurse;
+    if (rf != r->d->file) {
+        const char *p = real_of(r->s, rf);
+        if (p)
+            add_name(&r->d->needs, &r->d->n_needs, &r->d->cap_needs, (char *)p);
+        return CXChildVisit_Recurse;
+    }
+    enum CXCursorKind rk = clang_getCursorKind(ref);
+    if ((rk == CXCursor_FunctionDecl || rk == CXCursor_VarDecl) && file_scope(ref)) {
+        char name[256];
+        elc_spelling(ref, name, sizeof name);
+        if (clang_getCursorLinkage(ref) == CXLinkage_Internal && strcmp(name, r->self) != 0)
+            add_name(&r->d->uses, &r->d->n_uses, &r->d->cap_uses, el_xstrdup(name));
+    } else if (rk != CXCursor_ParmDecl && rk != CXCursor_VarDecl && rk != CXCursor_FunctionDecl &&
+               rk != CXCursor_FieldDecl) {
+        /* a type, an enum constant... written in this file: moving the
+         * definition alone would leave it behind */
+        CXCursor sp = clang_getCursorSemanticParent(ref);
+        if (rk != CXCursor_EnumConstantDecl || !clang_equalCursors(sp, ref))
+            r->d->local_deps = true;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static void on_definition(el_ctx *ctx, scan_state *s, CXCursor c)
+{
+    CXTranslationUnit tu = el_tu(ctx);
+    CXFile file = NULL, bf = NULL, ef = NULL;
+    unsigned line = 0;
+    offset_of(clang_getCursorLocation(c), &file, &line);
+    CXSourceRange ext = clang_getCursorExtent(c);
+    size_t b = offset_of(clang_getRangeStart(ext), &bf, NULL);
+    size_t e = offset_of(clang_getRangeEnd(ext), &ef, NULL);
+    if (!file || bf != file || ef != file)
+        return;
+    const char *path = real_of(s, file);
+    size_t size = 0;
+    const char *text = clang_getFileContents(tu, file, &size);
+    if (!path || !text || b > size || e > size)
+        return;
+    if (e < b)
+        e = b;
+    size_t begin = with_leading_comment(text, b);
+    size_t end = line_after(text, size, e > b ? e - 1 : e);
+    /* a variable's extent stops before its ';' */
+    if (e < size && end <= e)
+        end = line_after(text, size, e);
+
+    char name[256];
+    elc_spelling(c, name, sizeof name);
+    bool is_fn = clang_getCursorKind(c) == CXCursor_FunctionDecl;
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "path", json_object_new_string(path));
+    json_object_object_add(o, "name", json_object_new_string(name));
+    json_object_object_add(o, "function", json_object_new_boolean(is_fn));
+    json_object_object_add(o, "static", json_object_new_boolean(clang_getCursorLinkage(c) == CXLinkage_Internal));
+    json_object_object_add(o, "kernel", json_object_new_boolean(is_fn && is_kernel(c)));
+    json_object_object_add(o, "in_macro", json_object_new_boolean(elc_in_macro(c)));
+    json_object_object_add(o, "line", json_object_new_int64(line));
+    json_object_object_add(o, "begin", json_object_new_int64((int64_t)begin));
+    json_object_object_add(o, "end", json_object_new_int64((int64_t)end));
+
+    el_grow(&s->defs, &s->cap_defs, s->n_defs + 1, sizeof *s->defs);
+    def *d = &s->defs[s->n_defs++];
+    memset(d, 0, sizeof *d);
+    d->file = file;
+    d->begin = b;
+    d->end = e;
+    d->obj = o;
+    refs r = {s, d, name};
+    clang_visitChildren(c, refs_visit, &r);
+}
+
+/* ---- #include ------------------------------------------------------------- */
+
+static void on_include(el_ctx *ctx, scan_state *s, CXCursor c)
+{
+    CXFile file = NULL;
+    unsigned line = 0;
+    size_t off = offset_of(clang_getCursorLocation(c), &file, &line);
+    const char *path = real_of(s, file);
+    size_t size = 0;
+    const char *text = file ? clang_getFileContents(el_tu(ctx), file, &size) : NULL;
+    if (!path || !text || off > size)
+        return;
+    size_t b = line_start(text, off), e = line_after(text, size, off);
+    /* # include <x> / "x": the delimiter after the directive's name */
+    size_t i = b;
+    while (i < e && (text[i] == ' ' || text[i] == '\t' || text[i] == '#'))
+        i++;
+    while (i < e && ((text[i] >= 'a' && text[i] <= 'z') || text[i] == '_'))
+        i++;
+    while (i < e && (text[i] == ' ' || text[i] == '\t'))
+        i++;
+    char spelled[PATH_MAX];
+    elc_spelling(c, spelled, sizeof spelled);
+    const char *resolved = real_of(s, clang_getIncludedFile(c));
+
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "path", json_object_new_string(path));
+    json_object_object_add(o, "spelled", json_object_new_string(spelled));
+    json_object_object_add(o, "angled", json_object_new_boolean(i < e && text[i] == '<'));
+    json_object_object_add(o, "resolved", resolved ? json_object_new_string(resolved) : NULL);
+    json_object_object_add(o, "line", json_object_new_int64(line));
+    json_object_object_add(o, "begin", json_object_new_int64((int64_t)b));
+    json_object_object_add(o, "end", json_object_new_int64((int64_t)e));
+    emit(ctx, EM_FACT_INCLUDE, o);
+}
+
+/* ---- tables ---------------------------------------------------------------- */
+
+static void on_table(el_ctx *ctx, scan_state *s, CXCursor c)
+{
+    const char *backend = NULL;
+    if (el_cursor_class(ctx, c, &backend) != EL_FILE_BACKEND)
+        return;
+    const el_config *cfg = el_ctx_config(ctx);
+    if (!el_backend_table_type(cfg, clang_getCursorType(c)))
+        return;
+    el_backend_table t;
+    if (el_backend_table_read(cfg, c, &t) < 0)
+        return;
+    CXFile file = NULL;
+    unsigned line = 0;
+    offset_of(clang_getCursorLocation(c), &file, &line);
+    const char *path = real_of(s, file);
+    if (path) {
+        char var[256];
+        elc_spelling(c, var, sizeof var);
+        json_object *o = json_object_new_object(), *ops = json_object_new_object();
+        json_object_object_add(o, "path", json_object_new_string(path));
+        json_object_object_add(o, "line", json_object_new_int64(line));
+        json_object_object_add(o, "backend", json_object_new_string(backend ? backend : ""));
+        json_object_object_add(o, "var", json_object_new_string(var));
+        for (size_t i = 0; i < el_op_count(); i++)
+            if (t.implemented[i])
+                json_object_object_add(ops, el_op_name(i),
+                                       json_object_new_string(t.functions[i] ? t.functions[i] : ""));
+        json_object_object_add(o, "ops", ops);
+        emit(ctx, EM_FACT_TABLE, o);
+    }
+    el_backend_table_free(&t);
+}
+
+/* ---- hooks ---------------------------------------------------------------- */
+
+static void on_cursor(el_ctx *ctx, void *state, CXCursor c)
+{
+    scan_state *s = state;
+    if (el_depth(ctx) != 0)
+        return;
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_InclusionDirective:
+        on_include(ctx, s, c);
+        break;
+    case CXCursor_MacroExpansion: {
+        CXCursor d = clang_getCursorReferenced(c);
+        if (clang_Cursor_isNull(d))
+            break;
+        macro_use m = {NULL, NULL, 0};
+        m.offset = offset_of(clang_getCursorLocation(c), &m.file, NULL);
+        offset_of(clang_getCursorLocation(d), &m.def_file, NULL);
+        if (m.file && m.def_file) {
+            el_grow(&s->macros, &s->cap_macros, s->n_macros + 1, sizeof *s->macros);
+            s->macros[s->n_macros++] = m;
+        }
+        break;
+    }
+    case CXCursor_VarDecl:
+        if (clang_isCursorDefinition(c)) {
+            on_definition(ctx, s, c);
+            on_table(ctx, s, c);
+        }
+        break;
+    case CXCursor_FunctionDecl:
+        if (clang_isCursorDefinition(c))
+            on_definition(ctx, s, c);
+        break;
+    default:
+        break;
+    }
+}
+
+static void end(el_ctx *ctx, void *state)
+{
+    scan_state *s = state;
+    for (size_t m = 0; m < s->n_macros; m++) {
+        const macro_use *u = &s->macros[m];
+        for (size_t i = 0; i < s->n_defs; i++) {
+            def *d = &s->defs[i];
+            if (d->file != u->file || u->offset < d->begin || u->offset >= d->end)
+                continue;
+            if (u->def_file == d->file) {
+                d->local_deps = true;
+            } else {
+                const char *p = real_of(s, u->def_file);
+                if (p)
+                    add_name(&d->needs, &d->n_needs, &d->cap_needs, (char *)p);
+            }
+        }
+    }
+    for (size_t i = 0; i < s->n_defs; i++) {
+        def *d = &s->defs[i];
+        json_object_object_add(d->obj, "uses", str_array(d->uses, d->n_uses));
+        json_object_object_add(d->obj, "needs", str_array(d->needs, d->n_needs));
+        json_object_object_add(d->obj, "local_deps", json_object_new_boolean(d->local_deps));
+        emit(ctx, EM_FACT_DEF, d->obj);
+        for (size_t k = 0; k < d->n_uses; k++)
+            free(d->uses[k]);
+        free(d->uses);
+        free(d->needs);
+    }
+    free(s->defs);
+    free(s->macros);
+    for (size_t i = 0; i < s->n_paths; i++)
+        free(s->paths[i].real);
+    free(s->paths);
+}
+
+const el_rule em_scan_rule = {
+    .id = "ember-migrate-scan",
+    .kinds = kinds,
+    .state_size = sizeof(scan_state),
+    .on_cursor = on_cursor,
+    .end = end,
+};

@@ -1,0 +1,7 @@
+/* <eh/eh.h> is included already: the backend includes are removed. */
+#include <eh/eh.h>
+
+eh_tensor *square(const eh_tensor *x)
+{
+    return eh_matmul(x, x);
+}

@@ -1,0 +1,206 @@
+/* tests/migrate/test_failures.c -- `ember-migrate apply` never loses
+ * data.  Each failure below must leave every file of the tree
+ * byte-identical (paths, contents, modes: a snapshot of the whole tree)
+ * and exit non-zero with a clear message:
+ *   - a read-only directory holding a file to change;
+ *   - a write failing midway (EL_TEST_FAIL_WRITE=N, lint/changeset.h),
+ *     for every N up to the number of writes the migration makes;
+ *   - a file that does not parse (refused; --force migrates the rest and
+ *     leaves it untouched);
+ *   - a file changed between read and write (EL_TEST_TOUCH_BEFORE_COMMIT);
+ *   - a rewrite after which a translation unit no longer parses (a moved
+ *     function used a variable declared only in the file it left): the
+ *     re-parse finds the new error and everything is undone.
+ * The tree is tests/migrate/fixtures/legacy_dir/before (moves, deletes,
+ * creates and modifies). */
+#include "migrate_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *scratch(void)
+{
+    char *dir = tt_tmpdir();
+    char *before = tt_fmt("%s/tests/migrate/fixtures/legacy_dir/before", MIGRATE_SRCDIR);
+    tt_copytree(before, dir);
+    free(before);
+    return dir;
+}
+
+/* A refused apply: status 2, a message, the tree exactly as snap. */
+static void expect_untouched(const char *dir, const char *snap, const tt_run *r, const char *what)
+{
+    if (r->status == 0)
+        print_error("%s: apply succeeded\n%s", what, r->err);
+    assert_int_equal(r->status, 2);
+    assert_true(tt_contains(r->err, "ember-migrate: "));
+    char *now = tt_snapshot(dir, true);
+    tt_assert_same(snap, now, what);
+    free(now);
+}
+
+/* `apply .` in dir (with env, may be NULL) is refused and leaves the tree
+ * as it is before the run; the caller checks the message. */
+static tt_run apply_refused(const char *dir, const char *const *env, const char *what)
+{
+    char *snap = tt_snapshot(dir, true);
+    tt_run r = mt_migrate(dir, env, "apply", ".", NULL);
+    expect_untouched(dir, snap, &r, what);
+    free(snap);
+    return r;
+}
+
+static void test_read_only_directory(void **state)
+{
+    (void)state;
+    char *dir = scratch();
+    /* main.c is rewritten: its directory cannot take the temporary file */
+    assert_int_equal(chmod(dir, 0555), 0);
+    if (!tt_write_refused(dir)) {
+        print_message("note: running as root (read-only directories are writable); "
+                      "read-only case skipped\n");
+        tt_rmtree(dir);
+        free(dir);
+        skip();
+    }
+    tt_run r = apply_refused(dir, NULL, "read-only directory");
+    assert_true(tt_contains(r.err, "nothing was changed"));
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
+static void test_write_fails_midway(void **state)
+{
+    (void)state;
+    bool succeeded = false;
+    int failures = 0;
+    for (int n = 1; n <= 64 && !succeeded; n++) {
+        char *dir = scratch();
+        char *snap = tt_snapshot(dir, true);
+        char *env0 = tt_fmt("EL_TEST_FAIL_WRITE=%d", n);
+        const char *env[] = {env0, NULL};
+        tt_run r = mt_migrate(dir, env, "apply", ".", NULL);
+        if (r.status == 0) {
+            succeeded = true;    /* N is past the last write */
+        } else {
+            expect_untouched(dir, snap, &r, env0);
+            failures++;
+        }
+        tt_free(&r);
+        free(env0);
+        free(snap);
+        tt_rmtree(dir);
+        free(dir);
+    }
+    assert_true(succeeded);
+    /* creates, deletes and a modify: several writes each could fail */
+    assert_true(failures >= 5);
+}
+
+static void test_parse_error_refused(void **state)
+{
+    (void)state;
+    char *dir = scratch();
+    static const char broken[] = "#include \"ops/blas/blas_ops.h\"\n"
+                                 "eh_tensor *f(const eh_tensor *a) { return eh_blas_dot(a, a) }\n";
+    free(tt_write(dir, "broken.c", broken));
+    tt_run r = apply_refused(dir, NULL, "parse error");
+    assert_true(tt_contains(r.err, "broken.c:"));
+    assert_true(tt_contains(r.err, "does not parse"));
+    assert_true(tt_contains(r.err, "--force"));
+    tt_free(&r);
+
+    /* --force: the rest proceeds, the broken file is never edited */
+    r = mt_migrate(dir, NULL, "apply", "--force", ".", NULL);
+    if (r.status == 2)
+        print_error("apply --force: %s", r.err);
+    assert_true(r.status != 2);
+    assert_true(tt_contains(r.err, "left untouched"));
+    tt_assert_file(dir, "broken.c", broken);
+    assert_true(tt_file_contains(dir, "main.c", "eh_matmul(a, b)"));
+    char *moved = tt_path(dir, "backends/blas/gemm.c");
+    assert_int_equal(access(moved, F_OK), 0);
+    free(moved);
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
+static void test_changed_between_read_and_write(void **state)
+{
+    (void)state;
+    char *dir = scratch();
+    char *main_c = tt_path(dir, "main.c");
+    char *old = tt_read(main_c, NULL);
+    assert_non_null(old);
+    /* the hook appends one byte to main.c after the plan was made: the
+     * expected tree is the original with that byte */
+    char *touched = tt_fmt("%s%c", old, old[strlen(old) - 1]);
+    char *snap0 = tt_snapshot(dir, true);
+    free(tt_write(dir, "main.c", touched));
+    char *snap = tt_snapshot(dir, true);
+    free(tt_write(dir, "main.c", old));
+    char *back = tt_snapshot(dir, true);
+    tt_assert_same(snap0, back, "restoring main.c");
+
+    char *env0 = tt_fmt("EL_TEST_TOUCH_BEFORE_COMMIT=%s", main_c);
+    const char *env[] = {env0, NULL};
+    tt_run r = mt_migrate(dir, env, "apply", ".", NULL);
+    expect_untouched(dir, snap, &r, "changed between read and write");
+    assert_true(tt_contains(r.err, "main.c"));
+    assert_true(tt_contains(r.err, "changed"));
+    /* never overridable */
+    tt_free(&r);
+    free(env0);
+    free(snap0);
+    free(back);
+    free(snap);
+    free(touched);
+    free(old);
+    free(main_c);
+    tt_rmtree(dir);
+    free(dir);
+}
+
+static void test_reparse_error_undoes_everything(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "ops/blas/blas_ops.h",
+                  "#ifndef BLAS_OPS_H\n#define BLAS_OPS_H\n#include <eh/eh.h>\n"
+                  "eh_tensor *eh_blas_matmul(const eh_tensor *a, const eh_tensor *b);\n"
+                  "void eh_blas_set_threads(int n);\n#endif\n"));
+    /* eh_blas_set_threads is not an op and stays; eh_blas_matmul moves,
+     * and the variable it reads is declared only here */
+    free(tt_write(dir, "ops/blas/gemm.c",
+                  "#include \"blas_ops.h\"\n\nextern int blas_threads;\n\n"
+                  "void eh_blas_set_threads(int n)\n{\n    blas_threads = n;\n}\n\n"
+                  "eh_tensor *eh_blas_matmul(const eh_tensor *a, const eh_tensor *b)\n{\n"
+                  "    if (blas_threads < 0)\n        return 0;\n    return eh_matmul(a, b);\n}\n"));
+    free(tt_write(dir, "app.c",
+                  "#include \"ops/blas/blas_ops.h\"\n\n"
+                  "eh_tensor *f(const eh_tensor *a)\n{\n    return eh_blas_matmul(a, a);\n}\n"));
+    tt_run r = apply_refused(dir, NULL, "re-parse error");
+    assert_true(tt_contains(r.err, "backends/blas/gemm.c: does not parse after the rewrite"));
+    assert_true(tt_contains(r.err, "blas_threads"));
+    assert_true(tt_contains(r.err, "undone"));
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_read_only_directory),
+        cmocka_unit_test(test_write_fails_midway),
+        cmocka_unit_test(test_parse_error_refused),
+        cmocka_unit_test(test_changed_between_read_and_write),
+        cmocka_unit_test(test_reparse_error_undoes_everything),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
