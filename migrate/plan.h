@@ -23,7 +23,7 @@ typedef struct em_plan {
     size_t branches;          /* EH103 fixes taken */
     size_t moved;             /* op definitions moved into backends/ */
     size_t repathed;          /* include directives re-pathed for moved files */
-    size_t conflicts;         /* fixes not taken: inside or overlapping one taken */
+    size_t conflicts;         /* fixes not taken: overlapping one taken */
     el_findings unparsed;     /* EH000 findings: files never edited */
 } em_plan;
 

@@ -481,9 +481,13 @@ static void build(builder *b, const el_fact_list *facts)
     }
     scan_kernels_defs(b);
     set_destinations(b);
-    qsort(t->defs, t->n_defs, sizeof *t->defs, cmp_def);
-    qsort(t->incs, t->n_incs, sizeof *t->incs, cmp_inc);
-    qsort(t->tables, t->n_tables, sizeof *t->tables, cmp_table);
+    /* qsort's array must not be NULL, even when empty */
+    if (t->n_defs)
+        qsort(t->defs, t->n_defs, sizeof *t->defs, cmp_def);
+    if (t->n_incs)
+        qsort(t->incs, t->n_incs, sizeof *t->incs, cmp_inc);
+    if (t->n_tables)
+        qsort(t->tables, t->n_tables, sizeof *t->tables, cmp_table);
     /* the backends present in the tree */
     for (size_t i = 0; i < t->n_files; i++) {
         add_unique(&t->backends, &t->n_backends, &b->cap_backends, t->files[i].backend);

@@ -76,13 +76,15 @@ static const char *real_of(scan_state *s, CXFile f)
     return p->real;
 }
 
-static void add_name(char ***v, size_t *n, size_t *cap, char *s)
+/* Add s to the set v unless it is there; copy: store a copy (the set owns
+ * it), else s itself (borrowed, it outlives the set). */
+static void add_name(char ***v, size_t *n, size_t *cap, const char *s, bool copy)
 {
     for (size_t i = 0; i < *n; i++)
         if (strcmp((*v)[i], s) == 0)
             return;
     el_grow(v, cap, *n + 1, sizeof **v);
-    (*v)[(*n)++] = s;
+    (*v)[(*n)++] = copy ? el_xstrdup(s) : (char *)s;
 }
 
 static json_object *str_array(char **v, size_t n)
@@ -222,7 +224,7 @@ static enum CXChildVisitResult refs_visit(CXCursor c, CXCursor parent, CXClientD
     if (rf != r->d->file) {
         const char *p = real_of(r->s, rf);
         if (p)
-            add_name(&r->d->needs, &r->d->n_needs, &r->d->cap_needs, (char *)p);
+            add_name(&r->d->needs, &r->d->n_needs, &r->d->cap_needs, p, false);
         return CXChildVisit_Recurse;
     }
     enum CXCursorKind rk = clang_getCursorKind(ref);
@@ -230,7 +232,7 @@ static enum CXChildVisitResult refs_visit(CXCursor c, CXCursor parent, CXClientD
         char name[256];
         elc_spelling(ref, name, sizeof name);
         if (clang_getCursorLinkage(ref) == CXLinkage_Internal && strcmp(name, r->self) != 0)
-            add_name(&r->d->uses, &r->d->n_uses, &r->d->cap_uses, el_xstrdup(name));
+            add_name(&r->d->uses, &r->d->n_uses, &r->d->cap_uses, name, true);
     } else if (rk != CXCursor_ParmDecl && rk != CXCursor_VarDecl && rk != CXCursor_FunctionDecl &&
                rk != CXCursor_FieldDecl) {
         /* a type, an enum constant... written in this file: moving the
@@ -415,7 +417,7 @@ static void end(el_ctx *ctx, void *state)
             } else {
                 const char *p = real_of(s, u->def_file);
                 if (p)
-                    add_name(&d->needs, &d->n_needs, &d->cap_needs, (char *)p);
+                    add_name(&d->needs, &d->n_needs, &d->cap_needs, p, false);
             }
         }
     }

@@ -535,7 +535,8 @@ static char *arm_tokens(analysis *a, CXCursor arm, CXFile f, const char *t, size
         arm_calls(arm, arm, &w);
     if (rw->failed)
         return NULL;
-    qsort(rw->v + first, rw->n - first, sizeof *rw->v, cmp_edit);
+    if (rw->n > first)
+        qsort(rw->v + first, rw->n - first, sizeof *rw->v, cmp_edit);
     el_buf text = {0};
     unsigned at = b;
     for (size_t i = first; i < rw->n; i++) {

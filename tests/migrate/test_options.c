@@ -1,0 +1,113 @@
+/* tests/migrate/test_options.c -- --backend and -p on a real tree
+ * (examples/legacy):
+ *   - `apply --backend blas` then `apply --backend ref` then `apply`
+ *     ends exactly where one `apply` does, the last run with exit 0 and
+ *     nothing left for a person; the filtered runs leave the other
+ *     backend's code and calls alone;
+ *   - `plan -p BUILD_DIR` (compile_commands.json carrying the include
+ *     path) gives the same diff as `plan ... -- -I...`. */
+#include "migrate_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LEGACY MIGRATE_SRCDIR "/examples/legacy"
+
+static char *legacy_copy(const char *dir, const char *name)
+{
+    char *t = tt_path(dir, name);
+    tt_copytree(LEGACY, t);
+    return t;
+}
+
+static void test_backend_by_backend(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    char *staged = legacy_copy(dir, "staged"), *whole = legacy_copy(dir, "whole");
+
+    tt_run r = mt_migrate(staged, NULL, "apply", "-q", "--backend", "blas", ".", NULL);
+    assert_int_equal(r.status, 1); /* includes still needed by the ref calls: listed */
+    tt_free(&r);
+    char *gemm = tt_path(staged, "backends/blas/gemm.c");
+    char *ref_linalg = tt_path(staged, "ops/ref/linalg.c");
+    free(tt_read(gemm, NULL));         /* moved */
+    free(tt_read(ref_linalg, NULL));   /* not moved */
+    assert_true(tt_file_contains(staged, "fit.c", "eh_ref_matmul("));
+    assert_false(tt_file_contains(staged, "fit.c", "eh_blas_matmul("));
+    free(gemm);
+    free(ref_linalg);
+
+    r = mt_migrate(staged, NULL, "apply", "-q", "--backend", "ref", ".", NULL);
+    tt_free(&r);
+    r = mt_migrate(staged, NULL, "apply", ".", NULL);
+    if (r.status != 0)
+        print_error("third apply: %s", r.err);
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+
+    r = mt_migrate(whole, NULL, "apply", "-q", ".", NULL);
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+    char *want = tt_snapshot(whole, true), *got = tt_snapshot(staged, true);
+    tt_assert_same(want, got, "backend by backend vs all at once");
+    free(want);
+    free(got);
+    tt_rmtree(dir);
+    free(staged);
+    free(whole);
+    free(dir);
+}
+
+static void test_compile_commands(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    char *tree = legacy_copy(dir, "app");
+    static const char *const units[] = {"dataset.c", "fit.c", "main.c", "mlp.c", "normalize.c",
+                                        "report.c", "ops/blas/axpy.c", "ops/blas/gemm.c",
+                                        "ops/blas/lstsq.c", "ops/ref/elementwise.c",
+                                        "ops/ref/linalg.c", "ops/ref/reduction.c",
+                                        "ops/ref/shape.c"};
+    size_t n = sizeof units / sizeof units[0];
+    char *json = tt_fmt("[");
+    for (size_t i = 0; i < n; i++) {
+        char *next = tt_fmt("%s%s{\"directory\": \"%s\", \"file\": \"%s\", \"command\": "
+                            "\"cc -std=c11 %s -c %s\"}",
+                            json, i ? ",\n" : "\n", tree, units[i], MT_INCLUDE, units[i]);
+        free(json);
+        json = next;
+    }
+    char *all = tt_fmt("%s\n]\n", json);
+    free(tt_write(dir, "build/compile_commands.json", all));
+    free(json);
+    free(all);
+
+    tt_run with_args = mt_migrate(tree, NULL, "plan", "-q", ".", NULL);
+    tt_run with_db = mt_migrate_args(tree, "plan", "-q", "-p", "../build", ".", NULL);
+    assert_int_equal(with_args.status, 0);
+    assert_int_equal(with_db.status, 0);
+    assert_true(tt_contains(with_db.out, "rename from ops/blas/gemm.c\n"));
+    assert_string_equal(with_db.out, with_args.out);
+    tt_free(&with_args);
+    tt_free(&with_db);
+
+    /* without the include path the files do not parse: plan says so */
+    tt_run bare = mt_migrate_args(tree, "plan", "-q", ".", NULL);
+    assert_int_not_equal(bare.status, 0);
+    assert_true(tt_contains(bare.err, "does not parse"));
+    tt_free(&bare);
+    tt_rmtree(dir);
+    free(tree);
+    free(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_backend_by_backend),
+        cmocka_unit_test(test_compile_commands),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
