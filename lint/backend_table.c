@@ -267,6 +267,15 @@ int el_backend_table_read(const el_config *cfg, CXCursor var, el_backend_table *
     return 0;
 }
 
+bool el_backend_table_at(el_ctx *ctx, CXCursor c, const char **backend, el_backend_table *out)
+{
+    if (el_cursor_class(ctx, c, backend) != EL_FILE_BACKEND)
+        return false;
+    const el_config *cfg = el_ctx_config(ctx);
+    return el_backend_table_type(cfg, clang_getCursorType(c)) &&
+           el_backend_table_read(cfg, c, out) == 0;
+}
+
 void el_backend_table_free(el_backend_table *t)
 {
     if (t->functions)

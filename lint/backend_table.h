@@ -37,5 +37,10 @@ bool el_backend_table_type(const el_config *cfg, CXType type);
  * memory runs out (*out is then empty).  Free with el_backend_table_free. */
 int el_backend_table_read(const el_config *cfg, CXCursor var, el_backend_table *out);
 void el_backend_table_free(el_backend_table *t);
+/* Both tools' entry: when the VarDecl c is in backend code (its backend,
+ * from el_cursor_class, in *backend) and has a table type, read its table
+ * into *out (free with el_backend_table_free) and return true; else false,
+ * with nothing to free. */
+bool el_backend_table_at(el_ctx *ctx, CXCursor c, const char **backend, el_backend_table *out);
 
 #endif

@@ -117,14 +117,22 @@ static int holds(const char *path, const char *text, size_t len)
     return eq ? 0 : EAGAIN;
 }
 
-/* A template for mkstemp next to target: ".NAME.el-TAG.XXXXXX". */
-static char *sibling_template(const char *target, const char *tag)
+/* A new empty file beside target, ".NAME.el-TAG.XXXXXX": its open
+ * descriptor (its name in *name), or -errno. */
+static int open_sibling(const char *target, const char *tag, char **name)
 {
     char *dir = el_path_dirname(target);
     char *t = el_xasprintf("%s/.%.200s.el-%s.XXXXXX", strcmp(dir, "/") ? dir : "",
                            el_path_base(target), tag);
     free(dir);
-    return t;
+    int fd = mkstemp(t);
+    if (fd < 0) {
+        int e = errno;
+        free(t);
+        return -e;
+    }
+    *name = t;
+    return fd;
 }
 
 /* Write data to a new temporary file beside target, with mode, flushed
@@ -132,13 +140,10 @@ static char *sibling_template(const char *target, const char *tag)
 static int write_temp(const char *target, const char *data, size_t len, mode_t mode, inject *in,
                       char **tmp)
 {
-    char *t = sibling_template(target, "tmp");
-    int fd = mkstemp(t);
-    if (fd < 0) {
-        int e = errno;
-        free(t);
-        return e;
-    }
+    char *t;
+    int fd = open_sibling(target, "tmp", &t);
+    if (fd < 0)
+        return -fd;
     int e = injected(in) ? EIO : 0;
     size_t off = 0;
     while (!e && off < len) {
@@ -169,15 +174,10 @@ static int write_temp(const char *target, const char *data, size_t len, mode_t m
  * which cannot clobber anything). */
 static int make_placeholder(const char *target, char **out)
 {
-    char *t = sibling_template(target, "del");
-    int fd = mkstemp(t);
-    if (fd < 0) {
-        int e = errno;
-        free(t);
-        return e;
-    }
+    int fd = open_sibling(target, "del", out);
+    if (fd < 0)
+        return -fd;
     close(fd);
-    *out = t;
     return 0;
 }
 
@@ -185,13 +185,10 @@ static int make_placeholder(const char *target, char **out)
 static int link_aside(const char *target, char **aside)
 {
     for (int tries = 0; tries < 100; tries++) {
-        char *t = sibling_template(target, "old");
-        int fd = mkstemp(t);
-        if (fd < 0) {
-            int e = errno;
-            free(t);
-            return e;
-        }
+        char *t;
+        int fd = open_sibling(target, "old", &t);
+        if (fd < 0)
+            return -fd;
         close(fd);
         unlink(t);
         if (link(target, t) == 0) {
@@ -358,6 +355,15 @@ static void set_err(char **err, const char *fmt, ...)
     *err = s;
 }
 
+/* Hand msg over as *err (or drop it when err is NULL). */
+static void give_msg(el_buf *msg, char **err)
+{
+    if (err)
+        *err = el_buf_take(msg);
+    else
+        el_buf_free(msg);
+}
+
 void el_changeset_init(el_changeset *cs, const char *root)
 {
     memset(cs, 0, sizeof *cs);
@@ -415,6 +421,28 @@ static int read_current(el_changeset *cs, const char *abs, const el_hash128 *exp
     return 0;
 }
 
+/* Add a change of an existing file (MODIFY or DELETE) with its current
+ * content; NULL with *err when it cannot be read or is not as expected. */
+static el_change *add_existing(el_changeset *cs, el_change_kind kind, const char *path,
+                               const el_hash128 *expected, char **err)
+{
+    char *abs = abs_of(cs, path);
+    char *old;
+    size_t old_len;
+    mode_t mode;
+    if (read_current(cs, abs, expected, &old, &old_len, &mode, err) != 0) {
+        free(abs);
+        return NULL;
+    }
+    el_change *c = add(cs, kind, abs);
+    c->check_hash = expected != NULL;
+    c->expected = expected ? *expected : el_hash_bytes(old, old_len);
+    c->old_text = old;
+    c->old_len = old_len;
+    c->mode = mode;
+    return c;
+}
+
 int el_changeset_modify(el_changeset *cs, const char *path, const el_hash128 *expected,
                         const char *new_text, size_t new_len, char **err)
 {
@@ -434,22 +462,11 @@ int el_changeset_modify(el_changeset *cs, const char *path, const el_hash128 *ex
         c->new_len = new_len;
         return 0;
     }
-    char *abs = abs_of(cs, path);
-    char *old;
-    size_t old_len;
-    mode_t mode;
-    if (read_current(cs, abs, expected, &old, &old_len, &mode, err) != 0) {
-        free(abs);
+    c = add_existing(cs, EL_CHANGE_MODIFY, path, expected, err);
+    if (!c)
         return -1;
-    }
-    c = add(cs, EL_CHANGE_MODIFY, abs);
-    c->check_hash = expected != NULL;
-    c->expected = expected ? *expected : el_hash_bytes(old, old_len);
-    c->old_text = old;
-    c->old_len = old_len;
     c->new_text = el_xstrndup(new_text, new_len);
     c->new_len = new_len;
-    c->mode = mode;
     return 0;
 }
 
@@ -485,21 +502,7 @@ int el_changeset_delete(el_changeset *cs, const char *path, const el_hash128 *ex
         set_err(err, "%s: already in the change set", c->display);
         return -1;
     }
-    char *abs = abs_of(cs, path);
-    char *old;
-    size_t old_len;
-    mode_t mode;
-    if (read_current(cs, abs, expected, &old, &old_len, &mode, err) != 0) {
-        free(abs);
-        return -1;
-    }
-    c = add(cs, EL_CHANGE_DELETE, abs);
-    c->check_hash = expected != NULL;
-    c->expected = expected ? *expected : el_hash_bytes(old, old_len);
-    c->old_text = old;
-    c->old_len = old_len;
-    c->mode = mode;
-    return 0;
+    return add_existing(cs, EL_CHANGE_DELETE, path, expected, err) ? 0 : -1;
 }
 
 /* Is a inside b (or b itself)? */
@@ -705,6 +708,25 @@ typedef struct prep {
     size_t hole;      /* DELETE: step of the placeholder */
 } prep;
 
+/* Rename temporary `tmp` onto target and log that as a step of `kind`
+ * owning aside (the original's second name, or NULL), its index in *k;
+ * on failure aside is dropped. */
+static int rename_logged(undo_log *u, size_t tmp, const char *target, step_kind kind, char *aside,
+                         inject *in, size_t *k)
+{
+    int e = do_rename(u->v[tmp].path, target, in);
+    if (e) {
+        if (aside)
+            unlink(aside);
+        free(aside);
+        return e;
+    }
+    u->v[tmp].used = true;
+    *k = log_add(u, kind, target);
+    u->v[*k].aside = aside;
+    return 0;
+}
+
 /* Install backup temporary `bak` as orig_path. */
 static int install_backup(undo_log *u, size_t bak, const char *orig_path, inject *in)
 {
@@ -722,18 +744,13 @@ static int install_backup(undo_log *u, size_t bak, const char *orig_path, inject
         if (e)
             return e == NOT_REGULAR ? EEXIST : e;
     }
-    int e = do_rename(u->v[bak].path, orig_path, in);
+    size_t k;
+    int e = rename_logged(u, bak, orig_path, existed ? S_REPLACED : S_PLACED, aside, in, &k);
     if (e) {
-        if (aside)
-            unlink(aside);
-        free(aside);
         free(keep);
         return e;
     }
-    u->v[bak].used = true;
-    size_t k = log_add(u, existed ? S_REPLACED : S_PLACED, orig_path);
     u->v[k].backup = true;
-    u->v[k].aside = aside;
     u->v[k].owned = keep;
     u->v[k].old = keep;
     u->v[k].old_len = keep_len;
@@ -747,16 +764,10 @@ static int install_modify(undo_log *u, const el_change *c, size_t tmp, inject *i
     char *aside = NULL;
     if (link_aside(c->path, &aside) != 0)
         aside = NULL;   /* undo will write the old content back instead */
-    int e = do_rename(u->v[tmp].path, c->path, in);
-    if (e) {
-        if (aside)
-            unlink(aside);
-        free(aside);
+    size_t k;
+    int e = rename_logged(u, tmp, c->path, S_REPLACED, aside, in, &k);
+    if (e)
         return e;
-    }
-    u->v[tmp].used = true;
-    size_t k = log_add(u, S_REPLACED, c->path);
-    u->v[k].aside = aside;
     u->v[k].old = c->old_text;
     u->v[k].old_len = c->old_len;
     u->v[k].mode = c->mode;
@@ -984,10 +995,7 @@ int el_changeset_commit(el_changeset *cs, bool backup, char **err)
         free(why);
         free(p);
         log_free(u);
-        if (err)
-            *err = el_buf_take(&msg);
-        else
-            el_buf_free(&msg);
+        give_msg(&msg, err);
         return -1;
     }
     free(p);
@@ -1077,10 +1085,7 @@ int el_changeset_undo(el_changeset *cs, char **err)
     log_free(u);
     cs->undo = NULL;
     if (msg.n) {
-        if (err)
-            *err = el_buf_take(&msg);
-        else
-            el_buf_free(&msg);
+        give_msg(&msg, err);
         return -1;
     }
     return 0;

@@ -572,31 +572,23 @@ static el_config *config_derive(const el_config *base, const char *path, const c
 
 static el_config *builtin_config(char **err)
 {
-    const char *text = el_embedded_text("rules/default.json");
+    /* The defaults, then the built-in call templates (the same shape). */
+    static const char *const files[] = {"rules/default.json", "rules/rewrites.json"};
     el_config *c = config_new(NULL, el_cwd());
-    char *perr = NULL;
-    json_object *obj = text ? el_json_parse_located(text, strlen(text), &perr) : NULL;
-    if (!obj || apply(c, obj, "rules/default.json", text, &perr) < 0) {
-        *err = el_xasprintf("internal error: rules/default.json: %s", perr ? perr : "missing");
-        free(perr);
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        const char *text = el_embedded_text(files[i]);
+        char *perr = NULL;
+        json_object *obj = text ? el_json_parse_located(text, strlen(text), &perr) : NULL;
+        int rc = obj ? apply(c, obj, files[i], text, &perr) : -1;
         if (obj)
             json_object_put(obj);
-        config_free(c);
-        return NULL;
+        if (rc < 0) {
+            *err = el_xasprintf("internal error: %s: %s", files[i], perr ? perr : "missing");
+            free(perr);
+            config_free(c);
+            return NULL;
+        }
     }
-    json_object_put(obj);
-    /* The built-in call templates: rules/rewrites.json, the same shape. */
-    text = el_embedded_text("rules/rewrites.json");
-    obj = text ? el_json_parse_located(text, strlen(text), &perr) : NULL;
-    if (!obj || apply(c, obj, "rules/rewrites.json", text, &perr) < 0) {
-        *err = el_xasprintf("internal error: rules/rewrites.json: %s", perr ? perr : "missing");
-        free(perr);
-        if (obj)
-            json_object_put(obj);
-        config_free(c);
-        return NULL;
-    }
-    json_object_put(obj);
     return c;
 }
 

@@ -138,9 +138,46 @@ static const char *show_path(const em_tree *t, const char *path, char **own)
     return *own = el_path_display(path);
 }
 
+/* Is backend one of the matrix's columns? */
+static bool backend_shown(const matrix *x, const char *backend)
+{
+    for (size_t b = 0; b < x->nb; b++)
+        if (strcmp(x->backends[b], backend) == 0)
+            return true;
+    return false;
+}
+
 static const char *table_kind(const em_table *tb)
 {
     return tb->kind == EM_TABLE_KERNELS_DEF ? "kernels.def" : "eh_backend";
+}
+
+/* The definitions to move, a line each: text, or a markdown table's rows. */
+static void print_moves(FILE *out, const matrix *x, bool markdown, char **own)
+{
+    for (size_t i = 0; i < x->n_moves; i++) {
+        const em_def *d = x->moves[i];
+        const char *where = show_path(x->t, d->path, own), *op = d->op[0] ? d->op : "helper";
+        char *dest = el_path_display(d->dest);
+        if (markdown)
+            fprintf(out, "| `%s` | %s:%u | %s | %s | %s |\n", d->name, where, d->line, d->backend,
+                    op, dest);
+        else
+            fprintf(out, "  %s:%u: %s (%s, %s) -> %s\n", where, d->line, d->name, d->backend, op,
+                    dest);
+        free(dest);
+    }
+}
+
+/* The parse errors (EH000 findings), a line each after `bullet`. */
+static void print_parse_errors(FILE *out, const matrix *x, const char *bullet, char **own)
+{
+    for (size_t i = 0; i < x->t->findings.n; i++) {
+        const el_finding *f = &x->t->findings.v[i];
+        if (strcmp(f->rule, "EH000") == 0)
+            fprintf(out, "%s%s:%u:%u: %s\n", bullet, show_path(x->t, f->file, own), f->line, f->col,
+                    f->message);
+    }
 }
 
 /* ---- text ---------------------------------------------------------------- */
@@ -214,10 +251,7 @@ static void print_text(FILE *out, const matrix *x)
     size_t shown = 0;
     for (size_t i = 0; i < t->n_tables; i++) {
         const em_table *tb = &t->tables[i];
-        bool sel = false;
-        for (size_t b = 0; b < x->nb && !sel; b++)
-            sel = strcmp(x->backends[b], tb->backend) == 0;
-        if (!sel)
+        if (!backend_shown(x, tb->backend))
             continue;
         fprintf(out, "  %s: %s:%u (%s%s%s)\n", tb->backend, show_path(t, tb->path, &own), tb->line,
                 table_kind(tb), tb->var ? " " : "", tb->var ? tb->var : "");
@@ -242,23 +276,13 @@ static void print_text(FILE *out, const matrix *x)
         fputs("  none\n", out);
 
     fputs("\nto move (backend code outside backends/):\n", out);
-    for (size_t i = 0; i < x->n_moves; i++) {
-        const em_def *d = x->moves[i];
-        char *dest = el_path_display(d->dest);
-        fprintf(out, "  %s:%u: %s (%s, %s) -> %s\n", show_path(t, d->path, &own), d->line, d->name,
-                d->backend, d->op[0] ? d->op : "helper", dest);
-        free(dest);
-    }
+    print_moves(out, x, false, &own);
     if (!x->n_moves)
         fputs("  none\n", out);
 
     if (x->n_parse_errors) {
         fputs("\nparse errors (these files were read only as far as libclang could):\n", out);
-        for (size_t i = 0; i < t->findings.n; i++) {
-            const el_finding *f = &t->findings.v[i];
-            if (strcmp(f->rule, "EH000") == 0)
-                fprintf(out, "  %s:%u:%u: %s\n", show_path(t, f->file, &own), f->line, f->col, f->message);
-        }
+        print_parse_errors(out, x, "  ", &own);
     }
     free(own);
 }
@@ -268,7 +292,6 @@ static void print_text(FILE *out, const matrix *x)
 static void print_markdown(FILE *out, const matrix *x)
 {
     char *own = NULL;
-    const em_tree *t = x->t;
     fprintf(out, "## Op x backend\n\n%zu of %zu ops%s.\n\n", x->n_rows, x->n_ops,
             x->n_rows < x->n_ops ? " (those some backend implements)" : "");
     fputs("| op |", out);
@@ -310,21 +333,11 @@ static void print_markdown(FILE *out, const matrix *x)
         fputs("None.\n", out);
     } else {
         fputs("| definition | where | backend | op | destination |\n|---|---|---|---|---|\n", out);
-        for (size_t i = 0; i < x->n_moves; i++) {
-            const em_def *d = x->moves[i];
-            char *dest = el_path_display(d->dest);
-            fprintf(out, "| `%s` | %s:%u | %s | %s | %s |\n", d->name, show_path(t, d->path, &own), d->line,
-                    d->backend, d->op[0] ? d->op : "helper", dest);
-            free(dest);
-        }
+        print_moves(out, x, true, &own);
     }
     if (x->n_parse_errors) {
         fputs("\n## Parse errors\n\n", out);
-        for (size_t i = 0; i < t->findings.n; i++) {
-            const el_finding *f = &t->findings.v[i];
-            if (strcmp(f->rule, "EH000") == 0)
-                fprintf(out, "- %s:%u:%u: %s\n", show_path(t, f->file, &own), f->line, f->col, f->message);
-        }
+        print_parse_errors(out, x, "- ", &own);
     }
     free(own);
 }
@@ -346,10 +359,7 @@ static void print_json(FILE *out, const matrix *x)
     json_object *tables = json_object_new_array();
     for (size_t i = 0; i < t->n_tables; i++) {
         const em_table *tb = &t->tables[i];
-        bool sel = false;
-        for (size_t b = 0; b < x->nb && !sel; b++)
-            sel = strcmp(x->backends[b], tb->backend) == 0;
-        if (!sel)
+        if (!backend_shown(x, tb->backend))
             continue;
         json_object *o = json_object_new_object();
         json_object_object_add(o, "backend", json_object_new_string(tb->backend));

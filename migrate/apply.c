@@ -111,23 +111,6 @@ static void changed_tus(const em_tree *t, const el_changeset *cs, tus *out)
     }
 }
 
-static void refuse_unparsed(const em_tree *t, const em_plan *p, bool force)
-{
-    for (size_t i = 0; i < p->unparsed.n; i++) {
-        const el_finding *f = &p->unparsed.v[i];
-        const em_file *ef = em_tree_file(t, f->file);
-        char *owned = ef ? NULL : el_path_display(f->file);
-        if (force)
-            fprintf(stderr, "ember-migrate: %s:%u:%u: %s; left untouched (--force)\n",
-                    ef ? ef->display : owned, f->line, f->col, f->message);
-        else
-            fprintf(stderr, "ember-migrate: %s:%u:%u: %s; nothing was changed (fix it, or use "
-                            "--force to migrate the other files and leave it untouched)\n",
-                    ef ? ef->display : owned, f->line, f->col, f->message);
-        free(owned);
-    }
-}
-
 int em_run_apply(const em_opts *o)
 {
     em_tree t;
@@ -137,7 +120,10 @@ int em_run_apply(const em_opts *o)
         return rc;
     char *err = NULL;
     if (p.unparsed.n) {
-        refuse_unparsed(&t, &p, o->force);
+        em_plan_report_unparsed(&t, &p, o->force ? "left untouched (--force)"
+                                                 : "nothing was changed (fix it, or use --force "
+                                                   "to migrate the other files and leave it "
+                                                   "untouched)");
         if (!o->force) {
             em_plan_free(&p);
             em_tree_free(&t);

@@ -73,7 +73,7 @@ char **mv_header_decls(const char *s, size_t n, size_t *count, bool *other)
                 while (e > st && e[-1] == ' ')
                     e--;
                 const char *b = e;
-                while (b > st && mv_is_ident(b[-1]))
+                while (b > st && em_is_ident(b[-1]))
                     b--;
                 if (b == e) {
                     *other = true;     /* (*fp)(...) and the like */

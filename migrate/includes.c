@@ -104,38 +104,43 @@ void mv_dest_add_key(dest *d, char *k)
     d->keys[d->n_keys++] = k;
 }
 
+/* The next #include line of s[0..n) from *at on (its end, '\n' or n, in
+ * *end; *at moves past it): false when there is none. */
+static bool next_include(const char *s, size_t n, size_t *at, size_t *end, bool *angled,
+                         const char **name, size_t *name_len)
+{
+    while (*at < n) {
+        size_t ls = *at, le = ls;
+        while (le < n && s[le] != '\n')
+            le++;
+        *at = le + 1;
+        if (mv_parse_include(s + ls, le - ls, angled, name, name_len)) {
+            *end = le;
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Offset just past the last #include line of text (0 when none). */
 size_t mv_after_last_include(const char *s, size_t n)
 {
-    size_t pos = 0;
-    for (size_t ls = 0; ls < n;) {
-        size_t le = ls;
-        while (le < n && s[le] != '\n')
-            le++;
-        bool a;
-        const char *nm;
-        size_t nn;
-        if (mv_parse_include(s + ls, le - ls, &a, &nm, &nn))
-            pos = le < n ? le + 1 : le;
-        ls = le + 1;
-    }
+    size_t pos = 0, at = 0, le, nn;
+    bool a;
+    const char *nm;
+    while (next_include(s, n, &at, &le, &a, &nm, &nn))
+        pos = le < n ? le + 1 : le;
     return pos;
 }
 
 void mv_keys_from_text(dest *d, const char *s, size_t n)
 {
     char *dir = el_path_dirname(d->path);
-    for (size_t ls = 0; ls < n;) {
-        size_t le = ls;
-        while (le < n && s[le] != '\n')
-            le++;
-        bool a;
-        const char *nm;
-        size_t nn;
-        if (mv_parse_include(s + ls, le - ls, &a, &nm, &nn))
-            mv_dest_add_key(d, mv_include_key(dir, a, nm, nn));
-        ls = le + 1;
-    }
+    size_t at = 0, le, nn;
+    bool a;
+    const char *nm;
+    while (next_include(s, n, &at, &le, &a, &nm, &nn))
+        mv_dest_add_key(d, mv_include_key(dir, a, nm, nn));
     free(dir);
 }
 

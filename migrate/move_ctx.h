@@ -11,13 +11,6 @@
 #include "moves.h"
 #include "strbuf.h"
 
-/* A character of a C identifier. */
-static inline bool mv_is_ident(char ch)
-{
-    return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-           (ch >= '0' && ch <= '9');
-}
-
 enum role { R_STAY, R_MOVE, R_HELPER_MOVE, R_HELPER_COPY };
 
 typedef struct fplan {
@@ -80,6 +73,8 @@ const em_text *mv_text_of(ctx *c, const char *path);
 const char *mv_display_of(ctx *c, const char *path, char **owned);
 /* The directory holding the tree's backends/ (or the legacy ops/). */
 void mv_free_strs(char **v, size_t n);
+/* Add a file the run creates at path, taking text's content. */
+em_create *mv_add_create(ctx *c, const char *path, el_buf *text, mode_t mode);
 
 /* ---- includes.c -------------------------------------------------------- */
 

@@ -33,6 +33,19 @@ static bool in_list(char *const *v, size_t n, const char *s)
     return false;
 }
 
+em_create *mv_add_create(ctx *c, const char *path, el_buf *text, mode_t mode)
+{
+    el_grow(&c->out->creates, &c->out->cap_creates, c->out->n_creates + 1,
+            sizeof *c->out->creates);
+    em_create *cr = &c->out->creates[c->out->n_creates++];
+    memset(cr, 0, sizeof *cr);
+    cr->path = el_xstrdup(path);
+    cr->len = text->n;
+    cr->text = el_buf_take(text);
+    cr->mode = mode;
+    return cr;
+}
+
 void mv_free_strs(char **v, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -112,7 +125,7 @@ static unsigned def_col(ctx *c, const em_def *d)
     size_t nl = strlen(d->name);
     for (size_t i = ls; i + nl <= le; i++)
         if (!memcmp(tx->data + i, d->name, nl) &&
-            (i == ls || !mv_is_ident(tx->data[i - 1])))
+            (i == ls || !em_is_ident(tx->data[i - 1])))
             return (unsigned)(i - ls + 1);
     return 1;
 }
@@ -660,14 +673,7 @@ static void emit_dest(ctx *c, dest *d)
             el_buf_putc(&out, '\n');
         el_buf_puts(&out, el_buf_str(&d->body));
     }
-    el_grow(&c->out->creates, &c->out->cap_creates, c->out->n_creates + 1,
-            sizeof *c->out->creates);
-    em_create *cr = &c->out->creates[c->out->n_creates++];
-    memset(cr, 0, sizeof *cr);
-    cr->path = el_xstrdup(d->path);
-    cr->len = out.n;
-    cr->text = out.s ? el_buf_take(&out) : el_xstrdup("");
-    cr->mode = d->mode;
+    em_create *cr = mv_add_create(c, d->path, &out, d->mode);
     /* the moved file, re-pathed and perhaps extended: a rename */
     cr->from = d->from ? el_xstrdup(d->from) : NULL;
 }

@@ -27,6 +27,7 @@
 #include "path.h"
 #include "rule.h"
 #include "strbuf.h"
+#include "texts.h"
 
 /* ---- what a fix names ------------------------------------------------- */
 
@@ -35,22 +36,16 @@ typedef struct mentions {
     bool op_in, op_out;   /* names an op --op selects / leaves out */
 } mentions;
 
-static bool ident_char(char ch)
-{
-    return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-           (ch >= '0' && ch <= '9');
-}
-
 static void mention_text(const em_opts *o, const em_tree *t, const char *s, size_t n,
                          mentions *m)
 {
     for (size_t i = 0; i < n;) {
-        if (!ident_char(s[i])) {
+        if (!em_is_ident(s[i])) {
             i++;
             continue;
         }
         size_t b = i;
-        while (i < n && ident_char(s[i]))
+        while (i < n && em_is_ident(s[i]))
             i++;
         size_t len = i - b;
         const char *w = s + b;
@@ -112,6 +107,17 @@ static const char *display(const em_tree *t, const char *path, char **owned)
         return f->display;
     *owned = el_path_display(path);
     return *owned;
+}
+
+void em_plan_report_unparsed(const em_tree *t, const em_plan *p, const char *outcome)
+{
+    for (size_t i = 0; i < p->unparsed.n; i++) {
+        const el_finding *f = &p->unparsed.v[i];
+        char *owned = NULL;
+        fprintf(stderr, "ember-migrate: %s:%u:%u: %s; %s\n", display(t, f->file, &owned), f->line,
+                f->col, f->message, outcome);
+        free(owned);
+    }
 }
 
 static void manual_finding(em_plan *p, const em_tree *t, const el_finding *f, const char *why)
@@ -444,14 +450,7 @@ int em_run_plan(const em_opts *o)
     int rc = em_plan_prepare(o, &t, &p);
     if (rc)
         return rc;
-    for (size_t i = 0; i < p.unparsed.n; i++) {
-        const el_finding *f = &p.unparsed.v[i];
-        char *owned = NULL;
-        fprintf(stderr, "ember-migrate: %s:%u:%u: %s; not planned, and apply refuses it "
-                        "without --force\n",
-                display(&t, f->file, &owned), f->line, f->col, f->message);
-        free(owned);
-    }
+    em_plan_report_unparsed(&t, &p, "not planned, and apply refuses it without --force");
     if (!o->quiet && strcmp(p.cs.root, el_cwd()) != 0 && !el_changeset_empty(&p.cs))
         fprintf(stderr, "ember-migrate: note: paths in the diff are relative to %s "
                         "(apply it there: cd %s && git apply)\n", p.cs.root, p.cs.root);

@@ -35,6 +35,9 @@ int em_plan_make(const em_opts *o, const em_tree *t, em_plan *p, char **err);
 /* The summary line ("N calls, M includes, K branches rewritten; ..."). */
 void em_plan_summary(const em_plan *p, const char *verb, FILE *out);
 void em_plan_free(em_plan *p);
+/* Each file that did not parse, on stderr: `ember-migrate: FILE:L:C:
+ * message; <outcome>` (what plan or apply does about it). */
+void em_plan_report_unparsed(const em_tree *t, const em_plan *p, const char *outcome);
 
 /* Scan, then make the plan, reporting a failure as `ember-migrate: ...`:
  * 0 (free both afterwards), or the exit status (nothing to free). */

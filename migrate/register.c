@@ -208,13 +208,13 @@ static bool parse_kernel_line(const char *s, size_t n, char *op, size_t opn, cha
     while (i < n && s[i] == ' ')
         i++;
     size_t b = i;
-    while (i < n && mv_is_ident(s[i]))
+    while (i < n && em_is_ident(s[i]))
         i++;
     snprintf(op, opn, "%.*s", (int)(i - b), s + b);
     while (i < n && (s[i] == ' ' || s[i] == ','))
         i++;
     b = i;
-    while (i < n && mv_is_ident(s[i]))
+    while (i < n && em_is_ident(s[i]))
         i++;
     snprintf(fn, fnn, "%.*s", (int)(i - b), s + b);
     return op[0] && fn[0];
@@ -252,14 +252,7 @@ int mv_emit_kdef(ctx *c, kdef *k)
             el_buf_printf(&b, "EH_KERNEL(%s, %s)\n", k->v[i].op, k->v[i].fn);
             prev = k->v[i].op;
         }
-        el_grow(&c->out->creates, &c->out->cap_creates, c->out->n_creates + 1,
-                sizeof *c->out->creates);
-        em_create *cr = &c->out->creates[c->out->n_creates++];
-        memset(cr, 0, sizeof *cr);
-        cr->path = el_xstrdup(k->path);
-        cr->len = b.n;
-        cr->text = el_buf_take(&b);
-        cr->mode = 0644;
+        mv_add_create(c, k->path, &b, 0644);
         free(rel);
         return 0;
     }

@@ -230,21 +230,19 @@ static void add_table(builder *b, json_object *o)
     }
 }
 
-/* ---- kernels.def ------------------------------------------------------------- */
+/* ---- a backend's directory ------------------------------------------------------ */
 
-/* The directory of the backend a backend-class file belongs to: the
- * highest ancestor still classified as that backend's. */
-static char *backend_root(const el_source *s)
+/* Does a file in dir (a probe dir/x.c) still belong to backend `name`? */
+typedef bool belongs_fn(const el_config *cfg, const char *probe, const char *name);
+
+/* The highest ancestor of path's directory whose files belong to `name`. */
+static char *top_dir(const el_config *cfg, const char *path, const char *name, belongs_fn *belongs)
 {
-    char *dir = el_path_dirname(s->path);
-    for (;;) {
-        if (strcmp(dir, "/") == 0)
-            break;
+    char *dir = el_path_dirname(path);
+    while (strcmp(dir, "/") != 0) {
         char *up = el_path_dirname(dir);
         char *probe = el_path_join(up, "x.c");
-        char name[64];
-        bool same = el_config_classify(s->cfg, probe, name, sizeof name) == EL_FILE_BACKEND &&
-                    strcmp(name, s->backend) == 0;
+        bool same = belongs(cfg, probe, name);
         free(probe);
         if (!same) {
             free(up);
@@ -254,6 +252,27 @@ static char *backend_root(const el_source *s)
         dir = up;
     }
     return dir;
+}
+
+static bool in_backend(const el_config *cfg, const char *probe, const char *name)
+{
+    char nm[64];
+    return el_config_classify(cfg, probe, nm, sizeof nm) == EL_FILE_BACKEND && strcmp(nm, name) == 0;
+}
+
+static bool in_legacy(const el_config *cfg, const char *probe, const char *name)
+{
+    char nm[64];
+    return el_config_legacy_backend(cfg, probe, nm, sizeof nm) && strcmp(nm, name) == 0;
+}
+
+/* ---- kernels.def ------------------------------------------------------------- */
+
+/* The directory of the backend a backend-class file belongs to: the
+ * highest ancestor still classified as that backend's. */
+static char *backend_root(const el_source *s)
+{
+    return top_dir(s->cfg, s->path, s->backend, in_backend);
 }
 
 /* EH_KERNEL(op, function) lines; comments, blank and preprocessor lines
@@ -333,21 +352,7 @@ static void scan_kernels_defs(builder *b)
 /* The top directory of the legacy directory path is in (app/ops/blas). */
 static char *legacy_root(const el_config *cfg, const char *path, const char *name)
 {
-    char *dir = el_path_dirname(path);
-    while (strcmp(dir, "/") != 0) {
-        char *up = el_path_dirname(dir);
-        char *probe = el_path_join(up, "x.c");
-        char nm[64];
-        bool same = el_config_legacy_backend(cfg, probe, nm, sizeof nm) && strcmp(nm, name) == 0;
-        free(probe);
-        if (!same) {
-            free(up);
-            break;
-        }
-        free(dir);
-        dir = up;
-    }
-    return dir;
+    return top_dir(cfg, path, name, in_legacy);
 }
 
 /* backends/ of the application a legacy file belongs to: app/ops/blas/x.c

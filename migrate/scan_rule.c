@@ -334,13 +334,8 @@ static void on_include(el_ctx *ctx, scan_state *s, CXCursor c)
 static void on_table(el_ctx *ctx, scan_state *s, CXCursor c)
 {
     const char *backend = NULL;
-    if (el_cursor_class(ctx, c, &backend) != EL_FILE_BACKEND)
-        return;
-    const el_config *cfg = el_ctx_config(ctx);
-    if (!el_backend_table_type(cfg, clang_getCursorType(c)))
-        return;
     el_backend_table t;
-    if (el_backend_table_read(cfg, c, &t) < 0)
+    if (!el_backend_table_at(ctx, c, &backend, &t))
         return;
     CXFile file = NULL;
     unsigned line = 0;

@@ -4,6 +4,7 @@
 #ifndef EM_TEXTS_H
 #define EM_TEXTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -32,5 +33,12 @@ size_t em_text_offset(const em_text *t, unsigned line, unsigned col);
 /* 1-based line of a byte offset. */
 unsigned em_text_line(const em_text *t, size_t off);
 void em_texts_free(em_texts *ts);
+
+/* A character of a C identifier. */
+static inline bool em_is_ident(char ch)
+{
+    return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+           (ch >= '0' && ch <= '9');
+}
 
 #endif

@@ -35,6 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "clang_util.h"
 #include "rewrite.h"
 #include "rule.h"
@@ -573,6 +575,23 @@ static size_t line_start(const char *t, size_t i)
     return i;
 }
 
+/* The end (its '\n', or lim) of the line starting at q. */
+static size_t line_end(const char *t, size_t q, size_t lim)
+{
+    while (q < lim && t[q] != '\n')
+        q++;
+    return q;
+}
+
+/* Does t[q, e) hold only blanks? */
+static bool blank_line(const char *t, size_t q, size_t e)
+{
+    for (; q < e; q++)
+        if (t[q] != ' ' && t[q] != '\t' && t[q] != '\r')
+            return false;
+    return true;
+}
+
 /* Try to collapse the chain starting at `head` (parent: its parent);
  * true when a fix was attached. */
 static bool collapse(analysis *a, CXCursor head, CXCursor parent)
@@ -670,14 +689,10 @@ static bool collapse(analysis *a, CXCursor head, CXCursor parent)
         d = ok ? (unsigned)(w - l1) - ind : 0;
         /* every other line of the block has that indentation, or is blank */
         for (size_t q = l1; ok && q < close_line;) {
-            size_t e = q;
-            while (e < close_line && t[e] != '\n')
-                e++;
-            bool blank = true;
-            for (size_t z = q; z < e && blank; z++)
-                blank = t[z] == ' ' || t[z] == '\t' || t[z] == '\r';
-            for (size_t z = q; !blank && z < q + ind + d && ok; z++)
-                ok = z < e && (t[z] == ' ' || t[z] == '\t');
+            size_t e = line_end(t, q, close_line);
+            if (!blank_line(t, q, e))
+                for (size_t z = q; z < q + ind + d && ok; z++)
+                    ok = z < e && (t[z] == ' ' || t[z] == '\t');
             q = e + 1;
         }
         dedent = ok;
@@ -685,13 +700,8 @@ static bool collapse(analysis *a, CXCursor head, CXCursor parent)
     if (dedent) {
         edits_add(&rw, (unsigned)s0, (unsigned)(l1 + ind + d), "");
         for (size_t q = l1; q < close_line;) {
-            size_t e = q;
-            while (e < close_line && t[e] != '\n')
-                e++;
-            bool blank = true;
-            for (size_t z = q; z < e && blank; z++)
-                blank = t[z] == ' ' || t[z] == '\t' || t[z] == '\r';
-            if (q != l1 && !blank)
+            size_t e = line_end(t, q, close_line);
+            if (q != l1 && !blank_line(t, q, e))
                 edits_add(&rw, (unsigned)(q + ind), (unsigned)(q + ind + d), "");
             q = e + 1;
         }

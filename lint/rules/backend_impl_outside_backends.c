@@ -42,18 +42,6 @@ static const enum CXCursorKind kinds[] = {
     CXCursor_InclusionDirective, CXCursor_FunctionDecl, CXCursor_VarDecl, EL_KINDS_END,
 };
 
-static void *grow(void *v, size_t *cap, size_t n, size_t size)
-{
-    if (n < *cap)
-        return v;
-    size_t c = *cap ? 2 * *cap : 16;
-    void *nv = realloc(v, c * size);
-    if (!nv)
-        return NULL;
-    *cap = c;
-    return nv;
-}
-
 /* "backends/torch/" from the first backend_dirs pattern naming <name>. */
 static const char *backend_dir(const el_config *cfg, const char *backend, char *buf, size_t n)
 {
@@ -79,7 +67,7 @@ static void on_include(el_ctx *ctx, state *s, CXCursor c)
     char name[PATH_MAX];
     char *real = inc ? realpath(elc_file_name(inc, name, sizeof name), NULL) : NULL;
     if (el_config_is_backend_header(el_ctx_config(ctx), spelled, real)) {
-        backend_include *v = grow(s->inc, &s->cap_inc, s->n_inc, sizeof *v);
+        backend_include *v = sep_grow(s->inc, &s->cap_inc, s->n_inc, sizeof *v);
         if (v) {
             s->inc = v;
             backend_include *b = &s->inc[s->n_inc++];
@@ -112,7 +100,7 @@ static void on_definition(el_ctx *ctx, state *s, CXCursor c)
     if (k != CXCursor_FunctionDecl)
         return;
     /* Judged at the end, once every #include of the file was seen. */
-    definition *v = grow(s->defs, &s->cap_defs, s->n_defs, sizeof *v);
+    definition *v = sep_grow(s->defs, &s->cap_defs, s->n_defs, sizeof *v);
     if (!v)
         return;
     s->defs = v;

@@ -29,6 +29,7 @@
 #include "config.h"
 #include "rewrite.h"
 #include "rule.h"
+#include "separation.h"
 
 #define RULE "EH101"
 #define EH_H "#include <eh/eh.h>"
@@ -74,17 +75,6 @@ static const enum CXCursorKind kinds[] = {
     CXCursor_DeclRefExpr, CXCursor_TypeRef, CXCursor_MemberRefExpr, CXCursor_MacroExpansion,
     EL_KINDS_END,
 };
-
-static void *grow(void *v, size_t *cap, size_t n, size_t size)
-{
-    if (n < *cap)
-        return v;
-    size_t c = *cap ? 2 * *cap : 16;
-    void *nv = realloc(v, c * size);
-    if (nv)
-        *cap = c;
-    return nv;
-}
 
 static unsigned offset_of(CXSourceLocation loc, CXFile *f)
 {
@@ -150,7 +140,7 @@ static void add_include(el_ctx *ctx, state *s, CXCursor c, CXFile file, CXFile t
     free(self);
     if (same_legacy)
         return;
-    inc *v = grow(s->incs, &s->cap_incs, s->n_incs, sizeof *v);
+    inc *v = sep_grow(s->incs, &s->cap_incs, s->n_incs, sizeof *v);
     if (!v)
         return;
     s->incs = v;
@@ -194,7 +184,7 @@ static enum CXChildVisitResult scan_directive(CXCursor c, CXCursor parent, CXCli
     CXFile target = clang_getIncludedFile(c);
     bool eh_h = strcmp(spelled, "eh/eh.h") == 0;
     if (target) {
-        edge *v = grow(s->edges, &s->cap_edges, s->n_edges, sizeof *v);
+        edge *v = sep_grow(s->edges, &s->cap_edges, s->n_edges, sizeof *v);
         if (v) {
             s->edges = v;
             s->edges[s->n_edges++] = (edge){file, target, off, eh_h};
@@ -260,7 +250,7 @@ static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
     CXCursor d = clang_getCursorReferenced(c);
     if (clang_Cursor_isNull(d) || clang_isInvalid(clang_getCursorKind(d)))
         return;
-    ref *v = grow(s->refs, &s->cap_refs, s->n_refs, sizeof *v);
+    ref *v = sep_grow(s->refs, &s->cap_refs, s->n_refs, sizeof *v);
     if (!v)
         return;
     s->refs = v;
@@ -306,7 +296,7 @@ static void reach(const state *s, fileset *out, CXFile f)
 {
     if (!f || set_has(out, f))
         return;
-    CXFile *v = grow(out->v, &out->cap, out->n, sizeof *v);
+    CXFile *v = sep_grow(out->v, &out->cap, out->n, sizeof *v);
     if (!v)
         return;
     out->v = v;
@@ -352,7 +342,7 @@ static void plan_file(el_ctx *ctx, state *s, CXFile f)
     for (bool changed = true; changed;) {
         changed = false;
         fileset avail = {0};
-        avail.v = grow(NULL, &avail.cap, 0, sizeof *avail.v);
+        avail.v = sep_grow(NULL, &avail.cap, 0, sizeof *avail.v);
         if (!avail.v)
             break;
         avail.v[avail.n++] = f; /* f itself, not what it includes */
@@ -377,7 +367,7 @@ static void plan_file(el_ctx *ctx, state *s, CXFile f)
             for (size_t k = 0; k < mine.n; k++) {
                 if (set_has(&avail, mine.v[k]))
                     continue;
-                CXFile *v = grow(only.v, &only.cap, only.n, sizeof *v);
+                CXFile *v = sep_grow(only.v, &only.cap, only.n, sizeof *v);
                 if (!v)
                     continue;
                 only.v = v;

@@ -31,17 +31,12 @@ static const enum CXCursorKind kinds[] = {CXCursor_VarDecl, EL_KINDS_END};
 static void on_var(el_ctx *ctx, void *state, CXCursor c)
 {
     (void)state;
-    const char *backend = NULL;
-    if (el_cursor_class(ctx, c, &backend) != EL_FILE_BACKEND)
-        return;
     if (clang_getCursorKind(clang_getCursorSemanticParent(c)) != CXCursor_TranslationUnit ||
         !clang_isCursorDefinition(c))
         return;
-    const el_config *cfg = el_ctx_config(ctx);
-    if (!el_backend_table_type(cfg, clang_getCursorType(c)))
-        return;
+    const char *backend = NULL;
     el_backend_table t;
-    if (el_backend_table_read(cfg, c, &t) < 0)
+    if (!el_backend_table_at(ctx, c, &backend, &t))
         return;
 
     CXFile file = NULL;

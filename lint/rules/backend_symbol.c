@@ -194,17 +194,6 @@ static why classify_decl(el_ctx *ctx, state *s, CXCursor decl, char *backend, si
 
 /* ---- reporting ------------------------------------------------------------- */
 
-static void *grow(void *v, size_t *cap, size_t n, size_t size)
-{
-    if (n < *cap)
-        return v;
-    size_t c = *cap ? 2 * *cap : 16;
-    void *nv = realloc(v, c * size);
-    if (nv)
-        *cap = c;
-    return nv;
-}
-
 /* Report a call now, with its rewrite as the fix, and remember its extent. */
 static void report_call(el_ctx *ctx, state *s, CXCursor at, CXCursor call, const char *msg)
 {
@@ -216,7 +205,7 @@ static void report_call(el_ctx *ctx, state *s, CXCursor at, CXCursor call, const
         el_rewrite_attach(ctx, el_tu(ctx), &rw);
         el_call_rewrite_clear(&rw);
     }
-    span *v = grow(s->calls, &s->cap_calls, s->n_calls, sizeof *v);
+    span *v = sep_grow(s->calls, &s->cap_calls, s->n_calls, sizeof *v);
     if (!v)
         return;
     s->calls = v;
@@ -232,7 +221,7 @@ static void report_call(el_ctx *ctx, state *s, CXCursor at, CXCursor call, const
 /* Hold a use back until the end. */
 static void defer(state *s, CXSourceLocation loc, bool macro, const char *msg)
 {
-    pending *v = grow(s->p, &s->cap_p, s->n_p, sizeof *v);
+    pending *v = sep_grow(s->p, &s->cap_p, s->n_p, sizeof *v);
     if (!v)
         return;
     s->p = v;

@@ -1,6 +1,6 @@
 /* lint/rules/separation.h -- helpers shared by the separation rules
- * (EH102 backend-symbol, EH103 backend-branch, EH104
- * backend-impl-outside-backends, EH105 backend-op-missing).
+ * (EH101 backend-include, EH102 backend-symbol, EH103 backend-branch,
+ * EH104 backend-impl-outside-backends, EH105 backend-op-missing).
  *
  * Header only (static functions): every .c file of lint/rules/ is a rule, and
  * this is not one.  Everything here asks the configuration (rule.h); no
@@ -11,8 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <json-c/json.h>
 
 #include "clang_util.h"
 #include "rule.h"
@@ -136,34 +134,20 @@ static inline const sep_file_class *sep_decl_file(el_ctx *ctx, sep_files *cache,
     return sep_file_info(ctx, cache, f);
 }
 
-/* ---- rule options (rules/default.json: "rules": {"EHxxx": {"options"}}) -- */
+/* ---- growing arrays ------------------------------------------------------ */
 
-/* True when `s` is in the string list options[key]. */
-static inline bool sep_option_has(const el_config *cfg, const char *rule, const char *key,
-                                  const char *s)
+/* Room for element n of v (capacity *cap, doubled as needed): v, a
+ * reallocated v, or NULL when memory runs out (v is then untouched and
+ * still owned by the caller).  A rule reports nothing rather than abort. */
+static inline void *sep_grow(void *v, size_t *cap, size_t n, size_t size)
 {
-    json_object *o = el_config_rule_options(cfg, rule);
-    json_object *list = NULL;
-    if (!o || !json_object_object_get_ex(o, key, &list) ||
-        !json_object_is_type(list, json_type_array))
-        return false;
-    for (size_t i = 0; i < json_object_array_length(list); i++) {
-        json_object *e = json_object_array_get_idx(list, i);
-        if (json_object_is_type(e, json_type_string) && strcmp(json_object_get_string(e), s) == 0)
-            return true;
-    }
-    return false;
-}
-
-/* options[key] as a string, or NULL. */
-static inline const char *sep_option_string(const el_config *cfg, const char *rule,
-                                            const char *key)
-{
-    json_object *o = el_config_rule_options(cfg, rule);
-    json_object *v = NULL;
-    if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-        return NULL;
-    return json_object_get_string(v);
+    if (n < *cap)
+        return v;
+    size_t c = *cap ? 2 * *cap : 16;
+    void *nv = realloc(v, c * size);
+    if (nv)
+        *cap = c;
+    return nv;
 }
 
 #endif
