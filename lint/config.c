@@ -930,6 +930,11 @@ bool el_config_legacy_backend(const el_config *c, const char *abs_path, char *ba
         backend[0] = '\0';
     char *rel = rel_for(c, abs_path);
     bool hit = legacy_match(c, rel, backend, n);
+    /* also at any boundary of the absolute path: the root of the built-in
+     * configuration is the current directory, which may be inside the
+     * legacy directory itself (cd app/ops && ember-migrate apply ..) */
+    if (!hit && abs_path[0] == '/' && strcmp(rel, abs_path + 1) != 0)
+        hit = legacy_match(c, abs_path + 1, backend, n);
     free(rel);
     return hit;
 }

@@ -8,7 +8,9 @@
  *   - a file that moves whole is one git rename in the plan (no deletion
  *     plus creation), which `git apply` turns into after/;
  *   - `plan /abs/tree` from an unrelated directory gives paths relative
- *     to the tree (git apply refuses absolute ones) and says so. */
+ *     to the tree (git apply refuses absolute ones) and says so;
+ *   - run from inside the legacy directory (`cd t1/ops && apply ..`), the
+ *     code still moves to t1/backends/ (not t1/ops/backends/). */
 #include "migrate_test.h"
 
 #include <stdio.h>
@@ -167,6 +169,27 @@ static void test_plan_outside_cwd(void **state)
     free(cwd);
 }
 
+static void test_from_inside_legacy_dir(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    char *tree = before_in(dir, "t1");
+    char *ops = tt_path(tree, "ops");
+    tt_run r = mt_migrate(ops, NULL, "apply", "-q", "..", NULL);
+    if (r.status != 0)
+        print_error("apply ..: %s", r.err);
+    assert_int_equal(r.status, 0);
+    assert_true(is_dir(tree, "backends/blas"));
+    assert_false(is_dir(tree, "ops/backends"));
+    assert_false(is_dir(tree, "ops/blas"));
+    assert_is_after(tree);              /* ops/ keeps the frontend's shape_util.h */
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(ops);
+    free(tree);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -175,6 +198,7 @@ int main(void)
         cmocka_unit_test(test_named_directory_stays),
         cmocka_unit_test(test_plan_renames),
         cmocka_unit_test(test_plan_outside_cwd),
+        cmocka_unit_test(test_from_inside_legacy_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
