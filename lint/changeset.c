@@ -840,6 +840,13 @@ static int verify(el_changeset *cs, const bool *skip, char **err)
             set_err(err, "%s: changed since it was read; nothing was written", c->display);
             return -1;
         }
+        /* Renaming over a file needs only its directory writable, so a
+         * read-only file would be replaced silently (and root may write
+         * anything): its permission bits say it must not change. */
+        if ((mode & 0222) == 0 || access(c->path, W_OK) != 0) {
+            set_err(err, "%s: is read-only; nothing was written", c->display);
+            return -1;
+        }
         c->mode = mode;   /* a chmod meanwhile is kept */
     }
     return 0;

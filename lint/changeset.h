@@ -4,7 +4,9 @@
  * memory first, then commit the set:
  *   1. every file is read again and compared with the content the plan
  *      was made from (its hash at parse time): a file that changed since
- *      it was read is refused and NOTHING is written;
+ *      it was read is refused and NOTHING is written; so is a read-only
+ *      file (no write permission bit, or not writable by this user), even
+ *      though renaming over it would work;
  *   2. each new content goes to a temporary file in the target's own
  *      directory (same file system), is flushed (fsync), gets the
  *      original's permission bits, and is renamed over the target;

@@ -372,6 +372,36 @@ static void test_changed_before_commit(void **state)
     free(before);
 }
 
+/* A file without write permission is refused at commit, even as root and
+ * even though renaming over it would work; so is deleting it. */
+static void test_read_only_file(void **state)
+{
+    (void)state;
+    make_tree();
+    put("ro.c", "x\n", 0444);
+    char *before = snapshot();
+    char *x = p("ro.c"), *err = NULL;
+    el_changeset cs;
+    build(&cs);
+    assert_int_equal(el_changeset_modify(&cs, x, NULL, "y\n", 2, &err), 0);
+    assert_int_equal(el_changeset_commit(&cs, false, &err), -1);
+    assert_string_equal(err, "ro.c: is read-only; nothing was written");
+    free(err);
+    assert_same_tree(before, "read-only file, modified");
+    el_changeset_free(&cs);
+
+    err = NULL;
+    build(&cs);
+    assert_int_equal(el_changeset_delete(&cs, x, NULL, &err), 0);
+    assert_int_equal(el_changeset_commit(&cs, false, &err), -1);
+    assert_true(strncmp(err, "ro.c: is read-only", 18) == 0);
+    free(err);
+    assert_same_tree(before, "read-only file, deleted");
+    el_changeset_free(&cs);
+    free(x);
+    free(before);
+}
+
 static void test_read_only_directory(void **state)
 {
     (void)state;
@@ -538,6 +568,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fail_each_write_with_backup, setup, teardown),
         cmocka_unit_test_setup_teardown(test_touched_before_commit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_changed_before_commit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_read_only_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_only_directory, setup, teardown),
         cmocka_unit_test_setup_teardown(test_impossible_create, setup, teardown),
         cmocka_unit_test_setup_teardown(test_backup, setup, teardown),

@@ -578,6 +578,24 @@ static void test_cli_touched_before_commit(void **state)
     free(app);
 }
 
+/* A read-only file is refused (as root too) and nothing is written. */
+static void test_cli_read_only_file(void **state)
+{
+    cli_tree *t = *state;
+    char *app = tt_path(t->dir, "src/app.c");
+    assert_int_equal(chmod(app, 0444), 0);
+    tt_run r = run_fix(t, "--fix", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "src/app.c: is read-only"));
+    assert_untouched(t);
+    struct stat st;
+    assert_int_equal(stat(app, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0444);
+    tt_free(&r);
+    assert_int_equal(chmod(app, 0644), 0);
+    free(app);
+}
+
 static void test_cli_read_only_directory(void **state)
 {
     cli_tree *t = *state;
@@ -688,6 +706,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cli_fix_idempotent, cli_setup, cli_teardown),
         cmocka_unit_test_setup_teardown(test_cli_failed_write, cli_setup, cli_teardown),
         cmocka_unit_test_setup_teardown(test_cli_touched_before_commit, cli_setup, cli_teardown),
+        cmocka_unit_test_setup_teardown(test_cli_read_only_file, cli_setup, cli_teardown),
         cmocka_unit_test_setup_teardown(test_cli_read_only_directory, cli_setup, cli_teardown),
         cmocka_unit_test_setup_teardown(test_cli_parse_error, cli_setup, cli_teardown),
         cmocka_unit_test_setup_teardown(test_cli_options, cli_setup, cli_teardown),

@@ -2,6 +2,8 @@
  * data.  Each failure below must leave every file of the tree
  * byte-identical (paths, contents, modes: a snapshot of the whole tree)
  * and exit non-zero with a clear message:
+ *   - a read-only file to change (chmod 0444: refused even as root, where
+ *     renaming over it would work);
  *   - a read-only directory holding a file to change;
  *   - a write failing midway (EL_TEST_FAIL_WRITE=N, lint/changeset.h),
  *     for every N up to the number of writes the migration makes;
@@ -51,6 +53,24 @@ static tt_run apply_refused(const char *dir, const char *const *env, const char 
     expect_untouched(dir, snap, &r, what);
     free(snap);
     return r;
+}
+
+static void test_read_only_file(void **state)
+{
+    (void)state;
+    char *dir = scratch();
+    char *main_c = tt_path(dir, "main.c"); /* rewritten by the migration */
+    assert_int_equal(chmod(main_c, 0444), 0);
+    tt_run r = apply_refused(dir, NULL, "read-only file");
+    assert_true(tt_contains(r.err, "main.c: is read-only; nothing was written"));
+    tt_free(&r);
+    assert_int_equal(chmod(main_c, 0644), 0);
+    r = mt_migrate(dir, NULL, "apply", "-q", ".", NULL); /* writable again: it goes through */
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(main_c);
+    free(dir);
 }
 
 static void test_read_only_directory(void **state)
@@ -196,6 +216,7 @@ static void test_reparse_error_undoes_everything(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_read_only_file),
         cmocka_unit_test(test_read_only_directory),
         cmocka_unit_test(test_write_fails_midway),
         cmocka_unit_test(test_parse_error_refused),
