@@ -163,7 +163,7 @@ int em_run_apply(const em_opts *o)
     }
 
     if (el_changeset_commit(&p.cs, o->backup, &err) != 0) {
-        fprintf(stderr, "ember-migrate: %s; nothing was changed\n", err);
+        fprintf(stderr, "ember-migrate: %s\n", err); /* it ends with what became of the files */
         free(err);
         rc = EXIT_TROUBLE;
         goto out;
