@@ -1014,6 +1014,17 @@ int el_changeset_commit(el_changeset *cs, bool backup, char **err)
     for (size_t k = 0; k < u->n; k++) {
         step *s = &u->v[k];
         if ((s->kind == S_REPLACED || s->kind == S_ASIDE) && s->aside) {
+            /* an older .orig the backup replaced: keep its content, so
+             * that el_changeset_undo can put it back */
+            if (s->backup && s->kind == S_REPLACED && !s->owned) {
+                mode_t mode = 0;
+                if (read_all(s->aside, &s->owned, &s->old_len, &mode) == 0) {
+                    s->old = s->owned;
+                    s->mode = mode & 07777;
+                } else {
+                    s->owned = NULL;
+                }
+            }
             unlink(s->aside);
             free(s->aside);
             s->aside = NULL;
@@ -1083,8 +1094,15 @@ int el_changeset_undo(el_changeset *cs, char **err)
     }
     for (size_t k = u->n; k-- > 0;) {
         step *s = &u->v[k];
-        if (s->backup && (s->kind == S_PLACED || s->kind == S_REPLACED))
+        if (!s->backup)
+            continue;
+        if (s->kind == S_REPLACED && s->old) {   /* the older .orig comes back */
+            if (write_back(s->path, s->old, s->old_len, s->mode) != 0)
+                el_buf_printf(&msg, "%s%s: older backup not restored", msg.n ? "; " : "",
+                              s->path);
+        } else if (s->kind == S_PLACED || s->kind == S_REPLACED) {
             unlink(s->path);
+        }
     }
     for (size_t k = u->n; k-- > 0;)
         if (u->v[k].kind == S_DIR)

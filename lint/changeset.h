@@ -109,11 +109,13 @@ bool el_changeset_empty(const el_changeset *cs);
  * is one rename, at its new path. */
 int el_changeset_diff(const el_changeset *cs, FILE *out);
 /* Commit (see above).  backup: keep each modified or deleted file's
- * original as PATH.orig (itself written atomically).  0 on success; -1
+ * original as PATH.orig (itself written atomically; an older PATH.orig is
+ * replaced, and kept in memory for el_changeset_undo).  0 on success; -1
  * with *err (malloc'd, "PATH: what went wrong") and everything undone. */
 int el_changeset_commit(el_changeset *cs, bool backup, char **err);
 /* Undo a successful commit: every file back to its old content and mode,
- * created files and directories removed, .orig backups removed.  -1 with
+ * created files and directories removed, .orig backups removed (or, where
+ * they replaced an older PATH.orig, that one put back).  -1 with
  * *err if some file could not be restored (it names them). */
 int el_changeset_undo(el_changeset *cs, char **err);
 void el_changeset_free(el_changeset *cs);

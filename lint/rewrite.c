@@ -210,30 +210,247 @@ static bool split_args(const char *t, size_t n, size_t open, size_t *close, unsi
     return false;
 }
 
+/* ---- precedence: which text stands as one operand ---------------------------- */
+
+/* A template (and the arguments put into it) is text, so a substitution
+ * can change what binds to what: "$1 + $2" put into "2 * f(k, k)" reads
+ * 2 * k + k.  Text that is a primary or postfix expression (a name, a
+ * literal, a call, a subscript, a member, something parenthesized) stands
+ * as one operand wherever it is put; anything else gets parentheses.  A
+ * small tokenizer is enough to tell: groups ( [ { are one token each, and
+ * string and character literals and comments are skipped whole. */
+
+typedef enum {
+    TK_END, TK_IDENT, TK_NUMBER, TK_STRING, TK_PAREN, TK_BRACKET, TK_BRACE, TK_ARG, TK_PUNCT, TK_BAD
+} tk_kind;
+
+typedef struct token {
+    tk_kind kind;
+    size_t b, e;              /* t[b..e) */
+} token;
+
+static bool ident_char(char c, bool tpl)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           (unsigned char)c >= 0x80 || (c == '$' && !tpl);
+}
+
+/* Past the literal whose quote is at t[i]; n when it is not closed. */
+static size_t skip_literal(const char *t, size_t n, size_t i)
+{
+    char q = t[i];
+    for (i++; i < n && t[i] != q && t[i] != '\n'; i++)
+        if (t[i] == '\\')
+            i++;
+    return i < n && t[i] == q ? i + 1 : n + 1;
+}
+
+/* Past the group whose opener is at t[i]; n + 1 when it is not balanced. */
+static size_t skip_group(const char *t, size_t n, size_t i)
+{
+    char stack[64];
+    size_t depth = 0;
+    while (i < n) {
+        char c = t[i];
+        if (c == '"' || c == '\'') {
+            i = skip_literal(t, n, i);
+            continue;
+        }
+        if (c == '/' && i + 1 < n && (t[i + 1] == '*' || t[i + 1] == '/')) {
+            size_t j = skip_blank(t, n, i);
+            if (j >= n)
+                return n + 1;
+            i = j;
+            continue;
+        }
+        if (c == '(' || c == '[' || c == '{') {
+            if (depth == sizeof stack)
+                return n + 1;
+            stack[depth++] = c == '(' ? ')' : c == '[' ? ']' : '}';
+        } else if (c == ')' || c == ']' || c == '}') {
+            if (!depth || stack[--depth] != c)
+                return n + 1;
+            if (!depth)
+                return i + 1;
+        }
+        i++;
+    }
+    return n + 1;
+}
+
+/* The token at or after t[i].  In a template (tpl) $1..$9 are TK_ARG and
+ * any other $ is punctuation. */
+static token next_token(const char *t, size_t n, size_t i, bool tpl)
+{
+    token k = {TK_END, 0, 0};
+    i = skip_blank(t, n, i);
+    k.b = i;
+    if (i >= n) {
+        k.e = n;
+        return k;
+    }
+    char c = t[i];
+    size_t j = i + 1;
+    if (tpl && c == '$') {
+        k.kind = j < n && t[j] >= '1' && t[j] <= '9' ? TK_ARG : TK_PUNCT;
+        j++;
+    } else if ((c >= '0' && c <= '9') || (c == '.' && j < n && t[j] >= '0' && t[j] <= '9')) {
+        k.kind = TK_NUMBER; /* a pp-number: 1.5e-3f, 0x1p+4 */
+        while (j < n && (ident_char(t[j], tpl) || t[j] == '.' ||
+                         ((t[j] == '+' || t[j] == '-') && strchr("eEpP", t[j - 1]))))
+            j++;
+    } else if (ident_char(c, tpl)) {
+        while (j < n && ident_char(t[j], tpl))
+            j++;
+        k.kind = TK_IDENT;
+        /* an encoding prefix: L"..", u8"..", U'.' */
+        size_t l = j - i;
+        if (j < n && (t[j] == '"' || t[j] == '\'') &&
+            ((l == 1 && strchr("LuU", c)) || (l == 2 && c == 'u' && t[i + 1] == '8'))) {
+            k.kind = TK_STRING;
+            j = skip_literal(t, n, j);
+        }
+    } else if (c == '"' || c == '\'') {
+        k.kind = TK_STRING;
+        j = skip_literal(t, n, i);
+    } else if (c == '(' || c == '[' || c == '{') {
+        k.kind = c == '(' ? TK_PAREN : c == '[' ? TK_BRACKET : TK_BRACE;
+        j = skip_group(t, n, i);
+    } else {
+        k.kind = TK_PUNCT;
+        if (j < n && ((c == '-' && (t[j] == '>' || t[j] == '-')) || (c == '+' && t[j] == '+')))
+            j++;
+    }
+    if (j > n) {
+        k.kind = TK_BAD;
+        j = n;
+    }
+    k.e = j;
+    return k;
+}
+
+static bool punct_is(const char *t, token k, const char *s)
+{
+    return k.kind == TK_PUNCT && k.e - k.b == strlen(s) && strncmp(t + k.b, s, k.e - k.b) == 0;
+}
+
+static bool ident_is(const char *t, token k, const char *s)
+{
+    return k.kind == TK_IDENT && k.e - k.b == strlen(s) && strncmp(t + k.b, s, k.e - k.b) == 0;
+}
+
+/* t[0..n) is a primary expression followed by postfix operators only.
+ * "(a)(b)" is not: it may be a cast, which binds looser than a postfix
+ * operator put after it. */
+static bool is_postfix_expr(const char *t, size_t n, bool tpl)
+{
+    token k = next_token(t, n, 0, tpl);
+    if (ident_is(t, k, "sizeof") || ident_is(t, k, "_Alignof") || ident_is(t, k, "alignof"))
+        return false;
+    if (k.kind == TK_STRING) { /* "a" "b" is one literal */
+        token s;
+        while ((s = next_token(t, n, k.e, tpl)).kind == TK_STRING)
+            k = s;
+    } else if (k.kind != TK_IDENT && k.kind != TK_NUMBER && k.kind != TK_PAREN && k.kind != TK_ARG) {
+        return false;
+    }
+    bool cast_like = k.kind == TK_PAREN;
+    for (;;) {
+        k = next_token(t, n, k.e, tpl);
+        if (k.kind == TK_END)
+            return true;
+        if (k.kind == TK_PAREN) {
+            if (cast_like)
+                return false;
+        } else if (punct_is(t, k, ".") || punct_is(t, k, "->")) {
+            k = next_token(t, n, k.e, tpl);
+            if (k.kind != TK_IDENT)
+                return false;
+        } else if (k.kind != TK_BRACKET && !punct_is(t, k, "++") && !punct_is(t, k, "--")) {
+            return false;
+        }
+        cast_like = false;
+    }
+}
+
+/* Where the code of t[b..e) ends: a trailing comment is left out (a
+ * trailing // comment would swallow what the template puts after it). */
+static size_t code_end(const char *t, size_t b, size_t e)
+{
+    size_t end = b;
+    for (token k = next_token(t, e, b, false); k.kind != TK_END; k = next_token(t, e, k.e, false)) {
+        if (k.kind == TK_BAD)
+            return e;
+        end = k.e;
+    }
+    return end;
+}
+
+/* The $N at tpl[at..at+2) is a whole operand of a list: a call's argument,
+ * a subscript, an initializer's element ("f($1, x)", "a[$1]"), where any
+ * expression but a comma one -- which an argument never is -- stands as
+ * it is. */
+static bool whole_slot(const char *tpl, size_t n, size_t at)
+{
+    size_t l = at, r = at + 2;
+    while (l > 0 && strchr(" \t\r\n\f\v", tpl[l - 1]))
+        l--;
+    while (r < n && strchr(" \t\r\n\f\v", tpl[r]))
+        r++;
+    return l > 0 && r < n && strchr("([{,", tpl[l - 1]) && strchr(")]},", tpl[r]);
+}
+
 /* Expand a template with the arguments' text; NULL when it names an
- * argument the call does not have. */
+ * argument the call does not have.  Parentheses go around the whole when
+ * the template is not one operand, and around an argument that is not
+ * one operand unless its $N is a whole operand of a list (whole_slot);
+ * $* (an argument list) and anything inside a string literal of the
+ * template go in as written. */
 static char *expand(const char *tpl, const char *t, const unsigned *b, const unsigned *e,
                     unsigned nargs, unsigned all_b, unsigned all_e)
 {
     el_buf out = {0};
-    for (const char *p = tpl; *p; p++) {
-        if (*p != '$') {
-            el_buf_putn(&out, p, 1);
+    size_t n = strlen(tpl);
+    bool wrap = next_token(tpl, n, 0, true).kind != TK_END && !is_postfix_expr(tpl, n, true);
+    if (wrap)
+        el_buf_putc(&out, '(');
+    char quote = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = tpl[i];
+        if (c != '$') {
+            if (quote && c == '\\' && i + 1 < n) {
+                el_buf_putn(&out, tpl + i, 2);
+                i++;
+                continue;
+            }
+            if (quote ? c == quote : (c == '"' || c == '\''))
+                quote = quote ? 0 : c;
+            el_buf_putc(&out, c);
             continue;
         }
-        p++;
-        if (*p == '$') {
-            el_buf_putn(&out, "$", 1);
-        } else if (*p == '*') {
-            el_buf_putn(&out, t + all_b, all_e - all_b);
-        } else if (*p >= '1' && *p <= '9' && (unsigned)(*p - '1') < nargs) {
-            unsigned k = (unsigned)(*p - '1');
-            el_buf_putn(&out, t + b[k], e[k] - b[k]);
+        char d = i + 1 < n ? tpl[i + 1] : 0;
+        if (d == '$') {
+            el_buf_putc(&out, '$');
+        } else if (d == '*') {
+            el_buf_putn(&out, t + all_b, code_end(t, all_b, all_e) - all_b);
+        } else if (d >= '1' && d <= '9' && (unsigned)(d - '1') < nargs) {
+            unsigned k = (unsigned)(d - '1');
+            size_t ae = code_end(t, b[k], e[k]);
+            bool paren = !quote && !is_postfix_expr(t + b[k], ae - b[k], false) &&
+                         !whole_slot(tpl, n, i);
+            if (paren)
+                el_buf_putc(&out, '(');
+            el_buf_putn(&out, t + b[k], ae - b[k]);
+            if (paren)
+                el_buf_putc(&out, ')');
         } else {
             el_buf_free(&out);
             return NULL;
         }
+        i++;
     }
+    if (wrap)
+        el_buf_putc(&out, ')');
     return el_buf_take(&out);
 }
 

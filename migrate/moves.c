@@ -210,11 +210,21 @@ static void plan_file(ctx *c, size_t fi)
                 continue;
             }
             if (!d->op[0] && !d->is_static && d->is_function && !c->sel->n_ops) {
-                const char *rest = d->name + 3 + strlen(d->backend) + 1;
+                /* in a legacy directory every definition has a backend, but
+                 * only eh_<backend>_<name> ones name an op */
+                char prefix[80];
+                snprintf(prefix, sizeof prefix, "eh_%s_", d->backend);
+                size_t pl = strlen(prefix);
                 char why[512];
-                snprintf(why, sizeof why,
-                         "%%s is not moved: no frontend op eh_%s in libeh/ops.def: add the op "
-                         "first (docs/adding-an-op.md)", rest);
+                if (strncmp(d->name, prefix, pl) == 0)
+                    snprintf(why, sizeof why,
+                             "%%s is not moved: no frontend op eh_%s in libeh/ops.def: add the "
+                             "op first (docs/adding-an-op.md)", d->name + pl);
+                else
+                    snprintf(why, sizeof why,
+                             "%%s is not moved: it is not an %s<op> implementation; move it "
+                             "into backends/%s/ or out of the legacy directory by hand",
+                             prefix, d->backend);
                 manual_def(c, d, why, d->name);
                 continue;
             }
@@ -265,7 +275,9 @@ static void plan_file(ctx *c, size_t fi)
         if (all)
             break;
         /* Part of the file moves: code that needs a type, constant or
-         * macro of this file (scan: local_deps) cannot go alone. */
+         * macro of this file (scan: local_deps) cannot go alone, nor code
+         * that shares a static variable with code that stays (a copy
+         * would split its state; a const one is copied). */
         bool changed = false;
         for (size_t i = 0; i < p->nd; i++) {
             if (!roots[i])
@@ -275,14 +287,28 @@ static void plan_file(ctx *c, size_t fi)
             one[i] = true;
             reach(t, p, one, from_one);
             bool local = false;
-            for (size_t k = 0; k < p->nd; k++)
-                local |= from_one[k] && t->defs[p->d0 + k].local_deps;
-            if (!local)
+            long shared = -1;
+            for (size_t k = 0; k < p->nd; k++) {
+                const em_def *u = &t->defs[p->d0 + k];
+                local |= from_one[k] && u->local_deps;
+                if (shared < 0 && from_one[k] && p->role[k] == R_HELPER_COPY && !u->is_function &&
+                    !u->is_const)
+                    shared = (long)k;
+            }
+            if (!local && shared < 0)
                 continue;
             const em_def *d = &t->defs[p->d0 + i];
-            manual_def(c, d, "%s is not moved: it uses a type, constant or macro defined in its "
-                             "file, and the rest of the file stays; move them together by hand",
-                       d->name);
+            if (local) {
+                manual_def(c, d, "%s is not moved: it uses a type, constant or macro defined in "
+                                 "its file, and the rest of the file stays; move them together "
+                                 "by hand", d->name);
+            } else {
+                char why[512];
+                snprintf(why, sizeof why, "%%s shares static variable %s with code that stays: "
+                                          "move them together by hand",
+                         t->defs[p->d0 + shared].name);
+                manual_def(c, d, why, d->name);
+            }
             roots[i] = false;
             n_roots--;
             changed = true;

@@ -143,6 +143,7 @@ static void add_def(builder *b, json_object *o)
     d->name = el_xstrdup(name);
     d->is_function = jbool(o, "function");
     d->is_static = jbool(o, "static");
+    d->is_const = jbool(o, "const");
     d->is_kernel = jbool(o, "kernel");
     d->in_macro = jbool(o, "in_macro");
     d->local_deps = jbool(o, "local_deps");

@@ -50,6 +50,7 @@ typedef struct em_def {
     char op[64];             /* "matmul" when the name is eh_<backend>_<op> of libeh/ops.def, else "" */
     bool is_function;        /* false: a variable */
     bool is_static;          /* internal linkage (a helper) */
+    bool is_const;           /* a variable nothing writes (const, or array of const) */
     bool is_kernel;          /* signature eh_status (const eh_op_call *) */
     bool in_backends;        /* under a backend directory (backends/<name>/) */
     bool in_macro;           /* comes from a macro expansion: never moved */

@@ -2,8 +2,9 @@
  *
  * It lives here, not in lint/rules/, so emberlint's registry never runs
  * it; em_scan hands it to the engine as an extra rule.  Per TU it records:
- *   - each top-level definition (function, file-scope variable) of a
- *     linted file: its byte range with the comment lines right above it
+ *   - each top-level definition (function, file-scope variable, a
+ *     tentative `static int n;` included; for a variable, whether it is
+ *     const, so a copy of it cannot split state) of a linted file: its byte range with the comment lines right above it
  *     and the rest of its last line, the file-scope statics of its own
  *     file it references (what must move with it), the files declaring
  *     everything else it references, macros included (what its new file
@@ -196,6 +197,24 @@ static bool is_kernel(CXCursor fn)
     return strcmp(elc_spelling(clang_getTypeDeclaration(p), buf, sizeof buf), "eh_op_call") == 0;
 }
 
+/* A variable nothing can write: const itself, or an array of const. */
+static bool is_const(CXCursor var)
+{
+    /* libclang keeps an array's qualifier on the array type, or on its
+     * element type, depending on how it was spelled: look at each level */
+    CXType t = clang_getCursorType(var);
+    for (int depth = 0; depth < 16; depth++) {
+        CXType ct = clang_getCanonicalType(t);
+        if (clang_isConstQualifiedType(t) || clang_isConstQualifiedType(ct))
+            return true;
+        if (ct.kind != CXType_ConstantArray && ct.kind != CXType_IncompleteArray &&
+            ct.kind != CXType_VariableArray && ct.kind != CXType_DependentSizedArray)
+            return false;
+        t = clang_getArrayElementType(ct);
+    }
+    return false;
+}
+
 typedef struct refs {
     scan_state *s;
     def *d;
@@ -276,6 +295,7 @@ static void on_definition(el_ctx *ctx, scan_state *s, CXCursor c)
     json_object_object_add(o, "name", json_object_new_string(name));
     json_object_object_add(o, "function", json_object_new_boolean(is_fn));
     json_object_object_add(o, "static", json_object_new_boolean(clang_getCursorLinkage(c) == CXLinkage_Internal));
+    json_object_object_add(o, "const", json_object_new_boolean(!is_fn && is_const(c)));
     json_object_object_add(o, "kernel", json_object_new_boolean(is_fn && is_kernel(c)));
     json_object_object_add(o, "in_macro", json_object_new_boolean(elc_in_macro(c)));
     json_object_object_add(o, "line", json_object_new_int64(line));
@@ -361,6 +381,17 @@ static void on_table(el_ctx *ctx, scan_state *s, CXCursor c)
 
 /* ---- hooks ---------------------------------------------------------------- */
 
+/* `static int n;` with no definition anywhere in the TU: a tentative
+ * definition, which C makes a definition (libclang does not count it).
+ * Only the first declaration, so a repeated one gives one definition. */
+static bool tentative(CXCursor c)
+{
+    if (clang_Cursor_getStorageClass(c) == CX_SC_Extern || !file_scope(c))
+        return false;
+    return clang_Cursor_isNull(clang_getCursorDefinition(c)) &&
+           clang_equalCursors(clang_getCanonicalCursor(c), c);
+}
+
 static void on_cursor(el_ctx *ctx, void *state, CXCursor c)
 {
     scan_state *s = state;
@@ -384,7 +415,7 @@ static void on_cursor(el_ctx *ctx, void *state, CXCursor c)
         break;
     }
     case CXCursor_VarDecl:
-        if (clang_isCursorDefinition(c)) {
+        if (clang_isCursorDefinition(c) || tentative(c)) {
             on_definition(ctx, s, c);
             on_table(ctx, s, c);
         }

@@ -494,6 +494,26 @@ static void test_undo_keeps_later_edits(void **state)
     el_changeset_free(&cs);
 }
 
+/* A backup replaces an older FILE.orig; undo brings the older one back
+ * (content and mode), it does not just delete the new backup. */
+static void test_undo_restores_older_backup(void **state)
+{
+    (void)state;
+    make_tree();
+    put("a.c.orig", "an older backup\n", 0604);
+    char *before = snapshot();
+    el_changeset cs;
+    build(&cs);
+    char *err = NULL;
+    assert_int_equal(el_changeset_commit(&cs, true, &err), 0);
+    assert_file("a.c.orig", A_OLD, 0644);
+    assert_int_equal(el_changeset_undo(&cs, &err), 0);
+    assert_file("a.c.orig", "an older backup\n", 0604);
+    assert_same_tree(before, "undo with an older backup");
+    el_changeset_free(&cs);
+    free(before);
+}
+
 static void test_empty(void **state)
 {
     (void)state;
@@ -569,6 +589,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_touched_before_commit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_changed_before_commit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_only_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_undo_restores_older_backup, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_only_directory, setup, teardown),
         cmocka_unit_test_setup_teardown(test_impossible_create, setup, teardown),
         cmocka_unit_test_setup_teardown(test_backup, setup, teardown),

@@ -20,7 +20,11 @@
  *                  (includes merged), kernels.def extended in order
  *   manual         a name that is not an op and a call through a macro:
  *                  listed, untouched
- *   table          a kernel registered in an eh_backend table */
+ *   table          a kernel registered in an eh_backend table
+ *   shared_static  a static variable shared with code that stays: listed,
+ *                  its op not moved; a static const one is copied; a
+ *                  tentative definition (`static int n;`) moves with its
+ *                  only user */
 #include "migrate_test.h"
 
 #include <stdio.h>
@@ -189,6 +193,7 @@ CASE(partial_op)
 CASE(existing_dest)
 CASE(manual)
 CASE(table)
+CASE(shared_static)
 
 /* --backup keeps each modified or deleted file's original as FILE.orig;
  * the tree is otherwise after/. */
@@ -221,6 +226,7 @@ int main(void)
         cmocka_unit_test(test_plan_existing_dest), cmocka_unit_test(test_apply_existing_dest),
         cmocka_unit_test(test_plan_manual),        cmocka_unit_test(test_apply_manual),
         cmocka_unit_test(test_plan_table),         cmocka_unit_test(test_apply_table),
+        cmocka_unit_test(test_plan_shared_static), cmocka_unit_test(test_apply_shared_static),
         cmocka_unit_test(test_backup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
