@@ -400,14 +400,16 @@ static bool whole_slot(const char *tpl, size_t n, size_t at)
     return l > 0 && r < n && strchr("([{,", tpl[l - 1]) && strchr(")]},", tpl[r]);
 }
 
-/* Expand a template with the arguments' text; NULL when it names an
- * argument the call does not have.  Parentheses go around the whole when
- * the template is not one operand, and around an argument that is not
- * one operand unless its $N is a whole operand of a list (whole_slot);
- * $* (an argument list) and anything inside a string literal of the
- * template go in as written. */
+/* Expand a template with the arguments' text, the rewrites of the calls
+ * in them (inner) applied, *safety made the worse of itself and those
+ * used; NULL when it names an argument the call does not have.
+ * Parentheses go around the whole when the template is not one operand,
+ * and around an argument that is not one operand unless its $N is a whole
+ * operand of a list (whole_slot); $* (an argument list) and anything
+ * inside a string literal of the template go in as written. */
 static char *expand(const char *tpl, const char *t, const unsigned *b, const unsigned *e,
-                    unsigned nargs, unsigned all_b, unsigned all_e)
+                    unsigned nargs, unsigned all_b, unsigned all_e, const el_rewrite_list *inner,
+                    el_fix_safety *safety)
 {
     el_buf out = {0};
     size_t n = strlen(tpl);
@@ -432,17 +434,27 @@ static char *expand(const char *tpl, const char *t, const unsigned *b, const uns
         if (d == '$') {
             el_buf_putc(&out, '$');
         } else if (d == '*') {
-            el_buf_putn(&out, t + all_b, code_end(t, all_b, all_e) - all_b);
+            char *all = el_rewrite_apply(t, all_b, (unsigned)code_end(t, all_b, all_e), inner, safety);
+            if (!all) {
+                el_buf_free(&out);
+                return NULL;
+            }
+            el_buf_puts(&out, all);
+            free(all);
         } else if (d >= '1' && d <= '9' && (unsigned)(d - '1') < nargs) {
             unsigned k = (unsigned)(d - '1');
-            size_t ae = code_end(t, b[k], e[k]);
-            bool paren = !quote && !is_postfix_expr(t + b[k], ae - b[k], false) &&
-                         !whole_slot(tpl, n, i);
+            char *arg = el_rewrite_apply(t, b[k], (unsigned)code_end(t, b[k], e[k]), inner, safety);
+            if (!arg) {
+                el_buf_free(&out);
+                return NULL;
+            }
+            bool paren = !quote && !is_postfix_expr(arg, strlen(arg), false) && !whole_slot(tpl, n, i);
             if (paren)
                 el_buf_putc(&out, '(');
-            el_buf_putn(&out, t + b[k], ae - b[k]);
+            el_buf_puts(&out, arg);
             if (paren)
                 el_buf_putc(&out, ')');
+            free(arg);
         } else {
             el_buf_free(&out);
             return NULL;
@@ -580,7 +592,16 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
         unsigned all_b = (unsigned)skip_blank(t, size, open + 1), all_e = (unsigned)close;
         while (all_e > all_b && strchr(" \t\r\n\f\v", t[all_e - 1]))
             all_e--;
-        out->text = expand(tpl->replacement, t, b, e, nargs, all_b, all_e);
+        /* the calls in the arguments are rewritten in the text put in:
+         * their own fixes lie inside this one, so they would be left for
+         * a second run */
+        el_rewrite_list inner = {0};
+        bool ok = true;
+        for (unsigned k = 0; k < nargs && ok; k++)
+            ok = el_rewrite_calls_in(rw, clang_Cursor_getArgument(call, k), f, &inner);
+        out->text = ok ? expand(tpl->replacement, t, b, e, nargs, all_b, all_e, &inner,
+                                &out->safety) : NULL;
+        el_rewrite_list_free(&inner);
         if (!out->text)
             return false;
         out->rename = false;
@@ -596,6 +617,82 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
         snprintf(out->description, sizeof out->description, "replace %s with %s", name, target);
     }
     return true;
+}
+
+/* ---- the calls in an expression ------------------------------------------------ */
+
+typedef struct calls_walk {
+    el_rewriter *rw;
+    CXFile file;
+    el_rewrite_list *out;
+    bool failed;
+} calls_walk;
+
+static enum CXChildVisitResult calls_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    calls_walk *w = d;
+    el_call_rewrite r;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr || !el_rewrite_call(w->rw, c, &r))
+        return CXChildVisit_Recurse;
+    if (!clang_File_isEqual(r.file, w->file)) {
+        el_call_rewrite_clear(&r);
+        w->failed = true;
+        return CXChildVisit_Break;
+    }
+    el_grow(&w->out->v, &w->out->cap, w->out->n + 1, sizeof *w->out->v);
+    w->out->v[w->out->n++] = r;
+    /* a template's text has the calls in its arguments rewritten already */
+    return r.rename ? CXChildVisit_Recurse : CXChildVisit_Continue;
+}
+
+static int cmp_rewrite(const void *pa, const void *pb)
+{
+    const el_call_rewrite *a = pa, *b = pb;
+    return (a->begin > b->begin) - (a->begin < b->begin);
+}
+
+bool el_rewrite_calls_in(el_rewriter *rw, CXCursor c, CXFile f, el_rewrite_list *out)
+{
+    calls_walk w = {rw, f, out, false};
+    size_t first = out->n;
+    if (calls_visit(c, clang_getNullCursor(), &w) == CXChildVisit_Recurse)
+        clang_visitChildren(c, calls_visit, &w);
+    if (out->n > first)
+        qsort(out->v + first, out->n - first, sizeof *out->v, cmp_rewrite);
+    return !w.failed;
+}
+
+void el_rewrite_list_free(el_rewrite_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        el_call_rewrite_clear(&l->v[i]);
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
+char *el_rewrite_apply(const char *t, unsigned b, unsigned e, const el_rewrite_list *l,
+                       el_fix_safety *safety)
+{
+    el_buf out = {0};
+    el_fix_safety used = EL_FIX_NONE;
+    unsigned at = b;
+    for (size_t i = 0; i < l->n; i++) {
+        const el_call_rewrite *r = &l->v[i];
+        if (r->end <= b || r->begin >= e)
+            continue; /* outside (a rewrite is never empty) */
+        if (r->begin < at || r->end > e) {
+            el_buf_free(&out);
+            return NULL;
+        }
+        el_buf_putn(&out, t + at, r->begin - at);
+        el_buf_puts(&out, r->text);
+        at = r->end;
+        used = el_fix_safety_worst(used, r->safety);
+    }
+    el_buf_putn(&out, t + at, e - at);
+    *safety = el_fix_safety_worst(*safety, used);
+    return el_buf_take(&out);
 }
 
 bool el_rewrite_attach(el_ctx *ctx, CXTranslationUnit tu, const el_call_rewrite *r)

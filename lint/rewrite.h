@@ -6,7 +6,10 @@
  *   1. a call template from the configuration's "rewrites"
  *      (rules/rewrites.json, a project's .emberlint.json): the whole call
  *      is replaced by the template, $1..$9 / $* standing for the source
- *      text of the original arguments; safety as the entry says;
+ *      text of the original arguments with the calls inside them
+ *      rewritten too (recursively), so one fix does all a run can do;
+ *      safety the worse of the entry's and those inner rewrites' (an
+ *      inner call with no rewrite goes in as written);
  *   2. libeh's naming contract, derived from the backend tables:
  *      eh_<backend>_<op> (a known backend, an op of libeh/ops.def) becomes
  *      eh_<op> with the same arguments -- only the callee's name is
@@ -53,6 +56,26 @@ void el_rewriter_free(el_rewriter *rw);
  * false when there is none. */
 bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out);
 void el_call_rewrite_clear(el_call_rewrite *r);
+
+/* The rewrites of the calls in c (an expression or statement; c itself
+ * when it is a call), in the order of the text, none inside another: a
+ * template's text already has the calls in its arguments rewritten, so
+ * they are not listed apart; a rename edits only the callee's name, so
+ * the calls in its arguments are.  Appended to *out; false when one lies
+ * in another file than f. */
+typedef struct el_rewrite_list {
+    el_call_rewrite *v;
+    size_t n, cap;
+} el_rewrite_list;
+
+bool el_rewrite_calls_in(el_rewriter *rw, CXCursor c, CXFile f, el_rewrite_list *out);
+void el_rewrite_list_free(el_rewrite_list *l);
+
+/* t[b..e) (text of that file) with the rewrites of l that lie in it
+ * applied (malloc'd), *safety made the worse of itself and theirs; NULL
+ * when one crosses b or e. */
+char *el_rewrite_apply(const char *t, unsigned b, unsigned e, const el_rewrite_list *l,
+                       el_fix_safety *safety);
 
 /* The worse of two safeties (NONE counts as nothing used). */
 el_fix_safety el_fix_safety_worst(el_fix_safety a, el_fix_safety b);

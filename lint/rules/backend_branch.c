@@ -432,40 +432,6 @@ static void edits_free(edits *x)
     memset(x, 0, sizeof *x);
 }
 
-static int cmp_edit(const void *pa, const void *pb)
-{
-    const edit *a = pa, *b = pb;
-    return a->b < b->b ? -1 : a->b > b->b ? 1 : (a->e > b->e) - (a->e < b->e);
-}
-
-typedef struct arm_walk {
-    analysis *a;
-    edits *out;
-    CXFile file;
-    el_fix_safety safety;
-} arm_walk;
-
-static enum CXChildVisitResult arm_calls(CXCursor c, CXCursor p, CXClientData d)
-{
-    (void)p;
-    arm_walk *w = d;
-    if (clang_getCursorKind(c) != CXCursor_CallExpr)
-        return CXChildVisit_Recurse;
-    if (!w->a->s->rw)
-        w->a->s->rw = el_rewriter_new(el_tu(w->a->ctx), el_ctx_config(w->a->ctx));
-    el_call_rewrite r;
-    if (el_rewrite_call(w->a->s->rw, c, &r)) {
-        if (clang_File_isEqual(r.file, w->file)) {
-            edits_add(w->out, r.begin, r.end, r.text);
-            w->safety = el_fix_safety_worst(w->safety, r.safety);
-        } else {
-            w->out->failed = true;
-        }
-        el_call_rewrite_clear(&r);
-    }
-    return CXChildVisit_Recurse;
-}
-
 /* Tokens of C text, one space apart, comments and layout dropped. */
 static char *tokens_of(const char *t, size_t n)
 {
@@ -525,37 +491,28 @@ static unsigned stmt_end(CXCursor st, const char *t, size_t n, unsigned e)
     return i < n && t[i] == ';' ? (unsigned)i + 1 : 0;
 }
 
-/* The arm's text with its calls rewritten, as tokens; the rewrites into
+/* The arm's text with its calls rewritten (rewrite.h: a template's text
+ * has the calls in its arguments rewritten), as tokens; the rewrites into
  * *rw.  NULL when it cannot be known. */
-static char *arm_tokens(analysis *a, CXCursor arm, CXFile f, const char *t, size_t n,
-                        unsigned b, unsigned e, edits *rw, el_fix_safety *safety)
+static char *arm_tokens(analysis *a, CXCursor arm, CXFile f, const char *t, unsigned b,
+                        unsigned e, edits *rw, el_fix_safety *safety)
 {
-    arm_walk w = {a, rw, f, EL_FIX_NONE};
-    size_t first = rw->n;
-    clang_visitChildren(arm, arm_calls, &w);
-    if (clang_getCursorKind(arm) == CXCursor_CallExpr)
-        arm_calls(arm, arm, &w);
-    if (rw->failed)
-        return NULL;
-    if (rw->n > first)
-        qsort(rw->v + first, rw->n - first, sizeof *rw->v, cmp_edit);
-    el_buf text = {0};
-    unsigned at = b;
-    for (size_t i = first; i < rw->n; i++) {
-        if (rw->v[i].b < at || rw->v[i].e > e) {
-            el_buf_free(&text);
-            return NULL; /* nested rewrites */
+    if (!a->s->rw)
+        a->s->rw = el_rewriter_new(el_tu(a->ctx), el_ctx_config(a->ctx));
+    el_rewrite_list calls = {0};
+    char *s = NULL;
+    if (a->s->rw && el_rewrite_calls_in(a->s->rw, arm, f, &calls))
+        s = el_rewrite_apply(t, b, e, &calls, safety);
+    for (size_t i = 0; s && i < calls.n; i++)
+        if (calls.v[i].begin < b || calls.v[i].end > e) {
+            free(s);
+            s = NULL; /* a rewrite outside the arm's text */
         }
-        el_buf_putn(&text, t + at, rw->v[i].b - at);
-        el_buf_puts(&text, rw->v[i].text);
-        at = rw->v[i].e;
-    }
-    el_buf_putn(&text, t + at, e - at);
-    char *s = el_buf_take(&text);
-    char *tok = s ? tokens_of(s, strlen(s)) : NULL;
+    for (size_t i = 0; s && i < calls.n; i++)
+        edits_add(rw, calls.v[i].begin, calls.v[i].end, calls.v[i].text);
+    el_rewrite_list_free(&calls);
+    char *tok = s && !rw->failed ? tokens_of(s, strlen(s)) : NULL;
     free(s);
-    *safety = el_fix_safety_worst(*safety, w.safety);
-    (void)n;
     return tok;
 }
 
@@ -637,7 +594,7 @@ static bool collapse(analysis *a, CXCursor head, CXCursor parent)
             break;
         }
         size_t keep = rw.n;
-        char *tok = arm_tokens(a, arms[i], f, t, n, b, e, &rw, &safety);
+        char *tok = arm_tokens(a, arms[i], f, t, b, e, &rw, &safety);
         if (i > 0) {
             for (size_t k = keep; k < rw.n; k++)
                 free(rw.v[k].text);

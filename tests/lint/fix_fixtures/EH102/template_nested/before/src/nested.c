@@ -1,0 +1,40 @@
+/* Rewritable calls inside the arguments of a call template. */
+#include <eh/eh.h>
+
+eh_tensor *legacy_gemm(const eh_tensor *b, const eh_tensor *a);
+eh_tensor *legacy_all(const eh_tensor *a, const eh_tensor *b);
+eh_tensor *legacy_double(const eh_tensor *x, float *scratch);
+eh_tensor *legacy_third(const eh_tensor *a, const eh_tensor *b);
+eh_tensor *eh_blas_matmul(const eh_tensor *a, const eh_tensor *b);
+
+eh_tensor *template_in_template(const eh_tensor *a, const eh_tensor *b)
+{
+    return legacy_gemm(legacy_all(a, b), b);
+}
+
+eh_tensor *three_deep(const eh_tensor *a, const eh_tensor *b)
+{
+    return legacy_all(legacy_gemm(legacy_all(a, /* bias */ b), b), a);
+}
+
+eh_tensor *rename_in_template(const eh_tensor *a, const eh_tensor *b, const eh_tensor *c)
+{
+    return legacy_all(eh_blas_matmul(a, b), c);
+}
+
+eh_tensor *template_in_rename(const eh_tensor *a, const eh_tensor *b)
+{
+    return eh_blas_matmul(legacy_all(a, b), legacy_gemm(eh_blas_matmul(a, b), a));
+}
+
+/* the inner template is unsafe, so the outer fix is too */
+eh_tensor *unsafe_inside(const eh_tensor *a, const eh_tensor *b, float *buf)
+{
+    return legacy_gemm(legacy_double(a, buf), b);
+}
+
+/* the inner call has no fix ($3): it goes in as written, for a person */
+eh_tensor *no_fix_inside(const eh_tensor *a, const eh_tensor *b)
+{
+    return legacy_gemm(legacy_third(a, b), b);
+}
