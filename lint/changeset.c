@@ -18,6 +18,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -967,7 +969,7 @@ static int install(el_changeset *cs, undo_log *u, const prep *p, inject *in, cha
     return 0;
 }
 
-int el_changeset_commit(el_changeset *cs, bool backup, char **err)
+static int commit(el_changeset *cs, bool backup, char **err)
 {
     log_free(cs->undo);
     cs->undo = NULL;
@@ -1037,7 +1039,7 @@ int el_changeset_commit(el_changeset *cs, bool backup, char **err)
     return 0;
 }
 
-int el_changeset_undo(el_changeset *cs, char **err)
+static int undo(el_changeset *cs, char **err)
 {
     undo_log *u = cs->undo;
     if (!u) {
@@ -1134,4 +1136,46 @@ void el_changeset_free(el_changeset *cs)
     free(cs->root);
     log_free(cs->undo);
     memset(cs, 0, sizeof *cs);
+}
+
+/* ---- the public entry points: no interruption halfway ------------------ */
+
+/* Ctrl-C (or a SIGTERM, SIGHUP, SIGQUIT) in the middle of a commit or an
+ * undo would leave temporary files and a half-changed tree: such signals
+ * are held until the set is complete or rolled back, then delivered. */
+static void hold_signals(sigset_t *old)
+{
+    sigset_t s;
+    sigemptyset(&s);
+    sigaddset(&s, SIGINT);
+    sigaddset(&s, SIGTERM);
+    sigaddset(&s, SIGHUP);
+    sigaddset(&s, SIGQUIT);
+    pthread_sigmask(SIG_BLOCK, &s, old);
+}
+
+static void raise_for_test(void)
+{
+    const char *sig = getenv("EL_TEST_SIGNAL_DURING_COMMIT");
+    if (sig && *sig)
+        raise((int)strtol(sig, NULL, 10));
+}
+
+int el_changeset_commit(el_changeset *cs, bool backup, char **err)
+{
+    sigset_t old;
+    hold_signals(&old);
+    raise_for_test();
+    int rc = commit(cs, backup, err);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
+int el_changeset_undo(el_changeset *cs, char **err)
+{
+    sigset_t old;
+    hold_signals(&old);
+    int rc = undo(cs, err);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc;
 }

@@ -19,6 +19,9 @@
  *   4. if any step fails, every change made so far is undone, in reverse,
  *      so each file is byte-identical to before (and carries its mode),
  *      created files and directories are gone.
+ * SIGINT, SIGTERM, SIGHUP and SIGQUIT are held during a commit or an undo
+ * and delivered when it is complete (or rolled back), so an interrupted
+ * tool never leaves a half-changed tree or temporary files.
  * After a successful commit the caller may still call el_changeset_undo
  * (ember-migrate does when the re-parse shows a new error).
  *
@@ -26,7 +29,9 @@
  * variable EL_TEST_FAIL_WRITE=N makes the N-th write (1-based, counting
  * temporary files written and renames) fail with EIO, and
  * EL_TEST_TOUCH_BEFORE_COMMIT=PATH appends a byte to PATH after step 1,
- * simulating an editor that saves while the tool runs. */
+ * simulating an editor that saves while the tool runs, and
+ * EL_TEST_SIGNAL_DURING_COMMIT=N raises signal N as the commit starts
+ * (it must arrive only once the commit is over). */
 #ifndef EL_CHANGESET_H
 #define EL_CHANGESET_H
 

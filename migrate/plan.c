@@ -70,12 +70,13 @@ static void mention_text(const em_opts *o, const em_tree *t, const char *s, size
     }
 }
 
-/* Is a finding (and its fix) within --backend / --op? */
-static bool selected(const em_opts *o, const em_tree *t, em_texts *texts, const el_finding *f)
+/* Is a finding (and, with_fix, its fix) within --backend / --op? */
+static bool selected(const em_opts *o, const em_tree *t, em_texts *texts, const el_finding *f,
+                     bool with_fix)
 {
     mentions m = {0};
     mention_text(o, t, f->message, strlen(f->message), &m);
-    if (f->fix) {
+    if (f->fix && with_fix) {
         if (f->fix->description)
             mention_text(o, t, f->fix->description, strlen(f->fix->description), &m);
         char *err = NULL;
@@ -183,11 +184,19 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
             continue;
         if (f->fix ? fix_inside(mv, f->fix) : finding_inside(mv, texts, t, f))
             continue;     /* moves with its code */
-        bool sel = selected(o, t, texts, f);
+        bool sel = selected(o, t, texts, f, true);
         if (eh102 && (!sel || !f->fix))
             keep[n_keep++] = f->file;
         if (eh101 && (!sel || !f->fix))
             inc_left[n_inc_left++] = f->file;
+        if (!sel && eh101 && f->fix && selected(o, t, texts, f, false)) {
+            /* the one <eh/eh.h> of the file is written where another
+             * backend's include is: that fix is left out */
+            manual_finding(p, t, f, "the include is replaced together with another "
+                                    "backend's include: migrate that backend too (or run "
+                                    "without --backend)");
+            continue;
+        }
         if (!sel)
             continue;
         if (eh104) {

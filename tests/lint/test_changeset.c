@@ -7,7 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "lint_test.h"
 #include "changeset.h"
@@ -514,6 +517,49 @@ static void test_undo_restores_older_backup(void **state)
     free(before);
 }
 
+/* What a.c held when SIGINT arrived (the handler reads it: open/read are
+ * async-signal-safe). */
+static char at_signal[64];
+static volatile sig_atomic_t signalled;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    char *path = p("a.c");
+    int fd = open(path, O_RDONLY);
+    ssize_t n = fd >= 0 ? read(fd, at_signal, sizeof at_signal - 1) : -1;
+    at_signal[n > 0 ? n : 0] = '\0';
+    if (fd >= 0)
+        close(fd);
+    free(path);
+    signalled = 1;
+}
+
+/* A signal raised as the commit starts is held until it is complete. */
+static void test_signal_held_until_done(void **state)
+{
+    (void)state;
+    make_tree();
+    struct sigaction sa = {0}, old;
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    assert_int_equal(sigaction(SIGINT, &sa, &old), 0);
+    signalled = 0;
+    el_changeset cs;
+    build(&cs);
+    char *err = NULL;
+    setenv("EL_TEST_SIGNAL_DURING_COMMIT", "2", 1);
+    int rc = el_changeset_commit(&cs, false, &err);
+    unsetenv("EL_TEST_SIGNAL_DURING_COMMIT");
+    sigaction(SIGINT, &old, NULL);
+    assert_int_equal(rc, 0);
+    assert_true(signalled);
+    assert_string_equal(at_signal, A_NEW);   /* delivered after, not during */
+    assert_committed();
+    assert_no_litter();
+    el_changeset_free(&cs);
+}
+
 static void test_empty(void **state)
 {
     (void)state;
@@ -590,6 +636,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_changed_before_commit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_only_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_undo_restores_older_backup, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_signal_held_until_done, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_only_directory, setup, teardown),
         cmocka_unit_test_setup_teardown(test_impossible_create, setup, teardown),
         cmocka_unit_test_setup_teardown(test_backup, setup, teardown),

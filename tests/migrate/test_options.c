@@ -5,7 +5,11 @@
  *     nothing left for a person; the filtered runs leave the other
  *     backend's code and calls alone;
  *   - `plan -p BUILD_DIR` (compile_commands.json carrying the include
- *     path) gives the same diff as `plan ... -- -I...`. */
+ *     path) gives the same diff as `plan ... -- -I...`;
+ *   - with --backend ref, the ref include of a file that also includes
+ *     the blas header cannot be replaced alone (the file's one
+ *     <eh/eh.h> goes where the blas include is): it is listed for a
+ *     person, not dropped silently. */
 #include "migrate_test.h"
 
 #include <stdio.h>
@@ -103,11 +107,48 @@ static void test_compile_commands(void **state)
     free(dir);
 }
 
+static void test_include_shared_with_other_backend(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    static const char *const files[][2] = {
+        {"src/x.c", "#include <string.h>\n"
+                    "#include \"../ops/blas/blas_ops.h\"\n"
+                    "#include \"../ops/ref/ref_ops.h\"\n"
+                    "eh_tensor *x1(const eh_tensor *a, const eh_tensor *b)\n"
+                    "{\n"
+                    "    return eh_ref_matmul(a, eh_blas_matmul(a, b));\n"
+                    "}\n"},
+        {"ops/blas/blas_ops.h", "#include <eh/eh.h>\n"
+                                "eh_tensor *eh_blas_matmul(const eh_tensor *a, const eh_tensor *b);\n"},
+        {"ops/blas/gemm.c", "#include \"blas_ops.h\"\n"
+                            "eh_tensor *eh_blas_matmul(const eh_tensor *a, const eh_tensor *b) "
+                            "{ return eh_matmul(a, b); }\n"},
+        {"ops/ref/ref_ops.h", "#include <eh/eh.h>\n"
+                              "eh_tensor *eh_ref_matmul(const eh_tensor *a, const eh_tensor *b);\n"},
+        {"ops/ref/r.c", "#include \"ref_ops.h\"\n"
+                        "eh_tensor *eh_ref_matmul(const eh_tensor *a, const eh_tensor *b) "
+                        "{ return eh_matmul(a, b); }\n"},
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        free(tt_write(dir, files[i][0], files[i][1]));
+    tt_run r = mt_migrate(dir, NULL, "plan", "--backend", "ref", ".", NULL);
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "+    return eh_matmul(a, eh_blas_matmul(a, b));\n"));
+    assert_true(tt_contains(r.err, "src/x.c:3:1: manual: [EH101]"));
+    assert_true(tt_contains(r.err, "replaced together with another backend's include"));
+    assert_true(tt_contains(r.err, "1 site needs a person"));
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_backend_by_backend),
         cmocka_unit_test(test_compile_commands),
+        cmocka_unit_test(test_include_shared_with_other_backend),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
