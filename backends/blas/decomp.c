@@ -112,6 +112,13 @@ static int tensor_finite(const eh_tensor *t)
     return !bad;
 }
 
+/* A LAPACK routine reporting a bad argument (info < 0): a bug here, not
+ * the caller's, so EH_ERR_INTERNAL naming the op, routine and argument. */
+static eh_status lapack_rejected(const char *what, lapack_int info)
+{
+    return eh_set_error(EH_ERR_INTERNAL, "%s rejected argument %d", what, (int)-info);
+}
+
 /* LAPACK's optimal workspace size from a query's work[0]. */
 static lapack_int work_size(double w)
 {
@@ -130,11 +137,12 @@ eh_status eh_blas_solve(const eh_op_call *call)
     eh_tensor *x = call->out[0];
     if (x->size == 0)
         return EH_OK;
-    int64_t n = call->p.i[0], k = call->p.i[1];
-    int vec = (int)call->p.i[2], bnd = (int)call->p.i[3];
+    const eh_ref_solve_params sp = eh_ref_solve_params_of(call);
+    int64_t n = sp.n, k = sp.k;
+    int vec = sp.vec, bnd = sp.bnd;
     if (!small_enough(n, n) || !small_enough(n, k) || !tensor_finite(a) || !tensor_finite(b))
         return eh_ref_solve(call);
-    const int64_t *bshape = call->p.v;
+    const int64_t *bshape = sp.bshape;
     eh_blas_openblas_init();
     double *A = eh_ref_linalg_scratch("solve", n * n);
     double *B = A ? eh_ref_linalg_scratch("solve", n * k) : NULL;
@@ -160,8 +168,7 @@ eh_status eh_blas_solve(const eh_op_call *call)
             goto done;
         }
         if (info < 0) {
-            st = eh_set_error(EH_ERR_INTERNAL, "solve: LAPACK dgesv rejected argument %d",
-                              (int)-info);
+            st = lapack_rejected("solve: LAPACK dgesv", info);
             goto done;
         }
         store_cm(x, idx * n * k, n, k, B, n);
@@ -210,7 +217,7 @@ eh_status eh_blas_inv(const eh_op_call *call)
             goto done;
         }
         if (info < 0) {
-            st = eh_set_error(EH_ERR_INTERNAL, "inv: LAPACK rejected argument %d", (int)-info);
+            st = lapack_rejected("inv: LAPACK", info);
             goto done;
         }
         store_cm(out, m * n * n, n, n, A, n);
@@ -257,8 +264,7 @@ eh_status eh_blas_det(const eh_op_call *call)
         } else if (info < 0) {
             free(A);
             free(piv);
-            return eh_set_error(EH_ERR_INTERNAL, "det: LAPACK dgetrf rejected argument %d",
-                                (int)-info);
+            return lapack_rejected("det: LAPACK dgetrf", info);
         }
         eh_ref_linalg_store(out, m, 1, &d);
     }
@@ -300,8 +306,7 @@ eh_status eh_blas_cholesky(const eh_op_call *call)
             break;
         }
         if (info < 0) {
-            st = eh_set_error(EH_ERR_INTERNAL, "cholesky: LAPACK dpotrf rejected argument %d",
-                              (int)-info);
+            st = lapack_rejected("cholesky: LAPACK dpotrf", info);
             break;
         }
         for (int64_t j = 0; j < n; j++) /* zero the upper triangle */
@@ -362,7 +367,7 @@ eh_status eh_blas_qr(const eh_op_call *call)
         if (info == 0)
             info = LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, lm, lk, lk, A, lda, tau, W, lwork);
         if (info != 0) {
-            st = eh_set_error(EH_ERR_INTERNAL, "qr: LAPACK rejected argument %d", (int)-info);
+            st = lapack_rejected("qr: LAPACK", info);
             goto done;
         }
         /* Sign convention: R[i, i] >= 0, Q's column i negated with row i. */
@@ -452,8 +457,7 @@ eh_status eh_blas_svd(const eh_op_call *call)
                 goto done;
             }
             if (info < 0) {
-                st = eh_set_error(EH_ERR_INTERNAL, "svd: LAPACK dgesdd rejected argument %d",
-                                  (int)-info);
+                st = lapack_rejected("svd: LAPACK dgesdd", info);
                 goto done;
             }
         }
@@ -531,8 +535,7 @@ eh_status eh_blas_eigh(const eh_op_call *call)
             goto done;
         }
         if (info < 0) {
-            st = eh_set_error(EH_ERR_INTERNAL, "eigh: LAPACK dsyevd rejected argument %d",
-                              (int)-info);
+            st = lapack_rejected("eigh: LAPACK dsyevd", info);
             goto done;
         }
         /* ascending already; eigenvector r is column r (contiguous) */
@@ -560,10 +563,11 @@ eh_status eh_blas_lstsq(const eh_op_call *call)
     eh_tensor *x = call->out[0];
     if (x->size == 0)
         return EH_OK;
-    int64_t m = call->p.i[0], n = call->p.i[1], k = call->p.i[2];
-    int vec = (int)call->p.i[3], bnd = (int)call->p.i[4];
-    const int64_t *bshape = call->p.v;
-    double rcond = call->p.f[0];
+    const eh_ref_lstsq_params lp = eh_ref_lstsq_params_of(call);
+    int64_t m = lp.m, n = lp.n, k = lp.k;
+    int vec = lp.vec, bnd = lp.bnd;
+    const int64_t *bshape = lp.bshape;
+    double rcond = lp.rcond;
     int64_t mx = m > n ? m : n, mn = m < n ? m : n;
     if (!small_enough(m, n) || !small_enough(mx, k) || !tensor_finite(b))
         return eh_ref_lstsq(call);
@@ -615,8 +619,7 @@ eh_status eh_blas_lstsq(const eh_op_call *call)
                 goto done;
             }
             if (info < 0) {
-                st = eh_set_error(EH_ERR_INTERNAL, "lstsq: LAPACK dgelsd rejected argument %d",
-                                  (int)-info);
+                st = lapack_rejected("lstsq: LAPACK dgelsd", info);
                 goto done;
             }
         } else {

@@ -256,15 +256,30 @@ static void lu_solve(const double *LU, int64_t n, const int64_t *piv, double *B,
     }
 }
 
+eh_ref_solve_params eh_ref_solve_params_of(const eh_op_call *call)
+{
+    return (eh_ref_solve_params){.n = call->p.i[0], .k = call->p.i[1],
+                                 .vec = (int)call->p.i[2], .bnd = (int)call->p.i[3],
+                                 .bshape = call->p.v};
+}
+
+eh_ref_lstsq_params eh_ref_lstsq_params_of(const eh_op_call *call)
+{
+    return (eh_ref_lstsq_params){.m = call->p.i[0], .n = call->p.i[1], .k = call->p.i[2],
+                                 .vec = (int)call->p.i[3], .bnd = (int)call->p.i[4],
+                                 .bshape = call->p.v, .rcond = call->p.f[0]};
+}
+
 eh_status eh_ref_solve(const eh_op_call *call)
 {
     const eh_tensor *a = call->in[0], *b = call->in[1];
     eh_tensor *x = call->out[0];
     if (x->size == 0)
         return EH_OK;
-    int64_t n = call->p.i[0], k = call->p.i[1];
-    int vec = (int)call->p.i[2], bnd = (int)call->p.i[3];
-    const int64_t *bshape = call->p.v;
+    const eh_ref_solve_params sp = eh_ref_solve_params_of(call);
+    int64_t n = sp.n, k = sp.k;
+    int vec = sp.vec, bnd = sp.bnd;
+    const int64_t *bshape = sp.bshape;
     double *A = eh_ref_linalg_scratch("solve", n * n), *B = eh_ref_linalg_scratch("solve", n * k);
     int64_t *piv = malloc((size_t)(n > 0 ? n : 1) * sizeof *piv);
     eh_status st = EH_OK;
@@ -865,10 +880,11 @@ eh_status eh_ref_lstsq(const eh_op_call *call)
     eh_tensor *x = call->out[0];
     if (x->size == 0)
         return EH_OK;
-    int64_t m = call->p.i[0], n = call->p.i[1], k = call->p.i[2];
-    int vec = (int)call->p.i[3], bnd = (int)call->p.i[4];
-    const int64_t *bshape = call->p.v;
-    double rcond = call->p.f[0];
+    const eh_ref_lstsq_params lp = eh_ref_lstsq_params_of(call);
+    int64_t m = lp.m, n = lp.n, k = lp.k;
+    int vec = lp.vec, bnd = lp.bnd;
+    const int64_t *bshape = lp.bshape;
+    double rcond = lp.rcond;
     svd_work w;
     double *A = eh_ref_linalg_scratch("lstsq", m * n);
     double *B = A ? eh_ref_linalg_scratch("lstsq", m * k) : NULL;

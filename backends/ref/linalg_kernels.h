@@ -25,6 +25,27 @@ int64_t eh_ref_batch_count(const eh_tensor *t);
 void eh_ref_batch_strides(const eh_tensor *t, int tb, int64_t mat, int bnd,
                           const int64_t *bshape, int64_t *strides);
 
+/* ---- the parameters of solve and lstsq --------------------------------------- */
+
+/* Decoded once from eh_op_call.p, in the layout libeh/src/ops_linalg.c
+ * packs and documents, for ref's kernels and blas's alike. */
+typedef struct eh_ref_solve_params {
+    int64_t n, k;            /* a's matrices are n x n; b's n x k (k = 1 for a vector) */
+    int vec;                 /* b is the vector form */
+    int bnd;                 /* batch dims, shape in bshape[0 .. bnd) */
+    const int64_t *bshape;
+} eh_ref_solve_params;
+
+typedef struct eh_ref_lstsq_params {
+    int64_t m, n, k;         /* a's matrices are m x n; b's m x k */
+    int vec, bnd;
+    const int64_t *bshape;
+    double rcond;            /* singular values <= rcond * max count as 0 */
+} eh_ref_lstsq_params;
+
+eh_ref_solve_params eh_ref_solve_params_of(const eh_op_call *call);
+eh_ref_lstsq_params eh_ref_lstsq_params_of(const eh_op_call *call);
+
 /* ---- scratch and stores ---------------------------------------------------- */
 
 /* count doubles (at least one), or NULL with EH_ERR_NOMEM recorded
