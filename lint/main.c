@@ -17,6 +17,7 @@
 #include "engine.h"
 #include "filehash.h"
 #include "fix.h"
+#include "journal.h"
 #include "knowledge.h"
 #include "mem.h"
 #include "metadata.h"
@@ -117,6 +118,7 @@ typedef struct lint_run {
     el_sources sources;
     el_findings findings;
     el_include_list includes;   /* want_fixes only */
+    el_fact_list facts;         /* want_fixes only: skipped code (lint/change/inactive.h) */
     el_engine_stats stats;
 } lint_run;
 
@@ -125,10 +127,15 @@ static void lint_run_free(lint_run *r)
     el_findings_free(&r->findings);
     el_sources_free(&r->sources);
     el_include_list_free(&r->includes);
+    el_fact_list_free(&r->facts);
     el_filehash_free(r->hashes);
     el_configs_free(r->cfgs);
     memset(r, 0, sizeof *r);
 }
+
+/* With --fix and --diff: what the preprocessor skipped (fixes it needs
+ * are left out). */
+static const el_rule *const fix_rules[] = {&el_inactive_rule, NULL};
 
 /* Collect the sources and lint them; -1 on a configuration error
  * (printed). */
@@ -158,6 +165,8 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
         .progress = isatty(STDERR_FILENO) && !c->verbose,
         .want_fixes = want_fixes,
         .includes_out = want_fixes ? &r->includes : NULL,
+        .extra_rules = want_fixes ? fix_rules : NULL,
+        .facts_out = want_fixes ? &r->facts : NULL,
     };
     if (eo.jobs < 1)
         eo.jobs = 1;
@@ -223,6 +232,9 @@ static void fix_summary(const char *verb, const el_fix_plan *plan)
     if (plan->unsafe_left)
         fprintf(stderr, " (%zu unsafe fix%s not applied: use --unsafe-fixes)", plan->unsafe_left,
                 plan->unsafe_left == 1 ? "" : "es");
+    if (plan->kept)
+        fprintf(stderr, " (%zu fix%s not applied: listed above)", plan->kept,
+                plan->kept == 1 ? "" : "es");
     fputc('\n', stderr);
 }
 
@@ -232,22 +244,38 @@ static void fix_summary(const char *verb, const el_fix_plan *plan)
  * EXIT_TROUBLE. */
 static int fix_or_diff(const el_cli *c, const el_compdb *db, lint_run *r, bool *relint)
 {
+    el_inactive inactive;
+    el_inactive_from_facts(&inactive, &r->facts);
+    el_bounds bounds;
+    el_bounds_of_paths(&bounds, c->paths, c->n_paths);
+    el_buildcfgs cfgs;
+    char *err = NULL;
+    if (el_buildcfgs_make(&cfgs, db, &r->sources, NULL, &err) < 0) {
+        fprintf(stderr, "emberlint: %s\n", err);
+        free(err);
+        el_inactive_free(&inactive);
+        el_bounds_free(&bounds);
+        return EXIT_TROUBLE;
+    }
     el_fix_opts fo = {
         .unsafe = c->unsafe_fixes,
         .compdb = db,
         .extra_args = c->extra,
         .n_extra = c->n_extra,
         .includes = &r->includes,
+        .cfgs = &cfgs,
+        .bounds = &bounds,
+        .inactive = &inactive,
     };
     el_fix_plan plan;
-    char *err = NULL;
     int rc = 0;
     *relint = false;
     if (el_fix_plan_make(&plan, &r->findings, &r->sources, &fo, &err) < 0) {
         fprintf(stderr, "emberlint: %s\n", err);
         free(err);
         el_fix_plan_free(&plan);
-        return EXIT_TROUBLE;
+        rc = EXIT_TROUBLE;
+        goto out;
     }
     if (c->diff) {
         FILE *out = open_output(c);
@@ -276,7 +304,28 @@ static int fix_or_diff(const el_cli *c, const el_compdb *db, lint_run *r, bool *
     if (plan.refused && rc != EXIT_TROUBLE)
         rc = EXIT_TROUBLE; /* asked-for fixes were not applied */
     el_fix_plan_free(&plan);
+out:
+    el_buildcfgs_free(&cfgs);
+    el_bounds_free(&bounds);
+    el_inactive_free(&inactive);
     return rc;
+}
+
+/* Before --fix or --diff: a commit a kill interrupted is resolved first
+ * (--fix), or reported (--diff).  -1 when the tree cannot be trusted. */
+static int resolve_interrupted(const el_cli *c, char *const *paths, size_t n_paths)
+{
+    el_bounds b;
+    el_bounds_of_paths(&b, paths, n_paths);
+    char *err = NULL;
+    int found = el_journal_recover(b.roots, b.n, c->fix && !c->diff, &err);
+    el_bounds_free(&b);
+    if (found < 0) {
+        fprintf(stderr, "emberlint: %s\n", err);
+        free(err);
+        return -1;
+    }
+    return found > 0 && c->diff ? -1 : 0;
 }
 
 static int lint(el_cli *c)
@@ -313,6 +362,12 @@ static int lint(el_cli *c)
     int rc = EXIT_TROUBLE;
     bool fixing = c->fix || c->diff;
     lint_run run;
+    memset(&run, 0, sizeof run);
+    if (fixing) {
+        el_change_signals_install();
+        if (resolve_interrupted(c, c->paths, c->n_paths) < 0)
+            goto done;
+    }
     if (lint_once(c, db, selected, paths, n_paths, fixing, &run) < 0)
         goto done;
     int fix_rc = 0;

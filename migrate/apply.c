@@ -1,63 +1,27 @@
 /* migrate/apply.c -- `ember-migrate apply`: perform the plan (plan.h).
  *
+ *   0. an apply a kill interrupted is resolved first (its journal,
+ *      lint/change/journal.h): completed or undone, with a message;
  *   1. refuse, writing nothing, when a file does not parse (EH000) --
  *      unless --force, and then such files are left untouched;
- *   2. parse every translation unit the plan changes (its errors before;
- *      for a moved file, those of the file at its old place);
+ *   2. verify before writing: every translation unit the plan changes is
+ *      parsed with the new contents in every build configuration, and
+ *      compared with the same unit now (for a moved file: at its old
+ *      place); a new error refuses the whole plan (lint/change/verify.h);
  *   3. commit the changeset: all or nothing; a file that changed since
  *      the scan is refused (lint/change/changeset.h), never overridable;
- *   4. parse them again; a new error anywhere undoes everything.
+ *      signals are held until it is complete.
  * A second run finds nothing to do. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "changeset.h"
-#include "compdb.h"
 #include "mem.h"
 #include "path.h"
 #include "plan.h"
-#include "reparse.h"
-#include "sources.h"
+#include "verify.h"
 
 #define EXIT_TROUBLE 2
-
-typedef struct tu {
-    el_source src;
-    bool existed;         /* parsed before the commit too */
-    char *was;            /* a moved file: its old path (parsed before instead) */
-    el_errlist before;
-} tu;
-
-typedef struct tus {
-    tu *v;
-    size_t n, cap;
-} tus;
-
-static tu *add_tu(tus *s, const char *path, bool existed)
-{
-    for (size_t i = 0; i < s->n; i++)
-        if (!strcmp(s->v[i].src.path, path))
-            return &s->v[i];
-    el_grow(&s->v, &s->cap, s->n + 1, sizeof *s->v);
-    tu *x = &s->v[s->n++];
-    memset(x, 0, sizeof *x);
-    x->src.path = el_xstrdup(path);
-    x->src.display = el_path_display(path);
-    x->src.is_header = el_path_has_ext(path, ".h");
-    x->existed = existed;
-    return x;
-}
-
-static void free_tus(tus *s)
-{
-    for (size_t i = 0; i < s->n; i++) {
-        free(s->v[i].src.path);
-        free(s->v[i].src.display);
-        free(s->v[i].was);
-        el_errlist_free(&s->v[i].before);
-    }
-    free(s->v);
-}
 
 /* Does file `from` include `target`, directly or through the tree's
  * headers? */
@@ -74,19 +38,51 @@ static bool reaches(const em_tree *t, const char *from, const char *target, int 
     return false;
 }
 
+/* The scanned source whose configurations a unit at path is verified
+ * in: its own, the one it moved from, else the source nearest to it (a
+ * file made from parts of others). */
+static const el_source *args_for(const em_tree *t, const char *path, const char *was)
+{
+    const el_source *s = em_tree_source(t, path);
+    if (!s && was)
+        s = em_tree_source(t, was);
+    size_t best = 0;
+    for (size_t i = 0; !s && i < t->sources.n; i++) {
+        const char *p = t->sources.v[i].path;
+        if (!el_path_has_ext(p, ".c"))
+            continue;
+        size_t k = 0;
+        while (p[k] && p[k] == path[k])
+            k++;
+        if (k >= best) {
+            best = k;
+            s = &t->sources.v[i];
+        }
+    }
+    for (size_t i = 0; !s && i < t->sources.n; i++)
+        s = &t->sources.v[i];
+    return s;
+}
+
+static void add_unit(const em_tree *t, el_verify_units *u, const char *path, const char *before,
+                     const char *was)
+{
+    char *disp = el_path_display(path);
+    el_verify_units_add(u, path, before, args_for(t, path, was), disp);
+    free(disp);
+}
+
 /* The translation units that see a changed file: changed .c files, the
  * tree's .c files that include a changed header, and a changed header no
- * .c includes, on its own. */
-static void changed_tus(const em_tree *t, const el_changeset *cs, tus *out)
+ * .c includes, on its own.  A moved file is judged against what it was
+ * at its old place. */
+static void changed_units(const em_tree *t, const el_changeset *cs, el_verify_units *out)
 {
     for (size_t i = 0; i < cs->n; i++) {
         const el_change *c = &cs->v[i];
-        if (c->kind != EL_CHANGE_DELETE && el_path_has_ext(c->path, ".c")) {
-            tu *x = add_tu(out, c->path, c->kind == EL_CHANGE_MODIFY);
-            /* a moved file is judged against what it was at its old place */
-            if (c->moved_from && !x->was)
-                x->was = el_xstrdup(c->moved_from);
-        }
+        if (c->kind != EL_CHANGE_DELETE && el_path_has_ext(c->path, ".c"))
+            add_unit(t, out, c->path, c->kind == EL_CHANGE_MODIFY ? c->path : c->moved_from,
+                     c->moved_from);
     }
     for (size_t i = 0; i < cs->n; i++) {
         const el_change *c = &cs->v[i];
@@ -99,22 +95,38 @@ static void changed_tus(const em_tree *t, const el_changeset *cs, tus *out)
                 continue;
             const el_change *pc = el_changeset_find((el_changeset *)cs, p);
             if (pc && pc->kind == EL_CHANGE_DELETE)
-                continue;    /* it moved: its new place is a TU already */
-            add_tu(out, p, true);
+                continue;    /* it moved: its new place is a unit already */
+            add_unit(t, out, p, p, NULL);
             seen = true;
         }
-        if (!seen && c->kind != EL_CHANGE_DELETE && el_path_has_ext(c->path, ".h")) {
-            tu *x = add_tu(out, c->path, c->kind == EL_CHANGE_MODIFY);
-            if (c->moved_from && !x->was)
-                x->was = el_xstrdup(c->moved_from);
-        }
+        if (!seen && c->kind != EL_CHANGE_DELETE && el_path_has_ext(c->path, ".h"))
+            add_unit(t, out, c->path, c->kind == EL_CHANGE_MODIFY ? c->path : c->moved_from,
+                     c->moved_from);
     }
+}
+
+int em_verify_plan(const em_opts *o, const em_tree *t, const em_plan *p, bool all,
+                   const char *outcome)
+{
+    el_verify_units units = {0};
+    changed_units(t, &p->cs, &units);
+    el_verify_result r;
+    size_t bad = el_verify(&p->cs, &units, &t->cfgs, o->scan.extra_args, o->scan.n_extra, all, &r);
+    for (size_t i = 0; i < r.n; i++) {
+        char *m = el_verify_message(&r.v[i]);
+        fprintf(stderr, "ember-migrate: %s%s%s\n", m, outcome ? "; " : "", outcome ? outcome : "");
+        free(m);
+    }
+    el_verify_result_free(&r);
+    el_verify_units_free(&units);
+    return bad ? -1 : 0;
 }
 
 int em_run_apply(const em_opts *o)
 {
     em_tree t;
     em_plan p;
+    el_change_signals_install();
     int rc = em_plan_prepare(o, &t, &p);
     if (rc)
         return rc;
@@ -140,63 +152,20 @@ int em_run_apply(const em_opts *o)
         em_tree_free(&t);
         return rc;
     }
-
-    el_compdb *db = NULL;
-    if (o->scan.compdb_dir && !(db = el_compdb_load(o->scan.compdb_dir, &err))) {
-        fprintf(stderr, "ember-migrate: %s\n", err);
-        free(err);
-        em_plan_free(&p);
-        em_tree_free(&t);
-        return EXIT_TROUBLE;
-    }
-    tus ts = {0};
-    changed_tus(&t, &p.cs, &ts);
-    for (size_t i = 0; i < ts.n; i++) {
-        if (ts.v[i].existed) {
-            el_reparse_errors(db, &ts.v[i].src, o->scan.extra_args, o->scan.n_extra,
-                              &ts.v[i].before);
-        } else if (ts.v[i].was) {
-            el_source old = ts.v[i].src;
-            old.path = ts.v[i].was;
-            el_reparse_errors(db, &old, o->scan.extra_args, o->scan.n_extra, &ts.v[i].before);
-        }
-    }
-
-    if (el_changeset_commit(&p.cs, o->backup, &err) != 0) {
+    /* the result must compile as well as the original did, in every
+     * configuration, before anything is written */
+    if (em_verify_plan(o, &t, &p, false, "nothing was changed") < 0) {
+        rc = EXIT_TROUBLE;
+    } else if (el_changeset_commit(&p.cs, o->backup, &err) != 0) {
         fprintf(stderr, "ember-migrate: %s\n", err); /* it ends with what became of the files */
         free(err);
         rc = EXIT_TROUBLE;
-        goto out;
-    }
-
-    /* the result must parse as well as the original did */
-    for (size_t i = 0; i < ts.n && !rc; i++) {
-        el_errlist after = {0};
-        el_reparse_errors(db, &ts.v[i].src, o->scan.extra_args, o->scan.n_extra, &after);
-        const char *bad = el_errlist_new_error(&ts.v[i].before, &after);
-        if (bad) {
-            fprintf(stderr, "ember-migrate: %s: does not parse after the rewrite: %s\n",
-                    ts.v[i].src.display, bad);
-            if (el_changeset_undo(&p.cs, &err) != 0) {
-                fprintf(stderr, "ember-migrate: undoing the rewrite failed: %s\n", err);
-                free(err);
-                err = NULL;
-            } else {
-                fprintf(stderr, "ember-migrate: every change was undone; nothing was changed\n");
-            }
-            rc = EXIT_TROUBLE;
-        }
-        el_errlist_free(&after);
-    }
-    if (!rc) {
+    } else {
         em_manuals_print(&p.manual, "", stderr);
         if (!o->quiet)
             em_plan_summary(&p, "rewritten", stderr);
         rc = p.manual.n || p.unparsed.n ? 1 : 0;
     }
-out:
-    free_tus(&ts);
-    el_compdb_free(db);
     em_plan_free(&p);
     em_tree_free(&t);
     return rc;

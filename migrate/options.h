@@ -6,7 +6,7 @@
  *   ember-migrate apply   [--backup] [--force] [options] PATH... [-- ARGS]
  *
  * options: --backend NAME (repeatable), --op NAME (repeatable), -p BUILD_DIR,
- *          -j N, --quiet
+ *          --define-sets "A=1;!A", -j N, --quiet; plan --verify
  * Exit status: 0 success (plan: nothing to change, or a plan printed --
  * see docs/ember-migrate.md), 1 apply/plan found work it could not do
  * (manual sites listed), 2 usage, configuration, I/O or refused change. */
@@ -32,6 +32,7 @@ typedef struct em_opts {
     bool force;              /* apply: go on with the files that parse; those that
                                 do not are left untouched */
     bool quiet;              /* no progress or summary on stderr */
+    bool verify;             /* plan: verify the planned result (every configuration) */
 } em_opts;
 
 /* True when --backend / --op select it (an empty list selects all;

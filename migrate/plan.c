@@ -316,6 +316,7 @@ int em_plan_make(const em_opts *o, const em_tree *t, em_plan *p, char **err)
     *err = NULL;
     char *root = diff_root(o);
     el_changeset_init(&p->cs, root);
+    el_changeset_bound(&p->cs, &t->bounds);
     free(root);
     em_select sel = {.backends = o->backends, .n_backends = o->n_backends, .ops = o->ops,
                      .n_ops = o->n_ops, .force = o->force, .paths = o->scan.paths,
@@ -468,6 +469,9 @@ int em_run_plan(const em_opts *o)
         rc = 2;
     }
     fflush(stdout);
+    if (o->verify && !rc && !el_changeset_empty(&p.cs) &&
+        em_verify_plan(o, &t, &p, true, "the plan would break it") < 0)
+        rc = 2;
     em_manuals_print(&p.manual, "", stderr);
     if (!o->quiet) {
         if (el_changeset_empty(&p.cs))

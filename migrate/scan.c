@@ -18,6 +18,8 @@
 #include "compdb.h"
 #include "config.h"
 #include "engine.h"
+#include "inactive.h"
+#include "journal.h"
 #include "mem.h"
 #include "metadata.h"
 #include "path.h"
@@ -386,7 +388,8 @@ static char *tree_root(const builder *b)
         if (t->files[i].backend[0] && p)
             root = el_xstrndup(t->files[i].path, (size_t)(p - t->files[i].path));
     }
-    return root ? root : el_xstrdup(el_cwd());
+    /* never the current directory: destinations stay in the tree given */
+    return root ? root : el_xstrdup(t->bounds.n ? t->bounds.roots[0] : el_cwd());
 }
 
 /* Every file's root (em_file.root), and where backend code outside
@@ -508,20 +511,148 @@ static void build(builder *b, const el_fact_list *facts)
         qsort(t->backends, t->n_backends, sizeof *t->backends, cmp_str);
 }
 
+/* ---- several configurations ------------------------------------------------ */
+
+static bool same_fix(const el_fix *a, const el_fix *b)
+{
+    if (!a || !b)
+        return a == b;
+    if (a->edits.n != b->edits.n)
+        return false;
+    for (size_t i = 0; i < a->edits.n; i++) {
+        const el_edit *x = &a->edits.v[i], *y = &b->edits.v[i];
+        if (x->begin != y->begin || x->end != y->end || strcmp(x->path, y->path) ||
+            strcmp(x->text, y->text))
+            return false;
+    }
+    return true;
+}
+
+static el_finding *same_site(el_findings *f, const el_finding *g)
+{
+    for (size_t i = 0; i < f->n; i++)
+        if (f->v[i].line == g->line && f->v[i].col == g->col && !strcmp(f->v[i].rule, g->rule) &&
+            !strcmp(f->v[i].file, g->file))
+            return &f->v[i];
+    return NULL;
+}
+
+/* Add the findings of another configuration: a site seen before keeps
+ * its fix only when this configuration proposes the same one (a rewrite
+ * safe in one configuration and not in another is for a person); a new
+ * site is added.  A file that does not parse here says where. */
+static void merge_findings(el_findings *into, el_findings *more, const char *config)
+{
+    for (size_t i = 0; i < more->n; i++) {
+        el_finding *g = &more->v[i];
+        el_finding *f = same_site(into, g);
+        if (f) {
+            if (!same_fix(f->fix, g->fix)) {
+                el_fix_free(f->fix);
+                f->fix = NULL;
+            }
+            el_finding_clear(g);
+            continue;
+        }
+        if (!strcmp(g->rule, "EH000") && config[0]) {
+            char *m = el_xasprintf("%s (in configuration %s)", g->message, config);
+            free(g->message);
+            g->message = m;
+        }
+        el_grow(&into->v, &into->cap, into->n + 1, sizeof *into->v);
+        into->v[into->n++] = *g;
+    }
+    free(more->v);
+    memset(more, 0, sizeof *more);
+}
+
+/* Append src's facts to dst (src is left empty). */
+static void move_facts(el_fact_list *dst, el_fact_list *src)
+{
+    el_grow(&dst->v, &dst->cap, dst->n + src->n + 1, sizeof *dst->v);
+    for (size_t i = 0; i < src->n; i++)
+        dst->v[dst->n++] = src->v[i];
+    free(src->v);
+    memset(src, 0, sizeof *src);
+}
+
+/* The sources configuration k compiles (shallow copies). */
+static el_sources sources_of(const em_tree *t, size_t k)
+{
+    el_sources sub = {0};
+    sub.v = el_xcalloc(t->sources.n + 1, sizeof *sub.v);
+    for (size_t i = 0; i < t->sources.n; i++)
+        if (el_buildcfg_has(&t->cfgs, k, &t->sources.v[i]))
+            sub.v[sub.n++] = t->sources.v[i];
+    return sub;
+}
+
+/* The name of configuration k for a message ("" with one). */
+static char *config_name(const em_tree *t, size_t k)
+{
+    for (size_t i = 0; i < t->sources.n; i++)
+        if (el_buildcfg_has(&t->cfgs, k, &t->sources.v[i]))
+            return el_buildcfg_name(&t->cfgs, k, &t->sources.v[i]);
+    return el_xstrdup("");
+}
+
+const el_source *em_tree_source(const em_tree *t, const char *path)
+{
+    long i = el_sources_find(&t->sources, path);
+    return i >= 0 ? &t->sources.v[i] : NULL;
+}
+
+const el_inactive_range *em_tree_skipped_everywhere(const em_tree *t, const char *path,
+                                                     size_t off)
+{
+    const el_source *src = em_tree_source(t, path);
+    const el_inactive_range *first = NULL;
+    for (size_t k = 0; k < t->cfgs.n; k++) {
+        if (src && !el_buildcfg_has(&t->cfgs, k, src))
+            continue;
+        const el_inactive_range *r = el_inactive_at(&t->inactive[k], path, off, off);
+        if (!r)
+            return NULL;
+        if (!first)
+            first = r;
+    }
+    return first;
+}
+
+/* An apply a kill interrupted left a journal: apply resolves it, the
+ * other commands refuse to read a half-changed tree. */
+static int check_interrupted(const em_scan_opts *o, const el_bounds *b, char **err)
+{
+    int found = el_journal_recover(b->roots, b->n, o->recover, err);
+    if (found < 0)
+        return -1;
+    if (found > 0 && !o->recover) {
+        *err = el_xstrdup("the tree is half-changed by an interrupted run (see above); "
+                          "`ember-migrate apply` resolves it first");
+        return -1;
+    }
+    return 0;
+}
+
 int em_scan(const em_scan_opts *o, em_tree *out, char **err)
 {
     memset(out, 0, sizeof *out);
     *err = NULL;
-    el_compdb *db = NULL;
-    if (o->compdb_dir && !(db = el_compdb_load(o->compdb_dir, err)))
+    el_bounds_of_paths(&out->bounds, o->paths, o->n_paths);
+    if (check_interrupted(o, &out->bounds, err) < 0) {
+        em_tree_free(out);
         return -1;
+    }
+    if (o->compdb_dir && !(out->db = el_compdb_load(o->compdb_dir, err))) {
+        em_tree_free(out);
+        return -1;
+    }
     size_t n_paths = o->n_paths;
     char **db_paths;
-    char *const *paths = el_compdb_paths_or(db, o->paths, &n_paths, &db_paths);
+    char *const *paths = el_compdb_paths_or(out->db, o->paths, &n_paths, &db_paths);
     int rc = -1;
     el_configs *cfgs = NULL;
     el_filehash *hashes = NULL;
-    el_sources sources = {0};
     el_fact_list facts = {0};
     bool *selected = NULL;
     if (!n_paths) {
@@ -531,16 +662,18 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     if (!(cfgs = el_configs_new(NULL, err)))
         goto done;
     hashes = el_filehash_new();
-    if (el_sources_collect(paths, n_paths, cfgs, MAX_FILE_SIZE, hashes, &sources) < 0) {
+    if (el_sources_collect(paths, n_paths, cfgs, MAX_FILE_SIZE, hashes, &out->sources) < 0) {
         *err = el_xstrdup("configuration error (see above)");
         goto done;
     }
     el_configs_finalize(cfgs);
-    if (sources.io_errors) {
-        *err = el_xasprintf("%d path%s could not be read (see above)", sources.io_errors,
-                            sources.io_errors == 1 ? "" : "s");
+    if (out->sources.io_errors) {
+        *err = el_xasprintf("%d path%s could not be read (see above)", out->sources.io_errors,
+                            out->sources.io_errors == 1 ? "" : "s");
         goto done;
     }
+    if (el_buildcfgs_make(&out->cfgs, out->db, &out->sources, o->define_sets, err) < 0)
+        goto done;
 
     selected = el_xcalloc(el_meta_count() + 1, sizeof *selected);
     static const char *const rules[] = {"EH000", "EH101", "EH102", "EH103", "EH104"};
@@ -549,38 +682,60 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         if (k >= 0)
             selected[k] = true;
     }
-    static const el_rule *const extra[] = {&em_scan_rule, NULL};
-    el_engine_opts eo = {
-        .jobs = o->jobs > 0 ? o->jobs : 1,
-        .extra_args = o->extra_args,
-        .n_extra = o->n_extra,
-        .compdb = db,
-        .selected = selected,
-        .want_fixes = true,
-        .extra_rules = extra,
-        .facts_out = &facts,
-    };
-    el_engine_stats stats = {0, 0};
-    el_engine_run(&eo, &sources, hashes, &out->findings, &stats);
+    static const el_rule *const extra[] = {&em_scan_rule, &el_inactive_rule, NULL};
+    out->inactive = el_xcalloc(out->cfgs.n, sizeof *out->inactive);
+    for (size_t k = 0; k < out->cfgs.n; k++) {
+        el_sources sub = sources_of(out, k);
+        el_fact_list pass_facts = {0};
+        el_findings found = {0};
+        el_engine_opts eo = {
+            .jobs = o->jobs > 0 ? o->jobs : 1,
+            .extra_args = o->extra_args,
+            .n_extra = o->n_extra,
+            .compdb = out->cfgs.db[k],
+            .selected = selected,
+            .want_fixes = true,
+            .extra_rules = extra,
+            .facts_out = &pass_facts,
+        };
+        el_engine_stats stats = {0, 0};
+        el_engine_run(&eo, &sub, hashes, &found, &stats);
+        free(sub.v);
+        char *name = config_name(out, k);
+        merge_findings(&out->findings, &found, name);
+        free(name);
+        el_inactive_from_facts(&out->inactive[k], &pass_facts);
+        move_facts(&facts, &pass_facts);
+    }
+    el_findings_sort_unique(&out->findings);
 
-    builder b = {.t = out, .sources = &sources};
+    builder b = {.t = out, .sources = &out->sources};
     build(&b, &facts);
     rc = 0;
 done:
     el_fact_list_free(&facts);
     free(selected);
-    el_sources_free(&sources);
     el_filehash_free(hashes);
-    el_configs_free(cfgs);
-    el_compdb_free(db);
-    free(db_paths);
-    if (rc < 0)
+    if (rc < 0) {
         em_tree_free(out);
+        el_configs_free(cfgs);
+    } else {
+        out->configs = cfgs; /* the sources point into them */
+    }
+    free(db_paths);
     return rc;
 }
 
 void em_tree_free(em_tree *t)
 {
+    for (size_t k = 0; t->inactive && k < t->cfgs.n; k++)
+        el_inactive_free(&t->inactive[k]);
+    free(t->inactive);
+    el_buildcfgs_free(&t->cfgs);
+    el_sources_free(&t->sources);
+    el_compdb_free(t->db);
+    el_configs_free(t->configs);
+    el_bounds_free(&t->bounds);
     for (size_t i = 0; i < t->n_files; i++) {
         free(t->files[i].path);
         free(t->files[i].display);

@@ -38,8 +38,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "bounds.h"
+#include "buildcfg.h"
+#include "compdb.h"
 #include "finding.h"
 #include "hash.h"
+#include "inactive.h"
+#include "sources.h"
 
 /* A top-level definition (function, or file-scope variable) in a file
  * that ember-migrate may move, or that a moved definition needs. */
@@ -113,7 +118,14 @@ typedef struct em_tree {
     char **backends;    size_t n_backends;  /* known backend names, sorted */
     char *root;         /* where backends/ is for files outside legacy directories:
                            the first legacy application's root, else the directory
-                           holding the tree's backends/, else the current directory */
+                           holding the tree's backends/, else the tree's first root */
+    /* what the scan read the tree with, for verifying changes */
+    el_sources sources;                     /* the files scanned */
+    el_compdb *db;                          /* -p, or NULL */
+    el_buildcfgs cfgs;                      /* the build configurations (buildcfg.h) */
+    el_inactive *inactive;                  /* per configuration: what it skipped */
+    el_bounds bounds;                       /* the tree given: never written outside */
+    struct el_configs *configs;             /* the sources' configurations */
 } em_tree;
 
 typedef struct em_scan_opts {
@@ -123,13 +135,25 @@ typedef struct em_scan_opts {
     char *const *extra_args; /* after `--` */
     size_t n_extra;
     int jobs;
+    const char *define_sets; /* --define-sets, or NULL */
+    bool recover;            /* resolve an interrupted apply first (else: refuse) */
 } em_scan_opts;
 
-/* Scan the tree.  0 on success; -1 on a usage, configuration or I/O
+/* Scan the tree, once per build configuration (buildcfg.h): findings
+ * from every configuration, kept once (a fix two configurations disagree
+ * on is dropped: the site is left for a person), the facts of all.
+ * 0 on success; -1 on a usage, configuration or I/O
  * problem with *err set (malloc'd, one line, no "ember-migrate: " prefix). */
 int em_scan(const em_scan_opts *o, em_tree *out, char **err);
 /* Lookups. */
 const em_file *em_tree_file(const em_tree *t, const char *path);
+/* The scanned source of path, or NULL. */
+const el_source *em_tree_source(const em_tree *t, const char *path);
+/* Is [off, off] of path skipped by the preprocessor in every build
+ * configuration that compiles the file?  The range of the first
+ * configuration when so. */
+const el_inactive_range *em_tree_skipped_everywhere(const em_tree *t, const char *path,
+                                                     size_t off);
 /* <root>/backends/<backend>/<path's file name>: where backend code of
  * `path` moves (malloc'd). */
 char *em_dest_path(const char *root, const char *backend, const char *path);

@@ -8,6 +8,7 @@
 
 #include "edit.h"
 #include "fix_select.h"
+#include "verify.h"
 #include "mem.h"
 #include "path.h"
 #include "progname.h"
@@ -140,6 +141,8 @@ int el_fix_plan_make(el_fix_plan *plan, const el_findings *f, const el_sources *
 {
     memset(plan, 0, sizeof *plan);
     el_changeset_init(&plan->cs, el_cwd());
+    if (o->bounds)
+        el_changeset_bound(&plan->cs, o->bounds);
 
     /* 1. the fixes to take (fix_select.h): safe ones, unsafe ones when
      * asked */
@@ -148,9 +151,24 @@ int el_fix_plan_make(el_fix_plan *plan, const el_findings *f, const el_sources *
         const el_fix *fx = f->v[i].fix;
         if (!fx || !fx->edits.n)
             continue;
-        if (fx->safety == EL_FIX_UNSAFE && !o->unsafe)
+        if (fx->safety == EL_FIX_UNSAFE && !o->unsafe) {
             plan->unsafe_left++;
-        else if (fx->safety == EL_FIX_SAFE || fx->safety == EL_FIX_UNSAFE)
+            continue;
+        }
+        char *why = el_inactive_blocks(o->inactive, f->v[i].rule, fx);
+        for (size_t k = 0; !why && o->bounds && k < fx->edits.n; k++)
+            if (!el_bounds_contain(o->bounds, fx->edits.v[k].path))
+                why = el_xasprintf("%s lies outside the tree given (reached through a symbolic "
+                                   "link); it is never written", display_of(s, fx->edits.v[k].path));
+        if (why) {
+            const el_finding *x = &f->v[i];
+            fprintf(stderr, "%s: %s:%u:%u: [%s] fix not applied: %s\n", el_progname,
+                    display_of(s, x->file), x->line, x->col, x->rule, why);
+            free(why);
+            plan->kept++;
+            continue;
+        }
+        if (fx->safety == EL_FIX_SAFE || fx->safety == EL_FIX_UNSAFE)
             cands[i] = fx;
     }
     el_fix_choice *choice = el_xcalloc(f->n + 1, sizeof *choice);
@@ -259,6 +277,8 @@ int el_fix_plan_make(el_fix_plan *plan, const el_findings *f, const el_sources *
     if (rc < 0) {
         el_changeset_free(&plan->cs);
         el_changeset_init(&plan->cs, el_cwd());
+        if (o->bounds)
+            el_changeset_bound(&plan->cs, o->bounds);
         plan->fixes = plan->covered = plan->files = 0;
     }
     return rc;
@@ -270,41 +290,42 @@ int el_fix_plan_commit(el_fix_plan *plan, const el_sources *s, const el_fix_opts
 {
     if (el_changeset_empty(&plan->cs))
         return 0;
-    if (el_changeset_commit(&plan->cs, false, err) < 0)
-        return -1;
-    /* Parse again every TU that sees a changed file, once. */
-    bool *check = el_xcalloc(s->n + 1, sizeof *check);
+    /* Every TU that sees a changed file, parsed with the new contents in
+     * each of its configurations before anything is written. */
+    el_verify_units units = {0};
     for (size_t c = 0; c < plan->cs.n; c++) {
         size_t *tus = NULL;
         size_t n = tus_of_file(s, o, plan->cs.v[c].path, &tus);
-        for (size_t i = 0; i < n; i++)
-            check[tus[i]] = true;
+        for (size_t i = 0; i < n; i++) {
+            const el_source *src = &s->v[tus[i]];
+            el_verify_units_add(&units, src->path, src->path, src, src->display);
+        }
         free(tus);
     }
-    int rc = 0;
-    for (size_t k = 0; k < s->n && rc == 0; k++) {
-        if (!check[k])
-            continue;
-        el_fix_tu *t = tu_for(plan, s, o, k); /* parsed while planning */
-        el_errlist after = {0};
-        el_reparse_errors(o->compdb, &s->v[k], o->extra_args, o->n_extra, &after);
-        const char *bad = el_errlist_new_error(&t->before, &after);
-        if (bad) {
-            char *undo_err = NULL;
-            if (el_changeset_undo(&plan->cs, &undo_err) < 0) {
-                *err = el_xasprintf("%s: the fix introduces an error: %s; undoing the fixes "
-                                    "failed: %s",
-                                    s->v[k].display, bad, undo_err);
-                free(undo_err);
-            } else {
-                *err = el_xasprintf("%s: the fix introduces an error: %s; nothing was changed",
-                                    s->v[k].display, bad);
-            }
-            rc = -1;
+    el_buildcfgs own;
+    const el_buildcfgs *cfgs = o->cfgs;
+    if (!cfgs) {
+        if (el_buildcfgs_make(&own, o->compdb, s, NULL, err) < 0) {
+            el_verify_units_free(&units);
+            return -1;
         }
-        el_errlist_free(&after);
+        cfgs = &own;
     }
-    free(check);
+    el_verify_result vr;
+    int rc = 0;
+    if (el_verify(&plan->cs, &units, cfgs, o->extra_args, o->n_extra, false, &vr)) {
+        const el_verify_failure *f = &vr.v[0];
+        *err = el_xasprintf("%s: the fix introduces an error%s%s%s: %s; nothing was changed",
+                            f->display, f->config[0] ? " (" : "", f->config,
+                            f->config[0] ? ")" : "", f->error);
+        rc = -1;
+    } else if (el_changeset_commit(&plan->cs, false, err) < 0) {
+        rc = -1;
+    }
+    el_verify_result_free(&vr);
+    el_verify_units_free(&units);
+    if (cfgs == &own)
+        el_buildcfgs_free(&own);
     return rc;
 }
 

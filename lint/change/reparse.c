@@ -21,12 +21,20 @@ static void add(el_errlist *l, const char *msg)
 int el_reparse_errors(const el_compdb *db, const el_source *src, char *const *extra,
                       size_t n_extra, el_errlist *out)
 {
+    return el_reparse_errors_with(db, src, src->path, extra, n_extra, NULL, 0, out);
+}
+
+int el_reparse_errors_with(const el_compdb *db, const el_source *args_src, const char *path,
+                           char *const *extra, size_t n_extra,
+                           struct CXUnsavedFile *unsaved, unsigned n_unsaved, el_errlist *out)
+{
     size_t n_args = 0;
-    char **args = el_flags_for(db, src, extra, n_extra, &n_args);
+    char **args = el_flags_for(db, args_src, extra, n_extra, &n_args);
     CXIndex idx = clang_createIndex(0, 0);
     CXTranslationUnit tu = NULL;
-    enum CXErrorCode ec = clang_parseTranslationUnit2(idx, src->path, (const char *const *)args,
-                                                      (int)n_args, NULL, 0, REPARSE_OPTIONS, &tu);
+    enum CXErrorCode ec = clang_parseTranslationUnit2(idx, path, (const char *const *)args,
+                                                      (int)n_args, unsaved, n_unsaved,
+                                                      REPARSE_OPTIONS, &tu);
     int rc = 0;
     if (ec != CXError_Success || !tu) {
         add(out, "libclang could not parse it");

@@ -219,6 +219,80 @@ char **el_compdb_args(const el_compdb *db, const char *abs_file, size_t *n)
     return args;
 }
 
+/* Is entry e one of the file's own? */
+static bool names(const entry *e, const char *abs_file)
+{
+    return strcmp(e->file, abs_file) == 0;
+}
+
+static bool same_args(const entry *a, const entry *b)
+{
+    if (a->n_args != b->n_args)
+        return false;
+    for (size_t i = 0; i < a->n_args; i++)
+        if (strcmp(a->args[i], b->args[i]) != 0)
+            return false;
+    return true;
+}
+
+/* The k-th entry of the file whose arguments differ from every earlier
+ * one of it; NULL when it has fewer. */
+static const entry *distinct_entry(const el_compdb *db, const char *abs_file, size_t k)
+{
+    size_t seen = 0;
+    for (size_t i = 0; db && i < db->n; i++) {
+        if (!names(&db->v[i], abs_file))
+            continue;
+        bool repeat = false;
+        for (size_t j = 0; j < i && !repeat; j++)
+            repeat = names(&db->v[j], abs_file) && same_args(&db->v[j], &db->v[i]);
+        if (repeat)
+            continue;
+        if (seen++ == k)
+            return &db->v[i];
+    }
+    return NULL;
+}
+
+size_t el_compdb_args_count(const el_compdb *db, const char *abs_file)
+{
+    size_t n = 0;
+    while (distinct_entry(db, abs_file, n))
+        n++;
+    return n;
+}
+
+char **el_compdb_args_at(const el_compdb *db, const char *abs_file, size_t k, size_t *n)
+{
+    const entry *e = distinct_entry(db, abs_file, k);
+    *n = 0;
+    if (!e)
+        return NULL;
+    char **args = el_xmalloc((e->n_args + 1) * sizeof *args);
+    for (size_t i = 0; i < e->n_args; i++)
+        args[i] = el_xstrdup(e->args[i]);
+    *n = e->n_args;
+    return args;
+}
+
+el_compdb *el_compdb_new(void)
+{
+    return el_xcalloc(1, sizeof(el_compdb));
+}
+
+void el_compdb_add(el_compdb *db, const char *abs_file, char *const *args, size_t n)
+{
+    el_grow(&db->v, &db->cap, db->n + 1, sizeof *db->v);
+    entry *e = &db->v[db->n++];
+    memset(e, 0, sizeof *e);
+    e->file = el_xstrdup(abs_file);
+    e->dir = el_path_dirname(abs_file);
+    e->args = el_xmalloc((n + 1) * sizeof *e->args);
+    for (size_t i = 0; i < n; i++)
+        e->args[i] = el_xstrdup(args[i]);
+    e->n_args = n;
+}
+
 size_t el_compdb_file_count(const el_compdb *db)
 {
     return db ? db->n : 0;

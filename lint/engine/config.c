@@ -63,6 +63,7 @@ static int cmp_str(const void *a, const void *b)
 static const char *const list_keys[] = {
     "backend_dirs", "core_paths", "exclude", "backends",
     "backend_headers", "backend_prefixes", "backend_macros", "legacy_backend_dirs",
+    "define_sets",
 };
 #define N_LIST_KEYS (sizeof list_keys / sizeof list_keys[0])
 
@@ -71,7 +72,7 @@ static el_strlist *list_of(el_config *c, size_t k)
     el_strlist *lists[N_LIST_KEYS] = {
         &c->backend_dirs, &c->core_paths, &c->exclude, &c->backends,
         &c->backend_headers, &c->backend_prefixes, &c->backend_macros,
-        &c->legacy_backend_dirs,
+        &c->legacy_backend_dirs, &c->define_sets,
     };
     return lists[k];
 }
@@ -500,7 +501,8 @@ static int apply(el_config *c, json_object *obj, const char *path, const char *t
         if (k == N_LIST_KEYS) {
             *err = located(path, text, keys, 1, "unknown key \"%s\": expected one of "
                            "backend_dirs, core_paths, exclude, backends, backend_headers, "
-                           "backend_prefixes, backend_macros, legacy_backend_dirs, rewrites, rules", key);
+                           "backend_prefixes, backend_macros, legacy_backend_dirs, define_sets, rewrites, "
+                           "rules", key);
             return -1;
         }
         if (!json_object_is_type(val, json_type_array)) {

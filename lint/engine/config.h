@@ -41,6 +41,8 @@ struct el_config {
     char *root;              /* patterns are relative to this directory */
     el_strlist backend_dirs, core_paths, exclude, backends, backend_headers,
         backend_prefixes, backend_macros, legacy_backend_dirs;
+    el_strlist define_sets;  /* build configurations to check changes in
+                                (lint/change/buildcfg.h): "USE_BLAS=1,!USE_FFT" */
     el_strlist prefixes;     /* backend_prefixes with <backend> expanded */
     el_rule_setting *rules;  /* el_meta_count() entries */
     el_rewrite_rule *rewrites; /* rules/rewrites.json, then the project's "rewrites" */
