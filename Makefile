@@ -291,7 +291,7 @@ MIGRATE_LIB  := $(BUILD)/migrate/libembermigrate.a
 MIGRATE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out migrate/main.c,$(wildcard migrate/*.c)))
 MIGRATE_FLAGS := $(LINT_FLAGS) $(call lint_inc,$(LINT_USES_migrate)) -Imigrate
 MIGRATE_TEST_DEFS := -Itests/migrate -Itests/lint -DEMBER_MIGRATE=\"$(abspath $(MIGRATE_BIN))\" \
-                     -DMIGRATE_SRCDIR=\"$(CURDIR)\"
+                     -DMIGRATE_SRCDIR=\"$(CURDIR)\" -DEMBERLINT=\"$(abspath $(LINT_BIN))\"
 # tests/lint/tool_test.c: the helpers both tools' tests share
 MIGRATE_TEST_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out tests/migrate/test_%,$(wildcard tests/migrate/*.c))) \
                      $(BUILD)/obj/tests/lint/tool_test.o

@@ -83,9 +83,6 @@ em_create *mv_add_create(ctx *c, const char *path, el_buf *text, mode_t mode);
 
 /* Lexically normalized "dir/rel". */
 char *mv_join_norm(const char *dir, const char *rel);
-/* Parse an #include line: delimiter and spelled name. */
-bool mv_parse_include(const char *s, size_t n, bool *angled, const char **name,
-                      size_t *name_len);
 /* What an include names, as seen from a file in dir: "<x>" for angled
  * includes, the normalized path for quoted ones. */
 char *mv_include_key(const char *dir, bool angled, const char *name, size_t n);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "include_line.h"
 #include "mem.h"
 #include "move_ctx.h"
 #include "path.h"
@@ -96,7 +97,8 @@ static char *dest_path(const em_file *f, const char *backend)
 static bool moving_def(ctx *c, const em_file *f, const em_def *d)
 {
     return d->is_function && d->backend[0] && d->op[0] && !d->in_backends && !d->in_macro &&
-           !f->parse_error && em_select_backend(c->sel, d->backend) && em_select_op(c->sel, d->op);
+           !f->parse_error && em_select_backend(c->sel, d->backend) &&
+           em_select_op(c->sel, d->op) && el_bounds_contain(&c->t->bounds, f->path);
 }
 
 static long def_by_name(const em_tree *t, const fplan *p, const char *name)
@@ -147,6 +149,13 @@ static void plan_file(ctx *c, size_t fi)
                 if (d->op[0] && em_select_op(c->sel, d->op))
                     manual_def(c, d, "%s is not moved: its file does not parse (fix it, or "
                                      "move it by hand)", d->name);
+                continue;
+            }
+            if (!el_bounds_contain(&t->bounds, f->path)) {
+                if (d->op[0] && em_select_op(c->sel, d->op))
+                    manual_def(c, d, "%s is not moved: its file is reached through a symbolic "
+                                     "link that leaves the tree given, and such files are only "
+                                     "read (move it by hand)", d->name);
                 continue;
             }
             if (d->in_macro) {
@@ -245,9 +254,19 @@ static void plan_file(ctx *c, size_t fi)
                 continue;
             const em_def *d = &t->defs[p->d0 + i];
             if (local) {
-                manual_def(c, d, "%s is not moved: it uses a type, constant or macro defined in "
-                                 "its file, and the rest of the file stays; move them together "
-                                 "by hand", d->name);
+                el_buf names = {0};
+                for (size_t k = 0; k < p->nd; k++) {
+                    const em_def *u = &t->defs[p->d0 + k];
+                    for (size_t m = 0; from_one[k] && m < u->n_locals; m++)
+                        if (!strstr(el_buf_str(&names), u->locals[m]))
+                            el_buf_printf(&names, "%s%s", names.n ? ", " : "", u->locals[m]);
+                }
+                char why[768];
+                snprintf(why, sizeof why, "%%s is not moved: it uses %s, defined in its file, and "
+                                          "the rest of the file stays; move them together by hand",
+                         names.n ? el_buf_str(&names) : "a type, constant or macro");
+                el_buf_free(&names);
+                manual_def(c, d, why, d->name);
             } else {
                 char why[512];
                 snprintf(why, sizeof why, "%%s shares static variable %s with code that stays: "
@@ -265,9 +284,22 @@ static void plan_file(ctx *c, size_t fi)
     for (size_t i = 0; i < p->nd && n_roots; i++)
         if (roots[i] && t->defs[p->d0 + i].dest && !to)
             to = t->defs[p->d0 + i].dest;
+    char *target = n_roots ? (to ? el_xstrdup(to) : dest_path(f, p->backend)) : NULL;
+    if (target && !el_bounds_contain(&t->bounds, target)) {
+        /* nothing is created above what the user named */
+        for (size_t i = 0; i < p->nd; i++)
+            if (roots[i])
+                manual_def(c, &t->defs[p->d0 + i], "%s is not moved: its destination lies outside "
+                                                   "the tree given; run ember-migrate on the "
+                                                   "directory that holds backends/ (or add a "
+                                                   ".emberlint.json there)", t->defs[p->d0 + i].name);
+        n_roots = 0;
+        free(target);
+        target = NULL;
+    }
     if (n_roots) {
         p->moves = true;
-        p->dest = to ? el_xstrdup(to) : dest_path(f, p->backend);
+        p->dest = target;
         /* A whole .c moves as it is (appended when its destination
          * exists); a header moves whole only when nothing is there yet. */
         p->whole = all && (el_path_has_ext(f->path, ".c") || access(p->dest, F_OK) != 0);
@@ -289,7 +321,8 @@ static void plan_header(ctx *c, size_t fi)
     fplan *p = &c->fp[fi];
     const em_file *f = p->f;
     if (p->moves || !f->legacy_backend[0] || f->parse_error || !el_path_has_ext(f->path, ".h") ||
-        !em_select_backend(c->sel, f->legacy_backend) || p->nd)
+        !em_select_backend(c->sel, f->legacy_backend) || p->nd ||
+        !el_bounds_contain(&t->bounds, f->path))
         return;
     const em_text *tx = mv_text_of(c, f->path);
     if (!tx)
@@ -319,7 +352,7 @@ static void plan_header(ctx *c, size_t fi)
     if (!ok)
         return;
     char *d = dest_path(f, f->legacy_backend);
-    bool taken = access(d, F_OK) == 0;
+    bool taken = access(d, F_OK) == 0 || !el_bounds_contain(&t->bounds, d);
     for (size_t k = 0; k < t->n_files && !taken; k++)
         taken = c->fp[k].dest && !strcmp(c->fp[k].dest, d);
     if (taken) {
@@ -361,7 +394,7 @@ static void dest_add_include(dest *d, const char *line)
     bool a;
     const char *nm;
     size_t nn;
-    if (!mv_parse_include(line, strlen(line), &a, &nm, &nn))
+    if (!el_include_line(line, strlen(line), &a, &nm, &nn))
         return;
     char *dir = el_path_dirname(d->path);
     char *k = mv_include_key(dir, a, nm, nn);
@@ -559,8 +592,8 @@ static int emit_part(ctx *c, size_t fi)
         return -1;
     }
     for (size_t k = 0; k < ni; k++) {
-        if (!need_inc[k])
-            continue;
+        if (!need_inc[k] || t->incs[i0 + k].skipped)
+            continue; /* a skipped include goes nowhere without its #if */
         char *line = mv_include_line(c, tx, &t->incs[i0 + k], p->dest);
         dest_add_include(d, line);
         free(line);

@@ -17,11 +17,14 @@
  * Findings without a fix, EH104 findings outside moved code, and what
  * moves.c could not do are the manual work. */
 #include "plan.h"
+#include "plan_check.h"
+#include "compdb_update.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <string.h>
 
+#include "fileio.h"
 #include "fix_select.h"
 #include "mem.h"
 #include "path.h"
@@ -156,6 +159,89 @@ static bool file_unparsed(const em_tree *t, const char *path)
     return f && f->parse_error;
 }
 
+/* The identifier written at a finding's place (the name an EH102 site
+ * uses); false when there is none. */
+static bool name_at(em_texts *texts, const em_tree *t, const el_finding *f, char *buf, size_t n)
+{
+    const em_file *ef = em_tree_file(t, f->file);
+    char *err = NULL;
+    const em_text *tx = em_texts_get(texts, f->file, ef ? &ef->hash : NULL, &err);
+    free(err);
+    if (!tx)
+        return false;
+    size_t b = em_text_offset(tx, f->line, f->col), e = b;
+    while (e < tx->len && em_is_ident(tx->data[e]))
+        e++;
+    snprintf(buf, n, "%.*s", (int)(e - b), tx->data + b);
+    return e > b;
+}
+
+static bool calls_name(const em_def *d, const char *name)
+{
+    for (size_t i = 0; i < d->n_calls; i++)
+        if (!strcmp(d->calls[i], name))
+            return true;
+    return false;
+}
+
+/* A backend function that stays where it is (it could not move) and whose
+ * every use was rewritten to the op is dead code: say so, where it is. */
+static void report_unused(em_plan *p, const em_tree *t, em_texts *texts, const em_moves *mv,
+                          const el_fix_choice *choice)
+{
+    const el_findings *fs = &t->findings;
+    for (size_t i = 0; i < t->n_defs; i++) {
+        const em_def *d = &t->defs[i];
+        if (!d->is_function || !d->backend[0] || !d->op[0] || d->in_backends ||
+            em_moves_inside(mv, d->path, d->begin, d->begin))
+            continue;
+        size_t fixed = 0;
+        bool left = false;
+        char name[256];
+        for (size_t k = 0; k < fs->n && !left; k++) {
+            if (strcmp(fs->v[k].rule, "EH102") || !name_at(texts, t, &fs->v[k], name, sizeof name) ||
+                strcmp(name, d->name))
+                continue;
+            if (choice[k] == EL_FIX_TAKEN || choice[k] == EL_FIX_COVERED)
+                fixed++;
+            else
+                left = true;
+        }
+        for (size_t k = 0; k < t->n_defs && !left; k++)
+            left = k != i && calls_name(&t->defs[k], d->name);
+        if (left || !fixed)
+            continue;
+        const em_file *f = em_tree_file(t, d->path);
+        em_manuals_add(&p->manual, f ? f->display : d->path, d->line, 1,
+                       "%s is now unused (its %zu use%s now call%s eh_%s): delete it", d->name,
+                       fixed, fixed == 1 ? "" : "s", fixed == 1 ? "s" : "", d->op);
+    }
+}
+
+/* Why an include of file stays: the first backend name of the file that
+ * keeps its EH102 finding (no rewrite, or left out by --backend/--op). */
+static char *include_stays(const em_tree *t, em_texts *texts, const em_opts *o, const char *file)
+{
+    const el_findings *fs = &t->findings;
+    char name[256];
+    for (size_t i = 0; i < fs->n; i++) {
+        const el_finding *f = &fs->v[i];
+        if (strcmp(f->rule, "EH102") || strcmp(f->file, file) ||
+            (f->fix && selected(o, t, texts, f, true)))
+            continue;
+        /* the backend name the finding quotes, else the one written there */
+        const char *q = strchr(f->message, '\'');
+        const char *qe = q ? strchr(q + 1, '\'') : NULL;
+        if (qe)
+            snprintf(name, sizeof name, "%.*s", (int)(qe - q - 1), q + 1);
+        else if (!name_at(texts, t, f, name, sizeof name))
+            continue;
+        return el_xasprintf("the include stays: line %u still uses %s, which is not rewritten",
+                            f->line, name);
+    }
+    return el_xstrdup("the include stays: the file still needs it");
+}
+
 /* Choose the fixes; their edits into *out. */
 static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, const em_moves *mv,
                        em_plan *p, el_edits *out)
@@ -203,12 +289,28 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
             eh104s[n_eh104++] = f;    /* decided once the includes are */
             continue;
         }
+        bool outside = false;
+        for (size_t k = 0; f->fix && k < f->fix->edits.n; k++)
+            outside |= !el_bounds_contain(&t->bounds, f->fix->edits.v[k].path);
+        if (outside || (!f->fix && !el_bounds_contain(&t->bounds, f->file))) {
+            manual_finding(p, t, f, "the file is reached through a symbolic link that leaves "
+                                    "the tree given; such files are only read");
+            if (eh102)
+                keep[n_keep++] = f->file;
+            if (eh101)
+                inc_left[n_inc_left++] = f->file;
+            continue;
+        }
         if (!f->fix) {
+            const char *why = em_tree_why(t, f->file, f->line, f->col);
+            char *stays = !why && eh101 ? include_stays(t, texts, o, f->file) : NULL;
             manual_finding(p, t, f,
-                           eh101 ? "the include stays: the file still needs it"
-                           : eh102 ? "no automatic rewrite (a call through a macro, or no "
-                                     "frontend equivalent)"
+                           why     ? why
+                           : eh101 ? stays
+                           : eh102 ? "no op replaces a backend type, variable, constant or "
+                                     "macro: rewrite this use by hand"
                                    : "the branch cannot be collapsed automatically");
+            free(stays);
             continue;
         }
         cands[i] = f->fix;
@@ -222,14 +324,16 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
         for (size_t k = 0; k < n_keep && !kept; k++)
             kept = !strcmp(keep[k], f->file);
         if (kept) {
-            manual_finding(p, t, f, "the include stays while the file still uses backend "
-                                    "symbols that are not rewritten");
+            char *stays = include_stays(t, texts, o, f->file);
+            manual_finding(p, t, f, stays);
+            free(stays);
             inc_left[n_inc_left++] = f->file;
             cands[i] = NULL;
         }
     }
     el_fix_choice *choice = el_xcalloc(fs->n + 1, sizeof *choice);
     el_fix_select(cands, fs->n, choice, out);
+    report_unused(p, t, texts, mv, choice);
     for (size_t i = 0; i < fs->n; i++) {
         const char *rule = fs->v[i].rule;
         /* a covered fix happens inside the one that covers it (EH101's
@@ -308,6 +412,48 @@ static char *diff_root(const em_opts *o)
         return el_xstrdup(cwd);
     }
     return common;
+}
+
+/* A compilation database that lists a moved file changes with it (inside
+ * the tree), or a person is told how to regenerate it. */
+static int plan_compdb(const em_opts *o, const em_tree *t, em_plan *p, const em_moves *mv,
+                       char **err)
+{
+    char **from = el_xcalloc(mv->n_creates + 1, sizeof *from);
+    char **to = el_xcalloc(mv->n_creates + 1, sizeof *to);
+    size_t n = 0;
+    for (size_t i = 0; i < mv->n_creates; i++)
+        if (mv->creates[i].from) {
+            from[n] = mv->creates[i].from;
+            to[n++] = mv->creates[i].path;
+        }
+    char *dir = el_path_abs(o->scan.compdb_dir);
+    char *json = el_path_join(dir, "compile_commands.json");
+    size_t len = 0, count = 0;
+    char *text = NULL;
+    if (n && el_read_file(json, &text, &len, NULL, NULL) != 0)
+        text = NULL;
+    char *now = text ? em_compdb_moved(text, from, to, n, &count) : NULL;
+    int rc = 0;
+    if (now && el_bounds_contain(&t->bounds, json)) {
+        rc = el_changeset_modify(&p->cs, json, NULL, now, strlen(now), err);
+    } else if (now) {
+        char *cmd = em_compdb_regenerate(dir);
+        char *disp = el_path_display(json);
+        em_manuals_add(&p->manual, disp, 1, 1, "it lists %zu file%s this migration moves and "
+                       "lies outside the tree given, so it is not changed: regenerate it "
+                       "afterwards%s%s", count, count == 1 ? "" : "s", cmd ? ": " : " with the tool "
+                       "that wrote it (bear -- make, compiledb, your build system)", cmd ? cmd : "");
+        free(disp);
+        free(cmd);
+    }
+    free(now);
+    free(text);
+    free(json);
+    free(dir);
+    free(from);
+    free(to);
+    return rc;
 }
 
 int em_plan_make(const em_opts *o, const em_tree *t, em_plan *p, char **err)
@@ -390,6 +536,8 @@ int em_plan_make(const em_opts *o, const em_tree *t, em_plan *p, char **err)
     }
     for (size_t i = 0; !rc && i < mv.n_rmdirs; i++)
         el_changeset_rmdir_upto(&p->cs, mv.rmdirs[i].dir, mv.rmdirs[i].stop);
+    if (!rc && o->scan.compdb_dir)
+        rc = plan_compdb(o, t, p, &mv, err);
     em_manuals_sort_unique(&p->manual);
     el_edits_free(&edits);
     em_moves_free(&mv);

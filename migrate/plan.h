@@ -39,14 +39,6 @@ void em_plan_free(em_plan *p);
  * message; <outcome>` (what plan or apply does about it). */
 void em_plan_report_unparsed(const em_tree *t, const em_plan *p, const char *outcome);
 
-/* Verify the plan before it is written (lint/change/verify.h): every
- * translation unit it changes, in every build configuration.  Failures
- * on stderr (`ember-migrate: FILE: does not compile after the change
- * (CONFIGURATION): ERROR; outcome`); all: every one, else the first.
- * 0, or -1 when one would not compile.  (migrate/apply.c) */
-int em_verify_plan(const em_opts *o, const em_tree *t, const em_plan *p, bool all,
-                   const char *outcome);
-
 /* Scan, then make the plan, reporting a failure as `ember-migrate: ...`:
  * 0 (free both afterwards), or the exit status (nothing to free). */
 int em_plan_prepare(const em_opts *o, em_tree *t, em_plan *p);

@@ -18,7 +18,9 @@
 #include "compdb.h"
 #include "config.h"
 #include "engine.h"
+#include "fileio.h"
 #include "inactive.h"
+#include "include_line.h"
 #include "journal.h"
 #include "mem.h"
 #include "metadata.h"
@@ -26,6 +28,7 @@
 #include "rule.h"
 #include "scan_rule.h"
 #include "sources.h"
+#include "strbuf.h"
 
 #define MAX_FILE_SIZE (64u << 20)
 #define KERNELS_DEF "kernels.def"
@@ -155,6 +158,10 @@ static void add_def(builder *b, json_object *o)
     d->end = (size_t)jint(o, "end");
     d->uses = jstrs(o, "uses", &d->n_uses);
     d->needs = jstrs(o, "needs", &d->n_needs);
+    d->locals = jstrs(o, "locals", &d->n_locals);
+    d->calls = jstrs(o, "calls", &d->n_calls);
+    const char *sig = jstr(o, "signature");
+    d->signature = sig ? el_xstrdup(sig) : NULL;
     const el_config *cfg = config_of(b, path);
     char be[64];
     if (cfg && el_backend_of_symbol(cfg, name, be, sizeof be)) {
@@ -186,6 +193,7 @@ static void add_include(builder *b, json_object *o)
     const char *resolved = jstr(o, "resolved");
     el_grow(&t->incs, &b->cap_incs, t->n_incs + 1, sizeof *t->incs);
     em_include *in = &t->incs[t->n_incs++];
+    memset(in, 0, sizeof *in);
     in->path = el_xstrdup(path);
     in->spelled = el_xstrdup(spelled);
     in->angled = jbool(o, "angled");
@@ -193,6 +201,33 @@ static void add_include(builder *b, json_object *o)
     in->line = (unsigned)jint(o, "line");
     in->begin = begin;
     in->end = (size_t)jint(o, "end");
+}
+
+static void tree_add_why(em_tree *t, const char *path, unsigned line, unsigned col,
+                         const char *why)
+{
+    el_grow(&t->whys, &t->cap_whys, t->n_whys + 1, sizeof *t->whys);
+    t->whys[t->n_whys++] = (em_why){el_xstrdup(path), line, col, el_xstrdup(why)};
+}
+
+static void add_why(builder *b, json_object *o)
+{
+    em_tree *t = b->t;
+    const char *path = jstr(o, "path"), *why = jstr(o, "why");
+    if (!path || !why)
+        return;
+    unsigned line = (unsigned)jint(o, "line"), col = (unsigned)jint(o, "col");
+    if (em_tree_why(t, path, line, col))
+        return;
+    tree_add_why(t, path, line, col, why);
+}
+
+const char *em_tree_why(const em_tree *t, const char *path, unsigned line, unsigned col)
+{
+    for (size_t i = 0; i < t->n_whys; i++)
+        if (t->whys[i].line == line && t->whys[i].col == col && !strcmp(t->whys[i].path, path))
+            return t->whys[i].why;
+    return NULL;
 }
 
 static em_table *new_table(builder *b, em_table_kind kind, const char *path, unsigned line,
@@ -447,6 +482,8 @@ static int cmp_table(const void *a, const void *b)
 
 /* ---- the scan ---------------------------------------------------------------- */
 
+static void add_skipped(builder *b);
+
 static void build(builder *b, const el_fact_list *facts)
 {
     em_tree *t = b->t;
@@ -474,8 +511,8 @@ static void build(builder *b, const el_fact_list *facts)
     for (size_t i = 0; i < facts->n; i++) {
         const el_fact_rec *r = &facts->v[i];
         bool def = strcmp(r->key, EM_FACT_DEF) == 0, inc = strcmp(r->key, EM_FACT_INCLUDE) == 0,
-             tab = strcmp(r->key, EM_FACT_TABLE) == 0;
-        if (!def && !inc && !tab)
+             tab = strcmp(r->key, EM_FACT_TABLE) == 0, why = strcmp(r->key, EM_FACT_WHY) == 0;
+        if (!def && !inc && !tab && !why)
             continue;
         json_object *o = json_tokener_parse(r->value);
         if (!o)
@@ -484,12 +521,16 @@ static void build(builder *b, const el_fact_list *facts)
             add_def(b, o);
         else if (inc)
             add_include(b, o);
-        else
+        else if (tab)
             add_table(b, o);
+        else
+            add_why(b, o);
         json_object_put(o);
     }
     scan_kernels_defs(b);
     set_destinations(b);
+    add_skipped(b);
+    el_findings_sort_unique(&t->findings);
     /* qsort's array must not be NULL, even when empty */
     if (t->n_defs)
         qsort(t->defs, t->n_defs, sizeof *t->defs, cmp_def);
@@ -541,13 +582,21 @@ static el_finding *same_site(el_findings *f, const el_finding *g)
  * its fix only when this configuration proposes the same one (a rewrite
  * safe in one configuration and not in another is for a person); a new
  * site is added.  A file that does not parse here says where. */
-static void merge_findings(el_findings *into, el_findings *more, const char *config)
+static void merge_findings(em_tree *t, el_findings *more, const char *config)
 {
+    el_findings *into = &t->findings;
     for (size_t i = 0; i < more->n; i++) {
         el_finding *g = &more->v[i];
         el_finding *f = same_site(into, g);
         if (f) {
             if (!same_fix(f->fix, g->fix)) {
+                char why[512];
+                snprintf(why, sizeof why, "in %s the rewrite is %s, in another configuration "
+                                          "it is not (rewrite it by hand)",
+                         config[0] ? config : "one configuration",
+                         g->fix ? "possible" : "not possible");
+                if (f->fix || g->fix)
+                    tree_add_why(t, f->file, f->line, f->col, why);
                 el_fix_free(f->fix);
                 f->fix = NULL;
             }
@@ -619,6 +668,215 @@ const el_inactive_range *em_tree_skipped_everywhere(const em_tree *t, const char
     return first;
 }
 
+/* ---- code the preprocessor skips in every configuration ---------------------- */
+
+/* The definition of path whose range holds off, or NULL. */
+static const em_def *def_at(const em_tree *t, const char *path, size_t off)
+{
+    for (size_t i = 0; i < t->n_defs; i++)
+        if (t->defs[i].begin <= off && off < t->defs[i].end && !strcmp(t->defs[i].path, path))
+            return &t->defs[i];
+    return NULL;
+}
+
+
+/* A backend name no configuration compiles: an EH102 site of its own,
+ * rewritten when the rename is proven where it is skipped (same callee,
+ * same signature as the op), else left for a person with the reason. */
+static void skipped_name(builder *b, const el_inactive_range *r, const el_inactive_id *id)
+{
+    em_tree *t = b->t;
+    const em_def *in = def_at(t, r->path, id->off);
+    bool backend_fn = in && in->backend[0];
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s backend function '%s' in code the preprocessor skips in "
+                              "every configuration (lines %u-%u)",
+             id->call ? "call to" : "use of", id->name, r->line, r->end_line);
+    el_findings_add(&t->findings, "EH102", EL_SEV_ERROR, r->path, id->line, id->col, msg);
+    el_finding *f = &t->findings.v[t->findings.n - 1];
+    if (id->rename && !backend_fn) {
+        f->fix = el_xcalloc(1, sizeof *f->fix);
+        f->fix->safety = EL_FIX_SAFE;
+        f->fix->description = el_xasprintf("replace %s with %s", id->name, id->rename);
+        el_edits_add(&f->fix->edits, r->path, id->off, id->off + strlen(id->name), id->rename, 0);
+        return;
+    }
+    char why[768];
+    if (backend_fn)
+        snprintf(why, sizeof why, "it is in %s, backend code that has not moved", in->name);
+    else
+        snprintf(why, sizeof why, "%s (and no configuration compiles it: name one with "
+                                  "--define-sets to have it checked)", id->why);
+    tree_add_why(t, r->path, id->line, id->col, why);
+}
+
+/* A backend #include no configuration compiles: kept (and re-pathed when
+ * its header moves, as an include of the tree), listed for a person. */
+static void skipped_include(builder *b, const el_inactive_range *r, const el_inactive_inc *c)
+{
+    em_tree *t = b->t;
+    char msg[512];
+    snprintf(msg, sizeof msg, "include of backend header '%s' in code the preprocessor skips "
+                              "in every configuration (line %u)", c->spelled, c->line);
+    el_findings_add(&t->findings, "EH101", EL_SEV_ERROR, r->path, c->line, 1, msg);
+    tree_add_why(t, r->path, c->line, 1,
+                    "the include stays: no configuration compiles the code around it (name "
+                    "one with --define-sets, or change it by hand)");
+    /* an include the moves know about, so it follows a header that moves */
+    char *dir = el_path_dirname(r->path);
+    char *j = el_path_join(dir, c->spelled);
+    char *resolved = c->angled ? NULL : el_path_real(j);
+    free(j);
+    free(dir);
+    el_grow(&t->incs, &b->cap_incs, t->n_incs + 1, sizeof *t->incs);
+    em_include *in = &t->incs[t->n_incs++];
+    memset(in, 0, sizeof *in);
+    in->path = el_xstrdup(r->path);
+    in->spelled = el_xstrdup(c->spelled);
+    in->resolved = resolved;
+    in->line = c->line;
+    in->angled = c->angled;
+    in->begin = c->off;
+    in->end = c->end;
+    in->skipped = true;
+}
+
+static void add_skipped(builder *b)
+{
+    em_tree *t = b->t;
+    char **seen = NULL;
+    size_t n_seen = 0, cap_seen = 0;
+    for (size_t k = 0; k < t->cfgs.n; k++) {
+        for (size_t i = 0; i < t->inactive[k].n; i++) {
+            const el_inactive_range *r = &t->inactive[k].v[i];
+            const em_file *f = file_of(t, r->path);
+            if (!f || f->backend[0])
+                continue; /* backend code may name its backend */
+            for (size_t m = 0; m < r->n_ids + r->n_incs; m++) {
+                size_t off = m < r->n_ids ? r->ids[m].off : r->incs[m - r->n_ids].off;
+                if (!em_tree_skipped_everywhere(t, r->path, off))
+                    continue; /* a configuration compiles it: its findings say */
+                char *key = el_xasprintf("%s:%zu", r->path, off);
+                size_t before = n_seen;
+                add_unique(&seen, &n_seen, &cap_seen, key);
+                free(key);
+                if (n_seen == before)
+                    continue;
+                if (m < r->n_ids)
+                    skipped_name(b, r, &r->ids[m]);
+                else
+                    skipped_include(b, r, &r->incs[m - r->n_ids]);
+            }
+        }
+    }
+    for (size_t i = 0; i < n_seen; i++)
+        free(seen[i]);
+    free(seen);
+}
+
+/* ---- -p without PATH ------------------------------------------------------------- */
+
+/* The -I and -iquote directories of a file's database entry. */
+static char **include_dirs(const el_compdb *db, const char *file, size_t *n)
+{
+    size_t na = 0;
+    char **args = el_compdb_args(db, file, &na);
+    char **v = el_xcalloc(na + 1, sizeof *v);
+    *n = 0;
+    for (size_t i = 0; i < na; i++) {
+        const char *a = args[i];
+        const char *dir = NULL;
+        if ((!strcmp(a, "-I") || !strcmp(a, "-iquote")) && i + 1 < na)
+            dir = args[++i];
+        else if (!strncmp(a, "-I", 2) && a[2])
+            dir = a + 2;
+        if (dir)
+            v[(*n)++] = el_xstrdup(dir);
+    }
+    el_args_free(args, na);
+    return v;
+}
+
+/* Follow the includes of path, read as text, adding the headers inside
+ * the tree to *out (each once). */
+static void headers_of(const el_compdb *db, const el_bounds *b, const char *path, char ***out,
+                       size_t *n, size_t *cap, int depth)
+{
+    size_t len = 0;
+    char *text = NULL;
+    if (depth >= 32 || el_read_file(path, &text, &len, NULL, NULL) != 0)
+        return;
+    size_t nd = 0;
+    char **dirs = include_dirs(db, path, &nd);
+    char *own = el_path_dirname(path);
+    for (size_t ls = 0; ls < len;) {
+        size_t le = ls;
+        while (le < len && text[le] != '\n')
+            le++;
+        bool angled;
+        const char *name;
+        size_t nl;
+        if (el_include_line(text + ls, le - ls, &angled, &name, &nl)) {
+            char *spelled = el_xstrndup(name, nl);
+            char *found = NULL;
+            for (size_t k = angled ? 0 : (size_t)-1; !found && (k == (size_t)-1 || k < nd); k++) {
+                char *j = el_path_join(k == (size_t)-1 ? own : dirs[k], spelled);
+                found = el_path_real(j);
+                free(j);
+            }
+            size_t before = *n;
+            if (found && el_path_has_ext(found, ".h") && el_bounds_contain(b, found))
+                add_unique(out, n, cap, found);
+            if (*n > before)
+                headers_of(db, b, found, out, n, cap, depth + 1);
+            free(found);
+            free(spelled);
+        }
+        ls = le + 1;
+    }
+    free(own);
+    for (size_t k = 0; k < nd; k++)
+        free(dirs[k]);
+    free(dirs);
+    free(text);
+}
+
+/* The files a -p run without PATH scans: the database's, and the tree's
+ * headers they include.  NULL with *err when the database names files
+ * that do not exist (it is stale). */
+static char **db_inputs(const el_compdb *db, const el_bounds *b, size_t *n, char **err)
+{
+    char **v = NULL;
+    size_t cap = 0, missing = 0;
+    const char *first = NULL;
+    *n = 0;
+    for (size_t i = 0; i < el_compdb_file_count(db); i++) {
+        const char *f = el_compdb_file(db, i);
+        if (access(f, F_OK) != 0) {
+            if (!missing++)
+                first = f;
+            continue;
+        }
+        add_unique(&v, n, &cap, f);
+    }
+    if (missing) {
+        char *d = el_path_display(first);
+        *err = el_xasprintf("the compilation database is stale: %zu file%s it lists do%s not exist "
+                            "(%s%s); regenerate it (an earlier apply moved them?)", missing,
+                            missing == 1 ? "" : "s", missing == 1 ? "es" : "", d,
+                            missing > 1 ? ", ..." : "");
+        free(d);
+        for (size_t i = 0; i < *n; i++)
+            free(v[i]);
+        free(v);
+        return NULL;
+    }
+    size_t listed = *n;
+    for (size_t i = 0; i < listed; i++)
+        headers_of(db, b, v[i], &v, n, &cap, 0);
+    return v;
+}
+
 /* An apply a kill interrupted left a journal: apply resolves it, the
  * other commands refuse to read a half-changed tree. */
 static int check_interrupted(const em_scan_opts *o, const el_bounds *b, char **err)
@@ -648,9 +906,13 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         return -1;
     }
     size_t n_paths = o->n_paths;
-    char **db_paths;
-    char *const *paths = el_compdb_paths_or(out->db, o->paths, &n_paths, &db_paths);
+    char **db_paths = NULL;
+    char *const *paths = o->paths;
     int rc = -1;
+    if (!n_paths && out->db && !(paths = db_paths = db_inputs(out->db, &out->bounds, &n_paths, err))) {
+        em_tree_free(out);
+        return -1;
+    }
     el_configs *cfgs = NULL;
     el_filehash *hashes = NULL;
     el_fact_list facts = {0};
@@ -674,6 +936,11 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     }
     if (el_buildcfgs_make(&out->cfgs, out->db, &out->sources, o->define_sets, err) < 0)
         goto done;
+    /* the directory of a project's .emberlint.json is the project's: its
+     * backends/ may be written (docs/ember-migrate.md, "What it writes") */
+    for (size_t i = 0; i < out->sources.n; i++)
+        if (out->sources.v[i].cfg && out->sources.v[i].cfg->path)
+            el_bounds_add(&out->bounds, out->sources.v[i].cfg->root);
 
     selected = el_xcalloc(el_meta_count() + 1, sizeof *selected);
     static const char *const rules[] = {"EH000", "EH101", "EH102", "EH103", "EH104"};
@@ -702,7 +969,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         el_engine_run(&eo, &sub, hashes, &found, &stats);
         free(sub.v);
         char *name = config_name(out, k);
-        merge_findings(&out->findings, &found, name);
+        merge_findings(out, &found, name);
         free(name);
         el_inactive_from_facts(&out->inactive[k], &pass_facts);
         move_facts(&facts, &pass_facts);
@@ -722,6 +989,8 @@ done:
     } else {
         out->configs = cfgs; /* the sources point into them */
     }
+    for (size_t i = 0; db_paths && i < n_paths; i++)
+        free(db_paths[i]);
     free(db_paths);
     return rc;
 }
@@ -753,9 +1022,21 @@ void em_tree_free(em_tree *t)
         for (size_t k = 0; k < d->n_needs; k++)
             free(d->needs[k]);
         free(d->needs);
+        for (size_t k = 0; k < d->n_locals; k++)
+            free(d->locals[k]);
+        free(d->locals);
+        for (size_t k = 0; k < d->n_calls; k++)
+            free(d->calls[k]);
+        free(d->calls);
+        free(d->signature);
         free(d->dest);
     }
     free(t->defs);
+    for (size_t i = 0; i < t->n_whys; i++) {
+        free(t->whys[i].path);
+        free(t->whys[i].why);
+    }
+    free(t->whys);
     for (size_t i = 0; i < t->n_incs; i++) {
         free(t->incs[i].path);
         free(t->incs[i].spelled);

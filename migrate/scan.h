@@ -67,11 +67,26 @@ typedef struct em_def {
     char **needs;            /* absolute paths of the files declaring what it references */
     size_t n_needs;
     bool local_deps;         /* references a type, constant or macro of its own file */
+    char **locals;           /* ... their names */
+    size_t n_locals;
+    char **calls;            /* the functions it refers to, by name */
+    size_t n_calls;
+    char *signature;         /* eh_<b>_<op> whose type is not eh_<op>'s: why ("its
+                                signature '...' differs from eh_op's '...'"), else NULL */
     char *dest;              /* backend code outside backends/: where it moves (absolute) */
 } em_def;
 
+/* Why a use of a backend function EH102 reports has no rewrite. */
+typedef struct em_why {
+    char *path;
+    unsigned line, col;      /* the finding's place */
+    char *why;
+} em_why;
+
 /* An #include directive of a linted file. */
 typedef struct em_include {
+    bool skipped;            /* in code no configuration compiles (found by lexing:
+                                re-spelled when its header moves, never copied) */
     char *path;              /* the including file, absolute */
     char *spelled;           /* as written, without delimiters: "ops/blas/blas_ops.h" */
     bool angled;             /* <...> rather than "..." */
@@ -114,7 +129,10 @@ typedef struct em_tree {
     em_def *defs;       size_t n_defs;      /* by file, then offset */
     em_include *incs;   size_t n_incs;      /* by file, then offset */
     em_table *tables;   size_t n_tables;
-    el_findings findings;                   /* EH000 and EH101-EH104, with fixes */
+    el_findings findings;                   /* EH000 and EH101-EH104, with fixes; and the
+                                               backend names and includes of code the
+                                               preprocessor skips in every configuration */
+    em_why *whys;       size_t n_whys, cap_whys; /* the reasons of sites without a fix */
     char **backends;    size_t n_backends;  /* known backend names, sorted */
     char *root;         /* where backends/ is for files outside legacy directories:
                            the first legacy application's root, else the directory
@@ -147,6 +165,8 @@ typedef struct em_scan_opts {
 int em_scan(const em_scan_opts *o, em_tree *out, char **err);
 /* Lookups. */
 const em_file *em_tree_file(const em_tree *t, const char *path);
+/* Why the EH102 site at file:line:col has no rewrite, or NULL. */
+const char *em_tree_why(const em_tree *t, const char *path, unsigned line, unsigned col);
 /* The scanned source of path, or NULL. */
 const el_source *em_tree_source(const em_tree *t, const char *path);
 /* Is [off, off] of path skipped by the preprocessor in every build

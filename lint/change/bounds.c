@@ -46,6 +46,13 @@ void el_bounds_of_paths(el_bounds *b, char *const *paths, size_t n)
     }
 }
 
+void el_bounds_add(el_bounds *b, const char *dir)
+{
+    char *real = el_path_real(dir);
+    if (real)
+        add_root(b, real);
+}
+
 /* path's real form: its longest existing prefix resolved, the rest kept. */
 static char *real_as_far(const char *path)
 {

@@ -19,6 +19,8 @@ typedef struct el_bounds {
 
 /* The roots of the PATH arguments (n == 0: the current directory). */
 void el_bounds_of_paths(el_bounds *b, char *const *paths, size_t n);
+/* Add a root (made real; ignored when it does not exist). */
+void el_bounds_add(el_bounds *b, const char *dir);
 /* Is the file (or directory) at path inside a root?  path is made real
  * as far as it exists (a file to create: its existing ancestor). */
 bool el_bounds_contain(const el_bounds *b, const char *path);

@@ -359,25 +359,3 @@ int el_changeset_diff(const el_changeset *cs, FILE *out)
     free(order);
     return rc;
 }
-
-void el_changeset_free(el_changeset *cs)
-{
-    for (size_t i = 0; i < cs->n; i++) {
-        free(cs->v[i].path);
-        free(cs->v[i].display);
-        free(cs->v[i].old_text);
-        free(cs->v[i].new_text);
-        free(cs->v[i].moved_from);
-    }
-    free(cs->v);
-    for (size_t i = 0; i < cs->n_rmdirs; i++) {
-        free(cs->rmdirs[i].dir);
-        free(cs->rmdirs[i].stop);
-    }
-    free(cs->rmdirs);
-    free(cs->root);
-    el_changeset_forget(cs);
-    el_bounds_free(&cs->bounds);
-    memset(cs, 0, sizeof *cs);
-}
-

@@ -94,6 +94,29 @@ static char *msg(const char *fmt, const char *display, const char *why)
     return el_xasprintf(fmt, display, why);
 }
 
+/* The set and the record of its last commit (here, so that the set's own
+ * file never calls the commit's). */
+void el_changeset_free(el_changeset *cs)
+{
+    for (size_t i = 0; i < cs->n; i++) {
+        free(cs->v[i].path);
+        free(cs->v[i].display);
+        free(cs->v[i].old_text);
+        free(cs->v[i].new_text);
+        free(cs->v[i].moved_from);
+    }
+    free(cs->v);
+    for (size_t i = 0; i < cs->n_rmdirs; i++) {
+        free(cs->rmdirs[i].dir);
+        free(cs->rmdirs[i].stop);
+    }
+    free(cs->rmdirs);
+    free(cs->root);
+    el_changeset_forget(cs); /* the commit's record: freed here, where it is made */
+    el_bounds_free(&cs->bounds);
+    memset(cs, 0, sizeof *cs);
+}
+
 /* ---- check ---------------------------------------------------------------- */
 
 static char *hard_links(const char *display, nlink_t n)

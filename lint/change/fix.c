@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "edit.h"
+#include "fileio.h"
 #include "fix_select.h"
 #include "verify.h"
 #include "mem.h"
@@ -14,33 +15,6 @@
 #include "progname.h"
 
 /* ---- small helpers --------------------------------------------------------- */
-
-static int read_all(const char *path, char **out, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return -1;
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        el_grow(&buf, &cap, n + 65536 + 1, 1);
-        size_t got = fread(buf + n, 1, 65536, f);
-        n += got;
-        if (got < 65536)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        errno = EIO;
-        return -1;
-    }
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return 0;
-}
 
 static bool has_path(char **v, size_t n, const char *p)
 {
@@ -250,14 +224,15 @@ int el_fix_plan_make(el_fix_plan *plan, const el_findings *f, const el_sources *
         size_t n = 0;
         size_t first = el_edits_of(&all, path, &n);
         long k = el_sources_find(s, path);
+        int e = 0;
         char *old = NULL, *new_text = NULL;
         size_t old_len = 0, new_len = 0;
         if (k < 0) {
             *err = el_xasprintf("%s: not a linted file; nothing was changed", path);
             rc = -1;
-        } else if (read_all(path, &old, &old_len) < 0) {
+        } else if ((e = el_read_file(path, &old, &old_len, NULL, NULL)) != 0) {
             *err = el_xasprintf("%s: cannot read: %s; nothing was changed", s->v[k].display,
-                                strerror(errno));
+                                el_read_reason(e));
             rc = -1;
         } else if (!el_hash_eq(el_hash_bytes(old, old_len), s->v[k].hash) ||
                    el_edits_apply(&all, first, n, old, old_len, &new_text, &new_len) < 0) {

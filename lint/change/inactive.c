@@ -12,6 +12,7 @@
 
 #include "clang_util.h"
 #include "config.h"
+#include "include_line.h"
 #include "mem.h"
 #include "path.h"
 #include "rewrite.h"
@@ -149,22 +150,10 @@ static size_t line_end(const char *t, size_t n, size_t i)
 /* An #include directive on t[b..e): its spelling (malloc'd) or NULL. */
 static char *include_of(const char *t, size_t b, size_t e, bool *angled)
 {
-    size_t i = b + 1;
-    while (i < e && (t[i] == ' ' || t[i] == '\t'))
-        i++;
-    if (e - i < 7 || strncmp(t + i, "include", 7) != 0)
-        return NULL;
-    i += 7;
-    while (i < e && (t[i] == ' ' || t[i] == '\t'))
-        i++;
-    if (i >= e || (t[i] != '"' && t[i] != '<'))
-        return NULL;
-    char close = t[i] == '"' ? '"' : '>';
-    *angled = close == '>';
-    size_t s = ++i;
-    while (i < e && t[i] != close)
-        i++;
-    return i < e && i > s ? el_xstrndup(t + s, i - s) : NULL;
+    const char *name;
+    size_t len;
+    return el_include_line(t + b, e - b, angled, &name, &len) && len ? el_xstrndup(name, len)
+                                                                     : NULL;
 }
 
 /* Is the skipped include a backend header's? */
@@ -232,7 +221,9 @@ static json_object *range_json(el_ctx *ctx, state *s, const char *path, const ch
             if (inc && backend_include(ctx, path, inc, angled)) {
                 json_object *o = json_object_new_object();
                 json_object_object_add(o, "spelled", json_object_new_string(inc));
+                json_object_object_add(o, "angled", json_object_new_boolean(angled));
                 json_object_object_add(o, "off", json_object_new_int64((int64_t)i));
+                json_object_object_add(o, "end", json_object_new_int64((int64_t)(le < n ? le + 1 : le)));
                 json_object_object_add(o, "line", json_object_new_int64(line_at(t, i, NULL)));
                 json_object_array_add(incs, o);
             }
@@ -383,7 +374,10 @@ static void add_range(el_inactive *out, json_object *o)
         json_object *x = json_object_array_get_idx(incs, i);
         el_inactive_inc *c = &r->incs[r->n_incs++];
         c->spelled = el_xstrdup(jstr(x, "spelled") ? jstr(x, "spelled") : "");
+        json_object *ang = NULL;
+        c->angled = json_object_object_get_ex(x, "angled", &ang) && json_object_get_boolean(ang);
         c->off = (size_t)jint(x, "off");
+        c->end = (size_t)jint(x, "end");
         c->line = (unsigned)jint(x, "line");
     }
 }

@@ -42,7 +42,8 @@ typedef struct el_inactive_id {
 /* A backend #include in skipped code. */
 typedef struct el_inactive_inc {
     char *spelled;
-    size_t off;
+    bool angled;
+    size_t off, end;          /* the directive: from its '#' to past its line */
     unsigned line;
 } el_inactive_inc;
 

@@ -679,6 +679,39 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
     return true;
 }
 
+bool el_rewrite_ref(el_rewriter *rw, CXCursor ref, el_call_rewrite *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!rw || clang_getCursorKind(ref) != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor fn = clang_getCursorReferenced(ref);
+    if (clang_getCursorKind(fn) != CXCursor_FunctionDecl)
+        return false;
+    char name[128], target[160], why[512];
+    elc_spelling(fn, name, sizeof name);
+    size_t len = strlen(name);
+    el_fix_safety safety = EL_FIX_NONE;
+    if (!len || len + 1 >= sizeof out->callee || el_config_rewrite_for(rw->cfg, name) ||
+        !contract_rewrite(rw, fn, name, target, sizeof target, &safety, why, sizeof why))
+        return false;
+    unsigned nb = 0;
+    CXFile f = plain(clang_getCursorLocation(ref), &nb);
+    size_t size = 0;
+    const char *t = f ? clang_getFileContents(rw->tu, f, &size) : NULL;
+    if (!f || elc_in_macro(ref) || in_backend_code(rw, ref, f) || !t || nb + len > size ||
+        strncmp(t + nb, name, len) != 0)
+        return false;
+    snprintf(out->callee, sizeof out->callee, "%s", name);
+    out->file = f;
+    out->safety = safety;
+    out->rename = true;
+    out->begin = nb;
+    out->end = nb + (unsigned)len;
+    out->text = el_xstrdup(target);
+    snprintf(out->description, sizeof out->description, "replace %s with %s", name, target);
+    return true;
+}
+
 /* ---- the calls in an expression ------------------------------------------------ */
 
 typedef struct calls_walk {

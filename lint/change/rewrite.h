@@ -57,6 +57,12 @@ void el_rewriter_free(el_rewriter *rw);
 bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out);
 void el_call_rewrite_clear(el_call_rewrite *r);
 
+/* The rewrite of a reference to a backend function that is not a call
+ * (an entry of a table of function pointers, &eh_blas_dot): its name
+ * replaced by the op's, on the same terms as a call's rename (the
+ * contract, written plainly, not in backend code); false when none. */
+bool el_rewrite_ref(el_rewriter *rw, CXCursor ref, el_call_rewrite *out);
+
 /* What the function `name` becomes by the naming contract, decided as
  * for a call (its declaration in the TU against eh_<op>'s): true with
  * target ("eh_matmul") and *safety; false with why[] ("its signature

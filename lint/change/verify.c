@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <clang-c/Index.h>
 
+#include "fileio.h"
+#include "include_line.h"
 #include "mem.h"
 #include "path.h"
 #include "reparse.h"
@@ -74,32 +76,6 @@ static void give(unsaved *u, const char *name, const char *text, size_t len)
     el_strmap_put(&u->names, name, (void *)1);
 }
 
-/* A file's whole content (malloc'd), or NULL. */
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        el_grow(&buf, &cap, n + 65536 + 1, 1);
-        size_t got = fread(buf + n, 1, 65536, f);
-        n += got;
-        if (got < 65536)
-            break;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return NULL;
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 /* What normalized path `path` will hold: its change, or the disk. */
 static const char *content_after(const el_changeset *cs, const char *path, unsaved *u,
                                  size_t *len)
@@ -117,31 +93,19 @@ static const char *content_after(const el_changeset *cs, const char *path, unsav
         *len = c->new_len;
         return c->new_text ? c->new_text : "";
     }
-    char *t = read_file(path, len);
-    return t ? keep(u, t) : NULL;
+    char *t = NULL;
+    return el_read_file(path, &t, len, NULL, NULL) == 0 ? keep(u, t) : NULL;
 }
 
-/* The spelling of a quoted #include on the line at s[i..n), or NULL. */
-static char *quoted_include(const char *s, size_t n, size_t i)
+/* The spelling of a quoted #include on the line s[b..e), or NULL. */
+static char *quoted_include(const char *s, size_t e, size_t b)
 {
-    while (i < n && (s[i] == ' ' || s[i] == '\t'))
-        i++;
-    if (i >= n || s[i] != '#')
+    bool angled;
+    const char *name;
+    size_t len;
+    if (!el_include_line(s + b, e - b, &angled, &name, &len) || angled || !len)
         return NULL;
-    i++;
-    while (i < n && (s[i] == ' ' || s[i] == '\t'))
-        i++;
-    if (n - i < 7 || strncmp(s + i, "include", 7) != 0)
-        return NULL;
-    i += 7;
-    while (i < n && (s[i] == ' ' || s[i] == '\t'))
-        i++;
-    if (i >= n || s[i] != '"')
-        return NULL;
-    size_t b = ++i;
-    while (i < n && s[i] != '"' && s[i] != '\n')
-        i++;
-    return i < n && s[i] == '"' && i > b ? el_xstrndup(s + b, i - b) : NULL;
+    return el_xstrndup(name, len);
 }
 
 static bool dir_exists(const char *path)
