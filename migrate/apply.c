@@ -32,7 +32,7 @@ int em_run_apply(const em_opts *o)
     if (rc)
         return rc;
     char *err = NULL;
-    if (p.unparsed.n) {
+    if (p.unparsed.n && (!o->force || !o->quiet)) {
         em_plan_report_unparsed(&t, &p, o->force ? "left untouched (--force)"
                                                  : "nothing was changed (fix it, or use --force "
                                                    "to migrate the other files and leave it "
@@ -44,7 +44,8 @@ int em_run_apply(const em_opts *o)
         }
     }
     if (el_changeset_empty(&p.cs)) {
-        em_manuals_print(&p.manual, "", stderr);
+        if (!o->quiet)
+            em_manuals_print(&p.manual, "", stderr);
         if (!o->quiet)
             fprintf(stderr, "ember-migrate: nothing to migrate%s\n",
                     p.manual.n ? " automatically (the sites above need a person)" : "");
@@ -62,9 +63,10 @@ int em_run_apply(const em_opts *o)
         free(err);
         rc = EXIT_TROUBLE;
     } else {
-        em_manuals_print(&p.manual, "", stderr);
-        if (!o->quiet)
+        if (!o->quiet) {
+            em_manuals_print(&p.manual, "", stderr);
             em_plan_summary(&p, "rewritten", stderr);
+        }
         rc = p.manual.n || p.unparsed.n ? 1 : 0;
     }
     em_plan_free(&p);

@@ -38,6 +38,9 @@ typedef struct dest {
     el_buf body;            /* code to append */
     mode_t mode;
     const char *from;       /* created from a file that moves whole: its path */
+    bool styled;            /* created: crlf and lead set by the first source */
+    bool crlf;              /* created: its lines end in "\r\n" (its first source's do) */
+    char *lead;             /* created from parts: the source's leading comment (licence) */
 } dest;
 
 typedef struct kentry {

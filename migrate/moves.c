@@ -458,6 +458,44 @@ static void add_rmdir(ctx *c, const char *path)
     m->rmdirs[m->n_rmdirs++] = (em_rmdir){dir, named_root(c->sel, path)};
 }
 
+/* The comment block a file starts with (its licence, usually): up to the
+ * end of its last line; 0 when the file does not start with a comment. */
+static size_t leading_comment(const char *t, size_t n)
+{
+    size_t i = 0, end = 0;
+    for (;;) {
+        while (i < n && (t[i] == ' ' || t[i] == '\t'))
+            i++;
+        if (i + 1 < n && t[i] == '/' && t[i + 1] == '*') {
+            const char *e = strstr(t + i + 2, "*/");
+            if (!e)
+                return end;
+            i = (size_t)(e - t) + 2;
+        } else if (i + 1 < n && t[i] == '/' && t[i + 1] == '/') {
+            while (i < n && t[i] != '\n')
+                i++;
+        } else {
+            return end;
+        }
+        while (i < n && t[i] != '\n')
+            i++;
+        end = i = i < n ? i + 1 : n;
+    }
+}
+
+/* A destination created from f's code takes f's line endings, and, from
+ * parts, f's leading comment unless the moved code starts with it. */
+static void style_dest(dest *d, const em_text *tx, size_t first_begin, bool whole)
+{
+    if (d->exists || d->styled)
+        return;
+    d->styled = true;
+    d->crlf = el_text_crlf(tx->data, tx->len);
+    size_t lead = whole ? 0 : leading_comment(tx->data, tx->len);
+    if (lead && lead <= first_begin)
+        d->lead = el_xstrndup(tx->data, lead);
+}
+
 /* A file moving whole: its text with its includes re-pathed. */
 static int emit_whole(ctx *c, size_t fi)
 {
@@ -495,6 +533,7 @@ static int emit_whole(ctx *c, size_t fi)
         el_buf_free(&incl);
         return -1;
     }
+    style_dest(d, tx, 0, true);
     if (!d->exists && !d->base.n && !d->body.n && !d->incs.n) {
         el_buf_putn(&d->base, moved.s ? moved.s : "", moved.n);
         d->mode = tx->mode;
@@ -591,6 +630,11 @@ static int emit_part(ctx *c, size_t fi)
         free(need_inc);
         return -1;
     }
+    size_t first_begin = tx->len;
+    for (size_t i = 0; i < p->nd; i++)
+        if (p->role[i] != R_STAY && t->defs[p->d0 + i].begin < first_begin)
+            first_begin = t->defs[p->d0 + i].begin;
+    style_dest(d, tx, first_begin, false);
     for (size_t k = 0; k < ni; k++) {
         if (!need_inc[k] || t->incs[i0 + k].skipped)
             continue; /* a skipped include goes nowhere without its #if */
@@ -668,6 +712,10 @@ static void emit_dest(ctx *c, dest *d)
     el_buf out = {0};
     const char *base = el_buf_str(&d->base);
     size_t pos = mv_after_last_include(base, d->base.n);
+    if (d->lead) {
+        el_buf_puts(&out, d->lead);
+        el_buf_putc(&out, '\n');
+    }
     el_buf_putn(&out, base, pos);
     el_buf_puts(&out, el_buf_str(&d->incs));
     el_buf_puts(&out, base + pos);
@@ -678,6 +726,11 @@ static void emit_dest(ctx *c, dest *d)
             el_buf_putc(&out, '\n');
         el_buf_puts(&out, el_buf_str(&d->body));
     }
+    /* one line ending throughout: its first source's */
+    char *styled = el_text_eol(el_buf_str(&out), d->crlf);
+    el_buf_free(&out);
+    el_buf_puts(&out, styled);
+    free(styled);
     em_create *cr = mv_add_create(c, d->path, &out, d->mode);
     /* the moved file, re-pathed and perhaps extended: a rename */
     cr->from = d->from ? el_xstrdup(d->from) : NULL;
@@ -738,6 +791,15 @@ int em_moves_compute(const em_tree *t, const em_select *sel, em_texts *texts, em
         fplan *p = &c.fp[i];
         if (!p->moves)
             continue;
+        for (size_t k = 0; k < p->nd; k++) {
+            if (p->role[k] == R_STAY)
+                continue;
+            el_grow(&out->defs_moved, &out->cap_defs_moved, out->n_defs_moved + 1,
+                    sizeof *out->defs_moved);
+            out->defs_moved[out->n_defs_moved++] =
+                (em_moved_def){&t->defs[p->d0 + k], el_xstrdup(p->dest),
+                               p->role[k] == R_HELPER_COPY};
+        }
         rc = p->whole ? emit_whole(&c, i) : emit_part(&c, i);
         for (size_t k = 0; k < p->nd && !rc; k++)
             if (p->role[k] == R_MOVE) {
@@ -765,6 +827,7 @@ int em_moves_compute(const em_tree *t, const em_select *sel, em_texts *texts, em
         el_buf_free(&c.dests[i].base);
         el_buf_free(&c.dests[i].incs);
         el_buf_free(&c.dests[i].body);
+        free(c.dests[i].lead);
         mv_free_strs(c.dests[i].keys, c.dests[i].n_keys);
     }
     free(c.dests);
@@ -787,6 +850,9 @@ bool em_moves_inside(const em_moves *m, const char *path, size_t begin, size_t e
 
 void em_moves_free(em_moves *m)
 {
+    for (size_t i = 0; i < m->n_defs_moved; i++)
+        free(m->defs_moved[i].dest);
+    free(m->defs_moved);
     el_edits_free(&m->edits);
     for (size_t i = 0; i < m->n_creates; i++) {
         free(m->creates[i].path);

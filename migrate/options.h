@@ -40,6 +40,11 @@ typedef struct em_opts {
 bool em_backend_selected(const em_opts *o, const char *backend);
 bool em_op_selected(const em_opts *o, const char *op);
 
+/* The selection the moves use (migrate/moves.h), from --backend, --op,
+ * --force and the PATHs. */
+struct em_select;
+void em_opts_select(const em_opts *o, struct em_select *out);
+
 /* The subcommands: each returns the exit status, printing its own
  * messages (`ember-migrate: what went wrong` on stderr). */
 int em_run_analyze(const em_opts *o);   /* migrate/analyze.c */

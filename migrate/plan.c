@@ -464,9 +464,8 @@ int em_plan_make(const em_opts *o, const em_tree *t, em_plan *p, char **err)
     el_changeset_init(&p->cs, root);
     el_changeset_bound(&p->cs, &t->bounds);
     free(root);
-    em_select sel = {.backends = o->backends, .n_backends = o->n_backends, .ops = o->ops,
-                     .n_ops = o->n_ops, .force = o->force, .paths = o->scan.paths,
-                     .n_paths = o->scan.n_paths};
+    em_select sel;
+    em_opts_select(o, &sel);
     em_texts texts = {0};
     em_moves mv;
     int rc = em_moves_compute(t, &sel, &texts, &mv, &p->manual, err);
@@ -608,7 +607,8 @@ int em_run_plan(const em_opts *o)
     int rc = em_plan_prepare(o, &t, &p);
     if (rc)
         return rc;
-    em_plan_report_unparsed(&t, &p, "not planned, and apply refuses it without --force");
+    if (!o->quiet)
+        em_plan_report_unparsed(&t, &p, "not planned, and apply refuses it without --force");
     if (!o->quiet && strcmp(p.cs.root, el_cwd()) != 0 && !el_changeset_empty(&p.cs))
         fprintf(stderr, "ember-migrate: note: paths in the diff are relative to %s "
                         "(apply it there: cd %s && git apply)\n", p.cs.root, p.cs.root);
