@@ -20,6 +20,7 @@
 #include "path.h"
 #include "plan.h"
 #include "plan_check.h"
+#include "relocate.h"
 
 #define EXIT_TROUBLE 2
 
@@ -64,6 +65,8 @@ int em_run_apply(const em_opts *o)
         rc = EXIT_TROUBLE;
     } else {
         if (!o->quiet) {
+            /* where the sites are now */
+            em_plan_relocate(&p, &p.manual);
             em_manuals_print(&p.manual, "", stderr);
             em_plan_summary(&p, "rewritten", stderr);
         }

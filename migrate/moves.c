@@ -83,7 +83,8 @@ static void manual_def(ctx *c, const em_def *d, const char *fmt, const char *arg
     const char *disp = mv_display_of(c, d->path, &owned);
     char why[768];
     snprintf(why, sizeof why, fmt, arg);
-    em_manuals_add(c->manual, disp, d->line, def_col(c, d), "%s", why);
+    /* it stays outside backends/: EH104 still reports it */
+    em_manuals_add(c->manual, disp, d->line, def_col(c, d), "[EH104] %s", why);
     free(owned);
 }
 

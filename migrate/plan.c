@@ -124,11 +124,16 @@ void em_plan_report_unparsed(const em_tree *t, const em_plan *p, const char *out
     }
 }
 
+/* A site left for a person, tagged with its rule: emberlint reports it
+ * after the migration, in a configuration that compiles it (a site in
+ * code no configuration compiles says so instead). */
 static void manual_finding(em_plan *p, const em_tree *t, const el_finding *f, const char *why)
 {
     char *owned = NULL;
-    em_manuals_add(&p->manual, display(t, f->file, &owned), f->line, f->col, "[%s] %s%s%s",
-                   f->rule, f->message, why ? ": " : "", why ? why : "");
+    bool skipped = strstr(f->message, "skips in every configuration") != NULL;
+    em_manuals_add(&p->manual, display(t, f->file, &owned), f->line, f->col, "[%s%s] %s%s%s",
+                   f->rule, skipped ? " in skipped code" : "", f->message, why ? ": " : "",
+                   why ? why : "");
     free(owned);
 }
 
@@ -176,6 +181,22 @@ static bool name_at(em_texts *texts, const em_tree *t, const el_finding *f, char
     return e > b;
 }
 
+/* The column of a definition's name on its line (1 when not found). */
+static unsigned name_col(em_texts *texts, const em_tree *t, const em_def *d)
+{
+    const em_file *ef = em_tree_file(t, d->path);
+    char *err = NULL;
+    const em_text *tx = em_texts_get(texts, d->path, ef ? &ef->hash : NULL, &err);
+    free(err);
+    if (!tx)
+        return 1;
+    size_t ls = em_text_offset(tx, d->line, 1), nl = strlen(d->name);
+    for (size_t i = ls; i + nl <= tx->len && tx->data[i] != '\n'; i++)
+        if (!memcmp(tx->data + i, d->name, nl) && (i == ls || !em_is_ident(tx->data[i - 1])))
+            return (unsigned)(i - ls + 1);
+    return 1;
+}
+
 static bool calls_name(const em_def *d, const char *name)
 {
     for (size_t i = 0; i < d->n_calls; i++)
@@ -212,9 +233,9 @@ static void report_unused(em_plan *p, const em_tree *t, em_texts *texts, const e
         if (left || !fixed)
             continue;
         const em_file *f = em_tree_file(t, d->path);
-        em_manuals_add(&p->manual, f ? f->display : d->path, d->line, 1,
-                       "%s is now unused (its %zu use%s now call%s eh_%s): delete it", d->name,
-                       fixed, fixed == 1 ? "" : "s", fixed == 1 ? "s" : "", d->op);
+        em_manuals_add(&p->manual, f ? f->display : d->path, d->line, name_col(texts, t, d),
+                       "[EH104] %s is now unused (its %zu use%s now call%s eh_%s): delete it",
+                       d->name, fixed, fixed == 1 ? "" : "s", fixed == 1 ? "s" : "", d->op);
     }
 }
 
@@ -538,7 +559,15 @@ int em_plan_make(const em_opts *o, const em_tree *t, em_plan *p, char **err)
     if (!rc && o->scan.compdb_dir)
         rc = plan_compdb(o, t, p, &mv, err);
     em_manuals_sort_unique(&p->manual);
-    el_edits_free(&edits);
+    p->edits = edits; /* kept for em_plan_locate */
+    p->moved_sites = el_xcalloc(mv.n_defs_moved + 1, sizeof *p->moved_sites);
+    for (size_t i = 0; i < mv.n_defs_moved; i++) {
+        const em_moved_def *m = &mv.defs_moved[i];
+        if (m->copied)
+            continue;
+        p->moved_sites[p->n_moved_sites++] = (struct em_moved_site){
+            el_xstrdup(m->def->name), el_xstrdup(m->def->path), el_xstrdup(m->dest), m->def->line};
+    }
     em_moves_free(&mv);
     em_texts_free(&texts);
     return rc;
@@ -557,6 +586,13 @@ void em_plan_summary(const em_plan *p, const char *verb, FILE *out)
 
 void em_plan_free(em_plan *p)
 {
+    el_edits_free(&p->edits);
+    for (size_t i = 0; i < p->n_moved_sites; i++) {
+        free(p->moved_sites[i].name);
+        free(p->moved_sites[i].path);
+        free(p->moved_sites[i].dest);
+    }
+    free(p->moved_sites);
     el_changeset_free(&p->cs);
     em_manuals_free(&p->manual);
     el_findings_free(&p->unparsed);
@@ -620,8 +656,8 @@ int em_run_plan(const em_opts *o)
     if (o->verify && !rc && !el_changeset_empty(&p.cs) &&
         em_verify_plan(o, &t, &p, true, "the plan would break it") < 0)
         rc = 2;
-    em_manuals_print(&p.manual, "", stderr);
     if (!o->quiet) {
+        em_manuals_print(&p.manual, "", stderr);
         if (el_changeset_empty(&p.cs))
             fprintf(stderr, "ember-migrate: nothing to migrate%s\n",
                     p.manual.n ? " automatically" : "");
