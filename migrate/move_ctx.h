@@ -75,6 +75,8 @@ typedef struct ctx {
 size_t mv_file_index(const em_tree *t, const char *path);
 /* The content of path (checked against the scan); NULL with *c->err. */
 const em_text *mv_text_of(ctx *c, const char *path);
+/* The column of a definition's name on its line (1 when not found). */
+unsigned mv_def_col(ctx *c, const em_def *d);
 /* How path is shown to the user (*owned is set when it had to be made). */
 const char *mv_display_of(ctx *c, const char *path, char **owned);
 /* Free v's n strings and v. */

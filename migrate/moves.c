@@ -57,26 +57,6 @@ static size_t incs_of(const em_tree *t, const char *path, size_t *n)
     return i;
 }
 
-/* Column of a definition's name on its line (1 when not found). */
-static unsigned def_col(ctx *c, const em_def *d)
-{
-    char *err = NULL;
-    const em_text *tx = em_texts_get(c->texts, d->path, NULL, &err);
-    free(err);
-    if (!tx)
-        return 1;
-    size_t ls = em_text_offset(tx, d->line, 1);
-    size_t le = ls;
-    while (le < tx->len && tx->data[le] != '\n')
-        le++;
-    size_t nl = strlen(d->name);
-    for (size_t i = ls; i + nl <= le; i++)
-        if (!memcmp(tx->data + i, d->name, nl) &&
-            (i == ls || !em_is_ident(tx->data[i - 1])))
-            return (unsigned)(i - ls + 1);
-    return 1;
-}
-
 static void manual_def(ctx *c, const em_def *d, const char *fmt, const char *arg)
 {
     char *owned = NULL;
@@ -84,7 +64,7 @@ static void manual_def(ctx *c, const em_def *d, const char *fmt, const char *arg
     char why[768];
     snprintf(why, sizeof why, fmt, arg);
     /* it stays outside backends/: EH104 still reports it */
-    em_manuals_add(c->manual, disp, d->line, def_col(c, d), "[EH104] %s", why);
+    em_manuals_add(c->manual, disp, d->line, mv_def_col(c, d), "[EH104] %s", why);
     free(owned);
 }
 

@@ -239,16 +239,40 @@ static void report_unused(em_plan *p, const em_tree *t, em_texts *texts, const e
     }
 }
 
-/* Why an include of file stays: the first backend name of the file that
- * keeps its EH102 finding (no rewrite, or left out by --backend/--op). */
-static char *include_stays(const em_tree *t, em_texts *texts, const em_opts *o, const char *file)
+/* The header the include a finding points at resolves to, or NULL. */
+static const char *include_target(const em_tree *t, const el_finding *f)
+{
+    for (size_t i = 0; i < t->n_incs; i++)
+        if (t->incs[i].line == f->line && !strcmp(t->incs[i].path, f->file))
+            return t->incs[i].resolved;
+    return NULL;
+}
+
+/* Does the EH102 site k name a function the include of `header` (NULL:
+ * not known) brings?  Not knowing is yes: the include stays. */
+static bool brings(const em_tree *t, const char *header, const el_finding *k)
+{
+    const char *decl = em_tree_decl(t, k->file, k->line, k->col);
+    return !header || !decl || em_tree_reaches(t, header, decl);
+}
+
+/* Is the EH102 site f left as it is (no rewrite, or not selected)? */
+static bool left_as_is(const em_opts *o, const em_tree *t, em_texts *texts, const el_finding *f)
+{
+    return !f->fix || !selected(o, t, texts, f, true);
+}
+
+/* Why the include a finding f points at stays: the first backend name of
+ * its file that keeps its EH102 finding and that the include brings. */
+static char *include_stays(const em_tree *t, em_texts *texts, const em_opts *o, const el_finding *inc)
 {
     const el_findings *fs = &t->findings;
+    const char *header = include_target(t, inc);
     char name[256];
     for (size_t i = 0; i < fs->n; i++) {
         const el_finding *f = &fs->v[i];
-        if (strcmp(f->rule, "EH102") || strcmp(f->file, file) ||
-            (f->fix && selected(o, t, texts, f, true)))
+        if (strcmp(f->rule, "EH102") || strcmp(f->file, inc->file) ||
+            !left_as_is(o, t, texts, f) || !brings(t, header, f))
             continue;
         /* the backend name the finding quotes, else the one written there */
         const char *q = strchr(f->message, '\'');
@@ -263,6 +287,35 @@ static char *include_stays(const em_tree *t, em_texts *texts, const em_opts *o, 
     return el_xstrdup("the include stays: the file still needs it");
 }
 
+/* An include that stays, of a legacy header that moves into backends/,
+ * makes every function its file defines an EH104 finding afterwards
+ * (a file that includes a backend header is written against a backend):
+ * listed, so the list holds what emberlint will report. */
+static void predict_includers(em_plan *p, const em_tree *t, em_texts *texts, const em_moves *mv,
+                              const el_finding *inc)
+{
+    const char *header = include_target(t, inc);
+    const char *dest = NULL;
+    for (size_t i = 0; header && i < mv->n_creates && !dest; i++)
+        if (mv->creates[i].from && !strcmp(mv->creates[i].from, header))
+            dest = mv->creates[i].path;
+    if (!dest)
+        return;
+    char *shown = el_path_display(dest);
+    for (size_t i = 0; i < t->n_defs; i++) {
+        const em_def *d = &t->defs[i];
+        if (!d->is_function || strcmp(d->path, inc->file) ||
+            em_moves_inside(mv, d->path, d->begin, d->begin))
+            continue;
+        const em_file *f = em_tree_file(t, d->path);
+        em_manuals_add(&p->manual, f ? f->display : d->path, d->line, name_col(texts, t, d),
+                       "[EH104] %s is defined in a file that keeps including %s (a backend "
+                       "header once it moves): reported until that include goes", d->name,
+                       shown);
+    }
+    free(shown);
+}
+
 /* Choose the fixes; their edits into *out. */
 static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, const em_moves *mv,
                        em_plan *p, el_edits *out)
@@ -270,8 +323,8 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
     const el_findings *fs = &t->findings;
     /* the candidates, by finding index (fix_select.h picks among them) */
     const el_fix **cands = el_xcalloc(fs->n + 1, sizeof *cands);
-    /* files where a backend symbol stays: their backend includes stay too */
-    char **keep = el_xcalloc(fs->n + 1, sizeof *keep);
+    /* backend names that stay: the includes that bring them stay too */
+    const el_finding **keep = el_xcalloc(fs->n + 1, sizeof *keep);
     size_t n_keep = 0;
     const el_finding **eh104s = el_xcalloc(fs->n + 1, sizeof *eh104s);
     size_t n_eh104 = 0;
@@ -293,7 +346,7 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
             continue;     /* moves with its code */
         bool sel = selected(o, t, texts, f, true);
         if (eh102 && (!sel || !f->fix))
-            keep[n_keep++] = f->file;
+            keep[n_keep++] = f;
         if (eh101 && (!sel || !f->fix))
             inc_left[n_inc_left++] = f->file;
         if (!sel && eh101 && f->fix && selected(o, t, texts, f, false)) {
@@ -317,14 +370,16 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
             manual_finding(p, t, f, "the file is reached through a symbolic link that leaves "
                                     "the tree given; such files are only read");
             if (eh102)
-                keep[n_keep++] = f->file;
+                keep[n_keep++] = f;
             if (eh101)
                 inc_left[n_inc_left++] = f->file;
             continue;
         }
         if (!f->fix) {
             const char *why = em_tree_why(t, f->file, f->line, f->col);
-            char *stays = !why && eh101 ? include_stays(t, texts, o, f->file) : NULL;
+            char *stays = !why && eh101 ? include_stays(t, texts, o, f) : NULL;
+            if (eh101)
+                predict_includers(p, t, texts, mv, f);
             manual_finding(p, t, f,
                            why     ? why
                            : eh101 ? stays
@@ -336,16 +391,18 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
         }
         cands[i] = f->fix;
     }
-    /* an include rewrite waits while the file keeps a backend symbol */
+    /* an include stays while a backend name it brings stays */
     for (size_t i = 0; i < fs->n; i++) {
         const el_finding *f = &fs->v[i];
         if (!cands[i] || strcmp(f->rule, "EH101"))
             continue;
         bool kept = false;
+        const char *header = include_target(t, f);
         for (size_t k = 0; k < n_keep && !kept; k++)
-            kept = !strcmp(keep[k], f->file);
+            kept = !strcmp(keep[k]->file, f->file) && brings(t, header, keep[k]);
         if (kept) {
-            char *stays = include_stays(t, texts, o, f->file);
+            char *stays = include_stays(t, texts, o, f);
+            predict_includers(p, t, texts, mv, f);
             manual_finding(p, t, f, stays);
             free(stays);
             inc_left[n_inc_left++] = f->file;

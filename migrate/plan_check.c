@@ -11,21 +11,6 @@
 #include "path.h"
 #include "verify.h"
 
-/* Does file `from` include `target`, directly or through the tree's
- * headers? */
-static bool reaches(const em_tree *t, const char *from, const char *target, int depth)
-{
-    if (!strcmp(from, target))
-        return true;
-    if (depth > 32)
-        return false;
-    for (size_t i = 0; i < t->n_incs; i++)
-        if (!strcmp(t->incs[i].path, from) && t->incs[i].resolved &&
-            reaches(t, t->incs[i].resolved, target, depth + 1))
-            return true;
-    return false;
-}
-
 /* The scanned source whose configurations a unit at path is verified
  * in: its own, the one it moved from, else the source nearest to it (a
  * file made from parts of others). */
@@ -79,7 +64,7 @@ static void changed_units(const em_tree *t, const el_changeset *cs, el_verify_un
         bool seen = false;
         for (size_t k = 0; k < t->n_files; k++) {
             const char *p = t->files[k].path;
-            if (!el_path_has_ext(p, ".c") || !reaches(t, p, c->path, 0))
+            if (!el_path_has_ext(p, ".c") || !em_tree_reaches(t, p, c->path))
                 continue;
             const el_change *pc = el_changeset_find((el_changeset *)cs, p);
             if (pc && pc->kind == EL_CHANGE_DELETE)

@@ -162,7 +162,7 @@ void mv_register_op(ctx *c, const fplan *p, const em_def *def)
     const char *disp = mv_display_of(c, def->path, &owned);
     if (def->signature && !def->is_kernel) {
         /* kernels.def promises eh_<op>'s signature: never register another */
-        em_manuals_add(c->manual, disp, def->line, 1,
+        em_manuals_add(c->manual, disp, def->line, mv_def_col(c, def),
                        "%s moved into backends/%s/ but is not registered for op %s: %s; its "
                        "callers keep calling it (adapt it to the op, or give it a call "
                        "template)", def->name, def->backend, def->op,
@@ -173,12 +173,12 @@ void mv_register_op(ctx *c, const fplan *p, const em_def *def)
         const char *have = oi >= 0 && tb->functions ? tb->functions[oi] : NULL;
         if (oi >= 0 && tb->implemented && tb->implemented[oi]) {
             if (!have || strcmp(have, def->name))
-                em_manuals_add(c->manual, disp, def->line, 1,
+                em_manuals_add(c->manual, disp, def->line, mv_def_col(c, def),
                                "%s moved, but backend %s's table already registers %s for op "
                                "%s: choose one by hand", def->name, tb->backend,
                                have ? have : "another kernel", def->op);
         } else if (!register_in_table(c, tb, def)) {
-            em_manuals_add(c->manual, disp, def->line, 1,
+            em_manuals_add(c->manual, disp, def->line, mv_def_col(c, def),
                            "%s moved; register it in backend %s's table by hand (its kernels "
                            "initializer was not found)", def->name, tb->backend);
         }

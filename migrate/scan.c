@@ -203,31 +203,75 @@ static void add_include(builder *b, json_object *o)
     in->end = (size_t)jint(o, "end");
 }
 
+static em_why *find_why(const em_tree *t, const char *path, unsigned line, unsigned col)
+{
+    for (size_t i = 0; i < t->n_whys; i++)
+        if (t->whys[i].line == line && t->whys[i].col == col && !strcmp(t->whys[i].path, path))
+            return &t->whys[i];
+    return NULL;
+}
+
+/* Record (or sharpen) the reason at a place: a reason given replaces "". */
+static void tree_add_why_decl(em_tree *t, const char *path, unsigned line, unsigned col,
+                              const char *why, const char *decl)
+{
+    em_why *w = find_why(t, path, line, col);
+    if (w) {
+        if (!w->why[0] && why[0]) {
+            free(w->why);
+            w->why = el_xstrdup(why);
+        }
+        if (!w->decl && decl)
+            w->decl = el_xstrdup(decl);
+        return;
+    }
+    el_grow(&t->whys, &t->cap_whys, t->n_whys + 1, sizeof *t->whys);
+    t->whys[t->n_whys++] =
+        (em_why){el_xstrdup(path), line, col, el_xstrdup(why), decl ? el_xstrdup(decl) : NULL};
+}
+
 static void tree_add_why(em_tree *t, const char *path, unsigned line, unsigned col,
                          const char *why)
 {
-    el_grow(&t->whys, &t->cap_whys, t->n_whys + 1, sizeof *t->whys);
-    t->whys[t->n_whys++] = (em_why){el_xstrdup(path), line, col, el_xstrdup(why)};
+    tree_add_why_decl(t, path, line, col, why, NULL);
 }
 
 static void add_why(builder *b, json_object *o)
 {
-    em_tree *t = b->t;
     const char *path = jstr(o, "path"), *why = jstr(o, "why");
-    if (!path || !why)
-        return;
-    unsigned line = (unsigned)jint(o, "line"), col = (unsigned)jint(o, "col");
-    if (em_tree_why(t, path, line, col))
-        return;
-    tree_add_why(t, path, line, col, why);
+    if (path && why)
+        tree_add_why_decl(b->t, path, (unsigned)jint(o, "line"), (unsigned)jint(o, "col"), why,
+                          jstr(o, "decl"));
 }
 
 const char *em_tree_why(const em_tree *t, const char *path, unsigned line, unsigned col)
 {
-    for (size_t i = 0; i < t->n_whys; i++)
-        if (t->whys[i].line == line && t->whys[i].col == col && !strcmp(t->whys[i].path, path))
-            return t->whys[i].why;
-    return NULL;
+    const em_why *w = find_why(t, path, line, col);
+    return w && w->why[0] ? w->why : NULL;
+}
+
+const char *em_tree_decl(const em_tree *t, const char *path, unsigned line, unsigned col)
+{
+    const em_why *w = find_why(t, path, line, col);
+    return w ? w->decl : NULL;
+}
+
+static bool reaches_depth(const em_tree *t, const char *from, const char *to, int depth)
+{
+    if (!strcmp(from, to))
+        return true;
+    if (depth > 32)
+        return false;
+    for (size_t i = 0; i < t->n_incs; i++)
+        if (!strcmp(t->incs[i].path, from) && t->incs[i].resolved &&
+            reaches_depth(t, t->incs[i].resolved, to, depth + 1))
+            return true;
+    return false;
+}
+
+bool em_tree_reaches(const em_tree *t, const char *from, const char *to)
+{
+    return reaches_depth(t, from, to, 0);
 }
 
 static em_table *new_table(builder *b, em_table_kind kind, const char *path, unsigned line,
@@ -1035,6 +1079,7 @@ void em_tree_free(em_tree *t)
     for (size_t i = 0; i < t->n_whys; i++) {
         free(t->whys[i].path);
         free(t->whys[i].why);
+        free(t->whys[i].decl);
     }
     free(t->whys);
     for (size_t i = 0; i < t->n_incs; i++) {

@@ -80,7 +80,8 @@ typedef struct em_def {
 typedef struct em_why {
     char *path;
     unsigned line, col;      /* the finding's place */
-    char *why;
+    char *why;               /* "" when it has a rewrite */
+    char *decl;              /* the file declaring the function it names, or NULL */
 } em_why;
 
 /* An #include directive of a linted file. */
@@ -167,6 +168,11 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err);
 const em_file *em_tree_file(const em_tree *t, const char *path);
 /* Why the EH102 site at file:line:col has no rewrite, or NULL. */
 const char *em_tree_why(const em_tree *t, const char *path, unsigned line, unsigned col);
+/* The file declaring the backend function the site names, or NULL. */
+const char *em_tree_decl(const em_tree *t, const char *path, unsigned line, unsigned col);
+/* Is file `to` file `from`, or reached from it through the tree's
+ * includes? */
+bool em_tree_reaches(const em_tree *t, const char *from, const char *to);
 /* The scanned source of path, or NULL. */
 const el_source *em_tree_source(const em_tree *t, const char *path);
 /* Is [off, off] of path skipped by the preprocessor in every build

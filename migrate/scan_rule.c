@@ -448,15 +448,22 @@ static CXCursor call_of(el_ctx *ctx, CXCursor c)
     return clang_getNullCursor();
 }
 
-static void emit_why(el_ctx *ctx, scan_state *s, CXCursor at, const char *why)
+/* At the use `at` of backend function fn: why it has no rewrite ("" when
+ * it has one) and the file declaring fn (which include brings it). */
+static void emit_why(el_ctx *ctx, scan_state *s, CXCursor at, CXCursor fn, const char *why)
 {
-    CXFile f = NULL;
+    CXFile f = NULL, df = NULL;
     unsigned line = 0, col = 0;
     clang_getExpansionLocation(clang_getCursorLocation(at), &f, &line, &col, NULL);
     const char *path = real_of(s, f);
     if (!path)
         return;
+    clang_getSpellingLocation(clang_getCursorLocation(clang_getCanonicalCursor(fn)), &df, NULL, NULL,
+                              NULL);
+    const char *decl = real_of(s, df);
     json_object *o = json_object_new_object();
+    if (decl)
+        json_object_object_add(o, "decl", json_object_new_string(decl));
     json_object_object_add(o, "path", json_object_new_string(path));
     json_object_object_add(o, "line", json_object_new_int64(line));
     json_object_object_add(o, "col", json_object_new_int64(col));
@@ -487,7 +494,7 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
             return;
         snprintf(why, sizeof why, "the call goes through a function pointer that holds %s: "
                                   "make the pointer hold the op (or call the op) by hand", name);
-        emit_why(ctx, s, c, why);
+        emit_why(ctx, s, c, fn, why);
         return;
     }
     CXCursor fn = clang_getCursorReferenced(c);
@@ -499,6 +506,7 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
                                         : el_rewrite_call(s->rw, call, &rw);
     if (ok) {
         el_call_rewrite_clear(&rw);
+        emit_why(ctx, s, c, fn, "");
         return;
     }
     el_fix_safety safety = EL_FIX_NONE;
@@ -515,7 +523,7 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
     } else {
         snprintf(why, sizeof why, "%s is used in backend code that has not moved yet", name);
     }
-    emit_why(ctx, s, c, why);
+    emit_why(ctx, s, c, fn, why);
 }
 
 /* ---- hooks ---------------------------------------------------------------- */

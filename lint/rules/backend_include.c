@@ -14,7 +14,8 @@
  * fixed backend include carries it, the directive's line is removed.  It
  * exists when nothing the file still references is declared only in
  * that header or in files reached only through it, counting the callees
- * of calls EH102 rewrites as gone; its safety is the worst of those
+ * of calls EH102 rewrites (and the functions it renames where they are
+ * named without a call) as gone; its safety is the worst of those
  * rewrites (safe when it relies on none), unsafe too when the file has
  * code the preprocessor skipped (it could use the header).  One directive
  * per file carries the <eh/eh.h> text -- the first with a safe fix, else
@@ -264,14 +265,14 @@ static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
     if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
         clang_getCursorKind(d) == CXCursor_FunctionDecl) {
         CXCursor call = call_of_callee(ctx, c);
-        if (!clang_Cursor_isNull(call)) {
-            if (!s->rw)
-                s->rw = el_rewriter_new(el_tu(ctx), el_ctx_config(ctx));
-            el_call_rewrite rw;
-            if (el_rewrite_call(s->rw, call, &rw)) {
-                r->rewritten = rw.safety;
-                el_call_rewrite_clear(&rw);
-            }
+        if (!s->rw)
+            s->rw = el_rewriter_new(el_tu(ctx), el_ctx_config(ctx));
+        el_call_rewrite rw;
+        /* a call's rename, or a reference's (a table entry, &f: EH102) */
+        if (clang_Cursor_isNull(call) ? el_rewrite_ref(s->rw, c, &rw)
+                                      : el_rewrite_call(s->rw, call, &rw)) {
+            r->rewritten = rw.safety;
+            el_call_rewrite_clear(&rw);
         }
     }
 }

@@ -530,6 +530,18 @@ CASE(manual)
 CASE(table)
 CASE(shared_static)
 
+/* One class of real legacy code each (issue 10), in styles of their own:
+ *   three_backends  an image toolkit with its own legacy layout (impl/<b>/,
+ *                   a .emberlint.json): three backends' kernels move, one
+ *                   frontend file calls all three
+ *   dispatch_table  a DSP engine chosen at run time through a table of
+ *                   function pointers and &fn: entries renamed to the ops
+ *                   (types agree); &eh_ref_sum (another signature) listed,
+ *                   as is the call through the pointer holding it, and
+ *                   eh_ref_sum moves but is never registered */
+CASE(three_backends)
+CASE(dispatch_table)
+
 /* --backup keeps each modified or deleted file's original as FILE.orig;
  * the tree is otherwise after/. */
 static void test_backup(void **state)
@@ -559,7 +571,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         BOTH(legacy_dir), BOTH(partial_op), BOTH(existing_dest), BOTH(manual), BOTH(table),
-        BOTH(shared_static), cmocka_unit_test(test_backup),
+        BOTH(shared_static), BOTH(three_backends), BOTH(dispatch_table),
+        cmocka_unit_test(test_backup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
