@@ -249,10 +249,13 @@ static const char *include_target(const em_tree *t, const el_finding *f)
 }
 
 /* Does the EH102 site k name a function the include of `header` (NULL:
- * not known) brings?  Not knowing is yes: the include stays. */
+ * not known) brings?  Not knowing is yes: the include stays; a name
+ * nothing declares ("") is brought by no include. */
 static bool brings(const em_tree *t, const char *header, const el_finding *k)
 {
     const char *decl = em_tree_decl(t, k->file, k->line, k->col);
+    if (decl && !decl[0])
+        return false;
     return !header || !decl || em_tree_reaches(t, header, decl);
 }
 
@@ -271,7 +274,7 @@ static char *include_stays(const em_tree *t, em_texts *texts, const em_opts *o, 
     char name[256];
     for (size_t i = 0; i < fs->n; i++) {
         const el_finding *f = &fs->v[i];
-        if (strcmp(f->rule, "EH102") || strcmp(f->file, inc->file) ||
+        if (strcmp(f->rule, "EH102") || !em_tree_reaches(t, f->file, inc->file) ||
             !left_as_is(o, t, texts, f) || !brings(t, header, f))
             continue;
         /* the backend name the finding quotes, else the one written there */
@@ -281,8 +284,11 @@ static char *include_stays(const em_tree *t, em_texts *texts, const em_opts *o, 
             snprintf(name, sizeof name, "%.*s", (int)(qe - q - 1), q + 1);
         else if (!name_at(texts, t, f, name, sizeof name))
             continue;
-        return el_xasprintf("the include stays: line %u still uses %s, which is not rewritten",
-                            f->line, name);
+        char *where = strcmp(f->file, inc->file) ? el_path_display(f->file) : NULL;
+        char *r = el_xasprintf("the include stays: %s%sline %u still uses %s, which is not "
+                               "rewritten", where ? where : "", where ? " " : "", f->line, name);
+        free(where);
+        return r;
     }
     return el_xstrdup("the include stays: the file still needs it");
 }
@@ -296,6 +302,8 @@ static void predict_includers(em_plan *p, const em_tree *t, em_texts *texts, con
 {
     const char *header = include_target(t, inc);
     const char *dest = NULL;
+    if (strstr(inc->message, "skips in every configuration"))
+        return; /* no configuration sees that include */
     for (size_t i = 0; header && i < mv->n_creates && !dest; i++)
         if (mv->creates[i].from && !strcmp(mv->creates[i].from, header))
             dest = mv->creates[i].path;
@@ -398,8 +406,10 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
             continue;
         bool kept = false;
         const char *header = include_target(t, f);
+        /* a site in the file, or in a file that includes it (a macro of
+         * a header expanded elsewhere), that the include brings a name to */
         for (size_t k = 0; k < n_keep && !kept; k++)
-            kept = !strcmp(keep[k]->file, f->file) && brings(t, header, keep[k]);
+            kept = em_tree_reaches(t, keep[k]->file, f->file) && brings(t, header, keep[k]);
         if (kept) {
             char *stays = include_stays(t, texts, o, f);
             predict_includers(p, t, texts, mv, f);

@@ -734,8 +734,8 @@ static void skipped_name(builder *b, const el_inactive_range *r, const el_inacti
     bool backend_fn = in && in->backend[0];
     char msg[512];
     snprintf(msg, sizeof msg, "%s backend function '%s' in code the preprocessor skips in "
-                              "every configuration (lines %u-%u)",
-             id->call ? "call to" : "use of", id->name, r->line, r->end_line);
+                              "every configuration",
+             id->call ? "call to" : "use of", id->name);
     el_findings_add(&t->findings, "EH102", EL_SEV_ERROR, r->path, id->line, id->col, msg);
     el_finding *f = &t->findings.v[t->findings.n - 1];
     if (id->rename && !backend_fn) {
@@ -751,7 +751,8 @@ static void skipped_name(builder *b, const el_inactive_range *r, const el_inacti
     else
         snprintf(why, sizeof why, "%s (and no configuration compiles it: name one with "
                                   "--define-sets to have it checked)", id->why);
-    tree_add_why(t, r->path, id->line, id->col, why);
+    /* "" (nothing declares it where it is skipped): no include brings it */
+    tree_add_why_decl(t, r->path, id->line, id->col, why, id->decl);
 }
 
 /* A backend #include no configuration compiles: kept (and re-pathed when
@@ -761,7 +762,7 @@ static void skipped_include(builder *b, const el_inactive_range *r, const el_ina
     em_tree *t = b->t;
     char msg[512];
     snprintf(msg, sizeof msg, "include of backend header '%s' in code the preprocessor skips "
-                              "in every configuration (line %u)", c->spelled, c->line);
+                              "in every configuration", c->spelled);
     el_findings_add(&t->findings, "EH101", EL_SEV_ERROR, r->path, c->line, 1, msg);
     tree_add_why(t, r->path, c->line, 1,
                     "the include stays: no configuration compiles the code around it (name "

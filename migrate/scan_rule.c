@@ -431,6 +431,23 @@ static void macro_at(el_ctx *ctx, CXSourceLocation loc, char *buf, size_t n)
     snprintf(buf, n, "%.*s", t ? (int)(e - off) : 0, t ? t + off : "");
 }
 
+/* Is the name at c written by a macro (a function-like or object-like
+ * macro's body: the text where it is expanded is not the name)? */
+static bool written_by_macro(el_ctx *ctx, CXCursor c, const char *name)
+{
+    if (elc_in_macro(c))
+        return true;
+    CXFile f = NULL;
+    unsigned off = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, &off);
+    size_t size = 0, n = strlen(name);
+    const char *t = f ? clang_getFileContents(el_tu(ctx), f, &size) : NULL;
+    return !t || off + n > size || strncmp(t + off, name, n) != 0 ||
+           (off + n < size && (t[off + n] == '_' || (t[off + n] >= '0' && t[off + n] <= '9') ||
+                               (t[off + n] >= 'a' && t[off + n] <= 'z') ||
+                               (t[off + n] >= 'A' && t[off + n] <= 'Z')));
+}
+
 /* The call c is the callee of (through parentheses and casts), or null. */
 static CXCursor call_of(el_ctx *ctx, CXCursor c)
 {
@@ -510,7 +527,7 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
         return;
     }
     el_fix_safety safety = EL_FIX_NONE;
-    if (elc_in_macro(c)) {
+    if (written_by_macro(ctx, c, name)) {
         char macro[128];
         macro_at(ctx, clang_getCursorLocation(c), macro, sizeof macro);
         snprintf(why, sizeof why, "%s is named inside macro %s (an edit there would change every "

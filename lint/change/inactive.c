@@ -21,9 +21,14 @@
 
 /* ---- the rule: lexing skipped ranges ------------------------------------- */
 
+typedef struct decl_info {
+    bool backend;             /* declared in backend code */
+    char *file;               /* where (real path), or NULL */
+} decl_info;
+
 typedef struct state {
     bool indexed;
-    el_strmap decl_file;      /* top-level name -> its file is backend code ((void *)1 / 2) */
+    el_strmap decls;          /* top-level name -> decl_info */
     el_rewriter *rw;
 } state;
 
@@ -36,8 +41,6 @@ static bool ident_char(char c)
 {
     return ident_start(c) || (c >= '0' && c <= '9');
 }
-
-enum { DECL_OTHER = 1, DECL_BACKEND = 2 };
 
 /* Is the file holding a declaration backend code (a backend directory, a
  * legacy one, or a backend header)? */
@@ -75,13 +78,28 @@ static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClient
         return CXChildVisit_Continue;
     char name[256];
     elc_spelling(c, name, sizeof name);
-    if (!name[0] || el_strmap_get(&w->s->decl_file, name))
+    if (!name[0] || el_strmap_get(&w->s->decls, name))
         return CXChildVisit_Continue;
     CXFile f = NULL;
     clang_getSpellingLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
-    el_strmap_put(&w->s->decl_file, name,
-                  (void *)(uintptr_t)(backend_file(w->ctx, f) ? DECL_BACKEND : DECL_OTHER));
+    decl_info *di = el_xcalloc(1, sizeof *di);
+    di->backend = backend_file(w->ctx, f);
+    char path[PATH_MAX];
+    elc_file_name(f, path, sizeof path);
+    di->file = f && path[0] ? realpath(path, NULL) : NULL;
+    el_strmap_put(&w->s->decls, name, di);
     return CXChildVisit_Continue;
+}
+
+/* What the TU declares as `name` (NULL: nothing). */
+static const decl_info *decl_of(el_ctx *ctx, state *s, const char *name)
+{
+    if (!s->indexed) {
+        s->indexed = true;
+        index_walk w = {ctx, s};
+        clang_visitChildren(clang_getTranslationUnitCursor(el_tu(ctx)), index_visit, &w);
+    }
+    return el_strmap_get(&s->decls, name);
 }
 
 /* Does `name` name backend code here? */
@@ -91,12 +109,8 @@ static bool backend_name(el_ctx *ctx, state *s, const char *name)
     char be[64];
     if (el_backend_of_symbol(cfg, name, be, sizeof be) || el_backend_prefix_of(cfg, name, true))
         return true;
-    if (!s->indexed) {
-        s->indexed = true;
-        index_walk w = {ctx, s};
-        clang_visitChildren(clang_getTranslationUnitCursor(el_tu(ctx)), index_visit, &w);
-    }
-    return (uintptr_t)el_strmap_get(&s->decl_file, name) == DECL_BACKEND;
+    const decl_info *d = decl_of(ctx, s, name);
+    return d && d->backend;
 }
 
 static unsigned line_at(const char *t, size_t off, unsigned *col)
@@ -200,6 +214,9 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *t, size_t off, si
     json_object_object_add(o, "col", json_object_new_int64(col));
     json_object_object_add(o, "call", json_object_new_boolean(call));
     json_object_object_add(o, "rename", ok ? json_object_new_string(target) : NULL);
+    /* the file declaring it here ("": nothing does) */
+    const decl_info *d = decl_of(ctx, s, name);
+    json_object_object_add(o, "decl", json_object_new_string(d && d->file ? d->file : ""));
     json_object_object_add(o, "why", json_object_new_string(ok ? "" : why));
     return o;
 }
@@ -297,11 +314,21 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
     clang_disposeSourceRangeList(l);
 }
 
+static void free_decl(const char *key, void *value, void *ud)
+{
+    (void)key;
+    (void)ud;
+    decl_info *d = value;
+    free(d->file);
+    free(d);
+}
+
 static void end(el_ctx *ctx, void *st)
 {
     (void)ctx;
     state *s = st;
-    el_strmap_free(&s->decl_file);
+    el_strmap_each(&s->decls, free_decl, NULL);
+    el_strmap_free(&s->decls);
     el_rewriter_free(s->rw);
 }
 
@@ -367,6 +394,8 @@ static void add_range(el_inactive *out, json_object *o)
         d->call = json_object_object_get_ex(x, "call", &call) && json_object_get_boolean(call);
         d->rename = rename ? el_xstrdup(rename) : NULL;
         d->why = el_xstrdup(why ? why : "");
+        const char *decl = jstr(x, "decl");
+        d->decl = el_xstrdup(decl ? decl : "");
     }
     size_t nc = incs ? json_object_array_length(incs) : 0;
     r->incs = el_xcalloc(nc + 1, sizeof *r->incs);
@@ -443,6 +472,7 @@ void el_inactive_free(el_inactive *in)
             free(r->ids[k].name);
             free(r->ids[k].rename);
             free(r->ids[k].why);
+            free(r->ids[k].decl);
         }
         free(r->ids);
         for (size_t k = 0; k < r->n_incs; k++)

@@ -196,8 +196,8 @@ static int verify_one(const el_verify_unit *x, const el_buildcfgs *cfgs, size_t 
     const el_compdb *db = cfgs ? cfgs->db[k] : NULL;
     el_errlist before = {0}, after = {0};
     if (x->before)
-        el_reparse_errors_with(db, args, x->before, extra, n_extra, NULL, 0, &before);
-    el_reparse_errors_with(db, args, x->path, extra, n_extra, u->v, (unsigned)u->n, &after);
+        el_reparse_errors_with(db, args, x->before, extra, n_extra, NULL, 0, true, &before);
+    el_reparse_errors_with(db, args, x->path, extra, n_extra, u->v, (unsigned)u->n, true, &after);
     const char *bad = el_errlist_new_error(&before, &after);
     int rc = 0;
     if (bad) {

@@ -9,7 +9,10 @@
  * at a file that moves is an error too.  An error the new contents have
  * and the old did not (compared as multisets of messages, reparse.h) is
  * a failure: the caller writes nothing.  The disk is never touched, so a
- * signal or a crash during the verification loses nothing. */
+ * signal or a crash during the verification loses nothing.  What C only
+ * warns about but means a change broke the code (a call of an undeclared
+ * function, an int taken for a pointer) counts as an error here
+ * (reparse.h, strict). */
 #ifndef EL_VERIFY_H
 #define EL_VERIFY_H
 

@@ -11,7 +11,8 @@
  *   manual.after   the lines apply prints, where the sites are after it
  *                  (optional: as manual)
  *   configs        emberlint's arguments in each build configuration, a
- *                  line each (optional: one, with none)
+ *                  line each: options, then `--` and compiler arguments
+ *                  (optional: one configuration, no arguments)
  * For each case:
  *   - plan changes nothing, its diff passes `git apply --check` on a copy
  *     of before/ and `git apply` turns it into after/;
@@ -320,18 +321,24 @@ static char *lint_sites(const golden *g)
         argv[k++] = "--no-cache";
         argv[k++] = "--select";
         argv[k++] = "EH101,EH102,EH103,EH104";
+        /* emberlint options, then `--` and compiler arguments */
         char *words = strdup(line), *ws = NULL;
-        bool dashdash = false;
-        for (char *w = strtok_r(words, " ", &ws); w && k < 26; w = strtok_r(NULL, " ", &ws)) {
+        const char *cc[16];
+        size_t ncc = 0;
+        bool compiler = false;
+        for (char *w = strtok_r(words, " ", &ws); w; w = strtok_r(NULL, " ", &ws)) {
             if (!strcmp(w, "--"))
-                dashdash = true;
-            argv[k++] = w;
+                compiler = true;
+            else if (compiler && ncc < 16)
+                cc[ncc++] = w;
+            else if (!compiler && k < 20)
+                argv[k++] = w;
         }
-        if (!dashdash)
-            argv[k++] = ".";
-        if (!dashdash)
-            argv[k++] = "--";
+        argv[k++] = ".";
+        argv[k++] = "--";
         argv[k++] = MT_INCLUDE;
+        for (size_t i = 0; i < ncc; i++)
+            argv[k++] = cc[i];
         argv[k] = NULL;
         tt_run r = tt_exec(g->dir, argv, NULL);
         json_object *rep = tt_json(r.out);
@@ -538,9 +545,23 @@ CASE(shared_static)
  *                   function pointers and &fn: entries renamed to the ops
  *                   (types agree); &eh_ref_sum (another signature) listed,
  *                   as is the call through the pointer holding it, and
- *                   eh_ref_sum moves but is never registered */
+ *                   eh_ref_sum moves but is never registered
+ *   wrapper_macros  a rigid-body solver whose wrappers (MATVEC(m, v), GEMV)
+ *                   are macros naming a backend function: each use listed
+ *                   with the macro's name, and the header's include that
+ *                   brings the function stays (its users are elsewhere)
+ *   ifdef_configs   #ifdef USE_BLAS / #else around includes and calls,
+ *                   with --define-sets "USE_BLAS;!USE_BLAS": both arms
+ *                   rewritten and checked, both includes replaced
+ *   ifdef_skipped   arms no configuration compiles: a call whose callee
+ *                   is declared is renamed (the rename proven where it is
+ *                   skipped); one declared only by a skipped include is
+ *                   listed, and that include follows its moved header */
 CASE(three_backends)
 CASE(dispatch_table)
+CASE(wrapper_macros)
+CASE(ifdef_configs)
+CASE(ifdef_skipped)
 
 /* --backup keeps each modified or deleted file's original as FILE.orig;
  * the tree is otherwise after/. */
@@ -571,7 +592,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         BOTH(legacy_dir), BOTH(partial_op), BOTH(existing_dest), BOTH(manual), BOTH(table),
-        BOTH(shared_static), BOTH(three_backends), BOTH(dispatch_table),
+        BOTH(shared_static), BOTH(three_backends), BOTH(dispatch_table), BOTH(wrapper_macros),
+        BOTH(ifdef_configs), BOTH(ifdef_skipped),
         cmocka_unit_test(test_backup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
