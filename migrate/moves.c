@@ -63,8 +63,13 @@ static void manual_def(ctx *c, const em_def *d, const char *fmt, const char *arg
     const char *disp = mv_display_of(c, d->path, &owned);
     char why[768];
     snprintf(why, sizeof why, fmt, arg);
-    /* it stays outside backends/: EH104 still reports it */
-    em_manuals_add(c->manual, disp, d->line, mv_def_col(c, d), "[EH104] %s", why);
+    /* it stays outside backends/: EH104 still reports an eh_<backend>_
+     * definition (a plain name in a legacy directory it does not) */
+    char prefix[80];
+    snprintf(prefix, sizeof prefix, "eh_%s_", d->backend);
+    bool reported = d->backend[0] && !strncmp(d->name, prefix, strlen(prefix));
+    em_manuals_add(c->manual, disp, d->line, mv_def_col(c, d), "%s%s",
+                   reported ? "[EH104] " : "", why);
     free(owned);
 }
 
@@ -532,7 +537,7 @@ static int emit_whole(ctx *c, size_t fi)
             s += len;
         }
         const char *b = el_buf_str(&body);
-        while (*b == '\n')
+        while (*b == '\n' || *b == '\r')
             b++;
         if (d->body.n)
             el_buf_putc(&d->body, '\n');

@@ -228,14 +228,16 @@ static void report_unused(em_plan *p, const em_tree *t, em_texts *texts, const e
             else
                 left = true;
         }
+        /* backend code keeps its calls (the frontend's are EH102 sites) */
         for (size_t k = 0; k < t->n_defs && !left; k++)
-            left = k != i && calls_name(&t->defs[k], d->name);
+            left = k != i && t->defs[k].backend[0] && calls_name(&t->defs[k], d->name);
         if (left || !fixed)
             continue;
         const em_file *f = em_tree_file(t, d->path);
-        em_manuals_add(&p->manual, f ? f->display : d->path, d->line, name_col(texts, t, d),
-                       "[EH104] %s is now unused (its %zu use%s now call%s eh_%s): delete it",
-                       d->name, fixed, fixed == 1 ? "" : "s", fixed == 1 ? "s" : "", d->op);
+        /* the reason it stayed may be listed there already: say both */
+        em_manuals_note(&p->manual, f ? f->display : d->path, d->line, name_col(texts, t, d),
+                        "[EH104] %s is now unused (its %zu use%s now call%s eh_%s): delete it",
+                        d->name, fixed, fixed == 1 ? "" : "s", fixed == 1 ? "s" : "", d->op);
     }
 }
 

@@ -556,12 +556,30 @@ CASE(shared_static)
  *   ifdef_skipped   arms no configuration compiles: a call whose callee
  *                   is declared is renamed (the rename proven where it is
  *                   skipped); one declared only by a skipped include is
- *                   listed, and that include follows its moved header */
+ *                   listed, and that include follows its moved header
+ *   custom_ops      kernels libeh has no op for (listed, not moved, their
+ *                   calls kept), one whose signature differs from its op's
+ *                   (moved, never registered, its call listed with both
+ *                   signatures), one held back by a file-local macro
+ *                   (named) whose only call was rewritten (now unused)
+ *   helpers_licence a partial move: static helpers moved or copied, and
+ *                   the new file keeps the source's licence header
+ *   crlf_sources    CRLF files: a frontend include rewritten, a partial
+ *                   move into a new file (CRLF throughout), a whole file
+ *                   appended to an existing LF file (LF throughout)
+ *   compdb_multi    -p without PATH: a file the database lists twice
+ *                   (-DUSE_BLAS and without) checked in both builds, the
+ *                   legacy headers it includes moved, the database (in
+ *                   the tree) updated in the same changeset */
 CASE(three_backends)
 CASE(dispatch_table)
 CASE(wrapper_macros)
 CASE(ifdef_configs)
 CASE(ifdef_skipped)
+CASE(custom_ops)
+CASE(helpers_licence)
+CASE(crlf_sources)
+CASE(compdb_multi)
 
 /* --backup keeps each modified or deleted file's original as FILE.orig;
  * the tree is otherwise after/. */
@@ -593,7 +611,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         BOTH(legacy_dir), BOTH(partial_op), BOTH(existing_dest), BOTH(manual), BOTH(table),
         BOTH(shared_static), BOTH(three_backends), BOTH(dispatch_table), BOTH(wrapper_macros),
-        BOTH(ifdef_configs), BOTH(ifdef_skipped),
+        BOTH(ifdef_configs), BOTH(ifdef_skipped), BOTH(custom_ops), BOTH(helpers_licence),
+        BOTH(crlf_sources), BOTH(compdb_multi),
         cmocka_unit_test(test_backup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
