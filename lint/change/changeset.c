@@ -75,6 +75,21 @@ el_change *el_changeset_find(el_changeset *cs, const char *path)
     return r;
 }
 
+void el_changeset_drop(el_changeset *cs, const char *path)
+{
+    el_change *c = el_changeset_find(cs, path);
+    if (!c)
+        return;
+    free(c->path);
+    free(c->display);
+    free(c->old_text);
+    free(c->new_text);
+    free(c->moved_from);
+    size_t i = (size_t)(c - cs->v);
+    memmove(c, c + 1, (cs->n - i - 1) * sizeof *c);
+    cs->n--;
+}
+
 static el_change *add(el_changeset *cs, el_change_kind kind, char *abs)
 {
     el_grow(&cs->v, &cs->cap, cs->n + 1, sizeof *cs->v);

@@ -112,6 +112,8 @@ int el_changeset_move(el_changeset *cs, const char *from, const char *to, const 
  * PATH argument the directory was found under, so they never climb above
  * what the user named. */
 void el_changeset_rmdir_upto(el_changeset *cs, const char *dir, const char *stop);
+/* Take the change of a path out of the set (nothing when it has none). */
+void el_changeset_drop(el_changeset *cs, const char *path);
 /* The change of a path, or NULL. */
 el_change *el_changeset_find(el_changeset *cs, const char *path);
 /* A change that alters nothing (a MODIFY with the old content). */

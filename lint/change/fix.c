@@ -110,6 +110,29 @@ static bool file_parses(el_fix_plan *plan, const el_sources *s, const el_fix_opt
 
 /* ---- the plan -------------------------------------------------------------- */
 
+/* One more fix taken in path. */
+static void count_fix(el_fix_plan *plan, const char *path)
+{
+    for (size_t i = 0; i < plan->n_fix_files; i++)
+        if (!strcmp(plan->fix_files[i], path)) {
+            plan->fix_counts[i]++;
+            return;
+        }
+    el_grow(&plan->fix_files, &plan->cap_fix_files, plan->n_fix_files + 1,
+            sizeof *plan->fix_files);
+    plan->fix_counts = el_xrealloc(plan->fix_counts, plan->cap_fix_files * sizeof *plan->fix_counts);
+    plan->fix_files[plan->n_fix_files] = el_xstrdup(path);
+    plan->fix_counts[plan->n_fix_files++] = 1;
+}
+
+static size_t fixes_in(const el_fix_plan *plan, const char *path)
+{
+    for (size_t i = 0; i < plan->n_fix_files; i++)
+        if (!strcmp(plan->fix_files[i], path))
+            return plan->fix_counts[i];
+    return 0;
+}
+
 int el_fix_plan_make(el_fix_plan *plan, const el_findings *f, const el_sources *s,
                      const el_fix_opts *o, char **err)
 {
@@ -215,6 +238,11 @@ int el_fix_plan_make(el_fix_plan *plan, const el_findings *f, const el_sources *
         const el_edits *e = &f->v[i].fix->edits;
         for (size_t k = 0; k < e->n; k++)
             el_edits_add(&all, e->v[k].path, e->v[k].begin, e->v[k].end, e->v[k].text, (int)i);
+        char **files;
+        size_t nf = fix_files(f->v[i].fix, &files);
+        for (size_t k = 0; k < nf; k++)
+            count_fix(plan, files[k]);
+        free(files);
     }
     free(choice);
     el_edits_sort_unique(&all);
@@ -261,44 +289,96 @@ int el_fix_plan_make(el_fix_plan *plan, const el_findings *f, const el_sources *
 
 /* ---- commit and verify ------------------------------------------------------- */
 
-int el_fix_plan_commit(el_fix_plan *plan, const el_sources *s, const el_fix_opts *o, char **err)
+/* The units that see the changed files of the plan. */
+static void plan_units(const el_fix_plan *plan, const el_sources *s, const el_fix_opts *o,
+                       el_verify_units *units)
 {
-    if (el_changeset_empty(&plan->cs))
-        return 0;
-    /* Every TU that sees a changed file, parsed with the new contents in
-     * each of its configurations before anything is written. */
-    el_verify_units units = {0};
     for (size_t c = 0; c < plan->cs.n; c++) {
         size_t *tus = NULL;
         size_t n = tus_of_file(s, o, plan->cs.v[c].path, &tus);
         for (size_t i = 0; i < n; i++) {
             const el_source *src = &s->v[tus[i]];
-            el_verify_units_add(&units, src->path, src->path, src, src->display);
+            el_verify_units_add(units, src->path, src->path, src, src->display);
         }
         free(tus);
     }
+}
+
+/* Leave out the changes of the files a failing unit sees; false when
+ * none is left to blame (the failure cannot be undone that way). */
+static bool drop_for(el_fix_plan *plan, const el_sources *s, const el_fix_opts *o,
+                     const el_verify_failure *f, const char *unit)
+{
+    bool dropped = false;
+    for (size_t c = 0; c < plan->cs.n;) {
+        size_t *tus = NULL;
+        size_t n = tus_of_file(s, o, plan->cs.v[c].path, &tus);
+        bool sees = false;
+        for (size_t i = 0; i < n && !sees; i++)
+            sees = !strcmp(s->v[tus[i]].path, unit);
+        free(tus);
+        if (!sees) {
+            c++;
+            continue;
+        }
+        const char *path = plan->cs.v[c].path;
+        size_t k = fixes_in(plan, path);
+        fprintf(stderr, "%s: %s: %zu fix%s not applied: %s would not compile%s%s%s: %s\n",
+                el_progname, display_of(s, path), k, k == 1 ? "" : "es", f->display,
+                f->config[0] ? " (" : "", f->config, f->config[0] ? ")" : "", f->error);
+        plan->kept += k;
+        plan->fixes -= k < plan->fixes ? k : plan->fixes;
+        plan->files -= plan->files ? 1 : 0;
+        el_changeset_drop(&plan->cs, path);
+        dropped = true;
+    }
+    return dropped;
+}
+
+int el_fix_plan_commit(el_fix_plan *plan, const el_sources *s, const el_fix_opts *o, char **err)
+{
+    if (el_changeset_empty(&plan->cs))
+        return 0;
     el_buildcfgs own;
     const el_buildcfgs *cfgs = o->cfgs;
     if (!cfgs) {
-        if (el_buildcfgs_make(&own, o->compdb, s, NULL, err) < 0) {
-            el_verify_units_free(&units);
+        if (el_buildcfgs_make(&own, o->compdb, s, NULL, err) < 0)
             return -1;
-        }
         cfgs = &own;
     }
-    el_verify_result vr;
+    /* Every TU that sees a changed file, parsed with the new contents in
+     * each of its configurations before anything is written; the fixes
+     * of a file that would break one are left out, and the rest checked
+     * again. */
     int rc = 0;
-    if (el_verify(&plan->cs, &units, cfgs, o->extra_args, o->n_extra, false, &vr)) {
-        const el_verify_failure *f = &vr.v[0];
-        *err = el_xasprintf("%s: the fix introduces an error%s%s%s: %s; nothing was changed",
-                            f->display, f->config[0] ? " (" : "", f->config,
-                            f->config[0] ? ")" : "", f->error);
-        rc = -1;
-    } else if (el_changeset_commit(&plan->cs, false, err) < 0) {
-        rc = -1;
+    for (;;) {
+        el_verify_units units = {0};
+        plan_units(plan, s, o, &units);
+        el_verify_result vr;
+        size_t bad = el_verify(&plan->cs, &units, cfgs, o->extra_args, o->n_extra, true, &vr);
+        bool progress = false;
+        for (size_t i = 0; i < vr.n; i++) {
+            const char *unit = NULL;
+            for (size_t u = 0; u < units.n && !unit; u++)
+                if (!strcmp(units.v[u].display, vr.v[i].display))
+                    unit = units.v[u].path;
+            progress |= unit && drop_for(plan, s, o, &vr.v[i], unit);
+        }
+        if (bad && !progress) {
+            const el_verify_failure *f = &vr.v[0];
+            *err = el_xasprintf("%s: the fix introduces an error%s%s%s: %s; nothing was changed",
+                                f->display, f->config[0] ? " (" : "", f->config,
+                                f->config[0] ? ")" : "", f->error);
+            rc = -1;
+        }
+        el_verify_result_free(&vr);
+        el_verify_units_free(&units);
+        if (!bad || rc < 0)
+            break;
     }
-    el_verify_result_free(&vr);
-    el_verify_units_free(&units);
+    if (rc == 0 && !el_changeset_empty(&plan->cs) &&
+        el_changeset_commit(&plan->cs, false, err) < 0)
+        rc = -1;
     if (cfgs == &own)
         el_buildcfgs_free(&own);
     return rc;
@@ -306,6 +386,10 @@ int el_fix_plan_commit(el_fix_plan *plan, const el_sources *s, const el_fix_opts
 
 void el_fix_plan_free(el_fix_plan *plan)
 {
+    for (size_t i = 0; i < plan->n_fix_files; i++)
+        free(plan->fix_files[i]);
+    free(plan->fix_files);
+    free(plan->fix_counts);
     el_changeset_free(&plan->cs);
     for (size_t i = 0; i < plan->n_tus; i++)
         el_errlist_free(&plan->tus[i].before);

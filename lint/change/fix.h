@@ -17,8 +17,9 @@
  *
  * Committing: before anything is written, the same TUs are parsed with
  * the new contents (verify.h) in every build configuration they have
- * (buildcfg.h); an error one did not have before refuses the whole set.
- * Then the changeset is written (changeset.h). */
+ * (buildcfg.h); the fixes of a file that would give one of them an error
+ * it did not have are left out (reported, with the error), and the rest
+ * is checked again.  Then the changeset is written (changeset.h). */
 #ifndef EL_FIX_H
 #define EL_FIX_H
 
@@ -62,8 +63,11 @@ typedef struct el_fix_plan {
     size_t refused;                   /* fixes not applied: their file does not parse */
     size_t kept;                      /* fixes not applied: skipped code needs what they
                                          change, or their file lies outside the tree */
-    el_fix_tu *tus;                   /* the TUs to parse again after the commit */
+    el_fix_tu *tus;                   /* the TUs parsed while planning */
     size_t n_tus, cap_tus;
+    char **fix_files;                 /* per changed file, how many fixes it takes */
+    size_t *fix_counts;
+    size_t n_fix_files, cap_fix_files;
 } el_fix_plan;
 
 /* Make the plan from the findings of a run made with want_fixes (and
@@ -73,8 +77,9 @@ typedef struct el_fix_plan {
  * planned then. */
 int el_fix_plan_make(el_fix_plan *plan, const el_findings *f, const el_sources *s,
                      const el_fix_opts *o, char **err);
-/* Verify the plan, then write it (an empty plan writes nothing).  0, or
- * -1 with *err (malloc'd), and then every file is as before. */
+/* Verify the plan (leaving out the files whose fixes would break a
+ * build, each reported), then write it (an empty plan writes nothing).
+ * 0, or -1 with *err (malloc'd), and then every file is as before. */
 int el_fix_plan_commit(el_fix_plan *plan, const el_sources *s, const el_fix_opts *o,
                        char **err);
 void el_fix_plan_free(el_fix_plan *plan);

@@ -178,7 +178,7 @@ static void test_malformed(void **state)
         {"{\"backend_headers\": \"cblas.h\"}", ":1:2: \"backend_headers\": expected an array of strings\n"},
         {"{\n\n  \"colour\": true}", ":3:3: unknown key \"colour\": expected one of backend_dirs, "
                                       "core_paths, exclude, backends, backend_headers, backend_prefixes, "
-                                      "backend_macros, legacy_backend_dirs, rewrites, rules\n"},
+                                      "backend_macros, legacy_backend_dirs, define_sets, rewrites, rules\n"},
         {"{\"rules\": {\"EH101\": {\"enabled\": 1}}}", ":1:22: rules.EH101.enabled: expected true or false\n"},
         {"{\"x\": \"\xff\"}", ":1:8: expected valid UTF-8\n"},
     };

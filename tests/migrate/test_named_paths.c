@@ -104,7 +104,7 @@ static void test_named_directory_stays(void **state)
     char *before = tt_snapshot(dir, true);
     tt_run r = mt_migrate(dir, NULL, "apply", "t/ops", NULL);
     assert_int_equal(r.status, 1);
-    assert_true(tt_contains(r.err, "t/ops/blas/dot.c:5:12: manual: eh_blas_dot is not moved: its "
+    assert_true(tt_contains(r.err, "t/ops/blas/dot.c:5:12: manual: [EH104] eh_blas_dot is not moved: its "
                                    "destination lies outside the tree given"));
     char *now = tt_snapshot(dir, true);
     tt_assert_same(before, now, "nothing is created above the PATH");
