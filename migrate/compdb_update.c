@@ -46,12 +46,12 @@ static char *replace_word(const char *cmd, const char *a, const char *b)
     return el_buf_take(&o);
 }
 
-/* Update one entry; true when it named a moved file. */
-static bool update_entry(json_object *e, char *const *from, char *const *to, size_t n)
+/* Update one entry; the index of the moved file it names, or n. */
+static size_t update_entry(json_object *e, char *const *from, char *const *to, size_t n)
 {
     const char *dir = jstr(e, "directory"), *file = jstr(e, "file");
     if (!dir || !file)
-        return false;
+        return n;
     char *dabs = el_path_abs(dir);
     char *j = el_path_join(dabs, file);
     char *abs = el_path_abs(j);
@@ -62,7 +62,7 @@ static bool update_entry(json_object *e, char *const *from, char *const *to, siz
     free(abs);
     if (k == n) {
         free(dabs);
-        return false;
+        return n;
     }
     char *old = el_xstrdup(file), *now = respell(old, dabs, to[k]);
     json_object_object_add(e, "file", json_object_new_string(now));
@@ -82,7 +82,7 @@ static bool update_entry(json_object *e, char *const *from, char *const *to, siz
     free(old);
     free(now);
     free(dabs);
-    return true;
+    return k;
 }
 
 char *em_compdb_moved(const char *text, char *const *from, char *const *to, size_t n,
@@ -94,11 +94,16 @@ char *em_compdb_moved(const char *text, char *const *from, char *const *to, size
         json_object_put(root);
         return NULL;
     }
-    for (size_t i = 0; i < json_object_array_length(root); i++) {
+    bool *listed = calloc(n + 1, sizeof *listed);
+    for (size_t i = 0; listed && i < json_object_array_length(root); i++) {
         json_object *e = json_object_array_get_idx(root, i);
-        if (json_object_is_type(e, json_type_object) && update_entry(e, from, to, n))
-            (*count)++;
+        size_t k = json_object_is_type(e, json_type_object) ? update_entry(e, from, to, n) : n;
+        if (k < n && !listed[k]) {
+            listed[k] = true;
+            (*count)++; /* files, not entries: a file built twice counts once */
+        }
     }
+    free(listed);
     char *out = *count ? el_xasprintf("%s\n", json_object_to_json_string_ext(
                                                   root, JSON_C_TO_STRING_PRETTY |
                                                             JSON_C_TO_STRING_SPACED |

@@ -12,9 +12,10 @@
 
 #include <stddef.h>
 
-/* The new text of the database at json_path (content text) after each
- * from[i] moved to to[i] (absolute paths); NULL when it lists none of
- * them (or does not parse as JSON: libclang read it, the run goes on). */
+/* The new text of the database (content text) after each from[i] moved
+ * to to[i] (absolute paths), *count the moved files it lists; NULL when
+ * it lists none of them (or does not parse as JSON: libclang read it,
+ * the run goes on). */
 char *em_compdb_moved(const char *text, char *const *from, char *const *to, size_t n,
                       size_t *count);
 /* The command that regenerates the database of build directory dir

@@ -222,9 +222,39 @@ static void test_stale_database(void **state)
     free(dir);
 }
 
+/* A database outside the tree that lists a moved file in two builds: it
+ * is not changed, and the list says one file (not two entries) moved. */
+static void test_database_outside_tree(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "app/ops/ref/k.c",
+                  "#include <eh/eh.h>\n"
+                  "eh_tensor *eh_ref_sqrt(const eh_tensor *x);\n"
+                  "eh_tensor *eh_ref_sqrt(const eh_tensor *x) { return eh_sqrt(x); }\n"));
+    char *json = tt_fmt("[{\"directory\": \"%s/app\", \"file\": \"ops/ref/k.c\", "
+                        "\"command\": \"cc -DA -c ops/ref/k.c\"},\n"
+                        " {\"directory\": \"%s/app\", \"file\": \"ops/ref/k.c\", "
+                        "\"command\": \"cc -DB -c ops/ref/k.c\"}]\n", dir, dir);
+    char *db = tt_write(dir, "build/compile_commands.json", json);
+    char *app = tt_path(dir, "app");
+    tt_run r = mt_migrate(app, NULL, "apply", "-p", "../build", ".", NULL);
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.err, "compile_commands.json:1:1: manual: it lists 1 file this "
+                                   "migration moves and lies outside the tree given"));
+    tt_assert_file(dir, "build/compile_commands.json", json);
+    tt_free(&r);
+    free(app);
+    free(db);
+    free(json);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_database_outside_tree),
         cmocka_unit_test(test_plan_verify),
         cmocka_unit_test(test_define_sets_usage),
         cmocka_unit_test(test_stale_database),
