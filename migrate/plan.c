@@ -137,13 +137,20 @@ static void manual_finding(em_plan *p, const em_tree *t, const el_finding *f, co
     free(owned);
 }
 
+/* The content of path the scan read, or NULL. */
+static const em_text *scanned_text(em_texts *texts, const em_tree *t, const char *path)
+{
+    const em_file *ef = em_tree_file(t, path);
+    char *err = NULL;
+    const em_text *tx = em_texts_get(texts, path, ef ? &ef->hash : NULL, &err);
+    free(err);
+    return tx;
+}
+
 static bool finding_inside(const em_moves *mv, em_texts *texts, const em_tree *t,
                            const el_finding *f)
 {
-    const em_file *ef = em_tree_file(t, f->file);
-    char *err = NULL;
-    const em_text *tx = em_texts_get(texts, f->file, ef ? &ef->hash : NULL, &err);
-    free(err);
+    const em_text *tx = scanned_text(texts, t, f->file);
     if (!tx)
         return false;
     size_t off = em_text_offset(tx, f->line, f->col);
@@ -168,10 +175,7 @@ static bool file_unparsed(const em_tree *t, const char *path)
  * uses); false when there is none. */
 static bool name_at(em_texts *texts, const em_tree *t, const el_finding *f, char *buf, size_t n)
 {
-    const em_file *ef = em_tree_file(t, f->file);
-    char *err = NULL;
-    const em_text *tx = em_texts_get(texts, f->file, ef ? &ef->hash : NULL, &err);
-    free(err);
+    const em_text *tx = scanned_text(texts, t, f->file);
     if (!tx)
         return false;
     size_t b = em_text_offset(tx, f->line, f->col), e = b;
@@ -184,10 +188,7 @@ static bool name_at(em_texts *texts, const em_tree *t, const el_finding *f, char
 /* The column of a definition's name on its line (1 when not found). */
 static unsigned name_col(em_texts *texts, const em_tree *t, const em_def *d)
 {
-    const em_file *ef = em_tree_file(t, d->path);
-    char *err = NULL;
-    const em_text *tx = em_texts_get(texts, d->path, ef ? &ef->hash : NULL, &err);
-    free(err);
+    const em_text *tx = scanned_text(texts, t, d->path);
     if (!tx)
         return 1;
     size_t ls = em_text_offset(tx, d->line, 1), nl = strlen(d->name);

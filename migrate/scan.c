@@ -1040,6 +1040,13 @@ done:
     return rc;
 }
 
+static void free_strs(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
 void em_tree_free(em_tree *t)
 {
     for (size_t k = 0; t->inactive && k < t->cfgs.n; k++)
@@ -1061,18 +1068,10 @@ void em_tree_free(em_tree *t)
         em_def *d = &t->defs[i];
         free(d->path);
         free(d->name);
-        for (size_t k = 0; k < d->n_uses; k++)
-            free(d->uses[k]);
-        free(d->uses);
-        for (size_t k = 0; k < d->n_needs; k++)
-            free(d->needs[k]);
-        free(d->needs);
-        for (size_t k = 0; k < d->n_locals; k++)
-            free(d->locals[k]);
-        free(d->locals);
-        for (size_t k = 0; k < d->n_calls; k++)
-            free(d->calls[k]);
-        free(d->calls);
+        free_strs(d->uses, d->n_uses);
+        free_strs(d->needs, d->n_needs);
+        free_strs(d->locals, d->n_locals);
+        free_strs(d->calls, d->n_calls);
         free(d->signature);
         free(d->dest);
     }

@@ -97,6 +97,13 @@ static void add_name(char ***v, size_t *n, size_t *cap, const char *s, bool copy
     (*v)[(*n)++] = copy ? el_xstrdup(s) : (char *)s;
 }
 
+static void free_names(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
 static json_object *str_array(char **v, size_t n)
 {
     json_object *a = json_object_new_array();
@@ -448,23 +455,6 @@ static bool written_by_macro(el_ctx *ctx, CXCursor c, const char *name)
                                (t[off + n] >= 'A' && t[off + n] <= 'Z')));
 }
 
-/* The call c is the callee of (through parentheses and casts), or null. */
-static CXCursor call_of(el_ctx *ctx, CXCursor c)
-{
-    CXCursor child = c;
-    for (unsigned i = 0; i < el_depth(ctx); i++) {
-        CXCursor a = el_ancestor(ctx, i);
-        enum CXCursorKind k = clang_getCursorKind(a);
-        if (k == CXCursor_CallExpr)
-            return clang_equalCursors(child, elc_child(a, 0)) ? a : clang_getNullCursor();
-        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr &&
-            k != CXCursor_CStyleCastExpr && k != CXCursor_UnaryOperator)
-            break;
-        child = a;
-    }
-    return clang_getNullCursor();
-}
-
 /* At the use `at` of backend function fn: why it has no rewrite ("" when
  * it has one) and the file declaring fn (which include brings it). */
 static void emit_why(el_ctx *ctx, scan_state *s, CXCursor at, CXCursor fn, const char *why)
@@ -518,7 +508,7 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
     if (clang_getCursorKind(fn) != CXCursor_FunctionDecl ||
         !el_backend_of_symbol(cfg, elc_spelling(fn, name, sizeof name), be, sizeof be))
         return;
-    CXCursor call = call_of(ctx, c);
+    CXCursor call = el_call_of_callee(ctx, c);
     bool ok = clang_Cursor_isNull(call) ? el_rewrite_ref(s->rw, c, &rw)
                                         : el_rewrite_call(s->rw, call, &rw);
     if (ok) {
@@ -627,16 +617,10 @@ static void end(el_ctx *ctx, void *state)
         json_object_object_add(d->obj, "locals", str_array(d->locals, d->n_locals));
         json_object_object_add(d->obj, "calls", str_array(d->calls, d->n_calls));
         emit(ctx, EM_FACT_DEF, d->obj);
-        for (size_t k = 0; k < d->n_uses; k++)
-            free(d->uses[k]);
-        free(d->uses);
-        free(d->needs);
-        for (size_t k = 0; k < d->n_locals; k++)
-            free(d->locals[k]);
-        free(d->locals);
-        for (size_t k = 0; k < d->n_calls; k++)
-            free(d->calls[k]);
-        free(d->calls);
+        free_names(d->uses, d->n_uses);
+        free(d->needs); /* borrowed from the path cache */
+        free_names(d->locals, d->n_locals);
+        free_names(d->calls, d->n_calls);
     }
     el_rewriter_free(s->rw);
     free(s->defs);

@@ -679,6 +679,22 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
     return true;
 }
 
+CXCursor el_call_of_callee(el_ctx *ctx, CXCursor e)
+{
+    CXCursor child = e;
+    for (unsigned i = 0; i < el_depth(ctx); i++) {
+        CXCursor a = el_ancestor(ctx, i);
+        enum CXCursorKind k = clang_getCursorKind(a);
+        if (k == CXCursor_CallExpr)
+            return clang_equalCursors(child, elc_child(a, 0)) ? a : clang_getNullCursor();
+        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr &&
+            k != CXCursor_CStyleCastExpr && k != CXCursor_UnaryOperator)
+            break;
+        child = a;
+    }
+    return clang_getNullCursor();
+}
+
 bool el_rewrite_ref(el_rewriter *rw, CXCursor ref, el_call_rewrite *out)
 {
     memset(out, 0, sizeof *out);

@@ -57,6 +57,11 @@ void el_rewriter_free(el_rewriter *rw);
 bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out);
 void el_call_rewrite_clear(el_call_rewrite *r);
 
+/* The call whose callee expression is e, the cursor being visited
+ * (through parentheses, casts, `*` and `&`), or a null cursor: whether a
+ * name is called or only named. */
+CXCursor el_call_of_callee(el_ctx *ctx, CXCursor e);
+
 /* The rewrite of a reference to a backend function that is not a call
  * (an entry of a table of function pointers, &eh_blas_dot): its name
  * replaced by the op's, on the same terms as a call's rename (the

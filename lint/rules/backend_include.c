@@ -221,24 +221,6 @@ static bool candidate_file(const state *s, CXFile f)
     return false;
 }
 
-/* The call `e` is the callee of (through parentheses and casts), or a
- * null cursor. */
-static CXCursor call_of_callee(el_ctx *ctx, CXCursor e)
-{
-    CXCursor child = e;
-    for (unsigned i = 0; i < el_depth(ctx); i++) {
-        CXCursor a = el_ancestor(ctx, i);
-        enum CXCursorKind k = clang_getCursorKind(a);
-        if (k == CXCursor_CallExpr)
-            return clang_equalCursors(child, elc_child(a, 0)) ? a : clang_getNullCursor();
-        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr &&
-            k != CXCursor_CStyleCastExpr && k != CXCursor_UnaryOperator)
-            break;
-        child = a;
-    }
-    return clang_getNullCursor();
-}
-
 static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
 {
     state *s = st;
@@ -264,7 +246,7 @@ static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
         elc_cursor_location(clang_getCanonicalCursor(d), &r->decl[1], NULL, NULL);
     if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
         clang_getCursorKind(d) == CXCursor_FunctionDecl) {
-        CXCursor call = call_of_callee(ctx, c);
+        CXCursor call = el_call_of_callee(ctx, c);
         if (!s->rw)
             s->rw = el_rewriter_new(el_tu(ctx), el_ctx_config(ctx));
         el_call_rewrite rw;
