@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -20,6 +21,8 @@
 
 #define JOURNAL_PREFIX ".ember-changeset-"
 #define JOURNAL_MAGIC "ember changeset journal 1"
+
+static void unlock_all(el_journal *j);
 
 /* ---- building ------------------------------------------------------------ */
 
@@ -99,6 +102,8 @@ void el_journal_add_rmdir(el_journal *j, const char *dir, const char *stop)
 
 void el_journal_free(el_journal *j)
 {
+    unlock_all(j);
+    free(j->locks);
     for (size_t i = 0; i < j->n_copies; i++)
         free(j->copies[i]);
     free(j->copies);
@@ -187,20 +192,61 @@ static char *journal_text(const el_journal *j)
     return el_buf_take(&b);
 }
 
-int el_journal_write(const el_journal *j)
+/* Create path holding text, locked before a byte is in it (so no other
+ * run reads it half written), flushed; its descriptor in *fd. */
+static int write_locked(const char *path, const char *text, int *fd)
+{
+    *fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (*fd < 0)
+        return errno;
+    int e = flock(*fd, LOCK_EX) == 0 ? 0 : errno;
+    size_t len = strlen(text), off = 0;
+    while (!e && off < len) {
+        ssize_t w = write(*fd, text + off, len - off);
+        if (w < 0 && errno != EINTR)
+            e = errno;
+        else if (w > 0)
+            off += (size_t)w;
+    }
+    if (!e && fsync(*fd) != 0)
+        e = errno;
+    if (e) {
+        unlink(path);
+        close(*fd);
+        *fd = -1;
+    }
+    return e;
+}
+
+static void unlock_all(el_journal *j)
+{
+    for (size_t i = 0; j->locks && i < j->n_copies; i++)
+        if (j->locks[i] >= 0) {
+            close(j->locks[i]); /* closing releases the lock */
+            j->locks[i] = -1;
+        }
+}
+
+int el_journal_write(el_journal *j)
 {
     char *text = journal_text(j);
+    free(j->locks);
+    j->locks = el_xmalloc((j->n_copies + 1) * sizeof *j->locks);
+    for (size_t i = 0; i < j->n_copies; i++)
+        j->locks[i] = -1;
     int e = 0;
     size_t done = 0;
     for (; done < j->n_copies && !e; done++) {
         el_inject_step();
-        e = el_inject_write_fails() ? EIO : el_write_new(j->copies[done], text, strlen(text), 0644);
+        e = el_inject_write_fails() ? EIO : write_locked(j->copies[done], text, &j->locks[done]);
         if (!e)
             el_fsync_dir_of(j->copies[done]);
     }
-    if (e)
+    if (e) {
         for (size_t i = 0; i + 1 < done; i++)
             unlink(j->copies[i]);
+        unlock_all(j);
+    }
     free(text);
     return e;
 }
@@ -212,6 +258,7 @@ void el_journal_remove(const el_journal *j)
         if (unlink(j->copies[i]) == 0)
             el_fsync_dir_of(j->copies[i]);
     }
+    unlock_all((el_journal *)j);
 }
 
 /* The next field of a line (in place): a decoded path, "-" as NULL. */
@@ -529,8 +576,21 @@ int el_journal_recover(char *const *dirs, size_t n, bool fix, char **err)
     int rc = (int)f.n;
     for (size_t i = 0; i < f.n; i++) {
         char *shown = el_path_display(f.files[i]);
+        /* a journal another run holds is its commit in progress */
+        int probe = open(f.files[i], O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+        if (probe >= 0 && flock(probe, LOCK_EX | LOCK_NB) != 0) {
+            close(probe);
+            *err = el_xasprintf("%s: another run is changing these files right now; try again "
+                                "when it is done", shown);
+            free(shown);
+            rc = -1;
+            break;
+        }
         el_journal j;
-        if (!journal_read(f.files[i], &j)) {
+        bool read_ok = journal_read(f.files[i], &j);
+        if (probe >= 0)
+            close(probe);
+        if (!read_ok) {
             /* torn while it was written: nothing else had been done */
             if (fix && unlink(f.files[i]) == 0)
                 fprintf(stderr, "%s: %s: removed the unfinished journal of an interrupted run "
@@ -542,6 +602,21 @@ int el_journal_recover(char *const *dirs, size_t n, bool fix, char **err)
             el_journal_free(&j);
             free(shown);
             continue;
+        }
+        /* every copy locked by us, or another run is committing now */
+        j.locks = el_xmalloc((j.n_copies + 1) * sizeof *j.locks);
+        bool busy = false;
+        for (size_t k = 0; k < j.n_copies; k++) {
+            j.locks[k] = open(j.copies[k], O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+            busy |= j.locks[k] >= 0 && flock(j.locks[k], LOCK_EX | LOCK_NB) != 0;
+        }
+        if (busy) {
+            *err = el_xasprintf("%s: another run is changing these files right now; try again "
+                                "when it is done", shown);
+            el_journal_free(&j);
+            free(shown);
+            rc = -1;
+            break;
         }
         bool complete = el_journal_complete(&j);
         if (!fix) {

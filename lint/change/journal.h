@@ -50,6 +50,8 @@ typedef struct el_journal {
     size_t n_made, cap_made;
     char **rm_dir, **rm_stop; /* directories removed when emptied, up to (not) stop */
     size_t n_rm, cap_rm;
+    int *locks;               /* per copy: its open descriptor, locked (flock) while the
+                                 commit runs, so a concurrent run leaves it alone */
 } el_journal;
 
 /* A new journal with a fresh id; ops and directories are added by the
@@ -61,8 +63,9 @@ el_jop *el_journal_add(el_journal *j, el_jop_kind kind, const char *path);
 void el_journal_add_copy(el_journal *j, const char *dir);
 void el_journal_add_made(el_journal *j, const char *dir);
 void el_journal_add_rmdir(el_journal *j, const char *dir, const char *stop);
-/* Write every copy, flushed; 0 or errno (no copy is left then). */
-int el_journal_write(const el_journal *j);
+/* Write every copy, flushed and locked until el_journal_remove (or
+ * _free); 0 or errno (no copy is left then). */
+int el_journal_write(el_journal *j);
 /* Remove every copy. */
 void el_journal_remove(const el_journal *j);
 void el_journal_free(el_journal *j);

@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -194,6 +196,25 @@ static void test_torn_journal(void **state)
     free(before);
 }
 
+/* A journal another run holds (locked) is a commit in progress: left
+ * alone, and the run that found it stops with a message. */
+static void test_journal_in_use(void **state)
+{
+    (void)state;
+    make_tree(false);
+    char *j = tt_write(dir, ".ember-changeset-00112233aabbccdd", "ember changeset journal 1\n");
+    int fd = open(j, O_RDONLY);
+    assert_true(fd >= 0);
+    assert_int_equal(flock(fd, LOCK_EX), 0);
+    char *err = NULL;
+    assert_int_equal(el_journal_recover(&dir, 1, true, &err), -1);
+    assert_true(tt_contains(err, "another run is changing these files right now"));
+    free(err);
+    assert_true(tt_file_contains(dir, ".ember-changeset-00112233aabbccdd", "journal"));
+    close(fd);
+    free(j);
+}
+
 /* Temporary files an older version left beside a file are removed with a
  * message; a copy that differs from the file is kept. */
 static void test_old_leftovers(void **state)
@@ -235,6 +256,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_sigterm, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigterm_backup, setup, teardown),
         cmocka_unit_test_setup_teardown(test_torn_journal, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_journal_in_use, setup, teardown),
         cmocka_unit_test_setup_teardown(test_old_leftovers, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
