@@ -16,7 +16,9 @@
  *     come back.
  * A file that changed after the interrupted run (neither its old nor its
  * new content) is left alone and its aside kept, with a message.  The
- * tree is then all-before or all-after, and the journal is gone. */
+ * tree is then all-before or all-after, and the journal is gone.  The
+ * committing run holds every copy of its journal locked (flock): a
+ * journal a live run holds is never resolved by another. */
 #ifndef EL_JOURNAL_H
 #define EL_JOURNAL_H
 
