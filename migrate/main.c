@@ -53,7 +53,7 @@ static void usage(FILE *f)
           "  --define-sets SETS    build configurations to check in: \"USE_BLAS=1;!USE_BLAS\"\n"
           "                        (NAME, NAME=VALUE and !NAME items; sets split by ';')\n"
           "  -j N, --jobs N        parse N files in parallel (default 1)\n"
-          "  -q, --quiet           no progress or summary on standard error\n"
+          "  -q, --quiet           print nothing but errors\n"
           "  --version             print the version\n"
           "  -h, --help            print this help\n"
           "\n"
