@@ -40,7 +40,7 @@ TEST_SRCS := $(wildcard tests/libeh/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/libeh/%.c=$(BUILD)/tests/%)
 # Tests that iterate the backends themselves (or pin one) run once; the
 # others run once per backend with EH_TEST_BACKEND set.
-ONCE_TESTS = $(filter $(addprefix $(BUILD)/tests/,test_conformance% test_lazy test_backend_env test_ehinfo lint/% migrate/%),$(TEST_BINS))
+ONCE_TESTS = $(filter $(addprefix $(BUILD)/tests/,test_conformance% test_lazy test_backend_env test_ehinfo test_custom_op test_plugin lint/% migrate/%),$(TEST_BINS))
 EACH_TESTS = $(filter-out $(ONCE_TESTS),$(TEST_BINS))
 
 EXAMPLE_SRCS := $(wildcard examples/*.c)
@@ -87,9 +87,10 @@ $(SHARED): $(LIB_OBJS)
 	ln -sf libeh.so.$(VERSION) $(BUILD)/lib/libeh.so.$(SOVERSION)
 	ln -sf libeh.so.$(VERSION) $(BUILD)/lib/libeh.so
 
+# -rdynamic: backend plugins a test loads call libeh through the test's symbols
 $(BUILD)/tests/%: tests/libeh/%.c $(TEST_SUPPORT_OBJS) $(STATIC) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests/support $(CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_SUPPORT_OBJS) $(STATIC) -lcmocka $(LIBS)
+	$(CC) $(CPPFLAGS) -Itests/support $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $< $(TEST_SUPPORT_OBJS) $(STATIC) -lcmocka $(LIBS)
 
 $(BUILD)/examples/%: examples/%.c $(STATIC) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
@@ -329,3 +330,29 @@ demo demo-check: $(LINT_BIN) $(MIGRATE_BIN)
 test: demo-check
 demo-check: lib
 	@sh mk/demo.sh --check $(BUILD) "$(BACKENDS)"
+
+# ---- backend plugins (docs/extending.md) ----
+# A plugin is a shared object built against <eh/backend_api.h> and not
+# linked with libeh: it binds to the libeh of the process that loads it.
+# tests/plugins/tplug.c is built once per variant for test_plugin (load
+# errors); examples/plugin/ is the BLIS backend, with its own test.
+TEST_PLUGIN_DIR := $(BUILD)/tests/plugins
+TEST_PLUGINS := tplug tplug_again tplug_ref tplug_abi tplug_size tplug_delegate tplug_silent \
+                tplug_undefined tplug_noinit
+TPLUG_FLAGS_tplug :=
+TPLUG_FLAGS_tplug_again :=
+TPLUG_FLAGS_tplug_ref := -DTPLUG_NAME='"ref"'
+TPLUG_FLAGS_tplug_abi := -DTPLUG_ABI=99 -DTPLUG_NAME='"tplug_abi"'
+TPLUG_FLAGS_tplug_size := -DTPLUG_SIZE_DELTA=8 -DTPLUG_NAME='"tplug_size"'
+TPLUG_FLAGS_tplug_delegate := -DTPLUG_DELEGATE='"nope"' -DTPLUG_NAME='"tplug_delegate"'
+TPLUG_FLAGS_tplug_silent := -DTPLUG_FAIL_SILENTLY
+TPLUG_FLAGS_tplug_undefined := -DTPLUG_UNDEFINED -DTPLUG_NAME='"tplug_undefined"'
+TPLUG_FLAGS_tplug_noinit := -DTPLUG_NO_INIT
+TEST_PLUGIN_LIBS := $(TEST_PLUGINS:%=$(TEST_PLUGIN_DIR)/libeh-%.so)
+
+tests: $(TEST_PLUGIN_LIBS)
+$(BUILD)/tests/test_plugin: $(TEST_PLUGIN_LIBS)
+
+$(TEST_PLUGIN_DIR)/libeh-%.so: tests/plugins/tplug.c $(FLAGS_STAMP) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TPLUG_FLAGS_$*) -shared $(LDFLAGS) -o $@ $<

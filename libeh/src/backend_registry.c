@@ -140,6 +140,11 @@ static eh_status check_table(const eh_backend *t)
                             "backend_register: '%.40s' is not a backend name ([a-z0-9_]+, at most "
                             "31 characters)",
                             t->name);
+    return EH_OK;
+}
+
+static eh_status check_delegate(const eh_backend *t)
+{
     if (t->delegate && (!eh_find_backend(t->delegate) || strcmp(t->delegate, t->name) == 0))
         return eh_set_error(EH_ERR_INVALID_ARG,
                             "backend_register: '%s': its delegate '%.40s' is not a backend (%s)",
@@ -149,27 +154,36 @@ static eh_status check_table(const eh_backend *t)
     return EH_OK;
 }
 
+/* EH_OK when no backend has t's name yet; called with the lock held. */
+static eh_status check_name_free(const eh_backend *t, int n)
+{
+    const eh_backend *taken = eh_find_backend(t->name);
+    if (!taken)
+        return EH_OK;
+    int k = 0;
+    while (k < n && registered[k] != taken)
+        k++;
+    return eh_set_error(EH_ERR_BACKEND,
+                        "backend_register: a backend named '%s' is already registered (%s%s%s)",
+                        t->name, k == n ? "built into libeh" : "registered",
+                        k < n && registered_by[k][0] ? " by " : "", k < n ? registered_by[k] : "");
+}
+
 eh_status eh_backend_register(const eh_backend *table)
 {
     if (!table)
         return eh_set_error(EH_ERR_NULL_ARG, "backend_register: argument 'table' is NULL");
     pthread_mutex_lock(&register_lock);
-    eh_status st = check_table(table);
     int n = atomic_load_explicit(&n_registered, memory_order_relaxed);
-    const eh_backend *taken = st == EH_OK ? eh_find_backend(table->name) : NULL;
-    if (taken) {
-        int k = 0;
-        while (k < n && registered[k] != taken)
-            k++;
-        st = eh_set_error(EH_ERR_BACKEND,
-                          "backend_register: a backend named '%s' is already registered (%s%s%s)",
-                          table->name, k == n ? "built into libeh" : "registered",
-                          k < n && registered_by[k][0] ? " by " : "",
-                          k < n ? registered_by[k] : "");
-    } else if (st == EH_OK && n == MAX_REGISTERED) {
+    eh_status st = check_table(table);
+    if (st == EH_OK)
+        st = check_name_free(table, n);
+    if (st == EH_OK)
+        st = check_delegate(table);
+    if (st == EH_OK && n == MAX_REGISTERED)
         st = eh_set_error(EH_ERR_BACKEND, "backend_register: '%s': too many backends (at most %d)",
                           table->name, MAX_REGISTERED);
-    } else if (st == EH_OK) {
+    if (st == EH_OK) {
         const char *by = eh__plugin_loading();
         snprintf(registered_by[n], sizeof registered_by[n], "%s", by ? by : "");
         atomic_store_explicit(&registered[n], table, memory_order_relaxed);

@@ -125,7 +125,7 @@ static eh_status run_callback(const eh_custom_op_def *def, eh_custom_fn fn, cons
     return eh_set_error(st, "%s: rejected by its %s callback", def->name, what);
 }
 
-/* eh_custom_out from infer, checked: a valid dtype and ndim. */
+/* eh_custom_out from infer, checked: a valid dtype, ndim and shape. */
 static eh_status take_inferred(const eh_custom_op_def *def, const eh_custom_out *o, shapes *s)
 {
     for (int k = 0; k < def->n_out; k++) {
@@ -134,6 +134,9 @@ static eh_status take_inferred(const eh_custom_op_def *def, const eh_custom_out 
                                 "%s: its infer callback gave output %d dtype %d and ndim %d "
                                 "(a bug in the op's definition)",
                                 def->name, k, (int)o[k].dtype, o[k].ndim);
+        int64_t size;
+        if (eh__check_shape(def->name, o[k].ndim, o[k].shape, o[k].dtype, &size) != EH_OK)
+            return eh_last_error();
         s->dtype[k] = o[k].dtype;
         s->ndim[k] = o[k].ndim;
         memcpy(s->shape[k], o[k].shape, sizeof o[k].shape);

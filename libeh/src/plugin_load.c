@@ -47,7 +47,7 @@ const char *eh__plugin_loading(void) { return loading_path; }
 
 static eh_status load_failed(const char *path, const char *fmt, const char *detail)
 {
-    char why[384];
+    char why[512];
     snprintf(why, sizeof why, fmt, detail);
     return eh_set_error(EH_ERR_BACKEND, "backend_load: '%s': %s", path, why);
 }
@@ -78,7 +78,7 @@ static eh_status run_init(const char *path, void *handle)
             eh_set_error(before, "%s", before_msg);
         return EH_OK;
     }
-    char why[384];
+    char why[512];
     if (eh_last_error() == st && eh_error_message()[0])
         snprintf(why, sizeof why, "%s", eh_error_message());
     else
@@ -108,11 +108,13 @@ eh_status eh_backend_load(const char *path)
         ;
     if (!handle) {
         const char *e = dlerror();
-        st = load_failed(path, "cannot load it: %s", e ? e : "unknown dlopen error");
-        if (e && strstr(e, "undefined symbol: eh_"))
-            st = eh_set_error(st, "%s (a plugin calls libeh through the program's symbols: link "
-                                  "the program with libeh.so, or with libeh.a and -rdynamic)",
-                              eh_error_message());
+        char why[300];
+        snprintf(why, sizeof why, "%s%s", e ? e : "unknown dlopen error",
+                 e && strstr(e, "undefined symbol: eh_")
+                     ? " (a plugin calls libeh through the program's symbols: link the program "
+                       "with libeh.so, or with libeh.a and -rdynamic)"
+                     : "");
+        st = load_failed(path, "cannot load it: %s", why);
     } else if (p) { /* loaded before: the same answer again */
         dlclose(handle);
         st = p->status;
