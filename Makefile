@@ -40,7 +40,7 @@ TEST_SRCS := $(wildcard tests/libeh/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/libeh/%.c=$(BUILD)/tests/%)
 # Tests that iterate the backends themselves (or pin one) run once; the
 # others run once per backend with EH_TEST_BACKEND set.
-ONCE_TESTS = $(filter $(addprefix $(BUILD)/tests/,test_conformance% test_lazy test_backend_env test_ehinfo test_custom_op test_plugin lint/% migrate/%),$(TEST_BINS))
+ONCE_TESTS = $(filter $(addprefix $(BUILD)/tests/,test_conformance% test_lazy test_backend_env test_ehinfo test_custom_op test_plugin test_plugin_blis lint/% migrate/%),$(TEST_BINS))
 EACH_TESTS = $(filter-out $(ONCE_TESTS),$(TEST_BINS))
 
 EXAMPLE_SRCS := $(wildcard examples/*.c)
@@ -267,8 +267,8 @@ $(BUILD)/tests/lint/%: tests/lint/%.c $(LINT_TEST_OBJS) $(LINT_LIB) $(LINT_BIN)
 # examples/legacy/ is left out: it is the migration demo's "before" tree,
 # with findings on purpose (mk/demo.sh checks them).
 lint-dogfood: $(LINT_BIN)
-	@$(LINT_BIN) --cache-dir $(BUILD)/lint-cache libeh $(EXAMPLE_SRCS) -- $(filter -I% -D%,$(CPPFLAGS)) \
-	  && echo "lint: libeh/ and examples/*.c have no findings (emberlint)"
+	@$(LINT_BIN) --cache-dir $(BUILD)/lint-cache libeh $(EXAMPLE_SRCS) examples/plugin -- $(filter -I% -D%,$(CPPFLAGS)) \
+	  && echo "lint: libeh/, examples/*.c and examples/plugin/ have no findings (emberlint)"
 
 # The bench's lint section runs emberlint and its baseline, bare libclang
 # parsing (bench/reference/parse_only.c: a program of its own, not in eh-bench).
@@ -356,3 +356,27 @@ $(BUILD)/tests/test_plugin: $(TEST_PLUGIN_LIBS)
 $(TEST_PLUGIN_DIR)/libeh-%.so: tests/plugins/tplug.c $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(TPLUG_FLAGS_$*) -shared $(LDFLAGS) -o $@ $<
+
+# examples/plugin/: the BLIS backend as a plugin (libeh-blis.so, linked
+# with BLIS only), and an application that loads it (plugin-demo, linked
+# with libeh.a and -rdynamic so the plugin finds libeh's symbols).
+# test_plugin_blis loads it, compares it with ref, and runs the
+# conformance binaries with it loaded for the ops it implements.
+PLUGIN_BLIS := $(BUILD)/examples/plugin/libeh-blis.so
+PLUGIN_DEMO := $(BUILD)/examples/plugin/plugin-demo
+PLUGIN_BLIS_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard examples/plugin/plugins/blis/*.c))
+
+examples: $(PLUGIN_BLIS) $(PLUGIN_DEMO)
+tests: $(PLUGIN_BLIS) $(PLUGIN_DEMO)
+$(BUILD)/tests/test_plugin_blis: $(PLUGIN_BLIS) $(PLUGIN_DEMO) $(BUILD)/tests/test_conformance \
+                                 $(BUILD)/tests/test_conformance_numeric
+
+$(PLUGIN_BLIS): $(PLUGIN_BLIS_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -shared $(LDFLAGS) -o $@ $^ -lblis
+
+$(PLUGIN_DEMO): examples/plugin/demo.c $(STATIC) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $< $(STATIC) $(LIBS)
+
+-include $(PLUGIN_BLIS_OBJS:.o=.d)
