@@ -150,9 +150,10 @@ BENCH_LIBS += -ljson-c
 all tests: $(TOOL_BINS)
 test: bench-smoke
 
+# -rdynamic: ehinfo --plugin loads plugins that call libeh through it
 $(BUILD)/bin/%: tools/%.c $(STATIC) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC) $(LIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $< $(STATIC) $(LIBS)
 
 $(BENCH_BIN): $(BENCH_OBJS) $(STATIC)
 	@mkdir -p $(dir $@)
@@ -351,7 +352,7 @@ TPLUG_FLAGS_tplug_noinit := -DTPLUG_NO_INIT
 TEST_PLUGIN_LIBS := $(TEST_PLUGINS:%=$(TEST_PLUGIN_DIR)/libeh-%.so)
 
 tests: $(TEST_PLUGIN_LIBS)
-$(BUILD)/tests/test_plugin: $(TEST_PLUGIN_LIBS)
+$(BUILD)/tests/test_plugin $(BUILD)/tests/test_ehinfo: $(TEST_PLUGIN_LIBS)
 
 $(TEST_PLUGIN_DIR)/libeh-%.so: tests/plugins/tplug.c $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)

@@ -6,7 +6,8 @@
  *                             `negative` kernel, everything else delegated
  *                             to ref; it defines custom op "tplug.marker"
  *                             (fills its output with 42) with a kernel for
- *                             "tplug" only
+ *                             "tplug" only, and "tplug.twice" (2x, by a
+ *                             per-element function: no kernel anywhere)
  *   -DTPLUG_NAME='"x"'        registers under another name
  *   -DTPLUG_ABI=99            a table from another ABI version
  *   -DTPLUG_SIZE_DELTA=8      a table of another size (another op set)
@@ -52,6 +53,12 @@ static eh_status tplug_negative(const eh_op_call *call)
     return EH_OK;
 }
 
+static double tplug_twice(const double *x, const void *params)
+{
+    (void)params;
+    return 2 * x[0];
+}
+
 static eh_status tplug_marker(const eh_op_call *call)
 {
     for (int64_t i = 0; call && i < call->out[0]->size; i++)
@@ -95,9 +102,14 @@ eh_status EH_PLUGIN_INIT(void)
 #endif
     static const eh_custom_op_def marker = {
         .name = "tplug.marker", .n_in = 1, .n_out = 1, .rule = EH_CUSTOM_SAME_AS_INPUT};
+    static const eh_custom_op_def twice = {.name = "tplug.twice", .n_in = 1, .n_out = 1,
+                                           .rule = EH_CUSTOM_ELEMENTWISE,
+                                           .per_element = tplug_twice};
     eh_status st = eh_backend_register(&table);
     if (st == EH_OK)
         st = eh_custom_op_define(&marker);
+    if (st == EH_OK)
+        st = eh_custom_op_define(&twice);
     if (st == EH_OK)
         st = eh_custom_op_kernel("tplug.marker", TPLUG_NAME, tplug_marker);
     return st;
@@ -107,6 +119,7 @@ eh_status EH_PLUGIN_INIT(void)
 int tplug_not_a_plugin(void);
 int tplug_not_a_plugin(void)
 {
-    return table.kernels[EH_OP_negative] != NULL && tplug_marker(NULL) == EH_OK;
+    return table.kernels[EH_OP_negative] != NULL && tplug_marker(NULL) == EH_OK &&
+           tplug_twice((const double[]){1}, NULL) == 2;
 }
 #endif
