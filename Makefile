@@ -128,7 +128,8 @@ install: lib $(BUILD)/bin/ehinfo $(BUILD)/bin/emberlint $(BUILD)/bin/ember-migra
 	ln -sf libeh.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libeh.so.$(SOVERSION)
 	ln -sf libeh.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libeh.so
 	for h in libeh/include/eh/*.h; do \
-	  case $$h in */backend_*.h) ;; *) install -m 644 $$h $(DESTDIR)$(PREFIX)/include/eh/ ;; esac; \
+	  case $$h in */backend_api.h) ;; */backend_*.h) continue ;; esac; \
+	  install -m 644 $$h $(DESTDIR)$(PREFIX)/include/eh/; \
 	done
 	install -m 644 libeh/ops.def $(DESTDIR)$(PREFIX)/include/eh/ops.def
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBS@|$(LIBS)|' mk/eh.pc.in \
