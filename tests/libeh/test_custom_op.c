@@ -3,11 +3,16 @@
  * dispatch to the current backend's kernel (observed through counters the
  * kernels bump), the rules for output shapes and dtypes, per-element
  * functions, lazy recording and fusion, and registration racing on
- * several threads.
+ * several threads.  Also the example program examples/custom_op/ on every
+ * backend, and that docs/extending.md quotes its files exactly.
  *
  * This binary iterates the backends itself (make test runs it once). */
 #include <math.h>
+#include <limits.h>
 #include <pthread.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -1019,8 +1024,121 @@ static void test_scope_owns_results(void **state)
     }
 }
 
+/* ---- the example, and the documentation that quotes it ------------------ */
+
+static char build_dir[PATH_MAX];
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap + 1);
+    size_t r;
+    while (buf && (r = fread(buf + len, 1, cap - len, f)) > 0) {
+        len += r;
+        if (len == cap) {
+            char *b = realloc(buf, 2 * cap + 1);
+            if (!b) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = b;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (buf)
+        buf[len] = '\0';
+    return buf;
+}
+
+static void test_example_program(void **state)
+{
+    (void)state;
+    char prog[PATH_MAX + 32], cmd[PATH_MAX + 128];
+    snprintf(prog, sizeof prog, "%s/examples/custom-op", build_dir);
+    const char *all[] = {"ref", "blas", "lazy"};
+    for (int k = 0; k < 3; k++) {
+        if (!has_backend(all[k]))
+            continue;
+        snprintf(cmd, sizeof cmd, "EH_BACKEND=%s '%s' 2>&1", all[k], prog);
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        char out[4096];
+        size_t n = fread(out, 1, sizeof out - 1, p);
+        out[n] = '\0';
+        int st = pclose(p);
+        if (st != 0)
+            fail_msg("%s failed on %s:\n%s", prog, all[k], out);
+        char want[64];
+        snprintf(want, sizeof want, "backend %s\n", all[k]);
+        assert_non_null(strstr(out, want));
+        assert_non_null(strstr(out, "  1.4142 1.0000   clipped 2.2095 1.7483\n"));
+        assert_non_null(strstr(out, "  5.0000 4.4721   clipped 2.9924 2.9846\n"));
+        assert_non_null(strstr(out, "bad call: EH_ERR_SHAPE: geo.sqdist: x and y must be (n, d) "
+                                    "and (m, d), got 2-d and 1-d\n"));
+    }
+}
+
+/* Every "<!-- file: PATH" marker of docs/extending.md is followed by a
+ * ```c block holding exactly that file. */
+static void test_docs_quote_the_examples(void **state)
+{
+    (void)state;
+    /* the tree: the working directory (make runs tests from the root), else
+     * upward from $BUILD */
+    char root[PATH_MAX], path[PATH_MAX + 300];
+    snprintf(root, sizeof root, ".");
+    char *doc = slurp("docs/extending.md");
+    if (!doc)
+        snprintf(root, sizeof root, "%s", build_dir);
+    for (int up = 0; up < 4 && !doc; up++) {
+        snprintf(path, sizeof path, "%s/docs/extending.md", root);
+        if (!(doc = slurp(path))) {
+            char *slash = strrchr(root, '/');
+            if (!slash)
+                break;
+            *slash = '\0';
+        }
+    }
+    if (!doc)
+        fail_msg("docs/extending.md not found (run the tests from the repository root)");
+    int quoted = 0;
+    for (const char *m = strstr(doc, "<!-- file: "); m; m = strstr(m + 1, "<!-- file: ")) {
+        char file[256];
+        assert_int_equal(sscanf(m + 11, "%255s", file), 1);
+        const char *open = strstr(m, "\n```c\n");
+        assert_non_null(open);
+        open += 6;
+        const char *close = strstr(open, "```\n");
+        assert_non_null(close);
+        snprintf(path, sizeof path, "%s/%s", root, file);
+        char *want = slurp(path);
+        if (!want)
+            fail_msg("docs/extending.md quotes %s, which does not exist", file);
+        if (strlen(want) != (size_t)(close - open) || memcmp(want, open, strlen(want)) != 0)
+            fail_msg("docs/extending.md's copy of %s differs from the file: update the doc", file);
+        free(want);
+        quoted++;
+    }
+    assert_true(quoted >= 7);
+    free(doc);
+}
+
 int main(void)
 {
+    ssize_t len = readlink("/proc/self/exe", build_dir, sizeof build_dir - 1);
+    if (len <= 0)
+        return 1;
+    build_dir[len] = '\0';
+    for (int up = 0; up < 2; up++) { /* $BUILD/tests/test_custom_op -> $BUILD */
+        char *slash = strrchr(build_dir, '/');
+        if (slash)
+            *slash = '\0';
+    }
     const struct CMUnitTest tests[] = {
         EH_TEST(test_define_validation),
         EH_TEST(test_redefine),
@@ -1035,6 +1153,8 @@ int main(void)
         EH_TEST(test_queries),
         EH_TEST(test_threads_racing),
         EH_TEST(test_scope_owns_results),
+        EH_TEST(test_example_program),
+        EH_TEST(test_docs_quote_the_examples),
     };
     return EH_RUN_TESTS(tests);
 }
