@@ -108,8 +108,7 @@ const eh_backend *eh_find_backend(const char *name)
 
 const eh_backend *eh_current_backend(void)
 {
-    eh__backends_ready();
-    pthread_once(&init_once, choose_default);
+    pthread_once(&init_once, choose_default); /* loads EH_BACKEND_PATH first */
     const eh_backend *b = atomic_load(&current);
     if (!b)
         eh_set_error(EH_ERR_BACKEND, "%s", bad_env);
