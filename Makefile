@@ -272,7 +272,7 @@ $(BUILD)/tests/lint/%: tests/lint/%.c $(LINT_TEST_OBJS) $(LINT_LIB) $(LINT_BIN)
 # with findings on purpose (mk/demo.sh checks them).
 lint-dogfood: $(LINT_BIN)
 	@$(LINT_BIN) --cache-dir $(BUILD)/lint-cache libeh $(EXAMPLE_SRCS) examples/plugin examples/custom_op -- $(filter -I% -D%,$(CPPFLAGS)) \
-	  && echo "lint: libeh/, examples/*.c examples/plugin/ and examples/custom_op/ have no findings (emberlint)"
+	  && echo "lint: libeh/, examples/*.c, examples/plugin/ and examples/custom_op/ have no findings (emberlint)"
 
 # The bench's lint section runs emberlint and its baseline, bare libclang
 # parsing (bench/reference/parse_only.c: a program of its own, not in eh-bench).

@@ -612,41 +612,41 @@ static eh_status silent_infer(eh_custom_ctx *ctx)
     return EH_ERR_SHAPE;
 }
 
+/* Define d and register kernel for ref. */
+static void define_on_ref(eh_custom_op_def d, eh_kernel_fn kernel)
+{
+    assert_int_equal(eh_custom_op_define(&d), EH_OK);
+    if (kernel)
+        assert_int_equal(eh_custom_op_kernel(d.name, "ref", kernel), EH_OK);
+}
+
 static void test_rules(void **state)
 {
     (void)state;
     eh_custom_op_def add = {.name = "ts.add", .n_in = 2, .n_out = 1, .rule = EH_CUSTOM_ELEMENTWISE,
                             .fallback = "ref"};
-    assert_int_equal(eh_custom_op_define(&add), EH_OK);
-    assert_int_equal(eh_custom_op_kernel("ts.add", "ref", record_dtypes), EH_OK);
-    eh_custom_op_def addf = add;
-    addf.name = "ts.addf";
-    addf.float_result = 1;
-    assert_int_equal(eh_custom_op_define(&addf), EH_OK);
-    assert_int_equal(eh_custom_op_kernel("ts.addf", "ref", record_dtypes), EH_OK);
+    define_on_ref(add, record_dtypes);
+    add.name = "ts.addf";
+    add.float_result = 1;
+    define_on_ref(add, record_dtypes);
     eh_custom_op_def sum = {.name = "ts.sum", .n_in = 1, .n_out = 1, .rule = EH_CUSTOM_REDUCTION,
                             .fallback = "ref"};
-    assert_int_equal(eh_custom_op_define(&sum), EH_OK);
-    assert_int_equal(eh_custom_op_kernel("ts.sum", "ref", reduce_sum), EH_OK);
-    eh_custom_op_def meanish = sum;
-    meanish.name = "ts.fsum";
-    meanish.float_result = 1;
-    assert_int_equal(eh_custom_op_define(&meanish), EH_OK);
-    assert_int_equal(eh_custom_op_kernel("ts.fsum", "ref", reduce_sum), EH_OK);
+    define_on_ref(sum, reduce_sum);
+    sum.name = "ts.fsum";
+    sum.float_result = 1;
+    define_on_ref(sum, reduce_sum);
     eh_custom_op_def dist = {.name = "ts.sqdist", .n_in = 2, .n_out = 1, .rule = EH_CUSTOM_INFER,
                              .infer = sqdist_shape, .fallback = "ref"};
-    assert_int_equal(eh_custom_op_define(&dist), EH_OK);
-    assert_int_equal(eh_custom_op_kernel("ts.sqdist", "ref", sqdist_ref), EH_OK);
-    eh_custom_op_def bad = dist;
-    bad.name = "ts.bad_infer";
-    bad.infer = bad_infer;
-    assert_int_equal(eh_custom_op_define(&bad), EH_OK);
-    bad.name = "ts.negative_infer";
-    bad.infer = negative_infer;
-    assert_int_equal(eh_custom_op_define(&bad), EH_OK);
-    bad.name = "ts.silent_infer";
-    bad.infer = silent_infer;
-    assert_int_equal(eh_custom_op_define(&bad), EH_OK);
+    define_on_ref(dist, sqdist_ref);
+    dist.name = "ts.bad_infer";
+    dist.infer = bad_infer;
+    define_on_ref(dist, NULL);
+    dist.name = "ts.negative_infer";
+    dist.infer = negative_infer;
+    define_on_ref(dist, NULL);
+    dist.name = "ts.silent_infer";
+    dist.infer = silent_infer;
+    define_on_ref(dist, NULL);
 
     const char *all[] = {"ref", "blas", "lazy"};
     for (int k = 0; k < 3; k++) {
@@ -1058,19 +1058,15 @@ static char *slurp(const char *path)
 static void test_example_program(void **state)
 {
     (void)state;
-    char prog[PATH_MAX + 32], cmd[PATH_MAX + 128];
+    char prog[PATH_MAX + 32];
     snprintf(prog, sizeof prog, "%s/examples/custom-op", build_dir);
     const char *all[] = {"ref", "blas", "lazy"};
     for (int k = 0; k < 3; k++) {
         if (!has_backend(all[k]))
             continue;
-        snprintf(cmd, sizeof cmd, "EH_BACKEND=%s '%s' 2>&1", all[k], prog);
-        FILE *p = popen(cmd, "r");
-        assert_non_null(p);
         char out[4096];
-        size_t n = fread(out, 1, sizeof out - 1, p);
-        out[n] = '\0';
-        int st = pclose(p);
+        int st = t_run((const char *const[]){prog, NULL},
+                       (const char *const[]){"EH_BACKEND", all[k], NULL}, out, sizeof out);
         if (st != 0)
             fail_msg("%s failed on %s:\n%s", prog, all[k], out);
         char want[64];

@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #define EH_TEST_SHORTHAND
 #include "conformance.h"
@@ -254,35 +253,10 @@ static int child(const char *mode)
 static void run_child(const char *mode, const char *path_env, const char *backend_env, char *out,
                       size_t cap)
 {
-    int fd[2];
-    assert_int_equal(pipe(fd), 0);
-    fflush(NULL);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        dup2(fd[1], 1);
-        close(fd[0]);
-        if (path_env)
-            setenv("EH_BACKEND_PATH", path_env, 1);
-        else
-            unsetenv("EH_BACKEND_PATH");
-        if (backend_env)
-            setenv("EH_BACKEND", backend_env, 1);
-        else
-            unsetenv("EH_BACKEND");
-        execl(self_path, self_path, "--child", mode, (char *)NULL);
-        _exit(127);
-    }
-    close(fd[1]);
-    size_t len = 0;
-    ssize_t r;
-    while (len + 1 < cap && (r = read(fd[0], out + len, cap - 1 - len)) > 0)
-        len += (size_t)r;
-    out[len] = '\0';
-    close(fd[0]);
-    int st;
-    assert_int_equal(waitpid(pid, &st, 0), pid);
-    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    const char *env[] = {"EH_BACKEND_PATH", path_env, "EH_BACKEND", backend_env, NULL};
+    int st = t_run((const char *const[]){self_path, "--child", mode, NULL}, env, out, cap);
+    if (st != 0)
+        fail_msg("the child (%s) exited with %d:\n%s", mode, st, out);
 }
 
 static void expect_line(const char *out, const char *line)

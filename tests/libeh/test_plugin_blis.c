@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #define EH_TEST_SHORTHAND
 #include "conformance.h"
@@ -107,36 +106,13 @@ static void test_matches_ref(void **state)
     assert_int_equal(eh_set_backend("ref"), EH_OK);
 }
 
-/* Run a program with the plugin in EH_BACKEND_PATH and CF_OPS set;
- * its exit status, its output in out. */
+/* Run a program (one argument or none) with the plugin in
+ * EH_BACKEND_PATH and CF_OPS set when cf_ops is; its exit status, its
+ * output in out. */
 static int run(const char *prog, const char *arg, const char *cf_ops, char *out, size_t cap)
 {
-    int fd[2];
-    assert_int_equal(pipe(fd), 0);
-    fflush(NULL);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        dup2(fd[1], 1);
-        dup2(fd[1], 2);
-        close(fd[0]);
-        if (cf_ops) {
-            setenv("EH_BACKEND_PATH", plugin_path, 1);
-            setenv("CF_OPS", cf_ops, 1);
-        }
-        execl(prog, prog, arg, (char *)NULL);
-        _exit(127);
-    }
-    close(fd[1]);
-    size_t len = 0;
-    ssize_t r;
-    while ((r = read(fd[0], out + len, cap - 1 - len)) > 0 && len + 1 < cap)
-        len += (size_t)r;
-    out[len] = '\0';
-    close(fd[0]);
-    int st;
-    assert_int_equal(waitpid(pid, &st, 0), pid);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    const char *env[] = {"EH_BACKEND_PATH", plugin_path, "CF_OPS", cf_ops, NULL};
+    return t_run((const char *const[]){prog, arg, NULL}, cf_ops ? env : NULL, out, cap);
 }
 
 static void test_conformance_with_plugin(void **state)
