@@ -30,6 +30,17 @@ static int has_backend(const char *name)
     return 0;
 }
 
+/* The built-in backends this libeh has, one per k in 0..2: the name of
+ * backend k, selected, or NULL when it is not built. */
+static const char *use_backend(int k)
+{
+    static const char *const all[] = {"ref", "blas", "lazy"};
+    if (!has_backend(all[k]))
+        return NULL;
+    assert_int_equal(eh_set_backend(all[k]), EH_OK);
+    return all[k];
+}
+
 /* ---- kernels -------------------------------------------------------------- */
 
 /* Which kernel ran, per backend name, and what its first output looked
@@ -437,17 +448,16 @@ static void test_dispatch_per_backend(void **state)
     d.fallback = "ref";
     assert_int_equal(eh_custom_op_define(&d), EH_OK);
     assert_int_equal(eh_custom_op_kernel("td.fallback", "ref", shift_ref), EH_OK);
-    const char *all[] = {"ref", "blas", "lazy"};
     for (int k = 0; k < 3; k++) {
-        if (!has_backend(all[k]))
+        const char *be = use_backend(k);
+        if (!be)
             continue;
-        assert_int_equal(eh_set_backend(all[k]), EH_OK);
         reset_counts();
         y = eh_custom_call("td.fallback", EH_INPUTS(x), NULL);
         EXPECT(y, EH_F64, SHAPE(3), 2, 3, 4);
         assert_int_equal(ran_ref, 1);
         eh_release(y);
-        assert_int_equal(eh_backend_supports(all[k], eh_custom_op_id("td.fallback")), 1);
+        assert_int_equal(eh_backend_supports(be, eh_custom_op_id("td.fallback")), 1);
     }
     /* a fallback that has no kernel either */
     d = unary_def("td.fallback_none");
@@ -482,11 +492,10 @@ static void test_kernel_errors(void **state)
     assert_int_equal(eh_custom_op_define(&d), EH_OK);
     assert_int_equal(eh_custom_op_kernel("te.silent", "ref", fails_silently), EH_OK);
     eh_tensor *x = T(EH_F64, SHAPE(2), 1, 2);
-    const char *all[] = {"ref", "blas", "lazy"};
     for (int k = 0; k < 3; k++) {
-        if (!has_backend(all[k]))
+        const char *be = use_backend(k);
+        if (!be)
             continue;
-        assert_int_equal(eh_set_backend(all[k]), EH_OK);
         eh_clear_error();
         eh_tensor *y = eh_custom_call("te.loud", EH_INPUTS(x), NULL);
         if (y) { /* lazy: the error comes with the observing call */
@@ -648,11 +657,10 @@ static void test_rules(void **state)
     dist.infer = silent_infer;
     define_on_ref(dist, NULL);
 
-    const char *all[] = {"ref", "blas", "lazy"};
     for (int k = 0; k < 3; k++) {
-        if (!has_backend(all[k]))
+        const char *be = use_backend(k);
+        if (!be)
             continue;
-        assert_int_equal(eh_set_backend(all[k]), EH_OK);
         BEGIN();
         /* elementwise: broadcast, promotion, inputs cast for the kernel */
         eh_tensor *a = T(EH_F16, SHAPE(2, 1), 1, 2);
@@ -758,12 +766,11 @@ static void test_per_element(void **state)
     assert_false(eh_op_is_elementwise((eh_op)eh_custom_op_id("tp.kernel_only")));
     affine_params ap = {2, 0.5};
     eh_custom_args args = {.params = &ap, .params_size = sizeof ap};
-    const char *all[] = {"ref", "blas", "lazy"};
     for (int k = 0; k < 3; k++) {
-        if (!has_backend(all[k]))
+        const char *be = use_backend(k);
+        if (!be)
             continue;
-        assert_int_equal(eh_backend_supports(all[k], id), 1);
-        assert_int_equal(eh_set_backend(all[k]), EH_OK);
+        assert_int_equal(eh_backend_supports(be, id), 1);
         BEGIN();
         eh_tensor *x = T(EH_I32, SHAPE(2, 2), 1, 2, 3, 4);
         eh_tensor *y = eh_custom_call("tp.affine", EH_INPUTS(x), &args);
@@ -845,11 +852,10 @@ static void test_multi_output_lazy(void **state)
                           .rule = EH_CUSTOM_SAME_AS_INPUT, .fallback = "ref"};
     assert_int_equal(eh_custom_op_define(&d), EH_OK);
     assert_int_equal(eh_custom_op_kernel("tm.pair", "ref", shift_ref), EH_OK);
-    const char *all[] = {"ref", "blas", "lazy"};
     for (int k = 0; k < 3; k++) {
-        if (!has_backend(all[k]))
+        const char *be = use_backend(k);
+        if (!be)
             continue;
-        assert_int_equal(eh_set_backend(all[k]), EH_OK);
         eh_tensor *x = T(EH_F32, SHAPE(2), 1, 2);
         eh_tensor *out[2];
         assert_int_equal(eh_custom_call_multi("tm.pair", EH_INPUTS(x), NULL, out, 2), EH_OK);
@@ -1008,11 +1014,10 @@ static void test_scope_owns_results(void **state)
     define_per_element_ops();
     affine_params ap = {1, 0};
     eh_custom_args args = {.params = &ap, .params_size = sizeof ap};
-    const char *all[] = {"ref", "blas", "lazy"};
     for (int k = 0; k < 3; k++) {
-        if (!has_backend(all[k]))
+        const char *be = use_backend(k);
+        if (!be)
             continue;
-        assert_int_equal(eh_set_backend(all[k]), EH_OK);
         BEGIN();
         eh_tensor *x = T(EH_F64, SHAPE(3), 1, 2, 3);
         /* nested calls, no releases: the scope frees everything */
@@ -1060,17 +1065,17 @@ static void test_example_program(void **state)
     (void)state;
     char prog[PATH_MAX + 32];
     snprintf(prog, sizeof prog, "%s/examples/custom-op", build_dir);
-    const char *all[] = {"ref", "blas", "lazy"};
     for (int k = 0; k < 3; k++) {
-        if (!has_backend(all[k]))
+        const char *be = use_backend(k);
+        if (!be)
             continue;
         char out[4096];
         int st = t_run((const char *const[]){prog, NULL},
-                       (const char *const[]){"EH_BACKEND", all[k], NULL}, out, sizeof out);
+                       (const char *const[]){"EH_BACKEND", be, NULL}, out, sizeof out);
         if (st != 0)
-            fail_msg("%s failed on %s:\n%s", prog, all[k], out);
+            fail_msg("%s failed on %s:\n%s", prog, be, out);
         char want[64];
-        snprintf(want, sizeof want, "backend %s\n", all[k]);
+        snprintf(want, sizeof want, "backend %s\n", be);
         assert_non_null(strstr(out, want));
         assert_non_null(strstr(out, "  1.4142 1.0000   clipped 2.2095 1.7483\n"));
         assert_non_null(strstr(out, "  5.0000 4.4721   clipped 2.9924 2.9846\n"));
