@@ -488,10 +488,13 @@ int em_run_analyze(const em_opts *o)
     }
     int rc = x.n_parse_errors ? 1 : 0;
     if (!o->quiet) {
-        size_t nmoves = x.mv.n_defs_moved;
+        size_t nmoves = x.mv.n_defs_moved, nops = 0;
+        for (size_t i = 0; i < nmoves; i++)
+            nops += x.mv.defs_moved[i].def->op[0] != '\0';
         fprintf(stderr, "ember-migrate: %zu backend%s, %zu op%s shown; %zu definition%s to move "
-                        "into backends/", x.nb, x.nb == 1 ? "" : "s", x.n_rows,
-                x.n_rows == 1 ? "" : "s", nmoves, nmoves == 1 ? "" : "s");
+                        "into backends/ (%zu op%s, %zu helper%s)", x.nb, x.nb == 1 ? "" : "s",
+                x.n_rows, x.n_rows == 1 ? "" : "s", nmoves, nmoves == 1 ? "" : "s", nops,
+                nops == 1 ? "" : "s", nmoves - nops, nmoves - nops == 1 ? "" : "s");
         if (x.n_parse_errors)
             fprintf(stderr, "; %zu file%s did not parse, the matrix may be incomplete",
                     x.n_parse_errors, x.n_parse_errors == 1 ? "" : "s");

@@ -49,7 +49,7 @@ static void test_json_basic(void **state)
     assert_int_equal(r.status, 0);
     /* a summary line ends the run (on stderr: stdout is the JSON) */
     assert_string_equal(r.err, "ember-migrate: 3 backends, 4 ops shown; 3 definitions to move "
-                               "into backends/\n");
+                               "into backends/ (2 ops, 1 helper)\n");
     json_object *got = tt_json(r.out);
     json_object *want = tt_json(
         "{\"tool\":\"ember-migrate\",\"version\":\"" EL_VERSION "\","
@@ -206,7 +206,8 @@ static void test_parse_error(void **state)
     tt_run r = mt_migrate_args(FIXTURES "/broken", "analyze", "--format", "json", ".", NULL);
     assert_int_equal(r.status, 1);
     assert_string_equal(r.err, "ember-migrate: 1 backend, 1 op shown; 1 definition to move into "
-                               "backends/; 1 file did not parse, the matrix may be incomplete\n");
+                               "backends/ (1 op, 0 helpers); 1 file did not parse, the matrix may "
+                               "be incomplete\n");
     json_object *got = tt_json(r.out), *v = NULL, *e = NULL;
     json_object_object_get_ex(got, "parse_errors", &v);
     assert_int_equal(json_object_array_length(v), 1);
