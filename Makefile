@@ -15,6 +15,9 @@ CC        ?= cc
 OPT       ?= -O2
 SANITIZE  ?=
 NODEPS    ?=
+# Where emberlint's SARIF points for its documentation (informationUri,
+# each rule's helpUri): the pages `make install` puts under share/doc.
+DOCS_URI  ?= file://$(PREFIX)/share/doc/emberharmony/
 
 VERSION   := 0.1.0
 SOVERSION := 0
@@ -212,7 +215,8 @@ LINT_USES_cli      := $(LINT_LAYERS)
 LINT_USES_migrate  := base engine change
 # -I flags for a list of layers
 lint_inc = $(foreach l,$(1),-Ilint/$(l))
-LINT_FLAGS := -isystem $(CLANG_INC) -D_XOPEN_SOURCE=700 -DEL_VERSION=\"$(VERSION)\" -DEL_PREFIX=\"$(PREFIX)\"
+LINT_FLAGS := -isystem $(CLANG_INC) -D_XOPEN_SOURCE=700 -DEL_VERSION=\"$(VERSION)\" -DEL_PREFIX=\"$(PREFIX)\" \
+              -DEL_DOCS_URI=\"$(DOCS_URI)\"
 LINT_LAYER_FLAGS_cli := $(call lint_inc,$(LINT_USES_cli)) -Ilint
 $(foreach l,$(LINT_LAYERS),$(eval LINT_LAYER_FLAGS_$(l) := $(call lint_inc,$(LINT_USES_$(l)) $(l))))
 $(foreach l,$(LINT_LAYERS),$(eval LINT_OBJS_$(l) := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard lint/$(l)/*.c))))
