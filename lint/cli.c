@@ -33,6 +33,7 @@ void el_cli_usage(FILE *f)
           "  --diff                print the fixes as a unified diff and change nothing\n"
           "                        (exit 1 when there is one)\n"
           "  --unsafe-fixes        with --fix or --diff: the unsafe fixes too\n"
+          "  --extra-arg ARG       a compiler argument, as after -- (repeatable)\n"
           "  --statistics          text: counts per rule after the findings\n"
           "  --baseline FILE       report only findings FILE does not hold\n"
           "  --write-baseline FILE record the findings in FILE (exit 0) and report nothing\n"
@@ -102,7 +103,7 @@ static int check_combinations(const el_cli *c, char **err)
         const char *bad = c->build_dir ? "-p" : c->jobs ? "--jobs" : c->select ? "--select"
                         : c->ignore ? "--ignore" : c->config ? "--config" : c->no_cache ? "--no-cache"
                         : c->cache_dir ? "--cache-dir" : c->fix ? "--fix" : c->diff ? "--diff"
-                        : c->shard_count ? "--shard" : c->n_extra ? "--" : c->list_rules ? "--list-rules"
+                        : c->shard_count ? "--shard" : c->n_extra ? "-- or --extra-arg" : c->list_rules ? "--list-rules"
                         : c->explain ? "--explain" : NULL;
         if (bad) {
             *err = el_xasprintf("merge: %s belongs to the shards' runs (the merge repeats what they did)", bad);
@@ -120,6 +121,7 @@ int el_cli_parse(int argc, char **argv, el_cli *c, char **err)
     c->color = -1;
     c->max_file_size = DEFAULT_MAX_FILE_SIZE;
     c->paths = el_xcalloc((size_t)argc + 1, sizeof *c->paths);
+    c->extra = el_xcalloc((size_t)argc + 1, sizeof *c->extra);
     const char *v;
     int first = 1;
     if (argc > 1 && strcmp(argv[1], "merge") == 0) {
@@ -129,8 +131,8 @@ int el_cli_parse(int argc, char **argv, el_cli *c, char **err)
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) {
-            c->extra = argv + i + 1;
-            c->n_extra = (size_t)(argc - i - 1);
+            for (int k = i + 1; k < argc; k++)
+                c->extra[c->n_extra++] = argv[k];
             break;
         }
         if (a[0] != '-' || strcmp(a, "-") == 0) {
@@ -222,6 +224,12 @@ int el_cli_parse(int argc, char **argv, el_cli *c, char **err)
         } else if (el_opt_is(a, "--config")) {
             if (!(c->config = el_opt_value(argc, argv, &i, "--config", err)))
                 return -1;
+        } else if (el_opt_is(a, "--extra-arg")) {
+            /* a compiler argument where `--` cannot go: before PATHs that
+             * a program appends (pre-commit), as clang-tidy's */
+            if (!(v = el_opt_value(argc, argv, &i, "--extra-arg", err)))
+                return -1;
+            c->extra[c->n_extra++] = (char *)v;
         } else if (el_opt_is(a, "--baseline")) {
             if (!(c->baseline = el_opt_value(argc, argv, &i, "--baseline", err)))
                 return -1;
@@ -257,6 +265,7 @@ int el_cli_parse(int argc, char **argv, el_cli *c, char **err)
 void el_cli_free(el_cli *c)
 {
     free(c->paths);
+    free(c->extra);
     free(c->select);
     free(c->ignore);
     memset(c, 0, sizeof *c);

@@ -12,7 +12,7 @@
 typedef struct el_cli {
     char **paths;             /* PATH... (pointers into argv) */
     size_t n_paths;
-    char **extra;             /* after `--` */
+    char **extra;             /* --extra-arg ARGs, then those after `--` */
     size_t n_extra;
     const char *build_dir;    /* -p */
     int jobs;                 /* -j; 0: number of cores */
