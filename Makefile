@@ -333,3 +333,43 @@ demo demo-check: $(LINT_BIN) $(MIGRATE_BIN)
 test: demo-check
 demo-check: lib
 	@sh mk/demo.sh --check $(BUILD) "$(BACKENDS)"
+
+# ---- installed like a C tool and library (issue 14) ----
+# Beside what `install` above puts in place: the CMake package
+# (lib/cmake/eh: ehConfig.cmake with eh::eh, eh::eh_shared, eh::eh_static,
+# and its version file), the man pages (docs/man/*.N -> share/man/manN)
+# and the documentation SARIF points to (DOCS_URI: share/doc/emberharmony).
+# tests/install/run.sh builds a CMake project against them and lints the
+# man pages; tests/lint/sarif_validate.sh and tests/lint/precommit.sh run
+# the SARIF Multitool and pre-commit (make deps installs both).
+MAN_PAGES := $(wildcard docs/man/*.[1-9])
+DOC_DIR   := $(PREFIX)/share/doc/emberharmony
+empty :=
+space := $(empty) $(empty)
+CMAKE_LIBS = $(subst $(space),;,$(strip $(patsubst -l%,%,$(LIBS))))
+.PHONY: install-cmake install-man install-docs ci-tools-check
+install: install-cmake install-man install-docs
+test: ci-tools-check
+
+install-cmake:
+	install -d $(DESTDIR)$(PREFIX)/lib/cmake/eh
+	sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@CMAKE_LIBS@|$(CMAKE_LIBS)|g' \
+	  mk/ehConfig.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/eh/ehConfig.cmake
+	sed -e 's|@VERSION@|$(VERSION)|g' mk/ehConfigVersion.cmake.in \
+	  > $(DESTDIR)$(PREFIX)/lib/cmake/eh/ehConfigVersion.cmake
+
+install-man:
+	@for p in $(MAN_PAGES); do \
+	  sec=$${p##*.}; \
+	  install -d $(DESTDIR)$(PREFIX)/share/man/man$$sec && \
+	  install -m 644 $$p $(DESTDIR)$(PREFIX)/share/man/man$$sec/ || exit 1; \
+	done
+
+install-docs:
+	install -d $(DESTDIR)$(DOC_DIR)/rules
+	install -m 644 docs/emberlint.md docs/ember-migrate.md $(wildcard docs/ci.md) $(DESTDIR)$(DOC_DIR)/
+	install -m 644 docs/rules/*.md $(DESTDIR)$(DOC_DIR)/rules/
+
+ci-tools-check: $(LINT_BIN) | $(DEPS_STAMP)
+	@sh tests/lint/sarif_validate.sh $(BUILD)
+	@sh tests/lint/precommit.sh $(BUILD)
