@@ -19,7 +19,7 @@
 #include "mem.h"
 #include "metadata.h"
 #include "progname.h"
-#include "shard.h"
+#include "shard_select.h"
 #include "strmap.h"
 #include "suppress.h"
 

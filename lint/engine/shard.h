@@ -25,14 +25,8 @@
 #include <json-c/json.h>
 
 #include "engine.h"
+#include "shard_select.h"
 #include "sources.h"
-
-/* "K/N" with 1 <= K <= N: *index = K - 1, *count = N.  -1 with *err. */
-int el_shard_parse(const char *spec, unsigned *index, unsigned *count, char **err);
-/* The shard (0-based) of a file (absolute path) among count. */
-unsigned el_shard_of(const char *path, unsigned count);
-/* The repository root shard paths are relative to (see above). */
-const char *el_shard_root(void);
 
 /* The payload of a shard's report; invocation (owned by the payload from
  * now on) says how the tool was run, for the merge to run the same way. */
