@@ -117,16 +117,14 @@ int el_merge_run(el_cli *c)
      * and configuration; every shard's invocation is checked equal by
      * el_shard_join. */
     json_object *inv = el_shard_invocation(m.payloads[0], "emberlint", m.whats[0], &err);
-    json_object *ps, *mfs;
-    if (!json_object_object_get_ex(inv, "paths", &ps) || !json_object_is_type(ps, json_type_array) ||
-        !json_object_object_get_ex(inv, "max_file_size", &mfs)) {
+    json_object *mfs;
+    size_t n_paths = 0;
+    if (!(paths = el_shard_invocation_paths(inv, &n_paths, m.whats[0], &err)))
+        goto fail;
+    if (!json_object_object_get_ex(inv, "max_file_size", &mfs)) {
         err = el_xasprintf("%s: the shard payload is malformed", m.whats[0]);
         goto fail;
     }
-    size_t n_paths = json_object_array_length(ps);
-    paths = el_xcalloc(n_paths + 1, sizeof *paths);
-    for (size_t i = 0; i < n_paths; i++)
-        paths[i] = (char *)json_object_get_string(json_object_array_get_idx(ps, i));
     el_cli shard_cli = *c;
     shard_cli.select = (char *)inv_str(inv, "select");
     shard_cli.ignore = (char *)inv_str(inv, "ignore");

@@ -30,17 +30,10 @@ int em_run_merge(const em_opts *o)
     }
     /* the shards' paths (every shard's invocation is checked equal when
      * the shards are joined) */
-    json_object *inv = el_shard_invocation(payloads[0], "ember-migrate", whats[0], &err), *ps;
-    if (!inv)
+    json_object *inv = el_shard_invocation(payloads[0], "ember-migrate", whats[0], &err);
+    size_t n_paths = 0;
+    if (!inv || !(paths = el_shard_invocation_paths(inv, &n_paths, whats[0], &err)))
         goto done;
-    if (!json_object_object_get_ex(inv, "paths", &ps) || !json_object_is_type(ps, json_type_array)) {
-        err = el_xasprintf("%s: the shard payload is malformed", whats[0]);
-        goto done;
-    }
-    size_t n_paths = json_object_array_length(ps);
-    paths = el_xcalloc(n_paths + 1, sizeof *paths);
-    for (size_t i = 0; i < n_paths; i++)
-        paths[i] = (char *)json_object_get_string(json_object_array_get_idx(ps, i));
     em_opts whole = *o;
     whole.scan.paths = paths;
     whole.scan.n_paths = n_paths;

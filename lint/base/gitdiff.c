@@ -231,6 +231,19 @@ void el_changes_free(el_changes *c)
 
 /* ---- asking git ------------------------------------------------------------------ */
 
+/* *err = "--diff-base: WHAT: <git's complaint>"; frees what git printed
+ * and returns NULL, for the failures below. */
+static el_changes *git_failed(char **err, const char *what, char *out, char *etext, char *top)
+{
+    char *why = first_line(etext);
+    *err = el_xasprintf("--diff-base: %s%s%s", what, why[0] ? ": " : "", why);
+    free(why);
+    free(out);
+    free(etext);
+    free(top);
+    return NULL;
+}
+
 el_changes *el_changes_since(const char *rev, char **err)
 {
     char *out, *etext;
@@ -269,13 +282,10 @@ el_changes *el_changes_since(const char *rev, char **err)
     char *const mb_argv[] = {"git", "merge-base", "--end-of-options", (char *)rev, "HEAD", NULL};
     rc = run_git(mb_argv, &out, &etext);
     if (rc != 0 || !out[0]) {
-        char *why = first_line(etext);
-        *err = el_xasprintf("--diff-base: no merge base of '%s' and HEAD%s%s", rev, why[0] ? ": " : "", why);
-        free(why);
-        free(out);
-        free(etext);
-        free(top);
-        return NULL;
+        char *what = el_xasprintf("no merge base of '%s' and HEAD", rev);
+        el_changes *none = git_failed(err, what, out, etext, top);
+        free(what);
+        return none;
     }
     chomp(out);
     char *base = out;
@@ -286,15 +296,8 @@ el_changes *el_changes_since(const char *rev, char **err)
                                "--dst-prefix=b/", base, "--", NULL};
     rc = run_git(diff_argv, &out, &etext);
     free(base);
-    if (rc != 0) {
-        char *why = first_line(etext);
-        *err = el_xasprintf("--diff-base: git diff failed: %s", why);
-        free(why);
-        free(out);
-        free(etext);
-        free(top);
-        return NULL;
-    }
+    if (rc != 0)
+        return git_failed(err, "git diff failed", out, etext, top);
     el_changes *c = el_changes_parse(top, out);
     free(out);
     free(etext);

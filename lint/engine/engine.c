@@ -19,6 +19,7 @@
 #include "mem.h"
 #include "metadata.h"
 #include "progname.h"
+#include "realpath_cache.h"
 #include "shard_select.h"
 #include "strmap.h"
 #include "suppress.h"
@@ -201,7 +202,7 @@ static void inclusion_visit(CXFile f, CXSourceLocation *stack, unsigned n, CXCli
     CXString name = clang_getFileName(f);
     const char *s = clang_getCString(name);
     if (s && s[0]) {
-        char *real = realpath(s, NULL);
+        char *real = el_realpath_cached(s);
         if (real && !el_strmap_get(&in->seen, real)) {
             el_strmap_put(&in->seen, real, (void *)1);
             el_hash128 tok;

@@ -184,6 +184,20 @@ json_object *el_shard_invocation(json_object *payload, const char *tool, const c
     return inv;
 }
 
+char **el_shard_invocation_paths(json_object *invocation, size_t *n, const char *what, char **err)
+{
+    json_object *ps = get(invocation, "paths", json_type_array);
+    if (!ps) {
+        *err = el_xasprintf("%s: the shard payload is malformed", what);
+        return NULL;
+    }
+    *n = json_object_array_length(ps);
+    char **paths = el_xcalloc(*n + 1, sizeof *paths);
+    for (size_t i = 0; i < *n; i++)
+        paths[i] = (char *)json_object_get_string(json_object_array_get_idx(ps, i));
+    return paths;
+}
+
 /* ---- joining ----------------------------------------------------------------- */
 
 typedef struct loader {

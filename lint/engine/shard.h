@@ -39,6 +39,11 @@ json_object *el_shard_payload_of(json_object *report);
  * not a payload of `tool`. */
 json_object *el_shard_invocation(json_object *payload, const char *tool, const char *what, char **err);
 
+/* The "paths" of an invocation (strings borrowed from it, the array
+ * malloc'd, *n set); NULL with *err when it has none.  what: the report,
+ * for the message. */
+char **el_shard_invocation_paths(json_object *invocation, size_t *n, const char *what, char **err);
+
 /* Join the payloads of every shard of a run into TU records in job order
  * (.c files in source order, then the headers no .c included), checked
  * against the sources the merge collected: every shard once, the same
