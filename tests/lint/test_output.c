@@ -230,6 +230,37 @@ static void test_sarif(void **state)
     tt_free(&r);
 }
 
+/* SARIF columns count UTF-16 code units (its default columnKind); text
+ * and JSON keep clang's byte columns. */
+static void test_sarif_utf16_columns(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    /* "é" is 2 bytes, 1 UTF-16 unit; "😀" is 4 bytes, 2 units */
+    free(tt_write(dir, "u.c", "/* \xc3\xa9 */ #include <cblas.h>\n/* \xf0\x9f\x98\x80 */ #include <lapacke.h>\n"));
+    tt_run r = lt_lint(dir, "--no-cache", "--format", "json", "u.c", NULL);
+    json_object *j = tt_json(r.out);
+    json_object *f = tt_get(j, "findings");
+    assert_int_equal(json_object_get_int(tt_get(json_object_array_get_idx(f, 0), "column")), 10);
+    assert_int_equal(json_object_get_int(tt_get(json_object_array_get_idx(f, 1), "column")), 12);
+    json_object_put(j);
+    tt_free(&r);
+    r = lt_lint(dir, "--no-cache", "--format", "sarif", "u.c", NULL);
+    j = tt_json(r.out);
+    json_object *results = tt_get(json_object_array_get_idx(tt_get(j, "runs"), 0), "results");
+    static const int want[] = {9, 10};
+    for (size_t i = 0; i < 2; i++) {
+        json_object *region = tt_get(tt_get(json_object_array_get_idx(tt_get(json_object_array_get_idx(results, i),
+                                                                             "locations"), 0),
+                                            "physicalLocation"), "region");
+        assert_int_equal(json_object_get_int(tt_get(region, "startColumn")), want[i]);
+    }
+    json_object_put(j);
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 static void test_github(void **state)
 {
     tree *t = *state;
@@ -256,6 +287,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_paths_relative_to_cwd, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_sarif, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_github, tree_setup, tree_teardown),
+        cmocka_unit_test(test_sarif_utf16_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
