@@ -342,7 +342,9 @@ demo-check: lib
 # to build, the headers it may use must build.  mk/check-circles.sh fails
 # when files of a folder call (nm) or include each other in a circle; the
 # lint/ and migrate/ layers are also checked together, across folders.
-# tests/structure/run.sh shows that the circle check catches circles.
+# tests/structure/run.sh shows that the circle check catches circles, and
+# mk/check-map.sh holds docs/architecture.md's map of the tree to the tree
+# and to LINT_USES_*.
 LAYER_SPECS := $(foreach l,$(LINT_LAYERS),'lint/$(l)=$(addprefix lint/,$(LINT_USES_$(l)))') \
                'lint=$(addprefix lint/,$(LINT_USES_cli))' 'migrate=$(addprefix lint/,$(LINT_USES_migrate))'
 # libeh/src, each backend, each lint layer and migrate/, then lint/ and
@@ -359,6 +361,7 @@ structure-check: $(LIB_OBJS) $(TOOL_OBJS) $(STRUCTURE_FIXTURE_OBJS)
 	@sh mk/check-layers.sh "$(MAKE)" $(BUILD) $(LAYER_SPECS)
 	@sh mk/check-circles.sh $(BUILD) $(CIRCLE_GROUPS)
 	@sh tests/structure/run.sh $(BUILD)
+	@sh mk/check-map.sh $(LAYER_SPECS)
 
 -include $(STRUCTURE_FIXTURE_OBJS:.o=.d)
 
