@@ -7,9 +7,12 @@ set -eu
 PACKAGES="gcc make clang libclang-dev libclang-rt-14-dev libjson-c-dev libopenblas-dev liblapacke-dev libcmocka-dev libfftw3-dev pkg-config"
 # The real tools `make test` runs against emberlint's CI features and the
 # installed package: git (--diff-base), pre-commit (the hooks), cmake (the
-# CMake package), mandoc (lints the man pages), nodejs/npm (the SARIF
-# validator below).
-PACKAGES="$PACKAGES git pre-commit cmake mandoc nodejs npm"
+# CMake package), mandoc (lints the man pages), Node.js and npm (the SARIF
+# validator below; a Node.js installed otherwise, with its own npm, is
+# used as it is).
+PACKAGES="$PACKAGES git pre-commit cmake mandoc"
+command -v node >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs"
+command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES npm"
 
 missing=""
 for p in $PACKAGES; do
