@@ -21,7 +21,13 @@ SOVERSION := 0
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS += -Ilibeh/include -D_POSIX_C_SOURCE=200809L
-CFLAGS   += -std=c11 $(OPT) -g -fPIC -fvisibility=hidden $(WARN) $(SANITIZE)
+# -fno-math-errno: libeh never reads errno, and without it sqrt and friends
+# keep a scalar libm fallback branch that stops vectorization.
+# -ffp-contract=off: no fused multiply-adds the source did not write, so the
+# per-ISA builds of a kernel (below) compute the same bits (random numbers
+# must be identical on every machine and backend; docs/random.md).
+MATHFLAGS := -fno-math-errno -ffp-contract=off
+CFLAGS   += -std=c11 $(OPT) -g -fPIC -fvisibility=hidden $(MATHFLAGS) $(WARN) $(SANITIZE)
 LDFLAGS  += $(SANITIZE)
 LIBS     := -lm -lpthread
 
@@ -30,9 +36,26 @@ BACKENDS := ref $(notdir $(wildcard backends/blas backends/lazy))
 CPPFLAGS += $(foreach b,$(filter-out ref,$(BACKENDS)),-DEH_HAVE_$(shell echo $(b) | tr a-z A-Z))
 LIB_SRCS := $(wildcard libeh/src/*.c) $(foreach b,$(BACKENDS),$(wildcard backends/$(b)/*.c))
 ifneq ($(filter blas,$(BACKENDS)),)
-LIBS     := -llapacke -lopenblas -lfftw3 -lfftw3f $(LIBS)
+LIBS     := -llapacke -lopenblas -lfftw3 -lfftw3f -lsleef $(LIBS)
 endif
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+
+# Kernels compiled once per instruction set (docs/performance.md, "One
+# build for every x86-64"): every .c in a simd/ folder of libeh/src or of a
+# backend becomes one object per ISA, with EH_ISA_SUFFIX naming its
+# symbols; libeh/src/isa.c picks one at run time.  No -march=native: the
+# same library runs on any x86-64, with AVX-512 or AVX2 where the CPU has
+# them.  Elsewhere the simd/ files are built once, for the baseline.
+SIMD_SRCS := $(wildcard libeh/src/simd/*.c) $(foreach b,$(BACKENDS),$(wildcard backends/$(b)/simd/*.c))
+ifeq ($(shell $(CC) -dumpmachine 2>/dev/null | grep -c '^x86_64'),1)
+SIMD_ISAS := sse2 avx2 avx512
+else
+SIMD_ISAS := sse2
+endif
+ISA_FLAGS_sse2   :=
+ISA_FLAGS_avx2   := -march=x86-64-v3 -mtune=generic
+ISA_FLAGS_avx512 := -march=x86-64-v4 -mtune=generic -mprefer-vector-width=512
+LIB_OBJS += $(foreach i,$(SIMD_ISAS),$(SIMD_SRCS:%.c=$(BUILD)/obj/%.$(i).o))
 
 TEST_SUPPORT_SRCS := $(wildcard tests/support/*.c)
 TEST_SUPPORT_OBJS := $(TEST_SUPPORT_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -75,6 +98,13 @@ FORCE:
 $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+define SIMD_RULE
+$$(BUILD)/obj/%.$(1).o: %.c $$(FLAGS_STAMP)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CPPFLAGS) -DEH_ISA_SUFFIX=$(1) $$(CFLAGS) $$(ISA_FLAGS_$(1)) -MMD -MP -c $$< -o $$@
+endef
+$(foreach i,$(SIMD_ISAS),$(eval $(call SIMD_RULE,$(i))))
 
 $(STATIC): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -166,6 +196,14 @@ bench-smoke: $(BENCH_BIN)
 	@$(BENCH_BIN) --quick --build-dir $(BUILD) --json $(BUILD)/bench/quick.json \
 	  > $(BUILD)/bench/quick.log 2>&1 && echo "bench: smoke run ok (eh-bench --quick)" \
 	  || { cat $(BUILD)/bench/quick.log; echo "bench: FAIL: eh-bench --quick"; exit 1; }
+
+# How far the vector math is from ref, in ulps (docs/conformance.md).
+.PHONY: ulp-survey
+ulp-survey: $(BUILD)/bin/ulp-survey
+	$(BUILD)/bin/ulp-survey
+$(BUILD)/bin/ulp-survey: tests/conformance/ulp_survey.c tests/conformance/tolerances.def $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC) $(LIBS)
 
 # docs/support-matrix.md is generated, never typed; test_ehinfo fails when stale.
 docs: $(BUILD)/bin/ehinfo

@@ -249,6 +249,31 @@ int eh_num_threads(void);
 typedef void (*eh_range_fn)(void *ctx, int64_t begin, int64_t end, int worker);
 void eh_parallel_for(int64_t n, int64_t grain, eh_range_fn fn, void *ctx);
 
+/* ---- instruction sets ------------------------------------------------------ */
+
+/* Kernels in a simd/ folder are compiled once per instruction set and
+ * chosen at run time (docs/performance.md).  The level is detected once:
+ * the best the CPU and the OS support, lowered by the environment variable
+ * EH_ISA (sse2, avx2, avx512: a level above the detected one is ignored).
+ * Results of the transcendental kernels may differ between levels within
+ * their documented ulp bounds; everything else is the same bits. */
+typedef enum eh_isa {
+    EH_ISA_SSE2,    /* x86-64 baseline (also: any non-x86 CPU, portable C) */
+    EH_ISA_AVX2,    /* x86-64-v3: AVX2, FMA, F16C, BMI2                     */
+    EH_ISA_AVX512,  /* x86-64-v4: AVX-512 F, BW, CD, DQ, VL                 */
+    EH_ISA_COUNT
+} eh_isa;
+
+/* The level kernels use now. */
+eh_isa eh_isa_level(void);
+/* The best level this CPU supports (EH_ISA not applied). */
+eh_isa eh_isa_detected(void);
+/* Use `level` from now on (tests run every path this way).  Returns the
+ * level in effect: `level`, or the detected one when `level` is above it. */
+eh_isa eh_isa_set(eh_isa level);
+/* "sse2", "avx2", "avx512" ("?" out of range). */
+const char *eh_isa_name(eh_isa level);
+
 /* ---- random numbers (DESIGN.md 3) ------------------------------------------ */
 
 /* Philox4x32-10: one block of four 32-bit outputs. */
