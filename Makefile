@@ -95,7 +95,7 @@ $(FLAGS_STAMP): FORCE
 .PHONY: FORCE
 FORCE:
 
-$(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
+$(BUILD)/obj/%.o: %.c $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
@@ -117,11 +117,11 @@ $(SHARED): $(LIB_OBJS)
 	ln -sf libeh.so.$(VERSION) $(BUILD)/lib/libeh.so.$(SOVERSION)
 	ln -sf libeh.so.$(VERSION) $(BUILD)/lib/libeh.so
 
-$(BUILD)/tests/%: tests/libeh/%.c $(TEST_SUPPORT_OBJS) $(STATIC)
+$(BUILD)/tests/%: tests/libeh/%.c $(TEST_SUPPORT_OBJS) $(STATIC) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itests/support $(CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_SUPPORT_OBJS) $(STATIC) -lcmocka $(LIBS)
 
-$(BUILD)/examples/%: examples/%.c $(STATIC)
+$(BUILD)/examples/%: examples/%.c $(STATIC) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC) $(LIBS)
 
@@ -134,7 +134,7 @@ test: $(DEPS_STAMP) lib tests examples
 
 # Same tests, instrumented.  clang here so every commit also builds
 # warning-free under a second compiler.
-asan:
+asan: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory NODEPS=1 BUILD=$(BUILD)/asan CC=clang OPT=-O1 \
 	  SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  lib tests
@@ -179,7 +179,7 @@ BENCH_LIBS += -ljson-c
 all tests: $(TOOL_BINS)
 test: bench-smoke
 
-$(BUILD)/bin/%: tools/%.c $(STATIC)
+$(BUILD)/bin/%: tools/%.c $(STATIC) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC) $(LIBS)
 
@@ -215,39 +215,76 @@ docs: $(BUILD)/bin/ehinfo
 -include $(LIB_OBJS:.o=.d) $(TEST_SUPPORT_OBJS:.o=.d)
 
 # ---- emberlint (build/bin/emberlint) and tests/lint ----
-# lint/*.c, plus one file per rule in lint/rules/ (the registry is generated
-# from that directory); rules/*.json and docs/rules/*.md are embedded.
-# `make test` also lints libeh/ and examples/*.c and wants zero findings.
+# lint/ is in layers, one folder each, bottom to top (docs/architecture.md
+# has the map):
+#   base      strings, maps, memory, hashing, paths, UTF-8, options,
+#             embedded data, text edits
+#   engine    libclang parsing, sources, flags, configuration, cache,
+#             suppressions, rule metadata, the rule API and the walk
+#   change    changing files: diffs, the all-or-nothing changeset, fix
+#             selection and --fix, re-parse checks, call rewrites
+#   analysis  what several rules share (storage data flow, separation)
+#   report    the output formats
+#   rules     one rule a file (the registry is generated from the folder)
+# and the emberlint program itself (main.c, cli.c) at lint/ top level.
+# A layer's objects get the include paths of the layers it may use, and no
+# others, so an #include the wrong way fails to build; migrate/ gets base,
+# engine and change.  `make test` proves it (layer-check).
+# rules/*.json and docs/rules/*.md are embedded.  `make test` also lints
+# libeh/ and examples/*.c and wants zero findings.
 LLVM_CONFIG ?= llvm-config-14
 CLANG_INC := $(shell $(LLVM_CONFIG) --includedir 2>/dev/null || echo /usr/lib/llvm-14/include)
 CLANG_LIB := $(shell $(LLVM_CONFIG) --libdir 2>/dev/null || echo /usr/lib/llvm-14/lib)
 LINT_BIN  := $(BUILD)/bin/emberlint
 LINT_GEN  := $(BUILD)/gen/lint
 LINT_LIB  := $(BUILD)/lint/libemberlint.a
-LINT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out lint/main.c,$(wildcard lint/*.c lint/rules/*.c))) \
+LINT_LAYERS := base engine change analysis report rules
+# What each layer may include, besides itself.
+LINT_USES_base     :=
+LINT_USES_engine   := base
+LINT_USES_change   := base engine
+LINT_USES_analysis := base engine
+LINT_USES_report   := base engine
+LINT_USES_rules    := base engine change analysis
+LINT_USES_cli      := $(LINT_LAYERS)
+LINT_USES_migrate  := base engine change
+# -I flags for a list of layers
+lint_inc = $(foreach l,$(1),-Ilint/$(l))
+LINT_FLAGS := -isystem $(CLANG_INC) -D_XOPEN_SOURCE=700 -DEL_VERSION=\"$(VERSION)\" -DEL_PREFIX=\"$(PREFIX)\"
+LINT_LAYER_FLAGS_cli := $(call lint_inc,$(LINT_USES_cli)) -Ilint
+$(foreach l,$(LINT_LAYERS),$(eval LINT_LAYER_FLAGS_$(l) := $(call lint_inc,$(LINT_USES_$(l)) $(l))))
+$(foreach l,$(LINT_LAYERS),$(eval LINT_OBJS_$(l) := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard lint/$(l)/*.c))))
+LINT_OBJS_cli := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out lint/main.c,$(wildcard lint/*.c)))
+LINT_OBJS := $(foreach l,$(LINT_LAYERS) cli,$(LINT_OBJS_$(l))) \
              $(LINT_GEN)/registry.o $(LINT_GEN)/embedded_data.o
 LINT_LIBS := -L$(CLANG_LIB) -Wl,-rpath,$(CLANG_LIB) -lclang -ljson-c -lpthread
-LINT_FLAGS := -Ilint -isystem $(CLANG_INC) -D_XOPEN_SOURCE=700 -DEL_VERSION=\"$(VERSION)\" -DEL_PREFIX=\"$(PREFIX)\"
 LINT_TEST_DEFS := -Itests/lint -DEMBERLINT=\"$(abspath $(LINT_BIN))\" -DLINT_SRCDIR=\"$(CURDIR)\"
 LINT_TEST_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out tests/lint/test_%,$(wildcard tests/lint/*.c)))
 LINT_TEST_BINS := $(patsubst tests/lint/%.c,$(BUILD)/tests/lint/%,$(wildcard tests/lint/test_*.c))
 TEST_BINS += $(LINT_TEST_BINS)
+# A change of a layer's include paths rebuilds (the flags stamp).
+FLAGS_NOW += $(foreach l,$(LINT_LAYERS) cli,$(l):$(LINT_LAYER_FLAGS_$(l)))
 
 .PHONY: lint-dogfood
 all: $(LINT_BIN)
 tests: $(LINT_TEST_BINS)
 test: lint-dogfood
 
-$(LINT_OBJS) $(BUILD)/obj/lint/main.o: CPPFLAGS += $(LINT_FLAGS)
-$(LINT_TEST_OBJS): CPPFLAGS += $(LINT_FLAGS) $(LINT_TEST_DEFS)
+$(foreach l,$(LINT_LAYERS) cli,$(eval $(LINT_OBJS_$(l)): CPPFLAGS += $(LINT_FLAGS) $(LINT_LAYER_FLAGS_$(l))))
+$(BUILD)/obj/lint/main.o: CPPFLAGS += $(LINT_FLAGS) $(LINT_LAYER_FLAGS_cli)
+$(LINT_TEST_OBJS): CPPFLAGS += $(LINT_FLAGS) $(LINT_LAYER_FLAGS_cli) $(LINT_TEST_DEFS)
+# The registry names every rule, so it sits with the rules; the embedded
+# data is base's.
+$(LINT_GEN)/registry.o: CPPFLAGS += $(LINT_FLAGS) $(LINT_LAYER_FLAGS_rules)
+$(LINT_GEN)/embedded_data.o: CPPFLAGS += $(LINT_FLAGS) $(LINT_LAYER_FLAGS_base)
 
-$(LINT_GEN)/registry.c: lint/gen_registry.sh $(wildcard lint/rules/*.c)
+$(LINT_GEN)/registry.c: lint/engine/gen_registry.sh $(wildcard lint/rules/*.c)
 	@mkdir -p $(dir $@)
-	sh lint/gen_registry.sh $(wildcard lint/rules/*.c) > $@
-$(LINT_GEN)/embedded_data.c: lint/embed.sh $(wildcard rules/*.json docs/rules/*.md)
+	sh lint/engine/gen_registry.sh $(wildcard lint/rules/*.c) > $@
+$(LINT_GEN)/embedded_data.c: lint/base/embed.sh $(wildcard rules/*.json docs/rules/*.md)
 	@mkdir -p $(dir $@)
-	sh lint/embed.sh $(wildcard rules/*.json docs/rules/*.md) > $@
-$(LINT_GEN)/%.o: $(LINT_GEN)/%.c
+	sh lint/base/embed.sh $(wildcard rules/*.json docs/rules/*.md) > $@
+$(LINT_GEN)/%.o: $(LINT_GEN)/%.c | $(DEPS_STAMP)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(LINT_LIB): $(LINT_OBJS)
@@ -261,7 +298,7 @@ $(LINT_BIN): $(BUILD)/obj/lint/main.o $(LINT_LIB)
 
 $(BUILD)/tests/lint/%: tests/lint/%.c $(LINT_TEST_OBJS) $(LINT_LIB) $(LINT_BIN)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(LINT_FLAGS) $(LINT_TEST_DEFS) $(CFLAGS) $(LDFLAGS) -o $@ $< \
+	$(CC) $(CPPFLAGS) $(LINT_FLAGS) $(LINT_LAYER_FLAGS_cli) $(LINT_TEST_DEFS) $(CFLAGS) $(LDFLAGS) -o $@ $< \
 	  $(LINT_TEST_OBJS) $(LINT_LIB) -lcmocka $(LINT_LIBS)
 
 # examples/legacy/ is left out: it is the migration demo's "before" tree,
@@ -274,32 +311,35 @@ lint-dogfood: $(LINT_BIN)
 # parsing (bench/reference/parse_only.c: a program of its own, not in eh-bench).
 BENCH_PARSE_ONLY := $(BUILD)/bench/parse-only
 bench bench-smoke: $(LINT_BIN) $(BENCH_PARSE_ONLY)
-$(BENCH_PARSE_ONLY): bench/reference/parse_only.c
+$(BENCH_PARSE_ONLY): bench/reference/parse_only.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) -isystem $(CLANG_INC) $(CFLAGS) $(LDFLAGS) -o $@ $< -L$(CLANG_LIB) -Wl,-rpath,$(CLANG_LIB) -lclang
 
 -include $(LINT_OBJS:.o=.d) $(BUILD)/obj/lint/main.d $(LINT_TEST_OBJS:.o=.d)
 
 # ---- ember-migrate (build/bin/ember-migrate) and tests/migrate ----
-# migrate/*.c on top of the linter's engine (libemberlint.a): the same
-# parsing, configuration, file walking and fixes.  tests/migrate/ holds
-# the golden before/after trees and the failure-injection tests.
+# migrate/*.c on top of the linter's base, engine and change layers
+# (libemberlint.a): the same parsing, configuration, file walking and
+# fixes.  tests/migrate/ holds the golden before/after trees and the
+# failure-injection tests.
 MIGRATE_BIN  := $(BUILD)/bin/ember-migrate
 MIGRATE_LIB  := $(BUILD)/migrate/libembermigrate.a
 MIGRATE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out migrate/main.c,$(wildcard migrate/*.c)))
-MIGRATE_TEST_DEFS := -Itests/migrate -Itests/lint -Imigrate -DEMBER_MIGRATE=\"$(abspath $(MIGRATE_BIN))\" \
+MIGRATE_FLAGS := $(LINT_FLAGS) $(call lint_inc,$(LINT_USES_migrate)) -Imigrate
+MIGRATE_TEST_DEFS := -Itests/migrate -Itests/lint -DEMBER_MIGRATE=\"$(abspath $(MIGRATE_BIN))\" \
                      -DMIGRATE_SRCDIR=\"$(CURDIR)\"
 # tests/lint/tool_test.c: the helpers both tools' tests share
 MIGRATE_TEST_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out tests/migrate/test_%,$(wildcard tests/migrate/*.c))) \
                      $(BUILD)/obj/tests/lint/tool_test.o
 MIGRATE_TEST_BINS := $(patsubst tests/migrate/%.c,$(BUILD)/tests/migrate/%,$(wildcard tests/migrate/test_*.c))
 TEST_BINS += $(MIGRATE_TEST_BINS)
+FLAGS_NOW += migrate:$(MIGRATE_FLAGS)
 
 all: $(MIGRATE_BIN)
 tests: $(MIGRATE_TEST_BINS)
 
-$(MIGRATE_OBJS) $(BUILD)/obj/migrate/main.o: CPPFLAGS += $(LINT_FLAGS) -Imigrate
-$(MIGRATE_TEST_OBJS): CPPFLAGS += $(LINT_FLAGS) $(MIGRATE_TEST_DEFS)
+$(MIGRATE_OBJS) $(BUILD)/obj/migrate/main.o: CPPFLAGS += $(MIGRATE_FLAGS)
+$(filter-out $(LINT_TEST_OBJS),$(MIGRATE_TEST_OBJS)): CPPFLAGS += $(MIGRATE_FLAGS) $(MIGRATE_TEST_DEFS)
 
 $(MIGRATE_LIB): $(MIGRATE_OBJS)
 	@mkdir -p $(dir $@)
@@ -312,7 +352,7 @@ $(MIGRATE_BIN): $(BUILD)/obj/migrate/main.o $(MIGRATE_LIB) $(LINT_LIB)
 
 $(BUILD)/tests/migrate/%: tests/migrate/%.c $(MIGRATE_TEST_OBJS) $(MIGRATE_LIB) $(LINT_LIB) $(MIGRATE_BIN) $(LINT_BIN)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(LINT_FLAGS) $(MIGRATE_TEST_DEFS) $(CFLAGS) $(LDFLAGS) -o $@ $< \
+	$(CC) $(CPPFLAGS) $(MIGRATE_FLAGS) $(MIGRATE_TEST_DEFS) $(CFLAGS) $(LDFLAGS) -o $@ $< \
 	  $(MIGRATE_TEST_OBJS) $(MIGRATE_LIB) $(LINT_LIB) -lcmocka $(LINT_LIBS)
 
 -include $(MIGRATE_OBJS:.o=.d) $(BUILD)/obj/migrate/main.d $(MIGRATE_TEST_OBJS:.o=.d)

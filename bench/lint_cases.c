@@ -15,7 +15,7 @@
  * file's runner accepts 0..max_ok and reports anything else.
  *
  * The same compiler arguments everywhere: emberlint's defaults (-std=c11,
- * -I <tree>/libeh/include -I <tree>/libeh, see lint/flags.c), the extra
+ * -I <tree>/libeh/include -I <tree>/libeh, see lint/engine/flags.c), the extra
  * arguments `-Ilibeh/include -D_POSIX_C_SOURCE=200809L` (what
  * `make lint-dogfood` passes) and -w (emberlint adds it).  The baseline,
  * bench/reference/parse_only.c (built as $(BUILD)/bench/parse-only), parses

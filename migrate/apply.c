@@ -5,7 +5,7 @@
  *   2. parse every translation unit the plan changes (its errors before;
  *      for a moved file, those of the file at its old place);
  *   3. commit the changeset: all or nothing; a file that changed since
- *      the scan is refused (lint/changeset.h), never overridable;
+ *      the scan is refused (lint/change/changeset.h), never overridable;
  *   4. parse them again; a new error anywhere undoes everything.
  * A second run finds nothing to do. */
 #include <stdlib.h>

@@ -64,7 +64,7 @@ static int usage_error(const char *fmt, const char *arg)
     return EXIT_TROUBLE;
 }
 
-/* A usage error from lint/opt.h (err is freed). */
+/* A usage error from lint/base/opt.h (err is freed). */
 static int opt_error(char *err)
 {
     int rc = usage_error("%s", err);

@@ -13,7 +13,7 @@
  * for a person instead (em_manuals).
  *
  * The result is text: edits of existing files (byte offsets into the
- * content the scan parsed, lint/edit.h), new files (a file that moves
+ * content the scan parsed, lint/base/edit.h), new files (a file that moves
  * whole is a new file that names where it came from, so the plan shows a
  * rename), deleted files and directories to remove when emptied (never
  * above the PATH argument they were found under).  migrate/plan.c merges it with the

@@ -11,7 +11,7 @@
  *     "ops/blas/x.h" names blas);
  *   - not an include rewrite (EH101) in a file where some backend symbol
  *     (EH102) stays: the include still declares it;
- *   - of overlapping fixes, the one lint/fix_select.h chooses (the same
+ *   - of overlapping fixes, the one lint/change/fix_select.h chooses (the same
  *     policy as emberlint --fix): the enclosing one (a collapsed branch
  *     carries its rewritten calls), else the first.
  * Findings without a fix, EH104 findings outside moved code, and what

@@ -1,6 +1,6 @@
 /* migrate/scan.c -- em_scan (scan.h): one engine run over the tree, as
- * emberlint does it (lint/sources.h, lint/config.h, lint/compdb.h,
- * lint/engine.h), with EH000 and EH101-EH104 selected, fixes kept, and
+ * emberlint does it (lint/engine/sources.h, lint/engine/config.h, lint/engine/compdb.h,
+ * lint/engine/engine.h), with EH000 and EH101-EH104 selected, fixes kept, and
  * the scanner rule (scan_rule.c) recording facts; then the kernels.def
  * files of the backend directories, read as text.  The facts become the
  * plain model of scan.h: header records reached from several TUs are
@@ -21,7 +21,7 @@
 #include "mem.h"
 #include "metadata.h"
 #include "path.h"
-#include "rules/separation.h"
+#include "rule.h"
 #include "scan_rule.h"
 #include "sources.h"
 
@@ -155,7 +155,7 @@ static void add_def(builder *b, json_object *o)
     d->needs = jstrs(o, "needs", &d->n_needs);
     const el_config *cfg = config_of(b, path);
     char be[64];
-    if (cfg && sep_eh_backend_of(cfg, name, be, sizeof be)) {
+    if (cfg && el_backend_of_symbol(cfg, name, be, sizeof be)) {
         snprintf(d->backend, sizeof d->backend, "%s", be);
         /* the rest after the prefix: eh_<backend>_<op> */
         const char *rest = strstr(name, be);

@@ -1,5 +1,5 @@
 /* migrate/scan.h -- what ember-migrate knows about a tree, read through
- * the linter's engine (lint/engine.h: the same file walking,
+ * the linter's engine (lint/engine/engine.h: the same file walking,
  * configuration, compile flags and libclang parsing as emberlint).
  *
  * One engine run with rules EH101, EH102, EH103 and EH104 selected (their
@@ -87,7 +87,7 @@ typedef struct em_table {
     unsigned line;
     char backend[64];
     char *var;               /* the table variable ("eh_blas_backend"); NULL for kernels.def */
-    bool *implemented;       /* per op of el_op_*() (lint/rule.h) */
+    bool *implemented;       /* per op of el_op_*() (lint/engine/rule.h) */
     char **functions;        /* per op: the function registered, or NULL */
 } em_table;
 

@@ -11,7 +11,7 @@
  *     must include);
  *   - each #include directive: as spelled, angled or not, what it
  *     resolves to, its line;
- *   - each backend table (lint/backend_table.h) in backend code: the ops
+ *   - each backend table (lint/engine/backend_table.h) in backend code: the ops
  *     it implements and the function registered for each.
  * Definitions are emitted at end(), once the macro expansions (walked at
  * top level, after the function that contains them) are known. */

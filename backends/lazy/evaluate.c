@@ -6,10 +6,28 @@
  * single-output elementwise nodes feeding it (up to LAZY_MAX_REGION),
  * which fused.c runs in one pass.  Nodes inside a region are not
  * materialized: if something else observes them later they are computed
- * then, from their own inputs. */
+ * then, from their own inputs.
+ *
+ * Also here: the hooks libeh calls on a deferred tensor (evaluate, and
+ * graph.c's discard), whose table tells lazy's deferred tensors from
+ * others.  Above graph.c and fused.c; below backend.c, which records. */
 #include <stdlib.h>
 #include <string.h>
 #include "lazy.h"
+
+static eh_status lazy_evaluate_hook(eh_tensor *t) { return eh_lazy_evaluate(t); }
+
+const eh_deferred_ops eh_lazy_hooks = {
+    .evaluate = lazy_evaluate_hook,
+    .discard = eh_lazy_discard,
+};
+
+int eh_lazy_is_deferred(const eh_tensor *t) { return t->deferred_ops == &eh_lazy_hooks; }
+
+lazy_node *eh_lazy_node_of(const eh_tensor *t)
+{
+    return eh_lazy_is_deferred(t) ? (lazy_node *)t->deferred : NULL;
+}
 
 typedef struct region {
     lazy_node *nodes[LAZY_MAX_REGION];
@@ -83,7 +101,7 @@ static eh_status run_single(lazy_node *n)
     if (st == EH_OK) {
         eh_op_call call = {.op = n->op, .n_in = n->n_in, .in = (const eh_tensor *const *)n->in,
                            .n_out = n_out, .out = outs, .p = n->p};
-        st = eh_run_kernel(eh_lazy_executor(), &call);
+        st = eh_run_kernel(n->exec, &call);
     }
     for (int k = 0; k < n_out; k++)
         if (outs[k] && !n->out[k])

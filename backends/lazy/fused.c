@@ -39,10 +39,12 @@ typedef struct plan {
     char err_msg[256];
 } plan;
 
-static int node_index(const plan *p, const lazy_node *m)
+/* The region node x is the output of, or -1 (x comes from outside).
+ * Region nodes have one output each, which their consumers retain. */
+static int producer_index(const plan *p, const eh_tensor *x)
 {
     for (int i = 0; i < p->n; i++)
-        if (p->nodes[i] == m)
+        if (p->nodes[i]->out[0] == x)
             return i;
     return -1;
 }
@@ -55,8 +57,7 @@ static void make_plan(plan *p)
         for (int k = 0; k < nd->n_in; k++) {
             const eh_tensor *x = nd->in[k];
             source *s = &p->src[i][k];
-            lazy_node *m = eh_lazy_node_of(x);
-            int idx = m ? node_index(p, m) : -1;
+            int idx = producer_index(p, x);
             if (idx >= 0) {
                 s->kind = SRC_NODE;
                 s->index = idx;
@@ -182,7 +183,7 @@ eh_status eh_lazy_run_fused(lazy_node *const *nodes, int n_nodes)
     p->nodes = nodes;
     p->n = n_nodes;
     p->root = nodes[n_nodes - 1]->out[0];
-    p->exec = eh_lazy_executor();
+    p->exec = nodes[n_nodes - 1]->exec;
     pthread_mutex_init(&p->err_lock, NULL);
     for (int i = 0; i < n_nodes; i++) {
         if (!p->exec->kernels[nodes[i]->op]) {

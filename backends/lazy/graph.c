@@ -1,10 +1,14 @@
-/* The lazy graph: recording calls as nodes, and freeing them.
+/* The lazy graph: nodes, the lock that guards them, and freeing them.
  *
  * A deferred output points at its node (t->deferred); the node retains its
  * inputs.  Freeing cascades (an output goes, its node goes, the node
  * releases inputs that may be deferred outputs themselves...), so it runs
  * from a worklist, never by recursion: a 100,000-node chain is freed with
- * constant stack. */
+ * constant stack.
+ *
+ * The bottom of the backend: evaluate.c (above) computes nodes and holds
+ * the hooks libeh calls on a deferred tensor; backend.c (the top) records
+ * calls as nodes. */
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
@@ -33,24 +37,53 @@ void eh_lazy_unlock(void) { pthread_mutex_unlock(&graph_lock); }
 
 size_t eh_lazy_pending_bytes(void) { return pending_bytes; }
 
-static eh_status lazy_evaluate_hook(eh_tensor *t);
-static void lazy_discard_hook(eh_tensor *t);
-
-static const eh_deferred_ops lazy_ops = {
-    .evaluate = lazy_evaluate_hook,
-    .discard = lazy_discard_hook,
-};
-
-int eh_lazy_is_deferred(const eh_tensor *t) { return t->deferred_ops == &lazy_ops; }
-
-lazy_node *eh_lazy_node_of(const eh_tensor *t)
-{
-    return eh_lazy_is_deferred(t) ? (lazy_node *)t->deferred : NULL;
-}
-
 int eh_lazy_node_fusable(const lazy_node *n)
 {
     return n->n_out == 1 && eh_op_is_elementwise(n->op);
+}
+
+/* ---- making nodes ---- */
+
+lazy_node *eh_lazy_node_new(const eh_op_call *call, const eh_backend *exec, int depth)
+{
+    size_t bytes = sizeof(lazy_node) + (size_t)call->n_out * sizeof(lazy_out_meta) +
+                   (size_t)(call->n_in + call->n_out) * sizeof(eh_tensor *);
+    lazy_node *n = malloc(bytes);
+    if (!n)
+        return NULL;
+    memset(n, 0, sizeof *n);
+    n->op = call->op;
+    n->p = call->p;
+    n->n_in = call->n_in;
+    n->n_out = call->n_out;
+    n->exec = exec;
+    n->depth = depth;
+    n->meta = (lazy_out_meta *)(n + 1);
+    n->in = (eh_tensor **)(n->meta + call->n_out);
+    n->out = n->in + call->n_in;
+    for (int k = 0; k < call->n_out; k++) {
+        const eh_tensor *t = call->out[k];
+        n->meta[k].dtype = t->dtype;
+        n->meta[k].ndim = t->ndim;
+        memcpy(n->meta[k].shape, t->shape, sizeof t->shape);
+    }
+    for (int k = 0; k < call->n_in; k++)
+        n->in[k] = eh_tensor_ref(call->in[k]);
+    n->counts_pending = !eh_lazy_node_fusable(n);
+    return n;
+}
+
+void eh_lazy_attach_outputs(lazy_node *n, eh_tensor *const *outs, const eh_deferred_ops *hooks)
+{
+    for (int k = 0; k < n->n_out; k++) {
+        eh_tensor *t = outs[k];
+        n->out[k] = t;
+        t->deferred = n;
+        t->deferred_ops = hooks;
+        if (n->counts_pending)
+            pending_bytes += t->nbytes;
+    }
+    n->live_outputs = n->n_out;
 }
 
 /* ---- freeing, by worklist ---- */
@@ -103,13 +136,10 @@ static void detach_output(lazy_node *n, eh_tensor *t)
         bury(n);
 }
 
-static void lazy_discard_hook(eh_tensor *t)
+void eh_lazy_discard(eh_tensor *t)
 {
     eh_lazy_lock();
-    lazy_node *n = t->deferred;
-    if (n->counts_pending)
-        pending_bytes -= t->nbytes;
-    detach_output(n, t);
+    eh_lazy_tensor_done(t);
     eh_lazy_unlock();
 }
 
@@ -119,69 +149,4 @@ void eh_lazy_tensor_done(eh_tensor *t)
     if (n->counts_pending)
         pending_bytes -= t->nbytes;
     detach_output(n, t);
-}
-
-static eh_status lazy_evaluate_hook(eh_tensor *t) { return eh_lazy_evaluate(t); }
-
-/* ---- recording ---- */
-
-static lazy_node *new_node(const eh_op_call *call)
-{
-    size_t bytes = sizeof(lazy_node) + (size_t)call->n_out * sizeof(lazy_out_meta) +
-                   (size_t)(call->n_in + call->n_out) * sizeof(eh_tensor *);
-    lazy_node *n = malloc(bytes);
-    if (!n)
-        return NULL;
-    memset(n, 0, sizeof *n);
-    n->op = call->op;
-    n->p = call->p;
-    n->n_in = call->n_in;
-    n->n_out = call->n_out;
-    n->meta = (lazy_out_meta *)(n + 1);
-    n->in = (eh_tensor **)(n->meta + call->n_out);
-    n->out = n->in + call->n_in;
-    for (int k = 0; k < call->n_out; k++) {
-        const eh_tensor *t = call->out[k];
-        n->meta[k].dtype = t->dtype;
-        n->meta[k].ndim = t->ndim;
-        memcpy(n->meta[k].shape, t->shape, sizeof t->shape);
-    }
-    for (int k = 0; k < call->n_in; k++) {
-        n->in[k] = eh_tensor_ref(call->in[k]);
-        lazy_node *m = eh_lazy_node_of(call->in[k]);
-        if (m && m->depth + 1 > n->depth)
-            n->depth = m->depth + 1;
-    }
-    if (n->depth == 0)
-        n->depth = 1;
-    return n;
-}
-
-/* The defer hook: record the call, or run it now when a limit is hit. */
-eh_status eh_lazy_defer(const eh_op_call *call);
-eh_status eh_lazy_defer(const eh_op_call *call)
-{
-    eh_lazy_lock();
-    lazy_node *n = new_node(call);
-    if (!n) {
-        eh_lazy_unlock();
-        return eh_set_error(EH_ERR_NOMEM, "%s: out of memory recording a lazy node",
-                            eh_op_name(call->op));
-    }
-    n->counts_pending = !eh_lazy_node_fusable(n);
-    for (int k = 0; k < call->n_out; k++) {
-        eh_tensor *t = call->out[k];
-        n->out[k] = t;
-        t->deferred = n;
-        t->deferred_ops = &lazy_ops;
-        if (n->counts_pending)
-            pending_bytes += t->nbytes;
-    }
-    n->live_outputs = call->n_out;
-    const lazy_limits *lim = eh_lazy_limits();
-    eh_status st = EH_OK;
-    if (n->depth >= lim->max_depth || pending_bytes > lim->max_pending_bytes)
-        st = eh_lazy_evaluate(call->out[0]);
-    eh_lazy_unlock();
-    return st;
 }

@@ -1,11 +1,16 @@
 /* backends/lazy/lazy.h -- the lazy backend's private types.
  *
- * Ops record graph nodes (graph.c); nothing is computed until a result is
- * observed.  Evaluation (evaluate.c) walks the graph without recursion and
- * runs maximal regions of same-shape elementwise nodes as one blocked,
+ * Ops record graph nodes (backend.c); nothing is computed until a result
+ * is observed.  Evaluation (evaluate.c) walks the graph without recursion
+ * and runs maximal regions of same-shape elementwise nodes as one blocked,
  * multithreaded pass (fused.c); every other node runs on the eager kernels
  * of the backend lazy is built over (`blas`).  docs/backends/lazy.md has
- * the whole story. */
+ * the whole story.
+ *
+ * The files form a one-way stack, bottom to top: graph.c (nodes, lock,
+ * freeing), fused.c, evaluate.c (and the deferred-tensor hooks),
+ * backend.c (the table, limits, recording).  Each node carries the eager
+ * backend it runs on, so nothing below backend.c needs its table. */
 #ifndef EH_LAZY_H
 #define EH_LAZY_H
 
@@ -23,6 +28,7 @@ typedef struct lazy_out_meta {
 typedef struct lazy_node {
     eh_op op;
     eh_params p;
+    const eh_backend *exec; /* whose kernels run it (kernels and name only) */
     int n_in, n_out;
     eh_tensor **in;     /* retained until the node is freed          */
     eh_tensor **out;    /* not retained: NULL once that output is gone */
@@ -32,36 +38,36 @@ typedef struct lazy_node {
     int counts_pending; /* outputs count toward the pending-bytes limit */
 } lazy_node;
 
-/* Limits that force evaluation (docs/backends/lazy.md). */
-typedef struct lazy_limits {
-    int max_depth;            /* EH_LAZY_MAX_DEPTH, default 512          */
-    size_t max_pending_bytes; /* EH_LAZY_MAX_PENDING, default 1 GiB      */
-} lazy_limits;
-
-const lazy_limits *eh_lazy_limits(void);
-
-/* The eager backend nodes run on. */
-const eh_backend *eh_lazy_executor(void);
-
 /* Graph (graph.c); callers hold eh_lazy_lock(). */
 void eh_lazy_lock(void);
 void eh_lazy_unlock(void);
-int eh_lazy_is_deferred(const eh_tensor *t);
-lazy_node *eh_lazy_node_of(const eh_tensor *t);
 int eh_lazy_node_fusable(const lazy_node *n);
+/* A node for call (inputs retained, outputs not attached yet), run on
+ * exec's kernels when evaluated; depth as in lazy_node.  NULL when out of
+ * memory. */
+lazy_node *eh_lazy_node_new(const eh_op_call *call, const eh_backend *exec, int depth);
+/* outs (the call's n->n_out outputs) become n's deferred outputs, with
+ * `hooks` as their deferred_ops. */
+void eh_lazy_attach_outputs(lazy_node *n, eh_tensor *const *outs, const eh_deferred_ops *hooks);
 /* t (a deferred output) has been computed: it stops being deferred, and
  * its node is freed once no output is left on it. */
 void eh_lazy_tensor_done(eh_tensor *t);
+/* The discard hook: t, still deferred, is being freed (takes the lock). */
+void eh_lazy_discard(eh_tensor *t);
 /* Bytes of recorded, not yet computed outputs of non-fusable nodes:
  * storage evaluation will need (fusable intermediates never get any). */
 size_t eh_lazy_pending_bytes(void);
 
-/* Evaluation (evaluate.c). */
-eh_status eh_lazy_evaluate(eh_tensor *t);
-
 /* Fused execution of a region: `nodes` in topological order, the last one
  * is the root whose single output gets computed (fused.c). */
 eh_status eh_lazy_run_fused(lazy_node *const *nodes, int n_nodes);
+
+/* Evaluation (evaluate.c). */
+eh_status eh_lazy_evaluate(eh_tensor *t);
+/* The hooks of lazy's deferred tensors: evaluate, and graph.c's discard. */
+extern const eh_deferred_ops eh_lazy_hooks;
+int eh_lazy_is_deferred(const eh_tensor *t);
+lazy_node *eh_lazy_node_of(const eh_tensor *t);
 
 /* Most nodes in one fused region. */
 #define LAZY_MAX_REGION 64

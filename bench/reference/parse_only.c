@@ -5,7 +5,7 @@
  *
  * Each FILE is parsed once, in order, on one thread, with one CXIndex,
  * the given compiler arguments and the parse options emberlint uses
- * (lint/engine.c: PARSE_OPTIONS), then disposed of.  No cursor is visited
+ * (lint/engine/engine.c: PARSE_OPTIONS), then disposed of.  No cursor is visited
  * and nothing is hashed, cached or printed: what emberlint does beyond this
  * is its own cost.  Like emberlint, the diagnostics are read to see whether
  * a file has errors; a file that does not parse cleanly makes the exit

@@ -1,28 +1,48 @@
 /* libeh/src/internal.h -- helpers shared by libeh's frontend files.
- * Not installed; not for backends (they use <eh/backend_api.h>). */
+ * Not installed; not for backends (they use <eh/backend_api.h>).
+ *
+ * libeh/src is a one-way stack; a file calls only files listed before it
+ * (`make test` checks that no call or include goes in a circle):
+ *   error.c, f16.c, philox.c, parallel.c   errors, half floats, counters, threads
+ *   dtype.c                                dtypes and the promotion table
+ *   shape_util.c                           axes, broadcasting, strides
+ *   tensor.c                               headers, storage, queries
+ *   lifetime.c                             reference counts and scopes
+ *   host.c                                 host access (forces evaluation)
+ *   backend_registry.c                     the backends and the current one
+ *   dispatch.c                             running a call on a backend
+ *   random_sampling.c                      bits to values, for every backend
+ *   ops_convert.c                          cast (and eh__as_dtype), devices
+ *   ops_<group>.c                          the other ops
+ * The declarations below follow the same order. */
 #ifndef EH_INTERNAL_H
 #define EH_INTERNAL_H
 
 #include <eh/backend_api.h>
+
+/* ---- error.c, dtype.c ------------------------------------------------- */
 
 /* 1 if t is usable.  Otherwise records EH_ERR_NULL_ARG naming the op and
  * argument -- unless an error is already recorded, which is kept so that
  * nested calls report the failure that started the chain. */
 int eh__require(const char *op, const eh_tensor *t, const char *arg);
 
-/* Check a requested shape: no negative dimension (EH_ERR_NEGATIVE_SIZE),
- * ndim within [0, EH_MAX_DIMS] (EH_ERR_SHAPE), no overflow of the element
- * count or byte size (EH_ERR_OVERFLOW).  *size gets the element count. */
-eh_status eh__check_shape(const char *op, int ndim, const int64_t *shape,
-                          eh_dtype dtype, int64_t *size);
-
-/* A new tensor header (refcount 1, no data yet), registered with the
- * current scope.  Validates the shape as eh__check_shape does. */
-eh_tensor *eh__new_tensor(const char *op, int ndim, const int64_t *shape,
-                          eh_dtype dtype);
-
 /* A valid dtype value? (EH_ERR_DTYPE naming the op otherwise) */
 eh_status eh__check_dtype(const char *op, eh_dtype dtype);
+
+/* Dtype for float-valued results: the input's own if floating, else F64. */
+eh_dtype eh__float_dtype(eh_dtype dtype);
+
+/* Bytes per element of a valid dtype (eh_dtype_size without the range
+ * check, for the allocation path; dtype must already be validated). */
+static inline size_t eh__dtype_bytes(eh_dtype dtype)
+{
+    static const unsigned char bytes[EH_DTYPE_COUNT] = {
+        [EH_F16] = 2, [EH_F32] = 4, [EH_F64] = 8, [EH_I32] = 4, [EH_I64] = 8, [EH_BOOL] = 1};
+    return bytes[dtype];
+}
+
+/* ---- shape_util.c ----------------------------------------------------- */
 
 /* Normalize one axis for a tensor of `ndim` dims (negative counts from
  * the end).  EH_ERR_AXIS naming the op when out of range. */
@@ -37,21 +57,50 @@ eh_status eh__normalize_axes(const char *op, const int *axes, int n_axes,
 eh_status eh__broadcast_shapes(const char *op, int n, const eh_tensor *const *ts,
                                int *ndim, int64_t *shape);
 
+/* ---- tensor.c ---------------------------------------------------------- */
+
+/* Check a requested shape: no negative dimension (EH_ERR_NEGATIVE_SIZE),
+ * ndim within [0, EH_MAX_DIMS] (EH_ERR_SHAPE), no overflow of the element
+ * count or byte size (EH_ERR_OVERFLOW).  *size gets the element count. */
+eh_status eh__check_shape(const char *op, int ndim, const int64_t *shape,
+                          eh_dtype dtype, int64_t *size);
+
+/* A new tensor header (refcount 1, no data yet) that no scope holds.
+ * Validates the shape as eh__check_shape does. */
+eh_tensor *eh__tensor_header(const char *op, int ndim, const int64_t *shape, eh_dtype dtype);
+
+/* Free a tensor whose refcount reached zero. */
+void eh__tensor_destroy(eh_tensor *t);
+
+/* Test hook: make the nth allocation from now on this thread fail
+ * (1 = the next one; 0 disarms).  Lets tests reach EH_ERR_NOMEM paths. */
+void eh__test_fail_alloc(int nth);
+
+/* Test hooks: bytes of tensor storage allocated now, and the peak since
+ * the last reset. */
+void eh__test_storage_bytes(long long *now, long long *peak);
+void eh__test_reset_storage_peak(void);
+
+/* ---- lifetime.c -------------------------------------------------------- */
+
+/* A new tensor header (refcount 1, no data yet), registered with the
+ * current scope.  Validates the shape as eh__check_shape does. */
+eh_tensor *eh__new_tensor(const char *op, int ndim, const int64_t *shape,
+                          eh_dtype dtype);
+
+/* Take a tensor the frontend just created for its own use (a cast, a
+ * scalar operand) out of the caller's scope: its creation reference
+ * becomes the frontend's, dropped with eh_tensor_unref().  NULL-safe. */
+eh_tensor *eh__own(eh_tensor *t);
+
+/* ---- dispatch.c -------------------------------------------------------- */
+
 /* A call for `op` with `n_in` inputs and zeroed parameters.  Inline so
  * that the caller's eh_op_call is zeroed in place (no ~400-byte copy of a
  * returned struct): it is on every op's path. */
 static inline eh_op_call eh__call(eh_op op, int n_in, const eh_tensor *const *in)
 {
     return (eh_op_call){.op = op, .n_in = n_in, .in = in};
-}
-
-/* Bytes per element of a valid dtype (eh_dtype_size without the range
- * check, for the allocation path; dtype must already be validated). */
-static inline size_t eh__dtype_bytes(eh_dtype dtype)
-{
-    static const unsigned char bytes[EH_DTYPE_COUNT] = {
-        [EH_F16] = 2, [EH_F32] = 4, [EH_F64] = 8, [EH_I32] = 4, [EH_I64] = 8, [EH_BOOL] = 1};
-    return bytes[dtype];
 }
 
 /* Create the single output (ndim, shape, dtype), dispatch, return it.
@@ -64,34 +113,12 @@ eh_status eh__run_multi(eh_op_call *call, int n_out, const int *ndims,
                         const int64_t (*shapes)[EH_MAX_DIMS],
                         const eh_dtype *dtypes, eh_tensor **outs);
 
+/* ---- ops_convert.c ----------------------------------------------------- */
+
 /* t converted to dtype: an internal reference to t itself when it already
  * has that dtype, else a cast.  The caller drops the result with
  * eh_tensor_unref() -- never eh_release(), which could take a scope-owned
  * input out of its scope. */
 eh_tensor *eh__as_dtype(const eh_tensor *t, eh_dtype dtype);
-
-/* Take a tensor the frontend just created for its own use (a cast, a
- * scalar operand) out of the caller's scope: its creation reference
- * becomes the frontend's, dropped with eh_tensor_unref().  NULL-safe. */
-eh_tensor *eh__own(eh_tensor *t);
-
-/* Dtype for float-valued results: the input's own if floating, else F64. */
-eh_dtype eh__float_dtype(eh_dtype dtype);
-
-/* Scope bookkeeping used by tensor.c. */
-void eh__scope_adopt(eh_tensor *t);
-void eh__scope_forget(eh_tensor *t);
-
-/* Test hook: make the nth allocation from now on this thread fail
- * (1 = the next one; 0 disarms).  Lets tests reach EH_ERR_NOMEM paths. */
-void eh__test_fail_alloc(int nth);
-
-/* Test hooks: bytes of tensor storage allocated now, and the peak since
- * the last reset. */
-void eh__test_storage_bytes(long long *now, long long *peak);
-void eh__test_reset_storage_peak(void);
-
-/* Free a tensor whose refcount reached zero. */
-void eh__tensor_destroy(eh_tensor *t);
 
 #endif

@@ -1,6 +1,7 @@
 /* Frontend of dtype and device conversion: cast, to_device, get_device,
  * get_available_devices (result_type lives with the promotion table in
- * dtype.c).  docs/ops/creation.md has the user-facing semantics.
+ * dtype.c), and eh__as_dtype, the cast other ops apply to their inputs.
+ * docs/ops/creation.md has the user-facing semantics.
  *
  * Backend contract:
  *   op         in   eh_op_call.p   kernel writes
@@ -28,6 +29,13 @@ eh_tensor *eh_cast(const eh_tensor *x, eh_dtype dtype)
     const eh_tensor *in[1] = {x};
     eh_op_call call = eh__call(EH_OP_cast, 1, in);
     return eh__run(&call, x->ndim, x->shape, dtype);
+}
+
+eh_tensor *eh__as_dtype(const eh_tensor *t, eh_dtype dtype)
+{
+    if (t->dtype == dtype)
+        return eh_tensor_ref(t);
+    return eh__own(eh_cast(t, dtype));
 }
 
 int eh_get_available_devices(const char **names, int cap)

@@ -1,5 +1,6 @@
 /* Frontend of the creation ops (CREATION in ops.def, except the windows,
- * which belong to the signal group).  docs/ops/creation.md has the
+ * which belong to the signal group), and eh_scalar / eh_convert_to_tensor,
+ * which copy host values in and need no kernel.  docs/ops/creation.md has the
  * user-facing semantics; this comment is the contract every backend
  * implements.
  *
@@ -54,6 +55,7 @@
  * selects the same elements as the nearest one outside it) and lets a
  * kernel form i + k and m - k without overflow. */
 #include <math.h>
+#include <string.h>
 #include "internal.h"
 
 /* ---- filled tensors --------------------------------------------------- */
@@ -333,4 +335,47 @@ eh_tensor *eh_triu_indices(int64_t n, int64_t k, int64_t m)
 eh_tensor *eh_tril_indices(int64_t n, int64_t k, int64_t m)
 {
     return tri_indices(EH_OP_tril_indices, n, k, m);
+}
+
+/* ---- scalar, convert_to_tensor: host values in, no kernel ------------- */
+
+eh_tensor *eh_convert_to_tensor(const void *data, int ndim, const int64_t *shape,
+                                eh_dtype dtype)
+{
+    static const char op[] = "convert_to_tensor";
+    eh_tensor *t = eh__new_tensor(op, ndim, shape, dtype);
+    if (!t)
+        return NULL;
+    if (!data && t->size != 0) {
+        long long size = (long long)t->size; /* read before t is freed */
+        eh_release(t);
+        eh_set_error(EH_ERR_NULL_ARG, "%s: argument 'data' is NULL for %lld elements", op,
+                     size);
+        return NULL;
+    }
+    if (eh_tensor_alloc_data(t) != EH_OK) {
+        eh_release(t);
+        return NULL;
+    }
+    if (t->nbytes)
+        memcpy(t->data, data, t->nbytes);
+    if (dtype == EH_BOOL) { /* bool storage is 0 or 1: any nonzero byte is true */
+        uint8_t *b = t->data;
+        for (int64_t i = 0; i < t->size; i++)
+            b[i] = b[i] != 0;
+    }
+    return t;
+}
+
+eh_tensor *eh_scalar(double value, eh_dtype dtype)
+{
+    eh_tensor *t = eh__new_tensor("scalar", 0, NULL, dtype);
+    if (!t)
+        return NULL;
+    if (eh_tensor_alloc_data(t) != EH_OK) {
+        eh_release(t);
+        return NULL;
+    }
+    eh_store_f64(t->data, dtype, 0, value);
+    return t;
 }

@@ -129,10 +129,3 @@ int eh_nd_iter_next(eh_nd_iter *it)
     }
     return 0;
 }
-
-eh_tensor *eh__as_dtype(const eh_tensor *t, eh_dtype dtype)
-{
-    if (t->dtype == dtype)
-        return eh_tensor_ref(t);
-    return eh__own(eh_cast(t, dtype));
-}

@@ -1,4 +1,6 @@
-/* Tensor headers and storage: creation, reference counts, queries. */
+/* Tensor headers and storage: allocation, the allocation test hooks, and
+ * the queries (ndim, shape, size, ...).  Below lifetime.c, which counts
+ * references and registers new tensors with scopes. */
 #define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE (Linux): this file only */
 #include <pthread.h>
 #include <stdlib.h>
@@ -199,7 +201,7 @@ eh_status eh__check_shape(const char *op, int ndim, const int64_t *shape,
     return EH_OK;
 }
 
-static eh_tensor *new_header(const char *op, int ndim, const int64_t *shape, eh_dtype dtype)
+eh_tensor *eh__tensor_header(const char *op, int ndim, const int64_t *shape, eh_dtype dtype)
 {
     int64_t size;
     if (eh__check_shape(op, ndim, shape, dtype, &size) != EH_OK)
@@ -221,17 +223,9 @@ static eh_tensor *new_header(const char *op, int ndim, const int64_t *shape, eh_
     return t;
 }
 
-eh_tensor *eh__new_tensor(const char *op, int ndim, const int64_t *shape, eh_dtype dtype)
-{
-    eh_tensor *t = new_header(op, ndim, shape, dtype);
-    if (t)
-        eh__scope_adopt(t);
-    return t;
-}
-
 eh_tensor *eh_tensor_new(int ndim, const int64_t *shape, eh_dtype dtype)
 {
-    return new_header("tensor_new", ndim, shape, dtype);
+    return eh__tensor_header("tensor_new", ndim, shape, dtype);
 }
 
 eh_status eh_tensor_alloc_data(eh_tensor *t)
@@ -261,95 +255,6 @@ void eh__tensor_destroy(eh_tensor *t)
         free(t->data);
     }
     free_header(t);
-}
-
-/* Reference counting with scopes.  A scope holds one reference to each
- * tensor it owns.  eh_release() from the caller either undoes one of the
- * caller's own eh_retain()s or, when there is none, gives up the scope's
- * reference (taking the tensor out of its scope): that is what the caller
- * means in both cases.  Internal holders use eh_tensor_ref/unref, which
- * only count. */
-eh_tensor *eh_tensor_ref(const eh_tensor *t)
-{
-    eh_tensor *m = (eh_tensor *)t; /* refcounts live outside logical constness */
-    if (m)
-        atomic_fetch_add_explicit(&m->refcount, 1, memory_order_relaxed);
-    return m;
-}
-
-void eh_tensor_unref(eh_tensor *t)
-{
-    if (t && atomic_fetch_sub_explicit(&t->refcount, 1, memory_order_acq_rel) == 1) {
-        if (t->scope)
-            eh__scope_forget(t);
-        eh__tensor_destroy(t);
-    }
-}
-
-eh_tensor *eh_retain(const eh_tensor *t)
-{
-    eh_tensor *m = (eh_tensor *)t;
-    if (m)
-        atomic_fetch_add_explicit(&m->user_refs, 1, memory_order_relaxed);
-    return eh_tensor_ref(m);
-}
-
-void eh_release(eh_tensor *t)
-{
-    if (!t)
-        return;
-    int user = atomic_load_explicit(&t->user_refs, memory_order_relaxed);
-    if (user > 0)
-        atomic_fetch_sub_explicit(&t->user_refs, 1, memory_order_relaxed);
-    else if (t->scope)
-        eh__scope_forget(t);
-    eh_tensor_unref(t);
-}
-
-int eh_refcount(const eh_tensor *t)
-{
-    return t ? atomic_load_explicit(&((eh_tensor *)t)->refcount, memory_order_relaxed) : 0;
-}
-
-eh_tensor *eh_convert_to_tensor(const void *data, int ndim, const int64_t *shape,
-                                eh_dtype dtype)
-{
-    static const char op[] = "convert_to_tensor";
-    eh_tensor *t = eh__new_tensor(op, ndim, shape, dtype);
-    if (!t)
-        return NULL;
-    if (!data && t->size != 0) {
-        long long size = (long long)t->size; /* read before t is freed */
-        eh_release(t);
-        eh_set_error(EH_ERR_NULL_ARG, "%s: argument 'data' is NULL for %lld elements", op,
-                     size);
-        return NULL;
-    }
-    if (eh_tensor_alloc_data(t) != EH_OK) {
-        eh_release(t);
-        return NULL;
-    }
-    if (t->nbytes)
-        memcpy(t->data, data, t->nbytes);
-    if (dtype == EH_BOOL) { /* bool storage is 0 or 1: any nonzero byte is true */
-        uint8_t *b = t->data;
-        for (int64_t i = 0; i < t->size; i++)
-            b[i] = b[i] != 0;
-    }
-    return t;
-}
-
-eh_tensor *eh_scalar(double value, eh_dtype dtype)
-{
-    eh_tensor *t = eh__new_tensor("scalar", 0, NULL, dtype);
-    if (!t)
-        return NULL;
-    if (eh_tensor_alloc_data(t) != EH_OK) {
-        eh_release(t);
-        return NULL;
-    }
-    eh_store_f64(t->data, dtype, 0, value);
-    return t;
 }
 
 int eh_ndim(const eh_tensor *t) { return t ? t->ndim : -1; }

@@ -27,7 +27,7 @@
  * else` -- whose conditions have no side effects (comparisons, logical
  * operators, variables, literals, calls of backend_name_functions and
  * compare_functions) and whose arms are the same tokens once every call
- * in them is rewritten (lint/rewrite.h: eh_blas_matmul -> eh_matmul)
+ * in them is rewritten (lint/change/rewrite.h: eh_blas_matmul -> eh_matmul)
  * becomes A, with its calls rewritten.  A block A loses its braces and
  * moves one level out when it declares nothing at its top level and the
  * if statement stands in a block; otherwise it stays a block.  Safety:

@@ -91,7 +91,7 @@ static void on_definition(el_ctx *ctx, state *s, CXCursor c)
         return; /* locals */
     char name[256], backend[64], dir[256];
     elc_spelling(c, name, sizeof name);
-    if (sep_eh_backend_of(el_ctx_config(ctx), name, backend, sizeof backend)) {
+    if (el_backend_of_symbol(el_ctx_config(ctx), name, backend, sizeof backend)) {
         el_report(ctx, c, "definition of backend %s '%s' outside the backend directories; "
                   "backend %s code belongs in %s", k == CXCursor_FunctionDecl ? "function" : "variable",
                   name, backend, backend_dir(el_ctx_config(ctx), backend, dir, sizeof dir));

@@ -5,7 +5,7 @@
  * Per TU: every file-scope definition in backend code (backends/<name>/)
  * whose type is a backend table (options.table_types, "eh_backend") is
  * read from clang's view of its initializer, whatever wrote it
- * (lint/backend_table.h, shared with ember-migrate: the engine does not
+ * (lint/engine/backend_table.h, shared with ember-migrate: the engine does not
  * walk ops.def, an external file, so the initializer is walked there).
  * The table's place and the ops it implements are recorded as a fact.
  *

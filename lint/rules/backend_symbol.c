@@ -28,7 +28,7 @@
  *
  * Also reported: a call of a function the configuration's "rewrites"
  * give a template for (a project's own wrapper to migrate), whatever its
- * name.  The fix of a reported call is its rewrite (lint/rewrite.h): the
+ * name.  The fix of a reported call is its rewrite (lint/change/rewrite.h): the
  * callee renamed to the op (eh_blas_matmul -> eh_matmul) or the call
  * replaced by the template. */
 #include <stdlib.h>
@@ -165,7 +165,7 @@ static why classify_decl(el_ctx *ctx, state *s, CXCursor decl, char *backend, si
     enum CXCursorKind k = clang_getCursorKind(decl);
     bool is_macro = k == CXCursor_MacroDefinition;
 
-    if (!is_macro && sep_eh_backend_of(cfg, name, backend, n))
+    if (!is_macro && el_backend_of_symbol(cfg, name, backend, n))
         return BY_PREFIX;
 
     /* Where it is first declared. */
@@ -178,7 +178,7 @@ static why classify_decl(el_ctx *ctx, state *s, CXCursor decl, char *backend, si
     backend[0] = '\0';
     if (is_macro && fi && fi->linted)
         return NOT_BACKEND; /* the frontend's own macro: its body is seen through */
-    if (!sep_prefix_of(cfg, name, true))
+    if (!el_backend_prefix_of(cfg, name, true))
         return NOT_BACKEND;
     if (is_macro)
         return BY_PREFIX;

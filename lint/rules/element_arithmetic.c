@@ -3,7 +3,7 @@
  * and unary minus) applied to elements of tensor storage: values read
  * through a pointer from eh_data* (directly, through aliases, casts and
  * pointer arithmetic; by subscript or dereference), or variables holding
- * such a value.  Which values those are is lint/storage_flow.c's answer.
+ * such a value.  Which values those are is lint/analysis/storage_flow.c's answer.
  *
  * Not findings: arithmetic whose result is an index or an address (inside
  * a subscript, pointer arithmetic), loop counters and anything else that

@@ -3,7 +3,7 @@
  * eh_data*) and turned back into a tensor (a to-tensor call such as
  * eh_convert_to_tensor, lists in rules/host_access.json) in the same
  * function: the buffer itself, an alias of it, or data local code derived
- * from it (`out[i] = buf[i] * 2`, memcpy).  lint/storage_flow.c tracks
+ * from it (`out[i] = buf[i] * 2`, memcpy).  lint/analysis/storage_flow.c tracks
  * the flow, within the function and through variables only.
  *
  * Not findings: tensors made from data that never left a tensor (constant

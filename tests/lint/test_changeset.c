@@ -1,5 +1,5 @@
 /* tests/lint/test_changeset.c -- all-or-nothing multi-file commits
- * (lint/changeset.h).  The whole scratch tree (names, modes, contents) is
+ * (lint/change/changeset.h).  The whole scratch tree (names, modes, contents) is
  * snapshotted before a commit: a commit that fails at any write, meets a
  * file changed behind its back, or hits a directory it may not write must
  * leave exactly that snapshot (no temporary file, no created directory);

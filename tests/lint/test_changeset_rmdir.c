@@ -1,5 +1,5 @@
 /* tests/lint/test_changeset_rmdir.c -- where emptied directories stop
- * being removed (el_changeset_rmdir_upto in lint/changeset.h): up to but
+ * being removed (el_changeset_rmdir_upto in lint/change/changeset.h): up to but
  * not including the stop directory, whatever the change set's root (the
  * tools' root is the current directory; the stop is the PATH the user
  * named, which may lie outside it), the nearer stop when asked twice,

@@ -1,5 +1,5 @@
 /* tests/lint/test_clang_util.c -- the libclang helpers rules share
- * (lint/clang_util.h): operators (libclang 14 has no opcode API),
+ * (lint/engine/clang_util.h): operators (libclang 14 has no opcode API),
  * callees through macros, aliases and typedefs, locations, types. */
 #include <stdio.h>
 #include <stdlib.h>

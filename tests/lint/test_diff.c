@@ -1,4 +1,4 @@
-/* tests/lint/test_diff.c -- unified diffs (lint/diff.h): for every shape
+/* tests/lint/test_diff.c -- unified diffs (lint/change/diff.h): for every shape
  * of change the diff must be accepted by `git apply --check`, and
  * applying it (with git, and with patch -p1) must give the new content
  * byte for byte.  A randomized test does the same for 200 random edits. */

@@ -1,6 +1,6 @@
 /* tests/lint/test_diff_rename.c -- moved files as git renames
- * (el_diff_write_rename in lint/diff.h, el_changeset_move in
- * lint/changeset.h).  For each shape -- identical content, a changed
+ * (el_diff_write_rename in lint/change/diff.h, el_changeset_move in
+ * lint/change/changeset.h).  For each shape -- identical content, a changed
  * include line, a move into a new directory -- the diff is checked for
  * git's rename lines (and for hunks exactly when the content changed),
  * `git apply --check` and `git apply` must accept it in a scratch tree,

@@ -1,4 +1,4 @@
-/* tests/lint/test_edit.c -- edit lists (lint/edit.h): order and duplicate
+/* tests/lint/test_edit.c -- edit lists (lint/base/edit.h): order and duplicate
  * removal, conflict detection (overlaps versus insertions touching a
  * replaced range), application at every position, refusal of edits
  * outside the content. */

@@ -3,7 +3,7 @@
  * In process, a probe rule (this test's registry) attaches fixes through
  * the rule API (el_fix_begin / el_fix_replace): fixes reach the findings
  * only with want_fixes, never inside macro expansions or for dropped
- * findings; extra rules record facts and cannot report; then lint/fix.c
+ * findings; extra rules record facts and cannot report; then lint/change/fix.c
  * plans (conflicts, files that do not parse, files changed since they
  * were read), writes and rolls back a fix that introduces an error.
  *

@@ -1,4 +1,4 @@
-/* tests/lint/test_reparse.c -- lint/reparse.c: a file's errors from a
+/* tests/lint/test_reparse.c -- lint/change/reparse.c: a file's errors from a
  * fresh parse, with the engine's flags, and the multiset comparison
  * emberlint --fix uses to decide that a fix introduced an error. */
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* tests/lint/test_rule_api.c -- the rule API (lint/rule.h), in process:
+/* tests/lint/test_rule_api.c -- the rule API (lint/engine/rule.h), in process:
  * a probe rule replaces the registry and checks the hooks' order, the
  * walk's ancestors, file classes, filtering of findings, facts and the
  * project hook; then the configuration and knowledge queries. */

@@ -5,7 +5,7 @@
  *   - a read-only file to change (chmod 0444: refused even as root, where
  *     renaming over it would work);
  *   - a read-only directory holding a file to change;
- *   - a write failing midway (EL_TEST_FAIL_WRITE=N, lint/changeset.h),
+ *   - a write failing midway (EL_TEST_FAIL_WRITE=N, lint/change/changeset.h),
  *     for every N up to the number of writes the migration makes;
  *   - a file that does not parse (refused; --force migrates the rest and
  *     leaves it untouched);

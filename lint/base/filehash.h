@@ -1,0 +1,21 @@
+/* lint/base/filehash.h -- the content hash of every file a run looks at
+ * (sources and the headers they include), computed once per run and
+ * shared by the worker threads. */
+#ifndef EL_FILEHASH_H
+#define EL_FILEHASH_H
+
+#include <stdbool.h>
+
+#include "hash.h"
+
+typedef struct el_filehash el_filehash;
+
+el_filehash *el_filehash_new(void);
+/* Record a hash computed elsewhere (the sources walk reads every file). */
+void el_filehash_put(el_filehash *m, const char *path, el_hash128 h);
+/* The hash of a file's content, reading it the first time; false when it
+ * cannot be read.  Thread-safe. */
+bool el_filehash_get(el_filehash *m, const char *path, el_hash128 *out);
+void el_filehash_free(el_filehash *m);
+
+#endif

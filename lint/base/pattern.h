@@ -1,0 +1,21 @@
+/* lint/base/pattern.h -- the path patterns of the configuration.
+ *
+ * A pattern is matched against a '/'-separated relative path, component
+ * by component, starting at any component ("backends/<name>/" matches
+ * "x/backends/blas/k.c"); a leading '/' anchors it at the first component.
+ * In a component, * ? and [...] work as in fnmatch(3); a component "**"
+ * matches any number of components; "<name>" (any <word>) matches exactly
+ * one component and captures it.  A trailing '/' matches everything below
+ * (as if followed by "**").  The whole rest of the path must match:
+ * "cblas.h" matches "usr/include/cblas.h" but not "cblas.h.in". */
+#ifndef EL_PATTERN_H
+#define EL_PATTERN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* 1 when pattern matches path; the first <word> capture is copied into
+ * capture (capn bytes, may be NULL). */
+bool el_pattern_match(const char *pattern, const char *path, char *capture, size_t capn);
+
+#endif

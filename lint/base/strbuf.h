@@ -1,0 +1,23 @@
+/* lint/base/strbuf.h -- a growable string. */
+#ifndef EL_STRBUF_H
+#define EL_STRBUF_H
+
+#include <stddef.h>
+
+typedef struct el_buf {
+    char *s;     /* always NUL-terminated once anything was added */
+    size_t n;    /* length */
+    size_t cap;
+} el_buf;
+
+void el_buf_putn(el_buf *b, const char *s, size_t n);
+void el_buf_puts(el_buf *b, const char *s);
+void el_buf_putc(el_buf *b, char c);
+void el_buf_printf(el_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The string (an empty string when nothing was added). */
+const char *el_buf_str(el_buf *b);
+/* Give the string to the caller (free it) and reset b. */
+char *el_buf_take(el_buf *b);
+void el_buf_free(el_buf *b);
+
+#endif

@@ -1,0 +1,79 @@
+/* lint/change/reparse.c -- a file's errors from a fresh parse (reparse.h). */
+#include "reparse.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <clang-c/Index.h>
+
+#include "flags.h"
+#include "mem.h"
+
+/* Errors only: no preprocessing record, but the same recovery as the
+ * engine so the same errors come out. */
+#define REPARSE_OPTIONS (CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles)
+
+static void add(el_errlist *l, const char *msg)
+{
+    el_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v);
+    l->v[l->n++] = el_xstrdup(msg);
+}
+
+int el_reparse_errors(const el_compdb *db, const el_source *src, char *const *extra,
+                      size_t n_extra, el_errlist *out)
+{
+    size_t n_args = 0;
+    char **args = el_flags_for(db, src, extra, n_extra, &n_args);
+    CXIndex idx = clang_createIndex(0, 0);
+    CXTranslationUnit tu = NULL;
+    enum CXErrorCode ec = clang_parseTranslationUnit2(idx, src->path, (const char *const *)args,
+                                                      (int)n_args, NULL, 0, REPARSE_OPTIONS, &tu);
+    int rc = 0;
+    if (ec != CXError_Success || !tu) {
+        add(out, "libclang could not parse it");
+        rc = -1;
+    } else {
+        unsigned nd = clang_getNumDiagnostics(tu);
+        for (unsigned i = 0; i < nd; i++) {
+            CXDiagnostic d = clang_getDiagnostic(tu, i);
+            if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+                CXString s = clang_getDiagnosticSpelling(d);
+                const char *m = clang_getCString(s);
+                add(out, m ? m : "");
+                clang_disposeString(s);
+            }
+            clang_disposeDiagnostic(d);
+        }
+        clang_disposeTranslationUnit(tu);
+    }
+    clang_disposeIndex(idx);
+    el_args_free(args, n_args);
+    return rc;
+}
+
+const char *el_errlist_new_error(const el_errlist *before, const el_errlist *after)
+{
+    bool *used = el_xcalloc(before->n + 1, sizeof *used);
+    const char *found = NULL;
+    for (size_t i = 0; i < after->n && !found; i++) {
+        bool matched = false;
+        for (size_t j = 0; j < before->n && !matched; j++) {
+            if (!used[j] && strcmp(before->v[j], after->v[i]) == 0) {
+                used[j] = true;
+                matched = true;
+            }
+        }
+        if (!matched)
+            found = after->v[i];
+    }
+    free(used);
+    return found;
+}
+
+void el_errlist_free(el_errlist *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+    l->v = NULL;
+    l->n = l->cap = 0;
+}

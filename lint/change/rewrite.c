@@ -1,0 +1,705 @@
+/* lint/change/rewrite.c -- call rewrites (rewrite.h): the naming contract
+ * eh_<backend>_<op> -> eh_<op>, and the configuration's call templates. */
+#include "rewrite.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clang_util.h"
+#include "config.h"
+#include "mem.h"
+#include "rule.h"
+#include "strbuf.h"
+#include "strmap.h"
+
+#define FILE_CACHE 16
+#define MAX_ARGS 64
+
+typedef struct file_info {
+    CXFile file;
+    bool legacy;              /* under a legacy backend directory */
+} file_info;
+
+struct el_rewriter {
+    CXTranslationUnit tu;
+    const el_config *cfg;
+    bool indexed;             /* ops[] filled */
+    el_strmap ops;            /* "eh_matmul" -> index + 1 in decls */
+    CXCursor *decls;
+    size_t n_decls, cap_decls;
+    file_info files[FILE_CACHE];
+    size_t n_files, next_file;
+};
+
+el_fix_safety el_fix_safety_worst(el_fix_safety a, el_fix_safety b)
+{
+    return a > b ? a : b;
+}
+
+el_rewriter *el_rewriter_new(CXTranslationUnit tu, const el_config *cfg)
+{
+    el_rewriter *rw = calloc(1, sizeof *rw);
+    if (rw) {
+        rw->tu = tu;
+        rw->cfg = cfg;
+    }
+    return rw;
+}
+
+void el_rewriter_free(el_rewriter *rw)
+{
+    if (!rw)
+        return;
+    el_strmap_free(&rw->ops);
+    free(rw->decls);
+    free(rw);
+}
+
+void el_call_rewrite_clear(el_call_rewrite *r)
+{
+    free(r->text);
+    r->text = NULL;
+}
+
+/* ---- the TU's eh_<op> declarations (top level, once per TU) ---------------- */
+
+static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    el_rewriter *rw = d;
+    if (clang_getCursorKind(c) != CXCursor_FunctionDecl)
+        return CXChildVisit_Continue;
+    char name[128];
+    elc_spelling(c, name, sizeof name);
+    if (strncmp(name, "eh_", 3) != 0 || !el_is_op(name) || el_strmap_get(&rw->ops, name))
+        return CXChildVisit_Continue;
+    el_grow(&rw->decls, &rw->cap_decls, rw->n_decls + 1, sizeof *rw->decls);
+    rw->decls[rw->n_decls++] = c;
+    el_strmap_put(&rw->ops, name, (void *)(uintptr_t)rw->n_decls);
+    return CXChildVisit_Continue;
+}
+
+/* The declaration of eh_<op> the TU has, or a null cursor. */
+static CXCursor op_decl(el_rewriter *rw, const char *name)
+{
+    if (!rw->indexed) {
+        rw->indexed = true;
+        clang_visitChildren(clang_getTranslationUnitCursor(rw->tu), index_visit, rw);
+    }
+    uintptr_t k = (uintptr_t)el_strmap_get(&rw->ops, name);
+    return k ? rw->decls[k - 1] : clang_getNullCursor();
+}
+
+static bool file_is_legacy(el_rewriter *rw, CXFile f)
+{
+    for (size_t i = 0; i < rw->n_files; i++)
+        if (clang_File_isEqual(rw->files[i].file, f))
+            return rw->files[i].legacy;
+    char name[4096], backend[64];
+    elc_file_name(f, name, sizeof name);
+    char *real = realpath(name, NULL);
+    bool legacy = el_config_legacy_backend(rw->cfg, real ? real : name, backend, sizeof backend);
+    free(real);
+    size_t slot = rw->n_files < FILE_CACHE ? rw->n_files++ : rw->next_file++ % FILE_CACHE;
+    rw->files[slot].file = f;
+    rw->files[slot].legacy = legacy;
+    return legacy;
+}
+
+/* ---- source text ------------------------------------------------------------ */
+
+/* A location written plainly in a file: its file and offset. */
+static CXFile plain(CXSourceLocation loc, unsigned *off)
+{
+    CXFile ef = NULL, sf = NULL, ff = NULL;
+    unsigned eo = 0, so = 0, fo = 0;
+    clang_getExpansionLocation(loc, &ef, NULL, NULL, &eo);
+    clang_getSpellingLocation(loc, &sf, NULL, NULL, &so);
+    clang_getFileLocation(loc, &ff, NULL, NULL, &fo);
+    if (!ef || !sf || !ff || !clang_File_isEqual(ef, sf) || !clang_File_isEqual(ef, ff) ||
+        eo != so || eo != fo)
+        return NULL;
+    *off = eo;
+    return ef;
+}
+
+/* Past whitespace and comments from i. */
+static size_t skip_blank(const char *t, size_t n, size_t i)
+{
+    for (;;) {
+        while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r' ||
+                         t[i] == '\f' || t[i] == '\v'))
+            i++;
+        if (i + 1 < n && t[i] == '/' && t[i + 1] == '*') {
+            const char *e = NULL;
+            for (size_t k = i + 2; k + 1 < n; k++)
+                if (t[k] == '*' && t[k + 1] == '/') {
+                    e = t + k + 2;
+                    break;
+                }
+            if (!e)
+                return n;
+            i = (size_t)(e - t);
+        } else if (i + 1 < n && t[i] == '/' && t[i + 1] == '/') {
+            while (i < n && t[i] != '\n')
+                i++;
+        } else {
+            return i;
+        }
+    }
+}
+
+/* The argument list whose '(' is at t[open]: the ')' matching it, and the
+ * ranges of the top-level arguments [b[k], e[k]) (whitespace trimmed).
+ * false when it is not balanced within n or has too many arguments. */
+static bool split_args(const char *t, size_t n, size_t open, size_t *close, unsigned *b,
+                       unsigned *e, unsigned *nargs)
+{
+    int depth = 0;
+    size_t start = open + 1;
+    *nargs = 0;
+    for (size_t i = open; i < n; i++) {
+        char c = t[i];
+        if (c == '"' || c == '\'') {
+            for (i++; i < n && t[i] != c; i++)
+                if (t[i] == '\\')
+                    i++;
+            continue;
+        }
+        if (c == '/' && i + 1 < n && (t[i + 1] == '*' || t[i + 1] == '/')) {
+            i = skip_blank(t, n, i) - 1;
+            continue;
+        }
+        if (c == '(' || c == '[' || c == '{') {
+            depth++;
+        } else if (c == ')' || c == ']' || c == '}') {
+            if (--depth == 0) {
+                if (c != ')')
+                    return false;
+                /* the last argument (none when only blanks) */
+                size_t s = skip_blank(t, n, start);
+                if (*nargs > 0 || s < i) {
+                    if (*nargs == MAX_ARGS)
+                        return false;
+                    size_t x = i;
+                    while (x > start && strchr(" \t\r\n\f\v", t[x - 1]))
+                        x--;
+                    b[*nargs] = (unsigned)s;
+                    e[*nargs] = (unsigned)x;
+                    (*nargs)++;
+                }
+                *close = i;
+                return true;
+            }
+            if (depth < 0)
+                return false;
+        } else if (c == ',' && depth == 1) {
+            if (*nargs == MAX_ARGS)
+                return false;
+            size_t s = skip_blank(t, n, start), x = i;
+            while (x > start && strchr(" \t\r\n\f\v", t[x - 1]))
+                x--;
+            b[*nargs] = (unsigned)s;
+            e[*nargs] = (unsigned)(x < s ? s : x);
+            (*nargs)++;
+            start = i + 1;
+        }
+    }
+    return false;
+}
+
+/* ---- precedence: which text stands as one operand ---------------------------- */
+
+/* A template (and the arguments put into it) is text, so a substitution
+ * can change what binds to what: "$1 + $2" put into "2 * f(k, k)" reads
+ * 2 * k + k.  Text that is a primary or postfix expression (a name, a
+ * literal, a call, a subscript, a member, something parenthesized) stands
+ * as one operand wherever it is put; anything else gets parentheses.  A
+ * small tokenizer is enough to tell: groups ( [ { are one token each, and
+ * string and character literals and comments are skipped whole. */
+
+typedef enum {
+    TK_END, TK_IDENT, TK_NUMBER, TK_STRING, TK_PAREN, TK_BRACKET, TK_BRACE, TK_ARG, TK_PUNCT, TK_BAD
+} tk_kind;
+
+typedef struct token {
+    tk_kind kind;
+    size_t b, e;              /* t[b..e) */
+} token;
+
+static bool ident_char(char c, bool tpl)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           (unsigned char)c >= 0x80 || (c == '$' && !tpl);
+}
+
+/* Past the literal whose quote is at t[i]; n when it is not closed. */
+static size_t skip_literal(const char *t, size_t n, size_t i)
+{
+    char q = t[i];
+    for (i++; i < n && t[i] != q && t[i] != '\n'; i++)
+        if (t[i] == '\\')
+            i++;
+    return i < n && t[i] == q ? i + 1 : n + 1;
+}
+
+/* Past the group whose opener is at t[i]; n + 1 when it is not balanced. */
+static size_t skip_group(const char *t, size_t n, size_t i)
+{
+    char stack[64];
+    size_t depth = 0;
+    while (i < n) {
+        char c = t[i];
+        if (c == '"' || c == '\'') {
+            i = skip_literal(t, n, i);
+            continue;
+        }
+        if (c == '/' && i + 1 < n && (t[i + 1] == '*' || t[i + 1] == '/')) {
+            size_t j = skip_blank(t, n, i);
+            if (j >= n)
+                return n + 1;
+            i = j;
+            continue;
+        }
+        if (c == '(' || c == '[' || c == '{') {
+            if (depth == sizeof stack)
+                return n + 1;
+            stack[depth++] = c == '(' ? ')' : c == '[' ? ']' : '}';
+        } else if (c == ')' || c == ']' || c == '}') {
+            if (!depth || stack[--depth] != c)
+                return n + 1;
+            if (!depth)
+                return i + 1;
+        }
+        i++;
+    }
+    return n + 1;
+}
+
+/* The token at or after t[i].  In a template (tpl) $1..$9 are TK_ARG and
+ * any other $ is punctuation. */
+static token next_token(const char *t, size_t n, size_t i, bool tpl)
+{
+    token k = {TK_END, 0, 0};
+    i = skip_blank(t, n, i);
+    k.b = i;
+    if (i >= n) {
+        k.e = n;
+        return k;
+    }
+    char c = t[i];
+    size_t j = i + 1;
+    if (tpl && c == '$') {
+        k.kind = j < n && t[j] >= '1' && t[j] <= '9' ? TK_ARG : TK_PUNCT;
+        j++;
+    } else if ((c >= '0' && c <= '9') || (c == '.' && j < n && t[j] >= '0' && t[j] <= '9')) {
+        k.kind = TK_NUMBER; /* a pp-number: 1.5e-3f, 0x1p+4 */
+        while (j < n && (ident_char(t[j], tpl) || t[j] == '.' ||
+                         ((t[j] == '+' || t[j] == '-') && strchr("eEpP", t[j - 1]))))
+            j++;
+    } else if (ident_char(c, tpl)) {
+        while (j < n && ident_char(t[j], tpl))
+            j++;
+        k.kind = TK_IDENT;
+        /* an encoding prefix: L"..", u8"..", U'.' */
+        size_t l = j - i;
+        if (j < n && (t[j] == '"' || t[j] == '\'') &&
+            ((l == 1 && strchr("LuU", c)) || (l == 2 && c == 'u' && t[i + 1] == '8'))) {
+            k.kind = TK_STRING;
+            j = skip_literal(t, n, j);
+        }
+    } else if (c == '"' || c == '\'') {
+        k.kind = TK_STRING;
+        j = skip_literal(t, n, i);
+    } else if (c == '(' || c == '[' || c == '{') {
+        k.kind = c == '(' ? TK_PAREN : c == '[' ? TK_BRACKET : TK_BRACE;
+        j = skip_group(t, n, i);
+    } else {
+        k.kind = TK_PUNCT;
+        if (j < n && ((c == '-' && (t[j] == '>' || t[j] == '-')) || (c == '+' && t[j] == '+')))
+            j++;
+    }
+    if (j > n) {
+        k.kind = TK_BAD;
+        j = n;
+    }
+    k.e = j;
+    return k;
+}
+
+static bool punct_is(const char *t, token k, const char *s)
+{
+    return k.kind == TK_PUNCT && k.e - k.b == strlen(s) && strncmp(t + k.b, s, k.e - k.b) == 0;
+}
+
+static bool ident_is(const char *t, token k, const char *s)
+{
+    return k.kind == TK_IDENT && k.e - k.b == strlen(s) && strncmp(t + k.b, s, k.e - k.b) == 0;
+}
+
+/* t[0..n) is a primary expression followed by postfix operators only.
+ * "(a)(b)" is not: it may be a cast, which binds looser than a postfix
+ * operator put after it. */
+static bool is_postfix_expr(const char *t, size_t n, bool tpl)
+{
+    token k = next_token(t, n, 0, tpl);
+    if (ident_is(t, k, "sizeof") || ident_is(t, k, "_Alignof") || ident_is(t, k, "alignof"))
+        return false;
+    if (k.kind == TK_STRING) { /* "a" "b" is one literal */
+        token s;
+        while ((s = next_token(t, n, k.e, tpl)).kind == TK_STRING)
+            k = s;
+    } else if (k.kind != TK_IDENT && k.kind != TK_NUMBER && k.kind != TK_PAREN && k.kind != TK_ARG) {
+        return false;
+    }
+    bool cast_like = k.kind == TK_PAREN;
+    for (;;) {
+        k = next_token(t, n, k.e, tpl);
+        if (k.kind == TK_END)
+            return true;
+        if (k.kind == TK_PAREN) {
+            if (cast_like)
+                return false;
+        } else if (punct_is(t, k, ".") || punct_is(t, k, "->")) {
+            k = next_token(t, n, k.e, tpl);
+            if (k.kind != TK_IDENT)
+                return false;
+        } else if (k.kind != TK_BRACKET && !punct_is(t, k, "++") && !punct_is(t, k, "--")) {
+            return false;
+        }
+        cast_like = false;
+    }
+}
+
+/* Where the code of t[b..e) ends: a trailing comment is left out (a
+ * trailing // comment would swallow what the template puts after it). */
+static size_t code_end(const char *t, size_t b, size_t e)
+{
+    size_t end = b;
+    for (token k = next_token(t, e, b, false); k.kind != TK_END; k = next_token(t, e, k.e, false)) {
+        if (k.kind == TK_BAD)
+            return e;
+        end = k.e;
+    }
+    return end;
+}
+
+/* The $N at tpl[at..at+2) is a whole operand of a list: a call's argument,
+ * a subscript, an initializer's element ("f($1, x)", "a[$1]"), where any
+ * expression but a comma one -- which an argument never is -- stands as
+ * it is. */
+static bool whole_slot(const char *tpl, size_t n, size_t at)
+{
+    size_t l = at, r = at + 2;
+    while (l > 0 && strchr(" \t\r\n\f\v", tpl[l - 1]))
+        l--;
+    while (r < n && strchr(" \t\r\n\f\v", tpl[r]))
+        r++;
+    return l > 0 && r < n && strchr("([{,", tpl[l - 1]) && strchr(")]},", tpl[r]);
+}
+
+/* Expand a template with the arguments' text, the rewrites of the calls
+ * in them (inner) applied, *safety made the worse of itself and those
+ * used; NULL when it names an argument the call does not have.
+ * Parentheses go around the whole when the template is not one operand,
+ * and around an argument that is not one operand unless its $N is a whole
+ * operand of a list (whole_slot); $* (an argument list) and anything
+ * inside a string literal of the template go in as written. */
+static char *expand(const char *tpl, const char *t, const unsigned *b, const unsigned *e,
+                    unsigned nargs, unsigned all_b, unsigned all_e, const el_rewrite_list *inner,
+                    el_fix_safety *safety)
+{
+    el_buf out = {0};
+    size_t n = strlen(tpl);
+    bool wrap = next_token(tpl, n, 0, true).kind != TK_END && !is_postfix_expr(tpl, n, true);
+    if (wrap)
+        el_buf_putc(&out, '(');
+    char quote = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = tpl[i];
+        if (c != '$') {
+            if (quote && c == '\\' && i + 1 < n) {
+                el_buf_putn(&out, tpl + i, 2);
+                i++;
+                continue;
+            }
+            if (quote ? c == quote : (c == '"' || c == '\''))
+                quote = quote ? 0 : c;
+            el_buf_putc(&out, c);
+            continue;
+        }
+        char d = i + 1 < n ? tpl[i + 1] : 0;
+        if (d == '$') {
+            el_buf_putc(&out, '$');
+        } else if (d == '*') {
+            char *all = el_rewrite_apply(t, all_b, (unsigned)code_end(t, all_b, all_e), inner, safety);
+            if (!all) {
+                el_buf_free(&out);
+                return NULL;
+            }
+            el_buf_puts(&out, all);
+            free(all);
+        } else if (d >= '1' && d <= '9' && (unsigned)(d - '1') < nargs) {
+            unsigned k = (unsigned)(d - '1');
+            char *arg = el_rewrite_apply(t, b[k], (unsigned)code_end(t, b[k], e[k]), inner, safety);
+            if (!arg) {
+                el_buf_free(&out);
+                return NULL;
+            }
+            bool paren = !quote && !is_postfix_expr(arg, strlen(arg), false) && !whole_slot(tpl, n, i);
+            if (paren)
+                el_buf_putc(&out, '(');
+            el_buf_puts(&out, arg);
+            if (paren)
+                el_buf_putc(&out, ')');
+            free(arg);
+        } else {
+            el_buf_free(&out);
+            return NULL;
+        }
+        i++;
+    }
+    if (wrap)
+        el_buf_putc(&out, ')');
+    return el_buf_take(&out);
+}
+
+/* ---- the rewrite of one call -------------------------------------------------- */
+
+/* The op eh_<backend>_<op> names ("matmul"), or NULL. */
+static const char *contract_op(const el_config *cfg, const char *name, char *backend, size_t n)
+{
+    if (!el_backend_of_symbol(cfg, name, backend, n))
+        return NULL;
+    size_t np = 0;
+    const char *const *pats = el_config_strings(cfg, "backend_prefixes", &np);
+    for (size_t i = 0; i < np; i++) {
+        const char *at = strstr(pats[i], "<backend>");
+        if (!at)
+            continue;
+        char prefix[256];
+        snprintf(prefix, sizeof prefix, "%.*s%s%s", (int)(at - pats[i]), pats[i], backend,
+                 at + strlen("<backend>"));
+        size_t l = strlen(prefix);
+        if (strncmp(name, prefix, l) == 0 && name[l] && el_is_op(name + l))
+            return name + l;
+    }
+    return NULL;
+}
+
+/* Backend code not moved yet: its calls are left alone. */
+static bool in_backend_code(el_rewriter *rw, CXCursor call, CXFile f)
+{
+    if (file_is_legacy(rw, f))
+        return true;
+    CXCursor fn = clang_getCursorSemanticParent(call);
+    for (int guard = 0; guard < 8 && !clang_Cursor_isNull(fn); guard++) {
+        enum CXCursorKind k = clang_getCursorKind(fn);
+        if (k == CXCursor_FunctionDecl) {
+            char name[128], be[64];
+            elc_spelling(fn, name, sizeof name);
+            return el_backend_of_symbol(rw->cfg, name, be, sizeof be) != NULL;
+        }
+        if (k == CXCursor_TranslationUnit || clang_isInvalid(k))
+            break;
+        fn = clang_getCursorSemanticParent(fn);
+    }
+    return false;
+}
+
+bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!rw || clang_getCursorKind(call) != CXCursor_CallExpr)
+        return false;
+    /* the callee names a function directly: f(...) */
+    CXCursor ref = elc_strip(elc_child(call, 0));
+    if (clang_getCursorKind(ref) != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor fn = clang_getCursorReferenced(ref);
+    if (clang_getCursorKind(fn) != CXCursor_FunctionDecl)
+        return false;
+    char name[128];
+    elc_spelling(fn, name, sizeof name);
+    size_t len = strlen(name);
+    if (!len || len + 1 >= sizeof out->callee)
+        return false;
+
+    /* what it becomes, before looking at the text */
+    const el_rewrite_rule *tpl = el_config_rewrite_for(rw->cfg, name);
+    char backend[64], target[160];
+    el_fix_safety safety = EL_FIX_NONE;
+    if (tpl) {
+        safety = tpl->safety;
+    } else {
+        const char *op = contract_op(rw->cfg, name, backend, sizeof backend);
+        if (!op)
+            return false;
+        snprintf(target, sizeof target, "eh_%s", op);
+        CXCursor d = op_decl(rw, target);
+        if (clang_Cursor_isNull(d)) {
+            safety = EL_FIX_UNSAFE; /* eh_<op> must come from <eh/eh.h> */
+        } else {
+            CXType a = clang_getCanonicalType(clang_getCursorType(fn));
+            CXType b = clang_getCanonicalType(clang_getCursorType(d));
+            if (!clang_equalTypes(a, b))
+                return false; /* a kernel, or another signature: for a person */
+            safety = EL_FIX_SAFE;
+        }
+    }
+
+    /* the call as written: name ( args ) plainly in one file */
+    unsigned nb = 0, cb = 0, ce = 0;
+    CXFile f = plain(clang_getCursorLocation(ref), &nb);
+    CXSourceRange ext = clang_getCursorExtent(call);
+    CXFile f1 = plain(clang_getRangeStart(ext), &cb);
+    CXFile f2 = plain(clang_getRangeEnd(ext), &ce);
+    if (!f || !f1 || !f2 || !clang_File_isEqual(f, f1) || !clang_File_isEqual(f, f2) ||
+        elc_in_macro(ref) || in_backend_code(rw, call, f))
+        return false;
+    size_t size = 0;
+    const char *t = clang_getFileContents(rw->tu, f, &size);
+    if (!t || ce > size || nb + len > size || strncmp(t + nb, name, len) != 0 || cb > nb)
+        return false;
+    size_t open = skip_blank(t, size, nb + len), close = 0;
+    unsigned b[MAX_ARGS], e[MAX_ARGS], nargs = 0;
+    if (open >= size || t[open] != '(' || !split_args(t, size, open, &close, b, e, &nargs) ||
+        close + 1 != ce)
+        return false;
+    /* every argument of the AST where the text has it (a macro expanding
+     * to several arguments does not fit) */
+    int n_ast = clang_Cursor_getNumArguments(call);
+    if (n_ast < 0 || (unsigned)n_ast != nargs)
+        return false;
+    for (unsigned k = 0; k < nargs; k++) {
+        CXFile af = NULL;
+        unsigned ao = 0;
+        clang_getExpansionLocation(clang_getCursorLocation(clang_Cursor_getArgument(call, k)),
+                                   &af, NULL, NULL, &ao);
+        CXSourceRange ar = clang_getCursorExtent(clang_Cursor_getArgument(call, k));
+        unsigned as = 0;
+        clang_getExpansionLocation(clang_getRangeStart(ar), NULL, NULL, NULL, &as);
+        if (!af || !clang_File_isEqual(af, f) || as < b[k] || as > e[k] || ao > e[k])
+            return false;
+    }
+
+    snprintf(out->callee, sizeof out->callee, "%s", name);
+    out->file = f;
+    out->safety = safety;
+    if (tpl) {
+        unsigned all_b = (unsigned)skip_blank(t, size, open + 1), all_e = (unsigned)close;
+        while (all_e > all_b && strchr(" \t\r\n\f\v", t[all_e - 1]))
+            all_e--;
+        /* the calls in the arguments are rewritten in the text put in:
+         * their own fixes lie inside this one, so they would be left for
+         * a second run */
+        el_rewrite_list inner = {0};
+        bool ok = true;
+        for (unsigned k = 0; k < nargs && ok; k++)
+            ok = el_rewrite_calls_in(rw, clang_Cursor_getArgument(call, k), f, &inner);
+        out->text = ok ? expand(tpl->replacement, t, b, e, nargs, all_b, all_e, &inner,
+                                &out->safety) : NULL;
+        el_rewrite_list_free(&inner);
+        if (!out->text)
+            return false;
+        out->rename = false;
+        out->begin = cb;
+        out->end = ce;
+        snprintf(out->description, sizeof out->description, "replace the call of %s with %.160s%s",
+                 name, out->text, strlen(out->text) > 160 ? "..." : "");
+    } else {
+        out->text = el_xstrdup(target);
+        out->rename = true;
+        out->begin = nb;
+        out->end = nb + (unsigned)len;
+        snprintf(out->description, sizeof out->description, "replace %s with %s", name, target);
+    }
+    return true;
+}
+
+/* ---- the calls in an expression ------------------------------------------------ */
+
+typedef struct calls_walk {
+    el_rewriter *rw;
+    CXFile file;
+    el_rewrite_list *out;
+    bool failed;
+} calls_walk;
+
+static enum CXChildVisitResult calls_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    calls_walk *w = d;
+    el_call_rewrite r;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr || !el_rewrite_call(w->rw, c, &r))
+        return CXChildVisit_Recurse;
+    if (!clang_File_isEqual(r.file, w->file)) {
+        el_call_rewrite_clear(&r);
+        w->failed = true;
+        return CXChildVisit_Break;
+    }
+    el_grow(&w->out->v, &w->out->cap, w->out->n + 1, sizeof *w->out->v);
+    w->out->v[w->out->n++] = r;
+    /* a template's text has the calls in its arguments rewritten already */
+    return r.rename ? CXChildVisit_Recurse : CXChildVisit_Continue;
+}
+
+static int cmp_rewrite(const void *pa, const void *pb)
+{
+    const el_call_rewrite *a = pa, *b = pb;
+    return (a->begin > b->begin) - (a->begin < b->begin);
+}
+
+bool el_rewrite_calls_in(el_rewriter *rw, CXCursor c, CXFile f, el_rewrite_list *out)
+{
+    calls_walk w = {rw, f, out, false};
+    size_t first = out->n;
+    if (calls_visit(c, clang_getNullCursor(), &w) == CXChildVisit_Recurse)
+        clang_visitChildren(c, calls_visit, &w);
+    if (out->n > first)
+        qsort(out->v + first, out->n - first, sizeof *out->v, cmp_rewrite);
+    return !w.failed;
+}
+
+void el_rewrite_list_free(el_rewrite_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        el_call_rewrite_clear(&l->v[i]);
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
+char *el_rewrite_apply(const char *t, unsigned b, unsigned e, const el_rewrite_list *l,
+                       el_fix_safety *safety)
+{
+    el_buf out = {0};
+    el_fix_safety used = EL_FIX_NONE;
+    unsigned at = b;
+    for (size_t i = 0; i < l->n; i++) {
+        const el_call_rewrite *r = &l->v[i];
+        if (r->end <= b || r->begin >= e)
+            continue; /* outside (a rewrite is never empty) */
+        if (r->begin < at || r->end > e) {
+            el_buf_free(&out);
+            return NULL;
+        }
+        el_buf_putn(&out, t + at, r->begin - at);
+        el_buf_puts(&out, r->text);
+        at = r->end;
+        used = el_fix_safety_worst(used, r->safety);
+    }
+    el_buf_putn(&out, t + at, e - at);
+    *safety = el_fix_safety_worst(*safety, used);
+    return el_buf_take(&out);
+}
+
+bool el_rewrite_attach(el_ctx *ctx, CXTranslationUnit tu, const el_call_rewrite *r)
+{
+    if (!el_fix_begin(ctx, r->safety, r->description))
+        return false;
+    CXSourceRange range = clang_getRange(clang_getLocationForOffset(tu, r->file, r->begin),
+                                         clang_getLocationForOffset(tu, r->file, r->end));
+    return el_fix_replace(ctx, range, r->text);
+}

@@ -1,0 +1,87 @@
+/* lint/change/rewrite.h -- what a call of a backend function becomes: the
+ * rewrite EH102 attaches as its fix, and that EH101 (an include that is no
+ * longer needed) and EH103 (two arms equal once rewritten) rely on.
+ *
+ * Two sources, in this order:
+ *   1. a call template from the configuration's "rewrites"
+ *      (rules/rewrites.json, a project's .emberlint.json): the whole call
+ *      is replaced by the template, $1..$9 / $* standing for the source
+ *      text of the original arguments with the calls inside them
+ *      rewritten too (recursively), so one fix does all a run can do;
+ *      safety the worse of the entry's and those inner rewrites' (an
+ *      inner call with no rewrite goes in as written);
+ *   2. libeh's naming contract, derived from the backend tables:
+ *      eh_<backend>_<op> (a known backend, an op of libeh/ops.def) becomes
+ *      eh_<op> with the same arguments -- only the callee's name is
+ *      replaced, so comments and layout inside the arguments stay.  Safe
+ *      when the callee's declared type is the type of the eh_<op> the TU
+ *      declares (canonical types); unsafe when the TU declares no eh_<op>
+ *      (the file must include <eh/eh.h>: EH101's fix); none when both are
+ *      declared and differ (a kernel, eh_status (const eh_op_call *)).
+ *
+ * No rewrite for a call whose name, parentheses or argument list is not
+ * written plainly in the file (in or from a macro expansion; an argument
+ * that is a whole macro use such as NULL is copied as written), for a
+ * call through a pointer, or for a call in backend code that has not
+ * moved yet: a file under a legacy backend directory (ops/<b>/) or a
+ * function named eh_<backend>_... (turning its calls into dispatched
+ * ops could make it call itself). */
+#ifndef EL_REWRITE_H
+#define EL_REWRITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <clang-c/Index.h>
+
+#include "finding.h"
+#include "rule.h"
+
+typedef struct el_rewriter el_rewriter;
+
+typedef struct el_call_rewrite {
+    el_fix_safety safety;     /* SAFE or UNSAFE */
+    bool rename;              /* only the callee's name is replaced */
+    CXFile file;
+    unsigned begin, end;      /* byte range replaced: the name, or the whole call */
+    char *text;               /* its replacement (malloc'd) */
+    char callee[128];         /* "eh_blas_matmul" */
+    char description[256];    /* "replace eh_blas_matmul with eh_matmul" */
+} el_call_rewrite;
+
+/* One per TU (rules keep it in their state); NULL only when out of memory. */
+el_rewriter *el_rewriter_new(CXTranslationUnit tu, const el_config *cfg);
+void el_rewriter_free(el_rewriter *rw);
+
+/* The rewrite of a CallExpr into *out (free with el_call_rewrite_clear);
+ * false when there is none. */
+bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out);
+void el_call_rewrite_clear(el_call_rewrite *r);
+
+/* The rewrites of the calls in c (an expression or statement; c itself
+ * when it is a call), in the order of the text, none inside another: a
+ * template's text already has the calls in its arguments rewritten, so
+ * they are not listed apart; a rename edits only the callee's name, so
+ * the calls in its arguments are.  Appended to *out; false when one lies
+ * in another file than f. */
+typedef struct el_rewrite_list {
+    el_call_rewrite *v;
+    size_t n, cap;
+} el_rewrite_list;
+
+bool el_rewrite_calls_in(el_rewriter *rw, CXCursor c, CXFile f, el_rewrite_list *out);
+void el_rewrite_list_free(el_rewrite_list *l);
+
+/* t[b..e) (text of that file) with the rewrites of l that lie in it
+ * applied (malloc'd), *safety made the worse of itself and theirs; NULL
+ * when one crosses b or e. */
+char *el_rewrite_apply(const char *t, unsigned b, unsigned e, const el_rewrite_list *l,
+                       el_fix_safety *safety);
+
+/* The worse of two safeties (NONE counts as nothing used). */
+el_fix_safety el_fix_safety_worst(el_fix_safety a, el_fix_safety b);
+
+/* Attach the rewrite to the finding just reported (el_fix_begin and
+ * el_fix_replace); false when the engine refused it. */
+bool el_rewrite_attach(el_ctx *ctx, CXTranslationUnit tu, const el_call_rewrite *r);
+
+#endif

@@ -1,0 +1,524 @@
+/* lint/engine/clang_util.c -- libclang helpers (clang_util.h). */
+#include "clang_util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_ALIAS_HOPS 8
+
+/* ---- strings and locations ------------------------------------------ */
+
+const char *elc_string(CXString s, char *buf, size_t n)
+{
+    const char *c = clang_getCString(s);
+    if (n)
+        snprintf(buf, n, "%s", c ? c : "");
+    clang_disposeString(s);
+    return buf;
+}
+
+const char *elc_spelling(CXCursor c, char *buf, size_t n)
+{
+    return elc_string(clang_getCursorSpelling(c), buf, n);
+}
+
+bool elc_location(CXSourceLocation loc, CXFile *file, unsigned *line, unsigned *col)
+{
+    CXFile f = NULL;
+    unsigned l = 0, c = 0;
+    clang_getExpansionLocation(loc, &f, &l, &c, NULL);
+    if (file)
+        *file = f;
+    if (line)
+        *line = l;
+    if (col)
+        *col = c;
+    return f != NULL;
+}
+
+bool elc_cursor_location(CXCursor c, CXFile *file, unsigned *line, unsigned *col)
+{
+    return elc_location(clang_getCursorLocation(c), file, line, col);
+}
+
+const char *elc_file_name(CXFile f, char *buf, size_t n)
+{
+    if (!f) {
+        if (n)
+            buf[0] = '\0';
+        return buf;
+    }
+    return elc_string(clang_getFileName(f), buf, n);
+}
+
+bool elc_in_macro(CXCursor c)
+{
+    CXSourceLocation loc = clang_getCursorLocation(c);
+    CXFile ef = NULL, sf = NULL;
+    unsigned eo = 0, so = 0;
+    clang_getExpansionLocation(loc, &ef, NULL, NULL, &eo);
+    clang_getSpellingLocation(loc, &sf, NULL, NULL, &so);
+    if (ef != sf || eo != so)
+        return true; /* a macro argument */
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+    if (!tu)
+        return false;
+    CXCursor at = clang_getCursor(tu, loc);
+    return clang_getCursorKind(at) == CXCursor_MacroExpansion;
+}
+
+/* ---- tree ------------------------------------------------------------ */
+
+typedef struct child_walk {
+    unsigned want, seen;
+    CXCursor found;
+} child_walk;
+
+static enum CXChildVisitResult count_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+    (void)c;
+    (void)p;
+    (*(unsigned *)d)++;
+    return CXChildVisit_Continue;
+}
+
+unsigned elc_child_count(CXCursor c)
+{
+    unsigned n = 0;
+    clang_visitChildren(c, count_visit, &n);
+    return n;
+}
+
+static enum CXChildVisitResult nth_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+    (void)p;
+    child_walk *w = d;
+    if (w->seen++ == w->want) {
+        w->found = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Continue;
+}
+
+CXCursor elc_child(CXCursor c, unsigned i)
+{
+    child_walk w = {i, 0, clang_getNullCursor()};
+    clang_visitChildren(c, nth_visit, &w);
+    return w.found;
+}
+
+CXCursor elc_strip(CXCursor e)
+{
+    for (int guard = 0; guard < 64; guard++) {
+        enum CXCursorKind k = clang_getCursorKind(e);
+        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
+            return e;
+        if (elc_child_count(e) != 1)
+            return e;
+        e = elc_child(e, 0);
+    }
+    return e;
+}
+
+CXCursor elc_strip_casts(CXCursor e)
+{
+    for (int guard = 0; guard < 64; guard++) {
+        e = elc_strip(e);
+        if (clang_getCursorKind(e) != CXCursor_CStyleCastExpr)
+            return e;
+        /* children of a cast: the type reference(s), then the operand */
+        unsigned n = elc_child_count(e);
+        if (n == 0)
+            return e;
+        e = elc_child(e, n - 1);
+    }
+    return e;
+}
+
+CXCursor elc_referenced(CXCursor e)
+{
+    e = elc_strip_casts(e);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr)
+        return clang_getNullCursor();
+    return clang_getCursorReferenced(e);
+}
+
+/* ---- calls ----------------------------------------------------------- */
+
+/* e without parentheses, casts, `*` and `&`. */
+static CXCursor strip_fn_expr(CXCursor e)
+{
+    for (int guard = 0; guard < 64; guard++) {
+        e = elc_strip_casts(e);
+        if (clang_getCursorKind(e) != CXCursor_UnaryOperator)
+            return e;
+        char op[4];
+        bool post = false;
+        if (!elc_unary_operator(e, op, sizeof op, &post) || post ||
+            (strcmp(op, "*") != 0 && strcmp(op, "&") != 0))
+            return e;
+        e = elc_child(e, 0);
+    }
+    return e;
+}
+
+CXCursor elc_callee(CXCursor call)
+{
+    if (clang_getCursorKind(call) != CXCursor_CallExpr)
+        return clang_getNullCursor();
+    CXCursor d = clang_getCursorReferenced(call);
+    if (clang_getCursorKind(d) == CXCursor_FunctionDecl)
+        return d;
+    CXCursor e = elc_child(call, 0);
+    for (int hop = 0; hop < MAX_ALIAS_HOPS && !clang_Cursor_isNull(e); hop++) {
+        e = strip_fn_expr(e);
+        if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+            return clang_getNullCursor();
+        d = clang_getCursorReferenced(e);
+        enum CXCursorKind k = clang_getCursorKind(d);
+        if (k == CXCursor_FunctionDecl)
+            return d;
+        if (k != CXCursor_VarDecl)
+            return clang_getNullCursor();
+        /* A pointer variable: follow its initializer, if any (the
+         * definition's, when this is an extern declaration). */
+        CXCursor def = clang_getCursorDefinition(d);
+        if (!clang_Cursor_isNull(def))
+            d = def;
+        e = clang_Cursor_getVarDeclInitializer(d);
+    }
+    return clang_getNullCursor();
+}
+
+const char *elc_callee_name(CXCursor call, char *buf, size_t n)
+{
+    CXCursor d = elc_callee(call);
+    if (clang_Cursor_isNull(d))
+        return NULL;
+    return elc_spelling(d, buf, n);
+}
+
+/* ---- operators ------------------------------------------------------- */
+
+static const char *const binary_ops[] = {
+    "*", "/", "%", "+", "-", "<<", ">>", "<", ">", "<=", ">=", "==", "!=",
+    "&", "^", "|", "&&", "||", "=", "*=", "/=", "%=", "+=", "-=", "<<=",
+    ">>=", "&=", "^=", "|=", ",", NULL,
+};
+
+static bool in_set(const char *const *set, const char *s)
+{
+    for (; *set; set++)
+        if (strcmp(*set, s) == 0)
+            return true;
+    return false;
+}
+
+static bool is_assign(const char *op)
+{
+    size_t l = strlen(op);
+    return l >= 2 && op[l - 1] == '=' && strcmp(op, "==") != 0 && strcmp(op, "!=") != 0 &&
+           strcmp(op, "<=") != 0 && strcmp(op, ">=") != 0;
+}
+
+/* Where a location is spelled: file and offset (for code from a macro
+ * argument, in the argument; for code from a macro body, libclang 14
+ * answers the expansion site). */
+static bool spelled_at(CXSourceLocation loc, CXFile *f, unsigned *off)
+{
+    *f = NULL;
+    clang_getSpellingLocation(loc, f, NULL, NULL, off);
+    return *f != NULL;
+}
+
+/* The operator in the body of the macro an expansion cursor names, when
+ * the body's operators of the wanted sort (in set; compound assignments
+ * or not, -1 either) are all the same. */
+static bool macro_body_op(CXTranslationUnit tu, CXCursor exp, const char *const *set, int compound,
+                          char *op, size_t n)
+{
+    if (clang_getCursorKind(exp) != CXCursor_MacroExpansion)
+        return false;
+    CXCursor def = clang_getCursorReferenced(exp);
+    if (clang_getCursorKind(def) != CXCursor_MacroDefinition)
+        return false;
+    CXToken *toks = NULL;
+    unsigned nt = 0;
+    clang_tokenize(tu, clang_getCursorExtent(def), &toks, &nt);
+    unsigned i = 1; /* after the macro's name */
+    if (clang_Cursor_isMacroFunctionLike(def)) {
+        while (i < nt) {
+            char s[4];
+            elc_string(clang_getTokenSpelling(tu, toks[i++]), s, sizeof s);
+            if (strcmp(s, ")") == 0)
+                break;
+        }
+    }
+    char cand[8] = "";
+    bool ok = true;
+    for (; i < nt && ok; i++) {
+        if (clang_getTokenKind(toks[i]) != CXToken_Punctuation)
+            continue;
+        char s[8];
+        elc_string(clang_getTokenSpelling(tu, toks[i]), s, sizeof s);
+        if (!in_set(set, s) || strcmp(s, ",") == 0 ||
+            (compound >= 0 && elc_is_compound_assign_op(s) != (compound != 0)))
+            continue;
+        if (!cand[0])
+            snprintf(cand, sizeof cand, "%s", s);
+        else if (strcmp(cand, s) != 0)
+            ok = false;
+    }
+    if (toks)
+        clang_disposeTokens(tu, toks, nt);
+    if (!ok || !cand[0])
+        return false;
+    snprintf(op, n, "%s", cand);
+    return true;
+}
+
+/* The operator of c, written inside the body of the macro expanded where
+ * c is. */
+static bool op_from_macro(CXCursor c, const char *const *set, bool want_compound, char *op, size_t n)
+{
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+    CXFile f = NULL;
+    unsigned off = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, &off);
+    if (!f)
+        return false;
+    CXCursor exp = clang_getCursor(tu, clang_getLocationForOffset(tu, f, off));
+    return macro_body_op(tu, exp, set, want_compound ? 1 : 0, op, n);
+}
+
+/* The last token of `set` at bracket depth 0 among the tokens spelled in
+ * [from, to) of one file; compound: whether a compound assignment is
+ * wanted (-1: any). */
+static bool last_op_between(CXTranslationUnit tu, CXFile f, unsigned from, unsigned to,
+                            const char *const *set, int compound, char *op, size_t n)
+{
+    if (from >= to)
+        return false;
+    CXSourceRange range = clang_getRange(clang_getLocationForOffset(tu, f, from),
+                                         clang_getLocationForOffset(tu, f, to));
+    CXToken *toks = NULL;
+    unsigned nt = 0;
+    clang_tokenize(tu, range, &toks, &nt);
+    bool found = false;
+    int depth = 0;
+    for (unsigned i = 0; i < nt; i++) {
+        unsigned off = 0;
+        clang_getSpellingLocation(clang_getTokenLocation(tu, toks[i]), NULL, NULL, NULL, &off);
+        if (off >= to)
+            break;
+        CXTokenKind tk = clang_getTokenKind(toks[i]);
+        if (tk == CXToken_Identifier && depth == 0) {
+            /* an object-like macro standing for the operator: `a OP b` */
+            char m[8];
+            CXCursor at = clang_getCursor(tu, clang_getTokenLocation(tu, toks[i]));
+            if (macro_body_op(tu, at, set, compound, m, sizeof m)) {
+                snprintf(op, n, "%s", m);
+                found = true;
+            }
+            continue;
+        }
+        if (tk != CXToken_Punctuation)
+            continue;
+        char s[8];
+        elc_string(clang_getTokenSpelling(tu, toks[i]), s, sizeof s);
+        if (strcmp(s, "(") == 0 || strcmp(s, "[") == 0 || strcmp(s, "{") == 0) {
+            depth++;
+        } else if (strcmp(s, ")") == 0 || strcmp(s, "]") == 0 || strcmp(s, "}") == 0) {
+            if (depth > 0)
+                depth--;
+        } else if (depth == 0 && in_set(set, s) &&
+                   (compound < 0 || elc_is_compound_assign_op(s) == (compound != 0))) {
+            snprintf(op, n, "%s", s);
+            found = true;
+        }
+    }
+    if (toks)
+        clang_disposeTokens(tu, toks, nt);
+    return found;
+}
+
+bool elc_binary_operator(CXCursor c, char *op, size_t n)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_BinaryOperator && k != CXCursor_CompoundAssignOperator)
+        return false;
+    CXCursor lhs = elc_child(c, 0), rhs = elc_child(c, 1);
+    if (clang_Cursor_isNull(lhs) || clang_Cursor_isNull(rhs))
+        return false;
+    bool compound = k == CXCursor_CompoundAssignOperator;
+    /* The operator is the last one at depth 0 between where the operands
+     * are spelled (the left operand's location may be inside it: s.x). */
+    CXFile lf, rf, ef = NULL;
+    unsigned lo, ro, le = 0;
+    if (spelled_at(clang_getCursorLocation(lhs), &lf, &lo) &&
+        spelled_at(clang_getCursorLocation(rhs), &rf, &ro) && lf == rf) {
+        /* Start after the left operand when its end is known (not from a
+         * macro): long chains a + b + ... stay linear. */
+        clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(lhs)), &ef, NULL, NULL, &le);
+        if (ef == lf && le >= lo && le <= ro)
+            lo = le;
+        if (last_op_between(clang_Cursor_getTranslationUnit(c), lf, lo, ro, binary_ops, compound, op, n))
+            return true;
+    }
+    /* Written in a macro body: read the macro's definition. */
+    return op_from_macro(c, binary_ops, compound, op, n);
+}
+
+static const char *const prefix_ops[] = {"++", "--", "-", "+", "!", "~", "*", "&", NULL};
+static const char *const postfix_ops[] = {"++", "--", NULL};
+
+bool elc_unary_operator(CXCursor c, char *op, size_t n, bool *postfix)
+{
+    if (postfix)
+        *postfix = false;
+    if (clang_getCursorKind(c) != CXCursor_UnaryOperator)
+        return false;
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+    CXCursor sub = elc_child(c, 0);
+    CXFile uf, sf;
+    unsigned uo, so;
+    if (!clang_Cursor_isNull(sub) && spelled_at(clang_getCursorLocation(c), &uf, &uo) &&
+        spelled_at(clang_getCursorLocation(sub), &sf, &so) && uf == sf) {
+        if (uo < so)   /* prefix: the operator precedes the operand */
+            return last_op_between(tu, uf, uo, so, prefix_ops, -1, op, n);
+        if (uo == so) { /* postfix: the last token of the expression */
+            CXToken *toks = NULL;
+            unsigned nt = 0;
+            clang_tokenize(tu, clang_getCursorExtent(c), &toks, &nt);
+            bool found = false;
+            if (nt) {
+                char s[8];
+                elc_string(clang_getTokenSpelling(tu, toks[nt - 1]), s, sizeof s);
+                if (in_set(postfix_ops, s)) {
+                    snprintf(op, n, "%s", s);
+                    found = true;
+                    if (postfix)
+                        *postfix = true;
+                }
+            }
+            if (toks)
+                clang_disposeTokens(tu, toks, nt);
+            if (found)
+                return true;
+        }
+    }
+    return op_from_macro(c, prefix_ops, false, op, n);
+}
+
+bool elc_is_arithmetic_op(const char *op)
+{
+    return strcmp(op, "+") == 0 || strcmp(op, "-") == 0 || strcmp(op, "*") == 0 ||
+           strcmp(op, "/") == 0 || strcmp(op, "%") == 0;
+}
+
+bool elc_is_compound_assign_op(const char *op)
+{
+    return is_assign(op) && strcmp(op, "=") != 0;
+}
+
+/* ---- preprocessor directives ------------------------------------------ */
+
+static unsigned token_line(CXTranslationUnit tu, CXToken t, unsigned *offset)
+{
+    unsigned line = 0;
+    clang_getSpellingLocation(clang_getTokenLocation(tu, t), NULL, &line, NULL, offset);
+    return line;
+}
+
+/* Does the line holding byte `off` end with a backslash (a continuation)? */
+static bool continued(const char *text, size_t size, unsigned off)
+{
+    size_t i = off;
+    while (i < size && text[i] != '\n')
+        i++;
+    size_t j = i;
+    while (j > off && (text[j - 1] == ' ' || text[j - 1] == '\t' || text[j - 1] == '\r'))
+        j--;
+    return j > off && text[j - 1] == '\\';
+}
+
+void elc_each_directive(CXTranslationUnit tu, CXFile file, elc_directive_fn fn, void *ud)
+{
+    size_t size = 0;
+    const char *text = clang_getFileContents(tu, file, &size);
+    if (!text || !size)
+        return;
+    CXSourceRange all = clang_getRange(clang_getLocationForOffset(tu, file, 0),
+                                       clang_getLocationForOffset(tu, file, (unsigned)size));
+    CXToken *toks = NULL;
+    unsigned nt = 0;
+    clang_tokenize(tu, all, &toks, &nt);
+    unsigned prev_line = 0;
+    for (unsigned i = 0; i < nt; i++) {
+        unsigned off = 0;
+        unsigned line = token_line(tu, toks[i], &off);
+        bool first_on_line = i == 0 || line != prev_line;
+        prev_line = line;
+        if (!first_on_line || clang_getTokenKind(toks[i]) != CXToken_Punctuation || i + 1 >= nt)
+            continue;
+        char s[4];
+        elc_string(clang_getTokenSpelling(tu, toks[i]), s, sizeof s);
+        unsigned noff = 0;
+        if (strcmp(s, "#") != 0 || token_line(tu, toks[i + 1], &noff) != line)
+            continue;
+        CXTokenKind k = clang_getTokenKind(toks[i + 1]);
+        if (k != CXToken_Identifier && k != CXToken_Keyword)
+            continue;
+        char name[32];
+        elc_string(clang_getTokenSpelling(tu, toks[i + 1]), name, sizeof name);
+        /* the directive's tokens: to the end of its logical line */
+        unsigned start = i + 2, end = start, cur = line;
+        unsigned cur_off = noff;
+        while (end < nt) {
+            unsigned eoff = 0;
+            unsigned el = token_line(tu, toks[end], &eoff);
+            if (el != cur) {
+                if (!continued(text, size, cur_off))
+                    break;
+                cur = el;
+            }
+            cur_off = eoff;
+            end++;
+        }
+        if (!fn(ud, tu, name, toks + start, end - start, line))
+            break;
+        i = end - 1;
+        prev_line = cur;
+    }
+    if (toks)
+        clang_disposeTokens(tu, toks, nt);
+}
+
+/* ---- types ----------------------------------------------------------- */
+
+bool elc_type_is_floating(CXType t)
+{
+    switch (clang_getCanonicalType(t).kind) {
+    case CXType_Float:
+    case CXType_Double:
+    case CXType_LongDouble:
+    case CXType_Half:
+    case CXType_Float16:
+    case CXType_Float128:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool elc_type_is_integer(CXType t)
+{
+    enum CXTypeKind k = clang_getCanonicalType(t).kind;
+    return (k >= CXType_Bool && k <= CXType_Int128) || k == CXType_Enum;
+}
+
+bool elc_type_is_pointer(CXType t)
+{
+    return clang_getCanonicalType(t).kind == CXType_Pointer;
+}

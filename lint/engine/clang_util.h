@@ -1,0 +1,94 @@
+/* lint/engine/clang_util.h -- helpers for looking at C through libclang 14,
+ * shared by the rules.  Every function takes and returns plain libclang
+ * values; none needs the engine.  Strings are copied into caller buffers
+ * (truncated to fit, always NUL-terminated), so no CXString escapes.
+ *
+ * libclang 14 has no API for an operator's opcode: elc_binary_operator
+ * and elc_unary_operator read it from the tokens (and, for an operator
+ * written inside a macro body, from the macro's definition). */
+#ifndef EL_CLANG_UTIL_H
+#define EL_CLANG_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <clang-c/Index.h>
+
+/* ---- strings and locations ------------------------------------------ */
+
+/* Copy s into buf[n], dispose s; returns buf. */
+const char *elc_string(CXString s, char *buf, size_t n);
+/* The cursor's spelling (a name for declarations and references). */
+const char *elc_spelling(CXCursor c, char *buf, size_t n);
+/* The expansion location (where a macro is used, for code from a macro):
+ * file, 1-based line and byte column.  false when not in a file. */
+bool elc_location(CXSourceLocation loc, CXFile *file, unsigned *line, unsigned *col);
+bool elc_cursor_location(CXCursor c, CXFile *file, unsigned *line, unsigned *col);
+/* The file's name as libclang has it. */
+const char *elc_file_name(CXFile f, char *buf, size_t n);
+/* True when the cursor comes from a macro expansion (its spelling and
+ * expansion locations differ, or it lies inside a macro expansion's
+ * range). */
+bool elc_in_macro(CXCursor c);
+
+/* ---- tree ------------------------------------------------------------ */
+
+unsigned elc_child_count(CXCursor c);
+/* The i-th child, or a null cursor. */
+CXCursor elc_child(CXCursor c, unsigned i);
+/* Through parentheses and implicit conversions (UnexposedExpr). */
+CXCursor elc_strip(CXCursor e);
+/* Also through explicit casts: (float *)p -> p. */
+CXCursor elc_strip_casts(CXCursor e);
+/* The declaration an expression names after elc_strip_casts
+ * (DeclRefExpr, MemberRefExpr), else a null cursor. */
+CXCursor elc_referenced(CXCursor e);
+
+/* ---- calls ----------------------------------------------------------- */
+
+/* The function a CallExpr calls: through macros (`#define GEMM
+ * cblas_sgemm`), parentheses, casts, `*fp` and `&f`, and through pointer
+ * variables whose initializer names a function, typedef'd or not
+ * (`gemm_fn g = cblas_sgemm; g(...)`, a few levels deep).  A null cursor
+ * when it cannot be known statically (a struct member, a parameter, a
+ * pointer assigned later). */
+CXCursor elc_callee(CXCursor call);
+/* Its name into buf, or NULL. */
+const char *elc_callee_name(CXCursor call, char *buf, size_t n);
+
+/* ---- operators ------------------------------------------------------- */
+
+/* The operator of a CXCursor_BinaryOperator ("+", "<", "&&", "=", ...) or
+ * CXCursor_CompoundAssignOperator ("+=", ...).  false when it cannot be
+ * determined (an operator written inside a macro body with several
+ * candidates). */
+bool elc_binary_operator(CXCursor c, char *op, size_t n);
+/* The operator of a CXCursor_UnaryOperator ("-", "!", "~", "*", "&",
+ * "++", "--", "+"); *postfix for x++ / x--. */
+bool elc_unary_operator(CXCursor c, char *op, size_t n, bool *postfix);
+/* + - * / % (the arithmetic binary operators). */
+bool elc_is_arithmetic_op(const char *op);
+/* The compound assignments: += -= *= /= %= <<= >>= &= ^= |=. */
+bool elc_is_compound_assign_op(const char *op);
+
+/* ---- preprocessor directives ------------------------------------------ */
+
+/* Called for each directive; name is the directive ("if", "ifdef",
+ * "ifndef", "elif", "else", "endif", "define", "include", "pragma", ...),
+ * toks[0..n) the tokens after it on its logical line (continuation lines
+ * included), line the directive's line.  Return false to stop. */
+typedef bool (*elc_directive_fn)(void *ud, CXTranslationUnit tu, const char *name,
+                                 const CXToken *toks, unsigned n, unsigned line);
+/* Every preprocessor directive of a file of the TU, in order -- also those
+ * in #if branches the compiler skipped, which libclang has no cursors
+ * for (#if, #ifdef, #elif never are cursors). */
+void elc_each_directive(CXTranslationUnit tu, CXFile file, elc_directive_fn fn, void *ud);
+
+/* ---- types ----------------------------------------------------------- */
+
+/* On the canonical type: float, double, long double, half, _Float16. */
+bool elc_type_is_floating(CXType t);
+/* Integers, char, _Bool and enums. */
+bool elc_type_is_integer(CXType t);
+bool elc_type_is_pointer(CXType t);
+
+#endif

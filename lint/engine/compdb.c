@@ -1,0 +1,257 @@
+/* lint/engine/compdb.c -- compile_commands.json through libclang (compdb.h). */
+#include "compdb.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <clang-c/CXCompilationDatabase.h>
+
+#include "mem.h"
+#include "path.h"
+
+typedef struct entry {
+    char *file;      /* absolute, real when it exists */
+    char *dir;       /* its directory */
+    char **args;
+    size_t n_args;
+} entry;
+
+struct el_compdb {
+    entry *v;
+    size_t n, cap;
+};
+
+void el_args_free(char **args, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(args[i]);
+    free(args);
+}
+
+/* Options whose value is a path (separate or joined). */
+static const char *const path_opts[] = {
+    "-I", "-isystem", "-iquote", "-idirafter", "-include", "-imacros",
+    "-isysroot", "--sysroot", "-F", "-iprefix", "-iwithprefix", "-iwithprefixbefore",
+    "-cxx-isystem", NULL,
+};
+/* Options dropped with their value. */
+static const char *const drop_with_value[] = {"-o", "-MF", "-MT", "-MQ", "-MJ", NULL};
+/* Options dropped alone. */
+static const char *const drop_alone[] = {"-c", "-MD", "-MMD", "-MP", "-M", "-MM", "-S", "-E", NULL};
+
+static bool in_list(const char *const *l, const char *s)
+{
+    for (; *l; l++)
+        if (strcmp(*l, s) == 0)
+            return true;
+    return false;
+}
+
+static char *absolutize(const char *dir, const char *p)
+{
+    if (p[0] == '/' || p[0] == '\0' || p[0] == '=')
+        return el_xstrdup(p);
+    char *j = el_path_join(dir, p);
+    char *a = el_path_abs(j);
+    free(j);
+    return a;
+}
+
+static void push(char ***v, size_t *n, size_t *cap, char *s)
+{
+    el_grow(v, cap, *n + 1, sizeof **v);
+    (*v)[(*n)++] = s;
+}
+
+/* Filter one command's arguments (argv[0] excluded). */
+static void filter_args(entry *e, CXCompileCommand cmd)
+{
+    unsigned na = clang_CompileCommand_getNumArgs(cmd);
+    size_t cap = 0;
+    for (unsigned i = 1; i < na; i++) {
+        CXString s = clang_CompileCommand_getArg(cmd, i);
+        const char *a = clang_getCString(s);
+        char *arg = el_xstrdup(a ? a : "");
+        clang_disposeString(s);
+        char *next = NULL;
+        if (i + 1 < na) {
+            CXString t = clang_CompileCommand_getArg(cmd, i + 1);
+            const char *b = clang_getCString(t);
+            next = el_xstrdup(b ? b : "");
+            clang_disposeString(t);
+        }
+        if (in_list(drop_with_value, arg) && next) {
+            i++;
+        } else if (in_list(drop_alone, arg) || strcmp(arg, "--") == 0 ||
+                   (strncmp(arg, "-o", 2) == 0 && arg[2])) {
+            /* dropped */
+        } else if (in_list(path_opts, arg) && next) {
+            push(&e->args, &e->n_args, &cap, el_xstrdup(arg));
+            push(&e->args, &e->n_args, &cap, absolutize(e->dir, next));
+            i++;
+        } else if (arg[0] != '-') {
+            /* an input: the file itself (or another input): dropped */
+            char *abs = absolutize(e->dir, arg);
+            char *real = el_path_real(abs);
+            bool self = strcmp(abs, e->file) == 0 || (real && strcmp(real, e->file) == 0);
+            if (!self)
+                push(&e->args, &e->n_args, &cap, el_xstrdup(arg));
+            free(real);
+            free(abs);
+        } else {
+            const char *const *p;
+            size_t pl = 0;
+            for (p = path_opts; *p; p++) {
+                pl = strlen(*p);
+                if (strncmp(arg, *p, pl) == 0 && arg[pl])
+                    break;
+            }
+            if (*p) {
+                const char *val = arg[pl] == '=' ? arg + pl + 1 : arg + pl;
+                char *abs = absolutize(e->dir, val);
+                push(&e->args, &e->n_args, &cap,
+                     el_xasprintf("%.*s%s%s", (int)pl, arg, arg[pl] == '=' ? "=" : "", abs));
+                free(abs);
+            } else {
+                push(&e->args, &e->n_args, &cap, el_xstrdup(arg));
+            }
+        }
+        free(arg);
+        free(next);
+    }
+}
+
+el_compdb *el_compdb_load(const char *build_dir, char **err)
+{
+    char *json = el_path_join(build_dir, "compile_commands.json");
+    struct stat st;
+    if (stat(json, &st) != 0) {
+        *err = el_xasprintf("%s: %s (-p wants the directory holding compile_commands.json)",
+                            json, strerror(errno));
+        free(json);
+        return NULL;
+    }
+    CXCompilationDatabase_Error cerr = CXCompilationDatabase_NoError;
+    CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(build_dir, &cerr);
+    if (!db || cerr != CXCompilationDatabase_NoError) {
+        *err = el_xasprintf("%s: cannot load the compilation database (malformed JSON?)", json);
+        if (db)
+            clang_CompilationDatabase_dispose(db);
+        free(json);
+        return NULL;
+    }
+    free(json);
+    el_compdb *out = el_xcalloc(1, sizeof *out);
+    CXCompileCommands cmds = clang_CompilationDatabase_getAllCompileCommands(db);
+    unsigned n = cmds ? clang_CompileCommands_getSize(cmds) : 0;
+    for (unsigned i = 0; i < n; i++) {
+        CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, i);
+        CXString d = clang_CompileCommand_getDirectory(cmd);
+        CXString f = clang_CompileCommand_getFilename(cmd);
+        const char *ds = clang_getCString(d), *fs = clang_getCString(f);
+        if (ds && fs && fs[0]) {
+            el_grow(&out->v, &out->cap, out->n + 1, sizeof *out->v);
+            entry *e = &out->v[out->n++];
+            memset(e, 0, sizeof *e);
+            char *absdir = el_path_abs(ds);
+            char *abs = absolutize(absdir, fs);
+            char *real = el_path_real(abs);
+            if (real) {
+                e->file = real;
+                free(abs);
+            } else {
+                e->file = abs;
+            }
+            e->dir = absdir;
+            filter_args(e, cmd);
+        }
+        clang_disposeString(d);
+        clang_disposeString(f);
+    }
+    if (cmds)
+        clang_CompileCommands_dispose(cmds);
+    clang_CompilationDatabase_dispose(db);
+    return out;
+}
+
+static size_t common_prefix(const char *a, const char *b)
+{
+    size_t i = 0, last = 0;
+    while (a[i] && a[i] == b[i]) {
+        if (a[i] == '/')
+            last = i;
+        i++;
+    }
+    if ((a[i] == '\0' || a[i] == '/') && (b[i] == '\0' || b[i] == '/'))
+        last = i;
+    return last;
+}
+
+char **el_compdb_args(const el_compdb *db, const char *abs_file, size_t *n)
+{
+    *n = 0;
+    if (!db || !db->n)
+        return NULL;
+    const entry *best = NULL;
+    size_t best_score = 0;
+    char *dir = el_path_dirname(abs_file);
+    for (size_t i = 0; i < db->n; i++) {
+        const entry *e = &db->v[i];
+        if (strcmp(e->file, abs_file) == 0) {
+            best = e;
+            break;
+        }
+        char *edir = el_path_dirname(e->file);
+        size_t score = strcmp(edir, dir) == 0 ? (size_t)-1 / 2 : common_prefix(edir, dir);
+        free(edir);
+        if (!best || score > best_score) {
+            best = e;
+            best_score = score;
+        }
+    }
+    free(dir);
+    char **args = el_xmalloc((best->n_args + 1) * sizeof *args);
+    for (size_t i = 0; i < best->n_args; i++)
+        args[i] = el_xstrdup(best->args[i]);
+    *n = best->n_args;
+    return args;
+}
+
+size_t el_compdb_file_count(const el_compdb *db)
+{
+    return db ? db->n : 0;
+}
+
+const char *el_compdb_file(const el_compdb *db, size_t i)
+{
+    return db && i < db->n ? db->v[i].file : NULL;
+}
+
+char *const *el_compdb_paths_or(const el_compdb *db, char *const *paths, size_t *n,
+                                 char ***owned)
+{
+    *owned = NULL;
+    if (*n || !db)
+        return paths;
+    *n = el_compdb_file_count(db);
+    char **v = el_xcalloc(*n + 1, sizeof *v);
+    for (size_t i = 0; i < *n; i++)
+        v[i] = (char *)el_compdb_file(db, i);
+    *owned = v;
+    return v;
+}
+
+void el_compdb_free(el_compdb *db)
+{
+    if (!db)
+        return;
+    for (size_t i = 0; i < db->n; i++) {
+        free(db->v[i].file);
+        free(db->v[i].dir);
+        el_args_free(db->v[i].args, db->v[i].n_args);
+    }
+    free(db->v);
+    free(db);
+}

@@ -1,0 +1,31 @@
+/* lint/engine/compdb.h -- compile_commands.json (-p BUILD_DIR), read through
+ * libclang's CXCompilationDatabase and kept as plain argument lists. */
+#ifndef EL_COMPDB_H
+#define EL_COMPDB_H
+
+#include <stddef.h>
+
+typedef struct el_compdb el_compdb;
+
+/* Load BUILD_DIR/compile_commands.json; NULL with *err set. */
+el_compdb *el_compdb_load(const char *build_dir, char **err);
+/* The arguments for a file (absolute real path): the compiler's options
+ * without the compiler, the input, -c, -o and dependency-file options,
+ * relative paths made absolute against the entry's directory.  A file
+ * with no entry of its own (a header) borrows the entry of a file in the
+ * same directory, else of the nearest directory.  NULL when the database
+ * is empty.  *n receives the count; free with el_args_free. */
+char **el_compdb_args(const el_compdb *db, const char *abs_file, size_t *n);
+/* The files the database lists (absolute), in database order. */
+size_t el_compdb_file_count(const el_compdb *db);
+const char *el_compdb_file(const el_compdb *db, size_t i);
+/* The paths to lint: paths[0..n) when n > 0, else the database's files
+ * (db may be NULL).  *owned receives the array when one was made (free
+ * it; the strings stay the database's). */
+char *const *el_compdb_paths_or(const el_compdb *db, char *const *paths, size_t *n,
+                                 char ***owned);
+void el_compdb_free(el_compdb *db);
+
+void el_args_free(char **args, size_t n);
+
+#endif

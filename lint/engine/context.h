@@ -1,0 +1,89 @@
+/* lint/engine/context.h -- the insides of el_ctx and el_project, shared by the
+ * engine (which fills them) and rule_api.c (which answers rules' queries).
+ * Rules never include this: they use rule.h. */
+#ifndef EL_CONTEXT_H
+#define EL_CONTEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <clang-c/Index.h>
+
+#include "finding.h"
+#include "rule.h"
+#include "sources.h"
+
+/* A file of the TU, resolved once. */
+typedef struct el_file_slot {
+    CXFile file;
+    char *path;           /* real path, or NULL (built-in buffers) */
+    long source;          /* index in the sources, -1 when not linted */
+} el_file_slot;
+
+/* A rule running on this TU. */
+typedef struct el_active_rule {
+    const el_rule *rule;
+    int meta;             /* metadata index; -1 for an extra rule (reports nothing) */
+    void *state;
+} el_active_rule;
+
+struct el_ctx {
+    CXTranslationUnit tu;
+    const el_source *main;
+    const el_sources *sources;
+    el_tu_result *result;
+
+    el_file_slot *files;
+    size_t n_files, cap_files;
+    size_t last_slot;
+
+    CXCursor *stack;      /* ancestors of the cursor being visited */
+    unsigned depth;
+    size_t cap_stack;
+
+    el_active_rule *rules;
+    size_t n_rules;
+    size_t current;       /* the rule whose hook runs */
+
+    /* Fixes (el_fix_*): kept only when the run wants them. */
+    bool want_fixes;
+    long last_finding;    /* index in result->findings reported by the current
+                           * hook call, -1 when none (or it was dropped) */
+    bool fix_open;        /* el_fix_begin succeeded and no replacement failed */
+    /* Macro expansions in linted files, as byte ranges of the file where
+     * the macro is used: fixes never edit inside them.  Loaded on the first
+     * replacement (libclang gives a token from a macro body the
+     * location of the whole expansion, so locations alone cannot tell). */
+    struct el_macro_span {
+        CXFile file;
+        unsigned begin, end;
+    } *macros;
+    size_t n_macros, cap_macros;
+    bool macros_loaded;
+};
+
+struct el_project {
+    const el_sources *sources;
+    const el_fact_rec **facts;
+    size_t n_facts;
+    el_findings *out;
+    int current_meta;
+};
+
+/* Before each hook call: `rule` (index in rules) runs now; a fix can only
+ * attach to a finding of this call. */
+static inline void el_ctx_enter(el_ctx *ctx, size_t rule)
+{
+    ctx->current = rule;
+    ctx->last_finding = -1;
+    ctx->fix_open = false;
+}
+
+/* The slot of a file of ctx's TU (never NULL). */
+el_file_slot *el_ctx_slot(el_ctx *ctx, CXFile file);
+/* Add a finding of rule `meta` at path (real) if that file is linted, the
+ * rule is enabled there and applies to its class (never for meta < 0).
+ * True when it was added (at the end of out). */
+bool el_add_finding(const el_sources *sources, int meta, const char *path, unsigned line,
+                    unsigned col, const char *message, el_findings *out);
+
+#endif

@@ -1,0 +1,602 @@
+/* lint/engine/engine.c -- translation units, the walk, workers, phases
+ * (engine.h). */
+#include "engine.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <clang-c/Index.h>
+
+#include "cache.h"
+#include "config.h"
+#include "context.h"
+#include "flags.h"
+#include "mem.h"
+#include "metadata.h"
+#include "progname.h"
+#include "strmap.h"
+#include "suppress.h"
+
+#ifndef EL_VERSION
+#define EL_VERSION "0.0.0"
+#endif
+
+/* Cursor kinds are below this (CXCursor_OverloadCandidate is 700). */
+#define KIND_MAX 1024
+/* The walk recurses once per nesting level; workers get a stack big
+ * enough for this many levels, and deeper subtrees are not walked. */
+#define MAX_DEPTH 10000
+#define WORKER_STACK (128u << 20)
+
+#define PARSE_OPTIONS                                                                     \
+    (CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing |         \
+     CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles)
+
+typedef struct job {
+    size_t src;                 /* index into the sources */
+    char **args;
+    size_t n_args;
+    el_hash128 key;
+    el_tu_result result;
+} job;
+
+typedef struct run {
+    const el_engine_opts *o;
+    el_sources *sources;
+    el_filehash *hashes;
+    el_cache *cache;
+    el_hash128 tool;
+    /* rules that may run: selected and implemented by a rule file */
+    int *metas;
+    size_t n_metas;
+    /* opts.extra_rules: run on every TU after the registry's rules */
+    const el_rule *const *extra;
+    size_t n_extra;
+    unsigned char (*wants)[KIND_MAX];   /* per entry of metas, then of extra */
+
+    job *jobs;
+    size_t n_jobs;
+    size_t phase_begin, phase_end;
+    atomic_size_t next;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    size_t done;
+} run;
+
+/* ---- the tool's identity, for cache keys ---------------------------- */
+
+static el_hash128 tool_identity(void)
+{
+    el_hasher h;
+    el_hash_init(&h);
+    el_hash_str(&h, "emberlint " EL_VERSION);
+    int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        char buf[65536];
+        ssize_t got;
+        while ((got = read(fd, buf, sizeof buf)) > 0)
+            el_hash_update(&h, buf, (size_t)got);
+        close(fd);
+    }
+    CXString v = clang_getClangVersion();
+    el_hash_str(&h, clang_getCString(v));
+    clang_disposeString(v);
+    return el_hash_final(&h);
+}
+
+/* A file's token in a cache entry: its content, and for a linted file
+ * also its class and configuration. */
+static bool dep_token(run *r, const char *path, el_hash128 *out)
+{
+    el_hash128 content;
+    if (!el_filehash_get(r->hashes, path, &content))
+        return false;
+    long k = el_sources_find(r->sources, path);
+    el_hasher h;
+    el_hash_init(&h);
+    el_hash_u64(&h, content.a);
+    el_hash_u64(&h, content.b);
+    if (k >= 0) {
+        const el_source *s = &r->sources->v[k];
+        el_hash_u64(&h, (uint64_t)s->cls + 1);
+        el_hash_str(&h, s->backend);
+        el_hash_u64(&h, s->cfg->fingerprint.a);
+        el_hash_u64(&h, s->cfg->fingerprint.b);
+    }
+    *out = el_hash_final(&h);
+    return true;
+}
+
+static bool dep_ok(const char *path, el_hash128 token, void *ud)
+{
+    el_hash128 now;
+    return dep_token(ud, path, &now) && el_hash_eq(now, token);
+}
+
+static el_hash128 job_key(run *r, const job *j)
+{
+    const el_source *s = &r->sources->v[j->src];
+    el_hasher h;
+    el_hash_init(&h);
+    el_hash_u64(&h, r->tool.a);
+    el_hash_u64(&h, r->tool.b);
+    el_hash_str(&h, s->path);
+    el_hash_u64(&h, j->n_args);
+    for (size_t i = 0; i < j->n_args; i++)
+        el_hash_str(&h, j->args[i]);
+    el_hash_u64(&h, s->cfg->fingerprint.a);
+    el_hash_u64(&h, s->cfg->fingerprint.b);
+    for (size_t i = 0; i < r->n_metas; i++)
+        el_hash_str(&h, el_meta_at((size_t)r->metas[i])->id);
+    for (size_t i = 0; i < r->n_extra; i++)
+        el_hash_str(&h, r->extra[i]->id ? r->extra[i]->id : "(extra)");
+    return el_hash_final(&h);
+}
+
+/* ---- the walk ---------------------------------------------------------- */
+
+typedef struct walk {
+    el_ctx *ctx;
+    run *r;
+    size_t *rule_slot;          /* ctx->rules[i] -> index into r->metas */
+} walk;
+
+static void dispatch(walk *w, CXCursor c, enum CXCursorKind kind, bool leave)
+{
+    el_ctx *ctx = w->ctx;
+    if ((unsigned)kind >= KIND_MAX)
+        return;
+    for (size_t i = 0; i < ctx->n_rules; i++) {
+        el_active_rule *a = &ctx->rules[i];
+        void (*hook)(el_ctx *, void *, CXCursor) = leave ? a->rule->on_leave : a->rule->on_cursor;
+        if (!hook || !w->r->wants[w->rule_slot[i]][kind])
+            continue;
+        el_ctx_enter(ctx, i);
+        hook(ctx, a->state, c);
+    }
+}
+
+static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    walk *w = data;
+    el_ctx *ctx = w->ctx;
+    CXFile f = NULL;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
+    if (!f || el_ctx_slot(ctx, f)->source < 0)
+        return CXChildVisit_Continue; /* external: not walked */
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    dispatch(w, c, kind, false);
+    if (ctx->depth < MAX_DEPTH) {
+        el_grow(&ctx->stack, &ctx->cap_stack, ctx->depth + 1, sizeof *ctx->stack);
+        ctx->stack[ctx->depth++] = c;
+        clang_visitChildren(c, visit, w);
+        ctx->depth--;
+    }
+    dispatch(w, c, kind, true);
+    return CXChildVisit_Continue;
+}
+
+/* ---- one TU -------------------------------------------------------------- */
+
+typedef struct incl {
+    run *r;
+    el_tu_result *res;
+    el_strmap seen;
+} incl;
+
+static void inclusion_visit(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData d)
+{
+    (void)stack;
+    (void)n;
+    incl *in = d;
+    CXString name = clang_getFileName(f);
+    const char *s = clang_getCString(name);
+    if (s && s[0]) {
+        char *real = realpath(s, NULL);
+        if (real && !el_strmap_get(&in->seen, real)) {
+            el_strmap_put(&in->seen, real, (void *)1);
+            el_hash128 tok;
+            if (dep_token(in->r, real, &tok))
+                el_result_add_dep(in->res, real, tok);
+        }
+        free(real);
+    }
+    clang_disposeString(name);
+}
+
+/* The linted files of a TU in inclusion order (the main file first). */
+typedef struct linted_files {
+    el_ctx *ctx;
+    CXFile *v;
+    size_t n, cap;
+} linted_files;
+
+static void linted_visit(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData d)
+{
+    (void)stack;
+    (void)n;
+    linted_files *lf = d;
+    if (el_ctx_slot(lf->ctx, f)->source < 0)
+        return;
+    for (size_t i = 0; i < lf->n; i++)
+        if (lf->v[i] == f)
+            return;
+    el_grow(&lf->v, &lf->cap, lf->n + 1, sizeof *lf->v);
+    lf->v[lf->n++] = f;
+}
+
+static void call_file_hooks(el_ctx *ctx, CXTranslationUnit tu)
+{
+    linted_files lf = {ctx, NULL, 0, 0};
+    clang_getInclusions(tu, linted_visit, &lf);
+    for (size_t k = 0; k < lf.n; k++) {
+        for (size_t i = 0; i < ctx->n_rules; i++) {
+            if (ctx->rules[i].rule->on_file) {
+                el_ctx_enter(ctx, i);
+                ctx->rules[i].rule->on_file(ctx, ctx->rules[i].state, lf.v[k]);
+            }
+        }
+    }
+    free(lf.v);
+}
+
+static const char *parse_failure_reason(enum CXErrorCode e)
+{
+    switch (e) {
+    case CXError_Crashed:
+        return "libclang crashed while parsing it";
+    case CXError_InvalidArguments:
+        return "libclang rejected the compiler arguments";
+    case CXError_ASTReadError:
+        return "libclang could not read it";
+    default:
+        return "libclang could not parse it";
+    }
+}
+
+static void lint_tu(run *r, CXIndex idx, job *j)
+{
+    const el_source *src = &r->sources->v[j->src];
+    el_tu_result *res = &j->result;
+
+    if (r->cache && el_cache_load(r->cache, j->key, res, dep_ok, r))
+        return;
+
+    el_ctx ctx = {.main = src, .sources = r->sources, .result = res,
+                  .want_fixes = r->o->want_fixes, .last_finding = -1};
+    size_t slots = r->n_metas + r->n_extra;
+    size_t *rule_slot = el_xcalloc(slots + 1, sizeof *rule_slot);
+    ctx.rules = el_xcalloc(slots + 1, sizeof *ctx.rules);
+    for (size_t i = 0; i < slots; i++) {
+        bool extra = i >= r->n_metas;
+        int m = extra ? -1 : r->metas[i];
+        if (!extra && !src->cfg->rules[m].enabled)
+            continue;
+        el_active_rule *a = &ctx.rules[ctx.n_rules];
+        a->rule = extra ? r->extra[i - r->n_metas] : el_meta_at((size_t)m)->impl;
+        a->meta = m;
+        a->state = a->rule->state_size ? el_xcalloc(1, a->rule->state_size) : NULL;
+        rule_slot[ctx.n_rules++] = i;
+    }
+
+    CXTranslationUnit tu = NULL;
+    enum CXErrorCode ec = clang_parseTranslationUnit2(idx, src->path, (const char *const *)j->args,
+                                                      (int)j->n_args, NULL, 0, PARSE_OPTIONS, &tu);
+    if (ec != CXError_Success || !tu) {
+        res->parsed = false;
+        res->had_errors = true;
+        for (size_t i = 0; i < ctx.n_rules; i++) {
+            if (ctx.rules[i].rule->parse_failed) {
+                el_ctx_enter(&ctx, i);
+                ctx.rules[i].rule->parse_failed(&ctx, parse_failure_reason(ec));
+            }
+        }
+    } else {
+        ctx.tu = tu;
+        res->parsed = true;
+        unsigned nd = clang_getNumDiagnostics(tu);
+        for (unsigned i = 0; i < nd && !res->had_errors; i++) {
+            CXDiagnostic d = clang_getDiagnostic(tu, i);
+            if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error)
+                res->had_errors = true;
+            clang_disposeDiagnostic(d);
+        }
+        for (size_t i = 0; i < ctx.n_rules; i++) {
+            if (ctx.rules[i].rule->begin) {
+                el_ctx_enter(&ctx, i);
+                ctx.rules[i].rule->begin(&ctx, ctx.rules[i].state);
+            }
+        }
+        bool want_files = false;
+        for (size_t i = 0; i < ctx.n_rules; i++)
+            want_files |= ctx.rules[i].rule->on_file != NULL;
+        if (want_files)
+            call_file_hooks(&ctx, tu);
+        walk w = {&ctx, r, rule_slot};
+        clang_visitChildren(clang_getTranslationUnitCursor(tu), visit, &w);
+        for (size_t i = 0; i < ctx.n_rules; i++) {
+            if (ctx.rules[i].rule->end) {
+                el_ctx_enter(&ctx, i);
+                ctx.rules[i].rule->end(&ctx, ctx.rules[i].state);
+            }
+        }
+        incl in = {r, res, {0}};
+        clang_getInclusions(tu, inclusion_visit, &in);
+        el_strmap_free(&in.seen);
+        clang_disposeTranslationUnit(tu);
+    }
+
+    for (size_t i = 0; i < ctx.n_rules; i++)
+        free(ctx.rules[i].state);
+    free(ctx.rules);
+    free(rule_slot);
+    for (size_t i = 0; i < ctx.n_files; i++)
+        free(ctx.files[i].path);
+    free(ctx.files);
+    free(ctx.stack);
+    free(ctx.macros);
+
+    if (r->cache && res->parsed && !res->had_errors)
+        el_cache_store(r->cache, j->key, res);
+}
+
+/* ---- workers ------------------------------------------------------------- */
+
+static void *worker(void *arg)
+{
+    run *r = arg;
+    CXIndex idx = clang_createIndex(0, 0);
+    for (;;) {
+        size_t i = atomic_fetch_add(&r->next, 1);
+        if (i >= r->phase_end - r->phase_begin)
+            break;
+        lint_tu(r, idx, &r->jobs[r->phase_begin + i]);
+        pthread_mutex_lock(&r->lock);
+        r->done++;
+        pthread_cond_signal(&r->cond);
+        pthread_mutex_unlock(&r->lock);
+    }
+    clang_disposeIndex(idx);
+    return NULL;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Run jobs [begin, end) on the workers; done counts across phases for
+ * the progress line (total: every job of the run). */
+static void run_phase(run *r, size_t begin, size_t end, double started)
+{
+    if (begin == end)
+        return;
+    r->phase_begin = begin;
+    r->phase_end = end;
+    atomic_store(&r->next, 0);
+    size_t n = end - begin;
+    size_t nthreads = (size_t)(r->o->jobs > 0 ? r->o->jobs : 1);
+    if (nthreads > n)
+        nthreads = n;
+    pthread_t *tids = el_xcalloc(nthreads, sizeof *tids);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, WORKER_STACK);
+    size_t started_threads = 0;
+    for (size_t i = 0; i < nthreads; i++) {
+        if (pthread_create(&tids[i], &attr, worker, r) != 0)
+            break;
+        started_threads++;
+    }
+    pthread_attr_destroy(&attr);
+    if (started_threads == 0)
+        worker(r); /* no threads available: lint on this one */
+
+    bool shown = false;
+    pthread_mutex_lock(&r->lock);
+    while (r->done < end) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 200 * 1000 * 1000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&r->cond, &r->lock, &ts);
+        if (r->o->progress && now_seconds() - started > 1.0) {
+            fprintf(stderr, "\r%s: %zu/%zu translation units", el_progname, r->done, r->n_jobs);
+            fflush(stderr);
+            shown = true;
+        }
+    }
+    pthread_mutex_unlock(&r->lock);
+    for (size_t i = 0; i < started_threads; i++)
+        pthread_join(tids[i], NULL);
+    free(tids);
+    if (shown) {
+        fprintf(stderr, "\r\033[K");
+        fflush(stderr);
+    }
+}
+
+static void add_job(run *r, size_t *cap, size_t src)
+{
+    el_grow(&r->jobs, cap, r->n_jobs + 1, sizeof *r->jobs);
+    job *j = &r->jobs[r->n_jobs++];
+    memset(j, 0, sizeof *j);
+    j->src = src;
+    j->args = el_flags_for(r->o->compdb, &r->sources->v[src], r->o->extra_args, r->o->n_extra,
+                           &j->n_args);
+    j->key = job_key(r, j);
+}
+
+/* ---- the run ------------------------------------------------------------- */
+
+static void set_wants(unsigned char *wants, const el_rule *rule)
+{
+    if (!rule->kinds) {
+        memset(wants, 1, KIND_MAX);
+        return;
+    }
+    for (const enum CXCursorKind *p = rule->kinds; *p != EL_KINDS_END; p++)
+        if ((unsigned)*p < KIND_MAX)
+            wants[*p] = 1;
+}
+
+static void copy_fact(el_fact_list *l, const el_fact_rec *f)
+{
+    el_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v);
+    el_fact_rec *x = &l->v[l->n++];
+    x->file = el_xstrdup(f->file);
+    x->key = el_xstrdup(f->key);
+    x->value = el_xstrdup(f->value);
+}
+
+void el_fact_list_free(el_fact_list *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        free(l->v[i].file);
+        free(l->v[i].key);
+        free(l->v[i].value);
+    }
+    free(l->v);
+    l->v = NULL;
+    l->n = l->cap = 0;
+}
+
+void el_include_list_free(el_include_list *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        free(l->v[i].tu);
+        free(l->v[i].header);
+    }
+    free(l->v);
+    l->v = NULL;
+    l->n = l->cap = 0;
+}
+
+/* The linted headers each TU read, for opts.includes_out. */
+static void collect_includes(run *r, el_include_list *l)
+{
+    for (size_t i = 0; i < r->n_jobs; i++) {
+        const el_source *main_src = &r->sources->v[r->jobs[i].src];
+        const el_tu_result *res = &r->jobs[i].result;
+        for (size_t d = 0; d < res->n_deps; d++) {
+            long k = el_sources_find(r->sources, res->deps[d].path);
+            if (k < 0 || !r->sources->v[k].is_header || r->sources->v[k].path == main_src->path)
+                continue;
+            el_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v);
+            l->v[l->n].tu = el_xstrdup(main_src->path);
+            l->v[l->n].header = el_xstrdup(r->sources->v[k].path);
+            l->n++;
+        }
+    }
+}
+
+void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *hashes,
+                   el_findings *out, el_engine_stats *stats)
+{
+    run r = {.o = o, .sources = sources, .hashes = hashes};
+    pthread_mutex_init(&r.lock, NULL);
+    pthread_cond_init(&r.cond, NULL);
+    r.tool = tool_identity();
+    if (o->cache_dir && !o->want_fixes) { /* fixes are not cached */
+        char *err = NULL;
+        r.cache = el_cache_open(o->cache_dir, &err);
+        if (!r.cache) {
+            fprintf(stderr, "%s: warning: %s; running without the cache\n", el_progname, err);
+            free(err);
+        }
+    }
+
+    size_t nm = el_meta_count();
+    r.extra = o->extra_rules;
+    while (r.extra && r.extra[r.n_extra])
+        r.n_extra++;
+    r.metas = el_xcalloc(nm + 1, sizeof *r.metas);
+    r.wants = el_xcalloc(nm + r.n_extra + 1, sizeof *r.wants);
+    for (size_t k = 0; k < nm; k++) {
+        const el_rule_meta *m = el_meta_at(k);
+        if (!o->selected[k] || !m->impl)
+            continue;
+        size_t i = r.n_metas++;
+        r.metas[i] = (int)k;
+        set_wants(r.wants[i], m->impl);
+    }
+    for (size_t e = 0; e < r.n_extra; e++)
+        set_wants(r.wants[r.n_metas + e], r.extra[e]);
+
+    double started = now_seconds();
+    size_t cap = 0;
+    for (size_t i = 0; i < sources->n; i++)
+        if (!sources->v[i].is_header)
+            add_job(&r, &cap, i);
+    size_t phase1 = r.n_jobs;
+    run_phase(&r, 0, phase1, started);
+
+    /* Headers no .c included get a TU of their own. */
+    el_strmap covered = {0};
+    for (size_t i = 0; i < phase1; i++)
+        for (size_t d = 0; d < r.jobs[i].result.n_deps; d++)
+            el_strmap_put(&covered, r.jobs[i].result.deps[d].path, (void *)1);
+    for (size_t i = 0; i < sources->n; i++)
+        if (sources->v[i].is_header && !el_strmap_get(&covered, sources->v[i].path))
+            add_job(&r, &cap, i);
+    el_strmap_free(&covered);
+    run_phase(&r, phase1, r.n_jobs, started);
+
+    /* Findings and facts of every TU, in job order. */
+    el_findings all = {0};
+    size_t n_facts = 0;
+    for (size_t i = 0; i < r.n_jobs; i++) {
+        n_facts += r.jobs[i].result.n_facts;
+        stats->tus++;
+        if (r.jobs[i].result.from_cache)
+            stats->cached++;
+    }
+    el_project p = {.sources = sources, .out = &all};
+    p.facts = el_xcalloc(n_facts + 1, sizeof *p.facts);
+    for (size_t i = 0; i < r.n_jobs; i++)
+        for (size_t f = 0; f < r.jobs[i].result.n_facts; f++)
+            p.facts[p.n_facts++] = &r.jobs[i].result.facts[f];
+    for (size_t i = 0; i < r.n_metas + r.n_extra; i++) {
+        bool extra = i >= r.n_metas;
+        const el_rule *rule = extra ? r.extra[i - r.n_metas] : el_meta_at((size_t)r.metas[i])->impl;
+        if (rule->project) {
+            p.current_meta = extra ? -1 : r.metas[i];
+            rule->project(&p);
+        }
+    }
+    if (o->facts_out)
+        for (size_t i = 0; i < p.n_facts; i++)
+            copy_fact(o->facts_out, p.facts[i]);
+    if (o->includes_out)
+        collect_includes(&r, o->includes_out);
+    free(p.facts);
+    for (size_t i = 0; i < r.n_jobs; i++)
+        el_findings_move(&all, &r.jobs[i].result.findings);
+
+    el_findings_sort_unique(&all);
+    el_suppress_apply(&all, sources->v, sources->n, o->selected);
+    el_findings_sort_unique(&all);
+    el_findings_move(out, &all);
+
+    for (size_t i = 0; i < r.n_jobs; i++) {
+        el_args_free(r.jobs[i].args, r.jobs[i].n_args);
+        el_result_free(&r.jobs[i].result);
+    }
+    free(r.jobs);
+    free(r.metas);
+    free(r.wants);
+    el_cache_close(r.cache);
+    pthread_mutex_destroy(&r.lock);
+    pthread_cond_destroy(&r.cond);
+}

@@ -1,0 +1,74 @@
+/* lint/engine/engine.h -- parsing and walking translation units, running the
+ * rules, in parallel, with the cache.
+ *
+ * Phase 1 lints every .c source (one TU each).  Phase 2 lints, as TUs of
+ * their own, the .h sources no phase-1 TU included; a header a .c
+ * includes is linted through that .c, and its findings are reported once,
+ * at the header.  Then the project hooks run, suppressions apply, and the
+ * findings come out sorted by file, line, column and rule -- the same
+ * whatever the number of workers. */
+#ifndef EL_ENGINE_H
+#define EL_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "compdb.h"
+#include "filehash.h"
+#include "finding.h"
+#include "rule.h"
+#include "sources.h"
+
+typedef struct el_engine_opts {
+    int jobs;                   /* workers, >= 1 */
+    const char *cache_dir;      /* NULL: no cache */
+    char *const *extra_args;    /* after `--` */
+    size_t n_extra;
+    const el_compdb *compdb;    /* NULL: default flags */
+    const bool *selected;       /* per metadata index: --select/--ignore */
+    bool progress;              /* progress line on stderr */
+    /* Keep the fixes rules attach to findings (emberlint --fix,
+     * ember-migrate).  Fixes are not cached: with this set the cache is
+     * neither read nor written. */
+    bool want_fixes;
+    /* Rules run in addition to the registry's, whatever --select says
+     * (ember-migrate's scanner: it records facts).  NULL-terminated; NULL
+     * for none.  They need no metadata and report nothing. */
+    const el_rule *const *extra_rules;
+    /* When not NULL, receives every fact of every TU and of the project
+     * hooks' input (file order, then emission order). */
+    struct el_fact_list *facts_out;
+    /* When not NULL, receives (TU main file, linted header it includes)
+     * pairs, in job order (emberlint --fix re-parses a changed header
+     * through the .c files that include it). */
+    struct el_include_list *includes_out;
+} el_engine_opts;
+
+/* Facts handed out by el_engine_run (opts.facts_out). */
+typedef struct el_fact_list {
+    el_fact_rec *v;
+    size_t n, cap;
+} el_fact_list;
+void el_fact_list_free(el_fact_list *l);
+
+/* opts.includes_out. */
+typedef struct el_include_list {
+    struct el_include_pair {
+        char *tu;         /* main file of a TU (absolute, real) */
+        char *header;     /* a linted header it read */
+    } *v;
+    size_t n, cap;
+} el_include_list;
+void el_include_list_free(el_include_list *l);
+
+typedef struct el_engine_stats {
+    size_t tus;                 /* translation units linted */
+    size_t cached;              /* of which answered by the cache */
+} el_engine_stats;
+
+/* Lint the sources; findings into out (sorted, unique, suppressions
+ * applied).  Problems with the cache are warnings, never fatal. */
+void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *hashes,
+                   el_findings *out, el_engine_stats *stats);
+
+#endif

@@ -1,0 +1,157 @@
+/* lint/engine/finding.c -- finding lists and TU results. */
+#include "finding.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem.h"
+
+static const char *const sev_names[] = {"off", "note", "warning", "error"};
+static const char *const safety_names[] = {"none", "safe", "unsafe"};
+
+const char *el_fix_safety_name(el_fix_safety s)
+{
+    return (unsigned)s < 3 ? safety_names[s] : "?";
+}
+
+void el_fix_free(el_fix *fx)
+{
+    if (!fx)
+        return;
+    free(fx->description);
+    el_edits_free(&fx->edits);
+    free(fx);
+}
+
+void el_finding_clear(el_finding *x)
+{
+    free(x->file);
+    free(x->message);
+    el_fix_free(x->fix);
+    x->file = x->message = NULL;
+    x->fix = NULL;
+}
+
+const char *el_severity_name(el_severity s)
+{
+    return (unsigned)s < 4 ? sev_names[s] : "?";
+}
+
+bool el_severity_parse(const char *s, el_severity *out)
+{
+    for (int i = 0; i < 4; i++) {
+        if (strcmp(s, sev_names[i]) == 0) {
+            *out = (el_severity)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+void el_findings_add(el_findings *f, const char *rule, el_severity sev, const char *file,
+                     unsigned line, unsigned col, const char *message)
+{
+    el_grow(&f->v, &f->cap, f->n + 1, sizeof *f->v);
+    el_finding *x = &f->v[f->n++];
+    memset(x, 0, sizeof *x);
+    strncpy(x->rule, rule, sizeof x->rule - 1);
+    x->severity = sev;
+    x->file = el_xstrdup(file);
+    x->line = line;
+    x->col = col;
+    x->message = el_xstrdup(message);
+}
+
+void el_findings_move(el_findings *dst, el_findings *src)
+{
+    if (!src->n)
+        return;
+    el_grow(&dst->v, &dst->cap, dst->n + src->n, sizeof *dst->v);
+    memcpy(dst->v + dst->n, src->v, src->n * sizeof *src->v);
+    dst->n += src->n;
+    free(src->v);
+    src->v = NULL;
+    src->n = src->cap = 0;
+}
+
+static int cmp_finding(const void *pa, const void *pb)
+{
+    const el_finding *a = pa, *b = pb;
+    int c = strcmp(a->file, b->file);
+    if (c)
+        return c;
+    if (a->line != b->line)
+        return a->line < b->line ? -1 : 1;
+    if (a->col != b->col)
+        return a->col < b->col ? -1 : 1;
+    if ((c = strcmp(a->rule, b->rule)))
+        return c;
+    if ((c = strcmp(a->message, b->message)))
+        return c;
+    return (int)b->severity - (int)a->severity;
+}
+
+void el_findings_sort_unique(el_findings *f)
+{
+    if (f->n < 2)
+        return;
+    qsort(f->v, f->n, sizeof *f->v, cmp_finding);
+    size_t out = 1;
+    for (size_t i = 1; i < f->n; i++) {
+        el_finding *p = &f->v[out - 1], *x = &f->v[i];
+        if (strcmp(p->file, x->file) == 0 && p->line == x->line && p->col == x->col &&
+            strcmp(p->rule, x->rule) == 0 && strcmp(p->message, x->message) == 0) {
+            /* the kept one is the first in sort order; it takes the fix
+             * when it has none (same finding reached from another TU) */
+            if (!p->fix) {
+                p->fix = x->fix;
+                x->fix = NULL;
+            }
+            el_finding_clear(x);
+            continue;
+        }
+        f->v[out++] = *x;
+    }
+    f->n = out;
+}
+
+void el_findings_free(el_findings *f)
+{
+    for (size_t i = 0; i < f->n; i++)
+        el_finding_clear(&f->v[i]);
+    free(f->v);
+    f->v = NULL;
+    f->n = f->cap = 0;
+}
+
+void el_result_add_fact(el_tu_result *r, const char *file, const char *key, const char *value)
+{
+    el_grow(&r->facts, &r->cap_facts, r->n_facts + 1, sizeof *r->facts);
+    el_fact_rec *x = &r->facts[r->n_facts++];
+    x->file = el_xstrdup(file);
+    x->key = el_xstrdup(key);
+    x->value = el_xstrdup(value);
+}
+
+void el_result_add_dep(el_tu_result *r, const char *path, el_hash128 hash)
+{
+    el_grow(&r->deps, &r->cap_deps, r->n_deps + 1, sizeof *r->deps);
+    r->deps[r->n_deps].path = el_xstrdup(path);
+    r->deps[r->n_deps].hash = hash;
+    r->n_deps++;
+}
+
+void el_result_free(el_tu_result *r)
+{
+    el_findings_free(&r->findings);
+    for (size_t i = 0; i < r->n_facts; i++) {
+        free(r->facts[i].file);
+        free(r->facts[i].key);
+        free(r->facts[i].value);
+    }
+    free(r->facts);
+    for (size_t i = 0; i < r->n_deps; i++)
+        free(r->deps[i].path);
+    free(r->deps);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,12 @@
+/* lint/engine/registry.h -- every implemented rule.  The registry is generated
+ * at build time from the files in lint/rules/ (lint/engine/gen_registry.sh): a
+ * file lint/rules/<file>.c defines `const el_rule el_rule_<file>`. */
+#ifndef EL_REGISTRY_H
+#define EL_REGISTRY_H
+
+#include "rule.h"
+
+/* NULL-terminated, sorted by file name. */
+extern const el_rule *const el_rule_registry[];
+
+#endif

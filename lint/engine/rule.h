@@ -1,0 +1,240 @@
+/* lint/engine/rule.h -- the rule API of emberlint.
+ *
+ * A rule is one file, lint/rules/<file>.c, that defines
+ *
+ *     const el_rule el_rule_<file> = { .id = "EH203", ... };
+ *
+ * The build finds it by directory (lint/engine/gen_registry.sh writes the
+ * registry), so adding a rule is: that file, its entry in rules/rules.json
+ * (name, severity, applies_to, summary, fix), its page docs/rules/EH203.md,
+ * and fixtures in tests/lint/fixtures/EH203/.  Nothing else changes.
+ *
+ * How a rule runs.  emberlint parses each translation unit (TU) once with
+ * libclang (CXTranslationUnit_DetailedPreprocessingRecord, so #include,
+ * macro definitions and macro expansions are cursors too) and walks it
+ * ONCE, depth first, handing every cursor to the rules that asked for its
+ * kind.  Cursors located in external files (system headers, anything
+ * outside the linted paths) are not walked at all.  For one TU, a rule
+ * sees, in this order:
+ *
+ *     begin(ctx, state)                      once, before the walk
+ *     on_file(ctx, state, file)              each linted file of the TU, the
+ *                                            main file first, then headers
+ *                                            in inclusion order
+ *     on_cursor(ctx, state, c)               each cursor of a wanted kind,
+ *       ... the cursor's children ...        in source order, parents first
+ *     on_leave(ctx, state, c)                after the cursor's children
+ *     end(ctx, state)                        once, after the walk
+ *
+ * When libclang cannot produce a TU at all, parse_failed(ctx, reason) is
+ * called instead (EH000 reports it).  After every TU ran (or came from the
+ * cache), project(p) is called once with the facts the rules recorded
+ * (el_fact) and the list of linted files: that is how a rule looks at the
+ * whole tree (EH105).  Project hooks are never cached; per-TU findings
+ * and facts are, keyed on the TU's files, flags and configuration -- so a
+ * per-TU hook must depend on nothing else (not on other files read from
+ * disk, the environment or the time); such work belongs in project().
+ *
+ * Rules only describe what they find: el_report*().  The engine decides
+ * the rest -- whether the rule runs at all (configuration, --select,
+ * --ignore), whether the location is reported (the rule's applies_to in
+ * rules/rules.json against the file's class: frontend / backend <name> /
+ * core / external), its severity, suppression comments, de-duplication
+ * of findings in headers (reported once, at the header), the cache and
+ * the output format.  A finding in an external file or in a file class
+ * the rule does not apply to is dropped silently, so rules may report
+ * without checking; checking el_cursor_class() first only saves time.
+ *
+ * Threads.  TUs run in parallel (-j N); hooks of one TU run on one thread.
+ * `state` is per TU (state_size zeroed bytes, freed after end()), so rules
+ * need no locks as long as they keep no other mutable globals.  Hooks
+ * must not keep CXCursor/CXFile values past end(): the TU is disposed.
+ *
+ * Helpers for looking at C through libclang (callee of a call through
+ * macros and aliases, operator of a binary expression, locations, ...)
+ * are in lint/engine/clang_util.h.
+ */
+#ifndef EL_RULE_H
+#define EL_RULE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <clang-c/Index.h>
+#include <json-c/json.h>
+
+#include "finding.h"
+
+typedef struct el_ctx el_ctx;          /* one TU being linted */
+typedef struct el_project el_project;  /* the whole run, for project hooks */
+typedef struct el_config el_config;    /* a configuration (.emberlint.json) */
+
+/* What a file is, from the configuration of the TU's main file. */
+typedef enum el_file_class {
+    EL_FILE_EXTERNAL = 0, /* system header or outside the linted paths */
+    EL_FILE_FRONTEND,     /* everything linted that is not below */
+    EL_FILE_BACKEND,      /* under a backend directory (backends/<name>/) */
+    EL_FILE_CORE          /* a configured core path (libeh/src/): no frontend rules */
+} el_file_class;
+
+/* Ends the `kinds` list of a rule (no CXCursorKind has the value 0). */
+#define EL_KINDS_END ((enum CXCursorKind)0)
+
+typedef struct el_rule {
+    /* The rule's ID, "EH203".  Must have an entry in rules/rules.json. */
+    const char *id;
+    /* Cursor kinds on_cursor/on_leave want, ended by EL_KINDS_END; NULL
+     * means every kind (slower: prefer a list). */
+    const enum CXCursorKind *kinds;
+    /* Bytes of per-TU state, zeroed before begin(), freed after end(). */
+    size_t state_size;
+
+    /* Every hook is optional (NULL). */
+    void (*begin)(el_ctx *ctx, void *state);
+    /* A linted file of the TU (for whole-file work: preprocessor
+     * conditionals with elc_each_directive, tables, comments). */
+    void (*on_file)(el_ctx *ctx, void *state, CXFile file);
+    void (*on_cursor)(el_ctx *ctx, void *state, CXCursor cursor);
+    void (*on_leave)(el_ctx *ctx, void *state, CXCursor cursor);
+    void (*end)(el_ctx *ctx, void *state);
+    /* libclang produced no TU; reason is a short phrase. */
+    void (*parse_failed)(el_ctx *ctx, const char *reason);
+    /* Once per run, after all TUs, on the main thread. */
+    void (*project)(el_project *p);
+} el_rule;
+
+/* ---- reporting (any hook but project) ------------------------------ */
+
+/* Report a finding of the running rule at a cursor (its expansion
+ * location: for code from a macro, where the macro is used).  The message
+ * is printf-formatted, one line, no trailing period needed. */
+void el_report(el_ctx *ctx, CXCursor at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* At a source location (expansion location is used). */
+void el_report_loc(el_ctx *ctx, CXSourceLocation at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* At an explicit place; path absolute (or as libclang names the file). */
+void el_report_at(el_ctx *ctx, const char *path, unsigned line, unsigned col,
+                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* ---- fixes ---------------------------------------------------------- */
+
+/* A rule may attach a fix to the finding it reported last, in the same
+ * hook call: el_fix_begin() right after el_report*(), then one or more
+ * replacements.  The edits are byte ranges of the files as parsed; they
+ * are applied together or not at all (emberlint --fix, ember-migrate).
+ * false from el_fix_begin when the finding was dropped (class, selection)
+ * -- then the replacements are ignored too.  A replacement whose range
+ * is not plainly in one linted file (a macro expansion, a built-in
+ * buffer, an external header) drops the whole fix and returns false: code
+ * inside macro expansions is never edited. */
+bool el_fix_begin(el_ctx *ctx, el_fix_safety safety, const char *description);
+bool el_fix_replace(el_ctx *ctx, CXSourceRange range, const char *text);
+/* By file and byte offsets (path absolute). */
+bool el_fix_replace_at(el_ctx *ctx, const char *path, size_t begin, size_t end, const char *text);
+
+/* Record a fact for the project hooks: any key/value strings (copied).
+ * Facts are cached with the TU's findings, so a project rule sees the
+ * same facts whether or not the TU was re-parsed. */
+void el_fact(el_ctx *ctx, const char *key, const char *value);
+
+/* ---- the TU and its files ------------------------------------------ */
+
+CXTranslationUnit el_tu(const el_ctx *ctx);      /* NULL in parse_failed */
+const char *el_main_file(const el_ctx *ctx);     /* absolute path */
+/* The configuration of the TU's main file. */
+const el_config *el_ctx_config(const el_ctx *ctx);
+
+/* Class of a file of this TU; *backend (may be NULL) receives the backend
+ * name for EL_FILE_BACKEND, else "".  The string lives as long as the TU. */
+el_file_class el_file_class_of(el_ctx *ctx, CXFile file, const char **backend);
+/* Class of the file a location / cursor is in (expansion location). */
+el_file_class el_location_class(el_ctx *ctx, CXSourceLocation loc, const char **backend);
+el_file_class el_cursor_class(el_ctx *ctx, CXCursor c, const char **backend);
+/* Class a path would have under this TU's configuration, whether or not
+ * it is linted (backend name copied into backend[n]). */
+el_file_class el_classify_path(el_ctx *ctx, const char *path, char *backend, size_t n);
+/* True when the location is in a linted (non-external) file. */
+bool el_is_linted(el_ctx *ctx, CXSourceLocation loc);
+/* True when findings of the running rule at this location would be
+ * reported (linted file of a class the rule applies to). */
+bool el_applies_at(el_ctx *ctx, CXSourceLocation loc);
+/* "frontend", "backend", "core", "external". */
+const char *el_file_class_name(el_file_class c);
+
+/* ---- where the walk is (on_cursor / on_leave) ----------------------- */
+
+/* Number of ancestors of the current cursor (0 for a top-level cursor). */
+unsigned el_depth(const el_ctx *ctx);
+/* The n-th ancestor: 0 the parent, 1 the grandparent...; a null cursor
+ * (clang_Cursor_isNull) past the top. */
+CXCursor el_ancestor(const el_ctx *ctx, unsigned n);
+/* The nearest ancestor of kind `kind`; false when there is none. */
+bool el_enclosing(const el_ctx *ctx, enum CXCursorKind kind, CXCursor *out);
+/* The function definition the current cursor is in; false outside one. */
+bool el_enclosing_function(const el_ctx *ctx, CXCursor *out);
+
+/* ---- configuration and knowledge ------------------------------------ */
+
+/* Include `spelled` (as written: "eh/backend_api.h"), resolving to
+ * `resolved` (absolute, or NULL when not found), is backend-private:
+ * under a backend directory or matching backend_headers. */
+bool el_config_is_backend_header(const el_config *cfg, const char *spelled, const char *resolved);
+/* The backend_prefixes entry `symbol` starts with ("cblas_", "eh_blas_"
+ * for the pattern eh_<backend>_ and the backend blas), or NULL.  The
+ * backend names come from the configuration plus backends/ discovered in
+ * the linted tree. */
+const char *el_config_backend_prefix(const el_config *cfg, const char *symbol);
+/* The backend whose eh_<backend>_ prefix (a backend_prefixes entry holding
+ * "<backend>", expanded for every known backend) `name` starts with; the
+ * whole prefix must match and something must follow it, so eh_blast_radius
+ * is not backend blas's.  Copies the backend name into buf and returns it,
+ * or NULL. */
+const char *el_backend_of_symbol(const el_config *cfg, const char *name, char *buf, size_t n);
+/* The backend_prefixes entry (expanded: "eh_blas_", "cblas_", ...) `name`
+ * starts with, the whole prefix matched and something after it; NULL when
+ * none.  With `upper`, a prefix also matches in upper case ("CBLAS_",
+ * "FFTW", "EH_BLAS_"), as library macros are spelled. */
+const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool upper);
+/* The macro is a backend macro (backend_macros; * and ? work). */
+bool el_config_is_backend_macro(const el_config *cfg, const char *name);
+/* Known backend names (sorted). */
+size_t el_config_backend_count(const el_config *cfg);
+const char *el_config_backend_name(const el_config *cfg, size_t i);
+/* A list key of the configuration ("backend_dirs", "core_paths",
+ * "exclude", "backends", "backend_headers", "backend_prefixes",
+ * "backend_macros"), or "backend_prefixes_expanded" (backend_prefixes
+ * with <backend> replaced by every backend name), with n set; NULL for
+ * another key. */
+const char *const *el_config_strings(const el_config *cfg, const char *key, size_t *n);
+/* The "options" object of a rule's configuration entry
+ * ({"rules": {"EH203": {"options": {...}}}}), or NULL.  Read only. */
+json_object *el_config_rule_options(const el_config *cfg, const char *rule_id);
+
+/* The ops call to use instead of a backend function, for messages:
+ * rules/symbols.json ("cblas_sgemm" -> "eh_matmul"), then eh_<backend>_<op>
+ * -> "eh_<op>" for every op of libeh/ops.def.  NULL when there is none. */
+const char *el_symbol_replacement(const el_config *cfg, const char *symbol, char *buf, size_t n);
+/* The op set, from libeh/ops.def (compiled in). */
+size_t el_op_count(void);
+const char *el_op_name(size_t i);        /* "matmul" */
+const char *el_op_kind(size_t i);        /* "LINALG" */
+int el_op_inputs(size_t i);              /* n_in, -1 variable */
+/* True when eh_<name> is an op ("matmul" or "eh_matmul"). */
+bool el_is_op(const char *name);
+
+/* ---- project hooks -------------------------------------------------- */
+
+/* Linted files, sorted by path. */
+size_t el_project_file_count(const el_project *p);
+const char *el_project_file(const el_project *p, size_t i);     /* absolute */
+el_file_class el_project_file_class(const el_project *p, size_t i, const char **backend);
+const el_config *el_project_file_config(const el_project *p, size_t i);
+/* Facts of all TUs, in file order then emission order. */
+size_t el_project_fact_count(const el_project *p);
+void el_project_fact(const el_project *p, size_t i, const char **file,
+                     const char **key, const char **value);
+/* Report a finding of the running project rule. */
+void el_project_report(el_project *p, const char *path, unsigned line, unsigned col,
+                       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+#endif

@@ -1,0 +1,491 @@
+/* lint/engine/rule_api.c -- what rules can ask and tell the engine (rule.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "context.h"
+#include "knowledge.h"
+#include "mem.h"
+#include "metadata.h"
+#include "path.h"
+#include "rule.h"
+
+#define MSG_MAX 1024
+
+/* ---- files ------------------------------------------------------------- */
+
+el_file_slot *el_ctx_slot(el_ctx *ctx, CXFile file)
+{
+    if (ctx->n_files && ctx->files[ctx->last_slot].file == file)
+        return &ctx->files[ctx->last_slot];
+    for (size_t i = 0; i < ctx->n_files; i++) {
+        if (ctx->files[i].file == file) {
+            ctx->last_slot = i;
+            return &ctx->files[i];
+        }
+    }
+    el_grow(&ctx->files, &ctx->cap_files, ctx->n_files + 1, sizeof *ctx->files);
+    el_file_slot *s = &ctx->files[ctx->n_files];
+    s->file = file;
+    s->path = NULL;
+    s->source = -1;
+    if (file) {
+        CXString name = clang_getFileName(file);
+        const char *n = clang_getCString(name);
+        if (n && n[0])
+            s->path = el_path_real(n);
+        clang_disposeString(name);
+        if (s->path)
+            s->source = el_sources_find(ctx->sources, s->path);
+    }
+    ctx->last_slot = ctx->n_files++;
+    return s;
+}
+
+const char *el_file_class_name(el_file_class c)
+{
+    switch (c) {
+    case EL_FILE_FRONTEND:
+        return "frontend";
+    case EL_FILE_BACKEND:
+        return "backend";
+    case EL_FILE_CORE:
+        return "core";
+    default:
+        return "external";
+    }
+}
+
+el_file_class el_file_class_of(el_ctx *ctx, CXFile file, const char **backend)
+{
+    el_file_slot *s = el_ctx_slot(ctx, file);
+    if (backend)
+        *backend = "";
+    if (s->source < 0)
+        return EL_FILE_EXTERNAL;
+    const el_source *src = &ctx->sources->v[s->source];
+    if (backend)
+        *backend = src->backend;
+    return src->cls;
+}
+
+el_file_class el_location_class(el_ctx *ctx, CXSourceLocation loc, const char **backend)
+{
+    CXFile f = NULL;
+    clang_getExpansionLocation(loc, &f, NULL, NULL, NULL);
+    if (!f) {
+        if (backend)
+            *backend = "";
+        return EL_FILE_EXTERNAL;
+    }
+    return el_file_class_of(ctx, f, backend);
+}
+
+el_file_class el_cursor_class(el_ctx *ctx, CXCursor c, const char **backend)
+{
+    return el_location_class(ctx, clang_getCursorLocation(c), backend);
+}
+
+el_file_class el_classify_path(el_ctx *ctx, const char *path, char *backend, size_t n)
+{
+    char *abs = el_path_abs(path);
+    el_file_class c = el_config_classify(ctx->main->cfg, abs, backend, n);
+    free(abs);
+    return c;
+}
+
+bool el_is_linted(el_ctx *ctx, CXSourceLocation loc)
+{
+    return el_location_class(ctx, loc, NULL) != EL_FILE_EXTERNAL;
+}
+
+static bool rule_applies(const el_source *src, int meta)
+{
+    const el_rule_setting *rs = &src->cfg->rules[meta];
+    return rs->enabled && (rs->applies & (EL_APPLIES(src->cls) | EL_APPLIES_PROJECT));
+}
+
+bool el_applies_at(el_ctx *ctx, CXSourceLocation loc)
+{
+    CXFile f = NULL;
+    clang_getExpansionLocation(loc, &f, NULL, NULL, NULL);
+    if (!f)
+        return false;
+    el_file_slot *s = el_ctx_slot(ctx, f);
+    int meta = ctx->rules[ctx->current].meta;
+    if (s->source < 0 || meta < 0)
+        return false;
+    return rule_applies(&ctx->sources->v[s->source], meta);
+}
+
+/* ---- reporting ----------------------------------------------------------- */
+
+bool el_add_finding(const el_sources *sources, int meta, const char *path, unsigned line,
+                    unsigned col, const char *message, el_findings *out)
+{
+    if (meta < 0)
+        return false; /* an extra rule: facts only */
+    long k = el_sources_find(sources, path);
+    if (k < 0)
+        return false;
+    const el_source *src = &sources->v[k];
+    if (!rule_applies(src, meta))
+        return false;
+    el_findings_add(out, el_meta_at((size_t)meta)->id, src->cfg->rules[meta].severity,
+                    src->path, line ? line : 1, col ? col : 1, message);
+    return true;
+}
+
+/* Add a finding of the running rule; remember it for el_fix_begin. */
+static void add_current(el_ctx *ctx, const char *path, unsigned line, unsigned col,
+                        const char *msg)
+{
+    el_findings *out = &ctx->result->findings;
+    ctx->fix_open = false;
+    ctx->last_finding = -1;
+    if (el_add_finding(ctx->sources, ctx->rules[ctx->current].meta, path, line, col, msg, out))
+        ctx->last_finding = (long)out->n - 1;
+}
+
+static void report_loc(el_ctx *ctx, CXSourceLocation loc, const char *msg)
+{
+    CXFile f = NULL;
+    unsigned line = 0, col = 0;
+    clang_getExpansionLocation(loc, &f, &line, &col, NULL);
+    ctx->fix_open = false;
+    ctx->last_finding = -1;
+    if (!f)
+        return;
+    el_file_slot *s = el_ctx_slot(ctx, f);
+    if (s->source < 0)
+        return;
+    add_current(ctx, s->path, line, col, msg);
+}
+
+void el_report(el_ctx *ctx, CXCursor at, const char *fmt, ...)
+{
+    char msg[MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    report_loc(ctx, clang_getCursorLocation(at), msg);
+}
+
+void el_report_loc(el_ctx *ctx, CXSourceLocation at, const char *fmt, ...)
+{
+    char msg[MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    report_loc(ctx, at, msg);
+}
+
+void el_report_at(el_ctx *ctx, const char *path, unsigned line, unsigned col, const char *fmt, ...)
+{
+    char msg[MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    char *real = el_path_real(path);
+    add_current(ctx, real ? real : path, line, col, msg);
+    free(real);
+}
+
+/* ---- fixes ------------------------------------------------------------- */
+
+/* The finding the open fix belongs to, or NULL. */
+static el_finding *fix_target(el_ctx *ctx)
+{
+    if (!ctx->fix_open || ctx->last_finding < 0 ||
+        (size_t)ctx->last_finding >= ctx->result->findings.n)
+        return NULL;
+    return &ctx->result->findings.v[ctx->last_finding];
+}
+
+/* A replacement was refused: the whole fix goes. */
+static bool drop_fix(el_ctx *ctx)
+{
+    el_finding *x = fix_target(ctx);
+    if (x) {
+        el_fix_free(x->fix);
+        x->fix = NULL;
+    }
+    ctx->fix_open = false;
+    return false;
+}
+
+bool el_fix_begin(el_ctx *ctx, el_fix_safety safety, const char *description)
+{
+    ctx->fix_open = false;
+    if (!ctx->want_fixes || ctx->last_finding < 0 ||
+        (size_t)ctx->last_finding >= ctx->result->findings.n ||
+        (safety != EL_FIX_SAFE && safety != EL_FIX_UNSAFE))
+        return false;
+    el_finding *x = &ctx->result->findings.v[ctx->last_finding];
+    el_fix_free(x->fix);
+    x->fix = el_xcalloc(1, sizeof *x->fix);
+    x->fix->safety = safety;
+    x->fix->description = el_xstrdup(description ? description : "");
+    ctx->fix_open = true;
+    return true;
+}
+
+/* A location plainly in a file (not in a macro argument, not in a
+ * built-in buffer): its file and byte offset.  libclang 14's spelling
+ * location is the file location; it differs from the expansion location
+ * for macro arguments.  Macro bodies are caught by inside_macro. */
+static CXFile plain_location(CXSourceLocation loc, unsigned *offset)
+{
+    CXFile ef = NULL, sf = NULL, ff = NULL;
+    unsigned eoff = 0, soff = 0;
+    clang_getExpansionLocation(loc, &ef, NULL, NULL, &eoff);
+    clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);
+    if (!ef || !sf || !clang_File_isEqual(ef, sf) || eoff != soff)
+        return NULL; /* written in a macro (body or argument) */
+    clang_getFileLocation(loc, &ff, NULL, NULL, offset);
+    if (!ff || !clang_File_isEqual(ff, ef) || *offset != eoff)
+        return NULL;
+    return ff;
+}
+
+static bool add_edit(el_ctx *ctx, const char *path, size_t begin, size_t end, const char *text)
+{
+    el_finding *x = fix_target(ctx);
+    if (!x)
+        return false;
+    long k = el_sources_find(ctx->sources, path);
+    if (k < 0 || begin > end || end > ctx->sources->v[k].size)
+        return drop_fix(ctx);
+    el_edits_add(&x->fix->edits, ctx->sources->v[k].path, begin, end, text ? text : "", 0);
+    return true;
+}
+
+static enum CXChildVisitResult macro_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    el_ctx *ctx = d;
+    if (clang_getCursorKind(c) != CXCursor_MacroExpansion)
+        return CXChildVisit_Continue;
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile fb = NULL, fe = NULL;
+    unsigned b = 0, e = 0;
+    clang_getExpansionLocation(clang_getRangeStart(r), &fb, NULL, NULL, &b);
+    clang_getExpansionLocation(clang_getRangeEnd(r), &fe, NULL, NULL, &e);
+    if (!fb || el_ctx_slot(ctx, fb)->source < 0)
+        return CXChildVisit_Continue;
+    if (!fe || !clang_File_isEqual(fb, fe) || e < b)
+        e = b + 1; /* odd extent: at least its first byte */
+    el_grow(&ctx->macros, &ctx->cap_macros, ctx->n_macros + 1, sizeof *ctx->macros);
+    ctx->macros[ctx->n_macros].file = fb;
+    ctx->macros[ctx->n_macros].begin = b;
+    ctx->macros[ctx->n_macros].end = e;
+    ctx->n_macros++;
+    return CXChildVisit_Continue;
+}
+
+/* Would replacing [b, e) of file f edit inside a macro expansion: the
+ * range lies within one (a token from a macro body has the whole
+ * expansion as its extent) or crosses its boundary?  A range that
+ * strictly contains whole expansions (a call whose argument is NULL)
+ * replaces them as written, which is fine. */
+static bool inside_macro(el_ctx *ctx, CXFile f, unsigned b, unsigned e)
+{
+    if (!ctx->macros_loaded) {
+        ctx->macros_loaded = true;
+        if (ctx->tu) /* expansions are top-level cursors of the TU */
+            clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), macro_visit, ctx);
+    }
+    for (size_t i = 0; i < ctx->n_macros; i++) {
+        const struct el_macro_span *m = &ctx->macros[i];
+        if (!clang_File_isEqual(m->file, f))
+            continue;
+        if (b == e) {
+            if (m->begin < b && b < m->end)
+                return true;
+            continue;
+        }
+        bool overlap = b < m->end && m->begin < e;
+        bool contains = b <= m->begin && m->end <= e && (b != m->begin || e != m->end);
+        if (overlap && !contains)
+            return true;
+    }
+    return false;
+}
+
+bool el_fix_replace(el_ctx *ctx, CXSourceRange range, const char *text)
+{
+    if (!fix_target(ctx))
+        return false;
+    unsigned b = 0, e = 0;
+    CXFile fb = plain_location(clang_getRangeStart(range), &b);
+    CXFile fe = plain_location(clang_getRangeEnd(range), &e);
+    if (!fb || !fe || !clang_File_isEqual(fb, fe) || e < b || inside_macro(ctx, fb, b, e))
+        return drop_fix(ctx);
+    el_file_slot *s = el_ctx_slot(ctx, fb);
+    if (s->source < 0 || !s->path)
+        return drop_fix(ctx); /* external: never edited */
+    return add_edit(ctx, s->path, b, e, text);
+}
+
+bool el_fix_replace_at(el_ctx *ctx, const char *path, size_t begin, size_t end, const char *text)
+{
+    if (!fix_target(ctx) || !path)
+        return false;
+    char *real = el_path_real(path);
+    if (!real)
+        return drop_fix(ctx);
+    CXFile f = ctx->tu ? clang_getFile(ctx->tu, real) : NULL;
+    if (f && begin <= end && end <= 0xffffffffu &&
+        inside_macro(ctx, f, (unsigned)begin, (unsigned)end)) {
+        free(real);
+        return drop_fix(ctx);
+    }
+    bool ok = add_edit(ctx, real, begin, end, text);
+    free(real);
+    return ok;
+}
+
+void el_fact(el_ctx *ctx, const char *key, const char *value)
+{
+    el_result_add_fact(ctx->result, ctx->main->path, key, value ? value : "");
+}
+
+/* ---- the TU -------------------------------------------------------------- */
+
+CXTranslationUnit el_tu(const el_ctx *ctx)
+{
+    return ctx->tu;
+}
+
+const char *el_main_file(const el_ctx *ctx)
+{
+    return ctx->main->path;
+}
+
+const el_config *el_ctx_config(const el_ctx *ctx)
+{
+    return ctx->main->cfg;
+}
+
+unsigned el_depth(const el_ctx *ctx)
+{
+    return ctx->depth;
+}
+
+CXCursor el_ancestor(const el_ctx *ctx, unsigned n)
+{
+    if (n >= ctx->depth)
+        return clang_getNullCursor();
+    return ctx->stack[ctx->depth - 1 - n];
+}
+
+bool el_enclosing(const el_ctx *ctx, enum CXCursorKind kind, CXCursor *out)
+{
+    for (unsigned i = ctx->depth; i-- > 0;) {
+        if (clang_getCursorKind(ctx->stack[i]) == kind) {
+            if (out)
+                *out = ctx->stack[i];
+            return true;
+        }
+    }
+    return false;
+}
+
+bool el_enclosing_function(const el_ctx *ctx, CXCursor *out)
+{
+    for (unsigned i = ctx->depth; i-- > 0;) {
+        CXCursor c = ctx->stack[i];
+        if (clang_getCursorKind(c) == CXCursor_FunctionDecl && clang_isCursorDefinition(c)) {
+            if (out)
+                *out = c;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ---- knowledge ------------------------------------------------------------ */
+
+const char *el_symbol_replacement(const el_config *cfg, const char *symbol, char *buf, size_t n)
+{
+    const char *mapped = el_symbol_map_get(symbol);
+    if (mapped) {
+        snprintf(buf, n, "%s", mapped);
+        return buf;
+    }
+    for (size_t b = 0; b < el_config_backend_count(cfg); b++) {
+        const char *name = el_config_backend_name(cfg, b);
+        char prefix[96];
+        snprintf(prefix, sizeof prefix, "eh_%s_", name);
+        size_t pl = strlen(prefix);
+        if (strncmp(symbol, prefix, pl) == 0 && el_is_op(symbol + pl)) {
+            snprintf(buf, n, "eh_%s", symbol + pl);
+            return buf;
+        }
+    }
+    return NULL;
+}
+
+/* ---- project hooks -------------------------------------------------------- */
+
+size_t el_project_file_count(const el_project *p)
+{
+    return p->sources->n;
+}
+
+const char *el_project_file(const el_project *p, size_t i)
+{
+    return i < p->sources->n ? p->sources->v[i].path : NULL;
+}
+
+el_file_class el_project_file_class(const el_project *p, size_t i, const char **backend)
+{
+    if (i >= p->sources->n) {
+        if (backend)
+            *backend = "";
+        return EL_FILE_EXTERNAL;
+    }
+    if (backend)
+        *backend = p->sources->v[i].backend;
+    return p->sources->v[i].cls;
+}
+
+const el_config *el_project_file_config(const el_project *p, size_t i)
+{
+    return i < p->sources->n ? p->sources->v[i].cfg : NULL;
+}
+
+size_t el_project_fact_count(const el_project *p)
+{
+    return p->n_facts;
+}
+
+void el_project_fact(const el_project *p, size_t i, const char **file, const char **key,
+                     const char **value)
+{
+    const el_fact_rec *f = i < p->n_facts ? p->facts[i] : NULL;
+    if (file)
+        *file = f ? f->file : NULL;
+    if (key)
+        *key = f ? f->key : NULL;
+    if (value)
+        *value = f ? f->value : NULL;
+}
+
+void el_project_report(el_project *p, const char *path, unsigned line, unsigned col,
+                       const char *fmt, ...)
+{
+    char msg[MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    char *real = el_path_real(path);
+    el_add_finding(p->sources, p->current_meta, real ? real : path, line, col, msg, p->out);
+    free(real);
+}

@@ -1,0 +1,323 @@
+/* lint/engine/sources.c -- walking the PATH arguments (sources.h). */
+#include "sources.h"
+#include "progname.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mem.h"
+#include "path.h"
+#include "strbuf.h"
+#include "strmap.h"
+#include "utf8.h"
+
+typedef struct walker {
+    el_configs *cfgs;
+    size_t max_size;
+    el_filehash *hashes;
+    el_sources *out;
+    el_strmap seen_files;   /* real path -> (void*)1 */
+    el_strmap seen_dirs;    /* "dev:ino" -> (void*)1 */
+    bool no_exclude;        /* walking a directory the user named although excluded */
+    int config_error;
+} walker;
+
+/* Messages: the path as the user gave it (cleaned for the terminal). */
+static void say(const char *kind, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void say(const char *kind, const char *path, const char *fmt, ...)
+{
+    char *clean = el_utf8_clean(path);
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "%s: %s%s: %s\n", el_progname, kind, clean, msg);
+    free(clean);
+}
+
+#define io_error(w, path, ...) ((w)->out->io_errors++, say("", path, __VA_ARGS__))
+#define skipped(path, ...) say("warning: ", path, __VA_ARGS__)
+
+static bool is_source_name(const char *name)
+{
+    return el_path_has_ext(name, ".c") || el_path_has_ext(name, ".h");
+}
+
+static const el_config *config_for(walker *w, const char *abs_file)
+{
+    char *err = NULL;
+    const el_config *c = el_configs_for(w->cfgs, abs_file, &err);
+    if (!c) {
+        fprintf(stderr, "%s: %s\n", el_progname, err);
+        free(err);
+        w->config_error = 1;
+    }
+    return c;
+}
+
+/* Read and register one regular file.  shown: the path as given. */
+static void add_file(walker *w, const char *shown, bool explicit_arg)
+{
+    char *real = el_path_real(shown);
+    if (!real) {
+        if (errno == ELOOP)
+            skipped(shown, "symlink loop, skipped");
+        else
+            io_error(w, shown, "%s", strerror(errno));
+        return;
+    }
+    if (el_strmap_get(&w->seen_files, real)) {
+        free(real);
+        return;
+    }
+    el_strmap_put(&w->seen_files, real, (void *)1);
+
+    const el_config *cfg = config_for(w, real);
+    if (!cfg) {
+        free(real);
+        return;
+    }
+    if (!explicit_arg && !w->no_exclude && el_config_excluded(cfg, real)) {
+        free(real);
+        return;
+    }
+    int fd = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        io_error(w, shown, "cannot read: %s", strerror(errno));
+        free(real);
+        return;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        skipped(shown, "not a regular file, skipped");
+        free(real);
+        return;
+    }
+    if ((size_t)st.st_size > w->max_size) {
+        close(fd);
+        skipped(shown, "file too large (%lld bytes, the limit is %zu; see --max-file-size), skipped",
+                (long long)st.st_size, w->max_size);
+        free(real);
+        return;
+    }
+    el_buf b = {0};
+    char chunk[65536];
+    ssize_t got;
+    while ((got = read(fd, chunk, sizeof chunk)) > 0) {
+        el_buf_putn(&b, chunk, (size_t)got);
+        if (b.n > w->max_size)
+            break;
+    }
+    int read_errno = got < 0 ? errno : 0;
+    close(fd);
+    if (read_errno) {
+        io_error(w, shown, "cannot read: %s", strerror(read_errno));
+        el_buf_free(&b);
+        free(real);
+        return;
+    }
+    if (b.n > w->max_size) {
+        skipped(shown, "file too large (the limit is %zu bytes; see --max-file-size), skipped",
+                w->max_size);
+        el_buf_free(&b);
+        free(real);
+        return;
+    }
+    if (b.n && memchr(b.s, '\0', b.n)) {
+        skipped(shown, "binary file (contains NUL bytes), skipped");
+        el_buf_free(&b);
+        free(real);
+        return;
+    }
+
+    el_sources *out = w->out;
+    el_grow(&out->v, &out->cap, out->n + 1, sizeof *out->v);
+    el_source *s = &out->v[out->n++];
+    memset(s, 0, sizeof *s);
+    s->path = real;
+    s->display = el_path_display(real);
+    s->is_header = el_path_has_ext(real, ".h");
+    s->force_c = !is_source_name(real);
+    s->size = b.n;
+    s->hash = el_hash_bytes(b.s ? b.s : "", b.n);
+    el_filehash_put(w->hashes, real, s->hash);
+    el_suppress_parse(b.s ? b.s : "", b.n, &s->supp);
+    s->cfg = cfg;
+    s->cls = el_config_classify(cfg, real, s->backend, sizeof s->backend);
+    if (s->cls == EL_FILE_BACKEND)
+        el_configs_note_backend(w->cfgs, s->backend);
+    el_buf_free(&b);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* stack: "dev:ino" of the directories being walked, for loop detection. */
+static void walk_dir(walker *w, const char *dir, el_strmap *stack)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        io_error(w, dir, "%s", strerror(errno));
+        return;
+    }
+    char key[64];
+    snprintf(key, sizeof key, "%llu:%llu", (unsigned long long)st.st_dev,
+             (unsigned long long)st.st_ino);
+    if (el_strmap_get(stack, key)) {
+        skipped(dir, "symlink loop, skipped");
+        return;
+    }
+    if (el_strmap_get(&w->seen_dirs, key))
+        return; /* reached twice through symlinks: once is enough */
+    el_strmap_put(&w->seen_dirs, key, (void *)1);
+
+    DIR *d = opendir(dir);
+    if (!d) {
+        io_error(w, dir, "cannot read directory: %s", strerror(errno));
+        return;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        el_grow(&names, &cap, n + 1, sizeof *names);
+        names[n++] = el_xstrdup(e->d_name);
+    }
+    closedir(d);
+    if (n > 1)
+        qsort(names, n, sizeof *names, cmp_name);
+
+    el_strmap_put(stack, key, (void *)1);
+    for (size_t i = 0; i < n && !w->config_error; i++) {
+        char *child = strcmp(dir, ".") == 0 ? el_xstrdup(names[i]) : el_path_join(dir, names[i]);
+        struct stat lst, cst;
+        if (lstat(child, &lst) != 0) {
+            free(child);
+            continue; /* vanished */
+        }
+        bool is_link = S_ISLNK(lst.st_mode);
+        if (stat(child, &cst) != 0) {
+            if (is_link && is_source_name(names[i]))
+                skipped(child, errno == ELOOP ? "symlink loop, skipped" : "broken symlink, skipped");
+            else if (is_link && errno == ELOOP)
+                skipped(child, "symlink loop, skipped");
+            free(child);
+            continue;
+        }
+        if (S_ISDIR(cst.st_mode)) {
+            const el_config *cfg = NULL;
+            char *probe = el_path_join(child, "x");
+            char *abs = el_path_abs(probe);
+            cfg = config_for(w, abs);
+            free(probe);
+            free(abs);
+            char *absdir = el_path_abs(child);
+            if (cfg && (w->no_exclude || !el_config_excluded(cfg, absdir)))
+                walk_dir(w, child, stack);
+            free(absdir);
+        } else if (is_source_name(names[i])) {
+            if (S_ISREG(cst.st_mode))
+                add_file(w, child, false);
+            else
+                skipped(child, "not a regular file, skipped");
+        }
+        free(child);
+    }
+    el_strmap_put(stack, key, NULL);
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+static int cmp_source(const void *a, const void *b)
+{
+    return strcmp(((const el_source *)a)->path, ((const el_source *)b)->path);
+}
+
+int el_sources_collect(char *const *paths, size_t n, el_configs *cfgs, size_t max_size,
+                       el_filehash *hashes, el_sources *out)
+{
+    walker w = {.cfgs = cfgs, .max_size = max_size, .hashes = hashes, .out = out};
+    for (size_t i = 0; i < n && !w.config_error; i++) {
+        const char *p = paths[i];
+        struct stat st;
+        if (p[0] == '\0') {
+            io_error(&w, p, "empty path");
+            continue;
+        }
+        if (stat(p, &st) != 0) {
+            if (errno == ELOOP)
+                io_error(&w, p, "symlink loop");
+            else
+                io_error(&w, p, "%s", strerror(errno));
+            continue;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            /* A directory named on the command line is walked whole, even
+             * when an exclude pattern matches it (`emberlint build/gen`). */
+            char *probe = el_path_join(p, "x");
+            char *abs = el_path_abs(probe);
+            char *absdir = el_path_abs(p);
+            const el_config *cfg = config_for(&w, abs);
+            w.no_exclude = cfg && el_config_excluded(cfg, absdir);
+            free(probe);
+            free(abs);
+            free(absdir);
+            el_strmap stack = {0};
+            if (cfg)
+                walk_dir(&w, p, &stack);
+            el_strmap_free(&stack);
+        } else if (S_ISREG(st.st_mode)) {
+            add_file(&w, p, true);
+        } else {
+            io_error(&w, p, "not a regular file or directory");
+        }
+    }
+    el_strmap_free(&w.seen_files);
+    el_strmap_free(&w.seen_dirs);
+    if (out->n > 1)
+        qsort(out->v, out->n, sizeof *out->v, cmp_source);
+    return w.config_error ? -1 : 0;
+}
+
+long el_sources_find(const el_sources *s, const char *path)
+{
+    size_t lo = 0, hi = s->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(s->v[mid].path, path);
+        if (c == 0)
+            return (long)mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+void el_sources_free(el_sources *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->v[i].path);
+        free(s->v[i].display);
+        el_suppressions_free(&s->v[i].supp);
+    }
+    free(s->v);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,48 @@
+/* lint/engine/sources.h -- the files to lint: walking the PATH arguments.
+ *
+ * Directories are walked for .c and .h files in name order (symlinks are
+ * followed, loops detected), skipping the configuration's exclude
+ * patterns; a file named on the command line is always linted.  Missing
+ * and unreadable paths are I/O errors (exit 2 once everything else is
+ * linted); binary files, files over the size limit, broken symlinks and
+ * symlink loops are skipped with a warning.  Every problem is one clear
+ * line on stderr, `emberlint: PATH: what`. */
+#ifndef EL_SOURCES_H
+#define EL_SOURCES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config.h"
+#include "filehash.h"
+#include "hash.h"
+#include "suppress.h"
+
+typedef struct el_source {
+    char *path;              /* absolute, symlinks resolved */
+    char *display;           /* relative to the current directory when possible */
+    bool is_header;          /* .h: parsed on its own only if no .c includes it */
+    bool force_c;            /* named on the command line without .c/.h */
+    size_t size;
+    el_hash128 hash;         /* of the content */
+    el_suppressions supp;
+    const el_config *cfg;
+    el_file_class cls;
+    char backend[64];
+} el_source;
+
+typedef struct el_sources {
+    el_source *v;            /* sorted by path */
+    size_t n, cap;
+    int io_errors;           /* missing / unreadable paths */
+} el_sources;
+
+/* Collect the files under paths[0..n).  -1 on a configuration error
+ * (message printed); otherwise 0, with io_errors counting I/O errors. */
+int el_sources_collect(char *const *paths, size_t n, el_configs *cfgs, size_t max_size,
+                       el_filehash *hashes, el_sources *out);
+/* Index of a file (absolute real path) or -1. */
+long el_sources_find(const el_sources *s, const char *path);
+void el_sources_free(el_sources *s);
+
+#endif

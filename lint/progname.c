@@ -1,4 +1,0 @@
-/* lint/progname.c -- see progname.h. */
-#include "progname.h"
-
-const char *el_progname = "emberlint";
