@@ -3,7 +3,8 @@
  *
  * libeh/src is a one-way stack; a file calls only files listed before it
  * (`make test` checks that no call or include goes in a circle):
- *   error.c, f16.c, philox.c, parallel.c   errors, half floats, counters, threads
+ *   error.c, f16.c, philox.c, parallel.c   errors, half floats, counters, threads,
+ *   isa.c                                  the instruction set of simd/ kernels
  *   dtype.c                                dtypes and the promotion table
  *   shape_util.c                           axes, broadcasting, strides
  *   tensor.c                               headers, storage, queries
