@@ -43,24 +43,49 @@ typedef struct eh_blas_vm {
     double (*exp_shift_sum_d)(const double *x, double shift, double *o, int64_t n);
 } eh_blas_vm;
 
-/* One table per instruction set (simd/vecmath.c). */
-extern const eh_blas_vm eh_blas_vm_sse2;
+/* Reduction loops (simd/reduce.c).  A wide-row Neumaier pass: rows x w
+ * values (row stride ld) into the column pairs s, c; b is scratch. */
+typedef void (*eh_blas_wide_nsum_fn)(const void *x, int64_t ld, int64_t rows, int64_t w,
+                                     const double *p, double *s, double *c, double *b);
+/* The index of the first NaN (*nan = 1), else of the first maximum or
+ * minimum, of n >= 1 contiguous values (f32: n < 2^31). */
+typedef struct eh_blas_ext_fns {
+    int64_t (*argmax_f)(const float *x, int64_t n, int *nan);
+    int64_t (*argmin_f)(const float *x, int64_t n, int *nan);
+    int64_t (*argmax_d)(const double *x, int64_t n, int *nan);
+    int64_t (*argmin_d)(const double *x, int64_t n, int *nan);
+    /* softmax (log_form 0) or log_softmax (1) of one row of n >= 1 values
+     * into o (f32: n < 2^31) */
+    void (*softmax_f)(const float *x, float *o, int64_t n, int log_form);
+    void (*softmax_d)(const double *x, double *o, int64_t n, int log_form);
+} eh_blas_ext_fns;
+
+/* One table per instruction set (simd/vecmath.c, simd/reduce.c). */
+#define EH_BLAS_ISA_TABLES(isa)                                                     \
+    extern const eh_blas_vm eh_blas_vm_##isa;                                       \
+    extern const eh_blas_wide_nsum_fn eh_blas_wide_nsum_##isa[5][3];                \
+    extern const eh_blas_ext_fns eh_blas_ext_##isa;
+EH_BLAS_ISA_TABLES(sse2)
 #if defined(__x86_64__)
-extern const eh_blas_vm eh_blas_vm_avx2;
-extern const eh_blas_vm eh_blas_vm_avx512;
+EH_BLAS_ISA_TABLES(avx2)
+EH_BLAS_ISA_TABLES(avx512)
+/* x the table of the instruction set kernels use now */
+#define EH_BLAS_PICK(x)                                                             \
+    switch (eh_isa_level()) {                                                       \
+    case EH_ISA_AVX512: return x##avx512;                                           \
+    case EH_ISA_AVX2: return x##avx2;                                               \
+    default: return x##sse2;                                                        \
+    }
+#else
+#define EH_BLAS_PICK(x) return x##sse2;
 #endif
 
-/* The table for eh_isa_level(). */
-static inline const eh_blas_vm *eh_blas_vm_current(void)
+static inline const eh_blas_vm *eh_blas_vm_current(void) { EH_BLAS_PICK(&eh_blas_vm_) }
+/* [pass][f16, f32, f64] */
+static inline const eh_blas_wide_nsum_fn (*eh_blas_wide_nsum_current(void))[3]
 {
-#if defined(__x86_64__)
-    switch (eh_isa_level()) {
-    case EH_ISA_AVX512: return &eh_blas_vm_avx512;
-    case EH_ISA_AVX2: return &eh_blas_vm_avx2;
-    default: break;
-    }
-#endif
-    return &eh_blas_vm_sse2;
+    EH_BLAS_PICK(eh_blas_wide_nsum_)
 }
+static inline const eh_blas_ext_fns *eh_blas_ext_current(void) { EH_BLAS_PICK(&eh_blas_ext_) }
 
 #endif

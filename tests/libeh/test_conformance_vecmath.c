@@ -253,6 +253,63 @@ static void test_lengths_and_layouts(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* ---- reductions: the per-ISA loops of blas's reductions ---------------------- */
+
+static eh_status run_red(const cf_case *c, eh_tensor **out, int *n)
+{
+    const eh_tensor *x = c->in[0];
+    const int ax[1] = {(int)c->i[1]};
+    switch (c->i[0]) {
+    case 0: return cf_one(eh_sum(x, ax, 1, 0), out, n);
+    case 1: return cf_one(eh_max(x, ax, 1, 0), out, n);
+    case 2: return cf_one(eh_min(x, ax, 1, 0), out, n);
+    case 3: return cf_one(eh_argmax(x, ax[0], 0), out, n);
+    case 4: return cf_one(eh_argmin(x, ax[0], 0), out, n);
+    case 5: return cf_one(eh_softmax(x, ax[0]), out, n);
+    case 6: return cf_one(eh_log_softmax(x, ax[0]), out, n);
+    default: return cf_one(eh_var(x, ax, 1, 0, 0), out, n);
+    }
+}
+
+/* Sums over axis 0 of wide matrices (whole-row streaming), extremes and
+ * softmax along rows (the vector extreme and exp kernels), with special
+ * values, on every instruction set: the same checks as the conformance
+ * suite's (tolerances.def), which runs on the default set only. */
+static void test_reductions_on_every_isa(void **state)
+{
+    (void)state;
+    static const char *const ops[] = {"sum", "max", "min", "argmax", "argmin", "softmax",
+                                      "log_softmax", "var"};
+    eh_isa top = eh_isa_detected();
+    cf_begin_test();
+    for (int isa = 0; isa <= (int)top; isa++) {
+        eh_isa_set((eh_isa)isa);
+        for (int op = 0; op < 8; op++)
+            for (int d = 0; d < 3; d++) {
+                eh_dtype dt = float_dtypes[d];
+                cf_shape shapes[3] = {CF_SH(256, 600), CF_SH(37, 1003), CF_SH(3, 70001)};
+                for (int sh = 0; sh < 3; sh++)
+                    for (int spec = 0; spec < 2; spec++) {
+                        int axis = op == 0 || op == 7 ? (sh == 0 ? 0 : 1) : 1;
+                        cf_case c;
+                        CF_CASE(c, ops[op], "%s %s %s axis %d%s on %s", ops[op], eh_dtype_name(dt),
+                                cf_shape_str(shapes[sh]), axis, spec ? " with specials" : "",
+                                eh_isa_name((eh_isa)isa));
+                        c.run = run_red;
+                        c.i[0] = op;
+                        c.i[1] = axis;
+                        /* sums: small integers (exact in any order); others: floats */
+                        cf_add_rnd(&c, dt, shapes[sh],
+                                   spec ? CF_V_SPECIAL : (op == 0 || op == 7) ? CF_V_SMALLINT : CF_V_DEFAULT);
+                        c.scale = op == 0 ? 256 * 4.0 : op == 7 ? 16 : op == 6 ? 9 : 1;
+                        cf_check(&c);
+                    }
+            }
+    }
+    eh_isa_set(top);
+    cf_end_test();
+}
+
 /* The level can be lowered, never raised above what the CPU has, and the
  * names are stable (EH_ISA takes them). */
 static void test_isa_levels(void **state)
@@ -298,6 +355,7 @@ int main(void)
         cmocka_unit_test(test_special_values_exact),
         cmocka_unit_test(test_sweep_within_bounds),
         cmocka_unit_test(test_lengths_and_layouts),
+        cmocka_unit_test(test_reductions_on_every_isa),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

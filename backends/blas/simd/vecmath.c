@@ -302,29 +302,33 @@ EH_BLAS_VM_BINARY(BINARY_SETS)
 
 /* exp(x - shift) into o; returns the sum of the results, added in double in
  * a fixed order (lane sums, then lanes in order), so it depends only on n
- * and the data. */
+ * and the data.  f32 data is widened and exp computed in double, as ref's
+ * softmax does: x - shift is exact enough that tiny results keep their
+ * relative accuracy; each value is rounded to float once. */
 static double exp_shift_sum_f(const float *x, float shift, float *o, int64_t n)
 {
     vd acc = {0};
     double tail = 0.0;
+    vd s = (vd){0} + (double)shift;
     int64_t i = 0;
-    vf s = (vf){0} + shift;
-    for (; i + WF <= n; i += WF) {
-        vf v;
-        memcpy(&v, x + i, sizeof v);
-        vf r = V_exp_f(v - s);
-        memcpy(o + i, &r, sizeof r);
-        for (int l = 0; l < WF; l++)
-            acc[l % WD] += (double)r[l];
+    for (; i + WD <= n; i += WD) {
+        vd v;
+        for (int l = 0; l < WD; l++)
+            v[l] = (double)x[i + l];
+        vd r = V_exp_d(v - s);
+        for (int l = 0; l < WD; l++)
+            o[i + l] = (float)r[l];
+        acc += r;
     }
     if (i < n) {
-        vf v = (vf){0};
-        size_t bytes = (size_t)(n - i) * sizeof(float);
-        memcpy(&v, x + i, bytes);
-        vf r = V_exp_f(v - s);
-        memcpy(o + i, &r, bytes);
+        vd v = (vd){0};
         for (int64_t l = 0; l < n - i; l++)
-            tail += (double)r[l];
+            v[l] = (double)x[i + l];
+        vd r = V_exp_d(v - s);
+        for (int64_t l = 0; l < n - i; l++) {
+            o[i + l] = (float)r[l];
+            tail += r[l];
+        }
     }
     double sum = 0.0;
     for (int l = 0; l < WD; l++)
