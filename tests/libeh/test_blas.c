@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <float.h>
+#include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "eh_test.h"
@@ -1308,6 +1309,68 @@ static void close_spectra(eh_tensor *r, eh_status rs, eh_tensor *b, eh_status bs
         close_spectra(r_, rs_, b_, bs_, atol, what);                               \
     } while (0)
 
+/* FFTW plans are cached per (length, direction): repeating a length plans
+ * nothing new, and threads sharing cached plans get the same bits as one
+ * thread alone.  (blas's counter of plans made: a test hook.) */
+long eh_blas_fft_plans_made(void);
+
+typedef struct {
+    eh_tensor *x;
+    eh_tensor *want;
+    int ok;
+} fft_thread_arg;
+
+static void *fft_thread(void *p)
+{
+    fft_thread_arg *a = p;
+    a->ok = 1;
+    for (int k = 0; k < 50 && a->ok; k++) {
+        eh_tensor *y = eh_rfft(a->x, 0, -1);
+        a->ok = y && eh_nbytes(y) == eh_nbytes(a->want) &&
+                memcmp(eh_data(y), eh_data(a->want), eh_nbytes(y)) == 0;
+        eh_release(y);
+    }
+    return NULL;
+}
+
+static void test_fft_plans_cached_and_shared(void **state)
+{
+    (void)state;
+    NEED_BLAS();
+    assert_int_equal(eh_set_backend("blas"), EH_OK);
+    const int64_t lens[3] = {96, 250, 1024};
+    eh_tensor *xs[3], *want[3];
+    for (int k = 0; k < 3; k++) {
+        xs[k] = mk(EH_F64, 2, SHAPE(8, lens[k]), 10, 0, 77 + (uint64_t)k);
+        want[k] = eh_rfft(xs[k], 0, -1);
+        assert_non_null(want[k]);
+    }
+    long before = eh_blas_fft_plans_made();
+    for (int r = 0; r < 20; r++)
+        for (int k = 0; k < 3; k++) {
+            eh_tensor *y = eh_rfft(xs[k], 0, -1);
+            assert_memory_equal(eh_data(y), eh_data(want[k]), eh_nbytes(y));
+            eh_release(y);
+        }
+    assert_int_equal(eh_blas_fft_plans_made(), before); /* every plan was cached */
+    pthread_t th[6];
+    fft_thread_arg args[6];
+    for (int t = 0; t < 6; t++) {
+        args[t] = (fft_thread_arg){xs[t % 3], want[t % 3], 0};
+        assert_int_equal(pthread_create(&th[t], NULL, fft_thread, &args[t]), 0);
+    }
+    for (int t = 0; t < 6; t++) {
+        pthread_join(th[t], NULL);
+        assert_true(args[t].ok);
+    }
+    assert_int_equal(eh_blas_fft_plans_made(), before);
+    for (int k = 0; k < 3; k++) {
+        eh_release(xs[k]);
+        eh_release(want[k]);
+    }
+    eh_set_backend("ref");
+}
+
 static void test_rfft_irfft_vs_ref(void **state)
 {
     (void)state;
@@ -1561,6 +1624,7 @@ int main(int argc, char **argv)
         EH_TEST(test_eigh_vs_ref),
         EH_TEST(test_lstsq_vs_ref),
         EH_TEST(test_rfft_irfft_vs_ref),
+        EH_TEST(test_fft_plans_cached_and_shared),
         EH_TEST(test_stft_vs_ref),
         EH_TEST(test_random_vs_ref),
         EH_TEST(test_thread_count_invariance),
