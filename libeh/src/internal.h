@@ -73,6 +73,19 @@ eh_tensor *eh__tensor_header(const char *op, int ndim, const int64_t *shape, eh_
 /* Free a tensor whose refcount reached zero. */
 void eh__tensor_destroy(eh_tensor *t);
 
+/* Views (docs/memory.md).  1 if t's elements can be shared: materialized
+ * in a heap block, and no writable pointer to them handed out. */
+int eh__tensor_can_share(const eh_tensor *t);
+/* view (a header with no data) shares t's block, starting byte_offset
+ * bytes into t's elements.  t must pass eh__tensor_can_share. */
+void eh__tensor_share(eh_tensor *view, const eh_tensor *t, size_t byte_offset);
+/* Before a writable pointer to t's elements is handed out: a private copy
+ * of a shared block (copy-on-write); t is marked exposed.  EH_ERR_NOMEM. */
+eh_status eh__tensor_make_private(eh_tensor *t);
+
+/* Test hook: blocks and bytes in the cache of freed large blocks. */
+void eh__test_block_cache(int *blocks, long long *bytes);
+
 /* Test hook: make the nth allocation from now on this thread fail
  * (1 = the next one; 0 disarms).  Lets tests reach EH_ERR_NOMEM paths. */
 void eh__test_fail_alloc(int nth);

@@ -76,6 +76,8 @@ typedef struct eh_deferred_ops {
 } eh_deferred_ops;
 
 struct eh_scope;
+/* A reference-counted block of elements that views share (tensor.c). */
+typedef struct eh_storage eh_storage;
 
 struct eh_tensor {
     atomic_int refcount;   /* every reference: caller's, scope's, internal */
@@ -85,7 +87,12 @@ struct eh_tensor {
     int64_t shape[EH_MAX_DIMS];
     int64_t size;          /* product of shape; 1 for 0-d                 */
     size_t nbytes;         /* size * element size                          */
-    void *data;            /* dense row-major storage; NULL while deferred */
+    void *data;            /* dense row-major elements; NULL while deferred.
+                            * Kernels read inputs here and write outputs
+                            * (fresh, never shared); a view's data points
+                            * into another tensor's block.              */
+    eh_storage *storage;   /* the block data lives in (NULL: inline)     */
+    int exposed;           /* a writable pointer was handed out          */
     const eh_deferred_ops *deferred_ops; /* non-NULL while deferred       */
     void *deferred;        /* the deferring backend's state                */
     struct eh_scope *scope;/* owning scope, or NULL                        */
