@@ -284,9 +284,16 @@ $(LINT_GEN)/embedded_data.o: CPPFLAGS += $(LINT_FLAGS) $(LINT_LAYER_FLAGS_base)
 $(LINT_GEN)/registry.c: lint/engine/gen_registry.sh $(wildcard lint/rules/*.c)
 	@mkdir -p $(dir $@)
 	sh lint/engine/gen_registry.sh $(wildcard lint/rules/*.c) > $@
-$(LINT_GEN)/embedded_data.c: lint/base/embed.sh $(wildcard rules/*.json docs/rules/*.md)
+# rules/storage_accessors.json is generated from <eh/tensor.h>'s one list
+# of storage accessors (lint/base/gen_accessors.sh), then embedded under
+# that name like the files in rules/.
+$(LINT_GEN)/storage_accessors.json: lint/base/gen_accessors.sh libeh/include/eh/tensor.h
 	@mkdir -p $(dir $@)
-	sh lint/base/embed.sh $(wildcard rules/*.json docs/rules/*.md) > $@
+	sh lint/base/gen_accessors.sh libeh/include/eh/tensor.h > $@.tmp && mv $@.tmp $@
+$(LINT_GEN)/embedded_data.c: lint/base/embed.sh $(wildcard rules/*.json docs/rules/*.md) $(LINT_GEN)/storage_accessors.json
+	@mkdir -p $(dir $@)
+	sh lint/base/embed.sh $(wildcard rules/*.json docs/rules/*.md) \
+	  rules/storage_accessors.json=$(LINT_GEN)/storage_accessors.json > $@
 $(LINT_GEN)/%.o: $(LINT_GEN)/%.c | $(DEPS_STAMP)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
