@@ -127,6 +127,41 @@ eh_status eh__run_multi(eh_op_call *call, int n_out, const int *ndims,
                         const int64_t (*shapes)[EH_MAX_DIMS],
                         const eh_dtype *dtypes, eh_tensor **outs);
 
+/* ---- random_sampling.c and simd/random_fill.c ------------------------------ */
+
+/* One call of the f32/f16 uniform and normal kernel (stream version 2,
+ * docs/random.md): uniform a + b u, u = word 2^-24 ... (normal == 0), or
+ * normal a + b z (normal == 1), rounded to float, clamped to [lo, hi],
+ * stored as f32 or (f16) f16. */
+typedef struct eh__rand32_args {
+    uint32_t key[2];
+    uint32_t call;
+    int normal, f16;
+    double a, b;
+    float lo, hi;
+    void *out;
+} eh__rand32_args;
+/* Elements [begin, end) of the output; one build per instruction set (all
+ * give the same bits), eh__rand_fill32 picks eh_isa_level()'s. */
+#define EH__RAND_FILL32(isa) \
+    void eh__rand_fill32_##isa(const eh__rand32_args *p, int64_t begin, int64_t end);
+EH__RAND_FILL32(sse2)
+#if defined(__x86_64__)
+EH__RAND_FILL32(avx2)
+EH__RAND_FILL32(avx512)
+#endif
+static inline void eh__rand_fill32(const eh__rand32_args *p, int64_t begin, int64_t end)
+{
+#if defined(__x86_64__)
+    switch (eh_isa_level()) {
+    case EH_ISA_AVX512: eh__rand_fill32_avx512(p, begin, end); return;
+    case EH_ISA_AVX2: eh__rand_fill32_avx2(p, begin, end); return;
+    default: break;
+    }
+#endif
+    eh__rand_fill32_sse2(p, begin, end);
+}
+
 /* ---- ops_convert.c ----------------------------------------------------- */
 
 /* t converted to dtype: an internal reference to t itself when it already
