@@ -40,7 +40,7 @@ LIBS     := -llapacke -lopenblas -lfftw3 -lfftw3f -lsleef $(LIBS)
 endif
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 
-# Kernels compiled once per instruction set (docs/performance.md, "One
+# Kernels compiled once per instruction set (docs/backends/blas.md, "One
 # build for every x86-64"): every .c in a simd/ folder of libeh/src or of a
 # backend becomes one object per ISA, with EH_ISA_SUFFIX naming its
 # symbols; libeh/src/isa.c picks one at run time.  No -march=native: the

@@ -1,10 +1,12 @@
 /* blas kernels: elementwise unary, binary and ternary ops, and cast.
  *
- * Results are bit-identical to ref's (backends/ref/elementwise.c): every
- * op evaluates the same scalar expression in the same precision (f32 ops
- * with the f-suffixed libm functions, f16 loaded to f32 and rounded back,
- * integers in wrapping unsigned arithmetic).  What differs is how the
- * elements are walked:
+ * Results are bit-identical to ref's (backends/ref/elementwise.c) for every
+ * op but the transcendental ones: the same scalar expression in the same
+ * precision (f16 loaded to f32 and rounded back, integers in wrapping
+ * unsigned arithmetic).  exp, expm1, log, log1p, sin, cos, tan, tanh,
+ * sigmoid, softplus, erf, power and atan2 run SLEEF's vector functions
+ * (vecmath.h; within the ulp bounds of docs/ops/elementwise.md, special
+ * values exact), sqrt the hardware's.  How the elements are walked:
  *
  *  - one typed loop per op, dtype and operand layout, chosen once per
  *    call (never a function pointer or a switch per element).  The layout
