@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include "blas.h"
 #include "../ref/reduction_kernels.h"
+#include "reduce_arith.h"
 #include "vecmath.h"
 
 #define COL_BLOCK 256            /* columns per lane block                  */
@@ -129,15 +130,7 @@ static void acc_merge(pass_kind p, int is_float, racc *into, const racc *from, i
 
 /* ---- contiguous-lane kernels ------------------------------------------------- */
 
-#define LD_F16(v) ((double)eh_blas_h2f(v))
-#define LD_NUM(v) ((double)(v))
-
-/* Transforms of the Neumaier passes (x double, p the lane parameter). */
-#define F_SUM(x, p) ((void)(p), (x))
-#define F_SQDEV(x, p) (((x) - (p)) * ((x) - (p)))
-#define F_EXPSUM(x, p) exp((x) - (p))
-#define F_ABSSUM(x, p) ((void)(p), fabs(x))
-#define F_SQSCALE(x, p) (((x) / (p)) * ((x) / (p)))
+/* Loads, transforms (F_SUM ...) and NEU_STEP: reduce_arith.h. */
 
 /* Neumaier sum of F over a contiguous lane, added into *a.  ACCURATE (f64
  * data): four interleaved Neumaier accumulators; otherwise blocks of
@@ -202,15 +195,6 @@ FLAT_NSUM_ALL(F_SQSCALE)
  * (f16/f32 data, whose double sums have ~29 bits to spare) blocks of
  * COL_ROWS rows are summed plainly in double and each block sum is
  * Neumaier-added: 2-3x faster. */
-#define COL_ROWS 32
-#define NEU_STEP(s, c, f)                                                           \
-    do {                                                                           \
-        double t_ = (s) + (f);                                                     \
-        double big_ = fabs(s) >= fabs(f) ? (s) : (f);                              \
-        double small_ = fabs(s) >= fabs(f) ? (f) : (s);                            \
-        (c) += (big_ - t_) + small_;                                               \
-        (s) = t_;                                                                  \
-    } while (0)
 #define COL_NSUM(NAME, T, LD, F, ACCURATE)                                          \
     static void NAME(const T *restrict x, int64_t ld, int64_t rows, int64_t w,     \
                      const double *restrict p, racc *a)                            \
@@ -236,14 +220,8 @@ FLAT_NSUM_ALL(F_SQSCALE)
                     NEU_STEP(s[j], c[j], b[j]);                                    \
             }                                                                      \
         }                                                                          \
-        for (; r < rows; r++) {                                                    \
-            const T *row = x + r * ld;                                             \
-            for (int64_t j = 0; j < w; j++) {                                      \
-                double v = LD(row[j]);                                             \
-                double f = F(v, p[j]);                                             \
-                NEU_STEP(s[j], c[j], f);                                           \
-            }                                                                      \
-        }                                                                          \
+        for (; r < rows; r++)                                                      \
+            NEU_ROW(x + r * ld, w, p, s, c, LD, F)                                 \
         for (int64_t j = 0; j < w; j++) {                                          \
             a[j].s = s[j];                                                         \
             a[j].c = c[j];                                                         \

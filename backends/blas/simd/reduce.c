@@ -10,31 +10,13 @@
  *    vector registers (one pass; no rescan). */
 #include <math.h>
 #include <string.h>
-#include "../blas.h"
+#include "../reduce_arith.h"
 #include "../vecmath.h"
 
 #define PASTE_(a, b) a##_##b
 #define PASTE(a, b) PASTE_(a, b)
 
 /* ---- wide rows: Neumaier sums per column ------------------------------------ */
-
-#define COL_ROWS 32 /* reduction.c's: plain double sums of 32 rows per block */
-#define NEU_STEP(s, c, f)                                                           \
-    do {                                                                           \
-        double t_ = (s) + (f);                                                     \
-        double big_ = fabs(s) >= fabs(f) ? (s) : (f);                              \
-        double small_ = fabs(s) >= fabs(f) ? (f) : (s);                            \
-        (c) += (big_ - t_) + small_;                                               \
-        (s) = t_;                                                                  \
-    } while (0)
-
-#define LD_F16(v) ((double)eh_blas_h2f(v))
-#define LD_NUM(v) ((double)(v))
-#define F_SUM(x, p) ((void)(p), (x))
-#define F_SQDEV(x, p) (((x) - (p)) * ((x) - (p)))
-#define F_EXPSUM(x, p) exp((x) - (p))
-#define F_ABSSUM(x, p) ((void)(p), fabs(x))
-#define F_SQSCALE(x, p) (((x) / (p)) * ((x) / (p)))
 
 /* rows x w values (row stride ld) into s, c (Neumaier pair per column); b
  * is scratch for the f16/f32 block sums of COL_ROWS rows, four rows added
@@ -61,13 +43,8 @@
                     NEU_STEP(s[j], c[j], b[j]);                                    \
             }                                                                      \
         }                                                                          \
-        for (; r < rows; r++) {                                                    \
-            const T *restrict row = x + r * ld;                                    \
-            for (int64_t j = 0; j < w; j++) {                                      \
-                double f = F(LD(row[j]), p[j]);                                    \
-                NEU_STEP(s[j], c[j], f);                                           \
-            }                                                                      \
-        }                                                                          \
+        for (; r < rows; r++)                                                      \
+            NEU_ROW(x + r * ld, w, p, s, c, LD, F)                                 \
     }
 #define WIDE_NSUM_ALL(F)                                                            \
     WIDE_NSUM(wide_##F##_h, uint16_t, LD_F16, F, 0)                                \
