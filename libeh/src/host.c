@@ -63,8 +63,8 @@ static void *write_data(eh_tensor *t, int typed, eh_dtype want, const char *op)
 }
 
 #define DEFINE_STORAGE_ACCESSOR(T, writable, readonly, dt)                         \
-    T *writable(eh_tensor *t) { return write_data(t, #dt[0] != 0, EH_##dt##_OR_ANY, #writable + 3); } \
-    const T *readonly(const eh_tensor *t) { return read_data(t, #dt[0] != 0, EH_##dt##_OR_ANY, #readonly + 3); }
+    T *writable(eh_tensor *t) { return write_data(t, #dt[0] != 0, EH_##dt##_OR_ANY, &(#writable)[3]); } \
+    const T *readonly(const eh_tensor *t) { return read_data(t, #dt[0] != 0, EH_##dt##_OR_ANY, &(#readonly)[3]); }
 #define EH_F32_OR_ANY EH_F32
 #define EH_F64_OR_ANY EH_F64
 #define EH_I32_OR_ANY EH_I32
