@@ -113,25 +113,39 @@ static char *copy_of(const char *c, const char *what, const char *root, char *di
 
 /* ---- lines of output ---- */
 
-/* The "FILE:LINE:COL: manual: ..." lines of stderr. */
-static char *manual_lines(const char *err)
+/* The lines of s that keep() keeps: keep(line) is how much of the line
+ * (its newline included) to keep, 0 for none; a kept part ends with a
+ * newline. */
+static char *filter_lines(const char *s, size_t (*keep)(const char *line))
 {
-    size_t cap = strlen(err) + 1, n = 0;
+    size_t cap = strlen(s) + 1, n = 0;
     char *out = calloc(cap, 1);
     assert_non_null(out);
-    for (const char *l = err; *l;) {
+    for (const char *l = s; *l;) {
         const char *e = strchr(l, '\n');
         size_t len = e ? (size_t)(e - l) + 1 : strlen(l);
         char *line = strndup(l, len);
         assert_non_null(line);
-        if (strstr(line, ": manual: ")) {
-            memcpy(out + n, l, len);
-            n += len;
-        }
+        size_t k = keep(line);
+        memcpy(out + n, l, k);
+        n += k;
+        if (k && out[n - 1] != '\n')
+            out[n++] = '\n';
         free(line);
         l += len;
     }
     return out;
+}
+
+static size_t whole_manual_line(const char *line)
+{
+    return strstr(line, ": manual: ") ? strlen(line) : 0;
+}
+
+/* The "FILE:LINE:COL: manual: ..." lines of stderr. */
+static char *manual_lines(const char *err)
+{
+    return filter_lines(err, whole_manual_line);
 }
 
 /* The last line of a text (without its newline). */
@@ -256,24 +270,16 @@ static void assert_after(const golden *g)
 
 /* ---- the list predicts the result ---- */
 
+static size_t site_of_tagged_line(const char *line)
+{
+    const char *m = strstr(line, ": manual: [EH1");
+    return m && strlen(m) > 16 && m[16] == ']' ? (size_t)(m - line) : 0;
+}
+
 /* "file:line:col\n" of every apply line tagged with a rule. */
 static char *tagged_sites(const char *manual)
 {
-    size_t cap = strlen(manual) + 1, n = 0;
-    char *out = calloc(cap, 1);
-    assert_non_null(out);
-    for (const char *l = manual; *l;) {
-        const char *e = strchr(l, '\n');
-        size_t len = e ? (size_t)(e - l) + 1 : strlen(l);
-        const char *m = strstr(l, ": manual: [EH1");
-        if (m && m < l + len && m[16] == ']') {
-            memcpy(out + n, l, (size_t)(m - l));
-            n += (size_t)(m - l);
-            out[n++] = '\n';
-        }
-        l += len;
-    }
-    return out;
+    return filter_lines(manual, site_of_tagged_line);
 }
 
 static int cmp_line(const void *a, const void *b)
