@@ -329,3 +329,6 @@ demo demo-check: $(LINT_BIN) $(MIGRATE_BIN)
 test: demo-check
 demo-check: lib
 	@sh mk/demo.sh --check $(BUILD) "$(BACKENDS)"
+
+# ---- compiler arguments: tests/lint/test_args_policy.c runs both tools ----
+$(BUILD)/tests/lint/test_args_policy: $(MIGRATE_BIN)

@@ -156,6 +156,7 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
         .compdb = db,
         .selected = selected,
         .progress = isatty(STDERR_FILENO) && !c->verbose,
+        .verbose = c->verbose,
         .want_fixes = want_fixes,
         .includes_out = want_fixes ? &r->includes : NULL,
     };

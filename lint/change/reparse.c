@@ -22,7 +22,7 @@ int el_reparse_errors(const el_compdb *db, const el_source *src, char *const *ex
                       size_t n_extra, el_errlist *out)
 {
     size_t n_args = 0;
-    char **args = el_flags_for(db, src, extra, n_extra, &n_args);
+    char **args = el_flags_for(db, src, extra, n_extra, &n_args, NULL, NULL);
     CXIndex idx = clang_createIndex(0, 0);
     CXTranslationUnit tu = NULL;
     enum CXErrorCode ec = clang_parseTranslationUnit2(idx, src->path, (const char *const *)args,

@@ -18,6 +18,7 @@
 #include "flags.h"
 #include "mem.h"
 #include "metadata.h"
+#include "path.h"
 #include "progname.h"
 #include "strmap.h"
 #include "suppress.h"
@@ -66,6 +67,7 @@ typedef struct run {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     size_t done;
+    el_strmap noted;            /* compiler arguments dropped, noted once */
 } run;
 
 /* ---- the tool's identity, for cache keys ---------------------------- */
@@ -427,14 +429,34 @@ static void run_phase(run *r, size_t begin, size_t end, double started)
     }
 }
 
+/* -v: each compiler argument the allow-list dropped, once a run. */
+static void note_dropped(run *r, const el_source *src, char **dropped, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!el_strmap_get(&r->noted, dropped[i])) {
+            el_strmap_put(&r->noted, dropped[i], (void *)1);
+            char *shown = el_path_display(src->path);
+            fprintf(stderr, "%s: note: %s: compiler argument '%s' dropped: only arguments that "
+                            "affect parsing alone are passed on (docs/emberlint.md)\n",
+                    el_progname, shown, dropped[i]);
+            free(shown);
+        }
+        free(dropped[i]);
+    }
+    free(dropped);
+}
+
 static void add_job(run *r, size_t *cap, size_t src)
 {
     el_grow(&r->jobs, cap, r->n_jobs + 1, sizeof *r->jobs);
     job *j = &r->jobs[r->n_jobs++];
     memset(j, 0, sizeof *j);
     j->src = src;
+    char **dropped = NULL;
+    size_t n_dropped = 0;
     j->args = el_flags_for(r->o->compdb, &r->sources->v[src], r->o->extra_args, r->o->n_extra,
-                           &j->n_args);
+                           &j->n_args, r->o->verbose ? &dropped : NULL, &n_dropped);
+    note_dropped(r, &r->sources->v[src], dropped, n_dropped);
     j->key = job_key(r, j);
 }
 
@@ -597,6 +619,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
     free(r.metas);
     free(r.wants);
     el_cache_close(r.cache);
+    el_strmap_free(&r.noted);
     pthread_mutex_destroy(&r.lock);
     pthread_cond_destroy(&r.cond);
 }
