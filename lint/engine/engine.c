@@ -13,6 +13,7 @@
 #include <clang-c/Index.h>
 
 #include "cache.h"
+#include "clang_util.h"
 #include "config.h"
 #include "context.h"
 #include "flags.h"
@@ -301,6 +302,8 @@ static void lint_tu(run *r, CXIndex idx, job *j)
         }
     } else {
         ctx.tu = tu;
+        ctx.macro_spans = elc_macro_spans_new(tu);
+        elc_macro_spans_use(ctx.macro_spans);
         res->parsed = true;
         unsigned nd = clang_getNumDiagnostics(tu);
         for (unsigned i = 0; i < nd && !res->had_errors; i++) {
@@ -331,6 +334,8 @@ static void lint_tu(run *r, CXIndex idx, job *j)
         incl in = {r, res, {0}};
         clang_getInclusions(tu, inclusion_visit, &in);
         el_strmap_free(&in.seen);
+        elc_macro_spans_use(NULL);
+        elc_macro_spans_free(ctx.macro_spans);
         clang_disposeTranslationUnit(tu);
     }
 
@@ -342,7 +347,6 @@ static void lint_tu(run *r, CXIndex idx, job *j)
         free(ctx.files[i].path);
     free(ctx.files);
     free(ctx.stack);
-    free(ctx.macros);
 
     if (r->cache && res->parsed && !res->had_errors)
         el_cache_store(r->cache, j->key, res);
