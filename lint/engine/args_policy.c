@@ -211,10 +211,23 @@ static el_arg_info info(el_arg_fate fate, size_t span)
     return r;
 }
 
+/* An option's own spelling is plain: letters, digits and a few
+ * punctuation characters (values, such as paths, are not options). */
+static bool plain_spelling(const char *a)
+{
+    for (; *a; a++)
+        if (!((*a >= 'a' && *a <= 'z') || (*a >= 'A' && *a <= 'Z') || (*a >= '0' && *a <= '9') ||
+              strchr("-_=+.,:/", *a)))
+            return false;
+    return true;
+}
+
 /* Options recognized by their shape rather than by name. */
 static el_arg_info shaped(char *const *args, size_t n, size_t i)
 {
     const char *a = args[i];
+    if (!plain_spelling(a) || strncmp(a, "-mllvm", 6) == 0)
+        return info(DROP, 1);
     if (strcmp(a, "-x") == 0 || (strncmp(a, "-x", 2) == 0 && a[2])) {
         bool sep = a[2] == '\0';
         if (sep && i + 1 >= n)

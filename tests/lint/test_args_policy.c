@@ -116,6 +116,17 @@ static void test_dangerous_arguments_dropped_with_a_note(void **state)
           "-ivfsoverlay o.yaml|-fsanitize-ignorelist=/dev/zero|-dM");
 }
 
+/* Found by tests/fuzz/fuzz_compdb.c: "-mllvm" with bytes after it passed
+ * as a target (-m) option. */
+static void test_odd_spellings_dropped(void **state)
+{
+    (void)state;
+    const char *in[] = {"-mllvm\xff\xfestats", "-mllvm=-x", "-mavx\x01", "-Wall\xc3", "-f\x7f",
+                        "-Xclang", "-I", "-DKEPT", NULL};
+    check(in, "-DKEPT",
+          "-mllvm\xff\xfestats|-mllvm=-x|-mavx\x01|-Wall\xc3|-f\x7f|-Xclang -I");
+}
+
 static void test_value_at_the_end(void **state)
 {
     (void)state;
@@ -258,6 +269,7 @@ int main(void)
         cmocka_unit_test(test_parsing_arguments_kept),
         cmocka_unit_test(test_builds_ordinary_outputs_dropped_quietly),
         cmocka_unit_test(test_dangerous_arguments_dropped_with_a_note),
+        cmocka_unit_test(test_odd_spellings_dropped),
         cmocka_unit_test(test_value_at_the_end),
         cmocka_unit_test(test_compile_database_writes_nothing),
         cmocka_unit_test(test_arguments_after_dashes_write_nothing),
