@@ -150,3 +150,22 @@ char *el_path_display(const char *abs)
     free(up);
     return el_xstrdup(abs);
 }
+
+char *el_path_repo_root(void)
+{
+    char *dir = el_xstrdup(el_cwd());
+    for (;;) {
+        char *git = el_path_join(dir, ".git");
+        bool found = access(git, F_OK) == 0;
+        free(git);
+        if (found)
+            return dir;
+        if (strcmp(dir, "/") == 0)
+            break;
+        char *up = el_path_dirname(dir);
+        free(dir);
+        dir = up;
+    }
+    free(dir);
+    return el_xstrdup(el_cwd());
+}

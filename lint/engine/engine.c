@@ -17,6 +17,7 @@
 #include "config.h"
 #include "context.h"
 #include "flags.h"
+#include "include_search.h"
 #include "mem.h"
 #include "metadata.h"
 #include "path.h"
@@ -92,13 +93,11 @@ static el_hash128 tool_identity(void)
     return el_hash_final(&h);
 }
 
-/* A file's token in a cache entry: its content, and for a linted file
- * also its class and configuration. */
-static bool dep_token(run *r, const char *path, el_hash128 *out)
+/* A file's token in a cache entry: the hash of its content, and for a
+ * linted file also its class and configuration (where the configuration
+ * is, relative to the cache's root). */
+static el_hash128 dep_token(run *r, const char *path, el_hash128 content)
 {
-    el_hash128 content;
-    if (!el_filehash_get(r->hashes, path, &content))
-        return false;
     long k = el_sources_find(r->sources, path);
     el_hasher h;
     el_hash_init(&h);
@@ -110,17 +109,34 @@ static bool dep_token(run *r, const char *path, el_hash128 *out)
         el_hash_str(&h, s->backend);
         el_hash_u64(&h, s->cfg->fingerprint.a);
         el_hash_u64(&h, s->cfg->fingerprint.b);
+        char *where = el_cache_relocatable(r->cache, s->cfg->path ? s->cfg->path : "");
+        char *root = el_cache_relocatable(r->cache, s->cfg->root ? s->cfg->root : "");
+        el_hash_str(&h, where);
+        el_hash_str(&h, root);
+        free(where);
+        free(root);
     }
-    *out = el_hash_final(&h);
-    return true;
+    return el_hash_final(&h);
 }
 
+/* A cached entry's file still as it was (its content now, on disk). */
 static bool dep_ok(const char *path, el_hash128 token, void *ud)
 {
-    el_hash128 now;
-    return dep_token(ud, path, &now) && el_hash_eq(now, token);
+    run *r = ud;
+    el_hash128 content;
+    return el_filehash_get(r->hashes, path, &content) &&
+           el_hash_eq(dep_token(r, path, content), token);
 }
 
+/* Nothing at a place a cached entry's include search found empty. */
+static bool absent_ok(const char *path, void *ud)
+{
+    run *r = ud;
+    return !el_filehash_exists(r->hashes, path);
+}
+
+/* The key: what the result depends on besides the files it read, with
+ * the root's path left out so that a moved tree keeps its keys. */
 static el_hash128 job_key(run *r, const job *j)
 {
     const el_source *s = &r->sources->v[j->src];
@@ -128,10 +144,15 @@ static el_hash128 job_key(run *r, const job *j)
     el_hash_init(&h);
     el_hash_u64(&h, r->tool.a);
     el_hash_u64(&h, r->tool.b);
-    el_hash_str(&h, s->path);
+    char *path = el_cache_relocatable(r->cache, s->path);
+    el_hash_str(&h, path);
+    free(path);
     el_hash_u64(&h, j->n_args);
-    for (size_t i = 0; i < j->n_args; i++)
-        el_hash_str(&h, j->args[i]);
+    for (size_t i = 0; i < j->n_args; i++) {
+        char *a = el_cache_relocatable(r->cache, j->args[i]);
+        el_hash_str(&h, a);
+        free(a);
+    }
     el_hash_u64(&h, s->cfg->fingerprint.a);
     el_hash_u64(&h, s->cfg->fingerprint.b);
     for (size_t i = 0; i < r->n_metas; i++)
@@ -189,10 +210,14 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 
 typedef struct incl {
     run *r;
+    CXTranslationUnit tu;
     el_tu_result *res;
     el_strmap seen;
 } incl;
 
+/* Every file the TU read, with the hash of the content libclang parsed
+ * (not of the file now: an edit during the parse must not be cached
+ * with the old content's findings). */
 static void inclusion_visit(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData d)
 {
     (void)stack;
@@ -204,9 +229,13 @@ static void inclusion_visit(CXFile f, CXSourceLocation *stack, unsigned n, CXCli
         char *real = realpath(s, NULL);
         if (real && !el_strmap_get(&in->seen, real)) {
             el_strmap_put(&in->seen, real, (void *)1);
-            el_hash128 tok;
-            if (dep_token(in->r, real, &tok))
-                el_result_add_dep(in->res, real, tok);
+            size_t size = 0;
+            const char *text = clang_getFileContents(in->tu, f, &size);
+            el_hash128 content;
+            if (text)
+                content = el_hash_bytes(text, size);
+            if (text || el_filehash_get(in->r->hashes, real, &content))
+                el_result_add_dep(in->res, real, dep_token(in->r, real, content));
         }
         free(real);
     }
@@ -268,7 +297,8 @@ static void lint_tu(run *r, CXIndex idx, job *j)
     const el_source *src = &r->sources->v[j->src];
     el_tu_result *res = &j->result;
 
-    if (r->cache && el_cache_load(r->cache, j->key, res, dep_ok, r))
+    el_cache_check check = {dep_ok, absent_ok, r};
+    if (r->cache && el_cache_load(r->cache, j->key, res, &check))
         return;
 
     el_ctx ctx = {.main = src, .sources = r->sources, .result = res,
@@ -288,6 +318,7 @@ static void lint_tu(run *r, CXIndex idx, job *j)
         rule_slot[ctx.n_rules++] = i;
     }
 
+    bool cacheable = false;
     CXTranslationUnit tu = NULL;
     enum CXErrorCode ec = clang_parseTranslationUnit2(idx, src->path, (const char *const *)j->args,
                                                       (int)j->n_args, NULL, 0, PARSE_OPTIONS, &tu);
@@ -331,9 +362,11 @@ static void lint_tu(run *r, CXIndex idx, job *j)
                 ctx.rules[i].rule->end(&ctx, ctx.rules[i].state);
             }
         }
-        incl in = {r, res, {0}};
+        incl in = {r, tu, res, {0}};
         clang_getInclusions(tu, inclusion_visit, &in);
         el_strmap_free(&in.seen);
+        if (r->cache)
+            cacheable = el_include_search_absent(tu, j->args, j->n_args, r->hashes, res);
         elc_macro_spans_use(NULL);
         elc_macro_spans_free(ctx.macro_spans);
         clang_disposeTranslationUnit(tu);
@@ -348,7 +381,9 @@ static void lint_tu(run *r, CXIndex idx, job *j)
     free(ctx.files);
     free(ctx.stack);
 
-    if (r->cache && res->parsed && !res->had_errors)
+    /* A TU with errors is stored like the others (EH000 is its finding);
+     * only one libclang produced nothing for is not (no file list). */
+    if (r->cache && res->parsed && cacheable)
         el_cache_store(r->cache, j->key, res);
 }
 
@@ -536,7 +571,9 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
     r.tool = tool_identity();
     if (o->cache_dir && !o->want_fixes) { /* fixes are not cached */
         char *err = NULL;
-        r.cache = el_cache_open(o->cache_dir, &err);
+        char *root = el_path_repo_root();
+        r.cache = el_cache_open(o->cache_dir, root, &err);
+        free(root);
         if (!r.cache) {
             fprintf(stderr, "%s: warning: %s; running without the cache\n", el_progname, err);
             free(err);

@@ -225,8 +225,8 @@ static void test_arguments_after_dashes_write_nothing(void **state)
     (void)state;
     char *dir = tt_tmpdir();
     make_tree(dir);
-    const char *argv[40] = {EMBERLINT, "--select", LT_RULES, "--no-cache", "-v", "src", "--"};
-    size_t n = 7;
+    const char *argv[40] = {"--select", LT_RULES, "--no-cache", "-v", "src", "--"};
+    size_t n = 6;
     char *owned[32];
     size_t n_owned = 0;
     for (size_t i = 0; i < sizeof writers / sizeof writers[0]; i++) {
