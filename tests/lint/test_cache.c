@@ -1,6 +1,6 @@
 /* tests/lint/test_cache.c -- the result cache: a warm run prints exactly
- * what the cold run printed, answers every TU from the cache and is much
- * faster; an edited included header, file or configuration invalidates
+ * what the cold run printed and answers every TU from the cache (bench/
+ * measures how much faster); an edited included header, file or configuration invalidates
  * what depends on it; files that do not parse are cached too; a corrupt or
  * unusable cache is never fatal.  (test_cache_trust.c: entries as input,
  * shadowing headers, moved trees; test_cache_property.c: random edits.) */
@@ -9,7 +9,6 @@
 #include <string.h>
 #include <dirent.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "lint_test.h"
 
@@ -48,13 +47,6 @@ static tt_run lint(const char *a, const char *b)
     return lt_lint(dir, "-v", "--cache-dir", "cache", "--format", "json", a, b, NULL);
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void make_tree(int nfiles)
 {
     w("src/common.h", "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n");
@@ -69,21 +61,17 @@ static void make_tree(int nfiles)
     }
 }
 
-static void test_warm_run_identical_and_fast(void **state)
+static void test_warm_run_identical(void **state)
 {
     (void)state;
     make_tree(30);
-    double t0 = now();
     tt_run cold = lint("src", NULL);
-    double t_cold = now() - t0;
     unsigned tus, cached;
     tu_counts(cold.err, &tus, &cached);
     assert_int_equal(tus, 30);
     assert_int_equal(cached, 0);
 
-    t0 = now();
     tt_run warm = lint("src", NULL);
-    double t_warm = now() - t0;
     tu_counts(warm.err, &tus, &cached);
     assert_int_equal(tus, 30);
     assert_int_equal(cached, 30);
@@ -93,10 +81,6 @@ static void test_warm_run_identical_and_fast(void **state)
     json_object *j = tt_json(warm.out);
     assert_int_equal(lt_count_rule(j, "EH101"), 6);
     json_object_put(j);
-    if (!(t_warm * 3 < t_cold)) {
-        print_error("warm run %.3fs is not a small fraction of the cold run %.3fs\n", t_warm, t_cold);
-        fail();
-    }
     tt_free(&cold);
     tt_free(&warm);
 
@@ -243,7 +227,7 @@ static void test_parse_errors_cached(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_warm_run_identical_and_fast, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_warm_run_identical, setup, teardown),
         cmocka_unit_test_setup_teardown(test_header_change_invalidates, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_cache_and_bad_caches, setup, teardown),
         cmocka_unit_test_setup_teardown(test_parse_errors_cached, setup, teardown),
