@@ -215,7 +215,9 @@ lint_inc = $(foreach l,$(1),-Ilint/$(l))
 LINT_FLAGS := -isystem $(CLANG_INC) -D_XOPEN_SOURCE=700 -DEL_VERSION=\"$(VERSION)\" -DEL_PREFIX=\"$(PREFIX)\"
 LINT_LAYER_FLAGS_cli := $(call lint_inc,$(LINT_USES_cli)) -Ilint
 $(foreach l,$(LINT_LAYERS),$(eval LINT_LAYER_FLAGS_$(l) := $(call lint_inc,$(LINT_USES_$(l)) $(l))))
-$(foreach l,$(LINT_LAYERS),$(eval LINT_OBJS_$(l) := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard lint/$(l)/*.c))))
+# A layer's sources: its folder, and subfolders for the parts of one file
+# (lint/rules/backend_branch/: EH103's; the registry takes lint/rules/*.c).
+$(foreach l,$(LINT_LAYERS),$(eval LINT_OBJS_$(l) := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard lint/$(l)/*.c lint/$(l)/*/*.c))))
 LINT_OBJS_cli := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out lint/main.c,$(wildcard lint/*.c)))
 LINT_OBJS := $(foreach l,$(LINT_LAYERS) cli,$(LINT_OBJS_$(l))) \
              $(LINT_GEN)/registry.o $(LINT_GEN)/embedded_data.o
@@ -240,9 +242,9 @@ $(LINT_TEST_OBJS): CPPFLAGS += $(LINT_FLAGS) $(LINT_LAYER_FLAGS_cli) $(LINT_TEST
 $(LINT_GEN)/registry.o: CPPFLAGS += $(LINT_FLAGS) $(LINT_LAYER_FLAGS_rules)
 $(LINT_GEN)/embedded_data.o: CPPFLAGS += $(LINT_FLAGS) $(LINT_LAYER_FLAGS_base)
 
-$(LINT_GEN)/registry.c: lint/engine/gen_registry.sh $(wildcard lint/rules/*.c)
+$(LINT_GEN)/registry.c: lint/rules/gen_registry.sh $(wildcard lint/rules/*.c)
 	@mkdir -p $(dir $@)
-	sh lint/engine/gen_registry.sh $(wildcard lint/rules/*.c) > $@
+	sh lint/rules/gen_registry.sh $(wildcard lint/rules/*.c) > $@
 $(LINT_GEN)/embedded_data.c: lint/base/embed.sh $(wildcard rules/*.json docs/rules/*.md)
 	@mkdir -p $(dir $@)
 	sh lint/base/embed.sh $(wildcard rules/*.json docs/rules/*.md) > $@
@@ -329,6 +331,35 @@ demo demo-check: $(LINT_BIN) $(MIGRATE_BIN)
 test: demo-check
 demo-check: lib
 	@sh mk/demo.sh --check $(BUILD) "$(BACKENDS)"
+
+# ---- structure-check: the layers and the absence of circles ----
+# mk/check-layers.sh compiles throwaway files with the commands make runs
+# for each layer's objects: an include of a layer it may not use must fail
+# to build, the headers it may use must build.  mk/check-circles.sh fails
+# when files of a folder call (nm) or include each other in a circle; the
+# lint/ and migrate/ layers are also checked together, across folders.
+# tests/structure/run.sh shows that the circle check catches circles, and
+# mk/check-map.sh holds docs/architecture.md's map of the tree to the tree
+# and to LINT_USES_*.
+LAYER_SPECS := $(foreach l,$(LINT_LAYERS),'lint/$(l)=$(addprefix lint/,$(LINT_USES_$(l)))') \
+               'lint=$(addprefix lint/,$(LINT_USES_cli))' 'migrate=$(addprefix lint/,$(LINT_USES_migrate))'
+# libeh/src, each backend, each lint layer and migrate/, then lint/ and
+# migrate/ as one group (the registry is generated: $(LINT_GEN)).
+CIRCLE_DIRS := libeh/src $(addprefix backends/,$(BACKENDS)) $(addprefix lint/,$(LINT_LAYERS)) migrate
+TOOL_OBJS := $(LINT_OBJS) $(BUILD)/obj/lint/main.o $(MIGRATE_OBJS) $(BUILD)/obj/migrate/main.o
+CIRCLE_GROUPS := $(foreach d,$(CIRCLE_DIRS),'$(d)=$(filter $(BUILD)/obj/$(d)/%,$(LIB_OBJS) $(TOOL_OBJS))') \
+                 'lint/ and migrate/=$(TOOL_OBJS)'
+STRUCTURE_FIXTURE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/structure/*/*.c))
+
+.PHONY: structure-check
+test: structure-check
+structure-check: $(LIB_OBJS) $(TOOL_OBJS) $(STRUCTURE_FIXTURE_OBJS)
+	@sh mk/check-layers.sh "$(MAKE)" $(BUILD) $(LAYER_SPECS)
+	@sh mk/check-circles.sh $(BUILD) $(CIRCLE_GROUPS)
+	@sh tests/structure/run.sh $(BUILD)
+	@sh mk/check-map.sh $(LAYER_SPECS)
+
+-include $(STRUCTURE_FIXTURE_OBJS:.o=.d)
 
 # ---- compiler arguments: tests/lint/test_args_policy.c runs both tools ----
 $(BUILD)/tests/lint/test_args_policy: $(MIGRATE_BIN)
