@@ -16,6 +16,7 @@
 #include "fuzz_util.h"
 #include "knowledge.h"
 #include "metadata.h"
+#include "registry.h"
 #include "path.h"
 #include "rule.h"
 
@@ -60,7 +61,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argv;
     el_path_init();
     char *err = NULL;
-    if (el_meta_init(&err) < 0 || el_knowledge_init(&err) < 0) {
+    if (el_meta_init(el_rule_registry, &err) < 0 || el_knowledge_init(&err) < 0) {
         fprintf(stderr, "fuzz_config: %s\n", err);
         abort();
     }

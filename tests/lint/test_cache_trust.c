@@ -29,6 +29,7 @@
 #include "hash.h"
 #include "knowledge.h"
 #include "metadata.h"
+#include "registry.h"
 #include "path.h"
 #include "rule.h"
 #include "sources.h"
@@ -466,7 +467,7 @@ int main(void)
 {
     el_path_init();
     char *err = NULL;
-    if (el_meta_init(&err) < 0 || el_knowledge_init(&err) < 0) {
+    if (el_meta_init(el_rule_registry, &err) < 0 || el_knowledge_init(&err) < 0) {
         fprintf(stderr, "test_cache_trust: %s\n", err);
         return 1;
     }

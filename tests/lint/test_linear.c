@@ -19,6 +19,7 @@
 #include "filehash.h"
 #include "knowledge.h"
 #include "metadata.h"
+#include "registry.h"
 #include "path.h"
 #include "sources.h"
 #include "strbuf.h"
@@ -116,7 +117,7 @@ int main(void)
 {
     el_path_init();
     char *err = NULL;
-    if (el_meta_init(&err) < 0 || el_knowledge_init(&err) < 0) {
+    if (el_meta_init(el_rule_registry, &err) < 0 || el_knowledge_init(&err) < 0) {
         fprintf(stderr, "test_linear: %s\n", err);
         return 1;
     }
