@@ -48,6 +48,7 @@ static void usage(FILE *f)
           "  -p BUILD_DIR          read BUILD_DIR/compile_commands.json (no PATH: its files)\n"
           "  -j N, --jobs N        parse N files in parallel (default 1)\n"
           "  -q, --quiet           no progress or summary on standard error\n"
+          "  -v, --verbose         notes on standard error (compiler arguments dropped)\n"
           "  --version             print the version\n"
           "  -h, --help            print this help\n"
           "\n"
@@ -120,6 +121,8 @@ static int parse(int argc, char **argv, parsed *p)
             p->version = true;
         } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
             o->quiet = true;
+        } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+            o->scan.verbose = true;
         } else if (strcmp(a, "--backup") == 0) {
             o->backup = true;
         } else if (strcmp(a, "--force") == 0) {

@@ -559,6 +559,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         .want_fixes = true,
         .extra_rules = extra,
         .facts_out = &facts,
+        .verbose = o->verbose,
     };
     el_engine_stats stats = {0, 0};
     el_engine_run(&eo, &sources, hashes, &out->findings, &stats);

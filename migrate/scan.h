@@ -123,6 +123,7 @@ typedef struct em_scan_opts {
     char *const *extra_args; /* after `--` */
     size_t n_extra;
     int jobs;
+    bool verbose;            /* -v: notes (compiler arguments dropped) */
 } em_scan_opts;
 
 /* Scan the tree.  0 on success; -1 on a usage, configuration or I/O

@@ -250,6 +250,19 @@ static void test_arguments_after_dashes_write_nothing(void **state)
     r = tt_exec(dir, margv, NULL);
     assert_int_equal(r.status, 0);
     assert_nothing_written(dir);
+    assert_false(tt_contains(r.err, "note:"));
+    tt_free(&r);
+    margv[2] = "-v"; /* analyze -v src -- ...: the same notes */
+    margv[3] = "src";
+    margv[4] = "--";
+    for (size_t i = 0; i < n_owned; i++)
+        margv[5 + i] = owned[i];
+    margv[5 + n_owned] = NULL;
+    r = tt_exec(dir, margv, NULL);
+    assert_int_equal(r.status, 0);
+    assert_nothing_written(dir);
+    assert_true(tt_contains(r.err, "ember-migrate: note: src/a.c: compiler argument '-save-temps=obj' "
+                                   "dropped"));
     tt_free(&r);
     const char *pargv[] = {em, "analyze", "-p", "build", "src", NULL};
     r = tt_exec(dir, pargv, NULL);
