@@ -31,20 +31,9 @@ static bool exists(const char *path)
 static char *tree_with_libeh(const char *abs_file)
 {
     char *dir = el_path_dirname(abs_file);
-    for (;;) {
-        char *probe = el_path_join(dir, "libeh/include/eh/eh.h");
-        bool hit = exists(probe);
-        free(probe);
-        if (hit)
-            return dir;
-        if (strcmp(dir, "/") == 0)
-            break;
-        char *up = el_path_dirname(dir);
-        free(dir);
-        dir = up;
-    }
+    char *tree = el_path_upward(dir, "libeh/include/eh/eh.h");
     free(dir);
-    return NULL;
+    return tree;
 }
 
 /* <prefix>/include holding eh/eh.h: next to the emberlint binary
