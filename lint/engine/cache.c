@@ -126,6 +126,8 @@ void el_cache_close(el_cache *c)
 /* Stored form of an absolute path: relative to the root when under it. */
 static char *store_path(const el_cache *c, const char *abs)
 {
+    if (strcmp(c->root, "/") == 0)
+        return el_xstrdup(abs);
     char *rel = el_path_under(abs, c->root);
     if (rel && strcmp(rel, ".") != 0)
         return rel;
