@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <clang-c/Index.h>
 
+#include "cache.h"
 #include "cli.h"
 #include "compdb.h"
 #include "config.h"
@@ -31,7 +32,6 @@
 
 #define EXIT_FINDINGS 1
 #define EXIT_TROUBLE 2
-#define DEFAULT_CACHE_DIR ".emberlint-cache"
 
 static int trouble(const char *msg)
 {
@@ -151,7 +151,7 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
 
     el_engine_opts eo = {
         .jobs = c->jobs > 0 ? c->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN),
-        .cache_dir = c->no_cache ? NULL : (c->cache_dir ? c->cache_dir : DEFAULT_CACHE_DIR),
+        .cache_dir = c->no_cache ? NULL : c->cache_dir ? c->cache_dir : el_cache_default_dir(paths, n_paths),
         .extra_args = c->extra,
         .n_extra = c->n_extra,
         .compdb = db,
@@ -163,6 +163,9 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
     };
     if (eo.jobs < 1)
         eo.jobs = 1;
+    if (c->verbose && !c->no_cache && !eo.cache_dir)
+        fprintf(stderr, "emberlint: note: no cache: a path is outside the current directory, where "
+                        "the cache would go (--cache-dir DIR to cache anyway)\n");
     el_engine_run(&eo, &r->sources, r->hashes, &r->findings, &r->stats);
     if (c->verbose)
         fprintf(stderr, "emberlint: %zu files, %zu translation units (%zu from the cache), %zu findings\n",

@@ -112,6 +112,20 @@ el_cache *el_cache_open(const char *dir, const char *root, char **err)
     return c;
 }
 
+const char *el_cache_default_dir(char *const *paths, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char *abs = el_path_abs(paths[i]);
+        char *rel = el_path_under(abs, el_cwd());
+        bool inside = rel != NULL;
+        free(rel);
+        free(abs);
+        if (!inside)
+            return NULL;
+    }
+    return ".emberlint-cache";
+}
+
 void el_cache_close(el_cache *c)
 {
     if (!c)

@@ -32,6 +32,12 @@
 
 typedef struct el_cache el_cache;
 
+/* The default cache directory for a run on paths[0..n): .emberlint-cache
+ * in the current directory when every path is inside it, else NULL (no
+ * cache: a run on a tree elsewhere creates nothing outside it; --cache-dir
+ * names a directory explicitly). */
+const char *el_cache_default_dir(char *const *paths, size_t n);
+
 /* Open (create) the cache directory; paths under root are stored relative
  * to it.  NULL with *err when the directory cannot be used. */
 el_cache *el_cache_open(const char *dir, const char *root, char **err);

@@ -388,6 +388,36 @@ static void test_planted_symlinks_are_not_followed(void **state)
     free(outside);
 }
 
+/* A run on a tree elsewhere writes no cache (neither in the current
+ * directory, outside the tree, nor in the tree); --cache-dir still works. */
+static void test_no_default_cache_outside_the_current_directory(void **state)
+{
+    (void)state;
+    w("tree/src/a.c", "int a(void) { return 0; }\n");
+    char *here = tt_path(dir, "here");
+    assert_int_equal(mkdir(here, 0755), 0);
+    tt_run r = lt_lint(here, "-v", "../tree/src", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(tt_contains(r.err, "emberlint: note: no cache: a path is outside the current "
+                                   "directory"));
+    tt_free(&r);
+    char *c1 = tt_path(dir, "here/.emberlint-cache"), *c2 = tt_path(dir, "tree/.emberlint-cache"),
+         *c3 = tt_path(dir, "tree/src/.emberlint-cache");
+    assert_false(exists(c1));
+    assert_false(exists(c2));
+    assert_false(exists(c3));
+    r = lt_lint(here, "-v", "--cache-dir", "mine", "../tree/src", NULL);
+    assert_false(tt_contains(r.err, "no cache"));
+    tt_free(&r);
+    char *mine = tt_path(dir, "here/mine/CACHEDIR.TAG");
+    assert_true(exists(mine));
+    free(mine);
+    free(c1);
+    free(c2);
+    free(c3);
+    free(here);
+}
+
 /* The temporary file of a store: with a predictable name, a symbolic
  * link planted there had its target overwritten. */
 static void test_temporary_files_are_new_files(void **state)
@@ -478,6 +508,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_hostile_entries_never_hang, setup, teardown),
         cmocka_unit_test_setup_teardown(test_planted_symlinks_are_not_followed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_temporary_files_are_new_files, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_default_cache_outside_the_current_directory, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_moved_tree_hits, setup, teardown),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
