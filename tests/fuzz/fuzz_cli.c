@@ -125,7 +125,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    el_path_init();
+    /* not el_path_init(): emberlint_main does it, in the scratch directory
+     * (it remembers the first current directory it sees) */
     dir = fuzz_tmpdir();
     inc = el_xasprintf("-I%s/libeh/include", FUZZ_SRCDIR);
     return 0;
