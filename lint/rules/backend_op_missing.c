@@ -13,24 +13,34 @@
  * compared with the op set compiled in from libeh/ops.def, META ops
  * excluded (the frontend answers them; no kernel exists); one finding per
  * table lists the missing ops.  Backends without a table are not
- * reported: there is no table to report at. */
+ * reported: there is no table to report at.  A table that names a
+ * delegate backend (option "delegate_field") runs every op it has no
+ * entry for there: it is complete.
+ *
+ * Also EH105: custom ops with kernels for some backends but not others
+ * (lint/analysis/custom_kernels.c: its facts per TU, its report here). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend_table.h"
+#include "custom_kernels.h"
 #include "clang_util.h"
 #include "rule.h"
 
 #define RULE "EH105"
 #define FACT "EH105.table"
 
-static const enum CXCursorKind kinds[] = {CXCursor_VarDecl, EL_KINDS_END};
+static const enum CXCursorKind kinds[] = {CXCursor_VarDecl, EL_CUSTOM_KERNEL_KINDS, EL_KINDS_END};
 
-static void on_var(el_ctx *ctx, void *state, CXCursor c)
+static void on_cursor(el_ctx *ctx, void *state, CXCursor c)
 {
     (void)state;
+    if (clang_getCursorKind(c) != CXCursor_VarDecl) {
+        el_custom_kernels_on_cursor(ctx, c);
+        return;
+    }
     if (clang_getCursorKind(clang_getCursorSemanticParent(c)) != CXCursor_TranslationUnit ||
         !clang_isCursorDefinition(c))
         return;
@@ -38,6 +48,10 @@ static void on_var(el_ctx *ctx, void *state, CXCursor c)
     el_backend_table t;
     if (!el_backend_table_at(ctx, c, &backend, &t))
         return;
+    if (t.delegates) {
+        el_backend_table_free(&t);
+        return;
+    }
 
     CXFile file = NULL;
     unsigned line = 0, col = 0;
@@ -68,7 +82,7 @@ static void on_var(el_ctx *ctx, void *state, CXCursor c)
 #define MSG_ROOM 700
 #define MAX_LISTED 16 /* ops named in a message; the rest are counted */
 
-static void project(el_project *p)
+static void tables(el_project *p)
 {
     size_t n = el_project_fact_count(p);
     char **done = calloc(n + 1, sizeof *done);
@@ -148,9 +162,15 @@ static void project(el_project *p)
     free(done);
 }
 
+static void project(el_project *p)
+{
+    tables(p);
+    el_custom_kernels_project(p);
+}
+
 const el_rule el_rule_backend_op_missing = {
     .id = RULE,
     .kinds = kinds,
-    .on_cursor = on_var,
+    .on_cursor = on_cursor,
     .project = project,
 };
