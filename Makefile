@@ -15,6 +15,9 @@ CC        ?= cc
 OPT       ?= -O2
 SANITIZE  ?=
 NODEPS    ?=
+# Where emberlint's SARIF points for its documentation (informationUri,
+# each rule's helpUri): the pages `make install` puts under share/doc.
+DOCS_URI  ?= file://$(PREFIX)/share/doc/emberharmony/
 
 VERSION   := 0.1.0
 SOVERSION := 0
@@ -215,7 +218,8 @@ LINT_USES_cli      := $(LINT_LAYERS)
 LINT_USES_migrate  := base engine change
 # -I flags for a list of layers
 lint_inc = $(foreach l,$(1),-Ilint/$(l))
-LINT_FLAGS := -isystem $(CLANG_INC) -D_XOPEN_SOURCE=700 -DEL_VERSION=\"$(VERSION)\" -DEL_PREFIX=\"$(PREFIX)\"
+LINT_FLAGS := -isystem $(CLANG_INC) -D_XOPEN_SOURCE=700 -DEL_VERSION=\"$(VERSION)\" -DEL_PREFIX=\"$(PREFIX)\" \
+              -DEL_DOCS_URI=\"$(DOCS_URI)\"
 LINT_LAYER_FLAGS_cli := $(call lint_inc,$(LINT_USES_cli)) -Ilint
 $(foreach l,$(LINT_LAYERS),$(eval LINT_LAYER_FLAGS_$(l) := $(call lint_inc,$(LINT_USES_$(l)) $(l))))
 # A layer's sources: its folder, and subfolders for the parts of one file
@@ -434,6 +438,46 @@ $(CUSTOM_OP_DEMO): $(CUSTOM_OP_OBJS) $(STATIC)
 	$(CC) $(LDFLAGS) -o $@ $(CUSTOM_OP_OBJS) $(STATIC) $(LIBS)
 
 -include $(CUSTOM_OP_OBJS:.o=.d)
+
+# ---- installed like a C tool and library (issue 14) ----
+# Beside what `install` above puts in place: the CMake package
+# (lib/cmake/eh: ehConfig.cmake with eh::eh, eh::eh_shared, eh::eh_static,
+# and its version file), the man pages (docs/man/*.N -> share/man/manN)
+# and the documentation SARIF points to (DOCS_URI: share/doc/emberharmony).
+# tests/install/run.sh builds a CMake project against them and lints the
+# man pages; tests/lint/sarif_validate.sh and tests/lint/precommit.sh run
+# the SARIF Multitool and pre-commit (make deps installs both).
+MAN_PAGES := $(wildcard docs/man/*.[1-9])
+DOC_DIR   := $(PREFIX)/share/doc/emberharmony
+empty :=
+space := $(empty) $(empty)
+CMAKE_LIBS = $(subst $(space),;,$(strip $(patsubst -l%,%,$(LIBS))))
+.PHONY: install-cmake install-man install-docs ci-tools-check
+install: install-cmake install-man install-docs
+test: ci-tools-check
+
+install-cmake:
+	install -d $(DESTDIR)$(PREFIX)/lib/cmake/eh
+	sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@CMAKE_LIBS@|$(CMAKE_LIBS)|g' \
+	  mk/ehConfig.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/eh/ehConfig.cmake
+	sed -e 's|@VERSION@|$(VERSION)|g' mk/ehConfigVersion.cmake.in \
+	  > $(DESTDIR)$(PREFIX)/lib/cmake/eh/ehConfigVersion.cmake
+
+install-man:
+	@for p in $(MAN_PAGES); do \
+	  sec=$${p##*.}; \
+	  install -d $(DESTDIR)$(PREFIX)/share/man/man$$sec && \
+	  install -m 644 $$p $(DESTDIR)$(PREFIX)/share/man/man$$sec/ || exit 1; \
+	done
+
+install-docs:
+	install -d $(DESTDIR)$(DOC_DIR)/rules
+	install -m 644 docs/emberlint.md docs/ember-migrate.md $(wildcard docs/ci.md) $(DESTDIR)$(DOC_DIR)/
+	install -m 644 docs/rules/*.md $(DESTDIR)$(DOC_DIR)/rules/
+
+ci-tools-check: $(LINT_BIN) | $(DEPS_STAMP)
+	@sh tests/lint/sarif_validate.sh $(BUILD)
+	@sh tests/lint/precommit.sh $(BUILD)
 
 # ---- compiler arguments: tests/lint/test_args_policy.c runs both tools ----
 $(BUILD)/tests/lint/test_args_policy: $(MIGRATE_BIN)

@@ -4,7 +4,7 @@
  *
  *   emberlint-cache 2 CHECKSUM
  *   {"key": "...", "deps": [[path, token]...], "absent": [path...],
- *    "findings": [[rule, severity, file, line, column, message]...],
+ *    "findings": [[rule, severity, file, line, column, message(, fix)]...],
  *    "facts": [[file, key, value]...]}
  *
  * CHECKSUM is the hash of the key and the JSON text, so a truncated,
@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include <json-c/json.h>
 
+#include "finding_json.h"
 #include "mem.h"
 #include "metadata.h"
 #include "path.h"
@@ -349,10 +350,32 @@ static bool load_absent(const el_cache *c, json_object *absent, el_tu_result *r,
     return true;
 }
 
+/* A finding's fix (the run kept fixes: engine.h, cache_fixes), its edits'
+ * paths made absolute; NULL when it is not acceptable (edits in files the
+ * TU did not read, among others). */
+static el_fix *load_fix(const el_cache *c, json_object *a, const el_tu_result *r)
+{
+    el_fix *fx = el_fix_from_json(a, NULL, NULL);
+    for (size_t i = 0; fx && i < fx->edits.n; i++) {
+        el_edit *e = &fx->edits.v[i];
+        char *abs = load_path(c, e->path, strlen(e->path));
+        if (!abs || !has_dep(r, abs)) {
+            free(abs);
+            el_fix_free(fx);
+            return NULL;
+        }
+        free(e->path);
+        e->path = abs;
+    }
+    return fx;
+}
+
 static bool load_findings(const el_cache *c, json_object *findings, el_tu_result *r)
 {
     for (size_t i = 0; i < json_object_array_length(findings); i++) {
         json_object *f = tuple(findings, i, 6);
+        if (!f)
+            f = tuple(findings, i, 7);
         if (!f)
             return false;
         size_t lr = 0, ls = 0, lf = 0, lm = 0;
@@ -367,8 +390,13 @@ static bool load_findings(const el_cache *c, json_object *findings, el_tu_result
         char *abs = load_path(c, file, lf);
         char *text = load_text(c, msg, lm);
         bool ok = abs && text && has_dep(r, abs); /* a finding is in a file the TU read */
-        if (ok)
+        el_fix *fx = NULL;
+        if (ok && json_object_array_length(f) == 7)
+            ok = (fx = load_fix(c, json_object_array_get_idx(f, 6), r)) != NULL;
+        if (ok) {
             el_findings_add(&r->findings, rule, s, abs, line, col, text);
+            r->findings.v[r->findings.n - 1].fix = fx;
+        }
         free(abs);
         free(text);
         if (!ok)
@@ -455,6 +483,11 @@ static json_object *path_json(const el_cache *c, const char *abs)
     return j;
 }
 
+static char *store_map(const char *abs, void *ud)
+{
+    return store_path(ud, abs);
+}
+
 static json_object *text_json(const el_cache *c, const char *s)
 {
     char *t = el_cache_relocatable(c, s);
@@ -488,6 +521,8 @@ static char *entry_text(const el_cache *c, const char *hex, const el_tu_result *
         json_object_array_add(a, json_object_new_int64(f->line));
         json_object_array_add(a, json_object_new_int64(f->col));
         json_object_array_add(a, text_json(c, f->message));
+        if (f->fix) /* the run keeps fixes (engine.h: cache_fixes) */
+            json_object_array_add(a, el_fix_to_json(f->fix, store_map, (void *)c));
         json_object_array_add(findings, a);
     }
     for (size_t i = 0; i < r->n_facts; i++) {

@@ -8,7 +8,8 @@
  * agree:
  *
  *   --no-cache, a cold cache run and a warm cache run print the same JSON
- *   report (the cache never changes an answer);
+ *   and SARIF reports (the cache never changes an answer; SARIF's entries
+ *   keep the fixes);
  *   --diff changes nothing on disk;
  *   --fix converges: after a few runs (a fix that overlapped another is
  *   left for the next run), one more changes nothing.
@@ -75,14 +76,14 @@ static int run(const char *const *args)
     return rc;
 }
 
-static char *report(const char *const *args, int *rc)
+static char *report(const char *const *args, const char *format, int *rc)
 {
     const char *v[16];
     int n = 0;
     for (; *args; args++)
         v[n++] = *args;
     v[n++] = "--format";
-    v[n++] = "json";
+    v[n++] = format;
     v[n++] = "-o";
     v[n++] = "out.json";
     v[n] = NULL;
@@ -156,18 +157,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int rc1, rc2, rc3;
     static const char *const nocache[] = {"--no-cache", "-j", "1", NULL};
     static const char *const cached[] = {"--cache-dir", "cache", "-j", "2", NULL};
-    char *a = report(nocache, &rc1);
-    char *b = report(cached, &rc2);
-    char *c = report(cached, &rc3);
-    must_equal(a, b, "--no-cache and a cold cache run's reports");
-    must_equal(a, c, "--no-cache and a warm cache run's reports");
-    if (rc1 != rc2 || rc1 != rc3) {
-        fprintf(stderr, "fuzz_cli: exit statuses %d %d %d\n", rc1, rc2, rc3);
-        abort();
+    /* JSON, then SARIF (its entries keep the fixes: another cache key) */
+    static const char *const formats[] = {"json", "sarif"};
+    for (size_t k = 0; k < 2; k++) {
+        char *a = report(nocache, formats[k], &rc1);
+        char *b = report(cached, formats[k], &rc2);
+        char *c = report(cached, formats[k], &rc3);
+        must_equal(a, b, "--no-cache and a cold cache run's reports");
+        must_equal(a, c, "--no-cache and a warm cache run's reports");
+        if (rc1 != rc2 || rc1 != rc3) {
+            fprintf(stderr, "fuzz_cli: exit statuses %d %d %d\n", rc1, rc2, rc3);
+            abort();
+        }
+        free(a);
+        free(b);
+        free(c);
     }
-    free(a);
-    free(b);
-    free(c);
 
     if (size && data[0] & 1) { /* the fix paths, on some inputs (they parse three times) */
         char *before = snapshot();
