@@ -871,6 +871,7 @@ static void broken_case(lint_env *e)
     sv_free(&paths);
     lint_rm_tree(cache);
     lint_rm_tree(tree);
+}
 
 /* ---- --diff-base: one line changed, warm cache ------------------------------------------- */
 
