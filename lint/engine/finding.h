@@ -94,7 +94,7 @@ typedef struct el_tu_result {
     char **absent;
     size_t n_absent, cap_absent;
     bool parsed;          /* libclang produced a TU */
-    bool had_errors;      /* error diagnostics: not cached */
+    bool had_errors;      /* error diagnostics (cached all the same: EH000) */
     bool from_cache;
 } el_tu_result;
 
