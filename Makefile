@@ -24,7 +24,13 @@ SOVERSION := 0
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS += -Ilibeh/include -D_POSIX_C_SOURCE=200809L
-CFLAGS   += -std=c11 $(OPT) -g -fPIC -fvisibility=hidden $(WARN) $(SANITIZE)
+# -fno-math-errno: libeh never reads errno, and without it sqrt and friends
+# keep a scalar libm fallback branch that stops vectorization.
+# -ffp-contract=off: no fused multiply-adds the source did not write, so the
+# per-ISA builds of a kernel (below) compute the same bits (random numbers
+# must be identical on every machine and backend; docs/random.md).
+MATHFLAGS := -fno-math-errno -ffp-contract=off
+CFLAGS   += -std=c11 $(OPT) -g -fPIC -fvisibility=hidden $(MATHFLAGS) $(WARN) $(SANITIZE)
 LDFLAGS  += $(SANITIZE)
 LIBS     := -lm -lpthread
 
@@ -33,9 +39,33 @@ BACKENDS := ref $(notdir $(wildcard backends/blas backends/lazy))
 CPPFLAGS += $(foreach b,$(filter-out ref,$(BACKENDS)),-DEH_HAVE_$(shell echo $(b) | tr a-z A-Z))
 LIB_SRCS := $(wildcard libeh/src/*.c) $(foreach b,$(BACKENDS),$(wildcard backends/$(b)/*.c))
 ifneq ($(filter blas,$(BACKENDS)),)
-LIBS     := -llapacke -lopenblas -lfftw3 -lfftw3f $(LIBS)
+LIBS     := -llapacke -lopenblas -lfftw3 -lfftw3f -lsleef $(LIBS)
 endif
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+
+# Kernels compiled once per instruction set (docs/backends/blas.md, "One
+# build for every x86-64"): every .c in a simd/ folder of libeh/src or of a
+# backend becomes one object per ISA, with EH_ISA_SUFFIX naming its
+# symbols; libeh/src/isa.c picks one at run time.  No -march=native: the
+# same library runs on any x86-64, with AVX-512 or AVX2 where the CPU has
+# them.  Elsewhere the simd/ files are built once, for the baseline.
+SIMD_SRCS := $(wildcard libeh/src/simd/*.c) $(foreach b,$(BACKENDS),$(wildcard backends/$(b)/simd/*.c))
+ifeq ($(shell $(CC) -dumpmachine 2>/dev/null | grep -c '^x86_64'),1)
+SIMD_ISAS := sse2 avx2 avx512
+else
+SIMD_ISAS := sse2
+endif
+ISA_FLAGS_sse2   :=
+ISA_FLAGS_avx2   := -march=x86-64-v3 -mtune=generic
+ISA_FLAGS_avx512 := -march=x86-64-v4 -mtune=generic -mprefer-vector-width=512
+# simd/ loops are meant to vectorize: gcc's -O2 cost model ("very cheap")
+# refuses loops that need a remainder; clang vectorizes them at -O2.
+SIMD_VECT := $(if $(findstring clang,$(shell $(CC) --version 2>/dev/null)),,-fvect-cost-model=dynamic)
+# Their generic vectors are 64 bytes wide in every build; gcc warns that
+# passing those between (static, inlined) functions changes the ABI below
+# AVX-512, which concerns no exported function.
+SIMD_VECT += -Wno-psabi
+LIB_OBJS += $(foreach i,$(SIMD_ISAS),$(SIMD_SRCS:%.c=$(BUILD)/obj/%.$(i).o))
 
 TEST_SUPPORT_SRCS := $(wildcard tests/support/*.c)
 TEST_SUPPORT_OBJS := $(TEST_SUPPORT_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -78,6 +108,13 @@ FORCE:
 $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+define SIMD_RULE
+$$(BUILD)/obj/%.$(1).o: %.c $$(FLAGS_STAMP)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CPPFLAGS) -DEH_ISA_SUFFIX=$(1) $$(CFLAGS) $$(ISA_FLAGS_$(1)) $$(SIMD_VECT) -MMD -MP -c $$< -o $$@
+endef
+$(foreach i,$(SIMD_ISAS),$(eval $(call SIMD_RULE,$(i))))
 
 $(STATIC): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -173,6 +210,14 @@ bench-smoke: $(BENCH_BIN)
 	  > $(BUILD)/bench/quick.log 2>&1 && echo "bench: smoke run ok (eh-bench --quick)" \
 	  || { cat $(BUILD)/bench/quick.log; echo "bench: FAIL: eh-bench --quick"; exit 1; }
 
+# How far the vector math is from ref, in ulps (docs/conformance.md).
+.PHONY: ulp-survey
+ulp-survey: $(BUILD)/bin/ulp-survey
+	$(BUILD)/bin/ulp-survey
+$(BUILD)/bin/ulp-survey: tests/conformance/ulp_survey.c tests/conformance/tolerances.def $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC) $(LIBS)
+
 # docs/support-matrix.md is generated, never typed; test_ehinfo fails when stale.
 docs: $(BUILD)/bin/ehinfo
 	$(BUILD)/bin/ehinfo --format markdown > docs/support-matrix.md.tmp
@@ -252,9 +297,16 @@ $(LINT_GEN)/embedded_data.o: CPPFLAGS += $(LINT_FLAGS) $(LINT_LAYER_FLAGS_base)
 $(LINT_GEN)/registry.c: lint/rules/gen_registry.sh $(wildcard lint/rules/*.c)
 	@mkdir -p $(dir $@)
 	sh lint/rules/gen_registry.sh $(wildcard lint/rules/*.c) > $@
-$(LINT_GEN)/embedded_data.c: lint/base/embed.sh $(wildcard rules/*.json docs/rules/*.md)
+# rules/storage_accessors.json is generated from <eh/tensor.h>'s one list
+# of storage accessors (lint/base/gen_accessors.sh), then embedded under
+# that name like the files in rules/.
+$(LINT_GEN)/storage_accessors.json: lint/base/gen_accessors.sh libeh/include/eh/tensor.h
 	@mkdir -p $(dir $@)
-	sh lint/base/embed.sh $(wildcard rules/*.json docs/rules/*.md) > $@
+	sh lint/base/gen_accessors.sh libeh/include/eh/tensor.h > $@.tmp && mv $@.tmp $@
+$(LINT_GEN)/embedded_data.c: lint/base/embed.sh $(wildcard rules/*.json docs/rules/*.md) $(LINT_GEN)/storage_accessors.json
+	@mkdir -p $(dir $@)
+	sh lint/base/embed.sh $(wildcard rules/*.json docs/rules/*.md) \
+	  rules/storage_accessors.json=$(LINT_GEN)/storage_accessors.json > $@
 $(LINT_GEN)/%.o: $(LINT_GEN)/%.c | $(DEPS_STAMP)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
