@@ -163,6 +163,11 @@ static el_hash128 job_key(run *r, const job *j)
         el_hash_str(&h, r->extra[i]->id ? r->extra[i]->id : "(extra)");
     if (r->o->want_fixes)
         el_hash_str(&h, "with fixes"); /* such entries hold the fixes too */
+    /* messages may show paths relative to the current directory (EH000's
+     * "in included file '../inc/x.h'") */
+    char *cwd = el_cache_relocatable(r->cache, el_cwd());
+    el_hash_str(&h, cwd);
+    free(cwd);
     return el_hash_final(&h);
 }
 
