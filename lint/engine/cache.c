@@ -166,40 +166,63 @@ static char *load_path(const el_cache *c, const char *p, size_t len)
     return el_path_join(c->root, p);
 }
 
-/* s with every occurrence of from (at a path boundary when from is the
- * root) replaced by to. */
-static char *replace_all(const char *s, const char *from, const char *to, bool boundary)
+/* Stored strings (keys' parts, messages, fact values) stand for the root
+ * with ESC "{root}"; an ESC of the text itself is doubled, so the coding
+ * is one to one whatever the text holds (sources can hold ESC too). */
+#define ESC '\x1b'
+
+static bool root_at(const el_cache *c, const char *p)
 {
-    size_t lf = strlen(from);
-    el_buf b = {0};
-    el_buf_puts(&b, "");
-    for (const char *p = s; *p;) {
-        const char *hit = lf ? strstr(p, from) : NULL;
-        while (hit && boundary && hit[lf] != '/' && hit[lf] != '\0')
-            hit = strstr(hit + 1, from);
-        if (!hit) {
-            el_buf_puts(&b, p);
-            break;
-        }
-        el_buf_putn(&b, p, (size_t)(hit - p));
-        el_buf_puts(&b, to);
-        p = hit + lf;
-    }
-    return el_buf_take(&b);
+    return strncmp(p, c->root, c->root_len) == 0 && (p[c->root_len] == '/' || p[c->root_len] == '\0');
 }
 
 char *el_cache_relocatable(const el_cache *c, const char *s)
 {
     if (!c || strcmp(c->root, "/") == 0)
         return el_xstrdup(s);
-    return replace_all(s, c->root, ROOT_MARK, true);
+    el_buf b = {0};
+    el_buf_puts(&b, "");
+    for (const char *p = s; *p;) {
+        if (*p == ESC) {
+            el_buf_putc(&b, ESC);
+            el_buf_putc(&b, ESC);
+            p++;
+        } else if (*p == '/' && root_at(c, p)) {
+            el_buf_puts(&b, ROOT_MARK);
+            p += c->root_len;
+        } else {
+            el_buf_putc(&b, *p++);
+        }
+    }
+    return el_buf_take(&b);
 }
 
+/* The text a stored string stands for; NULL when it is not one
+ * el_cache_relocatable could have made. */
 static char *load_text(const el_cache *c, const char *s, size_t len)
 {
     if (len > MAX_TEXT_BYTES || strlen(s) != len)
         return NULL;
-    return strcmp(c->root, "/") == 0 ? el_xstrdup(s) : replace_all(s, ROOT_MARK, c->root, false);
+    if (strcmp(c->root, "/") == 0)
+        return el_xstrdup(s);
+    el_buf b = {0};
+    el_buf_puts(&b, "");
+    size_t lm = strlen(ROOT_MARK);
+    for (const char *p = s; *p;) {
+        if (*p != ESC) {
+            el_buf_putc(&b, *p++);
+        } else if (p[1] == ESC) {
+            el_buf_putc(&b, ESC);
+            p += 2;
+        } else if (strncmp(p, ROOT_MARK, lm) == 0) {
+            el_buf_puts(&b, c->root);
+            p += lm;
+        } else {
+            el_buf_free(&b);
+            return NULL;
+        }
+    }
+    return el_buf_take(&b);
 }
 
 /* ---- reading an entry ---------------------------------------------------------------- */

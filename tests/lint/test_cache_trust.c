@@ -479,6 +479,26 @@ static void test_other_current_directory(void **state)
     free(src);
 }
 
+/* Stored text stands for the root with a placeholder; found by
+ * tests/fuzz/fuzz_cli.c: a source holding the placeholder itself (in a
+ * missing header's name, so in EH000's message) came back from the cache
+ * with the root's path in its place. */
+static void test_text_holding_the_placeholder(void **state)
+{
+    (void)state;
+    char *code = tt_fmt("#include \"no_such\x1b{root}x.h\"\n"
+                        "#include \"%s/also\x1b\x1b\x1bmissing.h\"\n"
+                        "int a(void) { return 0; }\n",
+                        dir);
+    w("src/a.c", code);
+    free(code);
+    tt_run fresh = lint_uncached();
+    assert_true(tt_contains(fresh.out, "no_such {root}x.h")); /* ESC shown as a space */
+    assert_int_equal(same_as_uncached(), 0);
+    assert_int_equal(same_as_uncached(), 1);
+    tt_free(&fresh);
+}
+
 /* ---- a moved tree -------------------------------------------------------------------------- */
 
 static void test_moved_tree_hits(void **state)
@@ -530,6 +550,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_no_default_cache_outside_the_current_directory, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_other_current_directory, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_text_holding_the_placeholder, setup, teardown),
         cmocka_unit_test_setup_teardown(test_moved_tree_hits, setup, teardown),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
