@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <clang-c/Index.h>
 
+#include "cache.h"
 #include "cli.h"
 #include "compdb.h"
 #include "deliver.h"
@@ -36,7 +37,6 @@
 
 #define EXIT_FINDINGS EL_EXIT_FINDINGS
 #define EXIT_TROUBLE EL_EXIT_TROUBLE
-#define DEFAULT_CACHE_DIR ".emberlint-cache"
 
 static int trouble(const char *msg)
 {
@@ -160,12 +160,13 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
 
     el_engine_opts eo = {
         .jobs = c->jobs > 0 ? c->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN),
-        .cache_dir = c->no_cache ? NULL : (c->cache_dir ? c->cache_dir : DEFAULT_CACHE_DIR),
+        .cache_dir = c->no_cache ? NULL : c->cache_dir ? c->cache_dir : el_cache_default_dir(paths, n_paths),
         .extra_args = c->extra,
         .n_extra = c->n_extra,
         .compdb = db,
         .selected = selected,
         .progress = isatty(STDERR_FILENO) && !c->verbose,
+        .verbose = c->verbose,
         .want_fixes = want_fixes,
         .cache_fixes = w.cache_fixes,
         .includes_out = want_fixes ? &r->includes : NULL,
@@ -177,6 +178,9 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
     };
     if (eo.jobs < 1)
         eo.jobs = 1;
+    if (c->verbose && !c->no_cache && !eo.cache_dir)
+        fprintf(stderr, "emberlint: note: no cache: a path is outside the current directory, where "
+                        "the cache would go (--cache-dir DIR to cache anyway)\n");
     el_engine_run(&eo, &r->sources, r->hashes, &r->findings, &r->stats);
     if (c->verbose)
         fprintf(stderr, "emberlint: %zu files, %zu translation units (%zu from the cache), %zu findings\n",

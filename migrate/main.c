@@ -60,6 +60,7 @@ static void usage(FILE *f)
           "                        (NAME, NAME=VALUE and !NAME items; sets split by ';')\n"
           "  -j N, --jobs N        parse N files in parallel (default 1)\n"
           "  -q, --quiet           print nothing but errors\n"
+          "  -v, --verbose         notes on standard error (compiler arguments dropped)\n"
           "  --version             print the version\n"
           "  -h, --help            print this help\n"
           "\n"
@@ -134,6 +135,8 @@ static int parse(int argc, char **argv, parsed *p)
             p->version = true;
         } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
             o->quiet = true;
+        } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+            o->scan.verbose = true;
         } else if (strcmp(a, "--backup") == 0) {
             o->backup = true;
         } else if (strcmp(a, "--force") == 0) {

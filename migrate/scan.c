@@ -1030,6 +1030,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
             .want_fixes = true,
             .extra_rules = extra,
             .facts_out = &pass_facts,
+            .verbose = o->verbose,
         };
         el_engine_stats stats = {0, 0};
         el_tu_records recs = {0};

@@ -156,6 +156,7 @@ typedef struct em_scan_opts {
     int jobs;
     const char *define_sets; /* --define-sets, or NULL */
     bool recover;            /* resolve an interrupted apply first (else: refuse) */
+    bool verbose;            /* -v: notes (compiler arguments dropped) */
     /* analyze --shard K/N (lint/engine/shard.h): scan only this shard's
      * translation units (shard_count 0: all) and set *shard_payload (the
      * caller frees it) for the report, so that `ember-migrate merge`

@@ -55,7 +55,7 @@ int el_reparse_errors_with(const el_compdb *db, const el_source *args_src, const
                            el_errlist *out)
 {
     size_t n_args = 0;
-    char **args = el_flags_for(db, args_src, extra, n_extra, &n_args);
+    char **args = el_flags_for(db, args_src, extra, n_extra, &n_args, NULL, NULL);
     if (strict)
         args = make_strict(args, &n_args);
     CXIndex idx = clang_createIndex(0, 0);

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <clang-c/CXCompilationDatabase.h>
 
+#include "args_policy.h"
 #include "mem.h"
 #include "path.h"
 
@@ -30,25 +31,6 @@ void el_args_free(char **args, size_t n)
     free(args);
 }
 
-/* Options whose value is a path (separate or joined). */
-static const char *const path_opts[] = {
-    "-I", "-isystem", "-iquote", "-idirafter", "-include", "-imacros",
-    "-isysroot", "--sysroot", "-F", "-iprefix", "-iwithprefix", "-iwithprefixbefore",
-    "-cxx-isystem", NULL,
-};
-/* Options dropped with their value. */
-static const char *const drop_with_value[] = {"-o", "-MF", "-MT", "-MQ", "-MJ", NULL};
-/* Options dropped alone. */
-static const char *const drop_alone[] = {"-c", "-MD", "-MMD", "-MP", "-M", "-MM", "-S", "-E", NULL};
-
-static bool in_list(const char *const *l, const char *s)
-{
-    for (; *l; l++)
-        if (strcmp(*l, s) == 0)
-            return true;
-    return false;
-}
-
 static char *absolutize(const char *dir, const char *p)
 {
     if (p[0] == '/' || p[0] == '\0' || p[0] == '=')
@@ -65,62 +47,50 @@ static void push(char ***v, size_t *n, size_t *cap, char *s)
     (*v)[(*n)++] = s;
 }
 
-/* Filter one command's arguments (argv[0] excluded). */
+static bool is_self(const entry *e, const char *arg)
+{
+    char *abs = absolutize(e->dir, arg);
+    char *real = el_path_real(abs);
+    bool self = strcmp(abs, e->file) == 0 || (real && strcmp(real, e->file) == 0);
+    free(real);
+    free(abs);
+    return self;
+}
+
+/* One command's arguments (argv[0] excluded), without the input itself,
+ * with the values of path options made absolute.  Which arguments reach
+ * libclang is decided later, for every source of arguments alike
+ * (args_policy.h). */
 static void filter_args(entry *e, CXCompileCommand cmd)
 {
     unsigned na = clang_CompileCommand_getNumArgs(cmd);
-    size_t cap = 0;
+    char **raw = el_xcalloc(na + 1, sizeof *raw);
     for (unsigned i = 1; i < na; i++) {
         CXString s = clang_CompileCommand_getArg(cmd, i);
         const char *a = clang_getCString(s);
-        char *arg = el_xstrdup(a ? a : "");
+        raw[i - 1] = el_xstrdup(a ? a : "");
         clang_disposeString(s);
-        char *next = NULL;
-        if (i + 1 < na) {
-            CXString t = clang_CompileCommand_getArg(cmd, i + 1);
-            const char *b = clang_getCString(t);
-            next = el_xstrdup(b ? b : "");
-            clang_disposeString(t);
-        }
-        if (in_list(drop_with_value, arg) && next) {
-            i++;
-        } else if (in_list(drop_alone, arg) || strcmp(arg, "--") == 0 ||
-                   (strncmp(arg, "-o", 2) == 0 && arg[2])) {
-            /* dropped */
-        } else if (in_list(path_opts, arg) && next) {
-            push(&e->args, &e->n_args, &cap, el_xstrdup(arg));
-            push(&e->args, &e->n_args, &cap, absolutize(e->dir, next));
-            i++;
-        } else if (arg[0] != '-') {
-            /* an input: the file itself (or another input): dropped */
-            char *abs = absolutize(e->dir, arg);
-            char *real = el_path_real(abs);
-            bool self = strcmp(abs, e->file) == 0 || (real && strcmp(real, e->file) == 0);
-            if (!self)
-                push(&e->args, &e->n_args, &cap, el_xstrdup(arg));
-            free(real);
+    }
+    size_t n = na ? na - 1 : 0, cap = 0;
+    for (size_t i = 0; i < n;) {
+        el_arg_info k = el_arg_inspect(raw, n, i);
+        if (k.bare && is_self(e, raw[i])) {
+            /* the input: dropped */
+        } else if (k.path && k.span == 2) {
+            push(&e->args, &e->n_args, &cap, el_xstrdup(raw[i]));
+            push(&e->args, &e->n_args, &cap, absolutize(e->dir, raw[i + 1]));
+        } else if (k.path) {
+            char *abs = absolutize(e->dir, raw[i] + k.value_off);
+            push(&e->args, &e->n_args, &cap,
+                 el_xasprintf("%.*s%s", (int)k.value_off, raw[i], abs));
             free(abs);
         } else {
-            const char *const *p;
-            size_t pl = 0;
-            for (p = path_opts; *p; p++) {
-                pl = strlen(*p);
-                if (strncmp(arg, *p, pl) == 0 && arg[pl])
-                    break;
-            }
-            if (*p) {
-                const char *val = arg[pl] == '=' ? arg + pl + 1 : arg + pl;
-                char *abs = absolutize(e->dir, val);
-                push(&e->args, &e->n_args, &cap,
-                     el_xasprintf("%.*s%s%s", (int)pl, arg, arg[pl] == '=' ? "=" : "", abs));
-                free(abs);
-            } else {
-                push(&e->args, &e->n_args, &cap, el_xstrdup(arg));
-            }
+            for (size_t j = 0; j < k.span; j++)
+                push(&e->args, &e->n_args, &cap, el_xstrdup(raw[i + j]));
         }
-        free(arg);
-        free(next);
+        i += k.span;
     }
+    el_args_free(raw, n);
 }
 
 el_compdb *el_compdb_load(const char *build_dir, char **err)

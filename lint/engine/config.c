@@ -800,8 +800,8 @@ static void finalize_one(el_config *c, const el_strlist *seen)
     }
     el_hasher h;
     el_hash_init(&h);
-    el_hash_str(&h, c->path);
-    el_hash_str(&h, c->root);
+    /* not path and root: where the tree is (the cache adds them relative
+     * to its root, so a moved tree keeps its fingerprints) */
     for (size_t k = 0; k < N_LIST_KEYS; k++) {
         el_strlist *l = list_of(c, k);
         el_hash_u64(&h, l->n);

@@ -47,7 +47,8 @@ struct el_config {
     el_rule_setting *rules;  /* el_meta_count() entries */
     el_rewrite_rule *rewrites; /* rules/rewrites.json, then the project's "rewrites" */
     size_t n_rewrites, cap_rewrites;
-    el_hash128 fingerprint;  /* of everything above; set by finalize */
+    el_hash128 fingerprint;  /* of everything above but path and root (where
+                              * the tree is); set by finalize */
 };
 
 /* All configurations of a run: discovery and ownership. */

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "args_policy.h"
 #include "mem.h"
 #include "path.h"
 
@@ -30,20 +31,9 @@ static bool exists(const char *path)
 static char *tree_with_libeh(const char *abs_file)
 {
     char *dir = el_path_dirname(abs_file);
-    for (;;) {
-        char *probe = el_path_join(dir, "libeh/include/eh/eh.h");
-        bool hit = exists(probe);
-        free(probe);
-        if (hit)
-            return dir;
-        if (strcmp(dir, "/") == 0)
-            break;
-        char *up = el_path_dirname(dir);
-        free(dir);
-        dir = up;
-    }
+    char *tree = el_path_upward(dir, "libeh/include/eh/eh.h");
     free(dir);
-    return NULL;
+    return tree;
 }
 
 /* <prefix>/include holding eh/eh.h: next to the emberlint binary
@@ -100,7 +90,7 @@ char **el_default_flags(const char *abs_file, size_t *n_out)
 }
 
 char **el_flags_for(const el_compdb *db, const el_source *src, char *const *extra,
-                    size_t n_extra, size_t *n_out)
+                    size_t n_extra, size_t *n_out, char ***dropped, size_t *n_dropped)
 {
     size_t n = 0, cap = 0;
     char **v = NULL;
@@ -117,6 +107,8 @@ char **el_flags_for(const el_compdb *db, const el_source *src, char *const *extr
     el_args_free(base, nb);
     for (size_t i = 0; i < n_extra; i++)
         push(&v, &n, &cap, extra[i]);
+    /* whatever their source, only arguments that affect parsing alone */
+    n = el_args_filter(v, n, dropped, n_dropped);
     /* Warnings are not findings: only errors make EH000, whatever -Werror
      * the project's flags carry. */
     push(&v, &n, &cap, "-w");

@@ -91,8 +91,8 @@ static void begin(el_ctx *ctx, void *state)
                 at = clang_getLocation(tu, clang_getFile(tu, el_main_file(ctx)), 1, 1);
             char name[PATH_MAX];
             if (f) {
-                /* Shown relative to the current directory: safe, since a
-                 * TU with errors is never cached. */
+                /* Shown relative to the current directory: safe, since the
+                 * cache's keys include it. */
                 char *real = realpath(elc_file_name(f, name, sizeof name), NULL);
                 char *shown = real ? el_path_display(real) : NULL;
                 snprintf(text, sizeof text, "in included file '%.300s': %.370s",
