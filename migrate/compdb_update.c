@@ -53,7 +53,8 @@ static size_t update_entry(json_object *e, char *const *from, char *const *to, s
     if (!dir || !file)
         return n;
     char *dabs = el_path_abs(dir);
-    char *j = el_path_join(dabs, file);
+    /* CMake and bear write absolute "file"s */
+    char *j = file[0] == '/' ? el_xstrdup(file) : el_path_join(dabs, file);
     char *abs = el_path_abs(j);
     free(j);
     size_t k = 0;

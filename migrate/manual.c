@@ -2,6 +2,7 @@
 #include "manual.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +67,18 @@ static int cmp_manual(const void *pa, const void *pb)
     return c;
 }
 
+/* Do two reasons quote the same name first?  One macro use may call
+ * eh_blas_abs in one build configuration and eh_ref_abs in another: one
+ * entry per symbol and site. */
+static bool same_name(const char *a, const char *b)
+{
+    const char *qa = strchr(a, '\''), *qb = strchr(b, '\'');
+    const char *ea = qa ? strchr(qa + 1, '\'') : NULL, *eb = qb ? strchr(qb + 1, '\'') : NULL;
+    if (!ea || !eb)
+        return true;
+    return ea - qa == eb - qb && !strncmp(qa, qb, (size_t)(ea - qa));
+}
+
 void em_manuals_sort_unique(em_manuals *m)
 {
     if (!m->n)
@@ -79,7 +92,7 @@ void em_manuals_sort_unique(em_manuals *m)
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         if (k && !strcmp(copy[k - 1].file, copy[i].file) && copy[k - 1].line == copy[i].line &&
-            copy[k - 1].col == copy[i].col) {
+            copy[k - 1].col == copy[i].col && same_name(copy[k - 1].why, copy[i].why)) {
             free(copy[i].file);
             free(copy[i].why);
             continue;

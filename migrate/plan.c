@@ -185,6 +185,13 @@ static bool name_at(em_texts *texts, const em_tree *t, const el_finding *f, char
     return e > b;
 }
 
+/* The backend name an EH102 site quotes, else the one written there (a
+ * macro's use names the macro, not the function it calls). */
+static bool site_name(em_texts *texts, const em_tree *t, const el_finding *f, char *buf, size_t n)
+{
+    return em_finding_name(f, buf, n) || name_at(texts, t, f, buf, n);
+}
+
 /* The column of a definition's name on its line (1 when not found). */
 static unsigned name_col(em_texts *texts, const em_tree *t, const em_def *d)
 {
@@ -221,7 +228,7 @@ static void report_unused(em_plan *p, const em_tree *t, em_texts *texts, const e
         bool left = false;
         char name[256];
         for (size_t k = 0; k < fs->n && !left; k++) {
-            if (strcmp(fs->v[k].rule, "EH102") || !name_at(texts, t, &fs->v[k], name, sizeof name) ||
+            if (strcmp(fs->v[k].rule, "EH102") || !site_name(texts, t, &fs->v[k], name, sizeof name) ||
                 strcmp(name, d->name))
                 continue;
             if (choice[k] == EL_FIX_TAKEN || choice[k] == EL_FIX_COVERED)
@@ -280,12 +287,7 @@ static char *include_stays(const em_tree *t, em_texts *texts, const em_opts *o, 
         if (strcmp(f->rule, "EH102") || !em_tree_reaches(t, f->file, inc->file) ||
             !left_as_is(o, t, texts, f) || !brings(t, header, f))
             continue;
-        /* the backend name the finding quotes, else the one written there */
-        const char *q = strchr(f->message, '\'');
-        const char *qe = q ? strchr(q + 1, '\'') : NULL;
-        if (qe)
-            snprintf(name, sizeof name, "%.*s", (int)(qe - q - 1), q + 1);
-        else if (!name_at(texts, t, f, name, sizeof name))
+        if (!site_name(texts, t, f, name, sizeof name))
             continue;
         char *where = strcmp(f->file, inc->file) ? el_path_display(f->file) : NULL;
         char *r = el_xasprintf("the include stays: %s%sline %u still uses %s, which is not "
@@ -387,7 +389,9 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
             continue;
         }
         if (!f->fix) {
-            const char *why = em_tree_why(t, f->file, f->line, f->col);
+            char quoted[256];
+            const char *why = em_tree_why(t, f->file, f->line, f->col,
+                                          em_finding_name(f, quoted, sizeof quoted) ? quoted : NULL);
             char *stays = !why && eh101 ? include_stays(t, texts, o, f) : NULL;
             if (eh101)
                 predict_includers(p, t, texts, mv, f);

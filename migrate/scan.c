@@ -217,7 +217,14 @@ static void tree_add_why_decl(em_tree *t, const char *path, unsigned line, unsig
                               const char *why, const char *decl)
 {
     em_why *w = find_why(t, path, line, col);
-    if (w) {
+    /* a second, different reason at one place is another symbol's (a macro
+     * that calls eh_blas_abs in one configuration, eh_ref_abs in another) */
+    for (size_t i = 0; w && why[0] && w->why[0] && strcmp(w->why, why) && i < t->n_whys; i++)
+        w = t->whys[i].line == line && t->whys[i].col == col && !strcmp(t->whys[i].path, path) &&
+                    !strcmp(t->whys[i].why, why)
+                ? &t->whys[i]
+                : w;
+    if (w && (!why[0] || !w->why[0] || !strcmp(w->why, why))) {
         if (!w->why[0] && why[0]) {
             free(w->why);
             w->why = el_xstrdup(why);
@@ -245,9 +252,18 @@ static void add_why(builder *b, json_object *o)
                           jstr(o, "decl"));
 }
 
-const char *em_tree_why(const em_tree *t, const char *path, unsigned line, unsigned col)
+const char *em_tree_why(const em_tree *t, const char *path, unsigned line, unsigned col,
+                        const char *name)
 {
     const em_why *w = find_why(t, path, line, col);
+    /* of several reasons at the place, the one that names the symbol */
+    size_t nl = name ? strlen(name) : 0;
+    for (size_t i = 0; w && nl && i < t->n_whys; i++) {
+        const em_why *x = &t->whys[i];
+        if (x->line == line && x->col == col && !strcmp(x->path, path) &&
+            !strncmp(x->why, name, nl) && x->why[nl] == ' ')
+            return x->why;
+    }
     return w && w->why[0] ? w->why : NULL;
 }
 
@@ -614,11 +630,31 @@ static bool same_fix(const el_fix *a, const el_fix *b)
     return true;
 }
 
+bool em_finding_name(const el_finding *f, char *buf, size_t n)
+{
+    const char *q = f->message ? strchr(f->message, '\'') : NULL;
+    const char *qe = q ? strchr(q + 1, '\'') : NULL;
+    if (!qe)
+        return false;
+    snprintf(buf, n, "%.*s", (int)(qe - q - 1), q + 1);
+    return true;
+}
+
+/* Do two findings name the same function?  A macro written at one site
+ * may call eh_blas_abs in one configuration and eh_ref_abs in another:
+ * two sites for a person, not one. */
+static bool same_name(const el_finding *a, const el_finding *b)
+{
+    char na[256], nb[256];
+    bool ha = em_finding_name(a, na, sizeof na), hb = em_finding_name(b, nb, sizeof nb);
+    return ha != hb ? false : !ha || !strcmp(na, nb);
+}
+
 static el_finding *same_site(el_findings *f, const el_finding *g)
 {
     for (size_t i = 0; i < f->n; i++)
         if (f->v[i].line == g->line && f->v[i].col == g->col && !strcmp(f->v[i].rule, g->rule) &&
-            !strcmp(f->v[i].file, g->file))
+            !strcmp(f->v[i].file, g->file) && same_name(&f->v[i], g))
             return &f->v[i];
     return NULL;
 }

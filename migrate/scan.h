@@ -179,8 +179,10 @@ typedef struct em_scan_opts {
 int em_scan(const em_scan_opts *o, em_tree *out, char **err);
 /* Lookups. */
 const em_file *em_tree_file(const em_tree *t, const char *path);
-/* Why the EH102 site at file:line:col has no rewrite, or NULL. */
-const char *em_tree_why(const em_tree *t, const char *path, unsigned line, unsigned col);
+/* Why the EH102 site at file:line:col that names `name` (NULL: any) has
+ * no rewrite, or NULL. */
+const char *em_tree_why(const em_tree *t, const char *path, unsigned line, unsigned col,
+                        const char *name);
 /* The file declaring the backend function the site names, or NULL. */
 const char *em_tree_decl(const em_tree *t, const char *path, unsigned line, unsigned col);
 /* Is file `to` file `from`, or reached from it through the tree's
@@ -196,6 +198,10 @@ const el_inactive_range *em_tree_skipped_everywhere(const em_tree *t, const char
 /* <root>/backends/<backend>/<path's file name>: where backend code of
  * `path` moves (malloc'd). */
 char *em_dest_path(const char *root, const char *backend, const char *path);
+/* The name a finding quotes first (the backend function of an EH102
+ * site, even when a macro is written there) into buf; false when its
+ * message quotes none. */
+bool em_finding_name(const el_finding *f, char *buf, size_t n);
 void em_tree_free(em_tree *t);
 
 #endif
