@@ -40,7 +40,7 @@ TEST_SRCS := $(wildcard tests/libeh/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/libeh/%.c=$(BUILD)/tests/%)
 # Tests that iterate the backends themselves (or pin one) run once; the
 # others run once per backend with EH_TEST_BACKEND set.
-ONCE_TESTS = $(filter $(addprefix $(BUILD)/tests/,test_conformance% test_lazy test_backend_env test_ehinfo test_custom_op test_plugin test_plugin_blis lint/% migrate/%),$(TEST_BINS))
+ONCE_TESTS = $(filter $(addprefix $(BUILD)/tests/,test_conformance% test_lazy test_backend_env test_ehinfo test_custom_op test_custom_dynamic test_plugin test_plugin_blis lint/% migrate/%),$(TEST_BINS))
 EACH_TESTS = $(filter-out $(ONCE_TESTS),$(TEST_BINS))
 
 EXAMPLE_SRCS := $(wildcard examples/*.c)
