@@ -145,6 +145,8 @@ typedef struct em_tree {
     el_inactive *inactive;                  /* per configuration: what it skipped */
     el_bounds bounds;                       /* the tree given: never written outside */
     struct el_configs *configs;             /* the sources' configurations */
+    struct em_custom_scan *custom;          /* backend functions with no op
+                                               (custom_scan.h), when custom_ns is set */
 } em_tree;
 
 typedef struct em_scan_opts {
@@ -156,6 +158,8 @@ typedef struct em_scan_opts {
     int jobs;
     const char *define_sets; /* --define-sets, or NULL */
     bool recover;            /* resolve an interrupted apply first (else: refuse) */
+    const char *custom_ns;   /* --namespace: backend functions with no op become
+                                custom ops of this namespace (custom_ops.h); NULL: not */
 } em_scan_opts;
 
 /* Scan the tree, once per build configuration (buildcfg.h): findings
