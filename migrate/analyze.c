@@ -173,6 +173,9 @@ static const char *role_of(const matrix *x, const em_moved_def *m)
     const em_custom_op *c = em_customs_kernel_op(&x->customs, m->def);
     if (c)
         return c->full;
+    const em_custom_reject *r = em_customs_reject_of(&x->customs, m->def);
+    if (r && r->deferred)
+        return "custom op, made once every backend is migrated";
     return m->def->op[0] ? m->def->op : m->copied ? "helper, copied" : "helper";
 }
 

@@ -115,9 +115,12 @@ static bool backend_selected(const em_opts *o, const char *b)
     return em_backend_selected(o, b);
 }
 
-/* Why the group cannot become a custom op, or NULL. */
-static char *why_group(const em_opts *o, const em_tree *t, const group *g, char **roots)
+/* Why the group cannot become a custom op, or NULL; *deferred when the
+ * only reason is the selection (--backend): a later run makes it. */
+static char *why_group(const em_opts *o, const em_tree *t, const group *g, char **roots,
+                       bool *deferred)
 {
+    *deferred = false;
     for (size_t i = 0; i < g->n; i++) {
         char *w = why_fn(t, g->defs[i]);
         if (w)
@@ -136,21 +139,23 @@ static char *why_group(const em_opts *o, const em_tree *t, const group *g, char 
         if (strcmp(roots[i], roots[0]) != 0)
             return el_xasprintf("its versions belong to different applications (%s, %s)", roots[0],
                        roots[i]);
-    for (size_t i = 0; i < g->n; i++)
+    for (size_t i = 0; i < g->n && (*deferred = true); i++)
         if (!backend_selected(o, g->defs[i]->backend))
             return el_xasprintf("it has a version for backend %s, which --backend leaves out: a custom "
                        "op takes every backend's version at once (run without --backend, or "
                        "name them all)",
                        g->defs[i]->backend);
+    *deferred = false;
     return NULL;
 }
 
-static void add_reject(em_customs *c, const char *rest, char *why)
+static void add_reject(em_customs *c, const char *rest, char *why, bool deferred)
 {
     c->rejects = el_xrealloc(c->rejects, (c->n_rejects + 1) * sizeof *c->rejects);
     em_custom_reject *r = &c->rejects[c->n_rejects++];
     snprintf(r->name, sizeof r->name, "%s", rest);
     r->why = why;
+    r->deferred = deferred;
 }
 
 /* The wrapper's name is taken by something the tree defines or declares. */
@@ -167,7 +172,8 @@ static void decide(const em_opts *o, const em_tree *t, em_customs *c, group *g)
     char **roots = el_xcalloc(g->n + 1, sizeof *roots);
     for (size_t i = 0; i < g->n; i++)
         roots[i] = root_of(t, g->defs[i]);
-    char *why = why_group(o, t, g, roots);
+    bool deferred;
+    char *why = why_group(o, t, g, roots, &deferred);
     char wrapper[200], full[200];
     snprintf(wrapper, sizeof wrapper, "%s_%s", c->ns, g->rest);
     snprintf(full, sizeof full, "%s.%s", c->ns, g->rest);
@@ -183,7 +189,8 @@ static void decide(const em_opts *o, const em_tree *t, em_customs *c, group *g)
                            "--namespace", exists);
     free(exists);
     if (why) {
-        add_reject(c, g->rest, why);
+        add_reject(c, g->rest, why, deferred);
+
     } else {
         c->ops = el_xrealloc(c->ops, (c->n_ops + 1) * sizeof *c->ops);
         em_custom_op *op = &c->ops[c->n_ops++];
@@ -285,7 +292,7 @@ static const em_custom_reject *reject_of(const em_customs *c, const char *rest, 
     return NULL;
 }
 
-const char *em_customs_why_not(const em_customs *c, const em_def *d)
+const em_custom_reject *em_customs_reject_of(const em_customs *c, const em_def *d)
 {
     if (!c || !c->ns[0] || !d->backend[0] || d->op[0] || em_customs_kernel_op(c, d))
         return NULL;
@@ -295,8 +302,15 @@ const char *em_customs_why_not(const em_customs *c, const em_def *d)
     rest += strlen(d->backend);
     while (*rest == '_')
         rest++;
-    const em_custom_reject *r = reject_of(c, rest, strlen(rest));
-    return r ? r->why : NULL;
+    return reject_of(c, rest, strlen(rest));
+}
+
+bool em_customs_moves(const em_customs *c, const em_def *d)
+{
+    if (em_customs_kernel_op(c, d))
+        return true;
+    const em_custom_reject *r = d->is_function && !d->is_static ? em_customs_reject_of(c, d) : NULL;
+    return r && r->deferred;
 }
 
 const em_custom_op *em_customs_by_wrapper(const em_customs *c, const char *s, size_t n)
@@ -341,9 +355,11 @@ static bool stray_wrapper(const em_customs *c, const char *old, size_t on, const
 }
 
 const el_fix *em_customs_fix(const em_customs *c, const em_tree *t, em_texts *texts,
-                             const el_finding *f, char *why, size_t wn)
+                             const el_finding *f, char *why, size_t wn, bool *deferred)
 {
     why[0] = '\0';
+    if (deferred)
+        *deferred = false;
     if (!f->fix || !c || !c->ns[0])
         return f->fix;
     for (size_t i = 0; i < f->fix->edits.n; i++) {
@@ -360,6 +376,8 @@ const el_fix *em_customs_fix(const em_customs *c, const em_tree *t, em_texts *te
         if (!stray_wrapper(c, old, on, e->text, rest, sizeof rest))
             continue;
         const em_custom_reject *r = reject_of(c, rest, strlen(rest));
+        if (r && deferred)
+            *deferred = r->deferred;
         if (r)
             snprintf(why, wn, "no frontend op eh_%s in libeh/ops.def, and it cannot become "
                               "custom op %s.%s: %s",

@@ -62,6 +62,8 @@ typedef struct em_custom_op {
 typedef struct em_custom_reject {
     char name[128];         /* "fused_gelu" */
     char *why;              /* "its signature differs between backends: ..." */
+    bool deferred;          /* only because --backend leaves one of its backends
+                               out: a later run that takes them all makes it */
 } em_custom_reject;
 
 typedef struct em_customs {
@@ -89,15 +91,23 @@ void em_customs_free(em_customs *c);
 const em_custom_op *em_customs_kernel_op(const em_customs *c, const em_def *d);
 /* Why definition d (an eh_<b>_<name> without an op) is not a kernel of a
  * custom op, or NULL when it is one or is no candidate. */
-const char *em_customs_why_not(const em_customs *c, const em_def *d);
+const em_custom_reject *em_customs_reject_of(const em_customs *c, const em_def *d);
+
+/* Does d move as a custom op's kernel: a kernel of an op made now, or,
+ * when --backend defers the op, of a selected backend (it moves as
+ * backend code does; the run that takes every backend makes the op)?  Its
+ * move registers nothing in kernels.def. */
+bool em_customs_moves(const em_customs *c, const em_def *d);
 
 /* A fix of finding f as ember-migrate takes it: NULL when it renames a use
  * to the wrapper of a name that does not become a custom op (a rewrite the
  * linter proposed on the assumption that it would), with why[] saying
- * why; f->fix otherwise (why[] ""). */
+ * why, and *deferred (may be NULL) set when that is only the selection's
+ * doing (left for a later run, like any site --backend leaves out);
+ * f->fix otherwise (why[] ""). */
 struct em_texts;
 const el_fix *em_customs_fix(const em_customs *c, const em_tree *t, struct em_texts *texts,
-                             const el_finding *f, char *why, size_t wn);
+                             const el_finding *f, char *why, size_t wn, bool *deferred);
 /* The op whose wrapper is the identifier at s[0..n), or NULL. */
 const em_custom_op *em_customs_by_wrapper(const em_customs *c, const char *s, size_t n);
 

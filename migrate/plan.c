@@ -268,7 +268,7 @@ static bool left_as_is(const em_opts *o, const em_tree *t, em_texts *texts,
                        const em_customs *customs, const el_finding *f)
 {
     char why[1024];
-    return !em_customs_fix(customs, t, texts, f, why, sizeof why) ||
+    return !em_customs_fix(customs, t, texts, f, why, sizeof why, NULL) ||
            !selected(o, t, texts, f, true);
 }
 
@@ -342,6 +342,8 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
     /* backend names that stay: the includes that bring them stay too */
     const el_finding **keep = el_xcalloc(fs->n + 1, sizeof *keep);
     size_t n_keep = 0;
+    /* of which sites left for a later run (a custom op --backend defers) */
+    bool *later = el_xcalloc(fs->n + 1, sizeof *later);
     const el_finding **eh104s = el_xcalloc(fs->n + 1, sizeof *eh104s);
     size_t n_eh104 = 0;
     /* EH101 findings whose include stays, by file */
@@ -353,7 +355,9 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
              eh103 = !strcmp(f->rule, "EH103"), eh104 = !strcmp(f->rule, "EH104");
         /* a rename to the wrapper of a name that is no custom op is no fix */
         char not_custom[1024];
-        const el_fix *fix = em_customs_fix(customs, t, texts, f, not_custom, sizeof not_custom);
+        bool deferred;
+        const el_fix *fix =
+            em_customs_fix(customs, t, texts, f, not_custom, sizeof not_custom, &deferred);
         if (!strcmp(f->rule, "EH000")) {
             el_findings_add(&p->unparsed, f->rule, f->severity, f->file, f->line, f->col,
                             f->message);
@@ -363,9 +367,11 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
             continue;
         if (fix ? fix_inside(mv, fix) : finding_inside(mv, texts, t, f))
             continue;     /* moves with its code */
-        bool sel = selected(o, t, texts, f, true);
-        if (eh102 && (!sel || !fix))
+        bool sel = !deferred && selected(o, t, texts, f, true);
+        if (eh102 && (!sel || !fix)) {
+            later[n_keep] = deferred;
             keep[n_keep++] = f;
+        }
         if (eh101 && (!sel || !fix))
             inc_left[n_inc_left++] = f->file;
         if (!sel && eh101 && fix && selected(o, t, texts, f, false)) {
@@ -415,13 +421,19 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
         const el_finding *f = &fs->v[i];
         if (!cands[i] || strcmp(f->rule, "EH101"))
             continue;
-        bool kept = false;
+        bool kept = false, for_person = false;
         const char *header = include_target(t, f);
         /* a site in the file, or in a file that includes it (a macro of
          * a header expanded elsewhere), that the include brings a name to */
-        for (size_t k = 0; k < n_keep && !kept; k++)
-            kept = em_tree_reaches(t, keep[k]->file, f->file) && brings(t, header, keep[k]);
-        if (kept) {
+        for (size_t k = 0; k < n_keep && !for_person; k++)
+            if (em_tree_reaches(t, keep[k]->file, f->file) && brings(t, header, keep[k])) {
+                kept = true;
+                for_person = !later[k];
+            }
+        if (kept && !for_person) { /* it goes in the run that makes the custom op */
+            inc_left[n_inc_left++] = f->file;
+            cands[i] = NULL;
+        } else if (kept) {
             char *stays = include_stays(t, texts, o, customs, f);
             predict_includers(p, t, texts, mv, f);
             manual_finding(p, t, f, stays);
@@ -471,6 +483,7 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
     free(inc_left);
     free(eh104s);
     free(keep);
+    free(later);
 }
 
 /* ---- the plan --------------------------------------------------------- */

@@ -71,6 +71,7 @@ static void test_json_basic(void **state)
         "  \"destination\":\"backends/ref/matmul.c\"},"
         " {\"file\":\"ops/ref/matmul.c\",\"line\":15,\"name\":\"eh_ref_sum\",\"backend\":\"ref\",\"op\":\"sum\","
         "  \"destination\":\"backends/ref/matmul.c\"}],"
+        "\"custom_ops\":[],\"not_custom_ops\":[],"
         "\"parse_errors\":[]}");
     tt_assert_json_equal(got, want);
     json_object_put(got);
@@ -137,7 +138,8 @@ static void test_filters(void **state)
         "\"to_move\":[{\"file\":\"ops/ref/matmul.c\",\"line\":5,\"name\":\"pack\",\"backend\":\"ref\","
         "\"op\":\"helper\",\"destination\":\"backends/ref/matmul.c\"},"
         "{\"file\":\"ops/ref/matmul.c\",\"line\":10,\"name\":\"eh_ref_matmul\",\"backend\":\"ref\","
-        "\"op\":\"matmul\",\"destination\":\"backends/ref/matmul.c\"}],\"parse_errors\":[]}");
+        "\"op\":\"matmul\",\"destination\":\"backends/ref/matmul.c\"}],\"custom_ops\":[],"
+        "\"not_custom_ops\":[],\"parse_errors\":[]}");
     tt_assert_json_equal(got, want);
     json_object_put(got);
     json_object_put(want);
