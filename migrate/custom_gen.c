@@ -223,14 +223,11 @@ static void gen_adapter(el_buf *b, const em_custom_op *op, const em_custom_kerne
     el_buf_printf(b, "\n/* %s on %s: %s (%s) */\nstatic eh_status kernel_%s_%s(const eh_op_call *call)\n{\n",
                   op->full, f->backend, f->name, where, f->backend, op->name);
     free(where);
-    char pb[32];
-    const char *pv = NULL;
-    if (has_scalars(s)) {
-        pv = local_name(s, "p", pb, sizeof pb);
+    const char *pv = "p";
+    if (has_scalars(s))
         el_buf_printf(b, "    const %s_params *%s = EH_CUSTOM_PARAMS(call, %s_params);\n",
                       op->wrapper, pv, op->wrapper);
-    }
-    el_buf_printf(b, "    return eh_custom_output_set(call, 0, %s(", f->name);
+    el_buf_printf(b, "    eh_tensor *result = %s(", f->name);
     size_t in = 0;
     char nb[32];
     for (size_t j = 0; j < s->n_params; j++) {
@@ -244,7 +241,7 @@ static void gen_adapter(el_buf *b, const em_custom_op *op, const em_custom_kerne
         else
             el_buf_printf(b, "call->in[%zu]", in++);
     }
-    el_buf_puts(b, "));\n}\n");
+    el_buf_puts(b, ");\n    return eh_custom_output_set(call, 0, result);\n}\n");
 }
 
 static int cmp_str(const void *a, const void *b)

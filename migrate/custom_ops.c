@@ -129,7 +129,7 @@ static char *why_group(const em_opts *o, const em_tree *t, const group *g, char 
     for (size_t i = 1; i < g->n; i++)
         if (strcmp(g->defs[i]->type, g->defs[0]->type) != 0)
             return el_xasprintf("its signature differs between backends: '%s' (%s) and '%s' (%s)",
-                       g->defs[0]->type, g->defs[0]->name, g->defs[i]->type, g->defs[i]->name);
+                       g->defs[0]->shown, g->defs[0]->name, g->defs[i]->shown, g->defs[i]->name);
     for (size_t i = 1; i < g->n; i++)
         if (strcmp(g->defs[i]->backend, g->defs[i - 1]->backend) == 0)
             return el_xasprintf("backend %s defines it twice (%s:%u, %s:%u)", g->defs[i]->backend,
@@ -162,8 +162,10 @@ static void add_reject(em_customs *c, const char *rest, char *why, bool deferred
 static const char *taken(const em_tree *t, const char *wrapper)
 {
     for (size_t i = 0; i < t->n_defs; i++)
-        if (!strcmp(t->defs[i].name, wrapper))
-            return t->defs[i].path;
+        if (!strcmp(t->defs[i].name, wrapper)) {
+            const em_file *f = em_tree_file(t, t->defs[i].path);
+            return f ? f->display : t->defs[i].path;
+        }
     return NULL;
 }
 

@@ -147,6 +147,8 @@ static void on_cursor(el_ctx *ctx, void *state, CXCursor c)
     json_object_object_add(o, "variadic", json_object_new_boolean(clang_isFunctionTypeVariadic(ft)));
     type_spelling(clang_getCanonicalType(ft), buf, sizeof buf);
     json_object_object_add(o, "type", json_object_new_string(buf));
+    type_spelling(ft, buf, sizeof buf);
+    json_object_object_add(o, "shown", json_object_new_string(buf));
     json_object *r = json_object_new_object();
     classify(clang_getResultType(ft), &kind, buf, sizeof buf, why, sizeof why);
     json_object_object_add(r, "kind", json_object_new_string(kind));

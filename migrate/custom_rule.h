@@ -9,6 +9,7 @@
  *   {"path", "name", "line", "col", "definition": bool, "static": bool,
  *    "in_macro": bool, "variadic": bool,
  *    "type": the canonical function type (to compare backends' versions),
+ *    "shown": the function type as written (for messages),
  *    "result": {"kind", "spelling"},
  *    "params": [{"name", "spelling", "kind", "why"}]}
  * where kind is "tensor" (eh_tensor *), "const_tensor" (const eh_tensor

@@ -70,6 +70,7 @@ static void add_fn(em_custom_scan *s, json_object *o)
     f->in_macro = jbool(o, "in_macro");
     f->variadic = jbool(o, "variadic");
     f->type = el_xstrdup(jstr(o, "type"));
+    f->shown = el_xstrdup(jstr(o, "shown"));
     json_object *r, *ps;
     if (json_object_object_get_ex(o, "result", &r)) {
         f->result_kind = kind_of(jstr(r, "kind"));
@@ -112,6 +113,7 @@ void em_custom_scan_free(em_custom_scan *s)
         free(f->path);
         free(f->name);
         free(f->type);
+        free(f->shown);
         free(f->result);
         free(f->result_why);
         for (size_t k = 0; k < f->n_params; k++) {

@@ -31,6 +31,7 @@ typedef struct em_cfn {
     unsigned line, col;
     bool definition, is_static, in_macro, variadic;
     char *type;             /* canonical function type */
+    char *shown;            /* the function type as written */
     em_param_kind result_kind;
     char *result;           /* its spelling */
     char *result_why;
