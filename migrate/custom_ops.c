@@ -251,11 +251,16 @@ void em_customs_compute(const em_opts *o, const em_tree *t, em_customs *out)
         const em_file *ef = em_tree_file(t, f->path);
         g->wanted |= (ef && !ef->backend[0]) || used_by_frontend(t, f->name);
     }
-    /* --op names ops of libeh/ops.def: custom ops are made when it is not given */
+    /* --op names ops of libeh/ops.def: custom ops wait for a run without it */
     for (size_t k = 0; k < ng; k++) {
         group *g = &gs[k];
         qsort(g->defs, g->n, sizeof *g->defs, cmp_fn_backend);
-        if (g->wanted && !o->n_ops)
+        if (g->wanted && o->n_ops)
+            add_reject(out, g->rest,
+                       el_xstrdup("--op selects ops of libeh/ops.def: custom ops are made by a "
+                                  "run without --op"),
+                       true);
+        else if (g->wanted)
             decide(o, t, out, g);
         free(g->defs);
     }
@@ -313,6 +318,19 @@ bool em_customs_moves(const em_customs *c, const em_def *d)
         return true;
     const em_custom_reject *r = d->is_function && !d->is_static ? em_customs_reject_of(c, d) : NULL;
     return r && r->deferred;
+}
+
+bool em_customs_deferred_at(const em_customs *c, const em_tree *t, const char *path,
+                            unsigned line)
+{
+    for (size_t i = 0; c && i < t->n_defs; i++) {
+        const em_def *d = &t->defs[i];
+        if (d->line == line && !strcmp(d->path, path)) {
+            const em_custom_reject *r = em_customs_reject_of(c, d);
+            return r && r->deferred;
+        }
+    }
+    return false;
 }
 
 const em_custom_op *em_customs_by_wrapper(const em_customs *c, const char *s, size_t n)

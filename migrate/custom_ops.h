@@ -99,6 +99,11 @@ const em_custom_reject *em_customs_reject_of(const em_customs *c, const em_def *
  * move registers nothing in kernels.def. */
 bool em_customs_moves(const em_customs *c, const em_def *d);
 
+/* Is the definition at path:line one whose custom op a later run makes
+ * (--backend, --op)?  Its EH104 finding waits for that run. */
+bool em_customs_deferred_at(const em_customs *c, const em_tree *t, const char *path,
+                            unsigned line);
+
 /* A fix of finding f as ember-migrate takes it: NULL when it renames a use
  * to the wrapper of a name that does not become a custom op (a rewrite the
  * linter proposed on the assumption that it would), with why[] saying

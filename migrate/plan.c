@@ -367,6 +367,7 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
             continue;
         if (fix ? fix_inside(mv, fix) : finding_inside(mv, texts, t, f))
             continue;     /* moves with its code */
+        deferred |= eh104 && em_customs_deferred_at(customs, t, f->file, f->line);
         bool sel = !deferred && selected(o, t, texts, f, true);
         if (eh102 && (!sel || !fix)) {
             later[n_keep] = deferred;
