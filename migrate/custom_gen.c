@@ -93,15 +93,13 @@ static char *rel_to_root(const char *root, const char *path)
 
 /* ---- where things are after the moves ----------------------------------- */
 
-/* Where the file at path is after the moves. */
+/* Where the file at path is after the moves (a header moves whole, or
+ * stays). */
 static const char *after_moves(const em_moves *mv, const char *path)
 {
     for (size_t i = 0; i < mv->n_creates; i++)
         if (mv->creates[i].from && !strcmp(mv->creates[i].from, path))
             return mv->creates[i].path;
-    for (size_t i = 0; i < mv->n_defs_moved; i++)
-        if (!strcmp(mv->defs_moved[i].def->path, path) && !mv->defs_moved[i].copied)
-            return path; /* part of the file moved: the declaration stays */
     return path;
 }
 
@@ -266,21 +264,23 @@ static void gen_registration(el_buf *b, const em_customs *c, const em_tree *t, c
         "#include <stdatomic.h>\n#include <eh/backend_api.h>\n#include \"%s_ops.h\"\n",
         c->ns, c->ns);
     /* the headers declaring the kernels, where they are after the moves */
-    char **incs = el_xcalloc(64 * n + 1, sizeof *incs);
-    size_t n_incs = 0;
+    char **incs = NULL;
+    size_t n_incs = 0, cap_incs = 0;
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < ops[i]->n_kernels; k++) {
             const char *h = declaring_header(t, ops[i]->kernels[k].fn);
-            if (!h || n_incs >= 64 * n)
+            if (!h)
                 continue;
             char *r = rel_to_root(root, after_moves(mv, h));
             bool dup = false;
             for (size_t j = 0; j < n_incs && !dup; j++)
                 dup = !strcmp(incs[j], r);
-            if (dup)
+            if (dup) {
                 free(r);
-            else
+            } else {
+                el_grow(&incs, &cap_incs, n_incs + 1, sizeof *incs);
                 incs[n_incs++] = r;
+            }
         }
     if (n_incs)
         qsort(incs, n_incs, sizeof *incs, cmp_str);
