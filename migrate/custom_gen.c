@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "include_line.h"
 #include "mem.h"
-#include "move_ctx.h" /* mv_after_last_include */
 #include "path.h"
 #include "strbuf.h"
 
@@ -374,6 +374,86 @@ static void add_create(em_moves *mv, char *path, el_buf *text)
 
 /* ---- the callers' includes ---------------------------------------------- */
 
+/* The directive a line starts with ("if", "ifdef", "endif", ...): its
+ * name into name[] (empty when the line is no directive). */
+static void directive(const char *s, size_t n, char *name, size_t cap)
+{
+    size_t i = 0, k = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    name[0] = '\0';
+    if (i >= n || s[i] != '#')
+        return;
+    for (i++; i < n && (s[i] == ' ' || s[i] == '\t'); i++)
+        ;
+    while (i < n && k + 1 < cap && s[i] >= 'a' && s[i] <= 'z')
+        name[k++] = s[i++];
+    name[k] = '\0';
+}
+
+/* Where a file gets one more #include (include_spot), with the file's
+ * first #ifndef/#define pair taken for a header guard when guarded; *closed
+ * tells whether that conditional ended before the last directive of the
+ * file (then it was no guard). */
+static size_t spot_scan(const char *s, size_t n, bool guarded, bool *closed)
+{
+    size_t spot = 0, line = 0, depth = 0, base = 0;
+    bool held[64] = {false}; /* per open conditional: it holds an include */
+    int seen = 0;            /* directives so far (a guard is the first two) */
+    char guard[128] = "";
+    *closed = false;
+    while (line < n) {
+        const char *e = memchr(s + line, '\n', n - line);
+        size_t end = e ? (size_t)(e - s) + 1 : n, len = end - line;
+        char d[16];
+        directive(s + line, len, d, sizeof d);
+        bool angled;
+        const char *nm;
+        size_t nl;
+        if (d[0] && base && depth == 0)
+            *closed = true; /* a directive after the "guard" ended */
+        if (d[0])
+            seen++;
+        if (!strcmp(d, "if") || !strcmp(d, "ifdef") || !strcmp(d, "ifndef")) {
+            if (guarded && seen == 1 && !strcmp(d, "ifndef"))
+                sscanf(s + line, " # ifndef %127s", guard);
+            if (depth < 64)
+                held[depth] = false;
+            depth++;
+        } else if (!strcmp(d, "endif") && depth > 0) {
+            depth--;
+            if (depth == base && depth < 64 && held[depth])
+                spot = end;
+        } else if (!strcmp(d, "define") && seen == 2 && guard[0] && depth == 1) {
+            char name[128] = "";
+            sscanf(s + line, " # define %127s", name);
+            if (!strcmp(name, guard)) {
+                base = 1;
+                spot = end;
+            }
+        } else if (el_include_line(s + line, len, &angled, &nm, &nl)) {
+            if (depth == base)
+                spot = end;
+            else if (base < 64)
+                held[base] = true;
+        }
+        line = end;
+    }
+    return spot;
+}
+
+/* Where a file gets one more #include: after its last include that no
+ * conditional but a header guard encloses, or after the #endif of the
+ * last conditional (at that level) that holds includes -- never inside an
+ * #if arm, which only some builds would see.  Without includes: after a
+ * header guard's #define, else at the top. */
+static size_t include_spot(const char *s, size_t n)
+{
+    bool closed;
+    size_t spot = spot_scan(s, n, true, &closed);
+    return closed ? spot_scan(s, n, false, &closed) : spot;
+}
+
 /* The op whose wrapper the edit's text calls, or NULL. */
 static const em_custom_op *called_op(const em_customs *c, const char *s)
 {
@@ -412,7 +492,7 @@ static int add_includes(const em_customs *c, const em_tree *t, em_texts *texts,
         char *header = em_customs_file(op->root, c->ns, EM_CUSTOM_HEADER);
         char *dir = el_path_dirname(e->path);
         char *rel = em_relpath(dir, header);
-        size_t at = mv_after_last_include(tx->data, tx->len);
+        size_t at = include_spot(tx->data, tx->len);
         bool crlf = at >= 2 && tx->data[at - 2] == '\r';
         char *line = el_xasprintf("%s#include \"%s\"%s", at && tx->data[at - 1] != '\n' ? "\n" : "",
                                   rel, crlf ? "\r\n" : "\n");

@@ -597,10 +597,17 @@ CASE(compdb_multi)
  *                       argument list, a wrapper name the code has taken
  *   custom_in_backends  kernels already under backends/<b>/ (blas, ref
  *                       and lazy), called directly: nothing moves, an
- *                       if/else-if chain on the backend name collapses */
+ *                       if/else-if chain on the backend name collapses
+ *   custom_ifdef        uses in #ifdef USE_BLAS / #else arms (both builds
+ *                       checked): each arm renamed, the wrapper's header
+ *                       included after the conditional that holds the
+ *                       includes (inside a header guard), and after the
+ *                       includes of a file that starts with an #ifndef
+ *                       that is no guard */
 CASE(custom_dispatch)
 CASE(custom_refused)
 CASE(custom_in_backends)
+CASE(custom_ifdef)
 
 /* --backup keeps each modified or deleted file's original as FILE.orig;
  * the tree is otherwise after/. */
@@ -635,6 +642,7 @@ int main(void)
         BOTH(ifdef_configs), BOTH(ifdef_skipped), BOTH(custom_ops), BOTH(helpers_licence),
         BOTH(crlf_sources), BOTH(compdb_multi),
         BOTH(custom_dispatch), BOTH(custom_refused), BOTH(custom_in_backends),
+        BOTH(custom_ifdef),
         cmocka_unit_test(test_backup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
