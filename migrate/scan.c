@@ -29,6 +29,7 @@
 #include "scan_rule.h"
 #include "custom_rule.h"
 #include "custom_scan.h"
+#include "shard.h"
 #include "sources.h"
 #include "strbuf.h"
 
@@ -939,6 +940,22 @@ static int check_interrupted(const em_scan_opts *o, const el_bounds *b, char **e
     return 0;
 }
 
+/* How a shard scanned, for ember-migrate merge to scan the same files:
+ * the paths (relative to the current directory when under it). */
+static json_object *shard_invocation(char *const *paths, size_t n)
+{
+    json_object *o = json_object_new_object(), *ps = json_object_new_array();
+    for (size_t i = 0; i < n; i++) {
+        char *abs = el_path_abs(paths[i]);
+        char *rel = el_path_under(abs, el_cwd());
+        json_object_array_add(ps, json_object_new_string(rel && paths[i][0] == '/' ? rel : paths[i]));
+        free(rel);
+        free(abs);
+    }
+    json_object_object_add(o, "paths", ps);
+    return o;
+}
+
 int em_scan(const em_scan_opts *o, em_tree *out, char **err)
 {
     memset(out, 0, sizeof *out);
@@ -1001,7 +1018,11 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     if (o->custom_ns && o->custom_ns[0])
         el_configs_set_custom_ns(cfgs, o->custom_ns);
     out->inactive = el_xcalloc(out->cfgs.n, sizeof *out->inactive);
-    for (size_t k = 0; k < out->cfgs.n; k++) {
+    /* analyze --shard and ember-migrate merge read the first
+     * configuration only: a shard's payload is one engine run */
+    bool sharded = o->n_merge || o->shard_count;
+    size_t n_cfg = sharded ? 1 : out->cfgs.n;
+    for (size_t k = 0; k < n_cfg; k++) {
         el_sources sub = sources_of(out, k);
         el_fact_list pass_facts = {0};
         el_findings found = {0};
@@ -1016,13 +1037,32 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
             .facts_out = &pass_facts,
         };
         el_engine_stats stats = {0, 0};
-        el_engine_run(&eo, &sub, hashes, &found, &stats);
+        el_tu_records recs = {0};
+        int joined = 0;
+        if (o->n_merge) {
+            joined = el_shard_join(o->merge_payloads, o->merge_whats, o->n_merge, "ember-migrate",
+                                   &sub, &recs, err);
+            if (joined == 0)
+                el_engine_finish(&eo, &sub, &recs, &found);
+        } else {
+            eo.shard_index = o->shard_index;
+            eo.shard_count = o->shard_count;
+            eo.tus_out = o->shard_count ? &recs : NULL;
+            el_engine_run(&eo, &sub, hashes, &found, &stats);
+            if (o->shard_count && o->shard_payload)
+                *o->shard_payload = el_shard_payload("ember-migrate", o->shard_index,
+                                                     o->shard_count,
+                                                     shard_invocation(paths, n_paths), &sub, &recs);
+        }
+        el_tu_records_free(&recs);
         free(sub.v);
         char *name = config_name(out, k);
         merge_findings(out, &found, name);
         free(name);
         el_inactive_from_facts(&out->inactive[k], &pass_facts);
         move_facts(&facts, &pass_facts);
+        if (joined < 0)
+            goto done;
     }
     el_findings_sort_unique(&out->findings);
 

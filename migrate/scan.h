@@ -160,6 +160,18 @@ typedef struct em_scan_opts {
     bool recover;            /* resolve an interrupted apply first (else: refuse) */
     const char *custom_ns;   /* --namespace: backend functions with no op become
                                 custom ops of this namespace (custom_ops.h); NULL: not */
+    /* analyze --shard K/N (lint/engine/shard.h): scan only this shard's
+     * translation units (shard_count 0: all) and set *shard_payload (the
+     * caller frees it) for the report, so that `ember-migrate merge`
+     * can join the shards. */
+    unsigned shard_index, shard_count;
+    struct json_object **shard_payload;
+    /* ember-migrate merge: the payloads of every shard (whats: their
+     * files, for messages); the tree is walked again but nothing is
+     * parsed.  n_merge 0: a normal scan. */
+    struct json_object *const *merge_payloads;
+    const char *const *merge_whats;
+    size_t n_merge;
 } em_scan_opts;
 
 /* Scan the tree, once per build configuration (buildcfg.h): findings

@@ -1,6 +1,8 @@
 /* lint/analysis/function_lists.c -- the function lists of
- * rules/host_access.json and the op equivalents of rules/op_equivalents.json
- * (function_lists.h), loaded once from the embedded copies. */
+ * rules/host_access.json and rules/storage_accessors.json (generated at
+ * build time from <eh/tensor.h>) and the op equivalents of
+ * rules/op_equivalents.json (function_lists.h), loaded once from the
+ * embedded copies. */
 #include "function_lists.h"
 
 #include <pthread.h>
@@ -123,9 +125,14 @@ static void add_ops(json_object *root, const char *key, bool integer)
 
 static void load_lists(void)
 {
+    /* the storage accessors: generated from libeh's header (Makefile) */
+    json_object *acc = load_json("rules/storage_accessors.json");
+    if (acc) {
+        add_fn_list(acc, "storage_accessors", SF_FN_ACCESSOR);
+        json_object_put(acc);
+    }
     json_object *access = load_json("rules/host_access.json");
     if (access) {
-        add_fn_list(access, "storage_accessors", SF_FN_ACCESSOR);
         add_fn_list(access, "scalar_reads", SF_FN_SCALAR_READ);
         add_fn_map(access, "copy_out", SF_FN_COPY_OUT, "buffer", NULL);
         add_fn_map(access, "to_tensor", SF_FN_TO_TENSOR, "data", NULL);
