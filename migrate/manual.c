@@ -67,11 +67,14 @@ static int cmp_manual(const void *pa, const void *pb)
     return c;
 }
 
-/* Do two reasons quote the same name first?  One macro use may call
+/* Do two EH102 reasons quote the same name first?  One macro use may call
  * eh_blas_abs in one build configuration and eh_ref_abs in another: one
  * entry per symbol and site. */
 static bool same_name(const char *a, const char *b)
 {
+    static const char tag[] = "[EH102] ";
+    if (strncmp(a, tag, sizeof tag - 1) || strncmp(b, tag, sizeof tag - 1))
+        return true;
     const char *qa = strchr(a, '\''), *qb = strchr(b, '\'');
     const char *ea = qa ? strchr(qa + 1, '\'') : NULL, *eb = qb ? strchr(qb + 1, '\'') : NULL;
     if (!ea || !eb)

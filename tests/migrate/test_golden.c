@@ -577,7 +577,14 @@ CASE(shared_static)
  *   compdb_multi    -p without PATH: a file the database lists twice
  *                   (-DUSE_BLAS and without) checked in both builds, the
  *                   legacy headers it includes moved, the database (in
- *                   the tree) updated in the same changeset */
+ *                   the tree) updated in the same changeset
+ *   signal_gate     -p without PATH, a database with absolute paths (as
+ *                   CMake writes) listing every file in two builds
+ *                   (USE_BLAS=1, USE_BLAS=0); a struct of function
+ *                   pointers set per #if arm (designated, `&fn`); a macro
+ *                   defined per arm that calls a different backend
+ *                   function in each (one entry per symbol, and neither
+ *                   is "now unused") */
 CASE(three_backends)
 CASE(dispatch_table)
 CASE(wrapper_macros)
@@ -587,6 +594,7 @@ CASE(custom_ops)
 CASE(helpers_licence)
 CASE(crlf_sources)
 CASE(compdb_multi)
+CASE(signal_gate)
 
 /* Custom ops: backend functions with no libeh op (issue 15):
  *   custom_dispatch     a signal toolkit (--namespace=sig, src/ops/<b>/):
@@ -646,7 +654,7 @@ int main(void)
         BOTH(legacy_dir), BOTH(partial_op), BOTH(existing_dest), BOTH(manual), BOTH(table),
         BOTH(shared_static), BOTH(three_backends), BOTH(dispatch_table), BOTH(wrapper_macros),
         BOTH(ifdef_configs), BOTH(ifdef_skipped), BOTH(custom_ops), BOTH(helpers_licence),
-        BOTH(crlf_sources), BOTH(compdb_multi),
+        BOTH(crlf_sources), BOTH(compdb_multi), BOTH(signal_gate),
         BOTH(custom_dispatch), BOTH(custom_refused), BOTH(custom_in_backends),
         BOTH(custom_ifdef),
         cmocka_unit_test(test_backup),
