@@ -189,8 +189,10 @@ static bool backend_include(el_ctx *ctx, const char *file, const char *spelled, 
     return r;
 }
 
+/* A backend name found in skipped code; in_macro: in a #define's body,
+ * which is never renamed (an edit there changes every use of the macro). */
 static json_object *id_json(el_ctx *ctx, state *s, const char *t, size_t off, size_t len,
-                            bool call)
+                            bool call, const char *in_macro)
 {
     char name[256];
     snprintf(name, sizeof name, "%.*s", (int)len, t + off);
@@ -206,6 +208,12 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *t, size_t off, si
         snprintf(why, sizeof why, "%s is not declared where it is skipped, so its signature "
                                   "cannot be compared with %s's", target, target);
     }
+    if (in_macro) {
+        ok = false;
+        snprintf(why, sizeof why, "%s is named inside macro %s (an edit there would change "
+                                  "every use of the macro): rewrite the macro by hand", name,
+                 in_macro);
+    }
     unsigned col, line = line_at(t, off, &col);
     json_object *o = json_object_new_object();
     json_object_object_add(o, "name", json_object_new_string(name));
@@ -219,6 +227,46 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *t, size_t off, si
     json_object_object_add(o, "decl", json_object_new_string(d && d->file ? d->file : ""));
     json_object_object_add(o, "why", json_object_new_string(ok ? "" : why));
     return o;
+}
+
+/* Lex the token at i (a backend name into ids); where the next starts. */
+static size_t lex_id(el_ctx *ctx, state *s, const char *t, size_t n, size_t i,
+                     const char *in_macro, json_object *ids)
+{
+    size_t j = skip_lexeme(t, n, i);
+    if (j != i)
+        return j;
+    if (!ident_start(t[i]) || (i > 0 && ident_char(t[i - 1])))
+        return i + 1;
+    size_t k = i;
+    while (k < n && ident_char(t[k]))
+        k++;
+    size_t p = k;
+    while (p < n && (t[p] == ' ' || t[p] == '\t' || t[p] == '\n' || t[p] == '\r'))
+        p++;
+    json_object *o = id_json(ctx, s, t, i, k - i, p < n && t[p] == '(', in_macro);
+    if (o)
+        json_object_array_add(ids, o);
+    return k;
+}
+
+/* A `#define NAME body` on t[i..le): the body's start and the macro's name
+ * into name; 0 when it is another directive. */
+static size_t define_body(const char *t, size_t i, size_t le, char *name, size_t cap)
+{
+    size_t p = i + 1;
+    while (p < le && (t[p] == ' ' || t[p] == '\t'))
+        p++;
+    if (le - p < 6 || strncmp(t + p, "define", 6) || ident_char(t[p + 6]))
+        return 0;
+    p += 6;
+    while (p < le && (t[p] == ' ' || t[p] == '\t'))
+        p++;
+    size_t q = p;
+    while (q < le && ident_char(t[q]))
+        q++;
+    snprintf(name, cap, "%.*s", (int)(q - p), t + p);
+    return q;
 }
 
 /* Lex one skipped range [b, e) of file (text t of size n). */
@@ -245,28 +293,16 @@ static json_object *range_json(el_ctx *ctx, state *s, const char *path, const ch
                 json_object_array_add(incs, o);
             }
             free(inc);
+            /* a macro defined there may call a backend function in the
+             * builds that compile it: listed, and its include kept */
+            char macro[128];
+            size_t body = define_body(t, i, le, macro, sizeof macro);
+            for (size_t k = body; body && k < le;)
+                k = lex_id(ctx, s, t, n, k, macro, ids);
             i = le;
             continue;
         }
-        size_t j = skip_lexeme(t, n, i);
-        if (j != i) {
-            i = j;
-            continue;
-        }
-        if (ident_start(t[i]) && (i == 0 || !ident_char(t[i - 1]))) {
-            size_t k = i;
-            while (k < n && ident_char(t[k]))
-                k++;
-            size_t p = k;
-            while (p < n && (t[p] == ' ' || t[p] == '\t' || t[p] == '\n' || t[p] == '\r'))
-                p++;
-            json_object *o = id_json(ctx, s, t, i, k - i, p < n && t[p] == '(');
-            if (o)
-                json_object_array_add(ids, o);
-            i = k;
-            continue;
-        }
-        i++;
+        i = lex_id(ctx, s, t, n, i, NULL, ids);
     }
     if (!json_object_array_length(ids) && !json_object_array_length(incs)) {
         json_object_put(ids);

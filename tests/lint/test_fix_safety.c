@@ -66,6 +66,34 @@ static void test_skipped_arm_keeps_its_include(void **state)
     free(dir);
 }
 
+/* The #else arm defines a macro that calls the backend function: the
+ * include stays, and the active arm's call is rewritten. */
+static void test_skipped_define_keeps_its_include(void **state)
+{
+    (void)state;
+    char *dir = make_tree();
+    free(tt_write(dir, "solve.c", "#include \"ops/ref/ref.h\"\n"
+                                  "#ifdef USE_BLAS\n"
+                                  "#define PRODUCT(a, b) eh_matmul(a, b)\n"
+                                  "#else\n"
+                                  "#define PRODUCT(a, b) eh_ref_matmul(a, \\\n"
+                                  "                                    b)\n"
+                                  "#endif\n"
+                                  "eh_tensor *solve(const eh_tensor *a, const eh_tensor *b)\n"
+                                  "{\n"
+                                  "    return eh_ref_matmul(PRODUCT(a, b), b);\n"
+                                  "}\n"));
+    tt_run r = fix(dir, NULL);
+    assert_true(tt_contains(r.err, "solve.c:1:1: [EH101] fix not applied: the include is still "
+                                   "needed by code the preprocessor skips in this configuration: "
+                                   "line 5 uses eh_ref_matmul"));
+    assert_true(tt_file_contains(dir, "solve.c", "#include \"ops/ref/ref.h\"\n"));
+    assert_true(tt_file_contains(dir, "solve.c", "    return eh_matmul(PRODUCT(a, b), b);"));
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 /* Both builds named: a fix that breaks the !USE_BLAS one is refused. */
 static void test_define_sets_key(void **state)
 {
@@ -168,6 +196,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_skipped_arm_keeps_its_include),
+        cmocka_unit_test(test_skipped_define_keeps_its_include),
         cmocka_unit_test(test_define_sets_key),
         cmocka_unit_test(test_sigterm_completes),
         cmocka_unit_test(test_sigkill_every_step),

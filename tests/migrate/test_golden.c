@@ -584,7 +584,10 @@ CASE(shared_static)
  *                   pointers set per #if arm (designated, `&fn`); a macro
  *                   defined per arm that calls a different backend
  *                   function in each (one entry per symbol, and neither
- *                   is "now unused") */
+ *                   is "now unused")
+ *   skipped_define  one build configuration (define_sets); the arm it
+ *                   skips defines a macro that calls a backend function:
+ *                   listed, and the include it needs is kept (re-pathed) */
 CASE(three_backends)
 CASE(dispatch_table)
 CASE(wrapper_macros)
@@ -595,6 +598,7 @@ CASE(helpers_licence)
 CASE(crlf_sources)
 CASE(compdb_multi)
 CASE(signal_gate)
+CASE(skipped_define)
 
 /* Custom ops: backend functions with no libeh op (issue 15):
  *   custom_dispatch     a signal toolkit (--namespace=sig, src/ops/<b>/):
@@ -654,7 +658,7 @@ int main(void)
         BOTH(legacy_dir), BOTH(partial_op), BOTH(existing_dest), BOTH(manual), BOTH(table),
         BOTH(shared_static), BOTH(three_backends), BOTH(dispatch_table), BOTH(wrapper_macros),
         BOTH(ifdef_configs), BOTH(ifdef_skipped), BOTH(custom_ops), BOTH(helpers_licence),
-        BOTH(crlf_sources), BOTH(compdb_multi), BOTH(signal_gate),
+        BOTH(crlf_sources), BOTH(compdb_multi), BOTH(signal_gate), BOTH(skipped_define),
         BOTH(custom_dispatch), BOTH(custom_refused), BOTH(custom_in_backends),
         BOTH(custom_ifdef),
         cmocka_unit_test(test_backup),
