@@ -190,13 +190,16 @@ static bool backend_include(el_ctx *ctx, const char *file, const char *spelled, 
 }
 
 /* A backend name found in skipped code; in_macro: in a #define's body,
- * which is never renamed (an edit there changes every use of the macro). */
+ * which is never renamed (an edit there changes every use of the macro);
+ * pasted: an operand of ##, such as eh_ref_ in `eh_ref_##op`, a backend
+ * function whose name is only known where the macro is used. */
 static json_object *id_json(el_ctx *ctx, state *s, const char *t, size_t off, size_t len,
-                            bool call, const char *in_macro)
+                            bool call, const char *in_macro, bool pasted)
 {
-    char name[256];
+    char name[256], probe[272];
     snprintf(name, sizeof name, "%.*s", (int)len, t + off);
-    if (!backend_name(ctx, s, name))
+    snprintf(probe, sizeof probe, "%sx", name);
+    if (!backend_name(ctx, s, name) && !(pasted && backend_name(ctx, s, probe)))
         return NULL;
     if (!s->rw)
         s->rw = el_rewriter_new(el_tu(ctx), el_ctx_config(ctx));
@@ -210,9 +213,9 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *t, size_t off, si
     }
     if (in_macro) {
         ok = false;
-        snprintf(why, sizeof why, "%s is named inside macro %s (an edit there would change "
+        snprintf(why, sizeof why, "%s is %s inside macro %s (an edit there would change "
                                   "every use of the macro): rewrite the macro by hand", name,
-                 in_macro);
+                 pasted ? "pasted into a name (##)" : "named", in_macro);
     }
     unsigned col, line = line_at(t, off, &col);
     json_object *o = json_object_new_object();
@@ -222,9 +225,11 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *t, size_t off, si
     json_object_object_add(o, "col", json_object_new_int64(col));
     json_object_object_add(o, "call", json_object_new_boolean(call));
     json_object_object_add(o, "rename", ok ? json_object_new_string(target) : NULL);
-    /* the file declaring it here ("": nothing does) */
+    /* the file declaring it here ("": nothing does; none for a pasted
+     * name: which it is, and so which include it needs, is not known) */
     const decl_info *d = decl_of(ctx, s, name);
-    json_object_object_add(o, "decl", json_object_new_string(d && d->file ? d->file : ""));
+    if (!pasted)
+        json_object_object_add(o, "decl", json_object_new_string(d && d->file ? d->file : ""));
     json_object_object_add(o, "why", json_object_new_string(ok ? "" : why));
     return o;
 }
@@ -241,10 +246,14 @@ static size_t lex_id(el_ctx *ctx, state *s, const char *t, size_t n, size_t i,
     size_t k = i;
     while (k < n && ident_char(t[k]))
         k++;
-    size_t p = k;
+    size_t p = k, q = i;
     while (p < n && (t[p] == ' ' || t[p] == '\t' || t[p] == '\n' || t[p] == '\r'))
         p++;
-    json_object *o = id_json(ctx, s, t, i, k - i, p < n && t[p] == '(', in_macro);
+    while (q > 0 && (t[q - 1] == ' ' || t[q - 1] == '\t'))
+        q--;
+    bool pasted = in_macro && ((p + 1 < n && t[p] == '#' && t[p + 1] == '#') ||
+                               (q >= 2 && t[q - 1] == '#' && t[q - 2] == '#'));
+    json_object *o = id_json(ctx, s, t, i, k - i, p < n && t[p] == '(', in_macro, pasted);
     if (o)
         json_object_array_add(ids, o);
     return k;
@@ -431,7 +440,7 @@ static void add_range(el_inactive *out, json_object *o)
         d->rename = rename ? el_xstrdup(rename) : NULL;
         d->why = el_xstrdup(why ? why : "");
         const char *decl = jstr(x, "decl");
-        d->decl = el_xstrdup(decl ? decl : "");
+        d->decl = decl ? el_xstrdup(decl) : NULL; /* NULL: not known (a pasted name) */
     }
     size_t nc = incs ? json_object_array_length(incs) : 0;
     r->incs = el_xcalloc(nc + 1, sizeof *r->incs);

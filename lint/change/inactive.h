@@ -37,7 +37,7 @@ typedef struct el_inactive_id {
     bool call;                /* followed by '(' */
     char *rename;             /* the op it becomes, proven here ("eh_matmul"), or NULL */
     char *why;                /* why there is no proven rename ("" with one) */
-    char *decl;               /* the file declaring it where it is skipped ("": none) */
+    char *decl;               /* the file declaring it where it is skipped ("": none; NULL: not known) */
 } el_inactive_id;
 
 /* A backend #include in skipped code. */

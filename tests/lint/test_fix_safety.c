@@ -94,6 +94,32 @@ static void test_skipped_define_keeps_its_include(void **state)
     free(dir);
 }
 
+/* The same when the #else arm's macro pastes the name together. */
+static void test_skipped_paste_keeps_its_include(void **state)
+{
+    (void)state;
+    char *dir = make_tree();
+    free(tt_write(dir, "solve.c", "#include \"ops/ref/ref.h\"\n"
+                                  "#ifdef USE_BLAS\n"
+                                  "#define PICK(op) eh_##op\n"
+                                  "#else\n"
+                                  "#define PICK(op) eh_ref_##op\n"
+                                  "#endif\n"
+                                  "eh_tensor *solve(const eh_tensor *a, const eh_tensor *b)\n"
+                                  "{\n"
+                                  "    return eh_ref_matmul(PICK(matmul)(a, b), b);\n"
+                                  "}\n"));
+    tt_run r = fix(dir, NULL);
+    assert_true(tt_contains(r.err, "solve.c:1:1: [EH101] fix not applied: the include is still "
+                                   "needed by code the preprocessor skips in this configuration: "
+                                   "line 5 uses eh_ref_"));
+    assert_true(tt_file_contains(dir, "solve.c", "#include \"ops/ref/ref.h\"\n"));
+    assert_true(tt_file_contains(dir, "solve.c", "    return eh_matmul(PICK(matmul)(a, b), b);"));
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 /* Both builds named: a fix that breaks the !USE_BLAS one is refused. */
 static void test_define_sets_key(void **state)
 {
@@ -197,6 +223,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_skipped_arm_keeps_its_include),
         cmocka_unit_test(test_skipped_define_keeps_its_include),
+        cmocka_unit_test(test_skipped_paste_keeps_its_include),
         cmocka_unit_test(test_define_sets_key),
         cmocka_unit_test(test_sigterm_completes),
         cmocka_unit_test(test_sigkill_every_step),

@@ -587,7 +587,8 @@ CASE(shared_static)
  *                   is "now unused")
  *   skipped_define  one build configuration (define_sets); the arm it
  *                   skips defines a macro that calls a backend function:
- *                   listed, and the include it needs is kept (re-pathed) */
+ *                   listed, and the include it needs is kept (re-pathed);
+ *                   the same for a name pasted with ## (eh_ref_ ## op) */
 CASE(three_backends)
 CASE(dispatch_table)
 CASE(wrapper_macros)
