@@ -46,9 +46,12 @@ static char *replace_word(const char *cmd, const char *a, const char *b)
     return el_buf_take(&o);
 }
 
-/* Update one entry; the index of the moved file it names, or n. */
-static size_t update_entry(json_object *e, char *const *from, char *const *to, size_t n)
+/* The moved file entry e names: its index (n: none); *old the "file" as
+ * written, *now the new place spelled the same way (malloc'd). */
+static size_t entry_move(json_object *e, char *const *from, char *const *to, size_t n,
+                         char **old, char **now)
 {
+    *old = *now = NULL;
     const char *dir = jstr(e, "directory"), *file = jstr(e, "file");
     if (!dir || !file)
         return n;
@@ -61,29 +64,129 @@ static size_t update_entry(json_object *e, char *const *from, char *const *to, s
     while (k < n && strcmp(from[k], abs) != 0)
         k++;
     free(abs);
-    if (k == n) {
-        free(dabs);
-        return n;
+    if (k < n) {
+        *old = el_xstrdup(file);
+        *now = respell(file, dabs, to[k]);
     }
-    char *old = el_xstrdup(file), *now = respell(old, dabs, to[k]);
-    json_object_object_add(e, "file", json_object_new_string(now));
-    json_object *args = NULL;
-    if (json_object_object_get_ex(e, "arguments", &args) && json_object_is_type(args, json_type_array))
-        for (size_t i = 0; i < json_object_array_length(args); i++) {
-            const char *a = json_object_get_string(json_object_array_get_idx(args, i));
-            if (a && !strcmp(a, old))
-                json_object_array_put_idx(args, i, json_object_new_string(now));
-        }
-    const char *cmd = jstr(e, "command");
-    if (cmd) {
-        char *c2 = replace_word(cmd, old, now);
-        json_object_object_add(e, "command", json_object_new_string(c2));
-        free(c2);
-    }
-    free(old);
-    free(now);
     free(dabs);
     return k;
+}
+
+/* A string value as it changes: "file" and an "arguments" item equal to
+ * old become now, "command" has old replaced word by word; NULL: as is. */
+static char *new_value(const char *key, bool in_args, const char *v, const char *old,
+                       const char *now)
+{
+    if ((in_args || !strcmp(key, "file")) && !strcmp(v, old))
+        return el_xstrdup(now);
+    if (!in_args && !strcmp(key, "command")) {
+        char *c = replace_word(v, old, now);
+        if (strcmp(c, v))
+            return c;
+        free(c);
+    }
+    return NULL;
+}
+
+/* Past the JSON string that starts at s[i] (a '"'). */
+static size_t string_end(const char *s, size_t i)
+{
+    for (i++; s[i] && s[i] != '"'; i++)
+        if (s[i] == '\\' && s[i + 1])
+            i++;
+    return s[i] ? i + 1 : i;
+}
+
+/* The text with the changed strings replaced and every other byte kept
+ * (layout, key order, escapes: the diff shows only what moved), or NULL
+ * when its shape is not the array of objects json-c read. */
+static char *edit_in_place(const char *text, char **olds, char **nows, size_t n_entries)
+{
+    el_buf o = {0};
+    int depth = 0;
+    size_t entry = 0;
+    bool in_entry = false, expect_key = false, in_args = false;
+    char key[32] = "";
+    for (size_t i = 0; text[i];) {
+        char c = text[i];
+        if (c != '"') {
+            if (c == '{' || c == '[') {
+                depth++;
+                if (depth == 2 && c == '{') {
+                    in_entry = entry < n_entries;
+                    expect_key = true;
+                }
+                in_args = depth == 3 && c == '[' && !strcmp(key, "arguments");
+            } else if (c == '}' || c == ']') {
+                depth--;
+                if (depth == 1 && c == '}')
+                    entry++;
+                in_args = false;
+            } else if (c == ',' && depth == 2) {
+                expect_key = true;
+            }
+            el_buf_putc(&o, c);
+            i++;
+            continue;
+        }
+        size_t e = string_end(text, i);
+        char *raw = el_xstrndup(text + i, e - i);
+        json_object *js = json_tokener_parse(raw);
+        const char *v = js && json_object_is_type(js, json_type_string) ? json_object_get_string(js)
+                                                                         : NULL;
+        char *repl = NULL;
+        if (depth == 2 && expect_key) {
+            snprintf(key, sizeof key, "%s", v ? v : "");
+            expect_key = false;
+        } else if (v && in_entry && olds[entry] && (depth == 2 || (depth == 3 && in_args))) {
+            repl = new_value(key, depth == 3, v, olds[entry], nows[entry]);
+        }
+        if (repl) {
+            json_object *r = json_object_new_string(repl);
+            el_buf_puts(&o, json_object_to_json_string_ext(r, JSON_C_TO_STRING_NOSLASHESCAPE));
+            json_object_put(r);
+            free(repl);
+        } else {
+            el_buf_putn(&o, raw, e - i);
+        }
+        json_object_put(js);
+        free(raw);
+        i = e;
+    }
+    if (depth != 0 || entry != n_entries) {
+        el_buf_free(&o);
+        return NULL;
+    }
+    return el_buf_take(&o);
+}
+
+/* json-c's rendering of the database with each entry's paths changed:
+ * when the text cannot be edited in place. */
+static char *rewritten(json_object *root, char **olds, char **nows)
+{
+    for (size_t i = 0; i < json_object_array_length(root); i++) {
+        json_object *e = json_object_array_get_idx(root, i);
+        if (!olds[i])
+            continue;
+        json_object_object_add(e, "file", json_object_new_string(nows[i]));
+        json_object *args = NULL;
+        if (json_object_object_get_ex(e, "arguments", &args) &&
+            json_object_is_type(args, json_type_array))
+            for (size_t k = 0; k < json_object_array_length(args); k++) {
+                const char *a = json_object_get_string(json_object_array_get_idx(args, k));
+                if (a && !strcmp(a, olds[i]))
+                    json_object_array_put_idx(args, k, json_object_new_string(nows[i]));
+            }
+        const char *cmd = jstr(e, "command");
+        if (cmd) {
+            char *c2 = replace_word(cmd, olds[i], nows[i]);
+            json_object_object_add(e, "command", json_object_new_string(c2));
+            free(c2);
+        }
+    }
+    return el_xasprintf("%s\n", json_object_to_json_string_ext(
+                                    root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                              JSON_C_TO_STRING_NOSLASHESCAPE));
 }
 
 char *em_compdb_moved(const char *text, char *const *from, char *const *to, size_t n,
@@ -95,21 +198,32 @@ char *em_compdb_moved(const char *text, char *const *from, char *const *to, size
         json_object_put(root);
         return NULL;
     }
-    bool *listed = calloc(n + 1, sizeof *listed);
-    for (size_t i = 0; listed && i < json_object_array_length(root); i++) {
+    size_t ne = json_object_array_length(root);
+    char **olds = el_xcalloc(ne + 1, sizeof *olds), **nows = el_xcalloc(ne + 1, sizeof *nows);
+    bool *listed = el_xcalloc(n + 1, sizeof *listed);
+    for (size_t i = 0; i < ne; i++) {
         json_object *e = json_object_array_get_idx(root, i);
-        size_t k = json_object_is_type(e, json_type_object) ? update_entry(e, from, to, n) : n;
+        size_t k = json_object_is_type(e, json_type_object)
+                       ? entry_move(e, from, to, n, &olds[i], &nows[i])
+                       : n;
         if (k < n && !listed[k]) {
             listed[k] = true;
             (*count)++; /* files, not entries: a file built twice counts once */
         }
     }
     free(listed);
-    char *out = *count ? el_xasprintf("%s\n", json_object_to_json_string_ext(
-                                                  root, JSON_C_TO_STRING_PRETTY |
-                                                            JSON_C_TO_STRING_SPACED |
-                                                            JSON_C_TO_STRING_NOSLASHESCAPE))
-                       : NULL;
+    char *out = NULL;
+    if (*count) {
+        out = edit_in_place(text, olds, nows, ne);
+        if (!out)
+            out = rewritten(root, olds, nows);
+    }
+    for (size_t i = 0; i < ne; i++) {
+        free(olds[i]);
+        free(nows[i]);
+    }
+    free(olds);
+    free(nows);
     json_object_put(root);
     return out;
 }

@@ -3,9 +3,10 @@
  * A database that lists a file the plan moves is out of date once the
  * plan is applied.  When it lies inside the tree, its new content (each
  * entry of a moved file naming the new place: "file", and the same path
- * in "arguments", "command" and "output", spelled as before: absolute or
- * relative to the entry's "directory") joins the changeset, so it changes
- * with the files, all or nothing.  Otherwise the run prints the command
+ * in "arguments" and "command", spelled as before: absolute or relative
+ * to the entry's "directory") joins the changeset, so it changes with the
+ * files, all or nothing.  Only those strings change: the rest of the text
+ * (layout, key order, escapes) is kept byte for byte.  Otherwise the run prints the command
  * that regenerates it. */
 #ifndef EM_COMPDB_UPDATE_H
 #define EM_COMPDB_UPDATE_H
