@@ -66,58 +66,53 @@ static void test_skipped_arm_keeps_its_include(void **state)
     free(dir);
 }
 
-/* The #else arm defines a macro that calls the backend function: the
- * include stays, and the active arm's call is rewritten. */
-static void test_skipped_define_keeps_its_include(void **state)
+/* --fix on solve.c = the ref include, then an #ifdef USE_BLAS / #else
+ * pair of macro definitions, then a function returning `body`: the
+ * include stays (the #else arm needs `name`), the call is rewritten. */
+static void assert_skipped_macro_keeps_include(const char *if_arm, const char *else_arm,
+                                               const char *name, const char *body,
+                                               const char *rewritten)
 {
-    (void)state;
     char *dir = make_tree();
-    free(tt_write(dir, "solve.c", "#include \"ops/ref/ref.h\"\n"
-                                  "#ifdef USE_BLAS\n"
-                                  "#define PRODUCT(a, b) eh_matmul(a, b)\n"
-                                  "#else\n"
-                                  "#define PRODUCT(a, b) eh_ref_matmul(a, \\\n"
-                                  "                                    b)\n"
-                                  "#endif\n"
-                                  "eh_tensor *solve(const eh_tensor *a, const eh_tensor *b)\n"
-                                  "{\n"
-                                  "    return eh_ref_matmul(PRODUCT(a, b), b);\n"
-                                  "}\n"));
+    char *src = tt_fmt("#include \"ops/ref/ref.h\"\n#ifdef USE_BLAS\n%s\n#else\n%s\n#endif\n"
+                       "eh_tensor *solve(const eh_tensor *a, const eh_tensor *b)\n"
+                       "{\n    return %s;\n}\n", if_arm, else_arm, body);
+    free(tt_write(dir, "solve.c", src));
     tt_run r = fix(dir, NULL);
-    assert_true(tt_contains(r.err, "solve.c:1:1: [EH101] fix not applied: the include is still "
-                                   "needed by code the preprocessor skips in this configuration: "
-                                   "line 5 uses eh_ref_matmul"));
+    char *said = tt_fmt("solve.c:1:1: [EH101] fix not applied: the include is still needed by "
+                        "code the preprocessor skips in this configuration: line 5 uses %s\n",
+                        name);
+    char *now = tt_fmt("    return %s;\n", rewritten);
+    assert_true(tt_contains(r.err, said));
     assert_true(tt_file_contains(dir, "solve.c", "#include \"ops/ref/ref.h\"\n"));
-    assert_true(tt_file_contains(dir, "solve.c", "    return eh_matmul(PRODUCT(a, b), b);"));
+    assert_true(tt_file_contains(dir, "solve.c", now));
+    free(now);
+    free(said);
+    free(src);
     tt_free(&r);
     tt_rmtree(dir);
     free(dir);
+}
+
+/* The #else arm defines a macro that calls the backend function (over a
+ * continuation line). */
+static void test_skipped_define_keeps_its_include(void **state)
+{
+    (void)state;
+    assert_skipped_macro_keeps_include("#define PRODUCT(a, b) eh_matmul(a, b)",
+                                       "#define PRODUCT(a, b) eh_ref_matmul(a, \\\n"
+                                       "                                    b)",
+                                       "eh_ref_matmul", "eh_ref_matmul(PRODUCT(a, b), b)",
+                                       "eh_matmul(PRODUCT(a, b), b)");
 }
 
 /* The same when the #else arm's macro pastes the name together. */
 static void test_skipped_paste_keeps_its_include(void **state)
 {
     (void)state;
-    char *dir = make_tree();
-    free(tt_write(dir, "solve.c", "#include \"ops/ref/ref.h\"\n"
-                                  "#ifdef USE_BLAS\n"
-                                  "#define PICK(op) eh_##op\n"
-                                  "#else\n"
-                                  "#define PICK(op) eh_ref_##op\n"
-                                  "#endif\n"
-                                  "eh_tensor *solve(const eh_tensor *a, const eh_tensor *b)\n"
-                                  "{\n"
-                                  "    return eh_ref_matmul(PICK(matmul)(a, b), b);\n"
-                                  "}\n"));
-    tt_run r = fix(dir, NULL);
-    assert_true(tt_contains(r.err, "solve.c:1:1: [EH101] fix not applied: the include is still "
-                                   "needed by code the preprocessor skips in this configuration: "
-                                   "line 5 uses eh_ref_"));
-    assert_true(tt_file_contains(dir, "solve.c", "#include \"ops/ref/ref.h\"\n"));
-    assert_true(tt_file_contains(dir, "solve.c", "    return eh_matmul(PICK(matmul)(a, b), b);"));
-    tt_free(&r);
-    tt_rmtree(dir);
-    free(dir);
+    assert_skipped_macro_keeps_include("#define PICK(op) eh_##op", "#define PICK(op) eh_ref_##op",
+                                       "eh_ref_", "eh_ref_matmul(PICK(matmul)(a, b), b)",
+                                       "eh_matmul(PICK(matmul)(a, b), b)");
 }
 
 /* Both builds named: a fix that breaks the !USE_BLAS one is refused. */
