@@ -610,6 +610,7 @@ int el_journal_recover(char *const *dirs, size_t n, bool fix, char **err)
              * if it is ours, its commit re-checks every file it changes */
             close(probe);
             free(shown);
+            rc--;
             continue;
         }
         if (held) {
@@ -627,6 +628,7 @@ int el_journal_recover(char *const *dirs, size_t n, bool fix, char **err)
         if (f.above[i] && (!read_ok || !touches(&j, dirs, n))) {
             el_journal_free(&j);
             free(shown);
+            rc--;
             continue;
         }
         if (!read_ok) {
