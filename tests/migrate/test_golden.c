@@ -588,7 +588,10 @@ CASE(shared_static)
  *   skipped_define  one build configuration (define_sets); the arm it
  *                   skips defines a macro that calls a backend function:
  *                   listed, and the include it needs is kept (re-pathed);
- *                   the same for a name pasted with ## (eh_ref_ ## op) */
+ *                   the same for a name pasted with ## (eh_ref_ ## op)
+ *   macro_keeps_use a legacy function that cannot move, one call of it
+ *                   rewritten, another inside a macro: it is not listed
+ *                   as "now unused, delete" */
 CASE(three_backends)
 CASE(dispatch_table)
 CASE(wrapper_macros)
@@ -600,6 +603,7 @@ CASE(crlf_sources)
 CASE(compdb_multi)
 CASE(signal_gate)
 CASE(skipped_define)
+CASE(macro_keeps_use)
 
 /* Custom ops: backend functions with no libeh op (issue 15):
  *   custom_dispatch     a signal toolkit (--namespace=sig, src/ops/<b>/):
@@ -659,7 +663,7 @@ int main(void)
         BOTH(legacy_dir), BOTH(partial_op), BOTH(existing_dest), BOTH(manual), BOTH(table),
         BOTH(shared_static), BOTH(three_backends), BOTH(dispatch_table), BOTH(wrapper_macros),
         BOTH(ifdef_configs), BOTH(ifdef_skipped), BOTH(custom_ops), BOTH(helpers_licence),
-        BOTH(crlf_sources), BOTH(compdb_multi), BOTH(signal_gate), BOTH(skipped_define),
+        BOTH(crlf_sources), BOTH(compdb_multi), BOTH(signal_gate), BOTH(skipped_define), BOTH(macro_keeps_use),
         BOTH(custom_dispatch), BOTH(custom_refused), BOTH(custom_in_backends),
         BOTH(custom_ifdef),
         cmocka_unit_test(test_backup),
