@@ -186,6 +186,47 @@ static void test_plan_verify(void **state)
     free(dir);
 }
 
+/* A move that compiles in one configuration and not in another: with
+ * that configuration named, plan --verify says which breaks (exit 2) and
+ * apply writes nothing; with only the first, the plan goes through. */
+static void test_verify_every_configuration(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "ops/blas/blas_ops.h",
+                  "#include <eh/eh.h>\n"
+                  "eh_tensor *eh_blas_matmul(const eh_tensor *a, const eh_tensor *b);\n"
+                  "void eh_blas_set_threads(int n);\n"));
+    free(tt_write(dir, "ops/blas/gemm.c",
+                  "#include \"blas_ops.h\"\n\n#ifndef USE_BLAS\nextern int blas_threads;\n#endif\n\n"
+                  "void eh_blas_set_threads(int n)\n{\n#ifndef USE_BLAS\n    blas_threads = n;\n"
+                  "#endif\n    (void)n;\n}\n\n"
+                  "eh_tensor *eh_blas_matmul(const eh_tensor *a, const eh_tensor *b)\n{\n"
+                  "#ifndef USE_BLAS\n    if (blas_threads < 0)\n        return 0;\n#endif\n"
+                  "    return eh_matmul(a, b);\n}\n"));
+    char *before = tt_snapshot(dir, true);
+    tt_run r = mt_migrate(dir, NULL, "plan", "--verify", "--define-sets", "USE_BLAS", ".", NULL);
+    assert_int_equal(r.status, 1); /* eh_blas_set_threads is listed */
+    tt_free(&r);
+    r = mt_migrate(dir, NULL, "plan", "--verify", "--define-sets", "USE_BLAS;!USE_BLAS", ".", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "backends/blas/gemm.c: does not compile after the change "
+                                   "(define set \"!USE_BLAS\"): use of undeclared identifier "
+                                   "'blas_threads'; the plan would break it"));
+    tt_free(&r);
+    r = mt_migrate(dir, NULL, "apply", "--define-sets", "USE_BLAS;!USE_BLAS", ".", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "(define set \"!USE_BLAS\")"));
+    assert_true(tt_contains(r.err, "nothing was changed"));
+    char *now = tt_snapshot(dir, true);
+    tt_assert_same(before, now, "a move that breaks one configuration");
+    free(now);
+    free(before);
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 /* --define-sets: a set that does not parse is a usage error. */
 static void test_define_sets_usage(void **state)
 {
@@ -256,6 +297,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_database_outside_tree),
         cmocka_unit_test(test_plan_verify),
+        cmocka_unit_test(test_verify_every_configuration),
         cmocka_unit_test(test_define_sets_usage),
         cmocka_unit_test(test_stale_database),
         cmocka_unit_test(test_backend_by_backend),
