@@ -263,7 +263,7 @@ const char *em_tree_why(const em_tree *t, const char *path, unsigned line, unsig
     for (size_t i = 0; w && nl && i < t->n_whys; i++) {
         const em_why *x = &t->whys[i];
         if (x->line == line && x->col == col && !strcmp(x->path, path) &&
-            !strncmp(x->why, name, nl) && x->why[nl] == ' ')
+            !strncmp(x->why, name, nl) && (x->why[nl] == ' ' || x->why[nl] == ':'))
             return x->why;
     }
     return w && w->why[0] ? w->why : NULL;
