@@ -533,6 +533,33 @@ static char *diff_root(const em_opts *o)
     return common;
 }
 
+/* New translation units (a partial move's destination, generated code)
+ * are in no build yet: a person adds them to it, and the database follows. */
+static void note_new_units(const em_tree *t, em_plan *p, const em_moves *mv, const char *json)
+{
+    el_buf names = {0};
+    size_t n = 0;
+    for (size_t i = 0; i < mv->n_creates; i++) {
+        const char *path = mv->creates[i].path;
+        size_t l = strlen(path);
+        if (mv->creates[i].from || l < 2 || strcmp(path + l - 2, ".c"))
+            continue;
+        char *owned = NULL;
+        el_buf_puts(&names, n++ ? ", " : "");
+        el_buf_puts(&names, display(t, path, &owned));
+        free(owned);
+    }
+    if (n) {
+        char *disp = el_path_display(json);
+        /* after the entry saying how it changes, if there is one */
+        em_manuals_note(&p->manual, disp, 1, 1, "it does not list the %zu translation unit%s this "
+                        "migration creates (%s): add %s to the build, then regenerate it", n,
+                        n == 1 ? "" : "s", el_buf_str(&names), n == 1 ? "it" : "them");
+        free(disp);
+    }
+    el_buf_free(&names);
+}
+
 /* A compilation database that lists a moved file changes with it (inside
  * the tree), or a person is told how to regenerate it. */
 static int plan_compdb(const em_opts *o, const em_tree *t, em_plan *p, const em_moves *mv,
@@ -550,7 +577,7 @@ static int plan_compdb(const em_opts *o, const em_tree *t, em_plan *p, const em_
     char *json = el_path_join(dir, "compile_commands.json");
     size_t len = 0, count = 0;
     char *text = NULL;
-    if (n && el_read_file(json, &text, &len, NULL, NULL) != 0)
+    if (el_read_file(json, &text, &len, NULL, NULL) != 0)
         text = NULL;
     char *now = text ? em_compdb_moved(text, from, to, n, &count) : NULL;
     int rc = 0;
@@ -566,6 +593,8 @@ static int plan_compdb(const em_opts *o, const em_tree *t, em_plan *p, const em_
         free(disp);
         free(cmd);
     }
+    if (text)
+        note_new_units(t, p, mv, json);
     free(now);
     free(text);
     free(json);

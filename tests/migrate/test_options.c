@@ -98,6 +98,10 @@ static void test_compile_commands(void **state)
     assert_int_equal(with_db.status, 1);
     assert_true(tt_contains(with_db.err, "compile_commands.json:1:1: manual: it lists 7 files "
                                          "this migration moves"));
+    /* the translation units it creates are in no build yet: said */
+    assert_true(tt_contains(with_db.err, "your build system); it does not list the 2 translation units "
+                                         "this migration creates (app_ops.c, app_ops_register.c): "
+                                         "add them to the build, then regenerate it\n"));
     assert_true(tt_contains(with_db.out, "rename from ops/blas/gemm.c\n"));
     assert_string_equal(with_db.out, with_args.out);
     tt_free(&with_args);
