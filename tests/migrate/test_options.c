@@ -153,16 +153,18 @@ static void test_include_shared_with_other_backend(void **state)
     free(dir);
 }
 
+/* A legacy header: an op and a function that is no op (it stays). */
+static const char BLAS_OPS_H[] = "#include <eh/eh.h>\n"
+                                 "eh_tensor *eh_blas_matmul(const eh_tensor *a, const eh_tensor *b);\n"
+                                 "void eh_blas_set_threads(int n);\n";
+
 /* plan --verify parses the planned result and reports what would not
  * compile (exit 2); plan alone prints the diff and exits 0. */
 static void test_plan_verify(void **state)
 {
     (void)state;
     char *dir = tt_tmpdir();
-    free(tt_write(dir, "ops/blas/blas_ops.h",
-                  "#include <eh/eh.h>\n"
-                  "eh_tensor *eh_blas_matmul(const eh_tensor *a, const eh_tensor *b);\n"
-                  "void eh_blas_set_threads(int n);\n"));
+    free(tt_write(dir, "ops/blas/blas_ops.h", BLAS_OPS_H));
     free(tt_write(dir, "ops/blas/gemm.c",
                   "#include \"blas_ops.h\"\n\nextern int blas_threads;\n\n"
                   "void eh_blas_set_threads(int n)\n{\n    blas_threads = n;\n}\n\n"
@@ -197,10 +199,7 @@ static void test_verify_every_configuration(void **state)
 {
     (void)state;
     char *dir = tt_tmpdir();
-    free(tt_write(dir, "ops/blas/blas_ops.h",
-                  "#include <eh/eh.h>\n"
-                  "eh_tensor *eh_blas_matmul(const eh_tensor *a, const eh_tensor *b);\n"
-                  "void eh_blas_set_threads(int n);\n"));
+    free(tt_write(dir, "ops/blas/blas_ops.h", BLAS_OPS_H));
     free(tt_write(dir, "ops/blas/gemm.c",
                   "#include \"blas_ops.h\"\n\n#ifndef USE_BLAS\nextern int blas_threads;\n#endif\n\n"
                   "void eh_blas_set_threads(int n)\n{\n#ifndef USE_BLAS\n    blas_threads = n;\n"
