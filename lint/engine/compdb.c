@@ -3,14 +3,17 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <clang-c/CXCompilationDatabase.h>
 
 #include "args_policy.h"
+#include "config.h"
 #include "mem.h"
 #include "path.h"
+#include "strbuf.h"
 
 typedef struct entry {
     char *file;      /* absolute, real when it exists */
@@ -93,6 +96,72 @@ static void filter_args(entry *e, CXCompileCommand cmd)
     el_args_free(raw, n);
 }
 
+/* Is the text a compilation database libclang may read?  libclang's own
+ * JSON reader recurses without a bound (a malformed database once
+ * overflowed the stack, found by fuzz_compdb) and prints its errors
+ * itself, so json-c (with a depth limit) reads the file first and the
+ * error says where and what. */
+static bool entry_ok(json_object *e, size_t k, const char *json, char **err)
+{
+    json_object *v;
+    const char *missing = NULL;
+    if (!json_object_is_type(e, json_type_object))
+        missing = "an object";
+    else if (!json_object_object_get_ex(e, "directory", &v) || !json_object_is_type(v, json_type_string))
+        missing = "a \"directory\" string";
+    else if (!json_object_object_get_ex(e, "file", &v) || !json_object_is_type(v, json_type_string))
+        missing = "a \"file\" string";
+    else if (json_object_object_get_ex(e, "arguments", &v)) {
+        size_t n = json_object_is_type(v, json_type_array) ? json_object_array_length(v) : 0;
+        if (!json_object_is_type(v, json_type_array))
+            missing = "\"arguments\" as an array of strings";
+        for (size_t i = 0; i < n && !missing; i++)
+            if (!json_object_is_type(json_object_array_get_idx(v, i), json_type_string))
+                missing = "\"arguments\" as an array of strings";
+    } else if (!json_object_object_get_ex(e, "command", &v) || !json_object_is_type(v, json_type_string))
+        missing = "a \"command\" string or an \"arguments\" array";
+    if (missing)
+        *err = el_xasprintf("%s: entry %zu: expected %s", json, k + 1, missing);
+    return !missing;
+}
+
+static bool database_ok(const char *json, char **err)
+{
+    FILE *f = fopen(json, "rb");
+    if (!f) {
+        *err = el_xasprintf("%s: cannot read: %s", json, strerror(errno));
+        return false;
+    }
+    el_buf b = {0};
+    char chunk[65536];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+        el_buf_putn(&b, chunk, got);
+    bool bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        el_buf_free(&b);
+        *err = el_xasprintf("%s: cannot read: %s", json, strerror(EIO));
+        return false;
+    }
+    char *why = NULL;
+    json_object *root = el_json_parse_located(b.s ? b.s : "", b.n, &why);
+    el_buf_free(&b);
+    if (!root) {
+        *err = el_xasprintf("%s:%s", json, why);
+        free(why);
+        return false;
+    }
+    bool ok = json_object_is_type(root, json_type_array);
+    if (!ok)
+        *err = el_xasprintf("%s: expected a JSON array of compile commands", json);
+    size_t n = ok ? json_object_array_length(root) : 0;
+    for (size_t k = 0; k < n && ok; k++)
+        ok = entry_ok(json_object_array_get_idx(root, k), k, json, err);
+    json_object_put(root);
+    return ok;
+}
+
 el_compdb *el_compdb_load(const char *build_dir, char **err)
 {
     char *json = el_path_join(build_dir, "compile_commands.json");
@@ -100,6 +169,10 @@ el_compdb *el_compdb_load(const char *build_dir, char **err)
     if (stat(json, &st) != 0) {
         *err = el_xasprintf("%s: %s (-p wants the directory holding compile_commands.json)",
                             json, strerror(errno));
+        free(json);
+        return NULL;
+    }
+    if (!database_ok(json, err)) {
         free(json);
         return NULL;
     }

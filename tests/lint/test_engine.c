@@ -115,7 +115,20 @@ static void test_compile_database(void **state)
     w("bad/compile_commands.json", "[{\"directory\": ");
     r = lt_lint(dir, "--no-cache", "-p", "bad", "src", NULL);
     assert_int_equal(r.status, 2);
-    assert_true(tt_contains(r.err, "emberlint: bad/compile_commands.json: cannot load"));
+    assert_true(tt_contains(r.err, "emberlint: bad/compile_commands.json:1:16: unexpected end of file"));
+    tt_free(&r);
+    /* libclang's reader recursed without bound on this one (fuzz_compdb) */
+    w("bad/compile_commands.json", "[{\"directory\":(\"build\", \"file\": \"a.c\",\n"
+                                   " \"arguments\": [\"-c\", [[{\"directory\":(]}]]\n");
+    r = lt_lint(dir, "--no-cache", "-p", "bad", "src", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "emberlint: bad/compile_commands.json:1:15: unexpected character"));
+    tt_free(&r);
+    /* valid JSON, not a compilation database */
+    w("bad/compile_commands.json", "[{\"directory\": \"/\", \"command\": \"cc -c a.c\"}]");
+    r = lt_lint(dir, "--no-cache", "-p", "bad", "src", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "compile_commands.json: entry 1: expected a \"file\" string"));
     tt_free(&r);
 }
 
