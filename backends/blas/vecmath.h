@@ -38,9 +38,14 @@ typedef struct eh_blas_vm {
 #define EH_BLAS_VM_B(op) eh_blas_vm_f2 op##_f[3]; eh_blas_vm_d2 op##_d[3];
     EH_BLAS_VM_BINARY(EH_BLAS_VM_B)
 #undef EH_BLAS_VM_B
-    /* exp(x[i] - shift) into o, and their sum in double (softmax) */
+    /* exp(x[i] - shift) into o (f64: o may be NULL), and their sum in
+     * double (softmax, log_softmax) */
     double (*exp_shift_sum_f)(const float *x, float shift, float *o, int64_t n);
     double (*exp_shift_sum_d)(const double *x, double shift, double *o, int64_t n);
+    /* the same with exp in float (x - shift rounded to float once, SLEEF's
+     * 1.0-ulp expf), summed in double; o may be NULL (log_softmax needs
+     * the sum only) */
+    double (*expf_shift_sum_f)(const float *x, float shift, float *o, int64_t n);
 } eh_blas_vm;
 
 /* Reduction loops (simd/reduce.c).  A wide-row Neumaier pass: rows x w

@@ -361,7 +361,7 @@ EH_BLAS_VM_UNARY(UNARY_BOTH)
     BINARY_LOOP(op, d, double, vd, WD, op##_d_vs, 0, 1)
 EH_BLAS_VM_BINARY(BINARY_SETS)
 
-/* exp(x - shift) into o; returns the sum of the results, added in double in
+/* exp(x - shift) into o (unless NULL); returns the sum of the results, added in double in
  * a fixed order (lane sums, then lanes in order), so it depends only on n
  * and the data.  f32 data is widened and exp computed in double, as ref's
  * softmax does: x - shift is exact enough that tiny results keep their
@@ -407,7 +407,8 @@ static double exp_shift_sum_d(const double *x, double shift, double *o, int64_t 
         vd v;
         memcpy(&v, x + i, sizeof v);
         vd r = V_exp_d(v - s);
-        memcpy(o + i, &r, sizeof r);
+        if (o)
+            memcpy(o + i, &r, sizeof r);
         acc += r;
     }
     if (i < n) {
@@ -415,10 +416,62 @@ static double exp_shift_sum_d(const double *x, double shift, double *o, int64_t 
         size_t bytes = (size_t)(n - i) * sizeof(double);
         memcpy(&v, x + i, bytes);
         vd r = V_exp_d(v - s);
-        memcpy(o + i, &r, bytes);
+        if (o)
+            memcpy(o + i, &r, bytes);
         for (int64_t l = 0; l < n - i; l++)
             tail += r[l];
     }
+    double sum = 0.0;
+    for (int l = 0; l < WD; l++)
+        sum += acc[l];
+    return sum + tail;
+}
+
+/* exp(x - shift) in float: a whole vector of lanes per SLEEF call at the
+ * float width (twice the double width, and expf is cheaper per lane).
+ * Blocks of EXPF_BLOCK results go to o (or a stack buffer) first and are
+ * summed after, so the accumulators stay in registers (a SLEEF call
+ * clobbers every vector register); each result is widened to double and
+ * added in a fixed order (two vectors of lane sums, then the lanes in
+ * order, then the tail in order): the sum depends on n and the data only. */
+#define EXPF_BLOCK 512
+typedef float vfh __attribute__((vector_size(WD * 4)));
+static double expf_shift_sum_f(const float *x, float shift, float *o, int64_t n)
+{
+    float buf[EXPF_BLOCK] __attribute__((aligned(64)));
+    vd acc0 = {0}, acc1 = {0};
+    vf s = (vf){0} + shift;
+    int64_t i = 0;
+    while (i + WF <= n) {
+        int64_t len = n - i < EXPF_BLOCK ? (n - i) / WF * WF : EXPF_BLOCK;
+        float *dst = o ? o + i : buf;
+        for (int64_t k = 0; k < len; k += WF) {
+            vf v;
+            memcpy(&v, x + i + k, sizeof v);
+            vf r = V_exp_f(v - s);
+            memcpy(dst + k, &r, sizeof r);
+        }
+        for (int64_t k = 0; k < len; k += WF) {
+            vfh lo, hi;
+            memcpy(&lo, dst + k, sizeof lo);
+            memcpy(&hi, dst + k + WD, sizeof hi);
+            acc0 += __builtin_convertvector(lo, vd);
+            acc1 += __builtin_convertvector(hi, vd);
+        }
+        i += len;
+    }
+    double tail = 0.0;
+    if (i < n) {
+        vf v = (vf){0};
+        size_t bytes = (size_t)(n - i) * sizeof(float);
+        memcpy(&v, x + i, bytes);
+        vf r = V_exp_f(v - s);
+        if (o)
+            memcpy(o + i, &r, bytes);
+        for (int64_t l = 0; l < n - i; l++)
+            tail += (double)r[l];
+    }
+    vd acc = acc0 + acc1;
     double sum = 0.0;
     for (int l = 0; l < WD; l++)
         sum += acc[l];
@@ -435,4 +488,5 @@ const eh_blas_vm TABLE = {
     EH_BLAS_VM_BINARY(ENTRY_B)
     .exp_shift_sum_f = exp_shift_sum_f,
     .exp_shift_sum_d = exp_shift_sum_d,
+    .expf_shift_sum_f = expf_shift_sum_f,
 };
