@@ -85,6 +85,13 @@ typedef int (*bench_fn)(void *arg);
  * -1 if any run failed. */
 int bench_time(bench_ctx *ctx, bench_fn fn, void *arg, bench_stats *out);
 
+/* Two functions timed alternately (a, b, a, b, ...), after one warm-up
+ * run of each: a load that changes during the measurement (other work on
+ * a shared machine) then weighs on both alike, and their ratio compares
+ * like with like.  The run count is planned from the slower warm-up. */
+int bench_time_pair(bench_ctx *ctx, bench_fn fa, void *arg_a, bench_stats *out_a, bench_fn fb,
+                    void *arg_b, bench_stats *out_b);
+
 /* Same for an external command (wall time of fork+exec+wait; stdout and
  * stderr go to /dev/null).  -1 if it cannot run or exits nonzero. */
 int bench_time_command(bench_ctx *ctx, char *const argv[], bench_stats *out);

@@ -178,6 +178,35 @@ int bench_time(bench_ctx *ctx, bench_fn fn, void *arg, bench_stats *out)
     return 0;
 }
 
+int bench_time_pair(bench_ctx *ctx, bench_fn fa, void *arg_a, bench_stats *out_a, bench_fn fb,
+                    void *arg_b, bench_stats *out_b)
+{
+    memset(out_a, 0, sizeof *out_a);
+    memset(out_b, 0, sizeof *out_b);
+    double t0 = bench_now();
+    if (fa(arg_a) != 0)
+        return -1;
+    double t1 = bench_now();
+    if (fb(arg_b) != 0)
+        return -1;
+    double wa = t1 - t0, wb = bench_now() - t1;
+    int reps = plan_reps(ctx, wa > wb ? wa : wb);
+    double ta[MAX_REPS], tb[MAX_REPS];
+    for (int i = 0; i < reps; i++) {
+        double a = bench_now();
+        if (fa(arg_a) != 0)
+            return -1;
+        double b = bench_now();
+        if (fb(arg_b) != 0)
+            return -1;
+        ta[i] = b - a;
+        tb[i] = bench_now() - b;
+    }
+    summarize(ta, reps, out_a);
+    summarize(tb, reps, out_b);
+    return 0;
+}
+
 /* fork + exec; stdout/stderr captured into malloc'd strings when the
  * pointers are non-NULL (else /dev/null).  Returns the exit status, 127
  * if the program could not be started, -1 on a harness failure. */
