@@ -34,6 +34,10 @@ static const vm_op vm_ops[] = {
     {"cos", eh_cos, NULL},         {"tan", eh_tan, NULL},         {"tanh", eh_tanh, NULL},
     {"sigmoid", eh_sigmoid, NULL}, {"softplus", eh_softplus, NULL}, {"erf", eh_erf, NULL},
     {"power", NULL, eh_power},     {"atan2", NULL, eh_atan2},
+    /* exact arithmetic that also runs at the machine's vector width
+     * (vecmath.h's EH_BLAS_VM_ARITH): ref's bits on every instruction set */
+    {"abs", eh_abs, NULL},         {"add", NULL, eh_add},         {"subtract", NULL, eh_subtract},
+    {"multiply", NULL, eh_multiply}, {"divide", NULL, eh_divide},
 };
 #define N_OPS (sizeof vm_ops / sizeof vm_ops[0])
 

@@ -287,6 +287,18 @@ static inline vd powd_v(vd x, vd y)
 #define V_atan2_f(x, y) CALLF2(atan2, u10, x, y)
 #define V_atan2_d(x, y) CALLD2(atan2, u10, x, y)
 
+/* exact: one IEEE operation per element (no contraction: -ffp-contract=off) */
+#define V_add_f(x, y) ((x) + (y))
+#define V_add_d(x, y) ((x) + (y))
+#define V_subtract_f(x, y) ((x) - (y))
+#define V_subtract_d(x, y) ((x) - (y))
+#define V_multiply_f(x, y) ((x) * (y))
+#define V_multiply_d(x, y) ((x) * (y))
+#define V_divide_f(x, y) ((x) / (y))
+#define V_divide_d(x, y) ((x) / (y))
+#define V_abs_f(x) absf(x)
+#define V_abs_d(x) absd(x)
+
 /* ---- loops ------------------------------------------------------------------ */
 
 #define UNARY_LOOP(op, S, T, V, W)                                                  \
@@ -309,6 +321,7 @@ static inline vd powd_v(vd x, vd y)
     }
 #define UNARY_BOTH(op) UNARY_LOOP(op, f, float, vf, WF) UNARY_LOOP(op, d, double, vd, WD)
 EH_BLAS_VM_UNARY(UNARY_BOTH)
+EH_BLAS_VM_EXACT_UNARY(UNARY_BOTH)
 
 /* Load W elements of an operand: contiguous, or one element broadcast. */
 #define LOAD_OP(V, T, W, dst, src, i, scalar, count)                                \
@@ -360,6 +373,7 @@ EH_BLAS_VM_UNARY(UNARY_BOTH)
     BINARY_LOOP(op, d, double, vd, WD, op##_d_sv, 1, 0)                             \
     BINARY_LOOP(op, d, double, vd, WD, op##_d_vs, 0, 1)
 EH_BLAS_VM_BINARY(BINARY_SETS)
+EH_BLAS_VM_ARITH(BINARY_SETS)
 
 /* exp(x - shift) into o (unless NULL); returns the sum of the results, added in double in
  * a fixed order (lane sums, then lanes in order), so it depends only on n
@@ -484,8 +498,10 @@ const eh_blas_vm TABLE = {
     .isa = ISA,
 #define ENTRY_U(op) .op##_f = op##_f, .op##_d = op##_d,
     EH_BLAS_VM_UNARY(ENTRY_U)
+    EH_BLAS_VM_EXACT_UNARY(ENTRY_U)
 #define ENTRY_B(op) .op##_f = {op##_f_vv, op##_f_sv, op##_f_vs}, .op##_d = {op##_d_vv, op##_d_sv, op##_d_vs},
     EH_BLAS_VM_BINARY(ENTRY_B)
+    EH_BLAS_VM_ARITH(ENTRY_B)
     .exp_shift_sum_f = exp_shift_sum_f,
     .exp_shift_sum_d = exp_shift_sum_d,
     .expf_shift_sum_f = expf_shift_sum_f,
