@@ -75,8 +75,8 @@ typedef struct bench_stats {
     double max_s;
     int reps;        /* timed repetitions (the warm-up run is not counted) */
     double cpu_median_s; /* median CPU time of the process per run (every thread's
-                          * together), 0 if not measured: unlike the wall
-                          * time, other processes' load barely moves it */
+                          * together), 0 if not measured: other processes'
+                          * load moves it far less than the wall time */
 } bench_stats;
 
 /* One run of the thing measured; 0 on success.  On failure, report why
@@ -132,9 +132,9 @@ int bench_row_time(const bench_ctx *ctx, const char *id, double *seconds);
 /* The CPU time per item of a row of the current case; 0 if not measured. */
 int bench_row_cpu(const bench_ctx *ctx, const char *id, double *seconds);
 /* A reason for the last goal (subject's time <= goal x the reference's,
- * not met) from the CPU times of the two rows, which other processes'
- * load barely moves: the subject's `threads` together against the
- * reference's one.  Says whether idle cores would have met it.  Nothing
+ * not met) from the CPU times of the two rows (other processes' load
+ * moves them far less than the wall times): the subject's `threads`
+ * together against the reference's one.  Says whether idle cores would have met it.  Nothing
  * when either CPU time is missing. */
 void bench_goal_cpu_reason(bench_ctx *ctx, const char *subject, const char *ref,
                            const char *ref_name, int threads, double goal);
