@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <clang-c/Index.h>
 
 #include "cli.h"
@@ -279,6 +280,33 @@ static int fix_or_diff(const el_cli *c, const el_compdb *db, lint_run *r, bool *
     return rc;
 }
 
+/* --show-config FILE (a directory: the configuration of its files). */
+static int show_config(const el_cli *c)
+{
+    struct stat st;
+    if (stat(c->show_config, &st) != 0) {
+        fprintf(stderr, "emberlint: --show-config: %s: %s\n", c->show_config, strerror(errno));
+        return EXIT_TROUBLE;
+    }
+    char *err = NULL;
+    el_configs *cfgs = el_configs_new(c->config, &err);
+    char *abs = el_path_abs(c->show_config);
+    char *probe = S_ISDIR(st.st_mode) ? el_path_join(abs, "x.c") : el_xstrdup(abs);
+    const el_config *cfg = cfgs ? el_configs_for(cfgs, probe, &err) : NULL;
+    int rc = 0;
+    if (!cfg) {
+        rc = trouble(err);
+        free(err);
+    } else {
+        el_configs_finalize(cfgs);
+        el_config_show(stdout, cfg, probe);
+    }
+    free(probe);
+    free(abs);
+    el_configs_free(cfgs);
+    return rc;
+}
+
 static int lint(el_cli *c)
 {
     size_t nm = el_meta_count();
@@ -381,6 +409,8 @@ int main(int argc, char **argv)
         list_rules(cli.format == EL_FORMAT_JSON);
     } else if (cli.explain) {
         rc = explain(cli.explain);
+    } else if (cli.show_config) {
+        rc = show_config(&cli);
     } else {
         rc = lint(&cli);
     }

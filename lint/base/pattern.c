@@ -24,13 +24,62 @@ static void split(const char *s, comps *c)
         c->v[c->n++] = t;
 }
 
-static bool is_capture(const char *p)
+/* The capture "<word>" inside a pattern component: its offset and
+ * length, or false when the component has none. */
+static bool find_capture(const char *p, size_t *at, size_t *len)
 {
-    size_t l = strlen(p);
-    return l >= 3 && p[0] == '<' && p[l - 1] == '>';
+    const char *open = strchr(p, '<');
+    const char *close = open ? strchr(open, '>') : NULL;
+    if (!open || !close || close - open < 2)
+        return false;
+    for (const char *q = open + 1; q < close; q++)
+        if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') ||
+              *q == '_'))
+            return false;
+    *at = (size_t)(open - p);
+    *len = (size_t)(close - open) + 1;
+    return true;
 }
 
-static bool match(const char **p, size_t np, const char **x, size_t nx, const char **cap)
+/* A glob matching the n bytes of s (fnmatch wants a terminated string). */
+static bool glob_n(const char *glob, size_t glob_len, const char *s, size_t n)
+{
+    char *g = el_xstrndup(glob, glob_len);
+    char *t = el_xstrndup(s, n);
+    bool ok = fnmatch(g, t, 0) == 0;
+    free(g);
+    free(t);
+    return ok;
+}
+
+/* Component x against a pattern component holding a capture at [at,
+ * at+len): "ggml-<name>" matches "ggml-cuda" capturing "cuda".  The
+ * capture is never empty; the first split that matches wins. */
+static bool match_capture(const char *p, size_t at, size_t len, const char *x, size_t *cap_off,
+                          size_t *cap_len)
+{
+    const char *post = p + at + len;
+    size_t nx = strlen(x);
+    for (size_t i = 0; i < nx; i++) {
+        if (!glob_n(p, at, x, i))
+            continue;
+        for (size_t j = nx; j > i; j--) {
+            if (glob_n(post, strlen(post), x + j, nx - j)) {
+                *cap_off = i;
+                *cap_len = j - i;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+typedef struct capture {
+    const char *s;   /* the component it is in, NULL when nothing captured yet */
+    size_t off, len;
+} capture;
+
+static bool match(const char **p, size_t np, const char **x, size_t nx, capture *cap)
 {
     if (np == 0)
         return nx == 0;
@@ -42,10 +91,13 @@ static bool match(const char **p, size_t np, const char **x, size_t nx, const ch
     }
     if (nx == 0)
         return false;
-    if (is_capture(p[0])) {
-        const char *saved = *cap;
-        if (!*cap)
-            *cap = x[0];
+    size_t at, len, off, clen;
+    if (find_capture(p[0], &at, &len)) {
+        if (!match_capture(p[0], at, len, x[0], &off, &clen))
+            return false;
+        capture saved = *cap;
+        if (!cap->s)
+            *cap = (capture){x[0], off, clen};
         if (match(p + 1, np - 1, x + 1, nx - 1, cap))
             return true;
         *cap = saved;
@@ -56,7 +108,7 @@ static bool match(const char **p, size_t np, const char **x, size_t nx, const ch
     return match(p + 1, np - 1, x + 1, nx - 1, cap);
 }
 
-bool el_pattern_match(const char *pattern, const char *path, char *capture, size_t capn)
+bool el_pattern_match(const char *pattern, const char *path, char *out, size_t capn)
 {
     bool anchored = pattern[0] == '/';
     size_t lp = strlen(pattern);
@@ -65,21 +117,19 @@ bool el_pattern_match(const char *pattern, const char *path, char *capture, size
     split(pat, &pc);
     split(path, &xc);
     bool ok = false;
-    const char *cap = NULL;
+    capture cap = {0};
     if (pc.n) {
         for (size_t start = 0; start <= (anchored ? 0 : xc.n) && !ok; start++) {
-            cap = NULL;
+            cap = (capture){0};
             ok = match(pc.v, pc.n, xc.v + start, xc.n - start, &cap);
         }
     }
-    if (ok && capture && capn) {
-        capture[0] = '\0';
-        if (cap) {
-            size_t l = strlen(cap);
-            if (l >= capn)
-                l = capn - 1;
-            memcpy(capture, cap, l);
-            capture[l] = '\0';
+    if (ok && out && capn) {
+        out[0] = '\0';
+        if (cap.s) {
+            size_t l = cap.len < capn ? cap.len : capn - 1;
+            memcpy(out, cap.s + cap.off, l);
+            out[l] = '\0';
         }
     }
     free(pat);
@@ -88,4 +138,16 @@ bool el_pattern_match(const char *pattern, const char *path, char *capture, size
     free(xc.buf);
     free(xc.v);
     return ok;
+}
+
+bool el_pattern_has_capture(const char *pattern)
+{
+    comps pc;
+    split(pattern, &pc);
+    size_t n = 0, at, len;
+    for (size_t i = 0; i < pc.n; i++)
+        n += find_capture(pc.v[i], &at, &len);
+    free(pc.buf);
+    free(pc.v);
+    return n == 1;
 }

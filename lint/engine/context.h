@@ -53,6 +53,8 @@ struct el_ctx {
      * the macro is used: fixes never edit inside them.  Loaded on the first
      * replacement (libclang gives a token from a macro body the
      * location of the whole expansion, so locations alone cannot tell). */
+    /* The TU includes <eh/eh.h> (el_uses_libeh): 0 unknown, 1 yes, 2 no. */
+    unsigned char uses_libeh;
     struct el_macro_span {
         CXFile file;
         unsigned begin, end;

@@ -19,6 +19,7 @@
 #include "mem.h"
 #include "metadata.h"
 #include "progname.h"
+#include "strbuf.h"
 #include "strmap.h"
 #include "suppress.h"
 
@@ -246,6 +247,81 @@ static void call_file_hooks(el_ctx *ctx, CXTranslationUnit tu)
     free(lf.v);
 }
 
+/* An #include that was not found: a fact, so the run can say so once
+ * (missing_includes_note), cached with the TU. */
+static void note_missing_include(el_tu_result *res, const el_source *src, CXDiagnostic d)
+{
+    CXString s = clang_getDiagnosticSpelling(d);
+    const char *msg = clang_getCString(s);
+    const char *q = msg && msg[0] == '\'' ? strstr(msg + 1, "' file not found") : NULL;
+    if (q) {
+        char *name = el_xstrndup(msg + 1, (size_t)(q - msg - 1));
+        el_result_add_fact(res, src->path, EL_FACT_MISSING_INCLUDE, name);
+        free(name);
+    }
+    clang_disposeString(s);
+}
+
+typedef struct missing {
+    const char *name;
+    size_t files;
+} missing;
+
+static int cmp_missing(const void *a, const void *b)
+{
+    const missing *x = a, *y = b;
+    if (x->files != y->files)
+        return x->files < y->files ? 1 : -1;
+    return strcmp(x->name, y->name);
+}
+
+/* Once per run, on stderr: which includes were not found, in how many
+ * files, and how to give the compiler what it needs. */
+static void missing_includes_note(const el_fact_rec *const *facts, size_t n)
+{
+    missing *m = NULL;
+    size_t nm = 0, cap = 0;
+    el_strmap files = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(facts[i]->key, EL_FACT_MISSING_INCLUDE) != 0)
+            continue;
+        char *key = el_xasprintf("%s\n%s", facts[i]->file, facts[i]->value);
+        bool again = el_strmap_put(&files, key, (void *)1) != NULL;
+        el_strmap_put(&files, facts[i]->file, (void *)1);
+        free(key);
+        if (again)
+            continue;
+        size_t k;
+        for (k = 0; k < nm && strcmp(m[k].name, facts[i]->value) != 0; k++)
+            ;
+        if (k == nm) {
+            el_grow(&m, &cap, nm + 1, sizeof *m);
+            m[nm++] = (missing){facts[i]->value, 0};
+        }
+        m[k].files++;
+    }
+    if (nm == 0) {
+        el_strmap_free(&files);
+        return;
+    }
+    qsort(m, nm, sizeof *m, cmp_missing);
+    el_buf b = {0};
+    bool eh = false;
+    for (size_t k = 0; k < nm && k < 4; k++) {
+        el_buf_printf(&b, "%s'%s' (%zu file%s)", k ? ", " : "", m[k].name, m[k].files,
+                      m[k].files == 1 ? "" : "s");
+        eh |= strncmp(m[k].name, "eh/", 3) == 0;
+    }
+    if (nm > 4)
+        el_buf_printf(&b, " and %zu more", nm - 4);
+    fprintf(stderr, "%s: includes not found: %s; give the compiler "
+            "the project's flags: -p BUILD_DIR (its compile_commands.json) or -- -I<dir> -D<macro>%s\n",
+            el_progname, b.s, eh ? ", or install libeh (make install; pkg-config eh)" : "");
+    el_buf_free(&b);
+    el_strmap_free(&files);
+    free(m);
+}
+
 static const char *parse_failure_reason(enum CXErrorCode e)
 {
     switch (e) {
@@ -301,10 +377,12 @@ static void lint_tu(run *r, CXIndex idx, job *j)
         ctx.tu = tu;
         res->parsed = true;
         unsigned nd = clang_getNumDiagnostics(tu);
-        for (unsigned i = 0; i < nd && !res->had_errors; i++) {
+        for (unsigned i = 0; i < nd; i++) {
             CXDiagnostic d = clang_getDiagnostic(tu, i);
-            if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error)
+            if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
                 res->had_errors = true;
+                note_missing_include(res, src, d);
+            }
             clang_disposeDiagnostic(d);
         }
         for (size_t i = 0; i < ctx.n_rules; i++) {
@@ -575,6 +653,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
             rule->project(&p);
         }
     }
+    missing_includes_note(p.facts, p.n_facts);
     if (o->facts_out)
         for (size_t i = 0; i < p.n_facts; i++)
             copy_fact(o->facts_out, p.facts[i]);

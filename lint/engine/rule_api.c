@@ -367,6 +367,11 @@ const char *el_main_file(const el_ctx *ctx)
     return ctx->main->path;
 }
 
+bool el_main_is_header(const el_ctx *ctx)
+{
+    return ctx->main->is_header;
+}
+
 const el_config *el_ctx_config(const el_ctx *ctx)
 {
     return ctx->main->cfg;
@@ -411,11 +416,13 @@ bool el_enclosing_function(const el_ctx *ctx, CXCursor *out)
 
 /* ---- knowledge ------------------------------------------------------------ */
 
-const char *el_symbol_replacement(const el_config *cfg, const char *symbol, char *buf, size_t n)
+/* The built-in replacement: rules/symbols.json, then eh_<backend>_<op>
+ * -> eh_<op> for the ops of libeh/ops.def. */
+static const char *builtin_replacement(const el_config *cfg, const char *symbol, char *buf, size_t n)
 {
-    const char *mapped = el_symbol_map_get(symbol);
-    if (mapped) {
-        snprintf(buf, n, "%s", mapped);
+    const el_kv *e = el_config_map_get(cfg, EL_REPLACEMENTS, symbol);
+    if (e && e->from.builtin) {
+        snprintf(buf, n, "%s", e->text);
         return buf;
     }
     for (size_t b = 0; b < el_config_backend_count(cfg); b++) {
@@ -429,6 +436,84 @@ const char *el_symbol_replacement(const el_config *cfg, const char *symbol, char
         }
     }
     return NULL;
+}
+
+/* A project's own entry (any .emberlint.json), or NULL. */
+static const char *project_replacement(const el_config *cfg, const char *symbol, char *buf, size_t n)
+{
+    const el_kv *e = el_config_map_get(cfg, EL_REPLACEMENTS, symbol);
+    if (!e || e->from.builtin)
+        return NULL;
+    snprintf(buf, n, "%s", e->text);
+    return buf;
+}
+
+const char *el_symbol_replacement(const el_config *cfg, const char *symbol, char *buf, size_t n)
+{
+    const char *r = project_replacement(cfg, symbol, buf, n);
+    return r ? r : builtin_replacement(cfg, symbol, buf, n);
+}
+
+static void find_eh_h(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData d)
+{
+    (void)stack;
+    (void)n;
+    bool *found = d;
+    if (*found)
+        return;
+    CXString name = clang_getFileName(f);
+    const char *s = clang_getCString(name);
+    size_t l = s ? strlen(s) : 0;
+    *found = l >= 8 && strcmp(s + l - 8, "/eh/eh.h") == 0;
+    clang_disposeString(name);
+}
+
+bool el_uses_libeh(el_ctx *ctx)
+{
+    if (!ctx->uses_libeh) {
+        bool found = false;
+        if (ctx->tu)
+            clang_getInclusions(ctx->tu, find_eh_h, &found);
+        ctx->uses_libeh = found ? 1 : 2;
+    }
+    return ctx->uses_libeh == 1;
+}
+
+const char *el_replacement(el_ctx *ctx, const char *name, char *buf, size_t n)
+{
+    const el_config *cfg = el_ctx_config(ctx);
+    const char *r = project_replacement(cfg, name, buf, n);
+    if (r || !el_uses_libeh(ctx))
+        return r;
+    return builtin_replacement(cfg, name, buf, n);
+}
+
+const char *el_frontend_include(el_ctx *ctx)
+{
+    const el_config *cfg = el_ctx_config(ctx);
+    if (!cfg->frontend_include[0])
+        return NULL;
+    if (cfg->frontend_include_from.builtin && !el_uses_libeh(ctx))
+        return NULL;
+    return cfg->frontend_include;
+}
+
+const char *el_backend_dir(el_ctx *ctx, const char *name, char *buf, size_t n)
+{
+    const el_strlist *dirs = el_config_list(el_ctx_config(ctx), EL_BACKEND_DIRS);
+    for (size_t i = 0; i < dirs->n; i++) {
+        const char *p = dirs->v[i] + (dirs->v[i][0] == '/');
+        if (strncmp(p, "**/", 3) == 0)
+            p += 3;
+        const char *at = strchr(p, '<');
+        const char *close = at ? strchr(at, '>') : NULL;
+        if (close && name[0]) {
+            snprintf(buf, n, "%.*s%s%s", (int)(at - p), p, name, close + 1);
+            return buf;
+        }
+    }
+    snprintf(buf, n, "a backend directory");
+    return buf;
 }
 
 /* ---- project hooks -------------------------------------------------------- */
