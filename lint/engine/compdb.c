@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <clang-c/CXCompilationDatabase.h>
 
+#include "language.h"
 #include "mem.h"
 #include "path.h"
 
@@ -123,6 +124,23 @@ static void filter_args(entry *e, CXCompileCommand cmd)
     }
 }
 
+/* A C++ command says so with -x c++ (its driver is dropped, and a header
+ * borrowing its entry would otherwise be parsed as C). */
+static void mark_cxx(entry *e, CXCompileCommand cmd)
+{
+    CXString d = clang_CompileCommand_getArg(cmd, 0);
+    bool cxx = el_command_is_cxx(clang_getCString(d), e->args, e->n_args, e->file) &&
+               !el_args_have_language(e->args, e->n_args);
+    clang_disposeString(d);
+    if (!cxx)
+        return;
+    e->args = el_xrealloc(e->args, (e->n_args + 2) * sizeof *e->args);
+    memmove(e->args + 2, e->args, e->n_args * sizeof *e->args);
+    e->args[0] = el_xstrdup("-x");
+    e->args[1] = el_xstrdup("c++");
+    e->n_args += 2;
+}
+
 el_compdb *el_compdb_load(const char *build_dir, char **err)
 {
     char *json = el_path_join(build_dir, "compile_commands.json");
@@ -166,6 +184,7 @@ el_compdb *el_compdb_load(const char *build_dir, char **err)
             }
             e->dir = absdir;
             filter_args(e, cmd);
+            mark_cxx(e, cmd);
         }
         clang_disposeString(d);
         clang_disposeString(f);

@@ -13,6 +13,7 @@
 
 #include "config_json.h"
 #include "embedded.h"
+#include "language.h"
 #include "mem.h"
 #include "metadata.h"
 #include "path.h"
@@ -1200,17 +1201,20 @@ bool el_config_in_project(const el_config *c, const char *abs_path)
     return in;
 }
 
+bool el_config_lists_c(const el_config *c)
+{
+    return list_find(&c->lists[EL_LANGUAGES], "c") >= 0;
+}
+
 const char *el_config_language_of(const el_config *c, const char *path)
 {
-    if (el_path_has_ext(path, ".c") || el_path_has_ext(path, ".h"))
+    if (el_path_has_ext(path, ".c"))
         return "c";
-    static const char *const cxx[] = {".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++"};
-    if (list_find(&c->lists[EL_LANGUAGES], "c++") < 0)
+    if (el_path_has_ext(path, ".h"))
+        return el_config_lists_c(c) ? "c" : "c++";
+    if (list_find(&c->lists[EL_LANGUAGES], "c++") < 0 || !el_path_is_cxx(path))
         return NULL;
-    for (size_t i = 0; i < sizeof cxx / sizeof *cxx; i++)
-        if (el_path_has_ext(path, cxx[i]))
-            return "c++";
-    return NULL;
+    return "c++";
 }
 
 bool el_config_is_backend_header(const el_config *c, const char *spelled, const char *resolved)
@@ -1405,10 +1409,9 @@ void el_configs_warn_unmatched(el_configs *s, char *const *paths, const el_confi
         for (size_t k = 0; k < sizeof path_keys / sizeof *path_keys; k++)
             if (path_keys[k] != EL_EXCLUDE)
                 note_hits(s, cfgs[i], path_keys[k], paths[i]);
-    el_config *list[2] = {s->forced, NULL};
     size_t n_list = s->forced ? 1 : s->n_all;
     for (size_t ci = 0; ci < n_list; ci++) {
-        el_config *c = s->forced ? list[0] : s->all[ci];
+        el_config *c = s->forced ? s->forced : s->all[ci];
         bool covered;
         if (n_dirs) {
             covered = under_any(c->root, dirs, n_dirs);

@@ -145,9 +145,12 @@ el_file_class el_config_classify(const el_config *c, const char *abs_path, char 
 /* The path (absolute, file or directory) matches an exclude pattern. */
 bool el_config_excluded(const el_config *c, const char *abs_path);
 /* The file's language from its name and the configuration's "languages":
- * "c" for .c and .h, "c++" for .cpp/.cc/.cxx/.hpp/.hh/.hxx when C++ is
- * on; NULL when a directory walk skips it. */
+ * "c" for .c, .h too unless "languages" leaves C out (then "c++"), "c++"
+ * for .cpp/.cc/.cxx/.hpp/.hh/.hxx when "languages" holds "c++"; NULL when
+ * a directory walk skips the file. */
 const char *el_config_language_of(const el_config *c, const char *path);
+/* "languages" holds "c" (.h files are C++ when it does not). */
+bool el_config_lists_c(const el_config *c);
 /* abs_path lies in the project: under the directory of the outermost
  * .emberlint.json, else under the current directory. */
 bool el_config_in_project(const el_config *c, const char *abs_path);

@@ -4,99 +4,15 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "libeh_headers.h"
 #include "mem.h"
 #include "path.h"
-
-#ifndef EL_PREFIX
-#define EL_PREFIX "/usr/local"
-#endif
 
 static void push(char ***v, size_t *n, size_t *cap, const char *s)
 {
     el_grow(v, cap, *n + 1, sizeof **v);
     (*v)[(*n)++] = el_xstrdup(s);
-}
-
-static bool exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
-/* The directory D above the file with D/libeh/include/eh/eh.h, or NULL. */
-static char *tree_with_libeh(const char *abs_file)
-{
-    char *dir = el_path_dirname(abs_file);
-    for (;;) {
-        char *probe = el_path_join(dir, "libeh/include/eh/eh.h");
-        bool hit = exists(probe);
-        free(probe);
-        if (hit)
-            return dir;
-        if (strcmp(dir, "/") == 0)
-            break;
-        char *up = el_path_dirname(dir);
-        free(dir);
-        dir = up;
-    }
-    free(dir);
-    return NULL;
-}
-
-/* <prefix>/include holding eh/eh.h: next to the emberlint binary
- * (bin/../include), else the configured prefix. */
-static char *installed_include(void)
-{
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *bin = el_path_dirname(exe);
-        char *pre = el_path_dirname(bin);
-        char *inc = el_path_join(pre, "include");
-        char *probe = el_path_join(inc, "eh/eh.h");
-        bool hit = exists(probe);
-        free(probe);
-        free(bin);
-        free(pre);
-        if (hit)
-            return inc;
-        free(inc);
-    }
-    if (exists(EL_PREFIX "/include/eh/eh.h"))
-        return el_xstrdup(EL_PREFIX "/include");
-    return NULL;
-}
-
-char **el_default_flags(const char *abs_file, size_t *n_out)
-{
-    char **v = NULL;
-    size_t n = 0, cap = 0;
-    push(&v, &n, &cap, "-std=c11");
-    char *tree = tree_with_libeh(abs_file);
-    if (tree) {
-        char *inc = el_path_join(tree, "libeh/include");
-        char *lib = el_path_join(tree, "libeh");
-        push(&v, &n, &cap, "-I");
-        push(&v, &n, &cap, inc);
-        push(&v, &n, &cap, "-I");
-        push(&v, &n, &cap, lib);
-        free(inc);
-        free(lib);
-        free(tree);
-    } else {
-        char *inc = installed_include();
-        if (inc) {
-            push(&v, &n, &cap, "-I");
-            push(&v, &n, &cap, inc);
-            free(inc);
-        }
-    }
-    *n_out = n;
-    return v;
 }
 
 char **el_flags_for(const el_compdb *db, const el_source *src, char *const *extra,
@@ -110,13 +26,27 @@ char **el_flags_for(const el_compdb *db, const el_source *src, char *const *extr
     }
     size_t nb = 0;
     char **base = db ? el_compdb_args(db, src->path, &nb) : NULL;
-    if (!base)
-        base = el_default_flags(src->path, &nb);
+    if (!base && src->cxx) {
+        push(&v, &n, &cap, "-x");
+        push(&v, &n, &cap, src->is_header ? "c++-header" : "c++");
+        push(&v, &n, &cap, "-std=c++17");
+    } else if (!base) {
+        push(&v, &n, &cap, "-std=c11");
+    }
     for (size_t i = 0; i < nb; i++)
         push(&v, &n, &cap, base[i]);
     el_args_free(base, nb);
+    /* The project's flags first: their -I directories win over libeh's
+     * fallbacks (next to the binary, pkg-config, the tree above). */
     for (size_t i = 0; i < n_extra; i++)
         push(&v, &n, &cap, extra[i]);
+    size_t nd = 0;
+    char **dirs = el_libeh_include_dirs(src->path, &nd);
+    for (size_t i = 0; i < nd; i++) {
+        push(&v, &n, &cap, "-I");
+        push(&v, &n, &cap, dirs[i]);
+    }
+    el_args_free(dirs, nd);
     /* Warnings are not findings: only errors make EH000, whatever -Werror
      * the project's flags carry. */
     push(&v, &n, &cap, "-w");
