@@ -229,7 +229,9 @@ lint_inc = $(foreach l,$(1),-Ilint/$(l))
 LINT_FLAGS := -isystem $(CLANG_INC) -D_XOPEN_SOURCE=700 -DEL_VERSION=\"$(VERSION)\" -DEL_PREFIX=\"$(PREFIX)\"
 LINT_LAYER_FLAGS_cli := $(call lint_inc,$(LINT_USES_cli)) -Ilint
 $(foreach l,$(LINT_LAYERS),$(eval LINT_LAYER_FLAGS_$(l) := $(call lint_inc,$(LINT_USES_$(l)) $(l))))
-$(foreach l,$(LINT_LAYERS),$(eval LINT_OBJS_$(l) := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard lint/$(l)/*.c))))
+# A layer's sources: its folder, and subfolders for the parts of one file
+# (lint/rules/backend_branch/: EH103's; the registry takes lint/rules/*.c).
+$(foreach l,$(LINT_LAYERS),$(eval LINT_OBJS_$(l) := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard lint/$(l)/*.c lint/$(l)/*/*.c))))
 LINT_OBJS_cli := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out lint/main.c,$(wildcard lint/*.c)))
 LINT_OBJS := $(foreach l,$(LINT_LAYERS) cli,$(LINT_OBJS_$(l))) \
              $(LINT_GEN)/registry.o $(LINT_GEN)/embedded_data.o

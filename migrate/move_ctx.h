@@ -1,6 +1,9 @@
 /* migrate/move_ctx.h -- the state of one em_moves_compute run, shared by
- * the files that compute the moves (moves.c, includes.c, headers.c,
- * register.c; see moves.h).  Internal to them. */
+ * the files that compute the moves (see moves.h).  Internal to them.
+ *
+ * They form a one-way stack, bottom to top: move_ctx.c (the state's
+ * helpers), includes.c and headers.c, register.c (uses includes.c),
+ * moves.c (uses them all). */
 #ifndef EM_MOVE_CTX_H
 #define EM_MOVE_CTX_H
 
@@ -63,7 +66,7 @@ typedef struct ctx {
     size_t n_kdefs, cap_kdefs;
 } ctx;
 
-/* ---- moves.c ---------------------------------------------------------- */
+/* ---- move_ctx.c ------------------------------------------------------- */
 
 /* Index of path in t->files, or (size_t)-1. */
 size_t mv_file_index(const em_tree *t, const char *path);
@@ -71,7 +74,7 @@ size_t mv_file_index(const em_tree *t, const char *path);
 const em_text *mv_text_of(ctx *c, const char *path);
 /* How path is shown to the user (*owned is set when it had to be made). */
 const char *mv_display_of(ctx *c, const char *path, char **owned);
-/* The directory holding the tree's backends/ (or the legacy ops/). */
+/* Free v's n strings and v. */
 void mv_free_strs(char **v, size_t n);
 /* Add a file the run creates at path, taking text's content. */
 em_create *mv_add_create(ctx *c, const char *path, el_buf *text, mode_t mode);

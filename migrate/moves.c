@@ -33,26 +33,6 @@ static bool in_list(char *const *v, size_t n, const char *s)
     return false;
 }
 
-em_create *mv_add_create(ctx *c, const char *path, el_buf *text, mode_t mode)
-{
-    el_grow(&c->out->creates, &c->out->cap_creates, c->out->n_creates + 1,
-            sizeof *c->out->creates);
-    em_create *cr = &c->out->creates[c->out->n_creates++];
-    memset(cr, 0, sizeof *cr);
-    cr->path = el_xstrdup(path);
-    cr->len = text->n;
-    cr->text = el_buf_take(text);
-    cr->mode = mode;
-    return cr;
-}
-
-void mv_free_strs(char **v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        free(v[i]);
-    free(v);
-}
-
 bool em_select_backend(const em_select *s, const char *backend)
 {
     return in_list(s->backends, s->n_backends, backend);
@@ -61,24 +41,6 @@ bool em_select_backend(const em_select *s, const char *backend)
 bool em_select_op(const em_select *s, const char *op)
 {
     return in_list(s->ops, s->n_ops, op);
-}
-
-/* ---- the computation's state (move_ctx.h) ----------------------------- */
-
-size_t mv_file_index(const em_tree *t, const char *path)
-{
-    size_t lo = 0, hi = t->n_files;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        int c = strcmp(t->files[mid].path, path);
-        if (!c)
-            return mid;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return (size_t)-1;
 }
 
 /* The include directives of a file: index of the first, count in *n. */
@@ -92,22 +54,6 @@ static size_t incs_of(const em_tree *t, const char *path, size_t *n)
         j++;
     *n = j - i;
     return i;
-}
-
-const em_text *mv_text_of(ctx *c, const char *path)
-{
-    size_t fi = mv_file_index(c->t, path);
-    const el_hash128 *h = fi != (size_t)-1 ? &c->t->files[fi].hash : NULL;
-    return em_texts_get(c->texts, path, h, c->err);
-}
-
-const char *mv_display_of(ctx *c, const char *path, char **owned)
-{
-    size_t fi = mv_file_index(c->t, path);
-    if (fi != (size_t)-1)
-        return c->t->files[fi].display;
-    *owned = el_path_display(path);
-    return *owned;
 }
 
 /* Column of a definition's name on its line (1 when not found). */

@@ -23,7 +23,7 @@
  * and emits it, includes.c the #include lines moved code needs (and
  * re-pathing), headers.c the lexing of legacy headers, register.c the
  * registration in kernels.def or an eh_backend table; move_ctx.h holds
- * the state they share. */
+ * the state they share (and move_ctx.c its helpers, below them all). */
 #ifndef EM_MOVES_H
 #define EM_MOVES_H
 

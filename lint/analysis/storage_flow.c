@@ -1,16 +1,12 @@
 /* lint/analysis/storage_flow.c -- where tensor data flows inside one function
- * (storage_flow.h). */
+ * (storage_flow.h).  Uses function_lists.c and expr_util.c; candidates.c
+ * builds on it. */
 #include "storage_flow.h"
-#include "progname.h"
 
-#include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <json-c/json.h>
 
 #include "clang_util.h"
-#include "embedded.h"
 #include "mem.h"
 
 /* Expressions nest deeper than this only in generated code; past it the
@@ -19,347 +15,6 @@
 /* Passes of the fixed point: each pass propagates one more hop of
  * aliasing; real code converges in two or three. */
 #define MAX_PASSES 32
-
-/* ---- the lists ---------------------------------------------------------- */
-
-typedef struct libm_entry {
-    const char *name;      /* the double name, or a stdlib name */
-    const char *suggest;   /* NULL: none */
-    bool variants;         /* f and l variants match too */
-} libm_entry;
-
-static struct {
-    sf_fn *fns;
-    size_t n_fns;
-    libm_entry *libm;
-    size_t n_libm;
-    struct op_entry {
-        char op[8];
-        const char *use;
-        bool integer;      /* from integer_operators */
-    } ops[32];
-    size_t n_ops;
-} K;
-
-static pthread_once_t k_once = PTHREAD_ONCE_INIT;
-
-static int cmp_fn(const void *a, const void *b)
-{
-    return strcmp(((const sf_fn *)a)->name, ((const sf_fn *)b)->name);
-}
-
-static int cmp_libm(const void *a, const void *b)
-{
-    return strcmp(((const libm_entry *)a)->name, ((const libm_entry *)b)->name);
-}
-
-static json_object *load_json(const char *name)
-{
-    const char *text = el_embedded_text(name);
-    json_object *o = text ? json_tokener_parse(text) : NULL;
-    if (!o || !json_object_is_type(o, json_type_object)) {
-        /* The build embeds the file: this is a packaging error. */
-        fprintf(stderr, "%s: internal error: %s is missing or malformed\n", el_progname, name);
-        json_object_put(o);
-        return NULL;
-    }
-    return o;
-}
-
-static int json_index(json_object *spec, const char *key)
-{
-    json_object *v = NULL;
-    if (spec && json_object_object_get_ex(spec, key, &v) && json_object_is_type(v, json_type_int))
-        return json_object_get_int(v);
-    return -1;
-}
-
-static void add_fn(const char *name, sf_fn_kind kind, int a, int b)
-{
-    K.fns = el_xrealloc(K.fns, (K.n_fns + 1) * sizeof *K.fns);
-    K.fns[K.n_fns++] = (sf_fn){el_xstrdup(name), kind, a, b};
-}
-
-static void add_fn_list(json_object *root, const char *key, sf_fn_kind kind)
-{
-    json_object *arr = NULL;
-    if (!json_object_object_get_ex(root, key, &arr) || !json_object_is_type(arr, json_type_array))
-        return;
-    for (size_t i = 0; i < json_object_array_length(arr); i++) {
-        const char *s = json_object_get_string(json_object_array_get_idx(arr, i));
-        if (s)
-            add_fn(s, kind, -1, -1);
-    }
-}
-
-static void add_fn_map(json_object *root, const char *key, sf_fn_kind kind, const char *a,
-                       const char *b)
-{
-    json_object *map = NULL;
-    if (!json_object_object_get_ex(root, key, &map) || !json_object_is_type(map, json_type_object))
-        return;
-    json_object_object_foreach(map, name, spec) {
-        add_fn(name, kind, json_index(spec, a), b ? json_index(spec, b) : -1);
-    }
-}
-
-static void add_libm(json_object *root, const char *key, bool variants)
-{
-    json_object *map = NULL;
-    if (!json_object_object_get_ex(root, key, &map) || !json_object_is_type(map, json_type_object))
-        return;
-    json_object_object_foreach(map, name, v) {
-        K.libm = el_xrealloc(K.libm, (K.n_libm + 1) * sizeof *K.libm);
-        const char *s = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-        K.libm[K.n_libm++] = (libm_entry){el_xstrdup(name), s ? el_xstrdup(s) : NULL, variants};
-    }
-}
-
-static void add_ops(json_object *root, const char *key, bool integer)
-{
-    json_object *map = NULL;
-    if (!json_object_object_get_ex(root, key, &map) || !json_object_is_type(map, json_type_object))
-        return;
-    json_object_object_foreach(map, op, v) {
-        if (K.n_ops == sizeof K.ops / sizeof K.ops[0] || !json_object_is_type(v, json_type_string))
-            continue;
-        struct op_entry *e = &K.ops[K.n_ops++];
-        snprintf(e->op, sizeof e->op, "%s", op);
-        e->use = el_xstrdup(json_object_get_string(v));
-        e->integer = integer;
-    }
-}
-
-static void load_lists(void)
-{
-    json_object *access = load_json("rules/host_access.json");
-    if (access) {
-        add_fn_list(access, "storage_accessors", SF_FN_ACCESSOR);
-        add_fn_list(access, "scalar_reads", SF_FN_SCALAR_READ);
-        add_fn_map(access, "copy_out", SF_FN_COPY_OUT, "buffer", NULL);
-        add_fn_map(access, "to_tensor", SF_FN_TO_TENSOR, "data", NULL);
-        add_fn_map(access, "host_copies", SF_FN_HOST_COPY, "dest", "src");
-        json_object_put(access);
-        qsort(K.fns, K.n_fns, sizeof *K.fns, cmp_fn);
-    }
-    json_object *eq = load_json("rules/op_equivalents.json");
-    if (eq) {
-        add_libm(eq, "libm", true);
-        add_libm(eq, "stdlib", false);
-        qsort(K.libm, K.n_libm, sizeof *K.libm, cmp_libm);
-        add_ops(eq, "operators", false);
-        add_ops(eq, "integer_operators", true);
-        json_object_put(eq);
-    }
-}
-
-static void lists(void)
-{
-    pthread_once(&k_once, load_lists);
-}
-
-const sf_fn *sf_function(const char *name)
-{
-    lists();
-    sf_fn key = {name, 0, 0, 0};
-    return K.n_fns ? bsearch(&key, K.fns, K.n_fns, sizeof *K.fns, cmp_fn) : NULL;
-}
-
-static const sf_fn *call_function_cached(CXCursor call);
-
-const sf_fn *sf_call_function(CXCursor call)
-{
-    return call_function_cached(call);
-}
-
-static const libm_entry *libm_find(const char *name)
-{
-    libm_entry key = {name, NULL, false};
-    return K.n_libm ? bsearch(&key, K.libm, K.n_libm, sizeof *K.libm, cmp_libm) : NULL;
-}
-
-bool sf_libm(const char *name, const char **suggest, const char **base)
-{
-    lists();
-    if (strncmp(name, "__builtin_", 10) == 0)
-        name += 10;
-    const libm_entry *e = libm_find(name);
-    if (!e) {
-        /* sqrtf, sqrtl */
-        size_t n = strlen(name);
-        char stem[64];
-        if (n < 2 || n >= sizeof stem || (name[n - 1] != 'f' && name[n - 1] != 'l'))
-            return false;
-        memcpy(stem, name, n - 1);
-        stem[n - 1] = '\0';
-        e = libm_find(stem);
-        if (!e || !e->variants)
-            return false;
-    }
-    if (suggest)
-        *suggest = e->suggest;
-    if (base)
-        *base = e->name;
-    return true;
-}
-
-const char *sf_operator_op(const char *op, bool integer)
-{
-    lists();
-    const char *use = NULL;
-    for (size_t i = 0; i < K.n_ops; i++) {
-        if (strcmp(K.ops[i].op, op) != 0)
-            continue;
-        if (K.ops[i].integer && integer)
-            return K.ops[i].use;
-        if (!K.ops[i].integer)
-            use = K.ops[i].use;
-    }
-    return use;
-}
-
-/* ---- libclang helpers --------------------------------------------------- */
-
-typedef struct kids_walk {
-    CXCursor *out;
-    unsigned max, n;
-} kids_walk;
-
-static enum CXChildVisitResult kids_visit(CXCursor c, CXCursor p, CXClientData d)
-{
-    (void)p;
-    kids_walk *w = d;
-    if (w->n < w->max)
-        w->out[w->n] = c;
-    w->n++;
-    return CXChildVisit_Continue;
-}
-
-unsigned sf_children(CXCursor c, CXCursor *out, unsigned max)
-{
-    kids_walk w = {out, max, 0};
-    clang_visitChildren(c, kids_visit, &w);
-    return w.n;
-}
-
-static enum CXChildVisitResult last_visit(CXCursor c, CXCursor p, CXClientData d)
-{
-    (void)p;
-    *(CXCursor *)d = c;
-    return CXChildVisit_Continue;
-}
-
-static CXCursor last_child(CXCursor c)
-{
-    CXCursor last = clang_getNullCursor();
-    clang_visitChildren(c, last_visit, &last);
-    return last;
-}
-
-CXCursor sf_strip(CXCursor e, bool casts)
-{
-    for (int guard = 0; guard < 64 && !clang_Cursor_isNull(e); guard++) {
-        enum CXCursorKind k = clang_getCursorKind(e);
-        if (k == CXCursor_ParenExpr || k == CXCursor_UnexposedExpr) {
-            CXCursor kid[1];
-            if (sf_children(e, kid, 1) != 1)
-                return e;
-            e = kid[0];
-        } else if (k == CXCursor_CStyleCastExpr && casts) {
-            e = last_child(e);
-        } else {
-            return e;
-        }
-    }
-    return e;
-}
-
-/* The punctuation tokens spelled from `from` up to (not including) `to`,
- * both in one file, at most max of them (more: false).  Built from the
- * cursors' own locations: clang_getLocationForOffset would make libclang
- * compute the macro argument map of the whole file. */
-static bool tokens_between(CXTranslationUnit tu, CXSourceLocation from, CXSourceLocation to,
-                           char (*out)[8], unsigned max, unsigned *count)
-{
-    CXFile ff = NULL, tf = NULL;
-    unsigned fo = 0, to_off = 0;
-    clang_getSpellingLocation(from, &ff, NULL, NULL, &fo);
-    clang_getSpellingLocation(to, &tf, NULL, NULL, &to_off);
-    if (!ff || ff != tf || fo >= to_off || to_off - fo > 256)
-        return false;
-    CXToken *toks = NULL;
-    unsigned nt = 0, n = 0;
-    bool ok = true;
-    clang_tokenize(tu, clang_getRange(from, to), &toks, &nt);
-    for (unsigned i = 0; i < nt && ok; i++) {
-        CXFile f = NULL;
-        unsigned off = 0;
-        clang_getSpellingLocation(clang_getTokenLocation(tu, toks[i]), &f, NULL, NULL, &off);
-        if (f != ff || off < fo)
-            ok = false;
-        else if (off >= to_off)
-            break;
-        else if (n == max || clang_getTokenKind(toks[i]) != CXToken_Punctuation)
-            ok = false;
-        else
-            elc_string(clang_getTokenSpelling(tu, toks[i]), out[n++], sizeof out[0]);
-    }
-    if (toks)
-        clang_disposeTokens(tu, toks, nt);
-    *count = n;
-    return ok;
-}
-
-static const char *const binary_ops[] = {
-    "*", "/", "%", "+", "-", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "&", "^", "|", "&&",
-    "||", "=", "*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|=", ",", NULL,
-};
-
-bool sf_binary_operator(CXCursor c, char *op, size_t n)
-{
-    CXCursor k[2];
-    char tok[1][8];
-    unsigned count = 0;
-    if (sf_children(c, k, 2) == 2 &&
-        tokens_between(clang_Cursor_getTranslationUnit(c), clang_getRangeEnd(clang_getCursorExtent(k[0])),
-                       clang_getRangeStart(clang_getCursorExtent(k[1])), tok, 1, &count) &&
-        count == 1) {
-        for (const char *const *o = binary_ops; *o; o++) {
-            if (strcmp(*o, tok[0]) == 0) {
-                snprintf(op, n, "%s", tok[0]);
-                return true;
-            }
-        }
-    }
-    return elc_binary_operator(c, op, n);
-}
-
-bool sf_unary_operator(CXCursor u, char *op, size_t n, bool *postfix)
-{
-    CXCursor k[1];
-    char tok[1][8];
-    unsigned count = 0;
-    if (postfix)
-        *postfix = false;
-    if (sf_children(u, k, 1) == 1) {
-        CXTranslationUnit tu = clang_Cursor_getTranslationUnit(u);
-        CXSourceRange ue = clang_getCursorExtent(u), oe = clang_getCursorExtent(k[0]);
-        unsigned us = 0, os = 0;
-        CXFile uf = NULL, of = NULL;
-        clang_getSpellingLocation(clang_getRangeStart(ue), &uf, NULL, NULL, &us);
-        clang_getSpellingLocation(clang_getRangeStart(oe), &of, NULL, NULL, &os);
-        bool post = uf && uf == of && us == os;
-        bool ok = post ? tokens_between(tu, clang_getRangeEnd(oe), clang_getRangeEnd(ue), tok, 1, &count)
-                       : tokens_between(tu, clang_getRangeStart(ue), clang_getRangeStart(oe), tok, 1, &count);
-        if (ok && count == 1) {
-            snprintf(op, n, "%s", tok[0]);
-            if (postfix)
-                *postfix = post;
-            return true;
-        }
-    }
-    return elc_unary_operator(u, op, n, postfix);
-}
 
 /* Through parentheses, conversions and casts to pointer types (a cast to
  * an integer ends a pointer's life as a pointer). */
@@ -372,7 +27,7 @@ static CXCursor strip_pointer(CXCursor e)
         enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(e)).kind;
         if (k != CXType_Pointer)
             return e;
-        e = last_child(e);
+        e = sf_last_child(e);
     }
     return e;
 }
@@ -583,6 +238,11 @@ static const sf_fn *call_function_cached(CXCursor call)
     T.call_fn = call_function_uncached(call);
     T.have_call = true;
     return T.call_fn;
+}
+
+const sf_fn *sf_call_function(CXCursor call)
+{
+    return call_function_cached(call);
 }
 
 static void func_clear(sf_func *f, bool release)
@@ -1329,49 +989,3 @@ bool sf_host_data(const sf_func *f, CXCursor e, sf_origin *origin)
     return true;
 }
 
-/* ---- the candidate lifecycle shared by the rules ---------------------- */
-
-void sf_candidates_begin(sf_candidates *cs)
-{
-    (void)cs;
-    sf_tu_reset();
-}
-
-void sf_candidates_end(sf_candidates *cs)
-{
-    free(cs->items);
-    cs->items = NULL;
-    cs->n = cs->cap = 0;
-    sf_tu_reset();
-}
-
-bool sf_candidates_enter(el_ctx *ctx, sf_candidates *cs, CXCursor c)
-{
-    sf_observe(ctx, c);
-    if (clang_getCursorKind(c) == CXCursor_FunctionDecl) {
-        CXCursor outer;
-        if (clang_isCursorDefinition(c) && !el_enclosing_function(ctx, &outer)) {
-            cs->n = 0;
-            cs->applies = el_applies_at(ctx, clang_getCursorLocation(c));
-        }
-        return false;
-    }
-    return cs->applies && sf_in_function();
-}
-
-void sf_candidates_add(sf_candidates *cs, CXCursor c)
-{
-    el_grow(&cs->items, &cs->cap, cs->n + 1, sizeof *cs->items);
-    cs->items[cs->n++] = c;
-}
-
-void sf_candidates_leave(el_ctx *ctx, sf_candidates *cs, CXCursor c, sf_judge_fn judge)
-{
-    const sf_func *f = sf_leave(ctx, c);
-    if (!f)
-        return;
-    if (sf_touches_tensor_data(f))
-        for (size_t i = 0; i < cs->n; i++)
-            judge(ctx, f, cs->items[i]);
-    cs->n = 0;
-}

@@ -43,7 +43,7 @@
  * assignments read (operators from tokens) and iterated to a fixed point.
  * Rules therefore collect their candidates during the function's walk
  * (with whatever needs the ancestors, el_ancestor, decided then) and judge
- * them in on_leave.
+ * them in on_leave (candidates.h packages that lifecycle).
  *
  * Lifetime.  The module's state is per thread and per translation unit:
  * every rule that uses it (or sf_call_function) calls sf_tu_reset() from
@@ -57,41 +57,16 @@
 #include <stddef.h>
 #include <clang-c/Index.h>
 
+#include "expr_util.h"
+#include "function_lists.h"
 #include "rule.h"
 
-/* ---- the function lists of rules/host_access.json ------------------- */
-
-typedef enum sf_fn_kind {
-    SF_FN_ACCESSOR = 1,    /* storage_accessors: eh_data_f32, ... */
-    SF_FN_SCALAR_READ,     /* scalar_reads: eh_item */
-    SF_FN_COPY_OUT,        /* copy_out: eh_to_buffer (arg_a: buffer) */
-    SF_FN_TO_TENSOR,       /* to_tensor: eh_convert_to_tensor (arg_a: data) */
-    SF_FN_HOST_COPY,       /* host_copies: memcpy (arg_a: dest, arg_b: src) */
-} sf_fn_kind;
-
-typedef struct sf_fn {
-    const char *name;
-    sf_fn_kind kind;
-    int arg_a, arg_b;
-} sf_fn;
-
-/* The entry for a function name, or NULL. */
-const sf_fn *sf_function(const char *name);
-/* The entry for the function a CallExpr calls (elc_callee: through
- * macros and function-pointer aliases), or NULL. */
-const sf_fn *sf_call_function(CXCursor call);
-
-/* ---- the op equivalents of rules/op_equivalents.json ---------------- */
-
-/* A libm (or stdlib abs) function: true for a known name ("sqrtf",
- * "__builtin_sqrt"); *suggest receives the ops call to use, or NULL when
- * there is none.  *base (may be NULL) receives the double name. */
-bool sf_libm(const char *name, const char **suggest, const char **base);
-/* The op replacing a C operator ("+", "neg", "++"); integer: the
- * operation is on integers. NULL when there is none. */
-const char *sf_operator_op(const char *op, bool integer);
-
 /* ---- the per-function analysis --------------------------------------- */
+
+/* The function_lists.h entry for the function a CallExpr calls
+ * (elc_callee: through macros and function-pointer aliases), or NULL.
+ * Cached per TU: every rule asks about the same call in turn. */
+const sf_fn *sf_call_function(CXCursor call);
 
 typedef struct sf_func sf_func;
 
@@ -124,30 +99,6 @@ const sf_func *sf_leave(el_ctx *ctx, CXCursor c);
  * query below can answer true). */
 bool sf_touches_tensor_data(const sf_func *f);
 
-/* The lifecycle every rule built on this analysis shares: collect
- * candidate cursors while the walk is inside a function, judge them when
- * it leaves (the analysis is complete only then).  A rule's per-TU state
- * is an sf_candidates. */
-typedef struct sf_candidates {
-    CXCursor *items;
-    size_t n, cap;
-    bool applies; /* the rule reports in the current function's file */
-} sf_candidates;
-
-typedef void (*sf_judge_fn)(el_ctx *ctx, const sf_func *f, CXCursor candidate);
-
-/* From begin() / end(): reset the analysis (end also frees the list). */
-void sf_candidates_begin(sf_candidates *cs);
-void sf_candidates_end(sf_candidates *cs);
-/* First thing in on_cursor: feeds the analysis and, on a top-level
- * function definition, starts a new list.  True when c may become a
- * candidate: inside a function whose file the rule reports in. */
-bool sf_candidates_enter(el_ctx *ctx, sf_candidates *cs, CXCursor c);
-void sf_candidates_add(sf_candidates *cs, CXCursor c);
-/* From on_leave: when c ends the function, judge every candidate (only if
- * the function touches tensor data at all) and empty the list. */
-void sf_candidates_leave(el_ctx *ctx, sf_candidates *cs, CXCursor c, sf_judge_fn judge);
-
 /* e (through parentheses, conversions and pointer casts) is a pointer
  * into tensor storage; returns the accessor it came from, else NULL. */
 const char *sf_storage_pointer(const sf_func *f, CXCursor e);
@@ -173,24 +124,5 @@ const char *sf_derived(const sf_func *f, CXCursor e, unsigned what);
  * a tensor: a storage pointer, a copy-out buffer, or data derived from
  * them (see above).  Fills *origin. */
 bool sf_host_data(const sf_func *f, CXCursor e, sf_origin *origin);
-
-/* ---- small libclang helpers the rules share ------------------------ */
-
-/* Up to max children of c into out; returns how many c has. */
-unsigned sf_children(CXCursor c, CXCursor *out, unsigned max);
-/* The operator of a BinaryOperator or CompoundAssignOperator: the one
- * token between its operands where they are spelled (in the file, or a
- * macro's argument or body), else elc_binary_operator's answer.  The
- * fast path matters: elc_binary_operator goes through
- * clang_getLocationForOffset, whose first call in a TU makes libclang map
- * every macro argument expansion of the file (millions of instructions
- * in a macro-heavy file). */
-bool sf_binary_operator(CXCursor c, char *op, size_t n);
-/* The operator of a UnaryOperator the same way (else
- * elc_unary_operator's answer); *postfix (may be NULL) for x++ and x--. */
-bool sf_unary_operator(CXCursor u, char *op, size_t n, bool *postfix);
-/* Through parentheses and implicit conversions (UnexposedExpr with one
- * child); with casts, also through explicit casts. */
-CXCursor sf_strip(CXCursor e, bool casts);
 
 #endif

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "candidates.h"
 #include "clang_util.h"
 #include "mem.h"
 #include "rule.h"

@@ -12,6 +12,7 @@
  * is otherwise order-blind: a buffer reused for unrelated data is not
  * told apart). */
 
+#include "candidates.h"
 #include "clang_util.h"
 #include "mem.h"
 #include "rule.h"

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "clang_util.h"
+#include "expr_util.h"
 #include "rule.h"
-#include "storage_flow.h"
 
 static const enum CXCursorKind kinds[] = {CXCursor_BinaryOperator, EL_KINDS_END};
 

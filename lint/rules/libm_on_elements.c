@@ -11,6 +11,7 @@
  * eh_to_buffer are not storage (see EH201). */
 #include <string.h>
 
+#include "candidates.h"
 #include "clang_util.h"
 #include "mem.h"
 #include "rule.h"

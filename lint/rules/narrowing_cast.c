@@ -9,6 +9,7 @@
  * floating casts, casts of values that never came from a tensor, and
  * implicit conversions (the compiler's -Wfloat-conversion reports those). */
 
+#include "candidates.h"
 #include "clang_util.h"
 #include "mem.h"
 #include "rule.h"

@@ -1,0 +1,76 @@
+/* lint/rules/backend_branch/branch.h -- what the parts of EH103
+ * backend-branch share.  The rule is lint/rules/backend_branch.c (the
+ * backend name inside a function, and the hooks); its fix is collapse.c,
+ * its preprocessor shape conditionals.c.  Neither part calls the rule. */
+#ifndef EL_RULES_BACKEND_BRANCH_H
+#define EL_RULES_BACKEND_BRANCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+#include <clang-c/Index.h>
+
+#include "clang_util.h"
+#include "rewrite.h"
+#include "rule.h"
+
+/* A list of function names from the rule's options. */
+typedef struct bb_names {
+    const char **v;
+    size_t n;
+} bb_names;
+
+static inline bool bb_in_list(const bb_names *l, const char *s)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->v[i], s) == 0)
+            return true;
+    return false;
+}
+
+/* The callee's name into name[] ("" when unknown); true when it is in l. */
+static inline bool bb_callee_in(CXCursor call, const bb_names *l, char *name, size_t n)
+{
+    if (!elc_callee_name(call, name, n)) {
+        name[0] = '\0';
+        return false;
+    }
+    return bb_in_list(l, name);
+}
+
+/* ==, !=, <, >, <=, >= */
+static inline bool bb_is_comparison(const char *op)
+{
+    static const char *const comparisons[] = {"==", "!=", "<", ">", "<=", ">=", NULL};
+    for (const char *const *q = comparisons; *q; q++)
+        if (strcmp(op, *q) == 0)
+            return true;
+    return false;
+}
+
+/* ---- the fix (collapse.c) ------------------------------------------- */
+
+/* An if statement of the function, with its parent. */
+typedef struct bb_if {
+    CXCursor stmt, parent;
+} bb_if;
+
+typedef struct bb_fixer {
+    el_ctx *ctx;
+    el_rewriter **rw;            /* the TU's call rewriter, made on first use */
+    const bb_names *name_fns;    /* backend_name_functions */
+    const bb_names *compare_fns; /* compare_functions */
+    const bb_if *ifs;            /* every if statement of the function */
+    size_t n_ifs;
+} bb_fixer;
+
+/* Attach the fix to the finding just reported at `at`, if the if
+ * statement whose condition holds it (or the chain it ends) collapses. */
+void bb_branch_fix(const bb_fixer *fx, CXCursor at);
+
+/* ---- preprocessor conditionals (conditionals.c) --------------------- */
+
+/* Report the conditionals on backend macros of linted file f. */
+void bb_scan_conditionals(el_ctx *ctx, CXFile f);
+
+#endif

@@ -1,0 +1,257 @@
+/* lint/rules/backend_branch/conditionals.c -- EH103's second shape: a
+ * preprocessor conditional (#if, #elif, #ifdef, #ifndef, defined()) on a
+ * backend macro (backend_macros of the configuration: EH_HAVE_BLAS,
+ * EH_BACKEND_*).  libclang has no cursors for conditionals, so the file is
+ * tokenized.  Not findings: #define / #undef, a file's include guard
+ * (#ifndef X / #define X as its first directives, even when X matches a
+ * pattern, as EH_BACKEND_H does), and conditionals inside code the
+ * preprocessor skipped (an #if 0 block). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "branch.h"
+#include "clang_util.h"
+
+static bool ident_start(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool ident_char(char c)
+{
+    return ident_start(c) || (c >= '0' && c <= '9');
+}
+
+/* Quick look at the text: a line `# if...` / `# elif...` naming a backend
+ * macro.  False positives (a comment) are sorted out by the tokens. */
+static bool maybe_has_conditional(const el_config *cfg, const char *text, size_t size)
+{
+    size_t i = 0;
+    while (i < size) {
+        size_t j = i;
+        while (j < size && (text[j] == ' ' || text[j] == '\t'))
+            j++;
+        bool directive = j < size && text[j] == '#';
+        if (directive) {
+            j++;
+            while (j < size && (text[j] == ' ' || text[j] == '\t'))
+                j++;
+            directive = (size - j >= 2 && strncmp(text + j, "if", 2) == 0) ||
+                        (size - j >= 4 && strncmp(text + j, "elif", 4) == 0);
+        }
+        /* to the end of the logical line */
+        size_t end = j;
+        while (end < size && !(text[end] == '\n' && (end == 0 || text[end - 1] != '\\')))
+            end++;
+        if (directive) {
+            for (size_t k = j; k < end;) {
+                if (ident_start(text[k]) && (k == 0 || !ident_char(text[k - 1]))) {
+                    char name[256];
+                    size_t l = 0;
+                    while (k < end && ident_char(text[k])) {
+                        if (l + 1 < sizeof name)
+                            name[l++] = text[k];
+                        k++;
+                    }
+                    name[l] = '\0';
+                    if (el_config_is_backend_macro(cfg, name))
+                        return true;
+                } else {
+                    k++;
+                }
+            }
+        }
+        i = end + 1;
+    }
+    return false;
+}
+
+static unsigned token_offset(CXTranslationUnit tu, CXToken t)
+{
+    unsigned off = 0;
+    clang_getSpellingLocation(clang_getTokenLocation(tu, t), NULL, NULL, NULL, &off);
+    return off;
+}
+
+static unsigned token_line(CXTranslationUnit tu, CXToken t)
+{
+    unsigned line = 0;
+    clang_getSpellingLocation(clang_getTokenLocation(tu, t), NULL, &line, NULL, NULL);
+    return line;
+}
+
+static bool token_is(CXTranslationUnit tu, CXToken t, const char *s)
+{
+    CXString str = clang_getTokenSpelling(tu, t);
+    bool eq = strcmp(clang_getCString(str), s) == 0;
+    clang_disposeString(str);
+    return eq;
+}
+
+typedef struct directive {
+    unsigned hash;          /* token index of '#' */
+    unsigned first, end;    /* tokens after the name: [first, end) */
+    char name[16];
+} directive;
+
+static unsigned logical_line_end(const char *text, size_t size, unsigned from)
+{
+    size_t e = from;
+    while (e < size && !(text[e] == '\n' && (e == 0 || text[e - 1] != '\\')))
+        e++;
+    return (unsigned)e;
+}
+
+/* The macro an include guard tests: `#ifndef X` or `#if !defined X` /
+ * `#if !defined(X)` (comments aside). */
+static bool guard_macro(CXTranslationUnit tu, CXToken *t, const directive *d, char *out, size_t n)
+{
+    unsigned idx[8], m = 0;
+    for (unsigned k = d->first; k < d->end; k++) {
+        if (clang_getTokenKind(t[k]) == CXToken_Comment)
+            continue;
+        if (m == 8)
+            return false;
+        idx[m++] = k;
+    }
+    unsigned x;
+    if (strcmp(d->name, "ifndef") == 0 && m == 1)
+        x = idx[0];
+    else if (strcmp(d->name, "if") == 0 && (m == 3 || m == 5) && token_is(tu, t[idx[0]], "!") &&
+             token_is(tu, t[idx[1]], "defined") &&
+             (m == 3 || (token_is(tu, t[idx[2]], "(") && token_is(tu, t[idx[4]], ")"))))
+        x = m == 3 ? idx[2] : idx[3];
+    else
+        return false;
+    elc_string(clang_getTokenSpelling(tu, t[x]), out, n);
+    return true;
+}
+
+/* The first token of a directive after its name, comments aside. */
+static bool first_token_is(CXTranslationUnit tu, CXToken *t, const directive *d, const char *s)
+{
+    for (unsigned k = d->first; k < d->end; k++)
+        if (clang_getTokenKind(t[k]) != CXToken_Comment)
+            return token_is(tu, t[k], s);
+    return false;
+}
+
+void bb_scan_conditionals(el_ctx *ctx, CXFile f)
+{
+    CXTranslationUnit tu = el_tu(ctx);
+    const el_config *cfg = el_ctx_config(ctx);
+    size_t size = 0;
+    const char *text = clang_getFileContents(tu, f, &size);
+    if (!text || !maybe_has_conditional(cfg, text, size))
+        return;
+    /* (a location lookup costs more than the text scan: only now) */
+    CXSourceLocation start = clang_getLocationForOffset(tu, f, 0);
+    if (!el_applies_at(ctx, start))
+        return;
+    CXSourceRange all = clang_getRange(start, clang_getLocationForOffset(tu, f, (unsigned)size));
+    CXToken *t = NULL;
+    unsigned nt = 0;
+    clang_tokenize(tu, all, &t, &nt);
+    if (!t)
+        return;
+    CXSourceRangeList *skipped = clang_getSkippedRanges(tu, f);
+
+    /* every directive of the file, in order */
+    directive *ds = calloc(nt + 1, sizeof *ds);
+    unsigned nd = 0;
+    for (unsigned i = 0; ds && i + 1 < nt; i++) {
+        if (clang_getTokenKind(t[i]) != CXToken_Punctuation || !token_is(tu, t[i], "#"))
+            continue;
+        unsigned line = token_line(tu, t[i]);
+        unsigned prev = i;
+        while (prev > 0 && clang_getTokenKind(t[prev - 1]) == CXToken_Comment)
+            prev--;
+        if (prev > 0 && token_line(tu, t[prev - 1]) == line)
+            continue; /* not at the start of a line: `a # b` in a macro body... */
+        if (prev > 0) {
+            /* a '#' on a continued line of a previous directive */
+            unsigned prev_end = logical_line_end(text, size, token_offset(tu, t[prev - 1]));
+            if (token_offset(tu, t[i]) < prev_end)
+                continue;
+        }
+        directive *d = &ds[nd];
+        d->hash = i;
+        elc_string(clang_getTokenSpelling(tu, t[i + 1]), d->name, sizeof d->name);
+        unsigned end = logical_line_end(text, size, token_offset(tu, t[i]));
+        unsigned k = i + 2;
+        while (k < nt && token_offset(tu, t[k]) < end)
+            k++;
+        d->first = i + 2;
+        d->end = k;
+        nd++;
+    }
+
+    /* Openers of the enclosing conditional branches (#if, #elif, #else),
+     * innermost last: a directive is dead when the branch it sits in was
+     * skipped, that is a skipped range reaches from (at most) that
+     * branch's opener to it.  (Ranges of consecutive skipped branches are
+     * merged, so an #elif after a false #if lies inside one while being
+     * evaluated itself: only the enclosing branch decides.) */
+    unsigned *open = calloc(nd + 1, sizeof *open);
+    unsigned depth = 0;
+    for (unsigned i = 0; open && i < nd; i++) {
+        const directive *d = &ds[i];
+        const char *n = d->name;
+        bool opens = strcmp(n, "if") == 0 || strcmp(n, "ifdef") == 0 || strcmp(n, "ifndef") == 0;
+        bool next_branch = strcmp(n, "elif") == 0 || strcmp(n, "else") == 0 ||
+                           strcmp(n, "elifdef") == 0 || strcmp(n, "elifndef") == 0;
+        unsigned off = token_offset(tu, t[d->hash]);
+        /* the enclosing branch: for #elif/#else that of the #if's parent */
+        unsigned parent_depth = next_branch && depth > 0 ? depth - 1 : depth;
+        bool dead = false;
+        if (parent_depth > 0) {
+            unsigned opener = open[parent_depth - 1];
+            for (unsigned r = 0; skipped && r < skipped->count && !dead; r++) {
+                unsigned a = 0, b = 0;
+                clang_getSpellingLocation(clang_getRangeStart(skipped->ranges[r]), NULL, NULL, NULL, &a);
+                clang_getSpellingLocation(clang_getRangeEnd(skipped->ranges[r]), NULL, NULL, NULL, &b);
+                dead = a <= opener && off < b;
+            }
+        }
+        if (opens)
+            open[depth++] = off;
+        else if (next_branch && depth > 0)
+            open[depth - 1] = off;
+        else if (strcmp(n, "endif") == 0 && depth > 0)
+            depth--;
+        if ((!opens && !next_branch) || strcmp(n, "else") == 0 || dead)
+            continue;
+        /* the include guard: first directive, and the next defines it */
+        char guard[256];
+        if (i == 0 && i + 1 < nd && strcmp(ds[1].name, "define") == 0 &&
+            guard_macro(tu, t, d, guard, sizeof guard) && first_token_is(tu, t, &ds[1], guard))
+            continue;
+        char macros[512] = "";
+        size_t len = 0, count = 0;
+        unsigned at = 0;
+        for (unsigned k = d->first; k < d->end; k++) {
+            if (clang_getTokenKind(t[k]) != CXToken_Identifier)
+                continue;
+            char id[256];
+            elc_string(clang_getTokenSpelling(tu, t[k]), id, sizeof id);
+            if (strcmp(id, "defined") == 0 || !el_config_is_backend_macro(cfg, id) ||
+                strstr(macros, id))
+                continue;
+            if (count++ == 0)
+                at = k;
+            if (len + strlen(id) + 5 < sizeof macros)
+                len += (size_t)snprintf(macros + len, sizeof macros - len, "%s'%s'",
+                                        len ? ", " : "", id);
+        }
+        if (count)
+            el_report_loc(ctx, clang_getTokenLocation(tu, t[at]),
+                          "#%s on backend macro%s %s: frontend code must behave the same on "
+                          "every backend", n, count > 1 ? "s" : "", macros);
+    }
+    free(open);
+    free(ds);
+    if (skipped)
+        clang_disposeSourceRangeList(skipped);
+    clang_disposeTokens(tu, t, nt);
+}
