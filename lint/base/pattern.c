@@ -111,8 +111,13 @@ static bool match(const char **p, size_t np, const char **x, size_t nx, capture 
 bool el_pattern_match(const char *pattern, const char *path, char *out, size_t capn)
 {
     bool anchored = pattern[0] == '/';
-    size_t lp = strlen(pattern);
-    char *pat = lp && pattern[lp - 1] == '/' ? el_xasprintf("%s**", pattern) : el_xstrdup(pattern);
+    size_t lp = strlen(pattern), lx = strlen(path);
+    /* A trailing '/' means a directory: something below it, or the
+     * directory itself when the path names one (ends in '/'), never a
+     * file of that name ("backends/<name>/" is not "backends/x.h"). */
+    bool dir = lx && path[lx - 1] == '/';
+    char *pat = lp && pattern[lp - 1] == '/' ? el_xasprintf(dir ? "%s**" : "%s**/*", pattern)
+                                             : el_xstrdup(pattern);
     comps pc, xc;
     split(pat, &pc);
     split(path, &xc);

@@ -7,8 +7,10 @@
  * matches any number of components; "<name>" (any <word>) captures a
  * non-empty part of one component: the whole component ("backends/<name>/")
  * or what lies between the rest of it ("src/ggml-<name>/" captures "cuda"
- * of "src/ggml-cuda/").  A trailing '/' matches everything below
- * (as if followed by "**").  The whole rest of the path must match:
+ * of "src/ggml-cuda/").  A trailing '/' matches everything below,
+ * at least one component, and the directory itself only when the path
+ * ends in '/' (a directory): "backends/<name>/" never matches the file
+ * "backends/x.h".  The whole rest of the path must match:
  * "cblas.h" matches "usr/include/cblas.h" but not "cblas.h.in". */
 #ifndef EL_PATTERN_H
 #define EL_PATTERN_H

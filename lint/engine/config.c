@@ -65,7 +65,8 @@ static const struct {
 };
 
 #define KEYS_EXPECTED                                                                        \
-    "root, backend_dirs, core_paths, exclude, backends, backend_headers, vendor_headers, "   \
+    "root, backend_dirs, backend_files, core_paths, exclude, backends, backend_headers, "    \
+    "vendor_headers, "                                                                       \
     "backend_prefixes, backend_macros, legacy_backend_dirs, languages, frontend_include, " \
     "replacements, storage_accessors, scalar_reads, copy_out, to_tensor, host_copies, "      \
     "rewrites, rules"
@@ -397,6 +398,47 @@ static int apply_map(const loader *L, size_t k, json_object *val)
     return 0;
 }
 
+/* ---- backend_files ------------------------------------------------------------------ */
+
+/* {"cuda": ["/src/cuda.c", "/src/gemm.c"]}: files of a named
+ * backend; an array replaces what the name had, null removes the name. */
+static int apply_backend_files(const loader *L, json_object *val)
+{
+    const char *path[4] = {"backend_files"};
+    el_strlist *l = &L->c->backend_files;
+    if (!json_object_is_type(val, json_type_object))
+        return fail(L, path, 1, "\"backend_files\": expected an object: backend name -> array "
+                    "of path patterns");
+    json_object_object_foreach(val, name, v) {
+        if (is_comment_key(name))
+            continue;
+        path[1] = name;
+        if (!name[0] || strpbrk(name, "/<>*?[ :"))
+            return fail(L, path, 2, "\"backend_files\": '%s' is not a backend name", name);
+        size_t nl = strlen(name);
+        for (size_t i = l->n; i-- > 0;)
+            if (strncmp(l->v[i], name, nl) == 0 && l->v[i][nl] == ':')
+                list_remove_at(l, i);
+        if (json_object_is_type(v, json_type_null))
+            continue;
+        if (!json_object_is_type(v, json_type_array))
+            return fail(L, path, 2, "\"backend_files\".%s: expected an array of path patterns "
+                        "(null removes the backend's entry)", name);
+        for (size_t i = 0; i < json_object_array_length(v); i++) {
+            json_object *e = json_object_array_get_idx(v, i);
+            char idx[32];
+            snprintf(idx, sizeof idx, "%zu", i);
+            path[2] = idx;
+            if (!json_object_is_type(e, json_type_string) || !json_object_get_string(e)[0])
+                return fail(L, path, 3, "\"backend_files\".%s: expected non-empty strings", name);
+            char *entry = el_xasprintf("%s:%s", name, json_object_get_string(e));
+            list_add(l, entry, origin_at(L, path, 3));
+            free(entry);
+        }
+    }
+    return 0;
+}
+
 /* ---- rules -------------------------------------------------------------------------- */
 
 /* Merge one option into the rule's options: a "names" option takes an
@@ -670,6 +712,11 @@ static int apply(const loader *L, json_object *obj)
                 return -1;
             continue;
         }
+        if (strcmp(key, "backend_files") == 0) {
+            if (apply_backend_files(L, val) < 0)
+                return -1;
+            continue;
+        }
         if (strcmp(key, "frontend_include") == 0) {
             if (!json_object_is_type(val, json_type_string))
                 return fail(L, path, 1, "\"frontend_include\": expected the header frontend code "
@@ -726,6 +773,7 @@ static void config_free(el_config *c)
     for (size_t k = 0; k < EL_N_MAP_KEYS; k++)
         map_free(&c->maps[k]);
     list_free(&c->prefixes);
+    list_free(&c->backend_files);
     rewrites_free(c);
     for (size_t i = 0; i < el_meta_count(); i++) {
         if (c->rules[i].options)
@@ -744,6 +792,7 @@ static el_config *config_derive(const el_config *base, const char *path, const c
     c->project_root = el_xstrdup(base->project_root ? base->project_root : root);
     for (size_t k = 0; k < EL_N_LIST_KEYS; k++)
         list_copy(&c->lists[k], &base->lists[k]);
+    list_copy(&c->backend_files, &base->backend_files);
     for (size_t k = 0; k < EL_N_MAP_KEYS; k++)
         for (size_t i = 0; i < base->maps[k].n; i++) {
             const el_kv *e = &base->maps[k].v[i];
@@ -1093,6 +1142,7 @@ static void finalize_one(el_config *c, const el_strlist *seen)
     el_hash_u64(&h, c->frontend_include_from.builtin);
     for (size_t k = 0; k < EL_N_LIST_KEYS; k++)
         hash_origin_list(&h, &c->lists[k]);
+    hash_origin_list(&h, &c->backend_files);
     for (size_t k = 0; k < EL_N_MAP_KEYS; k++) {
         el_hash_u64(&h, c->maps[k].n);
         for (size_t i = 0; i < c->maps[k].n; i++) {
@@ -1176,6 +1226,24 @@ static long match_list(const el_config *c, const el_strlist *l, const char *abs_
     return hit;
 }
 
+/* The backend_files entry matching abs_path: its name into backend[n]. */
+static bool backend_file(const el_config *c, const char *abs_path, char *backend, size_t n)
+{
+    const el_strlist *l = &c->backend_files;
+    for (size_t i = 0; i < l->n; i++) {
+        const char *colon = strchr(l->v[i], ':');
+        char *rel = rel_to(l->from[i].root ? l->from[i].root : c->root, abs_path);
+        bool hit = colon && el_pattern_match(colon + 1, rel, NULL, 0);
+        free(rel);
+        if (hit) {
+            if (backend && n)
+                snprintf(backend, n, "%.*s", (int)(colon - l->v[i]), l->v[i]);
+            return true;
+        }
+    }
+    return false;
+}
+
 el_file_class el_config_classify(const el_config *c, const char *abs_path, char *backend, size_t n)
 {
     if (backend && n)
@@ -1184,6 +1252,10 @@ el_file_class el_config_classify(const el_config *c, const char *abs_path, char 
         return EL_FILE_CORE;
     if (match_list(c, &c->lists[EL_BACKEND_DIRS], abs_path, backend, n) >= 0)
         return EL_FILE_BACKEND;
+    if (backend_file(c, abs_path, backend, n))
+        return EL_FILE_BACKEND;
+    if (match_list(c, &c->lists[EL_BACKEND_HEADERS], abs_path, NULL, 0) >= 0)
+        return EL_FILE_CORE;
     return EL_FILE_FRONTEND;
 }
 

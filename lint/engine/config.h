@@ -104,6 +104,7 @@ struct el_config {
     const el_config *parent; /* what it inherits, NULL for the built-in */
     el_strlist lists[EL_N_LIST_KEYS];
     el_strlist prefixes;     /* backend_prefixes with <backend> expanded */
+    el_strlist backend_files; /* "backend_files": "NAME:PATTERN" entries */
     el_kvlist maps[EL_N_MAP_KEYS];
     char *frontend_include;  /* "eh/eh.h"; "" for none */
     el_origin frontend_include_from;
@@ -140,7 +141,10 @@ void el_configs_warn_unmatched(el_configs *s, char *const *paths, const el_confi
 void el_configs_finalize(el_configs *s);
 void el_configs_free(el_configs *s);
 
-/* The class of a path (absolute) under c; backend name into backend[n]. */
+/* The class of a path (absolute) under c; backend name into backend[n]:
+ * core under core_paths; backend under backend_dirs (named by <name>) or
+ * backend_files (named by its key); core too when backend_headers names
+ * the file itself (a header of the backend API, not frontend code). */
 el_file_class el_config_classify(const el_config *c, const char *abs_path, char *backend, size_t n);
 /* The path (absolute, file or directory) matches an exclude pattern. */
 bool el_config_excluded(const el_config *c, const char *abs_path);

@@ -126,6 +126,15 @@ void el_config_show(FILE *out, const el_config *c, const char *file)
     fputc('\n', out);
     for (size_t k = 0; k < EL_N_LIST_KEYS; k++)
         show_list(out, el_config_key_name((el_list_key)k), el_config_list(c, (el_list_key)k));
+    fprintf(out, "backend_files:%s\n", c->backend_files.n ? "" : " {}");
+    for (size_t i = 0; i < c->backend_files.n; i++) {
+        const char *e = c->backend_files.v[i], *colon = strchr(e, ':');
+        fprintf(out, "  %.*s: ", (int)(colon - e), e);
+        print_string(out, colon + 1, 30 - (int)(colon - e));
+        fputs("  # ", out);
+        print_origin(out, &c->backend_files.from[i]);
+        fputc('\n', out);
+    }
     fputs("frontend_include: ", out);
     print_string(out, c->frontend_include, 16);
     fputs("  # ", out);

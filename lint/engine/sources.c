@@ -248,11 +248,13 @@ static void walk_dir(walker *w, const char *dir, el_strmap *stack)
             free(probe);
             free(abs);
             char *absdir = el_path_abs(child);
-            bool excluded = cfg && !w->no_exclude && el_config_excluded(cfg, absdir);
+            char *asdir = el_xasprintf("%s/", absdir); /* patterns see a directory */
+            bool excluded = cfg && !w->no_exclude && el_config_excluded(cfg, asdir);
             if (excluded)
-                el_configs_note_excluded(w->cfgs, cfg, absdir);
+                el_configs_note_excluded(w->cfgs, cfg, asdir);
             else if (cfg)
                 walk_dir(w, child, stack);
+            free(asdir);
             free(absdir);
         } else if (walked_source(w, child)) {
             if (S_ISREG(cst.st_mode))
@@ -322,7 +324,9 @@ int el_sources_collect(char *const *paths, size_t n, el_configs *cfgs, size_t ma
             char *abs = el_path_abs(probe);
             char *absdir = el_path_abs(p);
             const el_config *cfg = config_for(&w, abs);
-            w.no_exclude = cfg && el_config_excluded(cfg, absdir);
+            char *asdir = el_xasprintf("%s/", absdir);
+            w.no_exclude = cfg && el_config_excluded(cfg, asdir);
+            free(asdir);
             free(probe);
             free(abs);
             free(absdir);
