@@ -1273,6 +1273,11 @@ bool el_config_in_project(const el_config *c, const char *abs_path)
     return in;
 }
 
+bool el_config_is_vendor_header(const el_config *c, const char *abs_path)
+{
+    return match_list(c, &c->lists[EL_VENDOR_HEADERS], abs_path, NULL, 0) >= 0;
+}
+
 bool el_config_lists_c(const el_config *c)
 {
     return list_find(&c->lists[EL_LANGUAGES], "c") >= 0;

@@ -155,6 +155,8 @@ bool el_config_excluded(const el_config *c, const char *abs_path);
 const char *el_config_language_of(const el_config *c, const char *path);
 /* "languages" holds "c" (.h files are C++ when it does not). */
 bool el_config_lists_c(const el_config *c);
+/* A vendor_headers pattern names the file (absolute), wherever it is. */
+bool el_config_is_vendor_header(const el_config *c, const char *abs_path);
 /* abs_path lies in the project: under the directory of the outermost
  * .emberlint.json, else under the current directory. */
 bool el_config_in_project(const el_config *c, const char *abs_path);

@@ -1,0 +1,56 @@
+/* lint/analysis/backend_symbols.h -- is a declaration a backend's?  Shared
+ * by EH102 backend-symbol (frontend code uses it) and EH104
+ * backend-impl-outside-backends (a legacy backend directory's function
+ * uses it).
+ *
+ * A declaration (function, variable, constant, type, macro definition --
+ * the one clang resolved a name to) is a backend's when
+ *   - its name has an eh_<backend>_ prefix (a backend_prefixes entry
+ *     holding <backend>, expanded for every known backend; the whole
+ *     prefix must match: eh_blast_radius is not backend blas's);
+ *   - or it is first declared in a file of a backend (backend_dirs,
+ *     backend_files), whatever its name;
+ *   - or its name has a library prefix of backend_prefixes (cblas_,
+ *     LAPACKE_, fftw, cuda, ...; in upper case too: CBLAS_ORDER) and it is
+ *     not the project's own: a project function is never a backend's by
+ *     its name -- one defined in a linted non-backend file, or declared
+ *     first in a non-backend file of the project that is not a vendor
+ *     header (darknet's cuda_make_array(), declared in its darknet.h and
+ *     defined in its cuda.c, is darknet's, in every file that calls it).
+ * A macro of a linted non-backend file is the frontend's own: its body is
+ * seen through where it is used.
+ *
+ * Each declaration is classified once per TU. */
+#ifndef EL_BACKEND_SYMBOLS_H
+#define EL_BACKEND_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <clang-c/Index.h>
+
+#include "rule.h"
+#include "separation.h"
+
+typedef enum bs_why {
+    BS_NOT_BACKEND = 0,
+    BS_BY_PREFIX,        /* its name says so */
+    BS_BY_LOCATION,      /* it is declared in a backend's file */
+} bs_why;
+
+/* Per-TU state: zero it before use, free with bs_cache_free. */
+typedef struct bs_cache {
+    sep_files files;
+    struct bs_verdict *v;
+    size_t cap, n;
+} bs_cache;
+
+/* Is `decl` a backend's?  backend[n] receives the backend's name when
+ * known (BS_BY_LOCATION, or an eh_<backend>_ prefix). */
+bs_why bs_classify(el_ctx *ctx, bs_cache *c, CXCursor decl, char *backend, size_t n);
+/* A string the caller keeps with the declaration (EH102: the finding a
+ * type reference gives), NULL at first; the cache frees it.  NULL when
+ * memory runs out. */
+char **bs_note(bs_cache *c, CXCursor decl);
+void bs_cache_free(bs_cache *c);
+
+#endif
