@@ -157,6 +157,7 @@ struct sf_func {
 /* Per thread, for the translation unit the thread is linting. */
 static _Thread_local struct {
     CXTranslationUnit tu;
+    const el_config *cfg;    /* the TU's configuration (its host-access lists) */
     sf_func f;
     bool in_function;        /* f is the function being walked or just left */
     bool left;               /* its walk is over */
@@ -181,7 +182,7 @@ typedef struct callee_slot {
 static const sf_fn *by_name(CXCursor decl)
 {
     char name[128];
-    return sf_function(elc_spelling(decl, name, sizeof name));
+    return sf_function(T.cfg, elc_spelling(decl, name, sizeof name));
 }
 
 static const sf_fn *callee_fn(CXCursor decl)
@@ -218,6 +219,8 @@ static const sf_fn *callee_fn(CXCursor decl)
     return fn;
 }
 
+static void check_tu(el_ctx *ctx);
+
 static const sf_fn *call_function_uncached(CXCursor call)
 {
     /* The usual case, a direct call, through a per-TU table; aliases
@@ -240,8 +243,9 @@ static const sf_fn *call_function_cached(CXCursor call)
     return T.call_fn;
 }
 
-const sf_fn *sf_call_function(CXCursor call)
+const sf_fn *sf_call_function(el_ctx *ctx, CXCursor call)
 {
+    check_tu(ctx);
     return call_function_cached(call);
 }
 
@@ -375,7 +379,7 @@ static const char *storage_ptr(const sf_func *f, CXCursor e, sf_origin *o, int d
     e = strip_pointer(e);
     switch (clang_getCursorKind(e)) {
     case CXCursor_CallExpr: {
-        const sf_fn *fn = sf_call_function(e);
+        const sf_fn *fn = call_function_cached(e);
         if (fn && fn->kind == SF_FN_ACCESSOR) {
             if (o)
                 origin_of_call(e, fn->name, o);
@@ -476,7 +480,7 @@ static const char *scalar_read(const sf_func *f, CXCursor e, int depth)
     e = sf_strip(e, true);
     switch (clang_getCursorKind(e)) {
     case CXCursor_CallExpr: {
-        const sf_fn *fn = sf_call_function(e);
+        const sf_fn *fn = call_function_cached(e);
         return fn && fn->kind == SF_FN_SCALAR_READ ? fn->name : NULL;
     }
     case CXCursor_DeclRefExpr: {
@@ -747,7 +751,7 @@ static void collect(sf_func *f, CXCursor c, enum CXCursorKind kind)
 {
     switch (kind) {
     case CXCursor_CallExpr: {
-        const sf_fn *fn = sf_call_function(c);
+        const sf_fn *fn = call_function_cached(c);
         if (!fn)
             break;
         if (fn->kind == SF_FN_ACCESSOR || fn->kind == SF_FN_SCALAR_READ || fn->kind == SF_FN_COPY_OUT)
@@ -900,6 +904,7 @@ static void check_tu(el_ctx *ctx)
     if (T.tu != tu) {
         sf_tu_reset();
         T.tu = tu;
+        T.cfg = el_ctx_config(ctx);
     }
 }
 

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "context.h"
@@ -498,21 +499,44 @@ const char *el_frontend_include(el_ctx *ctx)
     return cfg->frontend_include;
 }
 
+/* The pattern with <...> replaced by name, leading '/' and '**' dropped. */
+static bool dir_of_pattern(const char *pattern, const char *name, char *buf, size_t n)
+{
+    const char *p = pattern + (pattern[0] == '/');
+    if (strncmp(p, "**/", 3) == 0)
+        p += 3;
+    const char *at = strchr(p, '<');
+    const char *close = at ? strchr(at, '>') : NULL;
+    if (!close || !name[0])
+        return false;
+    snprintf(buf, n, "%.*s%s%s", (int)(at - p), p, name, close + 1);
+    return true;
+}
+
 const char *el_backend_dir(el_ctx *ctx, const char *name, char *buf, size_t n)
 {
+    /* the last declared pattern (a project's own come after the
+     * built-in) under which the backend's directory exists, else the
+     * last declared */
     const el_strlist *dirs = el_config_list(el_ctx_config(ctx), EL_BACKEND_DIRS);
-    for (size_t i = 0; i < dirs->n; i++) {
-        const char *p = dirs->v[i] + (dirs->v[i][0] == '/');
-        if (strncmp(p, "**/", 3) == 0)
-            p += 3;
-        const char *at = strchr(p, '<');
-        const char *close = at ? strchr(at, '>') : NULL;
-        if (close && name[0]) {
-            snprintf(buf, n, "%.*s%s%s", (int)(at - p), p, name, close + 1);
-            return buf;
+    bool found = false;
+    buf[0] = '\0';
+    for (size_t i = dirs->n; i-- > 0 && !found;) {
+        char cand[512];
+        if (!dir_of_pattern(dirs->v[i], name, cand, sizeof cand))
+            continue;
+        if (!found && buf[0] == '\0')
+            snprintf(buf, n, "%s", cand);
+        char *abs = el_path_join(dirs->from[i].root ? dirs->from[i].root : el_cwd(), cand);
+        struct stat st;
+        if (stat(abs, &st) == 0 && S_ISDIR(st.st_mode)) {
+            snprintf(buf, n, "%s", cand);
+            found = true;
         }
+        free(abs);
     }
-    snprintf(buf, n, "a backend directory");
+    if (!buf[0])
+        snprintf(buf, n, "a backend directory");
     return buf;
 }
 

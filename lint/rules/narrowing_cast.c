@@ -88,11 +88,11 @@ static void judge(el_ctx *ctx, const sf_func *f, CXCursor cast)
     char fs[64], ts[64];
     elc_string(clang_getTypeSpelling(from), fs, sizeof fs);
     elc_string(clang_getTypeSpelling(to), ts, sizeof ts);
-    const sf_fn *fn = sf_function(src);
+    const sf_fn *fn = sf_function(el_ctx_config(ctx), src);
     bool scalar = fn && fn->kind == SF_FN_SCALAR_READ;
-    el_report(ctx, cast, "cast from %s to %s %s a value from %s%s; keep it in a tensor "
-              "(eh_cast changes a tensor's dtype)", fs, ts, to_int ? "truncates" : "rounds",
-              scalar ? "" : "tensor storage via ", src);
+    el_report(ctx, cast, "cast from %s to %s %s a value from %s%s; keep it in a tensor%s", fs, ts,
+              to_int ? "truncates" : "rounds", scalar ? "" : "tensor storage via ", src,
+              el_uses_libeh(ctx) ? " (eh_cast changes a tensor's dtype)" : "");
 }
 
 static void on_cursor(el_ctx *ctx, void *st_, CXCursor c)

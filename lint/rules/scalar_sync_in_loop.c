@@ -129,7 +129,7 @@ static void end(el_ctx *ctx, void *state)
 static void on_call(el_ctx *ctx, void *state, CXCursor call)
 {
     (void)state;
-    const sf_fn *fn = sf_call_function(call);
+    const sf_fn *fn = sf_call_function(ctx, call);
     if (!fn || (fn->kind != SF_FN_ACCESSOR && fn->kind != SF_FN_SCALAR_READ &&
                 fn->kind != SF_FN_COPY_OUT))
         return;
@@ -146,7 +146,7 @@ static void on_call(el_ctx *ctx, void *state, CXCursor call)
     const char *fix = fn->kind == SF_FN_ACCESSOR
                           ? "take the pointer once before the loop"
                       : fn->kind == SF_FN_SCALAR_READ
-                          ? "compute on whole tensors with ops and read the result once"
+                          ? "compute on whole tensors and read the result once"
                           : "copy out once, after the loop";
     el_report(ctx, call, "'%s' inside a loop ('%s' at line %u) forces evaluation and a host sync "
               "on every iteration; %s", fn->name, what, line, fix);
