@@ -22,7 +22,9 @@ static CXCursor strip_pointer(CXCursor e)
 {
     for (int guard = 0; guard < 64; guard++) {
         e = sf_strip(e, false);
-        if (clang_getCursorKind(e) != CXCursor_CStyleCastExpr)
+        enum CXCursorKind ck = clang_getCursorKind(e);
+        if (ck != CXCursor_CStyleCastExpr && ck != CXCursor_CXXStaticCastExpr &&
+            ck != CXCursor_CXXReinterpretCastExpr && ck != CXCursor_CXXConstCastExpr)
             return e;
         enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(e)).kind;
         if (k != CXType_Pointer)
@@ -30,6 +32,26 @@ static CXCursor strip_pointer(CXCursor e)
         e = sf_last_child(e);
     }
     return e;
+}
+
+/* C++: v.data() of a container (std::vector, std::array): the
+ * container's own elements; *base receives v. */
+static bool container_data(CXCursor call, CXCursor *base)
+{
+    if (clang_getCursorKind(call) != CXCursor_CallExpr)
+        return false;
+    CXCursor m = clang_getCursorReferenced(call);
+    if (clang_getCursorKind(m) != CXCursor_CXXMethod)
+        return false;
+    char name[16];
+    elc_spelling(m, name, sizeof name);
+    if (strcmp(name, "data") != 0)
+        return false;
+    CXCursor callee = elc_child(call, 0);
+    if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
+        return false;
+    *base = elc_child(callee, 0);
+    return !clang_Cursor_isNull(*base);
 }
 
 static enum CXTypeKind canon_kind(CXCursor c)
@@ -570,8 +592,11 @@ static bool host_ptr(const sf_func *f, CXCursor e, sf_origin *o, int depth)
     if (depth > MAX_EXPR_DEPTH)
         return false;
     e = strip_pointer(e);
+    CXCursor owner;
     switch (clang_getCursorKind(e)) {
     case CXCursor_CallExpr:
+        if (container_data(e, &owner))
+            return host_ptr(f, owner, o, depth + 1);
         return storage_ptr(f, e, o, depth) != NULL;
     case CXCursor_DeclRefExpr: {
         sf_var *v = var_of_ref(f, e);
@@ -686,7 +711,11 @@ static sf_var *lvalue_var(sf_func *f, CXCursor e)
 {
     for (int guard = 0; guard < 64; guard++) {
         e = strip_pointer(e);
-        CXCursor decl;
+        CXCursor decl, base;
+        if (container_data(e, &base)) {
+            e = base;
+            continue;
+        }
         switch (clang_getCursorKind(e)) {
         case CXCursor_DeclRefExpr: {
             if (!is_var_kind(e, &decl))

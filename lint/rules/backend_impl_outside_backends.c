@@ -59,9 +59,10 @@ static bool on_definition(el_ctx *ctx, CXCursor c)
     enum CXCursorKind k = clang_getCursorKind(c);
     if (!clang_isCursorDefinition(c))
         return false;
-    if (k == CXCursor_VarDecl &&
-        clang_getCursorKind(clang_getCursorSemanticParent(c)) != CXCursor_TranslationUnit)
-        return false; /* locals */
+    enum CXCursorKind parent = clang_getCursorKind(clang_getCursorSemanticParent(c));
+    if (k == CXCursor_VarDecl && parent != CXCursor_TranslationUnit && parent != CXCursor_Namespace &&
+        parent != CXCursor_LinkageSpec)
+        return false; /* locals (a C++ namespace's variables are file-scope) */
     const el_config *cfg = el_ctx_config(ctx);
     char name[256], backend[64], dir[256];
     elc_spelling(c, name, sizeof name);

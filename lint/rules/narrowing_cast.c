@@ -5,6 +5,8 @@
  * (eh_item), or of a value computed from one.  Types are clang's
  * canonical types, so typedefs and macros do not hide a narrowing.
  *
+ * C++'s static_cast<float>(x) and float(x) are explicit casts too.
+ *
  * Not findings: widening casts, casts to _Bool (a truth test), integer to
  * floating casts, casts of values that never came from a tensor, and
  * implicit conversions (the compiler's -Wfloat-conversion reports those). */
@@ -15,7 +17,9 @@
 #include "rule.h"
 #include "storage_flow.h"
 
-static const enum CXCursorKind kinds[] = {SF_OBSERVED_KINDS, CXCursor_CStyleCastExpr, EL_KINDS_END};
+static const enum CXCursorKind kinds[] = {SF_OBSERVED_KINDS, CXCursor_CStyleCastExpr,
+                                          CXCursor_CXXStaticCastExpr, CXCursor_CXXFunctionalCastExpr,
+                                          EL_KINDS_END};
 
 
 static void begin(el_ctx *ctx, void *st)
@@ -70,6 +74,15 @@ static bool narrows(CXCursor cast, CXCursor *operand, CXType *from, CXType *to, 
     clang_visitChildren(cast, last_visit, operand);
     if (clang_Cursor_isNull(*operand))
         return false;
+    /* C++ keeps the conversion the cast performs as an implicit one below
+     * it (static_cast<int>(f) holds int(f), which holds f): the value
+     * cast is what lies under the implicit conversions */
+    for (int guard = 0; guard < 8 && clang_getCursorKind(*operand) == CXCursor_UnexposedExpr; guard++) {
+        CXCursor inner = elc_child(*operand, 0);
+        if (clang_Cursor_isNull(inner) || elc_child_count(*operand) != 1)
+            break;
+        *operand = inner;
+    }
     *from = clang_getCanonicalType(clang_getCursorType(*operand));
     int rf = float_rank(from->kind);
     return rf && ((rt && rt < rf) || *to_int);
@@ -101,7 +114,8 @@ static void on_cursor(el_ctx *ctx, void *st_, CXCursor c)
     if (!sf_candidates_enter(ctx, st, c))
         return;
     enum CXCursorKind kind = clang_getCursorKind(c);
-    if (kind != CXCursor_CStyleCastExpr)
+    if (kind != CXCursor_CStyleCastExpr && kind != CXCursor_CXXStaticCastExpr &&
+        kind != CXCursor_CXXFunctionalCastExpr)
         return;
     CXCursor operand;
     CXType from, to;

@@ -85,7 +85,17 @@ static bool enclosing_loop(el_ctx *ctx, CXCursor call, CXCursor *loop)
         unsigned n;
         switch (clang_getCursorKind(a)) {
         case CXCursor_FunctionDecl:
+        case CXCursor_CXXMethod:
+        case CXCursor_LambdaExpr:
             return false;
+        case CXCursor_CXXForRangeStmt: {
+            /* C++'s for (x : range): the body repeats, the range is read once */
+            unsigned nk = elc_child_count(a);
+            if (nk == 0 || !clang_equalCursors(elc_child(a, nk - 1), on_path))
+                continue;
+            *loop = a;
+            return true;
+        }
         case CXCursor_WhileStmt:
             n = sf_children(a, k, 2);
             if (n == 2 && never_repeats(k[0]))
@@ -140,7 +150,9 @@ static void on_call(el_ctx *ctx, void *state, CXCursor call)
         return;
     unsigned line = 0;
     elc_cursor_location(loop, NULL, &line, NULL);
-    const char *what = clang_getCursorKind(loop) == CXCursor_ForStmt     ? "for"
+    const char *what = clang_getCursorKind(loop) == CXCursor_ForStmt ||
+                               clang_getCursorKind(loop) == CXCursor_CXXForRangeStmt
+                           ? "for"
                        : clang_getCursorKind(loop) == CXCursor_WhileStmt ? "while"
                                                                           : "do";
     const char *fix = fn->kind == SF_FN_ACCESSOR

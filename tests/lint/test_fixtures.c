@@ -11,7 +11,9 @@
  *     // expect@12: EH000                           (reported on line 12)
  *     #include <cuda.h>     // expect: EH101, EH000 (two findings)
  *
- * A finding is expected in the file that holds the annotation.  Compared
+ * A finding is expected in the file that holds the annotation.  C++
+ * fixtures (.cpp, .hpp) sit in a directory whose .emberlint.json says
+ * "languages": ["c", "c++"].  Compared
  * are the findings of the directory's rule, of EH000 and of every rule
  * some annotation in the directory names, so a fixture of one rule does
  * not break when another rule is added. */
@@ -108,10 +110,18 @@ static void scan_line(expects *e, const char *file, unsigned lineno, const char 
     }
 }
 
+/* C and C++ sources and headers (C++ fixtures sit in directories whose
+ * .emberlint.json turns "c++" on). */
 static bool is_source(const char *name)
 {
+    static const char *const ext[] = {".c", ".h", ".cpp", ".hpp", ".cc", ".hh", NULL};
     size_t n = strlen(name);
-    return n > 2 && name[n - 2] == '.' && (name[n - 1] == 'c' || name[n - 1] == 'h');
+    for (const char *const *e = ext; *e; e++) {
+        size_t l = strlen(*e);
+        if (n > l && strcmp(name + n - l, *e) == 0)
+            return true;
+    }
+    return false;
 }
 
 /* rel: path relative to LINT_SRCDIR. */

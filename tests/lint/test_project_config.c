@@ -258,6 +258,49 @@ static void test_backend_names_and_patterns(void **state)
     tt_free(&r);
 }
 
+static void test_cxx_from_the_compile_database(void **state)
+{
+    (void)state;
+    const char *cxx = "namespace n { template <typename T> T id(T x) { return x; } }\n"
+                      "int f() { return n::id(1); }\n";
+    w("src/by_driver.c", cxx);      /* g++ compiles a .c file as C++ */
+    w("src/by_x.c", cxx);           /* -x c++ */
+    w("src/by_std.c", cxx);         /* -std=gnu++17 */
+    w("src/by_ext.cc", cxx);        /* cc picks C++ by the extension */
+    w("src/plain.c", "int g(void) { return 0; }\n");
+    w("src/util.hpp", "#pragma once\nnamespace n { struct s { int v = 0; }; }\n");
+    w("src/uses_util.cc", "#include \"util.hpp\"\nint h() { n::s x; return x.v; }\n");
+    char *db = tt_fmt("[\n"
+                      "{\"directory\": \"%s\", \"file\": \"src/by_driver.c\", \"command\": \"/usr/bin/g++ -c src/by_driver.c\"},\n"
+                      "{\"directory\": \"%s\", \"file\": \"src/by_x.c\", \"command\": \"cc -x c++ -c src/by_x.c\"},\n"
+                      "{\"directory\": \"%s\", \"file\": \"src/by_std.c\", \"command\": \"clang -std=gnu++17 -c src/by_std.c\"},\n"
+                      "{\"directory\": \"%s\", \"file\": \"src/by_ext.cc\", \"command\": \"cc -c src/by_ext.cc\"},\n"
+                      "{\"directory\": \"%s\", \"file\": \"src/uses_util.cc\", \"command\": \"c++ -c src/uses_util.cc\"},\n"
+                      "{\"directory\": \"%s\", \"file\": \"src/plain.c\", \"command\": \"cc -std=c11 -c src/plain.c\"}\n"
+                      "]\n", dir, dir, dir, dir, dir, dir);
+    w("build/compile_commands.json", db);
+    free(db);
+    /* every entry of the database, C++ ones as C++ */
+    tt_run r = lt_emberlint(dir, "--no-cache", "-p", "build", NULL);
+    if (r.status != 0)
+        print_error("%s%s", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+    /* a walk takes .cc/.hpp only when the configuration says so; the
+     * header is then parsed (through its includer) as C++ */
+    r = lt_emberlint(dir, "--no-cache", "-v", "src/by_ext.cc", "src/plain.c", NULL);
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+    r = lt_emberlint(dir, "--no-cache", "-v", "src", NULL);
+    assert_true(tt_contains(r.err, "emberlint: 4 files,")); /* the .c files */
+    tt_free(&r);
+    w(".emberlint.json", "{\"languages\": [\"c\", \"c++\"]}\n");
+    r = lt_emberlint(dir, "--no-cache", "-v", "-p", "build", "src", NULL);
+    assert_true(tt_contains(r.err, "emberlint: 7 files,"));
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -268,6 +311,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_nested_inheritance, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errors_at_their_position, setup, teardown),
         cmocka_unit_test_setup_teardown(test_backend_names_and_patterns, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cxx_from_the_compile_database, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
