@@ -4,6 +4,7 @@
 
 #include <limits.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "clang_util.h"
@@ -75,6 +76,50 @@ static bool project_own_file(el_ctx *ctx, bs_cache *c, CXCursor decl)
     return own;
 }
 
+void bs_note_declaration(el_ctx *ctx, bs_cache *c, CXCursor decl)
+{
+    CXFile f = NULL;
+    elc_cursor_location(decl, &f, NULL, NULL);
+    if (!f)
+        return;
+    const sep_file_class *fi = sep_file_info(ctx, &c->files, f);
+    if (fi->cls != EL_FILE_BACKEND)
+        return;
+    CXString usr = clang_getCursorUSR(decl);
+    const char *u = clang_getCString(usr);
+    if (u && u[0]) {
+        char *entry = malloc(strlen(u) + strlen(fi->backend) + 2);
+        if (entry) {
+            sprintf(entry, "%s %s", fi->backend, u);
+            char **v = sep_grow(c->backend_usrs, &c->cap_usrs, c->n_usrs, sizeof *v);
+            if (v) {
+                c->backend_usrs = v;
+                c->backend_usrs[c->n_usrs++] = entry;
+            } else {
+                free(entry);
+            }
+        }
+    }
+    clang_disposeString(usr);
+}
+
+/* The backend a backend file of the TU declared decl in, or NULL. */
+static const char *declared_in_backend(const bs_cache *c, CXCursor decl)
+{
+    if (!c->n_usrs)
+        return NULL;
+    CXString usr = clang_getCursorUSR(decl);
+    const char *u = clang_getCString(usr);
+    const char *hit = NULL;
+    for (size_t i = 0; u && u[0] && i < c->n_usrs && !hit; i++) {
+        const char *sp = strchr(c->backend_usrs[i], ' ');
+        if (sp && strcmp(sp + 1, u) == 0)
+            hit = c->backend_usrs[i];
+    }
+    clang_disposeString(usr);
+    return hit;
+}
+
 static bs_why classify(el_ctx *ctx, bs_cache *c, CXCursor decl, char *backend, size_t n)
 {
     const el_config *cfg = el_ctx_config(ctx);
@@ -96,6 +141,11 @@ static bs_why classify(el_ctx *ctx, bs_cache *c, CXCursor decl, char *backend, s
         return BS_BY_LOCATION;
     }
     backend[0] = '\0';
+    const char *noted = is_macro ? NULL : declared_in_backend(c, decl);
+    if (noted) {
+        snprintf(backend, n, "%.*s", (int)(strchr(noted, ' ') - noted), noted);
+        return BS_BY_LOCATION;
+    }
     if (is_macro && fi && fi->linted)
         return BS_NOT_BACKEND; /* the frontend's own macro: its body is seen through */
     if (!el_backend_prefix_of(cfg, name, true))
@@ -143,6 +193,11 @@ char **bs_note(bs_cache *c, CXCursor decl)
 
 void bs_cache_free(bs_cache *c)
 {
+    for (size_t i = 0; i < c->n_usrs; i++)
+        free(c->backend_usrs[i]);
+    free(c->backend_usrs);
+    c->backend_usrs = NULL;
+    c->n_usrs = c->cap_usrs = 0;
     for (size_t i = 0; i < c->cap; i++)
         free(c->v[i].note);
     free(c->v);

@@ -8,8 +8,9 @@
  *   - its name has an eh_<backend>_ prefix (a backend_prefixes entry
  *     holding <backend>, expanded for every known backend; the whole
  *     prefix must match: eh_blast_radius is not backend blas's);
- *   - or it is first declared in a file of a backend (backend_dirs,
- *     backend_files), whatever its name;
+ *   - or it is declared in a file of a backend (backend_dirs,
+ *     backend_files), whatever its name: first, or in a backend file of
+ *     the TU (bs_note_declaration);
  *   - or its name has a library prefix of backend_prefixes (cblas_,
  *     LAPACKE_, fftw, cuda, ...; in upper case too: CBLAS_ORDER) and it is
  *     not the project's own: a project function is never a backend's by
@@ -42,7 +43,15 @@ typedef struct bs_cache {
     sep_files files;
     struct bs_verdict *v;
     size_t cap, n;
+    char **backend_usrs;     /* functions and variables a backend file declares */
+    size_t n_usrs, cap_usrs;
 } bs_cache;
+
+/* A declaration the walk met (FunctionDecl, VarDecl): when it is in a
+ * backend file, the function or variable is a backend's wherever else it
+ * is declared (darknet's cuda_make_array(), declared in darknet.h and in
+ * the backend's cuda.h).  Call before the uses (headers come first). */
+void bs_note_declaration(el_ctx *ctx, bs_cache *c, CXCursor decl);
 
 /* Is `decl` a backend's?  backend[n] receives the backend's name when
  * known (BS_BY_LOCATION, or an eh_<backend>_ prefix). */

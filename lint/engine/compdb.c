@@ -222,6 +222,8 @@ char **el_compdb_args(const el_compdb *db, const char *abs_file, size_t *n)
             best = e;
             break;
         }
+        if (el_path_has_ext(e->file, ".cu"))
+            continue; /* nvcc's options are no guess for a C or C++ file */
         char *edir = el_path_dirname(e->file);
         size_t score = strcmp(edir, dir) == 0 ? (size_t)-1 / 2 : common_prefix(edir, dir);
         free(edir);
@@ -231,11 +233,21 @@ char **el_compdb_args(const el_compdb *db, const char *abs_file, size_t *n)
         }
     }
     free(dir);
+    if (!best)
+        return NULL;
     char **args = el_xmalloc((best->n_args + 1) * sizeof *args);
     for (size_t i = 0; i < best->n_args; i++)
         args[i] = el_xstrdup(best->args[i]);
     *n = best->n_args;
     return args;
+}
+
+bool el_compdb_lists(const el_compdb *db, const char *abs_file)
+{
+    for (size_t i = 0; db && i < db->n; i++)
+        if (strcmp(db->v[i].file, abs_file) == 0)
+            return true;
+    return false;
 }
 
 size_t el_compdb_file_count(const el_compdb *db)

@@ -1489,22 +1489,13 @@ void el_configs_warn_unmatched(el_configs *s, char *const *paths, const el_confi
     size_t n_list = s->forced ? 1 : s->n_all;
     for (size_t ci = 0; ci < n_list; ci++) {
         el_config *c = s->forced ? s->forced : s->all[ci];
-        bool covered;
-        if (n_dirs) {
-            covered = under_any(c->root, dirs, n_dirs);
-        } else {
-            covered = false;
-            for (size_t i = 0; i < n && !covered; i++) {
-                char *rel = el_path_under(paths[i], c->root);
-                covered = rel != NULL;
-                free(rel);
-            }
-        }
+        /* only where a directory named on the command line holds the
+         * whole configuration (a few files named, or a compile
+         * database's, say little about what a pattern should match) */
+        bool covered = n_dirs && under_any(c->root, dirs, n_dirs);
         if (!covered)
             continue;
         for (size_t k = 0; k < sizeof path_keys / sizeof *path_keys; k++) {
-            if (path_keys[k] == EL_EXCLUDE && !n_dirs)
-                continue; /* a compile database lists no excluded files */
             const el_strlist *l = &c->lists[path_keys[k]];
             for (size_t i = 0; i < l->n; i++) {
                 const el_origin *o = &l->from[i];

@@ -613,10 +613,25 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
         set_wants(r.wants[r.n_metas + e], r.extra[e]);
 
     double started = now_seconds();
-    size_t cap = 0;
-    for (size_t i = 0; i < sources->n; i++)
-        if (!sources->v[i].is_header)
-            add_job(&r, &cap, i);
+    size_t cap = 0, unbuilt = 0;
+    for (size_t i = 0; i < sources->n; i++) {
+        if (sources->v[i].is_header)
+            continue;
+        /* With a compile database, a source file a walk found that the
+         * database does not list is not built in this configuration (a
+         * backend not enabled, a tool not made): its flags would be a
+         * neighbour's guess.  Named on the command line, it is linted. */
+        if (o->compdb && !sources->v[i].named && !el_compdb_lists(o->compdb, sources->v[i].path)) {
+            unbuilt++;
+            continue;
+        }
+        add_job(&r, &cap, i);
+    }
+    if (unbuilt)
+        fprintf(stderr, "%s: %zu source file%s under the paths %s not in compile_commands.json "
+                "(not built in this configuration): not linted (a file named on the command "
+                "line is)\n", el_progname, unbuilt, unbuilt == 1 ? "" : "s",
+                unbuilt == 1 ? "is" : "are");
     size_t phase1 = r.n_jobs;
     run_phase(&r, 0, phase1, started);
 

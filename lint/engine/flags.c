@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "language.h"
 #include "libeh_headers.h"
 #include "mem.h"
 #include "path.h"
@@ -13,6 +14,42 @@ static void push(char ***v, size_t *n, size_t *cap, const char *s)
 {
     el_grow(v, cap, *n + 1, sizeof **v);
     (*v)[(*n)++] = el_xstrdup(s);
+}
+
+/* A file that borrows another file's entry (a header, or a source the
+ * database does not list) keeps its own language: a C++ header borrowing
+ * a C entry gets -x c++-header -std=c++17 instead of the entry's -std and
+ * -x, a C file borrowing a C++ entry loses them. */
+static void keep_language(const el_source *src, char ***base, size_t *nb)
+{
+    bool entry_cxx = el_args_have_language(*base, *nb) &&
+                     el_command_is_cxx(NULL, *base, *nb, NULL);
+    if (entry_cxx == src->cxx)
+        return;
+    char **v = *base;
+    size_t n = 0;
+    for (size_t i = 0; i < *nb; i++) {
+        bool with_value = strcmp(v[i], "-x") == 0 && i + 1 < *nb;
+        if (with_value || strncmp(v[i], "-x", 2) == 0 || strncmp(v[i], "-std=", 5) == 0) {
+            free(v[i]);
+            if (with_value)
+                free(v[++i]);
+            continue;
+        }
+        v[n++] = v[i];
+    }
+    *nb = n;
+    if (src->cxx) {
+        size_t cap = n + 3;
+        char **w = el_xmalloc(cap * sizeof *w);
+        w[0] = el_xstrdup("-x");
+        w[1] = el_xstrdup(src->is_header ? "c++-header" : "c++");
+        w[2] = el_xstrdup("-std=c++17");
+        memcpy(w + 3, v, n * sizeof *v);
+        free(v);
+        *base = w;
+        *nb = n + 3;
+    }
 }
 
 char **el_flags_for(const el_compdb *db, const el_source *src, char *const *extra,
@@ -26,6 +63,8 @@ char **el_flags_for(const el_compdb *db, const el_source *src, char *const *extr
     }
     size_t nb = 0;
     char **base = db ? el_compdb_args(db, src->path, &nb) : NULL;
+    if (base && !el_compdb_lists(db, src->path))
+        keep_language(src, &base, &nb);
     if (!base && src->cxx) {
         push(&v, &n, &cap, "-x");
         push(&v, &n, &cap, src->is_header ? "c++-header" : "c++");

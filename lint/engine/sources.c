@@ -155,6 +155,7 @@ static void add_file(walker *w, const char *shown, bool explicit_arg)
     s->cxx = el_path_is_cxx(real) || (s->is_header && el_config_language_of(cfg, real) &&
                                 !el_config_lists_c(cfg));
     s->force_c = !is_source_name(real) && !s->cxx;
+    s->named = explicit_arg;
     s->size = b.n;
     s->hash = el_hash_bytes(b.s ? b.s : "", b.n);
     el_filehash_put(w->hashes, real, s->hash);

@@ -28,6 +28,7 @@ typedef struct el_source {
                                 source file includes it */
     bool force_c;            /* named on the command line without a known extension */
     bool cxx;                /* C++ by its name (.cpp, .hpp, ...) */
+    bool named;              /* named on the command line (not found by a walk) */
     size_t size;
     el_hash128 hash;         /* of the content */
     el_suppressions supp;

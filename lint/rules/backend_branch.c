@@ -53,7 +53,7 @@ typedef struct state {
 } state;
 
 static const enum CXCursorKind kinds[] = {
-    CXCursor_FunctionDecl, CXCursor_DeclRefExpr, EL_KINDS_END,
+    CXCursor_FunctionDecl, CXCursor_DeclRefExpr, CXCursor_MemberRefExpr, EL_KINDS_END,
 };
 
 /* ---- options ---------------------------------------------------------------- */
@@ -360,9 +360,11 @@ static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
             s->saw_name = false;
         return;
     }
-    /* a DeclRefExpr: a predicate, a backend variable? */
+    /* a DeclRefExpr or a MemberRefExpr: a predicate, a backend variable? */
     if ((s->predicates.n || s->variables.n) && el_applies_at(ctx, clang_getCursorLocation(c)))
         bb_check_reference(ctx, &s->predicates, &s->variables, c);
+    if (clang_getCursorKind(c) == CXCursor_MemberRefExpr)
+        return;
     /* does it name eh_get_backend? */
     if ((s->saw_name && el_enclosing_function(ctx, NULL)) || s->name_fns.n == 0)
         return;

@@ -27,11 +27,15 @@
  * replaced by the template.  Messages suggest the configuration's
  * replacement (el_replacement: the project's, or libeh's where the TU
  * uses libeh), else nothing. */
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "clang_util.h"
 #include "config.h"
+#include "mem.h"
+#include "strmap.h"
 #include "rewrite.h"
 #include "rule.h"
 #include "backend_symbols.h"
@@ -67,7 +71,7 @@ typedef struct state {
 
 static const enum CXCursorKind kinds[] = {
     CXCursor_DeclRefExpr, CXCursor_CallExpr, CXCursor_TypeRef, CXCursor_MacroExpansion,
-    EL_KINDS_END,
+    CXCursor_FunctionDecl, CXCursor_VarDecl, EL_KINDS_END,
 };
 
 /* ---- what is a backend symbol --------------------------------------------- */
@@ -141,6 +145,100 @@ static const char *whose(why w, const char *backend, char *buf, size_t n)
     return buf;
 }
 
+/* ---- what another TU knows ------------------------------------------------------ */
+
+static bool is_callee(el_ctx *ctx, CXCursor e, CXCursor *call);
+
+#define FACT_USE "EH102.use"
+#define FACT_DEF "EH102.def"
+
+/* A use of a function this TU neither defines nor knows as a backend's
+ * (the project's own, declared in darknet.h): a backend's after all when
+ * a backend file defines it, which only the TU of that file knows.  The
+ * project hook decides. */
+static void note_external_use(el_ctx *ctx, CXCursor fn, CXCursor ref)
+{
+    if (!clang_Cursor_isNull(clang_getCursorDefinition(fn)) || !el_applies_at(ctx, clang_getCursorLocation(ref)))
+        return;
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(clang_getCanonicalCursor(fn))))
+        return;
+    CXString usr = clang_getCursorUSR(fn);
+    const char *u = clang_getCString(usr);
+    CXFile f = NULL;
+    unsigned line = 0, col = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(ref), &f, &line, &col, NULL);
+    char path[4096], name[256], h[300];
+    char *real = f ? realpath(elc_file_name(f, path, sizeof path), NULL) : NULL;
+    if (u && u[0] && real) {
+        elc_spelling(fn, name, sizeof name);
+        CXCursor call;
+        char *v = el_xasprintf("%s\t%s\t%s\t%u\t%u\t%d\t%s", u, name, real, line, col,
+                               is_callee(ctx, ref, &call), hint(ctx, name, h, sizeof h));
+        el_fact(ctx, FACT_USE, v);
+        free(v);
+    }
+    free(real);
+    clang_disposeString(usr);
+}
+
+/* A function defined in a backend file: its USR and backend. */
+static void note_backend_definition(el_ctx *ctx, CXCursor fn)
+{
+    const char *backend = NULL;
+    if (!clang_isCursorDefinition(fn) || el_cursor_class(ctx, fn, &backend) != EL_FILE_BACKEND ||
+        clang_getCursorLinkage(fn) != CXLinkage_External)
+        return;
+    CXString usr = clang_getCursorUSR(fn);
+    const char *u = clang_getCString(usr);
+    if (u && u[0]) {
+        char *v = el_xasprintf("%s\t%s", u, backend);
+        el_fact(ctx, FACT_DEF, v);
+        free(v);
+    }
+    clang_disposeString(usr);
+}
+
+static void project(el_project *p)
+{
+    el_strmap defs = {0};
+    size_t n = el_project_fact_count(p);
+    for (size_t i = 0; i < n; i++) {
+        const char *key = NULL, *value = NULL;
+        el_project_fact(p, i, NULL, &key, &value);
+        if (strcmp(key, FACT_DEF) != 0)
+            continue;
+        const char *tab = strchr(value, '\t');
+        if (!tab)
+            continue;
+        char *usr = el_xstrndup(value, (size_t)(tab - value));
+        el_strmap_put(&defs, usr, (void *)(tab + 1));
+        free(usr);
+    }
+    for (size_t i = 0; i < n && defs.n; i++) {
+        const char *key = NULL, *value = NULL;
+        el_project_fact(p, i, NULL, &key, &value);
+        if (strcmp(key, FACT_USE) != 0)
+            continue;
+        char *v = el_xstrdup(value);
+        char *f[7] = {0}, *t = v;
+        for (int k = 0; k < 7 && t; k++) {
+            f[k] = t;
+            char *tab = k < 6 ? strchr(t, '\t') : NULL;
+            if (tab)
+                *tab = '\0';
+            t = tab ? tab + 1 : NULL;
+        }
+        const char *backend = f[6] ? el_strmap_get(&defs, f[0]) : NULL;
+        if (backend)
+            el_project_report(p, f[2], (unsigned)atoi(f[3]), (unsigned)atoi(f[4]),
+                              "%s backend function '%s' of backend '%s'%s%s",
+                              atoi(f[5]) ? "call to" : "use of", f[1], backend,
+                              atoi(f[5]) ? "" : " (its address)", f[6]);
+        free(v);
+    }
+    el_strmap_free(&defs);
+}
+
 /* ---- the cursors ------------------------------------------------------------ */
 
 /* True when the expression `e` (the cursor being visited) is the callee of
@@ -191,6 +289,8 @@ static void on_declref(el_ctx *ctx, state *s, CXCursor c)
             snprintf(msg, sizeof msg, "call to '%s', which the configuration's rewrites "
                      "replace with '%.200s'", name, t->replacement);
             report_call(ctx, s, c, call, msg);
+        } else if (k == CXCursor_FunctionDecl) {
+            note_external_use(ctx, d, c);
         }
         return;
     }
@@ -404,9 +504,16 @@ static void on_macro(el_ctx *ctx, state *s, CXCursor c)
 
 static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
 {
+    state *s = st;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_FunctionDecl || (k == CXCursor_VarDecl && el_depth(ctx) == 0)) {
+        bs_note_declaration(ctx, &s->seen, c); /* what backend files declare */
+        if (k == CXCursor_FunctionDecl)
+            note_backend_definition(ctx, c);
+        return;
+    }
     if (!el_applies_at(ctx, clang_getCursorLocation(c)))
         return;
-    state *s = st;
     switch (clang_getCursorKind(c)) {
     case CXCursor_DeclRefExpr:
         on_declref(ctx, s, c);
@@ -463,4 +570,5 @@ const el_rule el_rule_backend_symbol = {
     .state_size = sizeof(state),
     .on_cursor = on_cursor,
     .end = end,
+    .project = project,
 };

@@ -7,17 +7,19 @@
  * file that leads to it; clang's "too many errors emitted" (no place of
  * its own) is not an error of any file.  A .c file's errors are reported
  * at once.  A header's are not: the TU records, as facts, the first
- * error of each linted header it saw failing, and each linted header it
- * saw parse cleanly.  The project hook then reports a header once, at
+ * error of each linted header it saw failing, and -- when the whole TU
+ * parses -- each linted header it read.  The project hook then reports a header once, at
  * the header, when it failed wherever it was parsed; a header that parses
  * in some TU (alone, or in another includer) is not blamed -- each TU it
  * failed in is reported instead, at the #include of its main file that
  * leads to it (that file includes the header without what it needs),
  * unless the main file has errors of its own, reported already.  A
- * header parsed on its own that fails only there is not reported when it
- * parses in another file, or when a linted file #includes it where the
- * preprocessor skipped it (written to follow other includes, never
- * compiled in this configuration). */
+ * header that fails only in headers parsed on their own (no source file of
+ * this configuration reaches it) is not reported when it parses in
+ * another file, or when a linted file or a source file next to it
+ * #includes it, even where the preprocessor skipped it (written to follow
+ * other includes, never compiled in this configuration). */
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,7 +122,8 @@ static void record_header(el_ctx *ctx, const inclusions *in, const file_errors *
     if (s && s->has_main && !main_failed)
         clang_getExpansionLocation(s->in_main, NULL, &il, &ic, NULL);
     describe(e, msg, sizeof msg);
-    char *value = el_xasprintf("%s\t%u\t%u\t%u\t%u\t%s", real ? real : path, line, col, il, ic, msg);
+    char *value = el_xasprintf("%s\t%u\t%u\t%u\t%u\t%d\t%s", real ? real : path, line, col, il, ic,
+                               el_main_is_header(ctx), msg);
     el_fact(ctx, FACT_FAIL, value);
     free(value);
     free(real);
@@ -200,8 +203,13 @@ static void begin(el_ctx *ctx, void *state)
             record_header(ctx, &in, e, main_failed);
         }
     }
+    /* The headers this TU shows to parse: only a TU without any error
+     * says so (after a missing include, clang does not repeat the error
+     * in the next header that includes the same file). */
     CXFile *clean = el_xcalloc(in.n + 2, sizeof *clean);
     size_t n_clean = 0;
+    if (n_errs)
+        in.n = 0;
     if (main_header)
         clean[n_clean++] = main;
     for (size_t k = 0; k < in.n; k++)
@@ -233,43 +241,97 @@ static void parse_failed(el_ctx *ctx, const char *reason)
  * name), even where the preprocessor skipped it?  A header written to be
  * included after others -- and reached by no TU in this configuration --
  * is not blamed for failing on its own. */
-static bool has_includer(const el_project *p, const char *header)
+/* The file #includes a header named base (even in a skipped #if). */
+static bool file_includes(const char *path, const char *base)
 {
-    const char *base = strrchr(header, '/');
-    base = base ? base + 1 : header;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
     size_t bl = strlen(base);
-    for (size_t i = 0; i < el_project_file_count(p); i++) {
-        const char *path = el_project_file(p, i);
-        if (strcmp(path, header) == 0)
+    char line[4096];
+    bool hit = false;
+    while (!hit && fgets(line, sizeof line, f)) {
+        const char *q = line + strspn(line, " \t");
+        if (*q != '#')
             continue;
-        FILE *f = fopen(path, "r");
-        if (!f)
+        q += 1 + strspn(q + 1, " \t");
+        if (strncmp(q, "include", 7) != 0)
             continue;
-        char line[4096];
-        bool hit = false;
-        while (!hit && fgets(line, sizeof line, f)) {
-            const char *q = line + strspn(line, " \t");
-            if (*q != '#')
-                continue;
-            q += 1 + strspn(q + 1, " \t");
-            if (strncmp(q, "include", 7) != 0)
-                continue;
-            for (const char *m = strstr(q, base); m && !hit; m = strstr(m + 1, base)) {
-                char before = m > q ? m[-1] : ' ', after = m[bl];
-                hit = (before == '"' || before == '<' || before == '/') && (after == '"' || after == '>');
-            }
+        for (const char *m = strstr(q, base); m && !hit; m = strstr(m + 1, base)) {
+            char before = m > q ? m[-1] : ' ', after = m[bl];
+            hit = (before == '"' || before == '<' || before == '/') && (after == '"' || after == '>');
         }
-        fclose(f);
-        if (hit)
+    }
+    fclose(f);
+    return hit;
+}
+
+static bool source_name(const char *name)
+{
+    static const char *const ext[] = {".c", ".h", ".cpp", ".cc", ".cxx", ".hpp", ".hh", ".cu", ".cuh", NULL};
+    size_t n = strlen(name);
+    for (const char *const *e = ext; *e; e++) {
+        size_t l = strlen(*e);
+        if (n > l && strcmp(name + n - l, *e) == 0)
             return true;
     }
     return false;
+}
+
+/* A C or C++ source or header in dir (not under it) #includes base. */
+static bool dir_includes(const char *dir, const char *base)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    bool hit = false;
+    struct dirent *e;
+    while (!hit && (e = readdir(d))) {
+        if (strcmp(e->d_name, base) == 0 || !source_name(e->d_name))
+            continue;
+        char *path = malloc(strlen(dir) + strlen(e->d_name) + 2);
+        if (path) {
+            sprintf(path, "%s/%s", dir, e->d_name);
+            hit = file_includes(path, base);
+            free(path);
+        }
+    }
+    closedir(d);
+    return hit;
+}
+
+/* Does a linted file other than the header, or a source file next to it
+ * (linted or not: a .cu file, a source the build leaves out), #include it
+ * by its name, even where the preprocessor skipped it?  A header written
+ * to be included after others -- and reached by no TU in this
+ * configuration -- is not blamed for failing on its own. */
+static bool has_includer(const el_project *p, const char *header)
+{
+    const char *slash = strrchr(header, '/');
+    const char *base = slash ? slash + 1 : header;
+    for (size_t i = 0; i < el_project_file_count(p); i++) {
+        const char *path = el_project_file(p, i);
+        if (strcmp(path, header) != 0 && file_includes(path, base))
+            return true;
+    }
+    /* the sources next to it, and one directory up (src/x/vendors/h.h
+     * included by src/x/common.cuh) */
+    char *dir = slash ? strndup(header, (size_t)(slash - header)) : NULL;
+    bool hit = dir && dir_includes(dir, base);
+    char *up = dir ? strrchr(dir, '/') : NULL;
+    if (!hit && up && up != dir) {
+        *up = '\0';
+        hit = dir_includes(dir, base);
+    }
+    free(dir);
+    return hit;
 }
 
 typedef struct failure {
     const char *tu;            /* the TU's main file */
     char *header;
     unsigned line, col, il, ic;
+    bool in_header_tu;         /* the TU is a header parsed on its own */
     const char *msg;           /* points into header's buffer */
 } failure;
 
@@ -280,12 +342,12 @@ static int split_failure(const char *tu, const char *value, failure *f)
     f->header = strdup(value);
     if (!f->header)
         return -1;
-    char *fields[6];
+    char *fields[7];
     char *p = f->header;
-    for (int k = 0; k < 6; k++) {
+    for (int k = 0; k < 7; k++) {
         fields[k] = p;
-        char *tab = k < 5 ? strchr(p, '\t') : NULL;
-        if (k < 5 && !tab) {
+        char *tab = k < 6 ? strchr(p, '\t') : NULL;
+        if (k < 6 && !tab) {
             free(f->header);
             return -1;
         }
@@ -298,7 +360,8 @@ static int split_failure(const char *tu, const char *value, failure *f)
     f->col = (unsigned)strtoul(fields[2], NULL, 10);
     f->il = (unsigned)strtoul(fields[3], NULL, 10);
     f->ic = (unsigned)strtoul(fields[4], NULL, 10);
-    f->msg = fields[5];
+    f->in_header_tu = fields[5][0] == '1';
+    f->msg = fields[6];
     return 0;
 }
 
@@ -332,10 +395,11 @@ static void project(el_project *p)
             }
             continue;
         }
-        /* parsed only on its own, and written for an includer */
+        /* parsed only in headers parsed on their own (no source file of
+         * this configuration reaches it), and written for an includer */
         bool alone = true;
         for (size_t k = 0; k < n_fails && alone; k++)
-            alone = strcmp(fails[k].header, f->header) != 0 || strcmp(fails[k].tu, f->header) == 0;
+            alone = strcmp(fails[k].header, f->header) != 0 || fails[k].in_header_tu;
         if (alone && has_includer(p, f->header))
             continue;
         /* once, at the header: its first error, the earliest TU's on a tie */

@@ -4,7 +4,8 @@
  * says whether a given backend is in use) is reported wherever frontend
  * code makes it -- its only use is to behave differently per backend.  A
  * variable options.backend_variables names (darknet's gpu_index: its value
- * selects the backend) is reported where frontend code tests it: as a
+ * selects the backend; a struct field of that name too: net->gpu_index)
+ * is reported where frontend code tests it: as a
  * condition (if, while, for, ?:, switch, !, &&, ||) or in a comparison;
  * assigning it or passing it on is not a finding.  Names may use * and ?. */
 #include <fnmatch.h>
@@ -82,8 +83,8 @@ void bb_check_reference(el_ctx *ctx, const bb_names *predicates, const bb_names 
                       "same on every backend", name);
         return;
     }
-    if (k != CXCursor_VarDecl || !variables->n)
-        return;
+    if ((k != CXCursor_VarDecl && k != CXCursor_FieldDecl) || !variables->n)
+        return; /* a global, or a field (darknet's net->gpu_index) */
     elc_spelling(d, name, sizeof name);
     if (bb_matches(variables, name) && tested(ctx, ref))
         el_report(ctx, ref, "test of backend variable '%s': frontend code must behave the same "
