@@ -8,7 +8,10 @@
  * loops that run their body once: `do { ... } while (0)` (the macro idiom)
  * and `while (0)`.  Calls through macros and function-pointer aliases are
  * seen (elc_callee). */
+#include <fnmatch.h>
 #include <string.h>
+
+#include <json-c/json.h>
 
 #include "clang_util.h"
 #include "rule.h"
@@ -120,6 +123,19 @@ static bool enclosing_loop(el_ctx *ctx, CXCursor call, CXCursor *loop)
     return false;
 }
 
+/* options.sync_functions: which host-access functions force evaluation
+ * (default "*": all of libeh's do; ggml's CPU accessors do not). */
+static bool syncs(el_ctx *ctx, const char *name)
+{
+    json_object *o = el_config_rule_options(el_ctx_config(ctx), "EH203"), *list = NULL;
+    if (!o || !json_object_object_get_ex(o, "sync_functions", &list))
+        return true;
+    for (size_t i = 0; i < json_object_array_length(list); i++)
+        if (fnmatch(json_object_get_string(json_object_array_get_idx(list, i)), name, 0) == 0)
+            return true;
+    return false;
+}
+
 /* sf_call_function remembers the last call it saw: forget it between
  * translation units. */
 static void begin(el_ctx *ctx, void *state)
@@ -141,7 +157,7 @@ static void on_call(el_ctx *ctx, void *state, CXCursor call)
     (void)state;
     const sf_fn *fn = sf_call_function(ctx, call);
     if (!fn || (fn->kind != SF_FN_ACCESSOR && fn->kind != SF_FN_SCALAR_READ &&
-                fn->kind != SF_FN_COPY_OUT))
+                fn->kind != SF_FN_COPY_OUT) || !syncs(ctx, fn->name))
         return;
     if (!el_applies_at(ctx, clang_getCursorLocation(call)))
         return;
