@@ -535,6 +535,16 @@ const char *el_backend_dir(el_ctx *ctx, const char *name, char *buf, size_t n)
         }
         free(abs);
     }
+    /* a backend of single files (backend_files): its first file */
+    const el_strlist *files = &el_ctx_config(ctx)->backend_files;
+    size_t nl = strlen(name);
+    for (size_t i = 0; !found && nl && i < files->n; i++) {
+        const char *e = files->v[i];
+        if (strncmp(e, name, nl) == 0 && e[nl] == ':') {
+            snprintf(buf, n, "%s", e + nl + 1 + (e[nl + 1] == '/'));
+            found = true;
+        }
+    }
     if (!buf[0])
         snprintf(buf, n, "a backend directory");
     return buf;

@@ -61,6 +61,25 @@ static enum CXChildVisitResult last_visit(CXCursor c, CXCursor p, CXClientData d
     return CXChildVisit_Continue;
 }
 
+/* The precision the value of a local variable had before it was widened
+ * into it (double w = (double)p[0] or = p[0], with float p[]): the
+ * rank of its initializer's type under conversions and casts; 0 when the
+ * operand is not such a variable. */
+static int origin_rank(CXCursor operand)
+{
+    CXCursor e = sf_strip(operand, true);
+    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+        return 0;
+    CXCursor var = clang_getCursorReferenced(e);
+    if (clang_getCursorKind(var) != CXCursor_VarDecl)
+        return 0;
+    CXCursor init = clang_Cursor_getVarDeclInitializer(var);
+    if (clang_Cursor_isNull(init))
+        return 0;
+    CXCursor inner = sf_strip(init, true);
+    return float_rank(clang_getCanonicalType(clang_getCursorType(inner)).kind);
+}
+
 /* The cast's operand and whether it narrows a floating value; *to_int
  * for a floating to integer cast. */
 static bool narrows(CXCursor cast, CXCursor *operand, CXType *from, CXType *to, bool *to_int)
@@ -85,6 +104,11 @@ static bool narrows(CXCursor cast, CXCursor *operand, CXType *from, CXType *to, 
     }
     *from = clang_getCanonicalType(clang_getCursorType(*operand));
     int rf = float_rank(from->kind);
+    /* a variable that only holds a widened narrower value (double w =
+     * p[0] with float p[]): casting back loses nothing */
+    int orig = origin_rank(*operand);
+    if (orig && orig < rf && rt && rt >= orig)
+        return false;
     return rf && ((rt && rt < rf) || *to_int);
 }
 

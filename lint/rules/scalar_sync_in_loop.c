@@ -32,6 +32,42 @@ static bool never_repeats(CXCursor cond)
     return zero;
 }
 
+static enum CXChildVisitResult find_continue(CXCursor c, CXCursor p, CXClientData d)
+{
+    (void)p;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_ContinueStmt) {
+        *(bool *)d = true;
+        return CXChildVisit_Break;
+    }
+    /* a nested loop's continue is its own */
+    if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt ||
+        k == CXCursor_CXXForRangeStmt)
+        return CXChildVisit_Continue;
+    return CXChildVisit_Recurse;
+}
+
+/* The loop's body (its last child) ends with an unconditional break or
+ * return and never continues: it runs once (`for (;;) { ...; break; }`). */
+static bool body_runs_once(CXCursor loop)
+{
+    unsigned n = elc_child_count(loop);
+    CXCursor body = n ? elc_child(loop, n - 1) : clang_getNullCursor();
+    if (clang_getCursorKind(loop) == CXCursor_DoStmt)
+        body = elc_child(loop, 0);
+    if (clang_Cursor_isNull(body) || clang_getCursorKind(body) != CXCursor_CompoundStmt)
+        return false;
+    unsigned m = elc_child_count(body);
+    if (!m)
+        return false;
+    enum CXCursorKind last = clang_getCursorKind(elc_child(body, m - 1));
+    if (last != CXCursor_BreakStmt && last != CXCursor_ReturnStmt)
+        return false;
+    bool cont = false;
+    clang_visitChildren(body, find_continue, &cont);
+    return !cont;
+}
+
 /* `child`, a child of the for statement `loop`, is (in) its init clause:
  * no `;` of the header comes before it.  Read from the file's text
  * between the two (comments and literals skipped): tokenizing would need
@@ -101,18 +137,18 @@ static bool enclosing_loop(el_ctx *ctx, CXCursor call, CXCursor *loop)
         }
         case CXCursor_WhileStmt:
             n = sf_children(a, k, 2);
-            if (n == 2 && never_repeats(k[0]))
+            if ((n == 2 && never_repeats(k[0])) || body_runs_once(a))
                 continue;
             *loop = a;
             return true;
         case CXCursor_DoStmt:
             n = sf_children(a, k, 2);
-            if (n == 2 && never_repeats(k[1]))
+            if ((n == 2 && never_repeats(k[1])) || body_runs_once(a))
                 continue;
             *loop = a;
             return true;
         case CXCursor_ForStmt:
-            if (in_for_init(a, on_path))
+            if (in_for_init(a, on_path) || body_runs_once(a))
                 continue;
             *loop = a;
             return true;
