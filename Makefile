@@ -40,7 +40,7 @@ TEST_SRCS := $(wildcard tests/libeh/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/libeh/%.c=$(BUILD)/tests/%)
 # Tests that iterate the backends themselves (or pin one) run once; the
 # others run once per backend with EH_TEST_BACKEND set.
-ONCE_TESTS = $(filter $(addprefix $(BUILD)/tests/,test_conformance% test_lazy test_backend_env test_ehinfo lint/% migrate/%),$(TEST_BINS))
+ONCE_TESTS = $(filter $(addprefix $(BUILD)/tests/,test_conformance% test_lazy test_backend_env test_ehinfo test_custom_op test_plugin test_plugin_blis lint/% migrate/%),$(TEST_BINS))
 EACH_TESTS = $(filter-out $(ONCE_TESTS),$(TEST_BINS))
 
 EXAMPLE_SRCS := $(wildcard examples/*.c)
@@ -87,9 +87,10 @@ $(SHARED): $(LIB_OBJS)
 	ln -sf libeh.so.$(VERSION) $(BUILD)/lib/libeh.so.$(SOVERSION)
 	ln -sf libeh.so.$(VERSION) $(BUILD)/lib/libeh.so
 
+# -rdynamic: backend plugins a test loads call libeh through the test's symbols
 $(BUILD)/tests/%: tests/libeh/%.c $(TEST_SUPPORT_OBJS) $(STATIC) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests/support $(CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_SUPPORT_OBJS) $(STATIC) -lcmocka $(LIBS)
+	$(CC) $(CPPFLAGS) -Itests/support $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $< $(TEST_SUPPORT_OBJS) $(STATIC) -lcmocka $(LIBS)
 
 $(BUILD)/examples/%: examples/%.c $(STATIC) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
@@ -133,12 +134,13 @@ install: lib $(BUILD)/bin/ehinfo $(BUILD)/bin/emberlint $(BUILD)/bin/ember-migra
 clean:
 	rm -rf $(BUILD)
 
-# The build tree mirrors the install layout: the public headers (the
-# backend-author ones, backend_*.h, are not installed) and ops.def are
-# staged in $(BUILD)/include/eh/, next to $(BUILD)/bin, where emberlint
-# and ember-migrate look first when a project's flags do not find
-# <eh/eh.h> (lint/engine/libeh_headers.c).
-PUBLIC_HEADERS := $(filter-out libeh/include/eh/backend_%.h,$(wildcard libeh/include/eh/*.h))
+# The build tree mirrors the install layout: the public headers (of the
+# backend-author ones only backend_api.h, which out-of-tree backends build
+# against) and ops.def are staged in $(BUILD)/include/eh/, next to
+# $(BUILD)/bin, where emberlint and ember-migrate look first when a
+# project's flags do not find <eh/eh.h> (lint/engine/libeh_headers.c).
+PUBLIC_HEADERS := $(filter-out $(filter-out libeh/include/eh/backend_api.h,$(wildcard libeh/include/eh/backend_*.h)),\
+                               $(wildcard libeh/include/eh/*.h))
 STAGED_HEADERS := $(PUBLIC_HEADERS:libeh/include/eh/%=$(BUILD)/include/eh/%) $(BUILD)/include/eh/ops.def
 # (prerequisites of the phony goals: a missing file is restaged even when
 # the binaries are up to date, which .SECONDARY would not do for them)
@@ -163,9 +165,10 @@ BENCH_LIBS += -ljson-c
 all tests: $(TOOL_BINS)
 test: bench-smoke
 
+# -rdynamic: ehinfo --plugin loads plugins that call libeh through it
 $(BUILD)/bin/%: tools/%.c $(STATIC) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC) $(LIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $< $(STATIC) $(LIBS)
 
 $(BENCH_BIN): $(BENCH_OBJS) $(STATIC)
 	@mkdir -p $(dir $@)
@@ -256,9 +259,9 @@ $(LINT_TEST_OBJS): CPPFLAGS += $(LINT_FLAGS) $(LINT_LAYER_FLAGS_cli) $(LINT_TEST
 $(LINT_GEN)/registry.o: CPPFLAGS += $(LINT_FLAGS) $(LINT_LAYER_FLAGS_rules)
 $(LINT_GEN)/embedded_data.o: CPPFLAGS += $(LINT_FLAGS) $(LINT_LAYER_FLAGS_base)
 
-$(LINT_GEN)/registry.c: lint/engine/gen_registry.sh $(wildcard lint/rules/*.c)
+$(LINT_GEN)/registry.c: lint/rules/gen_registry.sh $(wildcard lint/rules/*.c)
 	@mkdir -p $(dir $@)
-	sh lint/engine/gen_registry.sh $(wildcard lint/rules/*.c) > $@
+	sh lint/rules/gen_registry.sh $(wildcard lint/rules/*.c) > $@
 $(LINT_GEN)/embedded_data.c: lint/base/embed.sh $(wildcard rules/*.json docs/rules/*.md)
 	@mkdir -p $(dir $@)
 	sh lint/base/embed.sh $(wildcard rules/*.json docs/rules/*.md) > $@
@@ -282,8 +285,8 @@ $(BUILD)/tests/lint/%: tests/lint/%.c $(LINT_TEST_OBJS) $(LINT_LIB) $(LINT_BIN)
 # examples/legacy/ is left out: it is the migration demo's "before" tree,
 # with findings on purpose (mk/demo.sh checks them).
 lint-dogfood: $(LINT_BIN)
-	@$(LINT_BIN) --cache-dir $(BUILD)/lint-cache libeh $(EXAMPLE_SRCS) -- $(filter -I% -D%,$(CPPFLAGS)) \
-	  && echo "lint: libeh/ and examples/*.c have no findings (emberlint)"
+	@$(LINT_BIN) --cache-dir $(BUILD)/lint-cache libeh $(EXAMPLE_SRCS) examples/plugin examples/custom_op -- $(filter -I% -D%,$(CPPFLAGS)) \
+	  && echo "lint: libeh/, examples/*.c, examples/plugin/ and examples/custom_op/ have no findings (emberlint)"
 
 # The bench's lint section runs emberlint and its baseline, bare libclang
 # parsing (bench/reference/parse_only.c: a program of its own, not in eh-bench).
@@ -345,3 +348,103 @@ demo demo-check: $(LINT_BIN) $(MIGRATE_BIN)
 test: demo-check
 demo-check: lib
 	@sh mk/demo.sh --check $(BUILD) "$(BACKENDS)"
+
+# ---- backend plugins (docs/extending.md) ----
+# A plugin is a shared object built against <eh/backend_api.h> and not
+# linked with libeh: it binds to the libeh of the process that loads it.
+# tests/plugins/tplug.c is built once per variant for test_plugin (load
+# errors); examples/plugin/ is the BLIS backend, with its own test.
+TEST_PLUGIN_DIR := $(BUILD)/tests/plugins
+TEST_PLUGINS := tplug tplug_again tplug_ref tplug_abi tplug_size tplug_delegate tplug_silent \
+                tplug_undefined tplug_noinit
+TPLUG_FLAGS_tplug :=
+TPLUG_FLAGS_tplug_again :=
+TPLUG_FLAGS_tplug_ref := -DTPLUG_NAME='"ref"'
+TPLUG_FLAGS_tplug_abi := -DTPLUG_ABI=99 -DTPLUG_NAME='"tplug_abi"'
+TPLUG_FLAGS_tplug_size := -DTPLUG_SIZE_DELTA=8 -DTPLUG_NAME='"tplug_size"'
+TPLUG_FLAGS_tplug_delegate := -DTPLUG_DELEGATE='"nope"' -DTPLUG_NAME='"tplug_delegate"'
+TPLUG_FLAGS_tplug_silent := -DTPLUG_FAIL_SILENTLY
+TPLUG_FLAGS_tplug_undefined := -DTPLUG_UNDEFINED -DTPLUG_NAME='"tplug_undefined"'
+TPLUG_FLAGS_tplug_noinit := -DTPLUG_NO_INIT
+TEST_PLUGIN_LIBS := $(TEST_PLUGINS:%=$(TEST_PLUGIN_DIR)/libeh-%.so)
+
+tests: $(TEST_PLUGIN_LIBS)
+$(BUILD)/tests/test_plugin $(BUILD)/tests/test_ehinfo: $(TEST_PLUGIN_LIBS)
+
+$(TEST_PLUGIN_DIR)/libeh-%.so: tests/plugins/tplug.c $(FLAGS_STAMP) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TPLUG_FLAGS_$*) -shared $(LDFLAGS) -o $@ $<
+
+# examples/plugin/: the BLIS backend as a plugin (libeh-blis.so, linked
+# with BLIS only), and an application that loads it (plugin-demo, linked
+# with libeh.a and -rdynamic so the plugin finds libeh's symbols).
+# test_plugin_blis loads it, compares it with ref, and runs the
+# conformance binaries with it loaded for the ops it implements.
+# BLIS's pthread build (Debian libblis-pthread-dev), by path: libeh's own
+# threads are pthreads, and LeakSanitizer cannot stop OpenMP's threads.
+BLIS_ARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+BLIS_INC := /usr/include/$(or $(BLIS_ARCH),x86_64-linux-gnu)/blis-pthread
+BLIS_LIB := /usr/lib/$(or $(BLIS_ARCH),x86_64-linux-gnu)/blis-pthread
+PLUGIN_BLIS := $(BUILD)/examples/plugin/libeh-blis.so
+PLUGIN_DEMO := $(BUILD)/examples/plugin/plugin-demo
+PLUGIN_BLIS_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard examples/plugin/plugins/blis/*.c))
+
+examples: $(PLUGIN_BLIS) $(PLUGIN_DEMO)
+tests: $(PLUGIN_BLIS) $(PLUGIN_DEMO)
+$(BUILD)/tests/test_plugin_blis: $(PLUGIN_BLIS) $(PLUGIN_DEMO) $(BUILD)/tests/test_conformance \
+                                 $(BUILD)/tests/test_conformance_numeric
+
+$(PLUGIN_BLIS_OBJS): CPPFLAGS += -isystem $(BLIS_INC)
+$(PLUGIN_BLIS): $(PLUGIN_BLIS_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -shared $(LDFLAGS) -o $@ $^ -L$(BLIS_LIB) -Wl,-rpath,$(BLIS_LIB) -lblis
+
+$(PLUGIN_DEMO): examples/plugin/demo.c $(STATIC) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $< $(STATIC) $(LIBS)
+
+-include $(PLUGIN_BLIS_OBJS:.o=.d)
+
+# ---- structure-check: the layers and the absence of circles ----
+# mk/check-layers.sh compiles throwaway files with the commands make runs
+# for each layer's objects: an include of a layer it may not use must fail
+# to build, the headers it may use must build.  mk/check-circles.sh fails
+# when files of a folder call (nm) or include each other in a circle; the
+# lint/ and migrate/ layers are also checked together, across folders.
+# tests/structure/run.sh shows that the circle check catches circles, and
+# mk/check-map.sh holds docs/architecture.md's map of the tree to the tree
+# and to LINT_USES_*.
+LAYER_SPECS := $(foreach l,$(LINT_LAYERS),'lint/$(l)=$(addprefix lint/,$(LINT_USES_$(l)))') \
+               'lint=$(addprefix lint/,$(LINT_USES_cli))' 'migrate=$(addprefix lint/,$(LINT_USES_migrate))'
+# libeh/src, each backend, each lint layer and migrate/, then lint/ and
+# migrate/ as one group (the registry is generated: $(LINT_GEN)).
+CIRCLE_DIRS := libeh/src $(addprefix backends/,$(BACKENDS)) $(addprefix lint/,$(LINT_LAYERS)) migrate
+TOOL_OBJS := $(LINT_OBJS) $(BUILD)/obj/lint/main.o $(MIGRATE_OBJS) $(BUILD)/obj/migrate/main.o
+CIRCLE_GROUPS := $(foreach d,$(CIRCLE_DIRS),'$(d)=$(filter $(BUILD)/obj/$(d)/%,$(LIB_OBJS) $(TOOL_OBJS))') \
+                 'lint/ and migrate/=$(TOOL_OBJS)'
+STRUCTURE_FIXTURE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/structure/*/*.c))
+
+.PHONY: structure-check
+test: structure-check
+structure-check: $(LIB_OBJS) $(TOOL_OBJS) $(STRUCTURE_FIXTURE_OBJS)
+	@sh mk/check-layers.sh "$(MAKE)" $(BUILD) $(LAYER_SPECS)
+	@sh mk/check-circles.sh $(BUILD) $(CIRCLE_GROUPS)
+	@sh tests/structure/run.sh $(BUILD)
+	@sh mk/check-map.sh $(LAYER_SPECS)
+
+-include $(STRUCTURE_FIXTURE_OBJS:.o=.d)
+
+# examples/custom_op/: an application with ops of its own (geo.sqdist with
+# ref and blas kernels, geo.softclip by a per-element function); the code
+# docs/extending.md quotes.  test_custom_op runs it on every backend.
+CUSTOM_OP_DEMO := $(BUILD)/examples/custom-op
+CUSTOM_OP_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard examples/custom_op/*.c examples/custom_op/backends/*/*.c))
+
+examples tests: $(CUSTOM_OP_DEMO)
+$(BUILD)/tests/test_custom_op: $(CUSTOM_OP_DEMO)
+
+$(CUSTOM_OP_DEMO): $(CUSTOM_OP_OBJS) $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(CUSTOM_OP_OBJS) $(STATIC) $(LIBS)
+
+-include $(CUSTOM_OP_OBJS:.o=.d)

@@ -22,6 +22,7 @@
 #include "mem.h"
 #include "metadata.h"
 #include "path.h"
+#include "registry.h"
 #include "report.h"
 #include "sources.h"
 
@@ -402,7 +403,7 @@ int main(int argc, char **argv)
         el_cli_free(&cli);
         return 0;
     }
-    if (el_meta_init(&err) < 0 || el_knowledge_init(&err) < 0) {
+    if (el_meta_init(el_rule_registry, &err) < 0 || el_knowledge_init(&err) < 0) {
         rc = trouble(err);
         free(err);
     } else if (cli.list_rules) {

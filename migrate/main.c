@@ -13,6 +13,7 @@
 #include "options.h"
 #include "path.h"
 #include "progname.h"
+#include "registry.h"
 #include "rule.h"
 
 #ifndef EL_VERSION
@@ -190,7 +191,7 @@ int main(int argc, char **argv)
         printf("ember-migrate %s (%s)\n", EL_VERSION, clang_getCString(v));
         clang_disposeString(v);
     } else if (rc == 0) {
-        if (el_meta_init(&err) < 0 || el_knowledge_init(&err) < 0) {
+        if (el_meta_init(el_rule_registry, &err) < 0 || el_knowledge_init(&err) < 0) {
             fprintf(stderr, "ember-migrate: %s\n", err);
             free(err);
             rc = EXIT_TROUBLE;

@@ -3,7 +3,7 @@
 # Idempotent and quick when everything is there.
 set -eu
 
-PACKAGES="gcc make clang libclang-dev libclang-rt-14-dev libjson-c-dev libopenblas-dev liblapacke-dev libcmocka-dev libfftw3-dev pkg-config"
+PACKAGES="gcc make clang libclang-dev libclang-rt-14-dev libjson-c-dev libopenblas-dev liblapacke-dev libcmocka-dev libfftw3-dev pkg-config libblis-dev libblis-pthread-dev"
 
 missing=""
 for p in $PACKAGES; do

@@ -1,6 +1,6 @@
 /* ehinfo -- print libeh's backends and the op x backend support matrix.
  *
- *   ehinfo [--format text|markdown|json]
+ *   ehinfo [--format text|markdown|json] [--plugin PATH]...
  *   ehinfo --help | --version
  *
  * Everything printed comes from the library linked in: the backend list
@@ -17,7 +17,16 @@
  *   missing      no entry in the table
  *
  * A backend with a `defer` hook (lazy) records every op instead of running
- * it; its elementwise ops are marked "fused".
+ * it; its elementwise ops are marked "fused".  Kernels are found with the
+ * lookup API (eh_backend_kernel_whose), so a plugin's table that delegates
+ * an op shows whose kernel runs it.
+ *
+ * Custom ops registered in this process (eh_custom_op_define; --plugin
+ * PATH loads a backend plugin first, which may register some) follow the
+ * built-in ones in a section of their own, with the same cells plus
+ *   per-element  no kernel: the op's per-element function runs
+ * (the markdown has the section only when there are custom ops, so the
+ * committed matrix does not change).
  *
  * docs/support-matrix.md is this tool's markdown output (make docs), and a
  * test fails when the committed file differs from what ehinfo prints.  The
@@ -35,7 +44,7 @@
 
 enum format { FMT_TEXT, FMT_MARKDOWN, FMT_JSON };
 
-enum impl { IMPL_OWN, IMPL_SHARED, IMPL_FRONTEND, IMPL_MISSING };
+enum impl { IMPL_OWN, IMPL_SHARED, IMPL_FRONTEND, IMPL_PER_ELEMENT, IMPL_MISSING };
 
 typedef struct cell {
     enum impl impl;
@@ -47,8 +56,9 @@ typedef struct info {
     int n_backends;
     const char **names;
     const eh_backend **tables; /* NULL if eh_find_backend disagrees */
-    int n_ops;
-    cell *cells; /* [op * n_backends + backend] */
+    int n_ops;    /* built-in ops: ids 0 .. n_ops - 1 */
+    int n_custom; /* custom ops: ids n_ops .. n_ops + n_custom - 1 */
+    cell *cells;  /* [op * n_backends + backend] */
 } info;
 
 static const char *kind_name(eh_op_kind k)
@@ -67,6 +77,23 @@ static const char *kind_name(eh_op_kind k)
     case EH_KIND_META: return "meta";
     }
     return "?";
+}
+
+/* The kind column: the op's kind, or a custom op's shape rule. */
+static const char *row_kind(const info *in, int op)
+{
+    if (op < in->n_ops)
+        return kind_name(eh_op_kind_of((eh_op)op));
+    const eh_custom_op_def *d = eh_custom_op_get(op);
+    if (!d)
+        return "custom (kernels, no definition)";
+    switch (d->rule) {
+    case EH_CUSTOM_ELEMENTWISE: return d->per_element ? "custom elementwise, per-element" : "custom elementwise";
+    case EH_CUSTOM_SAME_AS_INPUT: return "custom same-as-input";
+    case EH_CUSTOM_REDUCTION: return "custom reduction";
+    case EH_CUSTOM_INFER: return "custom infer";
+    }
+    return "custom";
 }
 
 static int is_deferring(const info *in, int b)
@@ -93,43 +120,53 @@ static const char *kernel_owner(const info *in, int op, eh_kernel_fn k)
     return NULL;
 }
 
+/* One cell: what runs op on backend b. */
+static void fill_cell(const info *in, int op, int b, cell *c)
+{
+    c->owner = NULL;
+    c->fused = 0;
+    c->impl = IMPL_MISSING;
+    if (eh_backend_supports(in->names[b], op) != 1)
+        return;
+    if (op < in->n_ops && eh_op_kind_of((eh_op)op) == EH_KIND_META) {
+        c->impl = IMPL_FRONTEND;
+        return;
+    }
+    const char *whose = NULL;
+    eh_kernel_fn k = eh_backend_kernel_whose(in->tables[b], op, &whose);
+    /* built-in ops: by kernel pointer, so two tables holding ref's kernel
+     * both say so; custom ops: by the backend it was registered for */
+    const char *owner = op < in->n_ops ? (k ? kernel_owner(in, op, k) : NULL) : whose;
+    if (k && !owner && op >= in->n_ops)
+        c->impl = IMPL_PER_ELEMENT;
+    else if (!owner || strcmp(owner, in->names[b]) == 0)
+        c->impl = IMPL_OWN;
+    else {
+        c->impl = IMPL_SHARED;
+        c->owner = owner;
+    }
+    c->fused = is_deferring(in, b) && eh_op_is_elementwise((eh_op)op);
+}
+
 static int collect(info *in)
 {
     in->n_backends = eh_list_backends(NULL, 0);
     in->n_ops = eh_op_count();
-    if (in->n_backends < 0 || in->n_ops < 0)
+    in->n_custom = eh_custom_op_count();
+    if (in->n_backends < 0 || in->n_ops < 0 || in->n_custom < 0)
         return -1;
+    int rows = in->n_ops + in->n_custom;
     in->names = calloc((size_t)in->n_backends + 1, sizeof *in->names);
     in->tables = calloc((size_t)in->n_backends + 1, sizeof *in->tables);
-    in->cells = calloc((size_t)in->n_ops * (size_t)in->n_backends + 1, sizeof *in->cells);
+    in->cells = calloc((size_t)rows * (size_t)in->n_backends + 1, sizeof *in->cells);
     if (!in->names || !in->tables || !in->cells)
         return -1;
     eh_list_backends(in->names, in->n_backends);
     for (int b = 0; b < in->n_backends; b++)
         in->tables[b] = eh_find_backend(in->names[b]);
-    for (int op = 0; op < in->n_ops; op++) {
-        for (int b = 0; b < in->n_backends; b++) {
-            cell *c = &in->cells[op * in->n_backends + b];
-            int s = eh_backend_supports(in->names[b], op);
-            c->owner = NULL;
-            c->fused = 0;
-            if (s != 1) {
-                c->impl = IMPL_MISSING;
-            } else if (eh_op_kind_of((eh_op)op) == EH_KIND_META) {
-                c->impl = IMPL_FRONTEND;
-            } else {
-                eh_kernel_fn k = in->tables[b] ? in->tables[b]->kernels[op] : NULL;
-                const char *owner = k ? kernel_owner(in, op, k) : NULL;
-                if (!owner || strcmp(owner, in->names[b]) == 0) {
-                    c->impl = IMPL_OWN;
-                } else {
-                    c->impl = IMPL_SHARED;
-                    c->owner = owner;
-                }
-                c->fused = is_deferring(in, b) && eh_op_is_elementwise((eh_op)op);
-            }
-        }
-    }
+    for (int op = 0; op < rows; op++)
+        for (int b = 0; b < in->n_backends; b++)
+            fill_cell(in, op, b, &in->cells[op * in->n_backends + b]);
     return 0;
 }
 
@@ -153,6 +190,7 @@ static void cell_text(const cell *c, const char *dash, char *buf, size_t cap)
     case IMPL_OWN: snprintf(buf, cap, "%sown", fused); break;
     case IMPL_SHARED: snprintf(buf, cap, "%s%s kernel", fused, c->owner); break;
     case IMPL_FRONTEND: snprintf(buf, cap, "frontend"); break;
+    case IMPL_PER_ELEMENT: snprintf(buf, cap, "%sper-element", fused); break;
     case IMPL_MISSING: snprintf(buf, cap, "%s", dash); break;
     }
 }
@@ -182,6 +220,42 @@ static const char *description(const info *in, int b)
 
 /* ---- text ---------------------------------------------------------------- */
 
+/* The rows of ops [from, to), with a header, columns sized to fit. */
+static void print_text_table(const info *in, int from, int to)
+{
+    int wop = 2, wkind = 4;
+    int *wcol = calloc((size_t)in->n_backends + 1, sizeof *wcol);
+    if (!wcol)
+        return;
+    char buf[96];
+    for (int b = 0; b < in->n_backends; b++)
+        wcol[b] = (int)strlen(in->names[b]);
+    for (int op = from; op < to; op++) {
+        if ((int)strlen(eh_op_name(op)) > wop)
+            wop = (int)strlen(eh_op_name(op));
+        if ((int)strlen(row_kind(in, op)) > wkind)
+            wkind = (int)strlen(row_kind(in, op));
+        for (int b = 0; b < in->n_backends; b++) {
+            cell_text(at(in, op, b), "-", buf, sizeof buf);
+            if ((int)strlen(buf) > wcol[b])
+                wcol[b] = (int)strlen(buf);
+        }
+    }
+    printf("\n%-*s  %-*s", wop, "op", wkind, "kind");
+    for (int b = 0; b < in->n_backends; b++)
+        printf("  %-*s", b + 1 < in->n_backends ? wcol[b] : 0, in->names[b]);
+    printf("\n");
+    for (int op = from; op < to; op++) {
+        printf("%-*s  %-*s", wop, eh_op_name(op), wkind, row_kind(in, op));
+        for (int b = 0; b < in->n_backends; b++) {
+            cell_text(at(in, op, b), "-", buf, sizeof buf);
+            printf("  %-*s", b + 1 < in->n_backends ? wcol[b] : 0, buf);
+        }
+        printf("\n");
+    }
+    free(wcol);
+}
+
 static void print_text(const info *in)
 {
     const char *current = eh_get_backend();
@@ -201,38 +275,11 @@ static void print_text(const info *in)
     }
     eh_clear_error();
 
-    /* column widths */
-    int wop = 2, wkind = 4;
-    int *wcol = calloc((size_t)in->n_backends + 1, sizeof *wcol);
-    if (!wcol)
-        return;
-    char buf[96];
-    for (int b = 0; b < in->n_backends; b++)
-        wcol[b] = (int)strlen(in->names[b]);
-    for (int op = 0; op < in->n_ops; op++) {
-        if ((int)strlen(eh_op_name(op)) > wop)
-            wop = (int)strlen(eh_op_name(op));
-        if ((int)strlen(kind_name(eh_op_kind_of((eh_op)op))) > wkind)
-            wkind = (int)strlen(kind_name(eh_op_kind_of((eh_op)op)));
-        for (int b = 0; b < in->n_backends; b++) {
-            cell_text(at(in, op, b), "-", buf, sizeof buf);
-            if ((int)strlen(buf) > wcol[b])
-                wcol[b] = (int)strlen(buf);
-        }
+    print_text_table(in, 0, in->n_ops);
+    if (in->n_custom > 0) {
+        printf("\ncustom ops (%d)\n", in->n_custom);
+        print_text_table(in, in->n_ops, in->n_ops + in->n_custom);
     }
-    printf("\n%-*s  %-*s", wop, "op", wkind, "kind");
-    for (int b = 0; b < in->n_backends; b++)
-        printf("  %-*s", b + 1 < in->n_backends ? wcol[b] : 0, in->names[b]);
-    printf("\n");
-    for (int op = 0; op < in->n_ops; op++) {
-        printf("%-*s  %-*s", wop, eh_op_name(op), wkind, kind_name(eh_op_kind_of((eh_op)op)));
-        for (int b = 0; b < in->n_backends; b++) {
-            cell_text(at(in, op, b), "-", buf, sizeof buf);
-            printf("  %-*s", b + 1 < in->n_backends ? wcol[b] : 0, buf);
-        }
-        printf("\n");
-    }
-    free(wcol);
 }
 
 /* ---- markdown -------------------------------------------------------------- */
@@ -243,6 +290,28 @@ static void md_escape(const char *s)
         if (*s == '|' || *s == '\\' || *s == '`' || *s == '*' || *s == '_')
             putchar('\\');
         putchar(*s);
+    }
+}
+
+/* A table of the ops [from, to). */
+static void print_markdown_table(const info *in, int from, int to)
+{
+    printf("\n| op | kind |");
+    for (int b = 0; b < in->n_backends; b++)
+        printf(" `%s` |", in->names[b]);
+    printf("\n|---|---|");
+    for (int b = 0; b < in->n_backends; b++)
+        printf("---|");
+    printf("\n");
+    char buf[96];
+    for (int op = from; op < to; op++) {
+        /* op names are identifiers (custom ones with dots): nothing to escape */
+        printf("| `%s` | %s |", eh_op_name(op), row_kind(in, op));
+        for (int b = 0; b < in->n_backends; b++) {
+            cell_text(at(in, op, b), "—", buf, sizeof buf);
+            printf(" %s |", buf);
+        }
+        printf("\n");
     }
 }
 
@@ -277,21 +346,13 @@ static void print_markdown(const info *in)
            "  blocked pass, calling the named kernel on each block.\n");
     printf("- **—**: not implemented: the op fails on this backend.\n");
 
-    printf("\n## Matrix\n\n| op | kind |");
-    for (int b = 0; b < in->n_backends; b++)
-        printf(" `%s` |", in->names[b]);
-    printf("\n|---|---|");
-    for (int b = 0; b < in->n_backends; b++)
-        printf("---|");
-    printf("\n");
-    char buf[96];
-    for (int op = 0; op < in->n_ops; op++) {
-        printf("| `%s` | %s |", eh_op_name(op), kind_name(eh_op_kind_of((eh_op)op)));
-        for (int b = 0; b < in->n_backends; b++) {
-            cell_text(at(in, op, b), "—", buf, sizeof buf);
-            printf(" %s |", buf);
-        }
-        printf("\n");
+    printf("\n## Matrix\n");
+    print_markdown_table(in, 0, in->n_ops);
+    if (in->n_custom > 0) {
+        printf("\n## Custom ops\n\n"
+               "Registered in the process that ran ehinfo (`--plugin PATH` loads a plugin\n"
+               "first). **per-element**: no kernel; the op's per-element function runs.\n");
+        print_markdown_table(in, in->n_ops, in->n_ops + in->n_custom);
     }
 }
 
@@ -327,10 +388,13 @@ static const char *impl_name(enum impl i)
     case IMPL_OWN: return "own";
     case IMPL_SHARED: return "shared";
     case IMPL_FRONTEND: return "frontend";
+    case IMPL_PER_ELEMENT: return "per_element";
     case IMPL_MISSING: return "missing";
     }
     return "?";
 }
+
+static void print_json_rows(const info *in, int from, int to);
 
 static void print_json(const info *in)
 {
@@ -351,11 +415,20 @@ static void print_json(const info *in)
                is_deferring(in, b) ? "true" : "false", n.own, n.shared, n.frontend, n.missing);
     }
     printf("\n  ],\n  \"ops\": [");
-    for (int op = 0; op < in->n_ops; op++) {
-        printf("%s\n    {\"name\": ", op ? "," : "");
+    print_json_rows(in, 0, in->n_ops);
+    printf("\n  ],\n  \"custom_ops\": [");
+    print_json_rows(in, in->n_ops, in->n_ops + in->n_custom);
+    printf("\n  ]\n}\n");
+}
+
+/* The rows of ops [from, to) of the "ops" / "custom_ops" arrays. */
+static void print_json_rows(const info *in, int from, int to)
+{
+    for (int op = from; op < to; op++) {
+        printf("%s\n    {\"name\": ", op > from ? "," : "");
         json_string(eh_op_name(op));
         printf(", \"kind\": ");
-        json_string(kind_name(eh_op_kind_of((eh_op)op)));
+        json_string(row_kind(in, op));
         printf(", \"support\": {");
         for (int b = 0; b < in->n_backends; b++) {
             const cell *c = at(in, op, b);
@@ -368,7 +441,6 @@ static void print_json(const info *in)
         }
         printf("}}");
     }
-    printf("\n  ]\n}\n");
 }
 
 /* ---- main --------------------------------------------------------------------- */
@@ -376,20 +448,24 @@ static void print_json(const info *in)
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: ehinfo [--format text|markdown|json]\n"
+            "usage: ehinfo [--format text|markdown|json] [--plugin PATH]...\n"
             "       ehinfo --help | --version\n"
             "\n"
-            "Print the backends built into libeh and the op x backend support matrix.\n"
+            "Print libeh's backends and the op x backend support matrix, custom ops\n"
+            "included.\n"
             "\n"
             "  -f, --format FMT  text (default), markdown (docs/support-matrix.md) or json\n"
+            "  -p, --plugin PATH load a backend plugin first (repeatable); its backend\n"
+            "                    and custom ops are listed (EH_BACKEND_PATH works too)\n"
             "  -h, --help        this help\n"
             "      --version     ehinfo's and libeh's version\n"
             "\n"
             "Cells: own (the backend's own kernel), '<b> kernel' (shares backend <b>'s\n"
             "kernel), frontend (META op, no kernel), fused (deferred and fused into one\n"
-            "pass), '-' (not implemented).\n"
+            "pass), per-element (a custom op's per-element function), '-' (not\n"
+            "implemented).\n"
             "\n"
-            "Exit status: 0 ok, 1 output error, 2 bad usage.\n");
+            "Exit status: 0 ok, 1 output error, 2 bad usage or a plugin that does not load.\n");
 }
 
 static int bad_usage(const char *fmt, const char *arg)
@@ -403,25 +479,46 @@ static int bad_usage(const char *fmt, const char *arg)
 int main(int argc, char **argv)
 {
     enum format fmt = FMT_TEXT;
+    const char **plugins = calloc((size_t)argc + 1, sizeof *plugins);
+    int n_plugins = 0;
+    if (!plugins) {
+        fprintf(stderr, "ehinfo: out of memory\n");
+        return 1;
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *value = NULL;
+        if (strcmp(a, "-p") == 0 || strcmp(a, "--plugin") == 0) {
+            if (i + 1 >= argc) {
+                free(plugins);
+                return bad_usage("%s needs a path: a backend plugin (libeh-<name>.so)", a);
+            }
+            plugins[n_plugins++] = argv[++i];
+            continue;
+        }
+        if (strncmp(a, "--plugin=", 9) == 0) {
+            plugins[n_plugins++] = a + 9;
+            continue;
+        }
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            free(plugins);
             usage(stdout);
             return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
         } else if (strcmp(a, "--version") == 0) {
+            free(plugins);
             printf("ehinfo (libeh) %s\n", eh_version());
             return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
         } else if (strcmp(a, "-f") == 0 || strcmp(a, "--format") == 0) {
-            if (i + 1 >= argc)
+            if (i + 1 >= argc) {
+                free(plugins);
                 return bad_usage("%s needs a value: text, markdown or json", a);
+            }
             value = argv[++i];
         } else if (strncmp(a, "--format=", 9) == 0) {
             value = a + 9;
-        } else if (a[0] == '-') {
-            return bad_usage("unknown option '%s'", a);
         } else {
-            return bad_usage("unexpected argument '%s'", a);
+            free(plugins);
+            return bad_usage(a[0] == '-' ? "unknown option '%s'" : "unexpected argument '%s'", a);
         }
         if (strcmp(value, "text") == 0)
             fmt = FMT_TEXT;
@@ -429,11 +526,20 @@ int main(int argc, char **argv)
             fmt = FMT_MARKDOWN;
         else if (strcmp(value, "json") == 0)
             fmt = FMT_JSON;
-        else
+        else {
+            free(plugins);
             return bad_usage("unknown format '%s' (expected text, markdown or json)", value);
+        }
     }
+    for (int k = 0; k < n_plugins; k++)
+        if (eh_backend_load(plugins[k]) != EH_OK) {
+            fprintf(stderr, "ehinfo: %s\n", eh_error_message());
+            free(plugins);
+            return 2;
+        }
+    free(plugins);
 
-    info in = {0, NULL, NULL, 0, NULL};
+    info in = {0, NULL, NULL, 0, 0, NULL};
     if (collect(&in) != 0) {
         fprintf(stderr, "ehinfo: out of memory\n");
         release(&in);

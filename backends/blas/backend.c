@@ -1,6 +1,5 @@
-/* The `blas` backend's table (table.h) and its OpenBLAS set-up. */
-#include <pthread.h>
-#include <cblas.h>
+/* The `blas` backend's table (table.h).  Its OpenBLAS set-up is openblas.c,
+ * which the kernels call: the table sits above every file it names. */
 #include "table.h"
 
 const eh_backend eh_blas_backend = {
@@ -9,24 +8,3 @@ const eh_backend eh_blas_backend = {
                    "vectorized multithreaded elementwise ops and reductions",
     .kernels = { EH_BLAS_TABLE_ENTRIES },
 };
-
-/* Declared by OpenBLAS's cblas.h, but not by other CBLAS headers the
- * system's cblas.h alternative may point at; the Makefile links
- * -lopenblas, which defines it. */
-void openblas_set_num_threads(int num_threads);
-
-static pthread_once_t openblas_once = PTHREAD_ONCE_INIT;
-
-/* OpenBLAS runs its own thread pool (sized to the core count by default).
- * libeh never calls it from inside eh_parallel_for, so the two pools never
- * run at the same time; giving OpenBLAS the same EH_NUM_THREADS budget
- * keeps one setting in charge of both. */
-static void set_openblas_threads(void)
-{
-    openblas_set_num_threads(eh_num_threads());
-}
-
-void eh_blas_openblas_init(void)
-{
-    pthread_once(&openblas_once, set_openblas_threads);
-}

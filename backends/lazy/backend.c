@@ -30,6 +30,12 @@ const eh_backend eh_lazy_backend = {
 #endif
     },
     .defer = lazy_defer,
+    /* custom ops run on the kernels of the backend nodes are evaluated on */
+#ifdef EH_HAVE_BLAS
+    .delegate = "blas",
+#else
+    .delegate = "ref",
+#endif
 };
 
 /* Limits that force evaluation (docs/backends/lazy.md). */

@@ -34,6 +34,7 @@ typedef struct plan {
     int64_t gather_strides[LAZY_MAX_REGION * 3][EH_MAX_DIMS];
     int n_gather;
     const eh_backend *exec;
+    eh_kernel_fn kernel[LAZY_MAX_REGION]; /* per node, from eh_backend_kernel */
     pthread_mutex_t err_lock;
     eh_status err;
     char err_msg[256];
@@ -165,7 +166,7 @@ static void run_blocks(void *ctx, int64_t b0, int64_t b1, int worker)
             view(&out_view, odt, 0, len, dst);
             eh_tensor *out[1] = {&out_view};
             eh_op_call call = {.op = nd->op, .n_in = nd->n_in, .in = in, .n_out = 1, .out = out, .p = nd->p};
-            eh_status st = p->exec->kernels[nd->op](&call);
+            eh_status st = p->kernel[i](&call);
             if (st != EH_OK) {
                 record_error(p, st);
                 break;
@@ -186,7 +187,8 @@ eh_status eh_lazy_run_fused(lazy_node *const *nodes, int n_nodes)
     p->exec = nodes[n_nodes - 1]->exec;
     pthread_mutex_init(&p->err_lock, NULL);
     for (int i = 0; i < n_nodes; i++) {
-        if (!p->exec->kernels[nodes[i]->op]) {
+        /* custom ops (and delegated entries) resolve through the lookup */
+        if (!(p->kernel[i] = eh_backend_kernel(p->exec, nodes[i]->op))) {
             eh_status st = eh_set_error(EH_ERR_UNSUPPORTED, "%s: not implemented by backend '%s'",
                                         eh_op_name(nodes[i]->op), p->exec->name);
             pthread_mutex_destroy(&p->err_lock);

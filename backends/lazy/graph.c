@@ -9,6 +9,7 @@
  * The bottom of the backend: evaluate.c (above) computes nodes and holds
  * the hooks libeh calls on a deferred tensor; backend.c (the top) records
  * calls as nodes. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
@@ -48,12 +49,20 @@ lazy_node *eh_lazy_node_new(const eh_op_call *call, const eh_backend *exec, int 
 {
     size_t bytes = sizeof(lazy_node) + (size_t)call->n_out * sizeof(lazy_out_meta) +
                    (size_t)(call->n_in + call->n_out) * sizeof(eh_tensor *);
+    /* A custom op's params blob is the caller's memory: the node keeps a
+     * copy, aligned for any type, at its end. */
+    size_t align = _Alignof(max_align_t);
+    size_t blob_at = (bytes + align - 1) / align * align;
+    if (call->p.blob_size)
+        bytes = blob_at + call->p.blob_size;
     lazy_node *n = malloc(bytes);
     if (!n)
         return NULL;
     memset(n, 0, sizeof *n);
     n->op = call->op;
     n->p = call->p;
+    if (call->p.blob_size)
+        n->p.blob = memcpy((char *)n + blob_at, call->p.blob, call->p.blob_size);
     n->n_in = call->n_in;
     n->n_out = call->n_out;
     n->exec = exec;

@@ -4,10 +4,12 @@
 
 eh_status eh_run_kernel(const eh_backend *backend, const eh_op_call *call)
 {
-    eh_kernel_fn kernel = backend->kernels[call->op];
-    if (!kernel)
-        return eh_set_error(EH_ERR_UNSUPPORTED, "%s: not implemented by backend '%s'",
-                            eh_op_name(call->op), backend->name);
+    /* the table's own entry on the fast path; delegates and custom ops
+     * through the lookup */
+    const char *whose = backend->name;
+    eh_kernel_fn kernel = (unsigned)call->op < EH_OP_COUNT ? backend->kernels[call->op] : NULL;
+    if (!kernel && !(kernel = eh_backend_kernel_whose(backend, call->op, &whose)))
+        return eh__no_kernel(backend, call->op);
     for (int k = 0; k < call->n_in; k++) {
         eh_status st = eh_materialize(call->in[k]);
         if (st != EH_OK)
@@ -21,7 +23,11 @@ eh_status eh_run_kernel(const eh_backend *backend, const eh_op_call *call)
             return eh_set_error(st, "%s: %s", eh_op_name(call->op), why);
         }
     }
-    return kernel(call);
+    eh_status st = kernel(call);
+    if (st != EH_OK && eh_last_error() != st) /* a custom kernel that said nothing */
+        eh_set_error(st, "%s: the kernel for backend '%s' failed with %s", eh_op_name(call->op),
+                     whose ? whose : backend->name, eh_status_name(st));
+    return st;
 }
 
 eh_status eh_dispatch(const eh_op_call *call)

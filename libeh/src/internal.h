@@ -6,14 +6,18 @@
  *   error.c, f16.c, philox.c, parallel.c   errors, half floats, counters, threads
  *   dtype.c                                dtypes and the promotion table
  *   shape_util.c                           axes, broadcasting, strides
+ *   custom_registry.c                      custom ops: definitions, kernels
  *   tensor.c                               headers, storage, queries
  *   lifetime.c                             reference counts and scopes
  *   host.c                                 host access (forces evaluation)
+ *   plugin_load.c                          loading backend plugins
  *   backend_registry.c                     the backends and the current one
+ *   custom_elementwise.c                   the kernel of per-element functions
+ *   kernel_lookup.c                        which kernel runs an op on a backend
  *   dispatch.c                             running a call on a backend
  *   random_sampling.c                      bits to values, for every backend
  *   ops_convert.c                          cast (and eh__as_dtype), devices
- *   ops_<group>.c                          the other ops
+ *   ops_<group>.c                          the other ops (ops_custom.c: custom ops)
  * The declarations below follow the same order. */
 #ifndef EH_INTERNAL_H
 #define EH_INTERNAL_H
@@ -57,6 +61,27 @@ eh_status eh__normalize_axes(const char *op, const int *axes, int n_axes,
 eh_status eh__broadcast_shapes(const char *op, int n, const eh_tensor *const *ts,
                                int *ndim, int64_t *shape);
 
+/* Output shape of reducing a tensor of (ndim, shape) over the n ascending,
+ * distinct axes: kept as 1 with keepdims, else dropped. */
+void eh__reduced_shape(int ndim, const int64_t *shape, const int *axes, int n, int keepdims,
+                       int *out_ndim, int64_t *out_shape);
+
+/* ---- custom_registry.c ------------------------------------------------- */
+
+/* Names: "ns.op" (<eh/custom_op.h>); backends [a-z0-9_]{1,31}. */
+int eh__custom_name_ok(const char *name);
+int eh__backend_name_ok(const char *name);
+/* A custom op's name ("geo.sqdist"), NULL for an id that is not one. */
+const char *eh__custom_name(int id);
+/* The kernel registered for op id under exactly this backend name. */
+eh_kernel_fn eh__custom_kernel(int id, const char *backend);
+/* "ref, blis": the backends op id has kernels for, in registration order. */
+void eh__custom_kernel_backends(int id, char *buf, size_t cap);
+/* Declared elementwise with a per-element function, one output, 1-3 inputs. */
+int eh__custom_fusable(int id);
+/* "EH_CUSTOM_ELEMENTWISE", NULL for a value that is no rule. */
+const char *eh__custom_rule_name(int rule);
+
 /* ---- tensor.c ---------------------------------------------------------- */
 
 /* Check a requested shape: no negative dimension (EH_ERR_NEGATIVE_SIZE),
@@ -92,6 +117,31 @@ eh_tensor *eh__new_tensor(const char *op, int ndim, const int64_t *shape,
  * scalar operand) out of the caller's scope: its creation reference
  * becomes the frontend's, dropped with eh_tensor_unref().  NULL-safe. */
 eh_tensor *eh__own(eh_tensor *t);
+
+/* ---- plugin_load.c ---------------------------------------------------- */
+
+/* The plugin whose init function is running on this thread (for
+ * messages and to attribute a registration), NULL outside one. */
+const char *eh__plugin_loading(void);
+/* Load every plugin EH_BACKEND_PATH names.  EH_OK, or the first failure's
+ * code with its message in why. */
+eh_status eh__load_env_plugins(char *why, size_t cap);
+
+/* ---- backend_registry.c ------------------------------------------------ */
+
+/* Make sure EH_BACKEND_PATH's plugins were loaded (at most once). */
+void eh__backends_ready(void);
+
+/* ---- custom_elementwise.c ---------------------------------------------- */
+
+/* The kernel of ops with a per-element function, on every backend. */
+eh_status eh__per_element_kernel(const eh_op_call *call);
+
+/* ---- kernel_lookup.c --------------------------------------------------- */
+
+/* Record why no kernel runs `op` on backend b (EH_ERR_UNSUPPORTED, naming
+ * the op, the backend and the backends that have a kernel). */
+eh_status eh__no_kernel(const eh_backend *b, int op);
 
 /* ---- dispatch.c -------------------------------------------------------- */
 

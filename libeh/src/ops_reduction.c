@@ -123,17 +123,7 @@ static eh_status get_axis(const char *op, const eh_tensor *x, int flat, int axis
 static void reduced_shape(const eh_tensor *x, const int *axes, int n, int keepdims, int *ndim,
                           int64_t *shape)
 {
-    int reduced[EH_MAX_DIMS] = {0};
-    for (int k = 0; k < n; k++)
-        reduced[axes[k]] = 1;
-    int nd = 0;
-    for (int d = 0; d < x->ndim; d++) {
-        if (!reduced[d])
-            shape[nd++] = x->shape[d];
-        else if (keepdims)
-            shape[nd++] = 1;
-    }
-    *ndim = nd;
+    eh__reduced_shape(x->ndim, x->shape, axes, n, keepdims, ndim, shape);
 }
 
 /* EH_ERR_SHAPE when one of the axes has length 0 (an op without identity). */

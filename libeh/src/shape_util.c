@@ -129,3 +129,19 @@ int eh_nd_iter_next(eh_nd_iter *it)
     }
     return 0;
 }
+
+void eh__reduced_shape(int ndim, const int64_t *shape, const int *axes, int n, int keepdims,
+                       int *out_ndim, int64_t *out_shape)
+{
+    int reduced[EH_MAX_DIMS] = {0};
+    for (int k = 0; k < n; k++)
+        reduced[axes[k]] = 1;
+    int nd = 0;
+    for (int d = 0; d < ndim; d++) {
+        if (!reduced[d])
+            out_shape[nd++] = shape[d];
+        else if (keepdims)
+            out_shape[nd++] = 1;
+    }
+    *out_ndim = nd;
+}

@@ -30,7 +30,7 @@ static const char *option_string(const el_config *cfg, const char *key)
     return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 }
 
-static bool option_has(const el_config *cfg, const char *key, const char *s)
+bool el_eh105_option_has(const el_config *cfg, const char *key, const char *s)
 {
     json_object *list = option(cfg, key);
     if (!list || !json_object_is_type(list, json_type_array))
@@ -45,12 +45,17 @@ static bool option_has(const el_config *cfg, const char *key, const char *s)
 
 bool el_backend_table_type(const el_config *cfg, CXType type)
 {
+    return el_eh105_option_type(cfg, "table_types", type);
+}
+
+bool el_eh105_option_type(const el_config *cfg, const char *key, CXType type)
+{
     CXCursor d = clang_getTypeDeclaration(clang_getCanonicalType(type));
     if (clang_Cursor_isNull(d) || clang_getCursorKind(d) != CXCursor_StructDecl)
         return false;
     char name[256];
     elc_spelling(d, name, sizeof name);
-    if (option_has(cfg, "table_types", name))
+    if (el_eh105_option_has(cfg, key, name))
         return true;
     /* a typedef name listed instead of the tag */
     CXType t = type;
@@ -61,7 +66,7 @@ bool el_backend_table_type(const el_config *cfg, CXType type)
         }
         CXCursor td = clang_getTypeDeclaration(t);
         elc_spelling(td, name, sizeof name);
-        if (option_has(cfg, "table_types", name))
+        if (el_eh105_option_has(cfg, key, name))
             return true;
         t = clang_getTypedefDeclUnderlyingType(td);
     }
@@ -70,9 +75,11 @@ bool el_backend_table_type(const el_config *cfg, CXType type)
 
 /* ---- entries ------------------------------------------------------------- */
 
-static bool is_null_value(CXCursor v)
+bool el_is_null_value(CXCursor v)
 {
     CXCursor s = elc_strip_casts(v);
+    if (clang_getCursorKind(s) == CXCursor_CXXNullPtrLiteralExpr)
+        return true; /* C++'s nullptr */
     if (clang_getCursorKind(s) != CXCursor_IntegerLiteral)
         return false;
     CXEvalResult r = clang_Cursor_Evaluate(s);
@@ -127,7 +134,7 @@ static void set_op(el_backend_table *t, long op, CXCursor value)
 {
     if (op < 0 || (size_t)op >= el_op_count())
         return;
-    t->implemented[op] = !is_null_value(value);
+    t->implemented[op] = !el_is_null_value(value);
     free(t->functions[op]);
     t->functions[op] = NULL;
     CXCursor d = elc_referenced(value);
@@ -143,7 +150,7 @@ static void set_op(el_backend_table *t, long op, CXCursor value)
 static void set_slot(el_backend_table *t, long index, CXCursor value)
 {
     if (index >= 0 && (size_t)index < t->n_slots)
-        t->slot_set[index] = !is_null_value(value);
+        t->slot_set[index] = !el_is_null_value(value);
 }
 
 static long slot_named(const el_backend_table *t, const char *name)
@@ -351,7 +358,8 @@ static enum CXVisitorResult field_visit(CXCursor c, CXClientData d)
 }
 
 /* The table's initializer list: find the kernels field's entries. */
-static void read_table(el_backend_table *t, CXCursor init, CXType type, const char *kernels_field)
+static void read_table(el_backend_table *t, CXCursor init, CXType type, const char *kernels_field,
+                       const char *delegate_field)
 {
     fields *f = calloc(1, sizeof *f);
     entries *items = malloc(sizeof *items), *kids = malloc(sizeof *kids);
@@ -368,6 +376,8 @@ static void read_table(el_backend_table *t, CXCursor init, CXType type, const ch
             for (pos = 0; pos < f->n && strcmp(f->names[pos], name) != 0; pos++)
                 ;
             pos++;
+            if (delegate_field && strcmp(name, delegate_field) == 0)
+                t->delegates = !el_is_null_value(kids->v[kids->n - 1]);
             if (strcmp(name, kernels_field) != 0) {
                 long k = slot_named(t, name); /* a function-pointer field */
                 if (k >= 0 && kids->n == 2)
@@ -388,6 +398,8 @@ static void read_table(el_backend_table *t, CXCursor init, CXType type, const ch
                 read_kernels(t, e);
             else if (pos < f->n && slot_named(t, f->names[pos]) >= 0)
                 set_slot(t, slot_named(t, f->names[pos]), e);
+            if (pos < f->n && delegate_field && strcmp(f->names[pos], delegate_field) == 0)
+                t->delegates = !el_is_null_value(e);
             pos++;
         }
     }
@@ -417,7 +429,7 @@ int el_backend_table_read(const el_config *cfg, CXCursor var, el_backend_table *
     type_slots(out, type, field);
     CXCursor init = clang_Cursor_getVarDeclInitializer(var);
     if (!clang_Cursor_isNull(init) && clang_getCursorKind(init) == CXCursor_InitListExpr)
-        read_table(out, init, type, field);
+        read_table(out, init, type, field, option_string(cfg, "delegate_field"));
     return 0;
 }
 

@@ -11,7 +11,8 @@
  * macro (EH_BLAS_TABLE_ENTRIES) or from the X-macro over ops.def with
  * EH_IF_KERNEL_<kind>, positional entries, `.kernels[EH_OP_x] = fn`, and
  * later entries overriding earlier ones.  An entry whose value is a null
- * pointer constant (NULL, 0) implements nothing. */
+ * pointer constant (NULL, 0) implements nothing.  Also read: whether the
+ * table names a delegate backend (option "delegate_field"). */
 #ifndef EL_BACKEND_TABLE_H
 #define EL_BACKEND_TABLE_H
 
@@ -27,6 +28,9 @@ typedef struct el_backend_table {
                                casts and macros), NULL when none or not a
                                plain function name */
     const char *op_prefix;  /* the op_enum_prefix option ("EH_OP_"), or "" */
+    bool delegates;         /* the delegate_field option's member ("delegate")
+                               is set to something other than a null pointer:
+                               ops without an entry run on another backend */
     /* What the table's own type can hold, whatever libeh's op set is: the
      * entries of the kernels array (one per index below its bound, named
      * by the constants of the enum that bounds it, op_prefix removed;
@@ -42,6 +46,13 @@ typedef struct el_backend_table {
 /* True when `type` is a table type of cfg (by struct tag or by any
  * typedef name on the way to it). */
 bool el_backend_table_type(const el_config *cfg, CXType type);
+/* EH105's options, for its other checks (lint/analysis/custom_kernels.c):
+ * list option `key` holds the string s; the struct tag of `type`, or a
+ * typedef name on the way to it, is listed in option `key`. */
+bool el_eh105_option_has(const el_config *cfg, const char *key, const char *s);
+bool el_eh105_option_type(const el_config *cfg, const char *key, CXType type);
+/* True when the expression is a null pointer constant (NULL, 0). */
+bool el_is_null_value(CXCursor v);
 /* Read the table `var` defines (a VarDecl whose type el_backend_table_type
  * accepts).  0, or -1 when the configuration names no kernels field or
  * memory runs out (*out is then empty).  Free with el_backend_table_free. */

@@ -7,7 +7,6 @@
 
 #include "embedded.h"
 #include "mem.h"
-#include "registry.h"
 #include "suppress.h"
 
 static el_rule_meta *metas;
@@ -69,7 +68,7 @@ static int cmp_meta(const void *a, const void *b)
     return strcmp(((const el_rule_meta *)a)->id, ((const el_rule_meta *)b)->id);
 }
 
-int el_meta_init(char **err)
+int el_meta_init(const el_rule *const *implemented, char **err)
 {
     const char *text = el_embedded_text("rules/rules.json");
     json_object *rules;
@@ -127,7 +126,7 @@ int el_meta_init(char **err)
     }
     if (n_metas > 1)
         qsort(metas, n_metas, sizeof *metas, cmp_meta);
-    for (const el_rule *const *r = el_rule_registry; *r; r++) {
+    for (const el_rule *const *r = implemented; *r; r++) {
         int k = el_meta_index((*r)->id);
         if (k < 0) {
             *err = el_xasprintf("internal error: rule %s is implemented but has no entry "

@@ -32,9 +32,11 @@ typedef struct el_rule_meta {
     json_object *options;
 } el_rule_meta;
 
-/* Parse the embedded rules/rules.json and link the registry.  0, or -1
- * with *err set (an internal error: the build embeds bad data). */
-int el_meta_init(char **err);
+/* Parse the embedded rules/rules.json and link the implemented rules
+ * (NULL-terminated; the programs pass el_rule_registry, registry.h, so
+ * the engine never names the rules above it).  0, or -1 with *err set (an
+ * internal error: the build embeds bad data). */
+int el_meta_init(const el_rule *const *implemented, char **err);
 void el_meta_free(void);
 size_t el_meta_count(void);
 const el_rule_meta *el_meta_at(size_t i);

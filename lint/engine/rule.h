@@ -4,7 +4,7 @@
  *
  *     const el_rule el_rule_<file> = { .id = "EH203", ... };
  *
- * The build finds it by directory (lint/engine/gen_registry.sh writes the
+ * The build finds it by directory (lint/rules/gen_registry.sh writes the
  * registry), so adding a rule is: that file, its entry in rules/rules.json
  * (name, severity, applies_to, summary, fix), its page docs/rules/EH203.md,
  * and fixtures in tests/lint/fixtures/EH203/.  Nothing else changes.

@@ -1,6 +1,8 @@
 /* lint/rules/backend_op_missing.c -- EH105 backend-op-missing: an op a
  * backend's table can hold but does not implement, reported at the table
- * (project-level).  What a table can hold is read from its own type
+ * (project-level); and custom ops with kernels for some backends but not
+ * others (lint/analysis/custom_kernels.c: its facts per TU, its report
+ * here).  What a table can hold is read from its own type
  * (backend_table.h): the entries of its kernels array, named by the enum
  * that bounds it -- libeh's eh_backend holds libeh/ops.def's ops, a
  * project's struct its own -- or, with no such array, its
@@ -16,13 +18,16 @@
  *
  * Project hook: each table once, however many TUs include it; one
  * finding per table lists the missing ops.  Backends without a table are
- * not reported: there is no table to report at. */
+ * not reported: there is no table to report at.  A table that names a
+ * delegate backend (option "delegate_field") runs every op it has no
+ * entry for there: it is complete. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend_table.h"
+#include "custom_kernels.h"
 #include "clang_util.h"
 #include "mem.h"
 #include "rule.h"
@@ -32,7 +37,7 @@
 #define RULE "EH105"
 #define FACT "EH105.table"
 
-static const enum CXCursorKind kinds[] = {CXCursor_VarDecl, EL_KINDS_END};
+static const enum CXCursorKind kinds[] = {CXCursor_VarDecl, EL_CUSTOM_KERNEL_KINDS, EL_KINDS_END};
 
 /* A META op of libeh/ops.def: answered by the frontend, no kernel. */
 static bool libeh_meta(const el_backend_table *t, const char *slot)
@@ -56,9 +61,13 @@ static bool optional_slot(const el_config *cfg, const char *slot)
     return false;
 }
 
-static void on_var(el_ctx *ctx, void *state, CXCursor c)
+static void on_cursor(el_ctx *ctx, void *state, CXCursor c)
 {
     (void)state;
+    if (clang_getCursorKind(c) != CXCursor_VarDecl) {
+        el_custom_kernels_on_cursor(ctx, c);
+        return;
+    }
     if (clang_getCursorKind(clang_getCursorSemanticParent(c)) != CXCursor_TranslationUnit ||
         !clang_isCursorDefinition(c))
         return;
@@ -66,6 +75,10 @@ static void on_var(el_ctx *ctx, void *state, CXCursor c)
     el_backend_table t;
     if (!el_backend_table_at(ctx, c, &backend, &t))
         return;
+    if (t.delegates) {
+        el_backend_table_free(&t);
+        return;
+    }
 
     CXFile file = NULL;
     unsigned line = 0, col = 0;
@@ -96,7 +109,7 @@ static void on_var(el_ctx *ctx, void *state, CXCursor c)
 
 #define MAX_LISTED 16 /* ops named in a message; the rest are counted */
 
-static void project(el_project *p)
+static void tables(el_project *p)
 {
     size_t n = el_project_fact_count(p);
     el_strmap done = {0};
@@ -147,9 +160,15 @@ static void project(el_project *p)
     el_strmap_free(&done);
 }
 
+static void project(el_project *p)
+{
+    tables(p);
+    el_custom_kernels_project(p);
+}
+
 const el_rule el_rule_backend_op_missing = {
     .id = RULE,
     .kinds = kinds,
-    .on_cursor = on_var,
+    .on_cursor = on_cursor,
     .project = project,
 };

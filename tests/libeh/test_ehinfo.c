@@ -15,6 +15,7 @@
 
 static char ehinfo_path[4096];
 static char matrix_path[4096];
+static char plugin_path[4096]; /* $BUILD/tests/plugins/libeh-tplug.so */
 
 typedef struct result {
     int status; /* exit status; -1 if it did not exit normally */
@@ -412,6 +413,81 @@ static void test_support_matrix_doc_is_up_to_date(void **state)
     result_free(&r);
 }
 
+/* --plugin: the plugin's backend is a column, its custom ops a section. */
+static void test_plugin_and_custom_ops(void **state)
+{
+    (void)state;
+    result t = run(ARGS("--plugin", plugin_path));
+    assert_int_equal(t.status, 0);
+    assert_string_equal(t.err, "");
+    assert_non_null(strstr(t.out, "  tplug  "));
+    assert_non_null(strstr(t.out, "test plugin: own negative, the rest from ref"));
+    assert_non_null(strstr(t.out, "\ncustom ops (2)\n"));
+    /* the rows: name, kind, then one cell per backend in list order */
+    const char *names[16];
+    int nb = n_backends(names, 16);
+    const char *row = strstr(t.out, "\ntplug.marker ");
+    assert_non_null(row);
+    const char *end = strchr(row + 1, '\n');
+    char line[512];
+    snprintf(line, sizeof line, "%.*s", (int)(end - row - 1), row + 1);
+    assert_non_null(strstr(line, "custom same-as-input"));
+    assert_int_equal(count_substr(line, " own"), 1); /* tplug only */
+    assert_int_equal(count_substr(line, " -"), nb);  /* every built-in backend */
+    row = strstr(t.out, "\ntplug.twice ");
+    assert_non_null(row);
+    end = strchr(row + 1, '\n');
+    snprintf(line, sizeof line, "%.*s", (int)(end - row - 1), row + 1);
+    assert_non_null(strstr(line, "custom elementwise, per-element"));
+    assert_int_equal(count_substr(line, "per-element"), nb + 2); /* kind + every backend */
+    for (int b = 0; b < nb; b++)
+        if (eh_find_backend(names[b])->defer) /* lazy fuses it */
+            assert_non_null(strstr(line, "fused, per-element"));
+    /* the same in markdown (its own section) and json */
+    result m = run(ARGS("--format", "markdown", "--plugin", plugin_path));
+    assert_int_equal(m.status, 0);
+    assert_non_null(strstr(m.out, "\n## Custom ops\n"));
+    assert_non_null(strstr(m.out, "| `tplug.marker` | custom same-as-input |"));
+    assert_non_null(strstr(m.out, " `tplug` |"));
+    result j = run(ARGS("--plugin="));
+    assert_int_equal(j.status, 2);
+    assert_string_equal(j.err, "ehinfo: backend_load: the path is empty\n");
+    result_free(&j);
+    char opt[4200];
+    snprintf(opt, sizeof opt, "--plugin=%s", plugin_path);
+    j = run(ARGS("--format=json", opt));
+    assert_int_equal(j.status, 0);
+    if (!json_valid(j.out))
+        fail_msg("ehinfo --format json --plugin is not valid JSON:\n%s", j.out);
+    assert_non_null(strstr(j.out, "\"custom_ops\": [\n    {\"name\": \"tplug.marker\""));
+    assert_non_null(strstr(j.out, "\"implementation\": \"per_element\""));
+    /* without plugins: no section, an empty json list */
+    result plain = run(ARGS("--format", "json"));
+    assert_non_null(strstr(plain.out, "\"custom_ops\": [\n  ]"));
+    result_free(&plain);
+    plain = run(ARGS("--format", "markdown"));
+    assert_null(strstr(plain.out, "Custom ops"));
+    result_free(&plain);
+    result_free(&t);
+    result_free(&m);
+    result_free(&j);
+}
+
+static void test_plugin_errors_exit_2(void **state)
+{
+    (void)state;
+    result r = run(ARGS("--plugin", "/nonexistent/libeh-x.so"));
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err,
+                        "ehinfo: backend_load: '/nonexistent/libeh-x.so': No such file or directory\n");
+    result_free(&r);
+    r = run(ARGS("--plugin"));
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "ehinfo: --plugin needs a path"));
+    result_free(&r);
+}
+
 static void test_help_and_version(void **state)
 {
     (void)state;
@@ -484,6 +560,13 @@ static void find_paths(const char *argv0)
             snprintf(dir, sizeof dir, ".");
         snprintf(ehinfo_path, sizeof ehinfo_path, "%s/../bin/ehinfo", dir);
     }
+    {
+        char dir[2048];
+        snprintf(dir, sizeof dir, "%s", argv0);
+        char *slash = strrchr(dir, '/');
+        snprintf(plugin_path, sizeof plugin_path, "%s/plugins/libeh-tplug.so",
+                 slash ? (*slash = '\0', dir) : ".");
+    }
     /* the repository's docs: the working directory (make runs tests from
      * the root), else upward from the binary */
     const char *cands[] = {"docs/support-matrix.md", NULL};
@@ -517,6 +600,8 @@ int main(int argc, char **argv)
         EH_TEST(test_markdown_matrix_agrees_with_library),
         EH_TEST(test_json_is_valid_and_complete),
         EH_TEST(test_support_matrix_doc_is_up_to_date),
+        EH_TEST(test_plugin_and_custom_ops),
+        EH_TEST(test_plugin_errors_exit_2),
         EH_TEST(test_help_and_version),
         EH_TEST(test_bad_usage_exits_2),
         EH_TEST(test_write_error_exits_1),

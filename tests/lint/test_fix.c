@@ -690,7 +690,7 @@ int main(void)
 {
     el_path_init();
     char *err = NULL;
-    if (el_meta_init(&err) < 0 || el_knowledge_init(&err) < 0) {
+    if (el_meta_init(el_rule_registry, &err) < 0 || el_knowledge_init(&err) < 0) {
         fprintf(stderr, "test_fix: %s\n", err);
         return 1;
     }

@@ -195,7 +195,9 @@ static void test_errors_at_their_position(void **state)
     } cases[] = {
         {"{\"rules\": {\"EH105\": {\"options\": {\n  \"tabel_types\": [\"x\"]}}}}",
          ":2:3: rules.EH105.options: unknown option \"tabel_types\": expected \"table_types\", "
-         "\"kernels_field\", \"op_enum_prefix\", \"optional\"\n"},
+         "\"kernels_field\", \"op_enum_prefix\", \"optional\", \"delegate_field\", "
+         "\"custom_kernel_functions\", \"custom_kernel_types\", \"custom_op_def_types\", "
+         "\"custom_op_exempt_fields\"\n"},
         {"{\"rules\": {\"EH101\": {\"options\": {\"x\": 1}}}}",
          ":1:34: rules.EH101.options: unknown option \"x\" (the rule has no options)\n"},
         {"{\"rules\": {\"EH105\": {\"options\": {\"kernels_field\": []}}}}",

@@ -20,6 +20,7 @@
 #include "metadata.h"
 #include "options.h"
 #include "path.h"
+#include "registry.h"
 #include "rule.h"
 #include "scan.h"
 
@@ -458,7 +459,7 @@ static int setup(void **state)
     (void)state;
     char *err = NULL;
     el_path_init();
-    if (el_meta_init(&err) < 0 || el_knowledge_init(&err) < 0) {
+    if (el_meta_init(el_rule_registry, &err) < 0 || el_knowledge_init(&err) < 0) {
         fprintf(stderr, "%s\n", err);
         return -1;
     }

@@ -696,11 +696,23 @@ void cf_check_drivers(const cf_driver *drivers, int n, const char *kinds)
         fail_msg("the conformance table does not match libeh/ops.def");
 }
 
+/* CF_OPS="matmul,dot" restricts a run to those ops (a plugin's test runs
+ * the conformance binaries for the ops the plugin implements). */
+static int selected(const char *op)
+{
+    const char *list = getenv("CF_OPS");
+    size_t n = strlen(op);
+    for (const char *p = list; p && *p; p += strcspn(p, ","), p += *p == ',')
+        if (strncmp(p, op, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    return !list || !*list;
+}
+
 void cf_run_kind(const cf_driver *drivers, int n, const char *kind)
 {
     cf_begin_test();
     for (int k = 0; k < N_OPS_DEF; k++) {
-        if (strcmp(ops_def[k].kind, kind) != 0)
+        if (strcmp(ops_def[k].kind, kind) != 0 || !selected(ops_def[k].name))
             continue;
         for (int j = 0; j < n; j++)
             if (!strcmp(drivers[j].op, ops_def[k].name)) {

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "eh_test.h"
 
 eh_tensor *t_from(eh_dtype dtype, int ndim, const int64_t *shape, const double *values)
@@ -164,4 +166,36 @@ int eh_test_teardown(void **state)
     }
     eh_clear_error();
     return 0;
+}
+
+int t_run(const char *const *argv, const char *const *env, char *out, size_t cap)
+{
+    int fd[2];
+    assert_int_equal(pipe(fd), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fd[1], 1);
+        dup2(fd[1], 2);
+        close(fd[0]);
+        for (int k = 0; env && env[k]; k += 2) {
+            if (env[k + 1])
+                setenv(env[k], env[k + 1], 1);
+            else
+                unsetenv(env[k]);
+        }
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    close(fd[1]);
+    size_t len = 0;
+    ssize_t r;
+    while (len + 1 < cap && (r = read(fd[0], out + len, cap - 1 - len)) > 0)
+        len += (size_t)r;
+    out[len] = '\0';
+    close(fd[0]);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }

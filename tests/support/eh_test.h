@@ -94,6 +94,13 @@ int eh_test_teardown(void **state);
 #define END() assert_int_equal(eh_scope_end(), EH_OK)
 #endif
 
+/* Run argv[0] (a path) with argv (NULL-terminated) in a child process,
+ * with the environment changed by env: pairs NAME, VALUE (VALUE NULL:
+ * unset), NULL-terminated (env may be NULL).  Its stdout and stderr go to
+ * out (cap bytes, NUL-terminated).  Returns its exit status, -1 when it
+ * did not exit normally.  Fails the test if it cannot be started. */
+int t_run(const char *const *argv, const char *const *env, char *out, size_t cap);
+
 /* Internal test hooks from libeh (not in the public headers). */
 void eh__test_fail_alloc(int nth);
 void eh__test_storage_bytes(long long *now, long long *peak);

@@ -22,6 +22,13 @@
 extern "C" {
 #endif
 
+/* Everything declared here is exported from libeh.so (and from a program
+ * linked with libeh.a and -rdynamic): out-of-tree backends, loaded as
+ * plugins, call it (docs/extending.md). */
+#if defined(__GNUC__) && !defined(EH_STATIC)
+#pragma GCC visibility push(default)
+#endif
+
 /* ---- the op set, from libeh/ops.def ---------------------------------- */
 
 typedef enum eh_op_kind {
@@ -46,7 +53,9 @@ typedef enum eh_op {
 
 /* The kind of op number `op` (EH_KIND_META when out of range). */
 eh_op_kind eh_op_kind_of(eh_op op);
-/* 1 for UNARY, BINARY and TERNARY ops, and cast: elementwise, fusable. */
+/* 1 for UNARY, BINARY and TERNARY ops, and cast: elementwise, fusable.
+ * Also for a custom op declared EH_CUSTOM_ELEMENTWISE with a per-element
+ * function, one output and at most three inputs. */
 int eh_op_is_elementwise(eh_op op);
 
 /* EH_IF_KERNEL_<kind>(x) expands to x for every kind that has a backend
@@ -120,6 +129,8 @@ typedef struct eh_params {
     int axes[EH_MAX_DIMS];       /* non-negative axes, or a permutation      */
     int keepdims;
     int64_t v[3 * EH_MAX_DIMS];  /* per-dimension vectors (slice, pad, tile) */
+    const void *blob;            /* custom ops: the call's params blob      */
+    size_t blob_size;            /* (EH_CUSTOM_PARAMS reads it), else unused */
 } eh_params;
 
 typedef struct eh_op_call {
@@ -134,6 +145,12 @@ typedef struct eh_op_call {
 typedef eh_status (*eh_kernel_fn)(const eh_op_call *call);
 
 typedef struct eh_backend {
+    /* Set by EH_BACKEND_ABI in a table given to eh_backend_register (the
+     * built-in tables leave them 0).  Always the first three fields, so
+     * that libeh can read them from a table of any other layout. */
+    uint32_t abi_version;
+    uint32_t size;
+    uint32_t op_set;
     const char *name;
     const char *description;
     /* One kernel per op; NULL means unsupported (never for a shipped
@@ -143,11 +160,17 @@ typedef struct eh_backend {
      * running a kernel: outputs have shape and dtype but no data, and the
      * backend marks them deferred.  Inputs may themselves be deferred. */
     eh_status (*defer)(const eh_op_call *call);
+    /* Optional: the backend whose kernels run what this table has none
+     * of -- built-in ops whose entry is NULL, and custom ops with no kernel
+     * registered under this backend's name (lazy: the eager backend it
+     * evaluates on).  Resolved by eh_backend_kernel. */
+    const char *delegate;
 } eh_backend;
 
 /* The backend in use (NULL, with the error recorded, if none is valid). */
 const eh_backend *eh_current_backend(void);
-/* A built-in backend by name, NULL if there is none. */
+/* A backend by name (built in or registered), NULL if there is none.
+ * Does not load EH_BACKEND_PATH's plugins (eh_list_backends does). */
 const eh_backend *eh_find_backend(const char *name);
 
 /* Run one call on the current backend, as the frontend does. */
@@ -253,6 +276,83 @@ void eh_parallel_for(int64_t n, int64_t grain, eh_range_fn fn, void *ctx);
 
 /* Philox4x32-10: one block of four 32-bit outputs. */
 void eh_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
+
+/* ---- extending libeh: out-of-tree backends, custom-op kernels ------------- */
+/* docs/extending.md has the whole story, with complete examples. */
+
+/* The layout version of eh_backend, eh_op_call, eh_params and eh_tensor.
+ * Bumped whenever one of them changes. */
+#define EH_BACKEND_ABI_VERSION 1u
+
+/* A fingerprint of libeh/ops.def (the position, name length, kind and
+ * input count of every op): a table built against another op set numbers
+ * its kernels differently and is refused. */
+enum {
+    EH_OP_SET_ID = 0
+#define EH_OP(name, kind, n_in)                                                                    \
+    +(EH_OP_##name + 1) * ((int)sizeof(#name) * 64 + EH_KIND_##kind * 4 + (n_in) + 1)
+#include "ops.def"
+};
+
+/* The first entry of a table given to eh_backend_register:
+ *   static const eh_backend table = {EH_BACKEND_ABI, .name = "blis", ...}; */
+#define EH_BACKEND_ABI                                                                             \
+    .abi_version = EH_BACKEND_ABI_VERSION, .size = (uint32_t)sizeof(eh_backend),                   \
+    .op_set = (uint32_t)EH_OP_SET_ID
+
+/* Add a backend to this process, selectable by name like the built-in
+ * ones.  The table must outlive the process (static storage) and is never
+ * copied.  Refused with EH_ERR_BACKEND when it was built for another ABI,
+ * table size or op set, or when its name is taken; EH_ERR_INVALID_ARG
+ * when its name is not [a-z0-9_]+ (at most 31 characters) or its delegate
+ * is not a backend.  Thread-safe. */
+eh_status eh_backend_register(const eh_backend *table);
+
+/* The one function a backend plugin exports.  eh_backend_load() calls it
+ * once after loading the shared object; it registers the plugin's table
+ * (and, if it has any, custom ops and their kernels) and returns EH_OK or
+ * the error of the registration that failed.  It must not run ops. */
+#define EH_PLUGIN_INIT eh_backend_plugin_init
+#define EH_PLUGIN_INIT_NAME "eh_backend_plugin_init"
+eh_status eh_backend_plugin_init(void);
+
+/* The lookup API: the kernel that runs `op` (an op of ops.def, or a custom
+ * op's id) on `backend` -- its own entry; else its delegate's, and so on;
+ * for a custom op then the kernel of the op's fallback backend, or the
+ * op's per-element function.  NULL when there is none (and for META ops).
+ * A plugin points ops it does not accelerate at another backend's kernels
+ * with it:  eh_backend_kernel(eh_find_backend("ref"), EH_OP_matmul).
+ * `whose` (optional) gets the name of the backend whose kernel it is, or
+ * NULL for a custom op's per-element function. */
+eh_kernel_fn eh_backend_kernel(const eh_backend *backend, int op);
+eh_kernel_fn eh_backend_kernel_whose(const eh_backend *backend, int op, const char **whose);
+
+/* Register `kernel` for custom op `op` ("namespace.name") on the backend
+ * named `backend` (which need not exist yet, nor the op be defined yet:
+ * definition and kernels may come in any order, from any thread, at any
+ * time before the op is called).  Registering the same kernel again is a
+ * no-op; a different kernel for the same op and backend is
+ * EH_ERR_INVALID_ARG.  The kernel sees a validated call: inputs
+ * materialized (cast as the op's shape rule says), outputs allocated,
+ * p.blob/p.blob_size the call's params, p.axes/p.n_axes/p.keepdims a
+ * reduction's normalized axes. */
+eh_status eh_custom_op_kernel(const char *op, const char *backend, eh_kernel_fn kernel);
+
+/* A table of kernel registrations, for generated code. */
+typedef struct eh_custom_kernel {
+    const char *op;
+    const char *backend;
+    eh_kernel_fn kernel;
+} eh_custom_kernel;
+/* eh_custom_op_kernel for each entry, in order; stops at the first error. */
+eh_status eh_custom_op_kernels(const eh_custom_kernel *kernels, int n);
+
+/* A custom op's params blob in a kernel, as a pointer to `type`. */
+#define EH_CUSTOM_PARAMS(call, type) ((const type *)(call)->p.blob)
+
+#if defined(__GNUC__) && !defined(EH_STATIC)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,7 @@
 #include "signal.h"
 #include "indexing.h"
 #include "random.h"
+#include "custom_op.h"
 
 /* Version of this libeh. */
 #define EH_VERSION_MAJOR 0

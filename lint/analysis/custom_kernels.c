@@ -1,0 +1,266 @@
+/* lint/analysis/custom_kernels.c -- EH105's custom-op check
+ * (custom_kernels.h). */
+#include "custom_kernels.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend_table.h"
+#include "clang_util.h"
+
+#define FACT_KERNEL "EH105.custom_kernel"
+#define FACT_EXEMPT "EH105.custom_exempt"
+
+/* ---- per TU ---------------------------------------------------------------- */
+
+/* The value of a string literal (through casts and macros), or NULL.
+ * Names of ops and backends need no escapes: a literal with one is not
+ * read. */
+static const char *string_value(CXCursor e, char *buf, size_t n)
+{
+    CXCursor s = elc_strip_casts(e);
+    if (clang_getCursorKind(s) != CXCursor_StringLiteral)
+        return NULL;
+    char lit[512];
+    elc_spelling(s, lit, sizeof lit);
+    size_t len = strlen(lit);
+    if (len < 2 || lit[0] != '"' || lit[len - 1] != '"' || strchr(lit, '\\') || len - 1 > n)
+        return NULL;
+    snprintf(buf, n, "%.*s", (int)(len - 2), lit + 1);
+    return buf;
+}
+
+/* "path\tline\tcol" of a cursor (real path, for one key per place). */
+static void place(CXCursor c, char *buf, size_t n)
+{
+    CXFile file = NULL;
+    unsigned line = 0, col = 0;
+    elc_cursor_location(c, &file, &line, &col);
+    char path[PATH_MAX];
+    elc_file_name(file, path, sizeof path);
+    char *real = realpath(path, NULL);
+    snprintf(buf, n, "%s\t%u\t%u", real ? real : path, line, col);
+    free(real);
+}
+
+static void record_kernel(el_ctx *ctx, CXCursor at, CXCursor op, CXCursor backend)
+{
+    char o[256], b[64], where[PATH_MAX + 32], value[PATH_MAX + 400];
+    if (!string_value(op, o, sizeof o) || !string_value(backend, b, sizeof b))
+        return;
+    place(at, where, sizeof where);
+    snprintf(value, sizeof value, "%s\t%s\t%s", o, b, where);
+    el_fact(ctx, FACT_KERNEL, value);
+}
+
+/* The fields of an initializer list: designated (.name = v) or by
+ * position, handed to fn with their values. */
+typedef struct field_names {
+    char v[64][64];
+    unsigned n;
+} field_names;
+
+static enum CXVisitorResult add_field(CXCursor c, CXClientData d)
+{
+    field_names *f = d;
+    if (f->n < 64)
+        elc_spelling(c, f->v[f->n++], sizeof f->v[0]);
+    return CXVisit_Continue;
+}
+
+typedef struct init_fields {
+    const char *name[16];
+    CXCursor value[16];
+    unsigned n;
+} init_fields;
+
+typedef struct walk {
+    field_names names;
+    init_fields *out;
+    unsigned pos;
+} walk;
+
+static enum CXChildVisitResult first_two(CXCursor c, CXCursor p, CXClientData d)
+{
+    (void)p;
+    CXCursor *kids = d;
+    if (clang_Cursor_isNull(kids[0]))
+        kids[0] = c;
+    else
+        kids[1] = c; /* the last child: the value */
+    return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult one_entry(CXCursor c, CXCursor p, CXClientData d)
+{
+    (void)p;
+    walk *w = d;
+    CXCursor kids[2] = {clang_getNullCursor(), clang_getNullCursor()};
+    if (clang_getCursorKind(c) == CXCursor_UnexposedExpr)
+        clang_visitChildren(c, first_two, kids);
+    const char *name = NULL;
+    CXCursor value = c;
+    if (!clang_Cursor_isNull(kids[1]) && clang_getCursorKind(kids[0]) == CXCursor_MemberRef) {
+        char n[64];
+        elc_spelling(kids[0], n, sizeof n);
+        for (w->pos = 0; w->pos < w->names.n && strcmp(w->names.v[w->pos], n) != 0; w->pos++)
+            ;
+        value = kids[1];
+    }
+    if (w->pos < w->names.n)
+        name = w->names.v[w->pos];
+    w->pos++;
+    if (name && w->out->n < 16) {
+        w->out->name[w->out->n] = name;
+        w->out->value[w->out->n++] = value;
+    }
+    return CXChildVisit_Continue;
+}
+
+static bool field(const init_fields *f, const char *name, CXCursor *value)
+{
+    for (unsigned k = 0; k < f->n; k++)
+        if (strcmp(f->name[k], name) == 0) {
+            *value = f->value[k];
+            return true;
+        }
+    return false;
+}
+
+static void on_init_list(el_ctx *ctx, CXCursor init)
+{
+    const el_config *cfg = el_ctx_config(ctx);
+    CXType type = clang_getCursorType(init);
+    bool kernel = el_eh105_option_type(cfg, "custom_kernel_types", type);
+    if (!kernel && !el_eh105_option_type(cfg, "custom_op_def_types", type))
+        return;
+    walk *w = calloc(1, sizeof *w);
+    init_fields *f = calloc(1, sizeof *f);
+    if (w && f) {
+        w->out = f;
+        clang_Type_visitFields(clang_getCanonicalType(type), add_field, &w->names);
+        clang_visitChildren(init, one_entry, w);
+        CXCursor op, backend, name;
+        char buf[256];
+        if (kernel && field(f, "op", &op) && field(f, "backend", &backend)) {
+            record_kernel(ctx, init, op, backend);
+        } else if (!kernel && field(f, "name", &name) && string_value(name, buf, sizeof buf)) {
+            for (unsigned k = 0; k < f->n; k++)
+                if (el_eh105_option_has(cfg, "custom_op_exempt_fields", f->name[k]) &&
+                    !el_is_null_value(f->value[k])) {
+                    el_fact(ctx, FACT_EXEMPT, buf);
+                    break;
+                }
+        }
+    }
+    free(w);
+    free(f);
+}
+
+void el_custom_kernels_on_cursor(el_ctx *ctx, CXCursor c)
+{
+    if (clang_getCursorKind(c) == CXCursor_InitListExpr) {
+        on_init_list(ctx, c);
+        return;
+    }
+    char callee[256];
+    if (clang_getCursorKind(c) != CXCursor_CallExpr || clang_Cursor_getNumArguments(c) < 2 ||
+        !elc_callee_name(c, callee, sizeof callee) ||
+        !el_eh105_option_has(el_ctx_config(ctx), "custom_kernel_functions", callee))
+        return;
+    record_kernel(ctx, c, clang_Cursor_getArgument(c, 0), clang_Cursor_getArgument(c, 1));
+}
+
+/* ---- the project ----------------------------------------------------------- */
+
+typedef struct reg {
+    char *op, *backend, *path;
+    unsigned line, col;
+} reg;
+
+static bool listed(char **v, size_t n, const char *s)
+{
+    for (size_t k = 0; k < n; k++)
+        if (strcmp(v[k], s) == 0)
+            return true;
+    return false;
+}
+
+static bool has_kernel(const reg *r, size_t n, const char *op, const char *backend)
+{
+    for (size_t k = 0; k < n; k++)
+        if (strcmp(r[k].op, op) == 0 && strcmp(r[k].backend, backend) == 0)
+            return true;
+    return false;
+}
+
+static void report_op(el_project *p, const reg *regs, size_t n, size_t first, char **backends,
+                      size_t n_backends)
+{
+    const reg *r = &regs[first];
+    char have[256] = "", lack[256] = "";
+    size_t lh = 0, ll = 0, n_lack = 0;
+    for (size_t b = 0; b < n_backends; b++) {
+        bool yes = has_kernel(regs, n, r->op, backends[b]);
+        char *buf = yes ? have : lack;
+        size_t *len = yes ? &lh : &ll;
+        n_lack += !yes;
+        if (*len < sizeof have)
+            *len += (size_t)snprintf(buf + *len, sizeof have - *len, "%s%s", *len ? ", " : "",
+                                     backends[b]);
+    }
+    if (n_lack)
+        el_project_report(p, r->path, r->line, r->col,
+                          "custom op '%s' has kernels for %s but not for %s, which other custom "
+                          "ops have kernels for; register %s, or give the op a fallback backend "
+                          "or a per-element function",
+                          r->op, have, lack, n_lack == 1 ? "one" : "them");
+}
+
+void el_custom_kernels_project(el_project *p)
+{
+    size_t n_facts = el_project_fact_count(p), n = 0, n_exempt = 0, n_backends = 0;
+    reg *regs = calloc(n_facts + 1, sizeof *regs);
+    char **exempt = calloc(n_facts + 1, sizeof *exempt);
+    char **backends = calloc(n_facts + 1, sizeof *backends);
+    for (size_t i = 0; regs && exempt && backends && i < n_facts; i++) {
+        const char *key = NULL, *value = NULL;
+        el_project_fact(p, i, NULL, &key, &value);
+        if (!key || !value)
+            continue;
+        if (strcmp(key, FACT_EXEMPT) == 0 && !listed(exempt, n_exempt, value)) {
+            exempt[n_exempt++] = strdup(value);
+            continue;
+        }
+        char op[256], backend[64], path[PATH_MAX];
+        unsigned line, col;
+        if (strcmp(key, FACT_KERNEL) != 0 ||
+            sscanf(value, "%255[^\t]\t%63[^\t]\t%4095[^\t]\t%u\t%u", op, backend, path, &line,
+                   &col) != 5 ||
+            has_kernel(regs, n, op, backend))
+            continue;
+        regs[n] = (reg){strdup(op), strdup(backend), strdup(path), line, col};
+        if (!listed(backends, n_backends, backend))
+            backends[n_backends++] = regs[n].backend;
+        n++;
+    }
+    for (size_t i = 0; i < n; i++) {
+        bool first = true;
+        for (size_t k = 0; k < i && first; k++)
+            first = strcmp(regs[k].op, regs[i].op) != 0;
+        if (first && !listed(exempt, n_exempt, regs[i].op))
+            report_op(p, regs, n, i, backends, n_backends);
+    }
+    for (size_t i = 0; i < n; i++) {
+        free(regs[i].op);
+        free(regs[i].backend);
+        free(regs[i].path);
+    }
+    for (size_t i = 0; i < n_exempt; i++)
+        free(exempt[i]);
+    free(regs);
+    free(exempt);
+    free(backends);
+}
