@@ -814,18 +814,37 @@ static el_config *config_derive(const el_config *base, const char *path, const c
     return c;
 }
 
-/* The rules' defaults: rules/rules.json. */
+/* The rules' defaults: rules/rules.json, each setting and option with
+ * its place in that file. */
 static void rule_defaults(el_config *c)
 {
     static const char meta_file[] = "rules/rules.json";
+    const char *text = el_embedded_text(meta_file);
+    json_object *doc = text ? json_tokener_parse(text) : NULL, *arr = NULL;
+    el_json_pos *pos = text ? el_json_pos_new(text) : NULL;
+    if (doc)
+        json_object_object_get_ex(doc, "rules", &arr);
     for (size_t i = 0; i < el_meta_count(); i++) {
         const el_rule_meta *m = el_meta_at(i);
         el_rule_setting *rs = &c->rules[i];
+        /* the rule's index in the file (the metadata is sorted by ID) */
+        char idx[32] = "0";
+        for (size_t k = 0; arr && k < json_object_array_length(arr); k++) {
+            json_object *id = NULL;
+            if (json_object_object_get_ex(json_object_array_get_idx(arr, k), "id", &id) &&
+                strcmp(json_object_get_string(id), m->id) == 0)
+                snprintf(idx, sizeof idx, "%zu", k);
+        }
+        const char *path[5] = {"rules", idx, "severity", NULL, NULL};
         el_origin o = {meta_file, c->root, 1, 1, true};
+        el_json_pos_find(pos, path, 3, &o.line, &o.col);
         rs->enabled = true;
         rs->severity = m->severity;
         rs->applies = m->applies;
-        rs->from = rs->applies_from = o;
+        rs->from = o;
+        path[2] = "applies_to";
+        el_json_pos_find(pos, path, 3, &o.line, &o.col);
+        rs->applies_from = o;
         if (!m->options)
             continue;
         rs->options = json_object_new_object();
@@ -833,9 +852,15 @@ static void rule_defaults(el_config *c)
             json_object *d = NULL;
             json_object_object_get_ex(spec, "default", &d);
             json_object_object_add(rs->options, key, json_object_get(d));
+            path[2] = "options";
+            path[3] = key;
+            el_json_pos_find(pos, path, 4, &o.line, &o.col);
             list_add(&rs->option_from, key, o);
         }
     }
+    el_json_pos_free(pos);
+    if (doc)
+        json_object_put(doc);
 }
 
 static el_config *builtin_config(char **err)
