@@ -159,8 +159,11 @@ static bs_why classify(el_ctx *ctx, bs_cache *c, CXCursor decl, char *backend, s
         if (di && di->linted && di->cls != EL_FILE_BACKEND)
             return BS_NOT_BACKEND;
     }
+    /* declared by the project, defined elsewhere: the project's own when
+     * it defines it (another TU knows), the library's when it merely
+     * declares it (a prototype instead of the include) */
     if (project_own_file(ctx, c, first))
-        return BS_NOT_BACKEND;
+        return clang_getCursorKind(decl) == CXCursor_FunctionDecl ? BS_UNDECIDED : BS_NOT_BACKEND;
     return BS_BY_PREFIX;
 }
 

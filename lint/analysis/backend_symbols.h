@@ -14,10 +14,13 @@
  *   - or its name has a library prefix of backend_prefixes (cblas_,
  *     LAPACKE_, fftw, cuda, ...; in upper case too: CBLAS_ORDER) and it is
  *     not the project's own: a project function is never a backend's by
- *     its name -- one defined in a linted non-backend file, or declared
- *     first in a non-backend file of the project that is not a vendor
- *     header (darknet's cuda_make_array(), declared in its darknet.h and
- *     defined in its cuda.c, is darknet's, in every file that calls it).
+ *     its name.  One defined in a linted non-backend file is the project's
+ *     in every TU: seen defined here, or -- declared first in a
+ *     non-backend file of the project that is not a vendor header
+ *     (darknet's cuda_make_array(), declared in its darknet.h, defined in
+ *     its cuda.c) -- BS_UNDECIDED, settled across the run.  A prototype of
+ *     a library function the project writes instead of the include is
+ *     still the library's.
  * A macro of a linted non-backend file is the frontend's own: its body is
  * seen through where it is used.
  *
@@ -36,6 +39,10 @@ typedef enum bs_why {
     BS_NOT_BACKEND = 0,
     BS_BY_PREFIX,        /* its name says so */
     BS_BY_LOCATION,      /* it is declared in a backend's file */
+    BS_UNDECIDED,        /* a function with a library's prefix that the project
+                            declares but this TU does not see defined: a
+                            backend's unless a linted non-backend file defines
+                            it (decided across the run, EH102's project hook) */
 } bs_why;
 
 /* Per-TU state: zero it before use, free with bs_cache_free. */

@@ -110,8 +110,8 @@ static void on_use(el_ctx *ctx, state *s, CXCursor c)
                                      CXCursor_TranslationUnit)
         return; /* a local */
     char backend[64];
-    if (bs_classify(ctx, &s->seen, d, backend, sizeof backend) == BS_NOT_BACKEND &&
-        !in_backend_header(ctx, d))
+    bs_why w = bs_classify(ctx, &s->seen, d, backend, sizeof backend);
+    if ((w == BS_NOT_BACKEND || w == BS_UNDECIDED) && !in_backend_header(ctx, d))
         return;
     elc_spelling(d, s->used, sizeof s->used);
     snprintf(s->used_backend, sizeof s->used_backend, "%s", backend);

@@ -151,12 +151,14 @@ static bool is_callee(el_ctx *ctx, CXCursor e, CXCursor *call);
 
 #define FACT_USE "EH102.use"
 #define FACT_DEF "EH102.def"
+#define FACT_OWN "EH102.own"
 
 /* A use of a function this TU neither defines nor knows as a backend's
  * (the project's own, declared in darknet.h): a backend's after all when
- * a backend file defines it, which only the TU of that file knows.  The
- * project hook decides. */
-static void note_external_use(el_ctx *ctx, CXCursor fn, CXCursor ref)
+ * a backend file defines it, which only the TU of that file knows; and
+ * when it has a library's prefix (undecided), the library's unless a
+ * linted non-backend file defines it.  The project hook decides. */
+static void note_external_use(el_ctx *ctx, CXCursor fn, CXCursor ref, bool library_prefix)
 {
     if (!clang_Cursor_isNull(clang_getCursorDefinition(fn)) || !el_applies_at(ctx, clang_getCursorLocation(ref)))
         return;
@@ -172,8 +174,9 @@ static void note_external_use(el_ctx *ctx, CXCursor fn, CXCursor ref)
     if (u && u[0] && real) {
         elc_spelling(fn, name, sizeof name);
         CXCursor call;
-        char *v = el_xasprintf("%s\t%s\t%s\t%u\t%u\t%d\t%s", u, name, real, line, col,
-                               is_callee(ctx, ref, &call), hint(ctx, name, h, sizeof h));
+        char *v = el_xasprintf("%s\t%s\t%s\t%u\t%u\t%d\t%d\t%s", u, name, real, line, col,
+                               is_callee(ctx, ref, &call), library_prefix,
+                               hint(ctx, name, h, sizeof h));
         el_fact(ctx, FACT_USE, v);
         free(v);
     }
@@ -181,18 +184,24 @@ static void note_external_use(el_ctx *ctx, CXCursor fn, CXCursor ref)
     clang_disposeString(usr);
 }
 
-/* A function defined in a backend file: its USR and backend. */
-static void note_backend_definition(el_ctx *ctx, CXCursor fn)
+/* A function defined in a backend file (its USR and backend), or in a
+ * linted non-backend file with a library's prefix (the project's own). */
+static void note_definition(el_ctx *ctx, CXCursor fn)
 {
     const char *backend = NULL;
-    if (!clang_isCursorDefinition(fn) || el_cursor_class(ctx, fn, &backend) != EL_FILE_BACKEND ||
-        clang_getCursorLinkage(fn) != CXLinkage_External)
+    if (!clang_isCursorDefinition(fn) || clang_getCursorLinkage(fn) != CXLinkage_External)
+        return;
+    el_file_class cls = el_cursor_class(ctx, fn, &backend);
+    char name[256];
+    if (cls == EL_FILE_EXTERNAL ||
+        (cls != EL_FILE_BACKEND &&
+         !el_backend_prefix_of(el_ctx_config(ctx), elc_spelling(fn, name, sizeof name), true)))
         return;
     CXString usr = clang_getCursorUSR(fn);
     const char *u = clang_getCString(usr);
     if (u && u[0]) {
-        char *v = el_xasprintf("%s\t%s", u, backend);
-        el_fact(ctx, FACT_DEF, v);
+        char *v = el_xasprintf("%s\t%s", u, cls == EL_FILE_BACKEND ? backend : "");
+        el_fact(ctx, cls == EL_FILE_BACKEND ? FACT_DEF : FACT_OWN, v);
         free(v);
     }
     clang_disposeString(usr);
@@ -200,43 +209,55 @@ static void note_backend_definition(el_ctx *ctx, CXCursor fn)
 
 static void project(el_project *p)
 {
-    el_strmap defs = {0};
+    el_strmap defs = {0}, own = {0};
     size_t n = el_project_fact_count(p);
     for (size_t i = 0; i < n; i++) {
         const char *key = NULL, *value = NULL;
         el_project_fact(p, i, NULL, &key, &value);
-        if (strcmp(key, FACT_DEF) != 0)
+        bool def = strcmp(key, FACT_DEF) == 0;
+        if (!def && strcmp(key, FACT_OWN) != 0)
             continue;
         const char *tab = strchr(value, '\t');
         if (!tab)
             continue;
         char *usr = el_xstrndup(value, (size_t)(tab - value));
-        el_strmap_put(&defs, usr, (void *)(tab + 1));
+        el_strmap_put(def ? &defs : &own, usr, (void *)(tab + 1));
         free(usr);
     }
-    for (size_t i = 0; i < n && defs.n; i++) {
+    for (size_t i = 0; i < n; i++) {
         const char *key = NULL, *value = NULL;
         el_project_fact(p, i, NULL, &key, &value);
         if (strcmp(key, FACT_USE) != 0)
             continue;
         char *v = el_xstrdup(value);
-        char *f[7] = {0}, *t = v;
-        for (int k = 0; k < 7 && t; k++) {
+        char *f[8] = {0}, *t = v;
+        for (int k = 0; k < 8 && t; k++) {
             f[k] = t;
-            char *tab = k < 6 ? strchr(t, '\t') : NULL;
+            char *tab = k < 7 ? strchr(t, '\t') : NULL;
             if (tab)
                 *tab = '\0';
             t = tab ? tab + 1 : NULL;
         }
-        const char *backend = f[6] ? el_strmap_get(&defs, f[0]) : NULL;
+        if (!f[7]) {
+            free(v);
+            continue;
+        }
+        const char *backend = el_strmap_get(&defs, f[0]);
+        bool library = !backend && atoi(f[6]) && !el_strmap_get(&own, f[0]);
+        bool call = atoi(f[5]);
         if (backend)
             el_project_report(p, f[2], (unsigned)atoi(f[3]), (unsigned)atoi(f[4]),
                               "%s backend function '%s' of backend '%s'%s%s",
-                              atoi(f[5]) ? "call to" : "use of", f[1], backend,
-                              atoi(f[5]) ? "" : " (its address)", f[6]);
+                              call ? "call to" : "use of", f[1], backend,
+                              call ? "" : " (its address)", f[7]);
+        else if (library)
+            el_project_report(p, f[2], (unsigned)atoi(f[3]), (unsigned)atoi(f[4]),
+                              "%s backend function '%s'%s%s", call ? "call to" : "use of", f[1],
+                              call ? "" : " (its address)", f[7]);
         free(v);
     }
     el_strmap_free(&defs);
+    el_strmap_free(&own);
 }
 
 /* ---- the cursors ------------------------------------------------------------ */
@@ -278,6 +299,10 @@ static void on_declref(el_ctx *ctx, state *s, CXCursor c)
     char backend[64], name[256], h[300], o[96], msg[1024];
     why w = backend_decl(ctx, s, d, backend, sizeof backend);
     CXCursor call;
+    if (w == BS_UNDECIDED) {
+        note_external_use(ctx, d, c, true);
+        return;
+    }
     if (w == NOT_BACKEND) {
         /* a function the configuration has a call template for */
         const el_rewrite_rule *t = NULL;
@@ -290,7 +315,7 @@ static void on_declref(el_ctx *ctx, state *s, CXCursor c)
                      "replace with '%.200s'", name, t->replacement);
             report_call(ctx, s, c, call, msg);
         } else if (k == CXCursor_FunctionDecl) {
-            note_external_use(ctx, d, c);
+            note_external_use(ctx, d, c, false);
         }
         return;
     }
@@ -341,7 +366,7 @@ static void on_call(el_ctx *ctx, state *s, CXCursor call)
         return;
     char backend[64], name[256], via[256], h[300], o[96];
     why w = backend_decl(ctx, s, fn, backend, sizeof backend);
-    if (w == NOT_BACKEND)
+    if (w == NOT_BACKEND || w == BS_UNDECIDED)
         return;
     elc_spelling(fn, name, sizeof name);
     CXCursor v = elc_referenced(callee_expr);
@@ -509,7 +534,7 @@ static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
     if (k == CXCursor_FunctionDecl || (k == CXCursor_VarDecl && el_depth(ctx) == 0)) {
         bs_note_declaration(ctx, &s->seen, c); /* what backend files declare */
         if (k == CXCursor_FunctionDecl)
-            note_backend_definition(ctx, c);
+            note_definition(ctx, c);
         return;
     }
     if (!el_applies_at(ctx, clang_getCursorLocation(c)))
