@@ -135,10 +135,12 @@ static void test_vendor_header_of_the_project(void **state)
     (void)state;
     /* the project's own cuda.h is not CUDA's; removing a default works */
     w("src/cuda.h", "int cuda_ready(void);\n");
+    w("src/cuda.c", "#include \"cuda.h\"\nint cuda_ready(void) { return 1; }\n");
     w("src/a.c", "#include \"cuda.h\"\nint a(void) { return cuda_ready(); }\n");
     w("src/b.c", "#include <cufft.h>\nint b;\n");
     tt_run r = lt_emberlint(dir, "--no-cache", "--select", "EH1", "src", NULL);
     assert_false(tt_contains(r.out, "a.c"));
+    assert_false(tt_contains(r.out, "cuda.c"));
     assert_true(tt_contains(r.out, "src/b.c:1:1: error: frontend code includes backend-private header "
                                    "'cufft.h'"));
     tt_free(&r);
