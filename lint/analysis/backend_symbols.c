@@ -66,13 +66,11 @@ static bool project_own_file(el_ctx *ctx, bs_cache *c, CXCursor decl)
         return false;
     if (fi->linted)
         return true;
-    char path[PATH_MAX];
-    char *real = realpath(elc_file_name(f, path, sizeof path), NULL);
+    const char *real = el_file_path(ctx, f);
     const el_config *cfg = el_ctx_config(ctx);
     bool own = real && el_config_in_project(cfg, real) &&
                !el_config_is_vendor_header(cfg, real) &&
                !clang_Location_isInSystemHeader(clang_getCursorLocation(decl));
-    free(real);
     return own;
 }
 

@@ -136,6 +136,7 @@ static el_hash128 job_key(run *r, const job *j)
         el_hash_str(&h, el_meta_at((size_t)r->metas[i])->id);
     for (size_t i = 0; i < r->n_extra; i++)
         el_hash_str(&h, r->extra[i]->id ? r->extra[i]->id : "(extra)");
+    el_hash_u64(&h, r->sources->any_backend); /* el_linted_backend_code */
     return el_hash_final(&h);
 }
 

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "language.h"
 #include "libeh_headers.h"
@@ -14,6 +15,28 @@ static void push(char ***v, size_t *n, size_t *cap, const char *s)
 {
     el_grow(v, cap, *n + 1, sizeof **v);
     (*v)[(*n)++] = el_xstrdup(s);
+}
+
+/* One of the -I / -isystem directories of v holds eh/eh.h: the project's
+ * flags find libeh themselves (the fallbacks would only cost lookups). */
+static bool flags_find_libeh(char *const *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *dir = NULL;
+        if ((strcmp(v[i], "-I") == 0 || strcmp(v[i], "-isystem") == 0) && i + 1 < n)
+            dir = v[++i];
+        else if (strncmp(v[i], "-I", 2) == 0)
+            dir = v[i] + 2;
+        if (!dir)
+            continue;
+        char *probe = el_path_join(dir, "eh/eh.h");
+        struct stat st;
+        bool hit = stat(probe, &st) == 0;
+        free(probe);
+        if (hit)
+            return true;
+    }
+    return false;
 }
 
 /* A file that borrows another file's entry (a header, or a source the
@@ -80,7 +103,7 @@ char **el_flags_for(const el_compdb *db, const el_source *src, char *const *extr
     for (size_t i = 0; i < n_extra; i++)
         push(&v, &n, &cap, extra[i]);
     size_t nd = 0;
-    char **dirs = el_libeh_include_dirs(src->path, &nd);
+    char **dirs = flags_find_libeh(v, n) ? NULL : el_libeh_include_dirs(src->path, &nd);
     for (size_t i = 0; i < nd; i++) {
         push(&v, &n, &cap, "-I");
         push(&v, &n, &cap, dirs[i]);

@@ -155,6 +155,11 @@ el_file_class el_cursor_class(el_ctx *ctx, CXCursor c, const char **backend);
 /* Class a path would have under this TU's configuration, whether or not
  * it is linted (backend name copied into backend[n]). */
 el_file_class el_classify_path(el_ctx *ctx, const char *path, char *backend, size_t n);
+/* Some linted file of the run is backend code (part of every TU's cache
+ * key: a TU may record facts for the project hooks only then). */
+bool el_linted_backend_code(const el_ctx *ctx);
+/* The real path of a file of the TU (cached per TU), or NULL. */
+const char *el_file_path(el_ctx *ctx, CXFile file);
 /* True when the location is in a linted (non-external) file. */
 bool el_is_linted(el_ctx *ctx, CXSourceLocation loc);
 /* True when findings of the running rule at this location would be

@@ -97,6 +97,16 @@ el_file_class el_classify_path(el_ctx *ctx, const char *path, char *backend, siz
     return c;
 }
 
+bool el_linted_backend_code(const el_ctx *ctx)
+{
+    return ctx->sources->any_backend;
+}
+
+const char *el_file_path(el_ctx *ctx, CXFile file)
+{
+    return file ? el_ctx_slot(ctx, file)->path : NULL;
+}
+
 bool el_is_linted(el_ctx *ctx, CXSourceLocation loc)
 {
     return el_location_class(ctx, loc, NULL) != EL_FILE_EXTERNAL;

@@ -345,6 +345,8 @@ int el_sources_collect(char *const *paths, size_t n, el_configs *cfgs, size_t ma
     el_strmap_free(&w.seen_dirs);
     if (out->n > 1)
         qsort(out->v, out->n, sizeof *out->v, cmp_source);
+    for (size_t i = 0; i < out->n; i++)
+        out->any_backend |= out->v[i].cls == EL_FILE_BACKEND;
     if (!w.config_error)
         warn_unmatched(cfgs, paths, n, out);
     return w.config_error ? -1 : 0;

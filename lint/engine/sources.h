@@ -41,6 +41,7 @@ typedef struct el_sources {
     el_source *v;            /* sorted by path */
     size_t n, cap;
     int io_errors;           /* missing / unreadable paths */
+    bool any_backend;        /* some linted file is backend code */
 } el_sources;
 
 /* Collect the files under paths[0..n).  -1 on a configuration error

@@ -90,11 +90,8 @@ static bool in_backend_header(el_ctx *ctx, CXCursor d)
     elc_cursor_location(clang_getCanonicalCursor(d), &f, NULL, NULL);
     if (!f)
         return false;
-    char path[PATH_MAX];
-    char *real = realpath(elc_file_name(f, path, sizeof path), NULL);
-    bool yes = real && el_config_is_backend_header(el_ctx_config(ctx), NULL, real);
-    free(real);
-    return yes;
+    const char *real = el_file_path(ctx, f);
+    return real && el_config_is_backend_header(el_ctx_config(ctx), NULL, real);
 }
 
 /* A use of a backend symbol inside a legacy directory's function. */
@@ -120,21 +117,23 @@ static void on_use(el_ctx *ctx, state *s, CXCursor c)
 static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
 {
     state *s = st;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    /* uses matter only inside a legacy directory's function (cheap test
+     * first: most cursors are uses) */
+    if (k != CXCursor_FunctionDecl && k != CXCursor_VarDecl && (!s->in_legacy || s->used[0]))
+        return;
     if (!el_applies_at(ctx, clang_getCursorLocation(c)))
         return;
-    enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_FunctionDecl || k == CXCursor_VarDecl) {
         bool named = on_definition(ctx, c);
         if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(c) && el_depth(ctx) == 0) {
             s->named = named;
-            char path[PATH_MAX];
             CXFile f = NULL;
             elc_cursor_location(c, &f, NULL, NULL);
-            char *real = f ? realpath(elc_file_name(f, path, sizeof path), NULL) : NULL;
+            const char *real = el_file_path(ctx, f);
             s->in_legacy = real && el_config_legacy_backend(el_ctx_config(ctx), real, s->legacy,
                                                             sizeof s->legacy);
             s->used[0] = '\0';
-            free(real);
         }
         return;
     }

@@ -135,13 +135,11 @@ static void add_include(el_ctx *ctx, state *s, CXCursor c, CXFile file, CXFile t
 {
     const el_config *cfg = el_ctx_config(ctx);
     char backend[64] = "", own[64] = "";
-    char path[PATH_MAX];
     /* a legacy backend directory's file including its own header */
-    char *self = realpath(elc_file_name(file, path, sizeof path), NULL);
+    const char *self = el_file_path(ctx, file);
     bool same_legacy = real && self && el_config_legacy_backend(cfg, real, backend, sizeof backend) &&
                        el_config_legacy_backend(cfg, self, own, sizeof own) &&
                        strcmp(backend, own) == 0;
-    free(self);
     if (same_legacy)
         return;
     inc *v = sep_grow(s->incs, &s->cap_incs, s->n_incs, sizeof *v);
@@ -202,13 +200,11 @@ static enum CXChildVisitResult scan_directive(CXCursor c, CXCursor parent, CXCli
     }
     if (!el_applies_at(ctx, clang_getCursorLocation(c)))
         return CXChildVisit_Continue;
-    char name[PATH_MAX];
-    char *real = target ? realpath(elc_file_name(target, name, sizeof name), NULL) : NULL;
+    const char *real = el_file_path(ctx, target);
     char legacy[64];
     if (el_config_is_backend_header(el_ctx_config(ctx), spelled, real) ||
         (real && el_config_legacy_backend(el_ctx_config(ctx), real, legacy, sizeof legacy)))
         add_include(ctx, s, c, file, target, spelled, real);
-    free(real);
     return CXChildVisit_Continue;
 }
 

@@ -158,30 +158,41 @@ static bool is_callee(el_ctx *ctx, CXCursor e, CXCursor *call);
  * a backend file defines it, which only the TU of that file knows; and
  * when it has a library's prefix (undecided), the library's unless a
  * linted non-backend file defines it.  The project hook decides. */
-static void note_external_use(el_ctx *ctx, CXCursor fn, CXCursor ref, bool library_prefix)
+static void note_external_use(el_ctx *ctx, state *s, CXCursor fn, CXCursor ref,
+                              bool library_prefix)
 {
+    /* only a backend file of the run can define it */
+    if (!library_prefix && !el_linted_backend_code(ctx))
+        return;
     if (!clang_Cursor_isNull(clang_getCursorDefinition(fn)) || !el_applies_at(ctx, clang_getCursorLocation(ref)))
         return;
     if (clang_Location_isInSystemHeader(clang_getCursorLocation(clang_getCanonicalCursor(fn))))
         return;
-    CXString usr = clang_getCursorUSR(fn);
-    const char *u = clang_getCString(usr);
+    /* "USR\tname\thint", once per function and TU */
+    char **note = bs_note(&s->seen, fn);
+    if (note && !*note) {
+        CXString usr = clang_getCursorUSR(fn);
+        const char *u = clang_getCString(usr);
+        char name[256], h[300];
+        elc_spelling(fn, name, sizeof name);
+        *note = el_xasprintf("%s\t%s\t%s", u ? u : "", name, hint(ctx, name, h, sizeof h));
+        clang_disposeString(usr);
+    }
+    if (!note || !*note || (*note)[0] == '\t')
+        return; /* no USR */
     CXFile f = NULL;
     unsigned line = 0, col = 0;
     clang_getExpansionLocation(clang_getCursorLocation(ref), &f, &line, &col, NULL);
-    char path[4096], name[256], h[300];
-    char *real = f ? realpath(elc_file_name(f, path, sizeof path), NULL) : NULL;
-    if (u && u[0] && real) {
-        elc_spelling(fn, name, sizeof name);
-        CXCursor call;
-        char *v = el_xasprintf("%s\t%s\t%s\t%u\t%u\t%d\t%d\t%s", u, name, real, line, col,
-                               is_callee(ctx, ref, &call), library_prefix,
-                               hint(ctx, name, h, sizeof h));
-        el_fact(ctx, FACT_USE, v);
-        free(v);
-    }
-    free(real);
-    clang_disposeString(usr);
+    const char *path = el_file_path(ctx, f);
+    if (!path)
+        return;
+    const char *t1 = strchr(*note, '\t'), *t2 = strchr(t1 + 1, '\t');
+    CXCursor call;
+    char *v = el_xasprintf("%.*s\t%.*s\t%s\t%u\t%u\t%d\t%d\t%s", (int)(t1 - *note), *note,
+                           (int)(t2 - t1 - 1), t1 + 1, path, line, col, is_callee(ctx, ref, &call),
+                           library_prefix, t2 + 1);
+    el_fact(ctx, FACT_USE, v);
+    free(v);
 }
 
 /* A function defined in a backend file (its USR and backend), or in a
@@ -300,7 +311,7 @@ static void on_declref(el_ctx *ctx, state *s, CXCursor c)
     why w = backend_decl(ctx, s, d, backend, sizeof backend);
     CXCursor call;
     if (w == BS_UNDECIDED) {
-        note_external_use(ctx, d, c, true);
+        note_external_use(ctx, s, d, c, true);
         return;
     }
     if (w == NOT_BACKEND) {
@@ -315,7 +326,7 @@ static void on_declref(el_ctx *ctx, state *s, CXCursor c)
                      "replace with '%.200s'", name, t->replacement);
             report_call(ctx, s, c, call, msg);
         } else if (k == CXCursor_FunctionDecl) {
-            note_external_use(ctx, d, c, false);
+            note_external_use(ctx, s, d, c, false);
         }
         return;
     }

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "clang_util.h"
+#include "language.h"
 #include "mem.h"
 #include "path.h"
 #include "rule.h"
@@ -212,18 +213,18 @@ static void begin(el_ctx *ctx, void *state)
         in.n = 0;
     if (main_header)
         clean[n_clean++] = main;
+    /* (by file, not by location: a location makes libclang map the
+     * lines of every included file) */
     for (size_t k = 0; k < in.n; k++)
-        if (in.v[k].has_main && el_is_linted(ctx, clang_getLocation(tu, in.v[k].file, 1, 1)))
+        if (in.v[k].has_main && el_file_class_of(ctx, in.v[k].file, NULL) != EL_FILE_EXTERNAL)
             clean[n_clean++] = in.v[k].file;
     for (size_t c = 0; c < n_clean; c++) {
         bool failed = false;
         for (size_t k = 0; k < n_errs && !failed; k++)
             failed = clang_File_isEqual(errs[k].file, clean[c]);
-        char path[PATH_MAX];
-        char *real = realpath(elc_file_name(clean[c], path, sizeof path), NULL);
+        const char *real = el_file_path(ctx, clean[c]);
         if (!failed && real)
             el_fact(ctx, FACT_OK, real);
-        free(real);
     }
     free(clean);
     free(errs);
@@ -266,16 +267,11 @@ static bool file_includes(const char *path, const char *base)
     return hit;
 }
 
+/* A C, C++ or CUDA source or header, by its name. */
 static bool source_name(const char *name)
 {
-    static const char *const ext[] = {".c", ".h", ".cpp", ".cc", ".cxx", ".hpp", ".hh", ".cu", ".cuh", NULL};
-    size_t n = strlen(name);
-    for (const char *const *e = ext; *e; e++) {
-        size_t l = strlen(*e);
-        if (n > l && strcmp(name + n - l, *e) == 0)
-            return true;
-    }
-    return false;
+    return el_path_has_ext(name, ".c") || el_path_is_header(name) || el_path_is_cxx(name) ||
+           el_path_has_ext(name, ".cu") || el_path_has_ext(name, ".cuh");
 }
 
 /* A C or C++ source or header in dir (not under it) #includes base. */

@@ -1,5 +1,5 @@
 /* tests/lint/test_corpus.c -- emberlint's precision and recall on the
- * corpus (tests/lint/corpus/README.md): code in the styles of real
+ * corpus (tests/lint/fixtures/corpus/README.md): code in the styles of real
  * projects, annotated with the findings a person judged true.
  *
  * The whole corpus is linted once (--format json, no cache).  A finding
@@ -16,7 +16,7 @@
 #include "expects.h"
 #include "lint_test.h"
 
-#define CORPUS "tests/lint/corpus"
+#define CORPUS "tests/lint/fixtures/corpus"
 #define GOAL 0.95
 
 typedef struct tally {
