@@ -15,13 +15,22 @@ CC        ?= cc
 OPT       ?= -O2
 SANITIZE  ?=
 NODEPS    ?=
+# Where emberlint's SARIF points for its documentation (informationUri,
+# each rule's helpUri): the pages `make install` puts under share/doc.
+DOCS_URI  ?= file://$(PREFIX)/share/doc/emberharmony/
 
 VERSION   := 0.1.0
 SOVERSION := 0
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS += -Ilibeh/include -D_POSIX_C_SOURCE=200809L
-CFLAGS   += -std=c11 $(OPT) -g -fPIC -fvisibility=hidden $(WARN) $(SANITIZE)
+# -fno-math-errno: libeh never reads errno, and without it sqrt and friends
+# keep a scalar libm fallback branch that stops vectorization.
+# -ffp-contract=off: no fused multiply-adds the source did not write, so the
+# per-ISA builds of a kernel (below) compute the same bits (random numbers
+# must be identical on every machine and backend; docs/random.md).
+MATHFLAGS := -fno-math-errno -ffp-contract=off
+CFLAGS   += -std=c11 $(OPT) -g -fPIC -fvisibility=hidden $(MATHFLAGS) $(WARN) $(SANITIZE)
 LDFLAGS  += $(SANITIZE)
 LIBS     := -lm -lpthread
 
@@ -30,9 +39,33 @@ BACKENDS := ref $(notdir $(wildcard backends/blas backends/lazy))
 CPPFLAGS += $(foreach b,$(filter-out ref,$(BACKENDS)),-DEH_HAVE_$(shell echo $(b) | tr a-z A-Z))
 LIB_SRCS := $(wildcard libeh/src/*.c) $(foreach b,$(BACKENDS),$(wildcard backends/$(b)/*.c))
 ifneq ($(filter blas,$(BACKENDS)),)
-LIBS     := -llapacke -lopenblas -lfftw3 -lfftw3f $(LIBS)
+LIBS     := -llapacke -lopenblas -lfftw3 -lfftw3f -lsleef $(LIBS)
 endif
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+
+# Kernels compiled once per instruction set (docs/backends/blas.md, "One
+# build for every x86-64"): every .c in a simd/ folder of libeh/src or of a
+# backend becomes one object per ISA, with EH_ISA_SUFFIX naming its
+# symbols; libeh/src/isa.c picks one at run time.  No -march=native: the
+# same library runs on any x86-64, with AVX-512 or AVX2 where the CPU has
+# them.  Elsewhere the simd/ files are built once, for the baseline.
+SIMD_SRCS := $(wildcard libeh/src/simd/*.c) $(foreach b,$(BACKENDS),$(wildcard backends/$(b)/simd/*.c))
+ifeq ($(shell $(CC) -dumpmachine 2>/dev/null | grep -c '^x86_64'),1)
+SIMD_ISAS := sse2 avx2 avx512
+else
+SIMD_ISAS := sse2
+endif
+ISA_FLAGS_sse2   :=
+ISA_FLAGS_avx2   := -march=x86-64-v3 -mtune=generic
+ISA_FLAGS_avx512 := -march=x86-64-v4 -mtune=generic -mprefer-vector-width=512
+# simd/ loops are meant to vectorize: gcc's -O2 cost model ("very cheap")
+# refuses loops that need a remainder; clang vectorizes them at -O2.
+SIMD_VECT := $(if $(findstring clang,$(shell $(CC) --version 2>/dev/null)),,-fvect-cost-model=dynamic)
+# Their generic vectors are 64 bytes wide in every build; gcc warns that
+# passing those between (static, inlined) functions changes the ABI below
+# AVX-512, which concerns no exported function.
+SIMD_VECT += -Wno-psabi
+LIB_OBJS += $(foreach i,$(SIMD_ISAS),$(SIMD_SRCS:%.c=$(BUILD)/obj/%.$(i).o))
 
 TEST_SUPPORT_SRCS := $(wildcard tests/support/*.c)
 TEST_SUPPORT_OBJS := $(TEST_SUPPORT_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -75,6 +108,13 @@ FORCE:
 $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+define SIMD_RULE
+$$(BUILD)/obj/%.$(1).o: %.c $$(FLAGS_STAMP)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CPPFLAGS) -DEH_ISA_SUFFIX=$(1) $$(CFLAGS) $$(ISA_FLAGS_$(1)) $$(SIMD_VECT) -MMD -MP -c $$< -o $$@
+endef
+$(foreach i,$(SIMD_ISAS),$(eval $(call SIMD_RULE,$(i))))
 
 $(STATIC): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -184,6 +224,14 @@ bench-smoke: $(BENCH_BIN)
 	  > $(BUILD)/bench/quick.log 2>&1 && echo "bench: smoke run ok (eh-bench --quick)" \
 	  || { cat $(BUILD)/bench/quick.log; echo "bench: FAIL: eh-bench --quick"; exit 1; }
 
+# How far the vector math is from ref, in ulps (docs/conformance.md).
+.PHONY: ulp-survey
+ulp-survey: $(BUILD)/bin/ulp-survey
+	$(BUILD)/bin/ulp-survey
+$(BUILD)/bin/ulp-survey: tests/conformance/ulp_survey.c tests/conformance/tolerances.def $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC) $(LIBS)
+
 # docs/support-matrix.md is generated, never typed; test_ehinfo fails when stale.
 docs: $(BUILD)/bin/ehinfo
 	$(BUILD)/bin/ehinfo --format markdown > docs/support-matrix.md.tmp
@@ -229,7 +277,8 @@ LINT_USES_cli      := $(LINT_LAYERS)
 LINT_USES_migrate  := base engine change
 # -I flags for a list of layers
 lint_inc = $(foreach l,$(1),-Ilint/$(l))
-LINT_FLAGS := -isystem $(CLANG_INC) -D_XOPEN_SOURCE=700 -DEL_VERSION=\"$(VERSION)\" -DEL_PREFIX=\"$(PREFIX)\"
+LINT_FLAGS := -isystem $(CLANG_INC) -D_XOPEN_SOURCE=700 -DEL_VERSION=\"$(VERSION)\" -DEL_PREFIX=\"$(PREFIX)\" \
+              -DEL_DOCS_URI=\"$(DOCS_URI)\"
 LINT_LAYER_FLAGS_cli := $(call lint_inc,$(LINT_USES_cli)) -Ilint
 $(foreach l,$(LINT_LAYERS),$(eval LINT_LAYER_FLAGS_$(l) := $(call lint_inc,$(LINT_USES_$(l)) $(l))))
 # A layer's sources: its folder, and subfolders for the parts of one file
@@ -262,9 +311,16 @@ $(LINT_GEN)/embedded_data.o: CPPFLAGS += $(LINT_FLAGS) $(LINT_LAYER_FLAGS_base)
 $(LINT_GEN)/registry.c: lint/rules/gen_registry.sh $(wildcard lint/rules/*.c)
 	@mkdir -p $(dir $@)
 	sh lint/rules/gen_registry.sh $(wildcard lint/rules/*.c) > $@
-$(LINT_GEN)/embedded_data.c: lint/base/embed.sh $(wildcard rules/*.json docs/rules/*.md)
+# rules/storage_accessors.json is generated from <eh/tensor.h>'s one list
+# of storage accessors (lint/base/gen_accessors.sh), then embedded under
+# that name like the files in rules/.
+$(LINT_GEN)/storage_accessors.json: lint/base/gen_accessors.sh libeh/include/eh/tensor.h
 	@mkdir -p $(dir $@)
-	sh lint/base/embed.sh $(wildcard rules/*.json docs/rules/*.md) > $@
+	sh lint/base/gen_accessors.sh libeh/include/eh/tensor.h > $@.tmp && mv $@.tmp $@
+$(LINT_GEN)/embedded_data.c: lint/base/embed.sh $(wildcard rules/*.json docs/rules/*.md) $(LINT_GEN)/storage_accessors.json
+	@mkdir -p $(dir $@)
+	sh lint/base/embed.sh $(wildcard rules/*.json docs/rules/*.md) \
+	  rules/storage_accessors.json=$(LINT_GEN)/storage_accessors.json > $@
 $(LINT_GEN)/%.o: $(LINT_GEN)/%.c | $(DEPS_STAMP)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
@@ -448,3 +504,43 @@ $(CUSTOM_OP_DEMO): $(CUSTOM_OP_OBJS) $(STATIC)
 	$(CC) $(LDFLAGS) -o $@ $(CUSTOM_OP_OBJS) $(STATIC) $(LIBS)
 
 -include $(CUSTOM_OP_OBJS:.o=.d)
+
+# ---- installed like a C tool and library (issue 14) ----
+# Beside what `install` above puts in place: the CMake package
+# (lib/cmake/eh: ehConfig.cmake with eh::eh, eh::eh_shared, eh::eh_static,
+# and its version file), the man pages (docs/man/*.N -> share/man/manN)
+# and the documentation SARIF points to (DOCS_URI: share/doc/emberharmony).
+# tests/install/run.sh builds a CMake project against them and lints the
+# man pages; tests/lint/sarif_validate.sh and tests/lint/precommit.sh run
+# the SARIF Multitool and pre-commit (make deps installs both).
+MAN_PAGES := $(wildcard docs/man/*.[1-9])
+DOC_DIR   := $(PREFIX)/share/doc/emberharmony
+empty :=
+space := $(empty) $(empty)
+CMAKE_LIBS = $(subst $(space),;,$(strip $(patsubst -l%,%,$(LIBS))))
+.PHONY: install-cmake install-man install-docs ci-tools-check
+install: install-cmake install-man install-docs
+test: ci-tools-check
+
+install-cmake:
+	install -d $(DESTDIR)$(PREFIX)/lib/cmake/eh
+	sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@CMAKE_LIBS@|$(CMAKE_LIBS)|g' \
+	  mk/ehConfig.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/eh/ehConfig.cmake
+	sed -e 's|@VERSION@|$(VERSION)|g' mk/ehConfigVersion.cmake.in \
+	  > $(DESTDIR)$(PREFIX)/lib/cmake/eh/ehConfigVersion.cmake
+
+install-man:
+	@for p in $(MAN_PAGES); do \
+	  sec=$${p##*.}; \
+	  install -d $(DESTDIR)$(PREFIX)/share/man/man$$sec && \
+	  install -m 644 $$p $(DESTDIR)$(PREFIX)/share/man/man$$sec/ || exit 1; \
+	done
+
+install-docs:
+	install -d $(DESTDIR)$(DOC_DIR)/rules
+	install -m 644 docs/emberlint.md docs/ember-migrate.md $(wildcard docs/ci.md) $(DESTDIR)$(DOC_DIR)/
+	install -m 644 docs/rules/*.md $(DESTDIR)$(DOC_DIR)/rules/
+
+ci-tools-check: $(LINT_BIN) | $(DEPS_STAMP)
+	@sh tests/lint/sarif_validate.sh $(BUILD)
+	@sh tests/lint/precommit.sh $(BUILD)

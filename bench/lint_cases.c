@@ -6,6 +6,10 @@
  *   cold, generated corpus  the same on >= 300 generated frontend files
  *   warm cache              re-run on the corpus with the populated cache (goal: >= 20x cold)
  *   -j 2 against -j 1       cold, on the corpus                       (goal: >= 1.7x)
+ *   cold CPU time           user + system time of the corpus' cold runs: emberlint
+ *                           vs clang-tidy with one cheap check         (goal: at most clang-tidy's)
+ *   --diff-base             the corpus as a git repository, warm cache, one line of
+ *                           one file changed before each run           (goal: under 1 s)
  *
  * Every row is an external program, timed by the harness (bench_time:
  * one warm-up run, then the median of --reps runs, fewer when one run is
@@ -30,10 +34,10 @@
  * The warm run's cache hits are checked the same way. */
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -41,7 +45,6 @@
 #include "bench.h"
 #include "reference/lint_corpus.h"
 
-extern char **environ;
 
 #define CORPUS_FILES 300
 #define QUICK_CORPUS_FILES 6
@@ -49,6 +52,8 @@ extern char **environ;
 #define WARM_GOAL 20.0   /* warm >= this times faster than cold */
 #define JOBS_GOAL 1.7    /* -j 2 >= this times faster than -j 1 */
 #define TIDY_CHECK "readability-else-after-return"
+#define DIFF_BASE_GOAL_S 1.0 /* --diff-base, one line changed, warm cache */
+#define MAX_CPU_SAMPLES 64
 
 /* Extra compiler arguments after `--` (what `make lint-dogfood` passes). */
 static const char *const extra_args[] = {"-Ilibeh/include", "-D_POSIX_C_SOURCE=200809L"};
@@ -90,25 +95,47 @@ static void sv_free(strv *s)
 /* Run argv: stdin from /dev/null, stdout and stderr to `out` (a file) or
  * /dev/null.  The exit status; 127 if it could not start; 128+N for
  * signal N; -1 on a harness failure. */
+static int run_to_cpu(char *const argv[], const char *out, double *cpu, const char *cwd);
+
 static int run_to(char *const argv[], const char *out)
 {
-    posix_spawn_file_actions_t fa;
-    if (posix_spawn_file_actions_init(&fa) != 0)
-        return -1;
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC,
-                                     0666);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    pid_t pid;
+    return run_to_cpu(argv, out, NULL, NULL);
+}
+
+static double children_cpu(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_CHILDREN, &ru) != 0)
+        return 0;
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+/* run_to, and the child's CPU time (user + system, seconds: the growth of
+ * RUSAGE_CHILDREN, one child at a time) in *cpu when cpu is not NULL; in
+ * directory cwd when it is not NULL. */
+static int run_to_cpu(char *const argv[], const char *out, double *cpu, const char *cwd)
+{
     fflush(NULL);
-    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0)
-        return 127;
+    double before = children_cpu();
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        int in = open("/dev/null", O_RDONLY);
+        int fd = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
+        if (in < 0 || fd < 0 || dup2(in, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0 ||
+            (cwd && chdir(cwd) != 0))
+            _exit(127);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
     int status = 0;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
             return -1;
+    if (cpu)
+        *cpu = children_cpu() - before;
     if (WIFEXITED(status))
         return WEXITSTATUS(status);
     return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
@@ -164,6 +191,9 @@ typedef struct tcmd {
     const char *cache_base;
     int runs;
     int status;            /* of the last run */
+    double cpu[MAX_CPU_SAMPLES]; /* CPU time of each run (the warm-up run first) */
+    int n_cpu;
+    const char *cwd;       /* where it runs (NULL: here) */
 } tcmd;
 
 static int tcmd_run(void *p)
@@ -176,7 +206,10 @@ static int tcmd_run(void *p)
         c->argv.v[c->cache_slot] = strdup(dir);
     }
     c->runs++;
-    c->status = run_to(c->argv.v, NULL);
+    double cpu = 0;
+    c->status = run_to_cpu(c->argv.v, NULL, &cpu, c->cwd);
+    if (c->n_cpu < MAX_CPU_SAMPLES)
+        c->cpu[c->n_cpu++] = cpu;
     return c->status >= 0 && c->status <= c->max_ok ? 0 : -1;
 }
 
@@ -354,6 +387,30 @@ static void tidy_cmd(const lint_env *e, tcmd *c, const strv *files)
 
 static double ms(double s) { return s * 1e3; }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The CPU times of c's timed runs (the warm-up run left out) as stats;
+ * 0 when there are none. */
+static int cpu_stats(const tcmd *c, bench_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    int n = c->n_cpu - 1;
+    if (n < 1)
+        return 0;
+    double v[MAX_CPU_SAMPLES];
+    memcpy(v, c->cpu + 1, (size_t)n * sizeof *v);
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    st->median_s = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    st->min_s = v[0];
+    st->max_s = v[n - 1];
+    st->reps = n;
+    return 1;
+}
+
 /* ---- cold runs: emberlint, the parse baseline, clang-tidy -------------------------------- */
 
 /* One cold case on `paths` (what emberlint gets) / `files` (the .c files,
@@ -369,13 +426,18 @@ static void cold_case(lint_env *e, const char *id, const char *title, const strv
     snprintf(base, sizeof base, "%s/lint-cache/%s-cold", e->work, id);
     tcmd c;
     bench_stats st;
+    /* CPU time (user + system) of the same runs, shown after the wall times */
+    bench_stats cpu_e, cpu_p, cpu_t;
+    int have_cpu_e = 0, have_cpu_p = 0, have_cpu_t = 0;
     if (e->why_no_emberlint) {
         bench_row_skipped(ctx, "emberlint", "emberlint -j 1, empty cache", "%s", e->why_no_emberlint);
     } else {
         lint_rm_tree(base);
         emberlint_cmd(e, &c, paths, 1, base, NULL);
-        if (time_row(e, &c, "emberlint", "emberlint -j 1, empty cache", 1, &st))
+        if (time_row(e, &c, "emberlint", "emberlint -j 1, empty cache", 1, &st)) {
             *cold = st;
+            have_cpu_e = cpu_stats(&c, &cpu_e);
+        }
         sv_free(&c.argv);
         lint_rm_tree(base);
     }
@@ -384,16 +446,25 @@ static void cold_case(lint_env *e, const char *id, const char *title, const strv
                           e->why_no_parse);
     } else {
         parse_cmd(e, &c, files);
-        time_row(e, &c, "parse", "libclang parse only (same TUs, flags)", 1, &st);
+        if (time_row(e, &c, "parse", "libclang parse only (same TUs, flags)", 1, &st))
+            have_cpu_p = cpu_stats(&c, &cpu_p);
         sv_free(&c.argv);
     }
     if (e->why_no_tidy) {
         bench_row_skipped(ctx, "tidy", "clang-tidy, 1 check", "%s", e->why_no_tidy);
     } else {
         tidy_cmd(e, &c, files);
-        time_row(e, &c, "tidy", "clang-tidy, 1 check", 0, &st);
+        if (time_row(e, &c, "tidy", "clang-tidy, 1 check", 0, &st))
+            have_cpu_t = cpu_stats(&c, &cpu_t);
         sv_free(&c.argv);
     }
+    if (have_cpu_e)
+        bench_row(ctx, "emberlint_cpu", "emberlint: CPU time (user + system)", &cpu_e, 1,
+                  NULL);
+    if (have_cpu_p)
+        bench_row(ctx, "parse_cpu", "parse only: CPU time", &cpu_p, 1, NULL);
+    if (have_cpu_t)
+        bench_row(ctx, "tidy_cpu", "clang-tidy: CPU time", &cpu_t, 1, NULL);
 
     if (strcmp(id, "tree") == 0) {
         bench_note(ctx, "every row parses the same .c files with -std=c11 -I<tree>/libeh/include "
@@ -431,6 +502,18 @@ static void cold_case(lint_env *e, const char *id, const char *title, const strv
                                "location) with the rules' hooks (bench/README.md has a "
                                "callgrind profile)",
                           ms(t_e - t_p) / (double)tus, (t_e / t_p - 1.0) * 100.0);
+    bench_goal_speedup(ctx, "cold CPU time at most clang-tidy's (1 check)", "emberlint_cpu", "tidy_cpu",
+                       1.0);
+    if (bench_goal_status(ctx) == 0 && have_cpu_e && have_cpu_t)
+        bench_goal_reason(ctx, "CPU time: emberlint %.0f ms, clang-tidy %.0f ms, libclang parsing "
+                               "alone %.0f ms: %s",
+                          ms(cpu_e.median_s), ms(cpu_t.median_s), have_cpu_p ? ms(cpu_p.median_s) : 0.0,
+                          have_cpu_p && cpu_p.median_s >= cpu_t.median_s
+                              ? "libclang's parse with a detailed preprocessing record costs more "
+                                "than clang-tidy's whole run, before any cursor is visited; the "
+                                "rest is the walk over the linted files' cursors"
+                              : "the walk over the linted files' cursors and the rules after "
+                                "parsing cost more than clang-tidy's check");
     bench_goal_speedup(ctx, "emberlint faster than clang-tidy (1 check)", "emberlint", "tidy", 1.0);
     if (bench_goal_status(ctx) == 0 && have_e && have_t) {
         if (have_p && t_t <= t_p)
@@ -631,6 +714,114 @@ static void tree_case(lint_env *e)
     sv_free(&dropped);
 }
 
+/* ---- --diff-base: one line changed, warm cache ------------------------------------------- */
+
+typedef struct diff_run {
+    tcmd c;
+    char path[4200];       /* the file edited before each run */
+    char *original;
+    int n;
+} diff_run;
+
+/* Change line 1 of the file (differently each time, so its translation
+ * unit is linted again), then run emberlint --diff-base HEAD. */
+static int diff_run_once(void *p)
+{
+    diff_run *d = p;
+    FILE *f = fopen(d->path, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "/* edit %d */ %s", ++d->n, d->original);
+    if (fclose(f) != 0)
+        return -1;
+    return tcmd_run(&d->c);
+}
+
+static int git_in(const char *dir, const char *a, const char *b, const char *c, const char *d)
+{
+    char *const argv[] = {"git", "-C", (char *)dir, "-c", "user.name=eh-bench", "-c",
+                          "user.email=eh-bench@example.invalid", (char *)a, (char *)b, (char *)c,
+                          (char *)d, NULL};
+    return run_to(argv, NULL);
+}
+
+static void diff_base_case(lint_env *e, const char *corpus, const char *why_not)
+{
+    bench_ctx *ctx = e->ctx;
+    bench_case(ctx, "diffbase", "--diff-base: one line changed in the corpus, warm cache");
+    const char *label = "emberlint -j 1 --diff-base HEAD, one line of one file changed";
+    if (!corpus) {
+        bench_row_skipped(ctx, "diffbase", label, "%s", why_not);
+        bench_goal_max_time(ctx, "under 1 s", "diffbase", DIFF_BASE_GOAL_S);
+        return;
+    }
+    if (git_in(corpus, "init", "-q", NULL, NULL) != 0 || git_in(corpus, "add", "-A", NULL, NULL) != 0 ||
+        git_in(corpus, "commit", "-q", "--allow-empty", "-mcorpus") != 0) {
+        bench_row_skipped(ctx, "diffbase", label, "git could not make the corpus a repository");
+        bench_goal_max_time(ctx, "under 1 s", "diffbase", DIFF_BASE_GOAL_S);
+        return;
+    }
+    diff_run d;
+    memset(&d, 0, sizeof d);
+    strv files = {0}; /* the corpus' first file */
+    add_dir(NULL, &files, corpus);
+    if (files.n)
+        snprintf(d.path, sizeof d.path, "%s", files.v[0]);
+    sv_free(&files);
+    d.original = slurp(d.path);
+    /* it runs in the corpus: absolute paths */
+    char cache[8400], inc[4200], tool[8400], dir[8400];
+    snprintf(cache, sizeof cache, "%s%s%s/lint-cache/diffbase", e->work[0] == '/' ? "" : e->root,
+             e->work[0] == '/' ? "" : "/", e->work);
+    snprintf(tool, sizeof tool, "%s%s%s", e->emberlint[0] == '/' ? "" : e->root,
+             e->emberlint[0] == '/' ? "" : "/", e->emberlint);
+    snprintf(dir, sizeof dir, "%s%s%s", corpus[0] == '/' ? "" : e->root, corpus[0] == '/' ? "" : "/", corpus);
+    snprintf(inc, sizeof inc, "-I%s/libeh/include", e->root);
+    lint_rm_tree(cache);
+    sv_push(&d.c.argv, tool);
+    sv_push(&d.c.argv, "-j");
+    sv_push(&d.c.argv, "1");
+    sv_push(&d.c.argv, "--cache-dir");
+    sv_push(&d.c.argv, cache);
+    sv_push(&d.c.argv, "--diff-base");
+    sv_push(&d.c.argv, "HEAD");
+    sv_push(&d.c.argv, ".");
+    sv_push(&d.c.argv, "--");
+    sv_push(&d.c.argv, inc);
+    sv_push(&d.c.argv, "-D_POSIX_C_SOURCE=200809L");
+    d.c.max_ok = 1;
+    d.c.cache_slot = -1;
+    d.c.cwd = dir;
+    bench_stats st;
+    if (!d.original || tcmd_run(&d.c) != 0) { /* fills the cache, untimed */
+        bench_row_skipped(ctx, "diffbase", label, "emberlint --diff-base failed on the corpus");
+    } else {
+        memset(&st, 0, sizeof st);
+        if (bench_time(ctx, diff_run_once, &d, &st) == 0)
+            bench_row(ctx, "diffbase", label, &st, 1, NULL);
+        else
+            bench_row_skipped(ctx, "diffbase", label, "emberlint --diff-base exited with status %d",
+                              d.c.status);
+    }
+    if (d.original) { /* the corpus as it was */
+        FILE *f = fopen(d.path, "w");
+        if (f) {
+            fputs(d.original, f);
+            fclose(f);
+        }
+    }
+    bench_note(ctx, "the corpus (%s) committed to a git repository; the cache filled by one "
+                    "untimed run; before each run, line 1 of %s is changed (differently each "
+                    "time, so that translation unit is linted again and the others come from "
+                    "the cache), then `emberlint --diff-base HEAD .` runs in the corpus, git "
+                    "diff included",
+               corpus, d.path + strlen(corpus) + 1);
+    bench_goal_max_time(ctx, "under 1 s", "diffbase", DIFF_BASE_GOAL_S);
+    free(d.original);
+    sv_free(&d.c.argv);
+    lint_rm_tree(cache);
+}
+
 static int run_lint(bench_ctx *ctx)
 {
     const bench_options *o = bench_opts(ctx);
@@ -735,6 +926,9 @@ static int run_lint(bench_ctx *ctx)
                                "the tree and hashes every file and include of each of the %ld "
                                "translation units to validate its entry: %.0f ms, %.2f ms per TU",
                           ctus, ms(t_warm), ms(t_warm) / (double)(ctus > 0 ? ctus : 1));
+
+    /* ---- --diff-base on a one-line change ---- */
+    diff_base_case(&e, usable ? corpus : NULL, usable ? NULL : why_not);
 
     /* ---- -j 2 against -j 1 ---- */
     bench_case(ctx, "jobs", "-j 2 against -j 1: cold lint of the corpus");

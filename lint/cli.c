@@ -9,12 +9,14 @@
 #include "mem.h"
 #include "metadata.h"
 #include "opt.h"
+#include "shard.h"
 
 #define DEFAULT_MAX_FILE_SIZE (64u << 20)
 
 void el_cli_usage(FILE *f)
 {
     fputs("usage: emberlint [options] PATH... [-- compiler arguments]\n"
+          "       emberlint merge [--format F] [-o FILE] [report options] SHARD_REPORT...\n"
           "\n"
           "Lint C files (directories are walked for .c and .h) for frontend/backend\n"
           "separation and ops-only use of libeh.\n"
@@ -31,7 +33,14 @@ void el_cli_usage(FILE *f)
           "  --diff                print the fixes as a unified diff and change nothing\n"
           "                        (exit 1 when there is one)\n"
           "  --unsafe-fixes        with --fix or --diff: the unsafe fixes too\n"
+          "  --extra-arg ARG       a compiler argument, as after -- (repeatable)\n"
           "  --statistics          text: counts per rule after the findings\n"
+          "  --baseline FILE       report only findings FILE does not hold\n"
+          "  --write-baseline FILE record the findings in FILE (exit 0) and report nothing\n"
+          "  --diff-base REV       only findings on lines changed since the merge base\n"
+          "                        of REV and HEAD (git), uncommitted changes included\n"
+          "  --shard K/N           lint part K of N of the translation units (json or\n"
+          "                        sarif); join the parts with emberlint merge\n"
           "  --list-rules          list every rule (--format json for JSON)\n"
           "  --explain ID          print a rule's documentation\n"
           "  --config FILE         use FILE instead of finding .emberlint.json files\n"
@@ -44,6 +53,10 @@ void el_cli_usage(FILE *f)
           "  -v, --verbose         say how many files were linted and cached\n"
           "  --version             print the version\n"
           "  -h, --help            print this help\n"
+          "\n"
+          "emberlint merge joins the reports of every --shard K/N run (json or sarif) into\n"
+          "the report one run over everything gives; it takes --format, -o, --fail-on,\n"
+          "--statistics, --color, --baseline, --write-baseline and --diff-base.\n"
           "\n"
           "Arguments after -- are passed to the compiler (clang): -I, -D, -std...\n"
           "Exit status: 0 no findings at or above --fail-on, 1 findings, 2 usage,\n"
@@ -63,6 +76,45 @@ static void append_list(char **dst, const char *item)
     *dst = j;
 }
 
+/* Options that do not go together, and what merge does not take (a
+ * shard's run decides them). */
+static int check_combinations(const el_cli *c, char **err)
+{
+    if (c->write_baseline && c->diff_base) {
+        *err = el_xstrdup("--write-baseline records every finding: it does not go with --diff-base");
+        return -1;
+    }
+    if (c->write_baseline && (c->fix || c->diff)) {
+        *err = el_xasprintf("--write-baseline does not go with %s", c->fix ? "--fix" : "--diff");
+        return -1;
+    }
+    if (c->shard_count) {
+        const char *bad = c->fix ? "--fix" : c->diff ? "--diff" : c->write_baseline ? "--write-baseline" : NULL;
+        if (bad) {
+            *err = el_xasprintf("--shard does not go with %s (%s)", bad,
+                                c->write_baseline ? "write the baseline with emberlint merge"
+                                                  : "fixes are one change, made on one machine");
+            return -1;
+        }
+        if (c->format != EL_FORMAT_JSON && c->format != EL_FORMAT_SARIF) {
+            *err = el_xstrdup("--shard needs --format json or sarif (emberlint merge reads them)");
+            return -1;
+        }
+    }
+    if (c->merge) {
+        const char *bad = c->build_dir ? "-p" : c->jobs ? "--jobs" : c->select ? "--select"
+                        : c->ignore ? "--ignore" : c->config ? "--config" : c->no_cache ? "--no-cache"
+                        : c->cache_dir ? "--cache-dir" : c->fix ? "--fix" : c->diff ? "--diff"
+                        : c->shard_count ? "--shard" : c->n_extra ? "-- or --extra-arg" : c->list_rules ? "--list-rules"
+                        : c->explain ? "--explain" : NULL;
+        if (bad) {
+            *err = el_xasprintf("merge: %s belongs to the shards' runs (the merge repeats what they did)", bad);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int el_cli_parse(int argc, char **argv, el_cli *c, char **err)
 {
     memset(c, 0, sizeof *c);
@@ -71,12 +123,18 @@ int el_cli_parse(int argc, char **argv, el_cli *c, char **err)
     c->color = -1;
     c->max_file_size = DEFAULT_MAX_FILE_SIZE;
     c->paths = el_xcalloc((size_t)argc + 1, sizeof *c->paths);
+    c->extra = el_xcalloc((size_t)argc + 1, sizeof *c->extra);
     const char *v;
-    for (int i = 1; i < argc; i++) {
+    int first = 1;
+    if (argc > 1 && strcmp(argv[1], "merge") == 0) {
+        c->merge = true;
+        first = 2;
+    }
+    for (int i = first; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) {
-            c->extra = argv + i + 1;
-            c->n_extra = (size_t)(argc - i - 1);
+            for (int k = i + 1; k < argc; k++)
+                c->extra[c->n_extra++] = argv[k];
             break;
         }
         if (a[0] != '-' || strcmp(a, "-") == 0) {
@@ -171,6 +229,25 @@ int el_cli_parse(int argc, char **argv, el_cli *c, char **err)
         } else if (el_opt_is(a, "--show-config")) {
             if (!(c->show_config = el_opt_value(argc, argv, &i, "--show-config", err)))
                 return -1;
+        } else if (el_opt_is(a, "--extra-arg")) {
+            /* a compiler argument where `--` cannot go: before PATHs that
+             * a program appends (pre-commit), as clang-tidy's */
+            if (!(v = el_opt_value(argc, argv, &i, "--extra-arg", err)))
+                return -1;
+            c->extra[c->n_extra++] = (char *)v;
+        } else if (el_opt_is(a, "--baseline")) {
+            if (!(c->baseline = el_opt_value(argc, argv, &i, "--baseline", err)))
+                return -1;
+        } else if (el_opt_is(a, "--write-baseline")) {
+            if (!(c->write_baseline = el_opt_value(argc, argv, &i, "--write-baseline", err)))
+                return -1;
+        } else if (el_opt_is(a, "--diff-base")) {
+            if (!(c->diff_base = el_opt_value(argc, argv, &i, "--diff-base", err)))
+                return -1;
+        } else if (el_opt_is(a, "--shard")) {
+            if (!(v = el_opt_value(argc, argv, &i, "--shard", err)) ||
+                el_shard_parse(v, &c->shard_index, &c->shard_count, err) < 0)
+                return -1;
         } else if (el_opt_is(a, "--max-file-size")) {
             if (!(v = el_opt_value(argc, argv, &i, "--max-file-size", err)))
                 return -1;
@@ -187,12 +264,13 @@ int el_cli_parse(int argc, char **argv, el_cli *c, char **err)
         *err = el_xasprintf("--unsafe-fixes needs --fix or --diff");
         return -1;
     }
-    return 0;
+    return check_combinations(c, err);
 }
 
 void el_cli_free(el_cli *c)
 {
     free(c->paths);
+    free(c->extra);
     free(c->select);
     free(c->ignore);
     memset(c, 0, sizeof *c);

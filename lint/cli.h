@@ -12,7 +12,7 @@
 typedef struct el_cli {
     char **paths;             /* PATH... (pointers into argv) */
     size_t n_paths;
-    char **extra;             /* after `--` */
+    char **extra;             /* --extra-arg ARGs, then those after `--` */
     size_t n_extra;
     const char *build_dir;    /* -p */
     int jobs;                 /* -j; 0: number of cores */
@@ -31,6 +31,12 @@ typedef struct el_cli {
     bool fix;                 /* --fix: apply the safe fixes */
     bool diff;                /* --diff: print the fixes as a diff, write nothing */
     bool unsafe_fixes;        /* --unsafe-fixes: the unsafe ones too */
+    const char *baseline;       /* --baseline FILE: report only findings not in it */
+    const char *write_baseline; /* --write-baseline FILE: record the findings */
+    const char *diff_base;      /* --diff-base REV: only lines changed since */
+    unsigned shard_index;       /* --shard K/N: index K-1 ... */
+    unsigned shard_count;       /* ... count N (0: no --shard) */
+    bool merge;                 /* `emberlint merge REPORT...`: paths are shard reports */
 } el_cli;
 
 /* Parse argv; 0, or -1 with *err set (a usage error). */

@@ -14,24 +14,28 @@
 
 #include "cli.h"
 #include "compdb.h"
+#include "deliver.h"
 #include "config.h"
 #include "engine.h"
 #include "filehash.h"
 #include "fix.h"
+#include "gate.h"
 #include "knowledge.h"
 #include "mem.h"
+#include "merge.h"
 #include "metadata.h"
 #include "path.h"
 #include "registry.h"
 #include "report.h"
+#include "shard.h"
 #include "sources.h"
 
 #ifndef EL_VERSION
 #define EL_VERSION "0.0.0"
 #endif
 
-#define EXIT_FINDINGS 1
-#define EXIT_TROUBLE 2
+#define EXIT_FINDINGS EL_EXIT_FINDINGS
+#define EXIT_TROUBLE EL_EXIT_TROUBLE
 #define DEFAULT_CACHE_DIR ".emberlint-cache"
 
 static int trouble(const char *msg)
@@ -99,19 +103,6 @@ static int explain(const char *id)
     return 0;
 }
 
-static bool want_color(const el_cli *c, FILE *out)
-{
-    if (c->color >= 0)
-        return c->color == 1;
-    const char *nc = getenv("NO_COLOR");
-    if (nc && nc[0])
-        return false;
-    const char *term = getenv("TERM");
-    if (term && strcmp(term, "dumb") == 0)
-        return false;
-    return isatty(fileno(out));
-}
-
 /* One run of the engine over the paths, with what it needs. */
 typedef struct lint_run {
     el_configs *cfgs;
@@ -119,14 +110,23 @@ typedef struct lint_run {
     el_sources sources;
     el_findings findings;
     el_include_list includes;   /* want_fixes only */
+    el_tu_records tus;          /* --shard only: every TU's own result */
     el_engine_stats stats;
 } lint_run;
+
+/* What a run keeps besides its findings. */
+typedef struct lint_wants {
+    bool fixes;                 /* the rules' fixes (--fix, --diff, SARIF, shards) */
+    bool cache_fixes;           /* and still use the cache (not for --fix/--diff) */
+    bool tus;                   /* each TU's own result (--shard) */
+} lint_wants;
 
 static void lint_run_free(lint_run *r)
 {
     el_findings_free(&r->findings);
     el_sources_free(&r->sources);
     el_include_list_free(&r->includes);
+    el_tu_records_free(&r->tus);
     el_filehash_free(r->hashes);
     el_configs_free(r->cfgs);
     memset(r, 0, sizeof *r);
@@ -135,8 +135,9 @@ static void lint_run_free(lint_run *r)
 /* Collect the sources and lint them; -1 on a configuration error
  * (printed). */
 static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
-                     char *const *paths, size_t n_paths, bool want_fixes, lint_run *r)
+                     char *const *paths, size_t n_paths, lint_wants w, lint_run *r)
 {
+    bool want_fixes = w.fixes;
     char *err = NULL;
     memset(r, 0, sizeof *r);
     r->cfgs = el_configs_new(c->config, &err);
@@ -159,7 +160,11 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
         .selected = selected,
         .progress = isatty(STDERR_FILENO) && !c->verbose,
         .want_fixes = want_fixes,
+        .cache_fixes = w.cache_fixes,
         .includes_out = want_fixes ? &r->includes : NULL,
+        .shard_index = c->shard_index,
+        .shard_count = c->shard_count,
+        .tus_out = w.tus ? &r->tus : NULL,
     };
     if (eo.jobs < 1)
         eo.jobs = 1;
@@ -168,50 +173,6 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
         fprintf(stderr, "emberlint: %zu files, %zu translation units (%zu from the cache), %zu findings\n",
                 r->sources.n, r->stats.tus, r->stats.cached, r->findings.n);
     return 0;
-}
-
-/* Open -o FILE or standard output; NULL when it cannot be opened
- * (printed). */
-static FILE *open_output(const el_cli *c)
-{
-    FILE *out = c->output ? fopen(c->output, "w") : stdout;
-    if (!out)
-        fprintf(stderr, "emberlint: %s: cannot write: %s\n", c->output, strerror(errno));
-    return out;
-}
-
-static int close_output(const el_cli *c, FILE *out, int wr)
-{
-    if (out != stdout && fclose(out) != 0)
-        wr = -1;
-    if (wr < 0)
-        fprintf(stderr, "emberlint: %s: write error\n", c->output ? c->output : "standard output");
-    return wr;
-}
-
-/* The report of a run; -1 on a write error (printed). */
-static int report(const el_cli *c, const lint_run *r, bool with_fixes)
-{
-    FILE *out = open_output(c);
-    if (!out)
-        return -1;
-    el_output rep = {&r->findings, &r->sources, want_color(c, out), c->statistics, with_fixes};
-    int wr;
-    switch (c->format) {
-    case EL_FORMAT_JSON:
-        wr = el_report_json(out, &rep);
-        break;
-    case EL_FORMAT_SARIF:
-        wr = el_report_sarif(out, &rep);
-        break;
-    case EL_FORMAT_GITHUB:
-        wr = el_report_github(out, &rep);
-        break;
-    default:
-        wr = el_report_text(out, &rep);
-        break;
-    }
-    return close_output(c, out, wr);
 }
 
 /* The findings fixed count those whose fix lies inside another's (a call
@@ -252,7 +213,7 @@ static int fix_or_diff(const el_cli *c, const el_compdb *db, lint_run *r, bool *
         return EXIT_TROUBLE;
     }
     if (c->diff) {
-        FILE *out = open_output(c);
+        FILE *out = el_open_output(c);
         if (!out) {
             rc = EXIT_TROUBLE;
         } else {
@@ -261,7 +222,7 @@ static int fix_or_diff(const el_cli *c, const el_compdb *db, lint_run *r, bool *
                 fflush(out);
                 wr = ferror(out) ? -1 : 0;
             }
-            if (close_output(c, out, wr) < 0)
+            if (el_close_output(c, out, wr) < 0)
                 rc = EXIT_TROUBLE;
             else if (!el_changeset_empty(&plan.cs))
                 rc = EXIT_FINDINGS;
@@ -365,8 +326,19 @@ static int lint(el_cli *c)
 
     int rc = EXIT_TROUBLE;
     bool fixing = c->fix || c->diff;
+    /* reports that show fixes (SARIF; a shard's, for the merge) keep them */
+    bool show_fixes = c->format == EL_FORMAT_SARIF || c->shard_count;
+    lint_wants w = {.fixes = fixing || show_fixes, .cache_fixes = !fixing, .tus = c->shard_count > 0};
     lint_run run;
-    if (lint_once(c, db, selected, paths, n_paths, fixing, &run) < 0)
+    memset(&run, 0, sizeof run);
+    el_gate gate;
+    json_object *payload = NULL;
+    if (el_gate_open(&gate, c, &err) < 0) {
+        fprintf(stderr, "emberlint: %s\n", err);
+        free(err);
+        goto done;
+    }
+    if (lint_once(c, db, selected, paths, n_paths, w, &run) < 0)
         goto done;
     int fix_rc = 0;
     if (fixing) {
@@ -381,21 +353,19 @@ static int lint(el_cli *c)
         if (relint) {
             /* What remains after the fixes. */
             lint_run_free(&run);
-            if (lint_once(c, db, selected, paths, n_paths, true, &run) < 0)
+            if (lint_once(c, db, selected, paths, n_paths, w, &run) < 0)
                 goto done;
         }
     }
-    if (report(c, &run, fixing) < 0)
-        goto done;
-    if (run.sources.io_errors || fix_rc == EXIT_TROUBLE) {
-        rc = EXIT_TROUBLE;
-        goto done;
-    }
-    rc = 0;
-    for (size_t i = 0; i < run.findings.n; i++)
-        if (run.findings.v[i].severity >= c->fail_on)
-            rc = EXIT_FINDINGS;
+    if (c->shard_count)
+        payload = el_shard_payload("emberlint", c->shard_index, c->shard_count,
+                                   el_merge_invocation(c, paths, n_paths), &run.sources, &run.tus);
+    rc = el_deliver(c, &gate, &run.findings, &run.sources, fixing, payload,
+                    run.sources.io_errors || fix_rc == EXIT_TROUBLE);
 done:
+    if (payload)
+        json_object_put(payload);
+    el_gate_close(&gate);
     lint_run_free(&run);
     el_compdb_free(db);
     free(db_paths);
@@ -436,6 +406,8 @@ int main(int argc, char **argv)
         rc = explain(cli.explain);
     } else if (cli.show_config) {
         rc = show_config(&cli);
+    } else if (cli.merge) {
+        rc = el_merge_run(&cli);
     } else {
         rc = lint(&cli);
     }

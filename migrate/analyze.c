@@ -344,7 +344,7 @@ static void print_markdown(FILE *out, const matrix *x)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static void print_json(FILE *out, const matrix *x)
+static void print_json(FILE *out, const matrix *x, json_object *shard)
 {
     char *own = NULL;
     const em_tree *t = x->t;
@@ -423,6 +423,8 @@ static void print_json(FILE *out, const matrix *x)
         json_object_array_add(errors, o);
     }
     json_object_object_add(root, "parse_errors", errors);
+    if (shard) /* analyze --shard: what ember-migrate merge joins */
+        json_object_object_add(root, "shard", json_object_get(shard));
 
     fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
                                                    JSON_C_TO_STRING_NOSLASHESCAPE),
@@ -436,7 +438,10 @@ int em_run_analyze(const em_opts *o)
 {
     em_tree t;
     char *err = NULL;
-    if (em_scan(&o->scan, &t, &err) < 0) {
+    json_object *shard = NULL;
+    em_scan_opts so = o->scan;
+    so.shard_payload = &shard;
+    if (em_scan(&so, &t, &err) < 0) {
         fprintf(stderr, "ember-migrate: %s\n", err);
         free(err);
         return 2;
@@ -453,7 +458,7 @@ int em_run_analyze(const em_opts *o)
     build(&x, &t, o);
     switch (o->format) {
     case EM_FORMAT_JSON:
-        print_json(stdout, &x);
+        print_json(stdout, &x, shard);
         break;
     case EM_FORMAT_MARKDOWN:
         print_markdown(stdout, &x);
@@ -471,5 +476,7 @@ int em_run_analyze(const em_opts *o)
     }
     matrix_free(&x);
     em_tree_free(&t);
+    if (shard)
+        json_object_put(shard);
     return rc;
 }

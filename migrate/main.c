@@ -15,6 +15,7 @@
 #include "progname.h"
 #include "registry.h"
 #include "rule.h"
+#include "shard.h"
 
 #ifndef EL_VERSION
 #define EL_VERSION "0.0.0"
@@ -24,7 +25,8 @@
 
 static void usage(FILE *f)
 {
-    fputs("usage: ember-migrate analyze [--format text|markdown|json] [--all-ops] [options] PATH... [-- ARGS]\n"
+    fputs("usage: ember-migrate analyze [--format text|markdown|json] [--all-ops] [--shard K/N] [options] PATH... [-- ARGS]\n"
+          "       ember-migrate merge   [--format text|markdown|json] [--all-ops] [--backend B] [--op OP] REPORT...\n"
           "       ember-migrate plan    [options] PATH... [-- ARGS]\n"
           "       ember-migrate apply   [--backup] [--force] [options] PATH... [-- ARGS]\n"
           "\n"
@@ -36,12 +38,16 @@ static void usage(FILE *f)
           "                        what is missing, what backend code must move\n"
           "  plan                  the migration as a unified diff; changes nothing\n"
           "  apply                 perform the migration (atomically; idempotent)\n"
+          "  merge                 join the reports of analyze --shard K/N --format json\n"
+          "                        into the analysis of the whole tree\n"
           "\n"
           "options:\n"
           "  --backend NAME        only this backend (repeatable)\n"
           "  --op NAME             only this op (repeatable)\n"
           "  --format FORMAT       analyze: text (default), markdown or json\n"
           "  --all-ops             analyze: a row for every op of libeh/ops.def\n"
+          "  --shard K/N           analyze: part K of N of the files (--format json);\n"
+          "                        ember-migrate merge joins the parts\n"
           "  --backup              apply: keep each changed file's original as FILE.orig\n"
           "  --force               apply: proceed with the files that parse, leave those\n"
           "                        that do not untouched (never files changed meanwhile)\n"
@@ -73,7 +79,7 @@ static int opt_error(char *err)
     return rc;
 }
 
-typedef enum command { CMD_NONE, CMD_ANALYZE, CMD_PLAN, CMD_APPLY } command;
+typedef enum command { CMD_NONE, CMD_ANALYZE, CMD_PLAN, CMD_APPLY, CMD_MERGE } command;
 
 typedef struct parsed {
     em_opts o;
@@ -107,8 +113,10 @@ static int parse(int argc, char **argv, parsed *p)
                     p->cmd = CMD_PLAN;
                 else if (strcmp(a, "apply") == 0)
                     p->cmd = CMD_APPLY;
+                else if (strcmp(a, "merge") == 0)
+                    p->cmd = CMD_MERGE;
                 else
-                    return usage_error("unknown command '%s': expected analyze, plan or apply", a);
+                    return usage_error("unknown command '%s': expected analyze, plan, apply or merge", a);
             } else {
                 paths[o->scan.n_paths++] = argv[i];
             }
@@ -149,6 +157,10 @@ static int parse(int argc, char **argv, parsed *p)
             if (!el_is_op(v))
                 return usage_error("--op: '%s' is not an op of libeh/ops.def", v);
             o->ops[o->n_ops++] = (char *)(strncmp(v, "eh_", 3) == 0 ? v + 3 : v);
+        } else if (el_opt_is(a, "--shard")) {
+            if (!(v = el_opt_value(argc, argv, &i, "--shard", &err)) ||
+                el_shard_parse(v, &o->scan.shard_index, &o->scan.shard_count, &err) < 0)
+                return opt_error(err);
         } else if (el_opt_is(a, "-p")) {
             if (!(v = el_opt_value(argc, argv, &i, "-p", &err)))
                 return opt_error(err);
@@ -166,8 +178,18 @@ static int parse(int argc, char **argv, parsed *p)
         return 0;
     if (p->cmd == CMD_NONE)
         return usage_error("no command given: expected analyze, plan or apply%s", "");
-    if (p->cmd != CMD_ANALYZE && (o->format != EM_FORMAT_TEXT || o->all_ops))
+    bool reports = p->cmd == CMD_ANALYZE || p->cmd == CMD_MERGE;
+    if (!reports && (o->format != EM_FORMAT_TEXT || o->all_ops))
         return usage_error("--format and --all-ops are options of analyze%s", "");
+    if (o->scan.shard_count && p->cmd != CMD_ANALYZE)
+        return usage_error("--shard is an option of analyze (plan and apply are one change, made on "
+                           "one machine)%s", "");
+    if (o->scan.shard_count && o->format != EM_FORMAT_JSON)
+        return usage_error("--shard needs --format json (ember-migrate merge reads it)%s", "");
+    if (p->cmd == CMD_MERGE && (o->scan.compdb_dir || o->scan.n_extra))
+        return usage_error("merge: -p and -- belong to the shards' runs%s", "");
+    if (p->cmd == CMD_MERGE && !o->scan.n_paths)
+        return usage_error("merge: no shard report given%s", "");
     if (p->cmd != CMD_APPLY && (o->backup || o->force))
         return usage_error("--backup and --force are options of apply%s", "");
     if (!o->scan.n_paths && !o->scan.compdb_dir)
@@ -202,6 +224,9 @@ int main(int argc, char **argv)
                 break;
             case CMD_PLAN:
                 rc = em_run_plan(&p.o);
+                break;
+            case CMD_MERGE:
+                rc = em_run_merge(&p.o);
                 break;
             default:
                 rc = em_run_apply(&p.o);

@@ -44,5 +44,9 @@ bool em_op_selected(const em_opts *o, const char *op);
 int em_run_analyze(const em_opts *o);   /* migrate/analyze.c */
 int em_run_plan(const em_opts *o);      /* migrate/plan.c */
 int em_run_apply(const em_opts *o);     /* migrate/apply.c */
+/* ember-migrate merge REPORT...: the reports of `analyze --shard K/N
+ * --format json` joined into the analysis of the whole tree, printed as
+ * analyze prints it (o->scan.paths are the reports). */
+int em_run_merge(const em_opts *o);     /* migrate/merge.c */
 
 #endif

@@ -23,6 +23,7 @@
 #include "path.h"
 #include "rule.h"
 #include "scan_rule.h"
+#include "shard.h"
 #include "sources.h"
 
 #define MAX_FILE_SIZE (64u << 20)
@@ -508,6 +509,22 @@ static void build(builder *b, const el_fact_list *facts)
         qsort(t->backends, t->n_backends, sizeof *t->backends, cmp_str);
 }
 
+/* How a shard scanned, for ember-migrate merge to scan the same files:
+ * the paths (relative to the current directory when under it). */
+static json_object *shard_invocation(char *const *paths, size_t n)
+{
+    json_object *o = json_object_new_object(), *ps = json_object_new_array();
+    for (size_t i = 0; i < n; i++) {
+        char *abs = el_path_abs(paths[i]);
+        char *rel = el_path_under(abs, el_cwd());
+        json_object_array_add(ps, json_object_new_string(rel && paths[i][0] == '/' ? rel : paths[i]));
+        free(rel);
+        free(abs);
+    }
+    json_object_object_add(o, "paths", ps);
+    return o;
+}
+
 int em_scan(const em_scan_opts *o, em_tree *out, char **err)
 {
     memset(out, 0, sizeof *out);
@@ -561,7 +578,22 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         .facts_out = &facts,
     };
     el_engine_stats stats = {0, 0};
-    el_engine_run(&eo, &sources, hashes, &out->findings, &stats);
+    el_tu_records recs = {0};
+    if (o->n_merge) {
+        if (el_shard_join(o->merge_payloads, o->merge_whats, o->n_merge, "ember-migrate", &sources, &recs,
+                          err) < 0)
+            goto done;
+        el_engine_finish(&eo, &sources, &recs, &out->findings);
+    } else {
+        eo.shard_index = o->shard_index;
+        eo.shard_count = o->shard_count;
+        eo.tus_out = o->shard_count ? &recs : NULL;
+        el_engine_run(&eo, &sources, hashes, &out->findings, &stats);
+        if (o->shard_count && o->shard_payload)
+            *o->shard_payload = el_shard_payload("ember-migrate", o->shard_index, o->shard_count,
+                                                 shard_invocation(paths, n_paths), &sources, &recs);
+    }
+    el_tu_records_free(&recs);
 
     builder b = {.t = out, .sources = &sources};
     build(&b, &facts);

@@ -123,6 +123,18 @@ typedef struct em_scan_opts {
     char *const *extra_args; /* after `--` */
     size_t n_extra;
     int jobs;
+    /* analyze --shard K/N (lint/engine/shard.h): scan only this shard's
+     * translation units (shard_count 0: all) and set *shard_payload (the
+     * caller frees it) for the report, so that `ember-migrate merge`
+     * can join the shards. */
+    unsigned shard_index, shard_count;
+    struct json_object **shard_payload;
+    /* ember-migrate merge: the payloads of every shard (whats: their
+     * files, for messages); the tree is walked again but nothing is
+     * parsed.  n_merge 0: a normal scan. */
+    struct json_object *const *merge_payloads;
+    const char *const *merge_whats;
+    size_t n_merge;
 } em_scan_opts;
 
 /* Scan the tree.  0 on success; -1 on a usage, configuration or I/O

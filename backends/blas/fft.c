@@ -13,10 +13,13 @@
  * codelets skip multiplications by 0 and 1 and would let some parts
  * through), so a line holding a NaN is not transformed but filled.
  *
- * Plans.  One plan per call, made with FFTW_ESTIMATE (no measuring, does
- * not touch the arrays) under a process-wide mutex, because FFTW's planner
- * is not thread-safe, and destroyed (under the same mutex) before the
- * kernel returns: nothing is cached between calls.  Executing a plan is
+ * Plans.  Made with FFTW_ESTIMATE (no measuring, does not touch the
+ * arrays) under a process-wide mutex, because FFTW's planner is not
+ * thread-safe, and kept in a small cache keyed on (length, direction) --
+ * every plan is double precision, for f32 data too -- so repeated
+ * transforms of one length plan once.  A cached plan in use by a call is
+ * never evicted (a use count); when every slot is busy the call plans for
+ * itself and destroys its plan after.  The cache is freed at exit.  Executing a plan is
  * thread-safe, so the independent 1-D transforms of a call (the lanes of
  * rfft/irfft, the frames of stft) are split across threads with
  * eh_parallel_for, each chunk using its own fftw_malloc'd buffers (same
@@ -62,6 +65,88 @@ static void free_plan(fftw_plan p)
     pthread_mutex_unlock(&planner_lock);
 }
 
+/* ---- the plan cache (guarded by planner_lock) ---- */
+
+#define PLAN_SLOTS 16
+
+static struct plan_slot {
+    fftw_plan plan; /* NULL: empty */
+    plan_kind kind;
+    int64_t n;
+    int users;          /* calls running with it: never evicted then */
+    unsigned long used; /* last use, for least-recently-used eviction */
+} slots[PLAN_SLOTS];
+static unsigned long use_clock;
+static long plans_made; /* for tests: how many plans were ever made */
+
+long eh_blas_fft_plans_made(void);
+long eh_blas_fft_plans_made(void)
+{
+    pthread_mutex_lock(&planner_lock);
+    long n = plans_made;
+    pthread_mutex_unlock(&planner_lock);
+    return n;
+}
+
+/* A plan for (kind, n): cached, or new.  *slot is its cache slot, -1 when
+ * the plan is the caller's own (release_plan destroys it). */
+static fftw_plan acquire_plan(plan_kind kind, int64_t n, int *slot)
+{
+    pthread_mutex_lock(&planner_lock);
+    int free_slot = -1;
+    for (int k = 0; k < PLAN_SLOTS; k++) {
+        struct plan_slot *e = &slots[k];
+        if (e->plan && e->kind == kind && e->n == n) {
+            e->users++;
+            e->used = ++use_clock;
+            *slot = k;
+            pthread_mutex_unlock(&planner_lock);
+            return e->plan;
+        }
+        if (e->users == 0 && (free_slot < 0 || !e->plan ||
+                              (slots[free_slot].plan && e->used < slots[free_slot].used)))
+            free_slot = k;
+    }
+    pthread_mutex_unlock(&planner_lock);
+    fftw_plan p = make_plan(kind, n);
+    if (!p)
+        return NULL;
+    pthread_mutex_lock(&planner_lock);
+    plans_made++;
+    *slot = -1;
+    /* the slot chosen above may have been taken meanwhile: check again */
+    if (free_slot >= 0 && slots[free_slot].users == 0) {
+        struct plan_slot *e = &slots[free_slot];
+        if (e->plan)
+            fftw_destroy_plan(e->plan);
+        *e = (struct plan_slot){p, kind, n, 1, ++use_clock};
+        *slot = free_slot;
+    }
+    pthread_mutex_unlock(&planner_lock);
+    return p;
+}
+
+static void release_plan(fftw_plan p, int slot)
+{
+    if (slot < 0) {
+        free_plan(p);
+        return;
+    }
+    pthread_mutex_lock(&planner_lock);
+    slots[slot].users--;
+    pthread_mutex_unlock(&planner_lock);
+}
+
+/* At exit (or dlclose): no call is running then. */
+__attribute__((destructor)) static void drop_plans(void)
+{
+    for (int k = 0; k < PLAN_SLOTS; k++)
+        if (slots[k].plan) {
+            fftw_destroy_plan(slots[k].plan);
+            slots[k].plan = NULL;
+        }
+}
+
 /* Store as ref does (eh_store_f64 for f32: round to nearest, saturating
  * only beyond the float range, which a finite f32 transform cannot reach
  * except through overflow to inf, which (float) gives too). */
@@ -88,11 +173,12 @@ static eh_status run_job(fft_job *j, plan_kind kind, const char *op, int64_t n, 
                          void (*range)(void *, int64_t, int64_t, int))
 {
     atomic_init(&j->failed, 0);
-    if (!(j->plan = make_plan(kind, n)))
+    int slot;
+    if (!(j->plan = acquire_plan(kind, n, &slot)))
         return eh_ref_fft_nomem(op, n);
     int64_t grain = EH_BLAS_GRAIN_HEAVY / n;
     eh_parallel_for(items, grain > 0 ? grain : 1, range, j);
-    free_plan(j->plan);
+    release_plan(j->plan, slot);
     return atomic_load(&j->failed) ? eh_ref_fft_nomem(op, n) : EH_OK;
 }
 

@@ -39,11 +39,15 @@
 #include <stdlib.h>
 #include "blas.h"
 #include "../ref/reduction_kernels.h"
+#include "reduce_arith.h"
+#include "vecmath.h"
 
 #define COL_BLOCK 256            /* columns per lane block                  */
 #define SPLIT_ELEMS ((int64_t)1 << 16) /* elements per R-chunk (all lanes) */
 #define SMALL_LANE 256           /* shorter contiguous lanes: ref's order   */
 #define FLAT_BLOCK 1024          /* f16/f32 block of plain double sums      */
+#define WIDE_CHUNKS 16           /* R-chunks of a wide-row reduction        */
+#define WIDE_MAX_LANES ((int64_t)1 << 16) /* partial rows stay <= 32 MiB    */
 
 /* ---- values (ref's conventions) ------------------------------------------ */
 
@@ -126,15 +130,7 @@ static void acc_merge(pass_kind p, int is_float, racc *into, const racc *from, i
 
 /* ---- contiguous-lane kernels ------------------------------------------------- */
 
-#define LD_F16(v) ((double)eh_blas_h2f(v))
-#define LD_NUM(v) ((double)(v))
-
-/* Transforms of the Neumaier passes (x double, p the lane parameter). */
-#define F_SUM(x, p) ((void)(p), (x))
-#define F_SQDEV(x, p) (((x) - (p)) * ((x) - (p)))
-#define F_EXPSUM(x, p) exp((x) - (p))
-#define F_ABSSUM(x, p) ((void)(p), fabs(x))
-#define F_SQSCALE(x, p) (((x) / (p)) * ((x) / (p)))
+/* Loads, transforms (F_SUM ...) and NEU_STEP: reduce_arith.h. */
 
 /* Neumaier sum of F over a contiguous lane, added into *a.  ACCURATE (f64
  * data): four interleaved Neumaier accumulators; otherwise blocks of
@@ -199,15 +195,6 @@ FLAT_NSUM_ALL(F_SQSCALE)
  * (f16/f32 data, whose double sums have ~29 bits to spare) blocks of
  * COL_ROWS rows are summed plainly in double and each block sum is
  * Neumaier-added: 2-3x faster. */
-#define COL_ROWS 32
-#define NEU_STEP(s, c, f)                                                           \
-    do {                                                                           \
-        double t_ = (s) + (f);                                                     \
-        double big_ = fabs(s) >= fabs(f) ? (s) : (f);                              \
-        double small_ = fabs(s) >= fabs(f) ? (f) : (s);                            \
-        (c) += (big_ - t_) + small_;                                               \
-        (s) = t_;                                                                  \
-    } while (0)
 #define COL_NSUM(NAME, T, LD, F, ACCURATE)                                          \
     static void NAME(const T *restrict x, int64_t ld, int64_t rows, int64_t w,     \
                      const double *restrict p, racc *a)                            \
@@ -233,14 +220,8 @@ FLAT_NSUM_ALL(F_SQSCALE)
                     NEU_STEP(s[j], c[j], b[j]);                                    \
             }                                                                      \
         }                                                                          \
-        for (; r < rows; r++) {                                                    \
-            const T *row = x + r * ld;                                             \
-            for (int64_t j = 0; j < w; j++) {                                      \
-                double v = LD(row[j]);                                             \
-                double f = F(v, p[j]);                                             \
-                NEU_STEP(s[j], c[j], f);                                           \
-            }                                                                      \
-        }                                                                          \
+        for (; r < rows; r++)                                                      \
+            NEU_ROW(x + r * ld, w, p, s, c, LD, F)                                 \
         for (int64_t j = 0; j < w; j++) {                                          \
             a[j].s = s[j];                                                         \
             a[j].c = c[j];                                                         \
@@ -348,8 +329,33 @@ static int float_slot(eh_dtype dt) { return dt == EH_F16 ? 0 : dt == EH_F32 ? 1 
     }
 #define LD_H32(v) eh_blas_h2f(v)
 FLAT_EXT_F(flat_ext_h, uint16_t, LD_H32, float)
-FLAT_EXT_F(flat_ext_f, float, LD_NUM, float)
-FLAT_EXT_F(flat_ext_d, double, LD_NUM, double)
+FLAT_EXT_F(flat_ext_f_blocks, float, LD_NUM, float)
+
+/* f32 and f64 lanes: one pass with the extreme and its index in vector
+ * registers (simd/reduce.c); the same answer as the block scan. */
+static void flat_ext_f(const float *restrict x, int64_t n, int want_max, int64_t r0, racc *a)
+{
+    if (n <= 0 || n >= ((int64_t)1 << 31) - 64) {
+        flat_ext_f_blocks(x, n, want_max, r0, a);
+        return;
+    }
+    const eh_blas_ext_fns *e = eh_blas_ext_current();
+    int nan;
+    int64_t at = want_max ? e->argmax_f(x, n, &nan) : e->argmin_f(x, n, &nan);
+    racc b = {nan ? NAN : (double)x[at], nan ? 1.0 : 0.0, 0, r0 + at};
+    acc_merge(want_max ? P_MAX : P_MIN, 1, a, &b, 1);
+}
+
+static void flat_ext_d(const double *restrict x, int64_t n, int want_max, int64_t r0, racc *a)
+{
+    if (n <= 0)
+        return;
+    const eh_blas_ext_fns *e = eh_blas_ext_current();
+    int nan;
+    int64_t at = want_max ? e->argmax_d(x, n, &nan) : e->argmin_d(x, n, &nan);
+    racc b = {nan ? NAN : x[at], nan ? 1.0 : 0.0, 0, r0 + at};
+    acc_merge(want_max ? P_MAX : P_MIN, 1, a, &b, 1);
+}
 
 #define FLAT_EXT_I(NAME, T)                                                         \
     static void NAME(const T *restrict x, int64_t n, int want_max, int64_t r0,     \
@@ -515,6 +521,7 @@ struct red_ctx {
     racc *partial;   /* nchunks x nlanes */
     const double *lane_param;
     int pass;
+    int wide;        /* split mode over whole rows (wide columns) */
 };
 
 /* Accumulate pass `p` over lanes (k1, j0 .. j0 + w) and rows [r0, r1). */
@@ -620,6 +627,40 @@ static void lanes_range(void *ctx, int64_t begin, int64_t end, int worker)
     }
 }
 
+/* Split mode, wide rows: the Neumaier passes stream each row of the chunk
+ * once, whole, into scratch rows (simd/reduce.c: vectorized for the
+ * machine's instruction set); other passes go COL_BLOCK columns at a time
+ * (their kernels keep per-column state on the stack). */
+static void chunk_wide(const red_ctx *g, pass_kind p, int64_t r0, int64_t r1, racc *part)
+{
+    int64_t w = g->K2;
+    double *scratch = pass_is_nsum(p) ? malloc((size_t)w * 3 * sizeof *scratch) : NULL;
+    if (!scratch) { /* other passes, or out of memory: COL_BLOCK columns at a time */
+        for (int64_t k1 = 0; k1 < g->K1; k1++)
+            for (int64_t j0 = 0; j0 < w; j0 += COL_BLOCK) {
+                int64_t bw = w - j0 < COL_BLOCK ? w - j0 : COL_BLOCK;
+                accumulate(g, p, k1, j0, bw, r0, r1, g->lane_param + k1 * w + j0, part + k1 * w + j0);
+            }
+        return;
+    }
+    double *sv = scratch, *cv = scratch + w, *bv = scratch + 2 * w;
+    for (int64_t k1 = 0; k1 < g->K1; k1++) {
+        racc *a = part + k1 * w;
+        for (int64_t j = 0; j < w; j++) {
+            sv[j] = a[j].s;
+            cv[j] = a[j].c;
+        }
+        const char *base = g->x + (size_t)((k1 * g->R + r0) * w) * g->esz;
+        eh_blas_wide_nsum_current()[(int)p][float_slot(g->dt)](base, w, r1 - r0, w,
+                                                                g->lane_param + k1 * w, sv, cv, bv);
+        for (int64_t j = 0; j < w; j++) {
+            a[j].s = sv[j];
+            a[j].c = cv[j];
+        }
+    }
+    free(scratch);
+}
+
 /* Split mode: item = an R-chunk, over every lane, into its partials. */
 static void chunks_range(void *ctx, int64_t begin, int64_t end, int worker)
 {
@@ -630,6 +671,10 @@ static void chunks_range(void *ctx, int64_t begin, int64_t end, int worker)
         int64_t r0 = ch * g->rchunk, r1 = r0 + g->rchunk < g->R ? r0 + g->rchunk : g->R;
         racc *part = g->partial + ch * g->nlanes;
         acc_init(p, part, g->nlanes);
+        if (g->wide) {
+            chunk_wide(g, p, r0, r1, part);
+            continue;
+        }
         for (int64_t k1 = 0; k1 < g->K1; k1++)
             for (int64_t j0 = 0; j0 < g->K2; j0 += COL_BLOCK) {
                 int64_t w = g->K2 - j0 < COL_BLOCK ? g->K2 - j0 : COL_BLOCK;
@@ -697,16 +742,30 @@ static eh_status run_reduction(red_ctx *g)
     int64_t items = g->K1 * nblk;
     int64_t work = nlanes * g->R;
     int is_float = eh_dtype_is_float(g->dt);
-    if (items >= 16 || work < 2 * SPLIT_ELEMS || nlanes > 4096) {
+    /* Wide rows (sum over axis 0 of a big matrix, say): lane blocks would
+     * read COL_BLOCK columns of every row per pass, jumping a row's width
+     * each time; instead cut R into WIDE_CHUNKS chunks that each stream
+     * whole rows into their own accumulator row, merged in chunk order. */
+    g->wide = g->K2 > COL_BLOCK && g->R >= 2 * COL_ROWS && work >= 2 * SPLIT_ELEMS &&
+              nlanes <= WIDE_MAX_LANES;
+    if (g->wide) {
+        int64_t nch = g->R / (2 * COL_ROWS) < WIDE_CHUNKS ? g->R / (2 * COL_ROWS) : WIDE_CHUNKS;
+        g->nlanes = nlanes;
+        g->rchunk = (g->R + nch - 1) / nch;
+        g->rchunk = (g->rchunk + COL_ROWS - 1) / COL_ROWS * COL_ROWS;
+        g->nchunks = (g->R + g->rchunk - 1) / g->rchunk;
+    } else if (items >= 16 || work < 2 * SPLIT_ELEMS || nlanes > 4096) {
         int64_t per_item = g->R * (g->K2 < COL_BLOCK ? g->K2 : COL_BLOCK);
         int64_t grain = EH_BLAS_GRAIN_CHEAP / (per_item > 0 ? per_item : 1);
         eh_parallel_for(items, grain > 0 ? grain : 1, lanes_range, g);
         return EH_OK;
     }
     /* Split R into chunks of about SPLIT_ELEMS elements over all lanes. */
-    g->nlanes = nlanes;
-    g->rchunk = SPLIT_ELEMS / nlanes > 0 ? SPLIT_ELEMS / nlanes : 1;
-    g->nchunks = (g->R + g->rchunk - 1) / g->rchunk;
+    if (!g->wide) {
+        g->nlanes = nlanes;
+        g->rchunk = SPLIT_ELEMS / nlanes > 0 ? SPLIT_ELEMS / nlanes : 1;
+        g->nchunks = (g->R + g->rchunk - 1) / g->rchunk;
+    }
     size_t count = (size_t)g->nchunks * (size_t)nlanes;
     g->partial = malloc(count * sizeof *g->partial);
     double *param = calloc((size_t)nlanes, sizeof *param);
@@ -921,11 +980,42 @@ static void write_softmax(const red_ctx *g, int64_t k1, int64_t j0, int64_t w, i
     }
 }
 
+/* softmax / log_softmax of contiguous f32/f64 rows: one row per item, each
+ * with one vectorized exp pass (simd/reduce.c). */
+typedef struct {
+    const red_ctx *g;
+    const eh_blas_ext_fns *e;
+} rows_job;
+
+static void softmax_rows(void *ctx, int64_t begin, int64_t end, int worker)
+{
+    (void)worker;
+    const rows_job *j = ctx;
+    const red_ctx *g = j->g;
+    int log_form = g->c->op == EH_OP_log_softmax;
+    for (int64_t k = begin; k < end; k++) {
+        size_t off = (size_t)(k * g->R);
+        if (g->dt == EH_F32)
+            j->e->softmax_f((const float *)g->x + off, (float *)g->c->out[0]->data + off, g->R,
+                            log_form);
+        else
+            j->e->softmax_d((const double *)g->x + off, (double *)g->c->out[0]->data + off, g->R,
+                            log_form);
+    }
+}
+
 static eh_status lse_like(const eh_op_call *c, eh_status (*fallback)(const eh_op_call *))
 {
     red_ctx g;
     if (!setup(&g, c) || !eh_dtype_is_float(g.dt))
         return fallback(c);
+    if (c->op != EH_OP_logsumexp && g.K2 == 1 && (g.dt == EH_F32 || g.dt == EH_F64) &&
+        g.R < ((int64_t)1 << 31) - 64) {
+        rows_job j = {&g, eh_blas_ext_current()};
+        int64_t grain = EH_BLAS_GRAIN_HEAVY / g.R;
+        eh_parallel_for(g.K1, grain > 0 ? grain : 1, softmax_rows, &j);
+        return EH_OK;
+    }
     g.n_passes = 2;
     g.passes[0] = P_MAX;
     g.passes[1] = P_EXPSUM;

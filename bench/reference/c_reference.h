@@ -17,8 +17,11 @@ int cref_sgemm(int n, const float *a, const float *b, float *c, int threads);
 
 /* The hand-fused elementwise chain, one pass:
  *   out[i] = sqrtf(fabsf(tanhf((x[i] - m) / s) * 3 + 1))
- * over contiguous ranges on `threads` threads (the caller is one). */
+ * over contiguous ranges on `threads` threads (the caller is one), in
+ * blocks, with the same vector tanh as libeh's blas backend when it is
+ * built (cref_chain_math says which). */
 void cref_chain(const float *x, float *out, int64_t n, float m, float s, int threads);
+const char *cref_chain_math(void);
 
 /* out[i] = x[i] + y[i] on `threads` threads. */
 void cref_add(const float *x, const float *y, float *out, int64_t n, int threads);

@@ -8,11 +8,14 @@ timed runs (fewer, but at least 3, when one run is slower than
 median is reported.  A missing module is reported in the JSON, never as a
 failure, so the harness can skip that column with a note.
 
-Cases (the same data distributions as the C side, all float32):
+Cases (float32, on the C side's inputs: with --data-dir, x.f32 and y.f32
+written there by the harness, and this script's results saved next to them
+as <case>.numpy for the harness to check libeh against):
   chain  sqrt(abs(tanh((x - m) / s) * 3 + 1)), x uniform in [-3, 3)
   add    x + y, x uniform in [-3, 3), y uniform in [0, 1)
   sum    sum(y), y uniform in [0, 1)
 """
+import os
 import argparse
 import json
 import platform
@@ -51,6 +54,7 @@ def main():
     ap.add_argument("--m", type=float, default=0.5)
     ap.add_argument("--s", type=float, default=1.5)
     ap.add_argument("--cases", default="chain,add,sum")
+    ap.add_argument("--data-dir", default=None)
     args = ap.parse_args()
     cases = set(args.cases.split(","))
 
@@ -82,9 +86,17 @@ def main():
     except Exception as e:
         out["missing"]["numexpr"] = "%s: %s" % (type(e).__name__, e)
 
-    rng = np.random.default_rng(0)
-    x = (rng.random(args.n, dtype=np.float32) * 6 - 3).astype(np.float32)
-    y = rng.random(args.n, dtype=np.float32)
+    def save(name, value):
+        if args.data_dir:
+            np.ascontiguousarray(value).tofile(os.path.join(args.data_dir, name + ".numpy"))
+
+    if args.data_dir:
+        x = np.fromfile(os.path.join(args.data_dir, "x.f32"), dtype=np.float32)
+        y = np.fromfile(os.path.join(args.data_dir, "y.f32"), dtype=np.float32)
+    else:
+        rng = np.random.default_rng(0)
+        x = (rng.random(args.n, dtype=np.float32) * 6 - 3).astype(np.float32)
+        y = rng.random(args.n, dtype=np.float32)
     m = np.float32(args.m)
     s = np.float32(args.s)
 
@@ -96,6 +108,7 @@ def main():
 
         r = np_chain()
         assert r.dtype == np.float32, r.dtype
+        save("chain", r)
         res["numpy"] = measure(np_chain, args.reps, args.budget)
         # tanh alone: how much of the chain it is (for the report's reasons)
         res["numpy_tanh"] = measure(lambda: np.tanh(x), args.reps, args.budget)
@@ -116,6 +129,7 @@ def main():
         def np_add():
             return np.add(x, y)
 
+        save("add", np_add())
         out["cases"]["add"] = {"numpy": measure(np_add, args.reps, args.budget)}
 
     if "sum" in cases:

@@ -39,31 +39,40 @@ eh_status eh_to_buffer(const eh_tensor *t, void *buf, size_t nbytes)
     return EH_OK;
 }
 
-void *eh_data(eh_tensor *t)
-{
-    if (!eh__require("data", t, "t") || eh_materialize(t) != EH_OK)
-        return NULL;
-    return t->data;
-}
-
-static void *typed_data(eh_tensor *t, eh_dtype want, const char *op)
+/* A pointer to t's elements for reading (materialized; never copies). */
+static const void *read_data(const eh_tensor *t, int typed, eh_dtype want, const char *op)
 {
     if (!eh__require(op, t, "t"))
         return NULL;
-    if (t->dtype != want) {
+    if (typed && t->dtype != want) {
         eh_set_error(EH_ERR_DTYPE, "%s: tensor has dtype %s, not %s", op,
                      eh_dtype_name(t->dtype), eh_dtype_name(want));
         return NULL;
     }
-    return eh_data(t);
+    if (eh_materialize(t) != EH_OK)
+        return NULL;
+    return t->data;
 }
 
-float *eh_data_f32(eh_tensor *t) { return typed_data(t, EH_F32, "data_f32"); }
-double *eh_data_f64(eh_tensor *t) { return typed_data(t, EH_F64, "data_f64"); }
-int32_t *eh_data_i32(eh_tensor *t) { return typed_data(t, EH_I32, "data_i32"); }
-int64_t *eh_data_i64(eh_tensor *t) { return typed_data(t, EH_I64, "data_i64"); }
-uint16_t *eh_data_f16(eh_tensor *t) { return typed_data(t, EH_F16, "data_f16"); }
-uint8_t *eh_data_bool(eh_tensor *t) { return typed_data(t, EH_BOOL, "data_bool"); }
+/* The same for writing: shared storage is copied first (copy-on-write). */
+static void *write_data(eh_tensor *t, int typed, eh_dtype want, const char *op)
+{
+    if (!read_data(t, typed, want, op) || eh__tensor_make_private(t) != EH_OK)
+        return NULL;
+    return t->data;
+}
+
+#define DEFINE_STORAGE_ACCESSOR(T, writable, readonly, dt)                         \
+    T *writable(eh_tensor *t) { return write_data(t, #dt[0] != 0, EH_##dt##_OR_ANY, &(#writable)[3]); } \
+    const T *readonly(const eh_tensor *t) { return read_data(t, #dt[0] != 0, EH_##dt##_OR_ANY, &(#readonly)[3]); }
+#define EH_F32_OR_ANY EH_F32
+#define EH_F64_OR_ANY EH_F64
+#define EH_I32_OR_ANY EH_I32
+#define EH_I64_OR_ANY EH_I64
+#define EH_F16_OR_ANY EH_F16
+#define EH_BOOL_OR_ANY EH_BOOL
+#define EH__OR_ANY EH_F32 /* untyped: not checked */
+EH_STORAGE_ACCESSORS(DEFINE_STORAGE_ACCESSOR)
 
 double eh_item(const eh_tensor *t)
 {

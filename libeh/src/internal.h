@@ -3,7 +3,8 @@
  *
  * libeh/src is a one-way stack; a file calls only files listed before it
  * (`make test` checks that no call or include goes in a circle):
- *   error.c, f16.c, philox.c, parallel.c   errors, half floats, counters, threads
+ *   error.c, f16.c, philox.c, parallel.c   errors, half floats, counters, threads,
+ *   isa.c                                  the instruction set of simd/ kernels
  *   dtype.c                                dtypes and the promotion table
  *   shape_util.c                           axes, broadcasting, strides
  *   custom_registry.c                      custom ops: definitions, kernels
@@ -97,6 +98,19 @@ eh_tensor *eh__tensor_header(const char *op, int ndim, const int64_t *shape, eh_
 /* Free a tensor whose refcount reached zero. */
 void eh__tensor_destroy(eh_tensor *t);
 
+/* Views (docs/memory.md).  1 if t's elements can be shared: materialized
+ * in a heap block, and no writable pointer to them handed out. */
+int eh__tensor_can_share(const eh_tensor *t);
+/* view (a header with no data) shares t's block, starting byte_offset
+ * bytes into t's elements.  t must pass eh__tensor_can_share. */
+void eh__tensor_share(eh_tensor *view, const eh_tensor *t, size_t byte_offset);
+/* Before a writable pointer to t's elements is handed out: a private copy
+ * of a shared block (copy-on-write); t is marked exposed.  EH_ERR_NOMEM. */
+eh_status eh__tensor_make_private(eh_tensor *t);
+
+/* Test hook: blocks and bytes in the cache of freed large blocks. */
+void eh__test_block_cache(int *blocks, long long *bytes);
+
 /* Test hook: make the nth allocation from now on this thread fail
  * (1 = the next one; 0 disarms).  Lets tests reach EH_ERR_NOMEM paths. */
 void eh__test_fail_alloc(int nth);
@@ -162,6 +176,41 @@ eh_tensor *eh__run(eh_op_call *call, int ndim, const int64_t *shape, eh_dtype dt
 eh_status eh__run_multi(eh_op_call *call, int n_out, const int *ndims,
                         const int64_t (*shapes)[EH_MAX_DIMS],
                         const eh_dtype *dtypes, eh_tensor **outs);
+
+/* ---- random_sampling.c and simd/random_fill.c ------------------------------ */
+
+/* One call of the f32/f16 uniform and normal kernel (stream version 2,
+ * docs/random.md): uniform a + b u, u = word 2^-24 ... (normal == 0), or
+ * normal a + b z (normal == 1), rounded to float, clamped to [lo, hi],
+ * stored as f32 or (f16) f16. */
+typedef struct eh__rand32_args {
+    uint32_t key[2];
+    uint32_t call;
+    int normal, f16;
+    double a, b;
+    float lo, hi;
+    void *out;
+} eh__rand32_args;
+/* Elements [begin, end) of the output; one build per instruction set (all
+ * give the same bits), eh__rand_fill32 picks eh_isa_level()'s. */
+#define EH__RAND_FILL32(isa) \
+    void eh__rand_fill32_##isa(const eh__rand32_args *p, int64_t begin, int64_t end);
+EH__RAND_FILL32(sse2)
+#if defined(__x86_64__)
+EH__RAND_FILL32(avx2)
+EH__RAND_FILL32(avx512)
+#endif
+static inline void eh__rand_fill32(const eh__rand32_args *p, int64_t begin, int64_t end)
+{
+#if defined(__x86_64__)
+    switch (eh_isa_level()) {
+    case EH_ISA_AVX512: eh__rand_fill32_avx512(p, begin, end); return;
+    case EH_ISA_AVX2: eh__rand_fill32_avx2(p, begin, end); return;
+    default: break;
+    }
+#endif
+    eh__rand_fill32_sse2(p, begin, end);
+}
 
 /* ---- ops_convert.c ----------------------------------------------------- */
 

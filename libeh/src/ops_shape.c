@@ -52,6 +52,31 @@
 
 /* ---- reshape, transpose, expand_dims, squeeze --------------------------- */
 
+/* ---- views ------------------------------------------------------------------
+ * reshape, expand_dims, squeeze and leading-axis slices only re-describe
+ * contiguous elements: of a materialized tensor they return a view sharing
+ * its storage, in O(1) (docs/memory.md; copy-on-write keeps writes
+ * private).  A deferred input, or one whose storage cannot be shared, goes
+ * through dispatch and is copied by the backend, as before. */
+
+/* *out = a view of x shaped (ndim, shape), its elements starting
+ * byte_offset bytes into x's: 1 when handled (*out NULL on an error), 0
+ * when x cannot be shared (the caller dispatches). */
+static int make_view(const char *op, const eh_tensor *x, int ndim, const int64_t *shape,
+                     size_t byte_offset, eh_tensor **out)
+{
+    if (!eh__tensor_can_share(x))
+        return 0;
+    *out = NULL;
+    if (!eh_current_backend()) /* an unusable EH_BACKEND fails every op */
+        return 1;
+    eh_tensor *v = eh__new_tensor(op, ndim, shape, x->dtype);
+    if (v)
+        eh__tensor_share(v, x, byte_offset);
+    *out = v;
+    return 1;
+}
+
 eh_tensor *eh_reshape(const eh_tensor *x, int ndim, const int64_t *shape)
 {
     static const char op[] = "reshape";
@@ -112,6 +137,9 @@ eh_tensor *eh_reshape(const eh_tensor *x, int ndim, const int64_t *shape)
                      eh_shape_str(ndim, shape));
         return NULL;
     }
+    eh_tensor *v;
+    if (make_view(op, x, ndim, out, 0, &v))
+        return v;
     const eh_tensor *in[1] = {x};
     eh_op_call call = eh__call(EH_OP_reshape, 1, in);
     return eh__run(&call, ndim, out, x->dtype);
@@ -168,6 +196,9 @@ eh_tensor *eh_expand_dims(const eh_tensor *x, int axis)
     int64_t shape[EH_MAX_DIMS];
     for (int d = 0, s = 0; d <= x->ndim; d++)
         shape[d] = d == a ? 1 : x->shape[s++];
+    eh_tensor *v;
+    if (make_view(op, x, x->ndim + 1, shape, 0, &v))
+        return v;
     const eh_tensor *in[1] = {x};
     eh_op_call call = eh__call(EH_OP_expand_dims, 1, in);
     call.p.n_axes = 1;
@@ -205,6 +236,9 @@ eh_tensor *eh_squeeze(const eh_tensor *x, const int *axes, int n_axes)
         }
         shape[nd++] = x->shape[d];
     }
+    eh_tensor *v;
+    if (make_view(op, x, nd, shape, 0, &v))
+        return v;
     const eh_tensor *in[1] = {x};
     eh_op_call call = eh__call(EH_OP_squeeze, 1, in);
     call.p.n_axes = n;
@@ -581,6 +615,15 @@ eh_tensor *eh_slice(const eh_tensor *x, const int64_t *start, const int64_t *sto
         call.p.v[EH_MAX_DIMS + d] = st;
         shape[d] = count;
     }
+    /* A range of whole rows (axis 0, step 1; every other axis whole) is
+     * contiguous: a view. */
+    int rows_only = x->ndim > 0 && call.p.v[EH_MAX_DIMS] == 1 && shape[0] > 0;
+    for (int d = 1; d < x->ndim && rows_only; d++)
+        rows_only = call.p.v[d] == 0 && call.p.v[EH_MAX_DIMS + d] == 1 && shape[d] == x->shape[d];
+    eh_tensor *v;
+    if (rows_only && make_view(op, x, x->ndim, shape,
+                               (size_t)call.p.v[0] * (x->nbytes / (size_t)x->shape[0]), &v))
+        return v;
     return eh__run(&call, x->ndim, shape, x->dtype);
 }
 

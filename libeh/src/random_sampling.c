@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <eh/backend_api.h>
 #include <eh/backend_random.h>
+#include "internal.h"
 
 #define TWO_PI 6.283185307179586476925286766559
 
@@ -433,6 +434,46 @@ static eh_status fill_categorical(const eh_op_call *call, int64_t begin, int64_t
     return st;
 }
 
+/* ---- stream version 2: uniform and normal (docs/random.md) -------------------------- */
+
+/* The block of group g: Philox at counter (g lo, g hi, call, 2^31) -- the
+ * top bit marks version 2, so no version-1 element stream of any call
+ * shares a block with it. */
+static void v2_block(const eh_op_call *call, uint64_t g, uint32_t out[4])
+{
+    const uint32_t key[2] = {(uint32_t)(uint64_t)call->p.i[EH_RAND_P_SEED_LO],
+                             (uint32_t)(uint64_t)call->p.i[EH_RAND_P_SEED_HI]};
+    const uint32_t ctr[4] = {(uint32_t)g, (uint32_t)(g >> 32),
+                             (uint32_t)(uint64_t)call->p.i[EH_RAND_P_CALL], 0x80000000u};
+    eh_philox4x32_10(ctr, key, out);
+}
+
+/* (hi:lo >> 11) 2^-53: a multiple of 2^-53 in [0, 1). */
+static double u53(uint32_t hi, uint32_t lo)
+{
+    return (double)((((uint64_t)hi << 32) | lo) >> 11) * 0x1p-53;
+}
+
+/* f32 and f16 outputs: four per block, vectorized (simd/random_fill.c). */
+static void fill32(const eh_op_call *call, int normal, double a, double b, float lo, float hi,
+                   int64_t begin, int64_t end)
+{
+    eh__rand32_args args = {
+        .key = {(uint32_t)(uint64_t)call->p.i[EH_RAND_P_SEED_LO],
+                (uint32_t)(uint64_t)call->p.i[EH_RAND_P_SEED_HI]},
+        .call = (uint32_t)(uint64_t)call->p.i[EH_RAND_P_CALL],
+        .normal = normal,
+        .f16 = call->out[0]->dtype == EH_F16,
+        .a = a,
+        .b = b,
+        .lo = lo,
+        .hi = hi,
+        .out = call->out[0]->data,
+    };
+    if (begin < end)
+        eh__rand_fill32(&args, begin, end);
+}
+
 /* ---- whole ops --------------------------------------------------------------------- */
 
 static eh_status bad_call(const eh_op_call *call)
@@ -460,23 +501,35 @@ eh_status eh_rand_fill(const eh_op_call *call, int64_t begin, int64_t end)
             return bad_call(call);
         /* f[2], f[3]: the smallest and largest dtype values in [low, high). */
         double low = p->f[0], width = p->f[1] - p->f[0], lo = p->f[2], hi = p->f[3];
+        if (dt != EH_F64) {
+            fill32(call, 0, low, width, (float)lo, (float)hi, begin, end);
+            return EH_OK;
+        }
+        /* f64: two elements per block, a 53-bit uniform from each word pair */
         for (int64_t i = begin; i < end; i++) {
-            eh_rand_stream_for(&s, call, (uint64_t)i);
-            eh_store_f64(data, dt, i, low + width * eh_rand_u01(&s));
-            double y = eh_load_f64(data, dt, i);
-            if (y < lo)
-                eh_store_f64(data, dt, i, lo);
-            else if (y > hi)
-                eh_store_f64(data, dt, i, hi);
+            uint32_t w[4];
+            v2_block(call, (uint64_t)i / 2, w);
+            int k = (int)(i % 2);
+            double y = low + width * u53(w[2 * k], w[2 * k + 1]);
+            ((double *)data)[i] = y < lo ? lo : y > hi ? hi : y;
         }
         return EH_OK;
     }
     case EH_OP_random_normal:
         if (!is_float)
             return bad_call(call);
+        if (dt != EH_F64) {
+            fill32(call, 1, p->f[0], p->f[1], -INFINITY, INFINITY, begin, end);
+            return EH_OK;
+        }
+        /* f64: one block per Box-Muller pair, both outputs used */
         for (int64_t i = begin; i < end; i++) {
-            eh_rand_stream_for(&s, call, (uint64_t)i);
-            eh_store_f64(data, dt, i, p->f[0] + p->f[1] * eh_rand_std_normal(&s));
+            uint32_t w[4];
+            v2_block(call, (uint64_t)i / 2, w);
+            double u1 = ((double)((((uint64_t)w[0] << 32) | w[1]) >> 11) + 1.0) * 0x1p-53;
+            double r = sqrt(-2.0 * log(u1)), t = TWO_PI * u53(w[2], w[3]);
+            double z = i % 2 ? r * sin(t) : r * cos(t);
+            ((double *)data)[i] = p->f[0] + p->f[1] * z;
         }
         return EH_OK;
     case EH_OP_random_exponential:

@@ -52,6 +52,25 @@ static int injected_failure(void)
     return fail_alloc_countdown > 0 && --fail_alloc_countdown == 0;
 }
 
+/* ---- storage blocks ---------------------------------------------------------
+ *
+ * A tensor's elements live in a reference-counted block (eh_storage) that
+ * views share: reshape, expand_dims, squeeze and leading-axis slices of a
+ * materialized tensor point into its block at an offset instead of copying
+ * (ops_shape.c).  Writing must never change another tensor, so the
+ * writable accessors (eh_data*, host.c) give a tensor a private copy first
+ * when its block is shared (copy-on-write), and mark it exposed: a pointer
+ * the caller may write through is out, so later views of it copy instead
+ * of sharing (the caller's writes must not reach them).  The read-only
+ * accessors (eh_data_const*) never copy.  docs/memory.md has the rules. */
+struct eh_storage {
+    atomic_int refs; /* tensors pointing into the block                   */
+    size_t bytes;    /* usable bytes at mem                               */
+    size_t counted;  /* bytes requested: what the storage accounting adds */
+    void *mem;
+    int huge;        /* mem is its own 2 MiB-aligned block (cacheable)    */
+};
+
 /* Storage of at least EH_HUGE_BYTES is aligned to 2 MiB and advised for
  * transparent huge pages, as NumPy does for its large arrays: a fresh
  * 40 MB result then takes ~20 page faults instead of ~10,000, which is
@@ -60,22 +79,143 @@ static int injected_failure(void)
 #define EH_HUGE_BYTES ((size_t)4 << 20)
 #define EH_HUGE_ALIGN ((size_t)2 << 20)
 
-/* Storage for nbytes, 64-byte aligned (NULL when out of memory). */
-static void *alloc_storage(size_t bytes)
+/* Freed huge blocks are kept for the next allocation of about their size,
+ * so that repeated ops on large tensors reuse memory whose pages are
+ * already mapped instead of faulting fresh ones in every call.  Bounded
+ * (CACHE_BLOCKS blocks, CACHE_BYTES in all; the oldest go first), guarded
+ * by a mutex, emptied by eh_trim_memory() and at exit. */
+#define CACHE_BLOCKS 8
+#define CACHE_BYTES ((size_t)1 << 30)
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    void *mem;
+    size_t bytes;
+} cache[CACHE_BLOCKS];
+static int cache_n;          /* entries in use: cache[0 .. cache_n), oldest first */
+static size_t cache_total;
+
+/* A cached block of at least `bytes` and at most a quarter more, or NULL. */
+static void *cache_take(size_t bytes)
+{
+    void *p = NULL;
+    pthread_mutex_lock(&cache_lock);
+    for (int k = cache_n - 1; k >= 0; k--) /* newest first: warmest pages */
+        if (cache[k].bytes >= bytes && cache[k].bytes - bytes <= bytes / 4) {
+            p = cache[k].mem;
+            cache_total -= cache[k].bytes;
+            memmove(&cache[k], &cache[k + 1], (size_t)(cache_n - k - 1) * sizeof cache[0]);
+            cache_n--;
+            break;
+        }
+    pthread_mutex_unlock(&cache_lock);
+    return p;
+}
+
+/* Keep a freed huge block (evicting the oldest beyond the bounds). */
+static void cache_put(void *mem, size_t bytes)
+{
+    void *evicted[CACHE_BLOCKS + 1];
+    int n_ev = 0;
+    pthread_mutex_lock(&cache_lock);
+    if (bytes > CACHE_BYTES) {
+        evicted[n_ev++] = mem;
+    } else {
+        while (cache_n > 0 && (cache_n == CACHE_BLOCKS || cache_total + bytes > CACHE_BYTES)) {
+            evicted[n_ev++] = cache[0].mem;
+            cache_total -= cache[0].bytes;
+            memmove(&cache[0], &cache[1], (size_t)(cache_n - 1) * sizeof cache[0]);
+            cache_n--;
+        }
+        cache[cache_n].mem = mem;
+        cache[cache_n].bytes = bytes;
+        cache_n++;
+        cache_total += bytes;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    for (int k = 0; k < n_ev; k++)
+        free(evicted[k]);
+}
+
+size_t eh_trim_memory(void)
+{
+    pthread_mutex_lock(&cache_lock);
+    size_t released = cache_total;
+    void *blocks[CACHE_BLOCKS];
+    int n = cache_n;
+    for (int k = 0; k < n; k++)
+        blocks[k] = cache[k].mem;
+    cache_n = 0;
+    cache_total = 0;
+    pthread_mutex_unlock(&cache_lock);
+    for (int k = 0; k < n; k++)
+        free(blocks[k]);
+    return released;
+}
+
+__attribute__((destructor)) static void trim_at_exit(void) { (void)eh_trim_memory(); }
+
+void eh__test_block_cache(int *blocks, long long *bytes)
+{
+    pthread_mutex_lock(&cache_lock);
+    *blocks = cache_n;
+    *bytes = (long long)cache_total;
+    pthread_mutex_unlock(&cache_lock);
+}
+
+/* A new block for `bytes` (NULL when out of memory): 64-byte aligned, the
+ * header in front of the data; huge ones 2 MiB-aligned on their own. */
+static eh_storage *alloc_storage(size_t bytes)
 {
     if (injected_failure())
         return NULL;
 #ifdef MADV_HUGEPAGE
     if (bytes >= EH_HUGE_BYTES && bytes <= SIZE_MAX - EH_HUGE_ALIGN) {
         size_t rounded = (bytes + EH_HUGE_ALIGN - 1) / EH_HUGE_ALIGN * EH_HUGE_ALIGN;
-        void *p = aligned_alloc(EH_HUGE_ALIGN, rounded);
-        if (p)
-            (void)madvise(p, rounded, MADV_HUGEPAGE); /* advice only: failure is harmless */
-        return p;
+        eh_storage *s = malloc(sizeof *s);
+        void *p = s ? cache_take(rounded) : NULL;
+        if (s && !p) {
+            p = aligned_alloc(EH_HUGE_ALIGN, rounded);
+            if (p)
+                (void)madvise(p, rounded, MADV_HUGEPAGE); /* advice only: failure is harmless */
+        }
+        if (!p) {
+            free(s);
+            return NULL;
+        }
+        atomic_init(&s->refs, 1);
+        s->bytes = rounded;
+        s->counted = bytes;
+        s->mem = p;
+        s->huge = 1;
+        return s;
     }
 #endif
+    if (bytes > SIZE_MAX - 2 * EH_ALIGN)
+        return NULL;
     size_t rounded = (bytes + EH_ALIGN - 1) / EH_ALIGN * EH_ALIGN;
-    return aligned_alloc(EH_ALIGN, rounded ? rounded : EH_ALIGN);
+    eh_storage *s = aligned_alloc(EH_ALIGN, EH_ALIGN + (rounded ? rounded : EH_ALIGN));
+    if (!s)
+        return NULL;
+    atomic_init(&s->refs, 1);
+    s->bytes = rounded;
+    s->counted = bytes;
+    s->mem = (char *)s + EH_ALIGN;
+    s->huge = 0;
+    return s;
+}
+
+static void storage_unref(eh_storage *s)
+{
+    if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1)
+        return;
+    count_storage(-(long long)s->counted);
+    if (s->huge) {
+        cache_put(s->mem, s->bytes);
+        free(s);
+    } else {
+        free(s);
+    }
 }
 
 /* Header blocks: each thread keeps its last freed block as a spare for its
@@ -234,15 +374,44 @@ eh_status eh_tensor_alloc_data(eh_tensor *t)
         return EH_OK;
     /* Inline storage still counts as an allocation for the test hook, so
      * tests reach the same failure points whatever the tensor's size. */
-    if (t->nbytes <= EH_INLINE_BYTES)
+    if (t->nbytes <= EH_INLINE_BYTES) {
         t->data = injected_failure() ? NULL : inline_storage(t);
-    else
-        t->data = alloc_storage(t->nbytes);
-    if (t->data && t->data != inline_storage(t))
-        count_storage((long long)t->nbytes);
+    } else if ((t->storage = alloc_storage(t->nbytes)) != NULL) {
+        t->data = t->storage->mem;
+        count_storage((long long)t->storage->counted);
+    }
     if (!t->data)
         return eh_set_error(EH_ERR_NOMEM, "out of memory allocating %zu bytes for a %s tensor of shape %s",
                             t->nbytes, eh_dtype_name(t->dtype), eh_shape_str(t->ndim, t->shape));
+    return EH_OK;
+}
+
+int eh__tensor_can_share(const eh_tensor *t)
+{
+    return t->storage && t->data && !t->deferred_ops && !t->exposed;
+}
+
+void eh__tensor_share(eh_tensor *view, const eh_tensor *t, size_t byte_offset)
+{
+    atomic_fetch_add_explicit(&t->storage->refs, 1, memory_order_relaxed);
+    view->storage = t->storage;
+    view->data = (char *)t->data + byte_offset;
+}
+
+eh_status eh__tensor_make_private(eh_tensor *t)
+{
+    if (t->storage && atomic_load_explicit(&t->storage->refs, memory_order_acquire) > 1) {
+        eh_storage *s = alloc_storage(t->nbytes);
+        if (!s)
+            return eh_set_error(EH_ERR_NOMEM, "data: out of memory copying %zu shared bytes of a %s tensor of shape %s",
+                                t->nbytes, eh_dtype_name(t->dtype), eh_shape_str(t->ndim, t->shape));
+        count_storage((long long)s->counted);
+        memcpy(s->mem, t->data, t->nbytes);
+        storage_unref(t->storage);
+        t->storage = s;
+        t->data = s->mem;
+    }
+    t->exposed = 1;
     return EH_OK;
 }
 
@@ -250,10 +419,8 @@ void eh__tensor_destroy(eh_tensor *t)
 {
     if (t->deferred_ops && t->deferred_ops->discard)
         t->deferred_ops->discard(t);
-    if (t->data && t->data != inline_storage(t)) {
-        count_storage(-(long long)t->nbytes);
-        free(t->data);
-    }
+    if (t->storage)
+        storage_unref(t->storage);
     free_header(t);
 }
 

@@ -1,6 +1,7 @@
 /* lint/analysis/function_lists.c -- the host-access functions of the
- * configuration (rules/host_access.json under the project's keys) and
- * the op equivalents of rules/op_equivalents.json (function_lists.h). */
+ * configuration (rules/host_access.json and rules/storage_accessors.json,
+ * generated at build time from <eh/tensor.h>, under the project's keys)
+ * and the op equivalents of rules/op_equivalents.json (function_lists.h). */
 #include "function_lists.h"
 
 #include <pthread.h>

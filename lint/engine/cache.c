@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <json-c/json.h>
 
+#include "finding_json.h"
 #include "mem.h"
 #include "path.h"
 #include "strbuf.h"
@@ -184,6 +185,10 @@ bool el_cache_load(el_cache *c, el_hash128 key, el_tu_result *out,
              arr_uint(f, 3, &line) && arr_uint(f, 4, &col);
         if (ok)
             el_findings_add(&r.findings, rule, s, file, line, col, msg);
+        /* the fix, when the run kept fixes (engine.h: cache_fixes) */
+        if (ok && json_object_array_length(f) > 6)
+            ok = (r.findings.v[r.findings.n - 1].fix =
+                      el_fix_from_json(json_object_array_get_idx(f, 6), NULL, NULL)) != NULL;
     }
     for (size_t i = 0; ok && i < json_object_array_length(facts); i++) {
         json_object *f = json_object_array_get_idx(facts, i);
@@ -228,6 +233,8 @@ void el_cache_store(el_cache *c, el_hash128 key, const el_tu_result *r)
         json_object_array_add(a, json_object_new_int64(f->line));
         json_object_array_add(a, json_object_new_int64(f->col));
         json_object_array_add(a, json_object_new_string(f->message));
+        if (f->fix)
+            json_object_array_add(a, el_fix_to_json(f->fix, NULL, NULL));
         json_object_array_add(findings, a);
     }
     for (size_t i = 0; i < r->n_facts; i++) {

@@ -865,8 +865,11 @@ static void rule_defaults(el_config *c)
 
 static el_config *builtin_config(char **err)
 {
+    /* rules/storage_accessors.json is generated from <eh/tensor.h> (the
+     * Makefile embeds it under that name) */
     static const char *const files[] = {
-        "rules/default.json", "rules/host_access.json", "rules/symbols.json", "rules/rewrites.json",
+        "rules/default.json", "rules/storage_accessors.json", "rules/host_access.json",
+        "rules/symbols.json", "rules/rewrites.json",
     };
     el_config *c = config_new(NULL, el_cwd());
     rule_defaults(c);

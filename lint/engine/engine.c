@@ -19,6 +19,8 @@
 #include "mem.h"
 #include "metadata.h"
 #include "progname.h"
+#include "realpath_cache.h"
+#include "shard_select.h"
 #include "strbuf.h"
 #include "strmap.h"
 #include "suppress.h"
@@ -137,6 +139,8 @@ static el_hash128 job_key(run *r, const job *j)
     for (size_t i = 0; i < r->n_extra; i++)
         el_hash_str(&h, r->extra[i]->id ? r->extra[i]->id : "(extra)");
     el_hash_u64(&h, r->sources->any_backend); /* el_linted_backend_code */
+    if (r->o->want_fixes)
+        el_hash_str(&h, "with fixes"); /* such entries hold the fixes too */
     return el_hash_final(&h);
 }
 
@@ -200,7 +204,7 @@ static void inclusion_visit(CXFile f, CXSourceLocation *stack, unsigned n, CXCli
     CXString name = clang_getFileName(f);
     const char *s = clang_getCString(name);
     if (s && s[0]) {
-        char *real = realpath(s, NULL);
+        char *real = el_realpath_cached(s);
         if (real && !el_strmap_get(&in->seen, real)) {
             el_strmap_put(&in->seen, real, (void *)1);
             el_hash128 tok;
@@ -580,6 +584,94 @@ static void collect_includes(run *r, el_include_list *l)
     }
 }
 
+/* Is source i in this run's shard? */
+static bool in_shard(const el_engine_opts *o, const el_sources *sources, size_t i)
+{
+    return o->shard_count <= 1 ||
+           el_shard_of(sources->v[i].path, o->shard_count) == o->shard_index;
+}
+
+/* A deep copy of a TU's result for opts.tus_out: its findings (with
+ * fixes) and facts, and of its deps the linted files only. */
+static void copy_record(const el_sources *sources, const job *j, bool standalone, el_tu_records *out)
+{
+    el_grow(&out->v, &out->cap, out->n + 1, sizeof *out->v);
+    el_tu_record *t = &out->v[out->n++];
+    memset(t, 0, sizeof *t);
+    t->src = j->src;
+    t->standalone = standalone;
+    el_findings_copy(&t->result.findings, &j->result.findings);
+    for (size_t f = 0; f < j->result.n_facts; f++)
+        el_result_add_fact(&t->result, j->result.facts[f].file, j->result.facts[f].key,
+                           j->result.facts[f].value);
+    for (size_t d = 0; d < j->result.n_deps; d++)
+        if (el_sources_find(sources, j->result.deps[d].path) >= 0)
+            el_result_add_dep(&t->result, j->result.deps[d].path, j->result.deps[d].hash);
+    t->result.parsed = j->result.parsed;
+    t->result.had_errors = j->result.had_errors;
+}
+
+void el_tu_records_free(el_tu_records *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        el_result_free(&t->v[i].result);
+    free(t->v);
+    memset(t, 0, sizeof *t);
+}
+
+/* The project hooks, suppressions and sorting over the results of every
+ * TU, in job order; their findings are moved out. */
+static void finish(const el_engine_opts *o, el_sources *sources, el_tu_result *const *res, size_t n,
+                   el_findings *out)
+{
+    size_t nm = el_meta_count();
+    const el_rule *const *extra = o->extra_rules;
+    size_t n_extra = 0;
+    while (extra && extra[n_extra])
+        n_extra++;
+    el_findings all = {0};
+    size_t n_facts = 0;
+    for (size_t i = 0; i < n; i++)
+        n_facts += res[i]->n_facts;
+    el_project p = {.sources = sources, .out = &all};
+    p.facts = el_xcalloc(n_facts + 1, sizeof *p.facts);
+    for (size_t i = 0; i < n; i++)
+        for (size_t f = 0; f < res[i]->n_facts; f++)
+            p.facts[p.n_facts++] = &res[i]->facts[f];
+    for (size_t k = 0; k < nm + n_extra; k++) {
+        bool is_extra = k >= nm;
+        const el_rule *rule = is_extra ? extra[k - nm] : el_meta_at(k)->impl;
+        if (!is_extra && (!o->selected[k] || !rule))
+            continue;
+        if (rule->project) {
+            p.current_meta = is_extra ? -1 : (int)k;
+            rule->project(&p);
+        }
+    }
+    missing_includes_note(p.facts, p.n_facts);
+    if (o->facts_out)
+        for (size_t i = 0; i < p.n_facts; i++)
+            copy_fact(o->facts_out, p.facts[i]);
+    free(p.facts);
+    for (size_t i = 0; i < n; i++)
+        el_findings_move(&all, &res[i]->findings);
+
+    el_findings_sort_unique(&all);
+    el_suppress_apply(&all, sources->v, sources->n, o->selected);
+    el_findings_sort_unique(&all);
+    el_findings_move(out, &all);
+}
+
+void el_engine_finish(const el_engine_opts *o, el_sources *sources, el_tu_records *recs,
+                      el_findings *out)
+{
+    el_tu_result **res = el_xcalloc(recs->n + 1, sizeof *res);
+    for (size_t i = 0; i < recs->n; i++)
+        res[i] = &recs->v[i].result;
+    finish(o, sources, res, recs->n, out);
+    free(res);
+}
+
 void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *hashes,
                    el_findings *out, el_engine_stats *stats)
 {
@@ -587,7 +679,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
     pthread_mutex_init(&r.lock, NULL);
     pthread_cond_init(&r.cond, NULL);
     r.tool = tool_identity();
-    if (o->cache_dir && !o->want_fixes) { /* fixes are not cached */
+    if (o->cache_dir && (!o->want_fixes || o->cache_fixes)) { /* fixes only when asked */
         char *err = NULL;
         r.cache = el_cache_open(o->cache_dir, &err);
         if (!r.cache) {
@@ -616,7 +708,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
     double started = now_seconds();
     size_t cap = 0, unbuilt = 0;
     for (size_t i = 0; i < sources->n; i++) {
-        if (sources->v[i].is_header)
+        if (sources->v[i].is_header || !in_shard(o, sources, i))
             continue;
         /* With a compile database, a source file a walk found that the
          * database does not list is not built in this configuration (a
@@ -642,47 +734,26 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
         for (size_t d = 0; d < r.jobs[i].result.n_deps; d++)
             el_strmap_put(&covered, r.jobs[i].result.deps[d].path, (void *)1);
     for (size_t i = 0; i < sources->n; i++)
-        if (sources->v[i].is_header && !el_strmap_get(&covered, sources->v[i].path))
+        if (sources->v[i].is_header && !el_strmap_get(&covered, sources->v[i].path) &&
+            in_shard(o, sources, i))
             add_job(&r, &cap, i);
     el_strmap_free(&covered);
     run_phase(&r, phase1, r.n_jobs, started);
 
-    /* Findings and facts of every TU, in job order. */
-    el_findings all = {0};
-    size_t n_facts = 0;
     for (size_t i = 0; i < r.n_jobs; i++) {
-        n_facts += r.jobs[i].result.n_facts;
         stats->tus++;
         if (r.jobs[i].result.from_cache)
             stats->cached++;
+        if (o->tus_out)
+            copy_record(sources, &r.jobs[i], i >= phase1, o->tus_out);
     }
-    el_project p = {.sources = sources, .out = &all};
-    p.facts = el_xcalloc(n_facts + 1, sizeof *p.facts);
-    for (size_t i = 0; i < r.n_jobs; i++)
-        for (size_t f = 0; f < r.jobs[i].result.n_facts; f++)
-            p.facts[p.n_facts++] = &r.jobs[i].result.facts[f];
-    for (size_t i = 0; i < r.n_metas + r.n_extra; i++) {
-        bool extra = i >= r.n_metas;
-        const el_rule *rule = extra ? r.extra[i - r.n_metas] : el_meta_at((size_t)r.metas[i])->impl;
-        if (rule->project) {
-            p.current_meta = extra ? -1 : r.metas[i];
-            rule->project(&p);
-        }
-    }
-    missing_includes_note(p.facts, p.n_facts);
-    if (o->facts_out)
-        for (size_t i = 0; i < p.n_facts; i++)
-            copy_fact(o->facts_out, p.facts[i]);
     if (o->includes_out)
         collect_includes(&r, o->includes_out);
-    free(p.facts);
+    el_tu_result **res = el_xcalloc(r.n_jobs + 1, sizeof *res);
     for (size_t i = 0; i < r.n_jobs; i++)
-        el_findings_move(&all, &r.jobs[i].result.findings);
-
-    el_findings_sort_unique(&all);
-    el_suppress_apply(&all, sources->v, sources->n, o->selected);
-    el_findings_sort_unique(&all);
-    el_findings_move(out, &all);
+        res[i] = &r.jobs[i].result;
+    finish(o, sources, res, r.n_jobs, out);
+    free(res);
 
     for (size_t i = 0; i < r.n_jobs; i++) {
         el_args_free(r.jobs[i].args, r.jobs[i].n_args);

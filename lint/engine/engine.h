@@ -35,6 +35,10 @@ typedef struct el_engine_opts {
      * ember-migrate).  Fixes are not cached: with this set the cache is
      * neither read nor written. */
     bool want_fixes;
+    /* With want_fixes: use the cache all the same, the fixes stored with
+     * the findings (a report that shows fixes: SARIF, a shard's report).
+     * --fix and ember-migrate leave it off and always parse afresh. */
+    bool cache_fixes;
     /* Rules run in addition to the registry's, whatever --select says
      * (ember-migrate's scanner: it records facts).  NULL-terminated; NULL
      * for none.  They need no metadata and report nothing. */
@@ -46,7 +50,30 @@ typedef struct el_engine_opts {
      * pairs, in job order (emberlint --fix re-parses a changed header
      * through the .c files that include it). */
     struct el_include_list *includes_out;
+    /* --shard K/N (shard.h): lint only the translation units of shard
+     * `shard_index` (0-based) of `shard_count`; 0 or 1: all of them.  A
+     * .c file belongs to the shard its path selects; a header no .c of
+     * this shard includes gets a TU of its own when its path selects this
+     * shard (a merge keeps it only when no .c anywhere included it). */
+    unsigned shard_index, shard_count;
+    /* When not NULL, receives a copy of every TU's own result (findings
+     * before the project hooks and suppressions, facts, the linted files
+     * it read), in job order: what a shard's report carries. */
+    struct el_tu_records *tus_out;
 } el_engine_opts;
+
+/* One translation unit's result (opts.tus_out, el_engine_finish). */
+typedef struct el_tu_record {
+    size_t src;               /* index into the sources: its main file */
+    bool standalone;          /* a header linted on its own (phase 2) */
+    el_tu_result result;      /* deps: the linted files it read (hash unused) */
+} el_tu_record;
+
+typedef struct el_tu_records {
+    el_tu_record *v;
+    size_t n, cap;
+} el_tu_records;
+void el_tu_records_free(el_tu_records *t);
 
 /* Facts handed out by el_engine_run (opts.facts_out). */
 typedef struct el_fact_list {
@@ -74,5 +101,12 @@ typedef struct el_engine_stats {
  * applied).  Problems with the cache are warnings, never fatal. */
 void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *hashes,
                    el_findings *out, el_engine_stats *stats);
+/* What el_engine_run does after the TUs, on TU records gathered
+ * elsewhere (the shards of a run, emberlint merge): the project hooks,
+ * suppressions and sorting, as if one run had linted them in this order
+ * (.c files in source order, then headers).  Uses o->selected,
+ * o->extra_rules and o->facts_out; the records' findings are moved out. */
+void el_engine_finish(const el_engine_opts *o, el_sources *sources, el_tu_records *recs,
+                      el_findings *out);
 
 #endif

@@ -62,6 +62,21 @@ void el_findings_add(el_findings *f, const char *rule, el_severity sev, const ch
     x->message = el_xstrdup(message);
 }
 
+void el_findings_copy(el_findings *dst, const el_findings *src)
+{
+    for (size_t i = 0; i < src->n; i++) {
+        const el_finding *x = &src->v[i];
+        el_findings_add(dst, x->rule, x->severity, x->file, x->line, x->col, x->message);
+        if (!x->fix)
+            continue;
+        el_fix *fx = el_xcalloc(1, sizeof *fx);
+        fx->safety = x->fix->safety;
+        fx->description = x->fix->description ? el_xstrdup(x->fix->description) : NULL;
+        el_edits_append(&fx->edits, &x->fix->edits);
+        dst->v[dst->n - 1].fix = fx;
+    }
+}
+
 void el_findings_move(el_findings *dst, el_findings *src)
 {
     if (!src->n)

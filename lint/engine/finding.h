@@ -60,6 +60,8 @@ void el_finding_clear(el_finding *x);
 
 void el_findings_add(el_findings *f, const char *rule, el_severity sev, const char *file,
                      unsigned line, unsigned col, const char *message);
+/* Append deep copies of src's findings (fixes included) to dst. */
+void el_findings_copy(el_findings *dst, const el_findings *src);
 /* Move every finding of src to the end of dst; src becomes empty. */
 void el_findings_move(el_findings *dst, el_findings *src);
 /* Sort by file, line, column, rule, message and drop exact duplicates

@@ -11,6 +11,7 @@
 #include "mem.h"
 #include "metadata.h"
 #include "path.h"
+#include "realpath_cache.h"
 #include "rule.h"
 
 #define MSG_MAX 1024
@@ -36,7 +37,7 @@ el_file_slot *el_ctx_slot(el_ctx *ctx, CXFile file)
         CXString name = clang_getFileName(file);
         const char *n = clang_getCString(name);
         if (n && n[0])
-            s->path = el_path_real(n);
+            s->path = el_realpath_cached(n); /* every TU reads the same headers */
         clang_disposeString(name);
         if (s->path)
             s->source = el_sources_find(ctx->sources, s->path);

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <json-c/json.h>
 
 #include "finding.h"
 #include "sources.h"
@@ -25,6 +26,10 @@ typedef struct el_output {
     bool statistics;          /* text: counts per rule after the findings */
     bool fixes;               /* the run kept fixes (want_fixes): "fixable" means
                                * this finding carries one, not that its rule can */
+    char *const *fingerprints; /* one per finding (fingerprint.h), computed over
+                                * every finding before --baseline and --diff-base
+                                * left some out; NULL: computed here */
+    json_object *shard;       /* a shard's payload (shard.h) for json and sarif, or NULL */
 } el_output;
 
 typedef struct el_counts {

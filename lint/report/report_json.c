@@ -5,6 +5,7 @@
 #include <string.h>
 #include <json-c/json.h>
 
+#include "fingerprint.h"
 #include "metadata.h"
 #include "report.h"
 #include "utf8.h"
@@ -28,6 +29,9 @@ int el_report_json(FILE *out, const el_output *r)
     json_object_object_add(root, "tool", json_object_new_string("emberlint"));
     json_object_object_add(root, "version", json_object_new_string(EL_VERSION));
     json_object *arr = json_object_new_array();
+    el_texts texts = {0};
+    char **own = r->fingerprints ? NULL : el_fingerprints(f, &texts);
+    char *const *fps = r->fingerprints ? r->fingerprints : own;
     for (size_t i = 0; i < f->n; i++) {
         const el_finding *x = &f->v[i];
         int k = el_meta_index(x->rule);
@@ -44,7 +48,8 @@ int el_report_json(FILE *out, const el_output *r)
         json_object_object_add(o, "message", clean_string(x->message));
         bool fixable = r->fixes ? x->fix != NULL : (m && m->fixable);
         json_object_object_add(o, "fixable", json_object_new_boolean(fixable));
-        if (x->fix) {
+        json_object_object_add(o, "fingerprint", json_object_new_string(fps[i]));
+        if (x->fix && r->fixes) {
             json_object *fx = json_object_new_object();
             json_object_object_add(fx, "safety", json_object_new_string(el_fix_safety_name(x->fix->safety)));
             json_object_object_add(fx, "description", clean_string(x->fix->description));
@@ -53,6 +58,8 @@ int el_report_json(FILE *out, const el_output *r)
         json_object_array_add(arr, o);
     }
     json_object_object_add(root, "findings", arr);
+    el_fingerprints_free(own, f->n);
+    el_texts_free(&texts);
 
     el_counts c = el_report_count(f);
     json_object *sum = json_object_new_object();
@@ -69,6 +76,8 @@ int el_report_json(FILE *out, const el_output *r)
     free(counts);
     json_object_object_add(sum, "by_rule", by);
     json_object_object_add(root, "summary", sum);
+    if (r->shard)
+        json_object_object_add(root, "shard", json_object_get(r->shard));
 
     fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
                                                    JSON_C_TO_STRING_NOSLASHESCAPE),

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Install into a temporary prefix and build an application against it with
-# pkg-config alone, as a user outside the tree would.
+# pkg-config alone, as a user outside the tree would; then the same with
+# CMake's find_package(eh) (shared and static), and check the installed
+# man pages with mandoc -Tlint.
 set -eu
 build=${1:-build}
 top=$(pwd)
@@ -103,5 +105,62 @@ if [ "$out" != "-104 3 2" ]; then
 fi
 "$tmp/prefix/bin/ehinfo" --plugin "$tmp/libeh-outoftree.so" | grep -q '^oot.half ' ||
     { echo "install: FAIL: ehinfo --plugin does not list the plugin's custom op" >&2; exit 1; }
-echo "install: 2 passed, 0 failed (pkg-config app and an out-of-tree plugin against $tmp/prefix)"
+
+# CMake: find_package(eh REQUIRED) against the prefix, eh::eh (shared)
+# and eh::eh_static, built and run; a newer version is refused.
+mkdir "$tmp/cm"
+cp "$tmp/app.c" "$tmp/cm/app.c"
+cat > "$tmp/cm/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.13)
+project(ehapp C)
+find_package(eh 0.1 REQUIRED)
+add_executable(app_shared app.c)
+target_link_libraries(app_shared PRIVATE eh::eh)
+add_executable(app_static app.c)
+target_link_libraries(app_static PRIVATE eh::eh_static)
+CMAKE
+cmake -S "$tmp/cm" -B "$tmp/cm/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_BUILD_TYPE=Release \
+    >"$tmp/cmake.log" 2>&1 && cmake --build "$tmp/cm/build" >>"$tmp/cmake.log" 2>&1 || {
+    cat "$tmp/cmake.log" >&2
+    echo "install: FAIL: the CMake project did not build against the installed package" >&2
+    exit 1
+}
+for kind in shared static; do
+    out=$("$tmp/cm/build/app_$kind")
+    if [ "$out" != "0.1.0 1 2 3" ]; then
+        echo "install: FAIL: the CMake app ($kind) printed '$out'" >&2
+        exit 1
+    fi
+done
+if ! ldd "$tmp/cm/build/app_shared" | grep -q "$tmp/prefix/lib/libeh.so"; then
+    echo "install: FAIL: app_shared does not use the installed libeh.so" >&2
+    exit 1
+fi
+if ldd "$tmp/cm/build/app_static" | grep -q "libeh.so"; then
+    echo "install: FAIL: app_static uses libeh.so" >&2
+    exit 1
+fi
+sed -i 's/find_package(eh 0.1 REQUIRED)/find_package(eh 1.0 REQUIRED)/' "$tmp/cm/CMakeLists.txt"
+if cmake -S "$tmp/cm" -B "$tmp/cm/build2" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null 2>&1; then
+    echo "install: FAIL: find_package(eh 1.0) accepted version 0.1.0" >&2
+    exit 1
+fi
+
+# The man pages are installed and mandoc finds nothing to warn about.
+for page in man1/emberlint.1 man1/ember-migrate.1 man1/ehinfo.1 man3/libeh.3; do
+    f="$tmp/prefix/share/man/$page"
+    if [ ! -f "$f" ]; then
+        echo "install: FAIL: $page is not installed" >&2
+        exit 1
+    fi
+    if ! lint=$(mandoc -Tlint -W warning "$f" 2>&1) || [ -n "$lint" ]; then
+        echo "install: FAIL: mandoc -Tlint on $page: $lint" >&2
+        exit 1
+    fi
+    if ! MANWIDTH=80 man -l "$f" >/dev/null 2>"$tmp/man.err" || [ -s "$tmp/man.err" ]; then
+        echo "install: FAIL: man -l $page: $(cat "$tmp/man.err")" >&2
+        exit 1
+    fi
+done
+echo "install: 4 passed, 0 failed (pkg-config app, an out-of-tree plugin, CMake apps shared and static, man pages, against $tmp/prefix)"
 cd "$top"

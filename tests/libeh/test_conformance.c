@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "conformance.h"
+#include <eh/backend_api.h>
 
 #define DN(d) eh_dtype_name(d)
 
@@ -944,6 +945,41 @@ static int bounded(const ew_fns *f)
     return 0;
 }
 
+/* Vectorized ops (a CF_ULP row): within ulps of ref, not bit-identical. */
+static int vectorized(const ew_fns *f)
+{
+    const cf_tol *t = cf_tolerance(f->name);
+    return t && t->by_ulp;
+}
+
+/* Ops whose result jumps (floor, round, sign, ...): after a vectorized op
+ * a one-ulp difference can move a value across the jump, so chains that
+ * are compared with ref in ulps leave them out. */
+static int discontinuous(const ew_fns *f)
+{
+    static const char *const names[] = {"sign", "floor", "ceil", "round", "floor_divide", "mod"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (!strcmp(f->name, names[k]))
+            return 1;
+    return 0;
+}
+
+/* What a chain draws from and how it is compared (c->i[2]). */
+enum {
+    CHAIN_EXACT,  /* ops with exact results only: equal to ref, bit for bit */
+    CHAIN_SMOOTH, /* vectorized ops too, no jumps: within chain_tol of ref */
+    CHAIN_ALL     /* every op: fused equals the same backend op by op     */
+};
+
+static int in_pool(const ew_fns *f, int pool)
+{
+    switch (pool) {
+    case CHAIN_EXACT: return !vectorized(f);
+    case CHAIN_SMOOTH: return !discontinuous(f);
+    default: return 1;
+    }
+}
+
 /* A chain of c->i[0] random elementwise ops on in[0], with the other
  * inputs and scalars as second operands and an occasional earlier result
  * reused (a diamond), rebuilt identically on every backend from the
@@ -951,14 +987,17 @@ static int bounded(const ew_fns *f)
  * change or the region limit is reached), eager backends run it op by op.
  * c->i[1]: draw from the bounded ops only, with tanh every third op, so
  * that a long chain does not end in all-NaN (which would compare equal
- * whatever the backend computed). */
+ * whatever the backend computed).  c->i[2]: the pool (CHAIN_*).
+ * c->i[3]: evaluate every intermediate as it is made (op by op on any
+ * backend: a deferring one runs each node alone). */
 static eh_status run_chain(const cf_case *c, eh_tensor **out, int *n)
 {
     static const double scalars[] = {0.5, -2.0, 3.0, 1e-3, 1.5};
     const ew_fns *ops[sizeof ew_table / sizeof ew_table[0]];
     int n_ops = 0;
     for (size_t k = 0; k < sizeof ew_table / sizeof ew_table[0]; k++)
-        if (chainable(&ew_table[k]) && (!c->i[1] || bounded(&ew_table[k])))
+        if (chainable(&ew_table[k]) && (!c->i[1] || bounded(&ew_table[k])) &&
+            in_pool(&ew_table[k], (int)c->i[2]))
             ops[n_ops++] = &ew_table[k];
     cf_rng r;
     cf_rng_seed_str(&r, c->label);
@@ -967,6 +1006,9 @@ static eh_status run_chain(const cf_case *c, eh_tensor **out, int *n)
     const eh_tensor *x = c->in[0];
     for (int64_t k = 0; k < c->i[0]; k++) {
         const ew_fns *f = ops[cf_rng_u64(&r) % (uint64_t)n_ops];
+        /* every third op bounds the values: tanh, or clip where the pool
+         * has no vectorized ops */
+        int clip = c->i[1] && k % 3 == 2 && c->i[2] == CHAIN_EXACT;
         if (c->i[1] && k % 3 == 2)
             f = ew_lookup("tanh");
         const eh_tensor *a = cur ? cur : x;
@@ -975,7 +1017,9 @@ static eh_status run_chain(const cf_case *c, eh_tensor **out, int *n)
         const eh_tensor *other = c->in[1 + cf_rng_u64(&r) % (uint64_t)(c->n_in - 1)];
         if (saved && k % 7 == 6)
             other = saved;
-        if (f->u)
+        if (clip)
+            cur = eh_clip_scalar(a, -1.0, 1.0);
+        else if (f->u)
             cur = f->u(a);
         else if (how == 0)
             cur = f->bs(a, s);
@@ -986,6 +1030,8 @@ static eh_status run_chain(const cf_case *c, eh_tensor **out, int *n)
         else
             cur = f->b(other, a);
         if (!cur)
+            break;
+        if (c->i[3] && eh_eval(cur) != EH_OK)
             break;
         if (k % 5 == 2)
             saved = cur;
@@ -998,16 +1044,43 @@ static eh_status run_chain(const cf_case *c, eh_tensor **out, int *n)
     return st;
 }
 
-static void chain_case(eh_dtype dt, cf_shape x, int64_t length, int big)
+/* CHAIN_SMOOTH against ref: each vectorized op errs by at most 4 ulps
+ * (tolerances.def), and the chain carries that error forward through
+ * Lipschitz-bounded ops (bounded chains apply tanh every third op, which
+ * contracts).  Measured on these cases on every instruction set: at most
+ * 1.5 ulps (f32) and 0.75 ulp (f64) relative to max(1, |ref|); the bound
+ * is 16 ulps, a margin of about ten (f16 results: 4 ulps, one rounding of
+ * a value that may sit on either side of a tie).  A chain is as
+ * precise as its least precise float operand (an f32 chain promoted to f64
+ * by one f64 operand carries f32 errors): every column is that dtype's. */
+static const double chain_rel[3] = {4 * 0x1p-10, 16 * 0x1p-23, 16 * 0x1p-52};
+
+static cf_tol chain_tol_for(const cf_case *c)
 {
+    int lowest = 2;
+    for (int k = 0; k < c->n_in; k++) {
+        eh_dtype dt = eh_get_dtype(c->in[k]);
+        int col = dt == EH_F16 ? 0 : dt == EH_F32 ? 1 : 2;
+        if (col < lowest)
+            lowest = col;
+    }
+    double v = chain_rel[lowest];
+    cf_tol t = {"chain", 0, {v, v, v}, {v, v, v}, 0, {0, 0, 0}};
+    return t;
+}
+
+static void chain_case(eh_dtype dt, cf_shape x, int64_t length, int big, int pool)
+{
+    static const char *const pools[] = {"exact", "smooth", "any"};
     int bound = length > 10;
     cf_case c;
-    CF_CASE(c, "add", "chain of %lld %selementwise ops on %s %s%s", (long long)length,
-            bound ? "bounded " : "", DN(dt), cf_shape_str(x),
+    CF_CASE(c, "add", "chain of %lld %s%s elementwise ops on %s %s%s", (long long)length,
+            bound ? "bounded " : "", pools[pool], DN(dt), cf_shape_str(x),
             big ? "" : " with broadcast operands");
     c.run = run_chain;
     c.i[0] = length;
     c.i[1] = bound;
+    c.i[2] = pool;
     c.allow_error = 1; /* a chain may still meet bool; codes must agree then */
     cf_add_rnd(&c, dt, x, bound ? CF_V_UNIT : CF_V_DEFAULT);
     if (big) {
@@ -1019,7 +1092,39 @@ static void chain_case(eh_dtype dt, cf_shape x, int64_t length, int big)
         cf_add_rnd(&c, cf_dtypes[(dt + 1) % 5], CF_SH(5), CF_V_DEFAULT);
         cf_add_rnd(&c, dt, CF_SH0, CF_V_DEFAULT);
     }
-    cf_check(&c);
+    cf_tol tol = chain_tol_for(&c);
+    if (pool == CHAIN_SMOOTH)
+        c.tol = &tol;
+    if (pool != CHAIN_ALL) {
+        cf_check(&c);
+    } else {
+        /* every backend: the chain as the backend runs it (fused where it
+         * fuses) equals the same chain evaluated op by op, bit for bit */
+        const char *names[CF_MAX_BACKENDS];
+        int nb = cf_backends(names);
+        for (int b = 0; b < nb; b++) {
+            eh_tensor *whole[1] = {NULL}, *steps[1] = {NULL};
+            int n1 = 0, n2 = 0;
+            eh_set_backend(names[b]);
+            c.i[3] = 0;
+            eh_status s1 = run_chain(&c, whole, &n1);
+            c.i[3] = 1;
+            eh_status s2 = run_chain(&c, steps, &n2);
+            if (s1 == EH_OK)
+                s1 = eh_eval(whole[0]);
+            char msg[512];
+            if (s1 != s2)
+                cf_finding(&c, names[b], "status %s fused, %s op by op", eh_status_name(s1),
+                           eh_status_name(s2));
+            else if (s1 == EH_OK && !cf_compare(steps[0], whole[0], cf_tolerance("add"), 1, msg, sizeof msg))
+                cf_finding(&c, names[b], "fused differs from op by op: %s", msg);
+            eh_clear_error();
+            eh_release(whole[0]);
+            eh_release(steps[0]);
+        }
+        eh_set_backend("ref");
+        cf_case_free(&c);
+    }
 }
 
 /* Not one op but many: fused evaluation must give what op-by-op does. */
@@ -1028,14 +1133,27 @@ static void test_elementwise_chains(void **state)
     (void)state;
     cf_begin_test();
     const int64_t lengths[] = {2, 6, 20, 70};
-    for (int d = 0; d < 5; d++) /* not bool: most chainable ops reject it */
-        for (int k = 0; k < 4; k++) {
-            chain_case(cf_dtypes[d], CF_SH(3, 1, 5), lengths[k], 0);
-            chain_case(cf_dtypes[d], CF_SH(3, 4, 5), lengths[k], 0);
+    eh_isa top = eh_isa_detected();
+    for (int pool = CHAIN_EXACT; pool <= CHAIN_ALL; pool++) {
+        for (int d = 0; d < 5; d++) /* not bool: most chainable ops reject it */
+            for (int k = 0; k < 4; k++) {
+                chain_case(cf_dtypes[d], CF_SH(3, 1, 5), lengths[k], 0, pool);
+                chain_case(cf_dtypes[d], CF_SH(3, 4, 5), lengths[k], 0, pool);
+            }
+        chain_case(EH_F32, CF_SH(BIG), 12, 1, pool);
+        chain_case(EH_F64, CF_SH(BIG), 80, 1, pool);
+        chain_case(EH_I32, CF_SH(BIG), 12, 1, pool);
+    }
+    /* the vectorized kernels of every instruction set this machine has */
+    for (int isa = 0; isa < (int)top; isa++) {
+        eh_isa_set((eh_isa)isa);
+        for (int pool = CHAIN_SMOOTH; pool <= CHAIN_ALL; pool++) {
+            chain_case(EH_F32, CF_SH(BIG), 12, 1, pool);
+            chain_case(EH_F64, CF_SH(BIG), 80, 1, pool);
+            chain_case(EH_F16, CF_SH(3, 4, 5), 20, 0, pool);
         }
-    chain_case(EH_F32, CF_SH(BIG), 12, 1);
-    chain_case(EH_F64, CF_SH(BIG), 80, 1);
-    chain_case(EH_I32, CF_SH(BIG), 12, 1);
+    }
+    eh_isa_set(top);
     cf_end_test();
 }
 

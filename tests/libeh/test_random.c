@@ -308,6 +308,8 @@ static void test_categorical_pick(void **state)
 
 /* ---- the counter layout through the public API ---------------------------------- */
 
+/* Stream version 2 (docs/random.md): uniform and normal.  Values from
+ * tests/libeh/random_kat.py, an independent implementation. */
 static void test_uniform_known_values(void **state)
 {
     (void)state;
@@ -315,25 +317,93 @@ static void test_uniform_known_values(void **state)
     eh_tensor *a = eh_random_uniform(1, SHAPE(4), 0.0, 1.0, EH_F64); /* call 0 */
     eh_tensor *b = eh_random_uniform(1, SHAPE(4), 0.0, 1.0, EH_F64); /* call 1 */
     eh_tensor *c = eh_random_uniform(1, SHAPE(4), -2.0, 3.0, EH_F64); /* call 2 */
-    /* element 0 of call 0 is the first Random123 vector's first two words */
     assert_tensor_exact(a, EH_F64, 1, SHAPE(4),
-                        ((const double[]){0.3990464708489645, 0.9722412015223156,
-                                          0.019449422443156505, 0.7873677707778073}));
+                        ((const double[]){0.866024979044066, 0.7006868976733217,
+                                          0.4198648493548438, 0.7559271100253647}));
     assert_tensor_exact(b, EH_F64, 1, SHAPE(4),
-                        ((const double[]){0.5166791607485287, 0.7909692895716754,
-                                          0.7733471141530533, 0.13440600401373937}));
+                        ((const double[]){0.24001481130284885, 0.5078927200688645,
+                                          0.38591083016728467, 0.898771318918103}));
     assert_tensor_exact(c, EH_F64, 1, SHAPE(4),
-                        ((const double[]){-1.8753480709705888, 0.34520405430248546,
-                                          2.325241880509533, -0.9052004239981808}));
+                        ((const double[]){-1.4765505214913293, -0.5447770484794332,
+                                          1.3131647855096236, -1.7677817906800875}));
     eh_seed(UINT64_C(0x0123456789abcdef)); /* key (0x89abcdef, 0x01234567) */
     eh_tensor *d = eh_random_uniform(1, SHAPE(4), 0.0, 1.0, EH_F64);
     assert_tensor_exact(d, EH_F64, 1, SHAPE(4),
-                        ((const double[]){0.7199727405728023, 0.6788647413070451,
-                                          0.9679895414758334, 0.6726146304279103}));
+                        ((const double[]){0.683521856644747, 0.6027918610860626,
+                                          0.17197160367620368, 0.1884245334167065}));
+    /* f32: four elements per block, 24-bit uniforms, exact */
+    eh_seed(5);
+    eh_tensor *f = eh_random_uniform(1, SHAPE(9), 0.0, 1.0, EH_F32);
+    assert_tensor_exact(f, EH_F32, 1, SHAPE(9),
+                        ((const double[]){0.07791578769683838, 0.5320236086845398,
+                                          0.6817269921302795, 0.5634937882423401,
+                                          0.47173720598220825, 0.5947539806365967,
+                                          0.049465298652648926, 0.4954548478126526,
+                                          0.7345722913742065}));
+    /* f32 normal: both Box-Muller outputs of each word pair, float
+     * polynomials in libeh (the reference is double): within 2e-6 */
+    eh_seed(7);
+    eh_tensor *g = eh_random_normal(1, SHAPE(9), 1.0, 2.0, EH_F32);
+    assert_tensor(g, EH_F32, 1, SHAPE(9),
+                  ((const double[]){0.76343834400177, 1.5371856689453125, 2.2962005138397217,
+                                    1.6740974187850952, -3.6041791439056396, 4.4883832931518555,
+                                    1.32473623752594, -1.7172956466674805, 1.2794427871704102}),
+                  1e-5, 2e-6);
     eh_release(a);
     eh_release(b);
     eh_release(c);
     eh_release(d);
+    eh_release(f);
+    eh_release(g);
+}
+
+/* Version 2's f32/f16 kernel is one build per instruction set: every one
+ * must give the same bits, for any range the output is split into. */
+static void test_v2_same_bits_on_every_isa(void **state)
+{
+    (void)state;
+    const int64_t n = 100003;
+    eh_isa top = eh_isa_detected();
+    const eh_dtype dts[2] = {EH_F32, EH_F16};
+    for (int op = 0; op < 2; op++)
+        for (int d = 0; d < 2; d++) {
+            eh_tensor *want = NULL;
+            for (int isa = 0; isa <= (int)top; isa++) {
+                eh_isa_set((eh_isa)isa);
+                eh_seed(31);
+                eh_tensor *t = op ? eh_random_normal(1, SHAPE(n), -1.0, 3.0, dts[d])
+                                  : eh_random_uniform(1, SHAPE(n), -2.0, 5.0, dts[d]);
+                assert_int_equal(eh_eval(t), EH_OK);
+                if (!want)
+                    want = t;
+                else {
+                    assert_memory_equal(eh_data_const(t), eh_data_const(want), eh_nbytes(t));
+                    eh_release(t);
+                }
+            }
+            /* ranges that cut blocks of four anywhere give the same elements */
+            eh_op_call call = {.op = op ? EH_OP_random_normal : EH_OP_random_uniform};
+            eh_tensor *out = eh_tensor_new(1, SHAPE(n), dts[d]);
+            assert_int_equal(eh_tensor_alloc_data(out), EH_OK);
+            eh_tensor *outs[1] = {out};
+            call.n_out = 1;
+            call.out = outs;
+            call.p.i[EH_RAND_P_SEED_LO] = 31;
+            call.p.i[EH_RAND_P_CALL] = 0;
+            call.p.f[0] = op ? -1.0 : -2.0;
+            call.p.f[1] = op ? 3.0 : 5.0;
+            /* uniform's clamp bounds as the frontend computes them: the
+             * dtype's smallest and largest values in [-2, 5) */
+            call.p.f[2] = -2.0;
+            call.p.f[3] = dts[d] == EH_F32 ? nextafterf(5.0f, 0.0f) : 5.0 - 0x1p-8;
+            int64_t cuts[] = {0, 1, 6, 7, 4097, 50001, 99999, n};
+            for (int k = 0; k + 1 < (int)(sizeof cuts / sizeof cuts[0]); k++)
+                assert_int_equal(eh_rand_fill(&call, cuts[k], cuts[k + 1]), EH_OK);
+            assert_memory_equal(eh_data_const(out), eh_data_const(want), eh_nbytes(out));
+            eh_tensor_unref(out);
+            eh_release(want);
+        }
+    eh_isa_set(top);
 }
 
 static void test_other_known_values(void **state)
@@ -347,8 +417,8 @@ static void test_other_known_values(void **state)
     eh_tensor *b = eh_random_bernoulli(1, SHAPE(10), 0.3);                 /* call 4 */
     eh_tensor *p = eh_random_permutation(8);                               /* call 5 */
     assert_tensor(n, EH_F64, 1, SHAPE(4),
-                  ((const double[]){0.886497505901441, -0.15660962291201724,
-                                    -0.49410051266974614, -0.6798916663144136}),
+                  ((const double[]){-0.5127669730740761, 0.18614677635991195,
+                                    1.4448208897113122, -2.024498525928379}),
                   0.0, 1e-13);
     assert_tensor(e, EH_F64, 1, SHAPE(4),
                   ((const double[]){0.020219553470984763, 0.27599618673289517,
@@ -689,12 +759,13 @@ static void test_uniform_narrow_ranges(void **state)
     eh_release(d);
 }
 
-/* Float results are the f64 sample rounded once to the dtype. */
+/* Float results of the version-1 samplers are the f64 sample rounded once
+ * to the dtype (uniform and normal, version 2, sample f32 on their own). */
 static void test_float_dtypes_round_the_f64_sample(void **state)
 {
     (void)state;
     const int n = 2000;
-    for (int op = 0; op < 3; op++) {
+    for (int op = 1; op < 3; op++) {
         eh_tensor *t[3];
         const eh_dtype dts[3] = {EH_F64, EH_F32, EH_F16};
         for (int d = 0; d < 3; d++) {
@@ -775,7 +846,15 @@ static void test_normal_statistics(void **state)
         if (dts[d] != EH_F16) {
             for (int64_t k = 0; k < N_STAT; k++)
                 x[k] = (x[k] - 2.0) / 3.0;
-            check_ks("normal", x, N_STAT, cdf_normal, 0.0);
+            /* the two outputs of a Box-Muller pair are independent: their
+             * correlation is within 6 standard errors of 0 */
+            double sxy = 0;
+            for (int64_t k = 0; k + 1 < N_STAT; k += 2)
+                sxy += x[k] * x[k + 1];
+            double corr = sxy / (double)(N_STAT / 2);
+            if (!(fabs(corr) < 6.0 / sqrt((double)(N_STAT / 2))))
+                fail_msg("normal %s: pair correlation %g", eh_dtype_name(dts[d]), corr);
+            check_ks("normal", x, N_STAT, cdf_normal, 0.0); /* sorts x */
         }
         free(x);
         eh_release(t);
@@ -1308,6 +1387,7 @@ int main(int argc, char **argv)
         EH_TEST(test_stream_layout),
         EH_TEST(test_categorical_pick),
         EH_TEST(test_uniform_known_values),
+        EH_TEST(test_v2_same_bits_on_every_isa),
         EH_TEST(test_other_known_values),
         EH_TEST(test_same_seed_same_tensors),
         EH_TEST(test_call_numbers_are_shared_by_all_ops),

@@ -61,9 +61,10 @@ static void test_json_shape(void **state)
     assert_true(strlen(json_object_get_string(tt_get(j, "version"))) > 0);
     json_object *findings = tt_get(j, "findings");
     assert_int_equal(json_object_array_length(findings), 3);
-    const char *fkeys[] = {"rule", "name", "severity", "file", "line", "column", "message", "fixable"};
+    const char *fkeys[] = {"rule", "name", "severity", "file", "line", "column", "message", "fixable",
+                           "fingerprint"};
     for (size_t i = 0; i < 3; i++)
-        expect_keys(json_object_array_get_idx(findings, i), fkeys, 8);
+        expect_keys(json_object_array_get_idx(findings, i), fkeys, 9);
 
     /* sorted by file, line, column */
     json_object *f0 = json_object_array_get_idx(findings, 0);
@@ -195,6 +196,28 @@ static void test_sarif(void **state)
         assert_true(json_object_get_int(tt_get(region, "startLine")) >= 1);
         assert_true(json_object_get_int(tt_get(region, "startColumn")) >= 1);
     }
+    /* what the SARIF validator and GitHub want (tests/lint/sarif_validate.sh
+     * runs the real validator): an information URI, unique tags, a help
+     * URI per rule, a fingerprint per result, fixes where there is one */
+    assert_true(strlen(str_at(driver, "informationUri", NULL)) > 8);
+    for (size_t i = 0; i < json_object_array_length(rules); i++) {
+        json_object *rule = json_object_array_get_idx(rules, i);
+        json_object *tags = tt_get(tt_get(rule, "properties"), "tags");
+        for (size_t a = 0; a < json_object_array_length(tags); a++)
+            for (size_t b = a + 1; b < json_object_array_length(tags); b++)
+                assert_string_not_equal(json_object_get_string(json_object_array_get_idx(tags, a)),
+                                        json_object_get_string(json_object_array_get_idx(tags, b)));
+        assert_true(tt_contains(str_at(rule, "helpUri", NULL), str_at(rule, "id", NULL)));
+    }
+    json_object *first = json_object_array_get_idx(results, 0);
+    const char *fp = str_at(tt_get(first, "partialFingerprints"), "emberlint/v1", NULL);
+    assert_int_equal(strlen(fp), 18); /* 16 hex digits, ":1" */
+    json_object *change = json_object_array_get_idx(
+        tt_get(json_object_array_get_idx(tt_get(first, "fixes"), 0), "artifactChanges"), 0);
+    assert_string_equal(str_at(tt_get(change, "artifactLocation"), "uri", NULL), "src/bad.c");
+    json_object *rp = json_object_array_get_idx(tt_get(change, "replacements"), 0);
+    assert_int_equal(json_object_get_int(tt_get(tt_get(rp, "deletedRegion"), "startLine")), 2);
+    assert_string_equal(str_at(run, "columnKind", NULL), "utf16CodeUnits");
     /* a URI is percent-encoded */
     json_object *last = json_object_array_get_idx(results, 2);
     json_object *art = tt_get(tt_get(json_object_array_get_idx(tt_get(last, "locations"), 0),
@@ -205,6 +228,37 @@ static void test_sarif(void **state)
     assert_true(root[strlen(root) - 1] == '/');
     json_object_put(j);
     tt_free(&r);
+}
+
+/* SARIF columns count UTF-16 code units (its default columnKind); text
+ * and JSON keep clang's byte columns. */
+static void test_sarif_utf16_columns(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    /* "é" is 2 bytes, 1 UTF-16 unit; "😀" is 4 bytes, 2 units */
+    free(tt_write(dir, "u.c", "/* \xc3\xa9 */ #include <cblas.h>\n/* \xf0\x9f\x98\x80 */ #include <lapacke.h>\n"));
+    tt_run r = lt_lint(dir, "--no-cache", "--format", "json", "u.c", NULL);
+    json_object *j = tt_json(r.out);
+    json_object *f = tt_get(j, "findings");
+    assert_int_equal(json_object_get_int(tt_get(json_object_array_get_idx(f, 0), "column")), 10);
+    assert_int_equal(json_object_get_int(tt_get(json_object_array_get_idx(f, 1), "column")), 12);
+    json_object_put(j);
+    tt_free(&r);
+    r = lt_lint(dir, "--no-cache", "--format", "sarif", "u.c", NULL);
+    j = tt_json(r.out);
+    json_object *results = tt_get(json_object_array_get_idx(tt_get(j, "runs"), 0), "results");
+    static const int want[] = {9, 10};
+    for (size_t i = 0; i < 2; i++) {
+        json_object *region = tt_get(tt_get(json_object_array_get_idx(tt_get(json_object_array_get_idx(results, i),
+                                                                             "locations"), 0),
+                                            "physicalLocation"), "region");
+        assert_int_equal(json_object_get_int(tt_get(region, "startColumn")), want[i]);
+    }
+    json_object_put(j);
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
 }
 
 static void test_github(void **state)
@@ -232,6 +286,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_paths_relative_to_cwd, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_sarif, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_github, tree_setup, tree_teardown),
+        cmocka_unit_test(test_sarif_utf16_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

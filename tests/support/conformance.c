@@ -249,8 +249,9 @@ void cf_dump(const eh_tensor *t, int64_t max, char *buf, size_t cap)
 #define E32 0x1p-23
 #define E64 0x1p-52
 static const cf_tol tol_rows[] = {
-#define CF_EXACT(op) {#op, 1, {0, 0, 0}, {0, 0, 0}},
-#define CF_TOL(op, r16, a16, r32, a32, r64, a64) {#op, 0, {r16, r32, r64}, {a16, a32, a64}},
+#define CF_EXACT(op) {#op, 1, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}},
+#define CF_TOL(op, r16, a16, r32, a32, r64, a64) {#op, 0, {r16, r32, r64}, {a16, a32, a64}, 0, {0, 0, 0}},
+#define CF_ULP(op, u16, u32, u64) {#op, 0, {0, 0, 0}, {0, 0, 0}, 1, {u16, u32, u64}},
 #include "../conformance/tolerances.def"
 };
 #undef E16
@@ -269,6 +270,31 @@ const cf_tol *cf_tolerance_rows(int *n)
 {
     *n = (int)(sizeof tol_rows / sizeof tol_rows[0]);
     return tol_rows;
+}
+
+/* The float's bits as an integer that counts representable values:
+ * consecutive values differ by 1, +0 and -0 are both 0. */
+static int64_t ordered(eh_dtype dt, double v)
+{
+    if (dt == EH_F64) {
+        int64_t i;
+        memcpy(&i, &v, sizeof i);
+        return i >= 0 ? i : -(i & INT64_MAX);
+    }
+    if (dt == EH_F16) {
+        uint16_t h = eh_f32_to_f16((float)v);
+        return (h & 0x8000) ? -(int64_t)(h & 0x7fff) : (int64_t)h;
+    }
+    float f = (float)v;
+    int32_t i;
+    memcpy(&i, &f, sizeof i);
+    return i >= 0 ? i : -(int64_t)(i & INT32_MAX);
+}
+
+int64_t cf_ulp_distance(eh_dtype dt, double a, double b)
+{
+    int64_t d = ordered(dt, a) - ordered(dt, b);
+    return d < 0 ? -d : d;
 }
 
 static void index_text(const eh_tensor *t, int64_t flat, char *buf, size_t cap)
@@ -325,14 +351,19 @@ int cf_compare(const eh_tensor *want, const eh_tensor *got, const cf_tol *tol, d
             ok = isnan(a) && isnan(b);
         else if (isinf(a) || isinf(b))
             ok = a == b;
-        else if (exact)
+        else if (exact || (tol->by_ulp && a == 0 && b == 0))
             ok = a == b && signbit(a) == signbit(b);
+        else if (tol->by_ulp)
+            ok = cf_ulp_distance(dt, a, b) <= tol->ulps[c];
         else
             ok = fabs(b - a) <= atol + rtol * fabs(a);
         if (!ok) {
             char ix[96];
             index_text(want, k, ix, sizeof ix);
-            if (exact)
+            if (tol->by_ulp && !exact)
+                snprintf(msg, cap, "element %s is %.17g, ref %.17g: %lld ulps apart > allowed %d", ix,
+                         b, a, (long long)cf_ulp_distance(dt, a, b), tol->ulps[c]);
+            else if (exact)
                 snprintf(msg, cap, "element %s is %.17g, ref %.17g (exact comparison)", ix, b, a);
             else
                 snprintf(msg, cap,
@@ -457,7 +488,7 @@ int cf_check(cf_case *c)
 {
     const char *names[CF_MAX_BACKENDS];
     int nb = cf_backends(names);
-    const cf_tol *tol = cf_tolerance(c->op);
+    const cf_tol *tol = c->tol ? c->tol : cf_tolerance(c->op);
     if (!tol)
         fail_msg("no row for op '%s' in tests/conformance/tolerances.def", c->op);
     double scale = c->scale > 0 ? c->scale : 1.0;

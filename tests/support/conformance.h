@@ -78,7 +78,14 @@ typedef struct cf_tol {
     int exact;      /* compare exactly (values and the sign of zero)      */
     double rtol[3]; /* for f16, f32, f64 results                          */
     double atol[3]; /* multiplied by the case's scale (cf_case.scale)     */
+    int by_ulp;     /* CF_ULP row: compare in ulps (ulps[] below)         */
+    int ulps[3];    /* for f16, f32, f64 results                          */
 } cf_tol;
+
+/* Distance in ulps between two finite values of dtype dt (f16, f32 or
+ * f64, each exactly representable in it): the number of representable
+ * values between them, +0 and -0 counting as one. */
+int64_t cf_ulp_distance(eh_dtype dt, double a, double b);
 
 /* The row for `op`, NULL if the table has none. */
 const cf_tol *cf_tolerance(const char *op);
@@ -88,7 +95,9 @@ const cf_tol *cf_tolerance_rows(int *n);
 /* Compare got with want (the ref result): dtype, shape, then values.
  * Integer and bool dtypes compare exactly.  Floats: NaN matches NaN only,
  * an infinity only the same infinity; otherwise exact mode needs equal
- * values with the same sign of zero, tolerance mode
+ * values with the same sign of zero, ulp mode at most ulps[d]
+ * representable values between them (two zeros: the same sign),
+ * tolerance mode
  *   |got - want| <= atol * scale + rtol * |want|.
  * Returns 1 when they agree, else 0 with a description in msg. */
 int cf_compare(const eh_tensor *want, const eh_tensor *got, const cf_tol *tol, double scale,
@@ -129,6 +138,7 @@ struct cf_case {
     int64_t v[3][EH_MAX_DIMS]; /* per-axis vectors (slice bounds, pad widths) */
     uint64_t seed;             /* eh_seed(seed) before each backend's run     */
     double scale;              /* multiplies the tolerance's atol (0 means 1) */
+    const cf_tol *tol;         /* when set, used instead of the op's row      */
     unsigned skip_values;      /* bit k: output k is not compared by value    */
     int allow_error;           /* ref may fail: then only codes are compared  */
     cf_post_fn post;

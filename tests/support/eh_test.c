@@ -28,8 +28,7 @@ eh_tensor *t_vec(eh_dtype dtype, int64_t n, const double *values)
 
 double t_at(const eh_tensor *t, int64_t k)
 {
-    eh_tensor *m = (eh_tensor *)t;
-    const void *data = eh_data(m);
+    const void *data = eh_data_const(t); /* reading: never copies a view */
     if (!data)
         fail_msg("t_at: %s", eh_error_message());
     switch (eh_get_dtype(t)) {

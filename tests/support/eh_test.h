@@ -104,6 +104,7 @@ int t_run(const char *const *argv, const char *const *env, char *out, size_t cap
 /* Internal test hooks from libeh (not in the public headers). */
 void eh__test_fail_alloc(int nth);
 void eh__test_storage_bytes(long long *now, long long *peak);
+void eh__test_block_cache(int *blocks, long long *bytes);
 void eh__test_reset_storage_peak(void);
 
 #endif

@@ -85,6 +85,8 @@ typedef struct eh_deferred_ops {
 } eh_deferred_ops;
 
 struct eh_scope;
+/* A reference-counted block of elements that views share (tensor.c). */
+typedef struct eh_storage eh_storage;
 
 struct eh_tensor {
     atomic_int refcount;   /* every reference: caller's, scope's, internal */
@@ -94,7 +96,12 @@ struct eh_tensor {
     int64_t shape[EH_MAX_DIMS];
     int64_t size;          /* product of shape; 1 for 0-d                 */
     size_t nbytes;         /* size * element size                          */
-    void *data;            /* dense row-major storage; NULL while deferred */
+    void *data;            /* dense row-major elements; NULL while deferred.
+                            * Kernels read inputs here and write outputs
+                            * (fresh, never shared); a view's data points
+                            * into another tensor's block.              */
+    eh_storage *storage;   /* the block data lives in (NULL: inline)     */
+    int exposed;           /* a writable pointer was handed out          */
     const eh_deferred_ops *deferred_ops; /* non-NULL while deferred       */
     void *deferred;        /* the deferring backend's state                */
     struct eh_scope *scope;/* owning scope, or NULL                        */
@@ -272,6 +279,31 @@ int eh_num_threads(void);
 typedef void (*eh_range_fn)(void *ctx, int64_t begin, int64_t end, int worker);
 void eh_parallel_for(int64_t n, int64_t grain, eh_range_fn fn, void *ctx);
 
+/* ---- instruction sets ------------------------------------------------------ */
+
+/* Kernels in a simd/ folder are compiled once per instruction set and
+ * chosen at run time (docs/performance.md).  The level is detected once:
+ * the best the CPU and the OS support, lowered by the environment variable
+ * EH_ISA (sse2, avx2, avx512: a level above the detected one is ignored).
+ * Results of the transcendental kernels may differ between levels within
+ * their documented ulp bounds; everything else is the same bits. */
+typedef enum eh_isa {
+    EH_ISA_SSE2,    /* x86-64 baseline (also: any non-x86 CPU, portable C) */
+    EH_ISA_AVX2,    /* x86-64-v3: AVX2, FMA, F16C, BMI2                     */
+    EH_ISA_AVX512,  /* x86-64-v4: AVX-512 F, BW, CD, DQ, VL                 */
+    EH_ISA_COUNT
+} eh_isa;
+
+/* The level kernels use now. */
+eh_isa eh_isa_level(void);
+/* The best level this CPU supports (EH_ISA not applied). */
+eh_isa eh_isa_detected(void);
+/* Use `level` from now on (tests run every path this way).  Returns the
+ * level in effect: `level`, or the detected one when `level` is above it. */
+eh_isa eh_isa_set(eh_isa level);
+/* "sse2", "avx2", "avx512" ("?" out of range). */
+const char *eh_isa_name(eh_isa level);
+
 /* ---- random numbers (DESIGN.md 3) ------------------------------------------ */
 
 /* Philox4x32-10: one block of four 32-bit outputs. */
@@ -282,7 +314,7 @@ void eh_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out
 
 /* The layout version of eh_backend, eh_op_call, eh_params and eh_tensor.
  * Bumped whenever one of them changes. */
-#define EH_BACKEND_ABI_VERSION 1u
+#define EH_BACKEND_ABI_VERSION 2u /* 2: eh_tensor gained storage, exposed (views) */
 
 /* A fingerprint of libeh/ops.def (the position, name length, kind and
  * input count of every op): a table built against another op set numbers

@@ -14,6 +14,7 @@
 #ifndef EH_MEMORY_H
 #define EH_MEMORY_H
 
+#include <stddef.h>
 #include "types.h"
 
 #ifdef __cplusplus
@@ -38,6 +39,12 @@ EH_API eh_status eh_scope_end(void);
 EH_API eh_tensor *eh_keep(eh_tensor *t);
 /* Number of scopes open on this thread. */
 EH_API int eh_scope_depth(void);
+
+/* Give back to the system the freed large blocks libeh keeps for reuse
+ * (docs/memory.md: a bounded cache that spares repeated ops on large
+ * tensors fresh page faults).  Returns the bytes released.  Thread-safe;
+ * the cache is also emptied at exit. */
+EH_API size_t eh_trim_memory(void);
 
 #ifdef __cplusplus
 }

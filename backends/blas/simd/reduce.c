@@ -1,0 +1,175 @@
+/* Reduction inner loops of the blas backend, compiled once per instruction
+ * set (like vecmath.c; the table is in vecmath.h).  Their arithmetic is
+ * reduction.c's -- the same expressions, so every instruction set gives the
+ * same bits; only the vector width changes.
+ *
+ *  - wide_*: whole rows of a column reduction added into per-column
+ *    accumulators: rows stream through memory once, start to end;
+ *  - ext_*: the first NaN, else the first maximum (minimum) of a
+ *    contiguous lane, with the running extreme and its index kept in
+ *    vector registers (one pass; no rescan). */
+#include <math.h>
+#include <string.h>
+#include "../reduce_arith.h"
+#include "../vecmath.h"
+
+#define PASTE_(a, b) a##_##b
+#define PASTE(a, b) PASTE_(a, b)
+
+/* ---- wide rows: Neumaier sums per column ------------------------------------ */
+
+/* rows x w values (row stride ld) into s, c (Neumaier pair per column); b
+ * is scratch for the f16/f32 block sums of COL_ROWS rows, four rows added
+ * per sweep (a quarter of the scratch traffic).  ACCURATE (f64): every
+ * value goes through Neumaier, as in ref. */
+#define WIDE_NSUM(NAME, T, LD, F, ACCURATE)                                         \
+    static void NAME(const void *xv, int64_t ld, int64_t rows, int64_t w,          \
+                     const double *restrict p, double *restrict s,                 \
+                     double *restrict c, double *restrict b)                       \
+    {                                                                              \
+        const T *restrict x = xv;                                                  \
+        int64_t r = 0;                                                             \
+        if (!(ACCURATE)) {                                                         \
+            for (; r + COL_ROWS <= rows; r += COL_ROWS) {                          \
+                memset(b, 0, (size_t)w * sizeof *b);                               \
+                for (int64_t q = 0; q < COL_ROWS; q += 4) {                        \
+                    const T *restrict r0 = x + (r + q) * ld, *restrict r1 = r0 + ld; \
+                    const T *restrict r2 = r1 + ld, *restrict r3 = r2 + ld;        \
+                    for (int64_t j = 0; j < w; j++)                                \
+                        b[j] += (F(LD(r0[j]), p[j]) + F(LD(r1[j]), p[j])) +        \
+                                (F(LD(r2[j]), p[j]) + F(LD(r3[j]), p[j]));         \
+                }                                                                  \
+                for (int64_t j = 0; j < w; j++)                                    \
+                    NEU_STEP(s[j], c[j], b[j]);                                    \
+            }                                                                      \
+        }                                                                          \
+        for (; r < rows; r++)                                                      \
+            NEU_ROW(x + r * ld, w, p, s, c, LD, F)                                 \
+    }
+#define WIDE_NSUM_ALL(F)                                                            \
+    WIDE_NSUM(wide_##F##_h, uint16_t, LD_F16, F, 0)                                \
+    WIDE_NSUM(wide_##F##_f, float, LD_NUM, F, 0)                                   \
+    WIDE_NSUM(wide_##F##_d, double, LD_NUM, F, 1)
+WIDE_NSUM_ALL(F_SUM)
+WIDE_NSUM_ALL(F_SQDEV)
+WIDE_NSUM_ALL(F_EXPSUM)
+WIDE_NSUM_ALL(F_ABSSUM)
+WIDE_NSUM_ALL(F_SQSCALE)
+
+#define WROW(F) {wide_##F##_h, wide_##F##_f, wide_##F##_d}
+const eh_blas_wide_nsum_fn PASTE(eh_blas_wide_nsum, EH_ISA_SUFFIX)[5][3] = {
+    WROW(F_SUM), WROW(F_SQDEV), WROW(F_EXPSUM), WROW(F_ABSSUM), WROW(F_SQSCALE)};
+
+/* ---- extremes of a contiguous lane ------------------------------------------ */
+
+/* Lanes of 64 bytes (16 floats, 8 doubles): the widest vector; narrower
+ * instruction sets split them.  Per lane l the running extreme m[l] and the
+ * index of its first occurrence ix[l] (a strict comparison keeps the first);
+ * a NaN anywhere ends the search at the first NaN, as in ref. */
+#define EXT_LANES_F 16
+#define EXT_LANES_D 8
+typedef float v16f __attribute__((vector_size(64)));
+typedef int32_t v16i __attribute__((vector_size(64)));
+typedef double v8d __attribute__((vector_size(64)));
+typedef int64_t v8l __attribute__((vector_size(64)));
+
+#define EXT_KERNEL(NAME, T, VT, VI, IT, L, CMP)                                     \
+    static int64_t NAME(const T *x, int64_t n, int *nan)                           \
+    {                                                                              \
+        *nan = 0;                                                                  \
+        int64_t i = 0, best = 0;                                                   \
+        if (n >= 2 * L) {                                                          \
+            VT m;                                                                  \
+            memcpy(&m, x, sizeof m);                                               \
+            VI ix, step, cur;                                                      \
+            for (int l = 0; l < L; l++) {                                          \
+                ix[l] = l;                                                         \
+                step[l] = L;                                                       \
+            }                                                                      \
+            cur = ix;                                                              \
+            VI anynan = (VI){0};                                                   \
+            for (i = 0; i + L <= n; i += L, cur += step) {                         \
+                VT v;                                                              \
+                memcpy(&v, x + i, sizeof v);                                       \
+                VI better = v CMP m;                                               \
+                anynan |= v != v;                                                  \
+                m = (VT)(((VI)v & better) | ((VI)m & ~better));                    \
+                ix = (cur & better) | (ix & ~better);                              \
+                if ((i & 4095) == 0) { /* a NaN ends the search: stop soon */      \
+                    IT any = 0;                                                    \
+                    for (int l = 0; l < L; l++)                                    \
+                        any |= anynan[l];                                          \
+                    if (any)                                                       \
+                        break;                                                     \
+                }                                                                  \
+            }                                                                      \
+            IT any = 0;                                                            \
+            for (int l = 0; l < L; l++)                                            \
+                any |= anynan[l];                                                  \
+            if (any) {                                                             \
+                for (int64_t k = 0; k < n; k++)                                    \
+                    if (x[k] != x[k]) {                                            \
+                        *nan = 1;                                                  \
+                        return k;                                                  \
+                    }                                                              \
+            }                                                                      \
+            best = ix[0];                                                          \
+            for (int l = 1; l < L; l++) {                                          \
+                T a = m[l], b = x[best];                                           \
+                if (a CMP b || (a == b && ix[l] < best))                           \
+                    best = ix[l];                                                  \
+            }                                                                      \
+        } else {                                                                   \
+            i = 1;                                                                 \
+            if (x[0] != x[0]) {                                                    \
+                *nan = 1;                                                          \
+                return 0;                                                          \
+            }                                                                      \
+        }                                                                          \
+        for (; i < n; i++) {                                                       \
+            if (x[i] != x[i]) {                                                    \
+                *nan = 1;                                                          \
+                return i;                                                          \
+            }                                                                      \
+            if (x[i] CMP x[best])                                                  \
+                best = i;                                                          \
+        }                                                                          \
+        return best;                                                               \
+    }
+EXT_KERNEL(argmax_f, float, v16f, v16i, int32_t, EXT_LANES_F, >)
+EXT_KERNEL(argmin_f, float, v16f, v16i, int32_t, EXT_LANES_F, <)
+EXT_KERNEL(argmax_d, double, v8d, v8l, int64_t, EXT_LANES_D, >)
+EXT_KERNEL(argmin_d, double, v8d, v8l, int64_t, EXT_LANES_D, <)
+
+/* ---- softmax and log_softmax of one contiguous row ------------------------------
+ * m = the row's max (NaN if it holds one); softmax: o = exp(x - m) (exp in
+ * double, vectorized), summed in double, then scaled by 1/sum in double;
+ * log_softmax (m taken as 0 when not finite): (x - m) - log(sum), in
+ * double.  One exp pass; f32 results are within an ulp of ref's. */
+#define VM PASTE(eh_blas_vm, EH_ISA_SUFFIX)
+extern const eh_blas_vm VM;
+
+#define SOFTMAX_ROW(NAME, T, ARGMAX, EXPSUM)                                        \
+    static void NAME(const T *x, T *o, int64_t n, int log_form)                    \
+    {                                                                              \
+        int nan;                                                                   \
+        int64_t at = ARGMAX(x, n, &nan);                                           \
+        T m = nan ? (T)NAN : x[at];                                                \
+        if (log_form && !isfinite(m))                                              \
+            m = 0;                                                                 \
+        double sum = VM.EXPSUM(x, m, o, n);                                        \
+        if (log_form) {                                                            \
+            double ls = log(sum), dm = (double)m;                                  \
+            for (int64_t j = 0; j < n; j++)                                        \
+                o[j] = (T)(((double)x[j] - dm) - ls);                              \
+        } else {                                                                   \
+            double inv = 1.0 / sum;                                                \
+            for (int64_t j = 0; j < n; j++)                                        \
+                o[j] = (T)((double)o[j] * inv);                                    \
+        }                                                                          \
+    }
+SOFTMAX_ROW(softmax_f, float, argmax_f, exp_shift_sum_f)
+SOFTMAX_ROW(softmax_d, double, argmax_d, exp_shift_sum_d)
+
+const eh_blas_ext_fns PASTE(eh_blas_ext, EH_ISA_SUFFIX) = {argmax_f, argmin_f, argmax_d, argmin_d,
+                                                            softmax_f, softmax_d};

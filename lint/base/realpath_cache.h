@@ -1,0 +1,15 @@
+/* lint/base/realpath_cache.h -- realpath(3), remembered for the run.
+ *
+ * Every translation unit reads the same headers, and resolving each of
+ * their names costs a readlink per path component: a linted tree spends
+ * more time in the kernel resolving paths than in most rules.  The files
+ * a run reads do not move while it runs, so each name is resolved once.
+ * Thread-safe. */
+#ifndef EL_REALPATH_CACHE_H
+#define EL_REALPATH_CACHE_H
+
+/* realpath(path) as a new string (the caller frees it), or NULL when it
+ * cannot be resolved (then errno is set the first time only). */
+char *el_realpath_cached(const char *path);
+
+#endif

@@ -1,0 +1,163 @@
+/* lint/merge.c -- emberlint merge (merge.h). */
+#include "merge.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "deliver.h"
+#include "engine.h"
+#include "filehash.h"
+#include "gate.h"
+#include "mem.h"
+#include "metadata.h"
+#include "path.h"
+#include "shard.h"
+#include "sources.h"
+
+static json_object *str_or_null(const char *s)
+{
+    return s ? json_object_new_string(s) : NULL;
+}
+
+json_object *el_merge_invocation(const el_cli *c, char *const *paths, size_t n_paths)
+{
+    json_object *o = json_object_new_object();
+    json_object *ps = json_object_new_array();
+    for (size_t i = 0; i < n_paths; i++) {
+        char *abs = el_path_abs(paths[i]);
+        char *rel = el_path_under(abs, el_cwd());
+        json_object_array_add(ps, json_object_new_string(paths[i][0] == '/' && rel ? rel : paths[i]));
+        free(rel);
+        free(abs);
+    }
+    json_object_object_add(o, "paths", ps);
+    json_object_object_add(o, "config", str_or_null(c->config));
+    json_object_object_add(o, "select", str_or_null(c->select));
+    json_object_object_add(o, "ignore", str_or_null(c->ignore));
+    json_object_object_add(o, "max_file_size", json_object_new_int64((int64_t)c->max_file_size));
+    return o;
+}
+
+static const char *inv_str(json_object *inv, const char *key)
+{
+    json_object *v;
+    return json_object_object_get_ex(inv, key, &v) && json_object_is_type(v, json_type_string)
+               ? json_object_get_string(v)
+               : NULL;
+}
+
+typedef struct merge_in {
+    json_object **reports;
+    json_object **payloads;
+    const char **whats;
+    size_t n;
+} merge_in;
+
+static void merge_in_free(merge_in *m)
+{
+    for (size_t i = 0; i < m->n; i++)
+        json_object_put(m->reports[i]);
+    free(m->reports);
+    free(m->payloads);
+    free(m->whats);
+}
+
+/* Read every report and find its payload. */
+static int read_reports(el_cli *c, merge_in *m, char **err)
+{
+    m->n = 0;
+    m->reports = el_xcalloc(c->n_paths + 1, sizeof *m->reports);
+    m->payloads = el_xcalloc(c->n_paths + 1, sizeof *m->payloads);
+    m->whats = el_xcalloc(c->n_paths + 1, sizeof *m->whats);
+    for (size_t i = 0; i < c->n_paths; i++) {
+        const char *path = c->paths[i];
+        json_object *j = json_object_from_file(path);
+        if (!j) {
+            FILE *f = fopen(path, "r");
+            *err = f ? el_xasprintf("%s: not a json or sarif report", path)
+                     : el_xasprintf("%s: cannot read", path);
+            if (f)
+                fclose(f);
+            return -1;
+        }
+        m->reports[m->n] = j;
+        m->whats[m->n] = path;
+        m->payloads[m->n] = el_shard_payload_of(j);
+        m->n++;
+        if (!el_shard_invocation(m->payloads[m->n - 1], "emberlint", path, err))
+            return -1;
+    }
+    return 0;
+}
+
+int el_merge_run(el_cli *c)
+{
+    char *err = NULL;
+    int rc = EL_EXIT_TROUBLE;
+    merge_in m = {0};
+    el_configs *cfgs = NULL;
+    el_filehash *hashes = NULL;
+    el_sources sources = {0};
+    el_tu_records recs = {0};
+    el_findings findings = {0};
+    bool *selected = NULL;
+    char **paths = NULL;
+    el_gate gate;
+    memset(&gate, 0, sizeof gate);
+    if (!c->n_paths) {
+        fprintf(stderr, "emberlint: merge: no shard report given (see emberlint --help)\n");
+        return EL_EXIT_TROUBLE;
+    }
+    if (read_reports(c, &m, &err) < 0 || el_gate_open(&gate, c, &err) < 0)
+        goto fail;
+
+    /* The shards' run again, up to the parsing: the same files, classes
+     * and configuration; every shard's invocation is checked equal by
+     * el_shard_join. */
+    json_object *inv = el_shard_invocation(m.payloads[0], "emberlint", m.whats[0], &err);
+    json_object *mfs;
+    size_t n_paths = 0;
+    if (!(paths = el_shard_invocation_paths(inv, &n_paths, m.whats[0], &err)))
+        goto fail;
+    if (!json_object_object_get_ex(inv, "max_file_size", &mfs)) {
+        err = el_xasprintf("%s: the shard payload is malformed", m.whats[0]);
+        goto fail;
+    }
+    el_cli shard_cli = *c;
+    shard_cli.select = (char *)inv_str(inv, "select");
+    shard_cli.ignore = (char *)inv_str(inv, "ignore");
+    selected = el_xcalloc(el_meta_count() + 1, sizeof *selected);
+    if (el_cli_selection(&shard_cli, selected, &err) < 0)
+        goto fail;
+    if (!(cfgs = el_configs_new(inv_str(inv, "config"), &err)))
+        goto fail;
+    hashes = el_filehash_new();
+    if (el_sources_collect(paths, n_paths, cfgs, (size_t)json_object_get_int64(mfs), hashes, &sources) < 0)
+        goto done; /* printed */
+    el_configs_finalize(cfgs);
+    if (el_shard_join(m.payloads, m.whats, m.n, "emberlint", &sources, &recs, &err) < 0)
+        goto fail;
+    el_engine_opts eo = {.selected = selected};
+    el_engine_finish(&eo, &sources, &recs, &findings);
+    if (c->verbose)
+        fprintf(stderr, "emberlint: merged %zu shard%s: %zu files, %zu translation units, %zu findings\n",
+                m.n, m.n == 1 ? "" : "s", sources.n, recs.n, findings.n);
+    rc = el_deliver(c, &gate, &findings, &sources, false, NULL, sources.io_errors > 0);
+    goto done;
+fail:
+    fprintf(stderr, "emberlint: %s\n", err);
+    free(err);
+done:
+    el_findings_free(&findings);
+    el_tu_records_free(&recs);
+    el_sources_free(&sources);
+    el_filehash_free(hashes);
+    el_configs_free(cfgs);
+    free(selected);
+    free(paths);
+    el_gate_close(&gate);
+    merge_in_free(&m);
+    return rc;
+}

@@ -1,0 +1,196 @@
+/* tests/lint/test_diff_base.c -- --diff-base REV with real git: only
+ * findings on lines added or changed since the merge base of REV and
+ * HEAD (commits, staged and unstaged edits, untracked files) are
+ * reported, in every format; a header's findings count when its lines
+ * changed; a renamed file does not count as new; outside a git work tree,
+ * with git failing or an unknown revision, a clear error and exit 2.
+ * Also the parser of `git diff -U0` on its own. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gitdiff.h"
+#include "lint_test.h"
+#include "path.h"
+
+static char *dir;
+
+static void w(const char *rel, const char *content)
+{
+    free(tt_write(dir, rel, content));
+}
+
+static void git(const char *a, const char *b, const char *c, const char *d)
+{
+    const char *argv[] = {"git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c",
+                          "init.defaultBranch=main", a, b, c, d, NULL};
+    tt_run r = tt_exec(dir, argv, NULL);
+    if (r.status != 0)
+        fprintf(stderr, "git %s: %s%s", a, r.out, r.err);
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+}
+
+#define APP_C "#include \"app.h\"\n#include <stddef.h>\n#include <cblas.h>\nint app(void) { return 0; }\n"
+#define APP_H "#include <lapacke.h>\nint app(void);\n"
+
+static int setup(void **state)
+{
+    (void)state;
+    dir = tt_tmpdir();
+    git("init", "-q", NULL, NULL);
+    w("src/app.c", APP_C);
+    w("src/app.h", APP_H);
+    w("src/old.c", "#include <fftw3.h>\n");
+    git("add", "-A", NULL, NULL);
+    git("commit", "-qm", "start", NULL);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tt_rmtree(dir);
+    free(dir);
+    return 0;
+}
+
+static tt_run lint(const char *rev, const char *format)
+{
+    return lt_lint(dir, "--no-cache", "--diff-base", rev, "--format", format, "src", NULL);
+}
+
+static void test_only_changed_lines(void **state)
+{
+    (void)state;
+    tt_run r = lint("HEAD", "text");
+    assert_int_equal(r.status, 0); /* nothing changed */
+    assert_string_equal(r.out, "");
+    tt_free(&r);
+    /* an unstaged edit adds a finding; the old ones stay quiet */
+    w("src/app.c", APP_C "#include <fftw3.h>\n");
+    r = lint("HEAD", "text");
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "src/app.c:5:1: error: frontend code includes backend-private header "
+                               "'fftw3.h'; include <eh/eh.h> and call ops instead [EH101]\n");
+    tt_free(&r);
+    /* github annotations on the changed line only */
+    r = lint("HEAD", "github");
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "::error file=src/app.c,line=5,col=1,title=EH101::"));
+    assert_false(tt_contains(r.out, "line=3"));
+    tt_free(&r);
+    /* staged counts too; and json */
+    git("add", "src/app.c", NULL, NULL);
+    r = lint("HEAD", "json");
+    json_object *j = tt_json(r.out);
+    assert_int_equal(lt_count_rule(j, NULL), 1);
+    json_object_put(j);
+    tt_free(&r);
+}
+
+static void test_header_lines(void **state)
+{
+    (void)state;
+    /* only the header changes: its finding is reported, reached through
+     * app.c; app.c's own old findings are not */
+    w("src/app.h", "#include <lapack.h>\n" APP_H);
+    tt_run r = lint("HEAD", "text");
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "src/app.h:1:1:"));
+    assert_false(tt_contains(r.out, "src/app.h:2:"));
+    assert_false(tt_contains(r.out, "src/app.c"));
+    tt_free(&r);
+}
+
+static void test_branches_untracked_renames(void **state)
+{
+    (void)state;
+    git("checkout", "-qb", "feature", NULL);
+    w("src/app.c", APP_C "#include <fftw3.h>\n");
+    git("commit", "-qam", "feature work", NULL);
+    git("mv", "src/old.c", "src/renamed.c", NULL);
+    w("src/new.c", "#include <cblas.h>\nint n(void);\n#include <lapacke.h>\n");
+    tt_run r = lint("main", "text");
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "src/app.c:5:1:"));      /* committed on the branch */
+    assert_true(tt_contains(r.out, "src/new.c:1:1:"));      /* untracked: every line */
+    assert_true(tt_contains(r.out, "src/new.c:3:1:"));
+    assert_false(tt_contains(r.out, "renamed.c"));          /* moved, not new */
+    assert_false(tt_contains(r.out, "src/app.c:3:"));
+    tt_free(&r);
+    /* main moved on: the merge base is still the fork point */
+    git("checkout", "-q", "main", NULL);
+    w("src/other.c", "int other;\n");
+    git("add", "src/other.c", NULL, NULL);
+    git("commit", "-qm", "main work", NULL);
+    git("checkout", "-q", "feature", NULL);
+    r = lint("main", "text");
+    assert_true(tt_contains(r.out, "src/app.c:5:1:"));
+    tt_free(&r);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    tt_run r = lint("no-such-rev", "text");
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "emberlint: --diff-base: 'no-such-rev' is not a commit this repository knows"));
+    assert_string_equal(r.out, "");
+    tt_free(&r);
+    char *outside = tt_tmpdir();
+    free(tt_write(outside, "x.c", "#include <cblas.h>\n"));
+    r = lt_lint(outside, "--no-cache", "--diff-base", "HEAD", "x.c", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "is not inside a git work tree"));
+    assert_string_equal(r.out, "");
+    tt_free(&r);
+    /* git cannot be run */
+    const char *argv[] = {"--no-cache", "--diff-base", "HEAD", "x.c", NULL};
+    const char *env[] = {"PATH=/nonexistent", NULL};
+    r = lt_emberlintv(outside, argv, env);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "--diff-base: cannot run git"));
+    tt_free(&r);
+    tt_rmtree(outside);
+    free(outside);
+}
+
+static void test_parse(void **state)
+{
+    (void)state;
+    const char *diff =
+        "diff --git a/a.c b/a.c\n"
+        "--- a/a.c\n+++ b/a.c\n"
+        "@@ -3 +3 @@\n-x\n+y\n"
+        "@@ -10,0 +11,2 @@\n+p\n+q\n"
+        "@@ -20,3 +22,0 @@\n-gone\n"
+        "diff --git a/gone.c b/gone.c\n--- a/gone.c\n+++ /dev/null\n@@ -1 +0,0 @@\n-z\n"
+        "diff --git \"a/sp ace\\303\\251.c\" \"b/sp ace\\303\\251.c\"\n"
+        "--- \"a/sp ace\\303\\251.c\"\n+++ \"b/sp ace\\303\\251.c\"\n@@ -0,0 +1 @@\n+n\n";
+    el_changes *c = el_changes_parse("/top", diff);
+    assert_true(el_changes_has(c, "/top/a.c", 3));
+    assert_false(el_changes_has(c, "/top/a.c", 4));
+    assert_false(el_changes_has(c, "/top/a.c", 10));
+    assert_true(el_changes_has(c, "/top/a.c", 11));
+    assert_true(el_changes_has(c, "/top/a.c", 12));
+    assert_false(el_changes_has(c, "/top/a.c", 13));
+    assert_false(el_changes_has(c, "/top/a.c", 22));    /* a deletion adds no line */
+    assert_false(el_changes_has(c, "/top/gone.c", 1));
+    assert_true(el_changes_has(c, "/top/sp ace\xc3\xa9.c", 1));
+    assert_false(el_changes_has(c, "/top/b.c", 1));
+    el_changes_free(c);
+}
+
+int main(void)
+{
+    el_path_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_only_changed_lines, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_header_lines, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_branches_untracked_renames, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+        cmocka_unit_test(test_parse),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

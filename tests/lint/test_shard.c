@@ -1,0 +1,299 @@
+/* tests/lint/test_shard.c -- --shard K/N and emberlint merge: on a
+ * generated tree (headers included by many .c files, by one, by none;
+ * suppressions in headers used from one translation unit only; a header
+ * whose findings depend on the including file's macros; a project rule,
+ * EH105), the shards of N = 1, 2, 3 and 7 are disjoint and cover every
+ * translation unit, and merging them gives byte for byte the report of
+ * one run over everything, in every format.  A merge refuses what would
+ * make it wrong: a missing or repeated shard, shards of other options, a
+ * tree that changed, a report that is not a shard's. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lint_test.h"
+
+#define N_MODULES 24
+
+static char *dir;
+
+static void w(const char *rel, const char *content)
+{
+    free(tt_write(dir, rel, content));
+}
+
+static void make_tree(void)
+{
+    w("inc/common.h",
+      "#include <stddef.h>\n"
+      "#include <lapacke.h> // emberlint-ignore EH101 -- used from every TU\n"
+      "static inline int common_ok(void) { return 0; } // emberlint-ignore EH101 -- unused\n");
+    w("inc/once.h", "/* only mod_5.c includes this */\n"
+                    "#include <fftw3.h> // emberlint-ignore EH101\n"
+                    "#include <cblas.h>\n");
+    w("inc/mode.h", "#ifdef MODE_A\n#include <cblas.h>\n#else\n#include <lapack.h>\n#endif\n");
+    for (int i = 0; i < 6; i++) {
+        char rel[64], body[256];
+        snprintf(rel, sizeof rel, "inc/orphan_%d.h", i);
+        snprintf(body, sizeof body, "/* nothing includes it */\n#include <cblas.h>\nint orphan_%d(void);\n", i);
+        w(rel, body);
+    }
+    for (int i = 0; i < N_MODULES; i++) {
+        char rel[64], body[1024];
+        snprintf(rel, sizeof rel, "src/part%d/mod_%d.c", i % 3, i);
+        snprintf(body, sizeof body,
+                 "%s"
+                 "#include \"../../inc/common.h\"\n"
+                 "%s"
+                 "#include \"../../inc/mode.h\"\n"
+                 "%s"
+                 "int mod_%d(int x)\n{\n    return x + %d;\n}\n",
+                 i % 4 == 0 ? "#define MODE_A 1\n" : "", i == 5 ? "#include \"../../inc/once.h\"\n" : "",
+                 i % 5 == 0 ? "#include <cblas.h>\n" : "// emberlint-ignore-next-line EH101\n", i, i);
+        w(rel, body);
+    }
+    /* a backend table that lacks ops: EH105, a project rule */
+    w("backends/tiny/backend.c", "#include <eh/backend_api.h>\n"
+                                 "static eh_status tiny_add(const eh_op_call *call) { (void)call; return EH_OK; }\n"
+                                 "const eh_backend eh_tiny_backend = {.name = \"tiny\", .kernels = {[EH_OP_add] = tiny_add}};\n");
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    dir = tt_tmpdir();
+    make_tree();
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tt_rmtree(dir);
+    free(dir);
+    return 0;
+}
+
+#define RULES "EH0,EH101,EH105"
+
+/* One run; its standard output. */
+static char *run_lint(const char *format, const char *shard, const char *out)
+{
+    const char *argv[32] = {"--cache-dir", "cache", "--select", RULES, "--format", format};
+    size_t n = 6;
+    if (shard) {
+        argv[n++] = "--shard";
+        argv[n++] = shard;
+    }
+    if (out) {
+        argv[n++] = "-o";
+        argv[n++] = out;
+    }
+    argv[n++] = "src";
+    argv[n++] = "inc";
+    argv[n++] = "backends";
+    argv[n++] = "--";
+    argv[n++] = LT_INCLUDE;
+    argv[n] = NULL;
+    tt_run r = lt_emberlintv(dir, argv, NULL);
+    if (r.status != 1)
+        fprintf(stderr, "emberlint %s %s: exit %d: %s\n", format, shard ? shard : "", r.status, r.err);
+    assert_int_equal(r.status, 1);
+    char *s = strdup(r.out);
+    tt_free(&r);
+    return s;
+}
+
+/* emberlint merge of shards 1..n (files shard-K.FMT) in a format. */
+static tt_run merge(const char *format, const char *shard_fmt, int n)
+{
+    const char *argv[64] = {"merge", "--format", format};
+    size_t k = 3;
+    char *names[16];
+    for (int i = 0; i < n; i++) {
+        names[i] = tt_fmt("shard-%d.%s", i + 1, shard_fmt);
+        argv[k++] = names[i];
+    }
+    argv[k] = NULL;
+    tt_run r = lt_emberlintv(dir, argv, NULL);
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    return r;
+}
+
+static void shards(const char *fmt, int n)
+{
+    for (int k = 1; k <= n; k++) {
+        char *spec = tt_fmt("%d/%d", k, n), *out = tt_fmt("shard-%d.%s", k, fmt);
+        free(run_lint(fmt, spec, out));
+        free(spec);
+        free(out);
+    }
+}
+
+/* Which .c files and headers each shard linted, from the payloads: every
+ * .c exactly once overall. */
+static void check_partition(int n)
+{
+    int seen[N_MODULES] = {0};
+    for (int k = 1; k <= n; k++) {
+        char *path = tt_fmt("%s/shard-%d.json", dir, k);
+        char *text = tt_read(path, NULL);
+        json_object *j = tt_json(text);
+        json_object *tus = tt_get(tt_get(j, "shard"), "tus");
+        for (size_t i = 0; i < json_object_array_length(tus); i++) {
+            const char *file = json_object_get_string(tt_get(json_object_array_get_idx(tus, i), "file"));
+            int m;
+            if (sscanf(strrchr(file, '/'), "/mod_%d.c", &m) == 1)
+                seen[m]++;
+        }
+        json_object_put(j);
+        free(text);
+        free(path);
+    }
+    for (int m = 0; m < N_MODULES; m++)
+        assert_int_equal(seen[m], 1);
+}
+
+static void test_merged_equals_unsharded(void **state)
+{
+    (void)state;
+    static const char *const formats[] = {"json", "sarif", "text", "github"};
+    char *whole[4];
+    for (int f = 0; f < 4; f++)
+        whole[f] = run_lint(formats[f], NULL, NULL);
+    /* the tree has what the test is about */
+    assert_true(tt_contains(whole[2], "EH105"));
+    assert_true(tt_contains(whole[2], "inc/orphan_3.h:2:1"));
+    assert_true(tt_contains(whole[2], "inc/mode.h:2:1"));
+    assert_true(tt_contains(whole[2], "inc/mode.h:4:1"));
+    assert_true(tt_contains(whole[2], "inc/common.h:3:"));        /* EH001: unused in every TU */
+    assert_false(tt_contains(whole[2], "inc/common.h:2:"));       /* used from every TU */
+    assert_false(tt_contains(whole[2], "inc/once.h:2:"));         /* used from mod_5.c only */
+
+    static const int counts[] = {1, 2, 3, 7};
+    for (size_t c = 0; c < 4; c++) {
+        int n = counts[c];
+        shards("json", n);
+        shards("sarif", n);
+        check_partition(n);
+        for (int f = 0; f < 4; f++) {
+            for (int from = 0; from < 2; from++) {
+                tt_run r = merge(formats[f], from ? "sarif" : "json", n);
+                if (strcmp(r.out, whole[f]) != 0)
+                    fprintf(stderr, "N=%d %s from %s:\n--- merged\n%s\n--- whole\n%s\n", n, formats[f],
+                            from ? "sarif" : "json", r.out, whole[f]);
+                assert_int_equal(r.status, 1);
+                assert_string_equal(r.out, whole[f]);
+                tt_free(&r);
+            }
+        }
+    }
+    for (int f = 0; f < 4; f++)
+        free(whole[f]);
+}
+
+static void test_merge_refuses(void **state)
+{
+    (void)state;
+    shards("json", 3);
+    /* a missing shard */
+    tt_run r = merge("text", "json", 2);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "shard 3/3 is missing"));
+    tt_free(&r);
+    /* a shard twice */
+    r = lt_emberlint(dir, "merge", "shard-1.json", "shard-2.json", "shard-2.json", "shard-3.json", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "shard 2/3 is given twice"));
+    tt_free(&r);
+    /* shards of other options */
+    tt_run o = lt_emberlint(dir, "--cache-dir", "cache", "--select", "EH101", "--format", "json", "--shard",
+                            "3/3", "-o", "other.json", "src", "inc", "backends", "--", LT_INCLUDE, NULL);
+    assert_true(o.status == 0 || o.status == 1);
+    tt_free(&o);
+    r = lt_emberlint(dir, "merge", "shard-1.json", "shard-2.json", "other.json", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "other paths or options"));
+    tt_free(&r);
+    /* a plain report */
+    free(run_lint("json", NULL, "plain.json"));
+    r = lt_emberlint(dir, "merge", "plain.json", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "plain.json: not a shard's report"));
+    tt_free(&r);
+    r = lt_emberlint(dir, "merge", "nosuch.json", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "nosuch.json: cannot read"));
+    tt_free(&r);
+    /* the tree changed since the shards ran */
+    w("src/part0/mod_0.c", "int mod_0(int x) { return x; }\n");
+    r = merge("text", "json", 3);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "differ from those shard"));
+    tt_free(&r);
+    /* options a merge does not take */
+    r = lt_emberlint(dir, "merge", "--select", "EH101", "shard-1.json", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "--select belongs to the shards' runs"));
+    tt_free(&r);
+}
+
+static void test_shard_usage(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {"0/3", "4/3", "1/0", "x", "1/", "/2", "1/2/3", "-1/2"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tt_run r = lt_emberlint(dir, "--format", "json", "--shard", bad[i], "src", NULL);
+        assert_int_equal(r.status, 2);
+        assert_true(tt_contains(r.err, "--shard: expected K/N"));
+        tt_free(&r);
+    }
+    tt_run r = lt_emberlint(dir, "--shard", "1/2", "src", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "--shard needs --format json or sarif"));
+    tt_free(&r);
+    r = lt_emberlint(dir, "--format", "json", "--shard", "1/2", "--fix", "src", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "--shard does not go with --fix"));
+    tt_free(&r);
+    r = lt_emberlint(dir, "merge", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "no shard report given"));
+    tt_free(&r);
+}
+
+/* The shard of a file depends on its path relative to the repository
+ * root only: a copy of the tree elsewhere splits the same way, and a
+ * merge in the copy accepts the original's shards. */
+static void test_relocated_merge(void **state)
+{
+    (void)state;
+    shards("json", 2);
+    char *whole = run_lint("text", NULL, NULL);
+    char *copy = tt_tmpdir();
+    tt_copytree(dir, copy);
+    char *a = tt_fmt("%s/shard-1.json", dir), *b = tt_fmt("%s/shard-2.json", dir);
+    tt_run r = lt_emberlint(copy, "merge", a, b, NULL);
+    if (r.status != 1)
+        fprintf(stderr, "%s", r.err);
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, whole);
+    tt_free(&r);
+    free(a);
+    free(b);
+    free(whole);
+    tt_rmtree(copy);
+    free(copy);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_merged_equals_unsharded, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_merge_refuses, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shard_usage, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_relocated_merge, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

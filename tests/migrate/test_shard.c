@@ -1,0 +1,150 @@
+/* tests/migrate/test_shard.c -- ember-migrate analyze --shard K/N and
+ * ember-migrate merge: on the legacy example (legacy directories, moves,
+ * tables, a header included by several files) and on the analyze
+ * fixtures (one of them with a file that does not parse), the shards of
+ * N = 1, 2, 3 and 7 merged give exactly the analysis of one run, in every
+ * format; a merge refuses an incomplete set of shards; plan and apply do
+ * not shard. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "migrate_test.h"
+
+static char *dir;
+
+static int setup(void **state)
+{
+    (void)state;
+    dir = tt_tmpdir();
+    char *legacy = tt_path(dir, "legacy"), *basic = tt_path(dir, "basic"), *broken = tt_path(dir, "broken");
+    tt_copytree(MIGRATE_SRCDIR "/examples/legacy", legacy);
+    tt_copytree(MIGRATE_SRCDIR "/tests/migrate/analyze_fixtures/basic", basic);
+    tt_copytree(MIGRATE_SRCDIR "/tests/migrate/analyze_fixtures/broken", broken);
+    free(legacy);
+    free(basic);
+    free(broken);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tt_rmtree(dir);
+    free(dir);
+    return 0;
+}
+
+/* analyze (whole, or shard k of n into shard-k.json) of tree */
+static tt_run analyze(const char *tree, const char *format, int k, int n)
+{
+    char *spec = tt_fmt("%d/%d", k, n);
+    const char *args[] = {"analyze", "--all-ops", "--format", format, n ? "--shard" : tree,
+                          n ? spec : NULL, n ? tree : NULL, NULL};
+    tt_run r = mt_migratev(dir, NULL, args, true);
+    free(spec);
+    return r;
+}
+
+static tt_run merge(const char *format, int n)
+{
+    const char *args[32] = {"merge", "--all-ops", "--format", format};
+    char *names[16];
+    size_t a = 4;
+    for (int k = 0; k < n; k++)
+        args[a++] = names[k] = tt_fmt("shard-%d.json", k + 1);
+    args[a] = NULL;
+    tt_run r = mt_migratev(dir, NULL, args, false);
+    for (int k = 0; k < n; k++)
+        free(names[k]);
+    return r;
+}
+
+static void check_tree(const char *tree, int want_status)
+{
+    static const char *const formats[] = {"json", "text", "markdown"};
+    static const int counts[] = {1, 2, 3, 7};
+    tt_run whole[3];
+    for (int f = 0; f < 3; f++) {
+        whole[f] = analyze(tree, formats[f], 0, 0);
+        assert_int_equal(whole[f].status, want_status);
+    }
+    for (size_t c = 0; c < 4; c++) {
+        int n = counts[c];
+        for (int k = 1; k <= n; k++) {
+            tt_run s = analyze(tree, "json", k, n);
+            assert_true(s.status == 0 || s.status == 1);
+            char *name = tt_fmt("shard-%d.json", k);
+            free(tt_write(dir, name, s.out));
+            free(name);
+            tt_free(&s);
+        }
+        for (int f = 0; f < 3; f++) {
+            tt_run m = merge(formats[f], n);
+            if (strcmp(m.out, whole[f].out) != 0)
+                fprintf(stderr, "%s N=%d %s:\n--- merged\n%s%s\n--- whole\n%s\n", tree, n, formats[f], m.out,
+                        m.err, whole[f].out);
+            assert_string_equal(m.out, whole[f].out);
+            assert_int_equal(m.status, want_status);
+            tt_free(&m);
+        }
+    }
+    for (int f = 0; f < 3; f++)
+        tt_free(&whole[f]);
+}
+
+static void test_legacy(void **state)
+{
+    (void)state;
+    check_tree("legacy", 0);
+}
+
+static void test_fixtures(void **state)
+{
+    (void)state;
+    check_tree("basic", 0);
+    check_tree("broken", 1); /* a file does not parse: reported by the merge too */
+}
+
+static void test_refusals(void **state)
+{
+    (void)state;
+    for (int k = 1; k <= 2; k++) {
+        tt_run s = analyze("legacy", "json", k, 3);
+        char *name = tt_fmt("shard-%d.json", k);
+        free(tt_write(dir, name, s.out));
+        free(name);
+        tt_free(&s);
+    }
+    tt_run r = merge("text", 2);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "ember-migrate: shard 3/3 is missing"));
+    tt_free(&r);
+    r = mt_migrate(dir, NULL, "analyze", "--shard", "1/2", "legacy", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "--shard needs --format json"));
+    tt_free(&r);
+    r = mt_migrate(dir, NULL, "plan", "--shard", "1/2", "legacy", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "--shard is an option of analyze"));
+    tt_free(&r);
+    r = mt_migrate(dir, NULL, "analyze", "--format", "json", "--shard", "3/2", "legacy", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "--shard: expected K/N"));
+    tt_free(&r);
+    /* an emberlint shard is not an ember-migrate shard */
+    r = mt_migrate_args(dir, "merge", "nosuch.json", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "nosuch.json: cannot read"));
+    tt_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_legacy, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fixtures, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
