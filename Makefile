@@ -73,7 +73,7 @@ TEST_SRCS := $(wildcard tests/libeh/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/libeh/%.c=$(BUILD)/tests/%)
 # Tests that iterate the backends themselves (or pin one) run once; the
 # others run once per backend with EH_TEST_BACKEND set.
-ONCE_TESTS = $(filter $(addprefix $(BUILD)/tests/,test_conformance% test_lazy test_backend_env test_ehinfo test_custom_op test_plugin test_plugin_blis lint/% migrate/%),$(TEST_BINS))
+ONCE_TESTS = $(filter $(addprefix $(BUILD)/tests/,test_conformance% test_lazy test_backend_env test_ehinfo test_custom_op test_custom_dynamic test_plugin test_plugin_blis lint/% migrate/%),$(TEST_BINS))
 EACH_TESTS = $(filter-out $(ONCE_TESTS),$(TEST_BINS))
 
 EXAMPLE_SRCS := $(wildcard examples/*.c)
@@ -364,7 +364,7 @@ MIGRATE_LIB  := $(BUILD)/migrate/libembermigrate.a
 MIGRATE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out migrate/main.c,$(wildcard migrate/*.c)))
 MIGRATE_FLAGS := $(LINT_FLAGS) $(call lint_inc,$(LINT_USES_migrate)) -Imigrate
 MIGRATE_TEST_DEFS := -Itests/migrate -Itests/lint -DEMBER_MIGRATE=\"$(abspath $(MIGRATE_BIN))\" \
-                     -DMIGRATE_SRCDIR=\"$(CURDIR)\"
+                     -DMIGRATE_SRCDIR=\"$(CURDIR)\" -DEMBERLINT=\"$(abspath $(LINT_BIN))\"
 # tests/lint/tool_test.c: the helpers both tools' tests share
 MIGRATE_TEST_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out tests/migrate/test_%,$(wildcard tests/migrate/*.c))) \
                      $(BUILD)/obj/tests/lint/tool_test.o
@@ -544,3 +544,50 @@ install-docs:
 ci-tools-check: $(LINT_BIN) | $(DEPS_STAMP)
 	@sh tests/lint/sarif_validate.sh $(BUILD)
 	@sh tests/lint/precommit.sh $(BUILD)
+
+# ---- compiler arguments: tests/lint/test_args_policy.c runs both tools ----
+$(BUILD)/tests/lint/test_args_policy: $(MIGRATE_BIN)
+
+# ---- fuzzing (tests/fuzz/) ----
+# Each tests/fuzz/fuzz_<name>.c is a libFuzzer harness with a seed corpus
+# in tests/fuzz/corpus/<name>/.  `make test` (and `make asan`) run every
+# harness over its seeds with a plain driver (tests/fuzz/standalone.c): a
+# regression test.  `make fuzz FUZZ_SECONDS=N` builds them with clang's
+# libFuzzer, ASan and UBSan under $(BUILD)/fuzz and fuzzes each for N
+# seconds (niced), new inputs in $(BUILD)/fuzz/corpus/<name>, findings in
+# $(BUILD)/fuzz/findings/ (tests/fuzz/run.sh; tests/fuzz/README.md).
+FUZZ_SECONDS ?= 60
+FUZZ_ENGINE  ?=
+FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(filter-out tests/fuzz/fuzz_util.c,$(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_BINS    := $(FUZZ_NAMES:%=$(BUILD)/tests/fuzz/fuzz_%)
+FUZZ_DRIVER  := $(if $(FUZZ_ENGINE),,tests/fuzz/standalone.c)
+FUZZ_LINK    := $(if $(FUZZ_ENGINE),-fsanitize=fuzzer,)
+FUZZ_DEFS     = -Itests/fuzz -DFUZZ_CORPUS=\"$(CURDIR)/tests/fuzz/corpus/$(patsubst fuzz_%,%,$(notdir $@))\" -DFUZZ_SRCDIR=\"$(CURDIR)\"
+FUZZ_LINT_FLAGS := $(LINT_FLAGS) $(LINT_LAYER_FLAGS_cli)
+TEST_BINS  += $(FUZZ_BINS)
+ONCE_TESTS += $(FUZZ_BINS)
+tests: $(FUZZ_BINS)
+.PHONY: fuzz fuzz-bins
+fuzz-bins: $(FUZZ_BINS)
+
+# emberlint's main, renamed, for the command-line harness
+$(BUILD)/obj/tests/fuzz/emberlint_main.o: lint/main.c $(FLAGS_STAMP) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(FUZZ_LINT_FLAGS) $(CFLAGS) -Wno-missing-prototypes -Dmain=emberlint_main -c $< -o $@
+
+$(BUILD)/tests/fuzz/fuzz_libeh_ops: tests/fuzz/fuzz_libeh_ops.c $(FUZZ_DRIVER) $(STATIC) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(FUZZ_DEFS) $(CFLAGS) $(LDFLAGS) $(FUZZ_LINK) -o $@ $< $(FUZZ_DRIVER) $(STATIC) $(LIBS)
+
+$(BUILD)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.c $(FUZZ_DRIVER) $(LINT_LIB) \
+                            $(BUILD)/obj/tests/fuzz/emberlint_main.o | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(FUZZ_LINT_FLAGS) $(FUZZ_DEFS) $(CFLAGS) $(LDFLAGS) $(FUZZ_LINK) -o $@ $< \
+	  tests/fuzz/fuzz_util.c $(FUZZ_DRIVER) $(if $(filter cli,$*),$(BUILD)/obj/tests/fuzz/emberlint_main.o) \
+	  $(LINT_LIB) $(LINT_LIBS)
+
+fuzz: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory NODEPS=1 BUILD=$(BUILD)/fuzz CC=clang OPT=-O1 FUZZ_ENGINE=libfuzzer \
+	  SANITIZE="-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	  fuzz-bins
+	@sh tests/fuzz/run.sh $(BUILD)/fuzz $(FUZZ_SECONDS) $(FUZZ_NAMES)

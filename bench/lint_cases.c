@@ -10,6 +10,10 @@
  *                           vs clang-tidy with one cheap check         (goal: at most clang-tidy's)
  *   --diff-base             the corpus as a git repository, warm cache, one line of
  *                           one file changed before each run           (goal: under 1 s)
+ *   one file, 20k calls     emberlint, --diff and ember-migrate plan; against a
+ *                           tenth of the calls                        (goal: <= 15x, linear)
+ *   broken files            warm against cold on a tree where every 20th file does
+ *                           not parse                                 (goal: >= 20x)
  *
  * Every row is an external program, timed by the harness (bench_time:
  * one warm-up run, then the median of --reps runs, fewer when one run is
@@ -714,6 +718,161 @@ static void tree_case(lint_env *e)
     sv_free(&dropped);
 }
 
+/* ---- one file of many calls; a tree with broken files --------------------------------------- */
+
+#define CALLS_BIG 20000
+#define CALLS_SMALL 2000
+#define QUICK_CALLS_BIG 2000
+#define QUICK_CALLS_SMALL 200
+#define CALLS_GOAL 15.0      /* 10x the call sites: at most this many times the time (linear: 10) */
+#define BROKEN_FILES 60
+#define QUICK_BROKEN_FILES 6
+#define BROKEN_EVERY 20      /* every 20th file does not parse */
+
+/* argv of `tool [args...] PATH -- extra` into c (not cached, timed as is). */
+static void tool_cmd(tcmd *c, const char *tool, const char *const *args, const char *path)
+{
+    memset(c, 0, sizeof *c);
+    c->cache_slot = -1;
+    c->max_ok = 1;
+    sv_push(&c->argv, tool);
+    for (; *args; args++)
+        sv_push(&c->argv, *args);
+    sv_push(&c->argv, path);
+    sv_push(&c->argv, "--");
+    for (size_t i = 0; i < N_EXTRA; i++)
+        sv_push(&c->argv, extra_args[i]);
+}
+
+/* Time per file linear in its call sites: the same file at two sizes,
+ * and the fix and migration paths on the big one. */
+static void calls_case(lint_env *e)
+{
+    bench_ctx *ctx = e->ctx;
+    int big = e->quick ? QUICK_CALLS_BIG : CALLS_BIG, small = e->quick ? QUICK_CALLS_SMALL : CALLS_SMALL;
+    char title[160];
+    snprintf(title, sizeof title, "one file of %d call sites (time linear in calls)", big);
+    bench_case(ctx, "calls", title);
+    char dbig[4200], dsmall[4200], fbig[4300], fsmall[4300], err[512], migrate[4200];
+    snprintf(dbig, sizeof dbig, "%s/lint-calls-%d", e->work, big);
+    snprintf(dsmall, sizeof dsmall, "%s/lint-calls-%d", e->work, small);
+    snprintf(fbig, sizeof fbig, "%s/app.c", dbig);
+    snprintf(fsmall, sizeof fsmall, "%s/app.c", dsmall);
+    snprintf(migrate, sizeof migrate, "%s", bench_build_path(ctx, "bin/ember-migrate"));
+    const char *why = e->why_no_emberlint;
+    if (!why && (lint_mkdir_p(dbig) != 0 || lint_mkdir_p(dsmall) != 0 ||
+                 lint_calls_write(fbig, big, err, sizeof err) < 0 ||
+                 lint_calls_write(fsmall, small, err, sizeof err) < 0)) {
+        bench_error(ctx, "lint: cannot write the call-site files: %s", err);
+        why = "the generated files could not be written";
+    }
+    static const char *const lint_args[] = {"-j", "1", "--no-cache", NULL};
+    static const char *const diff_args[] = {"-j", "1", "--diff", "--unsafe-fixes", NULL};
+    static const char *const plan_args[] = {"plan", NULL};
+    struct {
+        const char *id, *label, *tool;
+        const char *const *args;
+        const char *path;
+    } rows[] = {
+        {"big", "emberlint -j 1 --no-cache, big file", e->emberlint, lint_args, fbig},
+        {"small", "emberlint -j 1 --no-cache, a tenth of the calls", e->emberlint, lint_args, fsmall},
+        {"diff", "emberlint --diff (every fix chosen), big file", e->emberlint, diff_args, fbig},
+        {"migrate", "ember-migrate plan, big file", migrate, plan_args, dbig},
+    };
+    char labels[4][200];
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        snprintf(labels[i], sizeof labels[i], "%s (%d calls)", rows[i].label,
+                 strcmp(rows[i].id, "small") == 0 ? small : big);
+        if (why || (rows[i].tool == migrate && access(migrate, X_OK) != 0)) {
+            bench_row_skipped(ctx, rows[i].id, labels[i], "%s",
+                              why ? why : "ember-migrate is not built");
+            continue;
+        }
+        tcmd c;
+        bench_stats st;
+        tool_cmd(&c, rows[i].tool, rows[i].args, rows[i].path);
+        time_row(e, &c, rows[i].id, labels[i], 1, &st);
+        sv_free(&c.argv);
+    }
+    bench_note(ctx, "the file: bench/reference/lint_corpus.c (lint_calls_write), one function of "
+                    "backend calls with a fix, calls through a macro and op calls; the extra "
+                    "arguments as in the other cases");
+    bench_goal_speedup(ctx, "10x the calls in at most 15x the time (linear: 10x)", "big", "small",
+                       1.0 / CALLS_GOAL);
+    double tb, ts;
+    if (bench_goal_status(ctx) == 0 && bench_row_time(ctx, "big", &tb) &&
+        bench_row_time(ctx, "small", &ts))
+        bench_goal_reason(ctx, "%.0f ms for 10x the calls of %.0f ms: time grows faster than the "
+                               "call sites",
+                          ms(tb), ms(ts));
+    lint_rm_tree(dbig);
+    lint_rm_tree(dsmall);
+}
+
+/* Files that do not parse are cached too: a warm run on a tree with a
+ * few broken files stays fast. */
+static void broken_case(lint_env *e)
+{
+    bench_ctx *ctx = e->ctx;
+    int n = e->quick ? QUICK_BROKEN_FILES : BROKEN_FILES;
+    char title[160], tree[4200], cache[4200], cold_base[4200], err[512];
+    snprintf(title, sizeof title, "warm cache on a tree with broken files (%d files, every %dth "
+                                  "does not parse)", n, BROKEN_EVERY);
+    bench_case(ctx, "broken", title);
+    snprintf(tree, sizeof tree, "%s/lint-broken", e->work);
+    snprintf(cache, sizeof cache, "%s/lint-cache/broken-warm", e->work);
+    snprintf(cold_base, sizeof cold_base, "%s/lint-cache/broken-cold", e->work);
+    const char *why = e->why_no_emberlint;
+    int broken = 0;
+    if (!why && (lint_corpus_write(tree, n, err, sizeof err) < 0 ||
+                 (broken = lint_corpus_break(tree, BROKEN_EVERY, err, sizeof err)) < 0)) {
+        bench_error(ctx, "lint: cannot write the broken tree: %s", err);
+        why = "the tree could not be written";
+    }
+    strv paths = {0};
+    sv_push(&paths, tree);
+    lint_check chk = {0};
+    if (!why) {
+        lint_rm_tree(cache);
+        lint_once(e, &paths, cache, 1, &chk); /* fills the warm cache */
+        if (!chk.ok) {
+            bench_error(ctx, "emberlint on the broken tree: %s", chk.why);
+            why = "emberlint failed on the broken tree";
+        }
+    }
+    tcmd c;
+    bench_stats st;
+    if (why) {
+        bench_row_skipped(ctx, "warm", "emberlint -j 1, warm cache", "%s", why);
+        bench_row_skipped(ctx, "cold", "emberlint -j 1, empty cache", "%s", why);
+    } else {
+        emberlint_cmd(e, &c, &paths, 1, NULL, cache);
+        time_row(e, &c, "warm", "emberlint -j 1, warm cache", 1, &st);
+        sv_free(&c.argv);
+        lint_rm_tree(cold_base);
+        emberlint_cmd(e, &c, &paths, 1, cold_base, NULL);
+        time_row(e, &c, "cold", "emberlint -j 1, empty cache", 1, &st);
+        sv_free(&c.argv);
+        lint_rm_tree(cold_base);
+        lint_check w;
+        lint_once(e, &paths, cache, 1, &w);
+        if (w.ok)
+            bench_note(ctx, "%zu files report EH000; after the timed runs %ld of %ld translation "
+                            "units came from the cache",
+                       w.eh000.n, w.cached, w.tus);
+        sv_free(&w.eh000);
+        bench_note(ctx, "the generated corpus (%d files) with %d of them broken by "
+                        "lint_corpus_break (a syntax error appended)",
+                   n, broken);
+    }
+    bench_goal_speedup(ctx, "warm >= 20x faster than cold with broken files", "warm", "cold",
+                       WARM_GOAL);
+    sv_free(&chk.eh000);
+    sv_free(&paths);
+    lint_rm_tree(cache);
+    lint_rm_tree(tree);
+}
+
 /* ---- --diff-base: one line changed, warm cache ------------------------------------------- */
 
 typedef struct diff_run {
@@ -977,6 +1136,10 @@ static int run_lint(bench_ctx *ctx)
     sv_free(&cpaths);
     sv_free(&cfiles);
     lint_rm_tree(warm_dir);
+
+    /* ---- one file of many calls; broken files in a warm cache ---- */
+    calls_case(&e);
+    broken_case(&e);
     return rc;
 }
 

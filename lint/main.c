@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <clang-c/Index.h>
 
+#include "cache.h"
 #include "cli.h"
 #include "compdb.h"
 #include "deliver.h"
@@ -20,6 +21,7 @@
 #include "filehash.h"
 #include "fix.h"
 #include "gate.h"
+#include "journal.h"
 #include "knowledge.h"
 #include "mem.h"
 #include "merge.h"
@@ -36,7 +38,6 @@
 
 #define EXIT_FINDINGS EL_EXIT_FINDINGS
 #define EXIT_TROUBLE EL_EXIT_TROUBLE
-#define DEFAULT_CACHE_DIR ".emberlint-cache"
 
 static int trouble(const char *msg)
 {
@@ -110,6 +111,7 @@ typedef struct lint_run {
     el_sources sources;
     el_findings findings;
     el_include_list includes;   /* want_fixes only */
+    el_fact_list facts;         /* --fix/--diff only: skipped code (lint/change/inactive.h) */
     el_tu_records tus;          /* --shard only: every TU's own result */
     el_engine_stats stats;
 } lint_run;
@@ -126,11 +128,16 @@ static void lint_run_free(lint_run *r)
     el_findings_free(&r->findings);
     el_sources_free(&r->sources);
     el_include_list_free(&r->includes);
+    el_fact_list_free(&r->facts);
     el_tu_records_free(&r->tus);
     el_filehash_free(r->hashes);
     el_configs_free(r->cfgs);
     memset(r, 0, sizeof *r);
 }
+
+/* With --fix and --diff: what the preprocessor skipped (fixes it needs
+ * are left out). */
+static const el_rule *const fix_rules[] = {&el_inactive_rule, NULL};
 
 /* Collect the sources and lint them; -1 on a configuration error
  * (printed). */
@@ -138,6 +145,7 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
                      char *const *paths, size_t n_paths, lint_wants w, lint_run *r)
 {
     bool want_fixes = w.fixes;
+    bool fixing = w.fixes && !w.cache_fixes; /* --fix, --diff */
     char *err = NULL;
     memset(r, 0, sizeof *r);
     r->cfgs = el_configs_new(c->config, &err);
@@ -153,21 +161,27 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
 
     el_engine_opts eo = {
         .jobs = c->jobs > 0 ? c->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN),
-        .cache_dir = c->no_cache ? NULL : (c->cache_dir ? c->cache_dir : DEFAULT_CACHE_DIR),
+        .cache_dir = c->no_cache ? NULL : c->cache_dir ? c->cache_dir : el_cache_default_dir(paths, n_paths),
         .extra_args = c->extra,
         .n_extra = c->n_extra,
         .compdb = db,
         .selected = selected,
         .progress = isatty(STDERR_FILENO) && !c->verbose,
+        .verbose = c->verbose,
         .want_fixes = want_fixes,
         .cache_fixes = w.cache_fixes,
         .includes_out = want_fixes ? &r->includes : NULL,
+        .extra_rules = fixing ? fix_rules : NULL,
+        .facts_out = fixing ? &r->facts : NULL,
         .shard_index = c->shard_index,
         .shard_count = c->shard_count,
         .tus_out = w.tus ? &r->tus : NULL,
     };
     if (eo.jobs < 1)
         eo.jobs = 1;
+    if (c->verbose && !c->no_cache && !eo.cache_dir)
+        fprintf(stderr, "emberlint: note: no cache: a path is outside the current directory, where "
+                        "the cache would go (--cache-dir DIR to cache anyway)\n");
     el_engine_run(&eo, &r->sources, r->hashes, &r->findings, &r->stats);
     if (c->verbose)
         fprintf(stderr, "emberlint: %zu files, %zu translation units (%zu from the cache), %zu findings\n",
@@ -186,6 +200,9 @@ static void fix_summary(const char *verb, const el_fix_plan *plan)
     if (plan->unsafe_left)
         fprintf(stderr, " (%zu unsafe fix%s not applied: use --unsafe-fixes)", plan->unsafe_left,
                 plan->unsafe_left == 1 ? "" : "es");
+    if (plan->kept)
+        fprintf(stderr, " (%zu fix%s not applied: listed above)", plan->kept,
+                plan->kept == 1 ? "" : "es");
     fputc('\n', stderr);
 }
 
@@ -195,22 +212,38 @@ static void fix_summary(const char *verb, const el_fix_plan *plan)
  * EXIT_TROUBLE. */
 static int fix_or_diff(const el_cli *c, const el_compdb *db, lint_run *r, bool *relint)
 {
+    el_inactive inactive;
+    el_inactive_from_facts(&inactive, &r->facts);
+    el_bounds bounds;
+    el_bounds_of_paths(&bounds, c->paths, c->n_paths);
+    el_buildcfgs cfgs;
+    char *err = NULL;
+    if (el_buildcfgs_make(&cfgs, db, &r->sources, NULL, &err) < 0) {
+        fprintf(stderr, "emberlint: %s\n", err);
+        free(err);
+        el_inactive_free(&inactive);
+        el_bounds_free(&bounds);
+        return EXIT_TROUBLE;
+    }
     el_fix_opts fo = {
         .unsafe = c->unsafe_fixes,
         .compdb = db,
         .extra_args = c->extra,
         .n_extra = c->n_extra,
         .includes = &r->includes,
+        .cfgs = &cfgs,
+        .bounds = &bounds,
+        .inactive = &inactive,
     };
     el_fix_plan plan;
-    char *err = NULL;
     int rc = 0;
     *relint = false;
     if (el_fix_plan_make(&plan, &r->findings, &r->sources, &fo, &err) < 0) {
         fprintf(stderr, "emberlint: %s\n", err);
         free(err);
         el_fix_plan_free(&plan);
-        return EXIT_TROUBLE;
+        rc = EXIT_TROUBLE;
+        goto out;
     }
     if (c->diff) {
         FILE *out = el_open_output(c);
@@ -239,6 +272,10 @@ static int fix_or_diff(const el_cli *c, const el_compdb *db, lint_run *r, bool *
     if (plan.refused && rc != EXIT_TROUBLE)
         rc = EXIT_TROUBLE; /* asked-for fixes were not applied */
     el_fix_plan_free(&plan);
+out:
+    el_buildcfgs_free(&cfgs);
+    el_bounds_free(&bounds);
+    el_inactive_free(&inactive);
     return rc;
 }
 
@@ -291,6 +328,23 @@ static size_t drop_missing(char **paths, size_t n)
     return kept;
 }
 
+/* Before --fix or --diff: a commit a kill interrupted is resolved first
+ * (--fix), or reported (--diff).  -1 when the tree cannot be trusted. */
+static int resolve_interrupted(const el_cli *c, char *const *paths, size_t n_paths)
+{
+    el_bounds b;
+    el_bounds_of_paths(&b, paths, n_paths);
+    char *err = NULL;
+    int found = el_journal_recover(b.roots, b.n, c->fix && !c->diff, &err);
+    el_bounds_free(&b);
+    if (found < 0) {
+        fprintf(stderr, "emberlint: %s\n", err);
+        free(err);
+        return -1;
+    }
+    return found > 0 && c->diff ? -1 : 0;
+}
+
 static int lint(el_cli *c)
 {
     size_t nm = el_meta_count();
@@ -337,6 +391,11 @@ static int lint(el_cli *c)
         fprintf(stderr, "emberlint: %s\n", err);
         free(err);
         goto done;
+    }
+    if (fixing) {
+        el_change_signals_install();
+        if (resolve_interrupted(c, c->paths, c->n_paths) < 0)
+            goto done;
     }
     if (lint_once(c, db, selected, paths, n_paths, w, &run) < 0)
         goto done;

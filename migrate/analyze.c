@@ -21,6 +21,7 @@
 #include <json-c/json.h>
 
 #include "mem.h"
+#include "moves.h"
 #include "options.h"
 #include "path.h"
 #include "rule.h"
@@ -43,8 +44,7 @@ typedef struct matrix {
     mark *m;                 /* [op slot * nb + backend] */
     bool *row;               /* per op slot: shown */
     size_t n_rows;
-    const em_def **moves;    /* backend code outside backends/ */
-    size_t n_moves;
+    em_moves mv;             /* what plan moves: the "to move" list */
     size_t n_parse_errors;
     bool all_rows;           /* --all-ops or --op: rows not only for implemented ops */
 } matrix;
@@ -90,17 +90,26 @@ static void build(matrix *x, const em_tree *t, const em_opts *o)
         x->row[r] = any || o->all_ops || o->n_ops > 0;
         x->n_rows += x->row[r];
     }
-    x->moves = el_xcalloc(t->n_defs + 1, sizeof *x->moves);
-    for (size_t i = 0; i < t->n_defs; i++) {
-        const em_def *d = &t->defs[i];
-        if (!d->dest || !em_backend_selected(o, d->backend))
-            continue;
-        if (o->n_ops && !(d->op[0] && em_op_selected(o, d->op)))
-            continue; /* with --op, only the definitions of those ops */
-        x->moves[x->n_moves++] = d;
-    }
     for (size_t i = 0; i < t->n_files; i++)
         x->n_parse_errors += t->files[i].parse_error;
+}
+
+/* "to move" is what plan moves: the same computation (migrate/moves.h). */
+static int compute_moves(matrix *x, const em_tree *t, const em_opts *o)
+{
+    em_select sel;
+    em_opts_select(o, &sel);
+    em_texts texts = {0};
+    em_manuals manual = {0};
+    char *err = NULL;
+    int rc = em_moves_compute(t, &sel, &texts, &x->mv, &manual, &err);
+    if (rc < 0) {
+        fprintf(stderr, "ember-migrate: %s\n", err);
+        free(err);
+    }
+    em_manuals_free(&manual);
+    em_texts_free(&texts);
+    return rc;
 }
 
 static void matrix_free(matrix *x)
@@ -109,7 +118,7 @@ static void matrix_free(matrix *x)
     free(x->ops);
     free(x->m);
     free(x->row);
-    free(x->moves);
+    em_moves_free(&x->mv);
 }
 
 /* Is op slot r missing from backend b?  Only shown rows count. */
@@ -153,12 +162,19 @@ static const char *table_kind(const em_table *tb)
 }
 
 /* The definitions to move, a line each: text, or a markdown table's rows. */
+/* What a moved definition is: its op, or a helper (static), copied or not. */
+static const char *role_of(const em_moved_def *m)
+{
+    return m->def->op[0] ? m->def->op : m->copied ? "helper, copied" : "helper";
+}
+
 static void print_moves(FILE *out, const matrix *x, bool markdown, char **own)
 {
-    for (size_t i = 0; i < x->n_moves; i++) {
-        const em_def *d = x->moves[i];
-        const char *where = show_path(x->t, d->path, own), *op = d->op[0] ? d->op : "helper";
-        char *dest = el_path_display(d->dest);
+    for (size_t i = 0; i < x->mv.n_defs_moved; i++) {
+        const em_moved_def *m = &x->mv.defs_moved[i];
+        const em_def *d = m->def;
+        const char *where = show_path(x->t, d->path, own), *op = role_of(m);
+        char *dest = el_path_display(m->dest);
         if (markdown)
             fprintf(out, "| `%s` | %s:%u | %s | %s | %s |\n", d->name, where, d->line, d->backend,
                     op, dest);
@@ -277,7 +293,7 @@ static void print_text(FILE *out, const matrix *x)
 
     fputs("\nto move (backend code outside backends/):\n", out);
     print_moves(out, x, false, &own);
-    if (!x->n_moves)
+    if (!x->mv.n_defs_moved)
         fputs("  none\n", out);
 
     if (x->n_parse_errors) {
@@ -329,7 +345,7 @@ static void print_markdown(FILE *out, const matrix *x)
     if (!shown)
         fputs("None.\n", out);
     fputs("\n## To move\n\n", out);
-    if (!x->n_moves) {
+    if (!x->mv.n_defs_moved) {
         fputs("None.\n", out);
     } else {
         fputs("| definition | where | backend | op | destination |\n|---|---|---|---|---|\n", out);
@@ -395,15 +411,18 @@ static void print_json(FILE *out, const matrix *x, json_object *shard)
     json_object_object_add(root, "missing", missing);
 
     json_object *moves = json_object_new_array();
-    for (size_t i = 0; i < x->n_moves; i++) {
-        const em_def *d = x->moves[i];
+    for (size_t i = 0; i < x->mv.n_defs_moved; i++) {
+        const em_moved_def *m = &x->mv.defs_moved[i];
+        const em_def *d = m->def;
         json_object *o = json_object_new_object();
-        char *dest = el_path_display(d->dest);
+        char *dest = el_path_display(m->dest);
         json_object_object_add(o, "file", json_object_new_string(show_path(t, d->path, &own)));
         json_object_object_add(o, "line", json_object_new_int64(d->line));
         json_object_object_add(o, "name", json_object_new_string(d->name));
         json_object_object_add(o, "backend", json_object_new_string(d->backend));
         json_object_object_add(o, "op", json_object_new_string(d->op[0] ? d->op : "helper"));
+        if (m->copied)
+            json_object_object_add(o, "copied", json_object_new_boolean(true));
         json_object_object_add(o, "destination", json_object_new_string(dest));
         json_object_array_add(moves, o);
         free(dest);
@@ -456,6 +475,11 @@ int em_run_analyze(const em_opts *o)
     }
     matrix x;
     build(&x, &t, o);
+    if (compute_moves(&x, &t, o) < 0) {
+        matrix_free(&x);
+        em_tree_free(&t);
+        return 2;
+    }
     switch (o->format) {
     case EM_FORMAT_JSON:
         print_json(stdout, &x, shard);
@@ -467,12 +491,19 @@ int em_run_analyze(const em_opts *o)
         print_text(stdout, &x);
         break;
     }
-    int rc = 0;
-    if (x.n_parse_errors) {
-        if (!o->quiet)
-            fprintf(stderr, "ember-migrate: %zu file%s did not parse; the matrix may be incomplete\n",
+    int rc = x.n_parse_errors ? 1 : 0;
+    if (!o->quiet) {
+        size_t nmoves = x.mv.n_defs_moved, nops = 0;
+        for (size_t i = 0; i < nmoves; i++)
+            nops += x.mv.defs_moved[i].def->op[0] != '\0';
+        fprintf(stderr, "ember-migrate: %zu backend%s, %zu op%s shown; %zu definition%s to move "
+                        "into backends/ (%zu op%s, %zu helper%s)", x.nb, x.nb == 1 ? "" : "s",
+                x.n_rows, x.n_rows == 1 ? "" : "s", nmoves, nmoves == 1 ? "" : "s", nops,
+                nops == 1 ? "" : "s", nmoves - nops, nmoves - nops == 1 ? "" : "s");
+        if (x.n_parse_errors)
+            fprintf(stderr, "; %zu file%s did not parse, the matrix may be incomplete",
                     x.n_parse_errors, x.n_parse_errors == 1 ? "" : "s");
-        rc = 1;
+        fputc('\n', stderr);
     }
     matrix_free(&x);
     em_tree_free(&t);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "include_line.h"
 #include "mem.h"
 #include "path.h"
 #include "strbuf.h"
@@ -42,37 +43,6 @@ char *mv_join_norm(const char *dir, const char *rel)
     char *n = el_path_abs(j);
     free(j);
     return n;
-}
-
-/* Parse an #include line: delimiter and spelled name. */
-bool mv_parse_include(const char *s, size_t n, bool *angled, const char **name,
-                      size_t *name_len)
-{
-    size_t i = 0;
-    while (i < n && (s[i] == ' ' || s[i] == '\t'))
-        i++;
-    if (i >= n || s[i] != '#')
-        return false;
-    i++;
-    while (i < n && (s[i] == ' ' || s[i] == '\t'))
-        i++;
-    if (n - i < 7 || strncmp(s + i, "include", 7))
-        return false;
-    i += 7;
-    while (i < n && (s[i] == ' ' || s[i] == '\t'))
-        i++;
-    if (i >= n || (s[i] != '"' && s[i] != '<'))
-        return false;
-    char close = s[i] == '"' ? '"' : '>';
-    *angled = s[i] == '<';
-    size_t j = i + 1;
-    while (j < n && s[j] != close && s[j] != '\n')
-        j++;
-    if (j >= n || s[j] != close)
-        return false;
-    *name = s + i + 1;
-    *name_len = j - i - 1;
-    return true;
 }
 
 /* What an include names, as seen from a file in dir: "<x>" for angled
@@ -114,7 +84,7 @@ static bool next_include(const char *s, size_t n, size_t *at, size_t *end, bool 
         while (le < n && s[le] != '\n')
             le++;
         *at = le + 1;
-        if (mv_parse_include(s + ls, le - ls, angled, name, name_len)) {
+        if (el_include_line(s + ls, le - ls, angled, name, name_len)) {
             *end = le;
             return true;
         }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <clang-c/Index.h>
 
+#include "buildcfg.h"
 #include "knowledge.h"
 #include "mem.h"
 #include "metadata.h"
@@ -27,7 +28,7 @@ static void usage(FILE *f)
 {
     fputs("usage: ember-migrate analyze [--format text|markdown|json] [--all-ops] [--shard K/N] [options] PATH... [-- ARGS]\n"
           "       ember-migrate merge   [--format text|markdown|json] [--all-ops] [--backend B] [--op OP] REPORT...\n"
-          "       ember-migrate plan    [options] PATH... [-- ARGS]\n"
+          "       ember-migrate plan    [--verify] [options] PATH... [-- ARGS]\n"
           "       ember-migrate apply   [--backup] [--force] [options] PATH... [-- ARGS]\n"
           "\n"
           "Move code written against backends (eh_blas_matmul, backend headers,\n"
@@ -51,9 +52,15 @@ static void usage(FILE *f)
           "  --backup              apply: keep each changed file's original as FILE.orig\n"
           "  --force               apply: proceed with the files that parse, leave those\n"
           "                        that do not untouched (never files changed meanwhile)\n"
-          "  -p BUILD_DIR          read BUILD_DIR/compile_commands.json (no PATH: its files)\n"
+          "  --verify              plan: parse the planned result in every configuration and\n"
+          "                        report what would not compile (exit 2)\n"
+          "  -p BUILD_DIR          read BUILD_DIR/compile_commands.json (no PATH: its files;\n"
+          "                        a file listed with several -D flags is checked in each)\n"
+          "  --define-sets SETS    build configurations to check in: \"USE_BLAS=1;!USE_BLAS\"\n"
+          "                        (NAME, NAME=VALUE and !NAME items; sets split by ';')\n"
           "  -j N, --jobs N        parse N files in parallel (default 1)\n"
-          "  -q, --quiet           no progress or summary on standard error\n"
+          "  -q, --quiet           print nothing but errors\n"
+          "  -v, --verbose         notes on standard error (compiler arguments dropped)\n"
           "  --version             print the version\n"
           "  -h, --help            print this help\n"
           "\n"
@@ -128,12 +135,25 @@ static int parse(int argc, char **argv, parsed *p)
             p->version = true;
         } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
             o->quiet = true;
+        } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+            o->scan.verbose = true;
         } else if (strcmp(a, "--backup") == 0) {
             o->backup = true;
         } else if (strcmp(a, "--force") == 0) {
             o->force = true;
         } else if (strcmp(a, "--all-ops") == 0) {
             o->all_ops = true;
+        } else if (strcmp(a, "--verify") == 0) {
+            o->verify = true;
+        } else if (el_opt_is(a, "--define-sets")) {
+            if (!(v = el_opt_value(argc, argv, &i, "--define-sets", &err)))
+                return opt_error(err);
+            char **sets = NULL;
+            size_t n_sets = 0;
+            if (el_define_sets_split(v, &sets, &n_sets, &err) < 0)
+                return opt_error(err);
+            el_args_free(sets, n_sets);
+            o->scan.define_sets = v;
         } else if (el_opt_is(a, "--format")) {
             if (!(v = el_opt_value(argc, argv, &i, "--format", &err)))
                 return opt_error(err);
@@ -192,6 +212,9 @@ static int parse(int argc, char **argv, parsed *p)
         return usage_error("merge: no shard report given%s", "");
     if (p->cmd != CMD_APPLY && (o->backup || o->force))
         return usage_error("--backup and --force are options of apply%s", "");
+    if (p->cmd != CMD_PLAN && o->verify)
+        return usage_error("--verify is an option of plan%s", "");
+    o->scan.recover = p->cmd == CMD_APPLY;
     if (!o->scan.n_paths && !o->scan.compdb_dir)
         return usage_error("no PATH given%s", "");
     return 0;

@@ -26,6 +26,31 @@ void em_manuals_add(em_manuals *m, const char *file, unsigned line, unsigned col
     x->why = el_buf_take(&b);
 }
 
+void em_manuals_note(em_manuals *m, const char *file, unsigned line, unsigned col,
+                     const char *fmt, ...)
+{
+    char tmp[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    for (size_t i = 0; i < m->n; i++) {
+        em_manual *x = &m->v[i];
+        if (x->line == line && x->col == col && !strcmp(x->file, file)) {
+            /* the entry has its tag already */
+            const char *text = tmp;
+            const char *close = tmp[0] == '[' ? strstr(tmp, "] ") : NULL;
+            if (close)
+                text = close + 2;
+            char *both = el_xasprintf("%s; %s", x->why, text);
+            free(x->why);
+            x->why = both;
+            return;
+        }
+    }
+    em_manuals_add(m, file, line, col, "%s", tmp);
+}
+
 /* Where first, then the order of addition: the more specific reason a
  * caller adds first wins over a later one at the same place. */
 static int cmp_manual(const void *pa, const void *pb)

@@ -19,6 +19,10 @@ typedef struct em_manuals {
 
 void em_manuals_add(em_manuals *m, const char *file, unsigned line, unsigned col,
                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Add to the entry at file:line:col (a second fact about the same site),
+ * else add one. */
+void em_manuals_note(em_manuals *m, const char *file, unsigned line, unsigned col,
+                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Sort by file, line, column, reason; drop duplicates. */
 void em_manuals_sort_unique(em_manuals *m);
 /* One line each: "FILE:LINE:COL: manual: WHY", prefixed with `prefix`. */

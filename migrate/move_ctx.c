@@ -9,6 +9,7 @@
 
 #include "mem.h"
 #include "path.h"
+#include "texts.h"
 
 size_t mv_file_index(const em_tree *t, const char *path)
 {
@@ -40,6 +41,26 @@ const char *mv_display_of(ctx *c, const char *path, char **owned)
         return c->t->files[fi].display;
     *owned = el_path_display(path);
     return *owned;
+}
+
+/* Column of a definition's name on its line (1 when not found). */
+unsigned mv_def_col(ctx *c, const em_def *d)
+{
+    char *err = NULL;
+    const em_text *tx = em_texts_get(c->texts, d->path, NULL, &err);
+    free(err);
+    if (!tx)
+        return 1;
+    size_t ls = em_text_offset(tx, d->line, 1);
+    size_t le = ls;
+    while (le < tx->len && tx->data[le] != '\n')
+        le++;
+    size_t nl = strlen(d->name);
+    for (size_t i = ls; i + nl <= le; i++)
+        if (!memcmp(tx->data + i, d->name, nl) &&
+            (i == ls || !em_is_ident(tx->data[i - 1])))
+            return (unsigned)(i - ls + 1);
+    return 1;
 }
 
 void mv_free_strs(char **v, size_t n)

@@ -38,6 +38,9 @@ typedef struct dest {
     el_buf body;            /* code to append */
     mode_t mode;
     const char *from;       /* created from a file that moves whole: its path */
+    bool styled;            /* created: crlf and lead set by the first source */
+    bool crlf;              /* created: its lines end in "\r\n" (its first source's do) */
+    char *lead;             /* created from parts: the source's leading comment (licence) */
 } dest;
 
 typedef struct kentry {
@@ -72,6 +75,8 @@ typedef struct ctx {
 size_t mv_file_index(const em_tree *t, const char *path);
 /* The content of path (checked against the scan); NULL with *c->err. */
 const em_text *mv_text_of(ctx *c, const char *path);
+/* The column of a definition's name on its line (1 when not found). */
+unsigned mv_def_col(ctx *c, const em_def *d);
 /* How path is shown to the user (*owned is set when it had to be made). */
 const char *mv_display_of(ctx *c, const char *path, char **owned);
 /* Free v's n strings and v. */
@@ -83,9 +88,6 @@ em_create *mv_add_create(ctx *c, const char *path, el_buf *text, mode_t mode);
 
 /* Lexically normalized "dir/rel". */
 char *mv_join_norm(const char *dir, const char *rel);
-/* Parse an #include line: delimiter and spelled name. */
-bool mv_parse_include(const char *s, size_t n, bool *angled, const char **name,
-                      size_t *name_len);
 /* What an include names, as seen from a file in dir: "<x>" for angled
  * includes, the normalized path for quoted ones. */
 char *mv_include_key(const char *dir, bool angled, const char *name, size_t n);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "include_line.h"
 #include "mem.h"
 #include "move_ctx.h"
 #include "path.h"
@@ -56,33 +57,19 @@ static size_t incs_of(const em_tree *t, const char *path, size_t *n)
     return i;
 }
 
-/* Column of a definition's name on its line (1 when not found). */
-static unsigned def_col(ctx *c, const em_def *d)
-{
-    char *err = NULL;
-    const em_text *tx = em_texts_get(c->texts, d->path, NULL, &err);
-    free(err);
-    if (!tx)
-        return 1;
-    size_t ls = em_text_offset(tx, d->line, 1);
-    size_t le = ls;
-    while (le < tx->len && tx->data[le] != '\n')
-        le++;
-    size_t nl = strlen(d->name);
-    for (size_t i = ls; i + nl <= le; i++)
-        if (!memcmp(tx->data + i, d->name, nl) &&
-            (i == ls || !em_is_ident(tx->data[i - 1])))
-            return (unsigned)(i - ls + 1);
-    return 1;
-}
-
 static void manual_def(ctx *c, const em_def *d, const char *fmt, const char *arg)
 {
     char *owned = NULL;
     const char *disp = mv_display_of(c, d->path, &owned);
     char why[768];
     snprintf(why, sizeof why, fmt, arg);
-    em_manuals_add(c->manual, disp, d->line, def_col(c, d), "%s", why);
+    /* it stays outside backends/: EH104 still reports an eh_<backend>_
+     * definition (a plain name in a legacy directory it does not) */
+    char prefix[80];
+    snprintf(prefix, sizeof prefix, "eh_%s_", d->backend);
+    bool reported = d->backend[0] && !strncmp(d->name, prefix, strlen(prefix));
+    em_manuals_add(c->manual, disp, d->line, mv_def_col(c, d), "%s%s",
+                   reported ? "[EH104] " : "", why);
     free(owned);
 }
 
@@ -96,7 +83,8 @@ static char *dest_path(const em_file *f, const char *backend)
 static bool moving_def(ctx *c, const em_file *f, const em_def *d)
 {
     return d->is_function && d->backend[0] && d->op[0] && !d->in_backends && !d->in_macro &&
-           !f->parse_error && em_select_backend(c->sel, d->backend) && em_select_op(c->sel, d->op);
+           !f->parse_error && em_select_backend(c->sel, d->backend) &&
+           em_select_op(c->sel, d->op) && el_bounds_contain(&c->t->bounds, f->path);
 }
 
 static long def_by_name(const em_tree *t, const fplan *p, const char *name)
@@ -147,6 +135,13 @@ static void plan_file(ctx *c, size_t fi)
                 if (d->op[0] && em_select_op(c->sel, d->op))
                     manual_def(c, d, "%s is not moved: its file does not parse (fix it, or "
                                      "move it by hand)", d->name);
+                continue;
+            }
+            if (!el_bounds_contain(&t->bounds, f->path)) {
+                if (d->op[0] && em_select_op(c->sel, d->op))
+                    manual_def(c, d, "%s is not moved: its file is reached through a symbolic "
+                                     "link that leaves the tree given, and such files are only "
+                                     "read (move it by hand)", d->name);
                 continue;
             }
             if (d->in_macro) {
@@ -245,9 +240,19 @@ static void plan_file(ctx *c, size_t fi)
                 continue;
             const em_def *d = &t->defs[p->d0 + i];
             if (local) {
-                manual_def(c, d, "%s is not moved: it uses a type, constant or macro defined in "
-                                 "its file, and the rest of the file stays; move them together "
-                                 "by hand", d->name);
+                el_buf names = {0};
+                for (size_t k = 0; k < p->nd; k++) {
+                    const em_def *u = &t->defs[p->d0 + k];
+                    for (size_t m = 0; from_one[k] && m < u->n_locals; m++)
+                        if (!strstr(el_buf_str(&names), u->locals[m]))
+                            el_buf_printf(&names, "%s%s", names.n ? ", " : "", u->locals[m]);
+                }
+                char why[768];
+                snprintf(why, sizeof why, "%%s is not moved: it uses %s, defined in its file, and "
+                                          "the rest of the file stays; move them together by hand",
+                         names.n ? el_buf_str(&names) : "a type, constant or macro");
+                el_buf_free(&names);
+                manual_def(c, d, why, d->name);
             } else {
                 char why[512];
                 snprintf(why, sizeof why, "%%s shares static variable %s with code that stays: "
@@ -265,9 +270,22 @@ static void plan_file(ctx *c, size_t fi)
     for (size_t i = 0; i < p->nd && n_roots; i++)
         if (roots[i] && t->defs[p->d0 + i].dest && !to)
             to = t->defs[p->d0 + i].dest;
+    char *target = n_roots ? (to ? el_xstrdup(to) : dest_path(f, p->backend)) : NULL;
+    if (target && !el_bounds_contain(&t->bounds, target)) {
+        /* nothing is created above what the user named */
+        for (size_t i = 0; i < p->nd; i++)
+            if (roots[i])
+                manual_def(c, &t->defs[p->d0 + i], "%s is not moved: its destination lies outside "
+                                                   "the tree given; run ember-migrate on the "
+                                                   "directory that holds backends/ (or add a "
+                                                   ".emberlint.json there)", t->defs[p->d0 + i].name);
+        n_roots = 0;
+        free(target);
+        target = NULL;
+    }
     if (n_roots) {
         p->moves = true;
-        p->dest = to ? el_xstrdup(to) : dest_path(f, p->backend);
+        p->dest = target;
         /* A whole .c moves as it is (appended when its destination
          * exists); a header moves whole only when nothing is there yet. */
         p->whole = all && (el_path_has_ext(f->path, ".c") || access(p->dest, F_OK) != 0);
@@ -289,7 +307,8 @@ static void plan_header(ctx *c, size_t fi)
     fplan *p = &c->fp[fi];
     const em_file *f = p->f;
     if (p->moves || !f->legacy_backend[0] || f->parse_error || !el_path_has_ext(f->path, ".h") ||
-        !em_select_backend(c->sel, f->legacy_backend) || p->nd)
+        !em_select_backend(c->sel, f->legacy_backend) || p->nd ||
+        !el_bounds_contain(&t->bounds, f->path))
         return;
     const em_text *tx = mv_text_of(c, f->path);
     if (!tx)
@@ -319,7 +338,7 @@ static void plan_header(ctx *c, size_t fi)
     if (!ok)
         return;
     char *d = dest_path(f, f->legacy_backend);
-    bool taken = access(d, F_OK) == 0;
+    bool taken = access(d, F_OK) == 0 || !el_bounds_contain(&t->bounds, d);
     for (size_t k = 0; k < t->n_files && !taken; k++)
         taken = c->fp[k].dest && !strcmp(c->fp[k].dest, d);
     if (taken) {
@@ -361,7 +380,7 @@ static void dest_add_include(dest *d, const char *line)
     bool a;
     const char *nm;
     size_t nn;
-    if (!mv_parse_include(line, strlen(line), &a, &nm, &nn))
+    if (!el_include_line(line, strlen(line), &a, &nm, &nn))
         return;
     char *dir = el_path_dirname(d->path);
     char *k = mv_include_key(dir, a, nm, nn);
@@ -425,6 +444,44 @@ static void add_rmdir(ctx *c, const char *path)
     m->rmdirs[m->n_rmdirs++] = (em_rmdir){dir, named_root(c->sel, path)};
 }
 
+/* The comment block a file starts with (its licence, usually): up to the
+ * end of its last line; 0 when the file does not start with a comment. */
+static size_t leading_comment(const char *t, size_t n)
+{
+    size_t i = 0, end = 0;
+    for (;;) {
+        while (i < n && (t[i] == ' ' || t[i] == '\t'))
+            i++;
+        if (i + 1 < n && t[i] == '/' && t[i + 1] == '*') {
+            const char *e = strstr(t + i + 2, "*/");
+            if (!e)
+                return end;
+            i = (size_t)(e - t) + 2;
+        } else if (i + 1 < n && t[i] == '/' && t[i + 1] == '/') {
+            while (i < n && t[i] != '\n')
+                i++;
+        } else {
+            return end;
+        }
+        while (i < n && t[i] != '\n')
+            i++;
+        end = i = i < n ? i + 1 : n;
+    }
+}
+
+/* A destination created from f's code takes f's line endings, and, from
+ * parts, f's leading comment unless the moved code starts with it. */
+static void style_dest(dest *d, const em_text *tx, size_t first_begin, bool whole)
+{
+    if (d->exists || d->styled)
+        return;
+    d->styled = true;
+    d->crlf = el_text_crlf(tx->data, tx->len);
+    size_t lead = whole ? 0 : leading_comment(tx->data, tx->len);
+    if (lead && lead <= first_begin)
+        d->lead = el_xstrndup(tx->data, lead);
+}
+
 /* A file moving whole: its text with its includes re-pathed. */
 static int emit_whole(ctx *c, size_t fi)
 {
@@ -462,6 +519,7 @@ static int emit_whole(ctx *c, size_t fi)
         el_buf_free(&incl);
         return -1;
     }
+    style_dest(d, tx, 0, true);
     if (!d->exists && !d->base.n && !d->body.n && !d->incs.n) {
         el_buf_putn(&d->base, moved.s ? moved.s : "", moved.n);
         d->mode = tx->mode;
@@ -479,7 +537,7 @@ static int emit_whole(ctx *c, size_t fi)
             s += len;
         }
         const char *b = el_buf_str(&body);
-        while (*b == '\n')
+        while (*b == '\n' || *b == '\r')
             b++;
         if (d->body.n)
             el_buf_putc(&d->body, '\n');
@@ -558,9 +616,14 @@ static int emit_part(ctx *c, size_t fi)
         free(need_inc);
         return -1;
     }
+    size_t first_begin = tx->len;
+    for (size_t i = 0; i < p->nd; i++)
+        if (p->role[i] != R_STAY && t->defs[p->d0 + i].begin < first_begin)
+            first_begin = t->defs[p->d0 + i].begin;
+    style_dest(d, tx, first_begin, false);
     for (size_t k = 0; k < ni; k++) {
-        if (!need_inc[k])
-            continue;
+        if (!need_inc[k] || t->incs[i0 + k].skipped)
+            continue; /* a skipped include goes nowhere without its #if */
         char *line = mv_include_line(c, tx, &t->incs[i0 + k], p->dest);
         dest_add_include(d, line);
         free(line);
@@ -635,6 +698,10 @@ static void emit_dest(ctx *c, dest *d)
     el_buf out = {0};
     const char *base = el_buf_str(&d->base);
     size_t pos = mv_after_last_include(base, d->base.n);
+    if (d->lead) {
+        el_buf_puts(&out, d->lead);
+        el_buf_putc(&out, '\n');
+    }
     el_buf_putn(&out, base, pos);
     el_buf_puts(&out, el_buf_str(&d->incs));
     el_buf_puts(&out, base + pos);
@@ -645,6 +712,11 @@ static void emit_dest(ctx *c, dest *d)
             el_buf_putc(&out, '\n');
         el_buf_puts(&out, el_buf_str(&d->body));
     }
+    /* one line ending throughout: its first source's */
+    char *styled = el_text_eol(el_buf_str(&out), d->crlf);
+    el_buf_free(&out);
+    el_buf_puts(&out, styled);
+    free(styled);
     em_create *cr = mv_add_create(c, d->path, &out, d->mode);
     /* the moved file, re-pathed and perhaps extended: a rename */
     cr->from = d->from ? el_xstrdup(d->from) : NULL;
@@ -705,6 +777,15 @@ int em_moves_compute(const em_tree *t, const em_select *sel, em_texts *texts, em
         fplan *p = &c.fp[i];
         if (!p->moves)
             continue;
+        for (size_t k = 0; k < p->nd; k++) {
+            if (p->role[k] == R_STAY)
+                continue;
+            el_grow(&out->defs_moved, &out->cap_defs_moved, out->n_defs_moved + 1,
+                    sizeof *out->defs_moved);
+            out->defs_moved[out->n_defs_moved++] =
+                (em_moved_def){&t->defs[p->d0 + k], el_xstrdup(p->dest),
+                               p->role[k] == R_HELPER_COPY};
+        }
         rc = p->whole ? emit_whole(&c, i) : emit_part(&c, i);
         for (size_t k = 0; k < p->nd && !rc; k++)
             if (p->role[k] == R_MOVE) {
@@ -732,6 +813,7 @@ int em_moves_compute(const em_tree *t, const em_select *sel, em_texts *texts, em
         el_buf_free(&c.dests[i].base);
         el_buf_free(&c.dests[i].incs);
         el_buf_free(&c.dests[i].body);
+        free(c.dests[i].lead);
         mv_free_strs(c.dests[i].keys, c.dests[i].n_keys);
     }
     free(c.dests);
@@ -754,6 +836,9 @@ bool em_moves_inside(const em_moves *m, const char *path, size_t begin, size_t e
 
 void em_moves_free(em_moves *m)
 {
+    for (size_t i = 0; i < m->n_defs_moved; i++)
+        free(m->defs_moved[i].dest);
+    free(m->defs_moved);
     el_edits_free(&m->edits);
     for (size_t i = 0; i < m->n_creates; i++) {
         free(m->creates[i].path);

@@ -78,6 +78,13 @@ typedef struct em_range {
     size_t begin, end;
 } em_range;
 
+/* A definition the moves take out of its file. */
+typedef struct em_moved_def {
+    const em_def *def;
+    char *dest;                        /* the file it goes to (absolute) */
+    bool copied;                       /* a helper copied: code that stays uses it too */
+} em_moved_def;
+
 typedef struct em_moves {
     el_edits edits;                    /* on existing files */
     em_create *creates;  size_t n_creates, cap_creates;
@@ -85,6 +92,9 @@ typedef struct em_moves {
     em_rmdir *rmdirs;    size_t n_rmdirs, cap_rmdirs;
     em_range *moved;     size_t n_moved, cap_moved;   /* code that leaves its file */
     size_t n_defs;                     /* op definitions moved */
+    em_moved_def *defs_moved;          /* every definition moved or copied, in tree order:
+                                          what analyze lists "to move" */
+    size_t n_defs_moved, cap_defs_moved;
     size_t n_repathed;                 /* include directives re-pathed */
 } em_moves;
 

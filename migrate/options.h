@@ -6,7 +6,7 @@
  *   ember-migrate apply   [--backup] [--force] [options] PATH... [-- ARGS]
  *
  * options: --backend NAME (repeatable), --op NAME (repeatable), -p BUILD_DIR,
- *          -j N, --quiet
+ *          --define-sets "A=1;!A", -j N, --quiet; plan --verify
  * Exit status: 0 success (plan: nothing to change, or a plan printed --
  * see docs/ember-migrate.md), 1 apply/plan found work it could not do
  * (manual sites listed), 2 usage, configuration, I/O or refused change. */
@@ -32,12 +32,18 @@ typedef struct em_opts {
     bool force;              /* apply: go on with the files that parse; those that
                                 do not are left untouched */
     bool quiet;              /* no progress or summary on stderr */
+    bool verify;             /* plan: verify the planned result (every configuration) */
 } em_opts;
 
 /* True when --backend / --op select it (an empty list selects all;
  * em_op_selected accepts "matmul" and "eh_matmul"). */
 bool em_backend_selected(const em_opts *o, const char *backend);
 bool em_op_selected(const em_opts *o, const char *op);
+
+/* The selection the moves use (migrate/moves.h), from --backend, --op,
+ * --force and the PATHs. */
+struct em_select;
+void em_opts_select(const em_opts *o, struct em_select *out);
 
 /* The subcommands: each returns the exit status, printing its own
  * messages (`ember-migrate: what went wrong` on stderr). */

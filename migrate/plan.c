@@ -17,11 +17,14 @@
  * Findings without a fix, EH104 findings outside moved code, and what
  * moves.c could not do are the manual work. */
 #include "plan.h"
+#include "plan_check.h"
+#include "compdb_update.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <string.h>
 
+#include "fileio.h"
 #include "fix_select.h"
 #include "mem.h"
 #include "path.h"
@@ -121,21 +124,33 @@ void em_plan_report_unparsed(const em_tree *t, const em_plan *p, const char *out
     }
 }
 
+/* A site left for a person, tagged with its rule: emberlint reports it
+ * after the migration, in a configuration that compiles it (a site in
+ * code no configuration compiles says so instead). */
 static void manual_finding(em_plan *p, const em_tree *t, const el_finding *f, const char *why)
 {
     char *owned = NULL;
-    em_manuals_add(&p->manual, display(t, f->file, &owned), f->line, f->col, "[%s] %s%s%s",
-                   f->rule, f->message, why ? ": " : "", why ? why : "");
+    bool skipped = strstr(f->message, "skips in every configuration") != NULL;
+    em_manuals_add(&p->manual, display(t, f->file, &owned), f->line, f->col, "[%s%s] %s%s%s",
+                   f->rule, skipped ? " in skipped code" : "", f->message, why ? ": " : "",
+                   why ? why : "");
     free(owned);
+}
+
+/* The content of path the scan read, or NULL. */
+static const em_text *scanned_text(em_texts *texts, const em_tree *t, const char *path)
+{
+    const em_file *ef = em_tree_file(t, path);
+    char *err = NULL;
+    const em_text *tx = em_texts_get(texts, path, ef ? &ef->hash : NULL, &err);
+    free(err);
+    return tx;
 }
 
 static bool finding_inside(const em_moves *mv, em_texts *texts, const em_tree *t,
                            const el_finding *f)
 {
-    const em_file *ef = em_tree_file(t, f->file);
-    char *err = NULL;
-    const em_text *tx = em_texts_get(texts, f->file, ef ? &ef->hash : NULL, &err);
-    free(err);
+    const em_text *tx = scanned_text(texts, t, f->file);
     if (!tx)
         return false;
     size_t off = em_text_offset(tx, f->line, f->col);
@@ -156,6 +171,131 @@ static bool file_unparsed(const em_tree *t, const char *path)
     return f && f->parse_error;
 }
 
+/* The identifier written at a finding's place (the name an EH102 site
+ * uses); false when there is none. */
+static bool name_at(em_texts *texts, const em_tree *t, const el_finding *f, char *buf, size_t n)
+{
+    const em_text *tx = scanned_text(texts, t, f->file);
+    if (!tx)
+        return false;
+    size_t b = em_text_offset(tx, f->line, f->col), e = b;
+    while (e < tx->len && em_is_ident(tx->data[e]))
+        e++;
+    snprintf(buf, n, "%.*s", (int)(e - b), tx->data + b);
+    return e > b;
+}
+
+/* The column of a definition's name on its line (1 when not found). */
+static unsigned name_col(em_texts *texts, const em_tree *t, const em_def *d)
+{
+    const em_text *tx = scanned_text(texts, t, d->path);
+    if (!tx)
+        return 1;
+    size_t ls = em_text_offset(tx, d->line, 1), nl = strlen(d->name);
+    for (size_t i = ls; i + nl <= tx->len && tx->data[i] != '\n'; i++)
+        if (!memcmp(tx->data + i, d->name, nl) && (i == ls || !em_is_ident(tx->data[i - 1])))
+            return (unsigned)(i - ls + 1);
+    return 1;
+}
+
+static bool calls_name(const em_def *d, const char *name)
+{
+    for (size_t i = 0; i < d->n_calls; i++)
+        if (!strcmp(d->calls[i], name))
+            return true;
+    return false;
+}
+
+/* A backend function that stays where it is (it could not move) and whose
+ * every use was rewritten to the op is dead code: say so, where it is. */
+static void report_unused(em_plan *p, const em_tree *t, em_texts *texts, const em_moves *mv,
+                          const el_fix_choice *choice)
+{
+    const el_findings *fs = &t->findings;
+    for (size_t i = 0; i < t->n_defs; i++) {
+        const em_def *d = &t->defs[i];
+        if (!d->is_function || !d->backend[0] || !d->op[0] || d->in_backends ||
+            em_moves_inside(mv, d->path, d->begin, d->begin))
+            continue;
+        size_t fixed = 0;
+        bool left = false;
+        char name[256];
+        for (size_t k = 0; k < fs->n && !left; k++) {
+            if (strcmp(fs->v[k].rule, "EH102") || !name_at(texts, t, &fs->v[k], name, sizeof name) ||
+                strcmp(name, d->name))
+                continue;
+            if (choice[k] == EL_FIX_TAKEN || choice[k] == EL_FIX_COVERED)
+                fixed++;
+            else
+                left = true;
+        }
+        /* backend code keeps its calls (the frontend's are EH102 sites) */
+        for (size_t k = 0; k < t->n_defs && !left; k++)
+            left = k != i && t->defs[k].backend[0] && calls_name(&t->defs[k], d->name);
+        if (left || !fixed)
+            continue;
+        const em_file *f = em_tree_file(t, d->path);
+        /* the reason it stayed may be listed there already: say both */
+        em_manuals_note(&p->manual, f ? f->display : d->path, d->line, name_col(texts, t, d),
+                        "[EH104] %s is now unused (its %zu use%s now call%s eh_%s): delete it",
+                        d->name, fixed, fixed == 1 ? "" : "s", fixed == 1 ? "s" : "", d->op);
+    }
+}
+
+/* The header the include a finding points at resolves to, or NULL. */
+static const char *include_target(const em_tree *t, const el_finding *f)
+{
+    for (size_t i = 0; i < t->n_incs; i++)
+        if (t->incs[i].line == f->line && !strcmp(t->incs[i].path, f->file))
+            return t->incs[i].resolved;
+    return NULL;
+}
+
+/* Does the EH102 site k name a function the include of `header` (NULL:
+ * not known) brings?  Not knowing is yes: the include stays; a name
+ * nothing declares ("") is brought by no include. */
+static bool brings(const em_tree *t, const char *header, const el_finding *k)
+{
+    const char *decl = em_tree_decl(t, k->file, k->line, k->col);
+    if (decl && !decl[0])
+        return false;
+    return !header || !decl || em_tree_reaches(t, header, decl);
+}
+
+/* Is the EH102 site f left as it is (no rewrite, or not selected)? */
+static bool left_as_is(const em_opts *o, const em_tree *t, em_texts *texts, const el_finding *f)
+{
+    return !f->fix || !selected(o, t, texts, f, true);
+}
+
+/* Why the include a finding f points at stays: the first backend name of
+ * its file that keeps its EH102 finding and that the include brings. */
+static char *include_stays(const em_tree *t, em_texts *texts, const em_opts *o, const el_finding *inc)
+{
+    const el_findings *fs = &t->findings;
+    const char *header = include_target(t, inc);
+    char name[256];
+    for (size_t i = 0; i < fs->n; i++) {
+        const el_finding *f = &fs->v[i];
+        if (strcmp(f->rule, "EH102") || !em_tree_reaches(t, f->file, inc->file) ||
+            !left_as_is(o, t, texts, f) || !brings(t, header, f))
+            continue;
+        /* the backend name the finding quotes, else the one written there */
+        const char *q = strchr(f->message, '\'');
+        const char *qe = q ? strchr(q + 1, '\'') : NULL;
+        if (qe)
+            snprintf(name, sizeof name, "%.*s", (int)(qe - q - 1), q + 1);
+        else if (!name_at(texts, t, f, name, sizeof name))
+            continue;
+        char *where = strcmp(f->file, inc->file) ? el_path_display(f->file) : NULL;
+        char *r = el_xasprintf("the include stays: %s%sline %u still uses %s, which is not "
+                               "rewritten", where ? where : "", where ? " " : "", f->line, name);
+        free(where);
+        return r;
+    }
+    return el_xstrdup("the include stays: the file still needs it");
+}
+
 /* Choose the fixes; their edits into *out. */
 static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, const em_moves *mv,
                        em_plan *p, el_edits *out)
@@ -163,8 +303,8 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
     const el_findings *fs = &t->findings;
     /* the candidates, by finding index (fix_select.h picks among them) */
     const el_fix **cands = el_xcalloc(fs->n + 1, sizeof *cands);
-    /* files where a backend symbol stays: their backend includes stay too */
-    char **keep = el_xcalloc(fs->n + 1, sizeof *keep);
+    /* backend names that stay: the includes that bring them stay too */
+    const el_finding **keep = el_xcalloc(fs->n + 1, sizeof *keep);
     size_t n_keep = 0;
     const el_finding **eh104s = el_xcalloc(fs->n + 1, sizeof *eh104s);
     size_t n_eh104 = 0;
@@ -186,7 +326,7 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
             continue;     /* moves with its code */
         bool sel = selected(o, t, texts, f, true);
         if (eh102 && (!sel || !f->fix))
-            keep[n_keep++] = f->file;
+            keep[n_keep++] = f;
         if (eh101 && (!sel || !f->fix))
             inc_left[n_inc_left++] = f->file;
         if (!sel && eh101 && f->fix && selected(o, t, texts, f, false)) {
@@ -203,33 +343,54 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
             eh104s[n_eh104++] = f;    /* decided once the includes are */
             continue;
         }
+        bool outside = false;
+        for (size_t k = 0; f->fix && k < f->fix->edits.n; k++)
+            outside |= !el_bounds_contain(&t->bounds, f->fix->edits.v[k].path);
+        if (outside || (!f->fix && !el_bounds_contain(&t->bounds, f->file))) {
+            manual_finding(p, t, f, "the file is reached through a symbolic link that leaves "
+                                    "the tree given; such files are only read");
+            if (eh102)
+                keep[n_keep++] = f;
+            if (eh101)
+                inc_left[n_inc_left++] = f->file;
+            continue;
+        }
         if (!f->fix) {
+            const char *why = em_tree_why(t, f->file, f->line, f->col);
+            char *stays = !why && eh101 ? include_stays(t, texts, o, f) : NULL;
             manual_finding(p, t, f,
-                           eh101 ? "the include stays: the file still needs it"
-                           : eh102 ? "no automatic rewrite (a call through a macro, or no "
-                                     "frontend equivalent)"
+                           why     ? why
+                           : eh101 ? stays
+                           : eh102 ? "no op replaces a backend type, variable, constant or "
+                                     "macro: rewrite this use by hand"
                                    : "the branch cannot be collapsed automatically");
+            free(stays);
             continue;
         }
         cands[i] = f->fix;
     }
-    /* an include rewrite waits while the file keeps a backend symbol */
+    /* an include stays while a backend name it brings stays */
     for (size_t i = 0; i < fs->n; i++) {
         const el_finding *f = &fs->v[i];
         if (!cands[i] || strcmp(f->rule, "EH101"))
             continue;
         bool kept = false;
+        const char *header = include_target(t, f);
+        /* a site in the file, or in a file that includes it (a macro of
+         * a header expanded elsewhere), that the include brings a name to */
         for (size_t k = 0; k < n_keep && !kept; k++)
-            kept = !strcmp(keep[k], f->file);
+            kept = em_tree_reaches(t, keep[k]->file, f->file) && brings(t, header, keep[k]);
         if (kept) {
-            manual_finding(p, t, f, "the include stays while the file still uses backend "
-                                    "symbols that are not rewritten");
+            char *stays = include_stays(t, texts, o, f);
+            manual_finding(p, t, f, stays);
+            free(stays);
             inc_left[n_inc_left++] = f->file;
             cands[i] = NULL;
         }
     }
     el_fix_choice *choice = el_xcalloc(fs->n + 1, sizeof *choice);
     el_fix_select(cands, fs->n, choice, out);
+    report_unused(p, t, texts, mv, choice);
     for (size_t i = 0; i < fs->n; i++) {
         const char *rule = fs->v[i].rule;
         /* a covered fix happens inside the one that covers it (EH101's
@@ -310,16 +471,58 @@ static char *diff_root(const em_opts *o)
     return common;
 }
 
+/* A compilation database that lists a moved file changes with it (inside
+ * the tree), or a person is told how to regenerate it. */
+static int plan_compdb(const em_opts *o, const em_tree *t, em_plan *p, const em_moves *mv,
+                       char **err)
+{
+    char **from = el_xcalloc(mv->n_creates + 1, sizeof *from);
+    char **to = el_xcalloc(mv->n_creates + 1, sizeof *to);
+    size_t n = 0;
+    for (size_t i = 0; i < mv->n_creates; i++)
+        if (mv->creates[i].from) {
+            from[n] = mv->creates[i].from;
+            to[n++] = mv->creates[i].path;
+        }
+    char *dir = el_path_abs(o->scan.compdb_dir);
+    char *json = el_path_join(dir, "compile_commands.json");
+    size_t len = 0, count = 0;
+    char *text = NULL;
+    if (n && el_read_file(json, &text, &len, NULL, NULL) != 0)
+        text = NULL;
+    char *now = text ? em_compdb_moved(text, from, to, n, &count) : NULL;
+    int rc = 0;
+    if (now && el_bounds_contain(&t->bounds, json)) {
+        rc = el_changeset_modify(&p->cs, json, NULL, now, strlen(now), err);
+    } else if (now) {
+        char *cmd = em_compdb_regenerate(dir);
+        char *disp = el_path_display(json);
+        em_manuals_add(&p->manual, disp, 1, 1, "it lists %zu file%s this migration moves and "
+                       "lies outside the tree given, so it is not changed: regenerate it "
+                       "afterwards%s%s", count, count == 1 ? "" : "s", cmd ? ": " : " with the tool "
+                       "that wrote it (bear -- make, compiledb, your build system)", cmd ? cmd : "");
+        free(disp);
+        free(cmd);
+    }
+    free(now);
+    free(text);
+    free(json);
+    free(dir);
+    free(from);
+    free(to);
+    return rc;
+}
+
 int em_plan_make(const em_opts *o, const em_tree *t, em_plan *p, char **err)
 {
     memset(p, 0, sizeof *p);
     *err = NULL;
     char *root = diff_root(o);
     el_changeset_init(&p->cs, root);
+    el_changeset_bound(&p->cs, &t->bounds);
     free(root);
-    em_select sel = {.backends = o->backends, .n_backends = o->n_backends, .ops = o->ops,
-                     .n_ops = o->n_ops, .force = o->force, .paths = o->scan.paths,
-                     .n_paths = o->scan.n_paths};
+    em_select sel;
+    em_opts_select(o, &sel);
     em_texts texts = {0};
     em_moves mv;
     int rc = em_moves_compute(t, &sel, &texts, &mv, &p->manual, err);
@@ -389,8 +592,18 @@ int em_plan_make(const em_opts *o, const em_tree *t, em_plan *p, char **err)
     }
     for (size_t i = 0; !rc && i < mv.n_rmdirs; i++)
         el_changeset_rmdir_upto(&p->cs, mv.rmdirs[i].dir, mv.rmdirs[i].stop);
+    if (!rc && o->scan.compdb_dir)
+        rc = plan_compdb(o, t, p, &mv, err);
     em_manuals_sort_unique(&p->manual);
-    el_edits_free(&edits);
+    p->edits = edits; /* kept for em_plan_locate */
+    p->moved_sites = el_xcalloc(mv.n_defs_moved + 1, sizeof *p->moved_sites);
+    for (size_t i = 0; i < mv.n_defs_moved; i++) {
+        const em_moved_def *m = &mv.defs_moved[i];
+        if (m->copied)
+            continue;
+        p->moved_sites[p->n_moved_sites++] = (struct em_moved_site){
+            el_xstrdup(m->def->name), el_xstrdup(m->def->path), el_xstrdup(m->dest), m->def->line};
+    }
     em_moves_free(&mv);
     em_texts_free(&texts);
     return rc;
@@ -409,6 +622,13 @@ void em_plan_summary(const em_plan *p, const char *verb, FILE *out)
 
 void em_plan_free(em_plan *p)
 {
+    el_edits_free(&p->edits);
+    for (size_t i = 0; i < p->n_moved_sites; i++) {
+        free(p->moved_sites[i].name);
+        free(p->moved_sites[i].path);
+        free(p->moved_sites[i].dest);
+    }
+    free(p->moved_sites);
     el_changeset_free(&p->cs);
     em_manuals_free(&p->manual);
     el_findings_free(&p->unparsed);
@@ -459,7 +679,8 @@ int em_run_plan(const em_opts *o)
     int rc = em_plan_prepare(o, &t, &p);
     if (rc)
         return rc;
-    em_plan_report_unparsed(&t, &p, "not planned, and apply refuses it without --force");
+    if (!o->quiet)
+        em_plan_report_unparsed(&t, &p, "not planned, and apply refuses it without --force");
     if (!o->quiet && strcmp(p.cs.root, el_cwd()) != 0 && !el_changeset_empty(&p.cs))
         fprintf(stderr, "ember-migrate: note: paths in the diff are relative to %s "
                         "(apply it there: cd %s && git apply)\n", p.cs.root, p.cs.root);
@@ -468,8 +689,11 @@ int em_run_plan(const em_opts *o)
         rc = 2;
     }
     fflush(stdout);
-    em_manuals_print(&p.manual, "", stderr);
+    if (o->verify && !rc && !el_changeset_empty(&p.cs) &&
+        em_verify_plan(o, &t, &p, true, "the plan would break it") < 0)
+        rc = 2;
     if (!o->quiet) {
+        em_manuals_print(&p.manual, "", stderr);
         if (el_changeset_empty(&p.cs))
             fprintf(stderr, "ember-migrate: nothing to migrate%s\n",
                     p.manual.n ? " automatically" : "");

@@ -25,6 +25,14 @@ typedef struct em_plan {
     size_t repathed;          /* include directives re-pathed for moved files */
     size_t conflicts;         /* fixes not taken: overlapping one taken */
     el_findings unparsed;     /* EH000 findings: files never edited */
+    /* for em_plan_locate (migrate/relocate.c): the edits of existing files,
+     * and where each definition that moves goes */
+    el_edits edits;
+    struct em_moved_site {
+        char *name, *path, *dest;
+        unsigned line;
+    } *moved_sites;
+    size_t n_moved_sites;
 } em_plan;
 
 /* Make the plan.  Files that do not parse are left out (their EH000

@@ -160,17 +160,25 @@ void mv_register_op(ctx *c, const fplan *p, const em_def *def)
     const em_table *tb = backend_table_in(c, dir);
     char *owned = NULL;
     const char *disp = mv_display_of(c, def->path, &owned);
-    if (tb && def->is_kernel) {
+    if (def->signature && !def->is_kernel) {
+        /* kernels.def promises eh_<op>'s signature: never register another */
+        em_manuals_add(c->manual, disp, def->line, mv_def_col(c, def),
+                       "%s moved into backends/%s/ but is not registered for op %s: %s; its "
+                       "callers keep calling it (adapt it to the op, or give it a call "
+                       "template)", def->name, def->backend, def->op,
+                       strstr(def->signature, "its signature") ? def->signature + 4
+                                                               : def->signature);
+    } else if (tb && def->is_kernel) {
         long oi = op_index(def->op);
         const char *have = oi >= 0 && tb->functions ? tb->functions[oi] : NULL;
         if (oi >= 0 && tb->implemented && tb->implemented[oi]) {
             if (!have || strcmp(have, def->name))
-                em_manuals_add(c->manual, disp, def->line, 1,
+                em_manuals_add(c->manual, disp, def->line, mv_def_col(c, def),
                                "%s moved, but backend %s's table already registers %s for op "
                                "%s: choose one by hand", def->name, tb->backend,
                                have ? have : "another kernel", def->op);
         } else if (!register_in_table(c, tb, def)) {
-            em_manuals_add(c->manual, disp, def->line, 1,
+            em_manuals_add(c->manual, disp, def->line, mv_def_col(c, def),
                            "%s moved; register it in backend %s's table by hand (its kernels "
                            "initializer was not found)", def->name, tb->backend);
         }

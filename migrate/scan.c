@@ -18,6 +18,10 @@
 #include "compdb.h"
 #include "config.h"
 #include "engine.h"
+#include "fileio.h"
+#include "inactive.h"
+#include "include_line.h"
+#include "journal.h"
 #include "mem.h"
 #include "metadata.h"
 #include "path.h"
@@ -25,6 +29,7 @@
 #include "scan_rule.h"
 #include "shard.h"
 #include "sources.h"
+#include "strbuf.h"
 
 #define MAX_FILE_SIZE (64u << 20)
 #define KERNELS_DEF "kernels.def"
@@ -154,6 +159,10 @@ static void add_def(builder *b, json_object *o)
     d->end = (size_t)jint(o, "end");
     d->uses = jstrs(o, "uses", &d->n_uses);
     d->needs = jstrs(o, "needs", &d->n_needs);
+    d->locals = jstrs(o, "locals", &d->n_locals);
+    d->calls = jstrs(o, "calls", &d->n_calls);
+    const char *sig = jstr(o, "signature");
+    d->signature = sig ? el_xstrdup(sig) : NULL;
     const el_config *cfg = config_of(b, path);
     char be[64];
     if (cfg && el_backend_of_symbol(cfg, name, be, sizeof be)) {
@@ -185,6 +194,7 @@ static void add_include(builder *b, json_object *o)
     const char *resolved = jstr(o, "resolved");
     el_grow(&t->incs, &b->cap_incs, t->n_incs + 1, sizeof *t->incs);
     em_include *in = &t->incs[t->n_incs++];
+    memset(in, 0, sizeof *in);
     in->path = el_xstrdup(path);
     in->spelled = el_xstrdup(spelled);
     in->angled = jbool(o, "angled");
@@ -192,6 +202,77 @@ static void add_include(builder *b, json_object *o)
     in->line = (unsigned)jint(o, "line");
     in->begin = begin;
     in->end = (size_t)jint(o, "end");
+}
+
+static em_why *find_why(const em_tree *t, const char *path, unsigned line, unsigned col)
+{
+    for (size_t i = 0; i < t->n_whys; i++)
+        if (t->whys[i].line == line && t->whys[i].col == col && !strcmp(t->whys[i].path, path))
+            return &t->whys[i];
+    return NULL;
+}
+
+/* Record (or sharpen) the reason at a place: a reason given replaces "". */
+static void tree_add_why_decl(em_tree *t, const char *path, unsigned line, unsigned col,
+                              const char *why, const char *decl)
+{
+    em_why *w = find_why(t, path, line, col);
+    if (w) {
+        if (!w->why[0] && why[0]) {
+            free(w->why);
+            w->why = el_xstrdup(why);
+        }
+        if (!w->decl && decl)
+            w->decl = el_xstrdup(decl);
+        return;
+    }
+    el_grow(&t->whys, &t->cap_whys, t->n_whys + 1, sizeof *t->whys);
+    t->whys[t->n_whys++] =
+        (em_why){el_xstrdup(path), line, col, el_xstrdup(why), decl ? el_xstrdup(decl) : NULL};
+}
+
+static void tree_add_why(em_tree *t, const char *path, unsigned line, unsigned col,
+                         const char *why)
+{
+    tree_add_why_decl(t, path, line, col, why, NULL);
+}
+
+static void add_why(builder *b, json_object *o)
+{
+    const char *path = jstr(o, "path"), *why = jstr(o, "why");
+    if (path && why)
+        tree_add_why_decl(b->t, path, (unsigned)jint(o, "line"), (unsigned)jint(o, "col"), why,
+                          jstr(o, "decl"));
+}
+
+const char *em_tree_why(const em_tree *t, const char *path, unsigned line, unsigned col)
+{
+    const em_why *w = find_why(t, path, line, col);
+    return w && w->why[0] ? w->why : NULL;
+}
+
+const char *em_tree_decl(const em_tree *t, const char *path, unsigned line, unsigned col)
+{
+    const em_why *w = find_why(t, path, line, col);
+    return w ? w->decl : NULL;
+}
+
+static bool reaches_depth(const em_tree *t, const char *from, const char *to, int depth)
+{
+    if (!strcmp(from, to))
+        return true;
+    if (depth > 32)
+        return false;
+    for (size_t i = 0; i < t->n_incs; i++)
+        if (!strcmp(t->incs[i].path, from) && t->incs[i].resolved &&
+            reaches_depth(t, t->incs[i].resolved, to, depth + 1))
+            return true;
+    return false;
+}
+
+bool em_tree_reaches(const em_tree *t, const char *from, const char *to)
+{
+    return reaches_depth(t, from, to, 0);
 }
 
 static em_table *new_table(builder *b, em_table_kind kind, const char *path, unsigned line,
@@ -387,7 +468,8 @@ static char *tree_root(const builder *b)
         if (t->files[i].backend[0] && p)
             root = el_xstrndup(t->files[i].path, (size_t)(p - t->files[i].path));
     }
-    return root ? root : el_xstrdup(el_cwd());
+    /* never the current directory: destinations stay in the tree given */
+    return root ? root : el_xstrdup(t->bounds.n ? t->bounds.roots[0] : el_cwd());
 }
 
 /* Every file's root (em_file.root), and where backend code outside
@@ -445,6 +527,8 @@ static int cmp_table(const void *a, const void *b)
 
 /* ---- the scan ---------------------------------------------------------------- */
 
+static void add_skipped(builder *b);
+
 static void build(builder *b, const el_fact_list *facts)
 {
     em_tree *t = b->t;
@@ -472,8 +556,8 @@ static void build(builder *b, const el_fact_list *facts)
     for (size_t i = 0; i < facts->n; i++) {
         const el_fact_rec *r = &facts->v[i];
         bool def = strcmp(r->key, EM_FACT_DEF) == 0, inc = strcmp(r->key, EM_FACT_INCLUDE) == 0,
-             tab = strcmp(r->key, EM_FACT_TABLE) == 0;
-        if (!def && !inc && !tab)
+             tab = strcmp(r->key, EM_FACT_TABLE) == 0, why = strcmp(r->key, EM_FACT_WHY) == 0;
+        if (!def && !inc && !tab && !why)
             continue;
         json_object *o = json_tokener_parse(r->value);
         if (!o)
@@ -482,12 +566,16 @@ static void build(builder *b, const el_fact_list *facts)
             add_def(b, o);
         else if (inc)
             add_include(b, o);
-        else
+        else if (tab)
             add_table(b, o);
+        else
+            add_why(b, o);
         json_object_put(o);
     }
     scan_kernels_defs(b);
     set_destinations(b);
+    add_skipped(b);
+    el_findings_sort_unique(&t->findings);
     /* qsort's array must not be NULL, even when empty */
     if (t->n_defs)
         qsort(t->defs, t->n_defs, sizeof *t->defs, cmp_def);
@@ -507,6 +595,347 @@ static void build(builder *b, const el_fact_list *facts)
             add_unique(&t->backends, &t->n_backends, &b->cap_backends, t->defs[i].backend);
     if (t->n_backends)
         qsort(t->backends, t->n_backends, sizeof *t->backends, cmp_str);
+}
+
+/* ---- several configurations ------------------------------------------------ */
+
+static bool same_fix(const el_fix *a, const el_fix *b)
+{
+    if (!a || !b)
+        return a == b;
+    if (a->edits.n != b->edits.n)
+        return false;
+    for (size_t i = 0; i < a->edits.n; i++) {
+        const el_edit *x = &a->edits.v[i], *y = &b->edits.v[i];
+        if (x->begin != y->begin || x->end != y->end || strcmp(x->path, y->path) ||
+            strcmp(x->text, y->text))
+            return false;
+    }
+    return true;
+}
+
+static el_finding *same_site(el_findings *f, const el_finding *g)
+{
+    for (size_t i = 0; i < f->n; i++)
+        if (f->v[i].line == g->line && f->v[i].col == g->col && !strcmp(f->v[i].rule, g->rule) &&
+            !strcmp(f->v[i].file, g->file))
+            return &f->v[i];
+    return NULL;
+}
+
+/* Add the findings of another configuration: a site seen before keeps
+ * its fix only when this configuration proposes the same one (a rewrite
+ * safe in one configuration and not in another is for a person); a new
+ * site is added.  A file that does not parse here says where. */
+static void merge_findings(em_tree *t, el_findings *more, const char *config)
+{
+    el_findings *into = &t->findings;
+    for (size_t i = 0; i < more->n; i++) {
+        el_finding *g = &more->v[i];
+        el_finding *f = same_site(into, g);
+        if (f) {
+            if (!same_fix(f->fix, g->fix)) {
+                char why[512];
+                snprintf(why, sizeof why, "in %s the rewrite is %s, in another configuration "
+                                          "it is not (rewrite it by hand)",
+                         config[0] ? config : "one configuration",
+                         g->fix ? "possible" : "not possible");
+                if (f->fix || g->fix)
+                    tree_add_why(t, f->file, f->line, f->col, why);
+                el_fix_free(f->fix);
+                f->fix = NULL;
+            }
+            el_finding_clear(g);
+            continue;
+        }
+        if (!strcmp(g->rule, "EH000") && config[0]) {
+            char *m = el_xasprintf("%s (in configuration %s)", g->message, config);
+            free(g->message);
+            g->message = m;
+        }
+        el_grow(&into->v, &into->cap, into->n + 1, sizeof *into->v);
+        into->v[into->n++] = *g;
+    }
+    free(more->v);
+    memset(more, 0, sizeof *more);
+}
+
+/* Append src's facts to dst (src is left empty). */
+static void move_facts(el_fact_list *dst, el_fact_list *src)
+{
+    el_grow(&dst->v, &dst->cap, dst->n + src->n + 1, sizeof *dst->v);
+    for (size_t i = 0; i < src->n; i++)
+        dst->v[dst->n++] = src->v[i];
+    free(src->v);
+    memset(src, 0, sizeof *src);
+}
+
+/* The sources configuration k compiles (shallow copies). */
+static el_sources sources_of(const em_tree *t, size_t k)
+{
+    el_sources sub = {0};
+    sub.v = el_xcalloc(t->sources.n + 1, sizeof *sub.v);
+    for (size_t i = 0; i < t->sources.n; i++)
+        if (el_buildcfg_has(&t->cfgs, k, &t->sources.v[i]))
+            sub.v[sub.n++] = t->sources.v[i];
+    return sub;
+}
+
+/* The name of configuration k for a message ("" with one). */
+static char *config_name(const em_tree *t, size_t k)
+{
+    for (size_t i = 0; i < t->sources.n; i++)
+        if (el_buildcfg_has(&t->cfgs, k, &t->sources.v[i]))
+            return el_buildcfg_name(&t->cfgs, k, &t->sources.v[i]);
+    return el_xstrdup("");
+}
+
+const el_source *em_tree_source(const em_tree *t, const char *path)
+{
+    long i = el_sources_find(&t->sources, path);
+    return i >= 0 ? &t->sources.v[i] : NULL;
+}
+
+const el_inactive_range *em_tree_skipped_everywhere(const em_tree *t, const char *path,
+                                                     size_t off)
+{
+    const el_source *src = em_tree_source(t, path);
+    const el_inactive_range *first = NULL;
+    for (size_t k = 0; k < t->cfgs.n; k++) {
+        if (src && !el_buildcfg_has(&t->cfgs, k, src))
+            continue;
+        const el_inactive_range *r = el_inactive_at(&t->inactive[k], path, off, off);
+        if (!r)
+            return NULL;
+        if (!first)
+            first = r;
+    }
+    return first;
+}
+
+/* ---- code the preprocessor skips in every configuration ---------------------- */
+
+/* The definition of path whose range holds off, or NULL. */
+static const em_def *def_at(const em_tree *t, const char *path, size_t off)
+{
+    for (size_t i = 0; i < t->n_defs; i++)
+        if (t->defs[i].begin <= off && off < t->defs[i].end && !strcmp(t->defs[i].path, path))
+            return &t->defs[i];
+    return NULL;
+}
+
+
+/* A backend name no configuration compiles: an EH102 site of its own,
+ * rewritten when the rename is proven where it is skipped (same callee,
+ * same signature as the op), else left for a person with the reason. */
+static void skipped_name(builder *b, const el_inactive_range *r, const el_inactive_id *id)
+{
+    em_tree *t = b->t;
+    const em_def *in = def_at(t, r->path, id->off);
+    bool backend_fn = in && in->backend[0];
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s backend function '%s' in code the preprocessor skips in "
+                              "every configuration",
+             id->call ? "call to" : "use of", id->name);
+    el_findings_add(&t->findings, "EH102", EL_SEV_ERROR, r->path, id->line, id->col, msg);
+    el_finding *f = &t->findings.v[t->findings.n - 1];
+    if (id->rename && !backend_fn) {
+        f->fix = el_xcalloc(1, sizeof *f->fix);
+        f->fix->safety = EL_FIX_SAFE;
+        f->fix->description = el_xasprintf("replace %s with %s", id->name, id->rename);
+        el_edits_add(&f->fix->edits, r->path, id->off, id->off + strlen(id->name), id->rename, 0);
+        return;
+    }
+    char why[768];
+    if (backend_fn)
+        snprintf(why, sizeof why, "it is in %s, backend code that has not moved", in->name);
+    else
+        snprintf(why, sizeof why, "%s (and no configuration compiles it: name one with "
+                                  "--define-sets to have it checked)", id->why);
+    /* "" (nothing declares it where it is skipped): no include brings it */
+    tree_add_why_decl(t, r->path, id->line, id->col, why, id->decl);
+}
+
+/* A backend #include no configuration compiles: kept (and re-pathed when
+ * its header moves, as an include of the tree), listed for a person. */
+static void skipped_include(builder *b, const el_inactive_range *r, const el_inactive_inc *c)
+{
+    em_tree *t = b->t;
+    char msg[512];
+    snprintf(msg, sizeof msg, "include of backend header '%s' in code the preprocessor skips "
+                              "in every configuration", c->spelled);
+    el_findings_add(&t->findings, "EH101", EL_SEV_ERROR, r->path, c->line, 1, msg);
+    tree_add_why(t, r->path, c->line, 1,
+                    "the include stays: no configuration compiles the code around it (name "
+                    "one with --define-sets, or change it by hand)");
+    /* an include the moves know about, so it follows a header that moves */
+    char *dir = el_path_dirname(r->path);
+    char *j = el_path_join(dir, c->spelled);
+    char *resolved = c->angled ? NULL : el_path_real(j);
+    free(j);
+    free(dir);
+    el_grow(&t->incs, &b->cap_incs, t->n_incs + 1, sizeof *t->incs);
+    em_include *in = &t->incs[t->n_incs++];
+    memset(in, 0, sizeof *in);
+    in->path = el_xstrdup(r->path);
+    in->spelled = el_xstrdup(c->spelled);
+    in->resolved = resolved;
+    in->line = c->line;
+    in->angled = c->angled;
+    in->begin = c->off;
+    in->end = c->end;
+    in->skipped = true;
+}
+
+static void add_skipped(builder *b)
+{
+    em_tree *t = b->t;
+    char **seen = NULL;
+    size_t n_seen = 0, cap_seen = 0;
+    for (size_t k = 0; k < t->cfgs.n; k++) {
+        for (size_t i = 0; i < t->inactive[k].n; i++) {
+            const el_inactive_range *r = &t->inactive[k].v[i];
+            const em_file *f = file_of(t, r->path);
+            if (!f || f->backend[0])
+                continue; /* backend code may name its backend */
+            for (size_t m = 0; m < r->n_ids + r->n_incs; m++) {
+                size_t off = m < r->n_ids ? r->ids[m].off : r->incs[m - r->n_ids].off;
+                if (!em_tree_skipped_everywhere(t, r->path, off))
+                    continue; /* a configuration compiles it: its findings say */
+                char *key = el_xasprintf("%s:%zu", r->path, off);
+                size_t before = n_seen;
+                add_unique(&seen, &n_seen, &cap_seen, key);
+                free(key);
+                if (n_seen == before)
+                    continue;
+                if (m < r->n_ids)
+                    skipped_name(b, r, &r->ids[m]);
+                else
+                    skipped_include(b, r, &r->incs[m - r->n_ids]);
+            }
+        }
+    }
+    for (size_t i = 0; i < n_seen; i++)
+        free(seen[i]);
+    free(seen);
+}
+
+/* ---- -p without PATH ------------------------------------------------------------- */
+
+/* The -I and -iquote directories of a file's database entry. */
+static char **include_dirs(const el_compdb *db, const char *file, size_t *n)
+{
+    size_t na = 0;
+    char **args = el_compdb_args(db, file, &na);
+    char **v = el_xcalloc(na + 1, sizeof *v);
+    *n = 0;
+    for (size_t i = 0; i < na; i++) {
+        const char *a = args[i];
+        const char *dir = NULL;
+        if ((!strcmp(a, "-I") || !strcmp(a, "-iquote")) && i + 1 < na)
+            dir = args[++i];
+        else if (!strncmp(a, "-I", 2) && a[2])
+            dir = a + 2;
+        if (dir)
+            v[(*n)++] = el_xstrdup(dir);
+    }
+    el_args_free(args, na);
+    return v;
+}
+
+/* Follow the includes of path, read as text, adding the headers inside
+ * the tree to *out (each once). */
+static void headers_of(const el_compdb *db, const el_bounds *b, const char *path, char ***out,
+                       size_t *n, size_t *cap, int depth)
+{
+    size_t len = 0;
+    char *text = NULL;
+    if (depth >= 32 || el_read_file(path, &text, &len, NULL, NULL) != 0)
+        return;
+    size_t nd = 0;
+    char **dirs = include_dirs(db, path, &nd);
+    char *own = el_path_dirname(path);
+    for (size_t ls = 0; ls < len;) {
+        size_t le = ls;
+        while (le < len && text[le] != '\n')
+            le++;
+        bool angled;
+        const char *name;
+        size_t nl;
+        if (el_include_line(text + ls, le - ls, &angled, &name, &nl)) {
+            char *spelled = el_xstrndup(name, nl);
+            char *found = NULL;
+            for (size_t k = angled ? 0 : (size_t)-1; !found && (k == (size_t)-1 || k < nd); k++) {
+                char *j = el_path_join(k == (size_t)-1 ? own : dirs[k], spelled);
+                found = el_path_real(j);
+                free(j);
+            }
+            size_t before = *n;
+            if (found && el_path_has_ext(found, ".h") && el_bounds_contain(b, found))
+                add_unique(out, n, cap, found);
+            if (*n > before)
+                headers_of(db, b, found, out, n, cap, depth + 1);
+            free(found);
+            free(spelled);
+        }
+        ls = le + 1;
+    }
+    free(own);
+    for (size_t k = 0; k < nd; k++)
+        free(dirs[k]);
+    free(dirs);
+    free(text);
+}
+
+/* The files a -p run without PATH scans: the database's, and the tree's
+ * headers they include.  NULL with *err when the database names files
+ * that do not exist (it is stale). */
+static char **db_inputs(const el_compdb *db, const el_bounds *b, size_t *n, char **err)
+{
+    char **v = NULL;
+    size_t cap = 0, missing = 0;
+    const char *first = NULL;
+    *n = 0;
+    for (size_t i = 0; i < el_compdb_file_count(db); i++) {
+        const char *f = el_compdb_file(db, i);
+        if (access(f, F_OK) != 0) {
+            if (!missing++)
+                first = f;
+            continue;
+        }
+        add_unique(&v, n, &cap, f);
+    }
+    if (missing) {
+        char *d = el_path_display(first);
+        *err = el_xasprintf("the compilation database is stale: %zu file%s it lists do%s not exist "
+                            "(%s%s); regenerate it (an earlier apply moved them?)", missing,
+                            missing == 1 ? "" : "s", missing == 1 ? "es" : "", d,
+                            missing > 1 ? ", ..." : "");
+        free(d);
+        for (size_t i = 0; i < *n; i++)
+            free(v[i]);
+        free(v);
+        return NULL;
+    }
+    size_t listed = *n;
+    for (size_t i = 0; i < listed; i++)
+        headers_of(db, b, v[i], &v, n, &cap, 0);
+    return v;
+}
+
+/* An apply a kill interrupted left a journal: apply resolves it, the
+ * other commands refuse to read a half-changed tree. */
+static int check_interrupted(const em_scan_opts *o, const el_bounds *b, char **err)
+{
+    int found = el_journal_recover(b->roots, b->n, o->recover, err);
+    if (found < 0)
+        return -1;
+    if (found > 0 && !o->recover) {
+        *err = el_xstrdup("the tree is half-changed by an interrupted run (see above); "
+                          "`ember-migrate apply` resolves it first");
+        return -1;
+    }
+    return 0;
 }
 
 /* How a shard scanned, for ember-migrate merge to scan the same files:
@@ -529,16 +958,25 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
 {
     memset(out, 0, sizeof *out);
     *err = NULL;
-    el_compdb *db = NULL;
-    if (o->compdb_dir && !(db = el_compdb_load(o->compdb_dir, err)))
+    el_bounds_of_paths(&out->bounds, o->paths, o->n_paths);
+    if (check_interrupted(o, &out->bounds, err) < 0) {
+        em_tree_free(out);
         return -1;
+    }
+    if (o->compdb_dir && !(out->db = el_compdb_load(o->compdb_dir, err))) {
+        em_tree_free(out);
+        return -1;
+    }
     size_t n_paths = o->n_paths;
-    char **db_paths;
-    char *const *paths = el_compdb_paths_or(db, o->paths, &n_paths, &db_paths);
+    char **db_paths = NULL;
+    char *const *paths = o->paths;
     int rc = -1;
+    if (!n_paths && out->db && !(paths = db_paths = db_inputs(out->db, &out->bounds, &n_paths, err))) {
+        em_tree_free(out);
+        return -1;
+    }
     el_configs *cfgs = NULL;
     el_filehash *hashes = NULL;
-    el_sources sources = {0};
     el_fact_list facts = {0};
     bool *selected = NULL;
     if (!n_paths) {
@@ -547,17 +985,26 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     }
     if (!(cfgs = el_configs_new(NULL, err)))
         goto done;
+    /* a migrated tree has emptied its legacy backend directories */
+    el_configs_quiet_unmatched(cfgs, EL_LEGACY_BACKEND_DIRS);
     hashes = el_filehash_new();
-    if (el_sources_collect(paths, n_paths, cfgs, MAX_FILE_SIZE, hashes, &sources) < 0) {
+    if (el_sources_collect(paths, n_paths, cfgs, MAX_FILE_SIZE, hashes, &out->sources) < 0) {
         *err = el_xstrdup("configuration error (see above)");
         goto done;
     }
     el_configs_finalize(cfgs);
-    if (sources.io_errors) {
-        *err = el_xasprintf("%d path%s could not be read (see above)", sources.io_errors,
-                            sources.io_errors == 1 ? "" : "s");
+    if (out->sources.io_errors) {
+        *err = el_xasprintf("%d path%s could not be read (see above)", out->sources.io_errors,
+                            out->sources.io_errors == 1 ? "" : "s");
         goto done;
     }
+    if (el_buildcfgs_make(&out->cfgs, out->db, &out->sources, o->define_sets, err) < 0)
+        goto done;
+    /* the directory of a project's .emberlint.json is the project's: its
+     * backends/ may be written (docs/ember-migrate.md, "What it writes") */
+    for (size_t i = 0; i < out->sources.n; i++)
+        if (out->sources.v[i].cfg && out->sources.v[i].cfg->path)
+            el_bounds_add(&out->bounds, out->sources.v[i].cfg->root);
 
     selected = el_xcalloc(el_meta_count() + 1, sizeof *selected);
     static const char *const rules[] = {"EH000", "EH101", "EH102", "EH103", "EH104"};
@@ -566,53 +1013,93 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         if (k >= 0)
             selected[k] = true;
     }
-    static const el_rule *const extra[] = {&em_scan_rule, NULL};
-    el_engine_opts eo = {
-        .jobs = o->jobs > 0 ? o->jobs : 1,
-        .extra_args = o->extra_args,
-        .n_extra = o->n_extra,
-        .compdb = db,
-        .selected = selected,
-        .want_fixes = true,
-        .extra_rules = extra,
-        .facts_out = &facts,
-    };
-    el_engine_stats stats = {0, 0};
-    el_tu_records recs = {0};
-    if (o->n_merge) {
-        if (el_shard_join(o->merge_payloads, o->merge_whats, o->n_merge, "ember-migrate", &sources, &recs,
-                          err) < 0)
+    static const el_rule *const extra[] = {&em_scan_rule, &el_inactive_rule, NULL};
+    out->inactive = el_xcalloc(out->cfgs.n, sizeof *out->inactive);
+    /* analyze --shard and ember-migrate merge read the first
+     * configuration only: a shard's payload is one engine run */
+    bool sharded = o->n_merge || o->shard_count;
+    size_t n_cfg = sharded ? 1 : out->cfgs.n;
+    for (size_t k = 0; k < n_cfg; k++) {
+        el_sources sub = sources_of(out, k);
+        el_fact_list pass_facts = {0};
+        el_findings found = {0};
+        el_engine_opts eo = {
+            .jobs = o->jobs > 0 ? o->jobs : 1,
+            .extra_args = o->extra_args,
+            .n_extra = o->n_extra,
+            .compdb = out->cfgs.db[k],
+            .selected = selected,
+            .want_fixes = true,
+            .extra_rules = extra,
+            .facts_out = &pass_facts,
+            .verbose = o->verbose,
+        };
+        el_engine_stats stats = {0, 0};
+        el_tu_records recs = {0};
+        int joined = 0;
+        if (o->n_merge) {
+            joined = el_shard_join(o->merge_payloads, o->merge_whats, o->n_merge, "ember-migrate",
+                                   &sub, &recs, err);
+            if (joined == 0)
+                el_engine_finish(&eo, &sub, &recs, &found);
+        } else {
+            eo.shard_index = o->shard_index;
+            eo.shard_count = o->shard_count;
+            eo.tus_out = o->shard_count ? &recs : NULL;
+            el_engine_run(&eo, &sub, hashes, &found, &stats);
+            if (o->shard_count && o->shard_payload)
+                *o->shard_payload = el_shard_payload("ember-migrate", o->shard_index,
+                                                     o->shard_count,
+                                                     shard_invocation(paths, n_paths), &sub, &recs);
+        }
+        el_tu_records_free(&recs);
+        free(sub.v);
+        char *name = config_name(out, k);
+        merge_findings(out, &found, name);
+        free(name);
+        el_inactive_from_facts(&out->inactive[k], &pass_facts);
+        move_facts(&facts, &pass_facts);
+        if (joined < 0)
             goto done;
-        el_engine_finish(&eo, &sources, &recs, &out->findings);
-    } else {
-        eo.shard_index = o->shard_index;
-        eo.shard_count = o->shard_count;
-        eo.tus_out = o->shard_count ? &recs : NULL;
-        el_engine_run(&eo, &sources, hashes, &out->findings, &stats);
-        if (o->shard_count && o->shard_payload)
-            *o->shard_payload = el_shard_payload("ember-migrate", o->shard_index, o->shard_count,
-                                                 shard_invocation(paths, n_paths), &sources, &recs);
     }
-    el_tu_records_free(&recs);
+    el_findings_sort_unique(&out->findings);
 
-    builder b = {.t = out, .sources = &sources};
+    builder b = {.t = out, .sources = &out->sources};
     build(&b, &facts);
     rc = 0;
 done:
     el_fact_list_free(&facts);
     free(selected);
-    el_sources_free(&sources);
     el_filehash_free(hashes);
-    el_configs_free(cfgs);
-    el_compdb_free(db);
-    free(db_paths);
-    if (rc < 0)
+    if (rc < 0) {
         em_tree_free(out);
+        el_configs_free(cfgs);
+    } else {
+        out->configs = cfgs; /* the sources point into them */
+    }
+    for (size_t i = 0; db_paths && i < n_paths; i++)
+        free(db_paths[i]);
+    free(db_paths);
     return rc;
+}
+
+static void free_strs(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
 }
 
 void em_tree_free(em_tree *t)
 {
+    for (size_t k = 0; t->inactive && k < t->cfgs.n; k++)
+        el_inactive_free(&t->inactive[k]);
+    free(t->inactive);
+    el_buildcfgs_free(&t->cfgs);
+    el_sources_free(&t->sources);
+    el_compdb_free(t->db);
+    el_configs_free(t->configs);
+    el_bounds_free(&t->bounds);
     for (size_t i = 0; i < t->n_files; i++) {
         free(t->files[i].path);
         free(t->files[i].display);
@@ -624,15 +1111,20 @@ void em_tree_free(em_tree *t)
         em_def *d = &t->defs[i];
         free(d->path);
         free(d->name);
-        for (size_t k = 0; k < d->n_uses; k++)
-            free(d->uses[k]);
-        free(d->uses);
-        for (size_t k = 0; k < d->n_needs; k++)
-            free(d->needs[k]);
-        free(d->needs);
+        free_strs(d->uses, d->n_uses);
+        free_strs(d->needs, d->n_needs);
+        free_strs(d->locals, d->n_locals);
+        free_strs(d->calls, d->n_calls);
+        free(d->signature);
         free(d->dest);
     }
     free(t->defs);
+    for (size_t i = 0; i < t->n_whys; i++) {
+        free(t->whys[i].path);
+        free(t->whys[i].why);
+        free(t->whys[i].decl);
+    }
+    free(t->whys);
     for (size_t i = 0; i < t->n_incs; i++) {
         free(t->incs[i].path);
         free(t->incs[i].spelled);

@@ -38,8 +38,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "bounds.h"
+#include "buildcfg.h"
+#include "compdb.h"
 #include "finding.h"
 #include "hash.h"
+#include "inactive.h"
+#include "sources.h"
 
 /* A top-level definition (function, or file-scope variable) in a file
  * that ember-migrate may move, or that a moved definition needs. */
@@ -62,11 +67,27 @@ typedef struct em_def {
     char **needs;            /* absolute paths of the files declaring what it references */
     size_t n_needs;
     bool local_deps;         /* references a type, constant or macro of its own file */
+    char **locals;           /* ... their names */
+    size_t n_locals;
+    char **calls;            /* the functions it refers to, by name */
+    size_t n_calls;
+    char *signature;         /* eh_<b>_<op> whose type is not eh_<op>'s: why ("its
+                                signature '...' differs from eh_op's '...'"), else NULL */
     char *dest;              /* backend code outside backends/: where it moves (absolute) */
 } em_def;
 
+/* Why a use of a backend function EH102 reports has no rewrite. */
+typedef struct em_why {
+    char *path;
+    unsigned line, col;      /* the finding's place */
+    char *why;               /* "" when it has a rewrite */
+    char *decl;              /* the file declaring the function it names, or NULL */
+} em_why;
+
 /* An #include directive of a linted file. */
 typedef struct em_include {
+    bool skipped;            /* in code no configuration compiles (found by lexing:
+                                re-spelled when its header moves, never copied) */
     char *path;              /* the including file, absolute */
     char *spelled;           /* as written, without delimiters: "ops/blas/blas_ops.h" */
     bool angled;             /* <...> rather than "..." */
@@ -109,11 +130,21 @@ typedef struct em_tree {
     em_def *defs;       size_t n_defs;      /* by file, then offset */
     em_include *incs;   size_t n_incs;      /* by file, then offset */
     em_table *tables;   size_t n_tables;
-    el_findings findings;                   /* EH000 and EH101-EH104, with fixes */
+    el_findings findings;                   /* EH000 and EH101-EH104, with fixes; and the
+                                               backend names and includes of code the
+                                               preprocessor skips in every configuration */
+    em_why *whys;       size_t n_whys, cap_whys; /* the reasons of sites without a fix */
     char **backends;    size_t n_backends;  /* known backend names, sorted */
     char *root;         /* where backends/ is for files outside legacy directories:
                            the first legacy application's root, else the directory
-                           holding the tree's backends/, else the current directory */
+                           holding the tree's backends/, else the tree's first root */
+    /* what the scan read the tree with, for verifying changes */
+    el_sources sources;                     /* the files scanned */
+    el_compdb *db;                          /* -p, or NULL */
+    el_buildcfgs cfgs;                      /* the build configurations (buildcfg.h) */
+    el_inactive *inactive;                  /* per configuration: what it skipped */
+    el_bounds bounds;                       /* the tree given: never written outside */
+    struct el_configs *configs;             /* the sources' configurations */
 } em_tree;
 
 typedef struct em_scan_opts {
@@ -123,6 +154,9 @@ typedef struct em_scan_opts {
     char *const *extra_args; /* after `--` */
     size_t n_extra;
     int jobs;
+    const char *define_sets; /* --define-sets, or NULL */
+    bool recover;            /* resolve an interrupted apply first (else: refuse) */
+    bool verbose;            /* -v: notes (compiler arguments dropped) */
     /* analyze --shard K/N (lint/engine/shard.h): scan only this shard's
      * translation units (shard_count 0: all) and set *shard_payload (the
      * caller frees it) for the report, so that `ember-migrate merge`
@@ -137,11 +171,28 @@ typedef struct em_scan_opts {
     size_t n_merge;
 } em_scan_opts;
 
-/* Scan the tree.  0 on success; -1 on a usage, configuration or I/O
+/* Scan the tree, once per build configuration (buildcfg.h): findings
+ * from every configuration, kept once (a fix two configurations disagree
+ * on is dropped: the site is left for a person), the facts of all.
+ * 0 on success; -1 on a usage, configuration or I/O
  * problem with *err set (malloc'd, one line, no "ember-migrate: " prefix). */
 int em_scan(const em_scan_opts *o, em_tree *out, char **err);
 /* Lookups. */
 const em_file *em_tree_file(const em_tree *t, const char *path);
+/* Why the EH102 site at file:line:col has no rewrite, or NULL. */
+const char *em_tree_why(const em_tree *t, const char *path, unsigned line, unsigned col);
+/* The file declaring the backend function the site names, or NULL. */
+const char *em_tree_decl(const em_tree *t, const char *path, unsigned line, unsigned col);
+/* Is file `to` file `from`, or reached from it through the tree's
+ * includes? */
+bool em_tree_reaches(const em_tree *t, const char *from, const char *to);
+/* The scanned source of path, or NULL. */
+const el_source *em_tree_source(const em_tree *t, const char *path);
+/* Is [off, off] of path skipped by the preprocessor in every build
+ * configuration that compiles the file?  The range of the first
+ * configuration when so. */
+const el_inactive_range *em_tree_skipped_everywhere(const em_tree *t, const char *path,
+                                                     size_t off);
 /* <root>/backends/<backend>/<path's file name>: where backend code of
  * `path` moves (malloc'd). */
 char *em_dest_path(const char *root, const char *backend, const char *path);

@@ -18,6 +18,7 @@
 #include "scan_rule.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,11 +26,13 @@
 
 #include "backend_table.h"
 #include "clang_util.h"
+#include "config.h"
 #include "mem.h"
+#include "rewrite.h"
 
 static const enum CXCursorKind kinds[] = {CXCursor_FunctionDecl, CXCursor_VarDecl,
                                           CXCursor_InclusionDirective, CXCursor_MacroExpansion,
-                                          EL_KINDS_END};
+                                          CXCursor_DeclRefExpr, CXCursor_CallExpr, EL_KINDS_END};
 
 typedef struct file_path {
     CXFile file;
@@ -42,12 +45,17 @@ typedef struct def {
     json_object *obj;         /* without "needs", "uses", "local_deps" */
     char **uses, **needs;     /* needs point into the path cache */
     size_t n_uses, cap_uses, n_needs, cap_needs;
+    char **locals;            /* the file's own types, constants and macros it uses */
+    size_t n_locals, cap_locals;
+    char **calls;             /* the functions it refers to, by name */
+    size_t n_calls, cap_calls;
     bool local_deps;
 } def;
 
 typedef struct macro_use {
     CXFile file, def_file;
     size_t offset;
+    char name[128];
 } macro_use;
 
 typedef struct scan_state {
@@ -57,6 +65,7 @@ typedef struct scan_state {
     size_t n_defs, cap_defs;
     macro_use *macros;
     size_t n_macros, cap_macros;
+    el_rewriter *rw;
 } scan_state;
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -86,6 +95,13 @@ static void add_name(char ***v, size_t *n, size_t *cap, const char *s, bool copy
             return;
     el_grow(v, cap, *n + 1, sizeof **v);
     (*v)[(*n)++] = copy ? el_xstrdup(s) : (char *)s;
+}
+
+static void free_names(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
 }
 
 static json_object *str_array(char **v, size_t n)
@@ -244,9 +260,20 @@ static enum CXChildVisitResult refs_visit(CXCursor c, CXCursor parent, CXClientD
         const char *p = real_of(r->s, rf);
         if (p)
             add_name(&r->d->needs, &r->d->n_needs, &r->d->cap_needs, p, false);
+        if (clang_getCursorKind(ref) == CXCursor_FunctionDecl) {
+            char fn[256];
+            elc_spelling(ref, fn, sizeof fn);
+            add_name(&r->d->calls, &r->d->n_calls, &r->d->cap_calls, fn, true);
+        }
         return CXChildVisit_Recurse;
     }
     enum CXCursorKind rk = clang_getCursorKind(ref);
+    if (rk == CXCursor_FunctionDecl) {
+        char fn[256];
+        elc_spelling(ref, fn, sizeof fn);
+        if (strcmp(fn, r->self) != 0)
+            add_name(&r->d->calls, &r->d->n_calls, &r->d->cap_calls, fn, true);
+    }
     if ((rk == CXCursor_FunctionDecl || rk == CXCursor_VarDecl) && file_scope(ref)) {
         char name[256];
         elc_spelling(ref, name, sizeof name);
@@ -257,8 +284,13 @@ static enum CXChildVisitResult refs_visit(CXCursor c, CXCursor parent, CXClientD
         /* a type, an enum constant... written in this file: moving the
          * definition alone would leave it behind */
         CXCursor sp = clang_getCursorSemanticParent(ref);
-        if (rk != CXCursor_EnumConstantDecl || !clang_equalCursors(sp, ref))
+        if (rk != CXCursor_EnumConstantDecl || !clang_equalCursors(sp, ref)) {
+            char nm[256];
+            elc_spelling(ref, nm, sizeof nm);
             r->d->local_deps = true;
+            if (nm[0])
+                add_name(&r->d->locals, &r->d->n_locals, &r->d->cap_locals, nm, true);
+        }
     }
     return CXChildVisit_Recurse;
 }
@@ -297,6 +329,16 @@ static void on_definition(el_ctx *ctx, scan_state *s, CXCursor c)
     json_object_object_add(o, "static", json_object_new_boolean(clang_getCursorLinkage(c) == CXLinkage_Internal));
     json_object_object_add(o, "const", json_object_new_boolean(!is_fn && is_const(c)));
     json_object_object_add(o, "kernel", json_object_new_boolean(is_fn && is_kernel(c)));
+    if (is_fn) {
+        /* does it have its op's signature (so that it can be registered)? */
+        char target[160], why[512];
+        el_fix_safety safety = EL_FIX_NONE;
+        if (!s->rw)
+            s->rw = el_rewriter_new(tu, el_ctx_config(ctx));
+        if (!el_rewrite_name(s->rw, name, target, sizeof target, &safety, why, sizeof why) &&
+            strstr(why, "signature"))
+            json_object_object_add(o, "signature", json_object_new_string(why));
+    }
     json_object_object_add(o, "in_macro", json_object_new_boolean(elc_in_macro(c)));
     json_object_object_add(o, "line", json_object_new_int64(line));
     json_object_object_add(o, "begin", json_object_new_int64((int64_t)begin));
@@ -379,6 +421,118 @@ static void on_table(el_ctx *ctx, scan_state *s, CXCursor c)
     el_backend_table_free(&t);
 }
 
+/* ---- why a use of a backend function is not rewritten -------------------- */
+
+/* The name of the macro expanded at loc (the identifier written there). */
+static void macro_at(el_ctx *ctx, CXSourceLocation loc, char *buf, size_t n)
+{
+    CXFile f = NULL;
+    unsigned off = 0;
+    clang_getExpansionLocation(loc, &f, NULL, NULL, &off);
+    size_t size = 0;
+    const char *t = f ? clang_getFileContents(el_tu(ctx), f, &size) : NULL;
+    size_t e = off;
+    while (t && e < size && (t[e] == '_' || (t[e] >= 'a' && t[e] <= 'z') ||
+                             (t[e] >= 'A' && t[e] <= 'Z') || (t[e] >= '0' && t[e] <= '9')))
+        e++;
+    snprintf(buf, n, "%.*s", t ? (int)(e - off) : 0, t ? t + off : "");
+}
+
+/* Is the name at c written by a macro (a function-like or object-like
+ * macro's body: the text where it is expanded is not the name)? */
+static bool written_by_macro(el_ctx *ctx, CXCursor c, const char *name)
+{
+    if (elc_in_macro(c))
+        return true;
+    CXFile f = NULL;
+    unsigned off = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, &off);
+    size_t size = 0, n = strlen(name);
+    const char *t = f ? clang_getFileContents(el_tu(ctx), f, &size) : NULL;
+    return !t || off + n > size || strncmp(t + off, name, n) != 0 ||
+           (off + n < size && (t[off + n] == '_' || (t[off + n] >= '0' && t[off + n] <= '9') ||
+                               (t[off + n] >= 'a' && t[off + n] <= 'z') ||
+                               (t[off + n] >= 'A' && t[off + n] <= 'Z')));
+}
+
+/* At the use `at` of backend function fn: why it has no rewrite ("" when
+ * it has one) and the file declaring fn (which include brings it). */
+static void emit_why(el_ctx *ctx, scan_state *s, CXCursor at, CXCursor fn, const char *why)
+{
+    CXFile f = NULL, df = NULL;
+    unsigned line = 0, col = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(at), &f, &line, &col, NULL);
+    const char *path = real_of(s, f);
+    if (!path)
+        return;
+    clang_getSpellingLocation(clang_getCursorLocation(clang_getCanonicalCursor(fn)), &df, NULL, NULL,
+                              NULL);
+    const char *decl = real_of(s, df);
+    json_object *o = json_object_new_object();
+    if (decl)
+        json_object_object_add(o, "decl", json_object_new_string(decl));
+    json_object_object_add(o, "path", json_object_new_string(path));
+    json_object_object_add(o, "line", json_object_new_int64(line));
+    json_object_object_add(o, "col", json_object_new_int64(col));
+    json_object_object_add(o, "why", json_object_new_string(why));
+    emit(ctx, EM_FACT_WHY, o);
+}
+
+/* A use of a backend function EH102 reports: when it gets no rewrite,
+ * record the specific reason for the manual-work list. */
+static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
+{
+    if (!el_is_linted(ctx, clang_getCursorLocation(c)))
+        return;
+    const el_config *cfg = el_ctx_config(ctx);
+    if (!s->rw)
+        s->rw = el_rewriter_new(el_tu(ctx), cfg);
+    char name[256], be[64], why[1024], tmp[512], target[160];
+    el_call_rewrite rw;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+        /* through a pointer: EH102 reports the call */
+        CXCursor callee = elc_strip(elc_child(c, 0));
+        if (clang_getCursorKind(callee) == CXCursor_DeclRefExpr &&
+            clang_getCursorKind(clang_getCursorReferenced(callee)) == CXCursor_FunctionDecl)
+            return;
+        CXCursor fn = elc_callee(c);
+        if (clang_Cursor_isNull(fn) || !el_backend_of_symbol(cfg, elc_spelling(fn, name, sizeof name),
+                                                             be, sizeof be))
+            return;
+        snprintf(why, sizeof why, "the call goes through a function pointer that holds %s: "
+                                  "make the pointer hold the op (or call the op) by hand", name);
+        emit_why(ctx, s, c, fn, why);
+        return;
+    }
+    CXCursor fn = clang_getCursorReferenced(c);
+    if (clang_getCursorKind(fn) != CXCursor_FunctionDecl ||
+        !el_backend_of_symbol(cfg, elc_spelling(fn, name, sizeof name), be, sizeof be))
+        return;
+    CXCursor call = el_call_of_callee(ctx, c);
+    bool ok = clang_Cursor_isNull(call) ? el_rewrite_ref(s->rw, c, &rw)
+                                        : el_rewrite_call(s->rw, call, &rw);
+    if (ok) {
+        el_call_rewrite_clear(&rw);
+        emit_why(ctx, s, c, fn, "");
+        return;
+    }
+    el_fix_safety safety = EL_FIX_NONE;
+    if (written_by_macro(ctx, c, name)) {
+        char macro[128];
+        macro_at(ctx, clang_getCursorLocation(c), macro, sizeof macro);
+        snprintf(why, sizeof why, "%s is named inside macro %s (an edit there would change every "
+                                  "use of the macro): rewrite the macro or this use by hand",
+                 name, macro[0] ? macro : "?");
+    } else if (!el_rewrite_name(s->rw, name, target, sizeof target, &safety, tmp, sizeof tmp)) {
+        snprintf(why, sizeof why, "%s: %s", name, tmp);
+    } else if (el_config_rewrite_for(cfg, name)) {
+        snprintf(why, sizeof why, "the call template for %s does not fit this use", name);
+    } else {
+        snprintf(why, sizeof why, "%s is used in backend code that has not moved yet", name);
+    }
+    emit_why(ctx, s, c, fn, why);
+}
+
 /* ---- hooks ---------------------------------------------------------------- */
 
 /* `static int n;` with no definition anywhere in the TU: a tentative
@@ -395,6 +549,11 @@ static bool tentative(CXCursor c)
 static void on_cursor(el_ctx *ctx, void *state, CXCursor c)
 {
     scan_state *s = state;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_DeclRefExpr || k == CXCursor_CallExpr) {
+        on_use(ctx, s, c);
+        return;
+    }
     if (el_depth(ctx) != 0)
         return;
     switch (clang_getCursorKind(c)) {
@@ -405,7 +564,8 @@ static void on_cursor(el_ctx *ctx, void *state, CXCursor c)
         CXCursor d = clang_getCursorReferenced(c);
         if (clang_Cursor_isNull(d))
             break;
-        macro_use m = {NULL, NULL, 0};
+        macro_use m = {NULL, NULL, 0, ""};
+        elc_spelling(c, m.name, sizeof m.name);
         m.offset = offset_of(clang_getCursorLocation(c), &m.file, NULL);
         offset_of(clang_getCursorLocation(d), &m.def_file, NULL);
         if (m.file && m.def_file) {
@@ -440,6 +600,8 @@ static void end(el_ctx *ctx, void *state)
                 continue;
             if (u->def_file == d->file) {
                 d->local_deps = true;
+                if (u->name[0])
+                    add_name(&d->locals, &d->n_locals, &d->cap_locals, u->name, true);
             } else {
                 const char *p = real_of(s, u->def_file);
                 if (p)
@@ -452,12 +614,15 @@ static void end(el_ctx *ctx, void *state)
         json_object_object_add(d->obj, "uses", str_array(d->uses, d->n_uses));
         json_object_object_add(d->obj, "needs", str_array(d->needs, d->n_needs));
         json_object_object_add(d->obj, "local_deps", json_object_new_boolean(d->local_deps));
+        json_object_object_add(d->obj, "locals", str_array(d->locals, d->n_locals));
+        json_object_object_add(d->obj, "calls", str_array(d->calls, d->n_calls));
         emit(ctx, EM_FACT_DEF, d->obj);
-        for (size_t k = 0; k < d->n_uses; k++)
-            free(d->uses[k]);
-        free(d->uses);
-        free(d->needs);
+        free_names(d->uses, d->n_uses);
+        free(d->needs); /* borrowed from the path cache */
+        free_names(d->locals, d->n_locals);
+        free_names(d->calls, d->n_calls);
     }
+    el_rewriter_free(s->rw);
     free(s->defs);
     free(s->macros);
     for (size_t i = 0; i < s->n_paths; i++)

@@ -11,6 +11,7 @@
 #define EM_FACT_DEF "ember-migrate.def"         /* a top-level definition */
 #define EM_FACT_INCLUDE "ember-migrate.include" /* an #include directive */
 #define EM_FACT_TABLE "ember-migrate.table"     /* an eh_backend table */
+#define EM_FACT_WHY "ember-migrate.why"         /* why a use of a backend function has no rewrite */
 
 extern const el_rule em_scan_rule;
 

@@ -51,8 +51,20 @@ const em_text *em_texts_get(em_texts *ts, const char *path, const el_hash128 *ex
         t->len = b.n;
         t->data = b.s ? el_buf_take(&b) : el_xstrdup("");
         t->mode = st.st_mode & 07777;
+        t->hash = el_hash_bytes(t->data, t->len);
+        size_t cap = 0;
+        t->lines = NULL;
+        t->n_lines = 0;
+        el_grow(&t->lines, &cap, 1, sizeof *t->lines);
+        t->lines[t->n_lines++] = 0;
+        for (size_t i = 0; i < t->len; i++) {
+            if (t->data[i] == '\n') {
+                el_grow(&t->lines, &cap, t->n_lines + 1, sizeof *t->lines);
+                t->lines[t->n_lines++] = i + 1;
+            }
+        }
     }
-    if (expected && !el_hash_eq(el_hash_bytes(t->data, t->len), *expected)) {
+    if (expected && !el_hash_eq(t->hash, *expected)) {
         char *d = el_path_display(path);
         *err = el_xasprintf("%s: changed since it was read; nothing was changed, run again", d);
         free(d);
@@ -63,20 +75,24 @@ const em_text *em_texts_get(em_texts *ts, const char *path, const el_hash128 *ex
 
 size_t em_text_offset(const em_text *t, unsigned line, unsigned col)
 {
-    size_t off = 0;
-    for (unsigned l = 1; l < line && off < t->len; off++)
-        if (t->data[off] == '\n')
-            l++;
+    size_t off = line == 0 ? 0 : line <= t->n_lines ? t->lines[line - 1] : t->len;
     off += col ? col - 1 : 0;
     return off > t->len ? t->len : off;
 }
 
 unsigned em_text_line(const em_text *t, size_t off)
 {
-    unsigned line = 1;
-    for (size_t i = 0; i < off && i < t->len; i++)
-        line += t->data[i] == '\n';
-    return line;
+    if (off > t->len)
+        off = t->len;
+    size_t lo = 0, hi = t->n_lines; /* the last line starting at or before off */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->lines[mid] <= off)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (unsigned)lo + 1;
 }
 
 void em_texts_free(em_texts *ts)
@@ -84,6 +100,7 @@ void em_texts_free(em_texts *ts)
     for (size_t i = 0; i < ts->n; i++) {
         free(ts->v[i].path);
         free(ts->v[i].data);
+        free(ts->v[i].lines);
     }
     free(ts->v);
     memset(ts, 0, sizeof *ts);

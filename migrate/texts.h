@@ -15,6 +15,9 @@ typedef struct em_text {
     char *data;      /* NUL-terminated */
     size_t len;
     mode_t mode;     /* permission bits */
+    el_hash128 hash; /* of data, computed once */
+    size_t *lines;   /* offset where each line starts (lines[0] = 0) */
+    size_t n_lines;
 } em_text;
 
 typedef struct em_texts {
@@ -28,7 +31,9 @@ typedef struct em_texts {
  * read or was refused. */
 const em_text *em_texts_get(em_texts *ts, const char *path, const el_hash128 *expected,
                             char **err);
-/* Byte offset of a 1-based line and byte column in t (clamped to len). */
+/* Byte offset of a 1-based line and byte column in t (clamped to len).
+ * Both this and em_text_line take constant or logarithmic time: a file of
+ * 20k call sites asks once per site. */
 size_t em_text_offset(const em_text *t, unsigned line, unsigned col);
 /* 1-based line of a byte offset. */
 unsigned em_text_line(const em_text *t, size_t off);

@@ -3,8 +3,8 @@
 # the tree: every folder that holds files has a row, every row names a
 # folder that exists, and for the layers of lint/ and migrate/ the "may
 # use" column lists exactly the folders the Makefile lets them include.
-# Fixture trees and the legacy example's own folders are described by the
-# row of the folder that holds them.
+# Fixture trees, fuzzing seed corpora and the legacy example's own folders
+# are described by the row of the folder that holds them.
 #
 # usage: check-map.sh FOLDER=USED... ...   (as mk/check-layers.sh)
 set -u
@@ -35,7 +35,8 @@ else
     files=$(find . -type f ! -path './build*' ! -path './.git/*' | sed 's|^\./||')
 fi
 folders=$(printf '%s\n' "$files" | sed -n 's|/[^/]*$||p' | sort -u |
-          grep -v -e 'fixtures' -e '^examples/legacy/' -e '^tests/structure/')
+          grep -v -e 'fixtures' -e '^examples/legacy/' -e '^tests/structure/' \
+                  -e '^tests/fuzz/corpus/')
 n=0
 for d in $folders; do
     n=$((n + 1))

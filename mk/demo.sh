@@ -122,7 +122,7 @@ mkdir -p "$work"
 if [ $check -eq 0 ]; then
     section "The examples (examples/*.c), on every backend libeh has: $backends"
     for ex in "$build"/examples/*; do
-        [ -x "$ex" ] || continue
+        [ -f "$ex" ] && [ -x "$ex" ] || continue   # a program, not a folder (examples/plugin/)
         echo "== $(basename "$ex")"
         "$ex" || failed=1
         echo

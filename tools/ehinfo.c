@@ -92,6 +92,7 @@ static const char *row_kind(const info *in, int op)
     case EH_CUSTOM_SAME_AS_INPUT: return "custom same-as-input";
     case EH_CUSTOM_REDUCTION: return "custom reduction";
     case EH_CUSTOM_INFER: return "custom infer";
+    case EH_CUSTOM_DYNAMIC: return "custom dynamic (runs at the call)";
     }
     return "custom";
 }

@@ -12,6 +12,15 @@
  * number of bytes written, or -1 with a reason in err. */
 long lint_corpus_write(const char *dir, int n_files, char *err, size_t cap);
 
+/* One frontend file of `n_calls` call sites in one function (backend calls
+ * with fixes, calls through a macro, op calls): time per file must stay
+ * linear in its calls.  Bytes written, or -1 with a reason in err. */
+long lint_calls_write(const char *path, int n_calls, char *err, size_t cap);
+
+/* Break every `every`-th .c file under dir (in path order, the first
+ * included): a syntax error appended.  The number broken, or -1. */
+int lint_corpus_break(const char *dir, int every, char *err, size_t cap);
+
 /* rm -rf `path` (no error if it does not exist); 0 or -1. */
 int lint_rm_tree(const char *path);
 

@@ -3,8 +3,9 @@
  *   legacy-app [SAMPLES]
  *
  * Generates SAMPLES readings (default 48), standardises them, calibrates
- * them against the reference instrument and classifies each reading with
- * a small network.  The backend comes from EH_BACKEND (ref, blas, lazy). */
+ * them against the reference instrument, measures how far each reading is
+ * from three reference profiles and classifies each reading with a small
+ * network.  The backend comes from EH_BACKEND (ref, blas, lazy). */
 #include <stdio.h>
 #include <stdlib.h>
 #include "pipeline.h"
@@ -69,6 +70,14 @@ int main(int argc, char **argv)
     printf("  %-20s %9.4f\n", "rmse", cal.rmse);
     printf("  %-20s %9.4f\n", "max |residual|", cal.max_abs);
     printf("  %-20s %9.4f\n", "r^2", cal.r2);
+
+    eh_tensor *d2 = profile_distances(z);
+    if (!d2)
+        return fail("comparing with the profiles");
+    const int axis0[1] = {0};
+    printf("[profiles]\n");
+    print_rows("squared distance to idle, nominal, loaded", d2, 4);
+    print_vector("mean squared distance", eh_ref_mean(d2, axis0, 1, 0));
 
     mlp net;
     if (mlp_init(&net) != 0)

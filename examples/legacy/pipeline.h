@@ -13,6 +13,7 @@
 #define N_CHANNELS 3
 #define N_HIDDEN 8
 #define N_REGIMES 3
+#define N_PROFILES 3
 
 typedef struct dataset {
     eh_tensor *raw;    /* (n, N_CHANNELS) sensor readings */
@@ -53,6 +54,10 @@ eh_tensor *design_scale(const eh_tensor *z);
  * forward pass giving (n, N_REGIMES) regime probabilities. */
 int mlp_init(mlp *net);
 eh_tensor *mlp_forward(const mlp *net, const eh_tensor *x);
+
+/* profile.c: squared distances (n, N_PROFILES) from each standardised
+ * reading to the reference operating profiles; NULL on failure. */
+eh_tensor *profile_distances(const eh_tensor *z);
 
 /* report.c: fixed-precision printing, identical on every machine. */
 void print_vector(const char *label, eh_tensor *v);

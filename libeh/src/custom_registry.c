@@ -261,6 +261,7 @@ static const char *rule_name(eh_custom_rule r)
     case EH_CUSTOM_SAME_AS_INPUT: return "EH_CUSTOM_SAME_AS_INPUT";
     case EH_CUSTOM_REDUCTION: return "EH_CUSTOM_REDUCTION";
     case EH_CUSTOM_INFER: return "EH_CUSTOM_INFER";
+    case EH_CUSTOM_DYNAMIC: return "EH_CUSTOM_DYNAMIC";
     }
     return NULL;
 }

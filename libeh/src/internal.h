@@ -16,6 +16,7 @@
  *   custom_elementwise.c                   the kernel of per-element functions
  *   kernel_lookup.c                        which kernel runs an op on a backend
  *   dispatch.c                             running a call on a backend
+ *   custom_dynamic.c                       custom ops whose kernel makes the outputs
  *   random_sampling.c                      bits to values, for every backend
  *   ops_convert.c                          cast (and eh__as_dtype), devices
  *   ops_<group>.c                          the other ops (ops_custom.c: custom ops)
@@ -176,6 +177,14 @@ eh_tensor *eh__run(eh_op_call *call, int ndim, const int64_t *shape, eh_dtype dt
 eh_status eh__run_multi(eh_op_call *call, int n_out, const int *ndims,
                         const int64_t (*shapes)[EH_MAX_DIMS],
                         const eh_dtype *dtypes, eh_tensor **outs);
+
+/* ---- custom_dynamic.c -------------------------------------------------- */
+
+/* Run a validated call of an EH_CUSTOM_DYNAMIC op now, on the current
+ * backend's kernel (whatever the backend; a deferring one evaluates the
+ * inputs first): out[0 .. n_out) get the outputs the kernel gave. */
+eh_status eh__custom_run_dynamic(const eh_custom_op_def *def, int id, const eh_tensor *const *in,
+                                 int n_in, const eh_custom_args *args, eh_tensor **out, int n_out);
 
 /* ---- random_sampling.c and simd/random_fill.c ------------------------------ */
 

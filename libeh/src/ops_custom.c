@@ -16,7 +16,8 @@
  *                 broadcast-compatible with out[0], not expanded;
  *                 REDUCTION: input rule_input cast to the output dtype;
  *                 otherwise as the caller passed them
- *   out[0..n_out) allocated, shaped by the rule
+ *   out[0..n_out) allocated, shaped by the rule (EH_CUSTOM_DYNAMIC: NULL,
+ *                 the kernel makes them: custom_dynamic.c)
  *   p.blob        the params blob (params_size bytes; NULL when 0): the
  *                 caller's memory during an eager call, lazy's copy later
  *   p.axes, p.n_axes, p.keepdims  REDUCTION: distinct ascending axes of
@@ -207,6 +208,8 @@ static eh_status apply_rule(const eh_custom_op_def *def, const eh_tensor *const 
         eh_status st = run_callback(def, def->infer, "infer", in, a, out);
         return st == EH_OK ? take_inferred(def, out, s) : st;
     }
+    case EH_CUSTOM_DYNAMIC: /* custom_dynamic.c: the kernel makes the outputs */
+        break;
     }
     return eh_set_error(EH_ERR_INTERNAL, "%s: no shape rule", def->name);
 }
@@ -233,6 +236,8 @@ eh_status eh_custom_call_multi(const char *op, const eh_tensor *const *in, int n
         return eh_last_error();
     if (def->check && run_callback(def, def->check, "check", in, args, NULL) != EH_OK)
         return eh_last_error();
+    if (def->rule == EH_CUSTOM_DYNAMIC)
+        return eh__custom_run_dynamic(def, id, in, n_in, args, out, n_out);
 
     eh_op_call call = eh__call((eh_op)id, n_in, NULL);
     shapes s;

@@ -131,18 +131,56 @@ bool el_edits_conflict(const el_edits *e, size_t first, size_t n, size_t *a, siz
     return false;
 }
 
+bool el_text_crlf(const char *t, size_t n)
+{
+    size_t crlf = 0, lf = 0;
+    for (size_t i = 0; i < n; i++)
+        if (t[i] == '\n') {
+            if (i > 0 && t[i - 1] == '\r')
+                crlf++;
+            else
+                lf++;
+        }
+    return crlf > lf;
+}
+
+char *el_text_eol(const char *s, bool crlf)
+{
+    size_t n = strlen(s), extra = 0;
+    for (size_t i = 0; i < n; i++)
+        extra += s[i] == '\n';
+    char *o = el_xmalloc(n + extra + 1), *w = o;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\r' && i + 1 < n && s[i + 1] == '\n')
+            continue; /* the '\n' writes the ending */
+        if (s[i] == '\n' && crlf)
+            *w++ = '\r';
+        *w++ = s[i];
+    }
+    *w = '\0';
+    return o;
+}
+
 int el_edits_apply(const el_edits *e, size_t first, size_t n, const char *old, size_t old_len,
                    char **out, size_t *out_len)
 {
+    /* new lines end as the file's lines do */
+    bool crlf = el_text_crlf(old, old_len);
+    char **texts = el_xcalloc(n + 1, sizeof *texts);
     size_t len = old_len;
     size_t pos = 0;
     for (size_t i = first; i < first + n; i++) {
         const el_edit *d = &e->v[i];
         /* Outside the content, or out of order (the caller skipped the
          * conflict check): refuse rather than guess. */
-        if (d->begin > d->end || d->end > old_len || d->begin < pos)
+        if (d->begin > d->end || d->end > old_len || d->begin < pos) {
+            for (size_t k = 0; k < i - first; k++)
+                free(texts[k]);
+            free(texts);
             return -1;
-        len = len - (d->end - d->begin) + strlen(d->text);
+        }
+        texts[i - first] = el_text_eol(d->text, crlf);
+        len = len - (d->end - d->begin) + strlen(texts[i - first]);
         pos = d->end;
     }
     char *buf = el_xmalloc(len + 1);
@@ -153,12 +191,14 @@ int el_edits_apply(const el_edits *e, size_t first, size_t n, const char *old, s
         if (d->begin > pos)
             memcpy(buf + w, old + pos, d->begin - pos);
         w += d->begin - pos;
-        size_t tl = strlen(d->text);
+        size_t tl = strlen(texts[i - first]);
         if (tl)
-            memcpy(buf + w, d->text, tl);
+            memcpy(buf + w, texts[i - first], tl);
         w += tl;
         pos = d->end;
+        free(texts[i - first]);
     }
+    free(texts);
     if (old_len > pos)
         memcpy(buf + w, old + pos, old_len - pos);
     w += old_len - pos;

@@ -27,6 +27,11 @@ typedef struct el_edits {
     size_t n, cap;
 } el_edits;
 
+/* Do most of t[0..n)'s lines end in "\r\n"? */
+bool el_text_crlf(const char *t, size_t n);
+/* s with every line ending made "\r\n" (crlf) or "\n" (malloc'd). */
+char *el_text_eol(const char *s, bool crlf);
+
 /* Append a copy of the edit. */
 void el_edits_add(el_edits *e, const char *path, size_t begin, size_t end, const char *text,
                   int group);
@@ -40,7 +45,9 @@ size_t el_edits_of(const el_edits *e, const char *path, size_t *n);
  * (may be NULL) receive the indexes of the first conflicting pair. */
 bool el_edits_conflict(const el_edits *e, size_t first, size_t n, size_t *a, size_t *b);
 /* Apply the sorted, conflict-free edits [first, first+n) of one file to
- * its content old[0..old_len).  *out is malloc'd (NUL-terminated, length
+ * its content old[0..old_len).  The lines an edit brings end as most of
+ * the file's lines do ("\r\n" in a CRLF file, "\n" otherwise), so a file
+ * never gets mixed line endings.  *out is malloc'd (NUL-terminated, length
  * in *out_len).  -1 when an edit lies outside the content. */
 int el_edits_apply(const el_edits *e, size_t first, size_t n, const char *old, size_t old_len,
                    char **out, size_t *out_len);

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "mem.h"
@@ -12,7 +13,10 @@
 struct el_filehash {
     pthread_mutex_t lock;
     el_strmap map;   /* path -> el_hash128* (NULL: unreadable, stored as &unreadable) */
+    el_strmap exists; /* path -> &yes or &no */
 };
+
+static char yes, no;
 
 static el_hash128 unreadable_marker;
 
@@ -42,19 +46,30 @@ void el_filehash_put(el_filehash *m, const char *path, el_hash128 h)
     pthread_mutex_unlock(&m->lock);
 }
 
+/* Only regular files up to EL_FILEHASH_MAX_BYTES are hashed: the paths
+ * come from cache entries too, which are input (a FIFO or /dev/zero
+ * would block or never end).  Non-blocking open, so a FIFO does not
+ * wait for a writer before fstat says what it is. */
 static bool hash_file(const char *path, el_hash128 *out)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return false;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
+        (unsigned long long)st.st_size > EL_FILEHASH_MAX_BYTES) {
+        close(fd);
+        return false;
+    }
     el_hasher h;
     el_hash_init(&h);
     char buf[65536];
     ssize_t got;
-    while ((got = read(fd, buf, sizeof buf)) > 0)
+    unsigned long long total = 0;
+    while ((got = read(fd, buf, sizeof buf)) > 0 && (total += (size_t)got) <= EL_FILEHASH_MAX_BYTES)
         el_hash_update(&h, buf, (size_t)got);
     close(fd);
-    if (got < 0)
+    if (got < 0 || total > EL_FILEHASH_MAX_BYTES)
         return false;
     *out = el_hash_final(&h);
     return true;
@@ -90,12 +105,28 @@ static void free_value(const char *key, void *value, void *ud)
         free(value);
 }
 
+bool el_filehash_exists(el_filehash *m, const char *path)
+{
+    pthread_mutex_lock(&m->lock);
+    char *v = el_strmap_get(&m->exists, path);
+    pthread_mutex_unlock(&m->lock);
+    if (v)
+        return v == &yes;
+    struct stat st;
+    bool e = stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
+    pthread_mutex_lock(&m->lock);
+    el_strmap_put(&m->exists, path, e ? &yes : &no);
+    pthread_mutex_unlock(&m->lock);
+    return e;
+}
+
 void el_filehash_free(el_filehash *m)
 {
     if (!m)
         return;
     el_strmap_each(&m->map, free_value, NULL);
     el_strmap_free(&m->map);
+    el_strmap_free(&m->exists);
     pthread_mutex_destroy(&m->lock);
     free(m);
 }

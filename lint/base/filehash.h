@@ -13,9 +13,16 @@ typedef struct el_filehash el_filehash;
 el_filehash *el_filehash_new(void);
 /* Record a hash computed elsewhere (the sources walk reads every file). */
 void el_filehash_put(el_filehash *m, const char *path, el_hash128 h);
+/* Larger files are not hashed (el_filehash_get is false). */
+#define EL_FILEHASH_MAX_BYTES (256ull << 20)
+
 /* The hash of a file's content, reading it the first time; false when it
- * cannot be read.  Thread-safe. */
+ * cannot be read, is not a regular file or is larger than
+ * EL_FILEHASH_MAX_BYTES.  Thread-safe. */
 bool el_filehash_get(el_filehash *m, const char *path, el_hash128 *out);
+/* Whether something other than a directory is at path (stat(2)), asked
+ * once a run (the include search of cached entries).  Thread-safe. */
+bool el_filehash_exists(el_filehash *m, const char *path);
 void el_filehash_free(el_filehash *m);
 
 #endif

@@ -150,3 +150,28 @@ char *el_path_display(const char *abs)
     free(up);
     return el_xstrdup(abs);
 }
+
+char *el_path_upward(const char *dir, const char *rel)
+{
+    char *d = el_xstrdup(dir);
+    for (;;) {
+        char *probe = el_path_join(d, rel);
+        bool found = access(probe, F_OK) == 0;
+        free(probe);
+        if (found)
+            return d;
+        if (strcmp(d, "/") == 0)
+            break;
+        char *up = el_path_dirname(d);
+        free(d);
+        d = up;
+    }
+    free(d);
+    return NULL;
+}
+
+char *el_path_repo_root(void)
+{
+    char *root = el_path_upward(el_cwd(), ".git");
+    return root ? root : el_xstrdup(el_cwd());
+}

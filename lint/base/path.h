@@ -24,6 +24,14 @@ bool el_path_has_ext(const char *path, const char *ext);
 /* abs relative to the directory base ("src/x.c") when abs is inside it,
  * else NULL.  abs equal to base gives ".". */
 char *el_path_under(const char *abs, const char *base);
+/* The nearest directory from dir (absolute) upward that holds rel
+ * (a file or directory), or NULL.  A new string. */
+char *el_path_upward(const char *dir, const char *rel);
+/* The directory the cache's paths are relative to, so that a cache
+ * restored in another checkout of the same repository still applies: the
+ * nearest directory holding .git from the current directory upward, else
+ * the current directory.  A new string. */
+char *el_path_repo_root(void);
 /* How a path is shown to the user: relative to the current directory
  * when inside it or a sibling subtree ("../x.c"), otherwise absolute. */
 char *el_path_display(const char *abs);

@@ -18,7 +18,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* 1 when pattern matches path; the first <word> capture is copied into
+/* One component: * ? [...] (with ! or ^, ranges and [:class:]) and \
+ * escapes, as fnmatch(3) without flags, in O(glob x s) steps whatever the
+ * glob (patterns are input). */
+bool el_glob_match(const char *glob, const char *s);
+
+/* 1 when pattern matches path, in O(pattern x path) steps however many
+ * "**" it has; the first <word> capture is copied into
  * capture (capn bytes, may be NULL). */
 bool el_pattern_match(const char *pattern, const char *path, char *capture, size_t capn);
 /* The pattern holds exactly one <word> capture. */

@@ -1,37 +1,35 @@
 /* lint/change/changeset.h -- a set of file changes written all or nothing.
  *
  * emberlint --fix and ember-migrate apply compute every new content in
- * memory first, then commit the set:
+ * memory first, verify it by parsing (verify.h: nothing is written before
+ * every configuration compiles), then commit the set:
  *   1. every file is read again and compared with the content the plan
  *      was made from (its hash at parse time): a file that changed since
  *      it was read is refused and NOTHING is written; so is a read-only
  *      file (no write permission bit, or not writable by this user), even
- *      though renaming over it would work;
- *   2. each new content goes to a temporary file in the target's own
- *      directory (same file system), is flushed (fsync), gets the
- *      original's permission bits, and is renamed over the target;
- *      created files likewise; deleted files are renamed aside first and
- *      removed only when everything else succeeded; directories needed
- *      for created files are made, directories emptied by deletions are
- *      removed when asked (never one holding the current directory);
- *   3. just before each rename the target is compared once more with the
- *      content read in step 1 (a concurrent editor loses nothing);
- *   4. if any step fails, every change made so far is undone, in reverse,
- *      so each file is byte-identical to before (and carries its mode),
- *      created files and directories are gone.
- * SIGINT, SIGTERM, SIGHUP and SIGQUIT are held during a commit or an undo
- * and delivered when it is complete (or rolled back), so an interrupted
- * tool never leaves a half-changed tree or temporary files.
- * After a successful commit the caller may still call el_changeset_undo
- * (ember-migrate does when the re-parse shows a new error).
+ *      though renaming over it would work, a file with several hard links
+ *      (a rename would split them), a symbolic link, and anything outside
+ *      the set's bounds (bounds.h: the tree given);
+ *   2. a journal listing every step is written into the tree
+ *      (journal.h), then each new content goes to a temporary file beside
+ *      its target (same file system), flushed, with the original's
+ *      permission bits, and each original gets a second name beside it;
+ *   3. each target is compared once more with the content read in step 1
+ *      (a concurrent editor loses nothing) and the temporary is renamed
+ *      over it (a deleted file is unlinked, its second name kept);
+ *   4. only when every rename succeeded: the second names go, emptied
+ *      directories are removed when asked (never one holding the current
+ *      directory), the journal goes last.
+ * If a step fails, every step taken is undone from the journal, so each
+ * file is byte-identical to before and carries its mode.  SIGINT,
+ * SIGTERM, SIGHUP and SIGQUIT are held from step 1 until the set is
+ * complete or rolled back; with el_change_signals_install the tool then
+ * says which state the tree is in before the signal takes effect.  A
+ * SIGKILL (or a crash) leaves the journal: the next run resolves it
+ * (el_journal_recover), so the tree is again all-before or all-after.
+ * After a successful commit the caller may still call el_changeset_undo.
  *
- * Failure injection for tests (never set in production): the environment
- * variable EL_TEST_FAIL_WRITE=N makes the N-th write (1-based, counting
- * temporary files written and renames) fail with EIO, and
- * EL_TEST_TOUCH_BEFORE_COMMIT=PATH appends a byte to PATH after step 1,
- * simulating an editor that saves while the tool runs, and
- * EL_TEST_SIGNAL_DURING_COMMIT=N raises signal N as the commit starts
- * (it must arrive only once the commit is over). */
+ * Failure injection for tests: lint/change/inject.h. */
 #ifndef EL_CHANGESET_H
 #define EL_CHANGESET_H
 
@@ -40,6 +38,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "bounds.h"
 #include "hash.h"
 
 typedef enum el_change_kind {
@@ -73,13 +72,20 @@ typedef struct el_changeset {
     char *root;           /* display paths are relative to this (absolute) */
     el_rmdir *rmdirs;     /* directories to remove when empty after commit */
     size_t n_rmdirs, cap_rmdirs;
-    /* commit's undo log (opaque to callers) */
+    el_bounds bounds;     /* where it may write (none set: anywhere) */
+    /* what the last commit did, for el_changeset_undo (opaque) */
     void *undo;
 } el_changeset;
 
 /* root: absolute directory display paths are made relative to (the
  * current directory for the tools). */
 void el_changeset_init(el_changeset *cs, const char *root);
+/* Limit the set to the tree b (copied): a change outside it is refused
+ * when added (and again at the commit). */
+void el_changeset_bound(el_changeset *cs, const el_bounds *b);
+/* -1 with *err when abs is a regular file with several hard links (such
+ * a file is never changed: a rename would split them). */
+int el_changeset_check_links(const el_changeset *cs, const char *abs, char **err);
 /* Replace a file's content.  `expected` (may be NULL) is the hash of the
  * content the new text was computed from.  The current content is read
  * now; -1 with *err (malloc'd) when it cannot be read or, with expected,
@@ -106,8 +112,12 @@ int el_changeset_move(el_changeset *cs, const char *from, const char *to, const 
  * PATH argument the directory was found under, so they never climb above
  * what the user named. */
 void el_changeset_rmdir_upto(el_changeset *cs, const char *dir, const char *stop);
+/* Take the change of a path out of the set (nothing when it has none). */
+void el_changeset_drop(el_changeset *cs, const char *path);
 /* The change of a path, or NULL. */
 el_change *el_changeset_find(el_changeset *cs, const char *path);
+/* A change that alters nothing (a MODIFY with the old content). */
+bool el_change_is_noop(const el_change *c);
 /* True when no change would alter anything. */
 bool el_changeset_empty(const el_changeset *cs);
 /* The unified diff of every change, in path order (lint/change/diff.h); a move
@@ -123,6 +133,14 @@ int el_changeset_commit(el_changeset *cs, bool backup, char **err);
  * they replaced an older PATH.orig, that one put back).  -1 with
  * *err if some file could not be restored (it names them). */
 int el_changeset_undo(el_changeset *cs, char **err);
+/* Drop what el_changeset_undo would need. */
+void el_changeset_forget(el_changeset *cs);
 void el_changeset_free(el_changeset *cs);
+
+/* For the tools: on SIGINT, SIGTERM, SIGHUP or SIGQUIT say on stderr in
+ * which state the tree is ("nothing was changed", "the changes were
+ * written completely", "every change was undone") before the signal
+ * takes its course.  Signals set to be ignored stay ignored. */
+void el_change_signals_install(void);
 
 #endif

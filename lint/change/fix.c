@@ -7,39 +7,14 @@
 #include <string.h>
 
 #include "edit.h"
+#include "fileio.h"
 #include "fix_select.h"
+#include "verify.h"
 #include "mem.h"
 #include "path.h"
 #include "progname.h"
 
 /* ---- small helpers --------------------------------------------------------- */
-
-static int read_all(const char *path, char **out, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return -1;
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        el_grow(&buf, &cap, n + 65536 + 1, 1);
-        size_t got = fread(buf + n, 1, 65536, f);
-        n += got;
-        if (got < 65536)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        errno = EIO;
-        return -1;
-    }
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return 0;
-}
 
 static bool has_path(char **v, size_t n, const char *p)
 {
@@ -135,11 +110,36 @@ static bool file_parses(el_fix_plan *plan, const el_sources *s, const el_fix_opt
 
 /* ---- the plan -------------------------------------------------------------- */
 
+/* One more fix taken in path. */
+static void count_fix(el_fix_plan *plan, const char *path)
+{
+    for (size_t i = 0; i < plan->n_fix_files; i++)
+        if (!strcmp(plan->fix_files[i], path)) {
+            plan->fix_counts[i]++;
+            return;
+        }
+    el_grow(&plan->fix_files, &plan->cap_fix_files, plan->n_fix_files + 1,
+            sizeof *plan->fix_files);
+    plan->fix_counts = el_xrealloc(plan->fix_counts, plan->cap_fix_files * sizeof *plan->fix_counts);
+    plan->fix_files[plan->n_fix_files] = el_xstrdup(path);
+    plan->fix_counts[plan->n_fix_files++] = 1;
+}
+
+static size_t fixes_in(const el_fix_plan *plan, const char *path)
+{
+    for (size_t i = 0; i < plan->n_fix_files; i++)
+        if (!strcmp(plan->fix_files[i], path))
+            return plan->fix_counts[i];
+    return 0;
+}
+
 int el_fix_plan_make(el_fix_plan *plan, const el_findings *f, const el_sources *s,
                      const el_fix_opts *o, char **err)
 {
     memset(plan, 0, sizeof *plan);
     el_changeset_init(&plan->cs, el_cwd());
+    if (o->bounds)
+        el_changeset_bound(&plan->cs, o->bounds);
 
     /* 1. the fixes to take (fix_select.h): safe ones, unsafe ones when
      * asked */
@@ -148,9 +148,24 @@ int el_fix_plan_make(el_fix_plan *plan, const el_findings *f, const el_sources *
         const el_fix *fx = f->v[i].fix;
         if (!fx || !fx->edits.n)
             continue;
-        if (fx->safety == EL_FIX_UNSAFE && !o->unsafe)
+        if (fx->safety == EL_FIX_UNSAFE && !o->unsafe) {
             plan->unsafe_left++;
-        else if (fx->safety == EL_FIX_SAFE || fx->safety == EL_FIX_UNSAFE)
+            continue;
+        }
+        char *why = el_inactive_blocks(o->inactive, f->v[i].rule, fx);
+        for (size_t k = 0; !why && o->bounds && k < fx->edits.n; k++)
+            if (!el_bounds_contain(o->bounds, fx->edits.v[k].path))
+                why = el_xasprintf("%s lies outside the tree given (reached through a symbolic "
+                                   "link); it is never written", display_of(s, fx->edits.v[k].path));
+        if (why) {
+            const el_finding *x = &f->v[i];
+            fprintf(stderr, "%s: %s:%u:%u: [%s] fix not applied: %s\n", el_progname,
+                    display_of(s, x->file), x->line, x->col, x->rule, why);
+            free(why);
+            plan->kept++;
+            continue;
+        }
+        if (fx->safety == EL_FIX_SAFE || fx->safety == EL_FIX_UNSAFE)
             cands[i] = fx;
     }
     el_fix_choice *choice = el_xcalloc(f->n + 1, sizeof *choice);
@@ -223,6 +238,11 @@ int el_fix_plan_make(el_fix_plan *plan, const el_findings *f, const el_sources *
         const el_edits *e = &f->v[i].fix->edits;
         for (size_t k = 0; k < e->n; k++)
             el_edits_add(&all, e->v[k].path, e->v[k].begin, e->v[k].end, e->v[k].text, (int)i);
+        char **files;
+        size_t nf = fix_files(f->v[i].fix, &files);
+        for (size_t k = 0; k < nf; k++)
+            count_fix(plan, files[k]);
+        free(files);
     }
     free(choice);
     el_edits_sort_unique(&all);
@@ -232,14 +252,15 @@ int el_fix_plan_make(el_fix_plan *plan, const el_findings *f, const el_sources *
         size_t n = 0;
         size_t first = el_edits_of(&all, path, &n);
         long k = el_sources_find(s, path);
+        int e = 0;
         char *old = NULL, *new_text = NULL;
         size_t old_len = 0, new_len = 0;
         if (k < 0) {
             *err = el_xasprintf("%s: not a linted file; nothing was changed", path);
             rc = -1;
-        } else if (read_all(path, &old, &old_len) < 0) {
+        } else if ((e = el_read_file(path, &old, &old_len, NULL, NULL)) != 0) {
             *err = el_xasprintf("%s: cannot read: %s; nothing was changed", s->v[k].display,
-                                strerror(errno));
+                                el_read_reason(e));
             rc = -1;
         } else if (!el_hash_eq(el_hash_bytes(old, old_len), s->v[k].hash) ||
                    el_edits_apply(&all, first, n, old, old_len, &new_text, &new_len) < 0) {
@@ -259,6 +280,8 @@ int el_fix_plan_make(el_fix_plan *plan, const el_findings *f, const el_sources *
     if (rc < 0) {
         el_changeset_free(&plan->cs);
         el_changeset_init(&plan->cs, el_cwd());
+        if (o->bounds)
+            el_changeset_bound(&plan->cs, o->bounds);
         plan->fixes = plan->covered = plan->files = 0;
     }
     return rc;
@@ -266,50 +289,107 @@ int el_fix_plan_make(el_fix_plan *plan, const el_findings *f, const el_sources *
 
 /* ---- commit and verify ------------------------------------------------------- */
 
+/* The units that see the changed files of the plan. */
+static void plan_units(const el_fix_plan *plan, const el_sources *s, const el_fix_opts *o,
+                       el_verify_units *units)
+{
+    for (size_t c = 0; c < plan->cs.n; c++) {
+        size_t *tus = NULL;
+        size_t n = tus_of_file(s, o, plan->cs.v[c].path, &tus);
+        for (size_t i = 0; i < n; i++) {
+            const el_source *src = &s->v[tus[i]];
+            el_verify_units_add(units, src->path, src->path, src, src->display);
+        }
+        free(tus);
+    }
+}
+
+/* Leave out the changes of the files a failing unit sees; false when
+ * none is left to blame (the failure cannot be undone that way). */
+static bool drop_for(el_fix_plan *plan, const el_sources *s, const el_fix_opts *o,
+                     const el_verify_failure *f, const char *unit)
+{
+    bool dropped = false;
+    for (size_t c = 0; c < plan->cs.n;) {
+        size_t *tus = NULL;
+        size_t n = tus_of_file(s, o, plan->cs.v[c].path, &tus);
+        bool sees = false;
+        for (size_t i = 0; i < n && !sees; i++)
+            sees = !strcmp(s->v[tus[i]].path, unit);
+        free(tus);
+        if (!sees) {
+            c++;
+            continue;
+        }
+        const char *path = plan->cs.v[c].path;
+        size_t k = fixes_in(plan, path);
+        fprintf(stderr, "%s: %s: %zu fix%s not applied: %s would not compile%s%s%s: %s\n",
+                el_progname, display_of(s, path), k, k == 1 ? "" : "es", f->display,
+                f->config[0] ? " (" : "", f->config, f->config[0] ? ")" : "", f->error);
+        plan->kept += k;
+        plan->fixes -= k < plan->fixes ? k : plan->fixes;
+        plan->files -= plan->files ? 1 : 0;
+        el_changeset_drop(&plan->cs, path);
+        dropped = true;
+    }
+    return dropped;
+}
+
 int el_fix_plan_commit(el_fix_plan *plan, const el_sources *s, const el_fix_opts *o, char **err)
 {
     if (el_changeset_empty(&plan->cs))
         return 0;
-    if (el_changeset_commit(&plan->cs, false, err) < 0)
-        return -1;
-    /* Parse again every TU that sees a changed file, once. */
-    bool *check = el_xcalloc(s->n + 1, sizeof *check);
-    for (size_t c = 0; c < plan->cs.n; c++) {
-        size_t *tus = NULL;
-        size_t n = tus_of_file(s, o, plan->cs.v[c].path, &tus);
-        for (size_t i = 0; i < n; i++)
-            check[tus[i]] = true;
-        free(tus);
+    el_buildcfgs own;
+    const el_buildcfgs *cfgs = o->cfgs;
+    if (!cfgs) {
+        if (el_buildcfgs_make(&own, o->compdb, s, NULL, err) < 0)
+            return -1;
+        cfgs = &own;
     }
+    /* Every TU that sees a changed file, parsed with the new contents in
+     * each of its configurations before anything is written; the fixes
+     * of a file that would break one are left out, and the rest checked
+     * again. */
     int rc = 0;
-    for (size_t k = 0; k < s->n && rc == 0; k++) {
-        if (!check[k])
-            continue;
-        el_fix_tu *t = tu_for(plan, s, o, k); /* parsed while planning */
-        el_errlist after = {0};
-        el_reparse_errors(o->compdb, &s->v[k], o->extra_args, o->n_extra, &after);
-        const char *bad = el_errlist_new_error(&t->before, &after);
-        if (bad) {
-            char *undo_err = NULL;
-            if (el_changeset_undo(&plan->cs, &undo_err) < 0) {
-                *err = el_xasprintf("%s: the fix introduces an error: %s; undoing the fixes "
-                                    "failed: %s",
-                                    s->v[k].display, bad, undo_err);
-                free(undo_err);
-            } else {
-                *err = el_xasprintf("%s: the fix introduces an error: %s; nothing was changed",
-                                    s->v[k].display, bad);
-            }
+    for (;;) {
+        el_verify_units units = {0};
+        plan_units(plan, s, o, &units);
+        el_verify_result vr;
+        size_t bad = el_verify(&plan->cs, &units, cfgs, o->extra_args, o->n_extra, true, &vr);
+        bool progress = false;
+        for (size_t i = 0; i < vr.n; i++) {
+            const char *unit = NULL;
+            for (size_t u = 0; u < units.n && !unit; u++)
+                if (!strcmp(units.v[u].display, vr.v[i].display))
+                    unit = units.v[u].path;
+            progress |= unit && drop_for(plan, s, o, &vr.v[i], unit);
+        }
+        if (bad && !progress) {
+            const el_verify_failure *f = &vr.v[0];
+            *err = el_xasprintf("%s: the fix introduces an error%s%s%s: %s; nothing was changed",
+                                f->display, f->config[0] ? " (" : "", f->config,
+                                f->config[0] ? ")" : "", f->error);
             rc = -1;
         }
-        el_errlist_free(&after);
+        el_verify_result_free(&vr);
+        el_verify_units_free(&units);
+        if (!bad || rc < 0)
+            break;
     }
-    free(check);
+    if (rc == 0 && !el_changeset_empty(&plan->cs) &&
+        el_changeset_commit(&plan->cs, false, err) < 0)
+        rc = -1;
+    if (cfgs == &own)
+        el_buildcfgs_free(&own);
     return rc;
 }
 
 void el_fix_plan_free(el_fix_plan *plan)
 {
+    for (size_t i = 0; i < plan->n_fix_files; i++)
+        free(plan->fix_files[i]);
+    free(plan->fix_files);
+    free(plan->fix_counts);
     el_changeset_free(&plan->cs);
     for (size_t i = 0; i < plan->n_tus; i++)
         el_errlist_free(&plan->tus[i].before);

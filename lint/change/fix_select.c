@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mem.h"
+#include "strmap.h"
 
 typedef struct cand {
     size_t index;     /* in fixes[] */
@@ -33,24 +34,124 @@ static size_t span_of(const el_fix *fx)
     return hi > lo ? hi - lo : 0;
 }
 
-static bool fix_edits_path(const el_fix *fx, const char *path)
+/* The taken edits of one file, ordered by (begin, end), as indexes into
+ * the taken list.  Taken edits never conflict, so their non-empty ranges
+ * are disjoint (or identical): for any edit, the taken ones that can
+ * contain or overlap it are found by binary search, and choosing stays
+ * O(n log n) however many fixes a file has. */
+typedef struct slot {
+    size_t begin, end, edit;
+} slot;
+
+typedef struct slots {
+    slot *v;
+    size_t n, cap;
+} slots;
+
+typedef struct file_index {
+    slots all;          /* every taken edit of the file */
+    slots wide;         /* the non-empty ones (disjoint or identical) */
+} file_index;
+
+typedef struct taken_set {
+    el_edits all;       /* in the order taken */
+    el_strmap files;    /* path -> file_index */
+} taken_set;
+
+/* The first slot whose begin is >= begin. */
+static size_t lower_bound(const slots *s, size_t begin)
 {
-    for (size_t i = 0; i < fx->edits.n; i++)
-        if (strcmp(fx->edits.v[i].path, path) == 0)
+    size_t lo = 0, hi = s->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->v[mid].begin < begin)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void insert_slot(slots *s, slot x)
+{
+    size_t k = lower_bound(s, x.begin);
+    while (k < s->n && s->v[k].begin == x.begin && s->v[k].end <= x.end)
+        k++;
+    el_grow(&s->v, &s->cap, s->n + 1, sizeof *s->v);
+    memmove(s->v + k + 1, s->v + k, (s->n - k) * sizeof *s->v);
+    s->v[k] = x;
+    s->n++;
+}
+
+static void take_edit(taken_set *t, const el_edit *e, int group)
+{
+    el_edits_add(&t->all, e->path, e->begin, e->end, e->text, group);
+    file_index *fi = el_strmap_get(&t->files, e->path);
+    if (!fi) {
+        fi = el_xcalloc(1, sizeof *fi);
+        el_strmap_put(&t->files, e->path, fi);
+    }
+    slot x = {e->begin, e->end, t->all.n - 1};
+    insert_slot(&fi->all, x);
+    if (e->end > e->begin)
+        insert_slot(&fi->wide, x);
+}
+
+/* Call fn on every taken edit of e's file that may contain or overlap e:
+ * the nearest non-empty one beginning before it, and those beginning in
+ * [e->begin, e->end].  Stops when fn returns true; returns that. */
+static bool each_neighbour(const taken_set *t, const el_edit *e,
+                           bool (*fn)(const el_edit *e, const el_edit *taken, void *ud), void *ud)
+{
+    const file_index *fi = el_strmap_get(&t->files, e->path);
+    if (!fi)
+        return false;
+    size_t w = lower_bound(&fi->wide, e->begin);
+    if (w > 0 && fn(e, &t->all.v[fi->wide.v[w - 1].edit], ud))
+        return true;
+    for (size_t j = lower_bound(&fi->all, e->begin); j < fi->all.n && fi->all.v[j].begin <= e->end; j++)
+        if (fn(e, &t->all.v[fi->all.v[j].edit], ud))
             return true;
     return false;
 }
 
-/* Would fx's edits, with the taken ones of the files it edits, overlap
- * (edit.h's rule: identical edits count once)?  A fix whose own edits
- * overlap conflicts too. */
-static bool overlaps(const el_edits *taken, const el_fix *fx)
+/* Does edit e lie inside taken edit t (or equal it)? */
+static bool inside(const el_edit *e, const el_edit *t, void *ud)
+{
+    (void)ud;
+    if (e->begin == t->begin && e->end == t->end)
+        return strcmp(e->text, t->text) == 0;  /* else two answers for one range */
+    if (t->begin == t->end)
+        return false;
+    if (e->begin == e->end)    /* an insertion at a boundary is outside */
+        return t->begin < e->begin && e->begin < t->end;
+    return t->begin <= e->begin && e->end <= t->end;
+}
+
+static bool covered(const taken_set *t, const el_fix *fx)
+{
+    for (size_t i = 0; i < fx->edits.n; i++)
+        if (!each_neighbour(t, &fx->edits.v[i], inside, NULL))
+            return false;
+    return true;
+}
+
+static bool collect(const el_edit *e, const el_edit *taken, void *ud)
+{
+    (void)e;
+    el_edits_add(ud, taken->path, taken->begin, taken->end, taken->text, taken->group);
+    return false;
+}
+
+/* Would fx's edits, with the taken ones, overlap (edit.h's rule:
+ * identical edits count once)?  A fix whose own edits overlap conflicts
+ * too.  Taken edits never overlap each other, so only those near fx's
+ * edits are looked at. */
+static bool overlaps(const taken_set *t, const el_fix *fx)
 {
     el_edits tmp = {0};
-    for (size_t i = 0; i < taken->n; i++)
-        if (fix_edits_path(fx, taken->v[i].path))
-            el_edits_add(&tmp, taken->v[i].path, taken->v[i].begin, taken->v[i].end,
-                         taken->v[i].text, taken->v[i].group);
+    for (size_t i = 0; i < fx->edits.n; i++)
+        each_neighbour(t, &fx->edits.v[i], collect, &tmp);
     el_edits_append(&tmp, &fx->edits);
     el_edits_sort_unique(&tmp);
     bool hit = false;
@@ -64,30 +165,14 @@ static bool overlaps(const el_edits *taken, const el_fix *fx)
     return hit;
 }
 
-/* Does edit e lie inside taken edit t (or equal it)? */
-static bool inside(const el_edit *e, const el_edit *t)
+static void free_index(const char *key, void *value, void *ud)
 {
-    if (strcmp(e->path, t->path) != 0)
-        return false;
-    if (e->begin == t->begin && e->end == t->end)
-        return strcmp(e->text, t->text) == 0;  /* else two answers for one range */
-    if (t->begin == t->end)
-        return false;
-    if (e->begin == e->end)    /* an insertion at a boundary is outside */
-        return t->begin < e->begin && e->begin < t->end;
-    return t->begin <= e->begin && e->end <= t->end;
-}
-
-static bool covered(const el_edits *taken, const el_fix *fx)
-{
-    for (size_t i = 0; i < fx->edits.n; i++) {
-        bool in = false;
-        for (size_t k = 0; k < taken->n && !in; k++)
-            in = inside(&fx->edits.v[i], &taken->v[k]);
-        if (!in)
-            return false;
-    }
-    return true;
+    (void)key;
+    (void)ud;
+    file_index *fi = value;
+    free(fi->all.v);
+    free(fi->wide.v);
+    free(fi);
 }
 
 void el_fix_select(const el_fix *const *fixes, size_t n, el_fix_choice *choice,
@@ -101,7 +186,7 @@ void el_fix_select(const el_fix *const *fixes, size_t n, el_fix_choice *choice,
             c[nc++] = (cand){i, span_of(fixes[i])};
     }
     qsort(c, nc, sizeof *c, cmp_cand);
-    el_edits mine = {0};
+    taken_set mine = {{0}, {0}};
     for (size_t j = 0; j < nc; j++) {
         size_t i = c[j].index;
         const el_fix *fx = fixes[i];
@@ -115,11 +200,12 @@ void el_fix_select(const el_fix *const *fixes, size_t n, el_fix_choice *choice,
         }
         choice[i] = EL_FIX_TAKEN;
         for (size_t e = 0; e < fx->edits.n; e++)
-            el_edits_add(&mine, fx->edits.v[e].path, fx->edits.v[e].begin, fx->edits.v[e].end,
-                         fx->edits.v[e].text, (int)i);
+            take_edit(&mine, &fx->edits.v[e], (int)i);
     }
     if (taken)
-        el_edits_append(taken, &mine);
-    el_edits_free(&mine);
+        el_edits_append(taken, &mine.all);
+    el_edits_free(&mine.all);
+    el_strmap_each(&mine.files, free_index, NULL);
+    el_strmap_free(&mine.files);
     free(c);
 }

@@ -21,12 +21,48 @@ static void add(el_errlist *l, const char *msg)
 int el_reparse_errors(const el_compdb *db, const el_source *src, char *const *extra,
                       size_t n_extra, el_errlist *out)
 {
+    return el_reparse_errors_with(db, src, src->path, extra, n_extra, NULL, 0, false, out);
+}
+
+/* Warnings that are errors for a changed file: code that compiled before
+ * and now calls something undeclared is broken, whatever C allows. */
+static const char *const strict_flags[] = {
+    "-Wno-everything",
+    "-Werror=implicit-function-declaration",
+    "-Werror=implicit-int",
+    "-Werror=int-conversion",
+    "-Werror=incompatible-pointer-types",
+    "-Werror=incompatible-function-pointer-types",
+};
+
+/* args with its trailing "-w" (el_flags_for) replaced by strict_flags. */
+static char **make_strict(char **args, size_t *n)
+{
+    size_t k = *n;
+    if (k && strcmp(args[k - 1], "-w") == 0)
+        free(args[--k]);
+    size_t ns = sizeof strict_flags / sizeof strict_flags[0];
+    args = el_xrealloc(args, (k + ns + 1) * sizeof *args);
+    for (size_t i = 0; i < ns; i++)
+        args[k++] = el_xstrdup(strict_flags[i]);
+    *n = k;
+    return args;
+}
+
+int el_reparse_errors_with(const el_compdb *db, const el_source *args_src, const char *path,
+                           char *const *extra, size_t n_extra,
+                           struct CXUnsavedFile *unsaved, unsigned n_unsaved, bool strict,
+                           el_errlist *out)
+{
     size_t n_args = 0;
-    char **args = el_flags_for(db, src, extra, n_extra, &n_args);
+    char **args = el_flags_for(db, args_src, extra, n_extra, &n_args, NULL, NULL);
+    if (strict)
+        args = make_strict(args, &n_args);
     CXIndex idx = clang_createIndex(0, 0);
     CXTranslationUnit tu = NULL;
-    enum CXErrorCode ec = clang_parseTranslationUnit2(idx, src->path, (const char *const *)args,
-                                                      (int)n_args, NULL, 0, REPARSE_OPTIONS, &tu);
+    enum CXErrorCode ec = clang_parseTranslationUnit2(idx, path, (const char *const *)args,
+                                                      (int)n_args, unsaved, n_unsaved,
+                                                      REPARSE_OPTIONS, &tu);
     int rc = 0;
     if (ec != CXError_Success || !tu) {
         add(out, "libclang could not parse it");

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <clang-c/Index.h>
+
 #include "compdb.h"
 #include "sources.h"
 
@@ -24,6 +26,17 @@ typedef struct el_errlist {
  * saying so is appended). */
 int el_reparse_errors(const el_compdb *db, const el_source *src, char *const *extra,
                       size_t n_extra, el_errlist *out);
+/* The same, parsing the file `path` (which need not exist on disk) with
+ * the arguments of `args_src` in configuration `db`, libclang reading the
+ * n_unsaved files of `unsaved` from memory instead of the disk.  strict:
+ * what C only warns about but means a change broke the code counts as an
+ * error too -- a call of an undeclared function (a rename to a name no
+ * header declares, a moved declaration), an int taken for a pointer,
+ * incompatible pointer types (lint/change/verify.h). */
+int el_reparse_errors_with(const el_compdb *db, const el_source *args_src, const char *path,
+                           char *const *extra, size_t n_extra,
+                           struct CXUnsavedFile *unsaved, unsigned n_unsaved, bool strict,
+                           el_errlist *out);
 /* The first message of `after` that `before` does not account for,
  * comparing them as multisets (two equal errors before, three after: the
  * third is new); NULL when there is none. */

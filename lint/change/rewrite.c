@@ -25,8 +25,9 @@ typedef struct file_info {
 struct el_rewriter {
     CXTranslationUnit tu;
     const el_config *cfg;
-    bool indexed;             /* ops[] filled */
+    bool indexed;             /* ops[] and fns filled */
     el_strmap ops;            /* "eh_matmul" -> index + 1 in decls */
+    el_strmap fns;            /* every top-level function's name -> index + 1 in decls */
     CXCursor *decls;
     size_t n_decls, cap_decls;
     file_info files[FILE_CACHE];
@@ -53,6 +54,7 @@ void el_rewriter_free(el_rewriter *rw)
     if (!rw)
         return;
     el_strmap_free(&rw->ops);
+    el_strmap_free(&rw->fns);
     free(rw->decls);
     free(rw);
 }
@@ -73,22 +75,37 @@ static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClient
         return CXChildVisit_Continue;
     char name[128];
     elc_spelling(c, name, sizeof name);
-    if (strncmp(name, "eh_", 3) != 0 || !el_is_op(name) || el_strmap_get(&rw->ops, name))
+    if (!name[0] || el_strmap_get(&rw->fns, name))
         return CXChildVisit_Continue;
     el_grow(&rw->decls, &rw->cap_decls, rw->n_decls + 1, sizeof *rw->decls);
     rw->decls[rw->n_decls++] = c;
-    el_strmap_put(&rw->ops, name, (void *)(uintptr_t)rw->n_decls);
+    el_strmap_put(&rw->fns, name, (void *)(uintptr_t)rw->n_decls);
+    if (strncmp(name, "eh_", 3) == 0 && el_is_op(name))
+        el_strmap_put(&rw->ops, name, (void *)(uintptr_t)rw->n_decls);
     return CXChildVisit_Continue;
 }
 
-/* The declaration of eh_<op> the TU has, or a null cursor. */
-static CXCursor op_decl(el_rewriter *rw, const char *name)
+static void index_tu(el_rewriter *rw)
 {
     if (!rw->indexed) {
         rw->indexed = true;
         clang_visitChildren(clang_getTranslationUnitCursor(rw->tu), index_visit, rw);
     }
+}
+
+/* The declaration of eh_<op> the TU has, or a null cursor. */
+static CXCursor op_decl(el_rewriter *rw, const char *name)
+{
+    index_tu(rw);
     uintptr_t k = (uintptr_t)el_strmap_get(&rw->ops, name);
+    return k ? rw->decls[k - 1] : clang_getNullCursor();
+}
+
+/* The TU's first declaration of the function `name`, or a null cursor. */
+static CXCursor fn_decl(el_rewriter *rw, const char *name)
+{
+    index_tu(rw);
+    uintptr_t k = (uintptr_t)el_strmap_get(&rw->fns, name);
     return k ? rw->decls[k - 1] : clang_getNullCursor();
 }
 
@@ -509,6 +526,63 @@ static bool in_backend_code(el_rewriter *rw, CXCursor call, CXFile f)
     return false;
 }
 
+/* The function type of a declaration, spelled ("eh_tensor *(const eh_tensor *)"). */
+static void type_spelling(CXCursor d, char *buf, size_t n)
+{
+    CXString s = clang_getTypeSpelling(clang_getCursorType(d));
+    snprintf(buf, n, "%s", clang_getCString(s) ? clang_getCString(s) : "?");
+    clang_disposeString(s);
+}
+
+/* The naming contract for function fn (named name): its target eh_<op>
+ * and the safety of the rename; false with why[] when there is none. */
+static bool contract_rewrite(el_rewriter *rw, CXCursor fn, const char *name, char *target,
+                             size_t tn, el_fix_safety *safety, char *why, size_t wn)
+{
+    char backend[64];
+    const char *op = contract_op(rw->cfg, name, backend, sizeof backend);
+    if (!op) {
+        if (el_backend_of_symbol(rw->cfg, name, backend, sizeof backend))
+            snprintf(why, wn, "no frontend op eh_%s in libeh/ops.def",
+                     name + strlen("eh_") + strlen(backend) + 1);
+        else
+            snprintf(why, wn, "%s is not an eh_<backend>_<op> function", name);
+        return false;
+    }
+    snprintf(target, tn, "eh_%s", op);
+    CXCursor d = op_decl(rw, target);
+    if (clang_Cursor_isNull(d)) {
+        *safety = EL_FIX_UNSAFE; /* eh_<op> must come from <eh/eh.h> */
+        return true;
+    }
+    if (clang_Cursor_isNull(fn)) {
+        snprintf(why, wn, "%s is not declared here, so its signature cannot be compared with "
+                          "%s's", name, target);
+        return false;
+    }
+    CXType a = clang_getCanonicalType(clang_getCursorType(fn));
+    CXType b = clang_getCanonicalType(clang_getCursorType(d));
+    if (!clang_equalTypes(a, b)) {
+        /* a kernel, or another signature: for a person */
+        char ta[256], tb[256];
+        type_spelling(fn, ta, sizeof ta);
+        type_spelling(d, tb, sizeof tb);
+        snprintf(why, wn, "its signature '%s' differs from %s's '%s'", ta, target, tb);
+        return false;
+    }
+    *safety = EL_FIX_SAFE;
+    return true;
+}
+
+bool el_rewrite_name(el_rewriter *rw, const char *name, char *target, size_t tn,
+                     el_fix_safety *safety, char *why, size_t wn)
+{
+    why[0] = '\0';
+    if (!rw)
+        return false;
+    return contract_rewrite(rw, fn_decl(rw, name), name, target, tn, safety, why, wn);
+}
+
 bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
 {
     memset(out, 0, sizeof *out);
@@ -529,26 +603,12 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
 
     /* what it becomes, before looking at the text */
     const el_rewrite_rule *tpl = el_config_rewrite_for(rw->cfg, name);
-    char backend[64], target[160];
+    char target[160], why[512];
     el_fix_safety safety = EL_FIX_NONE;
-    if (tpl) {
+    if (tpl)
         safety = tpl->safety;
-    } else {
-        const char *op = contract_op(rw->cfg, name, backend, sizeof backend);
-        if (!op)
-            return false;
-        snprintf(target, sizeof target, "eh_%s", op);
-        CXCursor d = op_decl(rw, target);
-        if (clang_Cursor_isNull(d)) {
-            safety = EL_FIX_UNSAFE; /* eh_<op> must come from <eh/eh.h> */
-        } else {
-            CXType a = clang_getCanonicalType(clang_getCursorType(fn));
-            CXType b = clang_getCanonicalType(clang_getCursorType(d));
-            if (!clang_equalTypes(a, b))
-                return false; /* a kernel, or another signature: for a person */
-            safety = EL_FIX_SAFE;
-        }
-    }
+    else if (!contract_rewrite(rw, fn, name, target, sizeof target, &safety, why, sizeof why))
+        return false;
 
     /* the call as written: name ( args ) plainly in one file */
     unsigned nb = 0, cb = 0, ce = 0;
@@ -616,6 +676,55 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
         out->end = nb + (unsigned)len;
         snprintf(out->description, sizeof out->description, "replace %s with %s", name, target);
     }
+    return true;
+}
+
+CXCursor el_call_of_callee(el_ctx *ctx, CXCursor e)
+{
+    CXCursor child = e;
+    for (unsigned i = 0; i < el_depth(ctx); i++) {
+        CXCursor a = el_ancestor(ctx, i);
+        enum CXCursorKind k = clang_getCursorKind(a);
+        if (k == CXCursor_CallExpr)
+            return clang_equalCursors(child, elc_child(a, 0)) ? a : clang_getNullCursor();
+        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr &&
+            k != CXCursor_CStyleCastExpr && k != CXCursor_UnaryOperator)
+            break;
+        child = a;
+    }
+    return clang_getNullCursor();
+}
+
+bool el_rewrite_ref(el_rewriter *rw, CXCursor ref, el_call_rewrite *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!rw || clang_getCursorKind(ref) != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor fn = clang_getCursorReferenced(ref);
+    if (clang_getCursorKind(fn) != CXCursor_FunctionDecl)
+        return false;
+    char name[128], target[160], why[512];
+    elc_spelling(fn, name, sizeof name);
+    size_t len = strlen(name);
+    el_fix_safety safety = EL_FIX_NONE;
+    if (!len || len + 1 >= sizeof out->callee || el_config_rewrite_for(rw->cfg, name) ||
+        !contract_rewrite(rw, fn, name, target, sizeof target, &safety, why, sizeof why))
+        return false;
+    unsigned nb = 0;
+    CXFile f = plain(clang_getCursorLocation(ref), &nb);
+    size_t size = 0;
+    const char *t = f ? clang_getFileContents(rw->tu, f, &size) : NULL;
+    if (!f || elc_in_macro(ref) || in_backend_code(rw, ref, f) || !t || nb + len > size ||
+        strncmp(t + nb, name, len) != 0)
+        return false;
+    snprintf(out->callee, sizeof out->callee, "%s", name);
+    out->file = f;
+    out->safety = safety;
+    out->rename = true;
+    out->begin = nb;
+    out->end = nb + (unsigned)len;
+    out->text = el_xstrdup(target);
+    snprintf(out->description, sizeof out->description, "replace %s with %s", name, target);
     return true;
 }
 

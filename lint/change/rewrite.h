@@ -57,6 +57,27 @@ void el_rewriter_free(el_rewriter *rw);
 bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out);
 void el_call_rewrite_clear(el_call_rewrite *r);
 
+/* The call whose callee expression is e, the cursor being visited
+ * (through parentheses, casts, `*` and `&`), or a null cursor: whether a
+ * name is called or only named. */
+CXCursor el_call_of_callee(el_ctx *ctx, CXCursor e);
+
+/* The rewrite of a reference to a backend function that is not a call
+ * (an entry of a table of function pointers, &eh_blas_dot): its name
+ * replaced by the op's, on the same terms as a call's rename (the
+ * contract, written plainly, not in backend code); false when none. */
+bool el_rewrite_ref(el_rewriter *rw, CXCursor ref, el_call_rewrite *out);
+
+/* What the function `name` becomes by the naming contract, decided as
+ * for a call (its declaration in the TU against eh_<op>'s): true with
+ * target ("eh_matmul") and *safety; false with why[] ("its signature
+ * 'eh_tensor *(const eh_tensor *)' differs from eh_eigh's '...'", "no
+ * frontend op eh_frob in libeh/ops.def", "... is not declared here").
+ * Used for names the preprocessor skipped and for references that are
+ * not calls (&eh_blas_dot, a table of function pointers). */
+bool el_rewrite_name(el_rewriter *rw, const char *name, char *target, size_t tn,
+                     el_fix_safety *safety, char *why, size_t wn);
+
 /* The rewrites of the calls in c (an expression or statement; c itself
  * when it is a call), in the order of the text, none inside another: a
  * template's text already has the calls in its arguments rewritten, so

@@ -1,7 +1,9 @@
 /* lint/engine/clang_util.c -- libclang helpers (clang_util.h). */
 #include "clang_util.h"
 
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_ALIAS_HOPS 8
@@ -51,6 +53,157 @@ const char *elc_file_name(CXFile f, char *buf, size_t n)
     return elc_string(clang_getFileName(f), buf, n);
 }
 
+/* ---- macro expansions ----------------------------------------------- */
+
+typedef struct span {
+    CXFile file;
+    unsigned begin, end;       /* byte offsets in file, end exclusive */
+    unsigned max_end;          /* the largest end of the file's spans up to this one */
+    CXCursor cursor;           /* the MacroExpansion */
+} span;
+
+struct elc_macro_spans {
+    CXTranslationUnit tu;
+    bool loaded;
+    span *v;
+    size_t n, cap;
+};
+
+elc_macro_spans *elc_macro_spans_new(CXTranslationUnit tu)
+{
+    elc_macro_spans *m = calloc(1, sizeof *m);
+    if (m)
+        m->tu = tu;
+    return m;
+}
+
+void elc_macro_spans_free(elc_macro_spans *m)
+{
+    if (m)
+        free(m->v);
+    free(m);
+}
+
+static enum CXChildVisitResult span_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    elc_macro_spans *m = d;
+    if (clang_getCursorKind(c) != CXCursor_MacroExpansion)
+        return CXChildVisit_Continue;
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile fb = NULL, fe = NULL;
+    unsigned b = 0, e = 0;
+    clang_getExpansionLocation(clang_getRangeStart(r), &fb, NULL, NULL, &b);
+    clang_getExpansionLocation(clang_getRangeEnd(r), &fe, NULL, NULL, &e);
+    if (!fb)
+        return CXChildVisit_Continue;
+    if (!fe || !clang_File_isEqual(fb, fe) || e <= b)
+        e = b + 1; /* odd extent: at least its first byte */
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 256;
+        span *v = realloc(m->v, cap * sizeof *v);
+        if (!v)
+            return CXChildVisit_Break; /* then fewer spans: no worse than none */
+        m->v = v;
+        m->cap = cap;
+    }
+    m->v[m->n++] = (span){fb, b, e, e, c};
+    return CXChildVisit_Continue;
+}
+
+static int span_cmp(const void *x, const void *y)
+{
+    const span *a = x, *b = y;
+    uintptr_t fa = (uintptr_t)a->file, fb = (uintptr_t)b->file;
+    if (fa != fb)
+        return fa < fb ? -1 : 1;
+    return a->begin < b->begin ? -1 : a->begin > b->begin ? 1 : 0;
+}
+
+/* One walk over the TU's top-level cursors (expansions are among them),
+ * the first time a question is asked. */
+static void load(elc_macro_spans *m)
+{
+    if (m->loaded)
+        return;
+    m->loaded = true;
+    clang_visitChildren(clang_getTranslationUnitCursor(m->tu), span_visit, m);
+    if (m->n)
+        qsort(m->v, m->n, sizeof *m->v, span_cmp);
+    for (size_t i = 1; i < m->n; i++)
+        if (m->v[i].file == m->v[i - 1].file && m->v[i - 1].max_end > m->v[i].max_end)
+            m->v[i].max_end = m->v[i - 1].max_end;
+}
+
+/* The number of spans of f that begin before off (binary search); *first
+ * receives the index of f's first span. */
+static size_t spans_before(const elc_macro_spans *m, CXFile f, unsigned off, size_t *first)
+{
+    span key = {f, off, 0, 0, clang_getNullCursor()};
+    size_t lo = 0, hi = m->n;
+    while (lo < hi) { /* first span not below (f, off) */
+        size_t mid = lo + (hi - lo) / 2;
+        if (span_cmp(&m->v[mid], &key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t f0 = lo;
+    while (f0 > 0 && m->v[f0 - 1].file == f)
+        f0--;
+    *first = f0;
+    return lo;
+}
+
+/* The innermost span of f holding offset off, or NULL. */
+static const span *span_at(elc_macro_spans *m, CXFile f, unsigned off)
+{
+    load(m);
+    size_t first, k = spans_before(m, f, off + 1, &first);
+    /* spans [first, k) begin at or before off; max_end says whether any
+     * of them still covers it */
+    for (size_t i = k; i > first && m->v[i - 1].max_end > off; i--)
+        if (m->v[i - 1].end > off)
+            return &m->v[i - 1];
+    return NULL;
+}
+
+bool elc_macro_spans_cut(elc_macro_spans *m, CXFile f, unsigned b, unsigned e)
+{
+    load(m);
+    size_t first, k = spans_before(m, f, b, &first);
+    if (k > first && m->v[k - 1].max_end > b)
+        return true; /* an expansion that begins before b reaches into the range */
+    if (b == e)
+        return false;
+    for (size_t i = k; i < m->n && m->v[i].file == f && m->v[i].begin < e; i++) {
+        const span *x = &m->v[i];
+        if (x->end > b && (x->end > e || (x->begin == b && x->end == e)))
+            return true;
+    }
+    return false;
+}
+
+/* The spans elc_in_macro and the operator helpers use on this thread. */
+static _Thread_local elc_macro_spans *active;
+
+void elc_macro_spans_use(elc_macro_spans *m)
+{
+    active = m;
+}
+
+/* The macro expansion at offset off of f (a null cursor when none). */
+static CXCursor expansion_at(CXTranslationUnit tu, CXFile f, unsigned off)
+{
+    if (active && active->tu == tu) {
+        const span *x = span_at(active, f, off);
+        return x ? x->cursor : clang_getNullCursor();
+    }
+    /* no spans for this TU: ask libclang (a search from the top of the
+     * TU each time, so slow on large files) */
+    return clang_getCursor(tu, clang_getLocationForOffset(tu, f, off));
+}
+
 bool elc_in_macro(CXCursor c)
 {
     CXSourceLocation loc = clang_getCursorLocation(c);
@@ -61,9 +214,9 @@ bool elc_in_macro(CXCursor c)
     if (ef != sf || eo != so)
         return true; /* a macro argument */
     CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
-    if (!tu)
+    if (!tu || !ef)
         return false;
-    CXCursor at = clang_getCursor(tu, loc);
+    CXCursor at = active && active->tu == tu ? expansion_at(tu, ef, eo) : clang_getCursor(tu, loc);
     return clang_getCursorKind(at) == CXCursor_MacroExpansion;
 }
 
@@ -290,8 +443,7 @@ static bool op_from_macro(CXCursor c, const char *const *set, bool want_compound
     clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, &off);
     if (!f)
         return false;
-    CXCursor exp = clang_getCursor(tu, clang_getLocationForOffset(tu, f, off));
-    return macro_body_op(tu, exp, set, want_compound ? 1 : 0, op, n);
+    return macro_body_op(tu, expansion_at(tu, f, off), set, want_compound ? 1 : 0, op, n);
 }
 
 /* The last token of `set` at bracket depth 0 among the tokens spelled in
@@ -318,8 +470,9 @@ static bool last_op_between(CXTranslationUnit tu, CXFile f, unsigned from, unsig
         if (tk == CXToken_Identifier && depth == 0) {
             /* an object-like macro standing for the operator: `a OP b` */
             char m[8];
-            CXCursor at = clang_getCursor(tu, clang_getTokenLocation(tu, toks[i]));
-            if (macro_body_op(tu, at, set, compound, m, sizeof m)) {
+            unsigned at = 0;
+            clang_getSpellingLocation(clang_getTokenLocation(tu, toks[i]), NULL, NULL, NULL, &at);
+            if (macro_body_op(tu, expansion_at(tu, f, at), set, compound, m, sizeof m)) {
                 snprintf(op, n, "%s", m);
                 found = true;
             }

@@ -1,6 +1,7 @@
 /* lint/engine/clang_util.h -- helpers for looking at C through libclang 14,
  * shared by the rules.  Every function takes and returns plain libclang
- * values; none needs the engine.  Strings are copied into caller buffers
+ * values; none needs the engine (the macro spans below make elc_in_macro
+ * fast when set up).  Strings are copied into caller buffers
  * (truncated to fit, always NUL-terminated), so no CXString escapes.
  *
  * libclang 14 has no API for an operator's opcode: elc_binary_operator
@@ -27,8 +28,28 @@ bool elc_cursor_location(CXCursor c, CXFile *file, unsigned *line, unsigned *col
 const char *elc_file_name(CXFile f, char *buf, size_t n);
 /* True when the cursor comes from a macro expansion (its spelling and
  * expansion locations differ, or it lies inside a macro expansion's
- * range). */
+ * range).  Answered from the TU's macro spans when they are in use on
+ * this thread (below; the engine does so for the TU it walks), else by
+ * asking libclang, which searches from the top of the TU each time. */
 bool elc_in_macro(CXCursor c);
+
+/* ---- macro expansions ------------------------------------------------ */
+
+/* The macro expansions of a TU as byte ranges of the files they are
+ * written in, read in one walk over the TU's top-level cursors on the
+ * first question, then answered by binary search: what keeps a file's
+ * time linear in its call sites. */
+typedef struct elc_macro_spans elc_macro_spans;
+elc_macro_spans *elc_macro_spans_new(CXTranslationUnit tu);
+void elc_macro_spans_free(elc_macro_spans *m);
+/* Would replacing bytes [b, e) of f edit inside an expansion (lie within
+ * one, or cross its boundary)?  A range that strictly contains whole
+ * expansions replaces them as written, which is fine; for b == e, whether
+ * b is strictly inside one. */
+bool elc_macro_spans_cut(elc_macro_spans *m, CXFile f, unsigned b, unsigned e);
+/* Use m for elc_in_macro and the operator helpers on this thread (NULL:
+ * stop; do so before the TU is disposed). */
+void elc_macro_spans_use(elc_macro_spans *m);
 
 /* ---- tree ------------------------------------------------------------ */
 

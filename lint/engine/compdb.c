@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <clang-c/CXCompilationDatabase.h>
 
+#include "args_policy.h"
 #include "language.h"
 #include "mem.h"
 #include "path.h"
@@ -31,25 +32,6 @@ void el_args_free(char **args, size_t n)
     free(args);
 }
 
-/* Options whose value is a path (separate or joined). */
-static const char *const path_opts[] = {
-    "-I", "-isystem", "-iquote", "-idirafter", "-include", "-imacros",
-    "-isysroot", "--sysroot", "-F", "-iprefix", "-iwithprefix", "-iwithprefixbefore",
-    "-cxx-isystem", NULL,
-};
-/* Options dropped with their value. */
-static const char *const drop_with_value[] = {"-o", "-MF", "-MT", "-MQ", "-MJ", NULL};
-/* Options dropped alone. */
-static const char *const drop_alone[] = {"-c", "-MD", "-MMD", "-MP", "-M", "-MM", "-S", "-E", NULL};
-
-static bool in_list(const char *const *l, const char *s)
-{
-    for (; *l; l++)
-        if (strcmp(*l, s) == 0)
-            return true;
-    return false;
-}
-
 static char *absolutize(const char *dir, const char *p)
 {
     if (p[0] == '/' || p[0] == '\0' || p[0] == '=')
@@ -66,62 +48,55 @@ static void push(char ***v, size_t *n, size_t *cap, char *s)
     (*v)[(*n)++] = s;
 }
 
-/* Filter one command's arguments (argv[0] excluded). */
+static bool is_self(const entry *e, const char *arg)
+{
+    char *abs = absolutize(e->dir, arg);
+    char *real = el_path_real(abs);
+    bool self = strcmp(abs, e->file) == 0 || (real && strcmp(real, e->file) == 0);
+    free(real);
+    free(abs);
+    return self;
+}
+
+/* One command's arguments (argv[0] excluded), without the input itself
+ * and the arguments dropped silently anyway, with the values of path
+ * options made absolute.  Which arguments reach
+ * libclang is decided later, for every source of arguments alike
+ * (args_policy.h). */
 static void filter_args(entry *e, CXCompileCommand cmd)
 {
     unsigned na = clang_CompileCommand_getNumArgs(cmd);
-    size_t cap = 0;
+    char **raw = el_xcalloc(na + 1, sizeof *raw);
     for (unsigned i = 1; i < na; i++) {
         CXString s = clang_CompileCommand_getArg(cmd, i);
         const char *a = clang_getCString(s);
-        char *arg = el_xstrdup(a ? a : "");
+        raw[i - 1] = el_xstrdup(a ? a : "");
         clang_disposeString(s);
-        char *next = NULL;
-        if (i + 1 < na) {
-            CXString t = clang_CompileCommand_getArg(cmd, i + 1);
-            const char *b = clang_getCString(t);
-            next = el_xstrdup(b ? b : "");
-            clang_disposeString(t);
-        }
-        if (in_list(drop_with_value, arg) && next) {
-            i++;
-        } else if (in_list(drop_alone, arg) || strcmp(arg, "--") == 0 ||
-                   (strncmp(arg, "-o", 2) == 0 && arg[2])) {
-            /* dropped */
-        } else if (in_list(path_opts, arg) && next) {
-            push(&e->args, &e->n_args, &cap, el_xstrdup(arg));
-            push(&e->args, &e->n_args, &cap, absolutize(e->dir, next));
-            i++;
-        } else if (arg[0] != '-') {
-            /* an input: the file itself (or another input): dropped */
-            char *abs = absolutize(e->dir, arg);
-            char *real = el_path_real(abs);
-            bool self = strcmp(abs, e->file) == 0 || (real && strcmp(real, e->file) == 0);
-            if (!self)
-                push(&e->args, &e->n_args, &cap, el_xstrdup(arg));
-            free(real);
+    }
+    size_t n = na ? na - 1 : 0, cap = 0;
+    for (size_t i = 0; i < n;) {
+        el_arg_info k = el_arg_inspect(raw, n, i);
+        if (k.bare && is_self(e, raw[i])) {
+            /* the input: dropped */
+        } else if (k.fate == EL_ARG_DROP_QUIET) {
+            /* what every build's command carries (-c, -o FILE, -MD): dropped
+             * here already, so that two entries differing only in their
+             * output are one build configuration */
+        } else if (k.path && k.span == 2) {
+            push(&e->args, &e->n_args, &cap, el_xstrdup(raw[i]));
+            push(&e->args, &e->n_args, &cap, absolutize(e->dir, raw[i + 1]));
+        } else if (k.path) {
+            char *abs = absolutize(e->dir, raw[i] + k.value_off);
+            push(&e->args, &e->n_args, &cap,
+                 el_xasprintf("%.*s%s", (int)k.value_off, raw[i], abs));
             free(abs);
         } else {
-            const char *const *p;
-            size_t pl = 0;
-            for (p = path_opts; *p; p++) {
-                pl = strlen(*p);
-                if (strncmp(arg, *p, pl) == 0 && arg[pl])
-                    break;
-            }
-            if (*p) {
-                const char *val = arg[pl] == '=' ? arg + pl + 1 : arg + pl;
-                char *abs = absolutize(e->dir, val);
-                push(&e->args, &e->n_args, &cap,
-                     el_xasprintf("%.*s%s%s", (int)pl, arg, arg[pl] == '=' ? "=" : "", abs));
-                free(abs);
-            } else {
-                push(&e->args, &e->n_args, &cap, el_xstrdup(arg));
-            }
+            for (size_t j = 0; j < k.span; j++)
+                push(&e->args, &e->n_args, &cap, el_xstrdup(raw[i + j]));
         }
-        free(arg);
-        free(next);
+        i += k.span;
     }
+    el_args_free(raw, n);
 }
 
 /* A C++ command says so with -x c++ (its driver is dropped, and a header
@@ -242,10 +217,84 @@ char **el_compdb_args(const el_compdb *db, const char *abs_file, size_t *n)
     return args;
 }
 
+/* Is entry e one of the file's own? */
+static bool names(const entry *e, const char *abs_file)
+{
+    return strcmp(e->file, abs_file) == 0;
+}
+
+static bool same_args(const entry *a, const entry *b)
+{
+    if (a->n_args != b->n_args)
+        return false;
+    for (size_t i = 0; i < a->n_args; i++)
+        if (strcmp(a->args[i], b->args[i]) != 0)
+            return false;
+    return true;
+}
+
+/* The k-th entry of the file whose arguments differ from every earlier
+ * one of it; NULL when it has fewer. */
+static const entry *distinct_entry(const el_compdb *db, const char *abs_file, size_t k)
+{
+    size_t seen = 0;
+    for (size_t i = 0; db && i < db->n; i++) {
+        if (!names(&db->v[i], abs_file))
+            continue;
+        bool repeat = false;
+        for (size_t j = 0; j < i && !repeat; j++)
+            repeat = names(&db->v[j], abs_file) && same_args(&db->v[j], &db->v[i]);
+        if (repeat)
+            continue;
+        if (seen++ == k)
+            return &db->v[i];
+    }
+    return NULL;
+}
+
+size_t el_compdb_args_count(const el_compdb *db, const char *abs_file)
+{
+    size_t n = 0;
+    while (distinct_entry(db, abs_file, n))
+        n++;
+    return n;
+}
+
+char **el_compdb_args_at(const el_compdb *db, const char *abs_file, size_t k, size_t *n)
+{
+    const entry *e = distinct_entry(db, abs_file, k);
+    *n = 0;
+    if (!e)
+        return NULL;
+    char **args = el_xmalloc((e->n_args + 1) * sizeof *args);
+    for (size_t i = 0; i < e->n_args; i++)
+        args[i] = el_xstrdup(e->args[i]);
+    *n = e->n_args;
+    return args;
+}
+
+el_compdb *el_compdb_new(void)
+{
+    return el_xcalloc(1, sizeof(el_compdb));
+}
+
+void el_compdb_add(el_compdb *db, const char *abs_file, char *const *args, size_t n)
+{
+    el_grow(&db->v, &db->cap, db->n + 1, sizeof *db->v);
+    entry *e = &db->v[db->n++];
+    memset(e, 0, sizeof *e);
+    e->file = el_xstrdup(abs_file);
+    e->dir = el_path_dirname(abs_file);
+    e->args = el_xmalloc((n + 1) * sizeof *e->args);
+    for (size_t i = 0; i < n; i++)
+        e->args[i] = el_xstrdup(args[i]);
+    e->n_args = n;
+}
+
 bool el_compdb_lists(const el_compdb *db, const char *abs_file)
 {
     for (size_t i = 0; db && i < db->n; i++)
-        if (strcmp(db->v[i].file, abs_file) == 0)
+        if (names(&db->v[i], abs_file))
             return true;
     return false;
 }

@@ -19,6 +19,16 @@ el_compdb *el_compdb_load(const char *build_dir, char **err);
 char **el_compdb_args(const el_compdb *db, const char *abs_file, size_t *n);
 /* The database has an entry of the file's own (absolute real path). */
 bool el_compdb_lists(const el_compdb *db, const char *abs_file);
+/* Build configurations: the distinct argument lists the database gives
+ * a file of its own (a file compiled twice, once with -DUSE_BLAS: two),
+ * in database order; 0 when it has no entry of its own. */
+size_t el_compdb_args_count(const el_compdb *db, const char *abs_file);
+/* The k-th of them (k < el_compdb_args_count), as el_compdb_args. */
+char **el_compdb_args_at(const el_compdb *db, const char *abs_file, size_t k, size_t *n);
+/* A database built in memory (one build configuration of a run): empty,
+ * then one entry per file, its arguments copied (already filtered). */
+el_compdb *el_compdb_new(void);
+void el_compdb_add(el_compdb *db, const char *abs_file, char *const *args, size_t n);
 /* The files the database lists (absolute), in database order. */
 size_t el_compdb_file_count(const el_compdb *db);
 const char *el_compdb_file(const el_compdb *db, size_t i);

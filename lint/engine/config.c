@@ -51,6 +51,7 @@ static const struct {
     [EL_LANGUAGES] = {"languages", F_LANGUAGE},
     [EL_STORAGE_ACCESSORS] = {"storage_accessors", F_IDENT},
     [EL_SCALAR_READS] = {"scalar_reads", F_IDENT},
+    [EL_DEFINE_SETS] = {"define_sets", 0},
 };
 
 /* Map keys and the argument indices their entries hold. */
@@ -69,7 +70,7 @@ static const struct {
     "vendor_headers, "                                                                       \
     "backend_prefixes, backend_macros, legacy_backend_dirs, languages, frontend_include, " \
     "replacements, storage_accessors, scalar_reads, copy_out, to_tensor, host_copies, "      \
-    "rewrites, rules"
+    "define_sets, rewrites, rules"
 
 /* ---- string lists ------------------------------------------------------------ */
 
@@ -1000,6 +1001,7 @@ struct el_configs {
     size_t n_all, cap_all;
     el_strlist seen_backends;
     el_strmap hits;       /* "file\x1fkey\x1fpattern" of patterns that matched */
+    unsigned quiet_keys;  /* 1 << el_list_key: no warning when unmatched */
 };
 
 el_configs *el_configs_new(const char *forced, char **err)
@@ -1120,13 +1122,23 @@ static void discover_backends(el_config *c)
     }
 }
 
-static void hash_origin_list(el_hasher *h, const el_strlist *l)
+/* A directory of the configuration's chain (its own or one further up),
+ * relative to its root so that the fingerprint holds no absolute path. */
+static void hash_place(el_hasher *h, const el_config *c, const char *dir)
+{
+    char *rel = dir && c->root ? el_path_under(c->root, dir) : NULL;
+    el_hash_str(h, rel ? rel : dir);
+    free(rel);
+}
+
+static void hash_origin_list(el_hasher *h, const el_config *c, const el_strlist *l)
 {
     el_hash_u64(h, l->n);
     for (size_t i = 0; i < l->n; i++) {
         el_hash_str(h, l->v[i]);
-        el_hash_str(h, l->from[i].root);
         el_hash_u64(h, l->from[i].builtin);
+        if (!l->from[i].builtin)
+            hash_place(h, c, l->from[i].root);
     }
 }
 
@@ -1163,14 +1175,15 @@ static void finalize_one(el_config *c, const el_strlist *seen)
     }
     el_hasher h;
     el_hash_init(&h);
-    el_hash_str(&h, c->path);
-    el_hash_str(&h, c->root);
-    el_hash_str(&h, c->project_root);
+    /* not where the tree is (the cache adds the configuration's path and
+     * root relative to its root, so a moved tree keeps its fingerprints):
+     * inherited places are hashed relative to the root */
+    hash_place(&h, c, c->project_root);
     el_hash_str(&h, c->frontend_include);
     el_hash_u64(&h, c->frontend_include_from.builtin);
     for (size_t k = 0; k < EL_N_LIST_KEYS; k++)
-        hash_origin_list(&h, &c->lists[k]);
-    hash_origin_list(&h, &c->backend_files);
+        hash_origin_list(&h, c, &c->lists[k]);
+    hash_origin_list(&h, c, &c->backend_files);
     for (size_t k = 0; k < EL_N_MAP_KEYS; k++) {
         el_hash_u64(&h, c->maps[k].n);
         for (size_t i = 0; i < c->maps[k].n; i++) {
@@ -1507,6 +1520,11 @@ static bool under_any(const char *dir, char *const *dirs, size_t n)
     return false;
 }
 
+void el_configs_quiet_unmatched(el_configs *s, el_list_key key)
+{
+    s->quiet_keys |= 1u << key;
+}
+
 void el_configs_warn_unmatched(el_configs *s, char *const *paths, const el_config *const *cfgs,
                                size_t n, char *const *dirs, size_t n_dirs)
 {
@@ -1524,6 +1542,8 @@ void el_configs_warn_unmatched(el_configs *s, char *const *paths, const el_confi
         if (!covered)
             continue;
         for (size_t k = 0; k < sizeof path_keys / sizeof *path_keys; k++) {
+            if (s->quiet_keys & 1u << path_keys[k])
+                continue;
             const el_strlist *l = &c->lists[path_keys[k]];
             for (size_t i = 0; i < l->n; i++) {
                 const el_origin *o = &l->from[i];

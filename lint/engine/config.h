@@ -61,6 +61,7 @@ typedef enum el_list_key {
     EL_LANGUAGES,
     EL_STORAGE_ACCESSORS,
     EL_SCALAR_READS,
+    EL_DEFINE_SETS,
     EL_N_LIST_KEYS
 } el_list_key;
 
@@ -103,6 +104,8 @@ struct el_config {
                                 the chain, NULL for the built-in */
     const el_config *parent; /* what it inherits, NULL for the built-in */
     el_strlist lists[EL_N_LIST_KEYS];
+    /* "define_sets" is lists[EL_DEFINE_SETS]: build configurations to check
+       changes in (lint/change/buildcfg.h): "USE_BLAS=1,!USE_FFT" */
     el_strlist prefixes;     /* backend_prefixes with <backend> expanded */
     el_strlist backend_files; /* "backend_files": "NAME:PATTERN" entries */
     el_kvlist maps[EL_N_MAP_KEYS];
@@ -111,7 +114,8 @@ struct el_config {
     el_rule_setting *rules;  /* el_meta_count() entries */
     el_rewrite_rule *rewrites; /* rules/rewrites.json, then each file's "rewrites" */
     size_t n_rewrites, cap_rewrites;
-    el_hash128 fingerprint;  /* of everything above; set by finalize */
+    el_hash128 fingerprint;  /* of everything above but path and root (where
+                              * the tree is); set by finalize */
 };
 
 /* All configurations of a run: discovery and ownership. */
@@ -128,6 +132,9 @@ void el_configs_note_backend(el_configs *s, const char *name);
 /* An exclude pattern of c skipped abs_path (for the warning about
  * patterns that match nothing). */
 void el_configs_note_excluded(el_configs *s, const el_config *c, const char *abs_path);
+/* No warning for the key's patterns that match nothing (ember-migrate
+ * empties the legacy backend directories it moves). */
+void el_configs_quiet_unmatched(el_configs *s, el_list_key key);
 /* Warn (stderr, "PROG: warning: FILE:LINE:COL: ...") about each path
  * pattern of a project's configuration that matched none of the linted
  * files (paths[0..n) absolute, real, sorted), when the configuration's

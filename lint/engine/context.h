@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <clang-c/Index.h>
 
+#include "clang_util.h"
 #include "finding.h"
 #include "rule.h"
 #include "sources.h"
@@ -49,18 +50,13 @@ struct el_ctx {
     long last_finding;    /* index in result->findings reported by the current
                            * hook call, -1 when none (or it was dropped) */
     bool fix_open;        /* el_fix_begin succeeded and no replacement failed */
-    /* Macro expansions in linted files, as byte ranges of the file where
-     * the macro is used: fixes never edit inside them.  Loaded on the first
-     * replacement (libclang gives a token from a macro body the
-     * location of the whole expansion, so locations alone cannot tell). */
     /* The TU includes <eh/eh.h> (el_uses_libeh): 0 unknown, 1 yes, 2 no. */
     unsigned char uses_libeh;
-    struct el_macro_span {
-        CXFile file;
-        unsigned begin, end;
-    } *macros;
-    size_t n_macros, cap_macros;
-    bool macros_loaded;
+    /* The TU's macro expansions: fixes never edit inside them (libclang
+     * gives a token from a macro body the location of the whole
+     * expansion, so locations alone cannot tell), and elc_in_macro reads
+     * them.  Set by the engine once the TU is parsed. */
+    elc_macro_spans *macro_spans;
 };
 
 struct el_project {

@@ -13,11 +13,14 @@
 #include <clang-c/Index.h>
 
 #include "cache.h"
+#include "clang_util.h"
 #include "config.h"
 #include "context.h"
 #include "flags.h"
+#include "include_search.h"
 #include "mem.h"
 #include "metadata.h"
+#include "path.h"
 #include "progname.h"
 #include "realpath_cache.h"
 #include "shard_select.h"
@@ -69,6 +72,7 @@ typedef struct run {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     size_t done;
+    el_strmap noted;            /* compiler arguments dropped, noted once */
 } run;
 
 /* ---- the tool's identity, for cache keys ---------------------------- */
@@ -92,13 +96,11 @@ static el_hash128 tool_identity(void)
     return el_hash_final(&h);
 }
 
-/* A file's token in a cache entry: its content, and for a linted file
- * also its class and configuration. */
-static bool dep_token(run *r, const char *path, el_hash128 *out)
+/* A file's token in a cache entry: the hash of its content, and for a
+ * linted file also its class and configuration (where the configuration
+ * is, relative to the cache's root). */
+static el_hash128 dep_token(run *r, const char *path, el_hash128 content)
 {
-    el_hash128 content;
-    if (!el_filehash_get(r->hashes, path, &content))
-        return false;
     long k = el_sources_find(r->sources, path);
     el_hasher h;
     el_hash_init(&h);
@@ -110,17 +112,34 @@ static bool dep_token(run *r, const char *path, el_hash128 *out)
         el_hash_str(&h, s->backend);
         el_hash_u64(&h, s->cfg->fingerprint.a);
         el_hash_u64(&h, s->cfg->fingerprint.b);
+        char *where = el_cache_relocatable(r->cache, s->cfg->path ? s->cfg->path : "");
+        char *root = el_cache_relocatable(r->cache, s->cfg->root ? s->cfg->root : "");
+        el_hash_str(&h, where);
+        el_hash_str(&h, root);
+        free(where);
+        free(root);
     }
-    *out = el_hash_final(&h);
-    return true;
+    return el_hash_final(&h);
 }
 
+/* A cached entry's file still as it was (its content now, on disk). */
 static bool dep_ok(const char *path, el_hash128 token, void *ud)
 {
-    el_hash128 now;
-    return dep_token(ud, path, &now) && el_hash_eq(now, token);
+    run *r = ud;
+    el_hash128 content;
+    return el_filehash_get(r->hashes, path, &content) &&
+           el_hash_eq(dep_token(r, path, content), token);
 }
 
+/* Nothing at a place a cached entry's include search found empty. */
+static bool absent_ok(const char *path, void *ud)
+{
+    run *r = ud;
+    return !el_filehash_exists(r->hashes, path);
+}
+
+/* The key: what the result depends on besides the files it read, with
+ * the root's path left out so that a moved tree keeps its keys. */
 static el_hash128 job_key(run *r, const job *j)
 {
     const el_source *s = &r->sources->v[j->src];
@@ -128,10 +147,15 @@ static el_hash128 job_key(run *r, const job *j)
     el_hash_init(&h);
     el_hash_u64(&h, r->tool.a);
     el_hash_u64(&h, r->tool.b);
-    el_hash_str(&h, s->path);
+    char *path = el_cache_relocatable(r->cache, s->path);
+    el_hash_str(&h, path);
+    free(path);
     el_hash_u64(&h, j->n_args);
-    for (size_t i = 0; i < j->n_args; i++)
-        el_hash_str(&h, j->args[i]);
+    for (size_t i = 0; i < j->n_args; i++) {
+        char *a = el_cache_relocatable(r->cache, j->args[i]);
+        el_hash_str(&h, a);
+        free(a);
+    }
     el_hash_u64(&h, s->cfg->fingerprint.a);
     el_hash_u64(&h, s->cfg->fingerprint.b);
     for (size_t i = 0; i < r->n_metas; i++)
@@ -141,6 +165,11 @@ static el_hash128 job_key(run *r, const job *j)
     el_hash_u64(&h, r->sources->any_backend); /* el_linted_backend_code */
     if (r->o->want_fixes)
         el_hash_str(&h, "with fixes"); /* such entries hold the fixes too */
+    /* messages may show paths relative to the current directory (EH000's
+     * "in included file '../inc/x.h'") */
+    char *cwd = el_cache_relocatable(r->cache, el_cwd());
+    el_hash_str(&h, cwd);
+    free(cwd);
     return el_hash_final(&h);
 }
 
@@ -192,10 +221,14 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 
 typedef struct incl {
     run *r;
+    CXTranslationUnit tu;
     el_tu_result *res;
     el_strmap seen;
 } incl;
 
+/* Every file the TU read, with the hash of the content libclang parsed
+ * (not of the file now: an edit during the parse must not be cached
+ * with the old content's findings). */
 static void inclusion_visit(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData d)
 {
     (void)stack;
@@ -207,9 +240,13 @@ static void inclusion_visit(CXFile f, CXSourceLocation *stack, unsigned n, CXCli
         char *real = el_realpath_cached(s);
         if (real && !el_strmap_get(&in->seen, real)) {
             el_strmap_put(&in->seen, real, (void *)1);
-            el_hash128 tok;
-            if (dep_token(in->r, real, &tok))
-                el_result_add_dep(in->res, real, tok);
+            size_t size = 0;
+            const char *text = clang_getFileContents(in->tu, f, &size);
+            el_hash128 content;
+            if (text)
+                content = el_hash_bytes(text, size);
+            if (text || el_filehash_get(in->r->hashes, real, &content))
+                el_result_add_dep(in->res, real, dep_token(in->r, real, content));
         }
         free(real);
     }
@@ -346,7 +383,8 @@ static void lint_tu(run *r, CXIndex idx, job *j)
     const el_source *src = &r->sources->v[j->src];
     el_tu_result *res = &j->result;
 
-    if (r->cache && el_cache_load(r->cache, j->key, res, dep_ok, r))
+    el_cache_check check = {dep_ok, absent_ok, r};
+    if (r->cache && el_cache_load(r->cache, j->key, res, &check))
         return;
 
     el_ctx ctx = {.main = src, .sources = r->sources, .result = res,
@@ -366,6 +404,7 @@ static void lint_tu(run *r, CXIndex idx, job *j)
         rule_slot[ctx.n_rules++] = i;
     }
 
+    bool cacheable = false;
     CXTranslationUnit tu = NULL;
     enum CXErrorCode ec = clang_parseTranslationUnit2(idx, src->path, (const char *const *)j->args,
                                                       (int)j->n_args, NULL, 0, PARSE_OPTIONS, &tu);
@@ -380,6 +419,8 @@ static void lint_tu(run *r, CXIndex idx, job *j)
         }
     } else {
         ctx.tu = tu;
+        ctx.macro_spans = elc_macro_spans_new(tu);
+        elc_macro_spans_use(ctx.macro_spans);
         res->parsed = true;
         unsigned nd = clang_getNumDiagnostics(tu);
         for (unsigned i = 0; i < nd; i++) {
@@ -409,9 +450,13 @@ static void lint_tu(run *r, CXIndex idx, job *j)
                 ctx.rules[i].rule->end(&ctx, ctx.rules[i].state);
             }
         }
-        incl in = {r, res, {0}};
+        incl in = {r, tu, res, {0}};
         clang_getInclusions(tu, inclusion_visit, &in);
         el_strmap_free(&in.seen);
+        if (r->cache)
+            cacheable = el_include_search_absent(tu, j->args, j->n_args, r->hashes, res);
+        elc_macro_spans_use(NULL);
+        elc_macro_spans_free(ctx.macro_spans);
         clang_disposeTranslationUnit(tu);
     }
 
@@ -423,9 +468,10 @@ static void lint_tu(run *r, CXIndex idx, job *j)
         free(ctx.files[i].path);
     free(ctx.files);
     free(ctx.stack);
-    free(ctx.macros);
 
-    if (r->cache && res->parsed && !res->had_errors)
+    /* A TU with errors is stored like the others (EH000 is its finding);
+     * only one libclang produced nothing for is not (no file list). */
+    if (r->cache && res->parsed && cacheable)
         el_cache_store(r->cache, j->key, res);
 }
 
@@ -510,14 +556,34 @@ static void run_phase(run *r, size_t begin, size_t end, double started)
     }
 }
 
+/* -v: each compiler argument the allow-list dropped, once a run. */
+static void note_dropped(run *r, const el_source *src, char **dropped, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!el_strmap_get(&r->noted, dropped[i])) {
+            el_strmap_put(&r->noted, dropped[i], (void *)1);
+            char *shown = el_path_display(src->path);
+            fprintf(stderr, "%s: note: %s: compiler argument '%s' dropped: only arguments that "
+                            "affect parsing alone are passed on (docs/emberlint.md)\n",
+                    el_progname, shown, dropped[i]);
+            free(shown);
+        }
+        free(dropped[i]);
+    }
+    free(dropped);
+}
+
 static void add_job(run *r, size_t *cap, size_t src)
 {
     el_grow(&r->jobs, cap, r->n_jobs + 1, sizeof *r->jobs);
     job *j = &r->jobs[r->n_jobs++];
     memset(j, 0, sizeof *j);
     j->src = src;
+    char **dropped = NULL;
+    size_t n_dropped = 0;
     j->args = el_flags_for(r->o->compdb, &r->sources->v[src], r->o->extra_args, r->o->n_extra,
-                           &j->n_args);
+                           &j->n_args, r->o->verbose ? &dropped : NULL, &n_dropped);
+    note_dropped(r, &r->sources->v[src], dropped, n_dropped);
     j->key = job_key(r, j);
 }
 
@@ -681,7 +747,9 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
     r.tool = tool_identity();
     if (o->cache_dir && (!o->want_fixes || o->cache_fixes)) { /* fixes only when asked */
         char *err = NULL;
-        r.cache = el_cache_open(o->cache_dir, &err);
+        char *root = el_path_repo_root();
+        r.cache = el_cache_open(o->cache_dir, root, &err);
+        free(root);
         if (!r.cache) {
             fprintf(stderr, "%s: warning: %s; running without the cache\n", el_progname, err);
             free(err);
@@ -763,6 +831,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
     free(r.metas);
     free(r.wants);
     el_cache_close(r.cache);
+    el_strmap_free(&r.noted);
     pthread_mutex_destroy(&r.lock);
     pthread_cond_destroy(&r.cond);
 }

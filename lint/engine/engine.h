@@ -31,6 +31,7 @@ typedef struct el_engine_opts {
     const el_compdb *compdb;    /* NULL: default flags */
     const bool *selected;       /* per metadata index: --select/--ignore */
     bool progress;              /* progress line on stderr */
+    bool verbose;               /* notes on stderr (compiler arguments dropped) */
     /* Keep the fixes rules attach to findings (emberlint --fix,
      * ember-migrate).  Fixes are not cached: with this set the cache is
      * neither read nor written. */

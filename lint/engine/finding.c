@@ -156,6 +156,12 @@ void el_result_add_dep(el_tu_result *r, const char *path, el_hash128 hash)
     r->n_deps++;
 }
 
+void el_result_add_absent(el_tu_result *r, const char *path)
+{
+    el_grow(&r->absent, &r->cap_absent, r->n_absent + 1, sizeof *r->absent);
+    r->absent[r->n_absent++] = el_xstrdup(path);
+}
+
 void el_result_free(el_tu_result *r)
 {
     el_findings_free(&r->findings);
@@ -168,5 +174,8 @@ void el_result_free(el_tu_result *r)
     for (size_t i = 0; i < r->n_deps; i++)
         free(r->deps[i].path);
     free(r->deps);
+    for (size_t i = 0; i < r->n_absent; i++)
+        free(r->absent[i]);
+    free(r->absent);
     memset(r, 0, sizeof *r);
 }

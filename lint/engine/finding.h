@@ -89,13 +89,18 @@ typedef struct el_tu_result {
     size_t n_facts, cap_facts;
     el_dep *deps;
     size_t n_deps, cap_deps;
+    /* Paths the include search looked at and found nothing: a file that
+     * appears at one of them may shadow a header (the cache checks). */
+    char **absent;
+    size_t n_absent, cap_absent;
     bool parsed;          /* libclang produced a TU */
-    bool had_errors;      /* error diagnostics: not cached */
+    bool had_errors;      /* error diagnostics (cached all the same: EH000) */
     bool from_cache;
 } el_tu_result;
 
 void el_result_add_fact(el_tu_result *r, const char *file, const char *key, const char *value);
 void el_result_add_dep(el_tu_result *r, const char *path, el_hash128 hash);
+void el_result_add_absent(el_tu_result *r, const char *path);
 void el_result_free(el_tu_result *r);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "args_policy.h"
 #include "language.h"
 #include "libeh_headers.h"
 #include "mem.h"
@@ -75,8 +76,28 @@ static void keep_language(const el_source *src, char ***base, size_t *nb)
     }
 }
 
+char **el_base_flags(const el_compdb *db, const el_source *src, size_t *n_out)
+{
+    size_t nb = 0;
+    char **base = db ? el_compdb_args(db, src->path, &nb) : NULL;
+    if (base && !el_compdb_lists(db, src->path))
+        keep_language(src, &base, &nb);
+    if (!base) {
+        size_t cap = 0;
+        if (src->cxx) {
+            push(&base, &nb, &cap, "-x");
+            push(&base, &nb, &cap, src->is_header ? "c++-header" : "c++");
+            push(&base, &nb, &cap, "-std=c++17");
+        } else {
+            push(&base, &nb, &cap, "-std=c11");
+        }
+    }
+    *n_out = nb;
+    return base;
+}
+
 char **el_flags_for(const el_compdb *db, const el_source *src, char *const *extra,
-                    size_t n_extra, size_t *n_out)
+                    size_t n_extra, size_t *n_out, char ***dropped, size_t *n_dropped)
 {
     size_t n = 0, cap = 0;
     char **v = NULL;
@@ -85,16 +106,7 @@ char **el_flags_for(const el_compdb *db, const el_source *src, char *const *extr
         push(&v, &n, &cap, "c");
     }
     size_t nb = 0;
-    char **base = db ? el_compdb_args(db, src->path, &nb) : NULL;
-    if (base && !el_compdb_lists(db, src->path))
-        keep_language(src, &base, &nb);
-    if (!base && src->cxx) {
-        push(&v, &n, &cap, "-x");
-        push(&v, &n, &cap, src->is_header ? "c++-header" : "c++");
-        push(&v, &n, &cap, "-std=c++17");
-    } else if (!base) {
-        push(&v, &n, &cap, "-std=c11");
-    }
+    char **base = el_base_flags(db, src, &nb);
     for (size_t i = 0; i < nb; i++)
         push(&v, &n, &cap, base[i]);
     el_args_free(base, nb);
@@ -102,6 +114,8 @@ char **el_flags_for(const el_compdb *db, const el_source *src, char *const *extr
      * fallbacks (next to the binary, pkg-config, the tree above). */
     for (size_t i = 0; i < n_extra; i++)
         push(&v, &n, &cap, extra[i]);
+    /* whatever their source, only arguments that affect parsing alone */
+    n = el_args_filter(v, n, dropped, n_dropped);
     size_t nd = 0;
     char **dirs = flags_find_libeh(v, n) ? NULL : el_libeh_include_dirs(src->path, &nd);
     for (size_t i = 0; i < nd; i++) {

@@ -277,56 +277,10 @@ static bool add_edit(el_ctx *ctx, const char *path, size_t begin, size_t end, co
     return true;
 }
 
-static enum CXChildVisitResult macro_visit(CXCursor c, CXCursor parent, CXClientData d)
-{
-    (void)parent;
-    el_ctx *ctx = d;
-    if (clang_getCursorKind(c) != CXCursor_MacroExpansion)
-        return CXChildVisit_Continue;
-    CXSourceRange r = clang_getCursorExtent(c);
-    CXFile fb = NULL, fe = NULL;
-    unsigned b = 0, e = 0;
-    clang_getExpansionLocation(clang_getRangeStart(r), &fb, NULL, NULL, &b);
-    clang_getExpansionLocation(clang_getRangeEnd(r), &fe, NULL, NULL, &e);
-    if (!fb || el_ctx_slot(ctx, fb)->source < 0)
-        return CXChildVisit_Continue;
-    if (!fe || !clang_File_isEqual(fb, fe) || e < b)
-        e = b + 1; /* odd extent: at least its first byte */
-    el_grow(&ctx->macros, &ctx->cap_macros, ctx->n_macros + 1, sizeof *ctx->macros);
-    ctx->macros[ctx->n_macros].file = fb;
-    ctx->macros[ctx->n_macros].begin = b;
-    ctx->macros[ctx->n_macros].end = e;
-    ctx->n_macros++;
-    return CXChildVisit_Continue;
-}
-
-/* Would replacing [b, e) of file f edit inside a macro expansion: the
- * range lies within one (a token from a macro body has the whole
- * expansion as its extent) or crosses its boundary?  A range that
- * strictly contains whole expansions (a call whose argument is NULL)
- * replaces them as written, which is fine. */
+/* Would replacing [b, e) of file f edit inside a macro expansion? */
 static bool inside_macro(el_ctx *ctx, CXFile f, unsigned b, unsigned e)
 {
-    if (!ctx->macros_loaded) {
-        ctx->macros_loaded = true;
-        if (ctx->tu) /* expansions are top-level cursors of the TU */
-            clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), macro_visit, ctx);
-    }
-    for (size_t i = 0; i < ctx->n_macros; i++) {
-        const struct el_macro_span *m = &ctx->macros[i];
-        if (!clang_File_isEqual(m->file, f))
-            continue;
-        if (b == e) {
-            if (m->begin < b && b < m->end)
-                return true;
-            continue;
-        }
-        bool overlap = b < m->end && m->begin < e;
-        bool contains = b <= m->begin && m->end <= e && (b != m->begin || e != m->end);
-        if (overlap && !contains)
-            return true;
-    }
-    return false;
+    return ctx->macro_spans && elc_macro_spans_cut(ctx->macro_spans, f, b, e);
 }
 
 bool el_fix_replace(el_ctx *ctx, CXSourceRange range, const char *text)

@@ -5,7 +5,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "hash.h"
 #include "mem.h"
@@ -36,29 +35,8 @@ static char *root_dir;
 
 const char *el_shard_root(void)
 {
-    if (root_dir)
-        return root_dir;
-    char *dir = el_xstrdup(el_cwd());
-    for (;;) {
-        char *git = el_path_join(dir, ".git");
-        struct stat st;
-        bool found = stat(git, &st) == 0;
-        free(git);
-        if (found)
-            break;
-        if (strcmp(dir, "/") == 0) {
-            free(dir);
-            dir = el_xstrdup(el_cwd());
-            break;
-        }
-        char *up = el_path_dirname(dir);
-        free(dir);
-        dir = up;
-    }
-    root_dir = el_path_real(dir);
-    if (!root_dir)
-        root_dir = el_xstrdup(dir);
-    free(dir);
+    if (!root_dir) /* the cache's paths are relative to the same directory */
+        root_dir = el_path_repo_root();
     return root_dir;
 }
 

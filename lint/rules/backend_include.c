@@ -17,7 +17,8 @@
  * removed.  It
  * exists when nothing the file still references is declared only in
  * that header or in files reached only through it, counting the callees
- * of calls EH102 rewrites as gone; its safety is the worst of those
+ * of calls EH102 rewrites (and the functions it renames where they are
+ * named without a call) as gone; its safety is the worst of those
  * rewrites (safe when it relies on none), unsafe too when the file has
  * code the preprocessor skipped (it could use the header).  One directive
  * per file carries the <eh/eh.h> text -- the first with a safe fix, else
@@ -226,24 +227,6 @@ static bool candidate_file(const state *s, CXFile f)
     return false;
 }
 
-/* The call `e` is the callee of (through parentheses and casts), or a
- * null cursor. */
-static CXCursor call_of_callee(el_ctx *ctx, CXCursor e)
-{
-    CXCursor child = e;
-    for (unsigned i = 0; i < el_depth(ctx); i++) {
-        CXCursor a = el_ancestor(ctx, i);
-        enum CXCursorKind k = clang_getCursorKind(a);
-        if (k == CXCursor_CallExpr)
-            return clang_equalCursors(child, elc_child(a, 0)) ? a : clang_getNullCursor();
-        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr &&
-            k != CXCursor_CStyleCastExpr && k != CXCursor_UnaryOperator)
-            break;
-        child = a;
-    }
-    return clang_getNullCursor();
-}
-
 static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
 {
     state *s = st;
@@ -269,15 +252,15 @@ static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
         elc_cursor_location(clang_getCanonicalCursor(d), &r->decl[1], NULL, NULL);
     if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
         clang_getCursorKind(d) == CXCursor_FunctionDecl) {
-        CXCursor call = call_of_callee(ctx, c);
-        if (!clang_Cursor_isNull(call)) {
-            if (!s->rw)
-                s->rw = el_rewriter_new(el_tu(ctx), el_ctx_config(ctx));
-            el_call_rewrite rw;
-            if (el_rewrite_call(s->rw, call, &rw)) {
-                r->rewritten = rw.safety;
-                el_call_rewrite_clear(&rw);
-            }
+        CXCursor call = el_call_of_callee(ctx, c);
+        if (!s->rw)
+            s->rw = el_rewriter_new(el_tu(ctx), el_ctx_config(ctx));
+        el_call_rewrite rw;
+        /* a call's rename, or a reference's (a table entry, &f: EH102) */
+        if (clang_Cursor_isNull(call) ? el_rewrite_ref(s->rw, c, &rw)
+                                      : el_rewrite_call(s->rw, call, &rw)) {
+            r->rewritten = rw.safety;
+            el_call_rewrite_clear(&rw);
         }
     }
 }

@@ -52,6 +52,7 @@ typedef struct pending {
     unsigned line, col, offset;
     bool macro;
     char msg[1024];
+    el_call_rewrite fix;      /* a reference's rename (text NULL: none) */
 } pending;
 
 /* The extent of a reported call, in expansion offsets (inclusive). */
@@ -112,16 +113,18 @@ static void report_call(el_ctx *ctx, state *s, CXCursor at, CXCursor call, const
 }
 
 /* Hold a use back until the end. */
-static void defer(state *s, CXSourceLocation loc, bool macro, const char *msg)
+static pending *defer(state *s, CXSourceLocation loc, bool macro, const char *msg)
 {
     pending *v = sep_grow(s->p, &s->cap_p, s->n_p, sizeof *v);
     if (!v)
-        return;
+        return NULL;
     s->p = v;
     pending *q = &s->p[s->n_p++];
+    memset(q, 0, sizeof *q);
     clang_getExpansionLocation(loc, &q->file, &q->line, &q->col, &q->offset);
     q->macro = macro;
     snprintf(q->msg, sizeof q->msg, "%s", msg);
+    return q;
 }
 
 /* "; use eh_matmul" or "". */
@@ -344,7 +347,15 @@ static void on_declref(el_ctx *ctx, state *s, CXCursor c)
         snprintf(msg, sizeof msg, "use of backend %s '%s'%s",
                  k == CXCursor_VarDecl ? "variable" : "constant", name,
                  whose(w, backend, o, sizeof o));
-    defer(s, clang_getCursorLocation(c), false, msg);
+    pending *q = defer(s, clang_getCursorLocation(c), false, msg);
+    /* a function named without a call (a table entry, &f): its name
+     * becomes the op's when the types agree, as for a call */
+    if (q && k == CXCursor_FunctionDecl) {
+        if (!s->rw)
+            s->rw = el_rewriter_new(el_tu(ctx), el_ctx_config(ctx));
+        if (!el_rewrite_ref(s->rw, c, &q->fix))
+            el_call_rewrite_clear(&q->fix);
+    }
 }
 
 /* Does the callee expression name a function itself (then the DeclRefExpr
@@ -588,9 +599,14 @@ static void end(el_ctx *ctx, void *st)
         bool dup = false; /* a macro at the place of another finding */
         for (size_t k = 0; k < s->n_p && q->macro && !dup; k++)
             dup = !s->p[k].macro && s->p[k].file == q->file && s->p[k].offset == q->offset;
-        if (!dup)
+        if (!dup) {
             el_report_loc(ctx, clang_getLocation(tu, q->file, q->line, q->col), "%s", q->msg);
+            if (q->fix.text)
+                el_rewrite_attach(ctx, tu, &q->fix);
+        }
     }
+    for (size_t i = 0; i < s->n_p; i++)
+        el_call_rewrite_clear(&s->p[i].fix);
     free(s->p);
     free(s->calls);
     el_rewriter_free(s->rw);

@@ -169,6 +169,8 @@ static void begin(el_ctx *ctx, void *state)
             else
                 at = clang_getLocation(tu, main, 1, 1);
             if (f) {
+                /* Shown relative to the current directory: safe, since the
+                 * cache's keys include it. */
                 char name[PATH_MAX];
                 char *real = realpath(elc_file_name(f, name, sizeof name), NULL);
                 char *shown = real ? el_path_display(real) : NULL;

@@ -1,13 +1,14 @@
 /* tests/lint/test_cache.c -- the result cache: a warm run prints exactly
- * what the cold run printed, answers every TU from the cache and is much
- * faster; an edited included header, file or configuration invalidates
- * what depends on it; a corrupt or unusable cache is never fatal. */
+ * what the cold run printed and answers every TU from the cache (bench/
+ * measures how much faster); an edited included header, file or configuration invalidates
+ * what depends on it; files that do not parse are cached too; a corrupt or
+ * unusable cache is never fatal.  (test_cache_trust.c: entries as input,
+ * shadowing headers, moved trees; test_cache_property.c: random edits.) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "lint_test.h"
 
@@ -46,13 +47,6 @@ static tt_run lint(const char *a, const char *b)
     return lt_lint(dir, "-v", "--cache-dir", "cache", "--format", "json", a, b, NULL);
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void make_tree(int nfiles)
 {
     w("src/common.h", "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n");
@@ -67,21 +61,17 @@ static void make_tree(int nfiles)
     }
 }
 
-static void test_warm_run_identical_and_fast(void **state)
+static void test_warm_run_identical(void **state)
 {
     (void)state;
     make_tree(30);
-    double t0 = now();
     tt_run cold = lint("src", NULL);
-    double t_cold = now() - t0;
     unsigned tus, cached;
     tu_counts(cold.err, &tus, &cached);
     assert_int_equal(tus, 30);
     assert_int_equal(cached, 0);
 
-    t0 = now();
     tt_run warm = lint("src", NULL);
-    double t_warm = now() - t0;
     tu_counts(warm.err, &tus, &cached);
     assert_int_equal(tus, 30);
     assert_int_equal(cached, 30);
@@ -91,10 +81,6 @@ static void test_warm_run_identical_and_fast(void **state)
     json_object *j = tt_json(warm.out);
     assert_int_equal(lt_count_rule(j, "EH101"), 6);
     json_object_put(j);
-    if (!(t_warm * 3 < t_cold)) {
-        print_error("warm run %.3fs is not a small fraction of the cold run %.3fs\n", t_warm, t_cold);
-        fail();
-    }
     tt_free(&cold);
     tt_free(&warm);
 
@@ -208,30 +194,43 @@ static void test_no_cache_and_bad_caches(void **state)
     tt_free(&r);
 }
 
-static void test_parse_errors_not_cached(void **state)
+/* Files that do not parse are cached like the others (a warm run on a
+ * tree with a few broken files stays fast), and miss like the others. */
+static void test_parse_errors_cached(void **state)
 {
     (void)state;
     w("src/a.c", "#include \"later.h\"\nint a(void) { return LATER; }\n");
+    w("src/b.c", "int b(void) { return 1 +; }\n");
     tt_run r = lint("src", NULL);
     assert_int_equal(r.status, 1);
-    tt_free(&r);
-    /* the missing header appears: the file must be linted again */
-    w("src/later.h", "#define LATER 1\n");
-    r = lint("src", NULL);
     unsigned tus, cached;
     tu_counts(r.err, &tus, &cached);
     assert_int_equal(cached, 0);
-    assert_int_equal(r.status, 0);
+    tt_run again = lint("src", NULL);
+    tu_counts(again.err, &tus, &cached);
+    assert_int_equal(cached, 2);
+    assert_string_equal(again.out, r.out);
+    assert_true(tt_contains(again.out, "\"EH000\""));
+    tt_free(&r);
+    tt_free(&again);
+    /* the missing header appears: a.c is linted again */
+    w("src/later.h", "#define LATER 1\n");
+    r = lint("src", NULL);
+    tu_counts(r.err, &tus, &cached);
+    assert_int_equal(cached, 1); /* b.c */
+    json_object *j = tt_json(r.out);
+    assert_int_equal(lt_count_rule(j, "EH000"), 1);
+    json_object_put(j);
     tt_free(&r);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_warm_run_identical_and_fast, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_warm_run_identical, setup, teardown),
         cmocka_unit_test_setup_teardown(test_header_change_invalidates, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_cache_and_bad_caches, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_parse_errors_not_cached, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_parse_errors_cached, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

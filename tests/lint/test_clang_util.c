@@ -265,6 +265,53 @@ static void test_locations_and_tree(void **state)
     dispose(&p);
 }
 
+/* elc_in_macro answered from the TU's macro spans: the same answers for
+ * macro bodies, macro arguments and plain code; and which byte ranges a
+ * fix may replace. */
+static void test_macro_spans(void **state)
+{
+    (void)state;
+    const char *code = "int g(int);\n"              /* 12 bytes */
+                       "#define CALL g(1)\n"        /* 18 */
+                       "#define ID(x) (x)\n"        /* 18 */
+                       "int f(int a)\n{\n"          /* 15: line 5 starts at offset 63 */
+                       "  return CALL + ID(g(a)) + g(a);\n}\n";
+    parsed p = parse(code);
+    elc_macro_spans *m = elc_macro_spans_new(p.tu);
+    collect calls = find(&p, CXCursor_CallExpr);
+    assert_int_equal(calls.n, 3);
+    bool without[3];
+    for (unsigned i = 0; i < 3; i++)
+        without[i] = elc_in_macro(calls.found[i]);
+    elc_macro_spans_use(m);
+    assert_true(elc_in_macro(calls.found[0]));  /* CALL's body */
+    assert_true(elc_in_macro(calls.found[1]));  /* ID's argument */
+    assert_false(elc_in_macro(calls.found[2])); /* plain */
+    /* Asking libclang (clang_getCursor at the location) agrees on the
+     * argument and the plain call, but takes the call CALL expands to for
+     * plain code: it finds the CallExpr there, not the expansion. */
+    assert_false(without[0]);
+    assert_int_equal(without[1], true);
+    assert_int_equal(without[2], false);
+    CXFile f = clang_getFile(p.tu, "/virtual/t.c");
+    assert_non_null(f);
+    unsigned call = (unsigned)(strstr(code, "CALL +") - code);
+    unsigned id = (unsigned)(strstr(code, "ID(g") - code);
+    unsigned end = (unsigned)(strstr(code, " + g(a);") - code);
+    assert_true(elc_macro_spans_cut(m, f, call, call + 2));      /* inside CALL */
+    assert_true(elc_macro_spans_cut(m, f, call + 2, call + 6));  /* crosses its end */
+    assert_true(elc_macro_spans_cut(m, f, call, call + 4));      /* exactly CALL */
+    assert_false(elc_macro_spans_cut(m, f, call - 1, call + 4)); /* around it */
+    assert_false(elc_macro_spans_cut(m, f, call, end));          /* whole expansions */
+    assert_true(elc_macro_spans_cut(m, f, id + 3, id + 4));      /* in ID's argument */
+    assert_true(elc_macro_spans_cut(m, f, id + 1, id + 1));      /* an insertion inside */
+    assert_false(elc_macro_spans_cut(m, f, id, id));             /* an insertion before */
+    assert_false(elc_macro_spans_cut(m, f, end + 3, end + 7));   /* plain g(a) */
+    elc_macro_spans_use(NULL);
+    elc_macro_spans_free(m);
+    dispose(&p);
+}
+
 typedef struct dirs {
     char text[512];
 } dirs;
@@ -318,6 +365,7 @@ int main(void)
         cmocka_unit_test(test_unary_operators),
         cmocka_unit_test(test_callee),
         cmocka_unit_test(test_locations_and_tree),
+        cmocka_unit_test(test_macro_spans),
         cmocka_unit_test(test_directives),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

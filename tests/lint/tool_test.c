@@ -310,7 +310,8 @@ static void snap(sbuf *b, const char *root, const char *rel, bool modes)
         names[n++] = strdup(e->d_name);
     }
     closedir(d);
-    qsort(names, n, sizeof *names, cmp_str);
+    if (n) /* an empty directory: no array to sort */
+        qsort(names, n, sizeof *names, cmp_str);
     for (size_t i = 0; i < n; i++) {
         char *r = rel[0] ? tt_path(rel, names[i]) : tt_fmt("%s", names[i]);
         char *full = tt_path(root, r);

@@ -10,9 +10,10 @@
  *   - a file that does not parse (refused; --force migrates the rest and
  *     leaves it untouched);
  *   - a file changed between read and write (EL_TEST_TOUCH_BEFORE_COMMIT);
- *   - a rewrite after which a translation unit no longer parses (a moved
- *     function used a variable declared only in the file it left): the
- *     re-parse finds the new error and everything is undone.
+ *   - a rewrite after which a translation unit would no longer compile
+ *     (a moved function used a variable declared only in the file it
+ *     left): the check before writing finds the new error, nothing is
+ *     written.
  * And an apply interrupted by SIGTERM as its commit starts finishes the
  * commit first: the tree is the whole migration (after/), with no
  * temporary files, and then the process dies of the signal.
@@ -211,7 +212,9 @@ static void test_changed_between_read_and_write(void **state)
     free(dir);
 }
 
-static void test_reparse_error_undoes_everything(void **state)
+/* A plan after which a unit would not compile is refused before anything
+ * is written: the check parses the new contents from memory. */
+static void test_verify_error_writes_nothing(void **state)
 {
     (void)state;
     char *dir = tt_tmpdir();
@@ -229,10 +232,10 @@ static void test_reparse_error_undoes_everything(void **state)
     free(tt_write(dir, "app.c",
                   "#include \"ops/blas/blas_ops.h\"\n\n"
                   "eh_tensor *f(const eh_tensor *a)\n{\n    return eh_blas_matmul(a, a);\n}\n"));
-    tt_run r = apply_refused(dir, NULL, "re-parse error");
-    assert_true(tt_contains(r.err, "backends/blas/gemm.c: does not parse after the rewrite"));
+    tt_run r = apply_refused(dir, NULL, "verify error");
+    assert_true(tt_contains(r.err, "backends/blas/gemm.c: does not compile after the change"));
     assert_true(tt_contains(r.err, "blas_threads"));
-    assert_true(tt_contains(r.err, "undone"));
+    assert_true(tt_contains(r.err, "nothing was changed"));
     tt_free(&r);
     tt_rmtree(dir);
     free(dir);
@@ -247,7 +250,7 @@ int main(void)
         cmocka_unit_test(test_write_fails_midway),
         cmocka_unit_test(test_parse_error_refused),
         cmocka_unit_test(test_changed_between_read_and_write),
-        cmocka_unit_test(test_reparse_error_undoes_everything),
+        cmocka_unit_test(test_verify_error_writes_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

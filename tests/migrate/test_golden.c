@@ -1,72 +1,187 @@
-/* tests/migrate/test_golden.c -- `ember-migrate plan` and `apply` on the
- * golden trees tests/migrate/fixtures/<case>/:
- *   before/   the tree as written
- *   after/    the tree after the migration, exactly
- *   args      extra arguments, one per line (optional: --op matmul)
- *   manual    the manual-work lines expected on stderr (optional; when
- *             present the exit status is 1, else 0)
- * For each case: plan changes nothing, its diff passes `git apply
- * --check` on a copy of before/ and `git apply` turns it into after/;
- * apply on a fresh copy gives after/ (files, directories, nothing else);
- * a second apply changes nothing and says so.
- *
- *   legacy_dir     a whole ops/blas/ moving with its header and a static
- *                  helper; calls and include rewritten in a frontend file;
- *                  a relative include re-pathed; kernels.def created
- *   partial_op     --op matmul: one function moves, a helper it shares
- *                  with code that stays is copied, the legacy header is
- *                  included from the new place; the include stays
- *   existing_dest  code appended to an existing backends/blas/gemm.c
- *                  (includes merged), kernels.def extended in order
- *   manual         a name that is not an op and a call through a macro:
- *                  listed, untouched
- *   table          a kernel registered in an eh_backend table
- *   shared_static  a static variable shared with code that stays: listed,
- *                  its op not moved; a static const one is copied; a
- *                  tentative definition (`static int n;`) moves with its
- *                  only user */
+/* tests/migrate/test_golden.c -- `ember-migrate analyze`, `plan` and
+ * `apply` on the golden trees tests/migrate/fixtures/<case>/:
+ *   before/        the tree as written
+ *   after/         the tree after the migration, exactly
+ *                  (in both, a file NAME.in is written as NAME with @DIR@
+ *                  replaced by the scratch directory: compile databases)
+ *   args           ember-migrate options, one per line (optional); the PATH
+ *                  `.` follows unless a line says --no-path
+ *   manual         the manual-work lines plan prints (optional; with them
+ *                  the exit status is 1, else 0)
+ *   manual.after   the lines apply prints, where the sites are after it
+ *                  (optional: as manual)
+ *   configs        emberlint's arguments in each build configuration, a
+ *                  line each: options, then `--` and compiler arguments
+ *                  (optional: one configuration, no arguments)
+ * For each case:
+ *   - plan changes nothing, its diff passes `git apply --check` on a copy
+ *     of before/ and `git apply` turns it into after/;
+ *   - apply on a fresh copy gives after/ (files, directories, nothing
+ *     else); a second apply changes nothing and says so, plan then prints
+ *     no diff;
+ *   - the list predicts the result: the sites apply lists with a rule
+ *     ([EH1xx]) are exactly the EH101-EH104 findings emberlint reports on
+ *     after/ in every configuration (none missing, none already fixed);
+ *   - analyze's "to move" is what apply moved: each definition is in its
+ *     destination in after/, and gone from its file unless copied;
+ *   - a summary line ends every run; with -q nothing but errors is
+ *     printed.
+ * The cases (one class of real legacy code each) are listed at CASE. */
 #include "migrate_test.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static char *fixture(const char *c, const char *what)
 {
     return tt_fmt("%s/tests/migrate/fixtures/%s/%s", MIGRATE_SRCDIR, c, what);
 }
 
-/* The "FILE:LINE:COL: manual: ..." lines of stderr. */
-static char *manual_lines(const char *err)
+/* ---- trees with templates ---- */
+
+static char *replace_all(const char *s, const char *a, const char *b)
 {
-    size_t cap = strlen(err) + 1, n = 0;
+    size_t al = strlen(a), bl = strlen(b), n = 0;
+    for (const char *p = strstr(s, a); p; p = strstr(p + al, a))
+        n++;
+    char *o = malloc(strlen(s) + n * bl + 1), *w = o;
+    assert_non_null(o);
+    for (const char *p = s;;) {
+        const char *q = strstr(p, a);
+        if (!q) {
+            strcpy(w, p);
+            break;
+        }
+        memcpy(w, p, (size_t)(q - p));
+        w += q - p;
+        memcpy(w, b, bl);
+        w += bl;
+        p = q + al;
+    }
+    return o;
+}
+
+/* Write every NAME.in under dir as NAME, @DIR@ replaced by root. */
+static void expand_templates(const char *root, const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        char *p = tt_path(dir, e->d_name);
+        struct stat st;
+        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+            expand_templates(root, p);
+        } else {
+            size_t n = strlen(p);
+            if (n > 3 && !strcmp(p + n - 3, ".in")) {
+                char *text = tt_read(p, NULL);
+                char *out = replace_all(text, "@DIR@", root);
+                char *name = strndup(p, n - 3);
+                FILE *f = fopen(name, "w");
+                assert_non_null(f);
+                fputs(out, f);
+                fclose(f);
+                unlink(p);
+                free(name);
+                free(out);
+                free(text);
+            }
+        }
+        free(p);
+    }
+    closedir(d);
+}
+
+/* A scratch copy of the case's tree `what`, templates written for the
+ * directory `root` (the scratch tree the tool runs in). */
+static char *copy_of(const char *c, const char *what, const char *root, char *dir)
+{
+    char *src = fixture(c, what);
+    tt_copytree(src, dir);
+    free(src);
+    expand_templates(root, dir);
+    return dir;
+}
+
+/* ---- lines of output ---- */
+
+/* The lines of s that keep() keeps: keep(line) is how much of the line
+ * (its newline included) to keep, 0 for none; a kept part ends with a
+ * newline. */
+static char *filter_lines(const char *s, size_t (*keep)(const char *line))
+{
+    size_t cap = strlen(s) + 1, n = 0;
     char *out = calloc(cap, 1);
     assert_non_null(out);
-    for (const char *l = err; *l;) {
+    for (const char *l = s; *l;) {
         const char *e = strchr(l, '\n');
         size_t len = e ? (size_t)(e - l) + 1 : strlen(l);
         char *line = strndup(l, len);
         assert_non_null(line);
-        if (strstr(line, ": manual: ")) {
-            memcpy(out + n, l, len);
-            n += len;
-        }
+        size_t k = keep(line);
+        memcpy(out + n, l, k);
+        n += k;
+        if (k && out[n - 1] != '\n')
+            out[n++] = '\n';
         free(line);
         l += len;
     }
     return out;
 }
 
-/* One case in a scratch copy of its before/ tree. */
+static size_t whole_manual_line(const char *line)
+{
+    return strstr(line, ": manual: ") ? strlen(line) : 0;
+}
+
+/* The "FILE:LINE:COL: manual: ..." lines of stderr. */
+static char *manual_lines(const char *err)
+{
+    return filter_lines(err, whole_manual_line);
+}
+
+/* The last line of a text (without its newline). */
+static char *last_line(const char *s)
+{
+    size_t n = strlen(s);
+    while (n && s[n - 1] == '\n')
+        n--;
+    size_t b = n;
+    while (b && s[b - 1] != '\n')
+        b--;
+    return strndup(s + b, n - b);
+}
+
+static void assert_summary_last(const char *err, const char *what)
+{
+    char *l = last_line(err);
+    bool ok = !strncmp(l, "ember-migrate: ", 15) &&
+              (strstr(l, " need") || strstr(l, "nothing to migrate") || strstr(l, "shown;"));
+    if (!ok)
+        fail_msg("%s: the run does not end with a summary line:\n%s", what, err);
+    free(l);
+}
+
+/* ---- one case ---- */
+
 typedef struct golden {
     const char *c;
-    char *args;     /* the `args` file's text (NULL: none), split in argv */
+    char *args;       /* the `args` file's text (NULL: none), split in argv */
     const char *argv[32];
-    char *manual;   /* the expected manual-work lines ("" when none) */
-    int status;     /* the expected exit status: 1 with manual work, else 0 */
-    char *after;
-    char *dir;
+    size_t argc;
+    char *manual;     /* plan's manual-work lines ("" when none) */
+    char *manual_after;
+    int status;       /* 1 with manual work, else 0 */
+    char *dir;        /* the scratch tree */
+    char *want;       /* the snapshot of after/ */
 } golden;
 
 static void golden_open(golden *g, const char *c)
@@ -76,66 +191,264 @@ static void golden_open(golden *g, const char *c)
     char *path = fixture(c, "args");
     g->args = tt_read(path, NULL);
     free(path);
-    size_t n = 1;    /* argv[0]: the command */
+    size_t n = 2; /* argv[0]: the command, argv[1]: -q or not */
+    bool no_path = false;
     for (char *line = g->args ? strtok(g->args, "\n") : NULL; line && n + 2 < 32;
-         line = strtok(NULL, "\n"))
-        if (*line)
+         line = strtok(NULL, "\n")) {
+        if (!strcmp(line, "--no-path"))
+            no_path = true;
+        else if (*line)
             g->argv[n++] = line;
-    g->argv[n++] = ".";
+    }
+    if (!no_path)
+        g->argv[n++] = ".";
     g->argv[n] = NULL;
+    g->argc = n;
     path = fixture(c, "manual");
     g->manual = tt_read(path, NULL);
     free(path);
     if (!g->manual)
         g->manual = strdup("");
+    path = fixture(c, "manual.after");
+    g->manual_after = tt_read(path, NULL);
+    free(path);
+    if (!g->manual_after)
+        g->manual_after = strdup(g->manual);
     g->status = *g->manual ? 1 : 0;
-    g->after = fixture(c, "after");
     g->dir = tt_tmpdir();
-    char *before = fixture(c, "before");
-    tt_copytree(before, g->dir);
-    free(before);
+    copy_of(c, "before", g->dir, g->dir);
+    char *after = tt_tmpdir();
+    copy_of(c, "after", g->dir, after);
+    g->want = tt_snapshot(after, false);
+    tt_rmtree(after);
+    free(after);
 }
 
 static void golden_close(golden *g)
 {
     tt_rmtree(g->dir);
     free(g->dir);
-    free(g->after);
+    free(g->want);
     free(g->manual);
+    free(g->manual_after);
     free(g->args);
 }
 
-/* `ember-migrate cmd <args> .` in the tree: the expected status and
- * manual-work lines. */
-static tt_run golden_run(golden *g, const char *cmd)
+/* `ember-migrate cmd [-q] <args> [.]` in the tree. */
+static tt_run golden_run(golden *g, const char *cmd, bool quiet)
 {
-    g->argv[0] = cmd;
-    tt_run r = mt_migratev(g->dir, NULL, g->argv, true);
-    if (r.status != g->status)
-        print_error("%s: %s exited %d\nstderr:\n%s", g->c, cmd, r.status, r.err);
-    assert_int_equal(r.status, g->status);
-    char *got_manual = manual_lines(r.err);
-    assert_string_equal(got_manual, g->manual);
-    free(got_manual);
-    return r;
+    const char *argv[34];
+    size_t n = 0;
+    argv[n++] = cmd;
+    if (quiet)
+        argv[n++] = "-q";
+    for (size_t i = 2; i < g->argc; i++)
+        argv[n++] = g->argv[i];
+    argv[n] = NULL;
+    return mt_migratev(g->dir, NULL, argv, true);
 }
 
-/* The tree is after/: files, directories, nothing else. */
+static void expect(const golden *g, const tt_run *r, const char *cmd, const char *manual)
+{
+    if (r->status != g->status)
+        print_error("%s: %s exited %d\nstderr:\n%s", g->c, cmd, r->status, r->err);
+    assert_int_equal(r->status, g->status);
+    char *got = manual_lines(r->err);
+    if (strcmp(got, manual))
+        print_error("%s: %s's list:\n%s", g->c, cmd, got);
+    assert_string_equal(got, manual);
+    free(got);
+    assert_summary_last(r->err, g->c);
+}
+
 static void assert_after(const golden *g)
 {
-    char *want = tt_snapshot(g->after, false);
     char *got = tt_snapshot(g->dir, false);
-    tt_assert_same(want, got, g->c);
-    free(want);
+    tt_assert_same(g->want, got, g->c);
     free(got);
 }
+
+/* ---- the list predicts the result ---- */
+
+static size_t site_of_tagged_line(const char *line)
+{
+    const char *m = strstr(line, ": manual: [EH1");
+    return m && strlen(m) > 16 && m[16] == ']' ? (size_t)(m - line) : 0;
+}
+
+/* "file:line:col\n" of every apply line tagged with a rule. */
+static char *tagged_sites(const char *manual)
+{
+    return filter_lines(manual, site_of_tagged_line);
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The lines of s, sorted and unique, as one string. */
+static char *sorted_unique(const char *s)
+{
+    char *copy = strdup(s), *save = NULL;
+    char *lines[4096];
+    size_t n = 0;
+    for (char *l = strtok_r(copy, "\n", &save); l && n < 4096; l = strtok_r(NULL, "\n", &save))
+        lines[n++] = l;
+    qsort(lines, n, sizeof *lines, cmp_line);
+    char *out = calloc(strlen(s) + 2, 1);
+    for (size_t i = 0; i < n; i++)
+        if (!i || strcmp(lines[i], lines[i - 1])) {
+            strcat(out, lines[i]);
+            strcat(out, "\n");
+        }
+    free(copy);
+    return out;
+}
+
+/* Every EH101-EH104 finding of emberlint on the tree, in every
+ * configuration of the `configs` file: "file:line:col\n". */
+static char *lint_sites(const golden *g)
+{
+    char *path = fixture(g->c, "configs");
+    char *configs = tt_read(path, NULL);
+    free(path);
+    if (!configs)
+        configs = strdup(" \n"); /* one configuration, no arguments */
+    size_t cap = 1, n = 0;
+    char *out = calloc(1, 1);
+    char *save = NULL;
+    for (char *line = strtok_r(configs, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        const char *argv[32];
+        size_t k = 0;
+        argv[k++] = EMBERLINT;
+        argv[k++] = "--format";
+        argv[k++] = "json";
+        argv[k++] = "--no-cache";
+        argv[k++] = "--select";
+        argv[k++] = "EH101,EH102,EH103,EH104";
+        /* emberlint options, then `--` and compiler arguments */
+        char *words = strdup(line), *ws = NULL;
+        const char *cc[16];
+        size_t ncc = 0;
+        bool compiler = false;
+        for (char *w = strtok_r(words, " ", &ws); w; w = strtok_r(NULL, " ", &ws)) {
+            if (!strcmp(w, "--"))
+                compiler = true;
+            else if (compiler && ncc < 16)
+                cc[ncc++] = w;
+            else if (!compiler && k < 20)
+                argv[k++] = w;
+        }
+        argv[k++] = ".";
+        argv[k++] = "--";
+        argv[k++] = MT_INCLUDE;
+        for (size_t i = 0; i < ncc; i++)
+            argv[k++] = cc[i];
+        argv[k] = NULL;
+        tt_run r = tt_exec(g->dir, argv, NULL);
+        json_object *rep = tt_json(r.out);
+        json_object *fs = tt_get(rep, "findings");
+        for (size_t i = 0; i < json_object_array_length(fs); i++) {
+            json_object *f = json_object_array_get_idx(fs, i);
+            char *site = tt_fmt("%s:%d:%d\n", json_object_get_string(tt_get(f, "file")),
+                                json_object_get_int(tt_get(f, "line")),
+                                json_object_get_int(tt_get(f, "column")));
+            cap += strlen(site);
+            out = realloc(out, cap);
+            memcpy(out + n, site, strlen(site) + 1);
+            n += strlen(site);
+            free(site);
+        }
+        json_object_put(rep);
+        tt_free(&r);
+        free(words);
+    }
+    free(configs);
+    return out;
+}
+
+/* Does the case select part of the migration (--backend, --op)?  Then
+ * what it leaves out is left for a later run, not for a person: the list
+ * holds sites emberlint still reports, not all of them. */
+static bool partial(const golden *g)
+{
+    for (size_t i = 2; i < g->argc; i++)
+        if (!strcmp(g->argv[i], "--op") || !strcmp(g->argv[i], "--backend"))
+            return true;
+    return false;
+}
+
+/* Is every line of a among b's? */
+static bool subset(const char *a, const char *b)
+{
+    for (const char *l = a; *l;) {
+        const char *e = strchr(l, '\n');
+        char *line = strndup(l, (size_t)(e - l) + 1);
+        char *nl = tt_fmt("\n%s", line);
+        bool in = !strncmp(b, line, strlen(line)) || strstr(b, nl);
+        free(nl);
+        free(line);
+        if (!in)
+            return false;
+        l = e + 1;
+    }
+    return true;
+}
+
+static void assert_list_predicts(const golden *g, const char *manual)
+{
+    char *a = tagged_sites(manual), *b = lint_sites(g);
+    char *listed = sorted_unique(a), *found = sorted_unique(b);
+    if (partial(g) ? !subset(listed, found) : strcmp(listed, found) != 0)
+        fail_msg("%s: the list does not predict the result:\nlisted by apply:\n%sreported by "
+                 "emberlint afterwards:\n%s", g->c, listed, found);
+    free(a);
+    free(b);
+    free(listed);
+    free(found);
+}
+
+/* ---- analyze's "to move" is what moved ---- */
+
+static void assert_moves_as_analyzed(const golden *g, const char *analyzed)
+{
+    json_object *rep = tt_json(analyzed);
+    json_object *moves = tt_get(rep, "to_move");
+    char *after = tt_tmpdir();
+    copy_of(g->c, "after", g->dir, after);
+    for (size_t i = 0; i < json_object_array_length(moves); i++) {
+        json_object *m = json_object_array_get_idx(moves, i), *copied = NULL;
+        const char *name = json_object_get_string(tt_get(m, "name"));
+        const char *file = json_object_get_string(tt_get(m, "file"));
+        const char *dest = json_object_get_string(tt_get(m, "destination"));
+        if (!tt_file_contains(after, dest, name))
+            fail_msg("%s: analyze moves %s to %s, which does not hold it", g->c, name, dest);
+        bool stays = json_object_object_get_ex(m, "copied", &copied);
+        char *src = tt_path(after, file);
+        bool exists = access(src, F_OK) == 0;
+        if (!stays && exists && tt_file_contains(after, file, name))
+            fail_msg("%s: analyze moves %s out of %s, which still holds it", g->c, name, file);
+        free(src);
+    }
+    json_object_put(rep);
+    tt_rmtree(after);
+    free(after);
+}
+
+/* ---- the checks ---- */
 
 static void check_plan(const char *c)
 {
     golden g;
     golden_open(&g, c);
     char *snap0 = tt_snapshot(g.dir, true);
-    tt_run r = golden_run(&g, "plan");
+    tt_run r = golden_run(&g, "plan", false);
+    expect(&g, &r, "plan", g.manual);
+    tt_run q = golden_run(&g, "plan", true);
+    assert_string_equal(q.err, "");
+    assert_string_equal(q.out, r.out);
+    tt_free(&q);
     char *snap1 = tt_snapshot(g.dir, true);
     tt_assert_same(snap0, snap1, "plan must change nothing");
     /* the diff applies with git, and gives after/ */
@@ -151,23 +464,42 @@ static void check_apply(const char *c)
 {
     golden g;
     golden_open(&g, c);
-    tt_run r = golden_run(&g, "apply");
-    assert_true(tt_contains(r.err, "ember-migrate: "));
+    tt_run an = golden_run(&g, "analyze", false);
+    const char *argv[36];
+    size_t n = 0;
+    argv[n++] = "analyze";
+    argv[n++] = "--format";
+    argv[n++] = "json";
+    for (size_t i = 2; i < g.argc; i++)
+        argv[n++] = g.argv[i];
+    argv[n] = NULL;
+    tt_run js = mt_migratev(g.dir, NULL, argv, true);
+    assert_summary_last(an.err, c);
+
+    tt_run r = golden_run(&g, "apply", false);
+    expect(&g, &r, "apply", g.manual_after);
     assert_after(&g);
+    assert_list_predicts(&g, r.err);
+    assert_moves_as_analyzed(&g, js.out);
+    tt_free(&an);
+    tt_free(&js);
     tt_free(&r);
 
     /* idempotent: the second run finds nothing to do */
     char *snap = tt_snapshot(g.dir, true);
-    r = golden_run(&g, "apply");
+    r = golden_run(&g, "apply", false);
     if (!tt_contains(r.err, "nothing to migrate"))
         print_error("%s: second apply said:\n%s", c, r.err);
     assert_true(tt_contains(r.err, "nothing to migrate"));
     char *again = tt_snapshot(g.dir, true);
     tt_assert_same(snap, again, "a second apply must change nothing");
     tt_free(&r);
+    r = golden_run(&g, "apply", true);
+    assert_string_equal(r.err, "");
+    tt_free(&r);
 
     /* and plan then prints no diff */
-    r = golden_run(&g, "plan");
+    r = golden_run(&g, "plan", false);
     assert_string_equal(r.out, "");
     tt_free(&r);
 
@@ -188,12 +520,72 @@ static void check_apply(const char *c)
         check_apply(#name);                                                                        \
     }
 
+/* The first cases: the moves themselves.
+ *   legacy_dir     a whole ops/blas/ moving with its header and a static
+ *                  helper; calls and include rewritten in a frontend file;
+ *                  a relative include re-pathed; kernels.def created
+ *   partial_op     --op matmul: one function moves, a helper it shares
+ *                  with code that stays is copied, the legacy header is
+ *                  included from the new place; the include stays
+ *   existing_dest  code appended to an existing backends/blas/gemm.c
+ *                  (includes merged), kernels.def extended in order
+ *   manual         a name that is not an op and a call through a macro:
+ *                  listed, untouched
+ *   table          a kernel registered in an eh_backend table
+ *   shared_static  a static variable shared with code that stays: listed,
+ *                  its op not moved; a static const one is copied; a
+ *                  tentative definition (`static int n;`) moves with its
+ *                  only user */
 CASE(legacy_dir)
 CASE(partial_op)
 CASE(existing_dest)
 CASE(manual)
 CASE(table)
 CASE(shared_static)
+
+/* One class of real legacy code each (issue 10), in styles of their own:
+ *   three_backends  an image toolkit with its own legacy layout (impl/<b>/,
+ *                   a .emberlint.json): three backends' kernels move, one
+ *                   frontend file calls all three
+ *   dispatch_table  a DSP engine chosen at run time through a table of
+ *                   function pointers and &fn: entries renamed to the ops
+ *                   (types agree); &eh_ref_sum (another signature) listed,
+ *                   as is the call through the pointer holding it, and
+ *                   eh_ref_sum moves but is never registered
+ *   wrapper_macros  a rigid-body solver whose wrappers (MATVEC(m, v), GEMV)
+ *                   are macros naming a backend function: each use listed
+ *                   with the macro's name, and the header's include that
+ *                   brings the function stays (its users are elsewhere)
+ *   ifdef_configs   #ifdef USE_BLAS / #else around includes and calls,
+ *                   with --define-sets "USE_BLAS;!USE_BLAS": both arms
+ *                   rewritten and checked, both includes replaced
+ *   ifdef_skipped   arms no configuration compiles: a call whose callee
+ *                   is declared is renamed (the rename proven where it is
+ *                   skipped); one declared only by a skipped include is
+ *                   listed, and that include follows its moved header
+ *   custom_ops      kernels libeh has no op for (listed, not moved, their
+ *                   calls kept), one whose signature differs from its op's
+ *                   (moved, never registered, its call listed with both
+ *                   signatures), one held back by a file-local macro
+ *                   (named) whose only call was rewritten (now unused)
+ *   helpers_licence a partial move: static helpers moved or copied, and
+ *                   the new file keeps the source's licence header
+ *   crlf_sources    CRLF files: a frontend include rewritten, a partial
+ *                   move into a new file (CRLF throughout), a whole file
+ *                   appended to an existing LF file (LF throughout)
+ *   compdb_multi    -p without PATH: a file the database lists twice
+ *                   (-DUSE_BLAS and without) checked in both builds, the
+ *                   legacy headers it includes moved, the database (in
+ *                   the tree) updated in the same changeset */
+CASE(three_backends)
+CASE(dispatch_table)
+CASE(wrapper_macros)
+CASE(ifdef_configs)
+CASE(ifdef_skipped)
+CASE(custom_ops)
+CASE(helpers_licence)
+CASE(crlf_sources)
+CASE(compdb_multi)
 
 /* --backup keeps each modified or deleted file's original as FILE.orig;
  * the tree is otherwise after/. */
@@ -218,15 +610,15 @@ static void test_backup(void **state)
     free(before);
 }
 
+#define BOTH(name) cmocka_unit_test(test_plan_##name), cmocka_unit_test(test_apply_##name)
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_plan_legacy_dir),    cmocka_unit_test(test_apply_legacy_dir),
-        cmocka_unit_test(test_plan_partial_op),    cmocka_unit_test(test_apply_partial_op),
-        cmocka_unit_test(test_plan_existing_dest), cmocka_unit_test(test_apply_existing_dest),
-        cmocka_unit_test(test_plan_manual),        cmocka_unit_test(test_apply_manual),
-        cmocka_unit_test(test_plan_table),         cmocka_unit_test(test_apply_table),
-        cmocka_unit_test(test_plan_shared_static), cmocka_unit_test(test_apply_shared_static),
+        BOTH(legacy_dir), BOTH(partial_op), BOTH(existing_dest), BOTH(manual), BOTH(table),
+        BOTH(shared_static), BOTH(three_backends), BOTH(dispatch_table), BOTH(wrapper_macros),
+        BOTH(ifdef_configs), BOTH(ifdef_skipped), BOTH(custom_ops), BOTH(helpers_licence),
+        BOTH(crlf_sources), BOTH(compdb_multi),
         cmocka_unit_test(test_backup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -83,7 +83,11 @@ static void test_relative_path_from_parent(void **state)
     free(dir);
 }
 
-/* Everything under the named directory moves out: it stays, empty. */
+/* A PATH below the application: its backend code would go to the
+ * application's backends/, above the PATH, so nothing moves (listed);
+ * with the application's .emberlint.json, the configuration's directory
+ * may be written: everything under the named directory moves out, and the
+ * directory itself stays, empty. */
 static void test_named_directory_stays(void **state)
 {
     (void)state;
@@ -97,7 +101,19 @@ static void test_named_directory_stays(void **state)
                                 "    return eh_dot(a, b);\n"
                                 "}\n";
     free(tt_write(dir, "t/ops/blas/dot.c", dot_c));
-    tt_run r = mt_migrate(dir, NULL, "apply", "-q", "t/ops", NULL);
+    char *before = tt_snapshot(dir, true);
+    tt_run r = mt_migrate(dir, NULL, "apply", "t/ops", NULL);
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.err, "t/ops/blas/dot.c:5:12: manual: [EH104] eh_blas_dot is not moved: its "
+                                   "destination lies outside the tree given"));
+    char *now = tt_snapshot(dir, true);
+    tt_assert_same(before, now, "nothing is created above the PATH");
+    free(now);
+    free(before);
+    tt_free(&r);
+
+    free(tt_write(dir, "t/.emberlint.json", "{}\n"));
+    r = mt_migrate(dir, NULL, "apply", "-q", "t/ops", NULL);
     if (r.status != 0)
         print_error("apply t/ops: %s", r.err);
     assert_int_equal(r.status, 0);

@@ -32,7 +32,9 @@ static void test_backend_by_backend(void **state)
     char *staged = legacy_copy(dir, "staged"), *whole = legacy_copy(dir, "whole");
 
     tt_run r = mt_migrate(staged, NULL, "apply", "-q", "--backend", "blas", ".", NULL);
-    assert_int_equal(r.status, 1); /* includes still needed by the ref calls: listed */
+    /* the blas includes go, the ref ones stay for the ref run (the ref
+     * calls are not selected: nothing is left for a person) */
+    assert_int_equal(r.status, 0);
     tt_free(&r);
     char *gemm = tt_path(staged, "backends/blas/gemm.c");
     char *ref_linalg = tt_path(staged, "ops/ref/linalg.c");
@@ -89,9 +91,13 @@ static void test_compile_commands(void **state)
     free(all);
 
     tt_run with_args = mt_migrate(tree, NULL, "plan", "-q", ".", NULL);
-    tt_run with_db = mt_migrate_args(tree, "plan", "-q", "-p", "../build", ".", NULL);
+    tt_run with_db = mt_migrate_args(tree, "plan", "-p", "../build", ".", NULL);
     assert_int_equal(with_args.status, 0);
-    assert_int_equal(with_db.status, 0);
+    /* the database lies outside the tree (.): it is not changed, a person
+     * is told to regenerate it */
+    assert_int_equal(with_db.status, 1);
+    assert_true(tt_contains(with_db.err, "compile_commands.json:1:1: manual: it lists 7 files "
+                                         "this migration moves"));
     assert_true(tt_contains(with_db.out, "rename from ops/blas/gemm.c\n"));
     assert_string_equal(with_db.out, with_args.out);
 
@@ -144,9 +150,115 @@ static void test_include_shared_with_other_backend(void **state)
     free(dir);
 }
 
+/* plan --verify parses the planned result and reports what would not
+ * compile (exit 2); plan alone prints the diff and exits 0. */
+static void test_plan_verify(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "ops/blas/blas_ops.h",
+                  "#include <eh/eh.h>\n"
+                  "eh_tensor *eh_blas_matmul(const eh_tensor *a, const eh_tensor *b);\n"
+                  "void eh_blas_set_threads(int n);\n"));
+    free(tt_write(dir, "ops/blas/gemm.c",
+                  "#include \"blas_ops.h\"\n\nextern int blas_threads;\n\n"
+                  "void eh_blas_set_threads(int n)\n{\n    blas_threads = n;\n}\n\n"
+                  "eh_tensor *eh_blas_matmul(const eh_tensor *a, const eh_tensor *b)\n{\n"
+                  "    return blas_threads < 0 ? 0 : eh_matmul(a, b);\n}\n"));
+    char *before = tt_snapshot(dir, true);
+    tt_run r = mt_migrate(dir, NULL, "plan", ".", NULL);
+    assert_int_equal(r.status, 1); /* eh_blas_set_threads is listed */
+    assert_true(tt_contains(r.out, "+++ b/backends/blas/gemm.c"));
+    tt_free(&r);
+    r = mt_migrate(dir, NULL, "plan", "--verify", ".", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "backends/blas/gemm.c: does not compile after the change: use "
+                                   "of undeclared identifier 'blas_threads'; the plan would break it"));
+    char *now = tt_snapshot(dir, true);
+    tt_assert_same(before, now, "plan --verify changes nothing");
+    free(now);
+    free(before);
+    tt_free(&r);
+    r = mt_migrate_args(dir, "apply", "--verify", ".", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "--verify is an option of plan"));
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
+/* --define-sets: a set that does not parse is a usage error. */
+static void test_define_sets_usage(void **state)
+{
+    (void)state;
+    tt_run r = mt_migrate_args(".", "plan", "--define-sets", "USE_BLAS;2FAST", ".", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "ember-migrate: define set \"2FAST\": \"2FAST\" is not NAME, "
+                                   "NAME=VALUE or !NAME (see ember-migrate --help)"));
+    assert_string_equal(r.out, "");
+    tt_free(&r);
+}
+
+/* A compilation database naming files that moved: a clear error, not
+ * "No such file or directory". */
+static void test_stale_database(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "app/main.c", "int main(void) { return 0; }\n"));
+    char *json = tt_fmt("[{\"directory\": \"%s/app\", \"file\": \"ops/blas/gemm.c\", "
+                        "\"command\": \"cc -c ops/blas/gemm.c\"},\n"
+                        " {\"directory\": \"%s/app\", \"file\": \"main.c\", "
+                        "\"command\": \"cc -c main.c\"}]\n", dir, dir);
+    free(tt_write(dir, "build/compile_commands.json", json));
+    free(json);
+    char *app = tt_path(dir, "app");
+    tt_run r = mt_migrate_args(app, "plan", "-p", "../build", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "ember-migrate: the compilation database is stale: 1 file it "
+                                   "lists does not exist (ops/blas/gemm.c); regenerate it"));
+    tt_free(&r);
+    free(app);
+    tt_rmtree(dir);
+    free(dir);
+}
+
+/* A database outside the tree that lists a moved file in two builds: it
+ * is not changed, and the list says one file (not two entries) moved. */
+static void test_database_outside_tree(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "app/ops/ref/k.c",
+                  "#include <eh/eh.h>\n"
+                  "eh_tensor *eh_ref_sqrt(const eh_tensor *x);\n"
+                  "eh_tensor *eh_ref_sqrt(const eh_tensor *x) { return eh_sqrt(x); }\n"));
+    char *json = tt_fmt("[{\"directory\": \"%s/app\", \"file\": \"ops/ref/k.c\", "
+                        "\"command\": \"cc -DA -c ops/ref/k.c\"},\n"
+                        " {\"directory\": \"%s/app\", \"file\": \"ops/ref/k.c\", "
+                        "\"command\": \"cc -DB -c ops/ref/k.c\"}]\n", dir, dir);
+    char *db = tt_write(dir, "build/compile_commands.json", json);
+    char *app = tt_path(dir, "app");
+    tt_run r = mt_migrate(app, NULL, "apply", "-p", "../build", ".", NULL);
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.err, "compile_commands.json:1:1: manual: it lists 1 file this "
+                                   "migration moves and lies outside the tree given"));
+    tt_assert_file(dir, "build/compile_commands.json", json);
+    tt_free(&r);
+    free(app);
+    free(db);
+    free(json);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_database_outside_tree),
+        cmocka_unit_test(test_plan_verify),
+        cmocka_unit_test(test_define_sets_usage),
+        cmocka_unit_test(test_stale_database),
         cmocka_unit_test(test_backend_by_backend),
         cmocka_unit_test(test_compile_commands),
         cmocka_unit_test(test_include_shared_with_other_backend),

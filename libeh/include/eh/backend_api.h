@@ -365,7 +365,8 @@ eh_kernel_fn eh_backend_kernel_whose(const eh_backend *backend, int op, const ch
  * time before the op is called).  Registering the same kernel again is a
  * no-op; a different kernel for the same op and backend is
  * EH_ERR_INVALID_ARG.  The kernel sees a validated call: inputs
- * materialized (cast as the op's shape rule says), outputs allocated,
+ * materialized (cast as the op's shape rule says), outputs allocated
+ * (EH_CUSTOM_DYNAMIC: made by the kernel, below),
  * p.blob/p.blob_size the call's params, p.axes/p.n_axes/p.keepdims a
  * reduction's normalized axes. */
 eh_status eh_custom_op_kernel(const char *op, const char *backend, eh_kernel_fn kernel);
@@ -381,6 +382,25 @@ eh_status eh_custom_op_kernels(const eh_custom_kernel *kernels, int n);
 
 /* A custom op's params blob in a kernel, as a pointer to `type`. */
 #define EH_CUSTOM_PARAMS(call, type) ((const type *)(call)->p.blob)
+
+/* Kernels of EH_CUSTOM_DYNAMIC ops make their outputs: call->out[k] is
+ * NULL until one of these two gives it, and every output must be given
+ * before the kernel returns EH_OK.  Call them from the kernel itself (on
+ * its thread); anywhere else they fail with EH_ERR_INVALID_ARG.
+ *
+ * eh_custom_output: output k becomes a new tensor of that shape and dtype,
+ * with storage, returned for the kernel to fill (NULL with the error
+ * recorded on a bad shape or dtype, or out of memory). */
+eh_tensor *eh_custom_output(const eh_op_call *call, int k, int ndim, const int64_t *shape,
+                            eh_dtype dtype);
+/* eh_custom_output_set: output k is t, a tensor the kernel made (with
+ * frontend ops, say): its reference passes to the caller as it is.  An
+ * input of the call given back is copied instead (an op's result is never
+ * one of its inputs).  t == NULL means the kernel has no result: the call
+ * fails with the error recorded while the kernel ran, if any, else "<op>:
+ * the kernel for backend 'b' returned no result" (EH_ERR_UNSUPPORTED); the
+ * kernel returns what this returns. */
+eh_status eh_custom_output_set(const eh_op_call *call, int k, eh_tensor *t);
 
 #if defined(__GNUC__) && !defined(EH_STATIC)
 #pragma GCC visibility pop

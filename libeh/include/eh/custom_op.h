@@ -48,7 +48,15 @@ typedef enum eh_custom_rule {
      * float dtype with float_result, and the input is cast to it. */
     EH_CUSTOM_REDUCTION,
     /* The `infer` callback fills in every output; no casts. */
-    EH_CUSTOM_INFER
+    EH_CUSTOM_INFER,
+    /* The kernel makes the outputs (eh_custom_output and
+     * eh_custom_output_set, <eh/backend_api.h>): for ops whose output
+     * shapes only the kernel knows -- an application's legacy functions
+     * that allocate their own results, say.  No casts.  With nothing known
+     * about the outputs before the kernel runs, a call runs when it is
+     * made on every backend, `lazy` included (its inputs are evaluated
+     * first): it is never recorded. */
+    EH_CUSTOM_DYNAMIC
 } eh_custom_rule;
 
 /* Shape and dtype of one output, as infer fills it in. */

@@ -18,4 +18,7 @@ eh_tensor *eh_blas_add(const eh_tensor *a, const eh_tensor *b);
 /* lstsq.c */
 eh_tensor *eh_blas_lstsq(const eh_tensor *a, const eh_tensor *b);
 
+/* distance.c: the application's own op, which libeh does not have */
+eh_tensor *eh_blas_pairwise_sqdist(const eh_tensor *x, const eh_tensor *y);
+
 #endif

@@ -25,4 +25,7 @@ eh_tensor *eh_ref_softmax(const eh_tensor *x, int axis);
 /* shape.c */
 eh_tensor *eh_ref_transpose(const eh_tensor *x, const int *perm, int n_perm);
 
+/* distance.c: the application's own op, which libeh does not have */
+eh_tensor *eh_ref_pairwise_sqdist(const eh_tensor *x, const eh_tensor *y);
+
 #endif

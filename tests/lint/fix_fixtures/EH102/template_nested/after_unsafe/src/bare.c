@@ -6,5 +6,5 @@ eh_tensor *eh_blas_matmul(const eh_tensor *a, const eh_tensor *b);
 
 eh_tensor *bare(const eh_tensor *a, const eh_tensor *b, const eh_tensor *c)
 {
-    return eh_add(eh_matmul(a, b), c);
+    return legacy_all(eh_blas_matmul(a, b), c);
 }

@@ -1,0 +1,484 @@
+/* lint/change/inactive.c -- the code the preprocessor skipped
+ * (inactive.h). */
+#include "inactive.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "clang_util.h"
+#include "config.h"
+#include "include_line.h"
+#include "mem.h"
+#include "path.h"
+#include "rewrite.h"
+#include "strbuf.h"
+#include "strmap.h"
+
+/* ---- the rule: lexing skipped ranges ------------------------------------- */
+
+typedef struct decl_info {
+    bool backend;             /* declared in backend code */
+    char *file;               /* where (real path), or NULL */
+} decl_info;
+
+typedef struct state {
+    bool indexed;
+    el_strmap decls;          /* top-level name -> decl_info */
+    el_rewriter *rw;
+} state;
+
+static bool ident_start(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool ident_char(char c)
+{
+    return ident_start(c) || (c >= '0' && c <= '9');
+}
+
+/* Is the file holding a declaration backend code (a backend directory, a
+ * legacy one, or a backend header)? */
+static bool backend_file(el_ctx *ctx, CXFile f)
+{
+    if (!f)
+        return false;
+    if (el_file_class_of(ctx, f, NULL) == EL_FILE_BACKEND)
+        return true;
+    char name[PATH_MAX], be[64];
+    elc_file_name(f, name, sizeof name);
+    char *real = realpath(name, NULL);
+    const char *p = real ? real : name;
+    bool r = el_config_legacy_backend(el_ctx_config(ctx), p, be, sizeof be) ||
+             el_config_is_backend_header(el_ctx_config(ctx), p, p);
+    free(real);
+    return r;
+}
+
+typedef struct index_walk {
+    el_ctx *ctx;
+    state *s;
+} index_walk;
+
+static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    index_walk *w = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_EnumDecl)
+        clang_visitChildren(c, index_visit, w);
+    if (k != CXCursor_FunctionDecl && k != CXCursor_VarDecl && k != CXCursor_TypedefDecl &&
+        k != CXCursor_StructDecl && k != CXCursor_UnionDecl && k != CXCursor_EnumDecl &&
+        k != CXCursor_EnumConstantDecl && k != CXCursor_MacroDefinition)
+        return CXChildVisit_Continue;
+    char name[256];
+    elc_spelling(c, name, sizeof name);
+    if (!name[0] || el_strmap_get(&w->s->decls, name))
+        return CXChildVisit_Continue;
+    CXFile f = NULL;
+    clang_getSpellingLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
+    decl_info *di = el_xcalloc(1, sizeof *di);
+    di->backend = backend_file(w->ctx, f);
+    char path[PATH_MAX];
+    elc_file_name(f, path, sizeof path);
+    di->file = f && path[0] ? realpath(path, NULL) : NULL;
+    el_strmap_put(&w->s->decls, name, di);
+    return CXChildVisit_Continue;
+}
+
+/* What the TU declares as `name` (NULL: nothing). */
+static const decl_info *decl_of(el_ctx *ctx, state *s, const char *name)
+{
+    if (!s->indexed) {
+        s->indexed = true;
+        index_walk w = {ctx, s};
+        clang_visitChildren(clang_getTranslationUnitCursor(el_tu(ctx)), index_visit, &w);
+    }
+    return el_strmap_get(&s->decls, name);
+}
+
+/* Does `name` name backend code here? */
+static bool backend_name(el_ctx *ctx, state *s, const char *name)
+{
+    const el_config *cfg = el_ctx_config(ctx);
+    char be[64];
+    if (el_backend_of_symbol(cfg, name, be, sizeof be) || el_backend_prefix_of(cfg, name, true))
+        return true;
+    const decl_info *d = decl_of(ctx, s, name);
+    return d && d->backend;
+}
+
+static unsigned line_at(const char *t, size_t off, unsigned *col)
+{
+    unsigned line = 1;
+    size_t ls = 0;
+    for (size_t i = 0; i < off; i++)
+        if (t[i] == '\n') {
+            line++;
+            ls = i + 1;
+        }
+    if (col)
+        *col = (unsigned)(off - ls + 1);
+    return line;
+}
+
+/* Past a comment or literal at t[i] (i itself when there is none). */
+static size_t skip_lexeme(const char *t, size_t n, size_t i)
+{
+    if (t[i] == '/' && i + 1 < n && t[i + 1] == '*') {
+        for (i += 2; i + 1 < n && !(t[i] == '*' && t[i + 1] == '/'); i++)
+            ;
+        return i + 2 < n ? i + 2 : n;
+    }
+    if (t[i] == '/' && i + 1 < n && t[i + 1] == '/') {
+        while (i < n && t[i] != '\n')
+            i++;
+        return i;
+    }
+    if (t[i] == '"' || t[i] == '\'') {
+        char q = t[i];
+        for (i++; i < n && t[i] != q && t[i] != '\n'; i++)
+            if (t[i] == '\\')
+                i++;
+        return i < n ? i + 1 : n;
+    }
+    return i;
+}
+
+/* The end of the line at i, continuation lines included. */
+static size_t line_end(const char *t, size_t n, size_t i)
+{
+    while (i < n && t[i] != '\n') {
+        if (t[i] == '\\' && i + 1 < n && t[i + 1] == '\n')
+            i++;
+        i++;
+    }
+    return i;
+}
+
+/* An #include directive on t[b..e): its spelling (malloc'd) or NULL. */
+static char *include_of(const char *t, size_t b, size_t e, bool *angled)
+{
+    const char *name;
+    size_t len;
+    return el_include_line(t + b, e - b, angled, &name, &len) && len ? el_xstrndup(name, len)
+                                                                     : NULL;
+}
+
+/* Is the skipped include a backend header's? */
+static bool backend_include(el_ctx *ctx, const char *file, const char *spelled, bool angled)
+{
+    const el_config *cfg = el_ctx_config(ctx);
+    char be[64];
+    char *guess = NULL;
+    if (!angled) {
+        char *dir = el_path_dirname(file);
+        char *j = el_path_join(dir, spelled);
+        guess = el_path_abs(j);
+        free(j);
+        free(dir);
+    }
+    bool r = el_config_is_backend_header(cfg, spelled, guess) ||
+             (guess && el_config_legacy_backend(cfg, guess, be, sizeof be));
+    free(guess);
+    return r;
+}
+
+static json_object *id_json(el_ctx *ctx, state *s, const char *t, size_t off, size_t len,
+                            bool call)
+{
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)len, t + off);
+    if (!backend_name(ctx, s, name))
+        return NULL;
+    if (!s->rw)
+        s->rw = el_rewriter_new(el_tu(ctx), el_ctx_config(ctx));
+    char target[160], why[512];
+    el_fix_safety safety = EL_FIX_NONE;
+    bool ok = el_rewrite_name(s->rw, name, target, sizeof target, &safety, why, sizeof why);
+    if (ok && safety != EL_FIX_SAFE) {
+        ok = false;
+        snprintf(why, sizeof why, "%s is not declared where it is skipped, so its signature "
+                                  "cannot be compared with %s's", target, target);
+    }
+    unsigned col, line = line_at(t, off, &col);
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "name", json_object_new_string(name));
+    json_object_object_add(o, "off", json_object_new_int64((int64_t)off));
+    json_object_object_add(o, "line", json_object_new_int64(line));
+    json_object_object_add(o, "col", json_object_new_int64(col));
+    json_object_object_add(o, "call", json_object_new_boolean(call));
+    json_object_object_add(o, "rename", ok ? json_object_new_string(target) : NULL);
+    /* the file declaring it here ("": nothing does) */
+    const decl_info *d = decl_of(ctx, s, name);
+    json_object_object_add(o, "decl", json_object_new_string(d && d->file ? d->file : ""));
+    json_object_object_add(o, "why", json_object_new_string(ok ? "" : why));
+    return o;
+}
+
+/* Lex one skipped range [b, e) of file (text t of size n). */
+static json_object *range_json(el_ctx *ctx, state *s, const char *path, const char *t, size_t n,
+                               size_t b, size_t e)
+{
+    json_object *ids = json_object_new_array(), *incs = json_object_new_array();
+    for (size_t i = b; i < e;) {
+        /* a directive: an include is noted, the others are not code */
+        size_t ls = i;
+        while (ls > b && (t[ls - 1] == ' ' || t[ls - 1] == '\t'))
+            ls--;
+        if (t[i] == '#' && (ls == 0 || t[ls - 1] == '\n' || ls == b)) {
+            size_t le = line_end(t, n, i);
+            bool angled = false;
+            char *inc = include_of(t, i, le, &angled);
+            if (inc && backend_include(ctx, path, inc, angled)) {
+                json_object *o = json_object_new_object();
+                json_object_object_add(o, "spelled", json_object_new_string(inc));
+                json_object_object_add(o, "angled", json_object_new_boolean(angled));
+                json_object_object_add(o, "off", json_object_new_int64((int64_t)i));
+                json_object_object_add(o, "end", json_object_new_int64((int64_t)(le < n ? le + 1 : le)));
+                json_object_object_add(o, "line", json_object_new_int64(line_at(t, i, NULL)));
+                json_object_array_add(incs, o);
+            }
+            free(inc);
+            i = le;
+            continue;
+        }
+        size_t j = skip_lexeme(t, n, i);
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        if (ident_start(t[i]) && (i == 0 || !ident_char(t[i - 1]))) {
+            size_t k = i;
+            while (k < n && ident_char(t[k]))
+                k++;
+            size_t p = k;
+            while (p < n && (t[p] == ' ' || t[p] == '\t' || t[p] == '\n' || t[p] == '\r'))
+                p++;
+            json_object *o = id_json(ctx, s, t, i, k - i, p < n && t[p] == '(');
+            if (o)
+                json_object_array_add(ids, o);
+            i = k;
+            continue;
+        }
+        i++;
+    }
+    if (!json_object_array_length(ids) && !json_object_array_length(incs)) {
+        json_object_put(ids);
+        json_object_put(incs);
+        return NULL;
+    }
+    json_object *r = json_object_new_object();
+    json_object_object_add(r, "path", json_object_new_string(path));
+    json_object_object_add(r, "begin", json_object_new_int64((int64_t)b));
+    json_object_object_add(r, "end", json_object_new_int64((int64_t)e));
+    json_object_object_add(r, "line", json_object_new_int64(line_at(t, b, NULL)));
+    json_object_object_add(r, "end_line", json_object_new_int64(line_at(t, e, NULL)));
+    json_object_object_add(r, "ids", ids);
+    json_object_object_add(r, "incs", incs);
+    return r;
+}
+
+static void on_file(el_ctx *ctx, void *st, CXFile file)
+{
+    state *s = st;
+    CXTranslationUnit tu = el_tu(ctx);
+    CXSourceRangeList *l = clang_getSkippedRanges(tu, file);
+    if (!l)
+        return;
+    size_t n = 0;
+    const char *t = l->count ? clang_getFileContents(tu, file, &n) : NULL;
+    char name[PATH_MAX];
+    elc_file_name(file, name, sizeof name);
+    char *real = realpath(name, NULL);
+    for (unsigned i = 0; t && real && i < l->count; i++) {
+        unsigned b = 0, e = 0;
+        clang_getSpellingLocation(clang_getRangeStart(l->ranges[i]), NULL, NULL, NULL, &b);
+        clang_getSpellingLocation(clang_getRangeEnd(l->ranges[i]), NULL, NULL, NULL, &e);
+        if (b >= e || e > n)
+            continue;
+        json_object *r = range_json(ctx, s, real, t, n, b, e);
+        if (r) {
+            el_fact(ctx, EL_FACT_INACTIVE,
+                    json_object_to_json_string_ext(r, JSON_C_TO_STRING_PLAIN |
+                                                          JSON_C_TO_STRING_NOSLASHESCAPE));
+            json_object_put(r);
+        }
+    }
+    free(real);
+    clang_disposeSourceRangeList(l);
+}
+
+static void free_decl(const char *key, void *value, void *ud)
+{
+    (void)key;
+    (void)ud;
+    decl_info *d = value;
+    free(d->file);
+    free(d);
+}
+
+static void end(el_ctx *ctx, void *st)
+{
+    (void)ctx;
+    state *s = st;
+    el_strmap_each(&s->decls, free_decl, NULL);
+    el_strmap_free(&s->decls);
+    el_rewriter_free(s->rw);
+}
+
+const el_rule el_inactive_rule = {
+    .id = "el-inactive",
+    .state_size = sizeof(state),
+    .on_file = on_file,
+    .end = end,
+};
+
+/* ---- reading the facts --------------------------------------------------------- */
+
+static const char *jstr(json_object *o, const char *k)
+{
+    json_object *v = NULL;
+    return json_object_object_get_ex(o, k, &v) && json_object_is_type(v, json_type_string)
+               ? json_object_get_string(v)
+               : NULL;
+}
+
+static int64_t jint(json_object *o, const char *k)
+{
+    json_object *v = NULL;
+    return json_object_object_get_ex(o, k, &v) ? json_object_get_int64(v) : 0;
+}
+
+static json_object *jarr(json_object *o, const char *k)
+{
+    json_object *v = NULL;
+    return json_object_object_get_ex(o, k, &v) && json_object_is_type(v, json_type_array) ? v
+                                                                                       : NULL;
+}
+
+static void add_range(el_inactive *out, json_object *o)
+{
+    const char *path = jstr(o, "path");
+    if (!path)
+        return;
+    size_t b = (size_t)jint(o, "begin"), e = (size_t)jint(o, "end");
+    for (size_t i = 0; i < out->n; i++)
+        if (out->v[i].begin == b && out->v[i].end == e && !strcmp(out->v[i].path, path))
+            return;
+    el_grow(&out->v, &out->cap, out->n + 1, sizeof *out->v);
+    el_inactive_range *r = &out->v[out->n++];
+    memset(r, 0, sizeof *r);
+    r->path = el_xstrdup(path);
+    r->begin = b;
+    r->end = e;
+    r->line = (unsigned)jint(o, "line");
+    r->end_line = (unsigned)jint(o, "end_line");
+    json_object *ids = jarr(o, "ids"), *incs = jarr(o, "incs");
+    size_t ni = ids ? json_object_array_length(ids) : 0;
+    r->ids = el_xcalloc(ni + 1, sizeof *r->ids);
+    for (size_t i = 0; i < ni; i++) {
+        json_object *x = json_object_array_get_idx(ids, i);
+        el_inactive_id *d = &r->ids[r->n_ids++];
+        const char *rename = jstr(x, "rename"), *why = jstr(x, "why");
+        json_object *call = NULL;
+        d->name = el_xstrdup(jstr(x, "name") ? jstr(x, "name") : "");
+        d->off = (size_t)jint(x, "off");
+        d->line = (unsigned)jint(x, "line");
+        d->col = (unsigned)jint(x, "col");
+        d->call = json_object_object_get_ex(x, "call", &call) && json_object_get_boolean(call);
+        d->rename = rename ? el_xstrdup(rename) : NULL;
+        d->why = el_xstrdup(why ? why : "");
+        const char *decl = jstr(x, "decl");
+        d->decl = el_xstrdup(decl ? decl : "");
+    }
+    size_t nc = incs ? json_object_array_length(incs) : 0;
+    r->incs = el_xcalloc(nc + 1, sizeof *r->incs);
+    for (size_t i = 0; i < nc; i++) {
+        json_object *x = json_object_array_get_idx(incs, i);
+        el_inactive_inc *c = &r->incs[r->n_incs++];
+        c->spelled = el_xstrdup(jstr(x, "spelled") ? jstr(x, "spelled") : "");
+        json_object *ang = NULL;
+        c->angled = json_object_object_get_ex(x, "angled", &ang) && json_object_get_boolean(ang);
+        c->off = (size_t)jint(x, "off");
+        c->end = (size_t)jint(x, "end");
+        c->line = (unsigned)jint(x, "line");
+    }
+}
+
+void el_inactive_from_facts(el_inactive *out, const el_fact_list *facts)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < facts->n; i++) {
+        if (strcmp(facts->v[i].key, EL_FACT_INACTIVE) != 0)
+            continue;
+        json_object *o = json_tokener_parse(facts->v[i].value);
+        if (o)
+            add_range(out, o);
+        json_object_put(o);
+    }
+}
+
+const el_inactive_range *el_inactive_at(const el_inactive *in, const char *path, size_t begin,
+                                        size_t end)
+{
+    for (size_t i = 0; in && i < in->n; i++) {
+        const el_inactive_range *r = &in->v[i];
+        if (strcmp(r->path, path) != 0)
+            continue;
+        if (begin == end ? (begin > r->begin && begin < r->end)
+                         : (begin < r->end && r->begin < end))
+            return r;
+    }
+    return NULL;
+}
+
+char *el_inactive_blocks(const el_inactive *in, const char *rule, const el_fix *fx)
+{
+    if (!in || !fx)
+        return NULL;
+    for (size_t i = 0; i < fx->edits.n; i++) {
+        const el_edit *e = &fx->edits.v[i];
+        const el_inactive_range *r = el_inactive_at(in, e->path, e->begin, e->end);
+        if (r)
+            return el_xasprintf("it would edit lines %u-%u, which the preprocessor skips in "
+                                "this configuration", r->line, r->end_line);
+    }
+    if (strcmp(rule, "EH101") != 0 || !fx->edits.n)
+        return NULL;
+    const char *path = fx->edits.v[0].path;
+    for (size_t i = 0; i < in->n; i++) {
+        const el_inactive_range *r = &in->v[i];
+        if (strcmp(r->path, path) != 0 || !r->n_ids)
+            continue;
+        return el_xasprintf("the include is still needed by code the preprocessor skips in "
+                            "this configuration: line %u uses %s", r->ids[0].line,
+                            r->ids[0].name);
+    }
+    return NULL;
+}
+
+void el_inactive_free(el_inactive *in)
+{
+    for (size_t i = 0; i < in->n; i++) {
+        el_inactive_range *r = &in->v[i];
+        free(r->path);
+        for (size_t k = 0; k < r->n_ids; k++) {
+            free(r->ids[k].name);
+            free(r->ids[k].rename);
+            free(r->ids[k].why);
+            free(r->ids[k].decl);
+        }
+        free(r->ids);
+        for (size_t k = 0; k < r->n_incs; k++)
+            free(r->incs[k].spelled);
+        free(r->incs);
+    }
+    free(in->v);
+    memset(in, 0, sizeof *in);
+}

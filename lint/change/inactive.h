@@ -1,0 +1,82 @@
+/* lint/change/inactive.h -- the code the preprocessor skipped.
+ *
+ * A file's #ifdef USE_BLAS / #else arms are parsed in one configuration
+ * only; the other arm is text libclang skips (clang_getSkippedRanges).
+ * A fix judged on the parsed arm alone can break the skipped one: an
+ * include removed because "nothing uses it any more" while the #else arm
+ * still calls eh_ref_matmul.  el_inactive_rule (an extra rule, run with
+ * the linter's, as emberlint --fix and ember-migrate do) reads every
+ * skipped range of every linted file, lexes it, and records as facts
+ *   - each identifier that names backend code: a backend prefix
+ *     (eh_blas_..., cblas_...) or a declaration the TU has in a backend
+ *     header; with what it would become by the naming contract when that
+ *     is proven here (the TU declares it with eh_<op>'s type: the same
+ *     token rename that is safe in the parsed arm), else why not;
+ *   - each #include of a backend header.
+ * el_inactive_blocks then tells whether a fix must not be applied
+ * because the skipped code needs what it removes. */
+#ifndef EL_INACTIVE_H
+#define EL_INACTIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine.h"
+#include "finding.h"
+#include "rule.h"
+
+#define EL_FACT_INACTIVE "el-inactive"
+
+extern const el_rule el_inactive_rule;
+
+/* A backend name in skipped code. */
+typedef struct el_inactive_id {
+    char *name;
+    size_t off;               /* byte offset in the file */
+    unsigned line, col;
+    bool call;                /* followed by '(' */
+    char *rename;             /* the op it becomes, proven here ("eh_matmul"), or NULL */
+    char *why;                /* why there is no proven rename ("" with one) */
+    char *decl;               /* the file declaring it where it is skipped ("": none) */
+} el_inactive_id;
+
+/* A backend #include in skipped code. */
+typedef struct el_inactive_inc {
+    char *spelled;
+    bool angled;
+    size_t off, end;          /* the directive: from its '#' to past its line */
+    unsigned line;
+} el_inactive_inc;
+
+/* One skipped range of a file (as one TU saw it). */
+typedef struct el_inactive_range {
+    char *path;               /* absolute, real */
+    size_t begin, end;        /* bytes, from the #if to the line that ends it */
+    unsigned line, end_line;
+    el_inactive_id *ids;
+    size_t n_ids;
+    el_inactive_inc *incs;
+    size_t n_incs;
+} el_inactive_range;
+
+typedef struct el_inactive {
+    el_inactive_range *v;
+    size_t n, cap;
+} el_inactive;
+
+/* The ranges recorded in facts (several TUs seeing a header give one
+ * range each, kept once). */
+void el_inactive_from_facts(el_inactive *out, const el_fact_list *facts);
+/* Is [begin, end) of path inside (or overlapping) a skipped range?  The
+ * range when so, else NULL. */
+const el_inactive_range *el_inactive_at(const el_inactive *in, const char *path, size_t begin,
+                                        size_t end);
+/* Must the fix of a finding of `rule` be left out because of skipped
+ * code?  NULL, or the reason (malloc'd): its edits touch skipped text,
+ * or (EH101) the skipped code of its file still names backend code the
+ * include declares ("line 12, skipped in this configuration, still uses
+ * eh_ref_matmul"). */
+char *el_inactive_blocks(const el_inactive *in, const char *rule, const el_fix *fx);
+void el_inactive_free(el_inactive *in);
+
+#endif

@@ -1,0 +1,247 @@
+/* lint/engine/include_search.c -- the empty places include directives
+ * searched (include_search.h). */
+#include "include_search.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args_policy.h"
+#include "mem.h"
+#include "path.h"
+#include "strmap.h"
+
+typedef struct dirlist {
+    char **v;
+    size_t n, cap;
+} dirlist;
+
+static void add_dir(dirlist *l, const char *dir)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->v[i], dir) == 0)
+            return;
+    el_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v);
+    l->v[l->n++] = el_xstrdup(dir);
+}
+
+static void free_dirs(dirlist *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+}
+
+/* The search path, in libclang's order, for "..." (quote) and <...>. */
+typedef struct search {
+    dirlist quote, angled, system, after;
+} search;
+
+static void from_args(search *s, char *const *args, size_t n)
+{
+    static const struct {
+        const char *opt;
+        int list; /* 0 quote, 1 angled, 2 system, 3 after */
+    } opts[] = {{"-iquote", 0}, {"-I", 1}, {"-isystem-after", 3}, {"-isystem", 2},
+                {"-cxx-isystem", 2}, {"-idirafter", 3}};
+    dirlist *lists[] = {&s->quote, &s->angled, &s->system, &s->after};
+    for (size_t i = 0; i < n;) {
+        el_arg_info k = el_arg_inspect(args, n, i);
+        const char *val = k.span == 2 ? args[i + 1] : args[i] + k.value_off;
+        for (size_t o = 0; k.path && o < sizeof opts / sizeof opts[0]; o++) {
+            size_t lo = strlen(opts[o].opt);
+            if (strncmp(args[i], opts[o].opt, lo) == 0 && (k.span == 2 || k.value_off == lo)) {
+                if (val[0] && val[0] != '=') { /* "=dir" is under the sysroot: not followed */
+                    char *abs = el_path_abs(val);
+                    add_dir(lists[opts[o].list], abs);
+                    free(abs);
+                }
+                break;
+            }
+        }
+        i += k.span;
+    }
+}
+
+/* One #include of the TU. */
+typedef struct directive {
+    char *name;          /* as written: "x.h", "eh/eh.h" */
+    char *from_dir;      /* the including file's directory */
+    char *found;         /* what libclang found (normalized), or NULL */
+    bool angled, quoted, next;
+} directive;
+
+typedef struct walk {
+    CXTranslationUnit tu;
+    directive *v;
+    size_t n, cap;
+} walk;
+
+/* How the directive at [b, e) of text is written: <...>, "..." (neither
+ * when a macro names the header), #include_next. */
+static void delimiters(const char *text, size_t size, unsigned b, unsigned e, directive *d)
+{
+    if (!text || e > size || b >= e)
+        return;
+    const char *s = text + b;
+    size_t len = e - b;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '<' || s[i] == '"') {
+            d->angled = s[i] == '<';
+            d->quoted = s[i] == '"';
+            break;
+        }
+    }
+    for (size_t i = 0; i + 12 <= len; i++)
+        if (memcmp(s + i, "include_next", 12) == 0)
+            d->next = true;
+}
+
+/* The file's name as libclang found it, made absolute (a relative name
+ * is relative to the current directory, as -Iinc is) and normalized. */
+static char *file_path(CXFile f)
+{
+    CXString s = clang_getFileName(f);
+    const char *c = clang_getCString(s);
+    char *p = c && c[0] ? el_path_abs(c) : NULL;
+    clang_disposeString(s);
+    return p;
+}
+
+static enum CXChildVisitResult directive_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_InclusionDirective)
+        return CXChildVisit_Continue;
+    directive d;
+    memset(&d, 0, sizeof d);
+    CXString sp = clang_getCursorSpelling(c);
+    const char *name = clang_getCString(sp);
+    bool usable = name && name[0] && name[0] != '/';
+    if (usable)
+        d.name = el_xstrdup(name);
+    clang_disposeString(sp);
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile f = NULL;
+    unsigned b = 0, e = 0;
+    clang_getExpansionLocation(clang_getRangeStart(r), &f, NULL, NULL, &b);
+    clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
+    char *from = f ? file_path(f) : NULL;
+    if (!usable || !from) {
+        free(d.name);
+        free(from);
+        return CXChildVisit_Continue;
+    }
+    d.from_dir = el_path_dirname(from);
+    free(from);
+    size_t size = 0;
+    const char *text = clang_getFileContents(w->tu, f, &size);
+    delimiters(text, size, b, e, &d);
+    CXFile inc = clang_getIncludedFile(c);
+    d.found = inc ? file_path(inc) : NULL;
+    el_grow(&w->v, &w->cap, w->n + 1, sizeof *w->v);
+    w->v[w->n++] = d;
+    return CXChildVisit_Continue;
+}
+
+/* "dir/name" when found is that, else NULL: the directory an include was
+ * found in. */
+static char *found_in(const directive *d)
+{
+    if (!d->found)
+        return NULL;
+    size_t lf = strlen(d->found), ln = strlen(d->name);
+    if (lf <= ln + 1 || d->found[lf - ln - 1] != '/' || strcmp(d->found + lf - ln, d->name) != 0)
+        return NULL;
+    return el_xstrndup(d->found, lf - ln - 1);
+}
+
+static bool in_list(const dirlist *l, const char *dir)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->v[i], dir) == 0)
+            return true;
+    return false;
+}
+
+typedef struct output {
+    el_filehash *fs;
+    el_tu_result *res;
+    el_strmap seen;
+    bool consistent;
+} output;
+
+/* One place the search for d looks, in order; *passed once the place
+ * that answered is behind.  A file at a place before it means libclang
+ * saw another tree than the one on disk now (a file appeared during the
+ * parse), unless the order there is not known (ordered false). */
+static void consider(output *o, const char *dir, const directive *d, bool ordered, bool *passed)
+{
+    char *joined = el_path_join(dir, d->name);
+    char *cand = el_path_abs(joined);
+    free(joined);
+    if (d->found && strcmp(cand, d->found) == 0) {
+        *passed = true;
+    } else if (!el_filehash_exists(o->fs, cand)) {
+        if (!el_strmap_get(&o->seen, cand)) {
+            el_strmap_put(&o->seen, cand, (void *)1);
+            el_result_add_absent(o->res, cand);
+        }
+    } else if (ordered && !*passed) {
+        o->consistent = false;
+    }
+    free(cand);
+}
+
+static void consider_all(output *o, const dirlist *l, const directive *d, bool ordered,
+                         bool *passed)
+{
+    for (size_t i = 0; i < l->n; i++)
+        consider(o, l->v[i], d, ordered, passed);
+}
+
+bool el_include_search_absent(CXTranslationUnit tu, char *const *args, size_t n_args,
+                              el_filehash *fs, el_tu_result *res)
+{
+    search s;
+    memset(&s, 0, sizeof s);
+    from_args(&s, args, n_args);
+    walk w = {tu, NULL, 0, 0};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), directive_visit, &w);
+    /* libclang's own system directories: where <...> headers were found
+     * outside the arguments' directories (their order is not known) */
+    dirlist sys = {0};
+    for (size_t i = 0; i < w.n; i++) {
+        char *dir = w.v[i].angled ? found_in(&w.v[i]) : NULL;
+        if (dir && !in_list(&s.angled, dir) && !in_list(&s.system, dir) && !in_list(&s.after, dir))
+            add_dir(&sys, dir);
+        free(dir);
+    }
+    output o = {fs, res, {0}, true};
+    for (size_t i = 0; i < w.n; i++) {
+        const directive *d = &w.v[i];
+        bool passed = false;
+        if (!d->next) {
+            if (!d->angled) { /* "..." (or a macro): the includer's directory first */
+                consider(&o, d->from_dir, d, true, &passed);
+                consider_all(&o, &s.quote, d, true, &passed);
+            }
+            consider_all(&o, &s.angled, d, true, &passed);
+            consider_all(&o, &s.system, d, true, &passed);
+            consider_all(&o, &sys, d, false, &passed);
+            consider_all(&o, &s.after, d, !sys.n, &passed);
+        }
+        free(d->name);
+        free(d->from_dir);
+        free(d->found);
+    }
+    free(w.v);
+    el_strmap_free(&o.seen);
+    free_dirs(&sys);
+    free_dirs(&s.quote);
+    free_dirs(&s.angled);
+    free_dirs(&s.system);
+    free_dirs(&s.after);
+    return o.consistent;
+}

@@ -1,0 +1,6 @@
+#include "shared.h"
+
+int uses_shared_b(void)
+{
+    return 1;
+}

@@ -1,0 +1,560 @@
+/* tests/lint/test_cache_trust.c -- the cache never makes a run report less
+ * than --no-cache would, and its entries are input:
+ *
+ *   - a header edited while its TU is parsed is not cached with the new
+ *     content's hash and the old content's findings;
+ *   - a new header that shadows another on the include path misses;
+ *   - entries are validated: checksum and key (edited, truncated and
+ *     swapped entries miss), regular files only (an entry or a dependency
+ *     that is /dev/zero, a FIFO or a symbolic link never hangs or hits);
+ *   - nothing is written through symbolic links planted in or as the
+ *     cache directory (temporary files, CACHEDIR.TAG, .gitignore);
+ *   - keys are relative to the repository: a moved tree hits.
+ *
+ * Tests that could hang set a generous alarm: a guard, not a timing. */
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lint_test.h"
+#include "cache.h"
+#include "config.h"
+#include "engine.h"
+#include "filehash.h"
+#include "hash.h"
+#include "knowledge.h"
+#include "metadata.h"
+#include "registry.h"
+#include "path.h"
+#include "rule.h"
+#include "sources.h"
+
+#define HANG_GUARD_SECONDS 120
+
+static char *dir;
+
+static int setup(void **state)
+{
+    (void)state;
+    dir = tt_tmpdir();
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tt_rmtree(dir);
+    free(dir);
+    return 0;
+}
+
+static void w(const char *rel, const char *content)
+{
+    free(tt_write(dir, rel, content));
+}
+
+static void tu_counts(const char *err, unsigned *tus, unsigned *cached)
+{
+    const char *p = strstr(err, " files, ");
+    assert_non_null(p);
+    assert_int_equal(sscanf(p, " files, %u translation units (%u from the cache)", tus, cached), 2);
+}
+
+static tt_run lint_cached(void)
+{
+    return lt_lint(dir, "-v", "--cache-dir", "cache", "--format", "json", "src", "--", "-Iinc", NULL);
+}
+
+static tt_run lint_uncached(void)
+{
+    return lt_lint(dir, "--no-cache", "--format", "json", "src", "--", "-Iinc", NULL);
+}
+
+/* A cached run reports exactly what --no-cache does; its hit count. */
+static unsigned same_as_uncached(void)
+{
+    tt_run c = lint_cached(), u = lint_uncached();
+    if (strcmp(c.out, u.out) != 0 || c.status != u.status) {
+        print_error("cached (status %d):\n%s\n--no-cache (status %d):\n%s\n", c.status, c.out,
+                    u.status, u.out);
+        fail();
+    }
+    unsigned tus, cached;
+    tu_counts(c.err, &tus, &cached);
+    tt_free(&c);
+    tt_free(&u);
+    return cached;
+}
+
+/* The names of the cache's entries (NULL-terminated, sorted). */
+static char **entries(void)
+{
+    char *cdir = tt_path(dir, "cache");
+    DIR *d = opendir(cdir);
+    assert_non_null(d);
+    char **v = calloc(64, sizeof *v);
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < 63) {
+        size_t l = strlen(e->d_name);
+        if (l > 5 && strcmp(e->d_name + l - 5, ".json") == 0 && e->d_name[0] != '.')
+            v[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    free(cdir);
+    for (size_t i = 1; i < n; i++)
+        for (size_t k = i; k > 0 && strcmp(v[k - 1], v[k]) > 0; k--) {
+            char *t = v[k];
+            v[k] = v[k - 1];
+            v[k - 1] = t;
+        }
+    return v;
+}
+
+static void free_list(char **v)
+{
+    for (size_t i = 0; v[i]; i++)
+        free(v[i]);
+    free(v);
+}
+
+static char *entry_path(const char *name)
+{
+    char *rel = tt_fmt("cache/%s", name);
+    char *p = tt_path(dir, rel);
+    free(rel);
+    return p;
+}
+
+/* ---- an edit during the parse ------------------------------------------------ */
+
+/* An extra rule that rewrites src/h.h once, after its TU was parsed and
+ * before the result is stored: what an editor saving during a run does. */
+static int edits_left;
+
+static void edit_header(el_ctx *ctx, void *state)
+{
+    (void)ctx;
+    (void)state;
+    if (edits_left > 0) {
+        edits_left--;
+        w("src/h.h", "#include <cblas.h>\n#define V 1\n");
+    }
+}
+
+static const el_rule editor = {.id = "(editor)", .begin = edit_header};
+
+static size_t lint_in_process(void)
+{
+    char *err = NULL;
+    el_configs *cfgs = el_configs_new(NULL, &err);
+    assert_non_null(cfgs);
+    el_filehash *hashes = el_filehash_new();
+    el_sources srcs;
+    memset(&srcs, 0, sizeof srcs);
+    char *src = tt_path(dir, "src");
+    char *paths[] = {src};
+    assert_int_equal(el_sources_collect(paths, 1, cfgs, 1u << 20, hashes, &srcs), 0);
+    el_configs_finalize(cfgs);
+    size_t nm = el_meta_count();
+    bool *selected = calloc(nm, sizeof *selected);
+    for (size_t k = 0; k < nm; k++)
+        selected[k] = strcmp(el_meta_at(k)->id, "EH101") == 0;
+    char *cache = tt_path(dir, "cache");
+    const el_rule *extra[] = {&editor, NULL};
+    el_engine_opts o = {.jobs = 1, .selected = selected, .cache_dir = cache, .extra_rules = extra};
+    el_engine_stats st = {0, 0};
+    el_findings out = {0};
+    el_engine_run(&o, &srcs, hashes, &out, &st);
+    size_t n = out.n;
+    el_findings_free(&out);
+    free(cache);
+    free(selected);
+    el_sources_free(&srcs);
+    el_filehash_free(hashes);
+    el_configs_free(cfgs);
+    free(src);
+    return n;
+}
+
+static void test_header_edited_while_linting(void **state)
+{
+    (void)state;
+    w("src/h.h", "#define V 1\n");
+    w("src/a.c", "#include \"h.h\"\nint a(void) { return V; }\n");
+    edits_left = 1;
+    assert_int_equal(lint_in_process(), 0); /* what was parsed: no finding */
+    edits_left = 0;
+    /* the header now includes a backend header: the stored entry must not
+     * pass for it */
+    assert_int_equal(lint_in_process(), 1);
+}
+
+/* ---- shadowing -------------------------------------------------------------------- */
+
+static void test_new_header_shadows(void **state)
+{
+    (void)state;
+    w("inc/x.h", "#define X 1\n");
+    w("inc2/y.h", "#define Y 1\n");
+    w("src/a.c", "#include \"x.h\"\n#include <y.h>\nint a(void) { return X + Y; }\n");
+    tt_run r = lt_lint(dir, "-v", "--cache-dir", "cache", "src", "--", "-Iinc", "-Iinc1",
+                       "-Iinc2", NULL);
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+    r = lt_lint(dir, "-v", "--cache-dir", "cache", "src", "--", "-Iinc", "-Iinc1", "-Iinc2", NULL);
+    unsigned tus, cached;
+    tu_counts(r.err, &tus, &cached);
+    assert_int_equal(cached, 1);
+    tt_free(&r);
+
+    /* a new x.h next to a.c is found before inc/x.h */
+    w("src/x.h", "#include <cblas.h>\n#define X 2\n");
+    r = lt_lint(dir, "-v", "--cache-dir", "cache", "src", "--", "-Iinc", "-Iinc1", "-Iinc2", NULL);
+    tu_counts(r.err, &tus, &cached);
+    assert_int_equal(cached, 0);
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "src/x.h:1:1:"));
+    tt_free(&r);
+
+    /* a new inc1/y.h is found before inc2/y.h */
+    w("inc1/y.h", "#error shadowed\n");
+    r = lt_lint(dir, "-v", "--cache-dir", "cache", "src", "--", "-Iinc", "-Iinc1", "-Iinc2", NULL);
+    tu_counts(r.err, &tus, &cached);
+    assert_int_equal(cached, 0);
+    assert_true(tt_contains(r.out, "EH000"));
+    tt_free(&r);
+}
+
+/* ---- entries are input ------------------------------------------------------------- */
+
+static void make_two_files(void)
+{
+    w("src/a.c", "#include <cblas.h>\nint a(void) { return 0; }\n");
+    w("src/b.c", "int b(void) { return 0; }\n");
+    assert_int_equal(same_as_uncached(), 0);
+    assert_int_equal(same_as_uncached(), 2);
+}
+
+static void test_edited_truncated_swapped_entries_miss(void **state)
+{
+    (void)state;
+    make_two_files();
+    char **e = entries();
+    assert_non_null(e[0]);
+    assert_non_null(e[1]);
+    char *p0 = entry_path(e[0]), *p1 = entry_path(e[1]);
+    size_t l0 = 0, l1 = 0;
+    char *t0 = tt_read(p0, &l0), *t1 = tt_read(p1, &l1);
+
+    /* findings removed by hand (a.c's entry is the one with a finding) */
+    char *with = strstr(t0, "EH101") ? p0 : p1;
+    const char *text = with == p0 ? t0 : t1;
+    char *edited = strdup(text);
+    char *f = strstr(edited, "\"findings\":[");
+    assert_non_null(f);
+    char *end = strstr(f, "],\"facts\"");
+    assert_non_null(end);
+    memmove(f + strlen("\"findings\":["), end, strlen(end) + 1);
+    free(tt_write_n("/", with + 1, edited, strlen(edited)));
+    assert_int_equal(same_as_uncached(), 1);
+    assert_int_equal(same_as_uncached(), 2); /* rewritten */
+    free(edited);
+
+    /* truncated */
+    free(tt_write_n("/", p0 + 1, t0, l0 / 2));
+    assert_int_equal(same_as_uncached(), 1);
+
+    /* swapped: each entry under the other's name */
+    free(tt_write_n("/", p0 + 1, t1, l1));
+    free(tt_write_n("/", p1 + 1, t0, l0));
+    assert_int_equal(same_as_uncached(), 0);
+    assert_int_equal(same_as_uncached(), 2);
+    free(t0);
+    free(t1);
+    free(p0);
+    free(p1);
+    free_list(e);
+}
+
+/* A valid entry (right checksum and key) naming `dep` as a dependency:
+ * what someone who can write the cache directory can plant. */
+static void plant_dependency(const char *entry_file, const char *dep)
+{
+    size_t len = 0;
+    char *old = tt_read(entry_file, &len);
+    const char *body = strchr(old, '\n') + 1;
+    const char *k = strstr(body, "\"key\":\"") + 7;
+    char key[33];
+    memcpy(key, k, 32);
+    key[32] = '\0';
+    const char *deps = strstr(body, "\"deps\":[") + 8;
+    char *nbody = tt_fmt("%.*s[\"%s\",\"0123456789abcdef0123456789abcdef\"],%s",
+                         (int)(deps - body), body, dep, deps);
+    el_hasher h;
+    el_hash_init(&h);
+    el_hash_str(&h, key);
+    el_hash_update(&h, nbody, strlen(nbody));
+    char sum[33];
+    el_hash_hex(el_hash_final(&h), sum);
+    char *text = tt_fmt("emberlint-cache 2 %s\n%s", sum, nbody);
+    free(tt_write_n("/", entry_file + 1, text, strlen(text)));
+    free(text);
+    free(nbody);
+    free(old);
+}
+
+static void test_hostile_entries_never_hang(void **state)
+{
+    (void)state;
+    make_two_files();
+    char **e = entries();
+    char *p0 = entry_path(e[0]), *p1 = entry_path(e[1]);
+    alarm(HANG_GUARD_SECONDS);
+    /* a dependency that never ends, and one that blocks */
+    plant_dependency(p0, "/dev/zero");
+    char *fifo = tt_path(dir, "fifo");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    plant_dependency(p1, fifo);
+    assert_int_equal(same_as_uncached(), 0);
+    assert_int_equal(same_as_uncached(), 2);
+
+    /* the entry itself: a FIFO, a symbolic link to /dev/zero */
+    unlink(p0);
+    assert_int_equal(mkfifo(p0, 0600), 0);
+    unlink(p1);
+    assert_int_equal(symlink("/dev/zero", p1), 0);
+    assert_int_equal(same_as_uncached(), 0);
+    assert_int_equal(same_as_uncached(), 2);
+    alarm(0);
+    free(fifo);
+    free(p0);
+    free(p1);
+    free_list(e);
+}
+
+/* ---- planted symbolic links ----------------------------------------------------------- */
+
+static bool exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+static void test_planted_symlinks_are_not_followed(void **state)
+{
+    (void)state;
+    w("src/a.c", "int a(void) { return 0; }\n");
+    char *outside = tt_path(dir, "outside");
+    assert_int_equal(mkdir(outside, 0755), 0);
+    char *cache = tt_path(dir, "cache");
+    assert_int_equal(mkdir(cache, 0755), 0);
+    char *tag = tt_path(dir, "cache/CACHEDIR.TAG"), *ign = tt_path(dir, "cache/.gitignore");
+    char *tag_target = tt_path(dir, "outside/tag"), *ign_target = tt_path(dir, "outside/ign");
+    assert_int_equal(symlink(tag_target, tag), 0);
+    assert_int_equal(symlink(ign_target, ign), 0);
+    tt_run r = lint_cached();
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+    assert_false(exists(tag_target));
+    assert_false(exists(ign_target));
+
+    /* the cache directory itself a symbolic link: not used */
+    char *link = tt_path(dir, "linkcache");
+    assert_int_equal(symlink(outside, link), 0);
+    r = lt_lint(dir, "--cache-dir", "linkcache", "src", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(tt_contains(r.err, "linkcache: cannot use as the cache directory: it is a "
+                                   "symbolic link"));
+    tt_free(&r);
+    DIR *d = opendir(outside);
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)))
+        n += de->d_name[0] != '.' || strlen(de->d_name) > 2;
+    closedir(d);
+    assert_int_equal(n, 0);
+    free(link);
+    free(tag);
+    free(ign);
+    free(tag_target);
+    free(ign_target);
+    free(cache);
+    free(outside);
+}
+
+/* A run on a tree elsewhere writes no cache (neither in the current
+ * directory, outside the tree, nor in the tree); --cache-dir still works. */
+static void test_no_default_cache_outside_the_current_directory(void **state)
+{
+    (void)state;
+    w("tree/src/a.c", "int a(void) { return 0; }\n");
+    char *here = tt_path(dir, "here");
+    assert_int_equal(mkdir(here, 0755), 0);
+    tt_run r = lt_lint(here, "-v", "../tree/src", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(tt_contains(r.err, "emberlint: note: no cache: a path is outside the current "
+                                   "directory"));
+    tt_free(&r);
+    char *c1 = tt_path(dir, "here/.emberlint-cache"), *c2 = tt_path(dir, "tree/.emberlint-cache"),
+         *c3 = tt_path(dir, "tree/src/.emberlint-cache");
+    assert_false(exists(c1));
+    assert_false(exists(c2));
+    assert_false(exists(c3));
+    r = lt_lint(here, "-v", "--cache-dir", "mine", "../tree/src", NULL);
+    assert_false(tt_contains(r.err, "no cache"));
+    tt_free(&r);
+    char *mine = tt_path(dir, "here/mine/CACHEDIR.TAG");
+    assert_true(exists(mine));
+    free(mine);
+    free(c1);
+    free(c2);
+    free(c3);
+    free(here);
+}
+
+/* The temporary file of a store: with a predictable name, a symbolic
+ * link planted there had its target overwritten. */
+static void test_temporary_files_are_new_files(void **state)
+{
+    (void)state;
+    char *cdir = tt_path(dir, "cache");
+    char *err = NULL;
+    el_cache *c = el_cache_open(cdir, dir, &err);
+    assert_non_null(c);
+    char *victim = tt_write(dir, "victim", "precious\n");
+    el_hash128 key = {0x1234, 0x5678};
+    char hex[33];
+    el_hash_hex(key, hex);
+    for (unsigned serial = 0; serial < 4; serial++) { /* the old names */
+        char *name = tt_fmt("cache/%s.json.%ld.%u.tmp", hex, (long)getpid(), serial);
+        char *p = tt_path(dir, name);
+        assert_int_equal(symlink(victim, p), 0);
+        free(p);
+        free(name);
+    }
+    el_tu_result r;
+    memset(&r, 0, sizeof r);
+    char *a = tt_write(dir, "src/a.c", "int a;\n");
+    el_result_add_dep(&r, a, key);
+    el_cache_store(c, key, &r);
+    el_result_free(&r);
+    el_cache_close(c);
+    tt_assert_file(dir, "victim", "precious\n");
+    char *entry = tt_fmt("cache/%s.json", hex);
+    assert_true(tt_file_contains(dir, entry, "emberlint-cache 2 "));
+    free(entry);
+    free(a);
+    free(victim);
+    free(cdir);
+}
+
+/* Messages may show paths relative to the current directory (EH000 in an
+ * included file): a run from elsewhere in the tree does not reuse them. */
+static void test_other_current_directory(void **state)
+{
+    (void)state;
+    w("inc/bad.h", "int broken(void) { return 1 +; }\n");
+    w("src/a.c", "#include <bad.h>\nint a(void) { return 0; }\n");
+    w(".emberlint.json", "{}\n"); /* one configuration, wherever the run starts */
+    w(".git/HEAD", "ref: refs/heads/main\n"); /* one repository root too */
+    char *src = tt_path(dir, "src"), *cache = tt_path(dir, "cache");
+    char *inc = tt_fmt("-I%s/inc", dir); /* the same arguments from both */
+    tt_run top = lt_lint(dir, "--cache-dir", cache, "--format", "json", src, "--", inc, NULL);
+    assert_true(tt_contains(top.out, "in included file 'inc/bad.h'"));
+    tt_run sub = lt_lint(src, "--cache-dir", cache, "--format", "json", src, "--", inc, NULL);
+    tt_run fresh = lt_lint(src, "--no-cache", "--format", "json", src, "--", inc, NULL);
+    assert_string_equal(sub.out, fresh.out);
+    assert_true(tt_contains(sub.out, "in included file '../inc/bad.h'"));
+    tt_free(&top);
+    tt_free(&sub);
+    tt_free(&fresh);
+    free(inc);
+    free(cache);
+    free(src);
+}
+
+/* Stored text stands for the root with a placeholder; found by
+ * tests/fuzz/fuzz_cli.c: a source holding the placeholder itself (in a
+ * missing header's name, so in EH000's message) came back from the cache
+ * with the root's path in its place. */
+static void test_text_holding_the_placeholder(void **state)
+{
+    (void)state;
+    char *code = tt_fmt("#include \"no_such\x1b{root}x.h\"\n"
+                        "#include \"%s/also\x1b\x1b\x1bmissing.h\"\n"
+                        "int a(void) { return 0; }\n",
+                        dir);
+    w("src/a.c", code);
+    free(code);
+    tt_run fresh = lint_uncached();
+    assert_true(tt_contains(fresh.out, "no_such {root}x.h")); /* ESC shown as a space */
+    assert_int_equal(same_as_uncached(), 0);
+    assert_int_equal(same_as_uncached(), 1);
+    tt_free(&fresh);
+}
+
+/* ---- a moved tree -------------------------------------------------------------------------- */
+
+static void test_moved_tree_hits(void **state)
+{
+    (void)state;
+    w("a/src/m.c", "#include \"m.h\"\n#include <cblas.h>\nint m(void) { return M; }\n");
+    w("a/src/m.h", "#define M 1\n");
+    w("a/inc/n.h", "#define N 1\n");
+    w("a/src/n.c", "#include <n.h>\nint n(void) { return N; }\n");
+    w("a/.git/HEAD", "ref: refs/heads/main\n");
+    w("a/.emberlint.json", "{\"exclude\": [\"generated/\"]}\n");
+    char *a = tt_path(dir, "a"), *b = tt_path(dir, "b");
+    char *ia = tt_fmt("-I%s/inc", a), *ib = tt_fmt("-I%s/inc", b);
+    tt_run cold = lt_lint(a, "-v", "--format", "json", "src", "--", ia, NULL);
+    unsigned tus, cached;
+    tu_counts(cold.err, &tus, &cached);
+    assert_int_equal(tus, 2);
+    assert_int_equal(cached, 0);
+    assert_int_equal(rename(a, b), 0);
+    /* from the new checkout (paths are relative to the repository,
+     * .git's directory) */
+    tt_run warm = lt_lint(b, "-v", "--format", "json", "src", "--", ib, NULL);
+    tu_counts(warm.err, &tus, &cached);
+    assert_int_equal(cached, 2);
+    assert_string_equal(warm.out, cold.out);
+    tt_free(&cold);
+    tt_free(&warm);
+    free(ia);
+    free(ib);
+    free(a);
+    free(b);
+}
+
+int main(void)
+{
+    el_path_init();
+    char *err = NULL;
+    if (el_meta_init(el_rule_registry, &err) < 0 || el_knowledge_init(&err) < 0) {
+        fprintf(stderr, "test_cache_trust: %s\n", err);
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_header_edited_while_linting, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_new_header_shadows, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_edited_truncated_swapped_entries_miss, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_hostile_entries_never_hang, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_planted_symlinks_are_not_followed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_temporary_files_are_new_files, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_default_cache_outside_the_current_directory, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_other_current_directory, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_text_holding_the_placeholder, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_moved_tree_hits, setup, teardown),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    el_knowledge_free();
+    el_meta_free();
+    return rc;
+}

@@ -1,0 +1,263 @@
+/* tests/lint/test_changeset_kill.c -- a commit killed at any step loses
+ * nothing (lint/change/changeset.h, lint/change/journal.h).
+ *
+ * A child process commits a set of changes (a file modified, an
+ * executable modified, a file created two directories deep, a file
+ * deleted whose directory empties; with and without .orig backups, one
+ * replacing an older backup) and is killed at its N-th step
+ * (EL_TEST_KILL_AT=N, lint/change/inject.h), for every N until the commit
+ * runs through.  Then:
+ *   - SIGKILL: the tree may be half-changed, but el_journal_recover
+ *     (what the next run does) makes it exactly the tree before or the
+ *     tree after -- names, contents, modes -- with no temporary file or
+ *     journal left; both outcomes occur over the steps;
+ *   - SIGTERM: held during the commit, so the process dies only once the
+ *     set is complete: the tree is the tree after (before, when the
+ *     signal comes at step 1, before the commit holds signals), with no
+ *     journal left and nothing to recover. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lint_test.h"
+#include "changeset.h"
+#include "journal.h"
+#include "path.h"
+
+static char *dir;
+
+static void put(const char *rel, const char *content, mode_t mode)
+{
+    char *path = tt_write(dir, rel, content);
+    assert_int_equal(chmod(path, mode), 0);
+    free(path);
+}
+
+static el_hash128 h(const char *s)
+{
+    return el_hash_bytes(s, strlen(s));
+}
+
+static void make_tree(bool older_backup)
+{
+    tt_rmtree(dir);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    put("a.c", "int a;\n", 0644);
+    put("b.sh", "#!/bin/sh\necho b\n", 0755);
+    put("old/sub/gone.c", "gone\n", 0640);
+    put("keep.c", "keep\n", 0600);
+    if (older_backup)
+        put("a.c.orig", "an older backup\n", 0604);
+}
+
+/* The set: the same four changes each time. */
+static void build(el_changeset *cs)
+{
+    el_changeset_init(cs, dir);
+    char *err = NULL;
+    char *a = tt_path(dir, "a.c"), *b = tt_path(dir, "b.sh"), *c = tt_path(dir, "new/deep/c.c"),
+         *g = tt_path(dir, "old/sub/gone.c"), *o = tt_path(dir, "old/sub");
+    el_hash128 ha = h("int a;\n"), hb = h("#!/bin/sh\necho b\n"), hg = h("gone\n");
+    assert_int_equal(el_changeset_modify(cs, a, &ha, "int a = 1;\n", 11, &err), 0);
+    assert_int_equal(el_changeset_modify(cs, b, &hb, "#!/bin/sh\necho B\n", 18, &err), 0);
+    assert_int_equal(el_changeset_create(cs, c, "int c;\n", 7, 0644, &err), 0);
+    assert_int_equal(el_changeset_delete(cs, g, &hg, &err), 0);
+    el_changeset_rmdir_upto(cs, o, NULL);
+    free(a);
+    free(b);
+    free(c);
+    free(g);
+    free(o);
+}
+
+/* Commit in a child killed by sig at step n; the child's wait status. */
+static int commit_in_child(int n, int sig, bool backup)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char num[16], s[16];
+        snprintf(num, sizeof num, "%d", n);
+        snprintf(s, sizeof s, "%d", sig);
+        setenv("EL_TEST_KILL_AT", num, 1);
+        setenv("EL_TEST_KILL_SIGNAL", s, 1);
+        el_changeset cs;
+        build(&cs);
+        char *err = NULL;
+        int rc = el_changeset_commit(&cs, backup, &err);
+        _exit(rc == 0 ? 0 : 1);
+    }
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    return st;
+}
+
+/* The tree after a complete commit, from a commit nothing interrupts. */
+static char *after_tree(bool backup, bool older)
+{
+    make_tree(older);
+    int st = commit_in_child(0, SIGKILL, backup);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    return tt_snapshot(dir, true);
+}
+
+static void assert_clean(const char *snap, const char *what)
+{
+    if (strstr(snap, ".el-") || strstr(snap, ".ember-changeset-"))
+        fail_msg("%s: leftovers:\n%s", what, snap);
+}
+
+static void kill_every_step(int sig, bool backup, bool older)
+{
+    char *after = after_tree(backup, older);
+    make_tree(older);
+    char *before = tt_snapshot(dir, true);
+    int n, as_before = 0, as_after = 0;
+    for (n = 1; n < 200; n++) {
+        make_tree(older);
+        int st = commit_in_child(n, sig, backup);
+        if (WIFEXITED(st)) {
+            assert_int_equal(WEXITSTATUS(st), 0); /* past the last step: it ran through */
+            break;
+        }
+        assert_true(WIFSIGNALED(st) && WTERMSIG(st) == sig);
+        char *what = tt_fmt("signal %d at step %d%s", sig, n, backup ? " (--backup)" : "");
+        char *err = NULL;
+        int found = el_journal_recover(&dir, 1, true, &err);
+        if (found < 0)
+            fail_msg("%s: recovery failed: %s", what, err);
+        if (sig == SIGTERM)
+            assert_int_equal(found, 0); /* held: nothing half done */
+        char *now = tt_snapshot(dir, true);
+        assert_clean(now, what);
+        if (!strcmp(now, before)) {
+            as_before++;
+        } else {
+            tt_assert_same(after, now, what);
+            as_after++;
+        }
+        if (sig == SIGTERM && n > 1)
+            tt_assert_same(after, now, what);
+        free(now);
+        free(what);
+    }
+    assert_true(n > 15); /* every kind of step was reached */
+    assert_true(as_before > 0);
+    assert_true(as_after > 0);
+    free(before);
+    free(after);
+}
+
+static void test_sigkill(void **state)
+{
+    (void)state;
+    kill_every_step(SIGKILL, false, false);
+}
+
+static void test_sigkill_backup(void **state)
+{
+    (void)state;
+    kill_every_step(SIGKILL, true, true);
+}
+
+static void test_sigterm(void **state)
+{
+    (void)state;
+    kill_every_step(SIGTERM, false, false);
+}
+
+static void test_sigterm_backup(void **state)
+{
+    (void)state;
+    kill_every_step(SIGTERM, true, false);
+}
+
+/* A journal torn while it was written changed nothing: removed. */
+static void test_torn_journal(void **state)
+{
+    (void)state;
+    make_tree(false);
+    char *before = tt_snapshot(dir, true);
+    free(tt_write(dir, ".ember-changeset-0123456789abcdef", "ember changeset journal 1\nop M"));
+    char *err = NULL;
+    assert_int_equal(el_journal_recover(&dir, 1, false, &err), 1); /* reported only */
+    assert_true(tt_file_contains(dir, ".ember-changeset-0123456789abcdef", "journal"));
+    assert_int_equal(el_journal_recover(&dir, 1, true, &err), 1);
+    char *now = tt_snapshot(dir, true);
+    tt_assert_same(before, now, "torn journal removed");
+    free(now);
+    free(before);
+}
+
+/* A journal another run holds (locked) is a commit in progress: left
+ * alone, and the run that found it stops with a message. */
+static void test_journal_in_use(void **state)
+{
+    (void)state;
+    make_tree(false);
+    char *j = tt_write(dir, ".ember-changeset-00112233aabbccdd", "ember changeset journal 1\n");
+    int fd = open(j, O_RDONLY);
+    assert_true(fd >= 0);
+    assert_int_equal(flock(fd, LOCK_EX), 0);
+    char *err = NULL;
+    assert_int_equal(el_journal_recover(&dir, 1, true, &err), -1);
+    assert_true(tt_contains(err, "another run is changing these files right now"));
+    free(err);
+    assert_true(tt_file_contains(dir, ".ember-changeset-00112233aabbccdd", "journal"));
+    close(fd);
+    free(j);
+}
+
+/* Temporary files an older version left beside a file are removed with a
+ * message; a copy that differs from the file is kept. */
+static void test_old_leftovers(void **state)
+{
+    (void)state;
+    make_tree(false);
+    put(".a.c.el-tmp.AbC123", "int a = 1;\n", 0644);
+    put(".a.c.el-old.XyZ789", "int a = 0; /* the original */\n", 0644);
+    char *a = tt_path(dir, "a.c");
+    el_journal_sweep_beside(a);
+    free(a);
+    char *now = tt_snapshot(dir, true);
+    assert_null(strstr(now, ".a.c.el-tmp.AbC123"));
+    assert_non_null(strstr(now, ".a.c.el-old.XyZ789"));
+    free(now);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    dir = tt_tmpdir();
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tt_rmtree(dir);
+    free(dir);
+    return 0;
+}
+
+int main(void)
+{
+    el_path_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_sigkill, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sigkill_backup, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sigterm, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sigterm_backup, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_torn_journal, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_journal_in_use, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_old_leftovers, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
