@@ -1244,13 +1244,32 @@ void el_configs_free(el_configs *s)
 /* ---- queries -------------------------------------------------------------------- */
 
 /* The path a pattern of `root` is matched against: relative to root when
- * inside it, else the absolute path without its leading '/'. */
-static char *rel_to(const char *root, const char *abs_path)
+ * inside it, else the absolute path without its leading '/' (*outside
+ * set), which only an unanchored pattern may match ("cblas.h" matches
+ * /usr/include/cblas.h; "/src/" is the project's src/, nothing else). */
+static char *rel_to(const char *root, const char *abs_path, bool *outside)
 {
     char *rel = el_path_under(abs_path, root);
+    *outside = rel == NULL;
     if (rel)
         return rel;
     return el_xstrdup(abs_path[0] == '/' ? abs_path + 1 : abs_path);
+}
+
+static bool anchored(const char *pattern)
+{
+    return pattern[0] == '/';
+}
+
+/* pattern (declared in root) matches abs_path. */
+static bool match_at(const char *root, const char *pattern, const char *abs_path, char *cap,
+                     size_t n)
+{
+    bool outside;
+    char *rel = rel_to(root, abs_path, &outside);
+    bool hit = !(outside && anchored(pattern)) && el_pattern_match(pattern, rel, cap, n);
+    free(rel);
+    return hit;
 }
 
 /* The first pattern of list l matching abs_path (each relative to the
@@ -1261,15 +1280,16 @@ static long match_list(const el_config *c, const el_strlist *l, const char *abs_
 {
     char *rel = NULL;
     const char *rel_root = NULL;
+    bool outside = false;
     long hit = -1;
     for (size_t i = 0; i < l->n && hit < 0; i++) {
         const char *root = l->from[i].root ? l->from[i].root : c->root;
         if (!rel_root || strcmp(rel_root, root) != 0) {
             free(rel);
-            rel = rel_to(root, abs_path);
+            rel = rel_to(root, abs_path, &outside);
             rel_root = root;
         }
-        if (el_pattern_match(l->v[i], rel, cap, n))
+        if (!(outside && anchored(l->v[i])) && el_pattern_match(l->v[i], rel, cap, n))
             hit = (long)i;
     }
     free(rel);
@@ -1282,10 +1302,8 @@ static bool backend_file(const el_config *c, const char *abs_path, char *backend
     const el_strlist *l = &c->backend_files;
     for (size_t i = 0; i < l->n; i++) {
         const char *colon = strchr(l->v[i], ':');
-        char *rel = rel_to(l->from[i].root ? l->from[i].root : c->root, abs_path);
-        bool hit = colon && el_pattern_match(colon + 1, rel, NULL, 0);
-        free(rel);
-        if (hit) {
+        if (colon && match_at(l->from[i].root ? l->from[i].root : c->root, colon + 1, abs_path,
+                              NULL, 0)) {
             if (backend && n)
                 snprintf(backend, n, "%.*s", (int)(colon - l->v[i]), l->v[i]);
             return true;
@@ -1357,12 +1375,17 @@ bool el_config_is_backend_header(const el_config *c, const char *spelled, const 
             match_list(c, &c->lists[EL_VENDOR_HEADERS], resolved, NULL, 0) >= 0)
             return true;
     }
+    /* The name as written: what the include says, not where it is, so
+     * never against an anchored pattern (anchored at a configuration's
+     * directory), and against the directories of backends only when the
+     * include was not found (the file's place says it otherwise). */
     if (spelled && spelled[0]) {
-        const el_strlist *lists[] = {&c->lists[EL_BACKEND_HEADERS], &c->lists[EL_BACKEND_DIRS],
+        const el_strlist *lists[] = {&c->lists[EL_BACKEND_HEADERS],
+                                     resolved ? NULL : &c->lists[EL_BACKEND_DIRS],
                                      resolved ? NULL : &c->lists[EL_VENDOR_HEADERS]};
         for (size_t k = 0; k < 3; k++)
             for (size_t i = 0; lists[k] && i < lists[k]->n; i++)
-                if (el_pattern_match(lists[k]->v[i], spelled, NULL, 0))
+                if (!anchored(lists[k]->v[i]) && el_pattern_match(lists[k]->v[i], spelled, NULL, 0))
                     return true;
     }
     return false;
@@ -1380,11 +1403,13 @@ bool el_config_legacy_backend(const el_config *c, const char *abs_path, char *ba
     const el_strlist *l = &c->lists[EL_LEGACY_BACKEND_DIRS];
     for (size_t i = 0; i < l->n; i++) {
         const char *root = l->from[i].root ? l->from[i].root : c->root;
-        char *rel = rel_to(root, abs_path);
+        bool outside;
+        char *rel = rel_to(root, abs_path, &outside);
         char name[256];
-        bool hit = (el_pattern_match(l->v[i], rel, name, sizeof name) &&
+        bool hit = (!(outside && anchored(l->v[i])) &&
+                    el_pattern_match(l->v[i], rel, name, sizeof name) &&
                     list_find(&c->lists[EL_BACKENDS], name) >= 0) ||
-                   (abs_path[0] == '/' && strcmp(rel, abs_path + 1) != 0 &&
+                   (abs_path[0] == '/' && !anchored(l->v[i]) && strcmp(rel, abs_path + 1) != 0 &&
                     el_pattern_match(l->v[i], abs_path + 1, name, sizeof name) &&
                     list_find(&c->lists[EL_BACKENDS], name) >= 0);
         free(rel);
@@ -1501,13 +1526,11 @@ static void note_hits(el_configs *s, const el_config *c, size_t k, const char *a
     for (size_t i = 0; i < l->n; i++) {
         if (l->from[i].builtin)
             continue;
-        char *rel = rel_to(l->from[i].root, abs_path);
-        if (el_pattern_match(l->v[i], rel, NULL, 0)) {
+        if (match_at(l->from[i].root, l->v[i], abs_path, NULL, 0)) {
             char *key = hit_key(&l->from[i], k, l->v[i]);
             el_strmap_put(&s->hits, key, (void *)1);
             free(key);
         }
-        free(rel);
     }
 }
 

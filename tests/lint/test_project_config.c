@@ -262,6 +262,39 @@ static void test_backend_names_and_patterns(void **state)
     tt_free(&r);
 }
 
+/* An anchored pattern ("/gpu/<name>/") names a place in the project:
+ * neither a file outside the configuration's directory nor the name an
+ * #include spells matches it, however the name reads. */
+static void test_anchored_patterns_stay_in_their_root(void **state)
+{
+    (void)state;
+    w("vendor/include/accel.h", "int accel_run(void);\n");
+    w("vendor/gpu/cuda/k.h", "int vk_run(void);\n");
+    w("proj/.emberlint.json", "{\"root\": true, \"backend_dirs\": [\"/gpu/<name>/\"],\n"
+                              " \"backend_headers\": [\"/include/accel.h\"]}\n");
+    w("proj/gpu/cuda/own.h", "int own_k(void);\n");
+    w("proj/gpu/cuda/own.c", "#include \"own.h\"\nint own_k(void) { return 1; }\n");
+    w("proj/include/accel.h", "int accel_own(void);\n");
+    w("proj/src/app.c", "#include \"include/accel.h\"\n#include \"gpu/cuda/k.h\"\n"
+                        "int app(void) { return accel_run() + vk_run(); }\n");
+    w("proj/src/inside.c", "#include \"../gpu/cuda/own.h\"\n#include \"../include/accel.h\"\n"
+                           "int inside(void) { return own_k() + accel_own(); }\n");
+    char *proj = tt_path(dir, "proj");
+    char *inc = tt_fmt("-I%s/vendor", dir);
+    tt_run r = lt_emberlint(proj, "--no-cache", "--color", "never", "--select", "EH101,EH102", "src",
+                            "gpu", "--", inc, NULL);
+    if (tt_contains(r.out, "src/app.c"))
+        print_error("%s", r.out);
+    assert_false(tt_contains(r.out, "src/app.c"));
+    assert_true(tt_contains(r.out, "src/inside.c:1:1: error: frontend code includes "
+                                   "'../gpu/cuda/own.h', a header of backend 'cuda'"));
+    assert_true(tt_contains(r.out, "src/inside.c:2:1: error: frontend code includes"));
+    assert_true(tt_contains(r.out, "call to backend function 'own_k' of backend 'cuda' [EH102]"));
+    tt_free(&r);
+    free(inc);
+    free(proj);
+}
+
 static void test_cxx_from_the_compile_database(void **state)
 {
     (void)state;
@@ -346,6 +379,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_nested_inheritance, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errors_at_their_position, setup, teardown),
         cmocka_unit_test_setup_teardown(test_backend_names_and_patterns, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_anchored_patterns_stay_in_their_root, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cxx_from_the_compile_database, setup, teardown),
         cmocka_unit_test_setup_teardown(test_what_the_database_builds, setup, teardown),
     };
