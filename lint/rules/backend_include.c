@@ -31,6 +31,7 @@
 
 #include "clang_util.h"
 #include "mem.h"
+#include "path.h"
 #include "config.h"
 #include "rewrite.h"
 #include "rule.h"
@@ -157,10 +158,16 @@ static void add_include(el_ctx *ctx, state *s, CXCursor c, CXFile file, CXFile t
     if (s->front)
         snprintf(instead, sizeof instead, "; include <%s> and call %s instead", s->front,
                  cfg->frontend_include_from.builtin ? "ops" : "its API");
-    if (real && el_classify_path(ctx, real, backend, sizeof backend) == EL_FILE_BACKEND)
+    if (real && el_classify_path(ctx, real, backend, sizeof backend) == EL_FILE_BACKEND) {
+        /* the backend's directory; a backend of single files (or one
+         * without a directory): the header itself */
+        const char *place = el_backend_dir(ctx, backend, dir, sizeof dir);
+        size_t pl = strlen(place);
+        char *shown = pl && place[pl - 1] == '/' ? NULL : el_path_display(real);
         snprintf(x->msg, sizeof x->msg, "frontend code includes '%s', a header of backend '%s' "
-                 "(%s)%s", spelled, backend, el_backend_dir(ctx, backend, dir, sizeof dir), instead);
-    else if (real && el_config_legacy_backend(cfg, real, backend, sizeof backend))
+                 "(%s)%s", spelled, backend, shown ? shown : place, instead);
+        free(shown);
+    } else if (real && el_config_legacy_backend(cfg, real, backend, sizeof backend))
         snprintf(x->msg, sizeof x->msg, "frontend code includes '%s', a header of backend '%s' "
                  "outside %s (a legacy backend directory)%s", spelled, backend,
                  el_backend_dir(ctx, backend, dir, sizeof dir), instead);

@@ -233,19 +233,24 @@ static void test_backend_names_and_patterns(void **state)
     (void)state;
     w(".emberlint.json", "{\n"
                          "  \"backend_dirs\": [\"src/ggml-<name>/\", \"src/missing-<name>/\"],\n"
-                         "  \"backend_files\": {\"gpu\": [\"/src/gpu.c\"]},\n"
+                         "  \"backend_files\": {\"gpu\": [\"/src/gpu.c\", \"/src/gpu.h\"]},\n"
                          "  \"core_paths\": [\"/src/nowhere/\"]\n"
                          "}\n");
     w("src/ggml-cuda/impl.h", "int cuda_impl(void);\n");
     w("src/ggml-cuda/impl.c", "#include \"impl.h\"\nint cuda_impl(void) { return 1; }\n");
     w("src/ggml-impl.h", "int shared(void);\n"); /* a file, not a backend directory */
     w("src/gpu.c", "int gpu(void) { return 2; }\n");
+    w("src/gpu.h", "int gpu(void);\n");
     w("src/app.c", "#include \"ggml-cuda/impl.h\"\n#include \"ggml-impl.h\"\nint app(void) { return cuda_impl(); }\n");
+    w("src/caller.c", "#include \"gpu.h\"\nint caller(void) { return gpu(); }\n");
     tt_run r = lt_emberlint(dir, "--no-cache", "--select", "EH101,EH102", ".", NULL);
     assert_true(tt_contains(r.out, "src/app.c:1:1: error: frontend code includes 'ggml-cuda/impl.h', a "
                                    "header of backend 'cuda' (src/ggml-cuda/) [EH101]"));
     assert_true(tt_contains(r.out, "call to backend function 'cuda_impl' of backend 'cuda' [EH102]"));
     assert_false(tt_contains(r.out, "ggml-impl.h'"));
+    /* a backend of single files: the message names the header itself */
+    assert_true(tt_contains(r.out, "src/caller.c:1:1: error: frontend code includes 'gpu.h', a header "
+                                   "of backend 'gpu' (src/gpu.h) [EH101]"));
     /* patterns that match no linted file: warnings, at their place */
     assert_true(tt_contains(r.err, "emberlint: warning: .emberlint.json:2:40: \"backend_dirs\" pattern "
                                    "'src/missing-<name>/' matches none of the linted files\n"));
