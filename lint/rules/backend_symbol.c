@@ -27,6 +27,7 @@
  * replaced by the template.  Messages suggest the configuration's
  * replacement (el_replacement: the project's, or libeh's where the TU
  * uses libeh), else nothing. */
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,7 @@
 #include "clang_util.h"
 #include "config.h"
 #include "mem.h"
+#include "metadata.h"
 #include "strmap.h"
 #include "rewrite.h"
 #include "rule.h"
@@ -297,6 +299,23 @@ static bool is_callee(el_ctx *ctx, CXCursor e, CXCursor *call)
     return false;
 }
 
+/* A backend predicate EH103 reports (its options.backend_predicates, the
+ * rule on): the call is that rule's finding, one root cause once. */
+static bool eh103_predicate(el_ctx *ctx, const char *name)
+{
+    const el_config *cfg = el_ctx_config(ctx);
+    int k = el_meta_index("EH103");
+    json_object *o = el_config_rule_options(cfg, "EH103"), *l = NULL;
+    if (k < 0 || !cfg->rules[k].enabled || !o ||
+        !json_object_object_get_ex(o, "backend_predicates", &l) ||
+        !json_object_is_type(l, json_type_array))
+        return false;
+    for (size_t i = 0; i < json_object_array_length(l); i++)
+        if (fnmatch(json_object_get_string(json_object_array_get_idx(l, i)), name, 0) == 0)
+            return true;
+    return false;
+}
+
 static void on_declref(el_ctx *ctx, state *s, CXCursor c)
 {
     CXCursor d = clang_getCursorReferenced(c);
@@ -311,6 +330,11 @@ static void on_declref(el_ctx *ctx, state *s, CXCursor c)
         return;
     }
     char backend[64], name[256], h[300], o[96], msg[1024];
+    if (k == CXCursor_FunctionDecl) {
+        elc_spelling(d, name, sizeof name);
+        if (eh103_predicate(ctx, name))
+            return;
+    }
     why w = backend_decl(ctx, s, d, backend, sizeof backend);
     CXCursor call;
     if (w == BS_UNDECIDED) {
