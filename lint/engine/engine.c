@@ -796,16 +796,32 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
     size_t phase1 = r.n_jobs;
     run_phase(&r, 0, phase1, started);
 
-    /* Headers no .c included get a TU of their own. */
+    /* Headers no .c included get a TU of their own -- except, with a
+     * compile database, those none of its files includes: like an
+     * unlisted source, such a header is not built in this configuration
+     * (a backend not enabled), and parsed alone with a neighbour's flags
+     * it would only cost time.  Named on the command line, it is linted. */
     el_strmap covered = {0};
+    size_t unbuilt_headers = 0;
     for (size_t i = 0; i < phase1; i++)
         for (size_t d = 0; d < r.jobs[i].result.n_deps; d++)
             el_strmap_put(&covered, r.jobs[i].result.deps[d].path, (void *)1);
-    for (size_t i = 0; i < sources->n; i++)
-        if (sources->v[i].is_header && !el_strmap_get(&covered, sources->v[i].path) &&
-            in_shard(o, sources, i))
-            add_job(&r, &cap, i);
+    for (size_t i = 0; i < sources->n; i++) {
+        if (!sources->v[i].is_header || el_strmap_get(&covered, sources->v[i].path) ||
+            !in_shard(o, sources, i))
+            continue;
+        if (o->compdb && !sources->v[i].named && phase1 > 0) {
+            unbuilt_headers++;
+            continue;
+        }
+        add_job(&r, &cap, i);
+    }
     el_strmap_free(&covered);
+    if (unbuilt_headers)
+        fprintf(stderr, "%s: %zu header%s under the paths %s included by none of the files "
+                "compile_commands.json builds (not built in this configuration): not linted (a "
+                "file named on the command line is)\n", el_progname, unbuilt_headers,
+                unbuilt_headers == 1 ? "" : "s", unbuilt_headers == 1 ? "is" : "are");
     run_phase(&r, phase1, r.n_jobs, started);
 
     for (size_t i = 0; i < r.n_jobs; i++) {
