@@ -11,6 +11,7 @@
 
 #include "args_policy.h"
 #include "config.h"
+#include "language.h"
 #include "mem.h"
 #include "path.h"
 #include "strbuf.h"
@@ -60,8 +61,9 @@ static bool is_self(const entry *e, const char *arg)
     return self;
 }
 
-/* One command's arguments (argv[0] excluded), without the input itself,
- * with the values of path options made absolute.  Which arguments reach
+/* One command's arguments (argv[0] excluded), without the input itself
+ * and the arguments dropped silently anyway, with the values of path
+ * options made absolute.  Which arguments reach
  * libclang is decided later, for every source of arguments alike
  * (args_policy.h). */
 static void filter_args(entry *e, CXCompileCommand cmd)
@@ -79,6 +81,10 @@ static void filter_args(entry *e, CXCompileCommand cmd)
         el_arg_info k = el_arg_inspect(raw, n, i);
         if (k.bare && is_self(e, raw[i])) {
             /* the input: dropped */
+        } else if (k.fate == EL_ARG_DROP_QUIET) {
+            /* what every build's command carries (-c, -o FILE, -MD): dropped
+             * here already, so that two entries differing only in their
+             * output are one build configuration */
         } else if (k.path && k.span == 2) {
             push(&e->args, &e->n_args, &cap, el_xstrdup(raw[i]));
             push(&e->args, &e->n_args, &cap, absolutize(e->dir, raw[i + 1]));
@@ -162,6 +168,23 @@ static bool database_ok(const char *json, char **err)
     return ok;
 }
 
+/* A C++ command says so with -x c++ (its driver is dropped, and a header
+ * borrowing its entry would otherwise be parsed as C). */
+static void mark_cxx(entry *e, CXCompileCommand cmd)
+{
+    CXString d = clang_CompileCommand_getArg(cmd, 0);
+    bool cxx = el_command_is_cxx(clang_getCString(d), e->args, e->n_args, e->file) &&
+               !el_args_have_language(e->args, e->n_args);
+    clang_disposeString(d);
+    if (!cxx)
+        return;
+    e->args = el_xrealloc(e->args, (e->n_args + 2) * sizeof *e->args);
+    memmove(e->args + 2, e->args, e->n_args * sizeof *e->args);
+    e->args[0] = el_xstrdup("-x");
+    e->args[1] = el_xstrdup("c++");
+    e->n_args += 2;
+}
+
 el_compdb *el_compdb_load(const char *build_dir, char **err)
 {
     char *json = el_path_join(build_dir, "compile_commands.json");
@@ -209,6 +232,7 @@ el_compdb *el_compdb_load(const char *build_dir, char **err)
             }
             e->dir = absdir;
             filter_args(e, cmd);
+            mark_cxx(e, cmd);
         }
         clang_disposeString(d);
         clang_disposeString(f);
@@ -246,6 +270,8 @@ char **el_compdb_args(const el_compdb *db, const char *abs_file, size_t *n)
             best = e;
             break;
         }
+        if (el_path_has_ext(e->file, ".cu"))
+            continue; /* nvcc's options are no guess for a C or C++ file */
         char *edir = el_path_dirname(e->file);
         size_t score = strcmp(edir, dir) == 0 ? (size_t)-1 / 2 : common_prefix(edir, dir);
         free(edir);
@@ -255,6 +281,8 @@ char **el_compdb_args(const el_compdb *db, const char *abs_file, size_t *n)
         }
     }
     free(dir);
+    if (!best)
+        return NULL;
     char **args = el_xmalloc((best->n_args + 1) * sizeof *args);
     for (size_t i = 0; i < best->n_args; i++)
         args[i] = el_xstrdup(best->args[i]);
@@ -360,6 +388,14 @@ void el_compdb_add(el_compdb *db, const char *abs_file, char *const *args, size_
     for (size_t i = 0; i < n; i++)
         e->args[i] = el_xstrdup(args[i]);
     e->n_args = n;
+}
+
+bool el_compdb_lists(const el_compdb *db, const char *abs_file)
+{
+    for (size_t i = 0; db && i < db->n; i++)
+        if (names(&db->v[i], abs_file))
+            return true;
+    return false;
 }
 
 size_t el_compdb_file_count(const el_compdb *db)

@@ -90,11 +90,21 @@ static void test_compile_database(void **state)
     json_object_put(j);
     tt_free(&r);
 
-    /* with it: a.c's flags; only.h, which no .c includes, borrows them */
+    /* with it: a.c's flags; only.h, which no file of the database
+     * includes, is not built in this configuration: not linted, one note */
     r = lt_lint(dir, "--no-cache", "--format", "json", "-p", "build", "src", NULL);
     j = tt_json(r.out);
     assert_int_equal(lt_count_rule(j, "EH000"), 0);
+    assert_int_equal(lt_count_rule(j, "EH101"), 1);
+    assert_true(tt_contains(r.err, "emberlint: 1 header under the paths is included by none of the "
+                                   "files compile_commands.json builds"));
+    json_object_put(j);
+    tt_free(&r);
+    /* named on the command line, it is linted, with a.c's entry borrowed */
+    r = lt_lint(dir, "--no-cache", "--format", "json", "-p", "build", "src/a.c", "src/only.h", NULL);
+    j = tt_json(r.out);
     assert_int_equal(lt_count_rule(j, "EH101"), 2);
+    assert_false(tt_contains(r.err, "header under the paths"));
     json_object_put(j);
     tt_free(&r);
 
