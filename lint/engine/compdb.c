@@ -10,7 +10,7 @@
 #include <clang-c/CXCompilationDatabase.h>
 
 #include "args_policy.h"
-#include "config.h"
+#include "config_json.h"
 #include "language.h"
 #include "mem.h"
 #include "path.h"
