@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend_header_memo.h"
 #include "clang_util.h"
 #include "rule.h"
 #include "separation.h"
@@ -66,7 +67,7 @@ static void on_include(el_ctx *ctx, state *s, CXCursor c)
     CXFile inc = clang_getIncludedFile(c);
     char name[PATH_MAX];
     char *real = inc ? realpath(elc_file_name(inc, name, sizeof name), NULL) : NULL;
-    if (el_config_is_backend_header(el_ctx_config(ctx), spelled, real)) {
+    if (el_backend_header_memo(el_ctx_config(ctx), spelled, real)) {
         backend_include *v = sep_grow(s->inc, &s->cap_inc, s->n_inc, sizeof *v);
         if (v) {
             s->inc = v;
