@@ -380,6 +380,13 @@ $(BUILD)/tests/migrate/%: tests/migrate/%.c $(MIGRATE_TEST_OBJS) $(MIGRATE_LIB) 
 
 -include $(MIGRATE_OBJS:.o=.d) $(BUILD)/obj/migrate/main.d $(MIGRATE_TEST_OBJS:.o=.d)
 
+# test_custom_run builds a migrated application against this libeh (same
+# compiler, same sanitizers) and runs it on every backend ehinfo lists.
+$(BUILD)/tests/migrate/test_custom_run: $(SHARED) $(TOOL_BINS)
+$(BUILD)/tests/migrate/test_custom_run: MIGRATE_TEST_DEFS += -DMT_CC=\"$(CC)\" \
+  -DMT_SANITIZE=\"$(SANITIZE)\" -DMT_LIBDIR=\"$(abspath $(BUILD)/lib)\" \
+  -DEHINFO=\"$(abspath $(BUILD)/bin/ehinfo)\"
+
 # ---- make demo and its check (mk/demo.sh, docs/migration.md) ----
 # After the examples, the demo migrates the legacy application
 # examples/legacy/ (on a copy under $(BUILD)/demo/) with the tools.

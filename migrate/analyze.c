@@ -20,6 +20,7 @@
 
 #include <json-c/json.h>
 
+#include "custom_ops.h"
 #include "mem.h"
 #include "moves.h"
 #include "options.h"
@@ -45,6 +46,7 @@ typedef struct matrix {
     bool *row;               /* per op slot: shown */
     size_t n_rows;
     em_moves mv;             /* what plan moves: the "to move" list */
+    em_customs customs;      /* the custom ops plan makes (custom_ops.h) */
     size_t n_parse_errors;
     bool all_rows;           /* --all-ops or --op: rows not only for implemented ops */
 } matrix;
@@ -99,6 +101,8 @@ static int compute_moves(matrix *x, const em_tree *t, const em_opts *o)
 {
     em_select sel;
     em_opts_select(o, &sel);
+    em_customs_compute(o, t, &x->customs);
+    sel.customs = &x->customs;
     em_texts texts = {0};
     em_manuals manual = {0};
     char *err = NULL;
@@ -119,6 +123,7 @@ static void matrix_free(matrix *x)
     free(x->m);
     free(x->row);
     em_moves_free(&x->mv);
+    em_customs_free(&x->customs);
 }
 
 /* Is op slot r missing from backend b?  Only shown rows count. */
@@ -163,9 +168,34 @@ static const char *table_kind(const em_table *tb)
 
 /* The definitions to move, a line each: text, or a markdown table's rows. */
 /* What a moved definition is: its op, or a helper (static), copied or not. */
-static const char *role_of(const em_moved_def *m)
+static const char *role_of(const matrix *x, const em_moved_def *m)
 {
+    const em_custom_op *c = em_customs_kernel_op(&x->customs, m->def);
+    if (c)
+        return c->full;
+    const em_custom_reject *r = em_customs_reject_of(&x->customs, m->def);
+    if (r && r->deferred)
+        return "custom op, made once every backend is migrated";
     return m->def->op[0] ? m->def->op : m->copied ? "helper, copied" : "helper";
+}
+
+/* The custom ops plan makes, and the names that cannot become one. */
+static void print_customs(FILE *out, const matrix *x, bool markdown)
+{
+    const em_customs *c = &x->customs;
+    for (size_t i = 0; i < c->n_ops; i++) {
+        const em_custom_op *op = &c->ops[i];
+        fprintf(out, markdown ? "- `%s`, called through `%s`: kernels for " : "  %s (called through %s): kernels for ",
+                op->full, op->wrapper);
+        for (size_t k = 0; k < op->n_kernels; k++)
+            fprintf(out, "%s%s", k ? ", " : "", op->kernels[k].fn->backend);
+        fprintf(out, "; fallback %s\n", op->fallback);
+    }
+    for (size_t i = 0; i < c->n_rejects; i++)
+        fprintf(out, markdown ? "- `%s` does not become a custom op: %s\n" : "  %s: not a custom op: %s\n",
+                c->rejects[i].name, c->rejects[i].why);
+    if (!c->n_ops && !c->n_rejects)
+        fputs(markdown ? "None.\n" : "  none\n", out);
 }
 
 static void print_moves(FILE *out, const matrix *x, bool markdown, char **own)
@@ -173,7 +203,7 @@ static void print_moves(FILE *out, const matrix *x, bool markdown, char **own)
     for (size_t i = 0; i < x->mv.n_defs_moved; i++) {
         const em_moved_def *m = &x->mv.defs_moved[i];
         const em_def *d = m->def;
-        const char *where = show_path(x->t, d->path, own), *op = role_of(m);
+        const char *where = show_path(x->t, d->path, own), *op = role_of(x, m);
         char *dest = el_path_display(m->dest);
         if (markdown)
             fprintf(out, "| `%s` | %s:%u | %s | %s | %s |\n", d->name, where, d->line, d->backend,
@@ -296,6 +326,9 @@ static void print_text(FILE *out, const matrix *x)
     if (!x->mv.n_defs_moved)
         fputs("  none\n", out);
 
+    fputs("\ncustom ops (backend functions with no libeh op, made ops of the application):\n", out);
+    print_customs(out, x, false);
+
     if (x->n_parse_errors) {
         fputs("\nparse errors (these files were read only as far as libclang could):\n", out);
         print_parse_errors(out, x, "  ", &own);
@@ -351,6 +384,8 @@ static void print_markdown(FILE *out, const matrix *x)
         fputs("| definition | where | backend | op | destination |\n|---|---|---|---|---|\n", out);
         print_moves(out, x, true, &own);
     }
+    fputs("\n## Custom ops\n\n", out);
+    print_customs(out, x, true);
     if (x->n_parse_errors) {
         fputs("\n## Parse errors\n\n", out);
         print_parse_errors(out, x, "- ", &own);
@@ -420,7 +455,8 @@ static void print_json(FILE *out, const matrix *x, json_object *shard)
         json_object_object_add(o, "line", json_object_new_int64(d->line));
         json_object_object_add(o, "name", json_object_new_string(d->name));
         json_object_object_add(o, "backend", json_object_new_string(d->backend));
-        json_object_object_add(o, "op", json_object_new_string(d->op[0] ? d->op : "helper"));
+        const em_custom_op *cop = em_customs_kernel_op(&x->customs, d);
+        json_object_object_add(o, "op", json_object_new_string(cop ? cop->full : d->op[0] ? d->op : "helper"));
         if (m->copied)
             json_object_object_add(o, "copied", json_object_new_boolean(true));
         json_object_object_add(o, "destination", json_object_new_string(dest));
@@ -428,6 +464,33 @@ static void print_json(FILE *out, const matrix *x, json_object *shard)
         free(dest);
     }
     json_object_object_add(root, "to_move", moves);
+
+    json_object *customs = json_object_new_array();
+    for (size_t i = 0; i < x->customs.n_ops; i++) {
+        const em_custom_op *op = &x->customs.ops[i];
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "op", json_object_new_string(op->full));
+        json_object_object_add(o, "wrapper", json_object_new_string(op->wrapper));
+        json_object *kernels = json_object_new_object();
+        for (size_t k = 0; k < op->n_kernels; k++) {
+            const em_cfn *f = op->kernels[k].fn;
+            char *where = el_xasprintf("%s:%u", show_path(t, f->path, &own), f->line);
+            json_object_object_add(kernels, f->backend, json_object_new_string(where));
+            free(where);
+        }
+        json_object_object_add(o, "kernels", kernels);
+        json_object_object_add(o, "fallback", json_object_new_string(op->fallback));
+        json_object_array_add(customs, o);
+    }
+    json_object_object_add(root, "custom_ops", customs);
+    json_object *rejects = json_object_new_array();
+    for (size_t i = 0; i < x->customs.n_rejects; i++) {
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "name", json_object_new_string(x->customs.rejects[i].name));
+        json_object_object_add(o, "why", json_object_new_string(x->customs.rejects[i].why));
+        json_object_array_add(rejects, o);
+    }
+    json_object_object_add(root, "not_custom_ops", rejects);
 
     json_object *errors = json_object_new_array();
     for (size_t i = 0; i < t->findings.n; i++) {
@@ -495,7 +558,8 @@ int em_run_analyze(const em_opts *o)
     if (!o->quiet) {
         size_t nmoves = x.mv.n_defs_moved, nops = 0;
         for (size_t i = 0; i < nmoves; i++)
-            nops += x.mv.defs_moved[i].def->op[0] != '\0';
+            nops += x.mv.defs_moved[i].def->op[0] != '\0' ||
+                    em_customs_kernel_op(&x.customs, x.mv.defs_moved[i].def);
         fprintf(stderr, "ember-migrate: %zu backend%s, %zu op%s shown; %zu definition%s to move "
                         "into backends/ (%zu op%s, %zu helper%s)", x.nb, x.nb == 1 ? "" : "s",
                 x.n_rows, x.n_rows == 1 ? "" : "s", nmoves, nmoves == 1 ? "" : "s", nops,

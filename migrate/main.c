@@ -44,7 +44,10 @@ static void usage(FILE *f)
           "\n"
           "options:\n"
           "  --backend NAME        only this backend (repeatable)\n"
-          "  --op NAME             only this op (repeatable)\n"
+          "  --op NAME             only this op (repeatable); custom ops are made\n"
+          "                        only without --op\n"
+          "  --namespace NAME      backend functions with no libeh op become custom ops\n"
+          "                        NAME.<name>, called through NAME_<name> (default: app)\n"
           "  --format FORMAT       analyze: text (default), markdown or json\n"
           "  --all-ops             analyze: a row for every op of libeh/ops.def\n"
           "  --shard K/N           analyze: part K of N of the files (--format json);\n"
@@ -94,6 +97,19 @@ typedef struct parsed {
     bool help, version;
 } parsed;
 
+/* A custom op namespace: a C identifier (the wrappers are <ns>_<name>). */
+static bool namespace_ok(const char *v)
+{
+    size_t n = strlen(v);
+    if (n == 0 || n > 40 || (v[0] >= '0' && v[0] <= '9'))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!(v[i] == '_' || (v[i] >= 'a' && v[i] <= 'z') || (v[i] >= 'A' && v[i] <= 'Z') ||
+              (v[i] >= '0' && v[i] <= '9')))
+            return false;
+    return true;
+}
+
 /* Parse argv; 0, or the exit status of a usage error (printed). */
 static int parse(int argc, char **argv, parsed *p)
 {
@@ -103,6 +119,7 @@ static int parse(int argc, char **argv, parsed *p)
     o->backends = el_xcalloc((size_t)argc + 1, sizeof *o->backends);
     o->ops = el_xcalloc((size_t)argc + 1, sizeof *o->ops);
     o->scan.jobs = 1;
+    o->scan.custom_ns = "app";
     const char *v;
     char *err = NULL;
     for (int i = 1; i < argc; i++) {
@@ -154,6 +171,14 @@ static int parse(int argc, char **argv, parsed *p)
                 return opt_error(err);
             el_args_free(sets, n_sets);
             o->scan.define_sets = v;
+        } else if (el_opt_is(a, "--namespace")) {
+            if (!(v = el_opt_value(argc, argv, &i, "--namespace", &err)))
+                return opt_error(err);
+            if (!namespace_ok(v))
+                return usage_error("--namespace: '%s' is not a C identifier of at most 40 "
+                                   "characters",
+                                   v);
+            o->scan.custom_ns = v;
         } else if (el_opt_is(a, "--format")) {
             if (!(v = el_opt_value(argc, argv, &i, "--format", &err)))
                 return opt_error(err);

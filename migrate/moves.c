@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "custom_ops.h"
 #include "include_line.h"
 #include "mem.h"
 #include "move_ctx.h"
@@ -80,9 +81,16 @@ static char *dest_path(const em_file *f, const char *backend)
 
 /* ---- the per-file decisions ------------------------------------------ */
 
+/* Does d move as a custom op's kernel (custom_ops.h)? */
+static bool custom_kernel(const ctx *c, const em_def *d)
+{
+    return em_customs_moves(c->sel->customs, d);
+}
+
 static bool moving_def(ctx *c, const em_file *f, const em_def *d)
 {
-    return d->is_function && d->backend[0] && d->op[0] && !d->in_backends && !d->in_macro &&
+    return d->is_function && d->backend[0] && (d->op[0] || custom_kernel(c, d)) && !d->in_backends &&
+           !d->in_macro &&
            !f->parse_error && em_select_backend(c->sel, d->backend) &&
            em_select_op(c->sel, d->op) && el_bounds_contain(&c->t->bounds, f->path);
 }
@@ -150,14 +158,22 @@ static void plan_file(ctx *c, size_t fi)
                                      "backends/ by hand", d->name);
                 continue;
             }
-            if (!d->op[0] && !d->is_static && d->is_function && !c->sel->n_ops) {
+            if (!d->op[0] && !d->is_static && d->is_function && !c->sel->n_ops &&
+                !custom_kernel(c, d)) {
                 /* in a legacy directory every definition has a backend, but
                  * only eh_<backend>_<name> ones name an op */
                 char prefix[80];
                 snprintf(prefix, sizeof prefix, "eh_%s_", d->backend);
                 size_t pl = strlen(prefix);
-                char why[512];
-                if (strncmp(d->name, prefix, pl) == 0)
+                char why[1024];
+                const em_custom_reject *rj = em_customs_reject_of(c->sel->customs, d);
+                const char *not_custom = rj ? rj->why : NULL;
+                if (strncmp(d->name, prefix, pl) == 0 && not_custom)
+                    snprintf(why, sizeof why,
+                             "%%s is not moved: no frontend op eh_%s in libeh/ops.def, and it "
+                             "cannot become a custom op: %s (adapt it and rerun, or write the op "
+                             "by hand: docs/extending.md)", d->name + pl, not_custom);
+                else if (strncmp(d->name, prefix, pl) == 0)
                     snprintf(why, sizeof why,
                              "%%s is not moved: no frontend op eh_%s in libeh/ops.def: add the "
                              "op first (docs/adding-an-op.md)", d->name + pl);
@@ -789,7 +805,9 @@ int em_moves_compute(const em_tree *t, const em_select *sel, em_texts *texts, em
         rc = p->whole ? emit_whole(&c, i) : emit_part(&c, i);
         for (size_t k = 0; k < p->nd && !rc; k++)
             if (p->role[k] == R_MOVE) {
-                mv_register_op(&c, p, &t->defs[p->d0 + k]);
+                /* a custom op's kernel is registered by custom_gen.h's unit */
+                if (!custom_kernel(&c, &t->defs[p->d0 + k]))
+                    mv_register_op(&c, p, &t->defs[p->d0 + k]);
                 out->n_defs++;
             }
     }

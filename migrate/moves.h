@@ -55,6 +55,9 @@ typedef struct em_select {
     char *const *paths;      /* the PATH arguments: emptied directories are removed
                                 up to, not including, the one a file was found under */
     size_t n_paths;
+    /* the custom ops (custom_ops.h): their kernels move too, and are
+     * registered by the generated unit, not in kernels.def; NULL: none */
+    const struct em_customs *customs;
 } em_select;
 
 bool em_select_backend(const em_select *s, const char *backend);

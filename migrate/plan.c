@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "custom_gen.h"
 #include "fix_select.h"
 #include "mem.h"
 #include "path.h"
@@ -263,14 +264,18 @@ static bool brings(const em_tree *t, const char *header, const el_finding *k)
 }
 
 /* Is the EH102 site f left as it is (no rewrite, or not selected)? */
-static bool left_as_is(const em_opts *o, const em_tree *t, em_texts *texts, const el_finding *f)
+static bool left_as_is(const em_opts *o, const em_tree *t, em_texts *texts,
+                       const em_customs *customs, const el_finding *f)
 {
-    return !f->fix || !selected(o, t, texts, f, true);
+    char why[1024];
+    return !em_customs_fix(customs, t, texts, f, why, sizeof why, NULL) ||
+           !selected(o, t, texts, f, true);
 }
 
 /* Why the include a finding f points at stays: the first backend name of
  * its file that keeps its EH102 finding and that the include brings. */
-static char *include_stays(const em_tree *t, em_texts *texts, const em_opts *o, const el_finding *inc)
+static char *include_stays(const em_tree *t, em_texts *texts, const em_opts *o,
+                           const em_customs *customs, const el_finding *inc)
 {
     const el_findings *fs = &t->findings;
     const char *header = include_target(t, inc);
@@ -278,7 +283,7 @@ static char *include_stays(const em_tree *t, em_texts *texts, const em_opts *o, 
     for (size_t i = 0; i < fs->n; i++) {
         const el_finding *f = &fs->v[i];
         if (strcmp(f->rule, "EH102") || !em_tree_reaches(t, f->file, inc->file) ||
-            !left_as_is(o, t, texts, f) || !brings(t, header, f))
+            !left_as_is(o, t, texts, customs, f) || !brings(t, header, f))
             continue;
         /* the backend name the finding quotes, else the one written there */
         const char *q = strchr(f->message, '\'');
@@ -329,7 +334,7 @@ static void predict_includers(em_plan *p, const em_tree *t, em_texts *texts, con
 
 /* Choose the fixes; their edits into *out. */
 static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, const em_moves *mv,
-                       em_plan *p, el_edits *out)
+                       const em_customs *customs, em_plan *p, el_edits *out)
 {
     const el_findings *fs = &t->findings;
     /* the candidates, by finding index (fix_select.h picks among them) */
@@ -337,6 +342,8 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
     /* backend names that stay: the includes that bring them stay too */
     const el_finding **keep = el_xcalloc(fs->n + 1, sizeof *keep);
     size_t n_keep = 0;
+    /* of which sites left for a later run (a custom op --backend defers) */
+    bool *later = el_xcalloc(fs->n + 1, sizeof *later);
     const el_finding **eh104s = el_xcalloc(fs->n + 1, sizeof *eh104s);
     size_t n_eh104 = 0;
     /* EH101 findings whose include stays, by file */
@@ -346,6 +353,11 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
         const el_finding *f = &fs->v[i];
         bool eh101 = !strcmp(f->rule, "EH101"), eh102 = !strcmp(f->rule, "EH102"),
              eh103 = !strcmp(f->rule, "EH103"), eh104 = !strcmp(f->rule, "EH104");
+        /* a rename to the wrapper of a name that is no custom op is no fix */
+        char not_custom[1024];
+        bool deferred;
+        const el_fix *fix =
+            em_customs_fix(customs, t, texts, f, not_custom, sizeof not_custom, &deferred);
         if (!strcmp(f->rule, "EH000")) {
             el_findings_add(&p->unparsed, f->rule, f->severity, f->file, f->line, f->col,
                             f->message);
@@ -353,14 +365,17 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
         }
         if (!(eh101 || eh102 || eh103 || eh104) || file_unparsed(t, f->file))
             continue;
-        if (f->fix ? fix_inside(mv, f->fix) : finding_inside(mv, texts, t, f))
+        if (fix ? fix_inside(mv, fix) : finding_inside(mv, texts, t, f))
             continue;     /* moves with its code */
-        bool sel = selected(o, t, texts, f, true);
-        if (eh102 && (!sel || !f->fix))
+        deferred |= eh104 && em_customs_deferred_at(customs, t, f->file, f->line);
+        bool sel = !deferred && selected(o, t, texts, f, true);
+        if (eh102 && (!sel || !fix)) {
+            later[n_keep] = deferred;
             keep[n_keep++] = f;
-        if (eh101 && (!sel || !f->fix))
+        }
+        if (eh101 && (!sel || !fix))
             inc_left[n_inc_left++] = f->file;
-        if (!sel && eh101 && f->fix && selected(o, t, texts, f, false)) {
+        if (!sel && eh101 && fix && selected(o, t, texts, f, false)) {
             /* the one <eh/eh.h> of the file is written where another
              * backend's include is: that fix is left out */
             manual_finding(p, t, f, "the include is replaced together with another "
@@ -375,9 +390,9 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
             continue;
         }
         bool outside = false;
-        for (size_t k = 0; f->fix && k < f->fix->edits.n; k++)
-            outside |= !el_bounds_contain(&t->bounds, f->fix->edits.v[k].path);
-        if (outside || (!f->fix && !el_bounds_contain(&t->bounds, f->file))) {
+        for (size_t k = 0; fix && k < fix->edits.n; k++)
+            outside |= !el_bounds_contain(&t->bounds, fix->edits.v[k].path);
+        if (outside || (!fix && !el_bounds_contain(&t->bounds, f->file))) {
             manual_finding(p, t, f, "the file is reached through a symbolic link that leaves "
                                     "the tree given; such files are only read");
             if (eh102)
@@ -386,9 +401,9 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
                 inc_left[n_inc_left++] = f->file;
             continue;
         }
-        if (!f->fix) {
-            const char *why = em_tree_why(t, f->file, f->line, f->col);
-            char *stays = !why && eh101 ? include_stays(t, texts, o, f) : NULL;
+        if (!fix) {
+            const char *why = not_custom[0] ? not_custom : em_tree_why(t, f->file, f->line, f->col);
+            char *stays = !why && eh101 ? include_stays(t, texts, o, customs, f) : NULL;
             if (eh101)
                 predict_includers(p, t, texts, mv, f);
             manual_finding(p, t, f,
@@ -400,21 +415,27 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
             free(stays);
             continue;
         }
-        cands[i] = f->fix;
+        cands[i] = fix;
     }
     /* an include stays while a backend name it brings stays */
     for (size_t i = 0; i < fs->n; i++) {
         const el_finding *f = &fs->v[i];
         if (!cands[i] || strcmp(f->rule, "EH101"))
             continue;
-        bool kept = false;
+        bool kept = false, for_person = false;
         const char *header = include_target(t, f);
         /* a site in the file, or in a file that includes it (a macro of
          * a header expanded elsewhere), that the include brings a name to */
-        for (size_t k = 0; k < n_keep && !kept; k++)
-            kept = em_tree_reaches(t, keep[k]->file, f->file) && brings(t, header, keep[k]);
-        if (kept) {
-            char *stays = include_stays(t, texts, o, f);
+        for (size_t k = 0; k < n_keep && !for_person; k++)
+            if (em_tree_reaches(t, keep[k]->file, f->file) && brings(t, header, keep[k])) {
+                kept = true;
+                for_person = !later[k];
+            }
+        if (kept && !for_person) { /* it goes in the run that makes the custom op */
+            inc_left[n_inc_left++] = f->file;
+            cands[i] = NULL;
+        } else if (kept) {
+            char *stays = include_stays(t, texts, o, customs, f);
             predict_includers(p, t, texts, mv, f);
             manual_finding(p, t, f, stays);
             free(stays);
@@ -463,6 +484,7 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
     free(inc_left);
     free(eh104s);
     free(keep);
+    free(later);
 }
 
 /* ---- the plan --------------------------------------------------------- */
@@ -557,13 +579,24 @@ int em_plan_make(const em_opts *o, const em_tree *t, em_plan *p, char **err)
     free(root);
     em_select sel;
     em_opts_select(o, &sel);
+    em_customs customs;
+    em_customs_compute(o, t, &customs);
+    sel.customs = &customs;
     em_texts texts = {0};
     em_moves mv;
     int rc = em_moves_compute(t, &sel, &texts, &mv, &p->manual, err);
     el_edits edits = {0};
     if (!rc) {
         p->moved = mv.n_defs;
-        take_fixes(o, t, &texts, &mv, p, &edits);
+        take_fixes(o, t, &texts, &mv, &customs, p, &edits);
+        /* the custom ops' files, and their callers' includes of the wrappers */
+        el_edits incs = {0};
+        rc = em_custom_gen(&customs, t, &texts, &edits, &mv, &incs, err);
+        el_edits_append(&edits, &incs);
+        el_edits_free(&incs);
+        p->custom_ops = customs.n_ops;
+    }
+    if (!rc) {
         /* re-pathed includes give way to a fix that rewrites the include */
         size_t n_fix = edits.n;
         for (size_t i = 0; i < mv.edits.n; i++) {
@@ -639,18 +672,23 @@ int em_plan_make(const em_opts *o, const em_tree *t, em_plan *p, char **err)
             el_xstrdup(m->def->name), el_xstrdup(m->def->path), el_xstrdup(m->dest), m->def->line};
     }
     em_moves_free(&mv);
+    em_customs_free(&customs);
     em_texts_free(&texts);
     return rc;
 }
 
 void em_plan_summary(const em_plan *p, const char *verb, FILE *out)
 {
+    char custom[64] = "";
+    if (p->custom_ops)
+        snprintf(custom, sizeof custom, "; %zu custom op%s made", p->custom_ops,
+                 p->custom_ops == 1 ? "" : "s");
     fprintf(out,
             "ember-migrate: %zu call%s, %zu include%s, %zu branch%s %s; %zu definition%s moved "
-            "into backends/; %zu site%s need%s a person%s\n",
+            "into backends/%s; %zu site%s need%s a person%s\n",
             p->calls, p->calls == 1 ? "" : "s", p->includes, p->includes == 1 ? "" : "s",
             p->branches, p->branches == 1 ? "" : "es", verb, p->moved, p->moved == 1 ? "" : "s",
-            p->manual.n, p->manual.n == 1 ? "" : "s", p->manual.n == 1 ? "s" : "",
+            custom, p->manual.n, p->manual.n == 1 ? "" : "s", p->manual.n == 1 ? "s" : "",
             p->manual.n ? " (listed above)" : "");
 }
 

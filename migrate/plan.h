@@ -22,6 +22,7 @@ typedef struct em_plan {
     size_t includes;          /* EH101 fixes taken */
     size_t branches;          /* EH103 fixes taken */
     size_t moved;             /* op definitions moved into backends/ */
+    size_t custom_ops;        /* custom ops made of functions with no libeh op */
     size_t repathed;          /* include directives re-pathed for moved files */
     size_t conflicts;         /* fixes not taken: overlapping one taken */
     el_findings unparsed;     /* EH000 findings: files never edited */

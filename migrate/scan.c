@@ -27,6 +27,8 @@
 #include "path.h"
 #include "rule.h"
 #include "scan_rule.h"
+#include "custom_rule.h"
+#include "custom_scan.h"
 #include "shard.h"
 #include "sources.h"
 #include "strbuf.h"
@@ -1011,7 +1013,10 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         if (k >= 0)
             selected[k] = true;
     }
-    static const el_rule *const extra[] = {&em_scan_rule, &el_inactive_rule, NULL};
+    static const el_rule *const extra[] = {&em_scan_rule, &el_inactive_rule, &em_custom_rule,
+                                           NULL};
+    if (o->custom_ns && o->custom_ns[0])
+        el_configs_set_custom_ns(cfgs, o->custom_ns);
     out->inactive = el_xcalloc(out->cfgs.n, sizeof *out->inactive);
     /* analyze --shard and ember-migrate merge read the first
      * configuration only: a shard's payload is one engine run */
@@ -1064,6 +1069,8 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
 
     builder b = {.t = out, .sources = &out->sources};
     build(&b, &facts);
+    out->custom = el_xcalloc(1, sizeof *out->custom);
+    em_custom_scan_collect(out->custom, &facts);
     rc = 0;
 done:
     el_fact_list_free(&facts);
@@ -1090,6 +1097,10 @@ static void free_strs(char **v, size_t n)
 
 void em_tree_free(em_tree *t)
 {
+    if (t->custom) {
+        em_custom_scan_free(t->custom);
+        free(t->custom);
+    }
     for (size_t k = 0; t->inactive && k < t->cfgs.n; k++)
         el_inactive_free(&t->inactive[k]);
     free(t->inactive);

@@ -145,6 +145,8 @@ typedef struct em_tree {
     el_inactive *inactive;                  /* per configuration: what it skipped */
     el_bounds bounds;                       /* the tree given: never written outside */
     struct el_configs *configs;             /* the sources' configurations */
+    struct em_custom_scan *custom;          /* backend functions with no op
+                                               (custom_scan.h), when custom_ns is set */
 } em_tree;
 
 typedef struct em_scan_opts {
@@ -157,6 +159,8 @@ typedef struct em_scan_opts {
     const char *define_sets; /* --define-sets, or NULL */
     bool recover;            /* resolve an interrupted apply first (else: refuse) */
     bool verbose;            /* -v: notes (compiler arguments dropped) */
+    const char *custom_ns;   /* --namespace: backend functions with no op become
+                                custom ops of this namespace (custom_ops.h); NULL: not */
     /* analyze --shard K/N (lint/engine/shard.h): scan only this shard's
      * translation units (shard_count 0: all) and set *shard_payload (the
      * caller frees it) for the report, so that `ember-migrate merge`

@@ -7,7 +7,11 @@
 #   3. ember-migrate plan                       the unified diff, nothing written
 #   4. ember-migrate apply on a copy            $BUILD/demo/legacy-migrated
 #   5. emberlint on the copy                    EH1xx gone; the rest is for a person
-#   6. build and run both, on every backend     outputs identical
+#   6. build and run both, on every backend     outputs identical; the
+#                                               application's own op (a
+#                                               custom op after the
+#                                               migration) runs the kernel
+#                                               of the backend in use
 #
 # usage: sh mk/demo.sh [--check] BUILD [BACKENDS]
 #
@@ -17,7 +21,9 @@
 # `git apply --check` on a fresh copy and, applied there, gives the tree
 # apply gives; apply succeeds and leaves none of EH101-EH104; a second
 # apply (and plan) changes nothing; the migrated tree builds; both versions
-# print the same output on every backend.
+# print the same output on every backend; after the migration the custom
+# op app.pairwise_sqdist runs eh_blas_pairwise_sqdist under blas and
+# eh_ref_pairwise_sqdist under ref (LEGACY_TRACE=1 makes them say so).
 set -u
 
 check=0
@@ -88,7 +94,8 @@ snapshot() {
     (cd "$1" && find . -path ./build -prune -o -type f -print | LC_ALL=C sort | xargs cksum)
 }
 # The plan for display: a file moved whole shows as a deletion and a
-# creation; their bodies are summarised (the registration tables are not).
+# creation; their bodies are summarised (the registration tables and the
+# custom ops' header and wrappers are not).
 abbreviate_diff() { # FILE
     awk '
     function flush() {
@@ -96,7 +103,7 @@ abbreviate_diff() { # FILE
             printf "    [... %d lines: the whole file, %s ...]\n", n, mode
         mode = ""; n = 0
     }
-    /^diff --git / { flush(); table = ($0 ~ /kernels\.def$/); print; next }
+    /^diff --git / { flush(); table = ($0 ~ /kernels\.def$/ || $0 ~ /_ops\.[ch]$/); print; next }
     /^new file mode/ && !table { mode = "created"; print; next }
     /^deleted file mode/ && !table { mode = "deleted"; print; next }
     mode != "" && /^(\+\+\+|---) / { print; next }
@@ -104,6 +111,11 @@ abbreviate_diff() { # FILE
     mode != "" && /^[-+ \\]/ { n++; next }
     { print }
     END { flush() }' "$1"
+}
+# Which pairwise_sqdist kernel a run's LEGACY_TRACE lines name.
+ran() { # FILE
+    sed -n 's/^legacy-app: \(eh_[a-z]*_pairwise_sqdist\) ran$/\1/p' "$1" | sort -u | tr '\n' ' ' |
+        sed 's/ $//'
 }
 # Build an application tree: make -C DIR with this repo's libeh, isolated
 # from the calling make's command-line variables.
@@ -236,7 +248,7 @@ for b in $backends; do
     for v in legacy migrated; do
         app=$work/$v-build/legacy-app
         if [ -x "$app" ]; then
-            EH_BACKEND=$b "$app" > "$work/$v.$b.out" 2> "$work/$v.$b.err" ||
+            LEGACY_TRACE=1 EH_BACKEND=$b "$app" > "$work/$v.$b.out" 2> "$work/$v.$b.err" ||
                 fail "the $v version failed on $b: $(cat "$work/$v.$b.err")"
         fi
     done
@@ -245,11 +257,18 @@ for b in $backends; do
             [ "$b" = "${backends%% *}" ] && { cat "$work/legacy.$b.out"; echo; }
             printf 'EH_BACKEND=%-5s legacy and migrated outputs are identical (%d lines)\n' \
                 "$b" "$(wc -l < "$work/legacy.$b.out")"
+            printf '                 pairwise_sqdist ran %s before, %s after (app.pairwise_sqdist)\n' \
+                "$(ran "$work/legacy.$b.err")" "$(ran "$work/migrated.$b.err")"
         fi
     else
         [ -s "$work/legacy.$b.out" ] && diff "$work/legacy.$b.out" "$work/migrated.$b.out" >&2
         fail "legacy and migrated outputs differ (or are missing) on $b"
     fi
+    # the custom op runs the current backend's own kernel
+    case $b in ref | blas)
+        [ "$(ran "$work/migrated.$b.err")" = "eh_${b}_pairwise_sqdist" ] ||
+            fail "on $b the migrated app.pairwise_sqdist ran $(ran "$work/migrated.$b.err"), not eh_${b}_pairwise_sqdist" ;;
+    esac
 done
 
 if [ $failed -ne 0 ]; then

@@ -530,10 +530,11 @@ void el_journal_finish(const el_journal *j, char ***removed, mode_t **modes, siz
 
 typedef struct found {
     char **files;
+    bool *above;           /* found in a directory above the run's PATHs */
     size_t n, cap;
 } found;
 
-static void look_in(found *f, const char *dir)
+static void look_in(found *f, const char *dir, bool above)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -550,10 +551,35 @@ static void look_in(found *f, const char *dir)
             free(p);
             continue;
         }
+        size_t cap = f->cap;
         el_grow(&f->files, &f->cap, f->n + 1, sizeof *f->files);
+        if (f->cap != cap)
+            f->above = el_xrealloc(f->above, f->cap * sizeof *f->above);
+        f->above[f->n] = above;
         f->files[f->n++] = p;
     }
     closedir(d);
+}
+
+/* Does the journal change something under one of dirs?  A journal found
+ * above the PATHs may belong to a run on a sibling tree: not ours. */
+static bool touches(const el_journal *j, char *const *dirs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char *dir = el_path_real(dirs[i]);
+        if (!dir)
+            continue;
+        bool hit = false;
+        for (size_t k = 0; k < j->n_ops && !hit; k++) {
+            char *rel = el_path_under(j->ops[k].path, dir);
+            hit = rel != NULL;
+            free(rel);
+        }
+        free(dir);
+        if (hit)
+            return true;
+    }
+    return false;
 }
 
 int el_journal_recover(char *const *dirs, size_t n, bool fix, char **err)
@@ -563,8 +589,8 @@ int el_journal_recover(char *const *dirs, size_t n, bool fix, char **err)
         char *dir = el_path_real(dirs[i]);
         if (!dir)
             continue;
-        for (;;) {
-            look_in(&f, dir);
+        for (bool above = false;; above = true) {
+            look_in(&f, dir, above);
             if (!strcmp(dir, "/"))
                 break;
             char *up = el_path_dirname(dir);
@@ -578,7 +604,16 @@ int el_journal_recover(char *const *dirs, size_t n, bool fix, char **err)
         char *shown = el_path_display(f.files[i]);
         /* a journal another run holds is its commit in progress */
         int probe = open(f.files[i], O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-        if (probe >= 0 && flock(probe, LOCK_EX | LOCK_NB) != 0) {
+        bool held = probe >= 0 && flock(probe, LOCK_EX | LOCK_NB) != 0;
+        if (held && f.above[i]) {
+            /* being written by a run whose tree holds ours, or a sibling's:
+             * if it is ours, its commit re-checks every file it changes */
+            close(probe);
+            free(shown);
+            rc--;
+            continue;
+        }
+        if (held) {
             close(probe);
             *err = el_xasprintf("%s: another run is changing these files right now; try again "
                                 "when it is done", shown);
@@ -590,6 +625,12 @@ int el_journal_recover(char *const *dirs, size_t n, bool fix, char **err)
         bool read_ok = journal_read(f.files[i], &j);
         if (probe >= 0)
             close(probe);
+        if (f.above[i] && (!read_ok || !touches(&j, dirs, n))) {
+            el_journal_free(&j);
+            free(shown);
+            rc--;
+            continue;
+        }
         if (!read_ok) {
             /* torn while it was written: nothing else had been done */
             if (fix && unlink(f.files[i]) == 0)
@@ -652,6 +693,7 @@ int el_journal_recover(char *const *dirs, size_t n, bool fix, char **err)
     for (size_t i = 0; i < f.n; i++)
         free(f.files[i]);
     free(f.files);
+    free(f.above);
     return rc;
 }
 

@@ -506,6 +506,27 @@ static const char *contract_op(const el_config *cfg, const char *name, char *bac
     return NULL;
 }
 
+/* ember-migrate's custom ops (config.h, custom_ns): eh_<backend>_<name>
+ * with no op <name> becomes <ns>_<name>, the op's wrapper.  Which of
+ * them really become custom ops ember-migrate decides once it has seen
+ * the whole tree (migrate/custom_ops.h), and drops the other rewrites. */
+static bool custom_wrapper(const el_config *cfg, const char *name, char *target, size_t tn)
+{
+    char backend[64];
+    if (!cfg->custom_ns[0] || !el_backend_of_symbol(cfg, name, backend, sizeof backend))
+        return false;
+    const char *rest = strstr(name, backend);
+    if (!rest)
+        return false;
+    rest += strlen(backend);
+    while (*rest == '_')
+        rest++;
+    if (!*rest || el_is_op(rest))
+        return false;
+    snprintf(target, tn, "%s_%s", cfg->custom_ns, rest);
+    return true;
+}
+
 /* Backend code not moved yet: its calls are left alone. */
 static bool in_backend_code(el_rewriter *rw, CXCursor call, CXFile f)
 {
@@ -541,6 +562,10 @@ static bool contract_rewrite(el_rewriter *rw, CXCursor fn, const char *name, cha
 {
     char backend[64];
     const char *op = contract_op(rw->cfg, name, backend, sizeof backend);
+    if (!op && custom_wrapper(rw->cfg, name, target, tn)) {
+        *safety = EL_FIX_UNSAFE; /* the wrapper is declared by a header ember-migrate writes */
+        return true;
+    }
     if (!op) {
         if (el_backend_of_symbol(rw->cfg, name, backend, sizeof backend))
             snprintf(why, wn, "no frontend op eh_%s in libeh/ops.def",

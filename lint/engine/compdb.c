@@ -195,14 +195,40 @@ static bool names(const entry *e, const char *abs_file)
     return strcmp(e->file, abs_file) == 0;
 }
 
+/* The index of the next argument from i on that reaches libclang (its
+ * span in *span), or n: two entries that differ only in -o, -MF and the
+ * like are one configuration. */
+static size_t next_kept(char *const *args, size_t n, size_t i, size_t *span)
+{
+    while (i < n) {
+        el_arg_info k = el_arg_inspect(args, n, i);
+        if (k.fate == EL_ARG_KEEP) {
+            *span = k.span;
+            return i;
+        }
+        i += k.span;
+    }
+    *span = 0;
+    return n;
+}
+
 static bool same_args(const entry *a, const entry *b)
 {
-    if (a->n_args != b->n_args)
-        return false;
-    for (size_t i = 0; i < a->n_args; i++)
-        if (strcmp(a->args[i], b->args[i]) != 0)
+    size_t i = 0, j = 0, si, sj;
+    for (;;) {
+        i = next_kept(a->args, a->n_args, i, &si);
+        j = next_kept(b->args, b->n_args, j, &sj);
+        if (i == a->n_args || j == b->n_args)
+            return i == a->n_args && j == b->n_args;
+        if (si != sj)
             return false;
-    return true;
+        for (size_t t = 0; t < si; t++)
+            if (i + t >= a->n_args || j + t >= b->n_args ||
+                strcmp(a->args[i + t], b->args[j + t]) != 0)
+                return false;
+        i += si;
+        j += sj;
+    }
 }
 
 /* The k-th entry of the file whose arguments differ from every earlier

@@ -831,6 +831,15 @@ void el_configs_finalize(el_configs *s)
         finalize_one(s->all[i], &s->seen_backends);
 }
 
+void el_configs_set_custom_ns(el_configs *s, const char *ns)
+{
+    snprintf(s->builtin->custom_ns, sizeof s->builtin->custom_ns, "%s", ns);
+    if (s->forced)
+        snprintf(s->forced->custom_ns, sizeof s->forced->custom_ns, "%s", ns);
+    for (size_t i = 0; i < s->n_all; i++)
+        snprintf(s->all[i]->custom_ns, sizeof s->all[i]->custom_ns, "%s", ns);
+}
+
 void el_configs_free(el_configs *s)
 {
     if (!s)

@@ -49,6 +49,11 @@ struct el_config {
     size_t n_rewrites, cap_rewrites;
     el_hash128 fingerprint;  /* of everything above but path and root (where
                               * the tree is); set by finalize */
+    /* Set by ember-migrate only (el_configs_set_custom_ns), never from a
+     * file: calls of a backend function that has no op, eh_<b>_<name>,
+     * are rewritten to <custom_ns>_<name>, the wrapper of the custom op
+     * ember-migrate makes of it (lint/change/rewrite.h).  "" = off. */
+    char custom_ns[64];
 };
 
 /* All configurations of a run: discovery and ownership. */
@@ -62,6 +67,9 @@ el_configs *el_configs_new(const char *forced, char **err);
 const el_config *el_configs_for(el_configs *s, const char *abs_path, char **err);
 /* Add a backend name seen in the linted tree to every configuration. */
 void el_configs_note_backend(el_configs *s, const char *name);
+/* ember-migrate: the namespace of the custom ops it makes (config.h,
+ * el_config.custom_ns), for every configuration loaded so far. */
+void el_configs_set_custom_ns(el_configs *s, const char *ns);
 /* Discover backends/ directories, expand prefixes, compute fingerprints.
  * Call once, after the last el_configs_for / note_backend. */
 void el_configs_finalize(el_configs *s);

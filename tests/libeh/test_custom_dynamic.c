@@ -17,32 +17,12 @@
 #include "eh_test.h"
 #include <eh/backend_api.h> // emberlint-ignore EH101 (the test registers kernels)
 
-static int has_backend(const char *name)
-{
-    const char *names[16];
-    int n = eh_list_backends(names, 16);
-    for (int k = 0; k < n && k < 16; k++)
-        if (strcmp(names[k], name) == 0)
-            return 1;
-    return 0;
-}
-
-/* Backend k of ref, blas, lazy, selected; NULL when it is not built. */
-static const char *use_backend(int k)
-{
-    static const char *const all[] = {"ref", "blas", "lazy"};
-    if (!has_backend(all[k]))
-        return NULL;
-    assert_int_equal(eh_set_backend(all[k]), EH_OK);
-    return all[k];
-}
-
 /* The backend whose kernels run on backend `be` (lazy: its delegate). */
 static const char *runs_on(const char *be)
 {
     if (strcmp(be, "lazy") != 0)
         return be;
-    return has_backend("blas") ? "blas" : "ref";
+    return t_has_backend("blas") ? "blas" : "ref";
 }
 
 static atomic_int ran_ref, ran_blas;
@@ -86,7 +66,7 @@ static void test_dispatch_per_backend(void **state)
     (void)state;
     define_muladd();
     for (int k = 0; k < 3; k++) {
-        const char *be = use_backend(k);
+        const char *be = t_use_backend(k);
         if (!be)
             continue;
         BEGIN();
@@ -134,7 +114,7 @@ static void test_kernel_sized_output(void **state)
     assert_int_equal(eh_custom_op_define(&d), EH_OK);
     assert_int_equal(eh_custom_op_kernel("dyn.positive", "ref", positive_kernel), EH_OK);
     for (int k = 0; k < 3; k++) {
-        if (!use_backend(k))
+        if (!t_use_backend(k))
             continue;
         BEGIN();
         eh_tensor *x = T(EH_F32, SHAPE(2, 3), -1, 2, 0, 4, -5, 6);
@@ -174,7 +154,7 @@ static void test_params_and_inputs_handed_back(void **state)
     assert_int_equal(eh_custom_op_define(&d), EH_OK);
     assert_int_equal(eh_custom_op_kernel("dyn.clip", "ref", clip_or_same), EH_OK);
     for (int k = 0; k < 3; k++) {
-        if (!use_backend(k))
+        if (!t_use_backend(k))
             continue;
         BEGIN();
         eh_tensor *x = T(EH_F64, SHAPE(3), -3, 0.5, 9);
@@ -270,7 +250,7 @@ static void test_errors(void **state)
     define_on_ref("dyn.leaky", allocates_then_fails);
     define_on_ref("dyn.misuse", misuses_helpers);
     for (int k = 0; k < 3; k++) {
-        if (!use_backend(k))
+        if (!t_use_backend(k))
             continue;
         BEGIN();
         eh_tensor *x = T(EH_F64, SHAPE(3), 1, 2, 3);
@@ -326,7 +306,7 @@ static void test_no_kernel_and_fallback(void **state)
     assert_int_equal(eh_custom_op_define(&d), EH_OK);
     assert_int_equal(eh_custom_op_kernel("dyn.blas_fallback", "blas", muladd_blas), EH_OK);
     for (int k = 0; k < 3; k++) {
-        if (!use_backend(k))
+        if (!t_use_backend(k))
             continue;
         reset_counts();
         BEGIN(); /* the kernel's own temporaries (x * x) are the scope's */
@@ -353,7 +333,7 @@ static void test_nested(void **state)
     define_muladd();
     define_on_ref("dyn.twice", twice_muladd);
     for (int k = 0; k < 3; k++) {
-        if (!use_backend(k))
+        if (!t_use_backend(k))
             continue;
         BEGIN();
         eh_tensor *x = T(EH_F64, SHAPE(2), 1, 2);
@@ -370,7 +350,7 @@ static void test_ownership(void **state)
     (void)state;
     define_muladd();
     for (int k = 0; k < 3; k++) {
-        if (!use_backend(k))
+        if (!t_use_backend(k))
             continue;
         /* the result is the caller's like any op's (kept past the scope here);
          * the kernel's temporaries belong to the scope its ops ran in */

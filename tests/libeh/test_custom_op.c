@@ -20,27 +20,6 @@
 #include "eh_test.h"
 #include <eh/backend_api.h> // emberlint-ignore EH101 (the test registers kernels)
 
-static int has_backend(const char *name)
-{
-    const char *names[16];
-    int n = eh_list_backends(names, 16);
-    for (int k = 0; k < n && k < 16; k++)
-        if (strcmp(names[k], name) == 0)
-            return 1;
-    return 0;
-}
-
-/* The built-in backends this libeh has, one per k in 0..2: the name of
- * backend k, selected, or NULL when it is not built. */
-static const char *use_backend(int k)
-{
-    static const char *const all[] = {"ref", "blas", "lazy"};
-    if (!has_backend(all[k]))
-        return NULL;
-    assert_int_equal(eh_set_backend(all[k]), EH_OK);
-    return all[k];
-}
-
 /* ---- kernels -------------------------------------------------------------- */
 
 /* Which kernel ran, per backend name, and what its first output looked
@@ -310,7 +289,7 @@ static void test_call_validation(void **state)
     eh_tensor *i = T(EH_I32, SHAPE(2), 1, 2);
     const char *backends[] = {"ref", "blas", "lazy"};
     for (int k = 0; k < 3; k++) {
-        if (!has_backend(backends[k]))
+        if (!t_has_backend(backends[k]))
             continue;
         assert_int_equal(eh_set_backend(backends[k]), EH_OK);
         /* NULL propagation: the first error is kept */
@@ -395,7 +374,7 @@ static void test_dispatch_per_backend(void **state)
     assert_int_equal(ran_blas, 0);
     eh_release(y);
 
-    if (has_backend("blas")) {
+    if (t_has_backend("blas")) {
         assert_int_equal(eh_set_backend("blas"), EH_OK);
         reset_counts();
         y = eh_custom_call("td.shift", EH_INPUTS(x), NULL);
@@ -404,7 +383,7 @@ static void test_dispatch_per_backend(void **state)
         assert_int_equal(ran_blas, 1);
         eh_release(y);
     }
-    if (has_backend("lazy")) {
+    if (t_has_backend("lazy")) {
         /* recorded, run at evaluation on the kernels of lazy's delegate */
         assert_int_equal(eh_set_backend("lazy"), EH_OK);
         reset_counts();
@@ -412,7 +391,7 @@ static void test_dispatch_per_backend(void **state)
         assert_non_null(y);
         assert_int_equal(ran_ref + ran_blas, 0);
         assert_int_equal(eh_eval(y), EH_OK);
-        assert_int_equal(has_backend("blas") ? ran_blas : ran_ref, 1);
+        assert_int_equal(t_has_backend("blas") ? ran_blas : ran_ref, 1);
         EXPECT(y, EH_F64, SHAPE(3), 2, 3, 4);
         eh_release(y);
     }
@@ -421,7 +400,7 @@ static void test_dispatch_per_backend(void **state)
     d = unary_def("td.only_ref");
     assert_int_equal(eh_custom_op_define(&d), EH_OK);
     assert_int_equal(eh_custom_op_kernel("td.only_ref", "ref", shift_ref), EH_OK);
-    if (has_backend("blas")) {
+    if (t_has_backend("blas")) {
         assert_int_equal(eh_set_backend("blas"), EH_OK);
         assert_failed(eh_custom_call("td.only_ref", EH_INPUTS(x), NULL), EH_ERR_UNSUPPORTED,
                       "td.only_ref: no kernel for backend 'blas' (kernels registered for: ref); "
@@ -430,7 +409,7 @@ static void test_dispatch_per_backend(void **state)
         assert_int_equal(eh_backend_supports("blas", eh_custom_op_id("td.only_ref")), 0);
         assert_int_equal(eh_backend_supports("ref", eh_custom_op_id("td.only_ref")), 1);
     }
-    if (has_backend("lazy") && has_backend("blas")) {
+    if (t_has_backend("lazy") && t_has_backend("blas")) {
         /* the error comes at the call, not at evaluation */
         assert_int_equal(eh_set_backend("lazy"), EH_OK);
         assert_failed(eh_custom_call("td.only_ref", EH_INPUTS(x), NULL), EH_ERR_UNSUPPORTED,
@@ -449,7 +428,7 @@ static void test_dispatch_per_backend(void **state)
     assert_int_equal(eh_custom_op_define(&d), EH_OK);
     assert_int_equal(eh_custom_op_kernel("td.fallback", "ref", shift_ref), EH_OK);
     for (int k = 0; k < 3; k++) {
-        const char *be = use_backend(k);
+        const char *be = t_use_backend(k);
         if (!be)
             continue;
         reset_counts();
@@ -493,7 +472,7 @@ static void test_kernel_errors(void **state)
     assert_int_equal(eh_custom_op_kernel("te.silent", "ref", fails_silently), EH_OK);
     eh_tensor *x = T(EH_F64, SHAPE(2), 1, 2);
     for (int k = 0; k < 3; k++) {
-        const char *be = use_backend(k);
+        const char *be = t_use_backend(k);
         if (!be)
             continue;
         eh_clear_error();
@@ -658,7 +637,7 @@ static void test_rules(void **state)
     define_on_ref(dist, NULL);
 
     for (int k = 0; k < 3; k++) {
-        const char *be = use_backend(k);
+        const char *be = t_use_backend(k);
         if (!be)
             continue;
         BEGIN();
@@ -767,7 +746,7 @@ static void test_per_element(void **state)
     affine_params ap = {2, 0.5};
     eh_custom_args args = {.params = &ap, .params_size = sizeof ap};
     for (int k = 0; k < 3; k++) {
-        const char *be = use_backend(k);
+        const char *be = t_use_backend(k);
         if (!be)
             continue;
         assert_int_equal(eh_backend_supports(be, id), 1);
@@ -797,7 +776,7 @@ static void test_per_element(void **state)
 static void test_lazy_records_and_fuses(void **state)
 {
     (void)state;
-    if (!has_backend("lazy"))
+    if (!t_has_backend("lazy"))
         skip();
     define_per_element_ops();
     assert_int_equal(eh_set_backend("lazy"), EH_OK);
@@ -853,7 +832,7 @@ static void test_multi_output_lazy(void **state)
     assert_int_equal(eh_custom_op_define(&d), EH_OK);
     assert_int_equal(eh_custom_op_kernel("tm.pair", "ref", shift_ref), EH_OK);
     for (int k = 0; k < 3; k++) {
-        const char *be = use_backend(k);
+        const char *be = t_use_backend(k);
         if (!be)
             continue;
         eh_tensor *x = T(EH_F32, SHAPE(2), 1, 2);
@@ -901,7 +880,7 @@ static void test_queries(void **state)
     assert_int_equal(eh_custom_op_kernel("tq.op", "ref", shift_ref), EH_OK);
     assert_true(eh_backend_kernel_whose(ref, id, &whose) == shift_ref);
     assert_string_equal(whose, "ref");
-    if (has_backend("blas")) {
+    if (t_has_backend("blas")) {
         assert_true(eh_backend_kernel_whose(eh_find_backend("blas"), id, &whose) == shift_ref);
         assert_string_equal(whose, "ref"); /* through the fallback */
     }
@@ -1015,7 +994,7 @@ static void test_scope_owns_results(void **state)
     affine_params ap = {1, 0};
     eh_custom_args args = {.params = &ap, .params_size = sizeof ap};
     for (int k = 0; k < 3; k++) {
-        const char *be = use_backend(k);
+        const char *be = t_use_backend(k);
         if (!be)
             continue;
         BEGIN();
@@ -1066,7 +1045,7 @@ static void test_example_program(void **state)
     char prog[PATH_MAX + 32];
     snprintf(prog, sizeof prog, "%s/examples/custom-op", build_dir);
     for (int k = 0; k < 3; k++) {
-        const char *be = use_backend(k);
+        const char *be = t_use_backend(k);
         if (!be)
             continue;
         char out[4096];

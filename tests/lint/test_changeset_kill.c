@@ -215,6 +215,33 @@ static void test_journal_in_use(void **state)
     free(j);
 }
 
+/* A journal above the run's tree that another run holds, or that names
+ * none of the tree's files, is a sibling tree's run: not ours, no stop
+ * (two test runs in /tmp/a and /tmp/b once stopped each other this way). */
+static void test_sibling_journal_above(void **state)
+{
+    (void)state;
+    make_tree(false);
+    char *sub = tt_path(dir, "sub");
+    assert_int_equal(mkdir(sub, 0755), 0);
+    char *held = tt_write(dir, ".ember-changeset-00112233aabbccdd", "ember changeset journal 1\n");
+    int fd = open(held, O_RDONLY);
+    assert_true(fd >= 0);
+    assert_int_equal(flock(fd, LOCK_EX), 0);
+    char *err = NULL;
+    assert_int_equal(el_journal_recover(&sub, 1, true, &err), 0);
+    assert_null(err);
+    assert_true(tt_file_contains(dir, ".ember-changeset-00112233aabbccdd", "journal"));
+    /* the same journal held, run on the tree that holds it: a stop */
+    assert_int_equal(el_journal_recover(&dir, 1, true, &err), -1);
+    assert_true(tt_contains(err, "another run is changing these files right now"));
+    free(err);
+    close(fd);
+    unlink(held);
+    free(held);
+    free(sub);
+}
+
 /* Temporary files an older version left beside a file are removed with a
  * message; a copy that differs from the file is kept. */
 static void test_old_leftovers(void **state)
@@ -256,6 +283,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_sigterm, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigterm_backup, setup, teardown),
         cmocka_unit_test_setup_teardown(test_torn_journal, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sibling_journal_above, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_in_use, setup, teardown),
         cmocka_unit_test_setup_teardown(test_old_leftovers, setup, teardown),
     };

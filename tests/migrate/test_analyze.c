@@ -71,6 +71,7 @@ static void test_json_basic(void **state)
         "  \"destination\":\"backends/ref/matmul.c\"},"
         " {\"file\":\"ops/ref/matmul.c\",\"line\":15,\"name\":\"eh_ref_sum\",\"backend\":\"ref\",\"op\":\"sum\","
         "  \"destination\":\"backends/ref/matmul.c\"}],"
+        "\"custom_ops\":[],\"not_custom_ops\":[],"
         "\"parse_errors\":[]}");
     tt_assert_json_equal(got, want);
     json_object_put(got);
@@ -137,7 +138,8 @@ static void test_filters(void **state)
         "\"to_move\":[{\"file\":\"ops/ref/matmul.c\",\"line\":5,\"name\":\"pack\",\"backend\":\"ref\","
         "\"op\":\"helper\",\"destination\":\"backends/ref/matmul.c\"},"
         "{\"file\":\"ops/ref/matmul.c\",\"line\":10,\"name\":\"eh_ref_matmul\",\"backend\":\"ref\","
-        "\"op\":\"matmul\",\"destination\":\"backends/ref/matmul.c\"}],\"parse_errors\":[]}");
+        "\"op\":\"matmul\",\"destination\":\"backends/ref/matmul.c\"}],\"custom_ops\":[],"
+        "\"not_custom_ops\":[],\"parse_errors\":[]}");
     tt_assert_json_equal(got, want);
     json_object_put(got);
     json_object_put(want);
@@ -181,6 +183,12 @@ static void test_usage(void **state)
         {{"analyze", NULL}, 2, NULL, "ember-migrate: no PATH given", NULL},
         {{"plan", "--format", "json", ".", NULL}, 2, NULL, "ember-migrate: ", NULL},
         {{"analyze", "does-not-exist", NULL}, 2, NULL, "does-not-exist", NULL},
+        {{"plan", "--namespace", "9lives", ".", NULL}, 2,
+         "ember-migrate: --namespace: '9lives' is not a C identifier of at most 40 characters "
+         "(see ember-migrate --help)\n", NULL, NULL},
+        {{"plan", "--namespace=geo.ops", ".", NULL}, 2, NULL, "'geo.ops' is not a C identifier",
+         NULL},
+        {{"plan", "--namespace", NULL}, 2, NULL, "--namespace", NULL},
         {{"--help", NULL}, 0, "", NULL, "usage: ember-migrate analyze"},
         {{"--version", NULL}, 0, "", NULL, "ember-migrate " EL_VERSION " ("},
     };
@@ -481,6 +489,58 @@ static int teardown(void **state)
     return 0;
 }
 
+/* The custom ops a plan would make, and the names that cannot become one
+ * (the golden case custom_refused): JSON, text and markdown. */
+static void test_custom_ops(void **state)
+{
+    (void)state;
+    const char *tree = MIGRATE_SRCDIR "/tests/migrate/fixtures/custom_refused/before";
+    tt_run r = mt_migrate(tree, NULL, "analyze", "--format", "json", ".", NULL);
+    assert_int_equal(r.status, 0);
+    json_object *got = tt_json(r.out);
+    json_object *want = tt_json(
+        "[{\"op\":\"app.unit_clamp\",\"wrapper\":\"app_unit_clamp\","
+        "  \"kernels\":{\"ref\":\"ops/ref/kern.c:29\"},\"fallback\":\"ref\"}]");
+    tt_assert_json_equal(tt_get(got, "custom_ops"), want);
+    json_object_put(want);
+    json_object *no = tt_get(got, "not_custom_ops");
+    static const char *const names[] = {"count_nonzero", "halves", "l2norm", "scale", "spectrum",
+                                        "stack_n"};
+    assert_int_equal(json_object_array_length(no), 6);
+    for (size_t i = 0; i < 6; i++) {
+        json_object *o = json_object_array_get_idx(no, i);
+        bool found = false;
+        for (size_t k = 0; k < 6 && !found; k++)
+            found = !strcmp(json_object_get_string(tt_get(o, "name")), names[k]);
+        assert_true(found);
+        assert_true(strlen(json_object_get_string(tt_get(o, "why"))) > 10);
+    }
+    /* in "to move", a kernel's role is its op */
+    json_object *moves = tt_get(got, "to_move");
+    assert_int_equal(json_object_array_length(moves), 1);
+    assert_string_equal(json_object_get_string(tt_get(json_object_array_get_idx(moves, 0), "op")),
+                        "app.unit_clamp");
+    json_object_put(got);
+    tt_free(&r);
+
+    r = mt_migrate(tree, NULL, "analyze", ".", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(tt_contains(r.out, "custom ops (backend functions with no libeh op, made ops of the "
+                                   "application):\n  app.unit_clamp (called through "
+                                   "app_unit_clamp): kernels for ref; fallback ref\n"));
+    assert_true(tt_contains(r.out, "  l2norm: not a custom op: its signature differs between "
+                                   "backends: 'eh_tensor *(const eh_tensor *)' (eh_blas_l2norm) and "
+                                   "'eh_tensor *(const eh_tensor *, int)' (eh_ref_l2norm)\n"));
+    tt_free(&r);
+    /* in another namespace the wrapper of eh_ref_scale is free */
+    r = mt_migrate(tree, NULL, "analyze", "--format", "markdown", "--namespace=kit", ".", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(tt_contains(r.out, "## Custom ops\n\n- `kit.scale`, called through `kit_scale`: "
+                                   "kernels for ref; fallback ref\n- `kit.unit_clamp`, called "
+                                   "through `kit_unit_clamp`: kernels for ref; fallback ref\n"));
+    tt_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -491,6 +551,7 @@ int main(void)
         cmocka_unit_test(test_parse_error),
         cmocka_unit_test(test_scan_model),
         cmocka_unit_test(test_repository),
+        cmocka_unit_test(test_custom_ops),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -563,8 +563,9 @@ CASE(shared_static)
  *                   is declared is renamed (the rename proven where it is
  *                   skipped); one declared only by a skipped include is
  *                   listed, and that include follows its moved header
- *   custom_ops      kernels libeh has no op for (listed, not moved, their
- *                   calls kept), one whose signature differs from its op's
+ *   custom_ops      a kernel libeh has no op for, on one backend only
+ *                   (made custom op app.fused_gelu, its fallback that
+ *                   backend), one whose signature differs from its op's
  *                   (moved, never registered, its call listed with both
  *                   signatures), one held back by a file-local macro
  *                   (named) whose only call was rewritten (now unused)
@@ -586,6 +587,33 @@ CASE(custom_ops)
 CASE(helpers_licence)
 CASE(crlf_sources)
 CASE(compdb_multi)
+
+/* Custom ops: backend functions with no libeh op (issue 15):
+ *   custom_dispatch     a signal toolkit (--namespace=sig, src/ops/<b>/):
+ *                       three ops -- a backend branch collapsed to the
+ *                       wrapper, a table of function pointers and &f
+ *                       renamed to it, a float parameter carried in the
+ *                       params blob, a non-const tensor parameter, a
+ *                       header with unnamed parameters, an op with a ref
+ *                       kernel only; test_custom_run builds and runs it
+ *   custom_refused      what cannot become a custom op, each listed with
+ *                       its reason and left as it is: signatures that
+ *                       differ between backends, a pointer to state, an
+ *                       output parameter, an int result, a variable
+ *                       argument list, a wrapper name the code has taken
+ *   custom_in_backends  kernels already under backends/<b>/ (blas, ref
+ *                       and lazy), called directly: nothing moves, an
+ *                       if/else-if chain on the backend name collapses
+ *   custom_ifdef        uses in #ifdef USE_BLAS / #else arms (both builds
+ *                       checked): each arm renamed, the wrapper's header
+ *                       included after the conditional that holds the
+ *                       includes (inside a header guard), and after the
+ *                       includes of a file that starts with an #ifndef
+ *                       that is no guard */
+CASE(custom_dispatch)
+CASE(custom_refused)
+CASE(custom_in_backends)
+CASE(custom_ifdef)
 
 /* --backup keeps each modified or deleted file's original as FILE.orig;
  * the tree is otherwise after/. */
@@ -619,6 +647,8 @@ int main(void)
         BOTH(shared_static), BOTH(three_backends), BOTH(dispatch_table), BOTH(wrapper_macros),
         BOTH(ifdef_configs), BOTH(ifdef_skipped), BOTH(custom_ops), BOTH(helpers_licence),
         BOTH(crlf_sources), BOTH(compdb_multi),
+        BOTH(custom_dispatch), BOTH(custom_refused), BOTH(custom_in_backends),
+        BOTH(custom_ifdef),
         cmocka_unit_test(test_backup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -144,6 +144,25 @@ void assert_failed(const void *result, eh_status code, const char *needle)
     eh_clear_error();
 }
 
+int t_has_backend(const char *name)
+{
+    const char *names[16];
+    int n = eh_list_backends(names, 16);
+    for (int k = 0; k < n && k < 16; k++)
+        if (strcmp(names[k], name) == 0)
+            return 1;
+    return 0;
+}
+
+const char *t_use_backend(int k)
+{
+    static const char *const all[] = {"ref", "blas", "lazy"};
+    if (!t_has_backend(all[k]))
+        return NULL;
+    assert_int_equal(eh_set_backend(all[k]), EH_OK);
+    return all[k];
+}
+
 int eh_test_setup(void **state)
 {
     (void)state;

@@ -63,6 +63,12 @@ double t_at(const eh_tensor *t, int64_t k);
  * selected yet. */
 int backend_is_eager(void);
 
+/* Does this libeh have backend `name` (built in, or loaded)? */
+int t_has_backend(const char *name);
+/* Built-in backend k of ref, blas and lazy (k = 0, 1, 2) selected; NULL,
+ * and nothing selected, when this libeh is built without it. */
+const char *t_use_backend(int k);
+
 /* cmocka group setup/teardown: clear errors, pick EH_TEST_BACKEND (or the
  * default), and check every scope was closed. */
 int eh_test_setup(void **state);
