@@ -65,6 +65,7 @@ typedef struct run {
     const el_rule *const *extra;
     size_t n_extra;
     unsigned char (*wants)[KIND_MAX];   /* per entry of metas, then of extra */
+    unsigned char wanted[KIND_MAX];     /* by any of them */
 
     job *jobs;
     size_t n_jobs;
@@ -220,8 +221,15 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
     walk *w = data;
     el_ctx *ctx = w->ctx;
     enum CXCursorKind kind = clang_getCursorKind(c);
-    if (ctx->depth == 0)
+    if (ctx->depth == 0) {
         top_level(w, c, kind);
+        /* a preprocessing cursor (no children) that no rule wants and the
+         * macro spans do not need: not even its location (most of a TU's
+         * top level is the system headers' macro definitions) */
+        if (clang_isPreprocessing(kind) && kind != CXCursor_MacroExpansion &&
+            ((unsigned)kind >= KIND_MAX || !w->r->wanted[kind]))
+            return CXChildVisit_Continue;
+    }
     CXFile f = NULL;
     clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
     if (!f || el_ctx_slot(ctx, f)->source < 0)
@@ -563,6 +571,8 @@ static void add_job(run *r, size_t *cap, size_t src)
 
 static void set_wants(unsigned char *wants, const el_rule *rule)
 {
+    if (!rule->on_cursor && !rule->on_leave)
+        return; /* no cursor hook: wants none */
     if (!rule->kinds) {
         memset(wants, 1, KIND_MAX);
         return;
@@ -743,6 +753,9 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
     }
     for (size_t e = 0; e < r.n_extra; e++)
         set_wants(r.wants[r.n_metas + e], r.extra[e]);
+    for (size_t i = 0; i < r.n_metas + r.n_extra; i++)
+        for (size_t k = 0; k < KIND_MAX; k++)
+            r.wanted[k] |= r.wants[i][k];
 
     double started = now_seconds();
     size_t cap = 0;
