@@ -532,25 +532,6 @@ static void test_moved_tree_hits(void **state)
     free(b);
 }
 
-/* s with every occurrence of from replaced by to (a new string). */
-static char *replace_all(const char *s, const char *from, const char *to)
-{
-    size_t lf = strlen(from), lt = strlen(to), n = 0;
-    for (const char *p = strstr(s, from); p; p = strstr(p + lf, from))
-        n++;
-    char *out = malloc(strlen(s) + n * lt + 1), *o = out;
-    assert_non_null(out);
-    for (const char *p = s, *q; (q = strstr(p, from)); p = q + lf) {
-        memcpy(o, p, (size_t)(q - p));
-        o += q - p;
-        memcpy(o, to, lt);
-        o += lt;
-        s = q + lf;
-    }
-    strcpy(o, s);
-    return out;
-}
-
 /* What a CI cache does: a tree linted in one checkout, its cache (kept
  * outside the tree) saved, then both restored elsewhere as plain copies
  * (new modification times), the original still in place.  Every TU hits,
@@ -583,7 +564,7 @@ static void test_copied_tree_and_cache_hit(void **state)
     tu_counts(warm.err, &tus, &cached);
     assert_int_equal(tus, 3);
     assert_int_equal(cached, 3);
-    char *want = replace_all(cold.out, a, b);
+    char *want = tt_replace_all(cold.out, a, b);
     assert_string_equal(warm.out, want);
     /* the copy's own header, edited: its TU misses, the others hit */
     w("y/b/inc/n.h", "#define N 2\n");

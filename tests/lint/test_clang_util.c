@@ -377,8 +377,9 @@ static enum CXChildVisitResult order_visit(CXCursor c, CXCursor parent, CXClient
     if (o->decls)
         o->preprocessing_after_decl++;
     o->includes += k == CXCursor_InclusionDirective;
-    o->defines += k == CXCursor_MacroDefinition && clang_Location_isFromMainFile(clang_getCursorLocation(c));
-    o->expansions += k == CXCursor_MacroExpansion && clang_Location_isFromMainFile(clang_getCursorLocation(c));
+    bool mine = clang_Location_isFromMainFile(clang_getCursorLocation(c));
+    o->defines += k == CXCursor_MacroDefinition && mine;
+    o->expansions += k == CXCursor_MacroExpansion && mine;
     return CXChildVisit_Continue;
 }
 
