@@ -384,7 +384,7 @@ $(BUILD)/tests/migrate/%: tests/migrate/%.c $(MIGRATE_TEST_OBJS) $(MIGRATE_LIB) 
 # compiler, same sanitizers) and runs it on every backend ehinfo lists.
 $(BUILD)/tests/migrate/test_custom_run: $(SHARED) $(TOOL_BINS)
 $(BUILD)/tests/migrate/test_custom_run: MIGRATE_TEST_DEFS += -DMT_CC=\"$(CC)\" \
-  -DMT_SANITIZE=\"$(SANITIZE)\" -DMT_LIBDIR=\"$(abspath $(BUILD)/lib)\" \
+  '-DMT_SANITIZE="$(SANITIZE)"' -DMT_LIBDIR=\"$(abspath $(BUILD)/lib)\" \
   -DEHINFO=\"$(abspath $(BUILD)/bin/ehinfo)\"
 
 # ---- make demo and its check (mk/demo.sh, docs/migration.md) ----
