@@ -79,8 +79,13 @@ void el_findings_copy(el_findings *dst, const el_findings *src)
 
 void el_findings_move(el_findings *dst, el_findings *src)
 {
-    if (!src->n)
+    if (!src->n) {
+        /* empty, but maybe with storage (every finding suppressed) */
+        free(src->v);
+        src->v = NULL;
+        src->cap = 0;
         return;
+    }
     el_grow(&dst->v, &dst->cap, dst->n + src->n, sizeof *dst->v);
     memcpy(dst->v + dst->n, src->v, src->n * sizeof *src->v);
     dst->n += src->n;

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "finding.h"
 #include "lint_test.h"
+#include "mem.h"
 
 static char *dir;
 
@@ -175,11 +177,26 @@ static void test_headers(void **state)
     tt_free(&r);
 }
 
+/* A list emptied after it grew (every finding suppressed) gives its
+ * storage up when moved: fuzz_cli found the leak. */
+static void test_move_empty_list(void **state)
+{
+    (void)state;
+    el_findings src = {0}, dst = {0};
+    el_grow(&src.v, &src.cap, 4, sizeof *src.v);
+    el_findings_move(&dst, &src);
+    assert_null(src.v);
+    assert_int_equal(src.cap, 0);
+    assert_int_equal(dst.n, 0);
+    free(dst.v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_jobs_identical_output),
         cmocka_unit_test(test_sorted_by_file_line_rule),
+        cmocka_unit_test(test_move_empty_list),
         cmocka_unit_test_setup_teardown(test_compile_database, setup, teardown),
         cmocka_unit_test_setup_teardown(test_extra_args, setup, teardown),
         cmocka_unit_test_setup_teardown(test_default_flags, setup, teardown),
