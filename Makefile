@@ -167,16 +167,30 @@ install: lib $(BUILD)/bin/ehinfo $(BUILD)/bin/emberlint $(BUILD)/bin/ember-migra
 	install -m 755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libeh.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libeh.so.$(SOVERSION)
 	ln -sf libeh.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libeh.so
-	for h in libeh/include/eh/*.h; do \
-	  case $$h in */backend_api.h) ;; */backend_*.h) continue ;; esac; \
-	  install -m 644 $$h $(DESTDIR)$(PREFIX)/include/eh/; \
-	done
-	install -m 644 libeh/ops.def $(DESTDIR)$(PREFIX)/include/eh/ops.def
+	install -m 644 $(PUBLIC_HEADERS) libeh/ops.def $(DESTDIR)$(PREFIX)/include/eh/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBS@|$(LIBS)|' mk/eh.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/eh.pc
 
 clean:
 	rm -rf $(BUILD)
+
+# The build tree mirrors the install layout: the public headers (of the
+# backend-author ones only backend_api.h, which out-of-tree backends build
+# against) and ops.def are staged in $(BUILD)/include/eh/, next to
+# $(BUILD)/bin, where emberlint and ember-migrate look first when a
+# project's flags do not find <eh/eh.h> (lint/engine/libeh_headers.c).
+PUBLIC_HEADERS := $(filter-out $(filter-out libeh/include/eh/backend_api.h,$(wildcard libeh/include/eh/backend_*.h)),\
+                               $(wildcard libeh/include/eh/*.h))
+STAGED_HEADERS := $(PUBLIC_HEADERS:libeh/include/eh/%=$(BUILD)/include/eh/%) $(BUILD)/include/eh/ops.def
+# (prerequisites of the phony goals: a missing file is restaged even when
+# the binaries are up to date, which .SECONDARY would not do for them)
+all tests lint-dogfood demo demo-check bench bench-smoke: $(STAGED_HEADERS)
+$(BUILD)/include/eh/%.h: libeh/include/eh/%.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(BUILD)/include/eh/ops.def: libeh/ops.def
+	@mkdir -p $(dir $@)
+	cp $< $@
 
 # ---- tools (build/bin/ehinfo), make bench, make docs ----
 # tools/<name>.c -> $(BUILD)/bin/<name>, built by `make` and before the tests

@@ -74,6 +74,9 @@ typedef struct bench_stats {
     double min_s;
     double max_s;
     int reps;        /* timed repetitions (the warm-up run is not counted) */
+    double cpu_median_s; /* median CPU time of the process per run (every thread's
+                          * together), 0 if not measured: other processes'
+                          * load moves it far less than the wall time */
 } bench_stats;
 
 /* One run of the thing measured; 0 on success.  On failure, report why
@@ -84,6 +87,13 @@ typedef int (*bench_fn)(void *arg);
  * budget_s), each timed with clock_gettime(CLOCK_MONOTONIC).  0 on success;
  * -1 if any run failed. */
 int bench_time(bench_ctx *ctx, bench_fn fn, void *arg, bench_stats *out);
+
+/* Two functions timed alternately (a, b, a, b, ...), after one warm-up
+ * run of each: a load that changes during the measurement (other work on
+ * a shared machine) then weighs on both alike, and their ratio compares
+ * like with like.  The run count is planned from the slower warm-up. */
+int bench_time_pair(bench_ctx *ctx, bench_fn fa, void *arg_a, bench_stats *out_a, bench_fn fb,
+                    void *arg_b, bench_stats *out_b);
 
 /* Same for an external command (wall time of fork+exec+wait; stdout and
  * stderr go to /dev/null).  -1 if it cannot run or exits nonzero. */
@@ -119,6 +129,15 @@ void bench_goal_reason(bench_ctx *ctx, const char *fmt, ...) BENCH_PRINTF(2, 3);
 /* Time per item (median / per) of row `id` of the current case, for
  * reasons that quote measurements; 0 if there is no such measured row. */
 int bench_row_time(const bench_ctx *ctx, const char *id, double *seconds);
+/* The CPU time per item of a row of the current case; 0 if not measured. */
+int bench_row_cpu(const bench_ctx *ctx, const char *id, double *seconds);
+/* A reason for the last goal (subject's time <= goal x the reference's,
+ * not met) from the CPU times of the two rows (other processes' load
+ * moves them far less than the wall times): the subject's `threads`
+ * together against the reference's one.  Says whether idle cores would have met it.  Nothing
+ * when either CPU time is missing. */
+void bench_goal_cpu_reason(bench_ctx *ctx, const char *subject, const char *ref,
+                           const char *ref_name, int threads, double goal);
 /* The last goal's status: 1 met, 0 not met, -1 not measured. */
 int bench_goal_status(const bench_ctx *ctx);
 

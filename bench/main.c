@@ -64,6 +64,13 @@ static int section_cmp(const void *a, const void *b)
 
 const bench_options *bench_opts(const bench_ctx *ctx) { return &ctx->opts; }
 
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 double bench_now(void)
 {
     struct timespec ts;
@@ -138,6 +145,12 @@ static int dbl_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static double median_of(double *t, int n)
+{
+    qsort(t, (size_t)n, sizeof *t, dbl_cmp);
+    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
 static void summarize(double *t, int n, bench_stats *out)
 {
     qsort(t, (size_t)n, sizeof *t, dbl_cmp);
@@ -167,14 +180,49 @@ int bench_time(bench_ctx *ctx, bench_fn fn, void *arg, bench_stats *out)
     if (fn(arg) != 0)
         return -1;
     int reps = plan_reps(ctx, bench_now() - t0);
-    double t[MAX_REPS];
+    double t[MAX_REPS], c[MAX_REPS];
     for (int i = 0; i < reps; i++) {
-        double a = bench_now();
+        double ca = cpu_now(), a = bench_now();
         if (fn(arg) != 0)
             return -1;
         t[i] = bench_now() - a;
+        c[i] = cpu_now() - ca;
     }
     summarize(t, reps, out);
+    out->cpu_median_s = median_of(c, reps);
+    return 0;
+}
+
+int bench_time_pair(bench_ctx *ctx, bench_fn fa, void *arg_a, bench_stats *out_a, bench_fn fb,
+                    void *arg_b, bench_stats *out_b)
+{
+    memset(out_a, 0, sizeof *out_a);
+    memset(out_b, 0, sizeof *out_b);
+    double t0 = bench_now();
+    if (fa(arg_a) != 0)
+        return -1;
+    double t1 = bench_now();
+    if (fb(arg_b) != 0)
+        return -1;
+    double wa = t1 - t0, wb = bench_now() - t1;
+    int reps = plan_reps(ctx, wa > wb ? wa : wb);
+    double ta[MAX_REPS], tb[MAX_REPS], ca[MAX_REPS], cb[MAX_REPS];
+    for (int i = 0; i < reps; i++) {
+        double c0 = cpu_now(), a = bench_now();
+        if (fa(arg_a) != 0)
+            return -1;
+        double c1 = cpu_now(), b = bench_now();
+        if (fb(arg_b) != 0)
+            return -1;
+        tb[i] = bench_now() - b;
+        cb[i] = cpu_now() - c1;
+        ta[i] = b - a;
+        ca[i] = c1 - c0;
+    }
+    summarize(ta, reps, out_a);
+    summarize(tb, reps, out_b);
+    out_a->cpu_median_s = median_of(ca, reps);
+    out_b->cpu_median_s = median_of(cb, reps);
     return 0;
 }
 
@@ -387,6 +435,8 @@ void bench_row(bench_ctx *ctx, const char *id, const char *label, const bench_st
     json_object_object_add(r, "min_s", json_object_new_double(st->min_s));
     json_object_object_add(r, "max_s", json_object_new_double(st->max_s));
     json_object_object_add(r, "reps", json_object_new_int(st->reps));
+    if (st->cpu_median_s > 0)
+        json_object_object_add(r, "cpu_median_s", json_object_new_double(st->cpu_median_s));
     json_object_object_add(r, "per", json_object_new_double(per > 0 ? per : 1));
     add_str(r, "per_unit", per_unit);
     double subject_t, t;
@@ -579,6 +629,41 @@ void bench_goal_reason(bench_ctx *ctx, const char *fmt, ...)
 int bench_row_time(const bench_ctx *ctx, const char *id, double *seconds)
 {
     return ctx->kase ? row_time(find_row(ctx, id), seconds) : 0;
+}
+
+int bench_row_cpu(const bench_ctx *ctx, const char *id, double *seconds)
+{
+    json_object *r = ctx->kase ? find_row(ctx, id) : NULL;
+    double cpu, per = 1;
+    if (!r || !jnum(r, "cpu_median_s", &cpu) || !(cpu > 0))
+        return 0;
+    jnum(r, "per", &per);
+    *seconds = cpu / (per > 0 ? per : 1);
+    return 1;
+}
+
+void bench_goal_cpu_reason(bench_ctx *ctx, const char *subject, const char *ref,
+                           const char *ref_name, int threads, double goal)
+{
+    double c_s, c_r;
+    if (!bench_row_cpu(ctx, subject, &c_s) || !bench_row_cpu(ctx, ref, &c_r) || !(c_r > 0))
+        return;
+    if (threads < 1)
+        threads = 1;
+    double work = c_s / c_r, idle = work / threads;
+    if (idle <= goal)
+        bench_goal_reason(ctx, "CPU time per call: libeh %.3g ms (its %d thread%s together), %s "
+                               "%.3g ms: libeh does %.2fx %s's work, so on %d idle core%s it "
+                               "would take about %.2fx %s's time (goal <= %.2fx): here its "
+                               "threads did not get the cores",
+                          c_s * 1e3, threads, threads == 1 ? "" : "s", ref_name, c_r * 1e3, work,
+                          ref_name, threads, threads == 1 ? "" : "s", idle, ref_name, goal);
+    else
+        bench_goal_reason(ctx, "CPU time per call: libeh %.3g ms (its %d thread%s together), %s "
+                               "%.3g ms: libeh does %.2fx %s's work, too much for %d core%s to "
+                               "reach %.2fx %s's time",
+                          c_s * 1e3, threads, threads == 1 ? "" : "s", ref_name, c_r * 1e3, work,
+                          ref_name, threads, threads == 1 ? "" : "s", goal, ref_name);
 }
 
 int bench_goal_status(const bench_ctx *ctx)

@@ -44,6 +44,8 @@ void el_cli_usage(FILE *f)
           "  --list-rules          list every rule (--format json for JSON)\n"
           "  --explain ID          print a rule's documentation\n"
           "  --config FILE         use FILE instead of finding .emberlint.json files\n"
+          "  --show-config FILE    print the configuration that applies to FILE, and where\n"
+          "                        each value comes from\n"
           "  --no-cache            do not read or write the result cache\n"
           "  --cache-dir DIR       the cache directory (default .emberlint-cache)\n"
           "  --color WHEN          auto (default: a terminal and no NO_COLOR), always, never\n"
@@ -223,6 +225,9 @@ int el_cli_parse(int argc, char **argv, el_cli *c, char **err)
                 return -1;
         } else if (el_opt_is(a, "--config")) {
             if (!(c->config = el_opt_value(argc, argv, &i, "--config", err)))
+                return -1;
+        } else if (el_opt_is(a, "--show-config")) {
+            if (!(c->show_config = el_opt_value(argc, argv, &i, "--show-config", err)))
                 return -1;
         } else if (el_opt_is(a, "--extra-arg")) {
             /* a compiler argument where `--` cannot go: before PATHs that

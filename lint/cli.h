@@ -25,6 +25,7 @@ typedef struct el_cli {
     const char *explain;      /* --explain ID */
     const char *cache_dir;    /* --cache-dir (default .emberlint-cache) */
     const char *config;       /* --config FILE */
+    const char *show_config;  /* --show-config FILE */
     size_t max_file_size;     /* --max-file-size */
     bool list_rules, statistics, no_cache, version, help, verbose;
     bool fix;                 /* --fix: apply the safe fixes */

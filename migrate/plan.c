@@ -301,37 +301,6 @@ static char *include_stays(const em_tree *t, em_texts *texts, const em_opts *o,
     return el_xstrdup("the include stays: the file still needs it");
 }
 
-/* An include that stays, of a legacy header that moves into backends/,
- * makes every function its file defines an EH104 finding afterwards
- * (a file that includes a backend header is written against a backend):
- * listed, so the list holds what emberlint will report. */
-static void predict_includers(em_plan *p, const em_tree *t, em_texts *texts, const em_moves *mv,
-                              const el_finding *inc)
-{
-    const char *header = include_target(t, inc);
-    const char *dest = NULL;
-    if (strstr(inc->message, "skips in every configuration"))
-        return; /* no configuration sees that include */
-    for (size_t i = 0; header && i < mv->n_creates && !dest; i++)
-        if (mv->creates[i].from && !strcmp(mv->creates[i].from, header))
-            dest = mv->creates[i].path;
-    if (!dest)
-        return;
-    char *shown = el_path_display(dest);
-    for (size_t i = 0; i < t->n_defs; i++) {
-        const em_def *d = &t->defs[i];
-        if (!d->is_function || strcmp(d->path, inc->file) ||
-            em_moves_inside(mv, d->path, d->begin, d->begin))
-            continue;
-        const em_file *f = em_tree_file(t, d->path);
-        em_manuals_add(&p->manual, f ? f->display : d->path, d->line, name_col(texts, t, d),
-                       "[EH104] %s is defined in a file that keeps including %s (a backend "
-                       "header once it moves): reported until that include goes", d->name,
-                       shown);
-    }
-    free(shown);
-}
-
 /* Choose the fixes; their edits into *out. */
 static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, const em_moves *mv,
                        const em_customs *customs, em_plan *p, el_edits *out)
@@ -404,8 +373,6 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
         if (!fix) {
             const char *why = not_custom[0] ? not_custom : em_tree_why(t, f->file, f->line, f->col);
             char *stays = !why && eh101 ? include_stays(t, texts, o, customs, f) : NULL;
-            if (eh101)
-                predict_includers(p, t, texts, mv, f);
             manual_finding(p, t, f,
                            why     ? why
                            : eh101 ? stays
@@ -436,7 +403,6 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
             cands[i] = NULL;
         } else if (kept) {
             char *stays = include_stays(t, texts, o, customs, f);
-            predict_includers(p, t, texts, mv, f);
             manual_finding(p, t, f, stays);
             free(stays);
             inc_left[n_inc_left++] = f->file;

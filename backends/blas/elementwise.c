@@ -278,7 +278,7 @@ FLOAT_UNARY(reciprocal, CHEAP, 1.0f / x, 1.0 / x)
  * current instruction set's kernel.  f16 goes through f32 in blocks, as
  * ref's f16 goes through f32 element by element. */
 #define VM_BLOCK 256
-#define VM_UNARY(op, GRAIN)                                                         \
+#define VM_UNARY_FD(op)                                                             \
     static void vm_##op##_f(const char *const *in, char *out, int64_t n)            \
     {                                                                               \
         eh_blas_vm_current()->op##_f((const float *)in[0], (float *)out, n);        \
@@ -287,6 +287,10 @@ FLOAT_UNARY(reciprocal, CHEAP, 1.0f / x, 1.0 / x)
     {                                                                               \
         eh_blas_vm_current()->op##_d((const double *)in[0], (double *)out, n);      \
     }                                                                               \
+    static const ew_variants vmv_##op##_f = {{vm_##op##_f, vm_##op##_f}};           \
+    static const ew_variants vmv_##op##_d = {{vm_##op##_d, vm_##op##_d}};
+#define VM_UNARY(op, GRAIN)                                                         \
+    VM_UNARY_FD(op)                                                                 \
     static void vm_##op##_h(const char *const *in, char *out, int64_t n)            \
     {                                                                               \
         const eh_blas_vm *vm = eh_blas_vm_current();                                \
@@ -302,8 +306,6 @@ FLOAT_UNARY(reciprocal, CHEAP, 1.0f / x, 1.0 / x)
                 o[i0 + i] = eh_blas_f2h(buf[i]);                                    \
         }                                                                           \
     }                                                                               \
-    static const ew_variants vmv_##op##_f = {{vm_##op##_f, vm_##op##_f}};           \
-    static const ew_variants vmv_##op##_d = {{vm_##op##_d, vm_##op##_d}};           \
     static const ew_variants vmv_##op##_h = {{vm_##op##_h, vm_##op##_h}};           \
     KERNEL(op, GRAIN, [EH_F16] = &vmv_##op##_h, [EH_F32] = &vmv_##op##_f,           \
            [EH_F64] = &vmv_##op##_d)
@@ -330,7 +332,13 @@ VM_UNARY(erf, HEAVY)
     KERNEL(op, GRAIN, [EH_F16] = &v_##op##_h, [EH_F32] = &v_##op##_f, [EH_F64] = &v_##op##_d,   \
            [EH_I32] = &v_##op##_i, [EH_I64] = &v_##op##_l)
 NUMERIC_UNARY(negative, CHEAP, -x, -x, neg_i(x), neg_l(x))
-NUMERIC_UNARY(abs, CHEAP, fabsf(x), fabs(x), abs_i(x), abs_l(x))
+/* abs: f32 and f64 at the machine's vector width (vecmath.h) */
+EW_UNARY_SET(v_abs_h, uint16_t, float, uint16_t, LD_H, ST_H, fabsf(x))
+EW_UNARY_SET(v_abs_i, int32_t, int32_t, int32_t, LD_SAME, (int32_t), abs_i(x))
+EW_UNARY_SET(v_abs_l, int64_t, int64_t, int64_t, LD_SAME, (int64_t), abs_l(x))
+VM_UNARY_FD(abs)
+KERNEL(abs, CHEAP, [EH_F16] = &v_abs_h, [EH_F32] = &vmv_abs_f, [EH_F64] = &vmv_abs_d,
+       [EH_I32] = &v_abs_i, [EH_I64] = &v_abs_l)
 NUMERIC_UNARY(sign, CHEAP, sign_f(x), sign_d(x), SIGN_INT(x), SIGN_INT(x))
 NUMERIC_UNARY(square, CHEAP, x * x, x * x, sq_i(x), sq_l(x))
 NUMERIC_UNARY(relu, CHEAP, relu_f(x), relu_d(x), MAXI(x, 0), MAXI(x, 0))
@@ -365,12 +373,6 @@ KERNEL(logical_not, CHEAP, [EH_BOOL] = &logical_not_b)
     EW_BINARY_SET(v_##op##_l, int64_t, int64_t, int64_t, LD_SAME, (int64_t), EL)        \
     KERNEL(op, GRAIN, [EH_F16] = &v_##op##_h, [EH_F32] = &v_##op##_f, [EH_F64] = &v_##op##_d,   \
            [EH_I32] = &v_##op##_i, [EH_I64] = &v_##op##_l)
-NUMERIC_BINARY(add, CHEAP, x + y, x + y, WRAP(int32_t, uint32_t, (uint32_t)x + (uint32_t)y),
-               WRAP(int64_t, uint64_t, (uint64_t)x + (uint64_t)y))
-NUMERIC_BINARY(subtract, CHEAP, x - y, x - y, WRAP(int32_t, uint32_t, (uint32_t)x - (uint32_t)y),
-               WRAP(int64_t, uint64_t, (uint64_t)x - (uint64_t)y))
-NUMERIC_BINARY(multiply, CHEAP, x * y, x * y, WRAP(int32_t, uint32_t, (uint32_t)x * (uint32_t)y),
-               WRAP(int64_t, uint64_t, (uint64_t)x * (uint64_t)y))
 NUMERIC_BINARY(floor_divide, HEAVY, fdiv_f(x, y), fdiv_d(x, y), fdiv_i(x, y), fdiv_l(x, y))
 NUMERIC_BINARY(mod, HEAVY, fmod_f(x, y), fmod_d(x, y), fmod_i(x, y), fmod_l(x, y))
 
@@ -416,12 +418,31 @@ KERNEL(power, HEAVY, [EH_F16] = &vmv_power_h, [EH_F32] = &vmv_power_f, [EH_F64] 
        [EH_I32] = &v_power_i, [EH_I64] = &v_power_l)
 KERNEL(atan2, HEAVY, [EH_F16] = &vmv_atan2_h, [EH_F32] = &vmv_atan2_f, [EH_F64] = &vmv_atan2_d)
 
-#define FLOAT_BINARY(op, GRAIN, EF, ED)                                             \
+/* add, subtract, multiply, divide: f32 and f64 at the machine's vector
+ * width (vecmath.h's exact arithmetic, the same bits as these loops);
+ * f16 and the integers here. */
+#define VM_ARITH_FD(op)                                                             \
+    VM_BINARY_LAYOUT(op, f, float, 0) VM_BINARY_LAYOUT(op, f, float, 1)             \
+    VM_BINARY_LAYOUT(op, f, float, 2) VM_BINARY_LAYOUT(op, d, double, 0)            \
+    VM_BINARY_LAYOUT(op, d, double, 1) VM_BINARY_LAYOUT(op, d, double, 2)           \
+    static const ew_variants vmv_##op##_f = {{vm_##op##_f_0, vm_##op##_f_1, vm_##op##_f_2, vm_##op##_f_0}}; \
+    static const ew_variants vmv_##op##_d = {{vm_##op##_d_0, vm_##op##_d_1, vm_##op##_d_2, vm_##op##_d_0}};
+#define ARITH_BINARY(op, EF, EI, EL)                                                \
     EW_BINARY_SET(v_##op##_h, uint16_t, float, uint16_t, LD_H, ST_H, EF)                \
-    EW_BINARY_SET(v_##op##_f, float, float, float, LD_SAME, (float), EF)                \
-    EW_BINARY_SET(v_##op##_d, double, double, double, LD_SAME, (double), ED)            \
-    KERNEL(op, GRAIN, [EH_F16] = &v_##op##_h, [EH_F32] = &v_##op##_f, [EH_F64] = &v_##op##_d)
-FLOAT_BINARY(divide, CHEAP, x / y, x / y)
+    EW_BINARY_SET(v_##op##_i, int32_t, int32_t, int32_t, LD_SAME, (int32_t), EI)        \
+    EW_BINARY_SET(v_##op##_l, int64_t, int64_t, int64_t, LD_SAME, (int64_t), EL)        \
+    VM_ARITH_FD(op)                                                                 \
+    KERNEL(op, CHEAP, [EH_F16] = &v_##op##_h, [EH_F32] = &vmv_##op##_f, [EH_F64] = &vmv_##op##_d, \
+           [EH_I32] = &v_##op##_i, [EH_I64] = &v_##op##_l)
+ARITH_BINARY(add, x + y, WRAP(int32_t, uint32_t, (uint32_t)x + (uint32_t)y),
+             WRAP(int64_t, uint64_t, (uint64_t)x + (uint64_t)y))
+ARITH_BINARY(subtract, x - y, WRAP(int32_t, uint32_t, (uint32_t)x - (uint32_t)y),
+             WRAP(int64_t, uint64_t, (uint64_t)x - (uint64_t)y))
+ARITH_BINARY(multiply, x * y, WRAP(int32_t, uint32_t, (uint32_t)x * (uint32_t)y),
+             WRAP(int64_t, uint64_t, (uint64_t)x * (uint64_t)y))
+EW_BINARY_SET(v_divide_h, uint16_t, float, uint16_t, LD_H, ST_H, x / y)
+VM_ARITH_FD(divide)
+KERNEL(divide, CHEAP, [EH_F16] = &v_divide_h, [EH_F32] = &vmv_divide_f, [EH_F64] = &vmv_divide_d)
 
 /* Every dtype; OUT(T) is the output type for non-f16 inputs, STH the f16
  * input's store. */

@@ -20,6 +20,11 @@
     X(softplus) X(erf)
 /* The binary ops with a vector kernel. */
 #define EH_BLAS_VM_BINARY(X) X(power) X(atan2)
+/* Exact IEEE arithmetic (f32, f64), here only so that it runs at the
+ * machine's vector width too (elementwise.c's own loops are compiled for
+ * the SSE2 baseline): the same bits as ref's on every instruction set. */
+#define EH_BLAS_VM_ARITH(X) X(add) X(subtract) X(multiply) X(divide)
+#define EH_BLAS_VM_EXACT_UNARY(X) X(abs)
 
 typedef void (*eh_blas_vm_f1)(const float *a, float *o, int64_t n);
 typedef void (*eh_blas_vm_d1)(const double *a, double *o, int64_t n);
@@ -34,13 +39,20 @@ typedef struct eh_blas_vm {
     eh_isa isa;
 #define EH_BLAS_VM_U(op) eh_blas_vm_f1 op##_f; eh_blas_vm_d1 op##_d;
     EH_BLAS_VM_UNARY(EH_BLAS_VM_U)
+    EH_BLAS_VM_EXACT_UNARY(EH_BLAS_VM_U)
 #undef EH_BLAS_VM_U
 #define EH_BLAS_VM_B(op) eh_blas_vm_f2 op##_f[3]; eh_blas_vm_d2 op##_d[3];
     EH_BLAS_VM_BINARY(EH_BLAS_VM_B)
+    EH_BLAS_VM_ARITH(EH_BLAS_VM_B)
 #undef EH_BLAS_VM_B
-    /* exp(x[i] - shift) into o, and their sum in double (softmax) */
+    /* exp(x[i] - shift) into o (f64: o may be NULL), and their sum in
+     * double (softmax, log_softmax) */
     double (*exp_shift_sum_f)(const float *x, float shift, float *o, int64_t n);
     double (*exp_shift_sum_d)(const double *x, double shift, double *o, int64_t n);
+    /* the same with exp in float (x - shift rounded to float once, SLEEF's
+     * 1.0-ulp expf), summed in double; o may be NULL (log_softmax needs
+     * the sum only) */
+    double (*expf_shift_sum_f)(const float *x, float shift, float *o, int64_t n);
 } eh_blas_vm;
 
 /* Reduction loops (simd/reduce.c).  A wide-row Neumaier pass: rows x w

@@ -77,10 +77,28 @@ static void build_region(lazy_node *root, region *r)
     }
 }
 
+/* reshape, expand_dims and squeeze only re-describe their input's
+ * elements: the output (still wanted by its owner) shares the now
+ * materialized input's storage instead of a copy, as the frontend's views
+ * of materialized tensors do.  1 when done. */
+static int run_as_view(lazy_node *n)
+{
+    if ((n->op != EH_OP_reshape && n->op != EH_OP_expand_dims && n->op != EH_OP_squeeze) ||
+        n->n_in != 1 || n->n_out != 1 || !n->out[0] || eh_lazy_node_of(n->in[0]))
+        return 0;
+    eh_tensor *out = n->out[0];
+    if (!eh_tensor_share_data(out, n->in[0]))
+        return 0;
+    eh_lazy_tensor_done(out); /* frees n when it was its last output */
+    return 1;
+}
+
 /* Run a non-fusable node on the executor.  Outputs their owners already
  * dropped still need somewhere to go: scratch tensors, freed after. */
 static eh_status run_single(lazy_node *n)
 {
+    if (run_as_view(n))
+        return EH_OK;
     int n_out = n->n_out;
     eh_tensor **outs = calloc((size_t)(n_out > 0 ? 2 * n_out : 1), sizeof *outs);
     if (!outs)

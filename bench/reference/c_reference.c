@@ -52,8 +52,9 @@ typedef struct job {
 } job;
 
 #ifdef EH_HAVE_BLAS
-/* The same vector math as libeh's blas and lazy backends: SLEEF's tanhf
- * for the machine's instruction set, through blas's table (this is a
+/* The same vector math as libeh's blas and lazy backends: blas's f32 tanh
+ * kernel for the machine's instruction set (backends/blas/simd/vecmath.c),
+ * through blas's table (this is a
  * reference program, not frontend code: it may reach into the backend). */
 #include "../../backends/blas/vecmath.h"
 #define CHAIN_BLOCK 1024
@@ -85,7 +86,7 @@ static void chain_body(const job *j)
             o[i] = sqrtf(fabsf(o[i] * 3.0f + 1.0f));
     }
 }
-const char *cref_chain_math(void) { return "SLEEF tanhf through blas's vector-math table"; }
+const char *cref_chain_math(void) { return "blas's vector tanhf (simd/vecmath.c) through its vector-math table"; }
 #else
 static void chain_body(const job *j)
 {

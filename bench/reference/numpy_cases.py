@@ -32,13 +32,16 @@ def measure(fn, reps, budget):
     if warm > 0 and warm * reps > budget:
         n = max(3, int(budget / warm))
         n = min(n, reps)
-    times = []
+    times, cpu = [], []
     for _ in range(n):
+        c = time.process_time()
         a = time.perf_counter()
         fn()
         times.append(time.perf_counter() - a)
+        cpu.append(time.process_time() - c)
     return {
         "median_s": statistics.median(times),
+        "cpu_median_s": statistics.median(cpu),
         "min_s": min(times),
         "max_s": max(times),
         "reps": n,

@@ -25,13 +25,15 @@ def measure(fn, reps, budget, per=1):
     n = reps
     if warm > 0 and warm * reps > budget:
         n = min(reps, max(3, int(budget / warm)))
-    times = []
+    times, cpu = [], []
     for _ in range(n):
+        c = time.process_time()
         a = time.perf_counter()
         fn()
         times.append((time.perf_counter() - a) / per)
+        cpu.append((time.process_time() - c) / per)
     return {"median_s": statistics.median(times), "min_s": min(times), "max_s": max(times),
-            "reps": n, "per": per}
+            "cpu_median_s": statistics.median(cpu), "reps": n, "per": per}
 
 
 def cases(np, d, n):

@@ -57,7 +57,9 @@
  * contiguous elements: of a materialized tensor they return a view sharing
  * its storage, in O(1) (docs/memory.md; copy-on-write keeps writes
  * private).  A deferred input, or one whose storage cannot be shared, goes
- * through dispatch and is copied by the backend, as before. */
+ * through dispatch: lazy then shares the evaluated input's storage for
+ * reshape, expand_dims and squeeze (eh_tensor_share_data) and copies
+ * slices; eager backends copy. */
 
 /* *out = a view of x shaped (ndim, shape), its elements starting
  * byte_offset bytes into x's: 1 when handled (*out NULL on an error), 0

@@ -398,6 +398,14 @@ void eh__tensor_share(eh_tensor *view, const eh_tensor *t, size_t byte_offset)
     view->data = (char *)t->data + byte_offset;
 }
 
+int eh_tensor_share_data(eh_tensor *out, const eh_tensor *in)
+{
+    if (out->data || out->nbytes != in->nbytes || !eh__tensor_can_share(in))
+        return 0;
+    eh__tensor_share(out, in, 0);
+    return 1;
+}
+
 eh_status eh__tensor_make_private(eh_tensor *t)
 {
     if (t->storage && atomic_load_explicit(&t->storage->refs, memory_order_acquire) > 1) {

@@ -53,8 +53,9 @@ CXCursor sf_strip(CXCursor e, bool casts)
             if (sf_children(e, kid, 1) != 1)
                 return e;
             e = kid[0];
-        } else if (k == CXCursor_CStyleCastExpr && casts) {
-            e = sf_last_child(e);
+        } else if (casts && (k == CXCursor_CStyleCastExpr || k == CXCursor_CXXStaticCastExpr ||
+                             k == CXCursor_CXXFunctionalCastExpr)) {
+            e = sf_last_child(e); /* C++'s static_cast<T>(x), T(x) too */
         } else {
             return e;
         }

@@ -1,8 +1,7 @@
-/* lint/analysis/function_lists.c -- the function lists of
- * rules/host_access.json and rules/storage_accessors.json (generated at
- * build time from <eh/tensor.h>) and the op equivalents of
- * rules/op_equivalents.json (function_lists.h), loaded once from the
- * embedded copies. */
+/* lint/analysis/function_lists.c -- the host-access functions of the
+ * configuration (rules/host_access.json and rules/storage_accessors.json,
+ * generated at build time from <eh/tensor.h>, under the project's keys)
+ * and the op equivalents of rules/op_equivalents.json (function_lists.h). */
 #include "function_lists.h"
 
 #include <pthread.h>
@@ -11,6 +10,7 @@
 #include <string.h>
 #include <json-c/json.h>
 
+#include "config.h"
 #include "embedded.h"
 #include "mem.h"
 #include "progname.h"
@@ -22,14 +22,13 @@ typedef struct libm_entry {
 } libm_entry;
 
 static struct {
-    sf_fn *fns;
-    size_t n_fns;
     libm_entry *libm;
     size_t n_libm;
     struct op_entry {
         char op[8];
         const char *use;
         bool integer;      /* from integer_operators */
+        bool accumulates;  /* from accumulators */
     } ops[32];
     size_t n_ops;
 } K;
@@ -59,42 +58,79 @@ static json_object *load_json(const char *name)
     return o;
 }
 
-static int json_index(json_object *spec, const char *key)
+/* ---- the host-access functions of a configuration ----------------------- */
+
+/* One sorted table per distinct configuration (by fingerprint), built on
+ * first use and kept for the process: worker threads share them. */
+typedef struct fn_table {
+    el_hash128 key;
+    sf_fn *fns;
+    size_t n;
+} fn_table;
+
+static fn_table **tables;
+static size_t n_tables;
+static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local const fn_table *last_table;
+
+static void add_fn(fn_table *t, const char *name, sf_fn_kind kind, int a, int b)
 {
-    json_object *v = NULL;
-    if (spec && json_object_object_get_ex(spec, key, &v) && json_object_is_type(v, json_type_int))
-        return json_object_get_int(v);
-    return -1;
+    t->fns = el_xrealloc(t->fns, (t->n + 1) * sizeof *t->fns);
+    t->fns[t->n++] = (sf_fn){el_xstrdup(name), kind, a, b};
 }
 
-static void add_fn(const char *name, sf_fn_kind kind, int a, int b)
+static fn_table *build_table(const el_config *cfg)
 {
-    K.fns = el_xrealloc(K.fns, (K.n_fns + 1) * sizeof *K.fns);
-    K.fns[K.n_fns++] = (sf_fn){el_xstrdup(name), kind, a, b};
-}
-
-static void add_fn_list(json_object *root, const char *key, sf_fn_kind kind)
-{
-    json_object *arr = NULL;
-    if (!json_object_object_get_ex(root, key, &arr) || !json_object_is_type(arr, json_type_array))
-        return;
-    for (size_t i = 0; i < json_object_array_length(arr); i++) {
-        const char *s = json_object_get_string(json_object_array_get_idx(arr, i));
-        if (s)
-            add_fn(s, kind, -1, -1);
+    fn_table *t = el_xcalloc(1, sizeof *t);
+    t->key = cfg->fingerprint;
+    const el_strlist *acc = el_config_list(cfg, EL_STORAGE_ACCESSORS);
+    for (size_t i = 0; i < acc->n; i++)
+        add_fn(t, acc->v[i], SF_FN_ACCESSOR, -1, -1);
+    const el_strlist *reads = el_config_list(cfg, EL_SCALAR_READS);
+    for (size_t i = 0; i < reads->n; i++)
+        add_fn(t, reads->v[i], SF_FN_SCALAR_READ, -1, -1);
+    static const struct {
+        el_map_key key;
+        sf_fn_kind kind;
+    } maps[] = {{EL_COPY_OUT, SF_FN_COPY_OUT}, {EL_TO_TENSOR, SF_FN_TO_TENSOR},
+                {EL_HOST_COPIES, SF_FN_HOST_COPY}};
+    for (size_t k = 0; k < sizeof maps / sizeof *maps; k++) {
+        const el_kvlist *m = &cfg->maps[maps[k].key];
+        for (size_t i = 0; i < m->n; i++)
+            add_fn(t, m->v[i].key, maps[k].kind, m->v[i].a, m->v[i].b);
     }
+    if (t->n > 1)
+        qsort(t->fns, t->n, sizeof *t->fns, cmp_fn);
+    return t;
 }
 
-static void add_fn_map(json_object *root, const char *key, sf_fn_kind kind, const char *a,
-                       const char *b)
+static const fn_table *table_for(const el_config *cfg)
 {
-    json_object *map = NULL;
-    if (!json_object_object_get_ex(root, key, &map) || !json_object_is_type(map, json_type_object))
-        return;
-    json_object_object_foreach(map, name, spec) {
-        add_fn(name, kind, json_index(spec, a), b ? json_index(spec, b) : -1);
+    if (last_table && el_hash_eq(last_table->key, cfg->fingerprint))
+        return last_table;
+    pthread_mutex_lock(&tables_lock);
+    const fn_table *t = NULL;
+    for (size_t i = 0; i < n_tables && !t; i++)
+        if (el_hash_eq(tables[i]->key, cfg->fingerprint))
+            t = tables[i];
+    if (!t) {
+        tables = el_xrealloc(tables, (n_tables + 1) * sizeof *tables);
+        tables[n_tables] = build_table(cfg);
+        t = tables[n_tables++];
     }
+    pthread_mutex_unlock(&tables_lock);
+    last_table = t;
+    return t;
 }
+
+const sf_fn *sf_function(const el_config *cfg, const char *name)
+{
+    const fn_table *t = table_for(cfg);
+    sf_fn key = {name, 0, 0, 0};
+    return t->n ? bsearch(&key, t->fns, t->n, sizeof *t->fns, cmp_fn) : NULL;
+}
+
+/* ---- rules/op_equivalents.json --------------------------------------------- */
 
 static void add_libm(json_object *root, const char *key, bool variants)
 {
@@ -108,7 +144,7 @@ static void add_libm(json_object *root, const char *key, bool variants)
     }
 }
 
-static void add_ops(json_object *root, const char *key, bool integer)
+static void add_ops(json_object *root, const char *key, bool integer, bool accumulates)
 {
     json_object *map = NULL;
     if (!json_object_object_get_ex(root, key, &map) || !json_object_is_type(map, json_type_object))
@@ -120,33 +156,20 @@ static void add_ops(json_object *root, const char *key, bool integer)
         snprintf(e->op, sizeof e->op, "%s", op);
         e->use = el_xstrdup(json_object_get_string(v));
         e->integer = integer;
+        e->accumulates = accumulates;
     }
 }
 
 static void load_lists(void)
 {
-    /* the storage accessors: generated from libeh's header (Makefile) */
-    json_object *acc = load_json("rules/storage_accessors.json");
-    if (acc) {
-        add_fn_list(acc, "storage_accessors", SF_FN_ACCESSOR);
-        json_object_put(acc);
-    }
-    json_object *access = load_json("rules/host_access.json");
-    if (access) {
-        add_fn_list(access, "scalar_reads", SF_FN_SCALAR_READ);
-        add_fn_map(access, "copy_out", SF_FN_COPY_OUT, "buffer", NULL);
-        add_fn_map(access, "to_tensor", SF_FN_TO_TENSOR, "data", NULL);
-        add_fn_map(access, "host_copies", SF_FN_HOST_COPY, "dest", "src");
-        json_object_put(access);
-        qsort(K.fns, K.n_fns, sizeof *K.fns, cmp_fn);
-    }
     json_object *eq = load_json("rules/op_equivalents.json");
     if (eq) {
         add_libm(eq, "libm", true);
         add_libm(eq, "stdlib", false);
         qsort(K.libm, K.n_libm, sizeof *K.libm, cmp_libm);
-        add_ops(eq, "operators", false);
-        add_ops(eq, "integer_operators", true);
+        add_ops(eq, "operators", false, false);
+        add_ops(eq, "integer_operators", true, false);
+        add_ops(eq, "accumulators", false, true);
         json_object_put(eq);
     }
 }
@@ -156,12 +179,6 @@ static void lists(void)
     pthread_once(&k_once, load_lists);
 }
 
-const sf_fn *sf_function(const char *name)
-{
-    lists();
-    sf_fn key = {name, 0, 0, 0};
-    return K.n_fns ? bsearch(&key, K.fns, K.n_fns, sizeof *K.fns, cmp_fn) : NULL;
-}
 
 static const libm_entry *libm_find(const char *name)
 {
@@ -199,7 +216,7 @@ const char *sf_operator_op(const char *op, bool integer)
     lists();
     const char *use = NULL;
     for (size_t i = 0; i < K.n_ops; i++) {
-        if (strcmp(K.ops[i].op, op) != 0)
+        if (strcmp(K.ops[i].op, op) != 0 || K.ops[i].accumulates)
             continue;
         if (K.ops[i].integer && integer)
             return K.ops[i].use;
@@ -207,4 +224,58 @@ const char *sf_operator_op(const char *op, bool integer)
             use = K.ops[i].use;
     }
     return use;
+}
+
+/* ---- what a message suggests ------------------------------------------------ */
+
+static const char *copy_out(const char *s, char *buf, size_t n)
+{
+    if (!s)
+        return NULL;
+    snprintf(buf, n, "%s", s);
+    return buf;
+}
+
+const char *sf_suggest_operator(el_ctx *ctx, const char *op, bool integer, bool scalar, char *buf,
+                                size_t n)
+{
+    char key[16];
+    snprintf(key, sizeof key, "%s", op);
+    const char *own = el_replacement(ctx, key, buf, n);
+    if (own || !el_uses_libeh(ctx))
+        return own;
+    const char *use = sf_operator_op(op, integer);
+    if (use && scalar && !strchr(use, '(') && el_is_op(use)) {
+        snprintf(buf, n, "%s_scalar", use);
+        return buf;
+    }
+    return copy_out(use, buf, n);
+}
+
+const char *sf_suggest_accumulation(el_ctx *ctx, const char *op, char *buf, size_t n)
+{
+    char key[16];
+    snprintf(key, sizeof key, "%s=", op);
+    const char *own = el_replacement(ctx, key, buf, n);
+    if (own || !el_uses_libeh(ctx))
+        return own;
+    lists();
+    for (size_t i = 0; i < K.n_ops; i++)
+        if (K.ops[i].accumulates && strcmp(K.ops[i].op, op) == 0)
+            return copy_out(K.ops[i].use, buf, n);
+    return NULL;
+}
+
+const char *sf_suggest_libm(el_ctx *ctx, const char *name, bool *none, char *buf, size_t n)
+{
+    const char *suggest = NULL, *base = NULL;
+    *none = false;
+    bool known = sf_libm(name, &suggest, &base);
+    const char *own = el_replacement(ctx, name, buf, n);
+    if (!own && base)
+        own = el_replacement(ctx, base, buf, n);
+    if (own || !known || !el_uses_libeh(ctx))
+        return own;
+    *none = suggest == NULL;
+    return copy_out(suggest, buf, n);
 }

@@ -22,7 +22,9 @@ static CXCursor strip_pointer(CXCursor e)
 {
     for (int guard = 0; guard < 64; guard++) {
         e = sf_strip(e, false);
-        if (clang_getCursorKind(e) != CXCursor_CStyleCastExpr)
+        enum CXCursorKind ck = clang_getCursorKind(e);
+        if (ck != CXCursor_CStyleCastExpr && ck != CXCursor_CXXStaticCastExpr &&
+            ck != CXCursor_CXXReinterpretCastExpr && ck != CXCursor_CXXConstCastExpr)
             return e;
         enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(e)).kind;
         if (k != CXType_Pointer)
@@ -30,6 +32,26 @@ static CXCursor strip_pointer(CXCursor e)
         e = sf_last_child(e);
     }
     return e;
+}
+
+/* C++: v.data() of a container (std::vector, std::array): the
+ * container's own elements; *base receives v. */
+static bool container_data(CXCursor call, CXCursor *base)
+{
+    if (clang_getCursorKind(call) != CXCursor_CallExpr)
+        return false;
+    CXCursor m = clang_getCursorReferenced(call);
+    if (clang_getCursorKind(m) != CXCursor_CXXMethod)
+        return false;
+    char name[16];
+    elc_spelling(m, name, sizeof name);
+    if (strcmp(name, "data") != 0)
+        return false;
+    CXCursor callee = elc_child(call, 0);
+    if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
+        return false;
+    *base = elc_child(callee, 0);
+    return !clang_Cursor_isNull(*base);
 }
 
 static enum CXTypeKind canon_kind(CXCursor c)
@@ -157,6 +179,7 @@ struct sf_func {
 /* Per thread, for the translation unit the thread is linting. */
 static _Thread_local struct {
     CXTranslationUnit tu;
+    const el_config *cfg;    /* the TU's configuration (its host-access lists) */
     sf_func f;
     bool in_function;        /* f is the function being walked or just left */
     bool left;               /* its walk is over */
@@ -181,7 +204,7 @@ typedef struct callee_slot {
 static const sf_fn *by_name(CXCursor decl)
 {
     char name[128];
-    return sf_function(elc_spelling(decl, name, sizeof name));
+    return sf_function(T.cfg, elc_spelling(decl, name, sizeof name));
 }
 
 static const sf_fn *callee_fn(CXCursor decl)
@@ -218,6 +241,8 @@ static const sf_fn *callee_fn(CXCursor decl)
     return fn;
 }
 
+static void check_tu(el_ctx *ctx);
+
 static const sf_fn *call_function_uncached(CXCursor call)
 {
     /* The usual case, a direct call, through a per-TU table; aliases
@@ -240,8 +265,9 @@ static const sf_fn *call_function_cached(CXCursor call)
     return T.call_fn;
 }
 
-const sf_fn *sf_call_function(CXCursor call)
+const sf_fn *sf_call_function(el_ctx *ctx, CXCursor call)
 {
+    check_tu(ctx);
     return call_function_cached(call);
 }
 
@@ -375,7 +401,7 @@ static const char *storage_ptr(const sf_func *f, CXCursor e, sf_origin *o, int d
     e = strip_pointer(e);
     switch (clang_getCursorKind(e)) {
     case CXCursor_CallExpr: {
-        const sf_fn *fn = sf_call_function(e);
+        const sf_fn *fn = call_function_cached(e);
         if (fn && fn->kind == SF_FN_ACCESSOR) {
             if (o)
                 origin_of_call(e, fn->name, o);
@@ -476,7 +502,7 @@ static const char *scalar_read(const sf_func *f, CXCursor e, int depth)
     e = sf_strip(e, true);
     switch (clang_getCursorKind(e)) {
     case CXCursor_CallExpr: {
-        const sf_fn *fn = sf_call_function(e);
+        const sf_fn *fn = call_function_cached(e);
         return fn && fn->kind == SF_FN_SCALAR_READ ? fn->name : NULL;
     }
     case CXCursor_DeclRefExpr: {
@@ -566,8 +592,11 @@ static bool host_ptr(const sf_func *f, CXCursor e, sf_origin *o, int depth)
     if (depth > MAX_EXPR_DEPTH)
         return false;
     e = strip_pointer(e);
+    CXCursor owner;
     switch (clang_getCursorKind(e)) {
     case CXCursor_CallExpr:
+        if (container_data(e, &owner))
+            return host_ptr(f, owner, o, depth + 1);
         return storage_ptr(f, e, o, depth) != NULL;
     case CXCursor_DeclRefExpr: {
         sf_var *v = var_of_ref(f, e);
@@ -682,7 +711,11 @@ static sf_var *lvalue_var(sf_func *f, CXCursor e)
 {
     for (int guard = 0; guard < 64; guard++) {
         e = strip_pointer(e);
-        CXCursor decl;
+        CXCursor decl, base;
+        if (container_data(e, &base)) {
+            e = base;
+            continue;
+        }
         switch (clang_getCursorKind(e)) {
         case CXCursor_DeclRefExpr: {
             if (!is_var_kind(e, &decl))
@@ -747,7 +780,7 @@ static void collect(sf_func *f, CXCursor c, enum CXCursorKind kind)
 {
     switch (kind) {
     case CXCursor_CallExpr: {
-        const sf_fn *fn = sf_call_function(c);
+        const sf_fn *fn = call_function_cached(c);
         if (!fn)
             break;
         if (fn->kind == SF_FN_ACCESSOR || fn->kind == SF_FN_SCALAR_READ || fn->kind == SF_FN_COPY_OUT)
@@ -900,6 +933,7 @@ static void check_tu(el_ctx *ctx)
     if (T.tu != tu) {
         sf_tu_reset();
         T.tu = tu;
+        T.cfg = el_ctx_config(ctx);
     }
 }
 

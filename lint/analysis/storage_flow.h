@@ -66,7 +66,7 @@
 /* The function_lists.h entry for the function a CallExpr calls
  * (elc_callee: through macros and function-pointer aliases), or NULL.
  * Cached per TU: every rule asks about the same call in turn. */
-const sf_fn *sf_call_function(CXCursor call);
+const sf_fn *sf_call_function(el_ctx *ctx, CXCursor call);
 
 typedef struct sf_func sf_func;
 

@@ -142,10 +142,72 @@ static void split(const char *s, comps *c)
         c->v[c->n++] = t;
 }
 
-static bool is_capture(const char *p)
+/* The capture "<word>" inside a pattern component: its offset and
+ * length, or false when the component has none. */
+static bool find_capture(const char *p, size_t *at, size_t *len)
 {
-    size_t l = strlen(p);
-    return l >= 3 && p[0] == '<' && p[l - 1] == '>';
+    const char *open = strchr(p, '<');
+    const char *close = open ? strchr(open, '>') : NULL;
+    if (!open || !close || close - open < 2)
+        return false;
+    for (const char *q = open + 1; q < close; q++)
+        if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') ||
+              *q == '_'))
+            return false;
+    *at = (size_t)(open - p);
+    *len = (size_t)(close - open) + 1;
+    return true;
+}
+
+/* A glob matching the n bytes of s (el_glob_match wants a terminated
+ * string). */
+static bool glob_n(const char *glob, size_t glob_len, const char *s, size_t n)
+{
+    char *g = el_xstrndup(glob, glob_len);
+    char *t = el_xstrndup(s, n);
+    bool ok = el_glob_match(g, t);
+    free(g);
+    free(t);
+    return ok;
+}
+
+/* A pattern component with its capture made a glob: "ggml-<name>" is
+ * "ggml-?*" (a capture is a non-empty part of the name), so matching the
+ * component stays one linear glob match; NULL without a capture. */
+static char *capture_glob(const char *p)
+{
+    size_t at, len;
+    if (!find_capture(p, &at, &len))
+        return NULL;
+    return el_xasprintf("%.*s?*%s", (int)at, p, p + at + len);
+}
+
+/* Where the capture of pattern component p (holding one at [at, at+len))
+ * lies in the component x it matched: the first split that matches, the
+ * earliest start and the longest capture ("ggml-<name>" captures "cuda"
+ * of "ggml-cuda").  Each end is tried once per position: O(x^2 x p). */
+static void locate_capture(const char *p, size_t at, size_t len, const char *x, size_t *cap_off,
+                           size_t *cap_len)
+{
+    const char *post = p + at + len;
+    size_t nx = strlen(x), npost = strlen(post);
+    bool *ends = el_xcalloc(nx + 1, sizeof *ends);
+    for (size_t j = 1; j <= nx; j++)
+        ends[j] = glob_n(post, npost, x + j, nx - j);
+    *cap_off = 0;
+    *cap_len = nx;
+    for (size_t i = 0; i < nx; i++) {
+        if (!glob_n(p, at, x, i))
+            continue;
+        for (size_t j = nx; j > i; j--)
+            if (ends[j]) {
+                *cap_off = i;
+                *cap_len = j - i;
+                free(ends);
+                return;
+            }
+    }
+    free(ends);
 }
 
 static bool is_globstar(const char *p)
@@ -162,49 +224,65 @@ static unsigned char *suffix_table(const comps *pc, const comps *xc)
     can[np * w + nx] = 1;
     for (size_t i = np; i-- > 0;) {
         const char *p = pc->v[i];
-        bool star = is_globstar(p), cap = !star && is_capture(p);
+        bool star = is_globstar(p);
+        char *cap = star ? NULL : capture_glob(p);
+        const char *glob = cap ? cap : p;
         for (size_t j = nx + 1; j-- > 0;) {
             unsigned char v;
             if (star)
                 v = can[(i + 1) * w + j] || (j < nx && can[i * w + j + 1]);
             else
-                v = j < nx && can[(i + 1) * w + j + 1] && (cap || el_glob_match(p, xc->v[j]));
+                v = j < nx && can[(i + 1) * w + j + 1] && el_glob_match(glob, xc->v[j]);
             can[i * w + j] = v;
         }
+        free(cap);
     }
     return can;
 }
 
+typedef struct capture {
+    const char *s; /* the component it is in, NULL when nothing captured */
+    size_t off, len;
+} capture;
+
 /* Follow the match the first way a left-to-right search would find it
- * (earliest start, fewest components for each "**") and return the path
- * component the first <word> matched, or NULL. */
-static const char *first_capture(const comps *pc, const comps *xc, const unsigned char *can,
-                                 size_t start)
+ * (earliest start, fewest components for each "**") and return what the
+ * first <word> captured. */
+static capture first_capture(const comps *pc, const comps *xc, const unsigned char *can,
+                             size_t start)
 {
-    size_t w = xc->n + 1, j = start;
+    size_t w = xc->n + 1, j = start, at, len;
     for (size_t i = 0; i < pc->n; i++) {
         if (is_globstar(pc->v[i])) {
             while (!can[(i + 1) * w + j])
                 j++;
         } else {
-            if (is_capture(pc->v[i]))
-                return xc->v[j];
+            if (find_capture(pc->v[i], &at, &len)) {
+                capture c = {xc->v[j], 0, 0};
+                locate_capture(pc->v[i], at, len, xc->v[j], &c.off, &c.len);
+                return c;
+            }
             j++;
         }
     }
-    return NULL;
+    return (capture){0};
 }
 
-bool el_pattern_match(const char *pattern, const char *path, char *capture, size_t capn)
+bool el_pattern_match(const char *pattern, const char *path, char *out, size_t capn)
 {
     bool anchored = pattern[0] == '/';
-    size_t lp = strlen(pattern);
-    char *pat = lp && pattern[lp - 1] == '/' ? el_xasprintf("%s**", pattern) : el_xstrdup(pattern);
+    size_t lp = strlen(pattern), lx = strlen(path);
+    /* A trailing '/' means a directory: something below it, or the
+     * directory itself when the path names one (ends in '/'), never a
+     * file of that name ("backends/<name>/" is not "backends/x.h"). */
+    bool dir = lx && path[lx - 1] == '/';
+    char *pat = lp && pattern[lp - 1] == '/' ? el_xasprintf(dir ? "%s**" : "%s**/*", pattern)
+                                             : el_xstrdup(pattern);
     comps pc, xc;
     split(pat, &pc);
     split(path, &xc);
     bool ok = false;
-    const char *cap = NULL;
+    capture cap = {0};
     if (pc.n) {
         unsigned char *can = suffix_table(&pc, &xc);
         size_t start = 0;
@@ -213,18 +291,16 @@ bool el_pattern_match(const char *pattern, const char *path, char *capture, size
                 ok = true;
                 break;
             }
-        if (ok && capture && capn)
+        if (ok && out && capn)
             cap = first_capture(&pc, &xc, can, start);
         free(can);
     }
-    if (ok && capture && capn) {
-        capture[0] = '\0';
-        if (cap) {
-            size_t l = strlen(cap);
-            if (l >= capn)
-                l = capn - 1;
-            memcpy(capture, cap, l);
-            capture[l] = '\0';
+    if (ok && out && capn) {
+        out[0] = '\0';
+        if (cap.s) {
+            size_t l = cap.len < capn ? cap.len : capn - 1;
+            memcpy(out, cap.s + cap.off, l);
+            out[l] = '\0';
         }
     }
     free(pat);
@@ -233,4 +309,16 @@ bool el_pattern_match(const char *pattern, const char *path, char *capture, size
     free(xc.buf);
     free(xc.v);
     return ok;
+}
+
+bool el_pattern_has_capture(const char *pattern)
+{
+    comps pc;
+    split(pattern, &pc);
+    size_t n = 0, at, len;
+    for (size_t i = 0; i < pc.n; i++)
+        n += find_capture(pc.v[i], &at, &len);
+    free(pc.buf);
+    free(pc.v);
+    return n == 1;
 }

@@ -4,9 +4,13 @@
  * by component, starting at any component ("backends/<name>/" matches
  * "x/backends/blas/k.c"); a leading '/' anchors it at the first component.
  * In a component, * ? and [...] work as in fnmatch(3); a component "**"
- * matches any number of components; "<name>" (any <word>) matches exactly
- * one component and captures it.  A trailing '/' matches everything below
- * (as if followed by "**").  The whole rest of the path must match:
+ * matches any number of components; "<name>" (any <word>) captures a
+ * non-empty part of one component: the whole component ("backends/<name>/")
+ * or what lies between the rest of it ("src/ggml-<name>/" captures "cuda"
+ * of "src/ggml-cuda/").  A trailing '/' matches everything below,
+ * at least one component, and the directory itself only when the path
+ * ends in '/' (a directory): "backends/<name>/" never matches the file
+ * "backends/x.h".  The whole rest of the path must match:
  * "cblas.h" matches "usr/include/cblas.h" but not "cblas.h.in". */
 #ifndef EL_PATTERN_H
 #define EL_PATTERN_H
@@ -23,5 +27,7 @@ bool el_glob_match(const char *glob, const char *s);
  * "**" it has; the first <word> capture is copied into
  * capture (capn bytes, may be NULL). */
 bool el_pattern_match(const char *pattern, const char *path, char *capture, size_t capn);
+/* The pattern holds exactly one <word> capture. */
+bool el_pattern_has_capture(const char *pattern);
 
 #endif

@@ -95,8 +95,8 @@ static const char *const *sets_of(const el_buildcfgs *b, const el_source *src, s
         *n = b->n_sets;
         return (const char *const *)b->sets;
     }
-    *n = src->cfg ? src->cfg->define_sets.n : 0;
-    return src->cfg ? (const char *const *)src->cfg->define_sets.v : NULL;
+    *n = src->cfg ? src->cfg->lists[EL_DEFINE_SETS].n : 0;
+    return src->cfg ? (const char *const *)src->cfg->lists[EL_DEFINE_SETS].v : NULL;
 }
 
 /* How many configurations src has, its entries and sets in *ne, *ns. */
@@ -122,9 +122,7 @@ static char **args_of(const el_buildcfgs *b, size_t k, const el_source *src, siz
     size_t nb = 0;
     char **base = el_compdb_args_count(b->base, src->path)
                       ? el_compdb_args_at(b->base, src->path, e, &nb)
-                      : b->base ? el_compdb_args(b->base, src->path, &nb) : NULL;
-    if (!base)
-        base = el_default_flags(src->path, &nb);
+                      : el_base_flags(b->base, src, &nb);
     char **def = NULL;
     size_t nd = 0;
     if (nsets && set_args(sets[s], &def, &nd, err) < 0) {

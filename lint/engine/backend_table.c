@@ -4,6 +4,7 @@
  * code below walks those shapes. */
 #include "backend_table.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,6 +78,8 @@ bool el_eh105_option_type(const el_config *cfg, const char *key, CXType type)
 bool el_is_null_value(CXCursor v)
 {
     CXCursor s = elc_strip_casts(v);
+    if (clang_getCursorKind(s) == CXCursor_CXXNullPtrLiteralExpr)
+        return true; /* C++'s nullptr */
     if (clang_getCursorKind(s) != CXCursor_IntegerLiteral)
         return false;
     CXEvalResult r = clang_Cursor_Evaluate(s);
@@ -142,6 +145,149 @@ static void set_op(el_backend_table *t, long op, CXCursor value)
     }
 }
 
+/* ---- slots: what the type holds ------------------------------------------- */
+
+static void set_slot(el_backend_table *t, long index, CXCursor value)
+{
+    if (index >= 0 && (size_t)index < t->n_slots)
+        t->slot_set[index] = !el_is_null_value(value);
+}
+
+static long slot_named(const el_backend_table *t, const char *name)
+{
+    for (size_t i = 0; i < t->n_slots; i++)
+        if (t->slot_names[i] && strcmp(t->slot_names[i], name) == 0)
+            return (long)i;
+    return -1;
+}
+
+static void add_slot(el_backend_table *t, size_t *cap, const char *name)
+{
+    if (t->n_slots == *cap) {
+        *cap = *cap ? 2 * *cap : 64;
+        char **nv = realloc(t->slot_names, *cap * sizeof *nv);
+        bool *sv = nv ? realloc(t->slot_set, *cap * sizeof *sv) : NULL;
+        if (nv)
+            t->slot_names = nv;
+        if (!sv)
+            return;
+        t->slot_set = sv;
+    }
+    t->slot_names[t->n_slots] = strdup(name);
+    t->slot_set[t->n_slots] = false;
+    t->n_slots++;
+}
+
+/* The enum a field's array bound names (kernels[EH_OP_COUNT]). */
+static enum CXChildVisitResult find_bound_enum(CXCursor c, CXCursor p, CXClientData d)
+{
+    (void)p;
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+        CXCursor r = clang_getCursorReferenced(c);
+        if (clang_getCursorKind(r) == CXCursor_EnumConstantDecl) {
+            *(CXCursor *)d = clang_getCursorSemanticParent(r);
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+typedef struct slot_names {
+    el_backend_table *t;
+    long long n;
+} slot_names;
+
+static enum CXChildVisitResult name_slot(CXCursor c, CXCursor p, CXClientData d)
+{
+    (void)p;
+    slot_names *sn = d;
+    if (clang_getCursorKind(c) != CXCursor_EnumConstantDecl)
+        return CXChildVisit_Continue;
+    long long v = clang_getEnumConstantDeclValue(c);
+    if (v < 0 || v >= sn->n || sn->t->slot_names[v])
+        return CXChildVisit_Continue;
+    char name[256];
+    elc_spelling(c, name, sizeof name);
+    size_t pl = strlen(sn->t->op_prefix);
+    sn->t->slot_names[v] = strdup(strncmp(name, sn->t->op_prefix, pl) == 0 ? name + pl : name);
+    return CXChildVisit_Continue;
+}
+
+/* The kernels array: one slot per index, named by the enum bounding it. */
+static void array_slots(el_backend_table *t, CXCursor field)
+{
+    CXType ft = clang_getCanonicalType(clang_getCursorType(field));
+    long long n = clang_getArraySize(ft);
+    if (ft.kind != CXType_ConstantArray || n <= 0 || n > 65536)
+        return;
+    t->slot_names = calloc((size_t)n, sizeof *t->slot_names);
+    t->slot_set = calloc((size_t)n, sizeof *t->slot_set);
+    if (!t->slot_names || !t->slot_set)
+        return;
+    t->n_slots = (size_t)n;
+    CXCursor en = clang_getNullCursor();
+    clang_visitChildren(field, find_bound_enum, &en);
+    if (!clang_Cursor_isNull(en)) {
+        slot_names sn = {t, n};
+        clang_visitChildren(en, name_slot, &sn);
+    }
+    for (long long i = 0; i < n; i++) {
+        if (!t->slot_names[i]) {
+            char num[32];
+            snprintf(num, sizeof num, "#%lld", i);
+            t->slot_names[i] = strdup(num);
+        }
+    }
+}
+
+static bool is_function_pointer(CXType t)
+{
+    t = clang_getCanonicalType(t);
+    if (t.kind != CXType_Pointer)
+        return false;
+    enum CXTypeKind k = clang_getCanonicalType(clang_getPointeeType(t)).kind;
+    return k == CXType_FunctionProto || k == CXType_FunctionNoProto;
+}
+
+typedef struct field_scan {
+    el_backend_table *t;
+    const char *kernels_field;
+    CXCursor kernels;          /* the kernels field, when the type has it */
+    size_t cap;
+} field_scan;
+
+static enum CXVisitorResult scan_field(CXCursor c, CXClientData d)
+{
+    field_scan *fs = d;
+    char name[128];
+    elc_spelling(c, name, sizeof name);
+    if (fs->kernels_field[0] && strcmp(name, fs->kernels_field) == 0)
+        fs->kernels = c;
+    else if (is_function_pointer(clang_getCursorType(c)))
+        add_slot(fs->t, &fs->cap, name);
+    return CXVisit_Continue;
+}
+
+/* The slots of the table's type: its kernels array's, else its
+ * function-pointer fields. */
+static void type_slots(el_backend_table *t, CXType type, const char *kernels_field)
+{
+    field_scan fs = {t, kernels_field, clang_getNullCursor(), 0};
+    clang_Type_visitFields(clang_getCanonicalType(type), scan_field, &fs);
+    if (!clang_Cursor_isNull(fs.kernels)) {
+        for (size_t i = 0; i < t->n_slots; i++)
+            free(t->slot_names[i]);
+        free(t->slot_names);
+        free(t->slot_set);
+        t->slot_names = NULL;
+        t->slot_set = NULL;
+        t->n_slots = 0;
+        array_slots(t, fs.kernels);
+    }
+    CXCursor d = clang_getTypeDeclaration(clang_getCanonicalType(type));
+    elc_spelling(d, t->type_name, sizeof t->type_name);
+}
+
 typedef struct entries {
     CXCursor v[1024];
     unsigned n;
@@ -187,8 +333,10 @@ static void read_kernels(el_backend_table *t, CXCursor list)
         if (is_designated(e, kids) && clang_getCursorKind(kids->v[0]) != CXCursor_MemberRef) {
             long op = designated_op(t, kids->v[0], &next);
             set_op(t, op, kids->v[kids->n - 1]);
+            set_slot(t, next - 1, kids->v[kids->n - 1]);
         } else {
             set_op(t, next, e);
+            set_slot(t, next, e);
             next++;
         }
     }
@@ -230,19 +378,26 @@ static void read_table(el_backend_table *t, CXCursor init, CXType type, const ch
             pos++;
             if (delegate_field && strcmp(name, delegate_field) == 0)
                 t->delegates = !el_is_null_value(kids->v[kids->n - 1]);
-            if (strcmp(name, kernels_field) != 0)
+            if (strcmp(name, kernels_field) != 0) {
+                long k = slot_named(t, name); /* a function-pointer field */
+                if (k >= 0 && kids->n == 2)
+                    set_slot(t, k, kids->v[1]);
                 continue;
+            }
             CXCursor value = kids->v[kids->n - 1];
             if (kids->n == 2 && clang_getCursorKind(value) == CXCursor_InitListExpr) {
                 read_kernels(t, value);
             } else if (kids->n >= 3) { /* .kernels[EH_OP_x] = fn */
                 long next;
                 set_op(t, designated_op(t, kids->v[1], &next), value);
+                set_slot(t, next - 1, value);
             }
         } else {
             if (pos < f->n && strcmp(f->names[pos], kernels_field) == 0 &&
                 clang_getCursorKind(e) == CXCursor_InitListExpr)
                 read_kernels(t, e);
+            else if (pos < f->n && slot_named(t, f->names[pos]) >= 0)
+                set_slot(t, slot_named(t, f->names[pos]), e);
             if (pos < f->n && delegate_field && strcmp(f->names[pos], delegate_field) == 0)
                 t->delegates = !el_is_null_value(e);
             pos++;
@@ -262,7 +417,7 @@ int el_backend_table_read(const el_config *cfg, CXCursor var, el_backend_table *
     const char *field = option_string(cfg, "kernels_field");
     const char *prefix = option_string(cfg, "op_enum_prefix");
     if (!field)
-        return -1;
+        field = "";
     out->op_prefix = prefix ? prefix : "";
     out->implemented = calloc(el_op_count() + 1, sizeof *out->implemented);
     out->functions = calloc(el_op_count() + 1, sizeof *out->functions);
@@ -271,6 +426,7 @@ int el_backend_table_read(const el_config *cfg, CXCursor var, el_backend_table *
         return -1;
     }
     CXType type = clang_getCursorType(var);
+    type_slots(out, type, field);
     CXCursor init = clang_Cursor_getVarDeclInitializer(var);
     if (!clang_Cursor_isNull(init) && clang_getCursorKind(init) == CXCursor_InitListExpr)
         read_table(out, init, type, field, option_string(cfg, "delegate_field"));
@@ -293,5 +449,9 @@ void el_backend_table_free(el_backend_table *t)
             free(t->functions[i]);
     free(t->functions);
     free(t->implemented);
+    for (size_t i = 0; i < t->n_slots; i++)
+        free(t->slot_names[i]);
+    free(t->slot_names);
+    free(t->slot_set);
     memset(t, 0, sizeof *t);
 }

@@ -31,6 +31,16 @@ typedef struct el_backend_table {
     bool delegates;         /* the delegate_field option's member ("delegate")
                                is set to something other than a null pointer:
                                ops without an entry run on another backend */
+    /* What the table's own type can hold, whatever libeh's op set is: the
+     * entries of the kernels array (one per index below its bound, named
+     * by the constants of the enum that bounds it, op_prefix removed;
+     * "#N" when there is none), or -- when the type has no such array --
+     * its function-pointer fields.  slot_set: the table fills it with
+     * something else than a null pointer. */
+    size_t n_slots;
+    char **slot_names;
+    bool *slot_set;
+    char type_name[128];    /* the table's struct type, for messages */
 } el_backend_table;
 
 /* True when `type` is a table type of cfg (by struct tag or by any

@@ -332,8 +332,10 @@ CXCursor elc_strip_casts(CXCursor e)
 {
     for (int guard = 0; guard < 64; guard++) {
         e = elc_strip(e);
-        if (clang_getCursorKind(e) != CXCursor_CStyleCastExpr)
-            return e;
+        enum CXCursorKind k = clang_getCursorKind(e);
+        if (k != CXCursor_CStyleCastExpr && k != CXCursor_CXXStaticCastExpr &&
+            k != CXCursor_CXXFunctionalCastExpr)
+            return e; /* C, and C++'s static_cast<T>(x) and T(x) */
         /* children of a cast: the type reference(s), then the operand */
         unsigned n = elc_child_count(e);
         if (n == 0)

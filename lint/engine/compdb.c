@@ -3,14 +3,18 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <clang-c/CXCompilationDatabase.h>
 
 #include "args_policy.h"
+#include "config_json.h"
+#include "language.h"
 #include "mem.h"
 #include "path.h"
+#include "strbuf.h"
 
 typedef struct entry {
     char *file;      /* absolute, real when it exists */
@@ -57,8 +61,9 @@ static bool is_self(const entry *e, const char *arg)
     return self;
 }
 
-/* One command's arguments (argv[0] excluded), without the input itself,
- * with the values of path options made absolute.  Which arguments reach
+/* One command's arguments (argv[0] excluded), without the input itself
+ * and the arguments dropped silently anyway, with the values of path
+ * options made absolute.  Which arguments reach
  * libclang is decided later, for every source of arguments alike
  * (args_policy.h). */
 static void filter_args(entry *e, CXCompileCommand cmd)
@@ -76,6 +81,10 @@ static void filter_args(entry *e, CXCompileCommand cmd)
         el_arg_info k = el_arg_inspect(raw, n, i);
         if (k.bare && is_self(e, raw[i])) {
             /* the input: dropped */
+        } else if (k.fate == EL_ARG_DROP_QUIET) {
+            /* what every build's command carries (-c, -o FILE, -MD): dropped
+             * here already, so that two entries differing only in their
+             * output are one build configuration */
         } else if (k.path && k.span == 2) {
             push(&e->args, &e->n_args, &cap, el_xstrdup(raw[i]));
             push(&e->args, &e->n_args, &cap, absolutize(e->dir, raw[i + 1]));
@@ -93,6 +102,89 @@ static void filter_args(entry *e, CXCompileCommand cmd)
     el_args_free(raw, n);
 }
 
+/* Is the text a compilation database libclang may read?  libclang's own
+ * JSON reader recurses without a bound (a malformed database once
+ * overflowed the stack, found by fuzz_compdb) and prints its errors
+ * itself, so json-c (with a depth limit) reads the file first and the
+ * error says where and what. */
+static bool entry_ok(json_object *e, size_t k, const char *json, char **err)
+{
+    json_object *v;
+    const char *missing = NULL;
+    if (!json_object_is_type(e, json_type_object))
+        missing = "an object";
+    else if (!json_object_object_get_ex(e, "directory", &v) || !json_object_is_type(v, json_type_string))
+        missing = "a \"directory\" string";
+    else if (!json_object_object_get_ex(e, "file", &v) || !json_object_is_type(v, json_type_string))
+        missing = "a \"file\" string";
+    else if (json_object_object_get_ex(e, "arguments", &v)) {
+        size_t n = json_object_is_type(v, json_type_array) ? json_object_array_length(v) : 0;
+        if (!json_object_is_type(v, json_type_array))
+            missing = "\"arguments\" as an array of strings";
+        for (size_t i = 0; i < n && !missing; i++)
+            if (!json_object_is_type(json_object_array_get_idx(v, i), json_type_string))
+                missing = "\"arguments\" as an array of strings";
+    } else if (!json_object_object_get_ex(e, "command", &v) || !json_object_is_type(v, json_type_string))
+        missing = "a \"command\" string or an \"arguments\" array";
+    if (missing)
+        *err = el_xasprintf("%s: entry %zu: expected %s", json, k + 1, missing);
+    return !missing;
+}
+
+static bool database_ok(const char *json, char **err)
+{
+    FILE *f = fopen(json, "rb");
+    if (!f) {
+        *err = el_xasprintf("%s: cannot read: %s", json, strerror(errno));
+        return false;
+    }
+    el_buf b = {0};
+    char chunk[65536];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+        el_buf_putn(&b, chunk, got);
+    bool bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        el_buf_free(&b);
+        *err = el_xasprintf("%s: cannot read: %s", json, strerror(EIO));
+        return false;
+    }
+    char *why = NULL;
+    json_object *root = el_json_parse_located(b.s ? b.s : "", b.n, &why);
+    el_buf_free(&b);
+    if (!root) {
+        *err = el_xasprintf("%s:%s", json, why);
+        free(why);
+        return false;
+    }
+    bool ok = json_object_is_type(root, json_type_array);
+    if (!ok)
+        *err = el_xasprintf("%s: expected a JSON array of compile commands", json);
+    size_t n = ok ? json_object_array_length(root) : 0;
+    for (size_t k = 0; k < n && ok; k++)
+        ok = entry_ok(json_object_array_get_idx(root, k), k, json, err);
+    json_object_put(root);
+    return ok;
+}
+
+/* A C++ command says so with -x c++ (its driver is dropped, and a header
+ * borrowing its entry would otherwise be parsed as C). */
+static void mark_cxx(entry *e, CXCompileCommand cmd)
+{
+    CXString d = clang_CompileCommand_getArg(cmd, 0);
+    bool cxx = el_command_is_cxx(clang_getCString(d), e->args, e->n_args, e->file) &&
+               !el_args_have_language(e->args, e->n_args);
+    clang_disposeString(d);
+    if (!cxx)
+        return;
+    e->args = el_xrealloc(e->args, (e->n_args + 2) * sizeof *e->args);
+    memmove(e->args + 2, e->args, e->n_args * sizeof *e->args);
+    e->args[0] = el_xstrdup("-x");
+    e->args[1] = el_xstrdup("c++");
+    e->n_args += 2;
+}
+
 el_compdb *el_compdb_load(const char *build_dir, char **err)
 {
     char *json = el_path_join(build_dir, "compile_commands.json");
@@ -100,6 +192,10 @@ el_compdb *el_compdb_load(const char *build_dir, char **err)
     if (stat(json, &st) != 0) {
         *err = el_xasprintf("%s: %s (-p wants the directory holding compile_commands.json)",
                             json, strerror(errno));
+        free(json);
+        return NULL;
+    }
+    if (!database_ok(json, err)) {
         free(json);
         return NULL;
     }
@@ -136,6 +232,7 @@ el_compdb *el_compdb_load(const char *build_dir, char **err)
             }
             e->dir = absdir;
             filter_args(e, cmd);
+            mark_cxx(e, cmd);
         }
         clang_disposeString(d);
         clang_disposeString(f);
@@ -173,6 +270,8 @@ char **el_compdb_args(const el_compdb *db, const char *abs_file, size_t *n)
             best = e;
             break;
         }
+        if (el_path_has_ext(e->file, ".cu"))
+            continue; /* nvcc's options are no guess for a C or C++ file */
         char *edir = el_path_dirname(e->file);
         size_t score = strcmp(edir, dir) == 0 ? (size_t)-1 / 2 : common_prefix(edir, dir);
         free(edir);
@@ -182,6 +281,8 @@ char **el_compdb_args(const el_compdb *db, const char *abs_file, size_t *n)
         }
     }
     free(dir);
+    if (!best)
+        return NULL;
     char **args = el_xmalloc((best->n_args + 1) * sizeof *args);
     for (size_t i = 0; i < best->n_args; i++)
         args[i] = el_xstrdup(best->args[i]);
@@ -287,6 +388,14 @@ void el_compdb_add(el_compdb *db, const char *abs_file, char *const *args, size_
     for (size_t i = 0; i < n; i++)
         e->args[i] = el_xstrdup(args[i]);
     e->n_args = n;
+}
+
+bool el_compdb_lists(const el_compdb *db, const char *abs_file)
+{
+    for (size_t i = 0; db && i < db->n; i++)
+        if (names(&db->v[i], abs_file))
+            return true;
+    return false;
 }
 
 size_t el_compdb_file_count(const el_compdb *db)

@@ -3,6 +3,7 @@
 #ifndef EL_COMPDB_H
 #define EL_COMPDB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct el_compdb el_compdb;
@@ -16,6 +17,8 @@ el_compdb *el_compdb_load(const char *build_dir, char **err);
  * same directory, else of the nearest directory.  NULL when the database
  * is empty.  *n receives the count; free with el_args_free. */
 char **el_compdb_args(const el_compdb *db, const char *abs_file, size_t *n);
+/* The database has an entry of the file's own (absolute real path). */
+bool el_compdb_lists(const el_compdb *db, const char *abs_file);
 /* Build configurations: the distinct argument lists the database gives
  * a file of its own (a file compiled twice, once with -DUSE_BLAS: two),
  * in database order; 0 when it has no entry of its own. */

@@ -1,4 +1,4 @@
-/* lint/engine/config.c -- loading, merging, discovering and querying
+/* lint/engine/config.c -- loading, inheriting, discovering and querying
  * configurations (config.h). */
 #include "config.h"
 
@@ -11,39 +11,110 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "config_json.h"
 #include "embedded.h"
+#include "language.h"
 #include "mem.h"
 #include "metadata.h"
 #include "path.h"
 #include "pattern.h"
+#include "progname.h"
 #include "strbuf.h"
 #include "strmap.h"
 
 #define CONFIG_NAME ".emberlint.json"
 #define MAX_CONFIG_BYTES (4u << 20)
 
-/* ---- string lists ---------------------------------------------------- */
+/* ---- keys ------------------------------------------------------------------ */
 
-static bool list_has(const el_strlist *l, const char *s)
+enum {
+    F_PATTERN = 1,   /* a path pattern, relative to the declaring file's directory */
+    F_CAPTURE = 2,   /* must hold <name> (the backend's name) */
+    F_LANGUAGE = 4,  /* "c" or "c++" */
+    F_NAME = 8,      /* a backend name: no '/', no '<' */
+    F_IDENT = 16,    /* a C identifier */
+};
+
+static const struct {
+    const char *name;
+    unsigned flags;
+} list_keys[EL_N_LIST_KEYS] = {
+    [EL_BACKEND_DIRS] = {"backend_dirs", F_PATTERN | F_CAPTURE},
+    [EL_CORE_PATHS] = {"core_paths", F_PATTERN},
+    [EL_EXCLUDE] = {"exclude", F_PATTERN},
+    [EL_BACKENDS] = {"backends", F_NAME},
+    [EL_BACKEND_HEADERS] = {"backend_headers", F_PATTERN},
+    [EL_VENDOR_HEADERS] = {"vendor_headers", F_PATTERN},
+    [EL_BACKEND_PREFIXES] = {"backend_prefixes", 0},
+    [EL_BACKEND_MACROS] = {"backend_macros", 0},
+    [EL_LEGACY_BACKEND_DIRS] = {"legacy_backend_dirs", F_PATTERN | F_CAPTURE},
+    [EL_LANGUAGES] = {"languages", F_LANGUAGE},
+    [EL_STORAGE_ACCESSORS] = {"storage_accessors", F_IDENT},
+    [EL_SCALAR_READS] = {"scalar_reads", F_IDENT},
+    [EL_DEFINE_SETS] = {"define_sets", 0},
+};
+
+/* Map keys and the argument indices their entries hold. */
+static const struct {
+    const char *name;
+    const char *a, *b;  /* NULL: a string value (replacements) */
+} map_keys[EL_N_MAP_KEYS] = {
+    [EL_REPLACEMENTS] = {"replacements", NULL, NULL},
+    [EL_COPY_OUT] = {"copy_out", "buffer", NULL},
+    [EL_TO_TENSOR] = {"to_tensor", "data", NULL},
+    [EL_HOST_COPIES] = {"host_copies", "dest", "src"},
+};
+
+#define KEYS_EXPECTED                                                                        \
+    "root, backend_dirs, backend_files, core_paths, exclude, backends, backend_headers, "    \
+    "vendor_headers, "                                                                       \
+    "backend_prefixes, backend_macros, legacy_backend_dirs, languages, frontend_include, " \
+    "replacements, storage_accessors, scalar_reads, copy_out, to_tensor, host_copies, "      \
+    "define_sets, rewrites, rules"
+
+/* ---- string lists ------------------------------------------------------------ */
+
+static long list_find(const el_strlist *l, const char *s)
 {
     for (size_t i = 0; i < l->n; i++)
         if (strcmp(l->v[i], s) == 0)
-            return true;
-    return false;
+            return (long)i;
+    return -1;
 }
 
-static void list_add(el_strlist *l, const char *s)
+/* Add s unless it is there; a path pattern is the same entry only when
+ * relative to the same directory. */
+static void list_add(el_strlist *l, const char *s, el_origin from)
 {
-    if (list_has(l, s))
-        return;
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->v[i], s) == 0 &&
+            (!from.root || !l->from[i].root || strcmp(from.root, l->from[i].root) == 0))
+            return;
     el_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v);
-    l->v[l->n++] = el_xstrdup(s);
+    l->from = el_xrealloc(l->from, l->cap * sizeof *l->from);
+    l->v[l->n] = el_xstrdup(s);
+    l->from[l->n] = from;
+    l->n++;
+}
+
+static void list_remove_at(el_strlist *l, size_t i)
+{
+    free(l->v[i]);
+    memmove(l->v + i, l->v + i + 1, (l->n - i - 1) * sizeof *l->v);
+    memmove(l->from + i, l->from + i + 1, (l->n - i - 1) * sizeof *l->from);
+    l->n--;
+}
+
+static void list_clear(el_strlist *l)
+{
+    while (l->n)
+        list_remove_at(l, l->n - 1);
 }
 
 static void list_copy(el_strlist *dst, const el_strlist *src)
 {
     for (size_t i = 0; i < src->n; i++)
-        list_add(dst, src->v[i]);
+        list_add(dst, src->v[i], src->from[i]);
 }
 
 static void list_free(el_strlist *l)
@@ -51,6 +122,7 @@ static void list_free(el_strlist *l)
     for (size_t i = 0; i < l->n; i++)
         free(l->v[i]);
     free(l->v);
+    free(l->from);
     memset(l, 0, sizeof *l);
 }
 
@@ -59,333 +131,89 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The list keys, in the order they are documented. */
-static const char *const list_keys[] = {
-    "backend_dirs", "core_paths", "exclude", "backends",
-    "backend_headers", "backend_prefixes", "backend_macros", "legacy_backend_dirs",
-    "define_sets",
-};
-#define N_LIST_KEYS (sizeof list_keys / sizeof list_keys[0])
+/* ---- maps ----------------------------------------------------------------------- */
 
-static el_strlist *list_of(el_config *c, size_t k)
+static long map_find(const el_kvlist *m, const char *key)
 {
-    el_strlist *lists[N_LIST_KEYS] = {
-        &c->backend_dirs, &c->core_paths, &c->exclude, &c->backends,
-        &c->backend_headers, &c->backend_prefixes, &c->backend_macros,
-        &c->legacy_backend_dirs, &c->define_sets,
-    };
-    return lists[k];
-}
-
-/* ---- JSON with positions --------------------------------------------- */
-
-static void offset_to_line_col(const char *text, size_t off, unsigned *line, unsigned *col)
-{
-    unsigned l = 1, c = 1;
-    for (size_t i = 0; i < off && text[i]; i++) {
-        if (text[i] == '\n') {
-            l++;
-            c = 1;
-        } else {
-            c++;
-        }
-    }
-    *line = l;
-    *col = c;
-}
-
-static const char *expected_for(enum json_tokener_error e)
-{
-    switch (e) {
-    case json_tokener_error_depth:
-        return "nesting too deep";
-    case json_tokener_error_parse_eof:
-    case json_tokener_continue:
-        return "unexpected end of file: expected the rest of the JSON object";
-    case json_tokener_error_parse_unexpected:
-        return "unexpected character: expected a JSON value";
-    case json_tokener_error_parse_null:
-    case json_tokener_error_parse_boolean:
-        return "expected true, false or null";
-    case json_tokener_error_parse_number:
-        return "expected a number";
-    case json_tokener_error_parse_array:
-        return "expected ',' or ']' after an array element";
-    case json_tokener_error_parse_object_key_name:
-        return "expected a quoted property name";
-    case json_tokener_error_parse_object_key_sep:
-        return "expected ':' after the property name";
-    case json_tokener_error_parse_object_value_sep:
-        return "expected ',' or '}' after the property value";
-    case json_tokener_error_parse_string:
-        return "expected a valid string (closing '\"', valid escapes)";
-    case json_tokener_error_parse_comment:
-        return "comments are not JSON: expected a value (use a \"$comment\" key)";
-    case json_tokener_error_parse_utf8_string:
-        return "expected valid UTF-8";
-    default:
-        return "expected valid JSON";
-    }
-}
-
-json_object *el_json_parse_located(const char *text, size_t len, char **err)
-{
-    struct json_tokener *tok = json_tokener_new();
-    if (!tok)
-        el_oom();
-    json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
-    json_object *obj = json_tokener_parse_ex(tok, text, (int)len);
-    enum json_tokener_error e = json_tokener_get_error(tok);
-    size_t end = json_tokener_get_parse_end(tok);
-    json_tokener_free(tok);
-    unsigned line, col;
-    if (!obj || e != json_tokener_success) {
-        if (obj)
-            json_object_put(obj);
-        if (e == json_tokener_continue || e == json_tokener_success)
-            end = len; /* the text ended inside the object */
-        const char *what = len == 0 ? "empty file: expected a JSON object" : expected_for(e);
-        size_t prev = end;
-        while (prev > 0 && strchr(" \t\r\n", text[prev - 1]))
-            prev--;
-        if (end < len && (text[end] == '}' || text[end] == ']') && prev > 0 && text[prev - 1] == ',')
-            what = "trailing comma: expected another value after ','";
-        else if (end < len && e == json_tokener_error_parse_unexpected && end > 0) {
-            /* Is everything before the offending character a whole value? */
-            char *head = el_xstrndup(text, end);
-            json_object *whole = json_tokener_parse(head);
-            if (whole) {
-                what = "expected the end of the file after the JSON object";
-                json_object_put(whole);
-            }
-            free(head);
-        }
-        offset_to_line_col(text, end, &line, &col);
-        *err = el_xasprintf("%u:%u: %s", line, col, what);
-        return NULL;
-    }
-    for (; end < len; end++) {
-        if (!strchr(" \t\r\n", text[end])) {
-            json_object_put(obj);
-            offset_to_line_col(text, end, &line, &col);
-            *err = el_xasprintf("%u:%u: expected the end of the file after the JSON object", line, col);
-            return NULL;
-        }
-    }
-    return obj;
-}
-
-/* Where a key path ("rules", "EH101", "severity") is in a valid JSON text:
- * byte offset of the last key's opening quote, or 0. */
-typedef struct scanner {
-    const char *s;
-    size_t i;
-} scanner;
-
-static void skip_ws(scanner *sc)
-{
-    while (sc->s[sc->i] && strchr(" \t\r\n", sc->s[sc->i]))
-        sc->i++;
-}
-
-static void skip_string(scanner *sc)
-{
-    sc->i++; /* opening quote */
-    while (sc->s[sc->i] && sc->s[sc->i] != '"') {
-        if (sc->s[sc->i] == '\\' && sc->s[sc->i + 1])
-            sc->i++;
-        sc->i++;
-    }
-    if (sc->s[sc->i])
-        sc->i++;
-}
-
-static long scan_value(scanner *sc, const char *const *keys, int nkeys, int level, bool match)
-{
-    skip_ws(sc);
-    char ch = sc->s[sc->i];
-    if (ch == '{') {
-        sc->i++;
-        for (;;) {
-            skip_ws(sc);
-            if (sc->s[sc->i] != '"') {
-                if (sc->s[sc->i])
-                    sc->i++; /* '}' */
-                return -1;
-            }
-            size_t kstart = sc->i;
-            skip_string(sc);
-            size_t klen = sc->i - kstart - 2;
-            bool here = match && level < nkeys && strlen(keys[level]) == klen &&
-                        strncmp(sc->s + kstart + 1, keys[level], klen) == 0;
-            if (here && level + 1 == nkeys)
-                return (long)kstart;
-            skip_ws(sc);
-            if (sc->s[sc->i] == ':')
-                sc->i++;
-            long r = scan_value(sc, keys, nkeys, level + 1, here);
-            if (r >= 0)
-                return r;
-            skip_ws(sc);
-            if (sc->s[sc->i] == ',') {
-                sc->i++;
-                continue;
-            }
-            if (sc->s[sc->i])
-                sc->i++;
-            return -1;
-        }
-    }
-    if (ch == '[') {
-        sc->i++;
-        for (;;) {
-            skip_ws(sc);
-            if (sc->s[sc->i] == ']' || !sc->s[sc->i]) {
-                if (sc->s[sc->i])
-                    sc->i++;
-                return -1;
-            }
-            scan_value(sc, keys, nkeys, level + 1, false);
-            skip_ws(sc);
-            if (sc->s[sc->i] == ',')
-                sc->i++;
-        }
-    }
-    if (ch == '"') {
-        skip_string(sc);
-        return -1;
-    }
-    while (sc->s[sc->i] && !strchr(",]} \t\r\n", sc->s[sc->i]))
-        sc->i++;
+    for (size_t i = 0; i < m->n; i++)
+        if (strcmp(m->v[i].key, key) == 0)
+            return (long)i;
     return -1;
 }
 
-/* "PATH:LINE:COL: what" for the key path keys[0..nkeys). */
-static char *located(const char *path, const char *text, const char *const *keys, int nkeys,
-                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static char *located(const char *path, const char *text, const char *const *keys, int nkeys,
-                     const char *fmt, ...)
+static void map_set(el_kvlist *m, const char *key, const char *text, int a, int b, el_origin from)
 {
-    scanner sc = {text, 0};
-    long off = nkeys ? scan_value(&sc, keys, nkeys, 0, true) : 0;
-    unsigned line, col;
-    offset_to_line_col(text, off < 0 ? 0 : (size_t)off, &line, &col);
-    el_buf b = {0};
-    el_buf_printf(&b, "%s:%u:%u: ", path, line, col);
-    va_list ap;
-    va_start(ap, fmt);
-    char tmp[512];
-    vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    el_buf_puts(&b, tmp);
-    return el_buf_take(&b);
+    long i = map_find(m, key);
+    el_kv *e;
+    if (i >= 0) {
+        e = &m->v[i];
+        free(e->text);
+    } else {
+        el_grow(&m->v, &m->cap, m->n + 1, sizeof *m->v);
+        e = &m->v[m->n++];
+        e->key = el_xstrdup(key);
+    }
+    e->text = text ? el_xstrdup(text) : NULL;
+    e->a = a;
+    e->b = b;
+    e->from = from;
 }
 
-/* ---- merging a JSON configuration into a config ------------------------ */
+static void map_remove_at(el_kvlist *m, size_t i)
+{
+    free(m->v[i].key);
+    free(m->v[i].text);
+    memmove(m->v + i, m->v + i + 1, (m->n - i - 1) * sizeof *m->v);
+    m->n--;
+}
+
+static void map_free(el_kvlist *m)
+{
+    while (m->n)
+        map_remove_at(m, m->n - 1);
+    free(m->v);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- a file being applied ------------------------------------------------------ */
+
+typedef struct loader {
+    el_config *c;
+    const char *shown;       /* the file as messages name it */
+    const char *origin;      /* the file as origins name it (absolute, or rules/x.json) */
+    const char *text;
+    el_json_pos *pos;
+    bool builtin;
+    char **err;
+} loader;
+
+static el_origin origin_at(const loader *L, const char *const *path, size_t n)
+{
+    el_origin o = {L->origin, L->c->root, 1, 1, L->builtin};
+    el_json_pos_find(L->pos, path, n, &o.line, &o.col);
+    return o;
+}
+
+/* Set *err to "FILE:LINE:COL: what" at the path; returns -1. */
+static int fail(const loader *L, const char *const *path, size_t n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int fail(const loader *L, const char *const *path, size_t n, const char *fmt, ...)
+{
+    unsigned line = 1, col = 1;
+    el_json_pos_find(L->pos, path, n, &line, &col);
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    *L->err = el_xasprintf("%s:%u:%u: %s", L->shown, line, col, msg);
+    return -1;
+}
 
 static bool is_comment_key(const char *k)
 {
-    return strcmp(k, "$comment") == 0;
-}
-
-static int apply_rule(el_config *c, const char *path, const char *text, const char *id,
-                      json_object *v, char **err)
-{
-    int k = el_meta_index(id);
-    const char *keys[4] = {"rules", id, NULL, NULL};
-    if (k < 0) {
-        *err = located(path, text, keys, 2, "unknown rule ID \"%s\": expected a rule ID "
-                       "(see emberlint --list-rules)", id);
-        return -1;
-    }
-    el_rule_setting *rs = &c->rules[k];
-    if (json_object_is_type(v, json_type_string)) {
-        el_severity sev;
-        if (!el_severity_parse(json_object_get_string(v), &sev)) {
-            *err = located(path, text, keys, 2, "rules.%s: expected \"error\", \"warning\", "
-                           "\"note\", \"off\" or an object", id);
-            return -1;
-        }
-        rs->enabled = sev != EL_SEV_OFF;
-        if (sev != EL_SEV_OFF)
-            rs->severity = sev;
-        return 0;
-    }
-    if (!json_object_is_type(v, json_type_object)) {
-        *err = located(path, text, keys, 2, "rules.%s: expected a severity string or an object", id);
-        return -1;
-    }
-    json_object_object_foreach(v, key, val) {
-        keys[2] = key;
-        if (is_comment_key(key))
-            continue;
-        if (strcmp(key, "enabled") == 0) {
-            if (!json_object_is_type(val, json_type_boolean)) {
-                *err = located(path, text, keys, 3, "rules.%s.enabled: expected true or false", id);
-                return -1;
-            }
-            rs->enabled = json_object_get_boolean(val);
-        } else if (strcmp(key, "severity") == 0) {
-            el_severity sev;
-            if (!json_object_is_type(val, json_type_string) ||
-                !el_severity_parse(json_object_get_string(val), &sev)) {
-                *err = located(path, text, keys, 3, "rules.%s.severity: expected \"error\", "
-                               "\"warning\", \"note\" or \"off\"", id);
-                return -1;
-            }
-            if (sev == EL_SEV_OFF)
-                rs->enabled = false;
-            else
-                rs->severity = sev;
-        } else if (strcmp(key, "applies_to") == 0) {
-            unsigned bits;
-            if (!el_applies_from_json(val, &bits)) {
-                *err = located(path, text, keys, 3, "rules.%s.applies_to: expected an array of "
-                               "\"frontend\", \"backend\", \"core\", \"project\"", id);
-                return -1;
-            }
-            rs->applies = bits;
-        } else if (strcmp(key, "options") == 0) {
-            if (!json_object_is_type(val, json_type_object)) {
-                *err = located(path, text, keys, 3, "rules.%s.options: expected an object", id);
-                return -1;
-            }
-            if (rs->options)
-                json_object_put(rs->options);
-            rs->options = json_object_get(val);
-        } else {
-            *err = located(path, text, keys, 3, "rules.%s: unknown key \"%s\": expected "
-                           "\"enabled\", \"severity\", \"applies_to\" or \"options\"", id, key);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* ---- call templates ("rewrites") ---------------------------------------- */
-
-static void rewrite_add(el_config *c, const char *function, const char *replacement,
-                        el_fix_safety safety, const char *note)
-{
-    el_grow(&c->rewrites, &c->cap_rewrites, c->n_rewrites + 1, sizeof *c->rewrites);
-    el_rewrite_rule *r = &c->rewrites[c->n_rewrites++];
-    r->function = el_xstrdup(function);
-    r->replacement = el_xstrdup(replacement);
-    r->safety = safety;
-    r->note = note ? el_xstrdup(note) : NULL;
-}
-
-static void rewrites_free(el_config *c)
-{
-    for (size_t i = 0; i < c->n_rewrites; i++) {
-        free(c->rewrites[i].function);
-        free(c->rewrites[i].replacement);
-        free(c->rewrites[i].note);
-    }
-    free(c->rewrites);
-    c->rewrites = NULL;
-    c->n_rewrites = c->cap_rewrites = 0;
+    return strncmp(k, "$comment", 8) == 0;
 }
 
 static bool is_identifier(const char *s)
@@ -410,22 +238,420 @@ static bool template_ok(const char *t)
     return true;
 }
 
-static int apply_rewrites(el_config *c, json_object *val, const char *path, const char *text,
-                          char **err)
+/* ---- list keys -------------------------------------------------------------- */
+
+static int check_entry(const loader *L, size_t k, const char *s, const char *const *path, size_t n)
 {
-    const char *keys[1] = {"rewrites"};
-    if (!json_object_is_type(val, json_type_array)) {
-        *err = located(path, text, keys, 1, "\"rewrites\": expected an array of objects "
-                       "{\"function\", \"replacement\", \"safety\", \"note\"}");
-        return -1;
+    const char *key = list_keys[k].name;
+    unsigned f = list_keys[k].flags;
+    if (!s[0])
+        return fail(L, path, n, "\"%s\": expected non-empty strings", key);
+    if ((f & F_CAPTURE) && !el_pattern_has_capture(s))
+        return fail(L, path, n, "\"%s\": '%s' names no backend: write <name> once, where the "
+                    "backend's name is in the path (\"backends/<name>/\", \"src/ggml-<name>/\")",
+                    key, s);
+    if ((f & F_LANGUAGE) && strcmp(s, "c") != 0 && strcmp(s, "c++") != 0)
+        return fail(L, path, n, "\"%s\": expected \"c\" or \"c++\", got '%s'", key, s);
+    if ((f & F_NAME) && strpbrk(s, "/<>*?[ "))
+        return fail(L, path, n, "\"%s\": '%s' is not a backend name (a directory name, no "
+                    "'/', '<', '>', '*', '?', '[' or spaces)", key, s);
+    if ((f & F_IDENT) && !is_identifier(s))
+        return fail(L, path, n, "\"%s\": '%s' is not a function name", key, s);
+    return 0;
+}
+
+/* The strings of an array value, checked; -1 with *err. */
+static int each_string(const loader *L, size_t k, json_object *arr, const char **path, size_t n,
+                       int (*fn)(const loader *, size_t, const char *, const char *const *, size_t))
+{
+    if (!json_object_is_type(arr, json_type_array))
+        return fail(L, path, n, "\"%s\": expected an array of strings, or an object with "
+                    "\"add\", \"remove\" or \"replace\" arrays", list_keys[k].name);
+    for (size_t i = 0; i < json_object_array_length(arr); i++) {
+        json_object *e = json_object_array_get_idx(arr, i);
+        char idx[32];
+        snprintf(idx, sizeof idx, "%zu", i);
+        path[n] = idx;
+        if (!json_object_is_type(e, json_type_string))
+            return fail(L, path, n + 1, "\"%s\": expected strings (element %zu is not)",
+                        list_keys[k].name, i + 1);
+        const char *s = json_object_get_string(e);
+        if (check_entry(L, k, s, path, n + 1) < 0 || fn(L, k, s, path, n + 1) < 0)
+            return -1;
     }
+    return 0;
+}
+
+static int do_add(const loader *L, size_t k, const char *s, const char *const *path, size_t n)
+{
+    el_origin o = origin_at(L, path, n);
+    if (!(list_keys[k].flags & F_PATTERN))
+        o.root = NULL; /* names, not patterns: the same wherever declared */
+    list_add(&L->c->lists[k], s, o);
+    return 0;
+}
+
+static int do_remove(const loader *L, size_t k, const char *s, const char *const *path, size_t n)
+{
+    el_strlist *l = &L->c->lists[k];
+    long i = list_find(l, s);
+    if (i < 0)
+        return fail(L, path, n, "\"%s\": cannot remove '%s': it is not in the inherited list "
+                    "(see emberlint --show-config FILE)", list_keys[k].name, s);
+    for (; i >= 0; i = list_find(l, s)) /* a pattern may be there once per directory */
+        list_remove_at(l, (size_t)i);
+    return 0;
+}
+
+static int apply_list(const loader *L, size_t k, json_object *val)
+{
+    const char *path[4] = {list_keys[k].name};
+    if (!json_object_is_type(val, json_type_object))
+        return each_string(L, k, val, path, 1, do_add);
+    /* {"replace": [...], "remove": [...], "add": [...]}, applied in that order */
+    static const char *const ops[] = {"replace", "remove", "add"};
+    json_object_object_foreach(val, key, v) {
+        (void)v;
+        bool known = is_comment_key(key);
+        for (size_t i = 0; i < 3; i++)
+            known |= strcmp(key, ops[i]) == 0;
+        if (!known) {
+            path[1] = key;
+            return fail(L, path, 2, "\"%s\": unknown key \"%s\": expected \"add\", \"remove\" or "
+                        "\"replace\"", list_keys[k].name, key);
+        }
+    }
+    for (size_t i = 0; i < 3; i++) {
+        json_object *arr = NULL;
+        if (!json_object_object_get_ex(val, ops[i], &arr))
+            continue;
+        path[1] = ops[i];
+        if (i == 0)
+            list_clear(&L->c->lists[k]);
+        if (each_string(L, k, arr, path, 2, i == 1 ? do_remove : do_add) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- map keys ------------------------------------------------------------------ */
+
+static int arg_index(const loader *L, json_object *spec, const char *field, const char **path,
+                     size_t n, int *out)
+{
+    json_object *v = NULL;
+    if (!json_object_object_get_ex(spec, field, &v) || !json_object_is_type(v, json_type_int) ||
+        json_object_get_int(v) < 0 || json_object_get_int(v) > 63)
+        return fail(L, path, n, "\"%s\": expected an argument index (0 for the first) for "
+                    "\"%s\"", path[0], field);
+    *out = json_object_get_int(v);
+    return 0;
+}
+
+static int apply_map(const loader *L, size_t k, json_object *val)
+{
+    const char *path[4] = {map_keys[k].name};
+    el_kvlist *m = &L->c->maps[k];
+    if (!json_object_is_type(val, json_type_object))
+        return fail(L, path, 1, "\"%s\": expected an object of function names", map_keys[k].name);
+    json_object_object_foreach(val, name, v) {
+        if (is_comment_key(name))
+            continue;
+        path[1] = name;
+        el_origin from = origin_at(L, path, 2);
+        bool op_key = k == EL_REPLACEMENTS && strspn(name, "+-*/%<>!=&|^~") == strlen(name);
+        if (!is_identifier(name) && !op_key)
+            return fail(L, path, 2, "\"%s\": '%s' is not a function name", map_keys[k].name, name);
+        if (json_object_is_type(v, json_type_null)) {
+            long i = map_find(m, name);
+            if (i < 0)
+                return fail(L, path, 2, "\"%s\": cannot remove '%s': it is not in the inherited "
+                            "map", map_keys[k].name, name);
+            map_remove_at(m, (size_t)i);
+            continue;
+        }
+        if (!map_keys[k].a) {
+            if (!json_object_is_type(v, json_type_string) || !json_object_get_string(v)[0])
+                return fail(L, path, 2, "\"%s\".%s: expected the replacement as a string (null "
+                            "removes an inherited entry)", map_keys[k].name, name);
+            map_set(m, name, json_object_get_string(v), -1, -1, from);
+            continue;
+        }
+        if (!json_object_is_type(v, json_type_object))
+            return fail(L, path, 2, "\"%s\".%s: expected an object {\"%s\": N%s%s%s} (null "
+                        "removes an inherited entry)", map_keys[k].name, name, map_keys[k].a,
+                        map_keys[k].b ? ", \"" : "", map_keys[k].b ? map_keys[k].b : "",
+                        map_keys[k].b ? "\": N" : "");
+        json_object_object_foreach(v, field, fv) {
+            (void)fv;
+            if (!is_comment_key(field) && strcmp(field, map_keys[k].a) != 0 &&
+                (!map_keys[k].b || strcmp(field, map_keys[k].b) != 0)) {
+                path[2] = field;
+                return fail(L, path, 3, "\"%s\".%s: unknown key \"%s\"", map_keys[k].name, name, field);
+            }
+        }
+        int a = -1, b = -1;
+        if (arg_index(L, v, map_keys[k].a, path, 2, &a) < 0 ||
+            (map_keys[k].b && arg_index(L, v, map_keys[k].b, path, 2, &b) < 0))
+            return -1;
+        map_set(m, name, NULL, a, b, from);
+    }
+    return 0;
+}
+
+/* ---- backend_files ------------------------------------------------------------------ */
+
+/* {"cuda": ["/src/cuda.c", "/src/gemm.c"]}: files of a named
+ * backend; an array replaces what the name had, null removes the name. */
+static int apply_backend_files(const loader *L, json_object *val)
+{
+    const char *path[4] = {"backend_files"};
+    el_strlist *l = &L->c->backend_files;
+    if (!json_object_is_type(val, json_type_object))
+        return fail(L, path, 1, "\"backend_files\": expected an object: backend name -> array "
+                    "of path patterns");
+    json_object_object_foreach(val, name, v) {
+        if (is_comment_key(name))
+            continue;
+        path[1] = name;
+        if (!name[0] || strpbrk(name, "/<>*?[ :"))
+            return fail(L, path, 2, "\"backend_files\": '%s' is not a backend name", name);
+        size_t nl = strlen(name);
+        for (size_t i = l->n; i-- > 0;)
+            if (strncmp(l->v[i], name, nl) == 0 && l->v[i][nl] == ':')
+                list_remove_at(l, i);
+        if (json_object_is_type(v, json_type_null))
+            continue;
+        if (!json_object_is_type(v, json_type_array))
+            return fail(L, path, 2, "\"backend_files\".%s: expected an array of path patterns "
+                        "(null removes the backend's entry)", name);
+        for (size_t i = 0; i < json_object_array_length(v); i++) {
+            json_object *e = json_object_array_get_idx(v, i);
+            char idx[32];
+            snprintf(idx, sizeof idx, "%zu", i);
+            path[2] = idx;
+            if (!json_object_is_type(e, json_type_string) || !json_object_get_string(e)[0])
+                return fail(L, path, 3, "\"backend_files\".%s: expected non-empty strings", name);
+            char *entry = el_xasprintf("%s:%s", name, json_object_get_string(e));
+            list_add(l, entry, origin_at(L, path, 3));
+            free(entry);
+        }
+    }
+    return 0;
+}
+
+/* ---- rules -------------------------------------------------------------------------- */
+
+/* Merge one option into the rule's options: a "names" option takes an
+ * array (replacing the inherited value) or {"add", "remove", "replace"};
+ * a "string" option a string. */
+static int apply_option(const loader *L, const el_rule_meta *m, el_rule_setting *rs,
+                        const char *key, json_object *val, const char **path)
+{
+    const char *type = el_meta_option_type(m, key);
+    path[3] = key;
+    if (!type) {
+        el_buf known = {0};
+        if (m->options) {
+            json_object_object_foreach(m->options, name, spec) {
+                (void)spec;
+                el_buf_printf(&known, "%s\"%s\"", known.n ? ", " : "", name);
+            }
+        }
+        int rc = fail(L, path, 4, "rules.%s.options: unknown option \"%s\"%s%s", m->id, key,
+                      known.n ? ": expected " : " (the rule has no options)", known.n ? known.s : "");
+        el_buf_free(&known);
+        return rc;
+    }
+    json_object *now = NULL;
+    if (strcmp(type, "string") == 0) {
+        if (!json_object_is_type(val, json_type_string))
+            return fail(L, path, 4, "rules.%s.options.%s: expected a string", m->id, key);
+        now = json_object_get(val);
+    } else {
+        json_object *old = NULL;
+        json_object_object_get_ex(rs->options, key, &old);
+        now = json_object_new_array();
+        if (json_object_is_type(val, json_type_object)) {
+            json_object *r = NULL, *rm = NULL, *add = NULL;
+            json_object_object_foreach(val, op, v) {
+                (void)v;
+                if (!is_comment_key(op) && strcmp(op, "add") != 0 && strcmp(op, "remove") != 0 &&
+                    strcmp(op, "replace") != 0) {
+                    json_object_put(now);
+                    path[4] = op;
+                    return fail(L, path, 5, "rules.%s.options.%s: unknown key \"%s\": expected "
+                                "\"add\", \"remove\" or \"replace\"", m->id, key, op);
+                }
+            }
+            json_object_object_get_ex(val, "replace", &r);
+            json_object_object_get_ex(val, "remove", &rm);
+            json_object_object_get_ex(val, "add", &add);
+            json_object *parts[3] = {r ? r : old, rm, add};
+            for (int p = 0; p < 3; p++) {
+                if (parts[p] && !json_object_is_type(parts[p], json_type_array)) {
+                    json_object_put(now);
+                    return fail(L, path, 4, "rules.%s.options.%s: expected arrays of strings",
+                                m->id, key);
+                }
+            }
+            for (size_t i = 0; parts[0] && i < json_object_array_length(parts[0]); i++)
+                json_object_array_add(now, json_object_get(json_object_array_get_idx(parts[0], i)));
+            for (size_t i = 0; rm && i < json_object_array_length(rm); i++) {
+                const char *s = json_object_get_string(json_object_array_get_idx(rm, i));
+                size_t j;
+                for (j = 0; j < json_object_array_length(now); j++)
+                    if (strcmp(json_object_get_string(json_object_array_get_idx(now, j)), s) == 0)
+                        break;
+                if (j == json_object_array_length(now)) {
+                    json_object_put(now);
+                    path[4] = "remove";
+                    return fail(L, path, 5, "rules.%s.options.%s: cannot remove '%s': it is not "
+                                "in the inherited list", m->id, key, s);
+                }
+                json_object_array_del_idx(now, j, 1);
+            }
+            for (size_t i = 0; add && i < json_object_array_length(add); i++)
+                json_object_array_add(now, json_object_get(json_object_array_get_idx(add, i)));
+        } else if (json_object_is_type(val, json_type_array)) {
+            for (size_t i = 0; i < json_object_array_length(val); i++)
+                json_object_array_add(now, json_object_get(json_object_array_get_idx(val, i)));
+        } else {
+            json_object_put(now);
+            return fail(L, path, 4, "rules.%s.options.%s: expected an array of names, or an "
+                        "object with \"add\", \"remove\" or \"replace\" arrays", m->id, key);
+        }
+        for (size_t i = 0; i < json_object_array_length(now); i++) {
+            json_object *e = json_object_array_get_idx(now, i);
+            if (!json_object_is_type(e, json_type_string) || !json_object_get_string(e)[0]) {
+                json_object_put(now);
+                return fail(L, path, 4, "rules.%s.options.%s: expected non-empty strings",
+                            m->id, key);
+            }
+        }
+    }
+    /* copy on write: the options object may be shared with the parent */
+    json_object *fresh = json_object_new_object();
+    if (rs->options) {
+        json_object_object_foreach(rs->options, k2, v2) {
+            if (strcmp(k2, key) != 0)
+                json_object_object_add(fresh, k2, json_object_get(v2));
+        }
+        json_object_put(rs->options);
+    }
+    json_object_object_add(fresh, key, now);
+    rs->options = fresh;
+    long i = list_find(&rs->option_from, key);
+    if (i >= 0)
+        list_remove_at(&rs->option_from, (size_t)i);
+    list_add(&rs->option_from, key, origin_at(L, path, 4));
+    return 0;
+}
+
+static int apply_rule(const loader *L, const char *id, json_object *v)
+{
+    int k = el_meta_index(id);
+    const char *path[6] = {"rules", id};
+    if (k < 0)
+        return fail(L, path, 2, "unknown rule ID \"%s\": expected a rule ID "
+                    "(see emberlint --list-rules)", id);
+    const el_rule_meta *m = el_meta_at((size_t)k);
+    el_rule_setting *rs = &L->c->rules[k];
+    if (json_object_is_type(v, json_type_string)) {
+        el_severity sev;
+        if (!el_severity_parse(json_object_get_string(v), &sev))
+            return fail(L, path, 2, "rules.%s: expected \"error\", \"warning\", \"note\", "
+                        "\"off\" or an object", id);
+        rs->enabled = sev != EL_SEV_OFF;
+        if (sev != EL_SEV_OFF)
+            rs->severity = sev;
+        rs->from = origin_at(L, path, 2);
+        return 0;
+    }
+    if (!json_object_is_type(v, json_type_object))
+        return fail(L, path, 2, "rules.%s: expected a severity string or an object", id);
+    json_object_object_foreach(v, key, val) {
+        path[2] = key;
+        if (is_comment_key(key))
+            continue;
+        if (strcmp(key, "enabled") == 0) {
+            if (!json_object_is_type(val, json_type_boolean))
+                return fail(L, path, 3, "rules.%s.enabled: expected true or false", id);
+            rs->enabled = json_object_get_boolean(val);
+            rs->from = origin_at(L, path, 3);
+        } else if (strcmp(key, "severity") == 0) {
+            el_severity sev;
+            if (!json_object_is_type(val, json_type_string) ||
+                !el_severity_parse(json_object_get_string(val), &sev))
+                return fail(L, path, 3, "rules.%s.severity: expected \"error\", \"warning\", "
+                            "\"note\" or \"off\"", id);
+            if (sev == EL_SEV_OFF)
+                rs->enabled = false;
+            else
+                rs->severity = sev;
+            rs->from = origin_at(L, path, 3);
+        } else if (strcmp(key, "applies_to") == 0) {
+            unsigned bits;
+            if (!el_applies_from_json(val, &bits))
+                return fail(L, path, 3, "rules.%s.applies_to: expected an array of \"frontend\", "
+                            "\"backend\", \"core\", \"project\"", id);
+            rs->applies = bits;
+            rs->applies_from = origin_at(L, path, 3);
+        } else if (strcmp(key, "options") == 0) {
+            if (!json_object_is_type(val, json_type_object))
+                return fail(L, path, 3, "rules.%s.options: expected an object", id);
+            json_object_object_foreach(val, opt, ov) {
+                if (!is_comment_key(opt) && apply_option(L, m, rs, opt, ov, path) < 0)
+                    return -1;
+            }
+        } else {
+            return fail(L, path, 3, "rules.%s: unknown key \"%s\": expected \"enabled\", "
+                        "\"severity\", \"applies_to\" or \"options\"", id, key);
+        }
+    }
+    return 0;
+}
+
+/* ---- call templates ("rewrites") ----------------------------------------------- */
+
+static void rewrite_add(el_config *c, const char *function, const char *replacement,
+                        el_fix_safety safety, const char *note, el_origin from)
+{
+    el_grow(&c->rewrites, &c->cap_rewrites, c->n_rewrites + 1, sizeof *c->rewrites);
+    el_rewrite_rule *r = &c->rewrites[c->n_rewrites++];
+    r->function = el_xstrdup(function);
+    r->replacement = el_xstrdup(replacement);
+    r->safety = safety;
+    r->note = note ? el_xstrdup(note) : NULL;
+    r->from = from;
+}
+
+static void rewrites_free(el_config *c)
+{
+    for (size_t i = 0; i < c->n_rewrites; i++) {
+        free(c->rewrites[i].function);
+        free(c->rewrites[i].replacement);
+        free(c->rewrites[i].note);
+    }
+    free(c->rewrites);
+    c->rewrites = NULL;
+    c->n_rewrites = c->cap_rewrites = 0;
+}
+
+static int apply_rewrites(const loader *L, json_object *val)
+{
+    const char *path[3] = {"rewrites"};
+    if (!json_object_is_type(val, json_type_array))
+        return fail(L, path, 1, "\"rewrites\": expected an array of objects "
+                    "{\"function\", \"replacement\", \"safety\", \"note\"}");
     for (size_t i = 0; i < json_object_array_length(val); i++) {
         json_object *e = json_object_array_get_idx(val, i), *f = NULL, *r = NULL;
         const char *safety = "unsafe", *note = NULL;
-        if (!json_object_is_type(e, json_type_object)) {
-            *err = located(path, text, keys, 1, "rewrites[%zu]: expected an object", i + 1);
-            return -1;
-        }
+        char idx[32];
+        snprintf(idx, sizeof idx, "%zu", i);
+        path[1] = idx;
+        if (!json_object_is_type(e, json_type_object))
+            return fail(L, path, 2, "rewrites[%zu]: expected an object", i + 1);
         json_object_object_foreach(e, key, v) {
             bool str = json_object_is_type(v, json_type_string);
             if (is_comment_key(key))
@@ -439,102 +665,99 @@ static int apply_rewrites(el_config *c, json_object *val, const char *path, cons
             } else if (strcmp(key, "note") == 0 && str) {
                 note = json_object_get_string(v);
             } else {
-                *err = located(path, text, keys, 1, "rewrites[%zu]: unexpected \"%s\": expected "
-                               "string values for \"function\", \"replacement\", \"safety\" "
-                               "and \"note\"", i + 1, key);
-                return -1;
+                return fail(L, path, 2, "rewrites[%zu]: unexpected \"%s\": expected string "
+                            "values for \"function\", \"replacement\", \"safety\" and \"note\"",
+                            i + 1, key);
             }
         }
-        if (!f || !is_identifier(json_object_get_string(f))) {
-            *err = located(path, text, keys, 1, "rewrites[%zu].function: expected the name of "
-                           "a function", i + 1);
-            return -1;
-        }
-        if (!r || !json_object_get_string(r)[0] || !template_ok(json_object_get_string(r))) {
-            *err = located(path, text, keys, 1, "rewrites[%zu].replacement: expected a call "
-                           "template ($1..$9 for the arguments, $* for all, $$ for '$')", i + 1);
-            return -1;
-        }
-        if (strcmp(safety, "safe") != 0 && strcmp(safety, "unsafe") != 0) {
-            *err = located(path, text, keys, 1, "rewrites[%zu].safety: expected \"safe\" or "
-                           "\"unsafe\"", i + 1);
-            return -1;
-        }
-        rewrite_add(c, json_object_get_string(f), json_object_get_string(r),
-                    strcmp(safety, "safe") == 0 ? EL_FIX_SAFE : EL_FIX_UNSAFE, note);
+        if (!f || !is_identifier(json_object_get_string(f)))
+            return fail(L, path, 2, "rewrites[%zu].function: expected the name of a function", i + 1);
+        if (!r || !json_object_get_string(r)[0] || !template_ok(json_object_get_string(r)))
+            return fail(L, path, 2, "rewrites[%zu].replacement: expected a call template "
+                        "($1..$9 for the arguments, $* for all, $$ for '$')", i + 1);
+        if (strcmp(safety, "safe") != 0 && strcmp(safety, "unsafe") != 0)
+            return fail(L, path, 2, "rewrites[%zu].safety: expected \"safe\" or \"unsafe\"", i + 1);
+        rewrite_add(L->c, json_object_get_string(f), json_object_get_string(r),
+                    strcmp(safety, "safe") == 0 ? EL_FIX_SAFE : EL_FIX_UNSAFE, note,
+                    origin_at(L, path, 2));
     }
     return 0;
 }
 
-static int apply(el_config *c, json_object *obj, const char *path, const char *text, char **err)
+/* ---- a whole file -------------------------------------------------------------------- */
+
+static int apply(const loader *L, json_object *obj)
 {
-    if (!json_object_is_type(obj, json_type_object)) {
-        *err = located(path, text, NULL, 0, "expected a JSON object at the top level");
-        return -1;
-    }
+    if (!json_object_is_type(obj, json_type_object))
+        return fail(L, NULL, 0, "expected a JSON object at the top level");
     json_object_object_foreach(obj, key, val) {
-        const char *keys[1] = {key};
+        const char *path[1] = {key};
         if (is_comment_key(key))
             continue;
+        if (strcmp(key, "root") == 0) {
+            if (!json_object_is_type(val, json_type_boolean))
+                return fail(L, path, 1, "\"root\": expected true or false");
+            continue; /* read by discovery */
+        }
         if (strcmp(key, "rules") == 0) {
-            if (!json_object_is_type(val, json_type_object)) {
-                *err = located(path, text, keys, 1, "\"rules\": expected an object of rule IDs");
-                return -1;
-            }
+            if (!json_object_is_type(val, json_type_object))
+                return fail(L, path, 1, "\"rules\": expected an object of rule IDs");
             json_object_object_foreach(val, id, setting) {
-                if (is_comment_key(id))
-                    continue;
-                if (apply_rule(c, path, text, id, setting, err) < 0)
+                if (!is_comment_key(id) && apply_rule(L, id, setting) < 0)
                     return -1;
             }
             continue;
         }
         if (strcmp(key, "rewrites") == 0) {
-            if (apply_rewrites(c, val, path, text, err) < 0)
+            if (apply_rewrites(L, val) < 0)
                 return -1;
             continue;
         }
-        size_t k;
-        for (k = 0; k < N_LIST_KEYS; k++)
-            if (strcmp(key, list_keys[k]) == 0)
-                break;
-        if (k == N_LIST_KEYS) {
-            *err = located(path, text, keys, 1, "unknown key \"%s\": expected one of "
-                           "backend_dirs, core_paths, exclude, backends, backend_headers, "
-                           "backend_prefixes, backend_macros, legacy_backend_dirs, define_sets, rewrites, "
-                           "rules", key);
-            return -1;
-        }
-        if (!json_object_is_type(val, json_type_array)) {
-            *err = located(path, text, keys, 1, "\"%s\": expected an array of strings", key);
-            return -1;
-        }
-        for (size_t i = 0; i < json_object_array_length(val); i++) {
-            json_object *e = json_object_array_get_idx(val, i);
-            if (!json_object_is_type(e, json_type_string) || !json_object_get_string(e)[0]) {
-                *err = located(path, text, keys, 1, "\"%s\": expected an array of non-empty "
-                               "strings (element %zu is not)", key, i + 1);
+        if (strcmp(key, "backend_files") == 0) {
+            if (apply_backend_files(L, val) < 0)
                 return -1;
-            }
-            list_add(list_of(c, k), json_object_get_string(e));
+            continue;
         }
+        if (strcmp(key, "frontend_include") == 0) {
+            if (!json_object_is_type(val, json_type_string))
+                return fail(L, path, 1, "\"frontend_include\": expected the header frontend code "
+                            "includes, as written in #include <...> (\"\" for none)");
+            free(L->c->frontend_include);
+            L->c->frontend_include = el_xstrdup(json_object_get_string(val));
+            L->c->frontend_include_from = origin_at(L, path, 1);
+            continue;
+        }
+        bool done = false;
+        for (size_t k = 0; k < EL_N_LIST_KEYS && !done; k++) {
+            if (strcmp(key, list_keys[k].name) == 0) {
+                if (apply_list(L, k, val) < 0)
+                    return -1;
+                done = true;
+            }
+        }
+        for (size_t k = 0; k < EL_N_MAP_KEYS && !done; k++) {
+            if (strcmp(key, map_keys[k].name) == 0) {
+                if (apply_map(L, k, val) < 0)
+                    return -1;
+                done = true;
+            }
+        }
+        if (!done)
+            return fail(L, path, 1, "unknown key \"%s\": expected one of " KEYS_EXPECTED, key);
     }
     return 0;
 }
+
+/* ---- configurations ------------------------------------------------------------------ */
 
 static el_config *config_new(const char *path, const char *root)
 {
     el_config *c = el_xcalloc(1, sizeof *c);
     c->path = path ? el_xstrdup(path) : NULL;
     c->root = el_xstrdup(root);
+    c->frontend_include = el_xstrdup("");
     size_t n = el_meta_count();
     c->rules = el_xcalloc(n ? n : 1, sizeof *c->rules);
-    for (size_t i = 0; i < n; i++) {
-        const el_rule_meta *m = el_meta_at(i);
-        c->rules[i].enabled = true;
-        c->rules[i].severity = m->severity;
-        c->rules[i].applies = m->applies;
-    }
     return c;
 }
 
@@ -544,46 +767,125 @@ static void config_free(el_config *c)
         return;
     free(c->path);
     free(c->root);
-    for (size_t k = 0; k < N_LIST_KEYS; k++)
-        list_free(list_of(c, k));
+    free(c->project_root);
+    free(c->frontend_include);
+    for (size_t k = 0; k < EL_N_LIST_KEYS; k++)
+        list_free(&c->lists[k]);
+    for (size_t k = 0; k < EL_N_MAP_KEYS; k++)
+        map_free(&c->maps[k]);
     list_free(&c->prefixes);
+    list_free(&c->backend_files);
     rewrites_free(c);
-    for (size_t i = 0; i < el_meta_count(); i++)
+    for (size_t i = 0; i < el_meta_count(); i++) {
         if (c->rules[i].options)
             json_object_put(c->rules[i].options);
+        list_free(&c->rules[i].option_from);
+    }
     free(c->rules);
     free(c);
 }
 
-/* Copy base into a fresh config for path/root. */
+/* A fresh config for path/root that inherits everything of base. */
 static el_config *config_derive(const el_config *base, const char *path, const char *root)
 {
     el_config *c = config_new(path, root);
-    for (size_t k = 0; k < N_LIST_KEYS; k++)
-        list_copy(list_of(c, k), list_of((el_config *)base, k));
+    c->parent = base;
+    c->project_root = el_xstrdup(base->project_root ? base->project_root : root);
+    for (size_t k = 0; k < EL_N_LIST_KEYS; k++)
+        list_copy(&c->lists[k], &base->lists[k]);
+    list_copy(&c->backend_files, &base->backend_files);
+    for (size_t k = 0; k < EL_N_MAP_KEYS; k++)
+        for (size_t i = 0; i < base->maps[k].n; i++) {
+            const el_kv *e = &base->maps[k].v[i];
+            map_set(&c->maps[k], e->key, e->text, e->a, e->b, e->from);
+        }
+    free(c->frontend_include);
+    c->frontend_include = el_xstrdup(base->frontend_include);
+    c->frontend_include_from = base->frontend_include_from;
     for (size_t i = 0; i < base->n_rewrites; i++)
         rewrite_add(c, base->rewrites[i].function, base->rewrites[i].replacement,
-                    base->rewrites[i].safety, base->rewrites[i].note);
+                    base->rewrites[i].safety, base->rewrites[i].note, base->rewrites[i].from);
     for (size_t i = 0; i < el_meta_count(); i++) {
         c->rules[i] = base->rules[i];
+        memset(&c->rules[i].option_from, 0, sizeof c->rules[i].option_from);
+        list_copy(&c->rules[i].option_from, &base->rules[i].option_from);
         if (c->rules[i].options)
             json_object_get(c->rules[i].options);
     }
     return c;
 }
 
+/* The rules' defaults: rules/rules.json, each setting and option with
+ * its place in that file. */
+static void rule_defaults(el_config *c)
+{
+    static const char meta_file[] = "rules/rules.json";
+    const char *text = el_embedded_text(meta_file);
+    json_object *doc = text ? json_tokener_parse(text) : NULL, *arr = NULL;
+    el_json_pos *pos = text ? el_json_pos_new(text) : NULL;
+    if (doc)
+        json_object_object_get_ex(doc, "rules", &arr);
+    for (size_t i = 0; i < el_meta_count(); i++) {
+        const el_rule_meta *m = el_meta_at(i);
+        el_rule_setting *rs = &c->rules[i];
+        /* the rule's index in the file (the metadata is sorted by ID) */
+        char idx[32] = "0";
+        for (size_t k = 0; arr && k < json_object_array_length(arr); k++) {
+            json_object *id = NULL;
+            if (json_object_object_get_ex(json_object_array_get_idx(arr, k), "id", &id) &&
+                strcmp(json_object_get_string(id), m->id) == 0)
+                snprintf(idx, sizeof idx, "%zu", k);
+        }
+        const char *path[5] = {"rules", idx, "severity", NULL, NULL};
+        el_origin o = {meta_file, c->root, 1, 1, true};
+        el_json_pos_find(pos, path, 3, &o.line, &o.col);
+        rs->enabled = true;
+        rs->severity = m->severity;
+        rs->applies = m->applies;
+        rs->from = o;
+        path[2] = "applies_to";
+        el_json_pos_find(pos, path, 3, &o.line, &o.col);
+        rs->applies_from = o;
+        if (!m->options)
+            continue;
+        rs->options = json_object_new_object();
+        json_object_object_foreach(m->options, key, spec) {
+            json_object *d = NULL;
+            json_object_object_get_ex(spec, "default", &d);
+            json_object_object_add(rs->options, key, json_object_get(d));
+            path[2] = "options";
+            path[3] = key;
+            el_json_pos_find(pos, path, 4, &o.line, &o.col);
+            list_add(&rs->option_from, key, o);
+        }
+    }
+    el_json_pos_free(pos);
+    if (doc)
+        json_object_put(doc);
+}
+
 static el_config *builtin_config(char **err)
 {
-    /* The defaults, then the built-in call templates (the same shape). */
-    static const char *const files[] = {"rules/default.json", "rules/rewrites.json"};
+    /* rules/storage_accessors.json is generated from <eh/tensor.h> (the
+     * Makefile embeds it under that name) */
+    static const char *const files[] = {
+        "rules/default.json", "rules/storage_accessors.json", "rules/host_access.json",
+        "rules/symbols.json", "rules/rewrites.json",
+    };
     el_config *c = config_new(NULL, el_cwd());
+    rule_defaults(c);
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         const char *text = el_embedded_text(files[i]);
         char *perr = NULL;
         json_object *obj = text ? el_json_parse_located(text, strlen(text), &perr) : NULL;
-        int rc = obj ? apply(c, obj, files[i], text, &perr) : -1;
-        if (obj)
+        loader L = {c, files[i], files[i], text, NULL, true, &perr};
+        int rc = -1;
+        if (obj) {
+            L.pos = el_json_pos_new(text);
+            rc = apply(&L, obj);
+            el_json_pos_free(L.pos);
             json_object_put(obj);
+        }
         if (rc < 0) {
             *err = el_xasprintf("internal error: %s: %s", files[i], perr ? perr : "missing");
             free(perr);
@@ -625,43 +927,71 @@ static char *read_config_text(const char *path, size_t *len, char **err)
     return el_buf_take(&b);
 }
 
-static el_config *load_file(const el_config *base, const char *path, char **err)
+/* A configuration file, parsed and checked but not yet applied. */
+typedef struct parsed {
+    char *abs, *shown, *text;
+    json_object *obj;
+    bool root;
+} parsed;
+
+static void parsed_free(parsed *p)
 {
-    char *abs = el_path_abs(path);
-    char *shown = el_path_display(abs); /* in messages: relative to the current directory */
+    free(p->abs);
+    free(p->shown);
+    free(p->text);
+    if (p->obj)
+        json_object_put(p->obj);
+    memset(p, 0, sizeof *p);
+}
+
+static int parse_file(const char *path, parsed *p, char **err)
+{
+    memset(p, 0, sizeof *p);
+    p->abs = el_path_abs(path);
+    p->shown = el_path_display(p->abs); /* in messages: relative to the current directory */
     size_t len = 0;
-    char *text = read_config_text(shown, &len, err);
-    el_config *c = NULL;
-    if (!text)
-        goto out;
+    p->text = read_config_text(p->shown, &len, err);
+    if (!p->text)
+        return -1;
+    if (memchr(p->text, '\0', len)) {
+        *err = el_xasprintf("%s:1:1: expected a JSON text, found NUL bytes", p->shown);
+        return -1;
+    }
     char *perr = NULL;
-    if (memchr(text, '\0', len)) {
-        *err = el_xasprintf("%s:1:1: expected a JSON text, found NUL bytes", shown);
-        goto out;
-    }
-    json_object *obj = el_json_parse_located(text, len, &perr);
-    if (!obj) {
-        *err = el_xasprintf("%s:%s", shown, perr);
+    p->obj = el_json_parse_located(p->text, len, &perr);
+    if (!p->obj) {
+        *err = el_xasprintf("%s:%s", p->shown, perr);
         free(perr);
-        goto out;
+        return -1;
     }
-    char *root = el_path_dirname(abs);
-    c = config_derive(base, abs, root);
+    json_object *r = NULL;
+    p->root = json_object_is_type(p->obj, json_type_object) &&
+              json_object_object_get_ex(p->obj, "root", &r) &&
+              json_object_is_type(r, json_type_boolean) && json_object_get_boolean(r);
+    return 0;
+}
+
+/* Apply a parsed file on top of base. */
+static el_config *load_parsed(const el_config *base, parsed *p, char **err)
+{
+    char *root = el_path_dirname(p->abs);
+    el_config *c = config_derive(base, p->abs, root);
     free(root);
-    int rc = apply(c, obj, shown, text, err);
-    json_object_put(obj);
+    if (p->root) {
+        free(c->project_root);
+        c->project_root = el_xstrdup(c->root);
+    }
+    loader L = {c, p->shown, c->path, p->text, el_json_pos_new(p->text), false, err};
+    int rc = apply(&L, p->obj);
+    el_json_pos_free(L.pos);
     if (rc < 0) {
         config_free(c);
-        c = NULL;
+        return NULL;
     }
-out:
-    free(text);
-    free(shown);
-    free(abs);
     return c;
 }
 
-/* ---- discovery ------------------------------------------------------- */
+/* ---- discovery ------------------------------------------------------------------ */
 
 struct el_configs {
     el_config *builtin;
@@ -670,6 +1000,8 @@ struct el_configs {
     el_config **all;      /* loaded files, owned */
     size_t n_all, cap_all;
     el_strlist seen_backends;
+    el_strmap hits;       /* "file\x1fkey\x1fpattern" of patterns that matched */
+    unsigned quiet_keys;  /* 1 << el_list_key: no warning when unmatched */
 };
 
 el_configs *el_configs_new(const char *forced, char **err)
@@ -681,7 +1013,10 @@ el_configs *el_configs_new(const char *forced, char **err)
         return NULL;
     }
     if (forced) {
-        s->forced = load_file(s->builtin, forced, err);
+        parsed p;
+        if (parse_file(forced, &p, err) == 0)
+            s->forced = load_parsed(s->builtin, &p, err);
+        parsed_free(&p);
         if (!s->forced) {
             el_configs_free(s);
             return NULL;
@@ -690,74 +1025,81 @@ el_configs *el_configs_new(const char *forced, char **err)
     return s;
 }
 
+/* The configuration of files directly in dir (absolute). */
+static el_config *dir_config(el_configs *s, const char *dir, char **err)
+{
+    el_config *c = el_strmap_get(&s->by_dir, dir);
+    if (c)
+        return c;
+    char *cand = el_path_join(dir, CONFIG_NAME);
+    struct stat st;
+    bool here = stat(cand, &st) == 0 && !S_ISDIR(st.st_mode);
+    bool top = strcmp(dir, "/") == 0;
+    if (here) {
+        parsed p;
+        if (parse_file(cand, &p, err) == 0) {
+            char *up = top ? NULL : el_path_dirname(dir);
+            const el_config *base = p.root || top ? s->builtin : dir_config(s, up, err);
+            free(up);
+            c = base ? load_parsed(base, &p, err) : NULL;
+        }
+        parsed_free(&p);
+        if (c) {
+            el_grow(&s->all, &s->cap_all, s->n_all + 1, sizeof *s->all);
+            s->all[s->n_all++] = c;
+        }
+    } else if (top) {
+        c = s->builtin;
+    } else {
+        char *up = el_path_dirname(dir);
+        c = dir_config(s, up, err);
+        free(up);
+    }
+    free(cand);
+    if (c)
+        el_strmap_put(&s->by_dir, dir, c);
+    return c;
+}
+
 const el_config *el_configs_for(el_configs *s, const char *abs_path, char **err)
 {
     if (s->forced)
         return s->forced;
     char *dir = el_path_dirname(abs_path);
-    char **visited = NULL;
-    size_t n_visited = 0, cap_visited = 0;
-    el_config *found = NULL;
-    for (;;) {
-        found = el_strmap_get(&s->by_dir, dir);
-        if (found)
-            break;
-        char *cand = el_path_join(dir, CONFIG_NAME);
-        struct stat st;
-        if (stat(cand, &st) == 0 && !S_ISDIR(st.st_mode)) {
-            found = load_file(s->builtin, cand, err);
-            if (!found) {
-                free(cand);
-                break;
-            }
-            el_grow(&s->all, &s->cap_all, s->n_all + 1, sizeof *s->all);
-            s->all[s->n_all++] = found;
-            free(cand);
-            break;
-        }
-        free(cand);
-        el_grow(&visited, &cap_visited, n_visited + 1, sizeof *visited);
-        visited[n_visited++] = dir;
-        if (strcmp(dir, "/") == 0) {
-            found = s->builtin;
-            dir = NULL;
-            break;
-        }
-        dir = el_path_dirname(dir);
-    }
-    if (found) {
-        if (dir)
-            el_strmap_put(&s->by_dir, dir, found);
-        for (size_t i = 0; i < n_visited; i++)
-            el_strmap_put(&s->by_dir, visited[i], found);
-    }
-    for (size_t i = 0; i < n_visited; i++)
-        free(visited[i]);
-    free(visited);
+    const el_config *c = dir_config(s, dir, err);
     free(dir);
-    return found;
+    return c;
 }
 
 void el_configs_note_backend(el_configs *s, const char *name)
 {
     if (name[0])
-        list_add(&s->seen_backends, name);
+        list_add(&s->seen_backends, name, (el_origin){0});
 }
 
-/* Backend directories that exist below a configuration's root: for each
- * backend_dirs pattern, the literal directories before <name>. */
+/* Backend directories that exist below a configuration: for each
+ * backend_dirs pattern (anchored, or relative to the directory that
+ * declared it), the directory before the component holding <name>, read
+ * for entries that component matches ("src/ggml-<name>/" reads src/ for
+ * ggml-cuda, ggml-cpu, ...). */
 static void discover_backends(el_config *c)
 {
-    for (size_t i = 0; i < c->backend_dirs.n; i++) {
-        const char *p = c->backend_dirs.v[i];
+    const el_strlist *dirs = &c->lists[EL_BACKEND_DIRS];
+    for (size_t i = 0; i < dirs->n; i++) {
+        const char *p = dirs->v[i];
         if (p[0] == '/')
             p++;
         const char *cap = strchr(p, '<');
         const char *wild = strpbrk(p, "*?[");
         if (!cap || (wild && wild < cap))
             continue;
-        char *prefix = el_xstrndup(p, (size_t)(cap - p));
-        char *dir = el_path_join(c->root, prefix);
+        const char *slash = cap;
+        while (slash > p && slash[-1] != '/')
+            slash--;
+        const char *end = strchr(cap, '/');
+        char *comp = end ? el_xstrndup(slash, (size_t)(end - slash)) : el_xstrdup(slash);
+        char *prefix = el_xstrndup(p, (size_t)(slash - p));
+        char *dir = el_path_join(dirs->from[i].root ? dirs->from[i].root : c->root, prefix);
         free(prefix);
         DIR *d = opendir(dir);
         if (d) {
@@ -765,48 +1107,92 @@ static void discover_backends(el_config *c)
             while ((e = readdir(d))) {
                 if (e->d_name[0] == '.')
                     continue;
+                char name[256];
                 char *sub = el_path_join(dir, e->d_name);
                 struct stat st;
-                if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-                    list_add(&c->backends, e->d_name);
+                if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode) &&
+                    el_pattern_match(comp, e->d_name, name, sizeof name) && name[0])
+                    list_add(&c->lists[EL_BACKENDS], name, (el_origin){0});
                 free(sub);
             }
             closedir(d);
         }
         free(dir);
+        free(comp);
+    }
+}
+
+/* A directory of the configuration's chain (its own or one further up),
+ * relative to its root so that the fingerprint holds no absolute path. */
+static void hash_place(el_hasher *h, const el_config *c, const char *dir)
+{
+    char *rel = dir && c->root ? el_path_under(c->root, dir) : NULL;
+    el_hash_str(h, rel ? rel : dir);
+    free(rel);
+}
+
+static void hash_origin_list(el_hasher *h, const el_config *c, const el_strlist *l)
+{
+    el_hash_u64(h, l->n);
+    for (size_t i = 0; i < l->n; i++) {
+        el_hash_str(h, l->v[i]);
+        el_hash_u64(h, l->from[i].builtin);
+        if (!l->from[i].builtin)
+            hash_place(h, c, l->from[i].root);
     }
 }
 
 static void finalize_one(el_config *c, const el_strlist *seen)
 {
     discover_backends(c);
-    list_copy(&c->backends, seen);
-    if (c->backends.n > 1)
-        qsort(c->backends.v, c->backends.n, sizeof *c->backends.v, cmp_str);
+    for (size_t i = 0; i < seen->n; i++)
+        list_add(&c->lists[EL_BACKENDS], seen->v[i], seen->from[i]);
+    el_strlist *be = &c->lists[EL_BACKENDS];
+    /* sorted (with their origins) */
+    for (size_t i = 1; i < be->n; i++)
+        for (size_t j = i; j > 0 && cmp_str(&be->v[j - 1], &be->v[j]) > 0; j--) {
+            char *t = be->v[j];
+            be->v[j] = be->v[j - 1];
+            be->v[j - 1] = t;
+            el_origin o = be->from[j];
+            be->from[j] = be->from[j - 1];
+            be->from[j - 1] = o;
+        }
     list_free(&c->prefixes);
-    for (size_t i = 0; i < c->backend_prefixes.n; i++) {
-        const char *p = c->backend_prefixes.v[i];
+    const el_strlist *pre = &c->lists[EL_BACKEND_PREFIXES];
+    for (size_t i = 0; i < pre->n; i++) {
+        const char *p = pre->v[i];
         const char *at = strstr(p, "<backend>");
         if (!at) {
-            list_add(&c->prefixes, p);
+            list_add(&c->prefixes, p, pre->from[i]);
             continue;
         }
-        for (size_t b = 0; b < c->backends.n; b++) {
-            char *x = el_xasprintf("%.*s%s%s", (int)(at - p), p, c->backends.v[b],
-                                   at + strlen("<backend>"));
-            list_add(&c->prefixes, x);
+        for (size_t b = 0; b < be->n; b++) {
+            char *x = el_xasprintf("%.*s%s%s", (int)(at - p), p, be->v[b], at + strlen("<backend>"));
+            list_add(&c->prefixes, x, pre->from[i]);
             free(x);
         }
     }
     el_hasher h;
     el_hash_init(&h);
-    /* not path and root: where the tree is (the cache adds them relative
-     * to its root, so a moved tree keeps its fingerprints) */
-    for (size_t k = 0; k < N_LIST_KEYS; k++) {
-        el_strlist *l = list_of(c, k);
-        el_hash_u64(&h, l->n);
-        for (size_t i = 0; i < l->n; i++)
-            el_hash_str(&h, l->v[i]);
+    /* not where the tree is (the cache adds the configuration's path and
+     * root relative to its root, so a moved tree keeps its fingerprints):
+     * inherited places are hashed relative to the root */
+    hash_place(&h, c, c->project_root);
+    el_hash_str(&h, c->frontend_include);
+    el_hash_u64(&h, c->frontend_include_from.builtin);
+    for (size_t k = 0; k < EL_N_LIST_KEYS; k++)
+        hash_origin_list(&h, c, &c->lists[k]);
+    hash_origin_list(&h, c, &c->backend_files);
+    for (size_t k = 0; k < EL_N_MAP_KEYS; k++) {
+        el_hash_u64(&h, c->maps[k].n);
+        for (size_t i = 0; i < c->maps[k].n; i++) {
+            const el_kv *e = &c->maps[k].v[i];
+            el_hash_str(&h, e->key);
+            el_hash_str(&h, e->text);
+            el_hash_u64(&h, (uint64_t)(e->a + 1) | (uint64_t)(e->b + 1) << 16 |
+                                (uint64_t)e->from.builtin << 32);
+        }
     }
     el_hash_u64(&h, c->n_rewrites);
     for (size_t i = 0; i < c->n_rewrites; i++) {
@@ -850,48 +1236,130 @@ void el_configs_free(el_configs *s)
         config_free(s->all[i]);
     free(s->all);
     el_strmap_free(&s->by_dir);
+    el_strmap_free(&s->hits);
     list_free(&s->seen_backends);
     free(s);
 }
 
-/* ---- queries ----------------------------------------------------------- */
+/* ---- queries -------------------------------------------------------------------- */
 
-static bool legacy_match(const el_config *c, const char *rel, char *backend, size_t n);
-
-/* The path patterns are matched against: relative to the root when
- * inside it, else the absolute path without its leading '/'. */
-static char *rel_for(const el_config *c, const char *abs_path)
+/* The path a pattern of `root` is matched against: relative to root when
+ * inside it, else the absolute path without its leading '/' (*outside
+ * set), which only an unanchored pattern may match ("cblas.h" matches
+ * /usr/include/cblas.h; "/src/" is the project's src/, nothing else). */
+static char *rel_to(const char *root, const char *abs_path, bool *outside)
 {
-    char *rel = el_path_under(abs_path, c->root);
+    char *rel = el_path_under(abs_path, root);
+    *outside = rel == NULL;
     if (rel)
         return rel;
     return el_xstrdup(abs_path[0] == '/' ? abs_path + 1 : abs_path);
+}
+
+static bool anchored(const char *pattern)
+{
+    return pattern[0] == '/';
+}
+
+/* pattern (declared in root) matches abs_path. */
+static bool match_at(const char *root, const char *pattern, const char *abs_path, char *cap,
+                     size_t n)
+{
+    bool outside;
+    char *rel = rel_to(root, abs_path, &outside);
+    bool hit = !(outside && anchored(pattern)) && el_pattern_match(pattern, rel, cap, n);
+    free(rel);
+    return hit;
+}
+
+/* The first pattern of list l matching abs_path (each relative to the
+ * directory of the file that declared it), or -1; the <name> capture
+ * into cap[n]. */
+static long match_list(const el_config *c, const el_strlist *l, const char *abs_path, char *cap,
+                       size_t n)
+{
+    char *rel = NULL;
+    const char *rel_root = NULL;
+    bool outside = false;
+    long hit = -1;
+    for (size_t i = 0; i < l->n && hit < 0; i++) {
+        const char *root = l->from[i].root ? l->from[i].root : c->root;
+        if (!rel_root || strcmp(rel_root, root) != 0) {
+            free(rel);
+            rel = rel_to(root, abs_path, &outside);
+            rel_root = root;
+        }
+        if (!(outside && anchored(l->v[i])) && el_pattern_match(l->v[i], rel, cap, n))
+            hit = (long)i;
+    }
+    free(rel);
+    return hit;
+}
+
+/* The backend_files entry matching abs_path: its name into backend[n]. */
+static bool backend_file(const el_config *c, const char *abs_path, char *backend, size_t n)
+{
+    const el_strlist *l = &c->backend_files;
+    for (size_t i = 0; i < l->n; i++) {
+        const char *colon = strchr(l->v[i], ':');
+        if (colon && match_at(l->from[i].root ? l->from[i].root : c->root, colon + 1, abs_path,
+                              NULL, 0)) {
+            if (backend && n)
+                snprintf(backend, n, "%.*s", (int)(colon - l->v[i]), l->v[i]);
+            return true;
+        }
+    }
+    return false;
 }
 
 el_file_class el_config_classify(const el_config *c, const char *abs_path, char *backend, size_t n)
 {
     if (backend && n)
         backend[0] = '\0';
-    char *rel = rel_for(c, abs_path);
-    el_file_class cls = EL_FILE_FRONTEND;
-    for (size_t i = 0; i < c->core_paths.n && cls == EL_FILE_FRONTEND; i++)
-        if (el_pattern_match(c->core_paths.v[i], rel, NULL, 0))
-            cls = EL_FILE_CORE;
-    for (size_t i = 0; i < c->backend_dirs.n && cls == EL_FILE_FRONTEND; i++)
-        if (el_pattern_match(c->backend_dirs.v[i], rel, backend, n))
-            cls = EL_FILE_BACKEND;
-    free(rel);
-    return cls;
+    if (match_list(c, &c->lists[EL_CORE_PATHS], abs_path, NULL, 0) >= 0)
+        return EL_FILE_CORE;
+    if (match_list(c, &c->lists[EL_BACKEND_DIRS], abs_path, backend, n) >= 0)
+        return EL_FILE_BACKEND;
+    if (backend_file(c, abs_path, backend, n))
+        return EL_FILE_BACKEND;
+    if (match_list(c, &c->lists[EL_BACKEND_HEADERS], abs_path, NULL, 0) >= 0)
+        return EL_FILE_CORE;
+    return EL_FILE_FRONTEND;
 }
 
 bool el_config_excluded(const el_config *c, const char *abs_path)
 {
-    char *rel = rel_for(c, abs_path);
-    bool ex = false;
-    for (size_t i = 0; i < c->exclude.n && !ex; i++)
-        ex = el_pattern_match(c->exclude.v[i], rel, NULL, 0);
+    return match_list(c, &c->lists[EL_EXCLUDE], abs_path, NULL, 0) >= 0;
+}
+
+bool el_config_in_project(const el_config *c, const char *abs_path)
+{
+    const char *root = c->project_root ? c->project_root : el_cwd();
+    char *rel = el_path_under(abs_path, root);
+    bool in = rel != NULL && strcmp(root, "/") != 0;
     free(rel);
-    return ex;
+    return in;
+}
+
+bool el_config_is_vendor_header(const el_config *c, const char *abs_path)
+{
+    return match_list(c, &c->lists[EL_VENDOR_HEADERS], abs_path, NULL, 0) >= 0;
+}
+
+bool el_config_lists_c(const el_config *c)
+{
+    return list_find(&c->lists[EL_LANGUAGES], "c") >= 0;
+}
+
+const char *el_config_language_of(const el_config *c, const char *path)
+{
+    if (el_path_has_ext(path, ".c"))
+        return "c";
+    if (el_path_has_ext(path, ".h"))
+        return el_config_lists_c(c) ? "c" : "c++";
+    if (list_find(&c->lists[EL_LANGUAGES], "c++") < 0 || !el_path_is_cxx(path))
+        return NULL;
+    return "c++";
 }
 
 bool el_config_is_backend_header(const el_config *c, const char *spelled, const char *resolved)
@@ -900,54 +1368,58 @@ bool el_config_is_backend_header(const el_config *c, const char *spelled, const 
         char name[64];
         if (el_config_classify(c, resolved, name, sizeof name) == EL_FILE_BACKEND)
             return true;
-        char *rel = rel_for(c, resolved);
-        bool hit = false;
-        for (size_t i = 0; i < c->backend_headers.n && !hit; i++)
-            hit = el_pattern_match(c->backend_headers.v[i], rel, NULL, 0);
-        free(rel);
-        if (hit)
+        if (match_list(c, &c->lists[EL_BACKEND_HEADERS], resolved, NULL, 0) >= 0)
+            return true;
+        /* a vendor's header, unless it is the project's own file */
+        if (!el_config_in_project(c, resolved) &&
+            match_list(c, &c->lists[EL_VENDOR_HEADERS], resolved, NULL, 0) >= 0)
             return true;
     }
+    /* The name as written: what the include says, not where it is, so
+     * never against an anchored pattern (anchored at a configuration's
+     * directory), and against the directories of backends only when the
+     * include was not found (the file's place says it otherwise). */
     if (spelled && spelled[0]) {
-        for (size_t i = 0; i < c->backend_headers.n; i++)
-            if (el_pattern_match(c->backend_headers.v[i], spelled, NULL, 0))
-                return true;
-        for (size_t i = 0; i < c->backend_dirs.n; i++)
-            if (el_pattern_match(c->backend_dirs.v[i], spelled, NULL, 0))
-                return true;
+        const el_strlist *lists[] = {&c->lists[EL_BACKEND_HEADERS],
+                                     resolved ? NULL : &c->lists[EL_BACKEND_DIRS],
+                                     resolved ? NULL : &c->lists[EL_VENDOR_HEADERS]};
+        for (size_t k = 0; k < 3; k++)
+            for (size_t i = 0; lists[k] && i < lists[k]->n; i++)
+                if (!anchored(lists[k]->v[i]) && el_pattern_match(lists[k]->v[i], spelled, NULL, 0))
+                    return true;
     }
     return false;
 }
 
-/* A legacy_backend_dirs pattern matching rel whose <name> is a known
- * backend (ops/util/ is not a backend's). */
-static bool legacy_match(const el_config *c, const char *rel, char *backend, size_t n)
+/* A legacy_backend_dirs pattern matching abs_path whose <name> is a
+ * known backend (ops/util/ is not a backend's); also at any boundary of
+ * the absolute path: the root of the built-in configuration is the
+ * current directory, which may be inside the legacy directory itself
+ * (cd app/ops && ember-migrate apply ..). */
+bool el_config_legacy_backend(const el_config *c, const char *abs_path, char *backend, size_t n)
 {
-    for (size_t i = 0; i < c->legacy_backend_dirs.n; i++) {
+    if (backend && n)
+        backend[0] = '\0';
+    const el_strlist *l = &c->lists[EL_LEGACY_BACKEND_DIRS];
+    for (size_t i = 0; i < l->n; i++) {
+        const char *root = l->from[i].root ? l->from[i].root : c->root;
+        bool outside;
+        char *rel = rel_to(root, abs_path, &outside);
         char name[256];
-        if (el_pattern_match(c->legacy_backend_dirs.v[i], rel, name, sizeof name) &&
-            list_has(&c->backends, name)) {
+        bool hit = (!(outside && anchored(l->v[i])) &&
+                    el_pattern_match(l->v[i], rel, name, sizeof name) &&
+                    list_find(&c->lists[EL_BACKENDS], name) >= 0) ||
+                   (abs_path[0] == '/' && !anchored(l->v[i]) && strcmp(rel, abs_path + 1) != 0 &&
+                    el_pattern_match(l->v[i], abs_path + 1, name, sizeof name) &&
+                    list_find(&c->lists[EL_BACKENDS], name) >= 0);
+        free(rel);
+        if (hit) {
             if (backend && n)
                 snprintf(backend, n, "%s", name);
             return true;
         }
     }
     return false;
-}
-
-bool el_config_legacy_backend(const el_config *c, const char *abs_path, char *backend, size_t n)
-{
-    if (backend && n)
-        backend[0] = '\0';
-    char *rel = rel_for(c, abs_path);
-    bool hit = legacy_match(c, rel, backend, n);
-    /* also at any boundary of the absolute path: the root of the built-in
-     * configuration is the current directory, which may be inside the
-     * legacy directory itself (cd app/ops && ember-migrate apply ..) */
-    if (!hit && abs_path[0] == '/' && strcmp(rel, abs_path + 1) != 0)
-        hit = legacy_match(c, abs_path + 1, backend, n);
-    free(rel);
-    return hit;
 }
 
 size_t el_config_rewrite_count(const el_config *c)
@@ -968,6 +1440,27 @@ const el_rewrite_rule *el_config_rewrite_for(const el_config *c, const char *fun
     return NULL;
 }
 
+const el_kv *el_config_map_get(const el_config *c, el_map_key k, const char *name)
+{
+    long i = map_find(&c->maps[k], name);
+    return i < 0 ? NULL : &c->maps[k].v[i];
+}
+
+const char *el_config_key_name(el_list_key k)
+{
+    return list_keys[k].name;
+}
+
+const char *el_config_map_name(el_map_key k)
+{
+    return map_keys[k].name;
+}
+
+const el_strlist *el_config_list(const el_config *c, el_list_key k)
+{
+    return &c->lists[k];
+}
+
 const char *el_config_backend_prefix(const el_config *c, const char *symbol)
 {
     for (size_t i = 0; i < c->prefixes.n; i++)
@@ -978,29 +1471,29 @@ const char *el_config_backend_prefix(const el_config *c, const char *symbol)
 
 bool el_config_is_backend_macro(const el_config *c, const char *name)
 {
-    for (size_t i = 0; i < c->backend_macros.n; i++)
-        if (fnmatch(c->backend_macros.v[i], name, 0) == 0)
+    const el_strlist *l = &c->lists[EL_BACKEND_MACROS];
+    for (size_t i = 0; i < l->n; i++)
+        if (fnmatch(l->v[i], name, 0) == 0)
             return true;
     return false;
 }
 
 size_t el_config_backend_count(const el_config *c)
 {
-    return c->backends.n;
+    return c->lists[EL_BACKENDS].n;
 }
 
 const char *el_config_backend_name(const el_config *c, size_t i)
 {
-    return i < c->backends.n ? c->backends.v[i] : NULL;
+    return i < c->lists[EL_BACKENDS].n ? c->lists[EL_BACKENDS].v[i] : NULL;
 }
 
 const char *const *el_config_strings(const el_config *c, const char *key, size_t *n)
 {
-    for (size_t k = 0; k < N_LIST_KEYS; k++) {
-        if (strcmp(key, list_keys[k]) == 0) {
-            el_strlist *l = list_of((el_config *)c, k);
-            *n = l->n;
-            return (const char *const *)l->v;
+    for (size_t k = 0; k < EL_N_LIST_KEYS; k++) {
+        if (strcmp(key, list_keys[k].name) == 0) {
+            *n = c->lists[k].n;
+            return (const char *const *)c->lists[k].v;
         }
     }
     if (strcmp(key, "backend_prefixes_expanded") == 0) {
@@ -1015,4 +1508,90 @@ json_object *el_config_rule_options(const el_config *c, const char *rule_id)
 {
     int k = el_meta_index(rule_id);
     return k < 0 ? NULL : c->rules[k].options;
+}
+
+/* ---- patterns that match nothing ------------------------------------------------- */
+
+static const el_list_key path_keys[] = {EL_BACKEND_DIRS, EL_CORE_PATHS, EL_LEGACY_BACKEND_DIRS,
+                                        EL_EXCLUDE};
+
+static char *hit_key(const el_origin *o, size_t k, const char *pattern)
+{
+    return el_xasprintf("%s\x1f%s\x1f%s", o->file ? o->file : "", list_keys[k].name, pattern);
+}
+
+static void note_hits(el_configs *s, const el_config *c, size_t k, const char *abs_path)
+{
+    const el_strlist *l = &c->lists[k];
+    for (size_t i = 0; i < l->n; i++) {
+        if (l->from[i].builtin)
+            continue;
+        if (match_at(l->from[i].root, l->v[i], abs_path, NULL, 0)) {
+            char *key = hit_key(&l->from[i], k, l->v[i]);
+            el_strmap_put(&s->hits, key, (void *)1);
+            free(key);
+        }
+    }
+}
+
+void el_configs_note_excluded(el_configs *s, const el_config *c, const char *abs_path)
+{
+    note_hits(s, c, EL_EXCLUDE, abs_path);
+}
+
+/* dir lies at or below one of dirs[0..n). */
+static bool under_any(const char *dir, char *const *dirs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char *rel = el_path_under(dir, dirs[i]);
+        bool in = rel != NULL;
+        free(rel);
+        if (in)
+            return true;
+    }
+    return false;
+}
+
+void el_configs_quiet_unmatched(el_configs *s, el_list_key key)
+{
+    s->quiet_keys |= 1u << key;
+}
+
+void el_configs_warn_unmatched(el_configs *s, char *const *paths, const el_config *const *cfgs,
+                               size_t n, char *const *dirs, size_t n_dirs)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < sizeof path_keys / sizeof *path_keys; k++)
+            if (path_keys[k] != EL_EXCLUDE)
+                note_hits(s, cfgs[i], path_keys[k], paths[i]);
+    size_t n_list = s->forced ? 1 : s->n_all;
+    for (size_t ci = 0; ci < n_list; ci++) {
+        el_config *c = s->forced ? s->forced : s->all[ci];
+        /* only where a directory named on the command line holds the
+         * whole configuration (a few files named, or a compile
+         * database's, say little about what a pattern should match) */
+        bool covered = n_dirs && under_any(c->root, dirs, n_dirs);
+        if (!covered)
+            continue;
+        for (size_t k = 0; k < sizeof path_keys / sizeof *path_keys; k++) {
+            if (s->quiet_keys & 1u << path_keys[k])
+                continue;
+            const el_strlist *l = &c->lists[path_keys[k]];
+            for (size_t i = 0; i < l->n; i++) {
+                const el_origin *o = &l->from[i];
+                if (o->builtin || !o->file || strcmp(o->file, c->path) != 0)
+                    continue; /* only what this file declares */
+                char *key = hit_key(o, path_keys[k], l->v[i]);
+                bool hit = el_strmap_get(&s->hits, key) != NULL;
+                free(key);
+                if (hit)
+                    continue;
+                char *shown = el_path_display(o->file);
+                fprintf(stderr, "%s: warning: %s:%u:%u: \"%s\" pattern '%s' matches none of the "
+                        "linted files\n", el_progname, shown, o->line, o->col,
+                        list_keys[path_keys[k]].name, l->v[i]);
+                free(shown);
+            }
+        }
+    }
 }

@@ -50,6 +50,8 @@ struct el_ctx {
     long last_finding;    /* index in result->findings reported by the current
                            * hook call, -1 when none (or it was dropped) */
     bool fix_open;        /* el_fix_begin succeeded and no replacement failed */
+    /* The TU includes <eh/eh.h> (el_uses_libeh): 0 unknown, 1 yes, 2 no. */
+    unsigned char uses_libeh;
     /* The TU's macro expansions: fixes never edit inside them (libclang
      * gives a token from a macro body the location of the whole
      * expansion, so locations alone cannot tell), and elc_in_macro reads

@@ -25,6 +25,7 @@
 #include "progname.h"
 #include "realpath_cache.h"
 #include "shard_select.h"
+#include "strbuf.h"
 #include "strmap.h"
 #include "suppress.h"
 
@@ -164,6 +165,7 @@ static el_hash128 job_key(run *r, const job *j)
         el_hash_str(&h, el_meta_at((size_t)r->metas[i])->id);
     for (size_t i = 0; i < r->n_extra; i++)
         el_hash_str(&h, r->extra[i]->id ? r->extra[i]->id : "(extra)");
+    el_hash_u64(&h, r->sources->any_backend); /* el_linted_backend_code */
     if (r->o->want_fixes)
         el_hash_str(&h, "with fixes"); /* such entries hold the fixes too */
     /* messages may show paths relative to the current directory (EH000's
@@ -340,6 +342,81 @@ static void call_file_hooks(el_ctx *ctx, const tu_files *all, bool want_files)
     free(linted);
 }
 
+/* An #include that was not found: a fact, so the run can say so once
+ * (missing_includes_note), cached with the TU. */
+static void note_missing_include(el_tu_result *res, const el_source *src, CXDiagnostic d)
+{
+    CXString s = clang_getDiagnosticSpelling(d);
+    const char *msg = clang_getCString(s);
+    const char *q = msg && msg[0] == '\'' ? strstr(msg + 1, "' file not found") : NULL;
+    if (q) {
+        char *name = el_xstrndup(msg + 1, (size_t)(q - msg - 1));
+        el_result_add_fact(res, src->path, EL_FACT_MISSING_INCLUDE, name);
+        free(name);
+    }
+    clang_disposeString(s);
+}
+
+typedef struct missing {
+    const char *name;
+    size_t files;
+} missing;
+
+static int cmp_missing(const void *a, const void *b)
+{
+    const missing *x = a, *y = b;
+    if (x->files != y->files)
+        return x->files < y->files ? 1 : -1;
+    return strcmp(x->name, y->name);
+}
+
+/* Once per run, on stderr: which includes were not found, in how many
+ * files, and how to give the compiler what it needs. */
+static void missing_includes_note(const el_fact_rec *const *facts, size_t n)
+{
+    missing *m = NULL;
+    size_t nm = 0, cap = 0;
+    el_strmap files = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(facts[i]->key, EL_FACT_MISSING_INCLUDE) != 0)
+            continue;
+        char *key = el_xasprintf("%s\n%s", facts[i]->file, facts[i]->value);
+        bool again = el_strmap_put(&files, key, (void *)1) != NULL;
+        el_strmap_put(&files, facts[i]->file, (void *)1);
+        free(key);
+        if (again)
+            continue;
+        size_t k;
+        for (k = 0; k < nm && strcmp(m[k].name, facts[i]->value) != 0; k++)
+            ;
+        if (k == nm) {
+            el_grow(&m, &cap, nm + 1, sizeof *m);
+            m[nm++] = (missing){facts[i]->value, 0};
+        }
+        m[k].files++;
+    }
+    if (nm == 0) {
+        el_strmap_free(&files);
+        return;
+    }
+    qsort(m, nm, sizeof *m, cmp_missing);
+    el_buf b = {0};
+    bool eh = false;
+    for (size_t k = 0; k < nm && k < 4; k++) {
+        el_buf_printf(&b, "%s'%s' (%zu file%s)", k ? ", " : "", m[k].name, m[k].files,
+                      m[k].files == 1 ? "" : "s");
+        eh |= strncmp(m[k].name, "eh/", 3) == 0;
+    }
+    if (nm > 4)
+        el_buf_printf(&b, " and %zu more", nm - 4);
+    fprintf(stderr, "%s: includes not found: %s; give the compiler "
+            "the project's flags: -p BUILD_DIR (its compile_commands.json) or -- -I<dir> -D<macro>%s\n",
+            el_progname, b.s, eh ? ", or install libeh (make install; pkg-config eh)" : "");
+    el_buf_free(&b);
+    el_strmap_free(&files);
+    free(m);
+}
+
 static const char *parse_failure_reason(enum CXErrorCode e)
 {
     switch (e) {
@@ -399,10 +476,12 @@ static void lint_tu(run *r, CXIndex idx, job *j)
         elc_macro_spans_use(ctx.macro_spans);
         res->parsed = true;
         unsigned nd = clang_getNumDiagnostics(tu);
-        for (unsigned i = 0; i < nd && !res->had_errors; i++) {
+        for (unsigned i = 0; i < nd; i++) {
             CXDiagnostic d = clang_getDiagnostic(tu, i);
-            if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error)
+            if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
                 res->had_errors = true;
+                note_missing_include(res, src, d);
+            }
             clang_disposeDiagnostic(d);
         }
         for (size_t i = 0; i < ctx.n_rules; i++) {
@@ -696,6 +775,7 @@ static void finish(const el_engine_opts *o, el_sources *sources, el_tu_result *c
             rule->project(&p);
         }
     }
+    missing_includes_note(p.facts, p.n_facts);
     if (o->facts_out)
         for (size_t i = 0; i < p.n_facts; i++)
             copy_fact(o->facts_out, p.facts[i]);
@@ -758,23 +838,54 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
             r.wanted[k] |= r.wants[i][k];
 
     double started = now_seconds();
-    size_t cap = 0;
-    for (size_t i = 0; i < sources->n; i++)
-        if (!sources->v[i].is_header && in_shard(o, sources, i))
-            add_job(&r, &cap, i);
+    size_t cap = 0, unbuilt = 0;
+    for (size_t i = 0; i < sources->n; i++) {
+        if (sources->v[i].is_header || !in_shard(o, sources, i))
+            continue;
+        /* With a compile database, a source file a walk found that the
+         * database does not list is not built in this configuration (a
+         * backend not enabled, a tool not made): its flags would be a
+         * neighbour's guess.  Named on the command line, it is linted. */
+        if (o->compdb && !sources->v[i].named && !el_compdb_lists(o->compdb, sources->v[i].path)) {
+            unbuilt++;
+            continue;
+        }
+        add_job(&r, &cap, i);
+    }
+    if (unbuilt)
+        fprintf(stderr, "%s: %zu source file%s under the paths %s not in compile_commands.json "
+                "(not built in this configuration): not linted (a file named on the command "
+                "line is)\n", el_progname, unbuilt, unbuilt == 1 ? "" : "s",
+                unbuilt == 1 ? "is" : "are");
     size_t phase1 = r.n_jobs;
     run_phase(&r, 0, phase1, started);
 
-    /* Headers no .c included get a TU of their own. */
+    /* Headers no .c included get a TU of their own -- except, with a
+     * compile database, those none of its files includes: like an
+     * unlisted source, such a header is not built in this configuration
+     * (a backend not enabled), and parsed alone with a neighbour's flags
+     * it would only cost time.  Named on the command line, it is linted. */
     el_strmap covered = {0};
+    size_t unbuilt_headers = 0;
     for (size_t i = 0; i < phase1; i++)
         for (size_t d = 0; d < r.jobs[i].result.n_deps; d++)
             el_strmap_put(&covered, r.jobs[i].result.deps[d].path, (void *)1);
-    for (size_t i = 0; i < sources->n; i++)
-        if (sources->v[i].is_header && !el_strmap_get(&covered, sources->v[i].path) &&
-            in_shard(o, sources, i))
-            add_job(&r, &cap, i);
+    for (size_t i = 0; i < sources->n; i++) {
+        if (!sources->v[i].is_header || el_strmap_get(&covered, sources->v[i].path) ||
+            !in_shard(o, sources, i))
+            continue;
+        if (o->compdb && !sources->v[i].named && phase1 > 0) {
+            unbuilt_headers++;
+            continue;
+        }
+        add_job(&r, &cap, i);
+    }
     el_strmap_free(&covered);
+    if (unbuilt_headers)
+        fprintf(stderr, "%s: %zu header%s under the paths %s included by none of the files "
+                "compile_commands.json builds (not built in this configuration): not linted (a "
+                "file named on the command line is)\n", el_progname, unbuilt_headers,
+                unbuilt_headers == 1 ? "" : "s", unbuilt_headers == 1 ? "is" : "are");
     run_phase(&r, phase1, r.n_jobs, started);
 
     for (size_t i = 0; i < r.n_jobs; i++) {

@@ -19,6 +19,10 @@
 #include "rule.h"
 #include "sources.h"
 
+/* The fact the engine records for an #include that was not found (value:
+ * the name as written); the run prints one note about them on stderr. */
+#define EL_FACT_MISSING_INCLUDE "el.missing-include"
+
 typedef struct el_engine_opts {
     int jobs;                   /* workers, >= 1 */
     const char *cache_dir;      /* NULL: no cache */

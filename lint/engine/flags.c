@@ -5,15 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "args_policy.h"
+#include "language.h"
+#include "libeh_headers.h"
 #include "mem.h"
 #include "path.h"
-
-#ifndef EL_PREFIX
-#define EL_PREFIX "/usr/local"
-#endif
 
 static void push(char ***v, size_t *n, size_t *cap, const char *s)
 {
@@ -21,72 +18,82 @@ static void push(char ***v, size_t *n, size_t *cap, const char *s)
     (*v)[(*n)++] = el_xstrdup(s);
 }
 
-static bool exists(const char *path)
+/* One of the -I / -isystem directories of v holds eh/eh.h: the project's
+ * flags find libeh themselves (the fallbacks would only cost lookups). */
+static bool flags_find_libeh(char *const *v, size_t n)
 {
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
-/* The directory D above the file with D/libeh/include/eh/eh.h, or NULL. */
-static char *tree_with_libeh(const char *abs_file)
-{
-    char *dir = el_path_dirname(abs_file);
-    char *tree = el_path_upward(dir, "libeh/include/eh/eh.h");
-    free(dir);
-    return tree;
-}
-
-/* <prefix>/include holding eh/eh.h: next to the emberlint binary
- * (bin/../include), else the configured prefix. */
-static char *installed_include(void)
-{
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *bin = el_path_dirname(exe);
-        char *pre = el_path_dirname(bin);
-        char *inc = el_path_join(pre, "include");
-        char *probe = el_path_join(inc, "eh/eh.h");
-        bool hit = exists(probe);
+    for (size_t i = 0; i < n; i++) {
+        const char *dir = NULL;
+        if ((strcmp(v[i], "-I") == 0 || strcmp(v[i], "-isystem") == 0) && i + 1 < n)
+            dir = v[++i];
+        else if (strncmp(v[i], "-I", 2) == 0)
+            dir = v[i] + 2;
+        if (!dir)
+            continue;
+        char *probe = el_path_join(dir, "eh/eh.h");
+        struct stat st;
+        bool hit = stat(probe, &st) == 0;
         free(probe);
-        free(bin);
-        free(pre);
         if (hit)
-            return inc;
-        free(inc);
+            return true;
     }
-    if (exists(EL_PREFIX "/include/eh/eh.h"))
-        return el_xstrdup(EL_PREFIX "/include");
-    return NULL;
+    return false;
 }
 
-char **el_default_flags(const char *abs_file, size_t *n_out)
+/* A file that borrows another file's entry (a header, or a source the
+ * database does not list) keeps its own language: a C++ header borrowing
+ * a C entry gets -x c++-header -std=c++17 instead of the entry's -std and
+ * -x, a C file borrowing a C++ entry loses them. */
+static void keep_language(const el_source *src, char ***base, size_t *nb)
 {
-    char **v = NULL;
-    size_t n = 0, cap = 0;
-    push(&v, &n, &cap, "-std=c11");
-    char *tree = tree_with_libeh(abs_file);
-    if (tree) {
-        char *inc = el_path_join(tree, "libeh/include");
-        char *lib = el_path_join(tree, "libeh");
-        push(&v, &n, &cap, "-I");
-        push(&v, &n, &cap, inc);
-        push(&v, &n, &cap, "-I");
-        push(&v, &n, &cap, lib);
-        free(inc);
-        free(lib);
-        free(tree);
-    } else {
-        char *inc = installed_include();
-        if (inc) {
-            push(&v, &n, &cap, "-I");
-            push(&v, &n, &cap, inc);
-            free(inc);
+    bool entry_cxx = el_args_have_language(*base, *nb) &&
+                     el_command_is_cxx(NULL, *base, *nb, NULL);
+    if (entry_cxx == src->cxx)
+        return;
+    char **v = *base;
+    size_t n = 0;
+    for (size_t i = 0; i < *nb; i++) {
+        bool with_value = strcmp(v[i], "-x") == 0 && i + 1 < *nb;
+        if (with_value || strncmp(v[i], "-x", 2) == 0 || strncmp(v[i], "-std=", 5) == 0) {
+            free(v[i]);
+            if (with_value)
+                free(v[++i]);
+            continue;
+        }
+        v[n++] = v[i];
+    }
+    *nb = n;
+    if (src->cxx) {
+        size_t cap = n + 3;
+        char **w = el_xmalloc(cap * sizeof *w);
+        w[0] = el_xstrdup("-x");
+        w[1] = el_xstrdup(src->is_header ? "c++-header" : "c++");
+        w[2] = el_xstrdup("-std=c++17");
+        memcpy(w + 3, v, n * sizeof *v);
+        free(v);
+        *base = w;
+        *nb = n + 3;
+    }
+}
+
+char **el_base_flags(const el_compdb *db, const el_source *src, size_t *n_out)
+{
+    size_t nb = 0;
+    char **base = db ? el_compdb_args(db, src->path, &nb) : NULL;
+    if (base && !el_compdb_lists(db, src->path))
+        keep_language(src, &base, &nb);
+    if (!base) {
+        size_t cap = 0;
+        if (src->cxx) {
+            push(&base, &nb, &cap, "-x");
+            push(&base, &nb, &cap, src->is_header ? "c++-header" : "c++");
+            push(&base, &nb, &cap, "-std=c++17");
+        } else {
+            push(&base, &nb, &cap, "-std=c11");
         }
     }
-    *n_out = n;
-    return v;
+    *n_out = nb;
+    return base;
 }
 
 char **el_flags_for(const el_compdb *db, const el_source *src, char *const *extra,
@@ -99,16 +106,23 @@ char **el_flags_for(const el_compdb *db, const el_source *src, char *const *extr
         push(&v, &n, &cap, "c");
     }
     size_t nb = 0;
-    char **base = db ? el_compdb_args(db, src->path, &nb) : NULL;
-    if (!base)
-        base = el_default_flags(src->path, &nb);
+    char **base = el_base_flags(db, src, &nb);
     for (size_t i = 0; i < nb; i++)
         push(&v, &n, &cap, base[i]);
     el_args_free(base, nb);
+    /* The project's flags first: their -I directories win over libeh's
+     * fallbacks (next to the binary, pkg-config, the tree above). */
     for (size_t i = 0; i < n_extra; i++)
         push(&v, &n, &cap, extra[i]);
     /* whatever their source, only arguments that affect parsing alone */
     n = el_args_filter(v, n, dropped, n_dropped);
+    size_t nd = 0;
+    char **dirs = flags_find_libeh(v, n) ? NULL : el_libeh_include_dirs(src->path, &nd);
+    for (size_t i = 0; i < nd; i++) {
+        push(&v, &n, &cap, "-I");
+        push(&v, &n, &cap, dirs[i]);
+    }
+    el_args_free(dirs, nd);
     /* Warnings are not findings: only errors make EH000, whatever -Werror
      * the project's flags carry. */
     push(&v, &n, &cap, "-w");

@@ -1,8 +1,9 @@
 /* lint/engine/flags.h -- the compiler arguments each file is parsed with:
- * its compile_commands.json entry (-p), else the defaults (-std=c11 and
- * libeh's headers, found in the tree above the file or at the install
- * prefix), then the arguments after `--`; of those, the kinds that only
- * affect parsing (args_policy.h). */
+ * its compile_commands.json entry (-p), else the defaults (-std=c11, or
+ * -x c++ -std=c++17 for C++), then the arguments after `--`; of those,
+ * the kinds that only affect parsing (args_policy.h); then libeh's
+ * headers where the flags do not find them (libeh_headers.h: next to the
+ * binary, pkg-config eh, the install prefix, the tree above the file). */
 #ifndef EL_FLAGS_H
 #define EL_FLAGS_H
 
@@ -17,7 +18,10 @@
  * (*dropped)[*n_dropped] (free each and the array). */
 char **el_flags_for(const el_compdb *db, const el_source *src, char *const *extra,
                     size_t n_extra, size_t *n_out, char ***dropped, size_t *n_dropped);
-/* The default arguments alone, for a file (used by tests and --help). */
-char **el_default_flags(const char *abs_file, size_t *n_out);
+/* The arguments a file starts from, before those after `--`: its
+ * database entry, a borrowed entry in the file's own language, or the
+ * defaults (-std=c11; -x c++ -std=c++17 for C++).  Free with
+ * el_args_free. */
+char **el_base_flags(const el_compdb *db, const el_source *src, size_t *n_out);
 
 #endif

@@ -1,12 +1,8 @@
-/* lint/engine/knowledge.c -- ops from libeh/ops.def, symbols from
- * rules/symbols.json. */
+/* lint/engine/knowledge.c -- the ops of libeh/ops.def. */
 #include "knowledge.h"
 
 #include <stdbool.h>
 #include <string.h>
-#include <json-c/json.h>
-
-#include "embedded.h"
 #include "mem.h"
 #include "rule.h"
 #include "strmap.h"
@@ -21,8 +17,9 @@ static const op_info ops[] = {
 #include <eh/ops.def>
 };
 
-static el_strmap symbols;
-static json_object *symbols_root;
+/* name -> index + 1, set by el_knowledge_init (read-only afterwards,
+ * so the worker threads share it) */
+static el_strmap by_name;
 
 size_t el_op_count(void)
 {
@@ -48,6 +45,8 @@ bool el_is_op(const char *name)
 {
     if (strncmp(name, "eh_", 3) == 0)
         name += 3;
+    if (by_name.n)
+        return el_strmap_get(&by_name, name) != NULL;
     for (size_t i = 0; i < el_op_count(); i++)
         if (strcmp(ops[i].name, name) == 0)
             return true;
@@ -56,30 +55,16 @@ bool el_is_op(const char *name)
 
 int el_knowledge_init(char **err)
 {
-    const char *text = el_embedded_text("rules/symbols.json");
-    json_object *map;
-    symbols_root = text ? json_tokener_parse(text) : NULL;
-    if (!symbols_root || !json_object_object_get_ex(symbols_root, "symbols", &map) ||
-        !json_object_is_type(map, json_type_object)) {
-        *err = el_xstrdup("internal error: rules/symbols.json is missing or malformed");
+    if (el_op_count() == 0) {
+        *err = el_xstrdup("internal error: libeh/ops.def lists no op");
         return -1;
     }
-    json_object_object_foreach(map, key, val) {
-        if (json_object_is_type(val, json_type_string))
-            el_strmap_put(&symbols, key, (void *)json_object_get_string(val));
-    }
+    for (size_t i = 0; i < el_op_count(); i++)
+        el_strmap_put(&by_name, ops[i].name, (void *)(i + 1));
     return 0;
 }
 
 void el_knowledge_free(void)
 {
-    el_strmap_free(&symbols);
-    if (symbols_root)
-        json_object_put(symbols_root);
-    symbols_root = NULL;
-}
-
-const char *el_symbol_map_get(const char *symbol)
-{
-    return el_strmap_get(&symbols, symbol);
+    el_strmap_free(&by_name);
 }

@@ -99,6 +99,25 @@ int el_meta_init(const el_rule *const *implemented, char **err)
             return -1;
         }
         m->fixable = json_object_get_boolean(v);
+        if (json_object_object_get_ex(r, "options", &v)) {
+            bool good = json_object_is_type(v, json_type_object);
+            if (good) {
+                json_object_object_foreach(v, key, spec) {
+                    json_object *t = NULL, *d = NULL;
+                    const char *ts = json_object_object_get_ex(spec, "type", &t) ? json_object_get_string(t) : "";
+                    good = good && json_object_object_get_ex(spec, "default", &d) &&
+                           ((strcmp(ts, "names") == 0 && json_object_is_type(d, json_type_array)) ||
+                            (strcmp(ts, "string") == 0 && json_object_is_type(d, json_type_string)));
+                    (void)key;
+                }
+            }
+            if (!good) {
+                *err = el_xasprintf("internal error: rules/rules.json: the options of %s are malformed",
+                                    m->id);
+                return -1;
+            }
+            m->options = v;
+        }
         m->builtin = strcmp(m->id, EL_RULE_UNUSED_SUPPRESSION) == 0 ||
                      strcmp(m->id, EL_RULE_UNKNOWN_RULE) == 0;
         char doc[64];
@@ -157,6 +176,15 @@ int el_meta_index(const char *id)
             hi = mid;
     }
     return -1;
+}
+
+const char *el_meta_option_type(const el_rule_meta *m, const char *option)
+{
+    json_object *spec = NULL, *t = NULL;
+    if (!m->options || !json_object_object_get_ex(m->options, option, &spec) ||
+        !json_object_object_get_ex(spec, "type", &t))
+        return NULL;
+    return json_object_get_string(t);
 }
 
 bool el_meta_implemented(const el_rule_meta *m)

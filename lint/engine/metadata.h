@@ -25,6 +25,11 @@ typedef struct el_rule_meta {
     const el_rule *impl;     /* NULL: not implemented by a rule file */
     bool builtin;            /* implemented by the engine (suppressions) */
     const char *doc;         /* docs/rules/<id>.md, or NULL */
+    /* The rule's options (rules.json "options"): name -> {"type": "names"
+     * (an array of strings) or "string", "default": value}; NULL when
+     * the rule has none.  A configuration naming another option is an
+     * error. */
+    json_object *options;
 } el_rule_meta;
 
 /* Parse the embedded rules/rules.json and link the implemented rules
@@ -38,6 +43,10 @@ const el_rule_meta *el_meta_at(size_t i);
 /* Index of a rule ID, or -1. */
 int el_meta_index(const char *id);
 bool el_meta_implemented(const el_rule_meta *m);
+/* The type of a rule's option ("names", "string"), or NULL when the
+ * rule has no such option. */
+const char *el_meta_option_type(const el_rule_meta *m, const char *option);
+
 /* applies_to from a JSON array of "frontend"/"backend"/"core"/"project";
  * false for anything else. */
 bool el_applies_from_json(json_object *arr, unsigned *out);

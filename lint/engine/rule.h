@@ -141,6 +141,8 @@ void el_fact(el_ctx *ctx, const char *key, const char *value);
 
 CXTranslationUnit el_tu(const el_ctx *ctx);      /* NULL in parse_failed */
 const char *el_main_file(const el_ctx *ctx);     /* absolute path */
+/* The main file is a header parsed on its own (no linted file includes it). */
+bool el_main_is_header(const el_ctx *ctx);
 /* The configuration of the TU's main file. */
 const el_config *el_ctx_config(const el_ctx *ctx);
 
@@ -153,6 +155,11 @@ el_file_class el_cursor_class(el_ctx *ctx, CXCursor c, const char **backend);
 /* Class a path would have under this TU's configuration, whether or not
  * it is linted (backend name copied into backend[n]). */
 el_file_class el_classify_path(el_ctx *ctx, const char *path, char *backend, size_t n);
+/* Some linted file of the run is backend code (part of every TU's cache
+ * key: a TU may record facts for the project hooks only then). */
+bool el_linted_backend_code(const el_ctx *ctx);
+/* The real path of a file of the TU (cached per TU), or NULL. */
+const char *el_file_path(el_ctx *ctx, CXFile file);
 /* True when the location is in a linted (non-external) file. */
 bool el_is_linted(el_ctx *ctx, CXSourceLocation loc);
 /* True when findings of the running rule at this location would be
@@ -210,10 +217,28 @@ const char *const *el_config_strings(const el_config *cfg, const char *key, size
  * ({"rules": {"EH203": {"options": {...}}}}), or NULL.  Read only. */
 json_object *el_config_rule_options(const el_config *cfg, const char *rule_id);
 
-/* The ops call to use instead of a backend function, for messages:
- * rules/symbols.json ("cblas_sgemm" -> "eh_matmul"), then eh_<backend>_<op>
- * -> "eh_<op>" for every op of libeh/ops.def.  NULL when there is none. */
+/* The configuration's "replacements" entry for a symbol: a project's
+ * entry, else the built-in one (rules/symbols.json: "cblas_sgemm" ->
+ * "eh_matmul"), else eh_<backend>_<op> -> "eh_<op>" for every op of
+ * libeh/ops.def.  NULL when there is none.  Whatever the TU; rules'
+ * messages use el_replacement. */
 const char *el_symbol_replacement(const el_config *cfg, const char *symbol, char *buf, size_t n);
+/* This TU includes libeh's <eh/eh.h>.  libeh's defaults -- the built-in
+ * replacements, the ops EH2xx suggest, <eh/eh.h> in EH101's fix -- are
+ * used only then: a project without libeh never hears of them. */
+bool el_uses_libeh(el_ctx *ctx);
+/* What to suggest for a function (or, for EH201, an operator such as
+ * "+") in this TU's messages: the project's "replacements" entry, else
+ * (el_uses_libeh) libeh's; NULL when there is none. */
+const char *el_replacement(el_ctx *ctx, const char *name, char *buf, size_t n);
+/* The header frontend code includes instead of backend headers, as
+ * written in #include <...>: the project's "frontend_include", else
+ * (el_uses_libeh) "eh/eh.h"; NULL when this TU has none. */
+const char *el_frontend_include(el_ctx *ctx);
+/* The directory backend `name`'s code belongs in, from the first
+ * backend_dirs pattern ("src/ggml-cuda/" for "src/ggml-<name>/"), into
+ * buf; "a backend directory" when no pattern gives one. */
+const char *el_backend_dir(el_ctx *ctx, const char *name, char *buf, size_t n);
 /* The op set, from libeh/ops.def (compiled in). */
 size_t el_op_count(void);
 const char *el_op_name(size_t i);        /* "matmul" */

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "context.h"
@@ -95,6 +96,16 @@ el_file_class el_classify_path(el_ctx *ctx, const char *path, char *backend, siz
     el_file_class c = el_config_classify(ctx->main->cfg, abs, backend, n);
     free(abs);
     return c;
+}
+
+bool el_linted_backend_code(const el_ctx *ctx)
+{
+    return ctx->sources->any_backend;
+}
+
+const char *el_file_path(el_ctx *ctx, CXFile file)
+{
+    return file ? el_ctx_slot(ctx, file)->path : NULL;
 }
 
 bool el_is_linted(el_ctx *ctx, CXSourceLocation loc)
@@ -322,6 +333,11 @@ const char *el_main_file(const el_ctx *ctx)
     return ctx->main->path;
 }
 
+bool el_main_is_header(const el_ctx *ctx)
+{
+    return ctx->main->is_header;
+}
+
 const el_config *el_ctx_config(const el_ctx *ctx)
 {
     return ctx->main->cfg;
@@ -366,11 +382,13 @@ bool el_enclosing_function(const el_ctx *ctx, CXCursor *out)
 
 /* ---- knowledge ------------------------------------------------------------ */
 
-const char *el_symbol_replacement(const el_config *cfg, const char *symbol, char *buf, size_t n)
+/* The built-in replacement: rules/symbols.json, then eh_<backend>_<op>
+ * -> eh_<op> for the ops of libeh/ops.def. */
+static const char *builtin_replacement(const el_config *cfg, const char *symbol, char *buf, size_t n)
 {
-    const char *mapped = el_symbol_map_get(symbol);
-    if (mapped) {
-        snprintf(buf, n, "%s", mapped);
+    const el_kv *e = el_config_map_get(cfg, EL_REPLACEMENTS, symbol);
+    if (e && e->from.builtin) {
+        snprintf(buf, n, "%s", e->text);
         return buf;
     }
     for (size_t b = 0; b < el_config_backend_count(cfg); b++) {
@@ -384,6 +402,117 @@ const char *el_symbol_replacement(const el_config *cfg, const char *symbol, char
         }
     }
     return NULL;
+}
+
+/* A project's own entry (any .emberlint.json), or NULL. */
+static const char *project_replacement(const el_config *cfg, const char *symbol, char *buf, size_t n)
+{
+    const el_kv *e = el_config_map_get(cfg, EL_REPLACEMENTS, symbol);
+    if (!e || e->from.builtin)
+        return NULL;
+    snprintf(buf, n, "%s", e->text);
+    return buf;
+}
+
+const char *el_symbol_replacement(const el_config *cfg, const char *symbol, char *buf, size_t n)
+{
+    const char *r = project_replacement(cfg, symbol, buf, n);
+    return r ? r : builtin_replacement(cfg, symbol, buf, n);
+}
+
+static void find_eh_h(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData d)
+{
+    (void)stack;
+    (void)n;
+    bool *found = d;
+    if (*found)
+        return;
+    CXString name = clang_getFileName(f);
+    const char *s = clang_getCString(name);
+    size_t l = s ? strlen(s) : 0;
+    *found = l >= 8 && strcmp(s + l - 8, "/eh/eh.h") == 0;
+    clang_disposeString(name);
+}
+
+bool el_uses_libeh(el_ctx *ctx)
+{
+    if (!ctx->uses_libeh) {
+        bool found = false;
+        if (ctx->tu)
+            clang_getInclusions(ctx->tu, find_eh_h, &found);
+        ctx->uses_libeh = found ? 1 : 2;
+    }
+    return ctx->uses_libeh == 1;
+}
+
+const char *el_replacement(el_ctx *ctx, const char *name, char *buf, size_t n)
+{
+    const el_config *cfg = el_ctx_config(ctx);
+    const char *r = project_replacement(cfg, name, buf, n);
+    if (r || !el_uses_libeh(ctx))
+        return r;
+    return builtin_replacement(cfg, name, buf, n);
+}
+
+const char *el_frontend_include(el_ctx *ctx)
+{
+    const el_config *cfg = el_ctx_config(ctx);
+    if (!cfg->frontend_include[0])
+        return NULL;
+    if (cfg->frontend_include_from.builtin && !el_uses_libeh(ctx))
+        return NULL;
+    return cfg->frontend_include;
+}
+
+/* The pattern with <...> replaced by name, leading '/' and '**' dropped. */
+static bool dir_of_pattern(const char *pattern, const char *name, char *buf, size_t n)
+{
+    const char *p = pattern + (pattern[0] == '/');
+    if (strncmp(p, "**/", 3) == 0)
+        p += 3;
+    const char *at = strchr(p, '<');
+    const char *close = at ? strchr(at, '>') : NULL;
+    if (!close || !name[0])
+        return false;
+    snprintf(buf, n, "%.*s%s%s", (int)(at - p), p, name, close + 1);
+    return true;
+}
+
+const char *el_backend_dir(el_ctx *ctx, const char *name, char *buf, size_t n)
+{
+    /* the last declared pattern (a project's own come after the
+     * built-in) under which the backend's directory exists, else the
+     * last declared */
+    const el_strlist *dirs = el_config_list(el_ctx_config(ctx), EL_BACKEND_DIRS);
+    bool found = false;
+    buf[0] = '\0';
+    for (size_t i = dirs->n; i-- > 0 && !found;) {
+        char cand[512];
+        if (!dir_of_pattern(dirs->v[i], name, cand, sizeof cand))
+            continue;
+        if (!found && buf[0] == '\0')
+            snprintf(buf, n, "%s", cand);
+        char *abs = el_path_join(dirs->from[i].root ? dirs->from[i].root : el_cwd(), cand);
+        struct stat st;
+        if (stat(abs, &st) == 0 && S_ISDIR(st.st_mode)) {
+            snprintf(buf, n, "%s", cand);
+            found = true;
+        }
+        free(abs);
+    }
+    /* a backend of single files (backend_files): its first file */
+    const el_strlist *files = &el_ctx_config(ctx)->backend_files;
+    size_t nl = strlen(name);
+    for (size_t i = 0; !found && nl && i < files->n; i++) {
+        const char *e = files->v[i];
+        if (strncmp(e, name, nl) == 0 && e[nl] == ':') {
+            snprintf(buf, n, "%s", e + nl + 1 + (e[nl + 1] == '/'));
+            found = true;
+        }
+    }
+    if (!buf[0])
+        snprintf(buf, n, "a backend directory");
+    return buf;
 }
 
 /* ---- project hooks -------------------------------------------------------- */

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "language.h"
 #include "mem.h"
 #include "path.h"
 #include "strbuf.h"
@@ -53,6 +54,7 @@ static bool is_source_name(const char *name)
     return el_path_has_ext(name, ".c") || el_path_has_ext(name, ".h");
 }
 
+
 static const el_config *config_for(walker *w, const char *abs_file)
 {
     char *err = NULL;
@@ -88,6 +90,7 @@ static void add_file(walker *w, const char *shown, bool explicit_arg)
         return;
     }
     if (!explicit_arg && !w->no_exclude && el_config_excluded(cfg, real)) {
+        el_configs_note_excluded(w->cfgs, cfg, real);
         free(real);
         return;
     }
@@ -147,8 +150,12 @@ static void add_file(walker *w, const char *shown, bool explicit_arg)
     memset(s, 0, sizeof *s);
     s->path = real;
     s->display = el_path_display(real);
-    s->is_header = el_path_has_ext(real, ".h");
-    s->force_c = !is_source_name(real);
+    s->is_header = el_path_is_header(real);
+    /* a .h is C++ where the configuration's languages leave C out */
+    s->cxx = el_path_is_cxx(real) || (s->is_header && el_config_language_of(cfg, real) &&
+                                !el_config_lists_c(cfg));
+    s->force_c = !is_source_name(real) && !s->cxx;
+    s->named = explicit_arg;
     s->size = b.n;
     s->hash = el_hash_bytes(b.s ? b.s : "", b.n);
     el_filehash_put(w->hashes, real, s->hash);
@@ -163,6 +170,21 @@ static void add_file(walker *w, const char *shown, bool explicit_arg)
 static int cmp_name(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A directory walk lints the file: C by its name, or C++ where its
+ * configuration's "languages" asks for it. */
+static bool walked_source(walker *w, const char *path)
+{
+    if (is_source_name(path))
+        return true;
+    if (!el_path_is_cxx(path))
+        return false;
+    char *abs = el_path_abs(path);
+    const el_config *cfg = config_for(w, abs);
+    bool yes = cfg && el_config_language_of(cfg, abs) != NULL;
+    free(abs);
+    return yes;
 }
 
 /* stack: "dev:ino" of the directories being walked, for loop detection. */
@@ -212,7 +234,7 @@ static void walk_dir(walker *w, const char *dir, el_strmap *stack)
         }
         bool is_link = S_ISLNK(lst.st_mode);
         if (stat(child, &cst) != 0) {
-            if (is_link && is_source_name(names[i]))
+            if (is_link && (is_source_name(names[i]) || el_path_is_cxx(names[i])))
                 skipped(child, errno == ELOOP ? "symlink loop, skipped" : "broken symlink, skipped");
             else if (is_link && errno == ELOOP)
                 skipped(child, "symlink loop, skipped");
@@ -227,10 +249,15 @@ static void walk_dir(walker *w, const char *dir, el_strmap *stack)
             free(probe);
             free(abs);
             char *absdir = el_path_abs(child);
-            if (cfg && (w->no_exclude || !el_config_excluded(cfg, absdir)))
+            char *asdir = el_xasprintf("%s/", absdir); /* patterns see a directory */
+            bool excluded = cfg && !w->no_exclude && el_config_excluded(cfg, asdir);
+            if (excluded)
+                el_configs_note_excluded(w->cfgs, cfg, asdir);
+            else if (cfg)
                 walk_dir(w, child, stack);
+            free(asdir);
             free(absdir);
-        } else if (is_source_name(names[i])) {
+        } else if (walked_source(w, child)) {
             if (S_ISREG(cst.st_mode))
                 add_file(w, child, false);
             else
@@ -247,6 +274,30 @@ static void walk_dir(walker *w, const char *dir, el_strmap *stack)
 static int cmp_source(const void *a, const void *b)
 {
     return strcmp(((const el_source *)a)->path, ((const el_source *)b)->path);
+}
+
+/* The project's path patterns that matched no linted file. */
+static void warn_unmatched(el_configs *cfgs, char *const *paths, size_t n, const el_sources *out)
+{
+    char **dirs = el_xcalloc(n + 1, sizeof *dirs), **files = el_xcalloc(out->n + 1, sizeof *files);
+    const el_config **file_cfgs = el_xcalloc(out->n + 1, sizeof *file_cfgs);
+    size_t n_dirs = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        char *real = stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode) ? el_path_real(paths[i]) : NULL;
+        if (real)
+            dirs[n_dirs++] = real;
+    }
+    for (size_t i = 0; i < out->n; i++) {
+        files[i] = out->v[i].path;
+        file_cfgs[i] = out->v[i].cfg;
+    }
+    el_configs_warn_unmatched(cfgs, files, file_cfgs, out->n, dirs, n_dirs);
+    for (size_t i = 0; i < n_dirs; i++)
+        free(dirs[i]);
+    free(dirs);
+    free(files);
+    free(file_cfgs);
 }
 
 int el_sources_collect(char *const *paths, size_t n, el_configs *cfgs, size_t max_size,
@@ -274,7 +325,9 @@ int el_sources_collect(char *const *paths, size_t n, el_configs *cfgs, size_t ma
             char *abs = el_path_abs(probe);
             char *absdir = el_path_abs(p);
             const el_config *cfg = config_for(&w, abs);
-            w.no_exclude = cfg && el_config_excluded(cfg, absdir);
+            char *asdir = el_xasprintf("%s/", absdir);
+            w.no_exclude = cfg && el_config_excluded(cfg, asdir);
+            free(asdir);
             free(probe);
             free(abs);
             free(absdir);
@@ -292,6 +345,10 @@ int el_sources_collect(char *const *paths, size_t n, el_configs *cfgs, size_t ma
     el_strmap_free(&w.seen_dirs);
     if (out->n > 1)
         qsort(out->v, out->n, sizeof *out->v, cmp_source);
+    for (size_t i = 0; i < out->n; i++)
+        out->any_backend |= out->v[i].cls == EL_FILE_BACKEND;
+    if (!w.config_error)
+        warn_unmatched(cfgs, paths, n, out);
     return w.config_error ? -1 : 0;
 }
 

@@ -1,8 +1,11 @@
 /* lint/engine/sources.h -- the files to lint: walking the PATH arguments.
  *
- * Directories are walked for .c and .h files in name order (symlinks are
- * followed, loops detected), skipping the configuration's exclude
- * patterns; a file named on the command line is always linted.  Missing
+ * Directories are walked for .c and .h files (and C++ sources and headers
+ * where the configuration's "languages" holds "c++") in name order
+ * (symlinks are followed, loops detected), skipping the configuration's
+ * exclude patterns; a file named on the command line is always linted.
+ * Afterwards, path patterns of the project's configurations that matched
+ * no linted file are warned about.  Missing
  * and unreadable paths are I/O errors (exit 2 once everything else is
  * linted); binary files, files over the size limit, broken symlinks and
  * symlink loops are skipped with a warning.  Every problem is one clear
@@ -21,8 +24,11 @@
 typedef struct el_source {
     char *path;              /* absolute, symlinks resolved */
     char *display;           /* relative to the current directory when possible */
-    bool is_header;          /* .h: parsed on its own only if no .c includes it */
-    bool force_c;            /* named on the command line without .c/.h */
+    bool is_header;          /* .h (.hpp, ...): parsed on its own only if no
+                                source file includes it */
+    bool force_c;            /* named on the command line without a known extension */
+    bool cxx;                /* C++ by its name (.cpp, .hpp, ...) */
+    bool named;              /* named on the command line (not found by a walk) */
     size_t size;
     el_hash128 hash;         /* of the content */
     el_suppressions supp;
@@ -35,6 +41,7 @@ typedef struct el_sources {
     el_source *v;            /* sorted by path */
     size_t n, cap;
     int io_errors;           /* missing / unreadable paths */
+    bool any_backend;        /* some linted file is backend code */
 } el_sources;
 
 /* Collect the files under paths[0..n).  -1 on a configuration error

@@ -19,7 +19,15 @@
  *
  * 2. A preprocessor conditional (#if, #elif, #ifdef, #ifndef, defined())
  *    on a backend macro (backend_macros of the configuration: EH_HAVE_BLAS,
- *    EH_BACKEND_*): backend_branch/conditionals.c. */
+ *    EH_BACKEND_*): backend_branch/conditionals.c.
+ *
+ * 3. A call of a backend predicate (options.backend_predicates:
+ *    ggml_backend_is_cuda), or a test of a backend variable
+ *    (options.backend_variables: darknet's gpu_index):
+ *    backend_branch/predicates.c.
+ *
+ * In C++ too: a std::string holding the name (constructed from it) is
+ * the name, and operator== / compare() on it are comparisons. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +43,7 @@
 #define MAX_TAINT 128
 
 typedef struct state {
-    bb_names name_fns, compare_fns, copy_fns, copy_into_fns;
+    bb_names name_fns, compare_fns, copy_fns, copy_into_fns, predicates, variables;
     bool saw_name;              /* the current function mentions a name function */
     bool global_alias;          /* a file-scope initializer does (a pointer to it) */
     char source[128];           /* its name, for messages */
@@ -45,7 +53,7 @@ typedef struct state {
 } state;
 
 static const enum CXCursorKind kinds[] = {
-    CXCursor_FunctionDecl, CXCursor_DeclRefExpr, EL_KINDS_END,
+    CXCursor_FunctionDecl, CXCursor_DeclRefExpr, CXCursor_MemberRefExpr, EL_KINDS_END,
 };
 
 /* ---- options ---------------------------------------------------------------- */
@@ -118,6 +126,13 @@ static bool tainted(analysis *a, CXCursor e, int depth)
     case CXCursor_CallExpr: {
         if (bb_callee_in(e, &a->s->name_fns, name, sizeof name))
             return true;
+        /* C++: a string constructed from the name is the name */
+        if (clang_getCursorKind(clang_getCursorReferenced(e)) == CXCursor_Constructor) {
+            unsigned n = elc_child_count(e);
+            for (unsigned i = 0; i < n; i++)
+                if (tainted(a, elc_child(e, i), depth + 1))
+                    return true;
+        }
         if (bb_in_list(&a->s->copy_fns, name)) {
             unsigned n = elc_child_count(e);
             for (unsigned i = 1; i < n; i++)
@@ -128,6 +143,8 @@ static bool tainted(analysis *a, CXCursor e, int depth)
     }
     case CXCursor_DeclRefExpr:
         return is_tainted_var(a, clang_getCursorReferenced(e));
+    case CXCursor_MemberRefExpr: /* C++: name.c_str(), name.data() */
+        return tainted(a, elc_child(e, 0), depth + 1);
     case CXCursor_ArraySubscriptExpr:
         return tainted(a, elc_child(e, 0), depth + 1);
     case CXCursor_UnaryOperator:
@@ -221,11 +238,17 @@ static enum CXChildVisitResult judge(CXCursor c, CXCursor p, CXClientData d)
     switch (clang_getCursorKind(c)) {
     case CXCursor_CallExpr:
         if (bb_callee_in(c, &a->s->compare_fns, name, sizeof name)) {
+            /* arguments, and in C++ the object of a member call
+             * (name.compare("cuda")) */
             unsigned n = elc_child_count(c);
-            for (unsigned i = 1; i < n; i++) {
+            for (unsigned i = 0; i < n; i++) {
                 if (tainted(a, elc_child(c, i), 0)) {
-                    el_report(a->ctx, c, "%s() on the backend name from %s(): frontend code "
-                              "must behave the same on every backend", name, src);
+                    if (strncmp(name, "operator", 8) == 0) /* C++: b == "cuda" */
+                        el_report(a->ctx, c, "'%s' on the backend name from %s(): frontend code "
+                                  "must behave the same on every backend", name + 8, src);
+                    else
+                        el_report(a->ctx, c, "%s() on the backend name from %s(): frontend code "
+                                  "must behave the same on every backend", name, src);
                     branch_fix(a, c);
                     break;
                 }
@@ -304,6 +327,8 @@ static void begin(el_ctx *ctx, void *st)
     load_list(cfg, "compare_functions", &s->compare_fns);
     load_list(cfg, "copy_functions", &s->copy_fns);
     load_list(cfg, "copy_into_functions", &s->copy_into_fns);
+    load_list(cfg, "backend_predicates", &s->predicates);
+    load_list(cfg, "backend_variables", &s->variables);
 }
 
 /* A linted file: its conditionals are scanned in end(). */
@@ -335,12 +360,17 @@ static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
             s->saw_name = false;
         return;
     }
-    /* a DeclRefExpr: does it name eh_get_backend? */
+    /* a DeclRefExpr or a MemberRefExpr: a predicate, a backend variable? */
+    if ((s->predicates.n || s->variables.n) && el_applies_at(ctx, clang_getCursorLocation(c)))
+        bb_check_reference(ctx, &s->predicates, &s->variables, c);
+    if (clang_getCursorKind(c) == CXCursor_MemberRefExpr)
+        return;
+    /* does it name eh_get_backend? */
     if ((s->saw_name && el_enclosing_function(ctx, NULL)) || s->name_fns.n == 0)
         return;
     char name[128];
     elc_spelling(c, name, sizeof name);
-    if (bb_in_list(&s->name_fns, name)) {
+    if (bb_matches(&s->name_fns, name)) {
         /* outside a function: `getter_fn g = eh_get_backend;` -- then any
          * function may call it through g, so all are analyzed */
         if (el_enclosing_function(ctx, NULL))
@@ -377,6 +407,8 @@ static void end(el_ctx *ctx, void *st)
     free(s->compare_fns.v);
     free(s->copy_fns.v);
     free(s->copy_into_fns.v);
+    free(s->predicates.v);
+    free(s->variables.v);
     el_rewriter_free(s->rw);
     s->rw = NULL;
 }

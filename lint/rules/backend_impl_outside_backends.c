@@ -1,154 +1,168 @@
 /* lint/rules/backend_impl_outside_backends.c -- EH104
- * backend-impl-outside-backends: backend code that lives outside the
+ * backend-impl-outside-backends: backend implementations outside the
  * backend directories (the seeds' ops/torch/ situation: legacy
- * ops/<backend>/ files next to the frontend).  Two shapes, reported at the
- * definition:
- *   - a definition of a backend-specific function or variable, named with
- *     an eh_<backend>_ prefix (backend_prefixes entries holding <backend>,
- *     for every known backend; the whole prefix must match);
- *   - any function definition in a file that itself includes a
- *     backend-private header (backend_headers, or a file under a backend
- *     directory): it is written against a backend, not against ops.
+ * ops/<backend>/ files next to the frontend).  Two shapes, reported at
+ * the definition:
+ *   - a definition of a function or file-scope variable named like a
+ *     backend's: an eh_<backend>_ prefix (backend_prefixes entries holding
+ *     <backend>, for every known backend; the whole prefix must match), or
+ *     a prefix the project itself put in backend_prefixes;
+ *   - a function of a legacy backend directory (legacy_backend_dirs,
+ *     "ops/<name>/") that uses backend symbols (backend_symbols.h) or
+ *     what a backend-private header declares (the backend-author API).
+ * Elsewhere the root cause is reported once, where it is: EH101 at a
+ * backend include, EH102 at each backend call.  A function that merely
+ * sits in a file with a backend include is not a finding, nor is a
+ * definition with a library's prefix (the project's own cuda_* wrapper).
  * Declarations alone are not findings (a prototype does not implement
  * anything); backend and core files are exempt by class (applies_to). */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend_header_memo.h"
+#include "backend_symbols.h"
 #include "clang_util.h"
+#include "config.h"
 #include "rule.h"
-#include "separation.h"
-
-typedef struct backend_include {
-    CXFile includer;
-    char header[256];
-    char backend[64]; /* "" unless the header is under backends/<name>/ */
-} backend_include;
-
-typedef struct definition {
-    CXFile file;
-    unsigned line, col;
-    char name[256];
-} definition;
 
 typedef struct state {
-    backend_include *inc;
-    size_t n_inc, cap_inc;
-    definition *defs;
-    size_t n_defs, cap_defs;
+    bs_cache seen;
+    bool in_legacy;           /* the function being walked is in a legacy directory */
+    char legacy[64];          /* its backend */
+    char used[256];           /* the first backend symbol it uses, "" none yet */
+    char used_backend[64];
+    bool named;               /* reported already by its name */
 } state;
 
 static const enum CXCursorKind kinds[] = {
-    CXCursor_InclusionDirective, CXCursor_FunctionDecl, CXCursor_VarDecl, EL_KINDS_END,
+    CXCursor_FunctionDecl, CXCursor_VarDecl, CXCursor_DeclRefExpr, CXCursor_TypeRef,
+    CXCursor_MacroExpansion, EL_KINDS_END,
 };
 
-/* "backends/torch/" from the first backend_dirs pattern naming <name>. */
-static const char *backend_dir(const el_config *cfg, const char *backend, char *buf, size_t n)
+/* The prefix the project configured (not a built-in library prefix) that
+ * `name` starts with, or NULL. */
+static const char *project_prefix(const el_config *cfg, const char *name)
 {
-    size_t nd = 0;
-    const char *const *dirs = el_config_strings(cfg, "backend_dirs", &nd);
-    for (size_t i = 0; i < nd; i++) {
-        const char *p = dirs[i] + (dirs[i][0] == '/');
-        const char *at = strstr(p, "<name>");
-        if (at) {
-            snprintf(buf, n, "%.*s%s%s", (int)(at - p), p, backend, at + strlen("<name>"));
-            return buf;
-        }
+    const el_strlist *l = &cfg->prefixes;
+    size_t len = strlen(name);
+    for (size_t i = 0; i < l->n; i++) {
+        size_t pl = strlen(l->v[i]);
+        if (!l->from[i].builtin && len > pl && strncmp(name, l->v[i], pl) == 0)
+            return l->v[i];
     }
-    snprintf(buf, n, "the backend's directory");
-    return buf;
+    return NULL;
 }
 
-static void on_include(el_ctx *ctx, state *s, CXCursor c)
-{
-    char spelled[256];
-    elc_spelling(c, spelled, sizeof spelled);
-    CXFile inc = clang_getIncludedFile(c);
-    char name[PATH_MAX];
-    char *real = inc ? realpath(elc_file_name(inc, name, sizeof name), NULL) : NULL;
-    if (el_backend_header_memo(el_ctx_config(ctx), spelled, real)) {
-        backend_include *v = sep_grow(s->inc, &s->cap_inc, s->n_inc, sizeof *v);
-        if (v) {
-            s->inc = v;
-            backend_include *b = &s->inc[s->n_inc++];
-            elc_cursor_location(c, &b->includer, NULL, NULL);
-            snprintf(b->header, sizeof b->header, "%s", spelled);
-            b->backend[0] = '\0';
-            if (real && el_classify_path(ctx, real, b->backend, sizeof b->backend) != EL_FILE_BACKEND)
-                b->backend[0] = '\0';
-        }
-    }
-    free(real);
-}
-
-static void on_definition(el_ctx *ctx, state *s, CXCursor c)
+/* True when reported. */
+static bool on_definition(el_ctx *ctx, CXCursor c)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
     if (!clang_isCursorDefinition(c))
-        return;
-    if (k == CXCursor_VarDecl &&
-        clang_getCursorKind(clang_getCursorSemanticParent(c)) != CXCursor_TranslationUnit)
-        return; /* locals */
+        return false;
+    enum CXCursorKind parent = clang_getCursorKind(clang_getCursorSemanticParent(c));
+    if (k == CXCursor_VarDecl && parent != CXCursor_TranslationUnit && parent != CXCursor_Namespace &&
+        parent != CXCursor_LinkageSpec)
+        return false; /* locals (a C++ namespace's variables are file-scope) */
+    const el_config *cfg = el_ctx_config(ctx);
     char name[256], backend[64], dir[256];
     elc_spelling(c, name, sizeof name);
-    if (el_backend_of_symbol(el_ctx_config(ctx), name, backend, sizeof backend)) {
+    const char *what = k == CXCursor_FunctionDecl ? "function" : "variable";
+    if (el_backend_of_symbol(cfg, name, backend, sizeof backend)) {
         el_report(ctx, c, "definition of backend %s '%s' outside the backend directories; "
-                  "backend %s code belongs in %s", k == CXCursor_FunctionDecl ? "function" : "variable",
-                  name, backend, backend_dir(el_ctx_config(ctx), backend, dir, sizeof dir));
-        return;
+                  "backend %s's code belongs in %s", what, name, backend,
+                  el_backend_dir(ctx, backend, dir, sizeof dir));
+        return true;
     }
-    if (k != CXCursor_FunctionDecl)
+    const char *pre = project_prefix(cfg, name);
+    if (!pre)
+        return false;
+    el_report(ctx, c, "definition of %s '%s', named with the backend prefix '%s', outside "
+              "the backend directories; backend code belongs in %s", what, name, pre,
+              el_backend_dir(ctx, "", dir, sizeof dir));
+    return true;
+}
+
+/* d is declared in a backend-private header (<eh/backend_api.h>, a
+ * vendor's <cblas.h>): the backend-author API counts as backend code. */
+static bool in_backend_header(el_ctx *ctx, CXCursor d)
+{
+    CXFile f = NULL;
+    elc_cursor_location(clang_getCanonicalCursor(d), &f, NULL, NULL);
+    if (!f)
+        return false;
+    const char *real = el_file_path(ctx, f);
+    return real && el_config_is_backend_header(el_ctx_config(ctx), NULL, real);
+}
+
+/* A use of a backend symbol inside a legacy directory's function. */
+static void on_use(el_ctx *ctx, state *s, CXCursor c)
+{
+    if (s->used[0])
+        return; /* one is enough to say so */
+    CXCursor d = clang_getCursorReferenced(c);
+    enum CXCursorKind k = clang_getCursorKind(d);
+    if (clang_Cursor_isNull(d) || clang_isInvalid(k))
         return;
-    /* Judged at the end, once every #include of the file was seen. */
-    definition *v = sep_grow(s->defs, &s->cap_defs, s->n_defs, sizeof *v);
-    if (!v)
+    if (k == CXCursor_VarDecl && clang_getCursorKind(clang_getCursorSemanticParent(d)) !=
+                                     CXCursor_TranslationUnit)
+        return; /* a local */
+    char backend[64];
+    bs_why w = bs_classify(ctx, &s->seen, d, backend, sizeof backend);
+    if ((w == BS_NOT_BACKEND || w == BS_UNDECIDED) && !in_backend_header(ctx, d))
         return;
-    s->defs = v;
-    definition *d = &s->defs[s->n_defs++];
-    elc_cursor_location(c, &d->file, &d->line, &d->col);
-    snprintf(d->name, sizeof d->name, "%s", name);
+    elc_spelling(d, s->used, sizeof s->used);
+    snprintf(s->used_backend, sizeof s->used_backend, "%s", backend);
 }
 
 static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
 {
+    state *s = st;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    /* uses matter only inside a legacy directory's function (cheap test
+     * first: most cursors are uses) */
+    if (k != CXCursor_FunctionDecl && k != CXCursor_VarDecl && (!s->in_legacy || s->used[0]))
+        return;
     if (!el_applies_at(ctx, clang_getCursorLocation(c)))
         return;
-    if (clang_getCursorKind(c) == CXCursor_InclusionDirective)
-        on_include(ctx, st, c);
-    else
-        on_definition(ctx, st, c);
+    if (k == CXCursor_FunctionDecl || k == CXCursor_VarDecl) {
+        bool named = on_definition(ctx, c);
+        if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(c) && el_depth(ctx) == 0) {
+            s->named = named;
+            CXFile f = NULL;
+            elc_cursor_location(c, &f, NULL, NULL);
+            const char *real = el_file_path(ctx, f);
+            s->in_legacy = real && el_config_legacy_backend(el_ctx_config(ctx), real, s->legacy,
+                                                            sizeof s->legacy);
+            s->used[0] = '\0';
+        }
+        return;
+    }
+    CXCursor fn;
+    if (s->in_legacy && el_enclosing_function(ctx, &fn))
+        on_use(ctx, s, c);
+}
+
+static void on_leave(el_ctx *ctx, void *st, CXCursor c)
+{
+    state *s = st;
+    if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !s->in_legacy || el_depth(ctx) != 0)
+        return;
+    if (s->used[0] && !s->named && el_applies_at(ctx, clang_getCursorLocation(c))) {
+        char name[256], dir[256];
+        elc_spelling(c, name, sizeof name);
+        el_report(ctx, c, "function '%s' of a legacy backend directory uses backend symbols "
+                  "('%s'); backend %s's code belongs in %s", name, s->used, s->legacy,
+                  el_backend_dir(ctx, s->legacy, dir, sizeof dir));
+    }
+    s->in_legacy = false;
+    s->used[0] = '\0';
 }
 
 static void end(el_ctx *ctx, void *st)
 {
+    (void)ctx;
     state *s = st;
-    CXTranslationUnit tu = el_tu(ctx);
-    for (size_t i = 0; i < s->n_defs; i++) {
-        const definition *d = &s->defs[i];
-        const backend_include *b = NULL;
-        for (size_t k = 0; k < s->n_inc && !b; k++)
-            if (s->inc[k].includer == d->file)
-                b = &s->inc[k];
-        if (!b)
-            continue;
-        char dir[256];
-        if (b->backend[0])
-            el_report_loc(ctx, clang_getLocation(tu, d->file, d->line, d->col),
-                          "function '%s' is defined in a file that includes '%s', a header of "
-                          "backend '%s'; backend code belongs in %s, frontend code calls ops",
-                          d->name, b->header, b->backend,
-                          backend_dir(el_ctx_config(ctx), b->backend, dir, sizeof dir));
-        else
-            el_report_loc(ctx, clang_getLocation(tu, d->file, d->line, d->col),
-                          "function '%s' is defined in a file that includes backend-private "
-                          "header '%s'; backend code belongs in a backend directory, frontend "
-                          "code calls ops", d->name, b->header);
-    }
-    free(s->inc);
-    free(s->defs);
-    s->inc = NULL;
-    s->defs = NULL;
+    bs_cache_free(&s->seen);
 }
 
 const el_rule el_rule_backend_impl_outside_backends = {
@@ -156,5 +170,6 @@ const el_rule el_rule_backend_impl_outside_backends = {
     .kinds = kinds,
     .state_size = sizeof(state),
     .on_cursor = on_cursor,
+    .on_leave = on_leave,
     .end = end,
 };

@@ -9,9 +9,12 @@
  * backend directory including a header of the same directory is that
  * backend's own code (EH104 reports it): not a finding.
  *
- * The fix: the directive becomes `#include <eh/eh.h>`, once per file --
- * when the file already includes <eh/eh.h> (before any code), or another
- * fixed backend include carries it, the directive's line is removed.  It
+ * The fix: the directive becomes the frontend's include
+ * (el_frontend_include: the project's "frontend_include", or <eh/eh.h>
+ * where the TU uses libeh), once per file -- when the file already
+ * includes it (before any code), or another fixed backend include
+ * carries it, or there is no frontend include, the directive's line is
+ * removed.  It
  * exists when nothing the file still references is declared only in
  * that header or in files reached only through it, counting the callees
  * of calls EH102 rewrites (and the functions it renames where they are
@@ -28,13 +31,14 @@
 
 #include "backend_header_memo.h"
 #include "clang_util.h"
+#include "mem.h"
+#include "path.h"
 #include "config.h"
 #include "rewrite.h"
 #include "rule.h"
 #include "separation.h"
 
 #define RULE "EH101"
-#define EH_H "#include <eh/eh.h>"
 
 typedef struct inc {
     CXCursor cur;
@@ -69,7 +73,8 @@ typedef struct state {
     size_t n_edges, cap_edges;
     ref *refs;
     size_t n_refs, cap_refs;
-    CXFile eh_h;              /* <eh/eh.h> as this TU resolves it, or NULL */
+    CXFile eh_h;              /* the frontend include as this TU resolves it, or NULL */
+    const char *front;        /* the frontend include ("eh/eh.h"), or NULL */
     bool edges_only;          /* the scan of every file's directives (end) */
     el_rewriter *rw;
 } state;
@@ -134,13 +139,11 @@ static void add_include(el_ctx *ctx, state *s, CXCursor c, CXFile file, CXFile t
 {
     const el_config *cfg = el_ctx_config(ctx);
     char backend[64] = "", own[64] = "";
-    char path[PATH_MAX];
     /* a legacy backend directory's file including its own header */
-    char *self = realpath(elc_file_name(file, path, sizeof path), NULL);
+    const char *self = el_file_path(ctx, file);
     bool same_legacy = real && self && el_config_legacy_backend(cfg, real, backend, sizeof backend) &&
                        el_config_legacy_backend(cfg, self, own, sizeof own) &&
                        strcmp(backend, own) == 0;
-    free(self);
     if (same_legacy)
         return;
     inc *v = sep_grow(s->incs, &s->cap_incs, s->n_incs, sizeof *v);
@@ -153,16 +156,26 @@ static void add_include(el_ctx *ctx, state *s, CXCursor c, CXFile file, CXFile t
     x->file = file;
     x->target = target;
     snprintf(x->spelled, sizeof x->spelled, "%s", spelled);
-    if (real && el_classify_path(ctx, real, backend, sizeof backend) == EL_FILE_BACKEND)
-        snprintf(x->msg, sizeof x->msg, "frontend code includes '%s', a header of backend '%s'; "
-                 "include <eh/eh.h> and call ops instead", spelled, backend);
-    else if (real && el_config_legacy_backend(cfg, real, backend, sizeof backend))
+    char dir[256], instead[PATH_MAX + 64] = "";
+    if (s->front)
+        snprintf(instead, sizeof instead, "; include <%s> and call %s instead", s->front,
+                 cfg->frontend_include_from.builtin ? "ops" : "its API");
+    if (real && el_classify_path(ctx, real, backend, sizeof backend) == EL_FILE_BACKEND) {
+        /* the backend's directory; a backend of single files (or one
+         * without a directory): the header itself */
+        const char *place = el_backend_dir(ctx, backend, dir, sizeof dir);
+        size_t pl = strlen(place);
+        char *shown = pl && place[pl - 1] == '/' ? NULL : el_path_display(real);
         snprintf(x->msg, sizeof x->msg, "frontend code includes '%s', a header of backend '%s' "
-                 "outside backends/ (a legacy backend directory); include <eh/eh.h> and call "
-                 "ops instead", spelled, backend);
+                 "(%s)%s", spelled, backend, shown ? shown : place, instead);
+        free(shown);
+    } else if (real && el_config_legacy_backend(cfg, real, backend, sizeof backend))
+        snprintf(x->msg, sizeof x->msg, "frontend code includes '%s', a header of backend '%s' "
+                 "outside %s (a legacy backend directory)%s", spelled, backend,
+                 el_backend_dir(ctx, backend, dir, sizeof dir), instead);
     else
-        snprintf(x->msg, sizeof x->msg, "frontend code includes backend-private header '%s'; "
-                 "include <eh/eh.h> and call ops instead", spelled);
+        snprintf(x->msg, sizeof x->msg, "frontend code includes backend-private header '%s'%s",
+                 spelled, instead);
     CXSourceRange r = clang_getCursorExtent(c);
     CXFile f1 = NULL, f2 = NULL;
     x->begin = offset_of(clang_getRangeStart(r), &f1);
@@ -188,7 +201,7 @@ static enum CXChildVisitResult scan_directive(CXCursor c, CXCursor parent, CXCli
     char spelled[PATH_MAX];
     elc_spelling(c, spelled, sizeof spelled);
     CXFile target = clang_getIncludedFile(c);
-    bool eh_h = strcmp(spelled, "eh/eh.h") == 0;
+    bool eh_h = s->front && strcmp(spelled, s->front) == 0;
     if (target) {
         edge *v = sep_grow(s->edges, &s->cap_edges, s->n_edges, sizeof *v);
         if (v) {
@@ -200,13 +213,11 @@ static enum CXChildVisitResult scan_directive(CXCursor c, CXCursor parent, CXCli
     }
     if (s->edges_only || !el_applies_at(ctx, clang_getCursorLocation(c)))
         return CXChildVisit_Continue;
-    char name[PATH_MAX];
-    char *real = target ? realpath(elc_file_name(target, name, sizeof name), NULL) : NULL;
+    const char *real = el_file_path(ctx, target);
     char legacy[64];
     if (el_backend_header_memo(el_ctx_config(ctx), spelled, real) ||
         (real && el_config_legacy_backend(el_ctx_config(ctx), real, legacy, sizeof legacy)))
         add_include(ctx, s, c, file, target, spelled, real);
-    free(real);
     return CXChildVisit_Continue;
 }
 
@@ -223,6 +234,8 @@ static enum CXVisitorResult scan_file_directive(void *d, CXCursor c, CXSourceRan
  * other files are read in end(), only when there is something to fix. */
 static void on_file(el_ctx *ctx, void *st, CXFile f)
 {
+    state *s = st;
+    s->front = el_frontend_include(ctx);
     void *d[2] = {ctx, st};
     clang_findIncludesInFile(el_tu(ctx), f, (CXCursorAndRangeVisitor){d, scan_file_directive});
 }
@@ -420,8 +433,9 @@ static void fix_file(el_ctx *ctx, state *s, CXFile f)
     }
     if (!carrier)
         carrier = first;
-    /* <eh/eh.h> included already: before the first, or with no code between */
-    bool have = false;
+    /* the frontend include there already: before the first, or with no
+     * code between; with none to add, every fix removes its line */
+    bool have = !s->front;
     for (size_t e = 0; first && e < s->n_edges && !have; e++) {
         const edge *g = &s->edges[e];
         if (!g->eh_h || !clang_File_isEqual(g->from, f))
@@ -441,19 +455,24 @@ static void fix_file(el_ctx *ctx, state *s, CXFile f)
         el_report(ctx, x->cur, "%s", x->msg);
         if (!x->fixable)
             continue;
-        char desc[PATH_MAX + 64];
-        if (have || x != carrier)
-            snprintf(desc, sizeof desc, "remove #include of '%s' (<eh/eh.h> is included)",
-                     x->spelled);
+        char desc[2 * PATH_MAX + 64];
+        if (!s->front)
+            snprintf(desc, sizeof desc, "remove #include of '%s' (nothing uses it)", x->spelled);
+        else if (have || x != carrier)
+            snprintf(desc, sizeof desc, "remove #include of '%s' (<%s> is included)", x->spelled,
+                     s->front);
         else
-            snprintf(desc, sizeof desc, "include <eh/eh.h> instead of '%s'", x->spelled);
+            snprintf(desc, sizeof desc, "include <%s> instead of '%s'", s->front, x->spelled);
         if (!el_fix_begin(ctx, x->safety, desc))
             continue;
         bool ok = true;
-        if (!have)
+        if (!have) {
+            char *text = el_xasprintf("#include <%s>", s->front);
             ok = el_fix_replace(ctx, clang_getRange(clang_getLocationForOffset(tu, f, carrier->begin),
                                                     clang_getLocationForOffset(tu, f, carrier->end)),
-                                EH_H);
+                                text);
+            free(text);
+        }
         if (ok && (have || x != carrier))
             el_fix_replace(ctx, clang_getRange(clang_getLocationForOffset(tu, f, x->line_begin),
                                                clang_getLocationForOffset(tu, f, x->line_end)),

@@ -1,24 +1,26 @@
-/* lint/rules/backend_op_missing.c -- EH105 backend-op-missing: an op of
- * libeh/ops.def that a backend's table does not implement, reported at the
- * table (project-level).
+/* lint/rules/backend_op_missing.c -- EH105 backend-op-missing: an op a
+ * backend's table can hold but does not implement, reported at the table
+ * (project-level); and custom ops with kernels for some backends but not
+ * others (lint/analysis/custom_kernels.c: its facts per TU, its report
+ * here).  What a table can hold is read from its own type
+ * (backend_table.h): the entries of its kernels array, named by the enum
+ * that bounds it -- libeh's eh_backend holds libeh/ops.def's ops, a
+ * project's struct its own -- or, with no such array, its
+ * function-pointer fields.  Not counted: libeh's META ops (the frontend
+ * answers them; no kernel exists), and the slots options.optional names.
  *
  * Per TU: every file-scope definition in backend code (backends/<name>/)
  * whose type is a backend table (options.table_types, "eh_backend") is
  * read from clang's view of its initializer, whatever wrote it
  * (lint/engine/backend_table.h, shared with ember-migrate: the engine does not
  * walk ops.def, an external file, so the initializer is walked there).
- * The table's place and the ops it implements are recorded as a fact.
+ * The table's place and the ops it misses are recorded as a fact.
  *
- * Project hook: each table (once, however many TUs include it) is
- * compared with the op set compiled in from libeh/ops.def, META ops
- * excluded (the frontend answers them; no kernel exists); one finding per
- * table lists the missing ops.  Backends without a table are not
- * reported: there is no table to report at.  A table that names a
+ * Project hook: each table once, however many TUs include it; one
+ * finding per table lists the missing ops.  Backends without a table are
+ * not reported: there is no table to report at.  A table that names a
  * delegate backend (option "delegate_field") runs every op it has no
- * entry for there: it is complete.
- *
- * Also EH105: custom ops with kernels for some backends but not others
- * (lint/analysis/custom_kernels.c: its facts per TU, its report here). */
+ * entry for there: it is complete. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,12 +29,37 @@
 #include "backend_table.h"
 #include "custom_kernels.h"
 #include "clang_util.h"
+#include "mem.h"
 #include "rule.h"
+#include "strbuf.h"
+#include "strmap.h"
 
 #define RULE "EH105"
 #define FACT "EH105.table"
 
 static const enum CXCursorKind kinds[] = {CXCursor_VarDecl, EL_CUSTOM_KERNEL_KINDS, EL_KINDS_END};
+
+/* A META op of libeh/ops.def: answered by the frontend, no kernel. */
+static bool libeh_meta(const el_backend_table *t, const char *slot)
+{
+    if (strcmp(t->op_prefix, "EH_OP_") != 0)
+        return false;
+    for (size_t i = 0; i < el_op_count(); i++)
+        if (strcmp(el_op_name(i), slot) == 0)
+            return strcmp(el_op_kind(i), "META") == 0;
+    return false;
+}
+
+static bool optional_slot(const el_config *cfg, const char *slot)
+{
+    json_object *o = el_config_rule_options(cfg, RULE), *list = NULL;
+    if (!o || !json_object_object_get_ex(o, "optional", &list))
+        return false;
+    for (size_t i = 0; i < json_object_array_length(list); i++)
+        if (strcmp(json_object_get_string(json_object_array_get_idx(list, i)), slot) == 0)
+            return true;
+    return false;
+}
 
 static void on_cursor(el_ctx *ctx, void *state, CXCursor c)
 {
@@ -60,106 +87,77 @@ static void on_cursor(el_ctx *ctx, void *state, CXCursor c)
     elc_file_name(file, path, sizeof path);
     char *real = realpath(path, NULL);
     elc_spelling(c, var, sizeof var);
-    size_t cap = 256 + strlen(path) + strlen(var);
-    for (size_t i = 0; i < el_op_count(); i++)
-        cap += strlen(el_op_name(i)) + 1;
-    char *value = malloc(cap);
-    if (value) {
-        int off = snprintf(value, cap, "%s\t%u\t%u\t%s\t%s\t%s\t ", real ? real : path, line, col,
-                           backend, var, t.op_prefix);
-        for (size_t i = 0; i < el_op_count() && off > 0 && (size_t)off < cap; i++)
-            if (t.implemented[i])
-                off += snprintf(value + off, cap - (size_t)off, "%s ", el_op_name(i));
-        el_fact(ctx, FACT, value);
-        free(value);
-    }
+    /* path, line, col, backend, table, its type, how many ops it can hold,
+     * then the missing ones */
+    el_buf b = {0};
+    size_t holds = 0;
+    for (size_t i = 0; i < t.n_slots; i++)
+        holds += !libeh_meta(&t, t.slot_names[i]) && !optional_slot(el_ctx_config(ctx), t.slot_names[i]);
+    el_buf_printf(&b, "%s\t%u\t%u\t%s\t%s\t%s\t%zu\t", real ? real : path, line, col, backend, var,
+                  t.type_name, holds);
+    for (size_t i = 0; i < t.n_slots; i++)
+        if (!t.slot_set[i] && !libeh_meta(&t, t.slot_names[i]) &&
+            !optional_slot(el_ctx_config(ctx), t.slot_names[i]))
+            el_buf_printf(&b, " %s", t.slot_names[i]);
+    el_fact(ctx, FACT, b.s);
+    el_buf_free(&b);
     free(real);
     el_backend_table_free(&t);
 }
 
 /* ---- the project --------------------------------------------------------------- */
 
-#define MSG_ROOM 700
 #define MAX_LISTED 16 /* ops named in a message; the rest are counted */
 
 static void tables(el_project *p)
 {
     size_t n = el_project_fact_count(p);
-    char **done = calloc(n + 1, sizeof *done);
-    size_t n_done = 0;
-    for (size_t i = 0; i < n && done; i++) {
+    el_strmap done = {0};
+    for (size_t i = 0; i < n; i++) {
         const char *key = NULL, *value = NULL;
         el_project_fact(p, i, NULL, &key, &value);
         if (!key || strcmp(key, FACT) != 0 || !value)
             continue;
-        char *v = strdup(value);
-        if (!v)
-            continue;
-        char *fieldv[7] = {0};
+        char *v = el_xstrdup(value);
+        char *f[8] = {0};
         char *tok = v;
-        for (int k = 0; k < 7; k++) {
-            fieldv[k] = tok;
-            char *tab = tok ? strchr(tok, '\t') : NULL;
-            if (tab) {
+        for (int k = 0; k < 8 && tok; k++) {
+            f[k] = tok;
+            char *tab = k < 7 ? strchr(tok, '\t') : NULL;
+            if (tab)
                 *tab = '\0';
-                tok = tab + 1;
-            } else {
-                tok = NULL;
-            }
+            tok = tab ? tab + 1 : NULL;
         }
-        if (!fieldv[6]) {
+        char *where = f[7] ? el_xasprintf("%s:%s:%s", f[0], f[1], f[2]) : NULL;
+        /* once per table, however many TUs include it */
+        if (!where || el_strmap_put(&done, where, (void *)1)) {
+            free(where);
             free(v);
             continue;
         }
-        /* once per table: the key is path, line and column */
-        char *where = malloc(strlen(fieldv[0]) + 32);
-        bool seen = false;
-        if (where) {
-            sprintf(where, "%s:%s:%s", fieldv[0], fieldv[1], fieldv[2]);
-            for (size_t k = 0; k < n_done && !seen; k++)
-                seen = strcmp(done[k], where) == 0;
-            if (seen)
-                free(where);
-            else
-                done[n_done++] = where;
-        }
-        if (seen) {
-            free(v);
-            continue;
-        }
-        /* the implemented ops: " zeros ones ... " */
-        char list[MSG_ROOM + 64];
-        size_t len = 0, missing = 0, listed = 0;
-        list[0] = '\0';
-        for (size_t op = 0; op < el_op_count(); op++) {
-            if (strcmp(el_op_kind(op), "META") == 0)
-                continue;
-            char needle[256];
-            snprintf(needle, sizeof needle, " %s ", el_op_name(op));
-            if (strstr(fieldv[6], needle))
-                continue;
+        free(where);
+        el_buf list = {0};
+        size_t missing = 0;
+        char *save = NULL;
+        for (char *op = strtok_r(f[7], " ", &save); op; op = strtok_r(NULL, " ", &save)) {
+            if (missing < MAX_LISTED)
+                el_buf_printf(&list, "%s%s", missing ? ", " : "", op);
             missing++;
-            const char *name = el_op_name(op);
-            if (listed == missing - 1 && listed < MAX_LISTED && len + strlen(name) + 2 < MSG_ROOM) {
-                len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", listed ? ", " : "", name);
-                listed++;
-            }
         }
         if (missing) {
             char more[64] = "";
-            if (listed < missing)
-                snprintf(more, sizeof more, ", and %zu more", missing - listed);
-            el_project_report(p, fieldv[0], (unsigned)atoi(fieldv[1]), (unsigned)atoi(fieldv[2]),
-                              "backend '%s' does not implement %zu op%s of libeh/ops.def: "
-                              "%s%s (table '%s' has no [%s...] kernel for %s)",
-                              fieldv[3], missing, missing == 1 ? "" : "s", list, more,
-                              fieldv[4], fieldv[5], missing == 1 ? "it" : "them");
+            if (missing > MAX_LISTED)
+                snprintf(more, sizeof more, ", and %zu more", missing - MAX_LISTED);
+            size_t holds = (size_t)strtoul(f[6], NULL, 10);
+            el_project_report(p, f[0], (unsigned)atoi(f[1]), (unsigned)atoi(f[2]),
+                              "backend '%s' does not implement %zu of the %zu op%s its table "
+                              "'%s' (%s) can hold: %s%s", f[3], missing, holds,
+                              holds == 1 ? "" : "s", f[4], f[5], list.s, more);
         }
+        el_buf_free(&list);
         free(v);
     }
-    for (size_t k = 0; k < n_done; k++)
-        free(done[k]);
-    free(done);
+    el_strmap_free(&done);
 }
 
 static void project(el_project *p)

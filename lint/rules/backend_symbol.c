@@ -2,42 +2,45 @@
  * calls, takes the address of, or uses a type, variable, constant or macro
  * of a backend.
  *
- * What counts as a backend symbol (the declaration clang resolved the
- * name to, so macros, function-pointer aliases and typedefs are seen
- * through):
- *   - anything declared in a file under a backend directory
- *     (backends/<name>/), whatever its name;
- *   - a name with an eh_<backend>_ prefix (backend_prefixes entries with
- *     <backend>, expanded for every known backend; the whole prefix must
- *     match: eh_blast_radius is not backend blas's);
- *   - a name with a library prefix of backend_prefixes (cblas_, Cblas,
- *     LAPACKE_, fftw, cuda, ...; in upper case too: CBLAS_ORDER,
- *     FFTW_ESTIMATE), unless the frontend defines it itself (a linted,
- *     non-backend file holds its definition: the project's own
- *     cblas_helper_count() is not BLAS).
+ * What counts as a backend symbol is lint/analysis/backend_symbols.h's:
+ * the declaration clang resolved the name to (so macros, function-pointer
+ * aliases and typedefs are seen through) is declared in a backend's file,
+ * or named with an eh_<backend>_ prefix, or with a library prefix
+ * (cblas_, cuda, ...) and not the project's own.
  *
  * Reported: a DeclRefExpr to such a function (a call, or its address),
  * variable or enum constant; a call through a function-pointer variable
  * initialized with one (elc_callee); a TypeRef to such a type, or to a
  * typedef whose chain reaches one; an expansion of such a macro defined
  * outside the linted frontend (a frontend macro is seen through: the
- * references in its body are reported where it is used).  Calls are
- * reported at once; other uses at the end of the TU, unless they sit in
- * the extent of a reported call (its arguments: one finding per call) or,
- * for a macro, at the place of another finding.
+ * references in its body are reported where it is used), except on a
+ * preprocessor directive's line (`#if defined(X)`: conditionals are
+ * EH103's, and only for backend_macros).  Calls are reported at once;
+ * other uses at the end of the TU, unless they sit in the extent of a
+ * reported call (its arguments: one finding per call) or, for a macro, at
+ * the place of another finding.
  *
  * Also reported: a call of a function the configuration's "rewrites"
  * give a template for (a project's own wrapper to migrate), whatever its
  * name.  The fix of a reported call is its rewrite (lint/change/rewrite.h): the
  * callee renamed to the op (eh_blas_matmul -> eh_matmul) or the call
- * replaced by the template. */
+ * replaced by the template.  Messages suggest the configuration's
+ * replacement (el_replacement: the project's, or libeh's where the TU
+ * uses libeh), else nothing. */
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "clang_util.h"
 #include "config.h"
+#include "mem.h"
+#include "metadata.h"
+#include "strmap.h"
 #include "rewrite.h"
 #include "rule.h"
+#include "backend_symbols.h"
 #include "separation.h"
 
 #define RULE "EH102"
@@ -60,26 +63,8 @@ typedef struct span {
     unsigned begin, end;
 } span;
 
-/* What is known of one referenced declaration (or macro definition): it
- * is classified once per TU, however often it is referenced. */
-typedef struct verdict {
-    CXCursor decl;          /* the key: as clang_getCursorReferenced gave it */
-    bool used;              /* the slot holds a key */
-    bool known;             /* w and backend are set */
-    bool type_known;        /* type_msg is set */
-    unsigned char w;        /* why */
-    char backend[64];
-    char *type_msg;         /* on_typeref's finding for it; NULL: none */
-} verdict;
-
-typedef struct verdicts {
-    verdict *v;
-    size_t cap, n;          /* cap a power of two (0: nothing yet) */
-} verdicts;
-
 typedef struct state {
-    sep_files files;
-    verdicts seen;
+    bs_cache seen;
     pending *p;
     size_t n_p, cap_p;
     span *calls;
@@ -89,108 +74,18 @@ typedef struct state {
 
 static const enum CXCursorKind kinds[] = {
     CXCursor_DeclRefExpr, CXCursor_CallExpr, CXCursor_TypeRef, CXCursor_MacroExpansion,
-    EL_KINDS_END,
+    CXCursor_FunctionDecl, CXCursor_VarDecl, EL_KINDS_END,
 };
 
 /* ---- what is a backend symbol --------------------------------------------- */
 
-typedef enum why { NOT_BACKEND = 0, BY_PREFIX, BY_LOCATION } why;
+typedef bs_why why;
+#define NOT_BACKEND BS_NOT_BACKEND
+#define BY_LOCATION BS_BY_LOCATION
 
-/* The slot of `decl` (inserted when new); NULL when out of memory. */
-static verdict *verdict_of(verdicts *m, CXCursor decl)
-{
-    if (2 * (m->n + 1) > m->cap) {
-        size_t cap = m->cap ? 2 * m->cap : 256;
-        verdict *v = calloc(cap, sizeof *v);
-        if (!v)
-            return NULL;
-        for (size_t i = 0; i < m->cap; i++) {
-            if (!m->v[i].used)
-                continue;
-            size_t h = clang_hashCursor(m->v[i].decl) & (cap - 1);
-            while (v[h].used)
-                h = (h + 1) & (cap - 1);
-            v[h] = m->v[i];
-        }
-        free(m->v);
-        m->v = v;
-        m->cap = cap;
-    }
-    size_t h = clang_hashCursor(decl) & (m->cap - 1);
-    while (m->v[h].used) {
-        if (clang_equalCursors(m->v[h].decl, decl))
-            return &m->v[h];
-        h = (h + 1) & (m->cap - 1);
-    }
-    verdict *e = &m->v[h];
-    e->used = true;
-    e->decl = decl;
-    m->n++;
-    return e;
-}
-
-static void verdicts_free(verdicts *m)
-{
-    for (size_t i = 0; i < m->cap; i++)
-        free(m->v[i].type_msg);
-    free(m->v);
-    m->v = NULL;
-    m->cap = m->n = 0;
-}
-
-static why classify_decl(el_ctx *ctx, state *s, CXCursor decl, char *backend, size_t n);
-
-/* Is `decl` a backend's?  backend[] receives the backend's name when known.
- * Each declaration is classified once per TU (classify_decl). */
 static why backend_decl(el_ctx *ctx, state *s, CXCursor decl, char *backend, size_t n)
 {
-    verdict *e = verdict_of(&s->seen, decl);
-    if (!e)
-        return classify_decl(ctx, s, decl, backend, n);
-    if (!e->known) {
-        e->w = (unsigned char)classify_decl(ctx, s, decl, e->backend, sizeof e->backend);
-        e->known = true;
-    }
-    snprintf(backend, n, "%s", e->backend);
-    return (why)e->w;
-}
-
-static why classify_decl(el_ctx *ctx, state *s, CXCursor decl, char *backend, size_t n)
-{
-    const el_config *cfg = el_ctx_config(ctx);
-    backend[0] = '\0';
-    char name[256];
-    elc_spelling(decl, name, sizeof name);
-    if (!name[0])
-        return NOT_BACKEND;
-    enum CXCursorKind k = clang_getCursorKind(decl);
-    bool is_macro = k == CXCursor_MacroDefinition;
-
-    if (!is_macro && el_backend_of_symbol(cfg, name, backend, n))
-        return BY_PREFIX;
-
-    /* Where it is first declared. */
-    CXCursor first = is_macro ? decl : clang_getCanonicalCursor(decl);
-    const sep_file_class *fi = sep_decl_file(ctx, &s->files, first);
-    if (fi && fi->cls == EL_FILE_BACKEND) {
-        snprintf(backend, n, "%s", fi->backend);
-        return BY_LOCATION;
-    }
-    backend[0] = '\0';
-    if (is_macro && fi && fi->linted)
-        return NOT_BACKEND; /* the frontend's own macro: its body is seen through */
-    if (!el_backend_prefix_of(cfg, name, true))
-        return NOT_BACKEND;
-    if (is_macro)
-        return BY_PREFIX;
-    /* A library prefix: not the library's when the frontend defines it. */
-    CXCursor def = clang_getCursorDefinition(decl);
-    if (!clang_Cursor_isNull(def)) {
-        const sep_file_class *di = sep_decl_file(ctx, &s->files, def);
-        if (di && di->linted && di->cls != EL_FILE_BACKEND)
-            return NOT_BACKEND;
-    }
-    return BY_PREFIX;
+    return bs_classify(ctx, &s->seen, decl, backend, n);
 }
 
 /* ---- reporting ------------------------------------------------------------- */
@@ -238,7 +133,7 @@ static pending *defer(state *s, CXSourceLocation loc, bool macro, const char *ms
 static const char *hint(el_ctx *ctx, const char *name, char *buf, size_t n)
 {
     char use[256];
-    if (el_symbol_replacement(el_ctx_config(ctx), name, use, sizeof use))
+    if (el_replacement(ctx, name, use, sizeof use))
         snprintf(buf, n, "; use %s", use);
     else
         buf[0] = '\0';
@@ -253,6 +148,132 @@ static const char *whose(why w, const char *backend, char *buf, size_t n)
     else
         buf[0] = '\0';
     return buf;
+}
+
+/* ---- what another TU knows ------------------------------------------------------ */
+
+static bool is_callee(el_ctx *ctx, CXCursor e, CXCursor *call);
+
+#define FACT_USE "EH102.use"
+#define FACT_DEF "EH102.def"
+#define FACT_OWN "EH102.own"
+
+/* A use of a function this TU neither defines nor knows as a backend's
+ * (the project's own, declared in darknet.h): a backend's after all when
+ * a backend file defines it, which only the TU of that file knows; and
+ * when it has a library's prefix (undecided), the library's unless a
+ * linted non-backend file defines it.  The project hook decides. */
+static void note_external_use(el_ctx *ctx, state *s, CXCursor fn, CXCursor ref,
+                              bool library_prefix)
+{
+    /* only a backend file of the run can define it */
+    if (!library_prefix && !el_linted_backend_code(ctx))
+        return;
+    if (!clang_Cursor_isNull(clang_getCursorDefinition(fn)) || !el_applies_at(ctx, clang_getCursorLocation(ref)))
+        return;
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(clang_getCanonicalCursor(fn))))
+        return;
+    /* "USR\tname\thint", once per function and TU */
+    char **note = bs_note(&s->seen, fn);
+    if (note && !*note) {
+        CXString usr = clang_getCursorUSR(fn);
+        const char *u = clang_getCString(usr);
+        char name[256], h[300];
+        elc_spelling(fn, name, sizeof name);
+        *note = el_xasprintf("%s\t%s\t%s", u ? u : "", name, hint(ctx, name, h, sizeof h));
+        clang_disposeString(usr);
+    }
+    if (!note || !*note || (*note)[0] == '\t')
+        return; /* no USR */
+    CXFile f = NULL;
+    unsigned line = 0, col = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(ref), &f, &line, &col, NULL);
+    const char *path = el_file_path(ctx, f);
+    if (!path)
+        return;
+    const char *t1 = strchr(*note, '\t'), *t2 = strchr(t1 + 1, '\t');
+    CXCursor call;
+    char *v = el_xasprintf("%.*s\t%.*s\t%s\t%u\t%u\t%d\t%d\t%s", (int)(t1 - *note), *note,
+                           (int)(t2 - t1 - 1), t1 + 1, path, line, col, is_callee(ctx, ref, &call),
+                           library_prefix, t2 + 1);
+    el_fact(ctx, FACT_USE, v);
+    free(v);
+}
+
+/* A function defined in a backend file (its USR and backend), or in a
+ * linted non-backend file with a library's prefix (the project's own). */
+static void note_definition(el_ctx *ctx, CXCursor fn)
+{
+    const char *backend = NULL;
+    if (!clang_isCursorDefinition(fn) || clang_getCursorLinkage(fn) != CXLinkage_External)
+        return;
+    el_file_class cls = el_cursor_class(ctx, fn, &backend);
+    char name[256];
+    if (cls == EL_FILE_EXTERNAL ||
+        (cls != EL_FILE_BACKEND &&
+         !el_backend_prefix_of(el_ctx_config(ctx), elc_spelling(fn, name, sizeof name), true)))
+        return;
+    CXString usr = clang_getCursorUSR(fn);
+    const char *u = clang_getCString(usr);
+    if (u && u[0]) {
+        char *v = el_xasprintf("%s\t%s", u, cls == EL_FILE_BACKEND ? backend : "");
+        el_fact(ctx, cls == EL_FILE_BACKEND ? FACT_DEF : FACT_OWN, v);
+        free(v);
+    }
+    clang_disposeString(usr);
+}
+
+static void project(el_project *p)
+{
+    el_strmap defs = {0}, own = {0};
+    size_t n = el_project_fact_count(p);
+    for (size_t i = 0; i < n; i++) {
+        const char *key = NULL, *value = NULL;
+        el_project_fact(p, i, NULL, &key, &value);
+        bool def = strcmp(key, FACT_DEF) == 0;
+        if (!def && strcmp(key, FACT_OWN) != 0)
+            continue;
+        const char *tab = strchr(value, '\t');
+        if (!tab)
+            continue;
+        char *usr = el_xstrndup(value, (size_t)(tab - value));
+        el_strmap_put(def ? &defs : &own, usr, (void *)(tab + 1));
+        free(usr);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const char *key = NULL, *value = NULL;
+        el_project_fact(p, i, NULL, &key, &value);
+        if (strcmp(key, FACT_USE) != 0)
+            continue;
+        char *v = el_xstrdup(value);
+        char *f[8] = {0}, *t = v;
+        for (int k = 0; k < 8 && t; k++) {
+            f[k] = t;
+            char *tab = k < 7 ? strchr(t, '\t') : NULL;
+            if (tab)
+                *tab = '\0';
+            t = tab ? tab + 1 : NULL;
+        }
+        if (!f[7]) {
+            free(v);
+            continue;
+        }
+        const char *backend = el_strmap_get(&defs, f[0]);
+        bool library = !backend && atoi(f[6]) && !el_strmap_get(&own, f[0]);
+        bool call = atoi(f[5]);
+        if (backend)
+            el_project_report(p, f[2], (unsigned)atoi(f[3]), (unsigned)atoi(f[4]),
+                              "%s backend function '%s' of backend '%s'%s%s",
+                              call ? "call to" : "use of", f[1], backend,
+                              call ? "" : " (its address)", f[7]);
+        else if (library)
+            el_project_report(p, f[2], (unsigned)atoi(f[3]), (unsigned)atoi(f[4]),
+                              "%s backend function '%s'%s%s", call ? "call to" : "use of", f[1],
+                              call ? "" : " (its address)", f[7]);
+        free(v);
+    }
+    el_strmap_free(&defs);
+    el_strmap_free(&own);
 }
 
 /* ---- the cursors ------------------------------------------------------------ */
@@ -278,6 +299,23 @@ static bool is_callee(el_ctx *ctx, CXCursor e, CXCursor *call)
     return false;
 }
 
+/* A backend predicate EH103 reports (its options.backend_predicates, the
+ * rule on): the call is that rule's finding, one root cause once. */
+static bool eh103_predicate(el_ctx *ctx, const char *name)
+{
+    const el_config *cfg = el_ctx_config(ctx);
+    int k = el_meta_index("EH103");
+    json_object *o = el_config_rule_options(cfg, "EH103"), *l = NULL;
+    if (k < 0 || !cfg->rules[k].enabled || !o ||
+        !json_object_object_get_ex(o, "backend_predicates", &l) ||
+        !json_object_is_type(l, json_type_array))
+        return false;
+    for (size_t i = 0; i < json_object_array_length(l); i++)
+        if (fnmatch(json_object_get_string(json_object_array_get_idx(l, i)), name, 0) == 0)
+            return true;
+    return false;
+}
+
 static void on_declref(el_ctx *ctx, state *s, CXCursor c)
 {
     CXCursor d = clang_getCursorReferenced(c);
@@ -292,8 +330,17 @@ static void on_declref(el_ctx *ctx, state *s, CXCursor c)
         return;
     }
     char backend[64], name[256], h[300], o[96], msg[1024];
+    if (k == CXCursor_FunctionDecl) {
+        elc_spelling(d, name, sizeof name);
+        if (eh103_predicate(ctx, name))
+            return;
+    }
     why w = backend_decl(ctx, s, d, backend, sizeof backend);
     CXCursor call;
+    if (w == BS_UNDECIDED) {
+        note_external_use(ctx, s, d, c, true);
+        return;
+    }
     if (w == NOT_BACKEND) {
         /* a function the configuration has a call template for */
         const el_rewrite_rule *t = NULL;
@@ -305,6 +352,8 @@ static void on_declref(el_ctx *ctx, state *s, CXCursor c)
             snprintf(msg, sizeof msg, "call to '%s', which the configuration's rewrites "
                      "replace with '%.200s'", name, t->replacement);
             report_call(ctx, s, c, call, msg);
+        } else if (k == CXCursor_FunctionDecl) {
+            note_external_use(ctx, s, d, c, false);
         }
         return;
     }
@@ -363,7 +412,7 @@ static void on_call(el_ctx *ctx, state *s, CXCursor call)
         return;
     char backend[64], name[256], via[256], h[300], o[96];
     why w = backend_decl(ctx, s, fn, backend, sizeof backend);
-    if (w == NOT_BACKEND)
+    if (w == NOT_BACKEND || w == BS_UNDECIDED)
         return;
     elc_spelling(fn, name, sizeof name);
     CXCursor v = elc_referenced(callee_expr);
@@ -460,11 +509,12 @@ static void on_typeref(el_ctx *ctx, state *s, CXCursor c)
     if (k != CXCursor_TypedefDecl && k != CXCursor_StructDecl && k != CXCursor_UnionDecl &&
         k != CXCursor_EnumDecl)
         return;
-    /* The finding depends on d alone: worked out once per TU. */
-    verdict *e = verdict_of(&s->seen, d);
-    if (e && e->type_known) {
-        if (e->type_msg)
-            defer(s, clang_getCursorLocation(c), false, e->type_msg);
+    /* The finding depends on d alone: worked out once per TU (the note
+     * holds it, "" for none). */
+    char **note = bs_note(&s->seen, d);
+    if (note && *note) {
+        if ((*note)[0])
+            defer(s, clang_getCursorLocation(c), false, *note);
         return;
     }
     char msg[1024];
@@ -472,17 +522,45 @@ static void on_typeref(el_ctx *ctx, state *s, CXCursor c)
     if (found)
         defer(s, clang_getCursorLocation(c), false, msg);
     /* Remember it (type_finding may have grown the table: look d up again). */
-    e = verdict_of(&s->seen, d);
-    if (e) {
-        e->type_msg = found ? strdup(msg) : NULL;
-        e->type_known = !found || e->type_msg;
+    note = bs_note(&s->seen, d);
+    if (note && !*note)
+        *note = strdup(found ? msg : "");
+}
+
+/* The location is on a preprocessor directive's line (#if, #ifdef, ...,
+ * continuation lines included). */
+static bool on_directive_line(el_ctx *ctx, CXSourceLocation loc)
+{
+    CXFile f = NULL;
+    unsigned off = 0;
+    clang_getExpansionLocation(loc, &f, NULL, NULL, &off);
+    size_t size = 0;
+    const char *t = f ? clang_getFileContents(el_tu(ctx), f, &size) : NULL;
+    if (!t || off > size)
+        return false;
+    size_t b = off;
+    for (;;) {
+        while (b > 0 && t[b - 1] != '\n')
+            b--;
+        /* a continued line: the directive starts further up */
+        if (b >= 2 && t[b - 2] == '\\')
+            b--;
+        else if (b >= 3 && t[b - 2] == '\r' && t[b - 3] == '\\')
+            b -= 2;
+        else
+            break;
     }
+    while (b < size && (t[b] == ' ' || t[b] == '\t'))
+        b++;
+    return b < size && t[b] == '#';
 }
 
 static void on_macro(el_ctx *ctx, state *s, CXCursor c)
 {
     CXCursor d = clang_getCursorReferenced(c);
     if (clang_getCursorKind(d) != CXCursor_MacroDefinition)
+        return;
+    if (on_directive_line(ctx, clang_getCursorLocation(c)))
         return;
     char backend[64], name[256], msg[1024];
     if (backend_decl(ctx, s, d, backend, sizeof backend) == NOT_BACKEND)
@@ -497,9 +575,16 @@ static void on_macro(el_ctx *ctx, state *s, CXCursor c)
 
 static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
 {
+    state *s = st;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_FunctionDecl || (k == CXCursor_VarDecl && el_depth(ctx) == 0)) {
+        bs_note_declaration(ctx, &s->seen, c); /* what backend files declare */
+        if (k == CXCursor_FunctionDecl)
+            note_definition(ctx, c);
+        return;
+    }
     if (!el_applies_at(ctx, clang_getCursorLocation(c)))
         return;
-    state *s = st;
     switch (clang_getCursorKind(c)) {
     case CXCursor_DeclRefExpr:
         on_declref(ctx, s, c);
@@ -552,7 +637,7 @@ static void end(el_ctx *ctx, void *st)
     s->rw = NULL;
     s->p = NULL;
     s->calls = NULL;
-    verdicts_free(&s->seen);
+    bs_cache_free(&s->seen);
 }
 
 const el_rule el_rule_backend_symbol = {
@@ -561,4 +646,5 @@ const el_rule el_rule_backend_symbol = {
     .state_size = sizeof(state),
     .on_cursor = on_cursor,
     .end = end,
+    .project = project,
 };

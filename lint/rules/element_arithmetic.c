@@ -73,16 +73,18 @@ static bool computes_address(el_ctx *ctx, CXCursor c)
     return false;
 }
 
-/* `eh_multiply` or `eh_multiply_scalar` for an operator. */
-static const char *op_for(const char *op, bool integer, bool scalar, char *buf, size_t n)
+/* "; use eh_multiply_scalar on the tensor", or a neutral ending when the
+ * configuration names no replacement (function_lists.h). */
+static const char *advice(el_ctx *ctx, const char *op, bool integer, bool scalar, bool accumulate,
+                          char *buf, size_t n)
 {
-    const char *use = sf_operator_op(op, integer);
-    if (!use)
-        return "ops";
-    if (scalar && !strchr(use, '(') && el_is_op(use))
-        snprintf(buf, n, "%s_scalar", use);
+    char use[96];
+    const char *s = accumulate ? sf_suggest_accumulation(ctx, op, use, sizeof use)
+                               : sf_suggest_operator(ctx, op, integer, scalar, use, sizeof use);
+    if (s)
+        snprintf(buf, n, "; use %s on the tensor", s);
     else
-        snprintf(buf, n, "%s", use);
+        snprintf(buf, n, "; compute it on the tensor, not element by element on the host");
     return buf;
 }
 
@@ -100,7 +102,7 @@ static void judge(el_ctx *ctx, const sf_func *f, CXCursor c)
     if (!left && !right)
         return;
     const char *from = left ? left : right;
-    char op[8], use[96];
+    char op[8], use[160];
     bool integer = elc_type_is_integer(type);
 
     if (kind == CXCursor_UnaryOperator) {
@@ -111,8 +113,9 @@ static void judge(el_ctx *ctx, const sf_func *f, CXCursor c)
             snprintf(op, sizeof op, "neg");
         else if (strcmp(op, "++") != 0 && strcmp(op, "--") != 0)
             return;
-        el_report(ctx, c, "'%s' on an element of tensor storage (from %s); use %s on the tensor",
-                  strcmp(op, "neg") == 0 ? "-" : op, from, op_for(op, integer, false, use, sizeof use));
+        el_report(ctx, c, "'%s' on an element of tensor storage (from %s)%s",
+                  strcmp(op, "neg") == 0 ? "-" : op, from,
+                  advice(ctx, op, integer, false, false, use, sizeof use));
         return;
     }
     /* + - * / % convert both operands to the type of their result; a
@@ -133,17 +136,17 @@ static void judge(el_ctx *ctx, const sf_func *f, CXCursor c)
             return;
         bool accumulates = !left && clang_getCursorKind(sf_strip(k[0], false)) == CXCursor_DeclRefExpr;
         if (accumulates && (op[0] == '+' || op[0] == '*'))
-            el_report(ctx, c, "'%s=' accumulates elements of tensor storage (from %s) on the host; "
-                      "use %s on the tensor", op, from, op[0] == '+' ? "eh_sum" : "eh_prod");
+            el_report(ctx, c, "'%s=' accumulates elements of tensor storage (from %s) on the host%s",
+                      op, from, advice(ctx, op, integer, false, true, use, sizeof use));
         else
-            el_report(ctx, c, "'%s=' on an element of tensor storage (from %s); use %s on the tensor",
-                      op, from, op_for(op, integer, !(left && right), use, sizeof use));
+            el_report(ctx, c, "'%s=' on an element of tensor storage (from %s)%s", op, from,
+                      advice(ctx, op, integer, !(left && right), false, use, sizeof use));
         return;
     }
     if (!elc_is_arithmetic_op(op))
         return;
-    el_report(ctx, c, "'%s' on an element of tensor storage (from %s); use %s on the tensor", op,
-              from, op_for(op, integer, !(left && right), use, sizeof use));
+    el_report(ctx, c, "'%s' on an element of tensor storage (from %s)%s", op, from,
+              advice(ctx, op, integer, !(left && right), false, use, sizeof use));
 }
 
 static void on_cursor(el_ctx *ctx, void *st_, CXCursor c)

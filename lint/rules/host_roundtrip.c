@@ -35,7 +35,7 @@ static void end(el_ctx *ctx, void *st)
 
 static void judge(el_ctx *ctx, const sf_func *f, CXCursor call)
 {
-    const sf_fn *fn = sf_call_function(call);
+    const sf_fn *fn = sf_call_function(ctx, call);
     sf_origin o;
     if (!fn || !sf_host_data(f, clang_Cursor_getArgument(call, (unsigned)fn->arg_a), &o))
         return;
@@ -45,8 +45,8 @@ static void judge(el_ctx *ctx, const sf_func *f, CXCursor call)
     if (o.file == file && o.offset >= off)
         return; /* the data leaves the tensor after this call */
     el_report(ctx, call, "'%s' makes a tensor from data copied out of a tensor by '%s' (line %u): "
-              "a host round trip; compute with ops on the tensor (eh_copy for a copy)",
-              fn->name, o.fn, o.line);
+              "a host round trip; compute on the tensor%s", fn->name, o.fn, o.line,
+              el_uses_libeh(ctx) ? " with ops (eh_copy for a copy)" : "");
 }
 
 static void on_cursor(el_ctx *ctx, void *st_, CXCursor c)
@@ -57,7 +57,7 @@ static void on_cursor(el_ctx *ctx, void *st_, CXCursor c)
     enum CXCursorKind kind = clang_getCursorKind(c);
     if (kind != CXCursor_CallExpr)
         return;
-    const sf_fn *fn = sf_call_function(c);
+    const sf_fn *fn = sf_call_function(ctx, c);
     if (!fn || fn->kind != SF_FN_TO_TENSOR || fn->arg_a < 0 ||
         fn->arg_a >= clang_Cursor_getNumArguments(c))
         return;

@@ -12,10 +12,12 @@
  * division (`(double)a / b`), integer division passed to a variadic
  * function (no conversion), and constant divisions that are exact
  * (`sizeof a / sizeof a[0]`, `8 / 2`). */
+#include <stdio.h>
 #include <string.h>
 
 #include "clang_util.h"
 #include "expr_util.h"
+#include "function_lists.h"
 #include "rule.h"
 
 static const enum CXCursorKind kinds[] = {CXCursor_BinaryOperator, EL_KINDS_END};
@@ -91,9 +93,11 @@ static void on_binary(el_ctx *ctx, void *state, CXCursor c)
     char ts[64], fs[64];
     elc_string(clang_getTypeSpelling(to), ts, sizeof ts);
     elc_string(clang_getTypeSpelling(t), fs, sizeof fs);
+    char use[160], on_tensors[200] = "";
+    if (sf_suggest_operator(ctx, "/", false, false, use, sizeof use))
+        snprintf(on_tensors, sizeof on_tensors, ", or use %s on tensors", use);
     el_report(ctx, c, "integer division (%s) converted to %s: the fraction is lost before the "
-              "conversion; convert an operand first ((%s)a / b), or use eh_divide on tensors",
-              fs, ts, ts);
+              "conversion; convert an operand first ((%s)a / b)%s", fs, ts, ts, on_tensors);
 }
 
 const el_rule el_rule_integer_division = {

@@ -2,8 +2,9 @@
  * function (or abs/labs) applied to elements of tensor storage, or to a
  * value computed from them (`sqrtf(p[i] * p[i])`, `exp(v)` where v was
  * read from storage).  The functions and the op each maps to are data:
- * rules/op_equivalents.json ("libm", "stdlib"); the message names the op
- * (sqrt -> eh_sqrt, expf -> eh_exp, pow -> eh_power, ...), or says that
+ * rules/op_equivalents.json ("libm", "stdlib"); the message names the
+ * project's replacement ("replacements"), or where the TU uses libeh its
+ * op (sqrt -> eh_sqrt, expf -> eh_exp, pow -> eh_power, ...) or that
  * there is none yet.
  *
  * Only functions declared in a system header (or compiler builtins) count,
@@ -51,8 +52,8 @@ static void judge(el_ctx *ctx, const sf_func *f, CXCursor call)
         return;
     char name[128];
     elc_spelling(callee, name, sizeof name);
-    const char *suggest = NULL, *base = NULL;
-    if (!sf_libm(name, &suggest, &base) || !is_library_function(callee, name))
+    const char *base = NULL;
+    if (!sf_libm(name, NULL, &base) || !is_library_function(callee, name))
         return;
     const char *from = NULL;
     int n = clang_Cursor_getNumArguments(call);
@@ -60,13 +61,19 @@ static void judge(el_ctx *ctx, const sf_func *f, CXCursor call)
         from = sf_derived(f, clang_Cursor_getArgument(call, (unsigned)i), SF_ELEMENTS);
     if (!from)
         return;
+    char use[160];
+    bool none = false;
+    const char *suggest = sf_suggest_libm(ctx, name, &none, use, sizeof use);
     if (suggest)
         el_report(ctx, call, "'%s' on elements of tensor storage (from %s); use %s on the tensor",
                   name, from, suggest);
-    else
+    else if (none)
         el_report(ctx, call, "'%s' on elements of tensor storage (from %s); no op computes %s yet: "
                   "add one (docs/adding-an-op.md) rather than computing on the host",
                   name, from, base);
+    else
+        el_report(ctx, call, "'%s' on elements of tensor storage (from %s); compute it on the "
+                  "tensor, not element by element on the host", name, from);
 }
 
 static void on_cursor(el_ctx *ctx, void *st_, CXCursor c)

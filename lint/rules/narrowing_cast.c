@@ -5,6 +5,8 @@
  * (eh_item), or of a value computed from one.  Types are clang's
  * canonical types, so typedefs and macros do not hide a narrowing.
  *
+ * C++'s static_cast<float>(x) and float(x) are explicit casts too.
+ *
  * Not findings: widening casts, casts to _Bool (a truth test), integer to
  * floating casts, casts of values that never came from a tensor, and
  * implicit conversions (the compiler's -Wfloat-conversion reports those). */
@@ -15,7 +17,9 @@
 #include "rule.h"
 #include "storage_flow.h"
 
-static const enum CXCursorKind kinds[] = {SF_OBSERVED_KINDS, CXCursor_CStyleCastExpr, EL_KINDS_END};
+static const enum CXCursorKind kinds[] = {SF_OBSERVED_KINDS, CXCursor_CStyleCastExpr,
+                                          CXCursor_CXXStaticCastExpr, CXCursor_CXXFunctionalCastExpr,
+                                          EL_KINDS_END};
 
 
 static void begin(el_ctx *ctx, void *st)
@@ -57,6 +61,25 @@ static enum CXChildVisitResult last_visit(CXCursor c, CXCursor p, CXClientData d
     return CXChildVisit_Continue;
 }
 
+/* The precision the value of a local variable had before it was widened
+ * into it (double w = (double)p[0] or = p[0], with float p[]): the
+ * rank of its initializer's type under conversions and casts; 0 when the
+ * operand is not such a variable. */
+static int origin_rank(CXCursor operand)
+{
+    CXCursor e = sf_strip(operand, true);
+    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+        return 0;
+    CXCursor var = clang_getCursorReferenced(e);
+    if (clang_getCursorKind(var) != CXCursor_VarDecl)
+        return 0;
+    CXCursor init = clang_Cursor_getVarDeclInitializer(var);
+    if (clang_Cursor_isNull(init))
+        return 0;
+    CXCursor inner = sf_strip(init, true);
+    return float_rank(clang_getCanonicalType(clang_getCursorType(inner)).kind);
+}
+
 /* The cast's operand and whether it narrows a floating value; *to_int
  * for a floating to integer cast. */
 static bool narrows(CXCursor cast, CXCursor *operand, CXType *from, CXType *to, bool *to_int)
@@ -70,8 +93,22 @@ static bool narrows(CXCursor cast, CXCursor *operand, CXType *from, CXType *to, 
     clang_visitChildren(cast, last_visit, operand);
     if (clang_Cursor_isNull(*operand))
         return false;
+    /* C++ keeps the conversion the cast performs as an implicit one below
+     * it (static_cast<int>(f) holds int(f), which holds f): the value
+     * cast is what lies under the implicit conversions */
+    for (int guard = 0; guard < 8 && clang_getCursorKind(*operand) == CXCursor_UnexposedExpr; guard++) {
+        CXCursor inner = elc_child(*operand, 0);
+        if (clang_Cursor_isNull(inner) || elc_child_count(*operand) != 1)
+            break;
+        *operand = inner;
+    }
     *from = clang_getCanonicalType(clang_getCursorType(*operand));
     int rf = float_rank(from->kind);
+    /* a variable that only holds a widened narrower value (double w =
+     * p[0] with float p[]): casting back loses nothing */
+    int orig = origin_rank(*operand);
+    if (orig && orig < rf && rt && rt >= orig)
+        return false;
     return rf && ((rt && rt < rf) || *to_int);
 }
 
@@ -88,11 +125,11 @@ static void judge(el_ctx *ctx, const sf_func *f, CXCursor cast)
     char fs[64], ts[64];
     elc_string(clang_getTypeSpelling(from), fs, sizeof fs);
     elc_string(clang_getTypeSpelling(to), ts, sizeof ts);
-    const sf_fn *fn = sf_function(src);
+    const sf_fn *fn = sf_function(el_ctx_config(ctx), src);
     bool scalar = fn && fn->kind == SF_FN_SCALAR_READ;
-    el_report(ctx, cast, "cast from %s to %s %s a value from %s%s; keep it in a tensor "
-              "(eh_cast changes a tensor's dtype)", fs, ts, to_int ? "truncates" : "rounds",
-              scalar ? "" : "tensor storage via ", src);
+    el_report(ctx, cast, "cast from %s to %s %s a value from %s%s; keep it in a tensor%s", fs, ts,
+              to_int ? "truncates" : "rounds", scalar ? "" : "tensor storage via ", src,
+              el_uses_libeh(ctx) ? " (eh_cast changes a tensor's dtype)" : "");
 }
 
 static void on_cursor(el_ctx *ctx, void *st_, CXCursor c)
@@ -101,7 +138,8 @@ static void on_cursor(el_ctx *ctx, void *st_, CXCursor c)
     if (!sf_candidates_enter(ctx, st, c))
         return;
     enum CXCursorKind kind = clang_getCursorKind(c);
-    if (kind != CXCursor_CStyleCastExpr)
+    if (kind != CXCursor_CStyleCastExpr && kind != CXCursor_CXXStaticCastExpr &&
+        kind != CXCursor_CXXFunctionalCastExpr)
         return;
     CXCursor operand;
     CXType from, to;

@@ -1,29 +1,53 @@
 /* lint/rules/parse_error.c -- EH000 parse-error: a file that does not
- * parse.  One finding per linted file with errors, at its first error
- * (clang's message, and how many more there are).  An error in an
- * external header is reported at the #include that leads to it.  The
- * other rules still run on what libclang recovered. */
+ * parse, reported at its first real error (clang's message, and how many
+ * more errors the file has).
+ *
+ * Per TU: the errors are sorted into the linted files they are in; an
+ * error inside an external header counts at the #include of a linted
+ * file that leads to it; clang's "too many errors emitted" (no place of
+ * its own) is not an error of any file.  A .c file's errors are reported
+ * at once.  A header's are not: the TU records, as facts, the first
+ * error of each linted header it saw failing, and -- when the whole TU
+ * parses -- each linted header it read.  The project hook then reports a header once, at
+ * the header, when it failed wherever it was parsed; a header that parses
+ * in some TU (alone, or in another includer) is not blamed -- each TU it
+ * failed in is reported instead, at the #include of its main file that
+ * leads to it (that file includes the header without what it needs),
+ * unless the main file has errors of its own, reported already.  A
+ * header that fails only in headers parsed on their own (no source file of
+ * this configuration reaches it) is not reported when it parses in
+ * another file, or when a linted file or a source file next to it
+ * #includes it, even where the preprocessor skipped it (written to follow
+ * other includes, never compiled in this configuration). */
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "clang_util.h"
+#include "language.h"
 #include "mem.h"
 #include "path.h"
 #include "rule.h"
 
+#define FACT_FAIL "EH000.fail"
+#define FACT_OK "EH000.ok"
+
 typedef struct file_errors {
-    CXFile file;               /* the linted file reported in */
-    CXSourceLocation at;       /* its first error (or the #include) */
+    CXFile file;               /* the linted file the errors count in */
+    unsigned offset;           /* of its first error */
+    CXSourceLocation at;
     char first[700];
     unsigned count;
 } file_errors;
 
 typedef struct include_site {
-    CXFile file;               /* an external file */
-    CXSourceLocation at;       /* where a linted file includes it */
+    CXFile file;
+    CXSourceLocation at;       /* where the first linted file on its stack includes it */
     bool found;
+    CXSourceLocation in_main;  /* where the main file includes it (stack bottom) */
+    bool has_main;
 } include_site;
 
 typedef struct inclusions {
@@ -37,14 +61,73 @@ static void on_inclusion(CXFile f, CXSourceLocation *stack, unsigned n, CXClient
     inclusions *in = d;
     el_grow(&in->v, &in->cap, in->n + 1, sizeof *in->v);
     include_site *s = &in->v[in->n++];
+    memset(s, 0, sizeof *s);
     s->file = f;
-    s->found = false;
     for (unsigned i = 0; i < n && !s->found; i++) {
         if (el_is_linted(in->ctx, stack[i])) {
             s->at = stack[i];
             s->found = true;
         }
     }
+    if (n > 0) {
+        s->in_main = stack[n - 1];
+        s->has_main = true;
+    }
+}
+
+static const include_site *site_of(const inclusions *in, CXFile f)
+{
+    for (size_t k = 0; k < in->n; k++)
+        if (clang_File_isEqual(in->v[k].file, f))
+            return &in->v[k];
+    return NULL;
+}
+
+/* clang's own notice that it stopped: not an error of the code. */
+static bool is_stop_notice(const char *msg)
+{
+    return strstr(msg, "too many errors emitted") != NULL;
+}
+
+static file_errors *errors_of(file_errors **v, size_t *n, size_t *cap, CXFile f)
+{
+    for (size_t k = 0; k < *n; k++)
+        if (clang_File_isEqual((*v)[k].file, f))
+            return &(*v)[k];
+    el_grow(v, cap, *n + 1, sizeof **v);
+    file_errors *e = &(*v)[(*n)++];
+    memset(e, 0, sizeof *e);
+    e->file = f;
+    return e;
+}
+
+/* "does not parse: MSG (and N more errors)" into buf. */
+static void describe(const file_errors *e, char *buf, size_t n)
+{
+    if (e->count > 1)
+        snprintf(buf, n, "%s (and %u more error%s)", e->first, e->count - 1,
+                 e->count > 2 ? "s" : "");
+    else
+        snprintf(buf, n, "%s", e->first);
+}
+
+/* main_failed: the TU's main file has errors of its own, which explain
+ * the header's (no blame needed). */
+static void record_header(el_ctx *ctx, const inclusions *in, const file_errors *e, bool main_failed)
+{
+    char path[PATH_MAX], msg[800];
+    char *real = realpath(elc_file_name(e->file, path, sizeof path), NULL);
+    unsigned line = 0, col = 0, il = 0, ic = 0;
+    elc_location(e->at, NULL, &line, &col);
+    const include_site *s = site_of(in, e->file);
+    if (s && s->has_main && !main_failed)
+        clang_getExpansionLocation(s->in_main, NULL, &il, &ic, NULL);
+    describe(e, msg, sizeof msg);
+    char *value = el_xasprintf("%s\t%u\t%u\t%u\t%u\t%d\t%s", real ? real : path, line, col, il, ic,
+                               el_main_is_header(ctx), msg);
+    el_fact(ctx, FACT_FAIL, value);
+    free(value);
+    free(real);
 }
 
 static void begin(el_ctx *ctx, void *state)
@@ -53,9 +136,10 @@ static void begin(el_ctx *ctx, void *state)
     CXTranslationUnit tu = el_tu(ctx);
     unsigned nd = clang_getNumDiagnostics(tu);
     inclusions in = {ctx, NULL, 0, 0};
-    bool have_inclusions = false;
+    clang_getInclusions(tu, on_inclusion, &in);
     file_errors *errs = NULL;
     size_t n_errs = 0, cap_errs = 0;
+    CXFile main = clang_getFile(tu, el_main_file(ctx));
 
     for (unsigned i = 0; i < nd; i++) {
         CXDiagnostic d = clang_getDiagnostic(tu, i);
@@ -68,31 +152,26 @@ static void begin(el_ctx *ctx, void *state)
         CXSourceLocation loc = clang_getDiagnosticLocation(d);
         clang_disposeDiagnostic(d);
         CXFile f = NULL;
-        elc_location(loc, &f, NULL, NULL);
+        unsigned off = 0;
+        clang_getExpansionLocation(loc, &f, NULL, NULL, &off);
+        if (!f && is_stop_notice(msg))
+            continue;
         CXSourceLocation at = loc;
         char text[700];
         snprintf(text, sizeof text, "%s", msg);
         if (!f || !el_is_linted(ctx, loc)) {
             /* In an external file, or no file (a bad compiler argument):
-             * report where a linted file includes it, else at the top of
-             * the main file. */
-            if (f && !have_inclusions) {
-                clang_getInclusions(tu, on_inclusion, &in);
-                have_inclusions = true;
-            }
-            bool placed = false;
-            for (size_t k = 0; f && k < in.n && !placed; k++) {
-                if (in.v[k].file == f && in.v[k].found) {
-                    at = in.v[k].at;
-                    placed = true;
-                }
-            }
-            if (!placed)
-                at = clang_getLocation(tu, clang_getFile(tu, el_main_file(ctx)), 1, 1);
-            char name[PATH_MAX];
+             * where a linted file includes it, else the top of the main
+             * file. */
+            const include_site *s = f ? site_of(&in, f) : NULL;
+            if (s && s->found)
+                at = s->at;
+            else
+                at = clang_getLocation(tu, main, 1, 1);
             if (f) {
                 /* Shown relative to the current directory: safe, since the
                  * cache's keys include it. */
+                char name[PATH_MAX];
                 char *real = realpath(elc_file_name(f, name, sizeof name), NULL);
                 char *shown = real ? el_path_display(real) : NULL;
                 snprintf(text, sizeof text, "in included file '%.300s': %.370s",
@@ -100,31 +179,56 @@ static void begin(el_ctx *ctx, void *state)
                 free(shown);
                 free(real);
             }
-            elc_location(at, &f, NULL, NULL);
+            f = NULL;
+            clang_getExpansionLocation(at, &f, NULL, NULL, &off);
             if (!f)
                 continue;
         }
-        size_t k;
-        for (k = 0; k < n_errs; k++)
-            if (errs[k].file == f)
-                break;
-        if (k == n_errs) {
-            el_grow(&errs, &cap_errs, n_errs + 1, sizeof *errs);
-            errs[n_errs].file = f;
-            errs[n_errs].at = at;
-            snprintf(errs[n_errs].first, sizeof errs[n_errs].first, "%s", text);
-            errs[n_errs].count = 0;
-            n_errs++;
+        file_errors *e = errors_of(&errs, &n_errs, &cap_errs, f);
+        if (e->count == 0 || off < e->offset) {
+            e->offset = off;
+            e->at = at;
+            snprintf(e->first, sizeof e->first, "%s", text);
         }
-        errs[k].count++;
+        e->count++;
     }
+    /* Each linted file: reported now (a .c file), or facts (headers). */
+    bool main_header = el_main_is_header(ctx), main_failed = false;
+    for (size_t k = 0; k < n_errs; k++)
+        main_failed |= clang_File_isEqual(errs[k].file, main);
     for (size_t k = 0; k < n_errs; k++) {
-        if (errs[k].count > 1)
-            el_report_loc(ctx, errs[k].at, "does not parse: %s (and %u more error%s)",
-                          errs[k].first, errs[k].count - 1, errs[k].count > 2 ? "s" : "");
-        else
-            el_report_loc(ctx, errs[k].at, "does not parse: %s", errs[k].first);
+        file_errors *e = &errs[k];
+        if (clang_File_isEqual(e->file, main) && !main_header) {
+            char msg[800];
+            describe(e, msg, sizeof msg);
+            el_report_loc(ctx, e->at, "does not parse: %s", msg);
+        } else {
+            record_header(ctx, &in, e, main_failed);
+        }
     }
+    /* The headers this TU shows to parse: only a TU without any error
+     * says so (after a missing include, clang does not repeat the error
+     * in the next header that includes the same file). */
+    CXFile *clean = el_xcalloc(in.n + 2, sizeof *clean);
+    size_t n_clean = 0;
+    if (n_errs)
+        in.n = 0;
+    if (main_header)
+        clean[n_clean++] = main;
+    /* (by file, not by location: a location makes libclang map the
+     * lines of every included file) */
+    for (size_t k = 0; k < in.n; k++)
+        if (in.v[k].has_main && el_file_class_of(ctx, in.v[k].file, NULL) != EL_FILE_EXTERNAL)
+            clean[n_clean++] = in.v[k].file;
+    for (size_t c = 0; c < n_clean; c++) {
+        bool failed = false;
+        for (size_t k = 0; k < n_errs && !failed; k++)
+            failed = clang_File_isEqual(errs[k].file, clean[c]);
+        const char *real = el_file_path(ctx, clean[c]);
+        if (!failed && real)
+            el_fact(ctx, FACT_OK, real);
+    }
+    free(clean);
     free(errs);
     free(in.v);
 }
@@ -134,8 +238,188 @@ static void parse_failed(el_ctx *ctx, const char *reason)
     el_report_at(ctx, el_main_file(ctx), 1, 1, "does not parse: %s", reason);
 }
 
+/* ---- the project: headers ------------------------------------------------------- */
+
+/* Does a linted file other than the header itself #include it (by its
+ * name), even where the preprocessor skipped it?  A header written to be
+ * included after others -- and reached by no TU in this configuration --
+ * is not blamed for failing on its own. */
+/* The file #includes a header named base (even in a skipped #if). */
+static bool file_includes(const char *path, const char *base)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    size_t bl = strlen(base);
+    char line[4096];
+    bool hit = false;
+    while (!hit && fgets(line, sizeof line, f)) {
+        const char *q = line + strspn(line, " \t");
+        if (*q != '#')
+            continue;
+        q += 1 + strspn(q + 1, " \t");
+        if (strncmp(q, "include", 7) != 0)
+            continue;
+        for (const char *m = strstr(q, base); m && !hit; m = strstr(m + 1, base)) {
+            char before = m > q ? m[-1] : ' ', after = m[bl];
+            hit = (before == '"' || before == '<' || before == '/') && (after == '"' || after == '>');
+        }
+    }
+    fclose(f);
+    return hit;
+}
+
+/* A C, C++ or CUDA source or header, by its name. */
+static bool source_name(const char *name)
+{
+    return el_path_has_ext(name, ".c") || el_path_is_header(name) || el_path_is_cxx(name) ||
+           el_path_has_ext(name, ".cu") || el_path_has_ext(name, ".cuh");
+}
+
+/* A C or C++ source or header in dir (not under it) #includes base. */
+static bool dir_includes(const char *dir, const char *base)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    bool hit = false;
+    struct dirent *e;
+    while (!hit && (e = readdir(d))) {
+        if (strcmp(e->d_name, base) == 0 || !source_name(e->d_name))
+            continue;
+        char *path = malloc(strlen(dir) + strlen(e->d_name) + 2);
+        if (path) {
+            sprintf(path, "%s/%s", dir, e->d_name);
+            hit = file_includes(path, base);
+            free(path);
+        }
+    }
+    closedir(d);
+    return hit;
+}
+
+/* Does a linted file other than the header, or a source file next to it
+ * (linted or not: a .cu file, a source the build leaves out), #include it
+ * by its name, even where the preprocessor skipped it?  A header written
+ * to be included after others -- and reached by no TU in this
+ * configuration -- is not blamed for failing on its own. */
+static bool has_includer(const el_project *p, const char *header)
+{
+    const char *slash = strrchr(header, '/');
+    const char *base = slash ? slash + 1 : header;
+    for (size_t i = 0; i < el_project_file_count(p); i++) {
+        const char *path = el_project_file(p, i);
+        if (strcmp(path, header) != 0 && file_includes(path, base))
+            return true;
+    }
+    /* the sources next to it, and one directory up (src/x/vendors/h.h
+     * included by src/x/common.cuh) */
+    char *dir = slash ? strndup(header, (size_t)(slash - header)) : NULL;
+    bool hit = dir && dir_includes(dir, base);
+    char *up = dir ? strrchr(dir, '/') : NULL;
+    if (!hit && up && up != dir) {
+        *up = '\0';
+        hit = dir_includes(dir, base);
+    }
+    free(dir);
+    return hit;
+}
+
+typedef struct failure {
+    const char *tu;            /* the TU's main file */
+    char *header;
+    unsigned line, col, il, ic;
+    bool in_header_tu;         /* the TU is a header parsed on its own */
+    const char *msg;           /* points into header's buffer */
+} failure;
+
+static int split_failure(const char *tu, const char *value, failure *f)
+{
+    memset(f, 0, sizeof *f);
+    f->tu = tu;
+    f->header = strdup(value);
+    if (!f->header)
+        return -1;
+    char *fields[7];
+    char *p = f->header;
+    for (int k = 0; k < 7; k++) {
+        fields[k] = p;
+        char *tab = k < 6 ? strchr(p, '\t') : NULL;
+        if (k < 6 && !tab) {
+            free(f->header);
+            return -1;
+        }
+        if (tab) {
+            *tab = '\0';
+            p = tab + 1;
+        }
+    }
+    f->line = (unsigned)strtoul(fields[1], NULL, 10);
+    f->col = (unsigned)strtoul(fields[2], NULL, 10);
+    f->il = (unsigned)strtoul(fields[3], NULL, 10);
+    f->ic = (unsigned)strtoul(fields[4], NULL, 10);
+    f->in_header_tu = fields[5][0] == '1';
+    f->msg = fields[6];
+    return 0;
+}
+
+static void project(el_project *p)
+{
+    size_t n = el_project_fact_count(p);
+    failure *fails = calloc(n + 1, sizeof *fails);
+    const char **oks = calloc(n + 1, sizeof *oks);
+    size_t n_fails = 0, n_oks = 0;
+    for (size_t i = 0; i < n && fails && oks; i++) {
+        const char *file = NULL, *key = NULL, *value = NULL;
+        el_project_fact(p, i, &file, &key, &value);
+        if (strcmp(key, FACT_OK) == 0)
+            oks[n_oks++] = value;
+        else if (strcmp(key, FACT_FAIL) == 0 && split_failure(file, value, &fails[n_fails]) == 0)
+            n_fails++;
+    }
+    for (size_t i = 0; i < n_fails; i++) {
+        const failure *f = &fails[i];
+        bool parses_elsewhere = false;
+        for (size_t k = 0; k < n_oks && !parses_elsewhere; k++)
+            parses_elsewhere = strcmp(oks[k], f->header) == 0;
+        if (parses_elsewhere) {
+            /* blame the file that includes it without what it needs */
+            if (f->il) {
+                char *shown = el_path_display(f->header);
+                el_project_report(p, f->tu, f->il, f->ic, "does not parse: in included file "
+                                  "'%s': %s (the header parses elsewhere: this file lacks "
+                                  "what it needs before the #include)", shown, f->msg);
+                free(shown);
+            }
+            continue;
+        }
+        /* parsed only in headers parsed on their own (no source file of
+         * this configuration reaches it), and written for an includer */
+        bool alone = true;
+        for (size_t k = 0; k < n_fails && alone; k++)
+            alone = strcmp(fails[k].header, f->header) != 0 || fails[k].in_header_tu;
+        if (alone && has_includer(p, f->header))
+            continue;
+        /* once, at the header: its first error, the earliest TU's on a tie */
+        bool first = true;
+        for (size_t k = 0; k < n_fails && first; k++) {
+            const failure *g = &fails[k];
+            if (k == i || strcmp(g->header, f->header) != 0)
+                continue;
+            first = g->line > f->line || (g->line == f->line && (g->col > f->col || (g->col == f->col && k > i)));
+        }
+        if (first)
+            el_project_report(p, f->header, f->line, f->col, "does not parse: %s", f->msg);
+    }
+    for (size_t i = 0; i < n_fails; i++)
+        free(fails[i].header);
+    free(fails);
+    free(oks);
+}
+
 const el_rule el_rule_parse_error = {
     .id = "EH000",
     .begin = begin,
     .parse_failed = parse_failed,
+    .project = project,
 };

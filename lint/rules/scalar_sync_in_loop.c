@@ -8,7 +8,10 @@
  * loops that run their body once: `do { ... } while (0)` (the macro idiom)
  * and `while (0)`.  Calls through macros and function-pointer aliases are
  * seen (elc_callee). */
+#include <fnmatch.h>
 #include <string.h>
+
+#include <json-c/json.h>
 
 #include "clang_util.h"
 #include "rule.h"
@@ -27,6 +30,42 @@ static bool never_repeats(CXCursor cond)
     bool zero = clang_EvalResult_getKind(r) == CXEval_Int && clang_EvalResult_getAsLongLong(r) == 0;
     clang_EvalResult_dispose(r);
     return zero;
+}
+
+static enum CXChildVisitResult find_continue(CXCursor c, CXCursor p, CXClientData d)
+{
+    (void)p;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_ContinueStmt) {
+        *(bool *)d = true;
+        return CXChildVisit_Break;
+    }
+    /* a nested loop's continue is its own */
+    if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt ||
+        k == CXCursor_CXXForRangeStmt)
+        return CXChildVisit_Continue;
+    return CXChildVisit_Recurse;
+}
+
+/* The loop's body (its last child) ends with an unconditional break or
+ * return and never continues: it runs once (`for (;;) { ...; break; }`). */
+static bool body_runs_once(CXCursor loop)
+{
+    unsigned n = elc_child_count(loop);
+    CXCursor body = n ? elc_child(loop, n - 1) : clang_getNullCursor();
+    if (clang_getCursorKind(loop) == CXCursor_DoStmt)
+        body = elc_child(loop, 0);
+    if (clang_Cursor_isNull(body) || clang_getCursorKind(body) != CXCursor_CompoundStmt)
+        return false;
+    unsigned m = elc_child_count(body);
+    if (!m)
+        return false;
+    enum CXCursorKind last = clang_getCursorKind(elc_child(body, m - 1));
+    if (last != CXCursor_BreakStmt && last != CXCursor_ReturnStmt)
+        return false;
+    bool cont = false;
+    clang_visitChildren(body, find_continue, &cont);
+    return !cont;
 }
 
 /* `child`, a child of the for statement `loop`, is (in) its init clause:
@@ -85,21 +124,31 @@ static bool enclosing_loop(el_ctx *ctx, CXCursor call, CXCursor *loop)
         unsigned n;
         switch (clang_getCursorKind(a)) {
         case CXCursor_FunctionDecl:
+        case CXCursor_CXXMethod:
+        case CXCursor_LambdaExpr:
             return false;
+        case CXCursor_CXXForRangeStmt: {
+            /* C++'s for (x : range): the body repeats, the range is read once */
+            unsigned nk = elc_child_count(a);
+            if (nk == 0 || !clang_equalCursors(elc_child(a, nk - 1), on_path))
+                continue;
+            *loop = a;
+            return true;
+        }
         case CXCursor_WhileStmt:
             n = sf_children(a, k, 2);
-            if (n == 2 && never_repeats(k[0]))
+            if ((n == 2 && never_repeats(k[0])) || body_runs_once(a))
                 continue;
             *loop = a;
             return true;
         case CXCursor_DoStmt:
             n = sf_children(a, k, 2);
-            if (n == 2 && never_repeats(k[1]))
+            if ((n == 2 && never_repeats(k[1])) || body_runs_once(a))
                 continue;
             *loop = a;
             return true;
         case CXCursor_ForStmt:
-            if (in_for_init(a, on_path))
+            if (in_for_init(a, on_path) || body_runs_once(a))
                 continue;
             *loop = a;
             return true;
@@ -107,6 +156,19 @@ static bool enclosing_loop(el_ctx *ctx, CXCursor call, CXCursor *loop)
             break;
         }
     }
+    return false;
+}
+
+/* options.sync_functions: which host-access functions force evaluation
+ * (default "*": all of libeh's do; ggml's CPU accessors do not). */
+static bool syncs(el_ctx *ctx, const char *name)
+{
+    json_object *o = el_config_rule_options(el_ctx_config(ctx), "EH203"), *list = NULL;
+    if (!o || !json_object_object_get_ex(o, "sync_functions", &list))
+        return true;
+    for (size_t i = 0; i < json_object_array_length(list); i++)
+        if (fnmatch(json_object_get_string(json_object_array_get_idx(list, i)), name, 0) == 0)
+            return true;
     return false;
 }
 
@@ -129,9 +191,9 @@ static void end(el_ctx *ctx, void *state)
 static void on_call(el_ctx *ctx, void *state, CXCursor call)
 {
     (void)state;
-    const sf_fn *fn = sf_call_function(call);
+    const sf_fn *fn = sf_call_function(ctx, call);
     if (!fn || (fn->kind != SF_FN_ACCESSOR && fn->kind != SF_FN_SCALAR_READ &&
-                fn->kind != SF_FN_COPY_OUT))
+                fn->kind != SF_FN_COPY_OUT) || !syncs(ctx, fn->name))
         return;
     if (!el_applies_at(ctx, clang_getCursorLocation(call)))
         return;
@@ -140,13 +202,15 @@ static void on_call(el_ctx *ctx, void *state, CXCursor call)
         return;
     unsigned line = 0;
     elc_cursor_location(loop, NULL, &line, NULL);
-    const char *what = clang_getCursorKind(loop) == CXCursor_ForStmt     ? "for"
+    const char *what = clang_getCursorKind(loop) == CXCursor_ForStmt ||
+                               clang_getCursorKind(loop) == CXCursor_CXXForRangeStmt
+                           ? "for"
                        : clang_getCursorKind(loop) == CXCursor_WhileStmt ? "while"
                                                                           : "do";
     const char *fix = fn->kind == SF_FN_ACCESSOR
                           ? "take the pointer once before the loop"
                       : fn->kind == SF_FN_SCALAR_READ
-                          ? "compute on whole tensors with ops and read the result once"
+                          ? "compute on whole tensors and read the result once"
                           : "copy out once, after the loop";
     el_report(ctx, call, "'%s' inside a loop ('%s' at line %u) forces evaluation and a host sync "
               "on every iteration; %s", fn->name, what, line, fix);

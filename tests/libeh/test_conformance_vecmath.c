@@ -34,6 +34,10 @@ static const vm_op vm_ops[] = {
     {"cos", eh_cos, NULL},         {"tan", eh_tan, NULL},         {"tanh", eh_tanh, NULL},
     {"sigmoid", eh_sigmoid, NULL}, {"softplus", eh_softplus, NULL}, {"erf", eh_erf, NULL},
     {"power", NULL, eh_power},     {"atan2", NULL, eh_atan2},
+    /* exact arithmetic that also runs at the machine's vector width
+     * (vecmath.h's EH_BLAS_VM_ARITH): ref's bits on every instruction set */
+    {"abs", eh_abs, NULL},         {"add", NULL, eh_add},         {"subtract", NULL, eh_subtract},
+    {"multiply", NULL, eh_multiply}, {"divide", NULL, eh_divide},
 };
 #define N_OPS (sizeof vm_ops / sizeof vm_ops[0])
 
@@ -310,6 +314,41 @@ static void test_reductions_on_every_isa(void **state)
     cf_end_test();
 }
 
+/* argmax / argmin along rows of every length around the kernel's vector
+ * groups (16 floats or 8 doubles per lane set, 4 sets taking turns): rows
+ * of small integers, so the extreme occurs many times and the first
+ * occurrence must win across lanes, sets and the scalar tail; with special
+ * values, the first NaN.  Exact against ref on every instruction set. */
+static void test_arg_extremes_ties_every_length(void **state)
+{
+    (void)state;
+    static const int64_t lens[] = {1, 2, 15, 16, 17, 31, 32, 33, 63, 64, 65, 66, 127, 128, 129,
+                                   191, 255, 256, 257, 1000, 4097};
+    eh_isa top = eh_isa_detected();
+    cf_begin_test();
+    for (int isa = 0; isa <= (int)top; isa++) {
+        eh_isa_set((eh_isa)isa);
+        for (int op = 3; op <= 4; op++)
+            for (int d = 1; d < 3; d++)
+                for (size_t k = 0; k < sizeof lens / sizeof lens[0]; k++)
+                    for (int spec = 0; spec < 2; spec++) {
+                        eh_dtype dt = float_dtypes[d];
+                        cf_case c;
+                        CF_CASE(c, op == 3 ? "argmax" : "argmin", "%s %s rows of %lld%s on %s",
+                                op == 3 ? "argmax" : "argmin", eh_dtype_name(dt), (long long)lens[k],
+                                spec ? " with specials" : "", eh_isa_name((eh_isa)isa));
+                        c.run = run_red;
+                        c.i[0] = op;
+                        c.i[1] = 1;
+                        cf_add_rnd(&c, dt, CF_SH(7, lens[k]), spec ? CF_V_SPECIAL : CF_V_SMALLINT);
+                        c.scale = 1;
+                        cf_check(&c);
+                    }
+    }
+    eh_isa_set(top);
+    cf_end_test();
+}
+
 /* The level can be lowered, never raised above what the CPU has, and the
  * names are stable (EH_ISA takes them). */
 static void test_isa_levels(void **state)
@@ -356,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_sweep_within_bounds),
         cmocka_unit_test(test_lengths_and_layouts),
         cmocka_unit_test(test_reductions_on_every_isa),
+        cmocka_unit_test(test_arg_extremes_ties_every_length),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

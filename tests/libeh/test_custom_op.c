@@ -802,7 +802,7 @@ static void test_lazy_records_and_fuses(void **state)
     assert_int_equal(eh_eval(y), EH_OK);
     assert_true(ran_ref + ran_blas >= 1);
     assert_int_equal(seen_ndim, 1); /* a block view: it was fused */
-    assert_true(seen_size <= 4096);
+    assert_true(seen_size <= 8192); /* one of lazy's fused blocks (fused.c: BLOCK) */
     assert_true(t_at(y, 6399) == 2 * (6399 + 1 + 1));
 
     /* elementwise without a per-element function: a region boundary */

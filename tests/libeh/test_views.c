@@ -70,6 +70,36 @@ static void test_views_share_storage(void **state)
     eh_release(x);
 }
 
+/* Views of a result that is not computed yet (deferred on lazy; computed
+ * at once elsewhere): once evaluated they share its storage too, the only
+ * new block being the result's own, and writes through them stay private. */
+static void test_views_of_deferred_results_share(void **state)
+{
+    (void)state;
+    use_backend();
+    eh_tensor *x = ramp(6000, EH_F32);
+    long long before = storage_now();
+    eh_scope_begin();
+    eh_tensor *y = eh_add(x, x);
+    eh_tensor *r = eh_reshape(y, 2, SHAPE(60, 100));
+    eh_tensor *e = eh_expand_dims(r, 1);                      /* (60, 1, 100) */
+    eh_tensor *q = eh_squeeze(e, NULL, 0);                    /* (60, 100)    */
+    assert_int_equal(eh_eval(q), EH_OK);
+    assert_int_equal(eh_eval(r), EH_OK);
+    assert_int_equal(eh_eval(e), EH_OK);
+    assert_int_equal(storage_now() - before, 6000 * (long long)sizeof(float)); /* y's block only */
+    const float *yd = eh_data_const_f32(y);
+    assert_true(eh_data_const_f32(r) == yd);
+    assert_true(eh_data_const_f32(e) == yd);
+    assert_true(eh_data_const_f32(q) == yd);
+    assert_true(t_at(q, 5999) == 2 * 999.0);
+    float *qw = eh_data_f32(q);                               /* copy-on-write */
+    qw[1] = -1.0f;
+    assert_true(t_at(y, 1) == 2.0 && t_at(r, 1) == 2.0 && t_at(q, 1) == -1.0);
+    eh_scope_end();
+    eh_release(x);
+}
+
 /* A view outlives its input: the storage lives while any view does. */
 static void test_view_outlives_input(void **state)
 {
@@ -230,6 +260,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_views_share_storage),
+        cmocka_unit_test(test_views_of_deferred_results_share),
         cmocka_unit_test(test_view_outlives_input),
         cmocka_unit_test(test_writes_stay_private),
         cmocka_unit_test(test_const_accessors),

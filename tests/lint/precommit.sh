@@ -76,12 +76,13 @@ cd "$top"
 
 # emberlint-fix: fixes the staged file, refuses until the fix is staged
 project "$tmp/p2" emberlint-fix "[--extra-arg=-I$top/libeh/include]"
-printf '#include <cblas.h>\nint h(void);\n' > fixme.c
+printf '#include <eh/eh.h>\n#include <cblas.h>\nint h(void);\n' > fixme.c
 git add fixme.c
 if git commit -qm fix > "$tmp/out" 2>&1; then
     fail "emberlint-fix let a commit through that it changed"
 else
-    grep -q '#include <eh/eh.h>' fixme.c && ok || fail "emberlint-fix did not fix: $(cat fixme.c) $(cat "$tmp/out")"
+    ! grep -q 'cblas.h' fixme.c && grep -q '#include <eh/eh.h>' fixme.c && ok ||
+        fail "emberlint-fix did not fix: $(cat fixme.c) $(cat "$tmp/out")"
 fi
 git add fixme.c
 if git commit -qm fixed > "$tmp/out" 2>&1; then ok; else fail "the fixed commit was refused: $(cat "$tmp/out")"; fi

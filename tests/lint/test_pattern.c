@@ -33,7 +33,9 @@ static void test_semantics(void **state)
     (void)state;
     expect("backends/<name>/", "backends/blas/gemm.c", true, "blas");
     expect("backends/<name>/", "vendor/x/backends/blas/gemm.c", true, "blas");
-    expect("backends/<name>/", "backends/gemm.c", true, "gemm.c");
+    /* a trailing '/' is a directory: never a file of that name */
+    expect("backends/<name>/", "backends/gemm.c", false, NULL);
+    expect("backends/<name>/", "backends/blas/", true, "blas");
     expect("backends/<name>/", "backends", false, NULL);
     expect("/libeh/src/", "libeh/src/a.c", true, "");
     expect("/libeh/src/", "x/libeh/src/a.c", false, NULL);
@@ -48,7 +50,12 @@ static void test_semantics(void **state)
     /* the first <word> is captured where the left-most, shortest match puts it */
     expect("**/<name>/k.c", "a/b/k.c", true, "b");
     expect("<a>/**/<b>/", "x/y/z/w.c", true, "x");
-    expect("src/ggml-<name>/", "src/ggml-cuda/x.c", false, NULL);
+    /* <name> inside a directory name captures the part the rest leaves */
+    expect("src/ggml-<name>/", "src/ggml-cuda/x.c", true, "cuda");
+    expect("src/ggml-<name>/", "src/ggml-/x.c", false, NULL);
+    expect("src/ggml-<name>/", "src/ggml-cuda.c", false, NULL);
+    expect("*-<name>-be/", "x/gpu-cuda-be/k.c", true, "cuda");
+    expect("src/<name>_*/", "src/cuda_kernels/k.c", true, "cuda");
     expect("ops/<name>/", "p/ops/torch/ops/blas/f.c", true, "torch");
     expect("", "a.c", false, NULL);
     expect("//a//", "a/b.c", true, "");
@@ -165,7 +172,9 @@ static void test_hostile_config_on_deep_tree(void **state)
     free(tt_write(dir, rel, "int deep(void) { return 0; }\n"));
     free(tt_write(dir, "a/top.c", "int top(void) { return 0; }\n"));
     char *pat = repeat("**/", 12, "z/");
-    char *cfg = tt_fmt("{\"exclude\": [\"%s\"], \"backend_dirs\": [\"%s\"]}\n", pat, pat);
+    char *be = repeat("**/", 12, "be-<name>/");
+    char *cfg = tt_fmt("{\"exclude\": [\"%s\"], \"backend_dirs\": [\"%s\"]}\n", pat, be);
+    free(be);
     free(tt_write(dir, ".emberlint.json", cfg));
     alarm(HANG_GUARD_SECONDS);
     tt_run r = lt_lint(dir, "--no-cache", "-v", "--format", "json", "a", NULL);

@@ -43,6 +43,7 @@ typedef __m512d vd_native;
 #define SD(fn, u) Sleef_##fn##d8_##u##avx512f
 #define SQRTF(x) _mm512_sqrt_ps(x)
 #define SQRTD(x) _mm512_sqrt_pd(x)
+#define FMAF(a, b, c) ((vf)_mm512_fmadd_ps((vf_native)(a), (vf_native)(b), (vf_native)(c)))
 #elif defined(__AVX2__)
 #define WF 8
 #define WD 4
@@ -53,6 +54,7 @@ typedef __m256d vd_native;
 #define SD(fn, u) Sleef_##fn##d4_##u##avx2
 #define SQRTF(x) _mm256_sqrt_ps(x)
 #define SQRTD(x) _mm256_sqrt_pd(x)
+#define FMAF(a, b, c) ((vf)_mm256_fmadd_ps((vf_native)(a), (vf_native)(b), (vf_native)(c)))
 #else
 #define WF 4
 #define WD 2
@@ -69,6 +71,7 @@ typedef __m128d vd_native;
  * and bit operations lane by lane, converted to the SLEEF types by a cast. */
 typedef float vf __attribute__((vector_size(WF * 4)));
 typedef int32_t vfi __attribute__((vector_size(WF * 4)));
+typedef uint32_t vfu __attribute__((vector_size(WF * 4)));
 typedef double vd __attribute__((vector_size(WD * 8)));
 typedef int64_t vdi __attribute__((vector_size(WD * 8)));
 
@@ -83,6 +86,7 @@ typedef int64_t vdi __attribute__((vector_size(WD * 8)));
 #define ISA EH_ISA_SSE2
 typedef float vf __attribute__((vector_size(WF * 4)));
 typedef int32_t vfi __attribute__((vector_size(WF * 4)));
+typedef uint32_t vfu __attribute__((vector_size(WF * 4)));
 typedef double vd __attribute__((vector_size(WD * 8)));
 typedef int64_t vdi __attribute__((vector_size(WD * 8)));
 static inline vf lanes_f(float (*fn)(float), vf x)
@@ -115,6 +119,13 @@ static inline vd lanes_d2(double (*fn)(double, double), vd x, vd y)
 #define CALLD2(fn, u, x, y) lanes_d2(fn, x, y)
 #define SQRTF(x) lanes_f(sqrtf, x)
 #define SQRTD(x) lanes_d(sqrt, x)
+#endif
+
+/* a * b + c: one fused rounding where the instruction set has FMA (the
+ * build's -ffp-contract=off never fuses on its own), else two roundings.
+ * Only the kernels below that state their bound with both use it. */
+#ifndef FMAF
+#define FMAF(a, b, c) ((a) * (b) + (c))
 #endif
 
 /* Lane selects and bit tricks on generic vectors (a comparison gives -1 or
@@ -156,6 +167,53 @@ static inline vd softplusd_v(vd x)
     vd zero = (vd){0};
     vd m = SELD(x > zero, x, zero);
     return m + CALLD(log1p, u10, CALLD(exp, u10, -absd(x)));
+}
+
+/* tanh in float, without SLEEF's tanhf (its 1.0-ulp version computes in
+ * double-float pairs with two divisions: twice NumPy's cost per element).
+ * a = |x|, sign copied back at the end (tanh is odd; -0 stays -0):
+ *  - a < 0.625: a + a^3 P(a^2), Cephes' minimax polynomial for tanhf;
+ *    subnormals and zeros come out as themselves (a^3 underflows to 0);
+ *  - else 1 - 2 / (e^(2a) + 1), where the subtraction cancels at most one
+ *    bit (the result is >= 0.55); e^(2a) by Cody-Waite reduction to
+ *    r in [-ln2/2, ln2/2] and Cephes' expf polynomial, scaled by 2^n in the
+ *    exponent bits; a is clamped to 20 first (e^40 keeps the result 1
+ *    exactly, as for +-inf, and never overflows); NaN gives x + x.
+ * Error against the correctly rounded tanh, every f32 input: 1.31 ulp
+ * without FMA (SSE2), the same order with it (tests/conformance's
+ * ulp-survey measures it against ref on every instruction set). */
+static inline vf tanhf_v(vf x)
+{
+    vf a = absf(x);
+    vf one = (vf){0} + 1.0f;
+    /* small: odd polynomial */
+    vf z = a * a;
+    vf p = (vf){0} - 5.70498872745e-3f;
+    p = FMAF(p, z, (vf){0} + 2.06390887954e-2f);
+    p = FMAF(p, z, (vf){0} - 5.37397155531e-2f);
+    p = FMAF(p, z, (vf){0} + 1.33314422036e-1f);
+    p = FMAF(p, z, (vf){0} - 3.33332819422e-1f);
+    vf small = FMAF(a * z, p, a);
+    /* large: through e^(2a) */
+    vf y = SELF(a > 20.0f, (vf){0} + 40.0f, a + a);
+    const float shifter = 0x1.8p23f; /* adding it rounds to an integer */
+    vf t = FMAF(y, (vf){0} + 1.44269504088896341f, (vf){0} + shifter);
+    vfi n = (vfi)t - (vfi)((vf){0} + shifter);
+    vf nf = t - shifter;
+    vf r = FMAF(nf, (vf){0} - 0.693359375f, y);
+    r = FMAF(nf, (vf){0} + 2.12194440e-4f, r);
+    vf q = (vf){0} + 1.9875691500e-4f;
+    q = FMAF(q, r, (vf){0} + 1.3981999507e-3f);
+    q = FMAF(q, r, (vf){0} + 8.3334519073e-3f);
+    q = FMAF(q, r, (vf){0} + 4.1665795894e-2f);
+    q = FMAF(q, r, (vf){0} + 1.6666665459e-1f);
+    q = FMAF(q, r, (vf){0} + 5.0000001201e-1f);
+    vf e = FMAF(q, r * r, r) + one;
+    e = (vf)((vfu)e + ((vfu)n << 23));
+    vf large = one - (one + one) / (e + one);
+    vf res = SELF(a < 0.625f, small, large);
+    res = (vf)((vfi)res | ((vfi)x & ((vfi){0} + (int32_t)0x80000000)));
+    return SELF(x == x, res, x + x); /* NaN: the scaling above may unmake it */
 }
 
 /* Where SLEEF's answer is not ref's (found by test_conformance_vecmath.c):
@@ -216,7 +274,7 @@ static inline vd powd_v(vd x, vd y)
 #define V_cos_d(x) CALLD(cos, u10, x)
 #define V_tan_f(x) tiny_is_x_f(x, CALLF(tan, u10, x))
 #define V_tan_d(x) tiny_is_x_d(x, CALLD(tan, u10, x))
-#define V_tanh_f(x) CALLF(tanh, u10, x)
+#define V_tanh_f(x) tanhf_v(x)
 #define V_tanh_d(x) CALLD(tanh, u10, x)
 #define V_erf_f(x) CALLF(erf, u10, x)
 #define V_erf_d(x) CALLD(erf, u10, x)
@@ -228,6 +286,18 @@ static inline vd powd_v(vd x, vd y)
 #define V_power_d(x, y) powd_v(x, y)
 #define V_atan2_f(x, y) CALLF2(atan2, u10, x, y)
 #define V_atan2_d(x, y) CALLD2(atan2, u10, x, y)
+
+/* exact: one IEEE operation per element (no contraction: -ffp-contract=off) */
+#define V_add_f(x, y) ((x) + (y))
+#define V_add_d(x, y) ((x) + (y))
+#define V_subtract_f(x, y) ((x) - (y))
+#define V_subtract_d(x, y) ((x) - (y))
+#define V_multiply_f(x, y) ((x) * (y))
+#define V_multiply_d(x, y) ((x) * (y))
+#define V_divide_f(x, y) ((x) / (y))
+#define V_divide_d(x, y) ((x) / (y))
+#define V_abs_f(x) absf(x)
+#define V_abs_d(x) absd(x)
 
 /* ---- loops ------------------------------------------------------------------ */
 
@@ -251,6 +321,7 @@ static inline vd powd_v(vd x, vd y)
     }
 #define UNARY_BOTH(op) UNARY_LOOP(op, f, float, vf, WF) UNARY_LOOP(op, d, double, vd, WD)
 EH_BLAS_VM_UNARY(UNARY_BOTH)
+EH_BLAS_VM_EXACT_UNARY(UNARY_BOTH)
 
 /* Load W elements of an operand: contiguous, or one element broadcast. */
 #define LOAD_OP(V, T, W, dst, src, i, scalar, count)                                \
@@ -302,8 +373,9 @@ EH_BLAS_VM_UNARY(UNARY_BOTH)
     BINARY_LOOP(op, d, double, vd, WD, op##_d_sv, 1, 0)                             \
     BINARY_LOOP(op, d, double, vd, WD, op##_d_vs, 0, 1)
 EH_BLAS_VM_BINARY(BINARY_SETS)
+EH_BLAS_VM_ARITH(BINARY_SETS)
 
-/* exp(x - shift) into o; returns the sum of the results, added in double in
+/* exp(x - shift) into o (unless NULL); returns the sum of the results, added in double in
  * a fixed order (lane sums, then lanes in order), so it depends only on n
  * and the data.  f32 data is widened and exp computed in double, as ref's
  * softmax does: x - shift is exact enough that tiny results keep their
@@ -349,7 +421,8 @@ static double exp_shift_sum_d(const double *x, double shift, double *o, int64_t 
         vd v;
         memcpy(&v, x + i, sizeof v);
         vd r = V_exp_d(v - s);
-        memcpy(o + i, &r, sizeof r);
+        if (o)
+            memcpy(o + i, &r, sizeof r);
         acc += r;
     }
     if (i < n) {
@@ -357,10 +430,62 @@ static double exp_shift_sum_d(const double *x, double shift, double *o, int64_t 
         size_t bytes = (size_t)(n - i) * sizeof(double);
         memcpy(&v, x + i, bytes);
         vd r = V_exp_d(v - s);
-        memcpy(o + i, &r, bytes);
+        if (o)
+            memcpy(o + i, &r, bytes);
         for (int64_t l = 0; l < n - i; l++)
             tail += r[l];
     }
+    double sum = 0.0;
+    for (int l = 0; l < WD; l++)
+        sum += acc[l];
+    return sum + tail;
+}
+
+/* exp(x - shift) in float: a whole vector of lanes per SLEEF call at the
+ * float width (twice the double width, and expf is cheaper per lane).
+ * Blocks of EXPF_BLOCK results go to o (or a stack buffer) first and are
+ * summed after, so the accumulators stay in registers (a SLEEF call
+ * clobbers every vector register); each result is widened to double and
+ * added in a fixed order (two vectors of lane sums, then the lanes in
+ * order, then the tail in order): the sum depends on n and the data only. */
+#define EXPF_BLOCK 512
+typedef float vfh __attribute__((vector_size(WD * 4)));
+static double expf_shift_sum_f(const float *x, float shift, float *o, int64_t n)
+{
+    float buf[EXPF_BLOCK] __attribute__((aligned(64)));
+    vd acc0 = {0}, acc1 = {0};
+    vf s = (vf){0} + shift;
+    int64_t i = 0;
+    while (i + WF <= n) {
+        int64_t len = n - i < EXPF_BLOCK ? (n - i) / WF * WF : EXPF_BLOCK;
+        float *dst = o ? o + i : buf;
+        for (int64_t k = 0; k < len; k += WF) {
+            vf v;
+            memcpy(&v, x + i + k, sizeof v);
+            vf r = V_exp_f(v - s);
+            memcpy(dst + k, &r, sizeof r);
+        }
+        for (int64_t k = 0; k < len; k += WF) {
+            vfh lo, hi;
+            memcpy(&lo, dst + k, sizeof lo);
+            memcpy(&hi, dst + k + WD, sizeof hi);
+            acc0 += __builtin_convertvector(lo, vd);
+            acc1 += __builtin_convertvector(hi, vd);
+        }
+        i += len;
+    }
+    double tail = 0.0;
+    if (i < n) {
+        vf v = (vf){0};
+        size_t bytes = (size_t)(n - i) * sizeof(float);
+        memcpy(&v, x + i, bytes);
+        vf r = V_exp_f(v - s);
+        if (o)
+            memcpy(o + i, &r, bytes);
+        for (int64_t l = 0; l < n - i; l++)
+            tail += (double)r[l];
+    }
+    vd acc = acc0 + acc1;
     double sum = 0.0;
     for (int l = 0; l < WD; l++)
         sum += acc[l];
@@ -373,8 +498,11 @@ const eh_blas_vm TABLE = {
     .isa = ISA,
 #define ENTRY_U(op) .op##_f = op##_f, .op##_d = op##_d,
     EH_BLAS_VM_UNARY(ENTRY_U)
+    EH_BLAS_VM_EXACT_UNARY(ENTRY_U)
 #define ENTRY_B(op) .op##_f = {op##_f_vv, op##_f_sv, op##_f_vs}, .op##_d = {op##_d_vv, op##_d_sv, op##_d_vs},
     EH_BLAS_VM_BINARY(ENTRY_B)
+    EH_BLAS_VM_ARITH(ENTRY_B)
     .exp_shift_sum_f = exp_shift_sum_f,
     .exp_shift_sum_d = exp_shift_sum_d,
+    .expf_shift_sum_f = expf_shift_sum_f,
 };

@@ -124,6 +124,12 @@ void eh_tensor_unref(eh_tensor *t);
 eh_status eh_materialize(const eh_tensor *t);
 /* Allocate storage for an output whose shape and dtype are set. */
 eh_status eh_tensor_alloc_data(eh_tensor *t);
+/* Give out (no data yet; as many bytes as in) in's elements without a
+ * copy: out becomes a view sharing in's storage, as the frontend's views
+ * do (copy-on-write keeps writes through either private).  1 when done;
+ * 0 when in's elements cannot be shared (deferred, inline or handed out
+ * writable), and the caller copies. */
+int eh_tensor_share_data(eh_tensor *out, const eh_tensor *in);
 
 /* ---- op calls and backends -------------------------------------------- */
 

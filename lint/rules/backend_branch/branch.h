@@ -1,7 +1,8 @@
 /* lint/rules/backend_branch/branch.h -- what the parts of EH103
  * backend-branch share.  The rule is lint/rules/backend_branch.c (the
  * backend name inside a function, and the hooks); its fix is collapse.c,
- * its preprocessor shape conditionals.c.  Neither part calls the rule. */
+ * its preprocessor shape conditionals.c, predicates and backend variables
+ * predicates.c.  Neither part calls the rule. */
 #ifndef EL_RULES_BACKEND_BRANCH_H
 #define EL_RULES_BACKEND_BRANCH_H
 
@@ -20,6 +21,9 @@ typedef struct bb_names {
     size_t n;
 } bb_names;
 
+/* s matches a name of l, * and ? working (predicates.c). */
+bool bb_matches(const bb_names *l, const char *s);
+
 static inline bool bb_in_list(const bb_names *l, const char *s)
 {
     for (size_t i = 0; i < l->n; i++)
@@ -32,10 +36,14 @@ static inline bool bb_in_list(const bb_names *l, const char *s)
 static inline bool bb_callee_in(CXCursor call, const bb_names *l, char *name, size_t n)
 {
     if (!elc_callee_name(call, name, n)) {
+        /* C++: a member function (name.compare("cuda")) */
+        CXCursor m = clang_getCursorReferenced(call);
         name[0] = '\0';
-        return false;
+        if (clang_getCursorKind(m) != CXCursor_CXXMethod)
+            return false;
+        elc_spelling(m, name, n);
     }
-    return bb_in_list(l, name);
+    return bb_matches(l, name);
 }
 
 /* ==, !=, <, >, <=, >= */
@@ -67,6 +75,14 @@ typedef struct bb_fixer {
 /* Attach the fix to the finding just reported at `at`, if the if
  * statement whose condition holds it (or the chain it ends) collapses. */
 void bb_branch_fix(const bb_fixer *fx, CXCursor at);
+
+/* ---- predicates and variables (predicates.c) ------------------------ */
+
+/* The DeclRefExpr ref (the walk's current cursor) names a backend
+ * predicate (a call of it is a finding) or a backend variable (a test of
+ * it is). */
+void bb_check_reference(el_ctx *ctx, const bb_names *predicates, const bb_names *variables,
+                        CXCursor ref);
 
 /* ---- preprocessor conditionals (conditionals.c) --------------------- */
 

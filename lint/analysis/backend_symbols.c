@@ -1,0 +1,207 @@
+/* lint/analysis/backend_symbols.c -- whose is a declaration
+ * (backend_symbols.h). */
+#include "backend_symbols.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "clang_util.h"
+#include "config.h"
+
+typedef struct bs_verdict {
+    CXCursor decl;          /* the key: as clang_getCursorReferenced gave it */
+    bool used;              /* the slot holds a key */
+    bool known;             /* w and backend are set */
+    unsigned char w;
+    char backend[64];
+    char *note;
+} bs_verdict;
+
+/* The slot of `decl` (inserted when new); NULL when out of memory. */
+static bs_verdict *slot_of(bs_cache *m, CXCursor decl)
+{
+    if (2 * (m->n + 1) > m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 256;
+        bs_verdict *v = calloc(cap, sizeof *v);
+        if (!v)
+            return NULL;
+        for (size_t i = 0; i < m->cap; i++) {
+            if (!m->v[i].used)
+                continue;
+            size_t h = clang_hashCursor(m->v[i].decl) & (cap - 1);
+            while (v[h].used)
+                h = (h + 1) & (cap - 1);
+            v[h] = m->v[i];
+        }
+        free(m->v);
+        m->v = v;
+        m->cap = cap;
+    }
+    size_t h = clang_hashCursor(decl) & (m->cap - 1);
+    while (m->v[h].used) {
+        if (clang_equalCursors(m->v[h].decl, decl))
+            return &m->v[h];
+        h = (h + 1) & (m->cap - 1);
+    }
+    bs_verdict *e = &m->v[h];
+    e->used = true;
+    e->decl = decl;
+    m->n++;
+    return e;
+}
+
+/* The file of the cursor is the project's own code: linted and not a
+ * backend's, or in the project's tree, not a backend's and not named like
+ * a vendor's header. */
+static bool project_own_file(el_ctx *ctx, bs_cache *c, CXCursor decl)
+{
+    CXFile f = NULL;
+    elc_cursor_location(decl, &f, NULL, NULL);
+    if (!f)
+        return false;
+    const sep_file_class *fi = sep_file_info(ctx, &c->files, f);
+    if (fi->cls == EL_FILE_BACKEND)
+        return false;
+    if (fi->linted)
+        return true;
+    const char *real = el_file_path(ctx, f);
+    const el_config *cfg = el_ctx_config(ctx);
+    bool own = real && el_config_in_project(cfg, real) &&
+               !el_config_is_vendor_header(cfg, real) &&
+               !clang_Location_isInSystemHeader(clang_getCursorLocation(decl));
+    return own;
+}
+
+void bs_note_declaration(el_ctx *ctx, bs_cache *c, CXCursor decl)
+{
+    CXFile f = NULL;
+    elc_cursor_location(decl, &f, NULL, NULL);
+    if (!f)
+        return;
+    const sep_file_class *fi = sep_file_info(ctx, &c->files, f);
+    if (fi->cls != EL_FILE_BACKEND)
+        return;
+    CXString usr = clang_getCursorUSR(decl);
+    const char *u = clang_getCString(usr);
+    if (u && u[0]) {
+        char *entry = malloc(strlen(u) + strlen(fi->backend) + 2);
+        if (entry) {
+            sprintf(entry, "%s %s", fi->backend, u);
+            char **v = sep_grow(c->backend_usrs, &c->cap_usrs, c->n_usrs, sizeof *v);
+            if (v) {
+                c->backend_usrs = v;
+                c->backend_usrs[c->n_usrs++] = entry;
+            } else {
+                free(entry);
+            }
+        }
+    }
+    clang_disposeString(usr);
+}
+
+/* The backend a backend file of the TU declared decl in, or NULL. */
+static const char *declared_in_backend(const bs_cache *c, CXCursor decl)
+{
+    if (!c->n_usrs)
+        return NULL;
+    CXString usr = clang_getCursorUSR(decl);
+    const char *u = clang_getCString(usr);
+    const char *hit = NULL;
+    for (size_t i = 0; u && u[0] && i < c->n_usrs && !hit; i++) {
+        const char *sp = strchr(c->backend_usrs[i], ' ');
+        if (sp && strcmp(sp + 1, u) == 0)
+            hit = c->backend_usrs[i];
+    }
+    clang_disposeString(usr);
+    return hit;
+}
+
+static bs_why classify(el_ctx *ctx, bs_cache *c, CXCursor decl, char *backend, size_t n)
+{
+    const el_config *cfg = el_ctx_config(ctx);
+    backend[0] = '\0';
+    char name[256];
+    elc_spelling(decl, name, sizeof name);
+    if (!name[0])
+        return BS_NOT_BACKEND;
+    bool is_macro = clang_getCursorKind(decl) == CXCursor_MacroDefinition;
+
+    if (!is_macro && el_backend_of_symbol(cfg, name, backend, n))
+        return BS_BY_PREFIX;
+
+    /* where it is first declared */
+    CXCursor first = is_macro ? decl : clang_getCanonicalCursor(decl);
+    const sep_file_class *fi = sep_decl_file(ctx, &c->files, first);
+    if (fi && fi->cls == EL_FILE_BACKEND) {
+        snprintf(backend, n, "%s", fi->backend);
+        return BS_BY_LOCATION;
+    }
+    backend[0] = '\0';
+    const char *noted = is_macro ? NULL : declared_in_backend(c, decl);
+    if (noted) {
+        snprintf(backend, n, "%.*s", (int)(strchr(noted, ' ') - noted), noted);
+        return BS_BY_LOCATION;
+    }
+    if (is_macro && fi && fi->linted)
+        return BS_NOT_BACKEND; /* the frontend's own macro: its body is seen through */
+    if (!el_backend_prefix_of(cfg, name, true))
+        return BS_NOT_BACKEND;
+    if (is_macro)
+        return BS_BY_PREFIX;
+    /* A library prefix: not the library's when the project has it itself. */
+    CXCursor def = clang_getCursorDefinition(decl);
+    if (!clang_Cursor_isNull(def)) {
+        const sep_file_class *di = sep_decl_file(ctx, &c->files, def);
+        if (di && di->linted && di->cls != EL_FILE_BACKEND)
+            return BS_NOT_BACKEND;
+    }
+    /* declared by the project, defined elsewhere: the project's own when
+     * it defines it (another TU knows), the library's when it merely
+     * declares it (a prototype instead of the include) */
+    if (project_own_file(ctx, c, first))
+        return clang_getCursorKind(decl) == CXCursor_FunctionDecl ? BS_UNDECIDED : BS_NOT_BACKEND;
+    return BS_BY_PREFIX;
+}
+
+bs_why bs_classify(el_ctx *ctx, bs_cache *c, CXCursor decl, char *backend, size_t n)
+{
+    bs_verdict *e = slot_of(c, decl);
+    if (!e)
+        return classify(ctx, c, decl, backend, n);
+    if (!e->known) {
+        char be[64];
+        bs_why w = classify(ctx, c, decl, be, sizeof be);
+        e = slot_of(c, decl); /* classify may not grow the table, but be safe */
+        if (!e) {
+            snprintf(backend, n, "%s", be);
+            return w;
+        }
+        e->w = (unsigned char)w;
+        snprintf(e->backend, sizeof e->backend, "%s", be);
+        e->known = true;
+    }
+    snprintf(backend, n, "%s", e->backend);
+    return (bs_why)e->w;
+}
+
+char **bs_note(bs_cache *c, CXCursor decl)
+{
+    bs_verdict *e = slot_of(c, decl);
+    return e ? &e->note : NULL;
+}
+
+void bs_cache_free(bs_cache *c)
+{
+    for (size_t i = 0; i < c->n_usrs; i++)
+        free(c->backend_usrs[i]);
+    free(c->backend_usrs);
+    c->backend_usrs = NULL;
+    c->n_usrs = c->cap_usrs = 0;
+    for (size_t i = 0; i < c->cap; i++)
+        free(c->v[i].note);
+    free(c->v);
+    c->v = NULL;
+    c->cap = c->n = 0;
+}

@@ -1,0 +1,72 @@
+/* lint/analysis/backend_symbols.h -- is a declaration a backend's?  Shared
+ * by EH102 backend-symbol (frontend code uses it) and EH104
+ * backend-impl-outside-backends (a legacy backend directory's function
+ * uses it).
+ *
+ * A declaration (function, variable, constant, type, macro definition --
+ * the one clang resolved a name to) is a backend's when
+ *   - its name has an eh_<backend>_ prefix (a backend_prefixes entry
+ *     holding <backend>, expanded for every known backend; the whole
+ *     prefix must match: eh_blast_radius is not backend blas's);
+ *   - or it is declared in a file of a backend (backend_dirs,
+ *     backend_files), whatever its name: first, or in a backend file of
+ *     the TU (bs_note_declaration);
+ *   - or its name has a library prefix of backend_prefixes (cblas_,
+ *     LAPACKE_, fftw, cuda, ...; in upper case too: CBLAS_ORDER) and it is
+ *     not the project's own: a project function is never a backend's by
+ *     its name.  One defined in a linted non-backend file is the project's
+ *     in every TU: seen defined here, or -- declared first in a
+ *     non-backend file of the project that is not a vendor header
+ *     (darknet's cuda_make_array(), declared in its darknet.h, defined in
+ *     its cuda.c) -- BS_UNDECIDED, settled across the run.  A prototype of
+ *     a library function the project writes instead of the include is
+ *     still the library's.
+ * A macro of a linted non-backend file is the frontend's own: its body is
+ * seen through where it is used.
+ *
+ * Each declaration is classified once per TU. */
+#ifndef EL_BACKEND_SYMBOLS_H
+#define EL_BACKEND_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <clang-c/Index.h>
+
+#include "rule.h"
+#include "separation.h"
+
+typedef enum bs_why {
+    BS_NOT_BACKEND = 0,
+    BS_BY_PREFIX,        /* its name says so */
+    BS_BY_LOCATION,      /* it is declared in a backend's file */
+    BS_UNDECIDED,        /* a function with a library's prefix that the project
+                            declares but this TU does not see defined: a
+                            backend's unless a linted non-backend file defines
+                            it (decided across the run, EH102's project hook) */
+} bs_why;
+
+/* Per-TU state: zero it before use, free with bs_cache_free. */
+typedef struct bs_cache {
+    sep_files files;
+    struct bs_verdict *v;
+    size_t cap, n;
+    char **backend_usrs;     /* functions and variables a backend file declares */
+    size_t n_usrs, cap_usrs;
+} bs_cache;
+
+/* A declaration the walk met (FunctionDecl, VarDecl): when it is in a
+ * backend file, the function or variable is a backend's wherever else it
+ * is declared (darknet's cuda_make_array(), declared in darknet.h and in
+ * the backend's cuda.h).  Call before the uses (headers come first). */
+void bs_note_declaration(el_ctx *ctx, bs_cache *c, CXCursor decl);
+
+/* Is `decl` a backend's?  backend[n] receives the backend's name when
+ * known (BS_BY_LOCATION, or an eh_<backend>_ prefix). */
+bs_why bs_classify(el_ctx *ctx, bs_cache *c, CXCursor decl, char *backend, size_t n);
+/* A string the caller keeps with the declaration (EH102: the finding a
+ * type reference gives), NULL at first; the cache frees it.  NULL when
+ * memory runs out. */
+char **bs_note(bs_cache *c, CXCursor decl);
+void bs_cache_free(bs_cache *c);
+
+#endif

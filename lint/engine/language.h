@@ -1,0 +1,21 @@
+/* lint/engine/language.h -- whether a compile command compiles C++: its
+ * driver (g++, clang++, c++), an explicit -x, a -std=c++/gnu++ standard
+ * or the input's extension, in that order of authority. */
+#ifndef EL_LANGUAGE_H
+#define EL_LANGUAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* C++ by its name: .cpp .cc .cxx .c++ .C, headers .hpp .hh .hxx .h++. */
+bool el_path_is_cxx(const char *path);
+/* A header by its name: .h and the C++ header extensions. */
+bool el_path_is_header(const char *path);
+
+/* driver: argv[0] of the command (may be NULL); args: the rest; file: the
+ * input. */
+bool el_command_is_cxx(const char *driver, char *const *args, size_t n, const char *file);
+/* The arguments say the language themselves (-x ...). */
+bool el_args_have_language(char *const *args, size_t n);
+
+#endif

@@ -1,0 +1,392 @@
+/* tests/lint/test_project_config.c -- configuring emberlint for a project
+ * that is not libeh (docs/emberlint.md, "Configuration"): neutral
+ * messages and the project's own replacements, frontend include and
+ * host-access functions; nested .emberlint.json files that inherit
+ * ("root": true stops), list keys that add and remove; <name> inside a
+ * directory name and backend_files; errors (unknown options, patterns
+ * without a backend name, removing what is not there) at their
+ * position; the warning for patterns that match nothing;
+ * --show-config. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lint_test.h"
+
+static char *dir;
+
+static int setup(void **state)
+{
+    (void)state;
+    dir = tt_tmpdir();
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tt_rmtree(dir);
+    free(dir);
+    return 0;
+}
+
+static void w(const char *rel, const char *content)
+{
+    free(tt_write(dir, rel, content));
+}
+
+/* emberlint in dir (every rule), the run kept for its output. */
+static tt_run run(const char *a, const char *b, const char *c)
+{
+    return lt_emberlint(dir, "--no-cache", "--color", "never", a, b, c, NULL);
+}
+
+/* A project of its own: its frontend header tensor/api.h, storage read
+ * through tensor_data_f32(), BLAS called directly. */
+static void project_tree(void)
+{
+    w("include/tensor/api.h", "#ifndef API_H\n#define API_H\n"
+                              "struct tensor;\n"
+                              "float *tensor_data_f32(struct tensor *t);\n"
+                              "struct tensor *tensor_matmul(struct tensor *a, struct tensor *b);\n"
+                              "#endif\n");
+    w("src/uses.c", "#include <math.h>\n"
+                    "#include <cblas.h>\n"
+                    "#include \"../include/tensor/api.h\"\n"
+                    "void gemm(const float *a, const float *b, float *c, int n)\n"
+                    "{\n"
+                    "    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a, n, b, n,\n"
+                    "                0.0f, c, n);\n"
+                    "}\n"
+                    "float scale(struct tensor *t, int k)\n"
+                    "{\n"
+                    "    float *p = tensor_data_f32(t);\n"
+                    "    p[0] = p[1] * 2.0f;\n"
+                    "    return sqrtf(p[2]) + (float)(k / 2);\n"
+                    "}\n");
+    w("src/unused.c", "#include <cblas.h>\n"
+                      "int unused(void) { return 1; }\n");
+}
+
+static void test_neutral_without_libeh(void **state)
+{
+    (void)state;
+    project_tree();
+    w(".emberlint.json", "{\"storage_accessors\": [\"tensor_data_f32\"]}\n");
+    tt_run r = run("src", NULL, NULL);
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "src/uses.c:2:1: error: frontend code includes backend-private "
+                                   "header 'cblas.h' [EH101]"));
+    assert_true(tt_contains(r.out, "src/uses.c:6:5: error: call to backend function 'cblas_sgemm' [EH102]"));
+    assert_true(tt_contains(r.out, "[EH201]"));
+    assert_true(tt_contains(r.out, "[EH202]"));
+    assert_true(tt_contains(r.out, "[EH302]"));
+    /* nothing of libeh: no <eh/eh.h>, no eh_ op */
+    assert_false(tt_contains(r.out, "eh/eh.h"));
+    assert_false(tt_contains(r.out, "eh_"));
+    tt_free(&r);
+    /* the fix only removes an unused include */
+    r = lt_emberlint(dir, "--no-cache", "--select", "EH101", "--diff", "src/unused.c", NULL);
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "-#include <cblas.h>\n"));
+    assert_false(tt_contains(r.out, "+#include"));
+    tt_free(&r);
+}
+
+static void test_project_replacements(void **state)
+{
+    (void)state;
+    project_tree();
+    w(".emberlint.json", "{\n"
+                         "  \"frontend_include\": \"tensor/api.h\",\n"
+                         "  \"storage_accessors\": [\"tensor_data_f32\"],\n"
+                         "  \"replacements\": {\"cblas_sgemm\": \"tensor_matmul\", \"*\": \"tensor_scale\",\n"
+                         "                   \"sqrt\": \"tensor_sqrt\", \"/\": \"tensor_div\"}\n"
+                         "}\n");
+    tt_run r = run("src", NULL, NULL);
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "header 'cblas.h'; include <tensor/api.h> and call its API instead [EH101]"));
+    assert_true(tt_contains(r.out, "call to backend function 'cblas_sgemm'; use tensor_matmul [EH102]"));
+    assert_true(tt_contains(r.out, "use tensor_scale on the tensor [EH201]"));
+    assert_true(tt_contains(r.out, "use tensor_sqrt on the tensor [EH202]"));
+    assert_true(tt_contains(r.out, "or use tensor_div on tensors [EH302]"));
+    assert_false(tt_contains(r.out, "eh_"));
+    tt_free(&r);
+    r = lt_emberlint(dir, "--no-cache", "--select", "EH101", "--diff", "src/unused.c", NULL);
+    assert_true(tt_contains(r.out, "-#include <cblas.h>\n+#include <tensor/api.h>\n"));
+    tt_free(&r);
+}
+
+static void test_libeh_keeps_its_suggestions(void **state)
+{
+    (void)state;
+    /* the same BLAS call in a file that uses libeh */
+    w("src/eh.c", "#include <eh/eh.h>\n"
+                  "#include <cblas.h>\n"
+                  "float dot(const float *a, const float *b) { return cblas_sdot(3, a, 1, b, 1); }\n");
+    tt_run r = lt_emberlint(dir, "--no-cache", "src", "--", LT_INCLUDE, NULL);
+    assert_true(tt_contains(r.out, "include <eh/eh.h> and call ops instead [EH101]"));
+    assert_true(tt_contains(r.out, "'cblas_sdot'; use eh_dot [EH102]"));
+    tt_free(&r);
+}
+
+static void test_vendor_header_of_the_project(void **state)
+{
+    (void)state;
+    /* the project's own cuda.h is not CUDA's; removing a default works */
+    w("src/cuda.h", "int cuda_ready(void);\n");
+    w("src/cuda.c", "#include \"cuda.h\"\nint cuda_ready(void) { return 1; }\n");
+    w("src/a.c", "#include \"cuda.h\"\nint a(void) { return cuda_ready(); }\n");
+    w("src/b.c", "#include <cufft.h>\nint b;\n");
+    tt_run r = lt_emberlint(dir, "--no-cache", "--select", "EH1", "src", NULL);
+    assert_false(tt_contains(r.out, "a.c"));
+    assert_false(tt_contains(r.out, "cuda.c"));
+    assert_true(tt_contains(r.out, "src/b.c:1:1: error: frontend code includes backend-private header "
+                                   "'cufft.h'"));
+    tt_free(&r);
+    w(".emberlint.json", "{\"vendor_headers\": {\"remove\": [\"cufft.h\"]}}\n");
+    r = lt_emberlint(dir, "--no-cache", "--select", "EH101", "src", NULL);
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+}
+
+static void test_nested_inheritance(void **state)
+{
+    (void)state;
+    w(".emberlint.json", "{\"backend_macros\": [\"USE_GPU\"], \"rules\": {\"EH101\": \"warning\"}}\n");
+    w("top.c", "#ifdef USE_GPU\nint g;\n#endif\n");
+    /* inherits the macro and EH101's severity, adds an exclude */
+    w("sub/.emberlint.json", "{\"exclude\": [\"gen/\"]}\n");
+    w("sub/inner.c", "#ifdef USE_GPU\nint g;\n#endif\n#include <cblas.h>\n");
+    w("sub/gen/skipped.c", "#include <cblas.h>\n");
+    /* stops inheriting: the built-in only, then its own keys */
+    w("alone/.emberlint.json", "{\"root\": true, \"rules\": {\"EH103\": \"note\"}}\n");
+    w("alone/x.c", "#ifdef USE_GPU\nint g;\n#endif\n#include <cblas.h>\n");
+    /* removes what it inherits */
+    w("lax/.emberlint.json", "{\"backend_macros\": {\"remove\": [\"USE_GPU\"]}}\n");
+    w("lax/y.c", "#ifdef USE_GPU\nint g;\n#endif\n");
+    tt_run r = lt_emberlint(dir, "--no-cache", "--select", "EH101,EH103", ".", NULL);
+    assert_true(tt_contains(r.out, "top.c:1:8: error: "));
+    assert_true(tt_contains(r.out, "sub/inner.c:1:8: error: "));
+    assert_true(tt_contains(r.out, "sub/inner.c:4:1: warning: "));
+    assert_false(tt_contains(r.out, "skipped.c"));
+    assert_false(tt_contains(r.out, "alone/x.c:1:"));
+    assert_true(tt_contains(r.out, "alone/x.c:4:1: error: "));
+    assert_false(tt_contains(r.out, "lax/y.c"));
+    tt_free(&r);
+    /* where each value comes from */
+    r = lt_emberlint(dir, "--show-config", "sub/inner.c", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(tt_contains(r.out, "# files, outermost first: built-in <- .emberlint.json <- sub/.emberlint.json\n"));
+    assert_true(tt_contains(r.out, "  \"USE_GPU\"                           # .emberlint.json:1:21\n"));
+    assert_true(tt_contains(r.out, "  \"gen/\"                              # sub/.emberlint.json:1:14\n"));
+    assert_true(tt_contains(r.out, "  EH101 backend-include                warning  # .emberlint.json:1:43\n"));
+    assert_true(tt_contains(r.out, "  \"build/\"                            # built-in (rules/default.json:"));
+    tt_free(&r);
+    r = lt_emberlint(dir, "--show-config", "alone", NULL);
+    assert_true(tt_contains(r.out, "# files, outermost first: built-in <- alone/.emberlint.json\n"));
+    assert_false(tt_contains(r.out, "USE_GPU"));
+    tt_free(&r);
+}
+
+static void test_errors_at_their_position(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text, *message;
+    } cases[] = {
+        {"{\"rules\": {\"EH105\": {\"options\": {\n  \"tabel_types\": [\"x\"]}}}}",
+         ":2:3: rules.EH105.options: unknown option \"tabel_types\": expected \"table_types\", "
+         "\"kernels_field\", \"op_enum_prefix\", \"optional\", \"delegate_field\", "
+         "\"custom_kernel_functions\", \"custom_kernel_types\", \"custom_op_def_types\", "
+         "\"custom_op_exempt_fields\"\n"},
+        {"{\"rules\": {\"EH101\": {\"options\": {\"x\": 1}}}}",
+         ":1:34: rules.EH101.options: unknown option \"x\" (the rule has no options)\n"},
+        {"{\"rules\": {\"EH105\": {\"options\": {\"kernels_field\": []}}}}",
+         ":1:34: rules.EH105.options.kernels_field: expected a string\n"},
+        {"{\"backend_dirs\": [\"a/<name>/\",\n  \"/src/gpu-*/\"]}",
+         ":2:3: \"backend_dirs\": '/src/gpu-*/' names no backend: write <name> once, where the "
+         "backend's name is in the path (\"backends/<name>/\", \"src/ggml-<name>/\")\n"},
+        {"{\"backends\": [\"\"]}", ":1:15: \"backends\": expected non-empty strings\n"},
+        {"{\"vendor_headers\": {\"remove\": [\"cuda.h\", \"cudaa.h\"]}}",
+         ":1:42: \"vendor_headers\": cannot remove 'cudaa.h': it is not in the inherited list "
+         "(see emberlint --show-config FILE)\n"},
+        {"{\"languages\": [\"rust\"]}", ":1:16: \"languages\": expected \"c\" or \"c++\", got 'rust'\n"},
+        {"{\"root\": 1}", ":1:2: \"root\": expected true or false\n"},
+    };
+    w("src/a.c", "int a;\n");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        w("src/.emberlint.json", cases[i].text);
+        tt_run r = lt_lint(dir, "--no-cache", "src", NULL);
+        char *want = tt_fmt("emberlint: src/.emberlint.json%s", cases[i].message);
+        if (r.status != 2 || strcmp(r.err, want) != 0) {
+            print_error("case %zu: status %d\nstderr: %swanted: %s", i, r.status, r.err, want);
+            fail();
+        }
+        free(want);
+        tt_free(&r);
+    }
+}
+
+static void test_backend_names_and_patterns(void **state)
+{
+    (void)state;
+    w(".emberlint.json", "{\n"
+                         "  \"backend_dirs\": [\"src/ggml-<name>/\", \"src/missing-<name>/\"],\n"
+                         "  \"backend_files\": {\"gpu\": [\"/src/gpu.c\", \"/src/gpu.h\"]},\n"
+                         "  \"core_paths\": [\"/src/nowhere/\"]\n"
+                         "}\n");
+    w("src/ggml-cuda/impl.h", "int cuda_impl(void);\n");
+    w("src/ggml-cuda/impl.c", "#include \"impl.h\"\nint cuda_impl(void) { return 1; }\n");
+    w("src/ggml-impl.h", "int shared(void);\n"); /* a file, not a backend directory */
+    w("src/gpu.c", "int gpu(void) { return 2; }\n");
+    w("src/gpu.h", "int gpu(void);\n");
+    w("src/app.c", "#include \"ggml-cuda/impl.h\"\n#include \"ggml-impl.h\"\nint app(void) { return cuda_impl(); }\n");
+    w("src/caller.c", "#include \"gpu.h\"\nint caller(void) { return gpu(); }\n");
+    tt_run r = lt_emberlint(dir, "--no-cache", "--select", "EH101,EH102", ".", NULL);
+    assert_true(tt_contains(r.out, "src/app.c:1:1: error: frontend code includes 'ggml-cuda/impl.h', a "
+                                   "header of backend 'cuda' (src/ggml-cuda/) [EH101]"));
+    assert_true(tt_contains(r.out, "call to backend function 'cuda_impl' of backend 'cuda' [EH102]"));
+    assert_false(tt_contains(r.out, "ggml-impl.h'"));
+    /* a backend of single files: the message names the header itself */
+    assert_true(tt_contains(r.out, "src/caller.c:1:1: error: frontend code includes 'gpu.h', a header "
+                                   "of backend 'gpu' (src/gpu.h) [EH101]"));
+    /* patterns that match no linted file: warnings, at their place */
+    assert_true(tt_contains(r.err, "emberlint: warning: .emberlint.json:2:40: \"backend_dirs\" pattern "
+                                   "'src/missing-<name>/' matches none of the linted files\n"));
+    assert_true(tt_contains(r.err, "emberlint: warning: .emberlint.json:4:18: \"core_paths\" pattern "
+                                   "'/src/nowhere/' matches none of the linted files\n"));
+    assert_false(tt_contains(r.err, "ggml-<name>"));
+    tt_free(&r);
+    r = lt_emberlint(dir, "--show-config", "src/gpu.c", NULL);
+    assert_true(tt_contains(r.out, "# the configuration of src/gpu.c: backend 'gpu', c\n"));
+    tt_free(&r);
+    r = lt_emberlint(dir, "--show-config", "src/ggml-cuda/impl.c", NULL);
+    assert_true(tt_contains(r.out, ": backend 'cuda', c\n"));
+    assert_true(tt_contains(r.out, "  \"cuda\"                              # found in the linted tree\n"));
+    tt_free(&r);
+}
+
+/* An anchored pattern ("/gpu/<name>/") names a place in the project:
+ * neither a file outside the configuration's directory nor the name an
+ * #include spells matches it, however the name reads. */
+static void test_anchored_patterns_stay_in_their_root(void **state)
+{
+    (void)state;
+    w("vendor/include/accel.h", "int accel_run(void);\n");
+    w("vendor/gpu/cuda/k.h", "int vk_run(void);\n");
+    w("proj/.emberlint.json", "{\"root\": true, \"backend_dirs\": [\"/gpu/<name>/\"],\n"
+                              " \"backend_headers\": [\"/include/accel.h\"]}\n");
+    w("proj/gpu/cuda/own.h", "int own_k(void);\n");
+    w("proj/gpu/cuda/own.c", "#include \"own.h\"\nint own_k(void) { return 1; }\n");
+    w("proj/include/accel.h", "int accel_own(void);\n");
+    w("proj/src/app.c", "#include \"include/accel.h\"\n#include \"gpu/cuda/k.h\"\n"
+                        "int app(void) { return accel_run() + vk_run(); }\n");
+    w("proj/src/inside.c", "#include \"../gpu/cuda/own.h\"\n#include \"../include/accel.h\"\n"
+                           "int inside(void) { return own_k() + accel_own(); }\n");
+    char *proj = tt_path(dir, "proj");
+    char *inc = tt_fmt("-I%s/vendor", dir);
+    tt_run r = lt_emberlint(proj, "--no-cache", "--color", "never", "--select", "EH101,EH102", "src",
+                            "gpu", "--", inc, NULL);
+    if (tt_contains(r.out, "src/app.c"))
+        print_error("%s", r.out);
+    assert_false(tt_contains(r.out, "src/app.c"));
+    assert_true(tt_contains(r.out, "src/inside.c:1:1: error: frontend code includes "
+                                   "'../gpu/cuda/own.h', a header of backend 'cuda'"));
+    assert_true(tt_contains(r.out, "src/inside.c:2:1: error: frontend code includes"));
+    assert_true(tt_contains(r.out, "call to backend function 'own_k' of backend 'cuda' [EH102]"));
+    tt_free(&r);
+    free(inc);
+    free(proj);
+}
+
+static void test_cxx_from_the_compile_database(void **state)
+{
+    (void)state;
+    const char *cxx = "namespace n { template <typename T> T id(T x) { return x; } }\n"
+                      "int f() { return n::id(1); }\n";
+    w("src/by_driver.c", cxx);      /* g++ compiles a .c file as C++ */
+    w("src/by_x.c", cxx);           /* -x c++ */
+    w("src/by_std.c", cxx);         /* -std=gnu++17 */
+    w("src/by_ext.cc", cxx);        /* cc picks C++ by the extension */
+    w("src/plain.c", "int g(void) { return 0; }\n");
+    w("src/util.hpp", "#pragma once\nnamespace n { struct s { int v = 0; }; }\n");
+    w("src/uses_util.cc", "#include \"util.hpp\"\nint h() { n::s x; return x.v; }\n");
+    char *db = tt_fmt("[\n"
+                      "{\"directory\": \"%s\", \"file\": \"src/by_driver.c\", \"command\": \"/usr/bin/g++ -c src/by_driver.c\"},\n"
+                      "{\"directory\": \"%s\", \"file\": \"src/by_x.c\", \"command\": \"cc -x c++ -c src/by_x.c\"},\n"
+                      "{\"directory\": \"%s\", \"file\": \"src/by_std.c\", \"command\": \"clang -std=gnu++17 -c src/by_std.c\"},\n"
+                      "{\"directory\": \"%s\", \"file\": \"src/by_ext.cc\", \"command\": \"cc -c src/by_ext.cc\"},\n"
+                      "{\"directory\": \"%s\", \"file\": \"src/uses_util.cc\", \"command\": \"c++ -c src/uses_util.cc\"},\n"
+                      "{\"directory\": \"%s\", \"file\": \"src/plain.c\", \"command\": \"cc -std=c11 -c src/plain.c\"}\n"
+                      "]\n", dir, dir, dir, dir, dir, dir);
+    w("build/compile_commands.json", db);
+    free(db);
+    /* every entry of the database, C++ ones as C++ */
+    tt_run r = lt_emberlint(dir, "--no-cache", "-p", "build", NULL);
+    if (r.status != 0)
+        print_error("%s%s", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+    /* a walk takes .cc/.hpp only when the configuration says so; the
+     * header is then parsed (through its includer) as C++ */
+    r = lt_emberlint(dir, "--no-cache", "-v", "src/by_ext.cc", "src/plain.c", NULL);
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+    r = lt_emberlint(dir, "--no-cache", "-v", "src", NULL);
+    assert_true(tt_contains(r.err, "emberlint: 4 files,")); /* the .c files */
+    tt_free(&r);
+    w(".emberlint.json", "{\"languages\": [\"c\", \"c++\"]}\n");
+    r = lt_emberlint(dir, "--no-cache", "-v", "-p", "build", "src", NULL);
+    assert_true(tt_contains(r.err, "emberlint: 7 files,"));
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+}
+
+static void test_what_the_database_builds(void **state)
+{
+    (void)state;
+    w("src/a.c", "int a(void) { return 0; }\n");
+    w("src/unbuilt.c", "#include <cblas.h>\n");    /* a backend this build leaves out */
+    char *db = tt_fmt("[\n"
+                      "{\"directory\": \"%s\", \"file\": \"src/a.c\", \"command\": \"cc -c src/a.c\"},\n"
+                      "{\"directory\": \"%s\", \"file\": \"src/generated.c\", \"command\": \"cc -c src/generated.c\"}\n"
+                      "]\n", dir, dir);
+    w("build/compile_commands.json", db);
+    free(db);
+    /* a walk skips the source the database does not list, with one note */
+    tt_run r = lt_emberlint(dir, "--no-cache", "-p", "build", "src", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(tt_contains(r.err, "emberlint: 1 source file under the paths is not in "
+                                   "compile_commands.json (not built in this configuration): not "
+                                   "linted (a file named on the command line is)\n"));
+    tt_free(&r);
+    /* named, it is linted */
+    r = lt_emberlint(dir, "--no-cache", "-p", "build", "src/unbuilt.c", NULL);
+    assert_int_equal(r.status, 1);
+    tt_free(&r);
+    /* the database's own files: one that does not exist yet is a warning,
+     * not an I/O error */
+    r = lt_emberlint(dir, "--no-cache", "-p", "build", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(tt_contains(r.err, "emberlint: warning: 1 file listed in compile_commands.json "
+                                   "does not exist (generated by the build? build first), e.g. "));
+    tt_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_neutral_without_libeh, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_project_replacements, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_libeh_keeps_its_suggestions, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_vendor_header_of_the_project, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_nested_inheritance, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_errors_at_their_position, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_backend_names_and_patterns, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_anchored_patterns_stay_in_their_root, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cxx_from_the_compile_database, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_what_the_database_builds, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
