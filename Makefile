@@ -141,7 +141,7 @@ examples: $(EXAMPLE_BINS)
 
 test: $(DEPS_STAMP) lib tests examples
 	@sh mk/run-tests.sh $(BUILD) "$(BACKENDS)" --each $(EACH_TESTS) --once $(ONCE_TESTS)
-	@sh tests/install/run.sh $(BUILD)
+	@sh tests/install/run.sh $(BUILD) "$(MAKE)"
 
 # Same tests, instrumented.  clang here so every commit also builds
 # warning-free under a second compiler.

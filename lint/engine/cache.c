@@ -562,7 +562,13 @@ static char *entry_text(const el_cache *c, const char *hex, const el_tu_result *
     const char *body = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN);
     char sum[33];
     el_hash_hex(checksum(hex, body, strlen(body)), sum);
-    char *text = el_xasprintf(CACHE_MAGIC "%s\n%s", sum, body);
+    /* not printf: the body is the whole entry */
+    size_t lm = strlen(CACHE_MAGIC), ls = strlen(sum), lb = strlen(body);
+    char *text = el_xmalloc(lm + ls + 1 + lb + 1);
+    memcpy(text, CACHE_MAGIC, lm);
+    memcpy(text + lm, sum, ls);
+    text[lm + ls] = '\n';
+    memcpy(text + lm + ls + 1, body, lb + 1);
     json_object_put(root);
     return text;
 }

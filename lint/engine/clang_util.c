@@ -64,7 +64,11 @@ typedef struct span {
 
 struct elc_macro_spans {
     CXTranslationUnit tu;
-    bool loaded;
+    bool loaded;               /* every file's spans (one walk of their own) */
+    bool fed_done;             /* the spans of the files in fed (the engine's walk) */
+    bool sorted;
+    CXFile *fed;
+    size_t n_fed;
     span *v;
     size_t n, cap;
 };
@@ -79,36 +83,81 @@ elc_macro_spans *elc_macro_spans_new(CXTranslationUnit tu)
 
 void elc_macro_spans_free(elc_macro_spans *m)
 {
-    if (m)
+    if (m) {
         free(m->v);
+        free(m->fed);
+    }
     free(m);
 }
 
-static enum CXChildVisitResult span_visit(CXCursor c, CXCursor parent, CXClientData d)
+/* Add the span of expansion c; false when out of memory. */
+static bool add_span(elc_macro_spans *m, CXCursor c)
 {
-    (void)parent;
-    elc_macro_spans *m = d;
-    if (clang_getCursorKind(c) != CXCursor_MacroExpansion)
-        return CXChildVisit_Continue;
     CXSourceRange r = clang_getCursorExtent(c);
     CXFile fb = NULL, fe = NULL;
     unsigned b = 0, e = 0;
     clang_getExpansionLocation(clang_getRangeStart(r), &fb, NULL, NULL, &b);
     clang_getExpansionLocation(clang_getRangeEnd(r), &fe, NULL, NULL, &e);
     if (!fb)
-        return CXChildVisit_Continue;
+        return true;
     if (!fe || !clang_File_isEqual(fb, fe) || e <= b)
         e = b + 1; /* odd extent: at least its first byte */
     if (m->n == m->cap) {
         size_t cap = m->cap ? m->cap * 2 : 256;
         span *v = realloc(m->v, cap * sizeof *v);
         if (!v)
-            return CXChildVisit_Break; /* then fewer spans: no worse than none */
+            return false; /* then fewer spans: no worse than none */
         m->v = v;
         m->cap = cap;
     }
     m->v[m->n++] = (span){fb, b, e, e, c};
-    return CXChildVisit_Continue;
+    m->sorted = false;
+    return true;
+}
+
+static enum CXChildVisitResult span_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    elc_macro_spans *m = d;
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    if (!clang_isPreprocessing(kind))
+        return CXChildVisit_Break; /* the declarations: ELC_PREPROCESSING_FIRST */
+    if (kind != CXCursor_MacroExpansion)
+        return CXChildVisit_Continue;
+    return add_span(m, c) ? CXChildVisit_Continue : CXChildVisit_Break;
+}
+
+void elc_macro_spans_feed_files(elc_macro_spans *m, const CXFile *files, size_t n)
+{
+    if (!m || m->loaded || m->fed_done || m->fed || !n)
+        return;
+    m->fed = malloc(n * sizeof *m->fed);
+    if (!m->fed)
+        return; /* then every question walks, as without feeding */
+    memcpy(m->fed, files, n * sizeof *m->fed);
+    m->n_fed = n;
+}
+
+void elc_macro_spans_feed(elc_macro_spans *m, CXCursor expansion)
+{
+    if (m && m->fed && !m->loaded && !m->fed_done)
+        add_span(m, expansion);
+}
+
+void elc_macro_spans_feed_done(elc_macro_spans *m)
+{
+    if (m && m->fed && !m->loaded)
+        m->fed_done = true;
+}
+
+static bool was_fed(const elc_macro_spans *m, CXFile f)
+{
+    if (!m->fed_done)
+        return false;
+    for (size_t i = 0; i < m->n_fed; i++)
+        if (m->fed[i] == f)
+            return true;
+    return false;
 }
 
 static int span_cmp(const void *x, const void *y)
@@ -120,14 +169,20 @@ static int span_cmp(const void *x, const void *y)
     return a->begin < b->begin ? -1 : a->begin > b->begin ? 1 : 0;
 }
 
-/* One walk over the TU's top-level cursors (expansions are among them),
- * the first time a question is asked. */
-static void load(elc_macro_spans *m)
+/* The spans of f ready for questions: those the engine's walk fed, when
+ * f was one of its files and the feeding is over; else one walk over the
+ * TU's preprocessing cursors (expansions are among them) for every
+ * file's, the first time such a question is asked. */
+static void load(elc_macro_spans *m, CXFile f)
 {
-    if (m->loaded)
+    if (!m->loaded && !was_fed(m, f)) {
+        m->loaded = true;
+        m->n = 0; /* the fed ones are among them */
+        clang_visitChildren(clang_getTranslationUnitCursor(m->tu), span_visit, m);
+    }
+    if (m->sorted)
         return;
-    m->loaded = true;
-    clang_visitChildren(clang_getTranslationUnitCursor(m->tu), span_visit, m);
+    m->sorted = true;
     if (m->n)
         qsort(m->v, m->n, sizeof *m->v, span_cmp);
     for (size_t i = 1; i < m->n; i++)
@@ -158,7 +213,7 @@ static size_t spans_before(const elc_macro_spans *m, CXFile f, unsigned off, siz
 /* The innermost span of f holding offset off, or NULL. */
 static const span *span_at(elc_macro_spans *m, CXFile f, unsigned off)
 {
-    load(m);
+    load(m, f);
     size_t first, k = spans_before(m, f, off + 1, &first);
     /* spans [first, k) begin at or before off; max_end says whether any
      * of them still covers it */
@@ -170,7 +225,7 @@ static const span *span_at(elc_macro_spans *m, CXFile f, unsigned off)
 
 bool elc_macro_spans_cut(elc_macro_spans *m, CXFile f, unsigned b, unsigned e)
 {
-    load(m);
+    load(m, f);
     size_t first, k = spans_before(m, f, b, &first);
     if (k > first && m->v[k - 1].max_end > b)
         return true; /* an expansion that begins before b reaches into the range */

@@ -35,8 +35,16 @@ bool elc_in_macro(CXCursor c);
 
 /* ---- macro expansions ------------------------------------------------ */
 
+/* ELC_PREPROCESSING_FIRST: clang_visitChildren on a translation unit
+ * visits every preprocessing cursor (directives, macro definitions and
+ * expansions, of every file) before the first declaration, so a walk
+ * that wants only those stops at the first cursor that is not one
+ * (libclang's CursorVisitor with VisitPreprocessorLast false; the
+ * declarations of the system headers are most of a TU's top level).
+ * test_clang_util checks it. */
+
 /* The macro expansions of a TU as byte ranges of the files they are
- * written in, read in one walk over the TU's top-level cursors on the
+ * written in, read in one walk over the TU's preprocessing cursors on the
  * first question, then answered by binary search: what keeps a file's
  * time linear in its call sites. */
 typedef struct elc_macro_spans elc_macro_spans;
@@ -47,6 +55,13 @@ void elc_macro_spans_free(elc_macro_spans *m);
  * expansions replaces them as written, which is fine; for b == e, whether
  * b is strictly inside one. */
 bool elc_macro_spans_cut(elc_macro_spans *m, CXFile f, unsigned b, unsigned e);
+/* The engine's walk visits every expansion of the linted files anyway:
+ * it names those files, feeds their expansions, then says it is done, and
+ * questions about them need no walk of their own.  A question asked
+ * before that, or about another file, walks as without feeding. */
+void elc_macro_spans_feed_files(elc_macro_spans *m, const CXFile *files, size_t n);
+void elc_macro_spans_feed(elc_macro_spans *m, CXCursor expansion);
+void elc_macro_spans_feed_done(elc_macro_spans *m);
 /* Use m for elc_in_macro and the operator helpers on this thread (NULL:
  * stop; do so before the TU is disposed). */
 void elc_macro_spans_use(elc_macro_spans *m);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <clang-c/Index.h>
@@ -56,6 +57,7 @@ typedef struct run {
     el_sources *sources;
     el_filehash *hashes;
     el_cache *cache;
+    time_t started;             /* the run's start (wall clock) */
     el_hash128 tool;
     /* rules that may run: selected and implemented by a rule file */
     int *metas;
@@ -64,6 +66,7 @@ typedef struct run {
     const el_rule *const *extra;
     size_t n_extra;
     unsigned char (*wants)[KIND_MAX];   /* per entry of metas, then of extra */
+    unsigned char wanted[KIND_MAX];     /* by any of them */
 
     job *jobs;
     size_t n_jobs;
@@ -179,7 +182,25 @@ typedef struct walk {
     el_ctx *ctx;
     run *r;
     size_t *rule_slot;          /* ctx->rules[i] -> index into r->metas */
+    /* What the top level shows on the way, so that nothing walks it
+     * again: every #include of the TU (el_include_search_absent's), and
+     * the linted files' macro expansions (the macro spans').  libclang
+     * visits the preprocessing cursors first (ELC_PREPROCESSING_FIRST). */
+    CXCursor *directives;
+    size_t n_directives, cap_directives;
+    bool declarations;          /* past the preprocessing cursors */
 } walk;
+
+static void top_level(walk *w, CXCursor c, enum CXCursorKind kind)
+{
+    if (kind == CXCursor_InclusionDirective) {
+        el_grow(&w->directives, &w->cap_directives, w->n_directives + 1, sizeof *w->directives);
+        w->directives[w->n_directives++] = c;
+    } else if (!w->declarations && !clang_isPreprocessing(kind)) {
+        w->declarations = true;
+        elc_macro_spans_feed_done(w->ctx->macro_spans);
+    }
+}
 
 static void dispatch(walk *w, CXCursor c, enum CXCursorKind kind, bool leave)
 {
@@ -201,11 +222,22 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
     (void)parent;
     walk *w = data;
     el_ctx *ctx = w->ctx;
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    if (ctx->depth == 0) {
+        top_level(w, c, kind);
+        /* a preprocessing cursor (no children) that no rule wants and the
+         * macro spans do not need: not even its location (most of a TU's
+         * top level is the system headers' macro definitions) */
+        if (clang_isPreprocessing(kind) && kind != CXCursor_MacroExpansion &&
+            ((unsigned)kind >= KIND_MAX || !w->r->wanted[kind]))
+            return CXChildVisit_Continue;
+    }
     CXFile f = NULL;
     clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
     if (!f || el_ctx_slot(ctx, f)->source < 0)
         return CXChildVisit_Continue; /* external: not walked */
-    enum CXCursorKind kind = clang_getCursorKind(c);
+    if (kind == CXCursor_MacroExpansion && ctx->depth == 0)
+        elc_macro_spans_feed(ctx->macro_spans, c);
     dispatch(w, c, kind, false);
     if (ctx->depth < MAX_DEPTH) {
         el_grow(&ctx->stack, &ctx->cap_stack, ctx->depth + 1, sizeof *ctx->stack);
@@ -226,26 +258,42 @@ typedef struct incl {
     el_strmap seen;
 } incl;
 
+/* The hash of the content libclang parsed.  clang_getFileContents finds
+ * the file by a linear scan of the TU's source locations (~50 000
+ * instructions a file, 4 M a TU of the bench: most of emberlint's cost
+ * beyond parsing), so it is asked only for files that may have changed
+ * during the run.  A file whose modification time is the one libclang
+ * saw and is older than the run (an earlier second) has not been written
+ * since the run began, so its content on disk, hashed once a run
+ * (el_filehash: read during the run), is what libclang parsed. */
+static bool parsed_content_hash(incl *in, CXFile f, const char *real, el_hash128 *out)
+{
+    struct stat st;
+    if (stat(real, &st) == 0 && S_ISREG(st.st_mode) && st.st_mtime == clang_getFileTime(f) &&
+        st.st_mtime < in->r->started && el_filehash_get(in->r->hashes, real, out))
+        return true;
+    size_t size = 0;
+    const char *text = clang_getFileContents(in->tu, f, &size);
+    if (text) {
+        *out = el_hash_bytes(text, size);
+        return true;
+    }
+    return el_filehash_get(in->r->hashes, real, out);
+}
+
 /* Every file the TU read, with the hash of the content libclang parsed
  * (not of the file now: an edit during the parse must not be cached
  * with the old content's findings). */
-static void inclusion_visit(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData d)
+static void add_dep(incl *in, CXFile f)
 {
-    (void)stack;
-    (void)n;
-    incl *in = d;
     CXString name = clang_getFileName(f);
     const char *s = clang_getCString(name);
     if (s && s[0]) {
         char *real = el_realpath_cached(s);
         if (real && !el_strmap_get(&in->seen, real)) {
             el_strmap_put(&in->seen, real, (void *)1);
-            size_t size = 0;
-            const char *text = clang_getFileContents(in->tu, f, &size);
             el_hash128 content;
-            if (text)
-                content = el_hash_bytes(text, size);
-            if (text || el_filehash_get(in->r->hashes, real, &content))
+            if (parsed_content_hash(in, f, real, &content))
                 el_result_add_dep(in->res, real, dep_token(in->r, real, content));
         }
         free(real);
@@ -253,40 +301,45 @@ static void inclusion_visit(CXFile f, CXSourceLocation *stack, unsigned n, CXCli
     clang_disposeString(name);
 }
 
-/* The linted files of a TU in inclusion order (the main file first). */
-typedef struct linted_files {
-    el_ctx *ctx;
+/* Every file of a TU in inclusion order (the main file first), from one
+ * clang_getInclusions: the linted ones for the on_file hooks, all of
+ * them for the cache's dependencies. */
+typedef struct tu_files {
     CXFile *v;
     size_t n, cap;
-} linted_files;
+} tu_files;
 
-static void linted_visit(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData d)
+static void files_visit(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData d)
 {
     (void)stack;
     (void)n;
-    linted_files *lf = d;
-    if (el_ctx_slot(lf->ctx, f)->source < 0)
-        return;
-    for (size_t i = 0; i < lf->n; i++)
-        if (lf->v[i] == f)
+    tu_files *t = d;
+    for (size_t i = 0; i < t->n; i++)
+        if (t->v[i] == f)
             return;
-    el_grow(&lf->v, &lf->cap, lf->n + 1, sizeof *lf->v);
-    lf->v[lf->n++] = f;
+    el_grow(&t->v, &t->cap, t->n + 1, sizeof *t->v);
+    t->v[t->n++] = f;
 }
 
-static void call_file_hooks(el_ctx *ctx, CXTranslationUnit tu)
+/* The on_file hooks, with the TU's linted files; the macro spans are
+ * told those files (the walk feeds their expansions). */
+static void call_file_hooks(el_ctx *ctx, const tu_files *all, bool want_files)
 {
-    linted_files lf = {ctx, NULL, 0, 0};
-    clang_getInclusions(tu, linted_visit, &lf);
-    for (size_t k = 0; k < lf.n; k++) {
+    CXFile *linted = el_xcalloc(all->n + 1, sizeof *linted);
+    size_t n = 0;
+    for (size_t i = 0; i < all->n; i++)
+        if (el_ctx_slot(ctx, all->v[i])->source >= 0)
+            linted[n++] = all->v[i];
+    elc_macro_spans_feed_files(ctx->macro_spans, linted, n);
+    for (size_t k = 0; want_files && k < n; k++) {
         for (size_t i = 0; i < ctx->n_rules; i++) {
             if (ctx->rules[i].rule->on_file) {
                 el_ctx_enter(ctx, i);
-                ctx->rules[i].rule->on_file(ctx, ctx->rules[i].state, lf.v[k]);
+                ctx->rules[i].rule->on_file(ctx, ctx->rules[i].state, linted[k]);
             }
         }
     }
-    free(lf.v);
+    free(linted);
 }
 
 /* An #include that was not found: a fact, so the run can say so once
@@ -440,10 +493,12 @@ static void lint_tu(run *r, CXIndex idx, job *j)
         bool want_files = false;
         for (size_t i = 0; i < ctx.n_rules; i++)
             want_files |= ctx.rules[i].rule->on_file != NULL;
-        if (want_files)
-            call_file_hooks(&ctx, tu);
-        walk w = {&ctx, r, rule_slot};
+        tu_files files = {0};
+        clang_getInclusions(tu, files_visit, &files);
+        call_file_hooks(&ctx, &files, want_files);
+        walk w = {&ctx, r, rule_slot, NULL, 0, 0, false};
         clang_visitChildren(clang_getTranslationUnitCursor(tu), visit, &w);
+        elc_macro_spans_feed_done(ctx.macro_spans);
         for (size_t i = 0; i < ctx.n_rules; i++) {
             if (ctx.rules[i].rule->end) {
                 el_ctx_enter(&ctx, i);
@@ -451,10 +506,14 @@ static void lint_tu(run *r, CXIndex idx, job *j)
             }
         }
         incl in = {r, tu, res, {0}};
-        clang_getInclusions(tu, inclusion_visit, &in);
+        for (size_t i = 0; i < files.n; i++)
+            add_dep(&in, files.v[i]);
         el_strmap_free(&in.seen);
+        free(files.v);
         if (r->cache)
-            cacheable = el_include_search_absent(tu, j->args, j->n_args, r->hashes, res);
+            cacheable = el_include_search_absent(tu, w.directives, w.n_directives, j->args,
+                                                 j->n_args, r->hashes, res);
+        free(w.directives);
         elc_macro_spans_use(NULL);
         elc_macro_spans_free(ctx.macro_spans);
         clang_disposeTranslationUnit(tu);
@@ -591,6 +650,8 @@ static void add_job(run *r, size_t *cap, size_t src)
 
 static void set_wants(unsigned char *wants, const el_rule *rule)
 {
+    if (!rule->on_cursor && !rule->on_leave)
+        return; /* no cursor hook: wants none */
     if (!rule->kinds) {
         memset(wants, 1, KIND_MAX);
         return;
@@ -741,7 +802,7 @@ void el_engine_finish(const el_engine_opts *o, el_sources *sources, el_tu_record
 void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *hashes,
                    el_findings *out, el_engine_stats *stats)
 {
-    run r = {.o = o, .sources = sources, .hashes = hashes};
+    run r = {.o = o, .sources = sources, .hashes = hashes, .started = time(NULL)};
     pthread_mutex_init(&r.lock, NULL);
     pthread_cond_init(&r.cond, NULL);
     r.tool = tool_identity();
@@ -772,6 +833,9 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
     }
     for (size_t e = 0; e < r.n_extra; e++)
         set_wants(r.wants[r.n_metas + e], r.extra[e]);
+    for (size_t i = 0; i < r.n_metas + r.n_extra; i++)
+        for (size_t k = 0; k < KIND_MAX; k++)
+            r.wanted[k] |= r.wants[i][k];
 
     double started = now_seconds();
     size_t cap = 0, unbuilt = 0;

@@ -71,30 +71,59 @@ typedef struct directive {
     bool angled, quoted, next;
 } directive;
 
+/* A file's path, asked once per file, not once per directive. */
+typedef struct file_info {
+    CXFile f;
+    char *path;          /* absolute, normalized (file_path), or NULL */
+} file_info;
+
 typedef struct walk {
     CXTranslationUnit tu;
     directive *v;
     size_t n, cap;
+    file_info *files;
+    size_t n_files, cap_files, last;
 } walk;
 
-/* How the directive at [b, e) of text is written: <...>, "..." (neither
- * when a macro names the header), #include_next. */
-static void delimiters(const char *text, size_t size, unsigned b, unsigned e, directive *d)
+/* How the directive (its extent r) is written: <...>, "..." (neither
+ * when a macro names the header), #include_next.  From its tokens ('#',
+ * the directive's name, then '<', a string literal or a macro's name),
+ * not the file's text: clang_getFileContents finds the file by a linear
+ * scan of the TU's source locations, tens of thousands of instructions a
+ * call (once a file, it was the largest cost of a run with a cache). */
+static void delimiters(CXTranslationUnit tu, CXSourceRange r, directive *d)
 {
-    if (!text || e > size || b >= e)
-        return;
-    const char *s = text + b;
-    size_t len = e - b;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] == '<' || s[i] == '"') {
-            d->angled = s[i] == '<';
-            d->quoted = s[i] == '"';
-            break;
-        }
+    CXToken *toks = NULL;
+    unsigned n = 0;
+    clang_tokenize(tu, r, &toks, &n);
+    if (n >= 3) {
+        CXString sp = clang_getTokenSpelling(tu, toks[1]);
+        const char *t = clang_getCString(sp);
+        d->next = t && strcmp(t, "include_next") == 0;
+        clang_disposeString(sp);
+        CXTokenKind k = clang_getTokenKind(toks[2]);
+        d->angled = k == CXToken_Punctuation; /* '<' */
+        d->quoted = k == CXToken_Literal;
     }
-    for (size_t i = 0; i + 12 <= len; i++)
-        if (memcmp(s + i, "include_next", 12) == 0)
-            d->next = true;
+    if (toks)
+        clang_disposeTokens(tu, toks, n);
+}
+
+/* Whether dir/name needs normalizing (dir is): name has a "." or ".."
+ * component or an empty one. */
+static bool needs_normalizing(const char *name)
+{
+    if (!name[0] || name[0] == '/')
+        return true;
+    for (const char *p = name;; p++) {
+        const char *end = strchr(p, '/');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == 0 || (len == 1 && p[0] == '.') || (len == 2 && p[0] == '.' && p[1] == '.'))
+            return true;
+        if (!end)
+            return false;
+        p = end;
+    }
 }
 
 /* The file's name as libclang found it, made absolute (a relative name
@@ -103,17 +132,27 @@ static char *file_path(CXFile f)
 {
     CXString s = clang_getFileName(f);
     const char *c = clang_getCString(s);
-    char *p = c && c[0] ? el_path_abs(c) : NULL;
+    char *p = !c || !c[0]                                  ? NULL
+              : c[0] == '/' && c[1] && !needs_normalizing(c + 1) ? el_xstrdup(c)
+                                                               : el_path_abs(c);
     clang_disposeString(s);
     return p;
 }
 
-static enum CXChildVisitResult directive_visit(CXCursor c, CXCursor parent, CXClientData data)
+static file_info *file_of(walk *w, CXFile f)
 {
-    (void)parent;
-    walk *w = data;
-    if (clang_getCursorKind(c) != CXCursor_InclusionDirective)
-        return CXChildVisit_Continue;
+    if (w->last < w->n_files && w->files[w->last].f == f)
+        return &w->files[w->last];
+    for (size_t i = 0; i < w->n_files; i++)
+        if (w->files[i].f == f)
+            return &w->files[w->last = i];
+    el_grow(&w->files, &w->cap_files, w->n_files + 1, sizeof *w->files);
+    w->files[w->n_files] = (file_info){f, file_path(f)};
+    return &w->files[w->last = w->n_files++];
+}
+
+static void add_directive(walk *w, CXCursor c)
+{
     directive d;
     memset(&d, 0, sizeof d);
     CXString sp = clang_getCursorSpelling(c);
@@ -124,25 +163,19 @@ static enum CXChildVisitResult directive_visit(CXCursor c, CXCursor parent, CXCl
     clang_disposeString(sp);
     CXSourceRange r = clang_getCursorExtent(c);
     CXFile f = NULL;
-    unsigned b = 0, e = 0;
-    clang_getExpansionLocation(clang_getRangeStart(r), &f, NULL, NULL, &b);
-    clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
-    char *from = f ? file_path(f) : NULL;
-    if (!usable || !from) {
+    clang_getExpansionLocation(clang_getRangeStart(r), &f, NULL, NULL, NULL);
+    file_info *from = f ? file_of(w, f) : NULL;
+    if (!usable || !from || !from->path) {
         free(d.name);
-        free(from);
-        return CXChildVisit_Continue;
+        return;
     }
-    d.from_dir = el_path_dirname(from);
-    free(from);
-    size_t size = 0;
-    const char *text = clang_getFileContents(w->tu, f, &size);
-    delimiters(text, size, b, e, &d);
+    d.from_dir = el_path_dirname(from->path);
+    delimiters(w->tu, r, &d);
     CXFile inc = clang_getIncludedFile(c);
-    d.found = inc ? file_path(inc) : NULL;
+    const char *found = inc ? file_of(w, inc)->path : NULL;
+    d.found = found ? el_xstrdup(found) : NULL;
     el_grow(&w->v, &w->cap, w->n + 1, sizeof *w->v);
     w->v[w->n++] = d;
-    return CXChildVisit_Continue;
 }
 
 /* "dir/name" when found is that, else NULL: the directory an include was
@@ -178,9 +211,19 @@ typedef struct output {
  * parse), unless the order there is not known (ordered false). */
 static void consider(output *o, const char *dir, const directive *d, bool ordered, bool *passed)
 {
-    char *joined = el_path_join(dir, d->name);
-    char *cand = el_path_abs(joined);
-    free(joined);
+    /* dir/name, as el_path_join, without its printf: this runs for every
+     * directive and directory */
+    size_t ld = strlen(dir), ln = strlen(d->name);
+    bool slash = ld == 0 || dir[ld - 1] != '/';
+    char *cand = el_xmalloc(ld + slash + ln + 1);
+    memcpy(cand, dir, ld);
+    cand[ld] = '/';
+    memcpy(cand + ld + slash, d->name, ln + 1);
+    if (needs_normalizing(d->name)) {
+        char *abs = el_path_abs(cand);
+        free(cand);
+        cand = abs;
+    }
     if (d->found && strcmp(cand, d->found) == 0) {
         *passed = true;
     } else if (!el_filehash_exists(o->fs, cand)) {
@@ -201,14 +244,15 @@ static void consider_all(output *o, const dirlist *l, const directive *d, bool o
         consider(o, l->v[i], d, ordered, passed);
 }
 
-bool el_include_search_absent(CXTranslationUnit tu, char *const *args, size_t n_args,
-                              el_filehash *fs, el_tu_result *res)
+bool el_include_search_absent(CXTranslationUnit tu, const CXCursor *directives, size_t n_directives,
+                              char *const *args, size_t n_args, el_filehash *fs, el_tu_result *res)
 {
     search s;
     memset(&s, 0, sizeof s);
     from_args(&s, args, n_args);
-    walk w = {tu, NULL, 0, 0};
-    clang_visitChildren(clang_getTranslationUnitCursor(tu), directive_visit, &w);
+    walk w = {.tu = tu};
+    for (size_t i = 0; i < n_directives; i++)
+        add_directive(&w, directives[i]);
     /* libclang's own system directories: where <...> headers were found
      * outside the arguments' directories (their order is not known) */
     dirlist sys = {0};
@@ -237,6 +281,9 @@ bool el_include_search_absent(CXTranslationUnit tu, char *const *args, size_t n_
         free(d->found);
     }
     free(w.v);
+    for (size_t i = 0; i < w.n_files; i++)
+        free(w.files[i].path);
+    free(w.files);
     el_strmap_free(&o.seen);
     free_dirs(&sys);
     free_dirs(&s.quote);

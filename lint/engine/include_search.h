@@ -22,11 +22,13 @@
 #include "finding.h"
 
 /* Add to res->absent the empty places tu's include search looked at;
- * args are the TU's compiler arguments, answers about what exists are
- * shared through fs.  False when the tree on disk no longer matches what
- * libclang found (a header appeared where the search would have taken
- * it): then the result must not be cached. */
-bool el_include_search_absent(CXTranslationUnit tu, char *const *args, size_t n_args,
-                              el_filehash *fs, el_tu_result *res);
+ * directives are every #include of the TU (its InclusionDirective
+ * cursors: the engine's walk collects them), args are the TU's compiler
+ * arguments, answers about what exists are shared through fs.  False
+ * when the tree on disk no longer matches what libclang found (a header
+ * appeared where the search would have taken it): then the result must
+ * not be cached. */
+bool el_include_search_absent(CXTranslationUnit tu, const CXCursor *directives, size_t n_directives,
+                              char *const *args, size_t n_args, el_filehash *fs, el_tu_result *res);
 
 #endif

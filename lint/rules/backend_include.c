@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend_header_memo.h"
 #include "clang_util.h"
 #include "mem.h"
 #include "path.h"
@@ -74,6 +75,7 @@ typedef struct state {
     size_t n_refs, cap_refs;
     CXFile eh_h;              /* the frontend include as this TU resolves it, or NULL */
     const char *front;        /* the frontend include ("eh/eh.h"), or NULL */
+    bool edges_only;          /* the scan of every file's directives (end) */
     el_rewriter *rw;
 } state;
 
@@ -185,7 +187,10 @@ static void add_include(el_ctx *ctx, state *s, CXCursor c, CXFile file, CXFile t
 static enum CXChildVisitResult scan_directive(CXCursor c, CXCursor parent, CXClientData d)
 {
     (void)parent;
-    if (clang_getCursorKind(c) != CXCursor_InclusionDirective)
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    if (!clang_isPreprocessing(kind))
+        return CXChildVisit_Break; /* the declarations: ELC_PREPROCESSING_FIRST */
+    if (kind != CXCursor_InclusionDirective)
         return CXChildVisit_Continue;
     el_ctx *ctx = ((void **)d)[0];
     state *s = ((void **)d)[1];
@@ -206,21 +211,42 @@ static enum CXChildVisitResult scan_directive(CXCursor c, CXCursor parent, CXCli
         if (eh_h && !s->eh_h)
             s->eh_h = target;
     }
-    if (!el_applies_at(ctx, clang_getCursorLocation(c)))
+    if (s->edges_only || !el_applies_at(ctx, clang_getCursorLocation(c)))
         return CXChildVisit_Continue;
     const char *real = el_file_path(ctx, target);
     char legacy[64];
-    if (el_config_is_backend_header(el_ctx_config(ctx), spelled, real) ||
+    if (el_backend_header_memo(el_ctx_config(ctx), spelled, real) ||
         (real && el_config_legacy_backend(el_ctx_config(ctx), real, legacy, sizeof legacy)))
         add_include(ctx, s, c, file, target, spelled, real);
     return CXChildVisit_Continue;
 }
 
-static void begin(el_ctx *ctx, void *st)
+static enum CXVisitorResult scan_file_directive(void *d, CXCursor c, CXSourceRange r)
+{
+    (void)r;
+    scan_directive(c, clang_getNullCursor(), d);
+    return CXVisit_Continue;
+}
+
+/* The directives of the linted files, each file's from the preprocessing
+ * record by range: a walk of the whole TU's (every system header's macro
+ * definitions) cost more than the rest of the rule.  The edges of the
+ * other files are read in end(), only when there is something to fix. */
+static void on_file(el_ctx *ctx, void *st, CXFile f)
 {
     state *s = st;
     s->front = el_frontend_include(ctx);
     void *d[2] = {ctx, st};
+    clang_findIncludesInFile(el_tu(ctx), f, (CXCursorAndRangeVisitor){d, scan_file_directive});
+}
+
+/* Every include of the TU, as edges (what plan_file follows). */
+static void scan_all_edges(el_ctx *ctx, state *s)
+{
+    s->n_edges = 0;
+    s->eh_h = NULL;
+    s->edges_only = true;
+    void *d[2] = {ctx, s};
     clang_visitChildren(clang_getTranslationUnitCursor(el_tu(ctx)), scan_directive, d);
 }
 
@@ -457,6 +483,8 @@ static void fix_file(el_ctx *ctx, state *s, CXFile f)
 static void end(el_ctx *ctx, void *st)
 {
     state *s = st;
+    if (s->n_incs)
+        scan_all_edges(ctx, s);
     /* file by file, in the order their includes came */
     for (size_t i = 0; i < s->n_incs; i++) {
         bool seen = false;
@@ -475,7 +503,7 @@ const el_rule el_rule_backend_include = {
     .id = RULE,
     .kinds = kinds,
     .state_size = sizeof(state),
-    .begin = begin,
+    .on_file = on_file,
     .on_cursor = on_cursor,
     .end = end,
 };

@@ -2,13 +2,25 @@
 # Install into a temporary prefix and build an application against it with
 # pkg-config alone, as a user outside the tree would; then the same with
 # CMake's find_package(eh) (shared and static), and check the installed
-# man pages with mandoc -Tlint.
+# man pages with mandoc -Tlint and against each tool's --help.
+# usage: run.sh BUILD_DIR [MAKE]   (the Makefile passes $(MAKE), so the
+# install joins its jobserver instead of warning that it is unavailable)
 set -eu
 build=${1:-build}
+make=${2:-make}
 top=$(pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-make --no-print-directory -s NODEPS=1 BUILD="$build" PREFIX="$tmp/prefix" install >/dev/null
+# Installing says nothing on stderr: no warning of make's either.
+$make --no-print-directory -s NODEPS=1 BUILD="$build" PREFIX="$tmp/prefix" install >/dev/null 2>"$tmp/install.err" || {
+    cat "$tmp/install.err" >&2
+    echo "install: FAIL: make install" >&2
+    exit 1
+}
+if [ -s "$tmp/install.err" ]; then
+    echo "install: FAIL: make install wrote to stderr: $(cat "$tmp/install.err")" >&2
+    exit 1
+fi
 cat > "$tmp/app.c" <<'APP'
 #include <eh/eh.h>
 #include <stdio.h>
@@ -106,6 +118,50 @@ fi
 "$tmp/prefix/bin/ehinfo" --plugin "$tmp/libeh-outoftree.so" | grep -q '^oot.half ' ||
     { echo "install: FAIL: ehinfo --plugin does not list the plugin's custom op" >&2; exit 1; }
 
+# The repository's own examples, copied out of the tree and built against
+# the prefix as docs/extending.md says: the BLIS backend plugin and the
+# program that loads it, and the application with custom ops (its blas
+# kernel calls OpenBLAS itself, so it links it).
+cp -R "$top/examples/plugin" "$top/examples/custom_op" "$tmp/"
+blis_arch=$(cc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+blis_lib=/usr/lib/$blis_arch/blis-pthread
+(
+    cd "$tmp/plugin"
+    # shellcheck disable=SC2046
+    cc -std=c11 -Wall -Wextra -Werror -fPIC -shared plugins/blis/*.c -o libeh-blis.so \
+        $(pkg-config --cflags eh) -isystem "/usr/include/$blis_arch/blis-pthread" \
+        -L"$blis_lib" -Wl,-rpath,"$blis_lib" -lblis
+    # shellcheck disable=SC2046
+    cc -std=c11 -Wall -Wextra -Werror demo.c -o plugin-demo $(pkg-config --cflags --libs eh)
+    cd "$tmp/custom_op"
+    # shellcheck disable=SC2046
+    cc -std=c11 -Wall -Wextra -Werror -I. ./*.c backends/*/*.c -o custom-op \
+        $(pkg-config --cflags --libs eh) -lopenblas -lm
+) >"$tmp/examples.log" 2>&1 || {
+    cat "$tmp/examples.log" >&2
+    echo "install: FAIL: examples/plugin or examples/custom_op did not build against the prefix" >&2
+    exit 1
+}
+out=$("$tmp/plugin/plugin-demo" "$tmp/plugin/libeh-blis.so" 2>&1) &&
+    printf '%s\n' "$out" | grep -q '^same result on both backends' || {
+    echo "install: FAIL: the out-of-tree BLIS plugin demo printed: $out" >&2
+    exit 1
+}
+ref_out=$(EH_BACKEND=ref "$tmp/custom_op/custom-op" | sed 1d)
+for b in blas lazy; do
+    out=$(EH_BACKEND=$b "$tmp/custom_op/custom-op")
+    if [ "$(printf '%s\n' "$out" | head -n 1)" != "backend $b" ] ||
+        [ "$(printf '%s\n' "$out" | sed 1d)" != "$ref_out" ]; then
+        echo "install: FAIL: the out-of-tree custom-op example on $b printed: $out" >&2
+        exit 1
+    fi
+done
+"$tmp/prefix/bin/emberlint" "$tmp/custom_op" "$tmp/plugin" >"$tmp/lint.out" 2>&1 || {
+    cat "$tmp/lint.out" >&2
+    echo "install: FAIL: the installed emberlint finds problems in the copied examples" >&2
+    exit 1
+}
+
 # CMake: find_package(eh REQUIRED) against the prefix, eh::eh (shared)
 # and eh::eh_static, built and run; a newer version is refused.
 mkdir "$tmp/cm"
@@ -162,5 +218,21 @@ for page in man1/emberlint.1 man1/ember-migrate.1 man1/ehinfo.1 man3/libeh.3; do
         exit 1
     fi
 done
-echo "install: 4 passed, 0 failed (pkg-config app, an out-of-tree plugin, CMake apps shared and static, man pages, against $tmp/prefix)"
+# Every option a tool's --help lists is in its man page (written as
+# \-\-name or \-x in the roff source).
+for tool in emberlint ember-migrate ehinfo; do
+    page="$tmp/prefix/share/man/man1/$tool.1"
+    opts=$("$tmp/prefix/bin/$tool" --help | grep -E '^ +-' |
+        grep -oE -- '(^|[ ,[])--?[a-zA-Z][a-zA-Z0-9-]*' | sed 's/^[ ,[]//' | sort -u)
+    missing=""
+    for o in $opts; do
+        roff=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
+        grep -qE -- "$roff([^a-zA-Z0-9_-]|$)" "$page" || missing="$missing $o"
+    done
+    if [ -n "$missing" ]; then
+        echo "install: FAIL: $tool --help lists options its man page does not:$missing" >&2
+        exit 1
+    fi
+done
+echo "install: 5 passed, 0 failed (pkg-config app, an out-of-tree plugin, examples/plugin and examples/custom_op built outside the tree, CMake apps shared and static, man pages, against $tmp/prefix)"
 cd "$top"

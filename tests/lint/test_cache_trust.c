@@ -532,6 +532,57 @@ static void test_moved_tree_hits(void **state)
     free(b);
 }
 
+/* What a CI cache does: a tree linted in one checkout, its cache (kept
+ * outside the tree) saved, then both restored elsewhere as plain copies
+ * (new modification times), the original still in place.  Every TU hits,
+ * the SARIF (fixes included) is the original's with the new root, and an
+ * edit in the copy misses only where it should. */
+static void test_copied_tree_and_cache_hit(void **state)
+{
+    (void)state;
+    w("x/a/src/m.c", "#include \"m.h\"\n#include <cblas.h>\nint m(void) { return M; }\n");
+    w("x/a/src/m.h", "#define M 1\n");
+    w("x/a/inc/n.h", "#define N 1\n");
+    w("x/a/src/n.c", "#include <n.h>\n#include <cblas.h>\nint n(void) { return N; }\n");
+    w("x/a/src/o.c", "#include <cblas.h>\nint o(void) { return 0; }\n");
+    w("x/a/.git/HEAD", "ref: refs/heads/main\n");
+    char *a = tt_path(dir, "x/a"), *b = tt_path(dir, "y/b");
+    char *ca = tt_path(dir, "cache-a"), *cb = tt_path(dir, "cache-b");
+    char *ia = tt_fmt("-I%s/inc", a), *ib = tt_fmt("-I%s/inc", b);
+    tt_run cold = lt_lint(a, "-v", "--cache-dir", ca, "--format", "sarif", "src", "--", ia, NULL);
+    unsigned tus, cached;
+    tu_counts(cold.err, &tus, &cached);
+    assert_int_equal(tus, 3);
+    assert_int_equal(cached, 0);
+    assert_true(tt_contains(cold.out, "\"fixes\""));
+    char *y = tt_path(dir, "y");
+    assert_int_equal(mkdir(y, 0755), 0);
+    free(y);
+    tt_copytree(a, b);
+    tt_copytree(ca, cb);
+    tt_run warm = lt_lint(b, "-v", "--cache-dir", cb, "--format", "sarif", "src", "--", ib, NULL);
+    tu_counts(warm.err, &tus, &cached);
+    assert_int_equal(tus, 3);
+    assert_int_equal(cached, 3);
+    char *want = tt_replace_all(cold.out, a, b);
+    assert_string_equal(warm.out, want);
+    /* the copy's own header, edited: its TU misses, the others hit */
+    w("y/b/inc/n.h", "#define N 2\n");
+    tt_run edited = lt_lint(b, "-v", "--cache-dir", cb, "--format", "sarif", "src", "--", ib, NULL);
+    tu_counts(edited.err, &tus, &cached);
+    assert_int_equal(cached, 2);
+    free(want);
+    tt_free(&cold);
+    tt_free(&warm);
+    tt_free(&edited);
+    free(ia);
+    free(ib);
+    free(ca);
+    free(cb);
+    free(a);
+    free(b);
+}
+
 int main(void)
 {
     el_path_init();
@@ -552,6 +603,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_other_current_directory, setup, teardown),
         cmocka_unit_test_setup_teardown(test_text_holding_the_placeholder, setup, teardown),
         cmocka_unit_test_setup_teardown(test_moved_tree_hits, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_copied_tree_and_cache_hit, setup, teardown),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     el_knowledge_free();

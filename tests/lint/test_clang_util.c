@@ -357,6 +357,103 @@ static void test_directives(void **state)
     dispose(&p);
 }
 
+/* ELC_PREPROCESSING_FIRST (clang_util.h): the top level of a TU gives
+ * every preprocessing cursor before the first declaration, even those
+ * written after declarations -- the engine's walk and the walks that stop
+ * at the first declaration rely on it. */
+typedef struct order {
+    unsigned preprocessing_after_decl, decls, includes, defines, expansions;
+} order;
+
+static enum CXChildVisitResult order_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    order *o = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (!clang_isPreprocessing(k)) {
+        o->decls++;
+        return CXChildVisit_Continue;
+    }
+    if (o->decls)
+        o->preprocessing_after_decl++;
+    o->includes += k == CXCursor_InclusionDirective;
+    bool mine = clang_Location_isFromMainFile(clang_getCursorLocation(c));
+    o->defines += k == CXCursor_MacroDefinition && mine;
+    o->expansions += k == CXCursor_MacroExpansion && mine;
+    return CXChildVisit_Continue;
+}
+
+static void test_preprocessing_first(void **state)
+{
+    (void)state;
+    parsed p = parse("#include <stddef.h>\n"
+                     "int f(void) { return 0; }\n"
+                     "#define LATE 2\n"
+                     "#include <stdint.h>\n"
+                     "int g(void) { return LATE; }\n"
+                     "#define LATER 3\n");
+    order o = {0};
+    clang_visitChildren(clang_getTranslationUnitCursor(p.tu), order_visit, &o);
+    assert_true(o.decls >= 2);
+    assert_int_equal(o.preprocessing_after_decl, 0);
+    assert_true(o.includes >= 2);
+    assert_int_equal(o.defines, 2);
+    assert_int_equal(o.expansions, 1);
+    dispose(&p);
+}
+
+/* The engine feeds the spans of its linted files from its own walk; a
+ * question about such a file is answered from them, one asked before the
+ * feeding is done or about another file walks the TU as without it. */
+static enum CXChildVisitResult feed_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    if (clang_getCursorKind(c) == CXCursor_MacroExpansion)
+        elc_macro_spans_feed(d, c);
+    return CXChildVisit_Continue;
+}
+
+static void test_macro_spans_fed(void **state)
+{
+    (void)state;
+    const char *code = "#define CALL g(1)\nint g(int);\nint f(void) { return CALL; }\n";
+    parsed p = parse(code);
+    CXFile f = clang_getFile(p.tu, "/virtual/t.c");
+    assert_non_null(f);
+    unsigned call = (unsigned)(strstr(code, "CALL;") - code);
+    /* fed by a walk: the expansion is there */
+    elc_macro_spans *m = elc_macro_spans_new(p.tu);
+    elc_macro_spans_feed_files(m, &f, 1);
+    clang_visitChildren(clang_getTranslationUnitCursor(p.tu), feed_visit, m);
+    elc_macro_spans_feed_done(m);
+    assert_true(elc_macro_spans_cut(m, f, call + 1, call + 2));
+    assert_false(elc_macro_spans_cut(m, f, call - 2, call - 1));
+    elc_macro_spans_free(m);
+    /* fed nothing for f: the answer comes from the (empty) feed, no walk */
+    m = elc_macro_spans_new(p.tu);
+    elc_macro_spans_feed_files(m, &f, 1);
+    elc_macro_spans_feed_done(m);
+    assert_false(elc_macro_spans_cut(m, f, call + 1, call + 2));
+    elc_macro_spans_free(m);
+    /* asked before the feeding is done: a walk of its own, then the feed
+     * is ignored */
+    m = elc_macro_spans_new(p.tu);
+    elc_macro_spans_feed_files(m, &f, 1);
+    assert_true(elc_macro_spans_cut(m, f, call + 1, call + 2));
+    clang_visitChildren(clang_getTranslationUnitCursor(p.tu), feed_visit, m);
+    elc_macro_spans_feed_done(m);
+    assert_true(elc_macro_spans_cut(m, f, call + 1, call + 2));
+    elc_macro_spans_free(m);
+    /* another file than the fed ones: a walk of its own */
+    m = elc_macro_spans_new(p.tu);
+    CXFile other = (CXFile)&m; /* never a file of the TU */
+    elc_macro_spans_feed_files(m, &other, 1);
+    elc_macro_spans_feed_done(m);
+    assert_true(elc_macro_spans_cut(m, f, call + 1, call + 2));
+    elc_macro_spans_free(m);
+    dispose(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -366,6 +463,8 @@ int main(void)
         cmocka_unit_test(test_callee),
         cmocka_unit_test(test_locations_and_tree),
         cmocka_unit_test(test_macro_spans),
+        cmocka_unit_test(test_preprocessing_first),
+        cmocka_unit_test(test_macro_spans_fed),
         cmocka_unit_test(test_directives),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

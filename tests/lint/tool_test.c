@@ -266,6 +266,28 @@ bool tt_write_refused(const char *dir)
     return fd < 0;
 }
 
+char *tt_replace_all(const char *s, const char *a, const char *b)
+{
+    size_t al = strlen(a), bl = strlen(b), n = 0;
+    for (const char *p = strstr(s, a); p; p = strstr(p + al, a))
+        n++;
+    char *o = malloc(strlen(s) + n * bl + 1), *w = o;
+    assert_non_null(o);
+    for (const char *p = s;;) {
+        const char *q = strstr(p, a);
+        if (!q) {
+            strcpy(w, p);
+            break;
+        }
+        memcpy(w, p, (size_t)(q - p));
+        w += q - p;
+        memcpy(w, b, bl);
+        w += bl;
+        p = q + al;
+    }
+    return o;
+}
+
 void tt_copytree(const char *src, const char *dst)
 {
     char *from = tt_fmt("%s/.", src);

@@ -64,6 +64,8 @@ bool tt_write_refused(const char *dir);
 /* Copy the contents of directory src (dot files too) into the existing
  * directory dst. */
 void tt_copytree(const char *src, const char *dst);
+/* s with every occurrence of a replaced by b (a new string). */
+char *tt_replace_all(const char *s, const char *a, const char *b);
 
 /* Everything under dir, in path order: each directory, file and symlink
  * with its type and, with modes, permission bits; each file's length and

@@ -43,28 +43,6 @@ static char *fixture(const char *c, const char *what)
 
 /* ---- trees with templates ---- */
 
-static char *replace_all(const char *s, const char *a, const char *b)
-{
-    size_t al = strlen(a), bl = strlen(b), n = 0;
-    for (const char *p = strstr(s, a); p; p = strstr(p + al, a))
-        n++;
-    char *o = malloc(strlen(s) + n * bl + 1), *w = o;
-    assert_non_null(o);
-    for (const char *p = s;;) {
-        const char *q = strstr(p, a);
-        if (!q) {
-            strcpy(w, p);
-            break;
-        }
-        memcpy(w, p, (size_t)(q - p));
-        w += q - p;
-        memcpy(w, b, bl);
-        w += bl;
-        p = q + al;
-    }
-    return o;
-}
-
 /* Write every NAME.in under dir as NAME, @DIR@ replaced by root. */
 static void expand_templates(const char *root, const char *dir)
 {
@@ -83,7 +61,7 @@ static void expand_templates(const char *root, const char *dir)
             size_t n = strlen(p);
             if (n > 3 && !strcmp(p + n - 3, ".in")) {
                 char *text = tt_read(p, NULL);
-                char *out = replace_all(text, "@DIR@", root);
+                char *out = tt_replace_all(text, "@DIR@", root);
                 char *name = strndup(p, n - 3);
                 FILE *f = fopen(name, "w");
                 assert_non_null(f);
