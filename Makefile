@@ -277,8 +277,19 @@ LINT_USES_cli      := $(LINT_LAYERS)
 LINT_USES_migrate  := base engine change
 # -I flags for a list of layers
 lint_inc = $(foreach l,$(1),-Ilint/$(l))
-LINT_FLAGS := -isystem $(CLANG_INC) -D_XOPEN_SOURCE=700 -DEL_VERSION=\"$(VERSION)\" -DEL_PREFIX=\"$(PREFIX)\" \
-              -DEL_DOCS_URI=\"$(DOCS_URI)\"
+LINT_FLAGS := -isystem $(CLANG_INC) -D_XOPEN_SOURCE=700 -DEL_VERSION=\"$(VERSION)\"
+# PREFIX reaches only the two files that use it, through their own stamp:
+# `make install PREFIX=...` (the install test) rebuilds two objects, not
+# all of them.  `private`: the flags stamp must not inherit them.
+PREFIX_STAMP := $(BUILD)/.prefix
+PREFIX_NOW = $(PREFIX) $(DOCS_URI)
+$(PREFIX_STAMP): FORCE
+	@mkdir -p $(BUILD)
+	@printf '%s\n' '$(PREFIX_NOW)' | cmp -s - $@ || printf '%s\n' '$(PREFIX_NOW)' > $@
+PREFIX_OBJS := $(BUILD)/obj/lint/engine/libeh_headers.o $(BUILD)/obj/lint/report/report_sarif.o
+$(PREFIX_OBJS): $(PREFIX_STAMP)
+$(BUILD)/obj/lint/engine/libeh_headers.o: private CPPFLAGS += -DEL_PREFIX=\"$(PREFIX)\"
+$(BUILD)/obj/lint/report/report_sarif.o: private CPPFLAGS += -DEL_DOCS_URI=\"$(DOCS_URI)\"
 LINT_LAYER_FLAGS_cli := $(call lint_inc,$(LINT_USES_cli)) -Ilint
 $(foreach l,$(LINT_LAYERS),$(eval LINT_LAYER_FLAGS_$(l) := $(call lint_inc,$(LINT_USES_$(l)) $(l))))
 # A layer's sources: its folder, and subfolders for the parts of one file
