@@ -32,11 +32,7 @@ const em_text *em_texts_get(em_texts *ts, const char *path, const el_hash128 *ex
             return NULL;
         }
         el_buf b = {0};
-        char chunk[65536];
-        size_t got;
-        while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-            el_buf_putn(&b, chunk, got);
-        bool bad = ferror(f);
+        bool bad = !el_buf_read(&b, f);
         fclose(f);
         if (bad) {
             el_buf_free(&b);

@@ -60,3 +60,12 @@ void el_buf_free(el_buf *b)
     b->s = NULL;
     b->n = b->cap = 0;
 }
+
+bool el_buf_read(el_buf *b, FILE *f)
+{
+    char chunk[65536];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+        el_buf_putn(b, chunk, got);
+    return !ferror(f);
+}

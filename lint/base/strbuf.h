@@ -2,7 +2,9 @@
 #ifndef EL_STRBUF_H
 #define EL_STRBUF_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 typedef struct el_buf {
     char *s;     /* always NUL-terminated once anything was added */
@@ -19,5 +21,8 @@ const char *el_buf_str(el_buf *b);
 /* Give the string to the caller (free it) and reset b. */
 char *el_buf_take(el_buf *b);
 void el_buf_free(el_buf *b);
+/* Append the rest of stream f; false on a read error (b keeps what was
+ * read). */
+bool el_buf_read(el_buf *b, FILE *f);
 
 #endif

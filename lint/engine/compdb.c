@@ -139,11 +139,7 @@ static bool database_ok(const char *json, char **err)
         return false;
     }
     el_buf b = {0};
-    char chunk[65536];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-        el_buf_putn(&b, chunk, got);
-    bool bad = ferror(f);
+    bool bad = !el_buf_read(&b, f);
     fclose(f);
     if (bad) {
         el_buf_free(&b);

@@ -44,10 +44,7 @@ static void hash_config(el_hasher *h, const el_config *cfg)
     FILE *f = fopen(cfg->path, "rb");
     el_buf b = {0};
     if (f) {
-        char chunk[65536];
-        size_t got;
-        while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-            el_buf_putn(&b, chunk, got);
+        el_buf_read(&b, f);
         fclose(f);
     }
     el_hash128 c = el_hash_bytes(b.s ? b.s : "", b.n);
