@@ -22,6 +22,7 @@ static void add_root(el_bounds *b, char *root)
 void el_bounds_of_paths(el_bounds *b, char *const *paths, size_t n)
 {
     memset(b, 0, sizeof *b);
+    b->set = true;
     for (size_t i = 0; i < n; i++) {
         char *real = el_path_real(paths[i]);
         if (!real)
@@ -93,6 +94,7 @@ bool el_bounds_contain(const el_bounds *b, const char *path)
 void el_bounds_copy(el_bounds *dst, const el_bounds *src)
 {
     memset(dst, 0, sizeof *dst);
+    dst->set = src->set;
     for (size_t i = 0; i < src->n; i++)
         add_root(dst, el_xstrdup(src->roots[i]));
 }

@@ -15,6 +15,8 @@
 typedef struct el_bounds {
     char **roots;            /* absolute, real */
     size_t n;
+    bool set;                /* made from PATHs: no root then means nothing may be
+                                written (fail closed), not "no bounds" */
 } el_bounds;
 
 /* The roots of the PATH arguments (n == 0: the current directory). */

@@ -105,7 +105,7 @@ static el_change *add(el_changeset *cs, el_change_kind kind, char *abs)
  * with a second name (renaming over one of them would split them). */
 static int writable_here(el_changeset *cs, const char *abs, char **err)
 {
-    if (cs->bounds.n && !el_bounds_contain(&cs->bounds, abs)) {
+    if ((cs->bounds.n || cs->bounds.set) && !el_bounds_contain(&cs->bounds, abs)) {
         char *disp = display_of(cs, abs);
         char *real = el_path_real(abs);
         set_err(err, "%s: lies outside the tree given (%s%s); it is never written, moved or "

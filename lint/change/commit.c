@@ -127,7 +127,7 @@ static char *hard_links(const char *display, nlink_t n)
 
 static int check_change(el_changeset *cs, el_change *c, bool backup, char **err)
 {
-    if (cs->bounds.n && !el_bounds_contain(&cs->bounds, c->path)) {
+    if ((cs->bounds.n || cs->bounds.set) && !el_bounds_contain(&cs->bounds, c->path)) {
         *err = msg("%s: lies outside the tree given%s; nothing was written", c->display, "");
         return -1;
     }

@@ -561,6 +561,85 @@ static void look_in(found *f, const char *dir, bool above)
     closedir(d);
 }
 
+/* ---- trust ------------------------------------------------------------------- */
+
+static bool ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), k = strlen(tail);
+    return n >= k && !strcmp(s + n - k, tail);
+}
+
+/* Absolute, and no "." or ".." component, no empty one. */
+static bool plain_abs(const char *p)
+{
+    if (!p || p[0] != '/')
+        return false;
+    return !strstr(p, "//") && !strstr(p, "/./") && !strstr(p, "/../") && !ends_with(p, "/.") &&
+           !ends_with(p, "/..");
+}
+
+static bool inside_any(const char *p, char *const *roots, size_t n)
+{
+    if (!plain_abs(p))
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char *rel = el_path_under(p, roots[i]);
+        bool in = rel != NULL;
+        free(rel);
+        if (in)
+            return true;
+    }
+    return false;
+}
+
+static bool named_as(const char *got, const el_journal *j, const char *path, const char *tag)
+{
+    char *want = el_journal_name(j, path, tag);
+    bool same = got && !strcmp(got, want);
+    free(want);
+    return same;
+}
+
+/* Is the journal at file one this tool wrote for the tree at roots (real
+ * paths)?  Recovery renames and deletes what a journal names, so a file
+ * planted under that name must not steer it: the journal is a regular
+ * file of this user that nobody else may write, every file and directory
+ * it changes lies inside the roots, its temporary names are the ones its
+ * id gives, and its copies carry its own name.  NULL, or why not. */
+static const char *untrusted(const char *file, const el_journal *j, char *const *roots, size_t n)
+{
+    struct stat st;
+    if (lstat(file, &st) != 0 || !S_ISREG(st.st_mode))
+        return "not a regular file";
+    if (st.st_uid != geteuid() || (st.st_mode & 022))
+        return "another user wrote it, or others may write it";
+    const char *name = el_path_base(file);
+    for (size_t i = 0; i < j->n_copies; i++)
+        if (!plain_abs(j->copies[i]) || strcmp(el_path_base(j->copies[i]), name) != 0)
+            return "it names a copy of itself under another name";
+    for (size_t i = 0; i < j->n_ops; i++) {
+        const el_jop *o = &j->ops[i];
+        if (!inside_any(o->path, roots, n))
+            return "it changes files outside the tree";
+        if (o->kind != EL_JOP_DELETE && !named_as(o->tmp, j, o->path, "new"))
+            return "its temporary names are not its own";
+        if (o->kind != EL_JOP_CREATE && !named_as(o->aside, j, o->path, "old"))
+            return "its temporary names are not its own";
+    }
+    for (size_t i = 0; i < j->n_made; i++)
+        if (!inside_any(j->made[i], roots, n))
+            return "it names directories outside the tree";
+    for (size_t i = 0; i < j->n_rm; i++) {
+        /* rmdir removes empty directories only, from rm_dir up to stop */
+        char *rel = plain_abs(j->rm_stop[i]) ? el_path_under(j->rm_dir[i], j->rm_stop[i]) : NULL;
+        bool ok = rel && inside_any(j->rm_dir[i], roots, n);
+        free(rel);
+        if (!ok)
+            return "it names directories outside the tree";
+    }
+    return NULL;
+}
+
 /* Does the journal change something under one of dirs?  A journal found
  * above the PATHs may belong to a run on a sibling tree: not ours. */
 static bool touches(const el_journal *j, char *const *dirs, size_t n)
@@ -585,6 +664,11 @@ static bool touches(const el_journal *j, char *const *dirs, size_t n)
 int el_journal_recover(char *const *dirs, size_t n, bool fix, char **err)
 {
     found f = {0};
+    char **roots = el_xcalloc(n + 1, sizeof *roots);
+    size_t n_roots = 0;
+    for (size_t i = 0; i < n; i++)
+        if ((roots[n_roots] = el_path_real(dirs[i])))
+            n_roots++;
     for (size_t i = 0; i < n; i++) {
         char *dir = el_path_real(dirs[i]);
         if (!dir)
@@ -626,6 +710,16 @@ int el_journal_recover(char *const *dirs, size_t n, bool fix, char **err)
         if (probe >= 0)
             close(probe);
         if (f.above[i] && (!read_ok || !touches(&j, dirs, n))) {
+            el_journal_free(&j);
+            free(shown);
+            rc--;
+            continue;
+        }
+        const char *why = read_ok ? untrusted(f.files[i], &j, roots, n_roots) : NULL;
+        if (why) {
+            fprintf(stderr, "%s: %s: not a journal of this tree (%s); left alone, nothing done "
+                            "after it: delete it if no run of yours is in progress\n",
+                    el_progname, shown, why);
             el_journal_free(&j);
             free(shown);
             rc--;
@@ -694,6 +788,9 @@ int el_journal_recover(char *const *dirs, size_t n, bool fix, char **err)
         free(f.files[i]);
     free(f.files);
     free(f.above);
+    for (size_t i = 0; i < n_roots; i++)
+        free(roots[i]);
+    free(roots);
     return rc;
 }
 

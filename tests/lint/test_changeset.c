@@ -212,6 +212,36 @@ static void test_diff_of_set(void **state)
     el_changeset_free(&cs);
 }
 
+/* PATHs none of which exist give bounds with no root: nothing may be
+ * written (fail closed), not "anywhere". */
+static void test_bounds_with_no_root(void **state)
+{
+    (void)state;
+    make_tree();
+    char *before = snapshot();
+    char *gone = p("no/such/dir");
+    el_bounds b;
+    el_bounds_of_paths(&b, &gone, 1);
+    assert_int_equal(b.n, 0);
+    el_changeset cs;
+    el_changeset_init(&cs, dir);
+    el_changeset_bound(&cs, &b);
+    char *err = NULL;
+    char *a = p("a.c");
+    el_hash128 now = h(A_OLD);
+    assert_int_equal(el_changeset_modify(&cs, a, &now, "x", 1, &err), -1);
+    assert_non_null(strstr(err, "lies outside the tree given"));
+    free(err);
+    char *after = snapshot();
+    assert_string_equal(before, after);
+    free(after);
+    free(before);
+    free(a);
+    free(gone);
+    el_changeset_free(&cs);
+    el_bounds_free(&b);
+}
+
 static void test_refusals_when_adding(void **state)
 {
     (void)state;
@@ -630,6 +660,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_commit_and_undo, setup, teardown),
         cmocka_unit_test_setup_teardown(test_diff_of_set, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bounds_with_no_root, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refusals_when_adding, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fail_each_write, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fail_each_write_with_backup, setup, teardown),

@@ -28,6 +28,7 @@
 #include "lint_test.h"
 #include "changeset.h"
 #include "journal.h"
+#include "mem.h"
 #include "path.h"
 
 static char *dir;
@@ -215,6 +216,53 @@ static void test_journal_in_use(void **state)
     free(j);
 }
 
+/* A journal file somebody planted in the tree: recovery would rename and
+ * delete what it names (the review found `emberlint --fix` deleting a
+ * file outside the tree this way).  Left alone, with a message; the
+ * outside file stays. */
+static void plant(const char *victim /* NULL: its own names */, mode_t mode)
+{
+    el_journal j;
+    el_journal_init(&j);
+    char *a = tt_path(dir, "a.c");
+    el_jop *o = el_journal_add(&j, EL_JOP_MODIFY, a);
+    if (victim) { /* "the original, beside it": the victim */
+        free(o->aside);
+        o->aside = el_xstrdup(victim);
+    }
+    o->old_hash = o->new_hash = h("int a;\n");
+    o->mode = 0644;
+    el_journal_add_copy(&j, dir);
+    assert_int_equal(el_journal_write(&j), 0);
+    assert_int_equal(chmod(j.copies[0], mode), 0);
+    el_journal_free(&j); /* unlocked, left on disk */
+    free(a);
+}
+
+static void test_planted_journal(void **state)
+{
+    (void)state;
+    char *outside = tt_tmpdir();
+    char *victim = tt_write(outside, "victim.txt", "precious\n");
+    for (int k = 0; k < 2; k++) {
+        make_tree(false);
+        if (k)  /* its own names, but others may write it */
+            plant(NULL, 0666);
+        else
+            plant(victim, 0644);
+        char *err = NULL;
+        assert_int_equal(el_journal_recover(&dir, 1, true, &err), 0);
+        assert_null(err);
+        assert_true(tt_file_contains(outside, "victim.txt", "precious"));
+        char *snap = tt_snapshot(dir, true);
+        assert_non_null(strstr(snap, ".ember-changeset-")); /* left alone */
+        free(snap);
+    }
+    tt_rmtree(outside);
+    free(victim);
+    free(outside);
+}
+
 /* A journal above the run's tree that another run holds, or that names
  * none of the tree's files, is a sibling tree's run: not ours, no stop
  * (two test runs in /tmp/a and /tmp/b once stopped each other this way). */
@@ -284,6 +332,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_sigterm_backup, setup, teardown),
         cmocka_unit_test_setup_teardown(test_torn_journal, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sibling_journal_above, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_planted_journal, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_in_use, setup, teardown),
         cmocka_unit_test_setup_teardown(test_old_leftovers, setup, teardown),
     };
