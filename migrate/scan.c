@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -992,6 +993,16 @@ static json_object *shard_invocation(char *const *paths, size_t n)
     return o;
 }
 
+/* Does a configuration file widen the tree ember-migrate may write?  Only
+ * one of this user's that nobody else may write: a .emberlint.json
+ * another user planted in a shared parent (/tmp) must not make that
+ * directory writable. */
+static bool own_config(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && st.st_uid == geteuid() && !(st.st_mode & 022);
+}
+
 int em_scan(const em_scan_opts *o, em_tree *out, char **err)
 {
     memset(out, 0, sizeof *out);
@@ -1041,7 +1052,8 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     /* the directory of a project's .emberlint.json is the project's: its
      * backends/ may be written (docs/ember-migrate.md, "What it writes") */
     for (size_t i = 0; i < out->sources.n; i++)
-        if (out->sources.v[i].cfg && out->sources.v[i].cfg->path)
+        if (out->sources.v[i].cfg && out->sources.v[i].cfg->path &&
+            own_config(out->sources.v[i].cfg->path))
             el_bounds_add(&out->bounds, out->sources.v[i].cfg->root);
 
     selected = el_xcalloc(el_meta_count() + 1, sizeof *selected);

@@ -119,6 +119,37 @@ static void test_apply_from_elsewhere(void **state)
     free(dir);
 }
 
+/* The directory of a .emberlint.json that applies may be written (its
+ * backends/), but only when the file is this user's and nobody else may
+ * write it: one planted in a shared parent must not widen the tree. */
+static void test_config_dir_widens_only_when_own(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        char *dir = tt_tmpdir();
+        char *cfg = tt_write(dir, ".emberlint.json", "{\"legacy_backend_dirs\": [\"/ops/<name>/\"]}\n");
+        assert_int_equal(chmod(cfg, k ? 0666 : 0644), 0);
+        free(tt_write(dir, "ops/blas/dot.c", DOT_C));
+        tt_run r = mt_migrate(dir, NULL, "apply", "ops/blas", NULL);
+        if (k == 0) {
+            assert_int_equal(r.status, 0);
+            tt_assert_file(dir, "backends/blas/dot.c", DOT_C);
+        } else {
+            assert_int_equal(r.status, 1);
+            assert_true(tt_contains(r.err, "its destination lies outside the tree given"));
+            tt_assert_file(dir, "ops/blas/dot.c", DOT_C);
+            char *b = tt_path(dir, "backends");
+            struct stat st;
+            assert_int_not_equal(stat(b, &st), 0);
+            free(b);
+        }
+        tt_free(&r);
+        free(cfg);
+        tt_rmtree(dir);
+        free(dir);
+    }
+}
+
 static void test_hard_link_refused(void **state)
 {
     (void)state;
@@ -154,6 +185,7 @@ int main(void)
         cmocka_unit_test(test_file_symlinked_out),
         cmocka_unit_test(test_directory_symlinked_out),
         cmocka_unit_test(test_apply_from_elsewhere),
+        cmocka_unit_test(test_config_dir_widens_only_when_own),
         cmocka_unit_test(test_hard_link_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
