@@ -103,7 +103,8 @@ typedef int64_t v8l __attribute__((vector_size(64)));
     {                                                                              \
         *nan = 0;                                                                  \
         int64_t i = 0, best = 0;                                                   \
-        if (n >= 2 * L) {                                                          \
+        /* IT lanes hold indices: int32_t ones cannot past 2^31 - 1 */            \
+        if (n >= 2 * L && (sizeof(IT) == 8 || n <= (int64_t)INT32_MAX)) {          \
             VT m0, m1, m2, m3;                                                     \
             VI iota;                                                               \
             for (int l = 0; l < L; l++)                                            \
