@@ -228,6 +228,24 @@ char *em_compdb_moved(const char *text, char *const *from, char *const *to, size
     return out;
 }
 
+/* s as one shell word: as is when it needs no quoting, else in single
+ * quotes ('\'' for a quote), so the printed command can be pasted. */
+static char *shell_word(const char *s)
+{
+    if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._-+=:,@%") ==
+                  strlen(s))
+        return el_xstrdup(s);
+    el_buf b = {0};
+    el_buf_putc(&b, '\'');
+    for (; *s; s++)
+        if (*s == '\'')
+            el_buf_puts(&b, "'\\''");
+        else
+            el_buf_putc(&b, *s);
+    el_buf_putc(&b, '\'');
+    return el_buf_take(&b);
+}
+
 char *em_compdb_regenerate(const char *dir)
 {
     char *cache = el_path_join(dir, "CMakeCache.txt");
@@ -241,15 +259,19 @@ char *em_compdb_regenerate(const char *dir)
         }
     if (f)
         fclose(f);
+    char *d = shell_word(dir);
     if (src) {
-        char *cmd = el_xasprintf("cmake -S %s -B %s", src, dir);
+        char *s = shell_word(src);
+        char *cmd = el_xasprintf("cmake -S %s -B %s", s, d);
+        free(s);
         free(src);
+        free(d);
         return cmd;
     }
     char *meson = el_path_join(dir, "meson-info");
     bool is_meson = access(meson, F_OK) == 0;
     free(meson);
-    if (is_meson)
-        return el_xasprintf("meson setup --reconfigure %s", dir);
-    return NULL;
+    char *cmd = is_meson ? el_xasprintf("meson setup --reconfigure %s", d) : NULL;
+    free(d);
+    return cmd;
 }

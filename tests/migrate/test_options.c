@@ -285,11 +285,18 @@ static void test_database_outside_tree(void **state)
                         " {\"directory\": \"%s/app\", \"file\": \"ops/ref/k.c\", "
                         "\"command\": \"cc -DB -c ops/ref/k.c\"}]\n", dir, dir);
     char *db = tt_write(dir, "build/compile_commands.json", json);
+    /* the command to regenerate it can be pasted: a source dir with a blank */
+    char *cache = tt_fmt("CMAKE_HOME_DIRECTORY:INTERNAL=%s/my app\n", dir);
+    free(tt_write(dir, "build/CMakeCache.txt", cache));
     char *app = tt_path(dir, "app");
     tt_run r = mt_migrate(app, NULL, "apply", "-p", "../build", ".", NULL);
     assert_int_equal(r.status, 1);
     assert_true(tt_contains(r.err, "compile_commands.json:1:1: manual: it lists 1 file this "
                                    "migration moves and lies outside the tree given"));
+    char *cmd = tt_fmt("cmake -S '%s/my app' -B %s/build", dir, dir);
+    assert_true(tt_contains(r.err, cmd));
+    free(cmd);
+    free(cache);
     tt_assert_file(dir, "build/compile_commands.json", json);
     tt_free(&r);
     free(app);
