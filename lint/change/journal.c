@@ -717,8 +717,8 @@ int el_journal_recover(char *const *dirs, size_t n, bool fix, char **err)
         }
         const char *why = read_ok ? untrusted(f.files[i], &j, roots, n_roots) : NULL;
         if (why) {
-            fprintf(stderr, "%s: %s: not a journal of this tree (%s); left alone, nothing done "
-                            "after it: delete it if no run of yours is in progress\n",
+            fprintf(stderr, "%s: %s: not a journal of this tree (%s); left alone: if a run of "
+                            "yours was interrupted, run again on the same PATHs it was given\n",
                     el_progname, shown, why);
             el_journal_free(&j);
             free(shown);
