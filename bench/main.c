@@ -827,6 +827,8 @@ static void header(bench_ctx *ctx, const char *cflags)
     add_str(host, "cpu", cpu);
     json_object_object_add(host, "nproc", json_object_new_int(ctx->opts.nproc));
     add_str(host, "EH_NUM_THREADS", env_threads);
+    /* OpenBLAS picks its kernels by this when set: it changes matmul's row */
+    add_str(host, "OPENBLAS_CORETYPE", getenv("OPENBLAS_CORETYPE"));
     json_object_object_add(host, "threads", json_object_new_int(ctx->opts.threads));
     json_object_object_add(host, "loadavg_start", json_object_new_double(loadavg()));
     add_str(host, "compiler", compiler());
@@ -851,6 +853,8 @@ static void header(bench_ctx *ctx, const char *cflags)
     printf("  %s, %s\n", date, cpu);
     printf("  threads: %d (EH_NUM_THREADS=%s, nproc=%d); load average %.2f\n", ctx->opts.threads,
            env_threads ? env_threads : "unset", ctx->opts.nproc, loadavg());
+    printf("  OPENBLAS_CORETYPE=%s\n", getenv("OPENBLAS_CORETYPE") ? getenv("OPENBLAS_CORETYPE")
+                                                                    : "unset (OpenBLAS detects the CPU)");
     printf("  %s%s%s\n", compiler(), cflags ? ", CFLAGS " : "", cflags ? cflags : "");
     printf("  timing: CLOCK_MONOTONIC; per measurement 1 warm-up run, then the median of %d "
            "timed runs (fewer, but at least 3, if they would take over %g s)\n",
@@ -888,6 +892,8 @@ static int write_markdown(const bench_ctx *ctx, const char *path, const char *cf
             getenv("EH_NUM_THREADS") ? getenv("EH_NUM_THREADS") : "", eh_version(), compiler());
     if (cflags)
         fprintf(f, " and `%s`", cflags);
+    fprintf(f, "; `OPENBLAS_CORETYPE` %s%s", getenv("OPENBLAS_CORETYPE") ? "=" : "unset",
+            getenv("OPENBLAS_CORETYPE") ? getenv("OPENBLAS_CORETYPE") : "");
     fprintf(f, ".\n\nEach time is the median of up to %d runs after one warm-up run "
                "(`clock_gettime(CLOCK_MONOTONIC)` in C, `time.perf_counter` in the Python\n"
                "references, both timing in-process). These are the numbers of one run on one "
