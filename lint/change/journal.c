@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bounds.h"
 #include "fileio.h"
 #include "inject.h"
 #include "mem.h"
@@ -578,18 +579,15 @@ static bool plain_abs(const char *p)
            !ends_with(p, "/..");
 }
 
+/* Inside one of the roots (real paths)?  p as written, or with its
+ * existing part resolved: the journal keeps paths as the run spelled
+ * them, through whatever symlink led to the tree. */
 static bool inside_any(const char *p, char *const *roots, size_t n)
 {
     if (!plain_abs(p))
         return false;
-    for (size_t i = 0; i < n; i++) {
-        char *rel = el_path_under(p, roots[i]);
-        bool in = rel != NULL;
-        free(rel);
-        if (in)
-            return true;
-    }
-    return false;
+    el_bounds b = {(char **)roots, n, true};
+    return el_bounds_contain(&b, p);
 }
 
 static bool named_as(const char *got, const el_journal *j, const char *path, const char *tag)

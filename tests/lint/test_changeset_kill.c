@@ -263,6 +263,34 @@ static void test_planted_journal(void **state)
     free(outside);
 }
 
+/* A journal of a run that reached the tree through a symlink spells its
+ * paths through the link: still this tree's journal, resolved. */
+static void test_journal_through_symlink(void **state)
+{
+    (void)state;
+    make_tree(false);
+    char *link = tt_fmt("%s-link", dir);
+    assert_int_equal(symlink(dir, link), 0);
+    el_journal j;
+    el_journal_init(&j);
+    char *a = tt_path(link, "a.c");
+    el_jop *o = el_journal_add(&j, EL_JOP_MODIFY, a);
+    o->old_hash = o->new_hash = h("int a;\n");
+    o->mode = 0644;
+    el_journal_add_copy(&j, link);
+    assert_int_equal(el_journal_write(&j), 0);
+    el_journal_free(&j);
+    char *err = NULL;
+    assert_int_equal(el_journal_recover(&link, 1, true, &err), 1);
+    assert_null(err);
+    char *snap = tt_snapshot(dir, true);
+    assert_null(strstr(snap, ".ember-changeset-")); /* completed and removed */
+    free(snap);
+    unlink(link);
+    free(link);
+    free(a);
+}
+
 /* A journal above the run's tree that another run holds, or that names
  * none of the tree's files, is a sibling tree's run: not ours, no stop
  * (two test runs in /tmp/a and /tmp/b once stopped each other this way). */
@@ -333,6 +361,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_torn_journal, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sibling_journal_above, setup, teardown),
         cmocka_unit_test_setup_teardown(test_planted_journal, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_journal_through_symlink, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal_in_use, setup, teardown),
         cmocka_unit_test_setup_teardown(test_old_leftovers, setup, teardown),
     };
