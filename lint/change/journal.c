@@ -640,22 +640,11 @@ static const char *untrusted(const char *file, const el_journal *j, char *const 
 
 /* Does the journal change something under one of dirs?  A journal found
  * above the PATHs may belong to a run on a sibling tree: not ours. */
-static bool touches(const el_journal *j, char *const *dirs, size_t n)
+static bool touches(const el_journal *j, char *const *roots, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        char *dir = el_path_real(dirs[i]);
-        if (!dir)
-            continue;
-        bool hit = false;
-        for (size_t k = 0; k < j->n_ops && !hit; k++) {
-            char *rel = el_path_under(j->ops[k].path, dir);
-            hit = rel != NULL;
-            free(rel);
-        }
-        free(dir);
-        if (hit)
+    for (size_t k = 0; k < j->n_ops; k++)
+        if (inside_any(j->ops[k].path, roots, n))
             return true;
-    }
     return false;
 }
 
@@ -707,7 +696,7 @@ int el_journal_recover(char *const *dirs, size_t n, bool fix, char **err)
         bool read_ok = journal_read(f.files[i], &j);
         if (probe >= 0)
             close(probe);
-        if (f.above[i] && (!read_ok || !touches(&j, dirs, n))) {
+        if (f.above[i] && (!read_ok || !touches(&j, roots, n_roots))) {
             el_journal_free(&j);
             free(shown);
             rc--;
