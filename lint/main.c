@@ -13,6 +13,7 @@
 #include <clang-c/Index.h>
 
 #include "cache.h"
+#include "clang_util.h"
 #include "cli.h"
 #include "compdb.h"
 #include "deliver.h"
@@ -435,6 +436,7 @@ done:
 int main(int argc, char **argv)
 {
     el_path_init();
+    elc_parse_in_caller_thread();
     el_cli cli;
     char *err = NULL;
     if (el_cli_parse(argc, argv, &cli, &err) < 0) {

@@ -7,6 +7,7 @@
 #include <clang-c/Index.h>
 
 #include "buildcfg.h"
+#include "clang_util.h"
 #include "knowledge.h"
 #include "mem.h"
 #include "metadata.h"
@@ -249,6 +250,7 @@ int main(int argc, char **argv)
 {
     el_progname = "ember-migrate";
     el_path_init();
+    elc_parse_in_caller_thread();
     parsed p;
     memset(&p, 0, sizeof p);
     char *err = NULL;

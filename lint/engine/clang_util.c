@@ -5,6 +5,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+
+/* libclang's own stack for a parse thread (CIndex.cpp: 8 MiB) */
+#define LIBCLANG_PARSE_STACK (8u << 20)
+
+void elc_parse_in_caller_thread(void)
+{
+    struct rlimit rl;
+    if (getenv("LIBCLANG_NOTHREADS") || getrlimit(RLIMIT_STACK, &rl) != 0)
+        return;
+    if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= LIBCLANG_PARSE_STACK)
+        setenv("LIBCLANG_NOTHREADS", "1", 0);
+}
 
 #define MAX_ALIAS_HOPS 8
 

@@ -14,6 +14,15 @@
 #include <stddef.h>
 #include <clang-c/Index.h>
 
+/* ---- the process ------------------------------------------------------ */
+
+/* Called first in main, before any thread: libclang is told to parse on
+ * the calling thread (LIBCLANG_NOTHREADS) instead of a new thread with an
+ * 8 MiB stack per translation unit, a tenth of a cold lint's CPU time
+ * beyond parsing.  Only when this thread's stack may grow to 8 MiB (the
+ * engine's workers have more) and the user has not set it either way. */
+void elc_parse_in_caller_thread(void);
+
 /* ---- strings and locations ------------------------------------------ */
 
 /* Copy s into buf[n], dispose s; returns buf. */

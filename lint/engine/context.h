@@ -18,6 +18,9 @@ typedef struct el_file_slot {
     CXFile file;
     char *path;           /* real path, or NULL (built-in buffers) */
     long source;          /* index in the sources, -1 when not linted */
+    const char *text;     /* what libclang parsed (el_file_text), once asked */
+    size_t size;
+    bool have_text;
 } el_file_slot;
 
 /* A rule running on this TU. */
@@ -35,6 +38,9 @@ struct el_ctx {
 
     el_file_slot *files;
     size_t n_files, cap_files;
+    /* every file the TU read, in inclusion order, the main file first */
+    const CXFile *tu_files;
+    size_t n_tu_files;
     size_t last_slot;
 
     CXCursor *stack;      /* ancestors of the cursor being visited */

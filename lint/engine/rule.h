@@ -158,8 +158,14 @@ el_file_class el_classify_path(el_ctx *ctx, const char *path, char *backend, siz
 /* Some linted file of the run is backend code (part of every TU's cache
  * key: a TU may record facts for the project hooks only then). */
 bool el_linted_backend_code(const el_ctx *ctx);
+/* Every file the TU read, in inclusion order, the main file first; their
+ * number is returned (from one clang_getInclusions per TU). */
+size_t el_tu_files(const el_ctx *ctx, const CXFile **files);
 /* The real path of a file of the TU (cached per TU), or NULL. */
 const char *el_file_path(el_ctx *ctx, CXFile file);
+/* The text libclang parsed for a file of the TU (NULL if it has none),
+ * its length in *size; read once per TU and file. */
+const char *el_file_text(el_ctx *ctx, CXFile file, size_t *size);
 /* True when the location is in a linted (non-external) file. */
 bool el_is_linted(el_ctx *ctx, CXSourceLocation loc);
 /* True when findings of the running rule at this location would be

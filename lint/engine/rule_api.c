@@ -33,6 +33,9 @@ el_file_slot *el_ctx_slot(el_ctx *ctx, CXFile file)
     s->file = file;
     s->path = NULL;
     s->source = -1;
+    s->text = NULL;
+    s->size = 0;
+    s->have_text = false;
     if (file) {
         CXString name = clang_getFileName(file);
         const char *n = clang_getCString(name);
@@ -106,6 +109,28 @@ bool el_linted_backend_code(const el_ctx *ctx)
 const char *el_file_path(el_ctx *ctx, CXFile file)
 {
     return file ? el_ctx_slot(ctx, file)->path : NULL;
+}
+
+size_t el_tu_files(const el_ctx *ctx, const CXFile **files)
+{
+    *files = ctx->tu_files;
+    return ctx->n_tu_files;
+}
+
+const char *el_file_text(el_ctx *ctx, CXFile file, size_t *size)
+{
+    *size = 0;
+    if (!file)
+        return NULL;
+    el_file_slot *s = el_ctx_slot(ctx, file);
+    if (!s->have_text) {
+        /* clang_getFileContents finds the file by a linear scan of the
+         * TU's source locations: asked once a file, not once a cursor */
+        s->text = clang_getFileContents(ctx->tu, file, &s->size);
+        s->have_text = true;
+    }
+    *size = s->size;
+    return s->text;
 }
 
 bool el_is_linted(el_ctx *ctx, CXSourceLocation loc)

@@ -98,7 +98,7 @@ static unsigned offset_of(CXSourceLocation loc, CXFile *f)
 static void find_line(el_ctx *ctx, inc *x)
 {
     size_t size = 0;
-    const char *t = clang_getFileContents(el_tu(ctx), x->file, &size);
+    const char *t = el_file_text(ctx, x->file, &size);
     x->line_ok = false;
     if (!t || x->end > size || x->begin >= x->end || t[x->begin] != '#')
         return;

@@ -535,7 +535,7 @@ static bool on_directive_line(el_ctx *ctx, CXSourceLocation loc)
     unsigned off = 0;
     clang_getExpansionLocation(loc, &f, NULL, NULL, &off);
     size_t size = 0;
-    const char *t = f ? clang_getFileContents(el_tu(ctx), f, &size) : NULL;
+    const char *t = el_file_text(ctx, f, &size);
     if (!t || off > size)
         return false;
     size_t b = off;

@@ -130,10 +130,38 @@ static void record_header(el_ctx *ctx, const inclusions *in, const file_errors *
     free(real);
 }
 
+/* A TU without errors: the linted headers it read parse. */
+static void all_clean(el_ctx *ctx)
+{
+    const CXFile *files = NULL;
+    size_t n = el_tu_files(ctx, &files);
+    for (size_t k = el_main_is_header(ctx) ? 0 : 1; k < n; k++) {
+        const char *real = el_file_path(ctx, files[k]);
+        if (real && el_file_class_of(ctx, files[k], NULL) != EL_FILE_EXTERNAL)
+            el_fact(ctx, FACT_OK, real);
+    }
+}
+
+static bool has_errors(CXTranslationUnit tu)
+{
+    unsigned nd = clang_getNumDiagnostics(tu);
+    bool any = false;
+    for (unsigned i = 0; i < nd && !any; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        any = clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error;
+        clang_disposeDiagnostic(d);
+    }
+    return any;
+}
+
 static void begin(el_ctx *ctx, void *state)
 {
     (void)state;
     CXTranslationUnit tu = el_tu(ctx);
+    if (!has_errors(tu)) {
+        all_clean(ctx); /* (the common case: no include stacks to read) */
+        return;
+    }
     unsigned nd = clang_getNumDiagnostics(tu);
     inclusions in = {ctx, NULL, 0, 0};
     clang_getInclusions(tu, on_inclusion, &in);

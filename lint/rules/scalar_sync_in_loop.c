@@ -73,7 +73,7 @@ static bool body_runs_once(CXCursor loop)
  * between the two (comments and literals skipped): tokenizing would need
  * a file location libclang only gives through clang_getLocationForOffset,
  * which maps every macro argument of the file on its first use. */
-static bool in_for_init(CXCursor loop, CXCursor child)
+static bool in_for_init(el_ctx *ctx, CXCursor loop, CXCursor child)
 {
     if (clang_getCursorKind(child) == CXCursor_DeclStmt)
         return true; /* only the init clause declares, in C */
@@ -84,7 +84,7 @@ static bool in_for_init(CXCursor loop, CXCursor child)
     if (!lf || lf != cf || co <= lo)
         return false; /* the loop comes from a macro: count the call as in it */
     size_t size = 0;
-    const char *text = clang_getFileContents(clang_Cursor_getTranslationUnit(loop), lf, &size);
+    const char *text = el_file_text(ctx, lf, &size);
     if (!text || co > size)
         return false;
     int depth = 0;
@@ -148,7 +148,7 @@ static bool enclosing_loop(el_ctx *ctx, CXCursor call, CXCursor *loop)
             *loop = a;
             return true;
         case CXCursor_ForStmt:
-            if (in_for_init(a, on_path) || body_runs_once(a))
+            if (in_for_init(ctx, a, on_path) || body_runs_once(a))
                 continue;
             *loop = a;
             return true;

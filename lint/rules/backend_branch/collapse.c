@@ -259,7 +259,7 @@ static bool collapse(const bb_fixer *fx, CXCursor head, CXCursor parent)
     if (!f || !extent_in(head, f, &s0, &s1))
         return false;
     size_t n = 0;
-    const char *t = clang_getFileContents(tu, f, &n);
+    const char *t = el_file_text(fx->ctx, f, &n);
     if (!t || s1 > n)
         return false;
 

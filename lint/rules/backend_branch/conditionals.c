@@ -142,7 +142,7 @@ void bb_scan_conditionals(el_ctx *ctx, CXFile f)
     CXTranslationUnit tu = el_tu(ctx);
     const el_config *cfg = el_ctx_config(ctx);
     size_t size = 0;
-    const char *text = clang_getFileContents(tu, f, &size);
+    const char *text = el_file_text(ctx, f, &size);
     if (!text || !maybe_has_conditional(cfg, text, size))
         return;
     /* (a location lookup costs more than the text scan: only now) */
