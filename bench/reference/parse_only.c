@@ -5,7 +5,10 @@
  *
  * Each FILE is parsed once, in order, on one thread, with one CXIndex,
  * the given compiler arguments and the parse options emberlint uses
- * (lint/engine/engine.c: PARSE_OPTIONS), then disposed of.  No cursor is visited
+ * (lint/engine/engine.c: PARSE_OPTIONS), then disposed of.  Like
+ * emberlint (elc_parse_in_caller_thread), libclang parses on this thread,
+ * not on a new thread per file.  --plain: without the detailed
+ * preprocessing record (what the record itself costs).  No cursor is visited
  * and nothing is hashed, cached or printed: what emberlint does beyond this
  * is its own cost.  Like emberlint, the diagnostics are read to see whether
  * a file has errors; a file that does not parse cleanly makes the exit
@@ -14,7 +17,9 @@
  *
  * Built by the Makefile as $(BUILD)/bench/parse-only (it has its own main,
  * so it is not part of eh-bench). */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <clang-c/Index.h>
 
@@ -24,10 +29,11 @@
 
 int main(int argc, char **argv)
 {
+    setenv("LIBCLANG_NOTHREADS", "1", 0);
     unsigned options = PARSE_OPTIONS;
     int first = 1;
     if (argc > 1 && strcmp(argv[1], "--plain") == 0) {
-        options = CXTranslationUnit_KeepGoing;
+        options = PARSE_OPTIONS & ~(unsigned)CXTranslationUnit_DetailedPreprocessingRecord;
         first = 2;
     }
     int dashes = -1;

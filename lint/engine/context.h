@@ -43,6 +43,10 @@ struct el_ctx {
     size_t n_tu_files;
     size_t last_slot;
 
+    /* The location of the cursor being visited and its expansion file:
+     * rules ask for the file of that location again and again. */
+    CXSourceLocation here;
+    CXFile here_file;
     CXCursor *stack;      /* ancestors of the cursor being visited */
     unsigned depth;
     size_t cap_stack;

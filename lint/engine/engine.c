@@ -270,9 +270,12 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
             return CXChildVisit_Continue;
     }
     CXFile f = NULL;
-    clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
+    CXSourceLocation loc = clang_getCursorLocation(c);
+    clang_getExpansionLocation(loc, &f, NULL, NULL, NULL);
     if (!f || el_ctx_slot(ctx, f)->source < 0)
         return CXChildVisit_Continue; /* external: not walked */
+    ctx->here = loc;
+    ctx->here_file = f;
     if (kind == CXCursor_MacroExpansion && ctx->depth == 0)
         elc_macro_spans_feed(ctx->macro_spans, c);
     dispatch(w, c, kind, false);

@@ -76,10 +76,19 @@ el_file_class el_file_class_of(el_ctx *ctx, CXFile file, const char **backend)
     return src->cls;
 }
 
-el_file_class el_location_class(el_ctx *ctx, CXSourceLocation loc, const char **backend)
+/* The file of loc's expansion location (NULL if none). */
+static CXFile expansion_file(const el_ctx *ctx, CXSourceLocation loc)
 {
+    if (ctx->here_file && clang_equalLocations(loc, ctx->here))
+        return ctx->here_file;
     CXFile f = NULL;
     clang_getExpansionLocation(loc, &f, NULL, NULL, NULL);
+    return f;
+}
+
+el_file_class el_location_class(el_ctx *ctx, CXSourceLocation loc, const char **backend)
+{
+    CXFile f = expansion_file(ctx, loc);
     if (!f) {
         if (backend)
             *backend = "";
@@ -146,8 +155,7 @@ static bool rule_applies(const el_source *src, int meta)
 
 bool el_applies_at(el_ctx *ctx, CXSourceLocation loc)
 {
-    CXFile f = NULL;
-    clang_getExpansionLocation(loc, &f, NULL, NULL, NULL);
+    CXFile f = expansion_file(ctx, loc);
     if (!f)
         return false;
     el_file_slot *s = el_ctx_slot(ctx, f);

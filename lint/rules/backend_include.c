@@ -81,7 +81,7 @@ typedef struct state {
 
 static const enum CXCursorKind kinds[] = {
     CXCursor_DeclRefExpr, CXCursor_TypeRef, CXCursor_MemberRefExpr, CXCursor_MacroExpansion,
-    EL_KINDS_END,
+    CXCursor_InclusionDirective, EL_KINDS_END,
 };
 
 static unsigned offset_of(CXSourceLocation loc, CXFile *f)
@@ -221,23 +221,16 @@ static enum CXChildVisitResult scan_directive(CXCursor c, CXCursor parent, CXCli
     return CXChildVisit_Continue;
 }
 
-static enum CXVisitorResult scan_file_directive(void *d, CXCursor c, CXSourceRange r)
-{
-    (void)r;
-    scan_directive(c, clang_getNullCursor(), d);
-    return CXVisit_Continue;
-}
-
-/* The directives of the linted files, each file's from the preprocessing
- * record by range: a walk of the whole TU's (every system header's macro
- * definitions) cost more than the rest of the rule.  The edges of the
- * other files are read in end(), only when there is something to fix. */
-static void on_file(el_ctx *ctx, void *st, CXFile f)
+/* The directives of the linted files come from the engine's walk (on_cursor:
+ * it visits the preprocessing cursors first), not from a walk of the whole
+ * TU's (every system header's macro definitions) nor a search of the
+ * record by file (clang_findIncludesInFile orders entities of different
+ * files by their include chains: a fortieth of a cold run).  The edges of
+ * the other files are read in end(), only when there is something to fix. */
+static void begin(el_ctx *ctx, void *st)
 {
     state *s = st;
     s->front = el_frontend_include(ctx);
-    void *d[2] = {ctx, st};
-    clang_findIncludesInFile(el_tu(ctx), f, (CXCursorAndRangeVisitor){d, scan_file_directive});
 }
 
 /* Every include of the TU, as edges (what plan_file follows). */
@@ -263,6 +256,11 @@ static bool candidate_file(const state *s, CXFile f)
 static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
 {
     state *s = st;
+    if (clang_getCursorKind(c) == CXCursor_InclusionDirective) {
+        void *d[2] = {ctx, st};
+        scan_directive(c, clang_getNullCursor(), d);
+        return;
+    }
     if (s->n_incs == 0)
         return;
     CXFile f = NULL;
@@ -503,7 +501,7 @@ const el_rule el_rule_backend_include = {
     .id = RULE,
     .kinds = kinds,
     .state_size = sizeof(state),
-    .on_file = on_file,
+    .begin = begin,
     .on_cursor = on_cursor,
     .end = end,
 };
