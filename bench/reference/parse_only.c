@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <clang-c/Index.h>
 
 #define PARSE_OPTIONS                                                                     \
@@ -29,7 +30,10 @@
 
 int main(int argc, char **argv)
 {
-    setenv("LIBCLANG_NOTHREADS", "1", 0);
+    struct rlimit rl; /* as elc_parse_in_caller_thread */
+    if (getrlimit(RLIMIT_STACK, &rl) == 0 &&
+        (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= (8u << 20)))
+        setenv("LIBCLANG_NOTHREADS", "1", 0);
     unsigned options = PARSE_OPTIONS;
     int first = 1;
     if (argc > 1 && strcmp(argv[1], "--plain") == 0) {

@@ -35,8 +35,10 @@
 
 /* Cursor kinds are below this (CXCursor_OverloadCandidate is 700). */
 #define KIND_MAX 1024
-/* The walk recurses once per nesting level; workers get a stack big
- * enough for this many levels, and deeper subtrees are not walked. */
+/* The walk keeps this many ancestors; deeper subtrees are not walked.
+ * libclang parses on the workers (elc_parse_in_caller_thread), and its
+ * parser recurses once per nesting level of the code: the workers get a
+ * stack far above the 8 MiB of libclang's own parse threads. */
 #define MAX_DEPTH 10000
 #define WORKER_STACK (128u << 20)
 

@@ -77,6 +77,16 @@ typedef struct state {
     const char *front;        /* the frontend include ("eh/eh.h"), or NULL */
     bool edges_only;          /* the scan of every file's directives (end) */
     el_rewriter *rw;
+    /* The walk gives the preprocessing cursors first, in the order the
+     * preprocessor met them: the directives seen (a header included twice
+     * has them once, as clang_findIncludesInFile gave them) and the macro
+     * uses met before the last directive, whose files may have backend
+     * includes further down (read once the directives are all in). */
+    edge *directives;
+    size_t n_directives, cap_directives;
+    CXCursor *early;
+    size_t n_early, cap_early;
+    bool directives_done;
 } state;
 
 static const enum CXCursorKind kinds[] = {
@@ -253,14 +263,62 @@ static bool candidate_file(const state *s, CXFile f)
     return false;
 }
 
+static void record_ref(el_ctx *ctx, state *s, CXCursor c);
+
+/* A directive of a linted file, once per place. */
+static void on_directive(el_ctx *ctx, state *s, CXCursor c)
+{
+    CXFile f = NULL;
+    unsigned off = offset_of(clang_getCursorLocation(c), &f);
+    for (size_t i = 0; i < s->n_directives; i++)
+        if (s->directives[i].offset == off && clang_File_isEqual(s->directives[i].from, f))
+            return;
+    edge *v = sep_grow(s->directives, &s->cap_directives, s->n_directives, sizeof *v);
+    if (!v)
+        return;
+    s->directives = v;
+    s->directives[s->n_directives++] = (edge){f, NULL, off, false};
+    void *d[2] = {ctx, s};
+    scan_directive(c, clang_getNullCursor(), d);
+}
+
+/* The directives are all in: the macro uses met before them count now. */
+static void directives_done(el_ctx *ctx, state *s)
+{
+    if (s->directives_done)
+        return;
+    s->directives_done = true;
+    for (size_t i = 0; i < s->n_early; i++)
+        record_ref(ctx, s, s->early[i]);
+    free(s->early);
+    s->early = NULL;
+    s->n_early = 0;
+}
+
 static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
 {
     state *s = st;
-    if (clang_getCursorKind(c) == CXCursor_InclusionDirective) {
-        void *d[2] = {ctx, st};
-        scan_directive(c, clang_getNullCursor(), d);
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_InclusionDirective) {
+        on_directive(ctx, s, c);
         return;
     }
+    if (k == CXCursor_MacroExpansion && !s->directives_done) {
+        CXCursor *v = sep_grow(s->early, &s->cap_early, s->n_early, sizeof *v);
+        if (v) {
+            s->early = v;
+            s->early[s->n_early++] = c;
+        }
+        return;
+    }
+    directives_done(ctx, s);
+    record_ref(ctx, s, c);
+}
+
+/* A reference (or macro use) in a file with a backend include: what it
+ * names and where that is declared. */
+static void record_ref(el_ctx *ctx, state *s, CXCursor c)
+{
     if (s->n_incs == 0)
         return;
     CXFile f = NULL;
@@ -481,6 +539,7 @@ static void fix_file(el_ctx *ctx, state *s, CXFile f)
 static void end(el_ctx *ctx, void *st)
 {
     state *s = st;
+    directives_done(ctx, s);
     if (s->n_incs)
         scan_all_edges(ctx, s);
     /* file by file, in the order their includes came */
@@ -494,6 +553,7 @@ static void end(el_ctx *ctx, void *st)
     free(s->incs);
     free(s->edges);
     free(s->refs);
+    free(s->directives);
     el_rewriter_free(s->rw);
 }
 

@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <clang-c/Index.h>
 
 #include "lint_test.h"
@@ -454,6 +457,56 @@ static void test_macro_spans_fed(void **state)
     dispose(&p);
 }
 
+/* ---- elc_parse_in_caller_thread ------------------------------------------ */
+
+enum { ENV_UNSET = 10, ENV_ONE, ENV_OTHER, NO_LIMIT };
+
+/* In a child: LIBCLANG_NOTHREADS as `preset` (NULL: unset) and a stack
+ * limit of `limit` bytes, then elc_parse_in_caller_thread; what the
+ * variable is afterwards (NO_LIMIT when the limit could not be set). */
+static int nothreads_after(const char *preset, rlim_t limit)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rlimit rl;
+        if (getrlimit(RLIMIT_STACK, &rl) != 0)
+            _exit(NO_LIMIT);
+        rl.rlim_cur = limit;
+        if (setrlimit(RLIMIT_STACK, &rl) != 0)
+            _exit(NO_LIMIT);
+        if (preset)
+            setenv("LIBCLANG_NOTHREADS", preset, 1);
+        else
+            unsetenv("LIBCLANG_NOTHREADS");
+        elc_parse_in_caller_thread();
+        const char *v = getenv("LIBCLANG_NOTHREADS");
+        _exit(!v ? ENV_UNSET : strcmp(v, "1") == 0 ? ENV_ONE : ENV_OTHER);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+static void test_parse_in_caller_thread(void **state)
+{
+    (void)state;
+    struct rlimit rl;
+    assert_int_equal(getrlimit(RLIMIT_STACK, &rl), 0);
+    if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < ((rlim_t)16 << 20))
+        skip();
+    /* room for libclang's parse: parse on this thread */
+    assert_int_equal(nothreads_after(NULL, (rlim_t)16 << 20), ENV_ONE);
+    assert_int_equal(nothreads_after(NULL, (rlim_t)8 << 20), ENV_ONE);
+    /* a smaller stack than libclang's threads: leave libclang its threads */
+    assert_int_equal(nothreads_after(NULL, (rlim_t)1 << 20), ENV_UNSET);
+    /* the user's setting wins */
+    assert_int_equal(nothreads_after("0", (rlim_t)16 << 20), ENV_OTHER);
+    if (rl.rlim_max == RLIM_INFINITY)
+        assert_int_equal(nothreads_after(NULL, RLIM_INFINITY), ENV_ONE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -466,6 +519,7 @@ int main(void)
         cmocka_unit_test(test_preprocessing_first),
         cmocka_unit_test(test_macro_spans_fed),
         cmocka_unit_test(test_directives),
+        cmocka_unit_test(test_parse_in_caller_thread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

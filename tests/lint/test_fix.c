@@ -509,6 +509,37 @@ static void test_cli_diff(void **state)
     tt_free(&r);
 }
 
+/* A header that uses a backend macro before its own include of the
+ * backend's header (the includer brought the macro in first): that use
+ * needs the include, so no fix touches it.  The walk gives the macro use
+ * before the include; EH101 must still count it. */
+static void test_cli_use_before_own_include(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "ops/blas/blas_ops.h",
+                  "#ifndef BLAS_OPS_H\n#define BLAS_OPS_H\n#include <eh/eh.h>\n"
+                  "#define BLAS_TILE 64\n"
+                  "eh_tensor *eh_blas_matmul(const eh_tensor *a, const eh_tensor *b);\n#endif\n"));
+    free(tt_write(dir, "src/plan.h",
+                  "#ifndef PLAN_H\n#define PLAN_H\n"
+                  "static inline int plan_tile(void) { return BLAS_TILE * 2; }\n"
+                  "#include \"../ops/blas/blas_ops.h\"\n#endif\n"));
+    free(tt_write(dir, "src/app.c",
+                  "#include \"../ops/blas/blas_ops.h\"\n#include \"plan.h\"\n\n"
+                  "int tiles(const eh_tensor *x, eh_tensor **out)\n{\n"
+                  "    *out = eh_blas_matmul(x, x);\n    return plan_tile() + BLAS_TILE;\n}\n"));
+    const char *argv[] = {"--no-cache", "--select", "EH101,EH102", "--diff", "--unsafe-fixes",
+                          "src", "--", INC, NULL};
+    tt_run r = lt_emberlintv(dir, argv, NULL);
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "+    *out = eh_matmul(x, x);\n"));
+    assert_false(tt_contains(r.out, "+++ b/src/plan.h"));
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 static void test_cli_fix_idempotent(void **state)
 {
     cli_tree *t = *state;
@@ -714,6 +745,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cli_parse_error, cli_setup, cli_teardown),
         cmocka_unit_test_setup_teardown(test_cli_options, cli_setup, cli_teardown),
         cmocka_unit_test_setup_teardown(test_cli_unsafe_fix_in_json, cli_setup, cli_teardown),
+        cmocka_unit_test(test_cli_use_before_own_include),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     el_knowledge_free();
