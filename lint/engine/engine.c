@@ -244,8 +244,7 @@ static bool same_node(CXCursor a, CXCursor b)
  * above a cursor whose parent is `parent`: the walk is one
  * clang_visitChildren that recurses, so a cursor's parent is how its
  * ancestors' ends are seen.  libclang builds a visitor and its work lists
- * per clang_visitChildren call; one for the whole TU saves a tenth of the
- * walk's time. */
+ * per clang_visitChildren call: one for the whole TU, not one per cursor. */
 static void leave_to(walk *w, CXCursor parent)
 {
     el_ctx *ctx = w->ctx;
