@@ -126,15 +126,15 @@ static void on_cursor(el_ctx *ctx, void *state, CXCursor c)
     unsigned line = 0, col = 0;
     elc_cursor_location(c, &file, &line, &col);
     char path[PATH_MAX];
-    elc_file_name(file, path, sizeof path);
-    char *real = realpath(path, NULL);
+    const char *real = el_file_path(ctx, file);
+    if (!real)
+        elc_file_name(file, path, sizeof path);
 
     CXType ft = clang_getCursorType(c);
     char buf[512], why[512];
     const char *kind;
     json_object *o = json_object_new_object();
     json_object_object_add(o, "path", json_object_new_string(real ? real : path));
-    free(real);
     json_object_object_add(o, "name", json_object_new_string(name));
     json_object_object_add(o, "backend", json_object_new_string(backend));
     json_object_object_add(o, "rest", json_object_new_string(rest));

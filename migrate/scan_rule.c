@@ -34,11 +34,6 @@ static const enum CXCursorKind kinds[] = {CXCursor_FunctionDecl, CXCursor_VarDec
                                           CXCursor_InclusionDirective, CXCursor_MacroExpansion,
                                           CXCursor_DeclRefExpr, CXCursor_CallExpr, EL_KINDS_END};
 
-typedef struct file_path {
-    CXFile file;
-    char *real;               /* NULL: no file on disk */
-} file_path;
-
 typedef struct def {
     CXFile file;
     size_t begin, end;
@@ -59,8 +54,6 @@ typedef struct macro_use {
 } macro_use;
 
 typedef struct scan_state {
-    file_path *paths;
-    size_t n_paths, cap_paths;
     def *defs;
     size_t n_defs, cap_defs;
     macro_use *macros;
@@ -69,22 +62,6 @@ typedef struct scan_state {
 } scan_state;
 
 /* ---- small helpers ------------------------------------------------------- */
-
-static const char *real_of(scan_state *s, CXFile f)
-{
-    if (!f)
-        return NULL;
-    for (size_t i = 0; i < s->n_paths; i++)
-        if (s->paths[i].file == f)
-            return s->paths[i].real;
-    char name[PATH_MAX];
-    elc_file_name(f, name, sizeof name);
-    el_grow(&s->paths, &s->cap_paths, s->n_paths + 1, sizeof *s->paths);
-    file_path *p = &s->paths[s->n_paths++];
-    p->file = f;
-    p->real = name[0] ? realpath(name, NULL) : NULL;
-    return p->real;
-}
 
 /* Add s to the set v unless it is there; copy: store a copy (the set owns
  * it), else s itself (borrowed, it outlives the set). */
@@ -232,7 +209,7 @@ static bool is_const(CXCursor var)
 }
 
 typedef struct refs {
-    scan_state *s;
+    el_ctx *ctx;
     def *d;
     const char *self;
 } refs;
@@ -257,7 +234,7 @@ static enum CXChildVisitResult refs_visit(CXCursor c, CXCursor parent, CXClientD
     if (!rf)
         return CXChildVisit_Recurse;
     if (rf != r->d->file) {
-        const char *p = real_of(r->s, rf);
+        const char *p = el_file_path(r->ctx, rf);
         if (p)
             add_name(&r->d->needs, &r->d->n_needs, &r->d->cap_needs, p, false);
         if (clang_getCursorKind(ref) == CXCursor_FunctionDecl) {
@@ -306,7 +283,7 @@ static void on_definition(el_ctx *ctx, scan_state *s, CXCursor c)
     size_t e = offset_of(clang_getRangeEnd(ext), &ef, NULL);
     if (!file || bf != file || ef != file)
         return;
-    const char *path = real_of(s, file);
+    const char *path = el_file_path(ctx, file);
     size_t size = 0;
     const char *text = clang_getFileContents(tu, file, &size);
     if (!path || !text || b > size || e > size)
@@ -351,18 +328,18 @@ static void on_definition(el_ctx *ctx, scan_state *s, CXCursor c)
     d->begin = b;
     d->end = e;
     d->obj = o;
-    refs r = {s, d, name};
+    refs r = {ctx, d, name};
     clang_visitChildren(c, refs_visit, &r);
 }
 
 /* ---- #include ------------------------------------------------------------- */
 
-static void on_include(el_ctx *ctx, scan_state *s, CXCursor c)
+static void on_include(el_ctx *ctx, CXCursor c)
 {
     CXFile file = NULL;
     unsigned line = 0;
     size_t off = offset_of(clang_getCursorLocation(c), &file, &line);
-    const char *path = real_of(s, file);
+    const char *path = el_file_path(ctx, file);
     size_t size = 0;
     const char *text = file ? clang_getFileContents(el_tu(ctx), file, &size) : NULL;
     if (!path || !text || off > size)
@@ -378,7 +355,7 @@ static void on_include(el_ctx *ctx, scan_state *s, CXCursor c)
         i++;
     char spelled[PATH_MAX];
     elc_spelling(c, spelled, sizeof spelled);
-    const char *resolved = real_of(s, clang_getIncludedFile(c));
+    const char *resolved = el_file_path(ctx, clang_getIncludedFile(c));
 
     json_object *o = json_object_new_object();
     json_object_object_add(o, "path", json_object_new_string(path));
@@ -393,7 +370,7 @@ static void on_include(el_ctx *ctx, scan_state *s, CXCursor c)
 
 /* ---- tables ---------------------------------------------------------------- */
 
-static void on_table(el_ctx *ctx, scan_state *s, CXCursor c)
+static void on_table(el_ctx *ctx, CXCursor c)
 {
     const char *backend = NULL;
     el_backend_table t;
@@ -402,7 +379,7 @@ static void on_table(el_ctx *ctx, scan_state *s, CXCursor c)
     CXFile file = NULL;
     unsigned line = 0;
     offset_of(clang_getCursorLocation(c), &file, &line);
-    const char *path = real_of(s, file);
+    const char *path = el_file_path(ctx, file);
     if (path) {
         char var[256];
         elc_spelling(c, var, sizeof var);
@@ -457,17 +434,17 @@ static bool written_by_macro(el_ctx *ctx, CXCursor c, const char *name)
 
 /* At the use `at` of backend function fn: why it has no rewrite ("" when
  * it has one) and the file declaring fn (which include brings it). */
-static void emit_why(el_ctx *ctx, scan_state *s, CXCursor at, CXCursor fn, const char *why)
+static void emit_why(el_ctx *ctx, CXCursor at, CXCursor fn, const char *why)
 {
     CXFile f = NULL, df = NULL;
     unsigned line = 0, col = 0;
     clang_getExpansionLocation(clang_getCursorLocation(at), &f, &line, &col, NULL);
-    const char *path = real_of(s, f);
+    const char *path = el_file_path(ctx, f);
     if (!path)
         return;
     clang_getSpellingLocation(clang_getCursorLocation(clang_getCanonicalCursor(fn)), &df, NULL, NULL,
                               NULL);
-    const char *decl = real_of(s, df);
+    const char *decl = el_file_path(ctx, df);
     json_object *o = json_object_new_object();
     if (decl)
         json_object_object_add(o, "decl", json_object_new_string(decl));
@@ -501,7 +478,7 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
             return;
         snprintf(why, sizeof why, "the call goes through a function pointer that holds %s: "
                                   "make the pointer hold the op (or call the op) by hand", name);
-        emit_why(ctx, s, c, fn, why);
+        emit_why(ctx, c, fn, why);
         return;
     }
     CXCursor fn = clang_getCursorReferenced(c);
@@ -513,7 +490,7 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
                                         : el_rewrite_call(s->rw, call, &rw);
     if (ok) {
         el_call_rewrite_clear(&rw);
-        emit_why(ctx, s, c, fn, "");
+        emit_why(ctx, c, fn, "");
         return;
     }
     el_fix_safety safety = EL_FIX_NONE;
@@ -530,7 +507,7 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
     } else {
         snprintf(why, sizeof why, "%s is used in backend code that has not moved yet", name);
     }
-    emit_why(ctx, s, c, fn, why);
+    emit_why(ctx, c, fn, why);
 }
 
 /* ---- hooks ---------------------------------------------------------------- */
@@ -558,7 +535,7 @@ static void on_cursor(el_ctx *ctx, void *state, CXCursor c)
         return;
     switch (clang_getCursorKind(c)) {
     case CXCursor_InclusionDirective:
-        on_include(ctx, s, c);
+        on_include(ctx, c);
         break;
     case CXCursor_MacroExpansion: {
         CXCursor d = clang_getCursorReferenced(c);
@@ -577,7 +554,7 @@ static void on_cursor(el_ctx *ctx, void *state, CXCursor c)
     case CXCursor_VarDecl:
         if (clang_isCursorDefinition(c) || tentative(c)) {
             on_definition(ctx, s, c);
-            on_table(ctx, s, c);
+            on_table(ctx, c);
         }
         break;
     case CXCursor_FunctionDecl:
@@ -603,7 +580,7 @@ static void end(el_ctx *ctx, void *state)
                 if (u->name[0])
                     add_name(&d->locals, &d->n_locals, &d->cap_locals, u->name, true);
             } else {
-                const char *p = real_of(s, u->def_file);
+                const char *p = el_file_path(ctx, u->def_file);
                 if (p)
                     add_name(&d->needs, &d->n_needs, &d->cap_needs, p, false);
             }
@@ -618,16 +595,13 @@ static void end(el_ctx *ctx, void *state)
         json_object_object_add(d->obj, "calls", str_array(d->calls, d->n_calls));
         emit(ctx, EM_FACT_DEF, d->obj);
         free_names(d->uses, d->n_uses);
-        free(d->needs); /* borrowed from the path cache */
+        free(d->needs); /* borrowed from the engine's path cache (el_file_path) */
         free_names(d->locals, d->n_locals);
         free_names(d->calls, d->n_calls);
     }
     el_rewriter_free(s->rw);
     free(s->defs);
     free(s->macros);
-    for (size_t i = 0; i < s->n_paths; i++)
-        free(s->paths[i].real);
-    free(s->paths);
 }
 
 const el_rule em_scan_rule = {

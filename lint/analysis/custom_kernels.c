@@ -33,16 +33,14 @@ static const char *string_value(CXCursor e, char *buf, size_t n)
 }
 
 /* "path\tline\tcol" of a cursor (real path, for one key per place). */
-static void place(CXCursor c, char *buf, size_t n)
+static void place(el_ctx *ctx, CXCursor c, char *buf, size_t n)
 {
     CXFile file = NULL;
     unsigned line = 0, col = 0;
     elc_cursor_location(c, &file, &line, &col);
     char path[PATH_MAX];
-    elc_file_name(file, path, sizeof path);
-    char *real = realpath(path, NULL);
-    snprintf(buf, n, "%s\t%u\t%u", real ? real : path, line, col);
-    free(real);
+    const char *real = el_file_path(ctx, file);
+    snprintf(buf, n, "%s\t%u\t%u", real ? real : elc_file_name(file, path, sizeof path), line, col);
 }
 
 static void record_kernel(el_ctx *ctx, CXCursor at, CXCursor op, CXCursor backend)
@@ -50,7 +48,7 @@ static void record_kernel(el_ctx *ctx, CXCursor at, CXCursor op, CXCursor backen
     char o[256], b[64], where[PATH_MAX + 32], value[PATH_MAX + 400];
     if (!string_value(op, o, sizeof o) || !string_value(backend, b, sizeof b))
         return;
-    place(at, where, sizeof where);
+    place(ctx, at, where, sizeof where);
     snprintf(value, sizeof value, "%s\t%s\t%s", o, b, where);
     el_fact(ctx, FACT_KERNEL, value);
 }

@@ -23,7 +23,6 @@
 #include "metadata.h"
 #include "path.h"
 #include "progname.h"
-#include "realpath_cache.h"
 #include "shard_select.h"
 #include "strbuf.h"
 #include "strmap.h"
@@ -302,7 +301,7 @@ static void walk_tu(walk *w, CXTranslationUnit tu)
 
 typedef struct incl {
     run *r;
-    CXTranslationUnit tu;
+    el_ctx *ctx;
     el_tu_result *res;
     el_strmap seen;
 } incl;
@@ -322,7 +321,7 @@ static bool parsed_content_hash(incl *in, CXFile f, const char *real, el_hash128
         st.st_mtime < in->r->started && el_filehash_get(in->r->hashes, real, out))
         return true;
     size_t size = 0;
-    const char *text = clang_getFileContents(in->tu, f, &size);
+    const char *text = el_file_text(in->ctx, f, &size);
     if (text) {
         *out = el_hash_bytes(text, size);
         return true;
@@ -335,19 +334,13 @@ static bool parsed_content_hash(incl *in, CXFile f, const char *real, el_hash128
  * with the old content's findings). */
 static void add_dep(incl *in, CXFile f)
 {
-    CXString name = clang_getFileName(f);
-    const char *s = clang_getCString(name);
-    if (s && s[0]) {
-        char *real = el_realpath_cached(s);
-        if (real && !el_strmap_get(&in->seen, real)) {
-            el_strmap_put(&in->seen, real, (void *)1);
-            el_hash128 content;
-            if (parsed_content_hash(in, f, real, &content))
-                el_result_add_dep(in->res, real, dep_token(in->r, real, content));
-        }
-        free(real);
+    const char *real = el_file_path(in->ctx, f); /* (the rules' per-TU answer) */
+    if (real && !el_strmap_get(&in->seen, real)) {
+        el_strmap_put(&in->seen, real, (void *)1);
+        el_hash128 content;
+        if (parsed_content_hash(in, f, real, &content))
+            el_result_add_dep(in->res, real, dep_token(in->r, real, content));
     }
-    clang_disposeString(name);
 }
 
 /* Every file of a TU in inclusion order (the main file first), from one
@@ -556,7 +549,7 @@ static void lint_tu(run *r, CXIndex idx, job *j)
                 ctx.rules[i].rule->end(&ctx, ctx.rules[i].state);
             }
         }
-        incl in = {r, tu, res, {0}};
+        incl in = {r, &ctx, res, {0}};
         for (size_t i = 0; i < files.n; i++)
             add_dep(&in, files.v[i]);
         el_strmap_free(&in.seen);

@@ -85,7 +85,7 @@ static void on_cursor(el_ctx *ctx, void *state, CXCursor c)
     elc_cursor_location(c, &file, &line, &col);
     char path[PATH_MAX], var[256];
     elc_file_name(file, path, sizeof path);
-    char *real = realpath(path, NULL);
+    const char *real = el_file_path(ctx, file);
     elc_spelling(c, var, sizeof var);
     /* path, line, col, backend, table, its type, how many ops it can hold,
      * then the missing ones */
@@ -101,7 +101,6 @@ static void on_cursor(el_ctx *ctx, void *state, CXCursor c)
             el_buf_printf(&b, " %s", t.slot_names[i]);
     el_fact(ctx, FACT, b.s);
     el_buf_free(&b);
-    free(real);
     el_backend_table_free(&t);
 }
 

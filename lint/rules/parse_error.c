@@ -116,7 +116,9 @@ static void describe(const file_errors *e, char *buf, size_t n)
 static void record_header(el_ctx *ctx, const inclusions *in, const file_errors *e, bool main_failed)
 {
     char path[PATH_MAX], msg[800];
-    char *real = realpath(elc_file_name(e->file, path, sizeof path), NULL);
+    const char *real = el_file_path(ctx, e->file);
+    if (!real)
+        elc_file_name(e->file, path, sizeof path);
     unsigned line = 0, col = 0, il = 0, ic = 0;
     elc_location(e->at, NULL, &line, &col);
     const include_site *s = site_of(in, e->file);
@@ -127,7 +129,6 @@ static void record_header(el_ctx *ctx, const inclusions *in, const file_errors *
                                el_main_is_header(ctx), msg);
     el_fact(ctx, FACT_FAIL, value);
     free(value);
-    free(real);
 }
 
 /* A TU without errors: the linted headers it read parse. */
@@ -200,12 +201,11 @@ static void begin(el_ctx *ctx, void *state)
                 /* Shown relative to the current directory: safe, since the
                  * cache's keys include it. */
                 char name[PATH_MAX];
-                char *real = realpath(elc_file_name(f, name, sizeof name), NULL);
+                const char *real = el_file_path(ctx, f);
                 char *shown = real ? el_path_display(real) : NULL;
                 snprintf(text, sizeof text, "in included file '%.300s': %.370s",
-                         shown ? shown : name, msg);
+                         shown ? shown : elc_file_name(f, name, sizeof name), msg);
                 free(shown);
-                free(real);
             }
             f = NULL;
             clang_getExpansionLocation(at, &f, NULL, NULL, &off);
