@@ -47,6 +47,8 @@ void el_cli_usage(FILE *f)
           "  --show-config FILE    print the configuration that applies to FILE, and where\n"
           "                        each value comes from\n"
           "  --no-cache            do not read or write the result cache\n"
+          "  --no-pch              parse each file's system headers itself, not once\n"
+          "                        for the files that start with the same ones\n"
           "  --cache-dir DIR       the cache directory (default .emberlint-cache)\n"
           "  --color WHEN          auto (default: a terminal and no NO_COLOR), always, never\n"
           "  --max-file-size BYTES skip larger files (default 64 MiB)\n"
@@ -103,7 +105,7 @@ static int check_combinations(const el_cli *c, char **err)
     }
     if (c->merge) {
         const char *bad = c->build_dir ? "-p" : c->jobs ? "--jobs" : c->select ? "--select"
-                        : c->ignore ? "--ignore" : c->config ? "--config" : c->no_cache ? "--no-cache"
+                        : c->ignore ? "--ignore" : c->config ? "--config" : c->no_cache ? "--no-cache" : c->no_pch ? "--no-pch"
                         : c->cache_dir ? "--cache-dir" : c->fix ? "--fix" : c->diff ? "--diff"
                         : c->shard_count ? "--shard" : c->n_extra ? "-- or --extra-arg" : c->list_rules ? "--list-rules"
                         : c->explain ? "--explain" : NULL;
@@ -153,6 +155,8 @@ int el_cli_parse(int argc, char **argv, el_cli *c, char **err)
             c->statistics = true;
         } else if (strcmp(a, "--no-cache") == 0) {
             c->no_cache = true;
+        } else if (strcmp(a, "--no-pch") == 0) {
+            c->no_pch = true;
         } else if (strcmp(a, "--fix") == 0) {
             c->fix = true;
         } else if (strcmp(a, "--diff") == 0) {

@@ -169,6 +169,7 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
         .selected = selected,
         .progress = isatty(STDERR_FILENO) && !c->verbose,
         .verbose = c->verbose,
+        .no_prefix_pch = c->no_pch,
         .want_fixes = want_fixes,
         .cache_fixes = w.cache_fixes,
         .includes_out = want_fixes ? &r->includes : NULL,
@@ -187,6 +188,10 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
     if (c->verbose)
         fprintf(stderr, "emberlint: %zu files, %zu translation units (%zu from the cache), %zu findings\n",
                 r->sources.n, r->stats.tus, r->stats.cached, r->findings.n);
+    if (c->verbose && r->stats.pchs)
+        fprintf(stderr, "emberlint: %zu translation units read the system headers they start with "
+                        "from %zu shared precompiled prefix%s\n",
+                r->stats.prefixed, r->stats.pchs, r->stats.pchs == 1 ? "" : "es");
     return 0;
 }
 

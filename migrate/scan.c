@@ -1087,7 +1087,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
             .facts_out = &pass_facts,
             .verbose = o->verbose,
         };
-        el_engine_stats stats = {0, 0};
+        el_engine_stats stats = {0};
         el_tu_records recs = {0};
         int joined = 0;
         if (o->n_merge) {

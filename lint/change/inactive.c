@@ -97,7 +97,8 @@ static const decl_info *decl_of(el_ctx *ctx, state *s, const char *name)
     if (!s->indexed) {
         s->indexed = true;
         index_walk w = {ctx, s};
-        clang_visitChildren(clang_getTranslationUnitCursor(el_tu(ctx)), index_visit, &w);
+        if (elc_tu_whole(el_tu(ctx)))
+            clang_visitChildren(clang_getTranslationUnitCursor(el_tu(ctx)), index_visit, &w);
     }
     return el_strmap_get(&s->decls, name);
 }

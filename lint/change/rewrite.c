@@ -89,7 +89,9 @@ static void index_tu(el_rewriter *rw)
 {
     if (!rw->indexed) {
         rw->indexed = true;
-        clang_visitChildren(clang_getTranslationUnitCursor(rw->tu), index_visit, rw);
+        /* (first declarations: in a partial TU they may be the prefix's) */
+        if (elc_tu_whole(rw->tu))
+            clang_visitChildren(clang_getTranslationUnitCursor(rw->tu), index_visit, rw);
     }
 }
 

@@ -182,12 +182,48 @@ static int span_cmp(const void *x, const void *y)
     return a->begin < b->begin ? -1 : a->begin > b->begin ? 1 : 0;
 }
 
+/* This thread's TU without its prefix's cursors, and whether a caller
+ * wanted them. */
+static _Thread_local CXTranslationUnit partial;
+static _Thread_local bool whole_wanted;
+
+void elc_tu_partial(CXTranslationUnit tu)
+{
+    partial = tu;
+    whole_wanted = false;
+}
+
+bool elc_tu_whole(CXTranslationUnit tu)
+{
+    if (tu && tu == partial) {
+        whole_wanted = true;
+        return false;
+    }
+    return true;
+}
+
+bool elc_tu_whole_wanted(void)
+{
+    return whole_wanted;
+}
+
+/* A question about f's macro expansions in this thread's partial TU: its
+ * own are there unless it is a system header (a prefix holds only those). */
+static void want_file(CXTranslationUnit tu, CXFile f)
+{
+    if (tu && tu == partial &&
+        (!f || clang_Location_isInSystemHeader(clang_getLocation(tu, f, 1, 1))))
+        whole_wanted = true;
+}
+
 /* The spans of f ready for questions: those the engine's walk fed, when
  * f was one of its files and the feeding is over; else one walk over the
  * TU's preprocessing cursors (expansions are among them) for every
  * file's, the first time such a question is asked. */
 static void load(elc_macro_spans *m, CXFile f)
 {
+    if (!was_fed(m, f))
+        want_file(m->tu, f);
     if (!m->loaded && !was_fed(m, f)) {
         m->loaded = true;
         m->n = 0; /* the fed ones are among them */

@@ -23,6 +23,19 @@
  * engine's workers have more) and the user has not set it either way. */
 void elc_parse_in_caller_thread(void);
 
+/* ---- a TU parsed with a shared prefix (prefix_pch.h) ----------------- */
+
+/* The engine names the TU this thread lints that lacks the cursors of a
+ * precompiled prefix (its system headers' directives, macros and
+ * declarations are not visited), NULL for none. */
+void elc_tu_partial(CXTranslationUnit tu);
+/* Asked before a walk over every file of tu (all its directives or
+ * declarations): false when tu lacks some -- the engine then lints the
+ * file again without the prefix, so the caller may skip its walk. */
+bool elc_tu_whole(CXTranslationUnit tu);
+/* Did a caller ask for the whole of this thread's partial TU? */
+bool elc_tu_whole_wanted(void);
+
 /* ---- strings and locations ------------------------------------------ */
 
 /* Copy s into buf[n], dispose s; returns buf. */

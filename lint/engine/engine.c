@@ -22,6 +22,7 @@
 #include "mem.h"
 #include "metadata.h"
 #include "path.h"
+#include "prefix_pch.h"
 #include "progname.h"
 #include "shard_select.h"
 #include "strbuf.h"
@@ -50,6 +51,9 @@ typedef struct job {
     char **args;
     size_t n_args;
     el_hash128 key;
+    el_prefix *prefix;          /* a PCH of its first includes it shares, or NULL */
+    bool looked_up;             /* the cache was read (result.from_cache: a hit) */
+    bool prefixed;              /* linted with its prefix's PCH */
     el_tu_result result;
 } job;
 
@@ -72,11 +76,14 @@ typedef struct run {
     job *jobs;
     size_t n_jobs;
     size_t phase_begin, phase_end;
+    bool lookup_only;           /* this phase reads the cache, lints nothing */
     atomic_size_t next;
+    size_t phase_done;          /* items of this phase finished */
     pthread_mutex_t lock;
     pthread_cond_t cond;
     size_t done;
     el_strmap noted;            /* compiler arguments dropped, noted once */
+    el_prefix_set *prefixes;    /* NULL: each TU parses all its headers */
 } run;
 
 /* ---- the tool's identity, for cache keys ---------------------------- */
@@ -473,14 +480,96 @@ static const char *parse_failure_reason(enum CXErrorCode e)
     }
 }
 
-static void lint_tu(run *r, CXIndex idx, job *j)
+/* The InclusionDirective cursors of a TU (el_include_search_absent's). */
+typedef struct directives {
+    CXCursor *v;
+    size_t n, cap;
+} directives;
+
+static enum CXChildVisitResult directive_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    directives *ds = d;
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    if (!clang_isPreprocessing(kind))
+        return CXChildVisit_Break; /* ELC_PREPROCESSING_FIRST */
+    if (kind == CXCursor_InclusionDirective) {
+        el_grow(&ds->v, &ds->cap, ds->n + 1, sizeof *ds->v);
+        ds->v[ds->n++] = c;
+    }
+    return CXChildVisit_Continue;
+}
+
+/* A prefix PCH's parse (el_prefix_record_fn): the files it read and the
+ * places its include search found empty, which its users' cache entries
+ * carry as their own. */
+static bool record_prefix(void *ud, CXTranslationUnit tu, const char *prefix_file,
+                          char *const *args, size_t n_args, el_tu_result *pre)
+{
+    run *r = ud;
+    el_ctx ctx = {.sources = r->sources, .tu = tu, .last_finding = -1};
+    tu_files files = {0};
+    clang_getInclusions(tu, files_visit, &files);
+    incl in = {r, &ctx, pre, {0}};
+    CXFile self = clang_getFile(tu, prefix_file);
+    for (size_t i = 0; i < files.n; i++)
+        if (!clang_File_isEqual(files.v[i], self))
+            add_dep(&in, files.v[i]);
+    el_strmap_free(&in.seen);
+    free(files.v);
+    directives ds = {0};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), directive_visit, &ds);
+    bool ok = el_include_search_absent(tu, ds.v, ds.n, args, n_args, r->hashes, pre);
+    free(ds.v);
+    for (size_t i = 0; i < ctx.n_files; i++)
+        free(ctx.files[i].path);
+    free(ctx.files);
+    return ok;
+}
+
+typedef enum lint_status { LINTED, LINT_FAILED, NEEDS_WHOLE } lint_status;
+
+/* Lint j's TU, parsed with the prefix PCH `pch` (its parse's record
+ * `pre`) or in full (pch NULL).  With a PCH, NEEDS_WHOLE when that parse
+ * is not the one to trust (it failed, has errors, or a rule asked for
+ * every file's cursors): res is left to be cleared. */
+static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
+                               const el_tu_result *pre, bool *cacheable)
 {
     const el_source *src = &r->sources->v[j->src];
     el_tu_result *res = &j->result;
+    *cacheable = false;
 
-    el_cache_check check = {dep_ok, absent_ok, r};
-    if (r->cache && el_cache_load(r->cache, j->key, res, &check))
-        return;
+    enum CXErrorCode ec = CXError_Success;
+    CXTranslationUnit tu = NULL;
+    {
+        const char **args = el_xcalloc(j->n_args + 5, sizeof *args);
+        size_t n = 0;
+        for (; n < j->n_args; n++)
+            args[n] = j->args[n];
+        if (pch)
+            n += el_prefix_args(pch, args + n);
+        ec = clang_parseTranslationUnit2(idx, src->path, args, (int)n, NULL, 0, PARSE_OPTIONS, &tu);
+        free(args);
+    }
+    bool errors = false;
+    if (ec == CXError_Success && tu) {
+        unsigned nd = clang_getNumDiagnostics(tu);
+        for (unsigned i = 0; i < nd && !(pch && errors); i++) {
+            CXDiagnostic d = clang_getDiagnostic(tu, i);
+            if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+                errors = true;
+                if (!pch)
+                    note_missing_include(res, src, d);
+            }
+            clang_disposeDiagnostic(d);
+        }
+    }
+    if (pch && (ec != CXError_Success || !tu || errors)) {
+        if (tu)
+            clang_disposeTranslationUnit(tu);
+        return NEEDS_WHOLE;
+    }
 
     el_ctx ctx = {.main = src, .sources = r->sources, .result = res,
                   .want_fixes = r->o->want_fixes, .last_finding = -1};
@@ -499,10 +588,7 @@ static void lint_tu(run *r, CXIndex idx, job *j)
         rule_slot[ctx.n_rules++] = i;
     }
 
-    bool cacheable = false;
-    CXTranslationUnit tu = NULL;
-    enum CXErrorCode ec = clang_parseTranslationUnit2(idx, src->path, (const char *const *)j->args,
-                                                      (int)j->n_args, NULL, 0, PARSE_OPTIONS, &tu);
+    lint_status status = LINTED;
     if (ec != CXError_Success || !tu) {
         res->parsed = false;
         res->had_errors = true;
@@ -514,18 +600,12 @@ static void lint_tu(run *r, CXIndex idx, job *j)
         }
     } else {
         ctx.tu = tu;
+        if (pch)
+            elc_tu_partial(tu);
         ctx.macro_spans = elc_macro_spans_new(tu);
         elc_macro_spans_use(ctx.macro_spans);
         res->parsed = true;
-        unsigned nd = clang_getNumDiagnostics(tu);
-        for (unsigned i = 0; i < nd; i++) {
-            CXDiagnostic d = clang_getDiagnostic(tu, i);
-            if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
-                res->had_errors = true;
-                note_missing_include(res, src, d);
-            }
-            clang_disposeDiagnostic(d);
-        }
+        res->had_errors = errors;
         tu_files files = {0};
         clang_getInclusions(tu, files_visit, &files);
         ctx.tu_files = files.v;
@@ -549,17 +629,29 @@ static void lint_tu(run *r, CXIndex idx, job *j)
                 ctx.rules[i].rule->end(&ctx, ctx.rules[i].state);
             }
         }
+        if (pch && elc_tu_whole_wanted())
+            status = NEEDS_WHOLE;
         incl in = {r, &ctx, res, {0}};
-        for (size_t i = 0; i < files.n; i++)
+        for (size_t i = 0; status == LINTED && i < files.n; i++)
             add_dep(&in, files.v[i]);
+        for (size_t i = 0; status == LINTED && pre && i < pre->n_deps; i++) {
+            if (!el_strmap_get(&in.seen, pre->deps[i].path)) {
+                el_strmap_put(&in.seen, pre->deps[i].path, (void *)1);
+                el_result_add_dep(res, pre->deps[i].path, pre->deps[i].hash);
+            }
+        }
         el_strmap_free(&in.seen);
         free(files.v);
         ctx.tu_files = NULL;
         ctx.n_tu_files = 0;
-        if (r->cache)
-            cacheable = el_include_search_absent(tu, w.directives, w.n_directives, j->args,
-                                                 j->n_args, r->hashes, res);
+        if (r->cache && status == LINTED) {
+            *cacheable = el_include_search_absent(tu, w.directives, w.n_directives, j->args,
+                                                  j->n_args, r->hashes, res);
+            for (size_t i = 0; pre && i < pre->n_absent; i++)
+                el_result_add_absent(res, pre->absent[i]);
+        }
         free(w.directives);
+        elc_tu_partial(NULL);
         elc_macro_spans_use(NULL);
         elc_macro_spans_free(ctx.macro_spans);
         clang_disposeTranslationUnit(tu);
@@ -573,6 +665,42 @@ static void lint_tu(run *r, CXIndex idx, job *j)
         free(ctx.files[i].path);
     free(ctx.files);
     free(ctx.stack);
+    return status;
+}
+
+/* Is j's result in the cache (then loaded)?  Asked once. */
+static bool lookup(run *r, job *j)
+{
+    if (!j->looked_up) {
+        j->looked_up = true;
+        el_cache_check check = {dep_ok, absent_ok, r};
+        if (r->cache)
+            el_cache_load(r->cache, j->key, &j->result, &check);
+    }
+    return j->result.from_cache;
+}
+
+static void lint_tu(run *r, CXIndex idx, CXIndex partial_idx, job *j)
+{
+    el_tu_result *res = &j->result;
+    if (lookup(r, j))
+        return;
+
+    bool cacheable = false;
+    lint_status st = LINT_FAILED;
+    const el_tu_result *pre = NULL;
+    bool pre_cacheable = false;
+    const char *pch = j->prefix ? el_prefix_pch(r->prefixes, j->prefix, idx, &pre, &pre_cacheable)
+                                : NULL;
+    if (pch) {
+        st = lint_parsed(r, partial_idx, j, pch, pre, &cacheable);
+        cacheable &= pre_cacheable;
+        j->prefixed = st == LINTED;
+        if (st != LINTED)
+            el_result_free(res);
+    }
+    if (st != LINTED)
+        lint_parsed(r, idx, j, NULL, NULL, &cacheable);
 
     /* A TU with errors is stored like the others (EH000 is its finding);
      * only one libclang produced nothing for is not (no file list). */
@@ -586,16 +714,27 @@ static void *worker(void *arg)
 {
     run *r = arg;
     CXIndex idx = clang_createIndex(0, 0);
+    /* for TUs with a prefix PCH: the walk visits their own cursors only */
+    CXIndex partial_idx = clang_createIndex(1, 0);
     for (;;) {
         size_t i = atomic_fetch_add(&r->next, 1);
         if (i >= r->phase_end - r->phase_begin)
             break;
-        lint_tu(r, idx, &r->jobs[r->phase_begin + i]);
+        job *j = &r->jobs[r->phase_begin + i];
+        bool finished; /* (a hit counts once, in the phase that found it) */
+        if (r->lookup_only) {
+            finished = lookup(r, j);
+        } else {
+            finished = !(j->looked_up && j->result.from_cache);
+            lint_tu(r, idx, partial_idx, j);
+        }
         pthread_mutex_lock(&r->lock);
-        r->done++;
+        r->phase_done++;
+        r->done += finished;
         pthread_cond_signal(&r->cond);
         pthread_mutex_unlock(&r->lock);
     }
+    clang_disposeIndex(partial_idx);
     clang_disposeIndex(idx);
     return NULL;
 }
@@ -607,14 +746,17 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Run jobs [begin, end) on the workers; done counts across phases for
- * the progress line (total: every job of the run). */
-static void run_phase(run *r, size_t begin, size_t end, double started)
+/* Run jobs [begin, end) on the workers (lookup_only: only read the
+ * cache); done counts across phases for the progress line (total: every
+ * job of the run). */
+static void run_phase(run *r, size_t begin, size_t end, bool lookup_only, double started)
 {
     if (begin == end)
         return;
     r->phase_begin = begin;
     r->phase_end = end;
+    r->lookup_only = lookup_only;
+    r->phase_done = 0;
     atomic_store(&r->next, 0);
     size_t n = end - begin;
     size_t nthreads = (size_t)(r->o->jobs > 0 ? r->o->jobs : 1);
@@ -636,7 +778,7 @@ static void run_phase(run *r, size_t begin, size_t end, double started)
 
     bool shown = false;
     pthread_mutex_lock(&r->lock);
-    while (r->done < end) {
+    while (r->phase_done < n) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_nsec += 200 * 1000 * 1000;
@@ -904,7 +1046,19 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
                 "line is)\n", el_progname, unbuilt, unbuilt == 1 ? "" : "s",
                 unbuilt == 1 ? "is" : "are");
     size_t phase1 = r.n_jobs;
-    run_phase(&r, 0, phase1, started);
+    if (!o->no_prefix_pch && phase1 > 1) {
+        /* the files the cache does not answer share their prefixes */
+        if (r.cache)
+            run_phase(&r, 0, phase1, true, started);
+        r.prefixes = el_prefix_set_new(sources, PARSE_OPTIONS, record_prefix, &r);
+        for (size_t i = 0; i < phase1; i++)
+            if (!r.jobs[i].result.from_cache)
+                el_prefix_offer(r.prefixes, i, &sources->v[r.jobs[i].src], r.jobs[i].args,
+                                r.jobs[i].n_args);
+        for (size_t i = 0; i < phase1; i++)
+            r.jobs[i].prefix = el_prefix_of(r.prefixes, i);
+    }
+    run_phase(&r, 0, phase1, false, started);
 
     /* Headers no .c included get a TU of their own -- except, with a
      * compile database, those none of its files includes: like an
@@ -932,12 +1086,13 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
                 "compile_commands.json builds (not built in this configuration): not linted (a "
                 "file named on the command line is)\n", el_progname, unbuilt_headers,
                 unbuilt_headers == 1 ? "" : "s", unbuilt_headers == 1 ? "is" : "are");
-    run_phase(&r, phase1, r.n_jobs, started);
+    run_phase(&r, phase1, r.n_jobs, false, started);
 
     for (size_t i = 0; i < r.n_jobs; i++) {
         stats->tus++;
         if (r.jobs[i].result.from_cache)
             stats->cached++;
+        stats->prefixed += r.jobs[i].prefixed;
         if (o->tus_out)
             copy_record(sources, &r.jobs[i], i >= phase1, o->tus_out);
     }
@@ -953,6 +1108,8 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
         el_args_free(r.jobs[i].args, r.jobs[i].n_args);
         el_result_free(&r.jobs[i].result);
     }
+    stats->pchs = el_prefix_set_built(r.prefixes);
+    el_prefix_set_free(r.prefixes);
     free(r.jobs);
     free(r.metas);
     free(r.wants);

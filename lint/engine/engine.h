@@ -31,6 +31,9 @@ typedef struct el_engine_opts {
     const el_compdb *compdb;    /* NULL: default flags */
     const bool *selected;       /* per metadata index: --select/--ignore */
     bool progress;              /* progress line on stderr */
+    /* Parse every TU's headers itself: no PCH of the system headers files
+     * start with, shared among them (prefix_pch.h; --no-pch). */
+    bool no_prefix_pch;
     bool verbose;               /* notes on stderr (compiler arguments dropped) */
     /* Keep the fixes rules attach to findings (emberlint --fix,
      * ember-migrate).  Fixes are not cached: with this set the cache is
@@ -96,6 +99,8 @@ void el_include_list_free(el_include_list *l);
 typedef struct el_engine_stats {
     size_t tus;                 /* translation units linted */
     size_t cached;              /* of which answered by the cache */
+    size_t prefixed;            /* of which parsed with a shared prefix PCH */
+    size_t pchs;                /* prefix PCHs built (prefix_pch.h) */
 } el_engine_stats;
 
 /* Lint the sources; findings into out (sorted, unique, suppressions

@@ -250,7 +250,8 @@ static void scan_all_edges(el_ctx *ctx, state *s)
     s->eh_h = NULL;
     s->edges_only = true;
     void *d[2] = {ctx, s};
-    clang_visitChildren(clang_getTranslationUnitCursor(el_tu(ctx)), scan_directive, d);
+    if (elc_tu_whole(el_tu(ctx))) /* (the system headers' includes too) */
+        clang_visitChildren(clang_getTranslationUnitCursor(el_tu(ctx)), scan_directive, d);
 }
 
 /* ---- references of the files with backend includes (the walk) -------------- */

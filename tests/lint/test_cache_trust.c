@@ -168,7 +168,7 @@ static size_t lint_in_process(void)
     char *cache = tt_path(dir, "cache");
     const el_rule *extra[] = {&editor, NULL};
     el_engine_opts o = {.jobs = 1, .selected = selected, .cache_dir = cache, .extra_rules = extra};
-    el_engine_stats st = {0, 0};
+    el_engine_stats st = {0};
     el_findings out = {0};
     el_engine_run(&o, &srcs, hashes, &out, &st);
     size_t n = out.n;

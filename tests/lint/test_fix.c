@@ -184,7 +184,7 @@ static void lint_tree(tree *t, bool want_fixes, const el_rule *const *extra)
                         .extra_rules = extra,
                         .facts_out = &t->facts,
                         .includes_out = &t->includes};
-    el_engine_stats st = {0, 0};
+    el_engine_stats st = {0};
     begin_true = begin_false = replace_false = 0;
     el_engine_run(&o, &t->srcs, t->hashes, &t->f, &st);
     free(selected);

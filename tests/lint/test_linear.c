@@ -78,7 +78,7 @@ static unsigned long lint_counting(const char *dir, unsigned n)
     char *extra[] = {inc};
     el_engine_opts o = {.jobs = 1, .selected = selected, .want_fixes = true, .extra_args = extra,
                         .n_extra = 1};
-    el_engine_stats st = {0, 0};
+    el_engine_stats st = {0};
     el_findings out = {0};
     get_cursor_calls = 0;
     el_engine_run(&o, &srcs, hashes, &out, &st);

@@ -154,7 +154,7 @@ static void lint_tree(el_findings *out, el_sources *srcs, el_configs **cfgs)
     for (size_t k = 0; k < nm; k++)
         selected[k] = true;
     el_engine_opts o = {.jobs = 1, .selected = selected};
-    el_engine_stats st = {0, 0};
+    el_engine_stats st = {0};
     el_engine_run(&o, srcs, hashes, out, &st);
     assert_int_equal(st.tus, 2);
     free(selected);

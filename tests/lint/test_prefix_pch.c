@@ -1,0 +1,370 @@
+/* tests/lint/test_prefix_pch.c -- files that start with the same system
+ * headers share one precompiled prefix (lint/engine/prefix_pch.h), and
+ * nothing a user sees changes: the same findings, fixes and exit status
+ * as with --no-pch, on a tree whose system headers (-isystem) are a guarded
+ * header with macros and a nested include, an unguarded one, one that
+ * includes a backend header, files with errors, with a backend include
+ * after the prefix, with a macro before it; forced includes turn it off;
+ * no file is left in TMPDIR; and the cache sees the prefix's headers
+ * (edited, or shadowed by a new file) as the file's own.
+ *
+ * EMBERLINT_PCH=always shares every prefix two files have, however light
+ * (the default waits for four files and a prefix that takes 4 ms). */
+#include <dirent.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lint_test.h"
+#include "prefix_pch.h"
+
+static char *dir;
+
+static int setup(void **state)
+{
+    (void)state;
+    dir = tt_tmpdir();
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tt_rmtree(dir);
+    free(dir);
+    return 0;
+}
+
+static void w(const char *rel, const char *content)
+{
+    free(tt_write(dir, rel, content));
+}
+
+static void mkdir_in(const char *rel)
+{
+    char *p = tt_path(dir, rel);
+    assert_int_equal(mkdir(p, 0700), 0);
+    free(p);
+}
+
+/* ---- the leading includes, read as text ------------------------------------ */
+
+static size_t leading(const char *text, char ***names)
+{
+    return el_prefix_includes(text, strlen(text), names);
+}
+
+static void free_names(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+static void test_leading_includes(void **state)
+{
+    (void)state;
+    char **v = NULL;
+    size_t n = leading("/* a file\n * comment */\n\n#include <stdio.h>\n"
+                       "  #  include <math.h>  // why\n// between\n#include <sys/stat.h>\r\n"
+                       "#include \"own.h\"\n#include <string.h>\n", &v);
+    assert_int_equal(n, 3);
+    assert_string_equal(v[0], "stdio.h");
+    assert_string_equal(v[1], "math.h");
+    assert_string_equal(v[2], "sys/stat.h");
+    free_names(v, n);
+
+    /* whatever is not an angled include ends the prefix */
+    const char *stops[] = {
+        "#define _GNU_SOURCE\n#include <stdio.h>\n",
+        "#include \"config.h\"\n#include <stdio.h>\n",
+        "#include HEADER\n#include <stdio.h>\n",
+        "int x;\n#include <stdio.h>\n",
+        "#include <stdio.h> int y;\n",
+        "#include <std\\\nio.h>\n",
+        "/* c */ int z;\n#include <stdio.h>\n",
+        "// continued \\\n#include <stdio.h>\n",
+        "/* never closed\n#include <stdio.h>\n",
+        "#include <>\n",
+        "",
+    };
+    for (size_t i = 0; i < sizeof stops / sizeof *stops; i++) {
+        n = leading(stops[i], &v);
+        assert_int_equal(n, 0);
+        free_names(v, n);
+    }
+    /* a stop after some keeps those before it */
+    n = leading("#include <stdio.h>\n#ifdef X\n#include <math.h>\n#endif\n", &v);
+    assert_int_equal(n, 1);
+    assert_string_equal(v[0], "stdio.h");
+    free_names(v, n);
+}
+
+/* ---- the tree ---------------------------------------------------------------- */
+
+#define FRONTEND_BODY(name)                                                                  \
+    "double " name "(eh_tensor *t)\n"                                                        \
+    "{\n"                                                                                    \
+    "    double *v = eh_data_f64(t);\n"                                                      \
+    "    double s = 0;\n"                                                                    \
+    "    for (int64_t i = 0; i < eh_size(t); i++)\n"                                         \
+    "        s += HV_SQ(v[i]) + sqrt(v[i]) + hv_norm(v, (size_t)HV_SCALE);\n"                \
+    "    printf(\"%f\\n\", s);\n"                                                            \
+    "    return s / 2;\n"                                                                    \
+    "}\n"
+
+static void make_tree(void)
+{
+    w("sys/inner.h", "#ifndef INNER_H\n#define INNER_H\n#define HV_SCALE 3\n#endif\n");
+    w("sys/heavy.h", "#ifndef HEAVY_H\n#define HEAVY_H\n#include <math.h>\n#include <stddef.h>\n"
+                     "#include <inner.h>\n#define HV_SQ(x) ((x) * (x))\n"
+                     "typedef struct hv_pair { double a, b; } hv_pair;\n"
+                     "double hv_norm(const double *v, size_t n);\n#endif\n");
+    /* no guard: read again when included again, which shows */
+    w("sys/loose.h", "#ifdef LOOSE_SEEN\n#define LOOSE_TWICE 1\n#endif\n#define LOOSE_SEEN 1\n");
+    w("sys/cblas.h", "#ifndef CBLAS_H\n#define CBLAS_H\n"
+                     "void cblas_dscal(int n, double a, double *x, int incx);\n#endif\n");
+    w("sys/chain.h", "#ifndef CHAIN_H\n#define CHAIN_H\n#include <cblas.h>\n#endif\n");
+#define PLAIN "#include <heavy.h>\n#include <stdio.h>\n#include <eh/eh.h>\n\n"
+    w("src/m0.c", "/* m0.c -- frontend code */\n" PLAIN FRONTEND_BODY("m0"));
+    w("src/m1.c", "// m1.c\n" PLAIN FRONTEND_BODY("m1"));
+    w("src/m2.c", PLAIN FRONTEND_BODY("m2") "#ifdef LOOSE_TWICE\n" FRONTEND_BODY("m2_twice") "#endif\n");
+    w("src/loose1.c", "#include <loose.h>\n#include <heavy.h>\n#include <stdio.h>\n#include <eh/eh.h>\n"
+                      "#ifdef LOOSE_TWICE\n" FRONTEND_BODY("loose1") "#endif\n");
+    w("src/loose2.c", "#include <loose.h>\n#include <heavy.h>\n#include <stdio.h>\n#include <eh/eh.h>\n"
+                      FRONTEND_BODY("loose2"));
+    w("src/chain1.c", "#include <heavy.h>\n#include <chain.h>\n#include <stdio.h>\n#include <eh/eh.h>\n"
+                      FRONTEND_BODY("chain1") "void c1(double *x) { cblas_dscal(4, 2.0, x, 1); }\n");
+    w("src/chain2.c", "#include <heavy.h>\n#include <chain.h>\n#include <stdio.h>\n#include <eh/eh.h>\n"
+                      FRONTEND_BODY("chain2"));
+    w("src/direct.c", "#include <heavy.h>\n#include <stdio.h>\n#include <cblas.h>\n#include <eh/backend_api.h>\n#include <eh/eh.h>\n"
+                      "void d(double *x) { cblas_dscal(4, 2.0, x, 1); }\n");
+    w("src/broken.c", "#include <heavy.h>\n#include <stdio.h>\n#include <eh/eh.h>\n"
+                      FRONTEND_BODY("broken") "int oops(void) { return ; \n");
+    /* a linted header the flags make a system header (-isystem src/inc) */
+    w("src/inc/proj.h", "#ifndef PROJ_H\n#define PROJ_H\n#include <cblas.h>\n"
+                        "static inline void proj_scale(double *x) { cblas_dscal(4, 2.0, x, 1); }\n#endif\n");
+    w("src/p1.c", "#include <proj.h>\n#include <heavy.h>\nvoid p1(double *x) { proj_scale(x); }\n");
+    w("src/p2.c", "#include <proj.h>\n#include <heavy.h>\nvoid p2(double *x) { proj_scale(x); }\n");
+    w("src/macro_first.c", "#define HV_EXTRA 1\n#include <heavy.h>\n#include <stdio.h>\n"
+                           "#include <eh/eh.h>\n" FRONTEND_BODY("macro_first"));
+    mkdir_in("tmp");
+}
+
+/* How the tree's flags find libeh: -I, or -isystem as when installed. */
+static bool eh_as_system;
+
+/* emberlint in dir: TMPDIR=dir/tmp, pch "always" or "" (default), extra
+ * arguments (NULL-terminated) before `src -- -isystem sys -isystem src/inc
+ * -I<libeh>` (and -include after_dashdash). */
+static tt_run run_with(const char *pch, const char *const *extra, const char *after_dashdash)
+{
+    const char *argv[32];
+    size_t n = 0;
+    argv[n++] = "-v";
+    argv[n++] = "--no-cache";
+    while (extra && *extra)
+        argv[n++] = *extra++;
+    argv[n++] = "src";
+    argv[n++] = "--";
+    argv[n++] = "-isystem";
+    argv[n++] = "sys";
+    argv[n++] = "-isystem";
+    argv[n++] = "src/inc";
+    if (eh_as_system) {
+        argv[n++] = "-isystem";
+        argv[n++] = LINT_SRCDIR "/libeh/include";
+    } else {
+        argv[n++] = LT_INCLUDE;
+    }
+    if (after_dashdash) {
+        argv[n++] = "-include";
+        argv[n++] = after_dashdash;
+    }
+    argv[n] = NULL;
+    char *tmpdir = tt_fmt("TMPDIR=%s/tmp", dir);
+    char *mode = tt_fmt("EMBERLINT_PCH=%s", pch);
+    const char *env[] = {tmpdir, mode, NULL};
+    tt_run r = lt_emberlintv(dir, argv, env);
+    free(tmpdir);
+    free(mode);
+    return r;
+}
+
+/* The count of "N translation units read ... from M shared precompiled
+ * prefix(es)" in -v's output (0 when the line is not there). */
+static unsigned prefixed(const char *err, unsigned *pchs)
+{
+    const char *p = strstr(err, "emberlint: ");
+    unsigned n = 0, m = 0;
+    for (; p; p = strstr(p + 1, "emberlint: ")) {
+        if (sscanf(p, "emberlint: %u translation units read the system headers they start with "
+                      "from %u shared", &n, &m) == 2)
+            break;
+    }
+    if (pchs)
+        *pchs = p ? m : 0;
+    return p ? n : 0;
+}
+
+static bool tmp_empty(void)
+{
+    char *t = tt_path(dir, "tmp");
+    DIR *d = opendir(t);
+    free(t);
+    assert_non_null(d);
+    bool empty = true;
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            empty = false;
+    closedir(d);
+    return empty;
+}
+
+static void same_report_as_without(void)
+{
+    make_tree();
+    const char *json[] = {"--format", "json", NULL};
+    const char *json_nopch[] = {"--format", "json", "--no-pch", NULL};
+    tt_run with = run_with("always", json, NULL);
+    tt_run without = run_with("", json_nopch, NULL);
+    unsigned pchs = 0;
+    /* m0-m2 share one prefix; chain1/chain2's is cut before <chain.h>
+     * (it includes a backend header), loose1/loose2's is empty (<loose.h>
+     * has no guard); direct.c's whole TU is needed for EH101's fix and
+     * broken.c's parse has errors: both are linted again without it */
+    unsigned n = prefixed(with.err, &pchs);
+    assert_true(n >= 5);
+    assert_true(pchs >= 2);
+    assert_int_equal(prefixed(without.err, NULL), 0);
+    assert_int_equal(with.status, without.status);
+    assert_string_equal(with.out, without.out);
+    json_object *j = tt_json(with.out);
+    assert_true(lt_count_rule(j, "EH000") >= 1);  /* broken.c */
+    assert_true(lt_count_rule(j, "EH101") >= 1);  /* direct.c */
+    assert_true(lt_count_rule(j, "EH102") >= 3);  /* proj.h, chain1.c, direct.c */
+    assert_true(lt_count_rule(j, NULL) >= 12);    /* and the loops' */
+    json_object_put(j);
+    assert_true(tmp_empty());
+    tt_free(&with);
+    tt_free(&without);
+
+    /* the fixes too */
+    const char *diff[] = {"--diff", "--unsafe-fixes", NULL};
+    const char *diff_nopch[] = {"--diff", "--unsafe-fixes", "--no-pch", NULL};
+    with = run_with("always", diff, NULL);
+    without = run_with("", diff_nopch, NULL);
+    assert_true(prefixed(with.err, NULL) >= 3);
+    assert_int_equal(with.status, without.status);
+    assert_string_equal(with.out, without.out);
+    assert_non_null(strstr(with.out, "+++ "));
+    tt_free(&with);
+    tt_free(&without);
+    assert_true(tmp_empty());
+}
+
+static void test_same_report_as_without(void **state)
+{
+    (void)state;
+    eh_as_system = false;
+    same_report_as_without();
+}
+
+/* <eh/eh.h> installed: a system header, which stays out of the prefix
+ * all the same (the rules ask whether the TU includes it). */
+static void test_same_report_with_libeh_installed(void **state)
+{
+    (void)state;
+    eh_as_system = true;
+    same_report_as_without();
+    eh_as_system = false;
+}
+
+/* -include puts a file before the file's first line, which the PCH's
+ * user would read again after it (an unguarded one, read twice, means
+ * something else): none is used. */
+static void test_forced_include_turns_it_off(void **state)
+{
+    (void)state;
+    make_tree();
+    const char *json[] = {"--format", "json", NULL};
+    const char *json_nopch[] = {"--format", "json", "--no-pch", NULL};
+    tt_run with = run_with("always", json, "sys/loose.h");
+    tt_run without = run_with("", json_nopch, "sys/loose.h");
+    assert_int_equal(prefixed(with.err, NULL), 0);
+    assert_string_equal(with.out, without.out);
+    tt_free(&with);
+    tt_free(&without);
+    tt_run r = run_with("always", NULL, NULL);
+    assert_true(prefixed(r.err, NULL) >= 3);
+    tt_free(&r);
+}
+
+/* ---- the cache ----------------------------------------------------------------- */
+
+static tt_run cached_run(void)
+{
+    const char *argv[] = {"-v", "--cache-dir", "cache", "--format", "json", "src", "--",
+                          "-isystem", "sys2", "-isystem", "sys", "-isystem", "src/inc",
+                          LT_INCLUDE, NULL};
+    char *tmpdir = tt_fmt("TMPDIR=%s/tmp", dir);
+    const char *env[] = {tmpdir, "EMBERLINT_PCH=always", NULL};
+    tt_run r = lt_emberlintv(dir, argv, env);
+    free(tmpdir);
+    return r;
+}
+
+static unsigned from_cache(const char *err)
+{
+    const char *p = strstr(err, " files, ");
+    unsigned tus = 0, cached = 0;
+    assert_non_null(p);
+    assert_int_equal(sscanf(p, " files, %u translation units (%u from the cache)", &tus, &cached), 2);
+    return cached;
+}
+
+/* <inner.h> is read only inside the prefix: the files that took the
+ * prefix from the PCH depend on it all the same. */
+static void test_cache_sees_prefix_headers(void **state)
+{
+    (void)state;
+    make_tree();
+    mkdir_in("sys2");
+    tt_run cold = cached_run();
+    assert_true(prefixed(cold.err, NULL) >= 3);
+    tt_run warm = cached_run();
+    assert_int_equal(from_cache(warm.err), 12);
+    assert_string_equal(warm.out, cold.out);
+    tt_free(&warm);
+
+    /* an edit of the prefix's nested header: nothing is current */
+    w("sys/inner.h", "#ifndef INNER_H\n#define INNER_H\n#define HV_SCALE 4\n#endif\n");
+    tt_run edited = cached_run();
+    assert_int_equal(from_cache(edited.err), 0);
+    tt_free(&edited);
+    edited = cached_run();
+    assert_int_equal(from_cache(edited.err), 12);
+    tt_free(&edited);
+
+    /* a new header where the prefix's include search looked first */
+    w("sys2/inner.h", "#ifndef INNER_H\n#define INNER_H\n#define HV_SCALE 5\n#endif\n");
+    tt_run shadowed = cached_run();
+    assert_int_equal(from_cache(shadowed.err), 0);
+    tt_free(&shadowed);
+    tt_free(&cold);
+    assert_true(tmp_empty());
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_leading_includes),
+        cmocka_unit_test_setup_teardown(test_same_report_as_without, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_same_report_with_libeh_installed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_forced_include_turns_it_off, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cache_sees_prefix_headers, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
