@@ -1,6 +1,7 @@
 /* The lint section of `make bench`: emberlint's speed, as issue #4 asks.
  *
- *   cold, project tree      emberlint -j 1 (empty cache) on libeh/ examples/ backends/ tools/
+ *   cold, project tree      emberlint -j 1 (empty cache) on libeh/ examples/ backends/ tools/,
+ *                           and with --no-pch (no shared system headers: docs/emberlint.md)
  *                           vs bare libclang parsing of the same TUs  (goal: within 1.15x)
  *                           vs clang-tidy running one check           (goal: faster)
  *   cold, generated corpus  the same on >= 300 generated frontend files
@@ -38,6 +39,7 @@
  * The warm run's cache hits are checked the same way. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,9 +346,9 @@ static void push_flags(const lint_env *e, strv *a)
     sv_push(a, "-w");
 }
 
-/* emberlint -j N [--cache-dir fresh-per-run | DIR] PATHS -- extra */
-static void emberlint_cmd(const lint_env *e, tcmd *c, const strv *paths, int jobs,
-                          const char *cold_base, const char *cache_dir)
+/* emberlint -j N [--no-pch] [--cache-dir fresh-per-run | DIR] PATHS -- extra */
+static void emberlint_opt_cmd(const lint_env *e, tcmd *c, const strv *paths, int jobs,
+                              const char *cold_base, const char *cache_dir, bool no_pch)
 {
     memset(c, 0, sizeof *c);
     char j[16];
@@ -354,6 +356,8 @@ static void emberlint_cmd(const lint_env *e, tcmd *c, const strv *paths, int job
     sv_push(&c->argv, e->emberlint);
     sv_push(&c->argv, "-j");
     sv_push(&c->argv, j);
+    if (no_pch)
+        sv_push(&c->argv, "--no-pch");
     sv_push(&c->argv, "--cache-dir");
     c->cache_slot = cold_base ? (int)c->argv.n : -1;
     c->cache_base = cold_base;
@@ -364,6 +368,12 @@ static void emberlint_cmd(const lint_env *e, tcmd *c, const strv *paths, int job
     for (size_t i = 0; i < N_EXTRA; i++)
         sv_push(&c->argv, extra_args[i]);
     c->max_ok = 1;
+}
+
+static void emberlint_cmd(const lint_env *e, tcmd *c, const strv *paths, int jobs,
+                          const char *cold_base, const char *cache_dir)
+{
+    emberlint_opt_cmd(e, c, paths, jobs, cold_base, cache_dir, false);
 }
 
 /* plain: without the detailed preprocessing record */
@@ -434,8 +444,8 @@ static void cold_case(lint_env *e, const char *id, const char *title, const strv
     tcmd c;
     bench_stats st;
     /* CPU time (user + system) of the same runs, shown after the wall times */
-    bench_stats cpu_e, cpu_p, cpu_q, cpu_t;
-    int have_cpu_e = 0, have_cpu_p = 0, have_cpu_q = 0, have_cpu_t = 0;
+    bench_stats cpu_e, cpu_n, cpu_p, cpu_q, cpu_t;
+    int have_cpu_e = 0, have_cpu_n = 0, have_cpu_p = 0, have_cpu_q = 0, have_cpu_t = 0;
     if (e->why_no_emberlint) {
         bench_row_skipped(ctx, "emberlint", "emberlint -j 1, empty cache", "%s", e->why_no_emberlint);
     } else {
@@ -445,6 +455,13 @@ static void cold_case(lint_env *e, const char *id, const char *title, const strv
             *cold = st;
             have_cpu_e = cpu_stats(&c, &cpu_e);
         }
+        sv_free(&c.argv);
+        lint_rm_tree(base);
+        /* the same without the shared prefix PCH: every file parses its
+         * system headers itself, as the other rows do */
+        emberlint_opt_cmd(e, &c, paths, 1, base, NULL, true);
+        if (time_row(e, &c, "emberlint_nopch", "emberlint -j 1 --no-pch, empty cache", 1, &st))
+            have_cpu_n = cpu_stats(&c, &cpu_n);
         sv_free(&c.argv);
         lint_rm_tree(base);
     }
@@ -472,6 +489,8 @@ static void cold_case(lint_env *e, const char *id, const char *title, const strv
     if (have_cpu_e)
         bench_row(ctx, "emberlint_cpu", "emberlint: CPU time (user + system)", &cpu_e, 1,
                   NULL);
+    if (have_cpu_n)
+        bench_row(ctx, "emberlint_nopch_cpu", "emberlint --no-pch: CPU time", &cpu_n, 1, NULL);
     if (have_cpu_p)
         bench_row(ctx, "parse_cpu", "parse only: CPU time", &cpu_p, 1, NULL);
     if (have_cpu_q)
@@ -487,6 +506,10 @@ static void cold_case(lint_env *e, const char *id, const char *title, const strv
                         "after another on one thread");
         bench_note(ctx, "emberlint: a fresh, empty --cache-dir per run (a first run, cache "
                         "entries written); exit status 1 (findings) counts as success");
+        bench_note(ctx, "emberlint shares the system headers files start with (one precompiled "
+                        "prefix a run for the files whose first lines are the same guarded "
+                        "system includes, when it pays: docs/emberlint.md, \"Shared system "
+                        "headers\"); --no-pch parses them in every file, like the other rows");
         bench_note(ctx, "parse alone: bench/reference/parse_only.c, clang_parseTranslationUnit2 "
                         "with emberlint's parse options (detailed preprocessing record, keep "
                         "going; on the calling thread, LIBCLANG_NOTHREADS, as emberlint), one "
@@ -522,16 +545,21 @@ static void cold_case(lint_env *e, const char *id, const char *title, const strv
                        1.0);
     /* (differences below the runs' scatter can come out negative: 0) */
 #define AT_LEAST_0(x) ((x) > 0 ? (x) : 0.0)
-    if (bench_goal_status(ctx) == 0 && have_cpu_e && have_cpu_t && have_cpu_p && have_cpu_q)
-        bench_goal_reason(ctx, "CPU time: emberlint %.0f ms = libclang's parse %.0f ms (%.0f ms of "
-                               "it the detailed preprocessing record the rules read: includes, "
-                               "macro definitions and uses) + %.0f ms of walk, rules and cache "
-                               "writes; clang-tidy %.0f ms = about a parse without the record "
-                               "(%.0f ms) + %.0f ms for its check. Parsing is the same libclang "
-                               "work in both: emberlint's cost beyond it exceeds the check's",
-                          ms(cpu_e.median_s), ms(cpu_p.median_s),
+    if (bench_goal_status(ctx) == 0 && have_cpu_e && have_cpu_n && have_cpu_t && have_cpu_p &&
+        have_cpu_q)
+        bench_goal_reason(ctx, "CPU time: emberlint %.0f ms (the files' shared system headers "
+                               "save %.0f ms: --no-pch %.0f ms); --no-pch = libclang's parse %.0f "
+                               "ms (%.0f ms of it the detailed preprocessing record the rules "
+                               "read: includes, macro definitions and uses) + %.0f ms of walk, "
+                               "rules and cache writes; clang-tidy %.0f ms = about a parse without "
+                               "the record (%.0f ms) + %.0f ms for its check. Parsing is the same "
+                               "libclang work in both: emberlint's cost beyond it exceeds the "
+                               "check's, and these files' first system headers are too light or "
+                               "too varied for a shared prefix to make up for it",
+                          ms(cpu_e.median_s), AT_LEAST_0(ms(cpu_n.median_s - cpu_e.median_s)),
+                          ms(cpu_n.median_s), ms(cpu_p.median_s),
                           AT_LEAST_0(ms(cpu_p.median_s - cpu_q.median_s)),
-                          AT_LEAST_0(ms(cpu_e.median_s - cpu_p.median_s)), ms(cpu_t.median_s),
+                          AT_LEAST_0(ms(cpu_n.median_s - cpu_p.median_s)), ms(cpu_t.median_s),
                           ms(cpu_q.median_s), AT_LEAST_0(ms(cpu_t.median_s - cpu_q.median_s)));
 #undef AT_LEAST_0
     else if (bench_goal_status(ctx) == 0 && have_cpu_e && have_cpu_t)
