@@ -128,16 +128,9 @@ static bool add_span(elc_macro_spans *m, CXCursor c)
     return true;
 }
 
-static enum CXChildVisitResult span_visit(CXCursor c, CXCursor parent, CXClientData d)
+static bool span_visit(CXCursor c, enum CXCursorKind kind, void *d)
 {
-    (void)parent;
-    elc_macro_spans *m = d;
-    enum CXCursorKind kind = clang_getCursorKind(c);
-    if (!clang_isPreprocessing(kind))
-        return CXChildVisit_Break; /* the declarations: ELC_PREPROCESSING_FIRST */
-    if (kind != CXCursor_MacroExpansion)
-        return CXChildVisit_Continue;
-    return add_span(m, c) ? CXChildVisit_Continue : CXChildVisit_Break;
+    return kind != CXCursor_MacroExpansion || add_span(d, c);
 }
 
 void elc_macro_spans_feed_files(elc_macro_spans *m, const CXFile *files, size_t n)
@@ -180,6 +173,40 @@ static int span_cmp(const void *x, const void *y)
     if (fa != fb)
         return fa < fb ? -1 : 1;
     return a->begin < b->begin ? -1 : a->begin > b->begin ? 1 : 0;
+}
+
+bool elc_tu_has_errors(CXTranslationUnit tu)
+{
+    unsigned nd = clang_getNumDiagnostics(tu);
+    bool any = false;
+    for (unsigned i = 0; i < nd && !any; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        any = clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error;
+        clang_disposeDiagnostic(d);
+    }
+    return any;
+}
+
+typedef struct pp_walk {
+    bool (*fn)(CXCursor c, enum CXCursorKind kind, void *ud);
+    void *ud;
+} pp_walk;
+
+static enum CXChildVisitResult pp_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    pp_walk *w = d;
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    if (!clang_isPreprocessing(kind))
+        return CXChildVisit_Break; /* the declarations: ELC_PREPROCESSING_FIRST */
+    return w->fn(c, kind, w->ud) ? CXChildVisit_Continue : CXChildVisit_Break;
+}
+
+void elc_visit_preprocessing(CXTranslationUnit tu,
+                             bool (*fn)(CXCursor c, enum CXCursorKind kind, void *ud), void *ud)
+{
+    pp_walk w = {fn, ud};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), pp_visit, &w);
 }
 
 /* This thread's TU without its prefix's cursors, and whether a caller
@@ -227,7 +254,7 @@ static void load(elc_macro_spans *m, CXFile f)
     if (!m->loaded && !was_fed(m, f)) {
         m->loaded = true;
         m->n = 0; /* the fed ones are among them */
-        clang_visitChildren(clang_getTranslationUnitCursor(m->tu), span_visit, m);
+        elc_visit_preprocessing(m->tu, span_visit, m);
     }
     if (m->sorted)
         return;

@@ -23,6 +23,17 @@
  * engine's workers have more) and the user has not set it either way. */
 void elc_parse_in_caller_thread(void);
 
+/* ---- the TU --------------------------------------------------------- */
+
+/* Has the TU a diagnostic of error severity or worse? */
+bool elc_tu_has_errors(CXTranslationUnit tu);
+/* fn on every preprocessing cursor of tu (every file's directives, macro
+ * definitions and expansions, in the order libclang keeps them) until fn
+ * returns false; the declarations after them are not visited
+ * (ELC_PREPROCESSING_FIRST, below). */
+void elc_visit_preprocessing(CXTranslationUnit tu,
+                             bool (*fn)(CXCursor c, enum CXCursorKind kind, void *ud), void *ud);
+
 /* ---- a TU parsed with a shared prefix (prefix_pch.h) ----------------- */
 
 /* The engine names the TU this thread lints that lacks the cursors of a

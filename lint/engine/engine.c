@@ -486,18 +486,14 @@ typedef struct directives {
     size_t n, cap;
 } directives;
 
-static enum CXChildVisitResult directive_visit(CXCursor c, CXCursor parent, CXClientData d)
+static bool directive_visit(CXCursor c, enum CXCursorKind kind, void *d)
 {
-    (void)parent;
     directives *ds = d;
-    enum CXCursorKind kind = clang_getCursorKind(c);
-    if (!clang_isPreprocessing(kind))
-        return CXChildVisit_Break; /* ELC_PREPROCESSING_FIRST */
     if (kind == CXCursor_InclusionDirective) {
         el_grow(&ds->v, &ds->cap, ds->n + 1, sizeof *ds->v);
         ds->v[ds->n++] = c;
     }
-    return CXChildVisit_Continue;
+    return true;
 }
 
 /* A prefix PCH's parse (el_prefix_record_fn): the files it read and the
@@ -518,7 +514,7 @@ static bool record_prefix(void *ud, CXTranslationUnit tu, const char *prefix_fil
     el_strmap_free(&in.seen);
     free(files.v);
     directives ds = {0};
-    clang_visitChildren(clang_getTranslationUnitCursor(tu), directive_visit, &ds);
+    elc_visit_preprocessing(tu, directive_visit, &ds);
     bool ok = el_include_search_absent(tu, ds.v, ds.n, args, n_args, r->hashes, pre);
     free(ds.v);
     for (size_t i = 0; i < ctx.n_files; i++)
@@ -528,6 +524,32 @@ static bool record_prefix(void *ud, CXTranslationUnit tu, const char *prefix_fil
 }
 
 typedef enum lint_status { LINTED, LINT_FAILED, NEEDS_WHOLE } lint_status;
+
+/* pre's absent places that res has not (the file's own directives of
+ * the prefix's headers looked at the same places). */
+static void add_absent_once(el_tu_result *res, const el_tu_result *pre)
+{
+    if (!pre || !pre->n_absent)
+        return;
+    el_strmap have = {0};
+    for (size_t i = 0; i < res->n_absent; i++)
+        el_strmap_put(&have, res->absent[i], (void *)1);
+    for (size_t i = 0; i < pre->n_absent; i++)
+        if (!el_strmap_put(&have, pre->absent[i], (void *)1))
+            el_result_add_absent(res, pre->absent[i]);
+    el_strmap_free(&have);
+}
+
+/* The file as parsed still starts with j's prefix (it was read once
+ * before, to choose it: an edit since would put the PCH before lines it
+ * was not made for). */
+static bool still_starts_so(CXTranslationUnit tu, const job *j, const char *path)
+{
+    size_t size = 0;
+    CXFile main = clang_getFile(tu, path);
+    const char *text = main ? clang_getFileContents(tu, main, &size) : NULL;
+    return text && el_prefix_matches(j->prefix, text, size);
+}
 
 /* Lint j's TU, parsed with the prefix PCH `pch` (its parse's record
  * `pre`) or in full (pch NULL).  With a PCH, NEEDS_WHOLE when that parse
@@ -565,7 +587,7 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
             clang_disposeDiagnostic(d);
         }
     }
-    if (pch && (ec != CXError_Success || !tu || errors)) {
+    if (pch && (ec != CXError_Success || !tu || errors || !still_starts_so(tu, j, src->path))) {
         if (tu)
             clang_disposeTranslationUnit(tu);
         return NEEDS_WHOLE;
@@ -647,8 +669,7 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
         if (r->cache && status == LINTED) {
             *cacheable = el_include_search_absent(tu, w.directives, w.n_directives, j->args,
                                                   j->n_args, r->hashes, res);
-            for (size_t i = 0; pre && i < pre->n_absent; i++)
-                el_result_add_absent(res, pre->absent[i]);
+            add_absent_once(res, pre);
         }
         free(w.directives);
         elc_tu_partial(NULL);
@@ -680,7 +701,7 @@ static bool lookup(run *r, job *j)
     return j->result.from_cache;
 }
 
-static void lint_tu(run *r, CXIndex idx, CXIndex partial_idx, job *j)
+static void lint_tu(run *r, CXIndex idx, CXIndex *partial_idx, job *j)
 {
     el_tu_result *res = &j->result;
     if (lookup(r, j))
@@ -692,8 +713,10 @@ static void lint_tu(run *r, CXIndex idx, CXIndex partial_idx, job *j)
     bool pre_cacheable = false;
     const char *pch = j->prefix ? el_prefix_pch(r->prefixes, j->prefix, idx, &pre, &pre_cacheable)
                                 : NULL;
+    if (pch && !*partial_idx)
+        *partial_idx = clang_createIndex(1, 0); /* the walk: the file's own cursors */
     if (pch) {
-        st = lint_parsed(r, partial_idx, j, pch, pre, &cacheable);
+        st = lint_parsed(r, *partial_idx, j, pch, pre, &cacheable);
         cacheable &= pre_cacheable;
         j->prefixed = st == LINTED;
         if (st != LINTED)
@@ -701,6 +724,8 @@ static void lint_tu(run *r, CXIndex idx, CXIndex partial_idx, job *j)
     }
     if (st != LINTED)
         lint_parsed(r, idx, j, NULL, NULL, &cacheable);
+    if (j->prefix)
+        el_prefix_done(r->prefixes, j->prefix);
 
     /* A TU with errors is stored like the others (EH000 is its finding);
      * only one libclang produced nothing for is not (no file list). */
@@ -714,8 +739,7 @@ static void *worker(void *arg)
 {
     run *r = arg;
     CXIndex idx = clang_createIndex(0, 0);
-    /* for TUs with a prefix PCH: the walk visits their own cursors only */
-    CXIndex partial_idx = clang_createIndex(1, 0);
+    CXIndex partial_idx = NULL; /* for TUs with a prefix PCH, made on the first */
     for (;;) {
         size_t i = atomic_fetch_add(&r->next, 1);
         if (i >= r->phase_end - r->phase_begin)
@@ -726,7 +750,7 @@ static void *worker(void *arg)
             finished = lookup(r, j);
         } else {
             finished = !(j->looked_up && j->result.from_cache);
-            lint_tu(r, idx, partial_idx, j);
+            lint_tu(r, idx, &partial_idx, j);
         }
         pthread_mutex_lock(&r->lock);
         r->phase_done++;
@@ -734,7 +758,8 @@ static void *worker(void *arg)
         pthread_cond_signal(&r->cond);
         pthread_mutex_unlock(&r->lock);
     }
-    clang_disposeIndex(partial_idx);
+    if (partial_idx)
+        clang_disposeIndex(partial_idx);
     clang_disposeIndex(idx);
     return NULL;
 }
@@ -1046,7 +1071,9 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
                 "line is)\n", el_progname, unbuilt, unbuilt == 1 ? "" : "s",
                 unbuilt == 1 ? "is" : "are");
     size_t phase1 = r.n_jobs;
-    if (!o->no_prefix_pch && phase1 > 1) {
+    /* (fixes look declarations up across the whole TU: with them every
+     * file would be parsed again without its prefix) */
+    if (!o->no_prefix_pch && !o->want_fixes && phase1 > 1) {
         /* the files the cache does not answer share their prefixes */
         if (r.cache)
             run_phase(&r, 0, phase1, true, started);

@@ -32,7 +32,8 @@ typedef struct el_engine_opts {
     const bool *selected;       /* per metadata index: --select/--ignore */
     bool progress;              /* progress line on stderr */
     /* Parse every TU's headers itself: no PCH of the system headers files
-     * start with, shared among them (prefix_pch.h; --no-pch). */
+     * start with, shared among them (prefix_pch.h; --no-pch).  With
+     * want_fixes there is none either. */
     bool no_prefix_pch;
     bool verbose;               /* notes on stderr (compiler arguments dropped) */
     /* Keep the fixes rules attach to findings (emberlint --fix,

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "clang_util.h"
@@ -98,13 +97,14 @@ size_t el_prefix_includes(const char *text, size_t n, char ***names)
  * parsing it, but looks every other identifier up in it too, and the
  * PCH costs a parse of the prefix and a write.  Measured on this tree
  * and the bench's corpus (docs/emberlint.md): <stdio.h> and <string.h>
- * (1.5 ms a file) do not pay, <math.h>, <stdio.h>, <stdlib.h> and
- * <string.h> (7 ms) do.  So a prefix is shared by at least MIN_FILES
- * files that miss the cache, and kept when its parse took MIN_PARSE_MS
- * of CPU time (the first file to need it parses it: a lighter prefix
- * costs that parse once). */
+ * (148 kB of headers, 1.5 ms a file) do not pay, <math.h>, <stdio.h>,
+ * <stdlib.h> and <string.h> (271 kB, 7 ms) do.  So a prefix is shared by
+ * at least MIN_FILES files that miss the cache, and kept when the headers
+ * its parse read hold MIN_BYTES (their size, not the parse's time: the
+ * same choice on every machine and run; the first file to need it parses
+ * it, so a lighter prefix costs that parse once). */
 #define MIN_FILES 4
-#define MIN_PARSE_MS 4.0
+#define MIN_BYTES 200000
 
 enum { UNBUILT, BUILDING, BUILT, FAILED };
 
@@ -114,11 +114,12 @@ struct el_prefix {
     size_t n;
     char *const *args;        /* a member's: all members have the same */
     size_t n_args;
-    bool cxx;
+    const char *lang;         /* c-header or c++-header */
+    size_t users;             /* members not done yet (el_prefix_done) */
     int state;
     char *pch;                /* what -include-pch reads */
-    int fd;                   /* holds it (-1: none) */
-    char *dir;                /* its directory, when it could not be held */
+    int fd, src_fd;           /* hold it and its prefix file (-1: none) */
+    char *dir;                /* their directory, while they are on disk */
     el_tu_result pre;
     bool cacheable;
 };
@@ -129,7 +130,7 @@ typedef struct offer {
     size_t n;
     char *const *args;
     size_t n_args;
-    bool cxx;
+    const char *lang;
     el_prefix *prefix;
 } offer;
 
@@ -175,7 +176,30 @@ static bool forces_includes(char *const *args, size_t n)
     return false;
 }
 
-/* The first 64 KiB of the file (prefixes are short). */
+/* The language the arguments parse the file in, as a header (what its
+ * PCH is built as): the last -x, else the file's name (compile databases
+ * give a .c file built by a C++ driver -x c++: compdb.c); NULL for one
+ * no prefix is built in (Objective-C, CUDA...). */
+static const char *header_language(const el_source *src, char *const *args, size_t n)
+{
+    const char *x = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(args[i], "-x") == 0 && i + 1 < n)
+            x = args[++i];
+        else if (strncmp(args[i], "-x", 2) == 0 && args[i][2])
+            x = args[i] + 2;
+    }
+    if (!x)
+        return src->cxx ? "c++-header" : "c-header";
+    if (strcmp(x, "c") == 0 || strcmp(x, "c-header") == 0)
+        return "c-header";
+    if (strcmp(x, "c++") == 0 || strcmp(x, "c++-header") == 0)
+        return "c++-header";
+    return NULL;
+}
+
+/* The file's first lines, up to 64 KiB (prefixes are short), ending at a
+ * line's end: a cut line could pass for a whole include. */
 static char *read_head(const char *path, size_t *n)
 {
     FILE *f = fopen(path, "rb");
@@ -184,7 +208,10 @@ static char *read_head(const char *path, size_t *n)
     size_t cap = 65536;
     char *buf = el_xmalloc(cap);
     *n = fread(buf, 1, cap, f);
+    bool whole = *n < cap || fgetc(f) == EOF;
     fclose(f);
+    while (!whole && *n > 0 && buf[*n - 1] != '\n')
+        (*n)--;
     return buf;
 }
 
@@ -198,7 +225,8 @@ void el_prefix_offer(el_prefix_set *s, size_t item, const el_source *src, char *
         s->n_offers = cap;
     }
     offer *o = &s->offers[item];
-    if (src->is_header || forces_includes(args, n_args))
+    const char *lang = header_language(src, args, n_args);
+    if (src->is_header || !lang || forces_includes(args, n_args))
         return;
     size_t len = 0;
     char *head = read_head(src->path, &len);
@@ -223,13 +251,13 @@ void el_prefix_offer(el_prefix_set *s, size_t item, const el_source *src, char *
     el_hash_u64(&h, n_args);
     for (size_t i = 0; i < n_args; i++)
         el_hash_str(&h, args[i]);
-    el_hash_u64(&h, src->cxx);
+    el_hash_str(&h, lang);
     char hex[33];
     el_hash_hex(el_hash_final(&h), hex);
     o->base = el_xstrdup(hex);
     o->args = args;
     o->n_args = n_args;
-    o->cxx = src->cxx;
+    o->lang = lang;
 }
 
 /* "base\nname1\nname2..." for the first k names. */
@@ -267,19 +295,20 @@ static void seal(el_prefix_set *s)
                 if (!p) {
                     p = el_xcalloc(1, sizeof *p);
                     p->key = el_xstrdup(key);
-                    p->fd = -1;
+                    p->fd = p->src_fd = -1;
                     p->names = el_xcalloc(k, sizeof *p->names);
                     for (size_t m = 0; m < k; m++)
                         p->names[m] = el_xstrdup(o->names[m]);
                     p->n = k;
                     p->args = o->args;
                     p->n_args = o->n_args;
-                    p->cxx = o->cxx;
+                    p->lang = o->lang;
                     el_strmap_put(&s->groups, key, p);
                     el_grow(&s->all, &s->cap_all, s->n_all + 1, sizeof *s->all);
                     s->all[s->n_all++] = p;
                 }
                 o->prefix = p;
+                p->users++;
             }
             free(key);
         }
@@ -333,15 +362,11 @@ static bool shareable(check *c, CXTranslationUnit tu, CXFile f, const char *spel
     return ok;
 }
 
-static enum CXChildVisitResult check_visit(CXCursor cur, CXCursor parent, CXClientData d)
+static bool check_visit(CXCursor cur, enum CXCursorKind kind, void *d)
 {
-    (void)parent;
     check *c = d;
-    enum CXCursorKind kind = clang_getCursorKind(cur);
-    if (!clang_isPreprocessing(kind))
-        return CXChildVisit_Break; /* ELC_PREPROCESSING_FIRST */
     if (kind != CXCursor_InclusionDirective)
-        return CXChildVisit_Continue;
+        return true;
     CXTranslationUnit tu = clang_Cursor_getTranslationUnit(cur);
     CXFile in = NULL;
     clang_getExpansionLocation(clang_getCursorLocation(cur), &in, NULL, NULL, NULL);
@@ -353,19 +378,7 @@ static enum CXChildVisitResult check_visit(CXCursor cur, CXCursor parent, CXClie
     if (c->top >= 0 && (size_t)c->top < c->ok &&
         !shareable(c, tu, clang_getIncludedFile(cur), spelled, top))
         c->ok = (size_t)c->top; /* cut before the include it came through */
-    return CXChildVisit_Continue;
-}
-
-static bool has_errors(CXTranslationUnit tu)
-{
-    unsigned nd = clang_getNumDiagnostics(tu);
-    bool any = false;
-    for (unsigned i = 0; i < nd && !any; i++) {
-        CXDiagnostic d = clang_getDiagnostic(tu, i);
-        any = clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error;
-        clang_disposeDiagnostic(d);
-    }
-    return any;
+    return true;
 }
 
 static CXTranslationUnit parse_prefix(el_prefix_set *s, el_prefix *p, CXIndex idx,
@@ -376,7 +389,7 @@ static CXTranslationUnit parse_prefix(el_prefix_set *s, el_prefix *p, CXIndex id
     for (size_t i = 0; i < p->n_args; i++)
         args[i] = p->args[i];
     args[p->n_args] = "-x"; /* (the file comes last: this is its language) */
-    args[p->n_args + 1] = p->cxx ? "c++-header" : "c-header";
+    args[p->n_args + 1] = p->lang;
     CXTranslationUnit tu = NULL;
     enum CXErrorCode ec =
         clang_parseTranslationUnit2(idx, file, args, (int)n, NULL, 0,
@@ -384,47 +397,86 @@ static CXTranslationUnit parse_prefix(el_prefix_set *s, el_prefix *p, CXIndex id
     free(args);
     if (ec != CXError_Success || !tu)
         return NULL;
-    if (has_errors(tu)) {
+    if (elc_tu_has_errors(tu)) {
         clang_disposeTranslationUnit(tu);
         return NULL;
     }
     return tu;
 }
 
-/* This thread's CPU time, in ms. */
-static double thread_ms(void)
+typedef struct sizes {
+    CXTranslationUnit tu;
+    size_t bytes;
+} sizes;
+
+static void add_size(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData d)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+    (void)stack;
+    (void)n;
+    sizes *z = d;
+    size_t size = 0;
+    if (clang_getFileContents(z->tu, f, &size))
+        z->bytes += size;
 }
 
-/* Keep the PCH at path for the files that use it, leaving nothing on
- * disk: held open and read through /proc/self/fd (-fno-validate-pch: its
- * prefix file is gone too), so that no run, however it ends, leaves it
- * behind.  Without /proc it stays until el_prefix_set_free. */
-static void hold(el_prefix *p, char *path, char *dir)
+/* The size of every file the prefix's parse read. */
+static size_t bytes_read(CXTranslationUnit tu)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    char *via = fd >= 0 ? el_xasprintf("/proc/self/fd/%d", fd) : NULL;
-    if (via && access(via, R_OK) == 0) {
-        unlink(path);
-        rmdir(dir);
-        free(path);
-        free(dir);
-        p->pch = via;
-        p->fd = fd;
+    sizes z = {tu, 0};
+    clang_getInclusions(tu, add_size, &z);
+    return z.bytes;
+}
+
+/* The files of p's directory go (held ones stay readable). */
+static void release_files(el_prefix *p)
+{
+    if (!p->dir)
         return;
+    const char *names[] = {"prefix.h", "prefix.hpp", "prefix.pch"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char *f = el_path_join(p->dir, names[i]);
+        unlink(f);
+        free(f);
     }
-    free(via);
-    if (fd >= 0)
-        close(fd);
-    p->pch = path;
-    p->dir = dir;
+    rmdir(p->dir);
+    free(p->dir);
+    p->dir = NULL;
+}
+
+/* The PCH and its prefix file go (their record stays: el_prefix_pch's
+ * callers hold it). */
+static void release(el_prefix *p)
+{
+    if (p->fd >= 0)
+        close(p->fd);
+    if (p->src_fd >= 0)
+        close(p->src_fd);
+    p->fd = p->src_fd = -1;
+    release_files(p);
+}
+
+/* path held open and named through /proc/self/fd, so that it can leave
+ * the disk while the run still reads it (libclang reads a PCH's prefix
+ * file again for C++, -fno-validate-pch or not); *fd gets the descriptor,
+ * -1 without /proc (then the path itself, which must stay). */
+static char *held_name(const char *path, int *fd)
+{
+    *fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (*fd >= 0) {
+        char *via = el_xasprintf("/proc/self/fd/%d", *fd);
+        if (access(via, R_OK) == 0)
+            return via;
+        free(via);
+        close(*fd);
+        *fd = -1;
+    }
+    return el_xstrdup(path);
 }
 
 /* Parse the prefix (cut before a header it cannot hold); keep it (save
- * the PCH) when it is heavy enough. */
+ * the PCH) when it is heavy enough.  Both files are held open and leave
+ * the disk at once, so that a run killed later leaves nothing behind;
+ * without /proc they stay in their directory until released. */
 static bool build(el_prefix_set *s, el_prefix *p, CXIndex idx)
 {
     const char *tmp = getenv("TMPDIR");
@@ -433,43 +485,47 @@ static bool build(el_prefix_set *s, el_prefix *p, CXIndex idx)
         free(dir);
         return false;
     }
-    char *file = el_xasprintf("%s/prefix.%s", dir, p->cxx ? "hpp" : "h");
+    char *file = el_xasprintf("%s/prefix.%s", dir, strcmp(p->lang, "c-header") == 0 ? "h" : "hpp");
     char *pch = el_xasprintf("%s/prefix.pch", dir);
     CXTranslationUnit tu = NULL;
-    double parse_ms = 0;
+    char *name = NULL;
     for (;;) {
-        double t0 = thread_ms();
-        if (!write_text(file, p) || !(tu = parse_prefix(s, p, idx, file)))
+        if (!write_text(file, p))
             break;
-        parse_ms = thread_ms() - t0;
-        check c = {s, p, clang_getFile(tu, file), -1, p->n};
-        clang_visitChildren(clang_getTranslationUnitCursor(tu), check_visit, &c);
+        name = held_name(file, &p->src_fd);
+        if (!(tu = parse_prefix(s, p, idx, name)))
+            break;
+        check c = {s, p, clang_getFile(tu, name), -1, p->n};
+        elc_visit_preprocessing(tu, check_visit, &c);
         if (c.ok == p->n)
             break;
         clang_disposeTranslationUnit(tu);
         tu = NULL;
+        free(name);
+        name = NULL;
+        if (p->src_fd >= 0)
+            close(p->src_fd);
+        p->src_fd = -1;
         for (size_t i = c.ok; i < p->n; i++)
             free(p->names[i]);
         p->n = c.ok;
         if (p->n == 0)
             break;
     }
-    bool ok = tu && (s->always || parse_ms >= MIN_PARSE_MS) &&
+    bool ok = tu && (s->always || bytes_read(tu) >= MIN_BYTES) &&
               clang_saveTranslationUnit(tu, pch, clang_defaultSaveOptions(tu)) == CXSaveError_None;
     if (ok)
-        p->cacheable = s->record(s->ud, tu, file, p->args, p->n_args, &p->pre);
+        p->cacheable = s->record(s->ud, tu, name, p->args, p->n_args, &p->pre);
     if (tu)
         clang_disposeTranslationUnit(tu);
-    unlink(file);
+    free(name);
+    if (ok)
+        p->pch = held_name(pch, &p->fd);
+    p->dir = dir;
+    if (!ok || (p->fd >= 0 && p->src_fd >= 0))
+        release_files(p); /* (held: nothing needs them on disk) */
     free(file);
-    if (ok) {
-        hold(p, pch, dir);
-    } else {
-        unlink(pch);
-        rmdir(dir);
-        free(pch);
-        free(dir);
-    }
+    free(pch);
     return ok;
 }
 
@@ -503,6 +559,32 @@ size_t el_prefix_args(const char *pch, const char *out[4])
     return 4;
 }
 
+bool el_prefix_text_starts_with(const char *text, size_t n, char *const *names, size_t k)
+{
+    char **have = NULL;
+    size_t m = el_prefix_includes(text, n, &have);
+    bool same = m >= k;
+    for (size_t i = 0; same && i < k; i++)
+        same = strcmp(have[i], names[i]) == 0;
+    for (size_t i = 0; i < m; i++)
+        free(have[i]);
+    free(have);
+    return same;
+}
+
+bool el_prefix_matches(const el_prefix *p, const char *text, size_t n)
+{
+    return el_prefix_text_starts_with(text, n, p->names, p->n);
+}
+
+void el_prefix_done(el_prefix_set *s, el_prefix *p)
+{
+    pthread_mutex_lock(&s->lock);
+    if (p->users > 0 && --p->users == 0)
+        release(p);
+    pthread_mutex_unlock(&s->lock);
+}
+
 size_t el_prefix_set_built(const el_prefix_set *s)
 {
     size_t n = 0;
@@ -517,13 +599,7 @@ void el_prefix_set_free(el_prefix_set *s)
         return;
     for (size_t i = 0; i < s->n_all; i++) {
         el_prefix *p = s->all[i];
-        if (p->fd >= 0)
-            close(p->fd);
-        if (p->dir) {
-            unlink(p->pch);
-            rmdir(p->dir);
-        }
-        free(p->dir);
+        release(p);
         free(p->pch);
         free(p->key);
         for (size_t k = 0; k < p->n; k++)

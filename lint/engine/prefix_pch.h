@@ -9,7 +9,8 @@
  * temporary directory on the first file that needs it, then given to each
  * of them with -include-pch, so that they read those declarations and
  * macros instead of parsing them again.  Nothing stays on disk: the PCH
- * is held open and read through /proc/self/fd once written.
+ * is held open and read through /proc/self/fd once written, and released
+ * when the last file that shares it is linted.
  *
  * The translation unit is then the one a plain parse gives, because a
  * prefix is used only when
@@ -43,6 +44,8 @@
 /* The names of the `#include <name>` lines a file's text starts with
  * (blanks and comments between them); names[] is malloc'd, each name too. */
 size_t el_prefix_includes(const char *text, size_t n, char ***names);
+/* Do the text's leading includes start with names[0..k)? */
+bool el_prefix_text_starts_with(const char *text, size_t n, char *const *names, size_t k);
 
 typedef struct el_prefix_set el_prefix_set;
 typedef struct el_prefix el_prefix;
@@ -64,6 +67,12 @@ el_prefix *el_prefix_of(el_prefix_set *s, size_t item);
  * NULL when it cannot be built.  *pre: its parse's record. */
 const char *el_prefix_pch(el_prefix_set *s, el_prefix *p, CXIndex idx, const el_tu_result **pre,
                           bool *cacheable);
+/* Does text (the file as parsed) still start with p's includes?  The
+ * file is read once to choose its prefix and again by the parse. */
+bool el_prefix_matches(const el_prefix *p, const char *text, size_t n);
+/* A member of p is linted (whether with the PCH or not): the last one
+ * releases the PCH. */
+void el_prefix_done(el_prefix_set *s, el_prefix *p);
 /* The arguments that give a file the PCH el_prefix_pch returned (4). */
 size_t el_prefix_args(const char *pch, const char *out[4]);
 /* How many PCHs were built (0 for NULL). */

@@ -143,23 +143,11 @@ static void all_clean(el_ctx *ctx)
     }
 }
 
-static bool has_errors(CXTranslationUnit tu)
-{
-    unsigned nd = clang_getNumDiagnostics(tu);
-    bool any = false;
-    for (unsigned i = 0; i < nd && !any; i++) {
-        CXDiagnostic d = clang_getDiagnostic(tu, i);
-        any = clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error;
-        clang_disposeDiagnostic(d);
-    }
-    return any;
-}
-
 static void begin(el_ctx *ctx, void *state)
 {
     (void)state;
     CXTranslationUnit tu = el_tu(ctx);
-    if (!has_errors(tu)) {
+    if (!elc_tu_has_errors(tu)) {
         all_clean(ctx); /* (the common case: no include stacks to read) */
         return;
     }

@@ -6,10 +6,12 @@
  * includes a backend header, files with errors, with a backend include
  * after the prefix, with a macro before it; forced includes turn it off;
  * no file is left in TMPDIR; and the cache sees the prefix's headers
- * (edited, or shadowed by a new file) as the file's own.
+ * (edited, or shadowed by a new file) as the file's own; a .c file a
+ * compile database builds as C++ gets a C++ prefix; and the rule fixtures
+ * and this tree lint the same either way.
  *
  * EMBERLINT_PCH=always shares every prefix two files have, however light
- * (the default waits for four files and a prefix that takes 4 ms). */
+ * (the default waits for four files and a prefix of 200 kB of headers). */
 #include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -100,6 +102,26 @@ static void test_leading_includes(void **state)
     assert_int_equal(n, 1);
     assert_string_equal(v[0], "stdio.h");
     free_names(v, n);
+}
+
+/* The prefix a file was given is checked against the text libclang
+ * parsed (the file may have changed since it was read to choose it). */
+static void test_text_starts_with(void **state)
+{
+    (void)state;
+    char *names[] = {"stdio.h", "math.h"};
+    const char *same = "#include <stdio.h>\n#include <math.h>\n#include <string.h>\nint x;\n";
+    assert_true(el_prefix_text_starts_with(same, strlen(same), names, 2));
+    assert_true(el_prefix_text_starts_with(same, strlen(same), names, 1));
+    const char *edited[] = {
+        "#define X 1\n#include <stdio.h>\n#include <math.h>\n",
+        "#include <stdio.h>\n",
+        "#include <math.h>\n#include <stdio.h>\n",
+        "#include <stdio.h>\n#include \"math.h\"\n",
+        "",
+    };
+    for (size_t i = 0; i < sizeof edited / sizeof *edited; i++)
+        assert_false(el_prefix_text_starts_with(edited[i], strlen(edited[i]), names, 2));
 }
 
 /* ---- the tree ---------------------------------------------------------------- */
@@ -231,13 +253,14 @@ static void same_report_as_without(void)
     tt_run with = run_with("always", json, NULL);
     tt_run without = run_with("", json_nopch, NULL);
     unsigned pchs = 0;
-    /* m0-m2 share one prefix; chain1/chain2's is cut before <chain.h>
-     * (it includes a backend header), loose1/loose2's is empty (<loose.h>
-     * has no guard); direct.c's whole TU is needed for EH101's fix and
-     * broken.c's parse has errors: both are linted again without it */
+    /* m0-m2 share <heavy.h> <stdio.h> (<eh/eh.h> ends it), chain1/chain2
+     * <heavy.h> <chain.h>; loose1/loose2's prefix is empty (<loose.h> has
+     * no guard), p1/p2's too (<proj.h> is linted); direct.c's whole TU is
+     * needed for EH101's fix and broken.c's parse has errors: both are
+     * linted again without the PCH they share with m0-m2 */
     unsigned n = prefixed(with.err, &pchs);
-    assert_true(n >= 5);
-    assert_true(pchs >= 2);
+    assert_int_equal(n, 5);
+    assert_int_equal(pchs, 2);
     assert_int_equal(prefixed(without.err, NULL), 0);
     assert_int_equal(with.status, without.status);
     assert_string_equal(with.out, without.out);
@@ -256,7 +279,7 @@ static void same_report_as_without(void)
     const char *diff_nopch[] = {"--diff", "--unsafe-fixes", "--no-pch", NULL};
     with = run_with("always", diff, NULL);
     without = run_with("", diff_nopch, NULL);
-    assert_true(prefixed(with.err, NULL) >= 3);
+    assert_int_equal(prefixed(with.err, NULL), 0); /* fixes parse every file in full */
     assert_int_equal(with.status, without.status);
     assert_string_equal(with.out, without.out);
     assert_non_null(strstr(with.out, "+++ "));
@@ -300,6 +323,83 @@ static void test_forced_include_turns_it_off(void **state)
     tt_run r = run_with("always", NULL, NULL);
     assert_true(prefixed(r.err, NULL) >= 3);
     tt_free(&r);
+}
+
+/* A .c file a compile database builds with a C++ driver is C++ (-x c++):
+ * so is its prefix, whatever the file's name says. */
+static void test_language_from_the_arguments(void **state)
+{
+    (void)state;
+    w("sys/dual.h", "#ifndef DUAL_H\n#define DUAL_H\n#ifdef __cplusplus\n#define DUAL_CXX 1\n"
+                    "#endif\n#endif\n");
+    w("sys/heavy.h", "#ifndef HEAVY_H\n#define HEAVY_H\n#include <math.h>\n#include <stddef.h>\n"
+                     "#define HV_SQ(x) ((x) * (x))\n#define HV_SCALE 3\n"
+                     "double hv_norm(const double *v, size_t n);\n#endif\n");
+    for (int i = 0; i < 3; i++) {
+        char rel[32];
+        snprintf(rel, sizeof rel, "src/c%d.c", i);
+        w(rel, "#include <dual.h>\n#include <heavy.h>\n#include <stdio.h>\n#include <eh/eh.h>\n"
+               "#ifdef DUAL_CXX\n" FRONTEND_BODY("cxx_only") "#endif\n");
+    }
+    char *db = tt_fmt("[\n"
+                      " {\"directory\": \"%s\", \"file\": \"src/c0.c\", \"command\": \"clang++ -c src/c0.c -isystem sys %s\"},\n"
+                      " {\"directory\": \"%s\", \"file\": \"src/c1.c\", \"command\": \"clang++ -c src/c1.c -isystem sys %s\"},\n"
+                      " {\"directory\": \"%s\", \"file\": \"src/c2.c\", \"command\": \"clang++ -c src/c2.c -isystem sys %s\"}\n]\n",
+                      dir, LT_INCLUDE, dir, LT_INCLUDE, dir, LT_INCLUDE);
+    w("build/compile_commands.json", db);
+    free(db);
+    const char *with_argv[] = {"-v", "--no-cache", "--format", "json", "-p", "build", "src", NULL};
+    const char *without_argv[] = {"-v", "--no-cache", "--no-pch", "--format", "json", "-p", "build",
+                                  "src", NULL};
+    const char *env[] = {"EMBERLINT_PCH=always", NULL};
+    tt_run with = lt_emberlintv(dir, with_argv, env);
+    tt_run without = lt_emberlintv(dir, without_argv, NULL);
+    assert_int_equal(prefixed(with.err, NULL), 3);
+    assert_int_equal(with.status, without.status);
+    assert_string_equal(with.out, without.out);
+    json_object *j = tt_json(with.out);
+    assert_true(lt_count_rule(j, NULL) >= 3); /* the C++-only loops */
+    json_object_put(j);
+    tt_free(&with);
+    tt_free(&without);
+}
+
+/* The rule fixtures and this tree: the same report, and the same fixes
+ * (with which no prefix is shared: the fixes look declarations up across
+ * the whole TU). */
+static void same_on(const char *cwd, const char *const *paths_and_args)
+{
+    const char *json[32] = {"-v", "--no-cache", "--format", "json"};
+    const char *diff[32] = {"-v", "--no-cache", "--diff", "--unsafe-fixes"};
+    size_t n = 4;
+    for (size_t i = 0; paths_and_args[i]; i++, n++)
+        json[n] = diff[n] = paths_and_args[i];
+    const char *const *modes[] = {json, diff};
+    for (size_t m = 0; m < 2; m++) {
+        const char *argv[34] = {"--no-pch"};
+        memcpy(argv + 1, modes[m], (n + 1) * sizeof *argv);
+        const char *env[] = {"EMBERLINT_PCH=always", NULL};
+        tt_run with = lt_emberlintv(cwd, modes[m], env);
+        tt_run without = lt_emberlintv(cwd, argv, NULL);
+        if (m == 0)
+            assert_true(prefixed(with.err, NULL) > 0);
+        else /* fixes parse every file in full */
+            assert_int_equal(prefixed(with.err, NULL), 0);
+        assert_int_equal(with.status, without.status);
+        assert_string_equal(with.out, without.out);
+        tt_free(&with);
+        tt_free(&without);
+    }
+}
+
+static void test_same_on_fixtures_and_tree(void **state)
+{
+    (void)state;
+    const char *fixtures[] = {"tests/lint/fixtures", "--", "-Ilibeh/include", NULL};
+    same_on(LINT_SRCDIR, fixtures);
+    const char *tree[] = {"libeh", "examples", "backends", "tools", "--", "-Ilibeh/include",
+                          "-D_POSIX_C_SOURCE=200809L", NULL};
+    same_on(LINT_SRCDIR, tree);
 }
 
 /* ---- the cache ----------------------------------------------------------------- */
@@ -361,9 +461,12 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_leading_includes),
+        cmocka_unit_test(test_text_starts_with),
         cmocka_unit_test_setup_teardown(test_same_report_as_without, setup, teardown),
         cmocka_unit_test_setup_teardown(test_same_report_with_libeh_installed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_forced_include_turns_it_off, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_language_from_the_arguments, setup, teardown),
+        cmocka_unit_test(test_same_on_fixtures_and_tree),
         cmocka_unit_test_setup_teardown(test_cache_sees_prefix_headers, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
