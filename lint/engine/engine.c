@@ -1071,9 +1071,11 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
                 "line is)\n", el_progname, unbuilt, unbuilt == 1 ? "" : "s",
                 unbuilt == 1 ? "is" : "are");
     size_t phase1 = r.n_jobs;
-    /* (fixes look declarations up across the whole TU: with them every
-     * file would be parsed again without its prefix) */
-    if (!o->no_prefix_pch && !o->want_fixes && phase1 > 1) {
+    /* (--fix, --diff and ember-migrate run rules that look declarations
+     * up across the whole TU of nearly every file: each would be parsed
+     * again without its prefix; a report that only shows the fixes,
+     * cache_fixes, does not) */
+    if (!o->no_prefix_pch && !(o->want_fixes && !o->cache_fixes) && phase1 > 1) {
         /* the files the cache does not answer share their prefixes */
         if (r.cache)
             run_phase(&r, 0, phase1, true, started);

@@ -33,7 +33,7 @@ typedef struct el_engine_opts {
     bool progress;              /* progress line on stderr */
     /* Parse every TU's headers itself: no PCH of the system headers files
      * start with, shared among them (prefix_pch.h; --no-pch).  With
-     * want_fixes there is none either. */
+     * want_fixes and not cache_fixes there is none either. */
     bool no_prefix_pch;
     bool verbose;               /* notes on stderr (compiler arguments dropped) */
     /* Keep the fixes rules attach to findings (emberlint --fix,

@@ -364,26 +364,27 @@ static void test_language_from_the_arguments(void **state)
     tt_free(&without);
 }
 
-/* The rule fixtures and this tree: the same report, and the same fixes
- * (with which no prefix is shared: the fixes look declarations up across
- * the whole TU). */
+/* The rule fixtures and this tree: the same report (JSON, and SARIF with
+ * its fixes), and the same --diff (with which no prefix is shared: its
+ * rules look declarations up across the whole TU of nearly every file). */
 static void same_on(const char *cwd, const char *const *paths_and_args)
 {
     const char *json[32] = {"-v", "--no-cache", "--format", "json"};
+    const char *sarif[32] = {"-v", "--no-cache", "--format", "sarif"};
     const char *diff[32] = {"-v", "--no-cache", "--diff", "--unsafe-fixes"};
     size_t n = 4;
     for (size_t i = 0; paths_and_args[i]; i++, n++)
-        json[n] = diff[n] = paths_and_args[i];
-    const char *const *modes[] = {json, diff};
-    for (size_t m = 0; m < 2; m++) {
+        json[n] = sarif[n] = diff[n] = paths_and_args[i];
+    const char *const *modes[] = {json, sarif, diff};
+    for (size_t m = 0; m < 3; m++) {
         const char *argv[34] = {"--no-pch"};
         memcpy(argv + 1, modes[m], (n + 1) * sizeof *argv);
         const char *env[] = {"EMBERLINT_PCH=always", NULL};
         tt_run with = lt_emberlintv(cwd, modes[m], env);
         tt_run without = lt_emberlintv(cwd, argv, NULL);
-        if (m == 0)
+        if (m < 2)
             assert_true(prefixed(with.err, NULL) > 0);
-        else /* fixes parse every file in full */
+        else /* --diff parses every file in full */
             assert_int_equal(prefixed(with.err, NULL), 0);
         assert_int_equal(with.status, without.status);
         assert_string_equal(with.out, without.out);
