@@ -105,6 +105,10 @@ size_t el_prefix_includes(const char *text, size_t n, char ***names)
  * it, so a lighter prefix costs that parse once). */
 #define MIN_FILES 4
 #define MIN_BYTES 200000
+/* PCHs held at once (each open file and its disk space, tens of MB for
+ * C++'s standard headers, until its last user is linted): a prefix met
+ * while that many are held is not shared. */
+#define MAX_HELD 32
 
 enum { UNBUILT, BUILDING, BUILT, FAILED };
 
@@ -117,6 +121,7 @@ struct el_prefix {
     const char *lang;         /* c-header or c++-header */
     size_t users;             /* members not done yet (el_prefix_done) */
     int state;
+    bool held;                /* counted in the set's held */
     char *pch;                /* what -include-pch reads */
     int fd, src_fd;           /* hold it and its prefix file (-1: none) */
     char *dir;                /* their directory, while they are on disk */
@@ -146,6 +151,7 @@ struct el_prefix_set {
     el_strmap groups;         /* key -> el_prefix */
     el_prefix **all;
     size_t n_all, cap_all;
+    size_t held;              /* prefixes being built or built, not released */
     pthread_mutex_t lock;
     pthread_cond_t cond;
 };
@@ -529,18 +535,33 @@ static bool build(el_prefix_set *s, el_prefix *p, CXIndex idx)
     return ok;
 }
 
+/* p no longer counts against MAX_HELD (s->lock held). */
+static void unhold(el_prefix_set *s, el_prefix *p)
+{
+    if (p->held) {
+        p->held = false;
+        s->held--;
+    }
+}
+
 const char *el_prefix_pch(el_prefix_set *s, el_prefix *p, CXIndex idx, const el_tu_result **pre,
                           bool *cacheable)
 {
     pthread_mutex_lock(&s->lock);
     while (p->state == BUILDING)
         pthread_cond_wait(&s->cond, &s->lock);
-    if (p->state == UNBUILT) {
+    if (p->state == UNBUILT && s->held >= MAX_HELD) {
+        p->state = FAILED;
+    } else if (p->state == UNBUILT) {
         p->state = BUILDING;
+        p->held = true;
+        s->held++;
         pthread_mutex_unlock(&s->lock);
         bool ok = build(s, p, idx);
         pthread_mutex_lock(&s->lock);
         p->state = ok ? BUILT : FAILED;
+        if (!ok)
+            unhold(s, p);
         pthread_cond_broadcast(&s->cond);
     }
     bool built = p->state == BUILT;
@@ -580,8 +601,10 @@ bool el_prefix_matches(const el_prefix *p, const char *text, size_t n)
 void el_prefix_done(el_prefix_set *s, el_prefix *p)
 {
     pthread_mutex_lock(&s->lock);
-    if (p->users > 0 && --p->users == 0)
+    if (p->users > 0 && --p->users == 0) {
         release(p);
+        unhold(s, p);
+    }
     pthread_mutex_unlock(&s->lock);
 }
 

@@ -25,7 +25,9 @@
  *    stays in the file's own parse (the walk sees the file's cursors; the
  *    PCH's are not visited);
  *  - its own parse has no errors.
- * A prefix is cut before its first header that fails those tests.  A rule
+ * A prefix is cut before its first header that fails those tests.  At
+ * most 32 PCHs are held at once: a prefix met while that many wait for
+ * their last user is not shared.  A rule
  * that needs every file of the TU (all directives, all declarations) asks
  * elc_tu_whole (clang_util.h): the engine then lints the file again
  * without the prefix, as it does when the parse with it fails or has

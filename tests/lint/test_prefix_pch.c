@@ -364,6 +364,40 @@ static void test_language_from_the_arguments(void **state)
     tt_free(&without);
 }
 
+/* At most 32 PCHs are held at once: with one worker, 34 prefixes whose
+ * second files all come after every first file leave the last two
+ * unshared, with the same report. */
+static void test_held_at_most_32(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 34; i++) {
+        char rel[64], text[256];
+        snprintf(rel, sizeof rel, "sys/h%02d.h", i);
+        snprintf(text, sizeof text, "#ifndef H%02d_H\n#define H%02d_H\nint h%02d(int);\n#endif\n", i, i, i);
+        w(rel, text);
+        for (char c = 'a'; c <= 'b'; c++) {
+            snprintf(rel, sizeof rel, "src/%c%02d.c", c, i);
+            snprintf(text, sizeof text, "#include <h%02d.h>\nint %c%02d(int x) { return h%02d(x) / 2; }\n",
+                     i, c, i, i);
+            w(rel, text);
+        }
+    }
+    const char *argv[] = {"-v", "-j", "1", "--no-cache", "--format", "json", "src", "--",
+                          "-isystem", "sys", NULL};
+    const char *argv_nopch[] = {"-v", "-j", "1", "--no-cache", "--no-pch", "--format", "json", "src",
+                                "--", "-isystem", "sys", NULL};
+    const char *env[] = {"EMBERLINT_PCH=always", NULL};
+    tt_run with = lt_emberlintv(dir, argv, env);
+    tt_run without = lt_emberlintv(dir, argv_nopch, NULL);
+    unsigned pchs = 0;
+    assert_int_equal(prefixed(with.err, &pchs), 64);
+    assert_int_equal(pchs, 32);
+    assert_int_equal(with.status, without.status);
+    assert_string_equal(with.out, without.out);
+    tt_free(&with);
+    tt_free(&without);
+}
+
 /* The rule fixtures and this tree: the same report (JSON, and SARIF with
  * its fixes), and the same --diff (with which no prefix is shared: its
  * rules look declarations up across the whole TU of nearly every file). */
@@ -468,6 +502,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_forced_include_turns_it_off, setup, teardown),
         cmocka_unit_test_setup_teardown(test_language_from_the_arguments, setup, teardown),
         cmocka_unit_test(test_same_on_fixtures_and_tree),
+        cmocka_unit_test_setup_teardown(test_held_at_most_32, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cache_sees_prefix_headers, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
