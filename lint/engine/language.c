@@ -46,23 +46,30 @@ bool el_args_have_language(char *const *args, size_t n)
     return false;
 }
 
-bool el_command_is_cxx(const char *driver, char *const *args, size_t n, const char *file)
+const char *el_args_language(char *const *args, size_t n)
 {
-    /* -x: the last one before the input decides */
     const char *x = NULL;
-    bool std_cxx = false, std_c = false;
     for (size_t i = 0; i < n; i++) {
         if (strcmp(args[i], "-x") == 0 && i + 1 < n)
             x = args[++i];
         else if (strncmp(args[i], "-x", 2) == 0)
             x = args[i] + 2;
-        else if (strncmp(args[i], "-std=c++", 8) == 0 || strncmp(args[i], "-std=gnu++", 10) == 0)
+    }
+    return x;
+}
+
+bool el_command_is_cxx(const char *driver, char *const *args, size_t n, const char *file)
+{
+    const char *x = el_args_language(args, n);
+    if (x)
+        return strncmp(x, "c++", 3) == 0;
+    bool std_cxx = false, std_c = false;
+    for (size_t i = 0; i < n; i++) {
+        if (strncmp(args[i], "-std=c++", 8) == 0 || strncmp(args[i], "-std=gnu++", 10) == 0)
             std_cxx = true;
         else if (strncmp(args[i], "-std=c", 6) == 0 || strncmp(args[i], "-std=gnu", 8) == 0)
             std_c = true;
     }
-    if (x)
-        return strncmp(x, "c++", 3) == 0;
     if (std_cxx)
         return true;
     if (std_c)

@@ -15,6 +15,9 @@ bool el_path_is_header(const char *path);
 /* driver: argv[0] of the command (may be NULL); args: the rest; file: the
  * input. */
 bool el_command_is_cxx(const char *driver, char *const *args, size_t n, const char *file);
+/* The language the arguments name for the input: the last -x's value
+ * (the input comes last), NULL when they name none. */
+const char *el_args_language(char *const *args, size_t n);
 /* The arguments say the language themselves (-x ...). */
 bool el_args_have_language(char *const *args, size_t n);
 

@@ -13,6 +13,7 @@
 #include "clang_util.h"
 #include "hash.h"
 #include "include_line.h"
+#include "language.h"
 #include "mem.h"
 #include "path.h"
 #include "strbuf.h"
@@ -188,13 +189,7 @@ static bool forces_includes(char *const *args, size_t n)
  * no prefix is built in (Objective-C, CUDA...). */
 static const char *header_language(const el_source *src, char *const *args, size_t n)
 {
-    const char *x = NULL;
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(args[i], "-x") == 0 && i + 1 < n)
-            x = args[++i];
-        else if (strncmp(args[i], "-x", 2) == 0 && args[i][2])
-            x = args[i] + 2;
-    }
+    const char *x = el_args_language(args, n);
     if (!x)
         return src->cxx ? "c++-header" : "c-header";
     if (strcmp(x, "c") == 0 || strcmp(x, "c-header") == 0)
