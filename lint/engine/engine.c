@@ -473,8 +473,9 @@ static const char *parse_failure_reason(enum CXErrorCode e)
         return "libclang crashed while parsing it";
     case CXError_InvalidArguments:
         return "libclang rejected the compiler arguments";
-    case CXError_ASTReadError:
-        return "libclang could not read it";
+    case CXError_ASTReadError: /* what libclang 14 says when its driver refuses the arguments */
+        return "libclang could not read it with these compiler arguments "
+               "(a -std= or -x of another language?)";
     default:
         return "libclang could not parse it";
     }

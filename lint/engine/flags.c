@@ -76,24 +76,51 @@ static void keep_language(const el_source *src, char ***base, size_t *nb)
     }
 }
 
-char **el_base_flags(const el_compdb *db, const el_source *src, size_t *n_out)
+static bool names_std(char *const *args, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(args[i], "-std=", 5) == 0 || strncmp(args[i], "--std", 5) == 0)
+            return true;
+    return false;
+}
+
+/* The flags of a file no database entry covers: its language and a
+ * standard for it, unless the arguments after -- (extra) name them.
+ * Those decide, and the default must agree with them: clang refuses
+ * -std=c11 with -x c++, and then parses nothing at all. */
+static char **fallback_flags(const el_source *src, char *const *extra, size_t n_extra,
+                             size_t *n_out)
+{
+    const char *x = el_args_language(extra, n_extra);
+    bool cxx = x ? strncmp(x, "c++", 3) == 0 : src->cxx;
+    char **v = NULL;
+    size_t n = 0, cap = 0;
+    if (cxx && !x) {
+        push(&v, &n, &cap, "-x");
+        push(&v, &n, &cap, src->is_header ? "c++-header" : "c++");
+    }
+    if (!names_std(extra, n_extra))
+        push(&v, &n, &cap, cxx ? "-std=c++17" : "-std=c11");
+    *n_out = n;
+    return v;
+}
+
+static char **base_flags(const el_compdb *db, const el_source *src, char *const *extra,
+                         size_t n_extra, size_t *n_out)
 {
     size_t nb = 0;
     char **base = db ? el_compdb_args(db, src->path, &nb) : NULL;
     if (base && !el_compdb_lists(db, src->path))
         keep_language(src, &base, &nb);
-    if (!base) {
-        size_t cap = 0;
-        if (src->cxx) {
-            push(&base, &nb, &cap, "-x");
-            push(&base, &nb, &cap, src->is_header ? "c++-header" : "c++");
-            push(&base, &nb, &cap, "-std=c++17");
-        } else {
-            push(&base, &nb, &cap, "-std=c11");
-        }
-    }
+    if (!base)
+        return fallback_flags(src, extra, n_extra, n_out);
     *n_out = nb;
     return base;
+}
+
+char **el_base_flags(const el_compdb *db, const el_source *src, size_t *n_out)
+{
+    return base_flags(db, src, NULL, 0, n_out);
 }
 
 char **el_flags_for(const el_compdb *db, const el_source *src, char *const *extra,
@@ -106,7 +133,7 @@ char **el_flags_for(const el_compdb *db, const el_source *src, char *const *extr
         push(&v, &n, &cap, "c");
     }
     size_t nb = 0;
-    char **base = el_base_flags(db, src, &nb);
+    char **base = base_flags(db, src, extra, n_extra, &nb);
     for (size_t i = 0; i < nb; i++)
         push(&v, &n, &cap, base[i]);
     el_args_free(base, nb);

@@ -1,6 +1,8 @@
 /* lint/engine/flags.h -- the compiler arguments each file is parsed with:
  * its compile_commands.json entry (-p), else the defaults (-std=c11, or
- * -x c++ -std=c++17 for C++), then the arguments after `--`; of those,
+ * -x c++ -std=c++17 for C++; a -x or -std= after `--` decides instead,
+ * and the default standard follows its language), then the arguments
+ * after `--`; of those,
  * the kinds that only affect parsing (args_policy.h); then libeh's
  * headers where the flags do not find them (libeh_headers.h: next to the
  * binary, pkg-config eh, the install prefix, the tree above the file). */

@@ -178,6 +178,40 @@ static void test_default_flags(void **state)
     tt_free(&r);
 }
 
+/* A language named after -- decides, and the default standard follows
+ * it: the C default -std=c11 with -x c++ made clang parse nothing. */
+static void test_language_after_dashes(void **state)
+{
+    (void)state;
+    w("app/k.c", "class A { public: int x; };\n"
+                 "static_assert(__cplusplus == 201703L, \"C++17 by default\");\n"
+                 "int main() { A a; a.x = 1; return a.x; }\n");
+    w("app/c.c", "_Static_assert(__STDC_VERSION__ == 199901L, \"the standard given\");\n");
+    tt_run r = lt_lint(dir, "--no-cache", "app/k.c", "--", "-x", "c++", NULL);
+    if (r.status != 0)
+        print_error("%s%s", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+    r = lt_lint(dir, "--no-cache", "app/k.c", "--", "-xc++", "-std=c++20", NULL);
+    assert_int_equal(r.status, 1); /* the standard given, not C++17 */
+    assert_true(tt_contains(r.out, "C++17 by default"));
+    tt_free(&r);
+    r = lt_lint(dir, "--no-cache", "app/k.c", NULL); /* .c without -x: C */
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "unknown type name 'class'"));
+    tt_free(&r);
+    r = lt_lint(dir, "--no-cache", "app/c.c", "--", "-std=gnu99", NULL);
+    if (r.status != 0)
+        print_error("%s%s", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+    /* a C++ standard for C: libclang parses nothing and says only that */
+    r = lt_lint(dir, "--no-cache", "app/c.c", "--", "-std=c++17", NULL);
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "with these compiler arguments (a -std= or -x"));
+    tt_free(&r);
+}
+
 static void test_headers(void **state)
 {
     (void)state;
@@ -223,6 +257,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_compile_database, setup, teardown),
         cmocka_unit_test_setup_teardown(test_extra_args, setup, teardown),
         cmocka_unit_test_setup_teardown(test_default_flags, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_language_after_dashes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_headers, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
