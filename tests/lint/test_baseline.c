@@ -11,36 +11,20 @@
 
 #include "lint_test.h"
 
-static char *dir;
-
-static void w(const char *rel, const char *content)
-{
-    free(tt_write(dir, rel, content));
-}
-
 #define A_C "#include <stddef.h>\n#include <cblas.h>\nint a(void) { return 0; }\n#include <lapacke.h>\n"
 #define B_C "#include <fftw3.h>\nint b(void) { return 1; }\n"
 
 static int setup(void **state)
 {
-    (void)state;
-    dir = tt_tmpdir();
-    w("src/a.c", A_C);
-    w("src/b.c", B_C);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tt_rmtree(dir);
-    free(dir);
+    tt_scratch_setup(state);
+    tt_w("src/a.c", A_C);
+    tt_w("src/b.c", B_C);
     return 0;
 }
 
 static tt_run lint(const char *a, const char *b, const char *c)
 {
-    return lt_lint(dir, "--no-cache", a, b, c, NULL);
+    return lt_lint(tt_dir, "--no-cache", a, b, c, NULL);
 }
 
 static void write_baseline(void)
@@ -56,7 +40,7 @@ static void test_write_and_silence(void **state)
 {
     (void)state;
     write_baseline();
-    char *path = tt_path(dir, "base.json");
+    char *path = tt_path(tt_dir, "base.json");
     char *first = tt_read(path, NULL);
     json_object *j = tt_json(first);
     json_object *f = tt_get(j, "findings");
@@ -79,8 +63,8 @@ static void test_write_and_silence(void **state)
     tt_free(&r);
 
     /* lines move: still silenced */
-    w("src/a.c", "/* a new header comment\n * over two lines */\n\n" A_C);
-    w("src/b.c", "\n\n\n\n" B_C);
+    tt_w("src/a.c", "/* a new header comment\n * over two lines */\n\n" A_C);
+    tt_w("src/b.c", "\n\n\n\n" B_C);
     r = lint("--baseline", "base.json", "src");
     assert_int_equal(r.status, 0);
     assert_string_equal(r.out, "");
@@ -96,8 +80,8 @@ static void test_new_findings_reported(void **state)
     write_baseline();
     /* a new finding on a new line; the same include again elsewhere (the
      * same line text: the second occurrence is new) */
-    w("src/a.c", A_C "int later(void);\n#include <fftw3.h>\n");
-    w("src/b.c", B_C "#include <fftw3.h>\n");
+    tt_w("src/a.c", A_C "int later(void);\n#include <fftw3.h>\n");
+    tt_w("src/b.c", B_C "#include <fftw3.h>\n");
     tt_run r = lint("--baseline", "base.json", "src");
     assert_int_equal(r.status, 1);
     assert_true(tt_contains(r.out, "src/a.c:6:1:"));
@@ -106,8 +90,8 @@ static void test_new_findings_reported(void **state)
     assert_false(tt_contains(r.out, "src/b.c:1:"));
     tt_free(&r);
     /* a new finding of another rule on a baselined line */
-    w("src/b.c", "#include <fftw3.h> // emberlint-ignore EH002X\n" "int b(void) { return 1; }\n");
-    r = lt_emberlint(dir, "--no-cache", "--select", "EH0,EH101", "--baseline", "base.json", "src", NULL);
+    tt_w("src/b.c", "#include <fftw3.h> // emberlint-ignore EH002X\n" "int b(void) { return 1; }\n");
+    r = lt_emberlint(tt_dir, "--no-cache", "--select", "EH0,EH101", "--baseline", "base.json", "src", NULL);
     assert_true(tt_contains(r.out, "src/b.c:1:"));
     tt_free(&r);
 }
@@ -116,17 +100,17 @@ static void test_stale(void **state)
 {
     (void)state;
     write_baseline();
-    w("src/a.c", "#include <stddef.h>\nint a(void) { return 0; }\n"); /* both findings fixed */
+    tt_w("src/a.c", "#include <stddef.h>\nint a(void) { return 0; }\n"); /* both findings fixed */
     tt_run r = lint("--baseline", "base.json", "src");
     assert_int_equal(r.status, 0);
     assert_true(tt_contains(r.err, "note: 2 baseline entries of base.json match no finding any more"));
     tt_free(&r);
     /* the next --write-baseline drops them */
-    r = lt_lint(dir, "--no-cache", "--baseline", "base.json", "--write-baseline", "base.json", "src", NULL);
+    r = lt_lint(tt_dir, "--no-cache", "--baseline", "base.json", "--write-baseline", "base.json", "src", NULL);
     assert_int_equal(r.status, 0);
     assert_true(tt_contains(r.err, "wrote 1 finding to base.json (0 new since base.json, 2 stale entries dropped)"));
     tt_free(&r);
-    char *path = tt_path(dir, "base.json");
+    char *path = tt_path(tt_dir, "base.json");
     char *text = tt_read(path, NULL);
     json_object *j = tt_json(text);
     assert_int_equal(json_object_array_length(tt_get(j, "findings")), 1);
@@ -159,7 +143,7 @@ static void test_fingerprints_match_sarif(void **state)
     write_baseline();
     tt_run r = lint("--format", "sarif", "src");
     json_object *sarif = tt_json(r.out);
-    char *path = tt_path(dir, "base.json");
+    char *path = tt_path(tt_dir, "base.json");
     char *text = tt_read(path, NULL);
     json_object *base = tt_json(text);
     json_object *results = tt_get(json_object_array_get_idx(tt_get(sarif, "runs"), 0), "results");
@@ -185,12 +169,12 @@ static void test_bad_baselines(void **state)
     assert_true(tt_contains(r.err, "emberlint: nosuch.json: cannot read the baseline"));
     assert_string_equal(r.out, "");
     tt_free(&r);
-    w("junk.json", "{\"findings\": [");
+    tt_w("junk.json", "{\"findings\": [");
     r = lint("--baseline", "junk.json", "src");
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "junk.json: not a baseline"));
     tt_free(&r);
-    w("other.json", "{\"tool\": \"emberlint\", \"version\": \"0.1.0\", \"findings\": []}");
+    tt_w("other.json", "{\"tool\": \"emberlint\", \"version\": \"0.1.0\", \"findings\": []}");
     r = lint("--baseline", "other.json", "src");
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "other.json: not an emberlint baseline"));
@@ -198,7 +182,7 @@ static void test_bad_baselines(void **state)
     r = lint("--write-baseline", "b.json", "--diff-base");
     assert_int_equal(r.status, 2);
     tt_free(&r);
-    r = lt_lint(dir, "--write-baseline", "b.json", "--diff-base", "HEAD", "src", NULL);
+    r = lt_lint(tt_dir, "--write-baseline", "b.json", "--diff-base", "HEAD", "src", NULL);
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "does not go with --diff-base"));
     tt_free(&r);
@@ -212,12 +196,12 @@ static void test_bad_baselines(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_write_and_silence, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_new_findings_reported, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_stale, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_partial_run_keeps_the_rest, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_fingerprints_match_sarif, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_bad_baselines, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_write_and_silence, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_new_findings_reported, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_stale, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_partial_run_keeps_the_rest, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_fingerprints_match_sarif, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_bad_baselines, setup, tt_scratch_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,28 +12,6 @@
 
 #include "lint_test.h"
 
-static char *dir;
-
-static int setup(void **state)
-{
-    (void)state;
-    dir = tt_tmpdir();
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tt_rmtree(dir);
-    free(dir);
-    return 0;
-}
-
-static void w(const char *rel, const char *content)
-{
-    free(tt_write(dir, rel, content));
-}
-
 /* "N translation units (M from the cache)" from -v. */
 static void tu_counts(const char *err, unsigned *tus, unsigned *cached)
 {
@@ -44,12 +22,12 @@ static void tu_counts(const char *err, unsigned *tus, unsigned *cached)
 
 static tt_run lint(const char *a, const char *b)
 {
-    return lt_lint(dir, "-v", "--cache-dir", "cache", "--format", "json", a, b, NULL);
+    return lt_lint(tt_dir, "-v", "--cache-dir", "cache", "--format", "json", a, b, NULL);
 }
 
 static void make_tree(int nfiles)
 {
-    w("src/common.h", "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n");
+    tt_w("src/common.h", "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n");
     for (int i = 0; i < nfiles; i++) {
         char name[64], body[512];
         snprintf(name, sizeof name, "src/f%02d.c", i);
@@ -57,7 +35,7 @@ static void make_tree(int nfiles)
                  "#include \"common.h\"\n%s"
                  "double f%d(double x) { char b[32]; snprintf(b, sizeof b, \"%%g\", x); return sqrt(x) + strlen(b); }\n",
                  i % 5 == 0 ? "#include <cblas.h>\n" : "", i);
-        w(name, body);
+        tt_w(name, body);
     }
 }
 
@@ -85,7 +63,7 @@ static void test_warm_run_identical(void **state)
     tt_free(&warm);
 
     /* the cache is marked as such */
-    char *tag = tt_path(dir, "cache/CACHEDIR.TAG");
+    char *tag = tt_path(tt_dir, "cache/CACHEDIR.TAG");
     struct stat st;
     assert_int_equal(stat(tag, &st), 0);
     free(tag);
@@ -94,15 +72,15 @@ static void test_warm_run_identical(void **state)
 static void test_header_change_invalidates(void **state)
 {
     (void)state;
-    w("src/util.h", "int util(void);\n");
-    w("src/a.c", "#include \"util.h\"\nint a(void) { return util(); }\n");
-    w("src/b.c", "#include <stddef.h>\nint b(void) { return 0; }\n");
+    tt_w("src/util.h", "int util(void);\n");
+    tt_w("src/a.c", "#include \"util.h\"\nint a(void) { return util(); }\n");
+    tt_w("src/b.c", "#include <stddef.h>\nint b(void) { return 0; }\n");
     tt_run r = lint("src", NULL);
     assert_int_equal(r.status, 0);
     tt_free(&r);
 
     /* the included header now includes a backend header */
-    w("src/util.h", "#include <lapacke.h>\nint util(void);\n");
+    tt_w("src/util.h", "#include <lapacke.h>\nint util(void);\n");
     r = lint("src", NULL);
     unsigned tus, cached;
     tu_counts(r.err, &tus, &cached);
@@ -117,7 +95,7 @@ static void test_header_change_invalidates(void **state)
     tt_free(&r);
 
     /* the main file changes */
-    w("src/b.c", "#include <fftw3.h>\nint b(void) { return 0; }\n");
+    tt_w("src/b.c", "#include <fftw3.h>\nint b(void) { return 0; }\n");
     r = lint("src", NULL);
     tu_counts(r.err, &tus, &cached);
     assert_int_equal(cached, 1); /* a.c only */
@@ -127,7 +105,7 @@ static void test_header_change_invalidates(void **state)
     tt_free(&r);
 
     /* the configuration changes */
-    w(".emberlint.json", "{\"rules\": {\"EH101\": \"note\"}}");
+    tt_w(".emberlint.json", "{\"rules\": {\"EH101\": \"note\"}}");
     r = lint("src", NULL);
     tu_counts(r.err, &tus, &cached);
     assert_int_equal(cached, 0);
@@ -135,7 +113,7 @@ static void test_header_change_invalidates(void **state)
     tt_free(&r);
 
     /* the compiler arguments change */
-    r = lt_lint(dir, "-v", "--cache-dir", "cache", "src", "--", "-DSOMETHING", NULL);
+    r = lt_lint(tt_dir, "-v", "--cache-dir", "cache", "src", "--", "-DSOMETHING", NULL);
     tu_counts(r.err, &tus, &cached);
     assert_int_equal(cached, 0);
     tt_free(&r);
@@ -144,18 +122,18 @@ static void test_header_change_invalidates(void **state)
 static void test_no_cache_and_bad_caches(void **state)
 {
     (void)state;
-    w("src/a.c", "#include <cblas.h>\n");
-    tt_run r = lt_lint(dir, "--no-cache", "src", NULL);
+    tt_w("src/a.c", "#include <cblas.h>\n");
+    tt_run r = lt_lint(tt_dir, "--no-cache", "src", NULL);
     assert_int_equal(r.status, 1);
     tt_free(&r);
-    char *def = tt_path(dir, ".emberlint-cache");
+    char *def = tt_path(tt_dir, ".emberlint-cache");
     struct stat st;
     assert_int_not_equal(stat(def, &st), 0); /* --no-cache: nothing written */
     free(def);
 
     /* default directory */
-    r = lt_lint(dir, "src", NULL);
-    tt_run again = lt_lint(dir, "-v", "src", NULL);
+    r = lt_lint(tt_dir, "src", NULL);
+    tt_run again = lt_lint(tt_dir, "-v", "src", NULL);
     unsigned tus, cached;
     tu_counts(again.err, &tus, &cached);
     assert_int_equal(cached, 1);
@@ -164,7 +142,7 @@ static void test_no_cache_and_bad_caches(void **state)
     tt_free(&again);
 
     /* corrupt every entry: misses, same output */
-    char *cdir = tt_path(dir, ".emberlint-cache");
+    char *cdir = tt_path(tt_dir, ".emberlint-cache");
     DIR *d = opendir(cdir);
     assert_non_null(d);
     struct dirent *e;
@@ -172,13 +150,13 @@ static void test_no_cache_and_bad_caches(void **state)
         size_t n = strlen(e->d_name);
         if (n > 5 && strcmp(e->d_name + n - 5, ".json") == 0) {
             char *rel = tt_fmt(".emberlint-cache/%s", e->d_name);
-            w(rel, "{\"format\": 1, \"deps\": [[\"x\"]], \"findings\": 7");
+            tt_w(rel, "{\"format\": 1, \"deps\": [[\"x\"]], \"findings\": 7");
             free(rel);
         }
     }
     closedir(d);
     free(cdir);
-    r = lt_lint(dir, "-v", "src", NULL);
+    r = lt_lint(tt_dir, "-v", "src", NULL);
     tu_counts(r.err, &tus, &cached);
     assert_int_equal(cached, 0);
     assert_int_equal(r.status, 1);
@@ -186,8 +164,8 @@ static void test_no_cache_and_bad_caches(void **state)
     tt_free(&r);
 
     /* a cache directory that cannot be one: a warning, then lint anyway */
-    w("notadir", "x");
-    r = lt_lint(dir, "--cache-dir", "notadir/cache", "src", NULL);
+    tt_w("notadir", "x");
+    r = lt_lint(tt_dir, "--cache-dir", "notadir/cache", "src", NULL);
     assert_int_equal(r.status, 1);
     assert_true(tt_contains(r.err, "emberlint: warning: notadir/cache: cannot use as the cache directory"));
     assert_true(tt_contains(r.out, "src/a.c:1:1: error:"));
@@ -199,8 +177,8 @@ static void test_no_cache_and_bad_caches(void **state)
 static void test_parse_errors_cached(void **state)
 {
     (void)state;
-    w("src/a.c", "#include \"later.h\"\nint a(void) { return LATER; }\n");
-    w("src/b.c", "int b(void) { return 1 +; }\n");
+    tt_w("src/a.c", "#include \"later.h\"\nint a(void) { return LATER; }\n");
+    tt_w("src/b.c", "int b(void) { return 1 +; }\n");
     tt_run r = lint("src", NULL);
     assert_int_equal(r.status, 1);
     unsigned tus, cached;
@@ -214,7 +192,7 @@ static void test_parse_errors_cached(void **state)
     tt_free(&r);
     tt_free(&again);
     /* the missing header appears: a.c is linted again */
-    w("src/later.h", "#define LATER 1\n");
+    tt_w("src/later.h", "#define LATER 1\n");
     r = lint("src", NULL);
     tu_counts(r.err, &tus, &cached);
     assert_int_equal(cached, 1); /* b.c */
@@ -227,10 +205,10 @@ static void test_parse_errors_cached(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_warm_run_identical, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_header_change_invalidates, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_no_cache_and_bad_caches, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_parse_errors_cached, setup, teardown),
+        tt_scratch_test(test_warm_run_identical),
+        tt_scratch_test(test_header_change_invalidates),
+        tt_scratch_test(test_no_cache_and_bad_caches),
+        tt_scratch_test(test_parse_errors_cached),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

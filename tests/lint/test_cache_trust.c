@@ -36,28 +36,6 @@
 
 #define HANG_GUARD_SECONDS 120
 
-static char *dir;
-
-static int setup(void **state)
-{
-    (void)state;
-    dir = tt_tmpdir();
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tt_rmtree(dir);
-    free(dir);
-    return 0;
-}
-
-static void w(const char *rel, const char *content)
-{
-    free(tt_write(dir, rel, content));
-}
-
 static void tu_counts(const char *err, unsigned *tus, unsigned *cached)
 {
     const char *p = strstr(err, " files, ");
@@ -67,12 +45,12 @@ static void tu_counts(const char *err, unsigned *tus, unsigned *cached)
 
 static tt_run lint_cached(void)
 {
-    return lt_lint(dir, "-v", "--cache-dir", "cache", "--format", "json", "src", "--", "-Iinc", NULL);
+    return lt_lint(tt_dir, "-v", "--cache-dir", "cache", "--format", "json", "src", "--", "-Iinc", NULL);
 }
 
 static tt_run lint_uncached(void)
 {
-    return lt_lint(dir, "--no-cache", "--format", "json", "src", "--", "-Iinc", NULL);
+    return lt_lint(tt_dir, "--no-cache", "--format", "json", "src", "--", "-Iinc", NULL);
 }
 
 /* A cached run reports exactly what --no-cache does; its hit count. */
@@ -94,7 +72,7 @@ static unsigned same_as_uncached(void)
 /* The names of the cache's entries (NULL-terminated, sorted). */
 static char **entries(void)
 {
-    char *cdir = tt_path(dir, "cache");
+    char *cdir = tt_path(tt_dir, "cache");
     DIR *d = opendir(cdir);
     assert_non_null(d);
     char **v = calloc(64, sizeof *v);
@@ -126,7 +104,7 @@ static void free_list(char **v)
 static char *entry_path(const char *name)
 {
     char *rel = tt_fmt("cache/%s", name);
-    char *p = tt_path(dir, rel);
+    char *p = tt_path(tt_dir, rel);
     free(rel);
     return p;
 }
@@ -143,7 +121,7 @@ static void edit_header(el_ctx *ctx, void *state)
     (void)state;
     if (edits_left > 0) {
         edits_left--;
-        w("src/h.h", "#include <cblas.h>\n#define V 1\n");
+        tt_w("src/h.h", "#include <cblas.h>\n#define V 1\n");
     }
 }
 
@@ -157,7 +135,7 @@ static size_t lint_in_process(void)
     el_filehash *hashes = el_filehash_new();
     el_sources srcs;
     memset(&srcs, 0, sizeof srcs);
-    char *src = tt_path(dir, "src");
+    char *src = tt_path(tt_dir, "src");
     char *paths[] = {src};
     assert_int_equal(el_sources_collect(paths, 1, cfgs, 1u << 20, hashes, &srcs), 0);
     el_configs_finalize(cfgs);
@@ -165,7 +143,7 @@ static size_t lint_in_process(void)
     bool *selected = calloc(nm, sizeof *selected);
     for (size_t k = 0; k < nm; k++)
         selected[k] = strcmp(el_meta_at(k)->id, "EH101") == 0;
-    char *cache = tt_path(dir, "cache");
+    char *cache = tt_path(tt_dir, "cache");
     const el_rule *extra[] = {&editor, NULL};
     el_engine_opts o = {.jobs = 1, .selected = selected, .cache_dir = cache, .extra_rules = extra};
     el_engine_stats st = {0};
@@ -185,8 +163,8 @@ static size_t lint_in_process(void)
 static void test_header_edited_while_linting(void **state)
 {
     (void)state;
-    w("src/h.h", "#define V 1\n");
-    w("src/a.c", "#include \"h.h\"\nint a(void) { return V; }\n");
+    tt_w("src/h.h", "#define V 1\n");
+    tt_w("src/a.c", "#include \"h.h\"\nint a(void) { return V; }\n");
     edits_left = 1;
     assert_int_equal(lint_in_process(), 0); /* what was parsed: no finding */
     edits_left = 0;
@@ -200,22 +178,22 @@ static void test_header_edited_while_linting(void **state)
 static void test_new_header_shadows(void **state)
 {
     (void)state;
-    w("inc/x.h", "#define X 1\n");
-    w("inc2/y.h", "#define Y 1\n");
-    w("src/a.c", "#include \"x.h\"\n#include <y.h>\nint a(void) { return X + Y; }\n");
-    tt_run r = lt_lint(dir, "-v", "--cache-dir", "cache", "src", "--", "-Iinc", "-Iinc1",
+    tt_w("inc/x.h", "#define X 1\n");
+    tt_w("inc2/y.h", "#define Y 1\n");
+    tt_w("src/a.c", "#include \"x.h\"\n#include <y.h>\nint a(void) { return X + Y; }\n");
+    tt_run r = lt_lint(tt_dir, "-v", "--cache-dir", "cache", "src", "--", "-Iinc", "-Iinc1",
                        "-Iinc2", NULL);
     assert_int_equal(r.status, 0);
     tt_free(&r);
-    r = lt_lint(dir, "-v", "--cache-dir", "cache", "src", "--", "-Iinc", "-Iinc1", "-Iinc2", NULL);
+    r = lt_lint(tt_dir, "-v", "--cache-dir", "cache", "src", "--", "-Iinc", "-Iinc1", "-Iinc2", NULL);
     unsigned tus, cached;
     tu_counts(r.err, &tus, &cached);
     assert_int_equal(cached, 1);
     tt_free(&r);
 
     /* a new x.h next to a.c is found before inc/x.h */
-    w("src/x.h", "#include <cblas.h>\n#define X 2\n");
-    r = lt_lint(dir, "-v", "--cache-dir", "cache", "src", "--", "-Iinc", "-Iinc1", "-Iinc2", NULL);
+    tt_w("src/x.h", "#include <cblas.h>\n#define X 2\n");
+    r = lt_lint(tt_dir, "-v", "--cache-dir", "cache", "src", "--", "-Iinc", "-Iinc1", "-Iinc2", NULL);
     tu_counts(r.err, &tus, &cached);
     assert_int_equal(cached, 0);
     assert_int_equal(r.status, 1);
@@ -223,8 +201,8 @@ static void test_new_header_shadows(void **state)
     tt_free(&r);
 
     /* a new inc1/y.h is found before inc2/y.h */
-    w("inc1/y.h", "#error shadowed\n");
-    r = lt_lint(dir, "-v", "--cache-dir", "cache", "src", "--", "-Iinc", "-Iinc1", "-Iinc2", NULL);
+    tt_w("inc1/y.h", "#error shadowed\n");
+    r = lt_lint(tt_dir, "-v", "--cache-dir", "cache", "src", "--", "-Iinc", "-Iinc1", "-Iinc2", NULL);
     tu_counts(r.err, &tus, &cached);
     assert_int_equal(cached, 0);
     assert_true(tt_contains(r.out, "EH000"));
@@ -235,8 +213,8 @@ static void test_new_header_shadows(void **state)
 
 static void make_two_files(void)
 {
-    w("src/a.c", "#include <cblas.h>\nint a(void) { return 0; }\n");
-    w("src/b.c", "int b(void) { return 0; }\n");
+    tt_w("src/a.c", "#include <cblas.h>\nint a(void) { return 0; }\n");
+    tt_w("src/b.c", "int b(void) { return 0; }\n");
     assert_int_equal(same_as_uncached(), 0);
     assert_int_equal(same_as_uncached(), 2);
 }
@@ -318,7 +296,7 @@ static void test_hostile_entries_never_hang(void **state)
     alarm(HANG_GUARD_SECONDS);
     /* a dependency that never ends, and one that blocks */
     plant_dependency(p0, "/dev/zero");
-    char *fifo = tt_path(dir, "fifo");
+    char *fifo = tt_path(tt_dir, "fifo");
     assert_int_equal(mkfifo(fifo, 0600), 0);
     plant_dependency(p1, fifo);
     assert_int_equal(same_as_uncached(), 0);
@@ -349,13 +327,13 @@ static bool exists(const char *path)
 static void test_planted_symlinks_are_not_followed(void **state)
 {
     (void)state;
-    w("src/a.c", "int a(void) { return 0; }\n");
-    char *outside = tt_path(dir, "outside");
+    tt_w("src/a.c", "int a(void) { return 0; }\n");
+    char *outside = tt_path(tt_dir, "outside");
     assert_int_equal(mkdir(outside, 0755), 0);
-    char *cache = tt_path(dir, "cache");
+    char *cache = tt_path(tt_dir, "cache");
     assert_int_equal(mkdir(cache, 0755), 0);
-    char *tag = tt_path(dir, "cache/CACHEDIR.TAG"), *ign = tt_path(dir, "cache/.gitignore");
-    char *tag_target = tt_path(dir, "outside/tag"), *ign_target = tt_path(dir, "outside/ign");
+    char *tag = tt_path(tt_dir, "cache/CACHEDIR.TAG"), *ign = tt_path(tt_dir, "cache/.gitignore");
+    char *tag_target = tt_path(tt_dir, "outside/tag"), *ign_target = tt_path(tt_dir, "outside/ign");
     assert_int_equal(symlink(tag_target, tag), 0);
     assert_int_equal(symlink(ign_target, ign), 0);
     tt_run r = lint_cached();
@@ -365,9 +343,9 @@ static void test_planted_symlinks_are_not_followed(void **state)
     assert_false(exists(ign_target));
 
     /* the cache directory itself a symbolic link: not used */
-    char *link = tt_path(dir, "linkcache");
+    char *link = tt_path(tt_dir, "linkcache");
     assert_int_equal(symlink(outside, link), 0);
-    r = lt_lint(dir, "--cache-dir", "linkcache", "src", NULL);
+    r = lt_lint(tt_dir, "--cache-dir", "linkcache", "src", NULL);
     assert_int_equal(r.status, 0);
     assert_true(tt_contains(r.err, "linkcache: cannot use as the cache directory: it is a "
                                    "symbolic link"));
@@ -393,23 +371,23 @@ static void test_planted_symlinks_are_not_followed(void **state)
 static void test_no_default_cache_outside_the_current_directory(void **state)
 {
     (void)state;
-    w("tree/src/a.c", "int a(void) { return 0; }\n");
-    char *here = tt_path(dir, "here");
+    tt_w("tree/src/a.c", "int a(void) { return 0; }\n");
+    char *here = tt_path(tt_dir, "here");
     assert_int_equal(mkdir(here, 0755), 0);
     tt_run r = lt_lint(here, "-v", "../tree/src", NULL);
     assert_int_equal(r.status, 0);
     assert_true(tt_contains(r.err, "emberlint: note: no cache: a path is outside the current "
                                    "directory"));
     tt_free(&r);
-    char *c1 = tt_path(dir, "here/.emberlint-cache"), *c2 = tt_path(dir, "tree/.emberlint-cache"),
-         *c3 = tt_path(dir, "tree/src/.emberlint-cache");
+    char *c1 = tt_path(tt_dir, "here/.emberlint-cache"), *c2 = tt_path(tt_dir, "tree/.emberlint-cache"),
+         *c3 = tt_path(tt_dir, "tree/src/.emberlint-cache");
     assert_false(exists(c1));
     assert_false(exists(c2));
     assert_false(exists(c3));
     r = lt_lint(here, "-v", "--cache-dir", "mine", "../tree/src", NULL);
     assert_false(tt_contains(r.err, "no cache"));
     tt_free(&r);
-    char *mine = tt_path(dir, "here/mine/CACHEDIR.TAG");
+    char *mine = tt_path(tt_dir, "here/mine/CACHEDIR.TAG");
     assert_true(exists(mine));
     free(mine);
     free(c1);
@@ -423,31 +401,31 @@ static void test_no_default_cache_outside_the_current_directory(void **state)
 static void test_temporary_files_are_new_files(void **state)
 {
     (void)state;
-    char *cdir = tt_path(dir, "cache");
+    char *cdir = tt_path(tt_dir, "cache");
     char *err = NULL;
-    el_cache *c = el_cache_open(cdir, dir, &err);
+    el_cache *c = el_cache_open(cdir, tt_dir, &err);
     assert_non_null(c);
-    char *victim = tt_write(dir, "victim", "precious\n");
+    char *victim = tt_write(tt_dir, "victim", "precious\n");
     el_hash128 key = {0x1234, 0x5678};
     char hex[33];
     el_hash_hex(key, hex);
     for (unsigned serial = 0; serial < 4; serial++) { /* the old names */
         char *name = tt_fmt("cache/%s.json.%ld.%u.tmp", hex, (long)getpid(), serial);
-        char *p = tt_path(dir, name);
+        char *p = tt_path(tt_dir, name);
         assert_int_equal(symlink(victim, p), 0);
         free(p);
         free(name);
     }
     el_tu_result r;
     memset(&r, 0, sizeof r);
-    char *a = tt_write(dir, "src/a.c", "int a;\n");
+    char *a = tt_write(tt_dir, "src/a.c", "int a;\n");
     el_result_add_dep(&r, a, key);
     el_cache_store(c, key, &r);
     el_result_free(&r);
     el_cache_close(c);
-    tt_assert_file(dir, "victim", "precious\n");
+    tt_assert_file(tt_dir, "victim", "precious\n");
     char *entry = tt_fmt("cache/%s.json", hex);
-    assert_true(tt_file_contains(dir, entry, "emberlint-cache 2 "));
+    assert_true(tt_file_contains(tt_dir, entry, "emberlint-cache 2 "));
     free(entry);
     free(a);
     free(victim);
@@ -459,13 +437,13 @@ static void test_temporary_files_are_new_files(void **state)
 static void test_other_current_directory(void **state)
 {
     (void)state;
-    w("inc/bad.h", "int broken(void) { return 1 +; }\n");
-    w("src/a.c", "#include <bad.h>\nint a(void) { return 0; }\n");
-    w(".emberlint.json", "{}\n"); /* one configuration, wherever the run starts */
-    w(".git/HEAD", "ref: refs/heads/main\n"); /* one repository root too */
-    char *src = tt_path(dir, "src"), *cache = tt_path(dir, "cache");
-    char *inc = tt_fmt("-I%s/inc", dir); /* the same arguments from both */
-    tt_run top = lt_lint(dir, "--cache-dir", cache, "--format", "json", src, "--", inc, NULL);
+    tt_w("inc/bad.h", "int broken(void) { return 1 +; }\n");
+    tt_w("src/a.c", "#include <bad.h>\nint a(void) { return 0; }\n");
+    tt_w(".emberlint.json", "{}\n"); /* one configuration, wherever the run starts */
+    tt_w(".git/HEAD", "ref: refs/heads/main\n"); /* one repository root too */
+    char *src = tt_path(tt_dir, "src"), *cache = tt_path(tt_dir, "cache");
+    char *inc = tt_fmt("-I%s/inc", tt_dir); /* the same arguments from both */
+    tt_run top = lt_lint(tt_dir, "--cache-dir", cache, "--format", "json", src, "--", inc, NULL);
     assert_true(tt_contains(top.out, "in included file 'inc/bad.h'"));
     tt_run sub = lt_lint(src, "--cache-dir", cache, "--format", "json", src, "--", inc, NULL);
     tt_run fresh = lt_lint(src, "--no-cache", "--format", "json", src, "--", inc, NULL);
@@ -489,8 +467,8 @@ static void test_text_holding_the_placeholder(void **state)
     char *code = tt_fmt("#include \"no_such\x1b{root}x.h\"\n"
                         "#include \"%s/also\x1b\x1b\x1bmissing.h\"\n"
                         "int a(void) { return 0; }\n",
-                        dir);
-    w("src/a.c", code);
+                        tt_dir);
+    tt_w("src/a.c", code);
     free(code);
     tt_run fresh = lint_uncached();
     assert_true(tt_contains(fresh.out, "no_such {root}x.h")); /* ESC shown as a space */
@@ -504,13 +482,13 @@ static void test_text_holding_the_placeholder(void **state)
 static void test_moved_tree_hits(void **state)
 {
     (void)state;
-    w("a/src/m.c", "#include \"m.h\"\n#include <cblas.h>\nint m(void) { return M; }\n");
-    w("a/src/m.h", "#define M 1\n");
-    w("a/inc/n.h", "#define N 1\n");
-    w("a/src/n.c", "#include <n.h>\nint n(void) { return N; }\n");
-    w("a/.git/HEAD", "ref: refs/heads/main\n");
-    w("a/.emberlint.json", "{\"exclude\": [\"generated/\"]}\n");
-    char *a = tt_path(dir, "a"), *b = tt_path(dir, "b");
+    tt_w("a/src/m.c", "#include \"m.h\"\n#include <cblas.h>\nint m(void) { return M; }\n");
+    tt_w("a/src/m.h", "#define M 1\n");
+    tt_w("a/inc/n.h", "#define N 1\n");
+    tt_w("a/src/n.c", "#include <n.h>\nint n(void) { return N; }\n");
+    tt_w("a/.git/HEAD", "ref: refs/heads/main\n");
+    tt_w("a/.emberlint.json", "{\"exclude\": [\"generated/\"]}\n");
+    char *a = tt_path(tt_dir, "a"), *b = tt_path(tt_dir, "b");
     char *ia = tt_fmt("-I%s/inc", a), *ib = tt_fmt("-I%s/inc", b);
     tt_run cold = lt_lint(a, "-v", "--format", "json", "src", "--", ia, NULL);
     unsigned tus, cached;
@@ -540,14 +518,14 @@ static void test_moved_tree_hits(void **state)
 static void test_copied_tree_and_cache_hit(void **state)
 {
     (void)state;
-    w("x/a/src/m.c", "#include \"m.h\"\n#include <cblas.h>\nint m(void) { return M; }\n");
-    w("x/a/src/m.h", "#define M 1\n");
-    w("x/a/inc/n.h", "#define N 1\n");
-    w("x/a/src/n.c", "#include <n.h>\n#include <cblas.h>\nint n(void) { return N; }\n");
-    w("x/a/src/o.c", "#include <cblas.h>\nint o(void) { return 0; }\n");
-    w("x/a/.git/HEAD", "ref: refs/heads/main\n");
-    char *a = tt_path(dir, "x/a"), *b = tt_path(dir, "y/b");
-    char *ca = tt_path(dir, "cache-a"), *cb = tt_path(dir, "cache-b");
+    tt_w("x/a/src/m.c", "#include \"m.h\"\n#include <cblas.h>\nint m(void) { return M; }\n");
+    tt_w("x/a/src/m.h", "#define M 1\n");
+    tt_w("x/a/inc/n.h", "#define N 1\n");
+    tt_w("x/a/src/n.c", "#include <n.h>\n#include <cblas.h>\nint n(void) { return N; }\n");
+    tt_w("x/a/src/o.c", "#include <cblas.h>\nint o(void) { return 0; }\n");
+    tt_w("x/a/.git/HEAD", "ref: refs/heads/main\n");
+    char *a = tt_path(tt_dir, "x/a"), *b = tt_path(tt_dir, "y/b");
+    char *ca = tt_path(tt_dir, "cache-a"), *cb = tt_path(tt_dir, "cache-b");
     char *ia = tt_fmt("-I%s/inc", a), *ib = tt_fmt("-I%s/inc", b);
     tt_run cold = lt_lint(a, "-v", "--cache-dir", ca, "--format", "sarif", "src", "--", ia, NULL);
     unsigned tus, cached;
@@ -555,7 +533,7 @@ static void test_copied_tree_and_cache_hit(void **state)
     assert_int_equal(tus, 3);
     assert_int_equal(cached, 0);
     assert_true(tt_contains(cold.out, "\"fixes\""));
-    char *y = tt_path(dir, "y");
+    char *y = tt_path(tt_dir, "y");
     assert_int_equal(mkdir(y, 0755), 0);
     free(y);
     tt_copytree(a, b);
@@ -567,7 +545,7 @@ static void test_copied_tree_and_cache_hit(void **state)
     char *want = tt_replace_all(cold.out, a, b);
     assert_string_equal(warm.out, want);
     /* the copy's own header, edited: its TU misses, the others hit */
-    w("y/b/inc/n.h", "#define N 2\n");
+    tt_w("y/b/inc/n.h", "#define N 2\n");
     tt_run edited = lt_lint(b, "-v", "--cache-dir", cb, "--format", "sarif", "src", "--", ib, NULL);
     tu_counts(edited.err, &tus, &cached);
     assert_int_equal(cached, 2);
@@ -592,18 +570,17 @@ int main(void)
         return 1;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_header_edited_while_linting, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_new_header_shadows, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_edited_truncated_swapped_entries_miss, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_hostile_entries_never_hang, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_planted_symlinks_are_not_followed, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_temporary_files_are_new_files, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_no_default_cache_outside_the_current_directory, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_other_current_directory, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_text_holding_the_placeholder, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_moved_tree_hits, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_copied_tree_and_cache_hit, setup, teardown),
+        tt_scratch_test(test_header_edited_while_linting),
+        tt_scratch_test(test_new_header_shadows),
+        tt_scratch_test(test_edited_truncated_swapped_entries_miss),
+        tt_scratch_test(test_hostile_entries_never_hang),
+        tt_scratch_test(test_planted_symlinks_are_not_followed),
+        tt_scratch_test(test_temporary_files_are_new_files),
+        tt_scratch_test(test_no_default_cache_outside_the_current_directory),
+        tt_scratch_test(test_other_current_directory),
+        tt_scratch_test(test_text_holding_the_placeholder),
+        tt_scratch_test(test_moved_tree_hits),
+        tt_scratch_test(test_copied_tree_and_cache_hit),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     el_knowledge_free();

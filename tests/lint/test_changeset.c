@@ -15,12 +15,9 @@
 #include "lint_test.h"
 #include "changeset.h"
 
-static char *dir;
-
 static int setup(void **state)
 {
-    (void)state;
-    dir = tt_tmpdir();
+    tt_scratch_setup(state);
     unsetenv("EL_TEST_FAIL_WRITE");
     unsetenv("EL_TEST_TOUCH_BEFORE_COMMIT");
     return 0;
@@ -31,28 +28,26 @@ static int teardown(void **state)
     (void)state;
     unsetenv("EL_TEST_FAIL_WRITE");
     unsetenv("EL_TEST_TOUCH_BEFORE_COMMIT");
-    tt_rmtree(dir);
-    free(dir);
-    return 0;
+    return tt_scratch_teardown(state);
 }
 
 /* ---- the scratch tree ---- */
 
 static char *p(const char *rel)
 {
-    return tt_path(dir, rel);
+    return tt_path(tt_dir, rel);
 }
 
 static void put(const char *rel, const char *content, mode_t mode)
 {
-    char *path = tt_write(dir, rel, content);
+    char *path = tt_write(tt_dir, rel, content);
     assert_int_equal(chmod(path, mode), 0);
     free(path);
 }
 
 static void assert_file(const char *rel, const char *content, mode_t mode)
 {
-    tt_assert_file(dir, rel, content);
+    tt_assert_file(tt_dir, rel, content);
     char *path = p(rel);
     struct stat st;
     assert_int_equal(stat(path, &st), 0);
@@ -72,7 +67,7 @@ static bool exists(const char *rel)
 /* Every entry of the scratch tree (name, type, mode, content). */
 static char *snapshot(void)
 {
-    return tt_snapshot(dir, true);
+    return tt_snapshot(tt_dir, true);
 }
 
 static void assert_same_tree(const char *before, const char *what)
@@ -106,7 +101,7 @@ static el_hash128 h(const char *s)
 
 static void build(el_changeset *cs)
 {
-    el_changeset_init(cs, dir);
+    el_changeset_init(cs, tt_dir);
     char *err = NULL;
     char *a = p("a.c"), *b = p("b.sh"), *c = p("new/deep/c.c"), *g = p("old/gone.c"),
          *o = p("old");
@@ -224,7 +219,7 @@ static void test_bounds_with_no_root(void **state)
     el_bounds_of_paths(&b, &gone, 1);
     assert_int_equal(b.n, 0);
     el_changeset cs;
-    el_changeset_init(&cs, dir);
+    el_changeset_init(&cs, tt_dir);
     el_changeset_bound(&cs, &b);
     char *err = NULL;
     char *a = p("a.c");
@@ -248,7 +243,7 @@ static void test_refusals_when_adding(void **state)
     make_tree();
     char *before = snapshot();
     el_changeset cs;
-    el_changeset_init(&cs, dir);
+    el_changeset_init(&cs, tt_dir);
     char *err = NULL;
     char *a = p("a.c"), *k = p("keep.c"), *missing = p("missing.c");
     /* The plan was made from other content. */
@@ -299,8 +294,8 @@ static void fail_each_write(bool backup)
 {
     int succeeded_at = 0;
     for (int k = 1; k <= 40 && !succeeded_at; k++) {
-        tt_rmtree(dir);
-        assert_int_equal(mkdir(dir, 0700), 0);
+        tt_rmtree(tt_dir);
+        assert_int_equal(mkdir(tt_dir, 0700), 0);
         make_tree();
         if (backup)
             put("a.c.orig", "an older backup\n", 0604);   /* overwritten, so restored */
@@ -597,7 +592,7 @@ static void test_empty(void **state)
     make_tree();
     char *before = snapshot();
     el_changeset cs;
-    el_changeset_init(&cs, dir);
+    el_changeset_init(&cs, tt_dir);
     assert_true(el_changeset_empty(&cs));
     char *err = NULL;
     assert_int_equal(el_changeset_commit(&cs, true, &err), 0);
@@ -632,7 +627,7 @@ static void test_rmdir_chain(void **state)
     put("solo/f.c", "3\n", 0644);
     char *before = snapshot();
     el_changeset cs;
-    el_changeset_init(&cs, dir);
+    el_changeset_init(&cs, tt_dir);
     char *err = NULL;
     char *f1 = p("x/y/z/only.c"), *d1 = p("x/y/z"), *f2 = p("solo/f.c"), *d2 = p("solo");
     assert_int_equal(el_changeset_delete(&cs, f1, NULL, &err), 0);
@@ -644,7 +639,7 @@ static void test_rmdir_chain(void **state)
     assert_true(exists("x/other.c"));
     assert_false(exists("solo"));
     struct stat st;
-    assert_int_equal(stat(dir, &st), 0);      /* the root stays, even when empty */
+    assert_int_equal(stat(tt_dir, &st), 0);      /* the root stays, even when empty */
     assert_int_equal(el_changeset_undo(&cs, &err), 0);
     assert_same_tree(before, "undo of removed directories");
     el_changeset_free(&cs);

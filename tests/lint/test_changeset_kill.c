@@ -31,11 +31,9 @@
 #include "mem.h"
 #include "path.h"
 
-static char *dir;
-
 static void put(const char *rel, const char *content, mode_t mode)
 {
-    char *path = tt_write(dir, rel, content);
+    char *path = tt_write(tt_dir, rel, content);
     assert_int_equal(chmod(path, mode), 0);
     free(path);
 }
@@ -47,8 +45,8 @@ static el_hash128 h(const char *s)
 
 static void make_tree(bool older_backup)
 {
-    tt_rmtree(dir);
-    assert_int_equal(mkdir(dir, 0700), 0);
+    tt_rmtree(tt_dir);
+    assert_int_equal(mkdir(tt_dir, 0700), 0);
     put("a.c", "int a;\n", 0644);
     put("b.sh", "#!/bin/sh\necho b\n", 0755);
     put("old/sub/gone.c", "gone\n", 0640);
@@ -60,10 +58,10 @@ static void make_tree(bool older_backup)
 /* The set: the same four changes each time. */
 static void build(el_changeset *cs)
 {
-    el_changeset_init(cs, dir);
+    el_changeset_init(cs, tt_dir);
     char *err = NULL;
-    char *a = tt_path(dir, "a.c"), *b = tt_path(dir, "b.sh"), *c = tt_path(dir, "new/deep/c.c"),
-         *g = tt_path(dir, "old/sub/gone.c"), *o = tt_path(dir, "old/sub");
+    char *a = tt_path(tt_dir, "a.c"), *b = tt_path(tt_dir, "b.sh"), *c = tt_path(tt_dir, "new/deep/c.c"),
+         *g = tt_path(tt_dir, "old/sub/gone.c"), *o = tt_path(tt_dir, "old/sub");
     el_hash128 ha = h("int a;\n"), hb = h("#!/bin/sh\necho b\n"), hg = h("gone\n");
     assert_int_equal(el_changeset_modify(cs, a, &ha, "int a = 1;\n", 11, &err), 0);
     assert_int_equal(el_changeset_modify(cs, b, &hb, "#!/bin/sh\necho B\n", 18, &err), 0);
@@ -106,7 +104,7 @@ static char *after_tree(bool backup, bool older)
     make_tree(older);
     int st = commit_in_child(0, SIGKILL, backup);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    return tt_snapshot(dir, true);
+    return tt_snapshot(tt_dir, true);
 }
 
 static void assert_clean(const char *snap, const char *what)
@@ -119,7 +117,7 @@ static void kill_every_step(int sig, bool backup, bool older)
 {
     char *after = after_tree(backup, older);
     make_tree(older);
-    char *before = tt_snapshot(dir, true);
+    char *before = tt_snapshot(tt_dir, true);
     int n, as_before = 0, as_after = 0;
     for (n = 1; n < 200; n++) {
         make_tree(older);
@@ -131,12 +129,12 @@ static void kill_every_step(int sig, bool backup, bool older)
         assert_true(WIFSIGNALED(st) && WTERMSIG(st) == sig);
         char *what = tt_fmt("signal %d at step %d%s", sig, n, backup ? " (--backup)" : "");
         char *err = NULL;
-        int found = el_journal_recover(&dir, 1, true, &err);
+        int found = el_journal_recover(&tt_dir, 1, true, &err);
         if (found < 0)
             fail_msg("%s: recovery failed: %s", what, err);
         if (sig == SIGTERM)
             assert_int_equal(found, 0); /* held: nothing half done */
-        char *now = tt_snapshot(dir, true);
+        char *now = tt_snapshot(tt_dir, true);
         assert_clean(now, what);
         if (!strcmp(now, before)) {
             as_before++;
@@ -185,13 +183,13 @@ static void test_torn_journal(void **state)
 {
     (void)state;
     make_tree(false);
-    char *before = tt_snapshot(dir, true);
-    free(tt_write(dir, ".ember-changeset-0123456789abcdef", "ember changeset journal 1\nop M"));
+    char *before = tt_snapshot(tt_dir, true);
+    free(tt_write(tt_dir, ".ember-changeset-0123456789abcdef", "ember changeset journal 1\nop M"));
     char *err = NULL;
-    assert_int_equal(el_journal_recover(&dir, 1, false, &err), 1); /* reported only */
-    assert_true(tt_file_contains(dir, ".ember-changeset-0123456789abcdef", "journal"));
-    assert_int_equal(el_journal_recover(&dir, 1, true, &err), 1);
-    char *now = tt_snapshot(dir, true);
+    assert_int_equal(el_journal_recover(&tt_dir, 1, false, &err), 1); /* reported only */
+    assert_true(tt_file_contains(tt_dir, ".ember-changeset-0123456789abcdef", "journal"));
+    assert_int_equal(el_journal_recover(&tt_dir, 1, true, &err), 1);
+    char *now = tt_snapshot(tt_dir, true);
     tt_assert_same(before, now, "torn journal removed");
     free(now);
     free(before);
@@ -203,15 +201,15 @@ static void test_journal_in_use(void **state)
 {
     (void)state;
     make_tree(false);
-    char *j = tt_write(dir, ".ember-changeset-00112233aabbccdd", "ember changeset journal 1\n");
+    char *j = tt_write(tt_dir, ".ember-changeset-00112233aabbccdd", "ember changeset journal 1\n");
     int fd = open(j, O_RDONLY);
     assert_true(fd >= 0);
     assert_int_equal(flock(fd, LOCK_EX), 0);
     char *err = NULL;
-    assert_int_equal(el_journal_recover(&dir, 1, true, &err), -1);
+    assert_int_equal(el_journal_recover(&tt_dir, 1, true, &err), -1);
     assert_true(tt_contains(err, "another run is changing these files right now"));
     free(err);
-    assert_true(tt_file_contains(dir, ".ember-changeset-00112233aabbccdd", "journal"));
+    assert_true(tt_file_contains(tt_dir, ".ember-changeset-00112233aabbccdd", "journal"));
     close(fd);
     free(j);
 }
@@ -224,7 +222,7 @@ static void plant(const char *victim /* NULL: its own names */, mode_t mode)
 {
     el_journal j;
     el_journal_init(&j);
-    char *a = tt_path(dir, "a.c");
+    char *a = tt_path(tt_dir, "a.c");
     el_jop *o = el_journal_add(&j, EL_JOP_MODIFY, a);
     if (victim) { /* "the original, beside it": the victim */
         free(o->aside);
@@ -232,7 +230,7 @@ static void plant(const char *victim /* NULL: its own names */, mode_t mode)
     }
     o->old_hash = o->new_hash = h("int a;\n");
     o->mode = 0644;
-    el_journal_add_copy(&j, dir);
+    el_journal_add_copy(&j, tt_dir);
     assert_int_equal(el_journal_write(&j), 0);
     assert_int_equal(chmod(j.copies[0], mode), 0);
     el_journal_free(&j); /* unlocked, left on disk */
@@ -251,10 +249,10 @@ static void test_planted_journal(void **state)
         else
             plant(victim, 0644);
         char *err = NULL;
-        assert_int_equal(el_journal_recover(&dir, 1, true, &err), 0);
+        assert_int_equal(el_journal_recover(&tt_dir, 1, true, &err), 0);
         assert_null(err);
         assert_true(tt_file_contains(outside, "victim.txt", "precious"));
-        char *snap = tt_snapshot(dir, true);
+        char *snap = tt_snapshot(tt_dir, true);
         assert_non_null(strstr(snap, ".ember-changeset-")); /* left alone */
         free(snap);
     }
@@ -269,8 +267,8 @@ static void test_journal_through_symlink(void **state)
 {
     (void)state;
     make_tree(false);
-    char *link = tt_fmt("%s-link", dir);
-    assert_int_equal(symlink(dir, link), 0);
+    char *link = tt_fmt("%s-link", tt_dir);
+    assert_int_equal(symlink(tt_dir, link), 0);
     el_journal j;
     el_journal_init(&j);
     char *a = tt_path(link, "a.c");
@@ -283,7 +281,7 @@ static void test_journal_through_symlink(void **state)
     char *err = NULL;
     assert_int_equal(el_journal_recover(&link, 1, true, &err), 1);
     assert_null(err);
-    char *snap = tt_snapshot(dir, true);
+    char *snap = tt_snapshot(tt_dir, true);
     assert_null(strstr(snap, ".ember-changeset-")); /* completed and removed */
     free(snap);
     unlink(link);
@@ -298,18 +296,18 @@ static void test_sibling_journal_above(void **state)
 {
     (void)state;
     make_tree(false);
-    char *sub = tt_path(dir, "sub");
+    char *sub = tt_path(tt_dir, "sub");
     assert_int_equal(mkdir(sub, 0755), 0);
-    char *held = tt_write(dir, ".ember-changeset-00112233aabbccdd", "ember changeset journal 1\n");
+    char *held = tt_write(tt_dir, ".ember-changeset-00112233aabbccdd", "ember changeset journal 1\n");
     int fd = open(held, O_RDONLY);
     assert_true(fd >= 0);
     assert_int_equal(flock(fd, LOCK_EX), 0);
     char *err = NULL;
     assert_int_equal(el_journal_recover(&sub, 1, true, &err), 0);
     assert_null(err);
-    assert_true(tt_file_contains(dir, ".ember-changeset-00112233aabbccdd", "journal"));
+    assert_true(tt_file_contains(tt_dir, ".ember-changeset-00112233aabbccdd", "journal"));
     /* the same journal held, run on the tree that holds it: a stop */
-    assert_int_equal(el_journal_recover(&dir, 1, true, &err), -1);
+    assert_int_equal(el_journal_recover(&tt_dir, 1, true, &err), -1);
     assert_true(tt_contains(err, "another run is changing these files right now"));
     free(err);
     close(fd);
@@ -326,44 +324,29 @@ static void test_old_leftovers(void **state)
     make_tree(false);
     put(".a.c.el-tmp.AbC123", "int a = 1;\n", 0644);
     put(".a.c.el-old.XyZ789", "int a = 0; /* the original */\n", 0644);
-    char *a = tt_path(dir, "a.c");
+    char *a = tt_path(tt_dir, "a.c");
     el_journal_sweep_beside(a);
     free(a);
-    char *now = tt_snapshot(dir, true);
+    char *now = tt_snapshot(tt_dir, true);
     assert_null(strstr(now, ".a.c.el-tmp.AbC123"));
     assert_non_null(strstr(now, ".a.c.el-old.XyZ789"));
     free(now);
-}
-
-static int setup(void **state)
-{
-    (void)state;
-    dir = tt_tmpdir();
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tt_rmtree(dir);
-    free(dir);
-    return 0;
 }
 
 int main(void)
 {
     el_path_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_sigkill, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_sigkill_backup, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_sigterm, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_sigterm_backup, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_torn_journal, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_sibling_journal_above, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_planted_journal, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_journal_through_symlink, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_journal_in_use, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_old_leftovers, setup, teardown),
+        tt_scratch_test(test_sigkill),
+        tt_scratch_test(test_sigkill_backup),
+        tt_scratch_test(test_sigterm),
+        tt_scratch_test(test_sigterm_backup),
+        tt_scratch_test(test_torn_journal),
+        tt_scratch_test(test_sibling_journal_above),
+        tt_scratch_test(test_planted_journal),
+        tt_scratch_test(test_journal_through_symlink),
+        tt_scratch_test(test_journal_in_use),
+        tt_scratch_test(test_old_leftovers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,32 +7,10 @@
 
 #include "lint_test.h"
 
-static char *dir;
-
-static int setup(void **state)
-{
-    (void)state;
-    dir = tt_tmpdir();
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tt_rmtree(dir);
-    free(dir);
-    return 0;
-}
-
-static void w(const char *rel, const char *content)
-{
-    free(tt_write(dir, rel, content));
-}
-
 /* Lint paths (relative to dir) as JSON; the parsed report. */
 static json_object *lint_json(int want_status, const char *a, const char *b)
 {
-    tt_run r = lt_lint(dir, "--no-cache", "--format", "json", a, b, NULL);
+    tt_run r = lt_lint(tt_dir, "--no-cache", "--format", "json", a, b, NULL);
     if (r.status != want_status) {
         print_error("status %d, wanted %d\nstdout:\n%s\nstderr:\n%s\n", r.status, want_status, r.out, r.err);
         fail();
@@ -52,8 +30,8 @@ static void test_builtin_default(void **state)
     (void)state;
     /* No configuration anywhere above: backends/<name>/ is backend code,
      * the rest frontend. */
-    w("src/a.c", "#include <cblas.h>\n");
-    w("backends/blas/k.c", "#include <cblas.h>\n");
+    tt_w("src/a.c", "#include <cblas.h>\n");
+    tt_w("backends/blas/k.c", "#include <cblas.h>\n");
     json_object *j = lint_json(1, "src", "backends");
     assert_int_equal(lt_count_rule(j, NULL), 1);
     assert_string_equal(finding_field(j, 0, "file"), "src/a.c");
@@ -63,12 +41,12 @@ static void test_builtin_default(void **state)
 static void test_discovery_upward_nearest_wins(void **state)
 {
     (void)state;
-    w(".emberlint.json", "{\"rules\": {\"EH101\": \"warning\"}}");
-    w("src/a.c", "#include <cblas.h>\n");
-    w("src/quiet/.emberlint.json", "{\"rules\": {\"EH101\": \"off\"}}");
-    w("src/quiet/b.c", "#include <cblas.h>\n");
-    w("src/notes/.emberlint.json", "{\"rules\": {\"EH101\": {\"severity\": \"note\"}}}");
-    w("src/notes/c.c", "#include <cblas.h>\n");
+    tt_w(".emberlint.json", "{\"rules\": {\"EH101\": \"warning\"}}");
+    tt_w("src/a.c", "#include <cblas.h>\n");
+    tt_w("src/quiet/.emberlint.json", "{\"rules\": {\"EH101\": \"off\"}}");
+    tt_w("src/quiet/b.c", "#include <cblas.h>\n");
+    tt_w("src/notes/.emberlint.json", "{\"rules\": {\"EH101\": {\"severity\": \"note\"}}}");
+    tt_w("src/notes/c.c", "#include <cblas.h>\n");
     json_object *j = lint_json(1, "src", NULL);
     assert_int_equal(lt_count_rule(j, NULL), 2);
     assert_string_equal(finding_field(j, 0, "file"), "src/a.c");
@@ -86,7 +64,7 @@ static void test_discovery_upward_nearest_wins(void **state)
 static void test_config_keys(void **state)
 {
     (void)state;
-    w(".emberlint.json",
+    tt_w(".emberlint.json",
       "{\n"
       "  \"$comment\": \"every list key extends the default\",\n"
       "  \"backend_dirs\": [\"engines/<name>/\"],\n"
@@ -95,13 +73,13 @@ static void test_config_keys(void **state)
       "  \"backend_headers\": [\"vendor_blas.h\", \"vendor/**\"],\n"
       "  \"rules\": {\"EH101\": {\"applies_to\": [\"frontend\", \"core\"]}}\n"
       "}\n");
-    w("include/vendor_blas.h", "int vendor(void);\n");
-    w("src/a.c", "#include \"../include/vendor_blas.h\"\n");          /* added header */
-    w("src/b.c", "#include \"../engines/gpu/gpu.h\"\n");              /* added backend dir */
-    w("engines/gpu/gpu.h", "#include <cblas.h>\n");                   /* backend: fine */
-    w("dispatch/d.c", "#include <cblas.h>\n");                        /* core, but EH101 applies to core here */
-    w("generated/g.c", "#include <cblas.h>\n");                       /* excluded from the walk */
-    w("backends/blas/k.c", "#include <cblas.h>\n");                   /* the default backends/ still holds */
+    tt_w("include/vendor_blas.h", "int vendor(void);\n");
+    tt_w("src/a.c", "#include \"../include/vendor_blas.h\"\n");          /* added header */
+    tt_w("src/b.c", "#include \"../engines/gpu/gpu.h\"\n");              /* added backend dir */
+    tt_w("engines/gpu/gpu.h", "#include <cblas.h>\n");                   /* backend: fine */
+    tt_w("dispatch/d.c", "#include <cblas.h>\n");                        /* core, but EH101 applies to core here */
+    tt_w("generated/g.c", "#include <cblas.h>\n");                       /* excluded from the walk */
+    tt_w("backends/blas/k.c", "#include <cblas.h>\n");                   /* the default backends/ still holds */
     json_object *j = lint_json(1, ".", NULL);
     assert_int_equal(lt_count_rule(j, NULL), 3);
     assert_string_equal(finding_field(j, 0, "file"), "dispatch/d.c");
@@ -121,10 +99,10 @@ static void test_config_keys(void **state)
 static void test_enabled_false_and_applies_backend(void **state)
 {
     (void)state;
-    w(".emberlint.json", "{\"rules\": {\"EH001\": {\"enabled\": false},"
+    tt_w(".emberlint.json", "{\"rules\": {\"EH001\": {\"enabled\": false},"
                          " \"EH101\": {\"applies_to\": [\"frontend\", \"backend\"]}}}");
-    w("src/a.c", "#include <stddef.h> // emberlint-ignore EH101\n");
-    w("backends/blas/k.c", "#include <cblas.h>\n");
+    tt_w("src/a.c", "#include <stddef.h> // emberlint-ignore EH101\n");
+    tt_w("backends/blas/k.c", "#include <cblas.h>\n");
     json_object *j = lint_json(1, "src", "backends");
     assert_int_equal(lt_count_rule(j, "EH001"), 0);
     assert_int_equal(lt_count_rule(j, "EH101"), 1);
@@ -135,17 +113,17 @@ static void test_enabled_false_and_applies_backend(void **state)
 static void test_forced_config(void **state)
 {
     (void)state;
-    w(".emberlint.json", "{\"rules\": {\"EH101\": \"off\"}}");
-    w("strict.json", "{\"rules\": {\"EH101\": \"error\"}}");
-    w("src/a.c", "#include <cblas.h>\n");
+    tt_w(".emberlint.json", "{\"rules\": {\"EH101\": \"off\"}}");
+    tt_w("strict.json", "{\"rules\": {\"EH101\": \"error\"}}");
+    tt_w("src/a.c", "#include <cblas.h>\n");
     json_object *j = lint_json(0, "src", NULL);
     assert_int_equal(lt_count_rule(j, NULL), 0);
     json_object_put(j);
-    tt_run r = lt_lint(dir, "--no-cache", "--config", "strict.json", "src", NULL);
+    tt_run r = lt_lint(tt_dir, "--no-cache", "--config", "strict.json", "src", NULL);
     assert_int_equal(r.status, 1);
     assert_true(tt_contains(r.out, "src/a.c:1:1: error:"));
     tt_free(&r);
-    r = lt_lint(dir, "--no-cache", "--config", "missing.json", "src", NULL);
+    r = lt_lint(tt_dir, "--no-cache", "--config", "missing.json", "src", NULL);
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "emberlint: missing.json: cannot read: No such file or directory"));
     tt_free(&r);
@@ -185,10 +163,10 @@ static void test_malformed(void **state)
         {"{\"rules\": {\"EH101\": {\"enabled\": 1}}}", ":1:22: rules.EH101.enabled: expected true or false\n"},
         {"{\"x\": \"\xff\"}", ":1:8: expected valid UTF-8\n"},
     };
-    w("src/a.c", "int a;\n");
+    tt_w("src/a.c", "int a;\n");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        w("src/.emberlint.json", cases[i].text);
-        tt_run r = lt_lint(dir, "--no-cache", "src", NULL);
+        tt_w("src/.emberlint.json", cases[i].text);
+        tt_run r = lt_lint(tt_dir, "--no-cache", "src", NULL);
         char *want = tt_fmt("emberlint: src/.emberlint.json%s", cases[i].message);
         if (r.status != 2 || strcmp(r.err, want) != 0) {
             print_error("case %zu: status %d\nstderr: %swanted: %s", i, r.status, r.err, want);
@@ -203,12 +181,12 @@ static void test_malformed(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_builtin_default, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_discovery_upward_nearest_wins, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_config_keys, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_enabled_false_and_applies_backend, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_forced_config, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
+        tt_scratch_test(test_builtin_default),
+        tt_scratch_test(test_discovery_upward_nearest_wins),
+        tt_scratch_test(test_config_keys),
+        tt_scratch_test(test_enabled_false_and_applies_backend),
+        tt_scratch_test(test_forced_config),
+        tt_scratch_test(test_malformed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

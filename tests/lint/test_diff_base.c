@@ -13,18 +13,11 @@
 #include "lint_test.h"
 #include "path.h"
 
-static char *dir;
-
-static void w(const char *rel, const char *content)
-{
-    free(tt_write(dir, rel, content));
-}
-
 static void git(const char *a, const char *b, const char *c, const char *d)
 {
     const char *argv[] = {"git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c",
                           "init.defaultBranch=main", a, b, c, d, NULL};
-    tt_run r = tt_exec(dir, argv, NULL);
+    tt_run r = tt_exec(tt_dir, argv, NULL);
     if (r.status != 0)
         fprintf(stderr, "git %s: %s%s", a, r.out, r.err);
     assert_int_equal(r.status, 0);
@@ -36,28 +29,19 @@ static void git(const char *a, const char *b, const char *c, const char *d)
 
 static int setup(void **state)
 {
-    (void)state;
-    dir = tt_tmpdir();
+    tt_scratch_setup(state);
     git("init", "-q", NULL, NULL);
-    w("src/app.c", APP_C);
-    w("src/app.h", APP_H);
-    w("src/old.c", "#include <fftw3.h>\n");
+    tt_w("src/app.c", APP_C);
+    tt_w("src/app.h", APP_H);
+    tt_w("src/old.c", "#include <fftw3.h>\n");
     git("add", "-A", NULL, NULL);
     git("commit", "-qm", "start", NULL);
     return 0;
 }
 
-static int teardown(void **state)
-{
-    (void)state;
-    tt_rmtree(dir);
-    free(dir);
-    return 0;
-}
-
 static tt_run lint(const char *rev, const char *format)
 {
-    return lt_lint(dir, "--no-cache", "--diff-base", rev, "--format", format, "src", NULL);
+    return lt_lint(tt_dir, "--no-cache", "--diff-base", rev, "--format", format, "src", NULL);
 }
 
 static void test_only_changed_lines(void **state)
@@ -68,7 +52,7 @@ static void test_only_changed_lines(void **state)
     assert_string_equal(r.out, "");
     tt_free(&r);
     /* an unstaged edit adds a finding; the old ones stay quiet */
-    w("src/app.c", APP_C "#include <fftw3.h>\n");
+    tt_w("src/app.c", APP_C "#include <fftw3.h>\n");
     r = lint("HEAD", "text");
     assert_int_equal(r.status, 1);
     assert_string_equal(r.out, "src/app.c:5:1: error: frontend code includes backend-private header "
@@ -94,7 +78,7 @@ static void test_header_lines(void **state)
     (void)state;
     /* only the header changes: its finding is reported, reached through
      * app.c; app.c's own old findings are not */
-    w("src/app.h", "#include <lapack.h>\n" APP_H);
+    tt_w("src/app.h", "#include <lapack.h>\n" APP_H);
     tt_run r = lint("HEAD", "text");
     assert_int_equal(r.status, 1);
     assert_true(tt_contains(r.out, "src/app.h:1:1:"));
@@ -107,10 +91,10 @@ static void test_branches_untracked_renames(void **state)
 {
     (void)state;
     git("checkout", "-qb", "feature", NULL);
-    w("src/app.c", APP_C "#include <fftw3.h>\n");
+    tt_w("src/app.c", APP_C "#include <fftw3.h>\n");
     git("commit", "-qam", "feature work", NULL);
     git("mv", "src/old.c", "src/renamed.c", NULL);
-    w("src/new.c", "#include <cblas.h>\nint n(void);\n#include <lapacke.h>\n");
+    tt_w("src/new.c", "#include <cblas.h>\nint n(void);\n#include <lapacke.h>\n");
     tt_run r = lint("main", "text");
     assert_int_equal(r.status, 1);
     assert_true(tt_contains(r.out, "src/app.c:5:1:"));      /* committed on the branch */
@@ -121,7 +105,7 @@ static void test_branches_untracked_renames(void **state)
     tt_free(&r);
     /* main moved on: the merge base is still the fork point */
     git("checkout", "-q", "main", NULL);
-    w("src/other.c", "int other;\n");
+    tt_w("src/other.c", "int other;\n");
     git("add", "src/other.c", NULL, NULL);
     git("commit", "-qm", "main work", NULL);
     git("checkout", "-q", "feature", NULL);
@@ -186,10 +170,10 @@ int main(void)
 {
     el_path_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_only_changed_lines, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_header_lines, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_branches_untracked_renames, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_only_changed_lines, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_header_lines, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_branches_untracked_renames, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_errors, setup, tt_scratch_teardown),
         cmocka_unit_test(test_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

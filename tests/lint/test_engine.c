@@ -10,28 +10,6 @@
 #include "lint_test.h"
 #include "mem.h"
 
-static char *dir;
-
-static int setup(void **state)
-{
-    (void)state;
-    dir = tt_tmpdir();
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tt_rmtree(dir);
-    free(dir);
-    return 0;
-}
-
-static void w(const char *rel, const char *content)
-{
-    free(tt_write(dir, rel, content));
-}
-
 static void test_jobs_identical_output(void **state)
 {
     (void)state;
@@ -74,16 +52,16 @@ static void test_sorted_by_file_line_rule(void **state)
 static void test_compile_database(void **state)
 {
     (void)state;
-    w("src/a.c", "#include \"conf.h\"\n#ifdef USE_BLAS\n#include <cblas.h>\n#endif\nint a = CONF;\n");
-    w("src/inc/conf.h", "#define CONF 1\n");
-    w("src/only.h", "#ifdef USE_BLAS\n#include <lapacke.h>\n#endif\n");
+    tt_w("src/a.c", "#include \"conf.h\"\n#ifdef USE_BLAS\n#include <cblas.h>\n#endif\nint a = CONF;\n");
+    tt_w("src/inc/conf.h", "#define CONF 1\n");
+    tt_w("src/only.h", "#ifdef USE_BLAS\n#include <lapacke.h>\n#endif\n");
     char *db = tt_fmt("[{\"directory\": \"%s/src\", \"file\": \"a.c\", \"arguments\": [\"cc\", \"-c\", "
-                      "\"-Iinc\", \"-DUSE_BLAS\", \"-Werror\", \"-o\", \"a.o\", \"a.c\"]}]\n", dir);
-    w("build/compile_commands.json", db);
+                      "\"-Iinc\", \"-DUSE_BLAS\", \"-Werror\", \"-o\", \"a.o\", \"a.c\"]}]\n", tt_dir);
+    tt_w("build/compile_commands.json", db);
     free(db);
 
     /* without the database: conf.h is not found (EH000), no USE_BLAS */
-    tt_run r = lt_lint(dir, "--no-cache", "--format", "json", "src", NULL);
+    tt_run r = lt_lint(tt_dir, "--no-cache", "--format", "json", "src", NULL);
     json_object *j = tt_json(r.out);
     assert_int_equal(lt_count_rule(j, "EH000"), 1);
     assert_int_equal(lt_count_rule(j, "EH101"), 0);
@@ -92,7 +70,7 @@ static void test_compile_database(void **state)
 
     /* with it: a.c's flags; only.h, which no file of the database
      * includes, is not built in this configuration: not linted, one note */
-    r = lt_lint(dir, "--no-cache", "--format", "json", "-p", "build", "src", NULL);
+    r = lt_lint(tt_dir, "--no-cache", "--format", "json", "-p", "build", "src", NULL);
     j = tt_json(r.out);
     assert_int_equal(lt_count_rule(j, "EH000"), 0);
     assert_int_equal(lt_count_rule(j, "EH101"), 1);
@@ -101,7 +79,7 @@ static void test_compile_database(void **state)
     json_object_put(j);
     tt_free(&r);
     /* named on the command line, it is linted, with a.c's entry borrowed */
-    r = lt_lint(dir, "--no-cache", "--format", "json", "-p", "build", "src/a.c", "src/only.h", NULL);
+    r = lt_lint(tt_dir, "--no-cache", "--format", "json", "-p", "build", "src/a.c", "src/only.h", NULL);
     j = tt_json(r.out);
     assert_int_equal(lt_count_rule(j, "EH101"), 2);
     assert_false(tt_contains(r.err, "header under the paths"));
@@ -109,7 +87,7 @@ static void test_compile_database(void **state)
     tt_free(&r);
 
     /* -p without PATH lints the database's files */
-    r = lt_lint(dir, "--no-cache", "--format", "json", "-pbuild", NULL);
+    r = lt_lint(tt_dir, "--no-cache", "--format", "json", "-pbuild", NULL);
     j = tt_json(r.out);
     assert_int_equal(lt_count_rule(j, NULL), 1);
     assert_int_equal(json_object_get_int(tt_get(tt_get(j, "summary"), "files")), 1);
@@ -117,26 +95,26 @@ static void test_compile_database(void **state)
     tt_free(&r);
 
     /* a directory without compile_commands.json */
-    r = lt_lint(dir, "--no-cache", "-p", "src", "src", NULL);
+    r = lt_lint(tt_dir, "--no-cache", "-p", "src", "src", NULL);
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "emberlint: src/compile_commands.json: No such file or directory"));
     tt_free(&r);
     /* a malformed one */
-    w("bad/compile_commands.json", "[{\"directory\": ");
-    r = lt_lint(dir, "--no-cache", "-p", "bad", "src", NULL);
+    tt_w("bad/compile_commands.json", "[{\"directory\": ");
+    r = lt_lint(tt_dir, "--no-cache", "-p", "bad", "src", NULL);
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "emberlint: bad/compile_commands.json:1:16: unexpected end of file"));
     tt_free(&r);
     /* libclang's reader recursed without bound on this one (fuzz_compdb) */
-    w("bad/compile_commands.json", "[{\"directory\":(\"build\", \"file\": \"a.c\",\n"
+    tt_w("bad/compile_commands.json", "[{\"directory\":(\"build\", \"file\": \"a.c\",\n"
                                    " \"arguments\": [\"-c\", [[{\"directory\":(]}]]\n");
-    r = lt_lint(dir, "--no-cache", "-p", "bad", "src", NULL);
+    r = lt_lint(tt_dir, "--no-cache", "-p", "bad", "src", NULL);
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "emberlint: bad/compile_commands.json:1:15: unexpected character"));
     tt_free(&r);
     /* valid JSON, not a compilation database */
-    w("bad/compile_commands.json", "[{\"directory\": \"/\", \"command\": \"cc -c a.c\"}]");
-    r = lt_lint(dir, "--no-cache", "-p", "bad", "src", NULL);
+    tt_w("bad/compile_commands.json", "[{\"directory\": \"/\", \"command\": \"cc -c a.c\"}]");
+    r = lt_lint(tt_dir, "--no-cache", "-p", "bad", "src", NULL);
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "compile_commands.json: entry 1: expected a \"file\" string"));
     tt_free(&r);
@@ -145,11 +123,11 @@ static void test_compile_database(void **state)
 static void test_extra_args(void **state)
 {
     (void)state;
-    w("src/a.c", "#ifdef USE_BLAS\n#include <cblas.h>\n#endif\nint a;\n");
-    tt_run r = lt_lint(dir, "--no-cache", "src", NULL);
+    tt_w("src/a.c", "#ifdef USE_BLAS\n#include <cblas.h>\n#endif\nint a;\n");
+    tt_run r = lt_lint(tt_dir, "--no-cache", "src", NULL);
     assert_int_equal(r.status, 0);
     tt_free(&r);
-    r = lt_lint(dir, "--no-cache", "src", "--", "-DUSE_BLAS", NULL);
+    r = lt_lint(tt_dir, "--no-cache", "src", "--", "-DUSE_BLAS", NULL);
     assert_int_equal(r.status, 1);
     assert_true(tt_contains(r.out, "src/a.c:2:1: error:"));
     tt_free(&r);
@@ -160,17 +138,17 @@ static void test_default_flags(void **state)
     (void)state;
     /* <stddef.h> (clang's own headers) and libeh's headers found by walking
      * up from the file to a libeh/include directory. */
-    w("libeh/include/eh/eh.h", "#include <stddef.h>\ntypedef struct eh_tensor eh_tensor;\n");
-    w("app/deep/er/main.c", "#include <stddef.h>\n#include <stdint.h>\n#include <eh/eh.h>\n"
+    tt_w("libeh/include/eh/eh.h", "#include <stddef.h>\ntypedef struct eh_tensor eh_tensor;\n");
+    tt_w("app/deep/er/main.c", "#include <stddef.h>\n#include <stdint.h>\n#include <eh/eh.h>\n"
                             "size_t n(eh_tensor *t) { return t ? sizeof(int64_t) : 0; }\n"
                             "_Static_assert(__STDC_VERSION__ == 201112L, \"C11 by default\");\n");
-    tt_run r = lt_lint(dir, "--no-cache", "app", NULL);
+    tt_run r = lt_lint(tt_dir, "--no-cache", "app", NULL);
     if (r.status != 0)
         print_error("%s%s", r.out, r.err);
     assert_int_equal(r.status, 0);
     tt_free(&r);
     /* the defaults can be changed after -- */
-    r = lt_lint(dir, "--no-cache", "--format", "json", "app", "--", "-std=c99", NULL);
+    r = lt_lint(tt_dir, "--no-cache", "--format", "json", "app", "--", "-std=c99", NULL);
     assert_int_equal(r.status, 1);
     json_object *j = tt_json(r.out);
     assert_int_equal(lt_count_rule(j, "EH000"), 1);
@@ -183,30 +161,30 @@ static void test_default_flags(void **state)
 static void test_language_after_dashes(void **state)
 {
     (void)state;
-    w("app/k.c", "class A { public: int x; };\n"
+    tt_w("app/k.c", "class A { public: int x; };\n"
                  "static_assert(__cplusplus == 201703L, \"C++17 by default\");\n"
                  "int main() { A a; a.x = 1; return a.x; }\n");
-    w("app/c.c", "_Static_assert(__STDC_VERSION__ == 199901L, \"the standard given\");\n");
-    tt_run r = lt_lint(dir, "--no-cache", "app/k.c", "--", "-x", "c++", NULL);
+    tt_w("app/c.c", "_Static_assert(__STDC_VERSION__ == 199901L, \"the standard given\");\n");
+    tt_run r = lt_lint(tt_dir, "--no-cache", "app/k.c", "--", "-x", "c++", NULL);
     if (r.status != 0)
         print_error("%s%s", r.out, r.err);
     assert_int_equal(r.status, 0);
     tt_free(&r);
-    r = lt_lint(dir, "--no-cache", "app/k.c", "--", "-xc++", "-std=c++20", NULL);
+    r = lt_lint(tt_dir, "--no-cache", "app/k.c", "--", "-xc++", "-std=c++20", NULL);
     assert_int_equal(r.status, 1); /* the standard given, not C++17 */
     assert_true(tt_contains(r.out, "C++17 by default"));
     tt_free(&r);
-    r = lt_lint(dir, "--no-cache", "app/k.c", NULL); /* .c without -x: C */
+    r = lt_lint(tt_dir, "--no-cache", "app/k.c", NULL); /* .c without -x: C */
     assert_int_equal(r.status, 1);
     assert_true(tt_contains(r.out, "unknown type name 'class'"));
     tt_free(&r);
-    r = lt_lint(dir, "--no-cache", "app/c.c", "--", "-std=gnu99", NULL);
+    r = lt_lint(tt_dir, "--no-cache", "app/c.c", "--", "-std=gnu99", NULL);
     if (r.status != 0)
         print_error("%s%s", r.out, r.err);
     assert_int_equal(r.status, 0);
     tt_free(&r);
     /* a C++ standard for C: libclang parses nothing and says only that */
-    r = lt_lint(dir, "--no-cache", "app/c.c", "--", "-std=c++17", NULL);
+    r = lt_lint(tt_dir, "--no-cache", "app/c.c", "--", "-std=c++17", NULL);
     assert_int_equal(r.status, 1);
     assert_true(tt_contains(r.out, "with these compiler arguments (a -std= or -x"));
     tt_free(&r);
@@ -216,19 +194,19 @@ static void test_headers(void **state)
 {
     (void)state;
     /* alone.h: no .c includes it, so it is parsed on its own */
-    w("src/alone.h", "#pragma once\n#include <cblas.h>\n");
+    tt_w("src/alone.h", "#pragma once\n#include <cblas.h>\n");
     /* used.h is linted through a.c: its finding is reported once */
-    w("src/used.h", "#include <fftw3.h>\n");
-    w("src/a.c", "#include \"used.h\"\n");
-    w("src/b.c", "#include \"used.h\"\n#include \"used.h\"\n");
-    tt_run r = lt_lint(dir, "--no-cache", "-v", "src", NULL);
+    tt_w("src/used.h", "#include <fftw3.h>\n");
+    tt_w("src/a.c", "#include \"used.h\"\n");
+    tt_w("src/b.c", "#include \"used.h\"\n#include \"used.h\"\n");
+    tt_run r = lt_lint(tt_dir, "--no-cache", "-v", "src", NULL);
     assert_true(tt_contains(r.out, "src/alone.h:2:1: error:"));
     assert_true(tt_contains(r.out, "src/used.h:1:1: error:"));
     assert_int_equal(strstr(strstr(r.out, "src/used.h"), "\n")[1], '\0'); /* nothing after: once */
     assert_true(tt_contains(r.err, "4 files, 3 translation units"));
     tt_free(&r);
     /* a header of a file outside the linted paths is not reported */
-    r = lt_lint(dir, "--no-cache", "src/a.c", NULL);
+    r = lt_lint(tt_dir, "--no-cache", "src/a.c", NULL);
     assert_int_equal(r.status, 0);
     assert_string_equal(r.out, "");
     tt_free(&r);
@@ -254,11 +232,11 @@ int main(void)
         cmocka_unit_test(test_jobs_identical_output),
         cmocka_unit_test(test_sorted_by_file_line_rule),
         cmocka_unit_test(test_move_empty_list),
-        cmocka_unit_test_setup_teardown(test_compile_database, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_extra_args, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_default_flags, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_language_after_dashes, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_headers, setup, teardown),
+        tt_scratch_test(test_compile_database),
+        tt_scratch_test(test_extra_args),
+        tt_scratch_test(test_default_flags),
+        tt_scratch_test(test_language_after_dashes),
+        tt_scratch_test(test_headers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,31 +22,9 @@
 #include "lint_test.h"
 #include "prefix_pch.h"
 
-static char *dir;
-
-static int setup(void **state)
-{
-    (void)state;
-    dir = tt_tmpdir();
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tt_rmtree(dir);
-    free(dir);
-    return 0;
-}
-
-static void w(const char *rel, const char *content)
-{
-    free(tt_write(dir, rel, content));
-}
-
 static void mkdir_in(const char *rel)
 {
-    char *p = tt_path(dir, rel);
+    char *p = tt_path(tt_dir, rel);
     assert_int_equal(mkdir(p, 0700), 0);
     free(p);
 }
@@ -139,38 +117,38 @@ static void test_text_starts_with(void **state)
 
 static void make_tree(void)
 {
-    w("sys/inner.h", "#ifndef INNER_H\n#define INNER_H\n#define HV_SCALE 3\n#endif\n");
-    w("sys/heavy.h", "#ifndef HEAVY_H\n#define HEAVY_H\n#include <math.h>\n#include <stddef.h>\n"
+    tt_w("sys/inner.h", "#ifndef INNER_H\n#define INNER_H\n#define HV_SCALE 3\n#endif\n");
+    tt_w("sys/heavy.h", "#ifndef HEAVY_H\n#define HEAVY_H\n#include <math.h>\n#include <stddef.h>\n"
                      "#include <inner.h>\n#define HV_SQ(x) ((x) * (x))\n"
                      "typedef struct hv_pair { double a, b; } hv_pair;\n"
                      "double hv_norm(const double *v, size_t n);\n#endif\n");
     /* no guard: read again when included again, which shows */
-    w("sys/loose.h", "#ifdef LOOSE_SEEN\n#define LOOSE_TWICE 1\n#endif\n#define LOOSE_SEEN 1\n");
-    w("sys/cblas.h", "#ifndef CBLAS_H\n#define CBLAS_H\n"
+    tt_w("sys/loose.h", "#ifdef LOOSE_SEEN\n#define LOOSE_TWICE 1\n#endif\n#define LOOSE_SEEN 1\n");
+    tt_w("sys/cblas.h", "#ifndef CBLAS_H\n#define CBLAS_H\n"
                      "void cblas_dscal(int n, double a, double *x, int incx);\n#endif\n");
-    w("sys/chain.h", "#ifndef CHAIN_H\n#define CHAIN_H\n#include <cblas.h>\n#endif\n");
+    tt_w("sys/chain.h", "#ifndef CHAIN_H\n#define CHAIN_H\n#include <cblas.h>\n#endif\n");
 #define PLAIN "#include <heavy.h>\n#include <stdio.h>\n#include <eh/eh.h>\n\n"
-    w("src/m0.c", "/* m0.c -- frontend code */\n" PLAIN FRONTEND_BODY("m0"));
-    w("src/m1.c", "// m1.c\n" PLAIN FRONTEND_BODY("m1"));
-    w("src/m2.c", PLAIN FRONTEND_BODY("m2") "#ifdef LOOSE_TWICE\n" FRONTEND_BODY("m2_twice") "#endif\n");
-    w("src/loose1.c", "#include <loose.h>\n#include <heavy.h>\n#include <stdio.h>\n#include <eh/eh.h>\n"
+    tt_w("src/m0.c", "/* m0.c -- frontend code */\n" PLAIN FRONTEND_BODY("m0"));
+    tt_w("src/m1.c", "// m1.c\n" PLAIN FRONTEND_BODY("m1"));
+    tt_w("src/m2.c", PLAIN FRONTEND_BODY("m2") "#ifdef LOOSE_TWICE\n" FRONTEND_BODY("m2_twice") "#endif\n");
+    tt_w("src/loose1.c", "#include <loose.h>\n#include <heavy.h>\n#include <stdio.h>\n#include <eh/eh.h>\n"
                       "#ifdef LOOSE_TWICE\n" FRONTEND_BODY("loose1") "#endif\n");
-    w("src/loose2.c", "#include <loose.h>\n#include <heavy.h>\n#include <stdio.h>\n#include <eh/eh.h>\n"
+    tt_w("src/loose2.c", "#include <loose.h>\n#include <heavy.h>\n#include <stdio.h>\n#include <eh/eh.h>\n"
                       FRONTEND_BODY("loose2"));
-    w("src/chain1.c", "#include <heavy.h>\n#include <chain.h>\n#include <stdio.h>\n#include <eh/eh.h>\n"
+    tt_w("src/chain1.c", "#include <heavy.h>\n#include <chain.h>\n#include <stdio.h>\n#include <eh/eh.h>\n"
                       FRONTEND_BODY("chain1") "void c1(double *x) { cblas_dscal(4, 2.0, x, 1); }\n");
-    w("src/chain2.c", "#include <heavy.h>\n#include <chain.h>\n#include <stdio.h>\n#include <eh/eh.h>\n"
+    tt_w("src/chain2.c", "#include <heavy.h>\n#include <chain.h>\n#include <stdio.h>\n#include <eh/eh.h>\n"
                       FRONTEND_BODY("chain2"));
-    w("src/direct.c", "#include <heavy.h>\n#include <stdio.h>\n#include <cblas.h>\n#include <eh/backend_api.h>\n#include <eh/eh.h>\n"
+    tt_w("src/direct.c", "#include <heavy.h>\n#include <stdio.h>\n#include <cblas.h>\n#include <eh/backend_api.h>\n#include <eh/eh.h>\n"
                       "void d(double *x) { cblas_dscal(4, 2.0, x, 1); }\n");
-    w("src/broken.c", "#include <heavy.h>\n#include <stdio.h>\n#include <eh/eh.h>\n"
+    tt_w("src/broken.c", "#include <heavy.h>\n#include <stdio.h>\n#include <eh/eh.h>\n"
                       FRONTEND_BODY("broken") "int oops(void) { return ; \n");
     /* a linted header the flags make a system header (-isystem src/inc) */
-    w("src/inc/proj.h", "#ifndef PROJ_H\n#define PROJ_H\n#include <cblas.h>\n"
+    tt_w("src/inc/proj.h", "#ifndef PROJ_H\n#define PROJ_H\n#include <cblas.h>\n"
                         "static inline void proj_scale(double *x) { cblas_dscal(4, 2.0, x, 1); }\n#endif\n");
-    w("src/p1.c", "#include <proj.h>\n#include <heavy.h>\nvoid p1(double *x) { proj_scale(x); }\n");
-    w("src/p2.c", "#include <proj.h>\n#include <heavy.h>\nvoid p2(double *x) { proj_scale(x); }\n");
-    w("src/macro_first.c", "#define HV_EXTRA 1\n#include <heavy.h>\n#include <stdio.h>\n"
+    tt_w("src/p1.c", "#include <proj.h>\n#include <heavy.h>\nvoid p1(double *x) { proj_scale(x); }\n");
+    tt_w("src/p2.c", "#include <proj.h>\n#include <heavy.h>\nvoid p2(double *x) { proj_scale(x); }\n");
+    tt_w("src/macro_first.c", "#define HV_EXTRA 1\n#include <heavy.h>\n#include <stdio.h>\n"
                            "#include <eh/eh.h>\n" FRONTEND_BODY("macro_first"));
     mkdir_in("tmp");
 }
@@ -206,10 +184,10 @@ static tt_run run_with(const char *pch, const char *const *extra, const char *af
         argv[n++] = after_dashdash;
     }
     argv[n] = NULL;
-    char *tmpdir = tt_fmt("TMPDIR=%s/tmp", dir);
+    char *tmpdir = tt_fmt("TMPDIR=%s/tmp", tt_dir);
     char *mode = tt_fmt("EMBERLINT_PCH=%s", pch);
     const char *env[] = {tmpdir, mode, NULL};
-    tt_run r = lt_emberlintv(dir, argv, env);
+    tt_run r = lt_emberlintv(tt_dir, argv, env);
     free(tmpdir);
     free(mode);
     return r;
@@ -233,7 +211,7 @@ static unsigned prefixed(const char *err, unsigned *pchs)
 
 static bool tmp_empty(void)
 {
-    char *t = tt_path(dir, "tmp");
+    char *t = tt_path(tt_dir, "tmp");
     DIR *d = opendir(t);
     free(t);
     assert_non_null(d);
@@ -330,30 +308,30 @@ static void test_forced_include_turns_it_off(void **state)
 static void test_language_from_the_arguments(void **state)
 {
     (void)state;
-    w("sys/dual.h", "#ifndef DUAL_H\n#define DUAL_H\n#ifdef __cplusplus\n#define DUAL_CXX 1\n"
+    tt_w("sys/dual.h", "#ifndef DUAL_H\n#define DUAL_H\n#ifdef __cplusplus\n#define DUAL_CXX 1\n"
                     "#endif\n#endif\n");
-    w("sys/heavy.h", "#ifndef HEAVY_H\n#define HEAVY_H\n#include <math.h>\n#include <stddef.h>\n"
+    tt_w("sys/heavy.h", "#ifndef HEAVY_H\n#define HEAVY_H\n#include <math.h>\n#include <stddef.h>\n"
                      "#define HV_SQ(x) ((x) * (x))\n#define HV_SCALE 3\n"
                      "double hv_norm(const double *v, size_t n);\n#endif\n");
     for (int i = 0; i < 3; i++) {
         char rel[32];
         snprintf(rel, sizeof rel, "src/c%d.c", i);
-        w(rel, "#include <dual.h>\n#include <heavy.h>\n#include <stdio.h>\n#include <eh/eh.h>\n"
+        tt_w(rel, "#include <dual.h>\n#include <heavy.h>\n#include <stdio.h>\n#include <eh/eh.h>\n"
                "#ifdef DUAL_CXX\n" FRONTEND_BODY("cxx_only") "#endif\n");
     }
     char *db = tt_fmt("[\n"
                       " {\"directory\": \"%s\", \"file\": \"src/c0.c\", \"command\": \"clang++ -c src/c0.c -isystem sys %s\"},\n"
                       " {\"directory\": \"%s\", \"file\": \"src/c1.c\", \"command\": \"clang++ -c src/c1.c -isystem sys %s\"},\n"
                       " {\"directory\": \"%s\", \"file\": \"src/c2.c\", \"command\": \"clang++ -c src/c2.c -isystem sys %s\"}\n]\n",
-                      dir, LT_INCLUDE, dir, LT_INCLUDE, dir, LT_INCLUDE);
-    w("build/compile_commands.json", db);
+                      tt_dir, LT_INCLUDE, tt_dir, LT_INCLUDE, tt_dir, LT_INCLUDE);
+    tt_w("build/compile_commands.json", db);
     free(db);
     const char *with_argv[] = {"-v", "--no-cache", "--format", "json", "-p", "build", "src", NULL};
     const char *without_argv[] = {"-v", "--no-cache", "--no-pch", "--format", "json", "-p", "build",
                                   "src", NULL};
     const char *env[] = {"EMBERLINT_PCH=always", NULL};
-    tt_run with = lt_emberlintv(dir, with_argv, env);
-    tt_run without = lt_emberlintv(dir, without_argv, NULL);
+    tt_run with = lt_emberlintv(tt_dir, with_argv, env);
+    tt_run without = lt_emberlintv(tt_dir, without_argv, NULL);
     assert_int_equal(prefixed(with.err, NULL), 3);
     assert_int_equal(with.status, without.status);
     assert_string_equal(with.out, without.out);
@@ -374,12 +352,12 @@ static void test_held_at_most_32(void **state)
         char rel[64], text[256];
         snprintf(rel, sizeof rel, "sys/h%02d.h", i);
         snprintf(text, sizeof text, "#ifndef H%02d_H\n#define H%02d_H\nint h%02d(int);\n#endif\n", i, i, i);
-        w(rel, text);
+        tt_w(rel, text);
         for (char c = 'a'; c <= 'b'; c++) {
             snprintf(rel, sizeof rel, "src/%c%02d.c", c, i);
             snprintf(text, sizeof text, "#include <h%02d.h>\nint %c%02d(int x) { return h%02d(x) / 2; }\n",
                      i, c, i, i);
-            w(rel, text);
+            tt_w(rel, text);
         }
     }
     const char *argv[] = {"-v", "-j", "1", "--no-cache", "--format", "json", "src", "--",
@@ -387,8 +365,8 @@ static void test_held_at_most_32(void **state)
     const char *argv_nopch[] = {"-v", "-j", "1", "--no-cache", "--no-pch", "--format", "json", "src",
                                 "--", "-isystem", "sys", NULL};
     const char *env[] = {"EMBERLINT_PCH=always", NULL};
-    tt_run with = lt_emberlintv(dir, argv, env);
-    tt_run without = lt_emberlintv(dir, argv_nopch, NULL);
+    tt_run with = lt_emberlintv(tt_dir, argv, env);
+    tt_run without = lt_emberlintv(tt_dir, argv_nopch, NULL);
     unsigned pchs = 0;
     assert_int_equal(prefixed(with.err, &pchs), 64);
     assert_int_equal(pchs, 32);
@@ -444,9 +422,9 @@ static tt_run cached_run(void)
     const char *argv[] = {"-v", "--cache-dir", "cache", "--format", "json", "src", "--",
                           "-isystem", "sys2", "-isystem", "sys", "-isystem", "src/inc",
                           LT_INCLUDE, NULL};
-    char *tmpdir = tt_fmt("TMPDIR=%s/tmp", dir);
+    char *tmpdir = tt_fmt("TMPDIR=%s/tmp", tt_dir);
     const char *env[] = {tmpdir, "EMBERLINT_PCH=always", NULL};
-    tt_run r = lt_emberlintv(dir, argv, env);
+    tt_run r = lt_emberlintv(tt_dir, argv, env);
     free(tmpdir);
     return r;
 }
@@ -475,7 +453,7 @@ static void test_cache_sees_prefix_headers(void **state)
     tt_free(&warm);
 
     /* an edit of the prefix's nested header: nothing is current */
-    w("sys/inner.h", "#ifndef INNER_H\n#define INNER_H\n#define HV_SCALE 4\n#endif\n");
+    tt_w("sys/inner.h", "#ifndef INNER_H\n#define INNER_H\n#define HV_SCALE 4\n#endif\n");
     tt_run edited = cached_run();
     assert_int_equal(from_cache(edited.err), 0);
     tt_free(&edited);
@@ -484,7 +462,7 @@ static void test_cache_sees_prefix_headers(void **state)
     tt_free(&edited);
 
     /* a new header where the prefix's include search looked first */
-    w("sys2/inner.h", "#ifndef INNER_H\n#define INNER_H\n#define HV_SCALE 5\n#endif\n");
+    tt_w("sys2/inner.h", "#ifndef INNER_H\n#define INNER_H\n#define HV_SCALE 5\n#endif\n");
     tt_run shadowed = cached_run();
     assert_int_equal(from_cache(shadowed.err), 0);
     tt_free(&shadowed);
@@ -497,13 +475,13 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_leading_includes),
         cmocka_unit_test(test_text_starts_with),
-        cmocka_unit_test_setup_teardown(test_same_report_as_without, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_same_report_with_libeh_installed, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_forced_include_turns_it_off, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_language_from_the_arguments, setup, teardown),
+        tt_scratch_test(test_same_report_as_without),
+        tt_scratch_test(test_same_report_with_libeh_installed),
+        tt_scratch_test(test_forced_include_turns_it_off),
+        tt_scratch_test(test_language_from_the_arguments),
         cmocka_unit_test(test_same_on_fixtures_and_tree),
-        cmocka_unit_test_setup_teardown(test_held_at_most_32, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_cache_sees_prefix_headers, setup, teardown),
+        tt_scratch_test(test_held_at_most_32),
+        tt_scratch_test(test_cache_sees_prefix_headers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

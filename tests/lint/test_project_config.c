@@ -13,44 +13,22 @@
 
 #include "lint_test.h"
 
-static char *dir;
-
-static int setup(void **state)
-{
-    (void)state;
-    dir = tt_tmpdir();
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tt_rmtree(dir);
-    free(dir);
-    return 0;
-}
-
-static void w(const char *rel, const char *content)
-{
-    free(tt_write(dir, rel, content));
-}
-
 /* emberlint in dir (every rule), the run kept for its output. */
 static tt_run run(const char *a, const char *b, const char *c)
 {
-    return lt_emberlint(dir, "--no-cache", "--color", "never", a, b, c, NULL);
+    return lt_emberlint(tt_dir, "--no-cache", "--color", "never", a, b, c, NULL);
 }
 
 /* A project of its own: its frontend header tensor/api.h, storage read
  * through tensor_data_f32(), BLAS called directly. */
 static void project_tree(void)
 {
-    w("include/tensor/api.h", "#ifndef API_H\n#define API_H\n"
+    tt_w("include/tensor/api.h", "#ifndef API_H\n#define API_H\n"
                               "struct tensor;\n"
                               "float *tensor_data_f32(struct tensor *t);\n"
                               "struct tensor *tensor_matmul(struct tensor *a, struct tensor *b);\n"
                               "#endif\n");
-    w("src/uses.c", "#include <math.h>\n"
+    tt_w("src/uses.c", "#include <math.h>\n"
                     "#include <cblas.h>\n"
                     "#include \"../include/tensor/api.h\"\n"
                     "void gemm(const float *a, const float *b, float *c, int n)\n"
@@ -64,7 +42,7 @@ static void project_tree(void)
                     "    p[0] = p[1] * 2.0f;\n"
                     "    return sqrtf(p[2]) + (float)(k / 2);\n"
                     "}\n");
-    w("src/unused.c", "#include <cblas.h>\n"
+    tt_w("src/unused.c", "#include <cblas.h>\n"
                       "int unused(void) { return 1; }\n");
 }
 
@@ -72,7 +50,7 @@ static void test_neutral_without_libeh(void **state)
 {
     (void)state;
     project_tree();
-    w(".emberlint.json", "{\"storage_accessors\": [\"tensor_data_f32\"]}\n");
+    tt_w(".emberlint.json", "{\"storage_accessors\": [\"tensor_data_f32\"]}\n");
     tt_run r = run("src", NULL, NULL);
     assert_int_equal(r.status, 1);
     assert_true(tt_contains(r.out, "src/uses.c:2:1: error: frontend code includes backend-private "
@@ -86,7 +64,7 @@ static void test_neutral_without_libeh(void **state)
     assert_false(tt_contains(r.out, "eh_"));
     tt_free(&r);
     /* the fix only removes an unused include */
-    r = lt_emberlint(dir, "--no-cache", "--select", "EH101", "--diff", "src/unused.c", NULL);
+    r = lt_emberlint(tt_dir, "--no-cache", "--select", "EH101", "--diff", "src/unused.c", NULL);
     assert_int_equal(r.status, 1);
     assert_true(tt_contains(r.out, "-#include <cblas.h>\n"));
     assert_false(tt_contains(r.out, "+#include"));
@@ -97,7 +75,7 @@ static void test_project_replacements(void **state)
 {
     (void)state;
     project_tree();
-    w(".emberlint.json", "{\n"
+    tt_w(".emberlint.json", "{\n"
                          "  \"frontend_include\": \"tensor/api.h\",\n"
                          "  \"storage_accessors\": [\"tensor_data_f32\"],\n"
                          "  \"replacements\": {\"cblas_sgemm\": \"tensor_matmul\", \"*\": \"tensor_scale\",\n"
@@ -112,7 +90,7 @@ static void test_project_replacements(void **state)
     assert_true(tt_contains(r.out, "or use tensor_div on tensors [EH302]"));
     assert_false(tt_contains(r.out, "eh_"));
     tt_free(&r);
-    r = lt_emberlint(dir, "--no-cache", "--select", "EH101", "--diff", "src/unused.c", NULL);
+    r = lt_emberlint(tt_dir, "--no-cache", "--select", "EH101", "--diff", "src/unused.c", NULL);
     assert_true(tt_contains(r.out, "-#include <cblas.h>\n+#include <tensor/api.h>\n"));
     tt_free(&r);
 }
@@ -121,10 +99,10 @@ static void test_libeh_keeps_its_suggestions(void **state)
 {
     (void)state;
     /* the same BLAS call in a file that uses libeh */
-    w("src/eh.c", "#include <eh/eh.h>\n"
+    tt_w("src/eh.c", "#include <eh/eh.h>\n"
                   "#include <cblas.h>\n"
                   "float dot(const float *a, const float *b) { return cblas_sdot(3, a, 1, b, 1); }\n");
-    tt_run r = lt_emberlint(dir, "--no-cache", "src", "--", LT_INCLUDE, NULL);
+    tt_run r = lt_emberlint(tt_dir, "--no-cache", "src", "--", LT_INCLUDE, NULL);
     assert_true(tt_contains(r.out, "include <eh/eh.h> and call ops instead [EH101]"));
     assert_true(tt_contains(r.out, "'cblas_sdot'; use eh_dot [EH102]"));
     tt_free(&r);
@@ -134,18 +112,18 @@ static void test_vendor_header_of_the_project(void **state)
 {
     (void)state;
     /* the project's own cuda.h is not CUDA's; removing a default works */
-    w("src/cuda.h", "int cuda_ready(void);\n");
-    w("src/cuda.c", "#include \"cuda.h\"\nint cuda_ready(void) { return 1; }\n");
-    w("src/a.c", "#include \"cuda.h\"\nint a(void) { return cuda_ready(); }\n");
-    w("src/b.c", "#include <cufft.h>\nint b;\n");
-    tt_run r = lt_emberlint(dir, "--no-cache", "--select", "EH1", "src", NULL);
+    tt_w("src/cuda.h", "int cuda_ready(void);\n");
+    tt_w("src/cuda.c", "#include \"cuda.h\"\nint cuda_ready(void) { return 1; }\n");
+    tt_w("src/a.c", "#include \"cuda.h\"\nint a(void) { return cuda_ready(); }\n");
+    tt_w("src/b.c", "#include <cufft.h>\nint b;\n");
+    tt_run r = lt_emberlint(tt_dir, "--no-cache", "--select", "EH1", "src", NULL);
     assert_false(tt_contains(r.out, "a.c"));
     assert_false(tt_contains(r.out, "cuda.c"));
     assert_true(tt_contains(r.out, "src/b.c:1:1: error: frontend code includes backend-private header "
                                    "'cufft.h'"));
     tt_free(&r);
-    w(".emberlint.json", "{\"vendor_headers\": {\"remove\": [\"cufft.h\"]}}\n");
-    r = lt_emberlint(dir, "--no-cache", "--select", "EH101", "src", NULL);
+    tt_w(".emberlint.json", "{\"vendor_headers\": {\"remove\": [\"cufft.h\"]}}\n");
+    r = lt_emberlint(tt_dir, "--no-cache", "--select", "EH101", "src", NULL);
     assert_int_equal(r.status, 0);
     tt_free(&r);
 }
@@ -153,19 +131,19 @@ static void test_vendor_header_of_the_project(void **state)
 static void test_nested_inheritance(void **state)
 {
     (void)state;
-    w(".emberlint.json", "{\"backend_macros\": [\"USE_GPU\"], \"rules\": {\"EH101\": \"warning\"}}\n");
-    w("top.c", "#ifdef USE_GPU\nint g;\n#endif\n");
+    tt_w(".emberlint.json", "{\"backend_macros\": [\"USE_GPU\"], \"rules\": {\"EH101\": \"warning\"}}\n");
+    tt_w("top.c", "#ifdef USE_GPU\nint g;\n#endif\n");
     /* inherits the macro and EH101's severity, adds an exclude */
-    w("sub/.emberlint.json", "{\"exclude\": [\"gen/\"]}\n");
-    w("sub/inner.c", "#ifdef USE_GPU\nint g;\n#endif\n#include <cblas.h>\n");
-    w("sub/gen/skipped.c", "#include <cblas.h>\n");
+    tt_w("sub/.emberlint.json", "{\"exclude\": [\"gen/\"]}\n");
+    tt_w("sub/inner.c", "#ifdef USE_GPU\nint g;\n#endif\n#include <cblas.h>\n");
+    tt_w("sub/gen/skipped.c", "#include <cblas.h>\n");
     /* stops inheriting: the built-in only, then its own keys */
-    w("alone/.emberlint.json", "{\"root\": true, \"rules\": {\"EH103\": \"note\"}}\n");
-    w("alone/x.c", "#ifdef USE_GPU\nint g;\n#endif\n#include <cblas.h>\n");
+    tt_w("alone/.emberlint.json", "{\"root\": true, \"rules\": {\"EH103\": \"note\"}}\n");
+    tt_w("alone/x.c", "#ifdef USE_GPU\nint g;\n#endif\n#include <cblas.h>\n");
     /* removes what it inherits */
-    w("lax/.emberlint.json", "{\"backend_macros\": {\"remove\": [\"USE_GPU\"]}}\n");
-    w("lax/y.c", "#ifdef USE_GPU\nint g;\n#endif\n");
-    tt_run r = lt_emberlint(dir, "--no-cache", "--select", "EH101,EH103", ".", NULL);
+    tt_w("lax/.emberlint.json", "{\"backend_macros\": {\"remove\": [\"USE_GPU\"]}}\n");
+    tt_w("lax/y.c", "#ifdef USE_GPU\nint g;\n#endif\n");
+    tt_run r = lt_emberlint(tt_dir, "--no-cache", "--select", "EH101,EH103", ".", NULL);
     assert_true(tt_contains(r.out, "top.c:1:8: error: "));
     assert_true(tt_contains(r.out, "sub/inner.c:1:8: error: "));
     assert_true(tt_contains(r.out, "sub/inner.c:4:1: warning: "));
@@ -175,7 +153,7 @@ static void test_nested_inheritance(void **state)
     assert_false(tt_contains(r.out, "lax/y.c"));
     tt_free(&r);
     /* where each value comes from */
-    r = lt_emberlint(dir, "--show-config", "sub/inner.c", NULL);
+    r = lt_emberlint(tt_dir, "--show-config", "sub/inner.c", NULL);
     assert_int_equal(r.status, 0);
     assert_true(tt_contains(r.out, "# files, outermost first: built-in <- .emberlint.json <- sub/.emberlint.json\n"));
     assert_true(tt_contains(r.out, "  \"USE_GPU\"                           # .emberlint.json:1:21\n"));
@@ -183,7 +161,7 @@ static void test_nested_inheritance(void **state)
     assert_true(tt_contains(r.out, "  EH101 backend-include                warning  # .emberlint.json:1:43\n"));
     assert_true(tt_contains(r.out, "  \"build/\"                            # built-in (rules/default.json:"));
     tt_free(&r);
-    r = lt_emberlint(dir, "--show-config", "alone", NULL);
+    r = lt_emberlint(tt_dir, "--show-config", "alone", NULL);
     assert_true(tt_contains(r.out, "# files, outermost first: built-in <- alone/.emberlint.json\n"));
     assert_false(tt_contains(r.out, "USE_GPU"));
     tt_free(&r);
@@ -214,10 +192,10 @@ static void test_errors_at_their_position(void **state)
         {"{\"languages\": [\"rust\"]}", ":1:16: \"languages\": expected \"c\" or \"c++\", got 'rust'\n"},
         {"{\"root\": 1}", ":1:2: \"root\": expected true or false\n"},
     };
-    w("src/a.c", "int a;\n");
+    tt_w("src/a.c", "int a;\n");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        w("src/.emberlint.json", cases[i].text);
-        tt_run r = lt_lint(dir, "--no-cache", "src", NULL);
+        tt_w("src/.emberlint.json", cases[i].text);
+        tt_run r = lt_lint(tt_dir, "--no-cache", "src", NULL);
         char *want = tt_fmt("emberlint: src/.emberlint.json%s", cases[i].message);
         if (r.status != 2 || strcmp(r.err, want) != 0) {
             print_error("case %zu: status %d\nstderr: %swanted: %s", i, r.status, r.err, want);
@@ -231,19 +209,19 @@ static void test_errors_at_their_position(void **state)
 static void test_backend_names_and_patterns(void **state)
 {
     (void)state;
-    w(".emberlint.json", "{\n"
+    tt_w(".emberlint.json", "{\n"
                          "  \"backend_dirs\": [\"src/ggml-<name>/\", \"src/missing-<name>/\"],\n"
                          "  \"backend_files\": {\"gpu\": [\"/src/gpu.c\", \"/src/gpu.h\"]},\n"
                          "  \"core_paths\": [\"/src/nowhere/\"]\n"
                          "}\n");
-    w("src/ggml-cuda/impl.h", "int cuda_impl(void);\n");
-    w("src/ggml-cuda/impl.c", "#include \"impl.h\"\nint cuda_impl(void) { return 1; }\n");
-    w("src/ggml-impl.h", "int shared(void);\n"); /* a file, not a backend directory */
-    w("src/gpu.c", "int gpu(void) { return 2; }\n");
-    w("src/gpu.h", "int gpu(void);\n");
-    w("src/app.c", "#include \"ggml-cuda/impl.h\"\n#include \"ggml-impl.h\"\nint app(void) { return cuda_impl(); }\n");
-    w("src/caller.c", "#include \"gpu.h\"\nint caller(void) { return gpu(); }\n");
-    tt_run r = lt_emberlint(dir, "--no-cache", "--select", "EH101,EH102", ".", NULL);
+    tt_w("src/ggml-cuda/impl.h", "int cuda_impl(void);\n");
+    tt_w("src/ggml-cuda/impl.c", "#include \"impl.h\"\nint cuda_impl(void) { return 1; }\n");
+    tt_w("src/ggml-impl.h", "int shared(void);\n"); /* a file, not a backend directory */
+    tt_w("src/gpu.c", "int gpu(void) { return 2; }\n");
+    tt_w("src/gpu.h", "int gpu(void);\n");
+    tt_w("src/app.c", "#include \"ggml-cuda/impl.h\"\n#include \"ggml-impl.h\"\nint app(void) { return cuda_impl(); }\n");
+    tt_w("src/caller.c", "#include \"gpu.h\"\nint caller(void) { return gpu(); }\n");
+    tt_run r = lt_emberlint(tt_dir, "--no-cache", "--select", "EH101,EH102", ".", NULL);
     assert_true(tt_contains(r.out, "src/app.c:1:1: error: frontend code includes 'ggml-cuda/impl.h', a "
                                    "header of backend 'cuda' (src/ggml-cuda/) [EH101]"));
     assert_true(tt_contains(r.out, "call to backend function 'cuda_impl' of backend 'cuda' [EH102]"));
@@ -258,10 +236,10 @@ static void test_backend_names_and_patterns(void **state)
                                    "'/src/nowhere/' matches none of the linted files\n"));
     assert_false(tt_contains(r.err, "ggml-<name>"));
     tt_free(&r);
-    r = lt_emberlint(dir, "--show-config", "src/gpu.c", NULL);
+    r = lt_emberlint(tt_dir, "--show-config", "src/gpu.c", NULL);
     assert_true(tt_contains(r.out, "# the configuration of src/gpu.c: backend 'gpu', c\n"));
     tt_free(&r);
-    r = lt_emberlint(dir, "--show-config", "src/ggml-cuda/impl.c", NULL);
+    r = lt_emberlint(tt_dir, "--show-config", "src/ggml-cuda/impl.c", NULL);
     assert_true(tt_contains(r.out, ": backend 'cuda', c\n"));
     assert_true(tt_contains(r.out, "  \"cuda\"                              # found in the linted tree\n"));
     tt_free(&r);
@@ -273,19 +251,19 @@ static void test_backend_names_and_patterns(void **state)
 static void test_anchored_patterns_stay_in_their_root(void **state)
 {
     (void)state;
-    w("vendor/include/accel.h", "int accel_run(void);\n");
-    w("vendor/gpu/cuda/k.h", "int vk_run(void);\n");
-    w("proj/.emberlint.json", "{\"root\": true, \"backend_dirs\": [\"/gpu/<name>/\"],\n"
+    tt_w("vendor/include/accel.h", "int accel_run(void);\n");
+    tt_w("vendor/gpu/cuda/k.h", "int vk_run(void);\n");
+    tt_w("proj/.emberlint.json", "{\"root\": true, \"backend_dirs\": [\"/gpu/<name>/\"],\n"
                               " \"backend_headers\": [\"/include/accel.h\"]}\n");
-    w("proj/gpu/cuda/own.h", "int own_k(void);\n");
-    w("proj/gpu/cuda/own.c", "#include \"own.h\"\nint own_k(void) { return 1; }\n");
-    w("proj/include/accel.h", "int accel_own(void);\n");
-    w("proj/src/app.c", "#include \"include/accel.h\"\n#include \"gpu/cuda/k.h\"\n"
+    tt_w("proj/gpu/cuda/own.h", "int own_k(void);\n");
+    tt_w("proj/gpu/cuda/own.c", "#include \"own.h\"\nint own_k(void) { return 1; }\n");
+    tt_w("proj/include/accel.h", "int accel_own(void);\n");
+    tt_w("proj/src/app.c", "#include \"include/accel.h\"\n#include \"gpu/cuda/k.h\"\n"
                         "int app(void) { return accel_run() + vk_run(); }\n");
-    w("proj/src/inside.c", "#include \"../gpu/cuda/own.h\"\n#include \"../include/accel.h\"\n"
+    tt_w("proj/src/inside.c", "#include \"../gpu/cuda/own.h\"\n#include \"../include/accel.h\"\n"
                            "int inside(void) { return own_k() + accel_own(); }\n");
-    char *proj = tt_path(dir, "proj");
-    char *inc = tt_fmt("-I%s/vendor", dir);
+    char *proj = tt_path(tt_dir, "proj");
+    char *inc = tt_fmt("-I%s/vendor", tt_dir);
     tt_run r = lt_emberlint(proj, "--no-cache", "--color", "never", "--select", "EH101,EH102", "src",
                             "gpu", "--", inc, NULL);
     if (tt_contains(r.out, "src/app.c"))
@@ -305,13 +283,13 @@ static void test_cxx_from_the_compile_database(void **state)
     (void)state;
     const char *cxx = "namespace n { template <typename T> T id(T x) { return x; } }\n"
                       "int f() { return n::id(1); }\n";
-    w("src/by_driver.c", cxx);      /* g++ compiles a .c file as C++ */
-    w("src/by_x.c", cxx);           /* -x c++ */
-    w("src/by_std.c", cxx);         /* -std=gnu++17 */
-    w("src/by_ext.cc", cxx);        /* cc picks C++ by the extension */
-    w("src/plain.c", "int g(void) { return 0; }\n");
-    w("src/util.hpp", "#pragma once\nnamespace n { struct s { int v = 0; }; }\n");
-    w("src/uses_util.cc", "#include \"util.hpp\"\nint h() { n::s x; return x.v; }\n");
+    tt_w("src/by_driver.c", cxx);      /* g++ compiles a .c file as C++ */
+    tt_w("src/by_x.c", cxx);           /* -x c++ */
+    tt_w("src/by_std.c", cxx);         /* -std=gnu++17 */
+    tt_w("src/by_ext.cc", cxx);        /* cc picks C++ by the extension */
+    tt_w("src/plain.c", "int g(void) { return 0; }\n");
+    tt_w("src/util.hpp", "#pragma once\nnamespace n { struct s { int v = 0; }; }\n");
+    tt_w("src/uses_util.cc", "#include \"util.hpp\"\nint h() { n::s x; return x.v; }\n");
     char *db = tt_fmt("[\n"
                       "{\"directory\": \"%s\", \"file\": \"src/by_driver.c\", \"command\": \"/usr/bin/g++ -c src/by_driver.c\"},\n"
                       "{\"directory\": \"%s\", \"file\": \"src/by_x.c\", \"command\": \"cc -x c++ -c src/by_x.c\"},\n"
@@ -319,25 +297,25 @@ static void test_cxx_from_the_compile_database(void **state)
                       "{\"directory\": \"%s\", \"file\": \"src/by_ext.cc\", \"command\": \"cc -c src/by_ext.cc\"},\n"
                       "{\"directory\": \"%s\", \"file\": \"src/uses_util.cc\", \"command\": \"c++ -c src/uses_util.cc\"},\n"
                       "{\"directory\": \"%s\", \"file\": \"src/plain.c\", \"command\": \"cc -std=c11 -c src/plain.c\"}\n"
-                      "]\n", dir, dir, dir, dir, dir, dir);
-    w("build/compile_commands.json", db);
+                      "]\n", tt_dir, tt_dir, tt_dir, tt_dir, tt_dir, tt_dir);
+    tt_w("build/compile_commands.json", db);
     free(db);
     /* every entry of the database, C++ ones as C++ */
-    tt_run r = lt_emberlint(dir, "--no-cache", "-p", "build", NULL);
+    tt_run r = lt_emberlint(tt_dir, "--no-cache", "-p", "build", NULL);
     if (r.status != 0)
         print_error("%s%s", r.out, r.err);
     assert_int_equal(r.status, 0);
     tt_free(&r);
     /* a walk takes .cc/.hpp only when the configuration says so; the
      * header is then parsed (through its includer) as C++ */
-    r = lt_emberlint(dir, "--no-cache", "-v", "src/by_ext.cc", "src/plain.c", NULL);
+    r = lt_emberlint(tt_dir, "--no-cache", "-v", "src/by_ext.cc", "src/plain.c", NULL);
     assert_int_equal(r.status, 0);
     tt_free(&r);
-    r = lt_emberlint(dir, "--no-cache", "-v", "src", NULL);
+    r = lt_emberlint(tt_dir, "--no-cache", "-v", "src", NULL);
     assert_true(tt_contains(r.err, "emberlint: 4 files,")); /* the .c files */
     tt_free(&r);
-    w(".emberlint.json", "{\"languages\": [\"c\", \"c++\"]}\n");
-    r = lt_emberlint(dir, "--no-cache", "-v", "-p", "build", "src", NULL);
+    tt_w(".emberlint.json", "{\"languages\": [\"c\", \"c++\"]}\n");
+    r = lt_emberlint(tt_dir, "--no-cache", "-v", "-p", "build", "src", NULL);
     assert_true(tt_contains(r.err, "emberlint: 7 files,"));
     assert_int_equal(r.status, 0);
     tt_free(&r);
@@ -346,28 +324,28 @@ static void test_cxx_from_the_compile_database(void **state)
 static void test_what_the_database_builds(void **state)
 {
     (void)state;
-    w("src/a.c", "int a(void) { return 0; }\n");
-    w("src/unbuilt.c", "#include <cblas.h>\n");    /* a backend this build leaves out */
+    tt_w("src/a.c", "int a(void) { return 0; }\n");
+    tt_w("src/unbuilt.c", "#include <cblas.h>\n");    /* a backend this build leaves out */
     char *db = tt_fmt("[\n"
                       "{\"directory\": \"%s\", \"file\": \"src/a.c\", \"command\": \"cc -c src/a.c\"},\n"
                       "{\"directory\": \"%s\", \"file\": \"src/generated.c\", \"command\": \"cc -c src/generated.c\"}\n"
-                      "]\n", dir, dir);
-    w("build/compile_commands.json", db);
+                      "]\n", tt_dir, tt_dir);
+    tt_w("build/compile_commands.json", db);
     free(db);
     /* a walk skips the source the database does not list, with one note */
-    tt_run r = lt_emberlint(dir, "--no-cache", "-p", "build", "src", NULL);
+    tt_run r = lt_emberlint(tt_dir, "--no-cache", "-p", "build", "src", NULL);
     assert_int_equal(r.status, 0);
     assert_true(tt_contains(r.err, "emberlint: 1 source file under the paths is not in "
                                    "compile_commands.json (not built in this configuration): not "
                                    "linted (a file named on the command line is)\n"));
     tt_free(&r);
     /* named, it is linted */
-    r = lt_emberlint(dir, "--no-cache", "-p", "build", "src/unbuilt.c", NULL);
+    r = lt_emberlint(tt_dir, "--no-cache", "-p", "build", "src/unbuilt.c", NULL);
     assert_int_equal(r.status, 1);
     tt_free(&r);
     /* the database's own files: one that does not exist yet is a warning,
      * not an I/O error */
-    r = lt_emberlint(dir, "--no-cache", "-p", "build", NULL);
+    r = lt_emberlint(tt_dir, "--no-cache", "-p", "build", NULL);
     assert_int_equal(r.status, 0);
     assert_true(tt_contains(r.err, "emberlint: warning: 1 file listed in compile_commands.json "
                                    "does not exist (generated by the build? build first), e.g. "));
@@ -377,16 +355,16 @@ static void test_what_the_database_builds(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_neutral_without_libeh, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_project_replacements, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_libeh_keeps_its_suggestions, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_vendor_header_of_the_project, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_nested_inheritance, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_errors_at_their_position, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_backend_names_and_patterns, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_anchored_patterns_stay_in_their_root, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_cxx_from_the_compile_database, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_what_the_database_builds, setup, teardown),
+        tt_scratch_test(test_neutral_without_libeh),
+        tt_scratch_test(test_project_replacements),
+        tt_scratch_test(test_libeh_keeps_its_suggestions),
+        tt_scratch_test(test_vendor_header_of_the_project),
+        tt_scratch_test(test_nested_inheritance),
+        tt_scratch_test(test_errors_at_their_position),
+        tt_scratch_test(test_backend_names_and_patterns),
+        tt_scratch_test(test_anchored_patterns_stay_in_their_root),
+        tt_scratch_test(test_cxx_from_the_compile_database),
+        tt_scratch_test(test_what_the_database_builds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,33 +11,17 @@
 
 #include "lint_test.h"
 
-static char *dir;
-
 static int setup(void **state)
 {
-    (void)state;
-    dir = tt_tmpdir();
-    free(tt_write(dir, "src/bad.c", "#include <cblas.h>\n"));
+    tt_scratch_setup(state);
+    free(tt_write(tt_dir, "src/bad.c", "#include <cblas.h>\n"));
     return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tt_rmtree(dir);
-    free(dir);
-    return 0;
-}
-
-static void w(const char *rel, const char *content)
-{
-    free(tt_write(dir, rel, content));
 }
 
 static void test_missing_path(void **state)
 {
     (void)state;
-    tt_run r = lt_lint(dir, "--no-cache", "nope.c", "src", "no/such/dir", NULL);
+    tt_run r = lt_lint(tt_dir, "--no-cache", "nope.c", "src", "no/such/dir", NULL);
     assert_int_equal(r.status, 2); /* an I/O error wins over findings */
     assert_true(tt_contains(r.err, "emberlint: nope.c: No such file or directory\n"));
     assert_true(tt_contains(r.err, "emberlint: no/such/dir: No such file or directory\n"));
@@ -50,19 +34,19 @@ static void test_unreadable(void **state)
     (void)state;
     /* /proc/self/mem opens but cannot be read at offset 0 -- unreadable
      * even for root, who ignores permission bits. */
-    char *link = tt_path(dir, "src/mem.c");
+    char *link = tt_path(tt_dir, "src/mem.c");
     assert_int_equal(symlink("/proc/self/mem", link), 0);
     free(link);
-    tt_run r = lt_lint(dir, "--no-cache", "src", NULL);
+    tt_run r = lt_lint(tt_dir, "--no-cache", "src", NULL);
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "src/mem.c: cannot read: "));
     assert_true(tt_contains(r.out, "src/bad.c:1:1: error:"));
     tt_free(&r);
     if (geteuid() != 0) {
-        w("locked/x.c", "int x;\n");
-        char *p = tt_path(dir, "locked/x.c");
+        tt_w("locked/x.c", "int x;\n");
+        char *p = tt_path(tt_dir, "locked/x.c");
         chmod(p, 0);
-        r = lt_lint(dir, "--no-cache", "locked", NULL);
+        r = lt_lint(tt_dir, "--no-cache", "locked", NULL);
         assert_int_equal(r.status, 2);
         assert_true(tt_contains(r.err, "emberlint: locked/x.c: cannot read: Permission denied"));
         tt_free(&r);
@@ -74,16 +58,16 @@ static void test_unreadable(void **state)
 static void test_binary_and_empty(void **state)
 {
     (void)state;
-    char *p = tt_path(dir, "src/blob.c");
+    char *p = tt_path(tt_dir, "src/blob.c");
     FILE *f = fopen(p, "wb");
     assert_non_null(f);
     const unsigned char bytes[] = {0x7f, 'E', 'L', 'F', 0, 0, 1, 2, 0xff, 0xfe, 0};
     fwrite(bytes, 1, sizeof bytes, f);
     fclose(f);
     free(p);
-    w("src/empty.c", "");
-    w("src/empty.h", "");
-    tt_run r = lt_lint(dir, "--no-cache", "--format", "json", "src", NULL);
+    tt_w("src/empty.c", "");
+    tt_w("src/empty.h", "");
+    tt_run r = lt_lint(tt_dir, "--no-cache", "--format", "json", "src", NULL);
     assert_int_equal(r.status, 1);
     assert_true(tt_contains(r.err, "emberlint: warning: "));
     assert_true(tt_contains(r.err, "src/blob.c: binary file (contains NUL bytes), skipped\n"));
@@ -97,19 +81,19 @@ static void test_binary_and_empty(void **state)
 static void test_symlink_loops(void **state)
 {
     (void)state;
-    char *p = tt_path(dir, "src/loop");
+    char *p = tt_path(tt_dir, "src/loop");
     assert_int_equal(symlink("..", p), 0); /* src/loop -> the tree above */
     free(p);
-    p = tt_path(dir, "src/self.c");
+    p = tt_path(tt_dir, "src/self.c");
     assert_int_equal(symlink("self.c", p), 0);
     free(p);
-    p = tt_path(dir, "src/dangling.c");
+    p = tt_path(tt_dir, "src/dangling.c");
     assert_int_equal(symlink("nowhere.c", p), 0);
     free(p);
-    p = tt_path(dir, "src/alias.c");
+    p = tt_path(tt_dir, "src/alias.c");
     assert_int_equal(symlink("bad.c", p), 0); /* the same file twice: linted once */
     free(p);
-    tt_run r = lt_lint(dir, "--no-cache", "--format", "json", ".", NULL);
+    tt_run r = lt_lint(tt_dir, "--no-cache", "--format", "json", ".", NULL);
     assert_int_equal(r.status, 1);
     assert_true(tt_contains(r.err, "emberlint: warning: src/loop: symlink loop, skipped\n"));
     assert_true(tt_contains(r.err, "emberlint: warning: src/self.c: symlink loop, skipped\n"));
@@ -119,7 +103,7 @@ static void test_symlink_loops(void **state)
     json_object_put(j);
     tt_free(&r);
     /* named directly */
-    r = lt_lint(dir, "--no-cache", "src/self.c", NULL);
+    r = lt_lint(tt_dir, "--no-cache", "src/self.c", NULL);
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "emberlint: src/self.c: symlink loop\n"));
     tt_free(&r);
@@ -130,10 +114,10 @@ static void test_non_utf8(void **state)
     (void)state;
     /* Latin-1 in comments and strings, a non-UTF-8 file name and a
      * non-UTF-8 backend directory name that ends up in a message. */
-    w("src/latin1.c", "/* caf\xe9 */\nstatic const char *s = \"na\xefve\";\n#include \"../backends/bl\xff" "as/x.h\"\n");
-    w("backends/bl\xff" "as/x.h", "int x;\n");
-    w("src/\xff\xfe.c", "#include <lapacke.h>\n");
-    tt_run r = lt_lint(dir, "--no-cache", "--format", "json", "src", NULL);
+    tt_w("src/latin1.c", "/* caf\xe9 */\nstatic const char *s = \"na\xefve\";\n#include \"../backends/bl\xff" "as/x.h\"\n");
+    tt_w("backends/bl\xff" "as/x.h", "int x;\n");
+    tt_w("src/\xff\xfe.c", "#include <lapacke.h>\n");
+    tt_run r = lt_lint(tt_dir, "--no-cache", "--format", "json", "src", NULL);
     assert_int_equal(r.status, 1);
     struct json_tokener *tok = json_tokener_new();
     json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
@@ -148,7 +132,7 @@ static void test_non_utf8(void **state)
     json_object_put(j);
     tt_free(&r);
     /* SARIF and text too */
-    r = lt_lint(dir, "--no-cache", "--format", "sarif", "src", NULL);
+    r = lt_lint(tt_dir, "--no-cache", "--format", "sarif", "src", NULL);
     json_object *s = tt_json(r.out);
     json_object_put(s);
     tt_free(&r);
@@ -158,8 +142,8 @@ static void test_large_and_deep(void **state)
 {
     (void)state;
     /* ~6 MB of C */
-    char *p = tt_path(dir, "big/large.c");
-    free(tt_write(dir, "big/large.c", ""));
+    char *p = tt_path(tt_dir, "big/large.c");
+    free(tt_write(tt_dir, "big/large.c", ""));
     FILE *f = fopen(p, "w");
     assert_non_null(f);
     fputs("#include <cblas.h>\nstatic const int table[] = {\n", f);
@@ -168,8 +152,8 @@ static void test_large_and_deep(void **state)
     fputs("};\nint large(void) { return table[7]; }\n", f);
     fclose(f);
     /* 30000 operands in one expression: a very deep tree */
-    free(tt_write(dir, "deep/deep.c", ""));
-    char *q = tt_path(dir, "deep/deep.c");
+    free(tt_write(tt_dir, "deep/deep.c", ""));
+    char *q = tt_path(tt_dir, "deep/deep.c");
     f = fopen(q, "w");
     assert_non_null(f);
     fputs("#include <lapacke.h>\nint deep(int x) { return x", f);
@@ -177,14 +161,14 @@ static void test_large_and_deep(void **state)
         fputs(" + x", f);
     fputs("; }\n", f);
     fclose(f);
-    tt_run r = lt_lint(dir, "--no-cache", "--format", "json", "big", "deep", NULL);
+    tt_run r = lt_lint(tt_dir, "--no-cache", "--format", "json", "big", "deep", NULL);
     assert_int_equal(r.status, 1);
     json_object *j = tt_json(r.out);
     assert_int_equal(lt_count_rule(j, "EH101"), 2);
     json_object_put(j);
     tt_free(&r);
     /* over the limit: skipped with a message */
-    r = lt_lint(dir, "--no-cache", "--max-file-size", "1000", "big", NULL);
+    r = lt_lint(tt_dir, "--no-cache", "--max-file-size", "1000", "big", NULL);
     assert_int_equal(r.status, 0);
     assert_true(tt_contains(r.err, "emberlint: warning: big/large.c: file too large"));
     tt_free(&r);
@@ -195,21 +179,21 @@ static void test_large_and_deep(void **state)
 static void test_special_files(void **state)
 {
     (void)state;
-    char *fifo = tt_path(dir, "src/pipe.c");
+    char *fifo = tt_path(tt_dir, "src/pipe.c");
     assert_int_equal(mkfifo(fifo, 0644), 0);
-    tt_run r = lt_lint(dir, "--no-cache", "src", NULL); /* must not block on the FIFO */
+    tt_run r = lt_lint(tt_dir, "--no-cache", "src", NULL); /* must not block on the FIFO */
     assert_int_equal(r.status, 1);
     assert_true(tt_contains(r.err, "src/pipe.c: not a regular file, skipped"));
     tt_free(&r);
-    r = lt_lint(dir, "--no-cache", "src/pipe.c", NULL);
+    r = lt_lint(tt_dir, "--no-cache", "src/pipe.c", NULL);
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "emberlint: src/pipe.c: not a regular file or directory"));
     tt_free(&r);
     free(fifo);
     /* a directory without C files, a .c directory */
-    w("nothing/readme.txt", "hello\n");
-    w("odd.c/inner.c", "int inner;\n");
-    r = lt_lint(dir, "--no-cache", "nothing", "odd.c", NULL);
+    tt_w("nothing/readme.txt", "hello\n");
+    tt_w("odd.c/inner.c", "int inner;\n");
+    r = lt_lint(tt_dir, "--no-cache", "nothing", "odd.c", NULL);
     assert_int_equal(r.status, 0);
     tt_free(&r);
 }
@@ -217,13 +201,13 @@ static void test_special_files(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_missing_path, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_unreadable, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_binary_and_empty, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_symlink_loops, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_non_utf8, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_large_and_deep, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_special_files, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_missing_path, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_unreadable, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_binary_and_empty, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_symlink_loops, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_non_utf8, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_large_and_deep, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_special_files, setup, tt_scratch_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

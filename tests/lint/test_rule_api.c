@@ -138,15 +138,13 @@ static const el_rule probe = {
 /* This test's registry replaces the generated one. */
 const el_rule *const el_rule_registry[] = {&probe, NULL};
 
-static char *dir;
-
 static void lint_tree(el_findings *out, el_sources *srcs, el_configs **cfgs)
 {
     char *err = NULL;
     *cfgs = el_configs_new(NULL, &err);
     assert_non_null(*cfgs);
     el_filehash *hashes = el_filehash_new();
-    char *paths[] = {dir};
+    char *paths[] = {tt_dir};
     assert_int_equal(el_sources_collect(paths, 1, *cfgs, 1u << 20, hashes, srcs), 0);
     el_configs_finalize(*cfgs);
     size_t nm = el_meta_count();
@@ -175,8 +173,8 @@ static bool has_finding(const el_findings *f, const char *file_base, unsigned li
 static void test_hooks_and_findings(void **state)
 {
     (void)state;
-    free(tt_write(dir, "src/util.h", "static inline int util(int a) { return a * 2; }\n"));
-    free(tt_write(dir, "src/main.c",
+    free(tt_write(tt_dir, "src/util.h", "static inline int util(int a) { return a * 2; }\n"));
+    free(tt_write(tt_dir, "src/main.c",
                   "#include <stdio.h>\n"
                   "#include \"util.h\"\n"
                   "int f(int x)\n"
@@ -184,7 +182,7 @@ static void test_hooks_and_findings(void **state)
                   "    for (;;)\n"
                   "        return util(x) + 1;\n"
                   "}\n"));
-    free(tt_write(dir, "backends/blas/k.c", "int eh_blas_k(int y) { return y - 1; }\n"));
+    free(tt_write(tt_dir, "backends/blas/k.c", "int eh_blas_k(int y) { return y - 1; }\n"));
     el_findings f = {0};
     el_sources srcs = {0};
     el_configs *cfgs = NULL;
@@ -208,12 +206,12 @@ static void test_hooks_and_findings(void **state)
     assert_int_equal(f.n, 6);
 
     /* queries on the configuration */
-    char *main_c = tt_path(dir, "src/main.c");
+    char *main_c = tt_path(tt_dir, "src/main.c");
     char *err = NULL;
     const el_config *cfg = el_configs_for(cfgs, main_c, &err);
     assert_non_null(cfg);
     char backend[64];
-    char *k_c = tt_path(dir, "backends/blas/k.c");
+    char *k_c = tt_path(tt_dir, "backends/blas/k.c");
     assert_int_equal(el_config_classify(cfg, k_c, backend, sizeof backend), EL_FILE_BACKEND);
     assert_string_equal(backend, "blas");
     assert_int_equal(el_config_classify(cfg, main_c, backend, sizeof backend), EL_FILE_FRONTEND);
@@ -259,21 +257,6 @@ static void test_hooks_and_findings(void **state)
     el_configs_free(cfgs);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    dir = tt_tmpdir();
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tt_rmtree(dir);
-    free(dir);
-    return 0;
-}
-
 int main(void)
 {
     el_path_init();
@@ -283,7 +266,7 @@ int main(void)
         return 1;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_hooks_and_findings, setup, teardown),
+        tt_scratch_test(test_hooks_and_findings),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     el_knowledge_free();

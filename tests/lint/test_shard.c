@@ -15,28 +15,21 @@
 
 #define N_MODULES 24
 
-static char *dir;
-
-static void w(const char *rel, const char *content)
-{
-    free(tt_write(dir, rel, content));
-}
-
 static void make_tree(void)
 {
-    w("inc/common.h",
+    tt_w("inc/common.h",
       "#include <stddef.h>\n"
       "#include <lapacke.h> // emberlint-ignore EH101 -- used from every TU\n"
       "static inline int common_ok(void) { return 0; } // emberlint-ignore EH101 -- unused\n");
-    w("inc/once.h", "/* only mod_5.c includes this */\n"
+    tt_w("inc/once.h", "/* only mod_5.c includes this */\n"
                     "#include <fftw3.h> // emberlint-ignore EH101\n"
                     "#include <cblas.h>\n");
-    w("inc/mode.h", "#ifdef MODE_A\n#include <cblas.h>\n#else\n#include <lapack.h>\n#endif\n");
+    tt_w("inc/mode.h", "#ifdef MODE_A\n#include <cblas.h>\n#else\n#include <lapack.h>\n#endif\n");
     for (int i = 0; i < 6; i++) {
         char rel[64], body[256];
         snprintf(rel, sizeof rel, "inc/orphan_%d.h", i);
         snprintf(body, sizeof body, "/* nothing includes it */\n#include <cblas.h>\nint orphan_%d(void);\n", i);
-        w(rel, body);
+        tt_w(rel, body);
     }
     for (int i = 0; i < N_MODULES; i++) {
         char rel[64], body[1024];
@@ -50,27 +43,18 @@ static void make_tree(void)
                  "int mod_%d(int x)\n{\n    return x + %d;\n}\n",
                  i % 4 == 0 ? "#define MODE_A 1\n" : "", i == 5 ? "#include \"../../inc/once.h\"\n" : "",
                  i % 5 == 0 ? "#include <cblas.h>\n" : "// emberlint-ignore-next-line EH101\n", i, i);
-        w(rel, body);
+        tt_w(rel, body);
     }
     /* a backend table that lacks ops: EH105, a project rule */
-    w("backends/tiny/backend.c", "#include <eh/backend_api.h>\n"
+    tt_w("backends/tiny/backend.c", "#include <eh/backend_api.h>\n"
                                  "static eh_status tiny_add(const eh_op_call *call) { (void)call; return EH_OK; }\n"
                                  "const eh_backend eh_tiny_backend = {.name = \"tiny\", .kernels = {[EH_OP_add] = tiny_add}};\n");
 }
 
 static int setup(void **state)
 {
-    (void)state;
-    dir = tt_tmpdir();
+    tt_scratch_setup(state);
     make_tree();
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tt_rmtree(dir);
-    free(dir);
     return 0;
 }
 
@@ -95,7 +79,7 @@ static char *run_lint(const char *format, const char *shard, const char *out)
     argv[n++] = "--";
     argv[n++] = LT_INCLUDE;
     argv[n] = NULL;
-    tt_run r = lt_emberlintv(dir, argv, NULL);
+    tt_run r = lt_emberlintv(tt_dir, argv, NULL);
     if (r.status != 1)
         fprintf(stderr, "emberlint %s %s: exit %d: %s\n", format, shard ? shard : "", r.status, r.err);
     assert_int_equal(r.status, 1);
@@ -115,7 +99,7 @@ static tt_run merge(const char *format, const char *shard_fmt, int n)
         argv[k++] = names[i];
     }
     argv[k] = NULL;
-    tt_run r = lt_emberlintv(dir, argv, NULL);
+    tt_run r = lt_emberlintv(tt_dir, argv, NULL);
     for (int i = 0; i < n; i++)
         free(names[i]);
     return r;
@@ -137,7 +121,7 @@ static void check_partition(int n)
 {
     int seen[N_MODULES] = {0};
     for (int k = 1; k <= n; k++) {
-        char *path = tt_fmt("%s/shard-%d.json", dir, k);
+        char *path = tt_fmt("%s/shard-%d.json", tt_dir, k);
         char *text = tt_read(path, NULL);
         json_object *j = tt_json(text);
         json_object *tus = tt_get(tt_get(j, "shard"), "tus");
@@ -203,37 +187,37 @@ static void test_merge_refuses(void **state)
     assert_true(tt_contains(r.err, "shard 3/3 is missing"));
     tt_free(&r);
     /* a shard twice */
-    r = lt_emberlint(dir, "merge", "shard-1.json", "shard-2.json", "shard-2.json", "shard-3.json", NULL);
+    r = lt_emberlint(tt_dir, "merge", "shard-1.json", "shard-2.json", "shard-2.json", "shard-3.json", NULL);
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "shard 2/3 is given twice"));
     tt_free(&r);
     /* shards of other options */
-    tt_run o = lt_emberlint(dir, "--cache-dir", "cache", "--select", "EH101", "--format", "json", "--shard",
+    tt_run o = lt_emberlint(tt_dir, "--cache-dir", "cache", "--select", "EH101", "--format", "json", "--shard",
                             "3/3", "-o", "other.json", "src", "inc", "backends", "--", LT_INCLUDE, NULL);
     assert_true(o.status == 0 || o.status == 1);
     tt_free(&o);
-    r = lt_emberlint(dir, "merge", "shard-1.json", "shard-2.json", "other.json", NULL);
+    r = lt_emberlint(tt_dir, "merge", "shard-1.json", "shard-2.json", "other.json", NULL);
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "other paths or options"));
     tt_free(&r);
     /* a plain report */
     free(run_lint("json", NULL, "plain.json"));
-    r = lt_emberlint(dir, "merge", "plain.json", NULL);
+    r = lt_emberlint(tt_dir, "merge", "plain.json", NULL);
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "plain.json: not a shard's report"));
     tt_free(&r);
-    r = lt_emberlint(dir, "merge", "nosuch.json", NULL);
+    r = lt_emberlint(tt_dir, "merge", "nosuch.json", NULL);
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "nosuch.json: cannot read"));
     tt_free(&r);
     /* the tree changed since the shards ran */
-    w("src/part0/mod_0.c", "int mod_0(int x) { return x; }\n");
+    tt_w("src/part0/mod_0.c", "int mod_0(int x) { return x; }\n");
     r = merge("text", "json", 3);
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "differ from those shard"));
     tt_free(&r);
     /* options a merge does not take */
-    r = lt_emberlint(dir, "merge", "--select", "EH101", "shard-1.json", NULL);
+    r = lt_emberlint(tt_dir, "merge", "--select", "EH101", "shard-1.json", NULL);
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "--select belongs to the shards' runs"));
     tt_free(&r);
@@ -244,20 +228,20 @@ static void test_shard_usage(void **state)
     (void)state;
     static const char *const bad[] = {"0/3", "4/3", "1/0", "x", "1/", "/2", "1/2/3", "-1/2"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        tt_run r = lt_emberlint(dir, "--format", "json", "--shard", bad[i], "src", NULL);
+        tt_run r = lt_emberlint(tt_dir, "--format", "json", "--shard", bad[i], "src", NULL);
         assert_int_equal(r.status, 2);
         assert_true(tt_contains(r.err, "--shard: expected K/N"));
         tt_free(&r);
     }
-    tt_run r = lt_emberlint(dir, "--shard", "1/2", "src", NULL);
+    tt_run r = lt_emberlint(tt_dir, "--shard", "1/2", "src", NULL);
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "--shard needs --format json or sarif"));
     tt_free(&r);
-    r = lt_emberlint(dir, "--format", "json", "--shard", "1/2", "--fix", "src", NULL);
+    r = lt_emberlint(tt_dir, "--format", "json", "--shard", "1/2", "--fix", "src", NULL);
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "--shard does not go with --fix"));
     tt_free(&r);
-    r = lt_emberlint(dir, "merge", NULL);
+    r = lt_emberlint(tt_dir, "merge", NULL);
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "no shard report given"));
     tt_free(&r);
@@ -272,8 +256,8 @@ static void test_relocated_merge(void **state)
     shards("json", 2);
     char *whole = run_lint("text", NULL, NULL);
     char *copy = tt_tmpdir();
-    tt_copytree(dir, copy);
-    char *a = tt_fmt("%s/shard-1.json", dir), *b = tt_fmt("%s/shard-2.json", dir);
+    tt_copytree(tt_dir, copy);
+    char *a = tt_fmt("%s/shard-1.json", tt_dir), *b = tt_fmt("%s/shard-2.json", tt_dir);
     tt_run r = lt_emberlint(copy, "merge", a, b, NULL);
     if (r.status != 1)
         fprintf(stderr, "%s", r.err);
@@ -290,10 +274,10 @@ static void test_relocated_merge(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_merged_equals_unsharded, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_merge_refuses, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_shard_usage, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_relocated_merge, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_merged_equals_unsharded, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_merge_refuses, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_shard_usage, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_relocated_merge, setup, tt_scratch_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

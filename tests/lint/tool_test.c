@@ -162,6 +162,29 @@ char *tt_tmpdir(void)
     return real;
 }
 
+char *tt_dir;
+
+int tt_scratch_setup(void **state)
+{
+    (void)state;
+    tt_dir = tt_tmpdir();
+    return 0;
+}
+
+int tt_scratch_teardown(void **state)
+{
+    (void)state;
+    tt_rmtree(tt_dir);
+    free(tt_dir);
+    tt_dir = NULL;
+    return 0;
+}
+
+void tt_w(const char *rel, const char *content)
+{
+    free(tt_write(tt_dir, rel, content));
+}
+
 void tt_rmtree(const char *path)
 {
     struct stat st;

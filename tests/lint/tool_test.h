@@ -45,6 +45,15 @@ bool tt_contains(const char *text, const char *needle);
 /* A new empty directory under $TMPDIR (or /tmp), its real path (the tools
  * show real paths); remove with tt_rmtree. */
 char *tt_tmpdir(void);
+/* A scratch directory for each test: tt_scratch_setup (a cmocka setup)
+ * makes a new tt_dir, tt_scratch_teardown removes it; tt_w writes the
+ * file rel under it. */
+extern char *tt_dir;
+int tt_scratch_setup(void **state);
+int tt_scratch_teardown(void **state);
+void tt_w(const char *rel, const char *content);
+/* A cmocka test run in its own scratch directory. */
+#define tt_scratch_test(f) cmocka_unit_test_setup_teardown(f, tt_scratch_setup, tt_scratch_teardown)
 /* Remove a tree, also where a test took away write permission. */
 void tt_rmtree(const char *dir);
 /* Write content (len bytes; tt_write: a string) to dir/rel, creating the

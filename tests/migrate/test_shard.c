@@ -11,13 +11,10 @@
 
 #include "migrate_test.h"
 
-static char *dir;
-
 static int setup(void **state)
 {
-    (void)state;
-    dir = tt_tmpdir();
-    char *legacy = tt_path(dir, "legacy"), *basic = tt_path(dir, "basic"), *broken = tt_path(dir, "broken");
+    tt_scratch_setup(state);
+    char *legacy = tt_path(tt_dir, "legacy"), *basic = tt_path(tt_dir, "basic"), *broken = tt_path(tt_dir, "broken");
     tt_copytree(MIGRATE_SRCDIR "/examples/legacy", legacy);
     tt_copytree(MIGRATE_SRCDIR "/tests/migrate/analyze_fixtures/basic", basic);
     tt_copytree(MIGRATE_SRCDIR "/tests/migrate/analyze_fixtures/broken", broken);
@@ -27,21 +24,13 @@ static int setup(void **state)
     return 0;
 }
 
-static int teardown(void **state)
-{
-    (void)state;
-    tt_rmtree(dir);
-    free(dir);
-    return 0;
-}
-
 /* analyze (whole, or shard k of n into shard-k.json) of tree */
 static tt_run analyze(const char *tree, const char *format, int k, int n)
 {
     char *spec = tt_fmt("%d/%d", k, n);
     const char *args[] = {"analyze", "--all-ops", "--format", format, n ? "--shard" : tree,
                           n ? spec : NULL, n ? tree : NULL, NULL};
-    tt_run r = mt_migratev(dir, NULL, args, true);
+    tt_run r = mt_migratev(tt_dir, NULL, args, true);
     free(spec);
     return r;
 }
@@ -54,7 +43,7 @@ static tt_run merge(const char *format, int n)
     for (int k = 0; k < n; k++)
         args[a++] = names[k] = tt_fmt("shard-%d.json", k + 1);
     args[a] = NULL;
-    tt_run r = mt_migratev(dir, NULL, args, false);
+    tt_run r = mt_migratev(tt_dir, NULL, args, false);
     for (int k = 0; k < n; k++)
         free(names[k]);
     return r;
@@ -75,7 +64,7 @@ static void check_tree(const char *tree, int want_status)
             tt_run s = analyze(tree, "json", k, n);
             assert_true(s.status == 0 || s.status == 1);
             char *name = tt_fmt("shard-%d.json", k);
-            free(tt_write(dir, name, s.out));
+            free(tt_write(tt_dir, name, s.out));
             free(name);
             tt_free(&s);
         }
@@ -112,7 +101,7 @@ static void test_refusals(void **state)
     for (int k = 1; k <= 2; k++) {
         tt_run s = analyze("legacy", "json", k, 3);
         char *name = tt_fmt("shard-%d.json", k);
-        free(tt_write(dir, name, s.out));
+        free(tt_write(tt_dir, name, s.out));
         free(name);
         tt_free(&s);
     }
@@ -120,20 +109,20 @@ static void test_refusals(void **state)
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "ember-migrate: shard 3/3 is missing"));
     tt_free(&r);
-    r = mt_migrate(dir, NULL, "analyze", "--shard", "1/2", "legacy", NULL);
+    r = mt_migrate(tt_dir, NULL, "analyze", "--shard", "1/2", "legacy", NULL);
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "--shard needs --format json"));
     tt_free(&r);
-    r = mt_migrate(dir, NULL, "plan", "--shard", "1/2", "legacy", NULL);
+    r = mt_migrate(tt_dir, NULL, "plan", "--shard", "1/2", "legacy", NULL);
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "--shard is an option of analyze"));
     tt_free(&r);
-    r = mt_migrate(dir, NULL, "analyze", "--format", "json", "--shard", "3/2", "legacy", NULL);
+    r = mt_migrate(tt_dir, NULL, "analyze", "--format", "json", "--shard", "3/2", "legacy", NULL);
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "--shard: expected K/N"));
     tt_free(&r);
     /* an emberlint shard is not an ember-migrate shard */
-    r = mt_migrate_args(dir, "merge", "nosuch.json", NULL);
+    r = mt_migrate_args(tt_dir, "merge", "nosuch.json", NULL);
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "nosuch.json: cannot read"));
     tt_free(&r);
@@ -142,9 +131,9 @@ static void test_refusals(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_legacy, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_fixtures, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_legacy, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_fixtures, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_refusals, setup, tt_scratch_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
