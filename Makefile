@@ -277,7 +277,7 @@ LINT_USES_cli      := $(LINT_LAYERS)
 LINT_USES_migrate  := base engine change
 # -I flags for a list of layers
 lint_inc = $(foreach l,$(1),-Ilint/$(l))
-LINT_FLAGS := -isystem $(CLANG_INC) -D_XOPEN_SOURCE=700 -DEL_VERSION=\"$(VERSION)\"
+LINT_FLAGS := -isystem $(CLANG_INC) -I$(LINT_GEN) -D_XOPEN_SOURCE=700 -DEL_VERSION=\"$(VERSION)\"
 # PREFIX reaches only the two files that use it, through their own stamp:
 # `make install PREFIX=...` (the install test) rebuilds two objects, not
 # all of them.  `private`: the flags stamp must not inherit them.
@@ -298,7 +298,18 @@ $(foreach l,$(LINT_LAYERS),$(eval LINT_OBJS_$(l) := $(patsubst %.c,$(BUILD)/obj/
 LINT_OBJS_cli := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out lint/main.c,$(wildcard lint/*.c)))
 LINT_OBJS := $(foreach l,$(LINT_LAYERS) cli,$(LINT_OBJS_$(l))) \
              $(LINT_GEN)/registry.o $(LINT_GEN)/embedded_data.o
-LINT_LIBS := -L$(CLANG_LIB) -Wl,-rpath,$(CLANG_LIB) -lclang -ljson-c -lpthread
+# libclang is not linked: lint/engine/clang_api.c loads it on the first
+# call (a run the cache answers never does), through the functions
+# gen_clang_api.sh finds named in these sources.
+LINT_LIBS := -ljson-c -lpthread -ldl
+CLANG_API_SRCS := $(wildcard lint/*.[ch] lint/*/*.[ch] lint/*/*/*.[ch] migrate/*.[ch] tests/lint/*.c \
+                    tests/migrate/*.c tests/fuzz/*.c)
+CLANG_API_GEN := $(LINT_GEN)/clang_api_gen.h
+$(CLANG_API_GEN): lint/engine/gen_clang_api.sh $(CLANG_API_SRCS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "sh lint/engine/gen_clang_api.sh $(CLANG_LIB)/libclang.so ... > $@"
+	@sh lint/engine/gen_clang_api.sh $(CLANG_LIB)/libclang.so $(CLANG_API_SRCS) > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 LINT_TEST_DEFS := -Itests/lint -DEMBERLINT=\"$(abspath $(LINT_BIN))\" -DLINT_SRCDIR=\"$(CURDIR)\"
 LINT_TEST_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out tests/lint/test_%,$(wildcard tests/lint/*.c)))
 LINT_TEST_BINS := $(patsubst tests/lint/%.c,$(BUILD)/tests/lint/%,$(wildcard tests/lint/test_*.c))
@@ -344,7 +355,7 @@ $(LINT_BIN): $(BUILD)/obj/lint/main.o $(LINT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LINT_LIBS)
 
-$(BUILD)/tests/lint/%: tests/lint/%.c $(LINT_TEST_OBJS) $(LINT_LIB) $(LINT_BIN)
+$(BUILD)/tests/lint/%: tests/lint/%.c $(LINT_TEST_OBJS) $(LINT_LIB) $(LINT_BIN) | $(CLANG_API_GEN)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(LINT_FLAGS) $(LINT_LAYER_FLAGS_cli) $(LINT_TEST_DEFS) $(CFLAGS) $(LDFLAGS) -o $@ $< \
 	  $(LINT_TEST_OBJS) $(LINT_LIB) -lcmocka $(LINT_LIBS)
@@ -404,6 +415,9 @@ $(BUILD)/tests/migrate/%: tests/migrate/%.c $(MIGRATE_TEST_OBJS) $(MIGRATE_LIB) 
 	  $(MIGRATE_TEST_OBJS) $(MIGRATE_LIB) $(LINT_LIB) -lcmocka $(LINT_LIBS)
 
 -include $(MIGRATE_OBJS:.o=.d) $(BUILD)/obj/migrate/main.d $(MIGRATE_TEST_OBJS:.o=.d)
+# Every object of the tools and their tests may include clang_api.h.
+$(LINT_OBJS) $(BUILD)/obj/lint/main.o $(MIGRATE_OBJS) $(BUILD)/obj/migrate/main.o $(LINT_TEST_OBJS) $(MIGRATE_TEST_OBJS) $(LINT_GEN)/registry.o $(LINT_GEN)/embedded_data.o \
+  $(BUILD)/obj/tests/fuzz/emberlint_main.o: | $(CLANG_API_GEN)
 
 # test_custom_run builds a migrated application against this libeh (same
 # compiler, same sanitizers) and runs it on every backend ehinfo lists.

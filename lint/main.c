@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <clang-c/Index.h>
+#include "clang_api.h"
 
 #include "cache.h"
 #include "clang_util.h"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <clang-c/Index.h>
+#include "clang_api.h"
 
 #include "buildcfg.h"
 #include "clang_util.h"

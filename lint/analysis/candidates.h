@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <clang-c/Index.h>
+#include "clang_api.h"
 
 #include "rule.h"
 #include "storage_flow.h"

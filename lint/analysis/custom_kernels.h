@@ -18,7 +18,7 @@
 #ifndef EL_ANALYSIS_CUSTOM_KERNELS_H
 #define EL_ANALYSIS_CUSTOM_KERNELS_H
 
-#include <clang-c/Index.h>
+#include "clang_api.h"
 
 #include "rule.h"
 

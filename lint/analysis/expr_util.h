@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <clang-c/Index.h>
+#include "clang_api.h"
 
 /* Up to max children of c into out; returns how many c has. */
 unsigned sf_children(CXCursor c, CXCursor *out, unsigned max);

@@ -55,7 +55,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <clang-c/Index.h>
+#include "clang_api.h"
 
 #include "expr_util.h"
 #include "function_lists.h"

@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <clang-c/Index.h>
+#include "clang_api.h"
 
 #include "flags.h"
 #include "mem.h"

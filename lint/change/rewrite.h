@@ -31,7 +31,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <clang-c/Index.h>
+#include "clang_api.h"
 
 #include "finding.h"
 #include "rule.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <clang-c/Index.h>
+#include "clang_api.h"
 
 #include "fileio.h"
 #include "include_line.h"

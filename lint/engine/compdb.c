@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <clang-c/CXCompilationDatabase.h>
+#include "clang_api.h"
 
 #include "args_policy.h"
 #include "config_json.h"

@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <clang-c/Index.h>
+#include "clang_api.h"
 
 #include "clang_util.h"
 #include "finding.h"

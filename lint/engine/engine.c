@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include <clang-c/Index.h>
+#include "clang_api.h"
 
 #include "cache.h"
 #include "clang_util.h"
@@ -101,9 +101,19 @@ static el_hash128 tool_identity(void)
             el_hash_update(&h, buf, (size_t)got);
         close(fd);
     }
-    CXString v = clang_getClangVersion();
-    el_hash_str(&h, clang_getCString(v));
-    clang_disposeString(v);
+    /* libclang by its file, not its version string: asking for that would
+     * load it, and a run the cache answers never does (clang_api.h).
+     * Size and modification time, which a package keeps from machine to
+     * machine (a CI cache restored elsewhere still hits), and which an
+     * update changes. */
+    const char *lib = el_clang_library();
+    struct stat st;
+    el_hash_str(&h, lib);
+    if (stat(lib, &st) == 0) {
+        el_hash_u64(&h, (uint64_t)st.st_size);
+        el_hash_u64(&h, (uint64_t)st.st_mtim.tv_sec);
+        el_hash_u64(&h, (uint64_t)st.st_mtim.tv_nsec);
+    }
     return el_hash_final(&h);
 }
 
@@ -702,11 +712,14 @@ static bool lookup(run *r, job *j)
     return j->result.from_cache;
 }
 
-static void lint_tu(run *r, CXIndex idx, CXIndex *partial_idx, job *j)
+static void lint_tu(run *r, CXIndex *whole_idx, CXIndex *partial_idx, job *j)
 {
     el_tu_result *res = &j->result;
     if (lookup(r, j))
         return;
+    if (!*whole_idx)
+        *whole_idx = clang_createIndex(0, 0); /* the first parse of this worker */
+    CXIndex idx = *whole_idx;
 
     bool cacheable = false;
     lint_status st = LINT_FAILED;
@@ -739,7 +752,7 @@ static void lint_tu(run *r, CXIndex idx, CXIndex *partial_idx, job *j)
 static void *worker(void *arg)
 {
     run *r = arg;
-    CXIndex idx = clang_createIndex(0, 0);
+    CXIndex idx = NULL;         /* made on the first parse: libclang loads then */
     CXIndex partial_idx = NULL; /* for TUs with a prefix PCH, made on the first */
     for (;;) {
         size_t i = atomic_fetch_add(&r->next, 1);
@@ -751,7 +764,7 @@ static void *worker(void *arg)
             finished = lookup(r, j);
         } else {
             finished = !(j->looked_up && j->result.from_cache);
-            lint_tu(r, idx, &partial_idx, j);
+            lint_tu(r, &idx, &partial_idx, j);
         }
         pthread_mutex_lock(&r->lock);
         r->phase_done++;
@@ -761,7 +774,8 @@ static void *worker(void *arg)
     }
     if (partial_idx)
         clang_disposeIndex(partial_idx);
-    clang_disposeIndex(idx);
+    if (idx)
+        clang_disposeIndex(idx);
     return NULL;
 }
 

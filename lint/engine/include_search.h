@@ -16,7 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <clang-c/Index.h>
+#include "clang_api.h"
 
 #include "filehash.h"
 #include "finding.h"

@@ -59,7 +59,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <clang-c/Index.h>
+#include "clang_api.h"
 #include <json-c/json.h>
 
 #include "finding.h"

@@ -8,8 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
+#include "clang_api.h" /* EL_LIBCLANG_PATH */
 #include "lint_test.h"
 
 /* "N translation units (M from the cache)" from -v. */
@@ -67,6 +70,63 @@ static void test_warm_run_identical(void **state)
     struct stat st;
     assert_int_equal(stat(tag, &st), 0);
     free(tag);
+}
+
+/* lint src with EMBERLINT_LIBCLANG=lib, with the cache in cache/ or none */
+static tt_run lint_with_libclang(const char *lib, bool cached)
+{
+    char *env_lib = tt_fmt("EMBERLINT_LIBCLANG=%s", lib);
+    const char *env[] = {env_lib, NULL};
+    const char *argv[] = {"-v", "--select", LT_RULES, "--format", "json", "src",
+                          cached ? "--cache-dir" : "--no-cache", cached ? "cache" : NULL, NULL};
+    tt_run r = lt_emberlintv(tt_dir, argv, env);
+    free(env_lib);
+    return r;
+}
+
+/* A run the cache answers never loads libclang (clang_api.h): after the
+ * cold run, the library is replaced by a file that cannot be loaded,
+ * with the size and time the cache keys on; the warm run still gives the
+ * same report, and only a run that must parse says it cannot load it. */
+static void test_warm_run_needs_no_libclang(void **state)
+{
+    (void)state;
+    make_tree(6);
+    char *lib = tt_path(tt_dir, "libclang.so");
+    assert_int_equal(symlink(EL_LIBCLANG_PATH, lib), 0);
+    tt_run cold = lint_with_libclang(lib, true);
+    unsigned tus, cached;
+    tu_counts(cold.err, &tus, &cached);
+    assert_int_equal(tus, 6);
+    assert_int_equal(cached, 0);
+    assert_int_equal(cold.status, 1);
+
+    struct stat real;
+    assert_int_equal(stat(EL_LIBCLANG_PATH, &real), 0);
+    assert_int_equal(unlink(lib), 0);
+    int fd = open(lib, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, real.st_size), 0); /* zeros: no ELF header */
+    const struct timespec times[2] = {real.st_atim, real.st_mtim};
+    assert_int_equal(futimens(fd, times), 0);
+    close(fd);
+
+    tt_run warm = lint_with_libclang(lib, true);
+    if (warm.status != cold.status)
+        print_error("%s", warm.err);
+    assert_int_equal(warm.status, cold.status);
+    assert_string_equal(warm.out, cold.out);
+    tu_counts(warm.err, &tus, &cached);
+    assert_int_equal(cached, 6);
+
+    tt_run parse = lint_with_libclang(lib, false);
+    assert_int_equal(parse.status, 2);
+    assert_string_equal(parse.out, "");
+    assert_true(tt_contains(parse.err, "emberlint: cannot load libclang ("));
+    tt_free(&cold);
+    tt_free(&warm);
+    tt_free(&parse);
+    free(lib);
 }
 
 static void test_header_change_invalidates(void **state)
@@ -206,6 +266,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         tt_scratch_test(test_warm_run_identical),
+        tt_scratch_test(test_warm_run_needs_no_libclang),
         tt_scratch_test(test_header_change_invalidates),
         tt_scratch_test(test_no_cache_and_bad_caches),
         tt_scratch_test(test_parse_errors_cached),

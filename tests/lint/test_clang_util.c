@@ -7,7 +7,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <clang-c/Index.h>
+#include "clang_api.h"
 
 #include "lint_test.h"
 #include "clang_util.h"

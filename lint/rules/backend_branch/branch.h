@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
-#include <clang-c/Index.h>
+#include "clang_api.h"
 
 #include "clang_util.h"
 #include "rewrite.h"
