@@ -20,7 +20,11 @@
  * of calls EH102 rewrites (and the functions it renames where they are
  * named without a call) as gone; its safety is the worst of those
  * rewrites (safe when it relies on none), unsafe too when the file has
- * code the preprocessor skipped (it could use the header).  One directive
+ * code the preprocessor skipped (it could use the header) or is a header
+ * (other TUs include it).  What the file's other includes bring counts as
+ * kept, but not through another backend include (it may go too, or sit in
+ * an #if); a header's include counts the references of every linted file
+ * of the TU (the header's macros may name what it brings).  One directive
  * per file carries the <eh/eh.h> text -- the first with a safe fix, else
  * the first -- and every fix of the file includes that edit (identical
  * edits count once), so --fix and --unsafe-fixes both leave exactly one. */
@@ -74,6 +78,9 @@ typedef struct state {
     ref *refs;
     size_t n_refs, cap_refs;
     CXFile eh_h;              /* the frontend include as this TU resolves it, or NULL */
+    CXFile main;              /* the TU's main file */
+    bool in_header;           /* a backend include is in a header: the other files'
+                               * references count too (record_ref) */
     const char *front;        /* the frontend include ("eh/eh.h"), or NULL */
     bool edges_only;          /* the scan of every file's directives (end) */
     el_rewriter *rw;
@@ -144,6 +151,13 @@ static void find_line(el_ctx *ctx, inc *x)
     x->line_ok = true;
 }
 
+/* f is a header others may include: the main file is one only when it
+ * is parsed on its own. */
+static bool is_header(el_ctx *ctx, const state *s, CXFile f)
+{
+    return !s->main || !clang_File_isEqual(f, s->main) || el_main_is_header(ctx);
+}
+
 static void add_include(el_ctx *ctx, state *s, CXCursor c, CXFile file, CXFile target,
                         const char *spelled, const char *real)
 {
@@ -162,6 +176,7 @@ static void add_include(el_ctx *ctx, state *s, CXCursor c, CXFile file, CXFile t
     s->incs = v;
     inc *x = &s->incs[s->n_incs++];
     memset(x, 0, sizeof *x);
+    s->in_header |= is_header(ctx, s, file);
     x->cur = c;
     x->file = file;
     x->target = target;
@@ -241,7 +256,9 @@ static void begin(el_ctx *ctx, void *st)
 {
     state *s = st;
     s->front = el_frontend_include(ctx);
+    s->main = clang_getFile(el_tu(ctx), el_main_file(ctx));
 }
+
 
 /* Every include of the TU, as edges (what plan_file follows). */
 static void scan_all_edges(el_ctx *ctx, state *s)
@@ -324,7 +341,8 @@ static void record_ref(el_ctx *ctx, state *s, CXCursor c)
         return;
     CXFile f = NULL;
     unsigned off = offset_of(clang_getCursorLocation(c), &f);
-    if (!f || !candidate_file(s, f))
+    bool candidate = f && candidate_file(s, f);
+    if (!f || (!candidate && !s->in_header))
         return;
     CXCursor d = clang_getCursorReferenced(c);
     if (clang_Cursor_isNull(d) || clang_isInvalid(clang_getCursorKind(d)))
@@ -340,7 +358,7 @@ static void record_ref(el_ctx *ctx, state *s, CXCursor c)
     elc_cursor_location(d, &r->decl[0], NULL, NULL);
     if (clang_getCursorKind(d) != CXCursor_MacroDefinition)
         elc_cursor_location(clang_getCanonicalCursor(d), &r->decl[1], NULL, NULL);
-    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
+    if (candidate && clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
         clang_getCursorKind(d) == CXCursor_FunctionDecl) {
         CXCursor call = el_call_of_callee(ctx, c);
         if (!s->rw)
@@ -370,8 +388,20 @@ static bool set_has(const fileset *s, CXFile f)
     return false;
 }
 
-/* Add f and everything it includes, transitively. */
-static void reach(const state *s, fileset *out, CXFile f)
+/* Is edge e one of the backend includes (of any file)? */
+static bool backend_edge(const state *s, const edge *e)
+{
+    for (size_t i = 0; i < s->n_incs; i++)
+        if (clang_File_isEqual(s->incs[i].file, e->from) && s->incs[i].begin <= e->offset &&
+            e->offset < s->incs[i].end)
+            return true;
+    return false;
+}
+
+/* Add f and everything it includes, transitively; not through backend
+ * includes when `sure` (what a file may count on keeping: another backend
+ * include may go too, or sit in an #if of its header). */
+static void reach(const state *s, fileset *out, CXFile f, bool sure)
 {
     if (!f || set_has(out, f))
         return;
@@ -381,8 +411,8 @@ static void reach(const state *s, fileset *out, CXFile f)
     out->v = v;
     out->v[out->n++] = f;
     for (size_t i = 0; i < s->n_edges; i++)
-        if (clang_File_isEqual(s->edges[i].from, f))
-            reach(s, out, s->edges[i].to);
+        if (clang_File_isEqual(s->edges[i].from, f) && !(sure && backend_edge(s, &s->edges[i])))
+            reach(s, out, s->edges[i].to, sure);
 }
 
 /* Does the reference need a file of `only` (every declaration it has is
@@ -425,24 +455,16 @@ static void plan_file(el_ctx *ctx, state *s, CXFile f)
         if (!avail.v)
             break;
         avail.v[avail.n++] = f; /* f itself, not what it includes */
-        for (size_t e = 0; e < s->n_edges; e++) {
-            if (!clang_File_isEqual(s->edges[e].from, f))
-                continue;
-            bool is_candidate = false;
-            for (size_t i = 0; i < s->n_incs && !is_candidate; i++)
-                is_candidate = !kept[i] && clang_File_isEqual(s->incs[i].file, f) &&
-                               s->incs[i].begin <= s->edges[e].offset &&
-                               s->edges[e].offset < s->incs[i].end;
-            if (!is_candidate)
-                reach(s, &avail, s->edges[e].to);
-        }
-        reach(s, &avail, s->eh_h);
+        for (size_t e = 0; e < s->n_edges; e++)
+            if (clang_File_isEqual(s->edges[e].from, f) && !backend_edge(s, &s->edges[e]))
+                reach(s, &avail, s->edges[e].to, true);
+        reach(s, &avail, s->eh_h, true);
         for (size_t i = 0; i < s->n_incs && !changed; i++) {
             inc *x = &s->incs[i];
             if (kept[i] || !clang_File_isEqual(x->file, f))
                 continue;
             fileset mine = {0}, only = {0};
-            reach(s, &mine, x->target);
+            reach(s, &mine, x->target, false);
             for (size_t k = 0; k < mine.n; k++) {
                 if (set_has(&avail, mine.v[k]))
                     continue;
@@ -452,12 +474,16 @@ static void plan_file(el_ctx *ctx, state *s, CXFile f)
                 only.v = v;
                 only.v[only.n++] = mine.v[k];
             }
-            x->safety = has_skipped ? EL_FIX_UNSAFE : EL_FIX_SAFE;
+            /* a header's include: other translation units may need what it
+             * brings (through the header's macros, say) */
+            bool header = is_header(ctx, s, f);
+            x->safety = has_skipped || header ? EL_FIX_UNSAFE : EL_FIX_SAFE;
             for (size_t r = 0; r < s->n_refs; r++) {
                 const ref *y = &s->refs[r];
-                if (!clang_File_isEqual(y->file, f) || !needs(y, &only))
+                bool here = clang_File_isEqual(y->file, f);
+                if (!(here || header) || !needs(y, &only))
                     continue;
-                if (y->rewritten == EL_FIX_NONE) {
+                if (y->rewritten == EL_FIX_NONE) { /* (a file without backend includes: none) */
                     kept[i] = true; /* still used: stays, and keeps what it brings */
                     x->fixable = false;
                     changed = true;
