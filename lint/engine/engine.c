@@ -1017,6 +1017,36 @@ static void finish(const el_engine_opts *o, el_sources *sources, el_tu_result *c
     el_findings_move(out, &all);
 }
 
+static bool reads(const el_tu_result *r, const char *path)
+{
+    for (size_t d = 0; d < r->n_deps; d++)
+        if (strcmp(r->deps[d].path, path) == 0)
+            return true;
+    return false;
+}
+
+bool *el_tus_read_elsewhere(const char *const *mains, el_tu_result *const *res,
+                            const bool *standalone, size_t n)
+{
+    bool *read = el_xcalloc(n + 1, sizeof *read);
+    el_strmap tu_of = {0}; /* main file -> 1 + its index */
+    for (size_t i = 0; i < n; i++)
+        if (!el_strmap_get(&tu_of, mains[i]))
+            el_strmap_put(&tu_of, mains[i], (void *)(i + 1));
+    for (size_t j = 0; j < n; j++) {
+        if (standalone[j])
+            continue;
+        for (size_t d = 0; d < res[j]->n_deps; d++) {
+            size_t i = (size_t)el_strmap_get(&tu_of, res[j]->deps[d].path);
+            if (i-- == 0 || i == j || read[i])
+                continue;
+            read[i] = !reads(res[i], mains[j]);
+        }
+    }
+    el_strmap_free(&tu_of);
+    return read;
+}
+
 void el_engine_finish(const el_engine_opts *o, el_sources *sources, el_tu_records *recs,
                       el_findings *out)
 {
@@ -1143,9 +1173,22 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
     if (o->includes_out)
         collect_includes(&r, o->includes_out);
     el_tu_result **res = el_xcalloc(r.n_jobs + 1, sizeof *res);
-    for (size_t i = 0; i < r.n_jobs; i++)
+    const char **mains = el_xcalloc(r.n_jobs + 1, sizeof *mains);
+    bool *standalone = el_xcalloc(r.n_jobs + 1, sizeof *standalone);
+    for (size_t i = 0; i < r.n_jobs; i++) {
         res[i] = &r.jobs[i].result;
-    finish(o, sources, res, r.n_jobs, out);
+        mains[i] = sources->v[r.jobs[i].src].path;
+        standalone[i] = i >= phase1;
+    }
+    bool *elsewhere = el_tus_read_elsewhere(mains, res, standalone, r.n_jobs);
+    size_t n_res = 0;
+    for (size_t i = 0; i < r.n_jobs; i++)
+        if (!elsewhere[i])
+            res[n_res++] = &r.jobs[i].result;
+    finish(o, sources, res, n_res, out);
+    free(elsewhere);
+    free(standalone);
+    free(mains);
     free(res);
 
     for (size_t i = 0; i < r.n_jobs; i++) {

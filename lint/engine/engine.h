@@ -80,6 +80,16 @@ typedef struct el_tu_records {
 } el_tu_records;
 void el_tu_records_free(el_tu_records *t);
 
+/* Which of n TUs (main files mains[], results res[], standalone[]: a
+ * header linted on its own) another TU that is not standalone read the
+ * main file of, unless each read the other's: a new array of n flags
+ * (free it).  Their findings come through that TU -- a header a .c file
+ * includes, or a .c file another includes (a template like liquid-dsp's
+ * *.proto.c, which alone does not parse) -- so a run and a merge of its
+ * shards leave them out alike. */
+bool *el_tus_read_elsewhere(const char *const *mains, el_tu_result *const *res,
+                            const bool *standalone, size_t n);
+
 /* Facts handed out by el_engine_run (opts.facts_out). */
 typedef struct el_fact_list {
     el_fact_rec *v;

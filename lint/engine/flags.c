@@ -87,7 +87,9 @@ static bool names_std(char *const *args, size_t n)
 /* The flags of a file no database entry covers: its language and a
  * standard for it, unless the arguments after -- (extra) name them.
  * Those decide, and the default must agree with them: clang refuses
- * -std=c11 with -x c++, and then parses nothing at all. */
+ * -std=gnu17 with -x c++, and then parses nothing at all.  C's default is
+ * the one cc has (gcc 12 and clang 14: gnu17): code built with plain cc
+ * uses M_PI, optarg and strdup, which strict -std=c11 hides. */
 static char **fallback_flags(const el_source *src, char *const *extra, size_t n_extra,
                              size_t *n_out)
 {
@@ -100,7 +102,7 @@ static char **fallback_flags(const el_source *src, char *const *extra, size_t n_
         push(&v, &n, &cap, src->is_header ? "c++-header" : "c++");
     }
     if (!names_std(extra, n_extra))
-        push(&v, &n, &cap, cxx ? "-std=c++17" : "-std=c11");
+        push(&v, &n, &cap, cxx ? "-std=c++17" : "-std=gnu17");
     *n_out = n;
     return v;
 }

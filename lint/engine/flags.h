@@ -1,5 +1,5 @@
 /* lint/engine/flags.h -- the compiler arguments each file is parsed with:
- * its compile_commands.json entry (-p), else the defaults (-std=c11, or
+ * its compile_commands.json entry (-p), else the defaults (-std=gnu17, or
  * -x c++ -std=c++17 for C++; a -x or -std= after `--` decides instead,
  * and the default standard follows its language), then the arguments
  * after `--`; of those,
@@ -22,7 +22,7 @@ char **el_flags_for(const el_compdb *db, const el_source *src, char *const *extr
                     size_t n_extra, size_t *n_out, char ***dropped, size_t *n_dropped);
 /* The arguments a file starts from, before those after `--`: its
  * database entry, a borrowed entry in the file's own language, or the
- * defaults (-std=c11; -x c++ -std=c++17 for C++).  Free with
+ * defaults (-std=gnu17; -x c++ -std=c++17 for C++).  Free with
  * el_args_free. */
 char **el_base_flags(const el_compdb *db, const el_source *src, size_t *n_out);
 

@@ -359,22 +359,31 @@ int el_shard_join(json_object *const *payloads, const char *const *whats, size_t
             goto done;
         }
     }
-    /* A header's own TU counts only when no .c file included it. */
-    el_strmap covered = {0};
-    for (size_t i = 0; i < all.n; i++)
-        if (!all.v[i].standalone)
-            for (size_t d = 0; d < all.v[i].result.n_deps; d++)
-                el_strmap_put(&covered, all.v[i].result.deps[d].path, (void *)1);
+    /* A TU whose main file another read counts only through that one (a
+     * header a .c file included, a .c file another includes), as in a run
+     * over everything. */
+    const char **mains = el_xcalloc(all.n + 1, sizeof *mains);
+    el_tu_result **res = el_xcalloc(all.n + 1, sizeof *res);
+    bool *standalone = el_xcalloc(all.n + 1, sizeof *standalone);
+    for (size_t i = 0; i < all.n; i++) {
+        mains[i] = sources->v[all.v[i].src].path;
+        res[i] = &all.v[i].result;
+        standalone[i] = all.v[i].standalone;
+    }
+    bool *elsewhere = el_tus_read_elsewhere(mains, res, standalone, all.n);
     for (size_t i = 0; i < all.n; i++) {
         el_tu_record *t = &all.v[i];
-        if (t->standalone && el_strmap_get(&covered, sources->v[t->src].path)) {
+        if (elsewhere[i]) {
             el_result_free(&t->result);
             continue;
         }
         el_grow(&out->v, &out->cap, out->n + 1, sizeof *out->v);
         out->v[out->n++] = *t;
     }
-    el_strmap_free(&covered);
+    free(elsewhere);
+    free(standalone);
+    free(res);
+    free(mains);
     free(all.v);
     all = (el_tu_records){0};
     if (out->n)

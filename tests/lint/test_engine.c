@@ -141,7 +141,9 @@ static void test_default_flags(void **state)
     tt_w("libeh/include/eh/eh.h", "#include <stddef.h>\ntypedef struct eh_tensor eh_tensor;\n");
     tt_w("app/deep/er/main.c", "#include <stddef.h>\n#include <stdint.h>\n#include <eh/eh.h>\n"
                             "size_t n(eh_tensor *t) { return t ? sizeof(int64_t) : 0; }\n"
-                            "_Static_assert(__STDC_VERSION__ == 201112L, \"C11 by default\");\n");
+                            "_Static_assert(__STDC_VERSION__ == 201710L, \"gnu17 by default\");\n"
+                            "#include <math.h>\n"
+                            "double tau(void) { return 2 * M_PI; } /* hidden by -std=c11 */\n");
     tt_run r = lt_lint(tt_dir, "--no-cache", "app", NULL);
     if (r.status != 0)
         print_error("%s%s", r.out, r.err);

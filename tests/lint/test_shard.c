@@ -1,7 +1,8 @@
 /* tests/lint/test_shard.c -- --shard K/N and emberlint merge: on a
  * generated tree (headers included by many .c files, by one, by none;
  * suppressions in headers used from one translation unit only; a header
- * whose findings depend on the including file's macros; a project rule,
+ * whose findings depend on the including file's macros; a .c template
+ * two .c files include, which alone does not parse; a project rule,
  * EH105), the shards of N = 1, 2, 3 and 7 are disjoint and cover every
  * translation unit, and merging them gives byte for byte the report of
  * one run over everything, in every format.  A merge refuses what would
@@ -45,6 +46,11 @@ static void make_tree(void)
                  i % 5 == 0 ? "#include <cblas.h>\n" : "// emberlint-ignore-next-line EH101\n", i, i);
         tt_w(rel, body);
     }
+    /* a .c template two .c files include: alone it does not parse (T), and
+     * its finding comes once, through them */
+    tt_w("src/tmpl/kernel.proto.c", "#include <cblas.h>\nT kernel_scale(T x) { return 2 * x; }\n");
+    tt_w("src/part0/k_float.c", "#define T float\n#include \"../tmpl/kernel.proto.c\"\n");
+    tt_w("src/part2/k_double.c", "#define T double\n#include \"../tmpl/kernel.proto.c\"\n");
     /* a backend table that lacks ops: EH105, a project rule */
     tt_w("backends/tiny/backend.c", "#include <eh/backend_api.h>\n"
                                  "static eh_status tiny_add(const eh_op_call *call) { (void)call; return EH_OK; }\n"
@@ -154,6 +160,8 @@ static void test_merged_equals_unsharded(void **state)
     assert_true(tt_contains(whole[2], "inc/common.h:3:"));        /* EH001: unused in every TU */
     assert_false(tt_contains(whole[2], "inc/common.h:2:"));       /* used from every TU */
     assert_false(tt_contains(whole[2], "inc/once.h:2:"));         /* used from mod_5.c only */
+    assert_true(tt_contains(whole[2], "src/tmpl/kernel.proto.c:1:1: error: frontend code includes"));
+    assert_false(tt_contains(whole[2], "EH000")); /* not linted alone */
 
     static const int counts[] = {1, 2, 3, 7};
     for (size_t c = 0; c < 4; c++) {
