@@ -1096,7 +1096,8 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
             r.wanted[k] |= r.wants[i][k];
 
     double started = now_seconds();
-    size_t cap = 0, unbuilt = 0;
+    size_t cap = 0, n_unbuilt = 0;
+    size_t *unbuilt = el_xcalloc(sources->n + 1, sizeof *unbuilt);
     for (size_t i = 0; i < sources->n; i++) {
         if (sources->v[i].is_header || !in_shard(o, sources, i))
             continue;
@@ -1105,16 +1106,11 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
          * backend not enabled, a tool not made): its flags would be a
          * neighbour's guess.  Named on the command line, it is linted. */
         if (o->compdb && !sources->v[i].named && !el_compdb_lists(o->compdb, sources->v[i].path)) {
-            unbuilt++;
+            unbuilt[n_unbuilt++] = i;
             continue;
         }
         add_job(&r, &cap, i);
     }
-    if (unbuilt)
-        fprintf(stderr, "%s: %zu source file%s under the paths %s not in compile_commands.json "
-                "(not built in this configuration): not linted (a file named on the command "
-                "line is)\n", el_progname, unbuilt, unbuilt == 1 ? "" : "s",
-                unbuilt == 1 ? "is" : "are");
     size_t phase1 = r.n_jobs;
     /* (--fix, --diff and ember-migrate run rules that look declarations
      * up across the whole TU of nearly every file: each would be parsed
@@ -1134,16 +1130,29 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
     }
     run_phase(&r, 0, phase1, false, started);
 
+    /* the files the .c files read: linted through them */
+    el_strmap covered = {0};
+    for (size_t i = 0; i < phase1; i++)
+        for (size_t d = 0; d < r.jobs[i].result.n_deps; d++)
+            el_strmap_put(&covered, r.jobs[i].result.deps[d].path, (void *)1);
+    /* (a .c file the database lacks that a listed one includes, a
+     * template, is linted through it: not counted) */
+    size_t not_linted = 0;
+    for (size_t k = 0; k < n_unbuilt; k++)
+        not_linted += !el_strmap_get(&covered, sources->v[unbuilt[k]].path);
+    free(unbuilt);
+    if (not_linted)
+        fprintf(stderr, "%s: %zu source file%s under the paths %s not in compile_commands.json "
+                "(not built in this configuration): not linted (a file named on the command "
+                "line is)\n", el_progname, not_linted, not_linted == 1 ? "" : "s",
+                not_linted == 1 ? "is" : "are");
+
     /* Headers no .c included get a TU of their own -- except, with a
      * compile database, those none of its files includes: like an
      * unlisted source, such a header is not built in this configuration
      * (a backend not enabled), and parsed alone with a neighbour's flags
      * it would only cost time.  Named on the command line, it is linted. */
-    el_strmap covered = {0};
     size_t unbuilt_headers = 0;
-    for (size_t i = 0; i < phase1; i++)
-        for (size_t d = 0; d < r.jobs[i].result.n_deps; d++)
-            el_strmap_put(&covered, r.jobs[i].result.deps[d].path, (void *)1);
     for (size_t i = 0; i < sources->n; i++) {
         if (!sources->v[i].is_header || el_strmap_get(&covered, sources->v[i].path) ||
             !in_shard(o, sources, i))

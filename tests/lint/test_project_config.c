@@ -324,7 +324,8 @@ static void test_cxx_from_the_compile_database(void **state)
 static void test_what_the_database_builds(void **state)
 {
     (void)state;
-    tt_w("src/a.c", "int a(void) { return 0; }\n");
+    tt_w("src/a.c", "#define T int\n#include \"tmpl.c\"\nint a(void) { return twice(0); }\n");
+    tt_w("src/tmpl.c", "static T twice(T x) { return 2 * x; }\n"); /* linted through a.c: not counted */
     tt_w("src/unbuilt.c", "#include <cblas.h>\n");    /* a backend this build leaves out */
     char *db = tt_fmt("[\n"
                       "{\"directory\": \"%s\", \"file\": \"src/a.c\", \"command\": \"cc -c src/a.c\"},\n"
