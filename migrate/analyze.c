@@ -32,6 +32,10 @@
 #define EL_VERSION "0.0.0"
 #endif
 
+/* what the text and markdown reports say instead of an empty table */
+#define NO_BACKEND "no backend found (no backends/<name>/ or legacy directory, table or " \
+                   "eh_<backend>_<op> definition)"
+
 typedef enum mark { MARK_NONE, MARK_TABLE, MARK_LEGACY, MARK_DEFINED } mark;
 static const char *const mark_text[] = {"-", "table", "legacy", "defined"};
 static const char *const mark_json[] = {"missing", "table", "legacy", "defined"};
@@ -262,9 +266,7 @@ static void print_text(FILE *out, const matrix *x)
     fprintf(out, "op x backend (%zu of %zu ops shown%s)\n\n", x->n_rows, x->n_ops,
             x->n_rows < x->n_ops ? ": those some backend implements; --all-ops for all" : "");
     if (x->nb == 0) {
-        fputs("no backend found (no backends/<name>/ or legacy directory, table or eh_<backend>_<op> "
-              "definition)\n",
-              out);
+        fputs(NO_BACKEND "\n", out);
     } else {
         fprintf(out, "%-*s", (int)opw, "op");
         for (size_t b = 0; b < x->nb; b++)
@@ -338,11 +340,8 @@ static void print_text(FILE *out, const matrix *x)
 
 /* ---- markdown ------------------------------------------------------------ */
 
-static void print_markdown(FILE *out, const matrix *x)
+static void print_markdown_table(FILE *out, const matrix *x)
 {
-    char *own = NULL;
-    fprintf(out, "## Op x backend\n\n%zu of %zu ops%s.\n\n", x->n_rows, x->n_ops,
-            x->n_rows < x->n_ops ? " (those some backend implements)" : "");
     fputs("| op |", out);
     for (size_t b = 0; b < x->nb; b++)
         fprintf(out, " %s |", x->backends[b]);
@@ -358,6 +357,17 @@ static void print_markdown(FILE *out, const matrix *x)
             fprintf(out, " %s |", mark_text[x->m[r * x->nb + b]]);
         fputc('\n', out);
     }
+}
+
+static void print_markdown(FILE *out, const matrix *x)
+{
+    char *own = NULL;
+    fprintf(out, "## Op x backend\n\n%zu of %zu ops%s.\n\n", x->n_rows, x->n_ops,
+            x->n_rows < x->n_ops ? " (those some backend implements)" : "");
+    if (x->nb == 0) /* (not a table of one column and no row) */
+        fputs(NO_BACKEND ".\n", out);
+    else
+        print_markdown_table(out, x);
     fputs("\n## Missing\n\n", out);
     size_t shown = 0;
     for (size_t b = 0; b < x->nb; b++) {

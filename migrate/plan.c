@@ -382,6 +382,9 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
             manual_finding(p, t, f,
                            why     ? why
                            : eh101 ? stays
+                           : eh102 && strstr(f->message, "backend function")
+                               ? "no libeh op does what this backend function does: rewrite "
+                                 "this use by hand"
                            : eh102 ? "no op replaces a backend type, variable, constant or "
                                      "macro: rewrite this use by hand"
                                    : "the branch cannot be collapsed automatically");

@@ -773,9 +773,10 @@ static void skipped_name(builder *b, const el_inactive_range *r, const el_inacti
     const em_def *in = def_at(t, r->path, id->off);
     bool backend_fn = in && in->backend[0];
     char msg[512];
-    snprintf(msg, sizeof msg, "%s backend function '%s' in code the preprocessor skips in "
-                              "every configuration",
-             id->call ? "call to" : "use of", id->name);
+    /* (skipped text has no types: a name not called may be a constant,
+     * CblasRowMajor, as well as a function) */
+    snprintf(msg, sizeof msg, "%s '%s' in code the preprocessor skips in every configuration",
+             id->call ? "call to backend function" : "use of backend name", id->name);
     el_findings_add(&t->findings, "EH102", EL_SEV_ERROR, r->path, id->line, id->col, msg);
     el_finding *f = &t->findings.v[t->findings.n - 1];
     if (id->rename && !backend_fn) {

@@ -110,6 +110,17 @@ static void test_text_and_markdown(void **state)
         NULL});
     tt_free(&r);
 
+    /* no backend: a sentence, not a table of one column and no row */
+    char *none = tt_tmpdir();
+    free(tt_write(none, "src/a.c", "int f(void) { return 0; }\n"));
+    r = mt_migrate(none, NULL, "analyze", "--format=markdown", "src", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(tt_contains(r.out, "\nno backend found (no backends/<name>/"));
+    assert_null(strstr(r.out, "| op |"));
+    tt_free(&r);
+    tt_rmtree(none);
+    free(none);
+
     /* --all-ops: a row for every non-META op */
     r = mt_migrate(FIXTURES "/basic", NULL, "analyze", "--all-ops", "--format", "json", ".", NULL);
     assert_int_equal(r.status, 0);

@@ -157,6 +157,28 @@ static void test_include_shared_with_other_backend(void **state)
     free(dir);
 }
 
+/* The reason a backend use needs a person names what it is: a function
+ * no op replaces, or a type (liquid-dsp: every fftwf_ call read "no op
+ * replaces a backend type, variable, constant or macro"). */
+static void test_manual_reason_names_the_use(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "src/fft.c", "#include <fftw3.h>\n"
+                                    "void cleanup(void) { fftwf_cleanup(); }\n"
+                                    "fftwf_plan plan_of(void);\n"));
+    tt_run r = mt_migrate(dir, NULL, "plan", "src", NULL);
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.err, "src/fft.c:2:22: manual: [EH102] call to backend function "
+                                   "'fftwf_cleanup': no libeh op does what this backend function "
+                                   "does: rewrite this use by hand\n"));
+    assert_true(tt_contains(r.err, "src/fft.c:3:1: manual: [EH102] use of backend type "
+                                   "'fftwf_plan': no op replaces a backend type"));
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 /* A legacy header: an op and a function that is no op (it stays). */
 static const char BLAS_OPS_H[] = "#include <eh/eh.h>\n"
                                  "eh_tensor *eh_blas_matmul(const eh_tensor *a, const eh_tensor *b);\n"
@@ -317,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_backend_by_backend),
         cmocka_unit_test(test_compile_commands),
         cmocka_unit_test(test_include_shared_with_other_backend),
+        cmocka_unit_test(test_manual_reason_names_the_use),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
