@@ -23,8 +23,9 @@
  * when it has findings, and the corpus is written to have many, so this
  * file's runner accepts 0..max_ok and reports anything else.
  *
- * The same compiler arguments everywhere: emberlint's defaults (-std=c11,
- * -I <tree>/libeh/include -I <tree>/libeh, see lint/engine/flags.c), the extra
+ * The same compiler arguments everywhere: -std=c11 (after -- for
+ * emberlint, where it replaces the default, lint/engine/flags.c),
+ * -I <tree>/libeh/include -I <tree>/libeh, the extra
  * arguments `-Ilibeh/include -D_POSIX_C_SOURCE=200809L` (what
  * `make lint-dogfood` passes) and -w (emberlint adds it).  The baseline,
  * bench/reference/parse_only.c (built as $(BUILD)/bench/parse-only), parses

@@ -12,12 +12,16 @@
  * When libclang cannot be loaded, the first call prints
  * "PROGRAM: cannot load libclang (...)" on stderr and exits 2: every call
  * happens before any file is written.  EMBERLINT_LIBCLANG names another
- * library file to load (the tests use it). */
+ * library file to load, by its path (the tests use it). */
 #ifndef EL_CLANG_API_H
 #define EL_CLANG_API_H
 
+/* (every libclang header that declares functions: a name the sources
+ * mention, in a comment even, must be declared here) */
 #include <clang-c/Index.h>
 #include <clang-c/CXCompilationDatabase.h>
+#include <clang-c/Documentation.h>
+#include <clang-c/FatalErrorHandler.h>
 #include <clang-c/Rewrite.h>
 
 #include "clang_api_gen.h" /* EL_CLANG_FUNCTIONS, EL_LIBCLANG_PATH */

@@ -1017,6 +1017,15 @@ static void finish(const el_engine_opts *o, el_sources *sources, el_tu_result *c
     el_findings_move(out, &all);
 }
 
+/* An EH000 finding at the TU's main file: it does not parse alone. */
+static bool fails_alone(const el_tu_result *r, const char *main)
+{
+    for (size_t k = 0; k < r->findings.n; k++)
+        if (strcmp(r->findings.v[k].rule, "EH000") == 0 && strcmp(r->findings.v[k].file, main) == 0)
+            return true;
+    return false;
+}
+
 static bool reads(const el_tu_result *r, const char *path)
 {
     for (size_t d = 0; d < r->n_deps; d++)
@@ -1040,7 +1049,7 @@ bool *el_tus_read_elsewhere(const char *const *mains, el_tu_result *const *res,
             size_t i = (size_t)el_strmap_get(&tu_of, res[j]->deps[d].path);
             if (i-- == 0 || i == j || read[i])
                 continue;
-            read[i] = !reads(res[i], mains[j]);
+            read[i] = !reads(res[i], mains[j]) && (standalone[i] || fails_alone(res[i], mains[i]));
         }
     }
     el_strmap_free(&tu_of);

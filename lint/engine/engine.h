@@ -81,12 +81,13 @@ typedef struct el_tu_records {
 void el_tu_records_free(el_tu_records *t);
 
 /* Which of n TUs (main files mains[], results res[], standalone[]: a
- * header linted on its own) another TU that is not standalone read the
- * main file of, unless each read the other's: a new array of n flags
- * (free it).  Their findings come through that TU -- a header a .c file
- * includes, or a .c file another includes (a template like liquid-dsp's
- * *.proto.c, which alone does not parse) -- so a run and a merge of its
- * shards leave them out alike. */
+ * header linted on its own) to leave out because another TU that is not
+ * standalone read their main file (unless each read the other's): a
+ * header's own TU, and a .c file's that does not parse alone (EH000 at
+ * it: a template like liquid-dsp's *.proto.c).  A .c file that parses
+ * alone keeps its TU: the includer may see other code (a unit test's
+ * #define UNIT_TEST).  A new array of n flags (free it); a run and a
+ * merge of its shards leave out the same. */
 bool *el_tus_read_elsewhere(const char *const *mains, el_tu_result *const *res,
                             const bool *standalone, size_t n);
 

@@ -111,6 +111,20 @@ static int cmp_finding(const void *pa, const void *pb)
     return (int)b->severity - (int)a->severity;
 }
 
+static bool same_fix(const el_fix *a, const el_fix *b)
+{
+    if (a->safety != b->safety || strcmp(a->description, b->description) != 0 ||
+        a->edits.n != b->edits.n)
+        return false;
+    for (size_t i = 0; i < a->edits.n; i++) {
+        const el_edit *x = &a->edits.v[i], *y = &b->edits.v[i];
+        if (x->begin != y->begin || x->end != y->end || strcmp(x->path, y->path) != 0 ||
+            strcmp(x->text, y->text) != 0)
+            return false;
+    }
+    return true;
+}
+
 void el_findings_sort_unique(el_findings *f)
 {
     if (f->n < 2)
@@ -121,11 +135,13 @@ void el_findings_sort_unique(el_findings *f)
         el_finding *p = &f->v[out - 1], *x = &f->v[i];
         if (strcmp(p->file, x->file) == 0 && p->line == x->line && p->col == x->col &&
             strcmp(p->rule, x->rule) == 0 && strcmp(p->message, x->message) == 0) {
-            /* the kept one is the first in sort order; it takes the fix
-             * when it has none (same finding reached from another TU) */
-            if (!p->fix) {
-                p->fix = x->fix;
-                x->fix = NULL;
+            /* The same finding reached from another TU (a header's): it
+             * keeps a fix only when every TU made that same fix -- one
+             * TU's "nothing here uses this include" says nothing of the
+             * next one's. */
+            if (p->fix && !(x->fix && same_fix(p->fix, x->fix))) {
+                el_fix_free(p->fix);
+                p->fix = NULL;
             }
             el_finding_clear(x);
             continue;

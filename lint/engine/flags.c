@@ -40,6 +40,23 @@ static bool flags_find_libeh(char *const *v, size_t n)
     return false;
 }
 
+/* Drop the -x and -std= arguments of v. */
+static void drop_language(char **v, size_t *nv)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < *nv; i++) {
+        bool with_value = strcmp(v[i], "-x") == 0 && i + 1 < *nv;
+        if (with_value || strncmp(v[i], "-x", 2) == 0 || strncmp(v[i], "-std=", 5) == 0) {
+            free(v[i]);
+            if (with_value)
+                free(v[++i]);
+            continue;
+        }
+        v[n++] = v[i];
+    }
+    *nv = n;
+}
+
 /* A file that borrows another file's entry (a header, or a source the
  * database does not list) keeps its own language: a C++ header borrowing
  * a C entry gets -x c++-header -std=c++17 instead of the entry's -std and
@@ -50,19 +67,9 @@ static void keep_language(const el_source *src, char ***base, size_t *nb)
                      el_command_is_cxx(NULL, *base, *nb, NULL);
     if (entry_cxx == src->cxx)
         return;
+    drop_language(*base, nb);
     char **v = *base;
-    size_t n = 0;
-    for (size_t i = 0; i < *nb; i++) {
-        bool with_value = strcmp(v[i], "-x") == 0 && i + 1 < *nb;
-        if (with_value || strncmp(v[i], "-x", 2) == 0 || strncmp(v[i], "-std=", 5) == 0) {
-            free(v[i]);
-            if (with_value)
-                free(v[++i]);
-            continue;
-        }
-        v[n++] = v[i];
-    }
-    *nb = n;
+    size_t n = *nb;
     if (src->cxx) {
         size_t cap = n + 3;
         char **w = el_xmalloc(cap * sizeof *w);
@@ -94,7 +101,7 @@ static char **fallback_flags(const el_source *src, char *const *extra, size_t n_
                              size_t *n_out)
 {
     const char *x = el_args_language(extra, n_extra);
-    bool cxx = x ? strncmp(x, "c++", 3) == 0 : src->cxx;
+    bool cxx = x ? el_language_is_cxx(x) : src->cxx;
     char **v = NULL;
     size_t n = 0, cap = 0;
     if (cxx && !x) {
@@ -116,6 +123,16 @@ static char **base_flags(const el_compdb *db, const el_source *src, char *const 
         keep_language(src, &base, &nb);
     if (!base)
         return fallback_flags(src, extra, n_extra, n_out);
+    /* a -x after -- decides over the entry's: its -x and -std= go, and
+     * the standard is the one given after --, else the language's default */
+    const char *x = el_args_language(extra, n_extra);
+    if (x) {
+        drop_language(base, &nb);
+        if (!names_std(extra, n_extra)) {
+            base = el_xrealloc(base, (nb + 2) * sizeof *base);
+            base[nb++] = el_xstrdup(el_language_is_cxx(x) ? "-std=c++17" : "-std=gnu17");
+        }
+    }
     *n_out = nb;
     return base;
 }

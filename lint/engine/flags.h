@@ -1,7 +1,8 @@
 /* lint/engine/flags.h -- the compiler arguments each file is parsed with:
  * its compile_commands.json entry (-p), else the defaults (-std=gnu17, or
  * -x c++ -std=c++17 for C++; a -x or -std= after `--` decides instead,
- * and the default standard follows its language), then the arguments
+ * and the default standard follows its language; a -x after `--` also
+ * replaces an entry's -x and -std=), then the arguments
  * after `--`; of those,
  * the kinds that only affect parsing (args_policy.h); then libeh's
  * headers where the flags do not find them (libeh_headers.h: next to the

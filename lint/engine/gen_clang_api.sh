@@ -13,6 +13,10 @@
 set -eu
 so=$1
 shift
+for tool in nm objdump comm; do
+    command -v "$tool" > /dev/null || { echo "gen_clang_api.sh: $tool not found (binutils)" >&2; exit 1; }
+done
+[ -r "$so" ] || { echo "gen_clang_api.sh: $so: not readable (libclang-14-dev)" >&2; exit 1; }
 soname=$(objdump -p "$so" | awk '$1 == "SONAME" { print $2 }')
 real=$(readlink -f "$so")
 [ -n "$soname" ] && [ -e "$(dirname "$real")/$soname" ] && path="$(dirname "$real")/$soname" || path=$real

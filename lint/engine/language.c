@@ -58,11 +58,16 @@ const char *el_args_language(char *const *args, size_t n)
     return x;
 }
 
+bool el_language_is_cxx(const char *x)
+{
+    return strstr(x, "c++") || strcmp(x, "cuda") == 0 || strcmp(x, "hip") == 0;
+}
+
 bool el_command_is_cxx(const char *driver, char *const *args, size_t n, const char *file)
 {
     const char *x = el_args_language(args, n);
     if (x)
-        return strncmp(x, "c++", 3) == 0;
+        return el_language_is_cxx(x);
     bool std_cxx = false, std_c = false;
     for (size_t i = 0; i < n; i++) {
         if (strncmp(args[i], "-std=c++", 8) == 0 || strncmp(args[i], "-std=gnu++", 10) == 0)

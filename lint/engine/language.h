@@ -18,6 +18,9 @@ bool el_command_is_cxx(const char *driver, char *const *args, size_t n, const ch
 /* The language the arguments name for the input: the last -x's value
  * (the input comes last), NULL when they name none. */
 const char *el_args_language(char *const *args, size_t n);
+/* A -x value of the C++ family (c++, c++-header, objective-c++, cuda,
+ * hip): C++ standards apply. */
+bool el_language_is_cxx(const char *x);
 /* The arguments say the language themselves (-x ...). */
 bool el_args_have_language(char *const *args, size_t n);
 

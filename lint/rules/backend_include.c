@@ -455,9 +455,20 @@ static void plan_file(el_ctx *ctx, state *s, CXFile f)
         if (!avail.v)
             break;
         avail.v[avail.n++] = f; /* f itself, not what it includes */
-        for (size_t e = 0; e < s->n_edges; e++)
-            if (clang_File_isEqual(s->edges[e].from, f) && !backend_edge(s, &s->edges[e]))
+        /* the file's own includes that stay (its backend includes that
+         * stay too); beyond them, not through other files' backend
+         * includes */
+        for (size_t e = 0; e < s->n_edges; e++) {
+            if (!clang_File_isEqual(s->edges[e].from, f))
+                continue;
+            bool is_candidate = false;
+            for (size_t i = 0; i < s->n_incs && !is_candidate; i++)
+                is_candidate = !kept[i] && clang_File_isEqual(s->incs[i].file, f) &&
+                               s->incs[i].begin <= s->edges[e].offset &&
+                               s->edges[e].offset < s->incs[i].end;
+            if (!is_candidate)
                 reach(s, &avail, s->edges[e].to, true);
+        }
         reach(s, &avail, s->eh_h, true);
         for (size_t i = 0; i < s->n_incs && !changed; i++) {
             inc *x = &s->incs[i];

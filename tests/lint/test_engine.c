@@ -185,6 +185,16 @@ static void test_language_after_dashes(void **state)
         print_error("%s%s", r.out, r.err);
     assert_int_equal(r.status, 0);
     tt_free(&r);
+    /* over a database entry's -std=c11 too */
+    char *db = tt_fmt("[{\"directory\": \"%s\", \"file\": \"app/k.c\", \"arguments\": "
+                      "[\"cc\", \"-std=c11\", \"-c\", \"app/k.c\"]}]\n", tt_dir);
+    tt_w("build/compile_commands.json", db);
+    free(db);
+    r = lt_lint(tt_dir, "--no-cache", "-p", "build", "app/k.c", "--", "-x", "c++", NULL);
+    if (r.status != 0)
+        print_error("%s%s", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
     /* a C++ standard for C: libclang parses nothing and says only that */
     r = lt_lint(tt_dir, "--no-cache", "app/c.c", "--", "-std=c++17", NULL);
     assert_int_equal(r.status, 1);

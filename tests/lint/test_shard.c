@@ -2,7 +2,8 @@
  * generated tree (headers included by many .c files, by one, by none;
  * suppressions in headers used from one translation unit only; a header
  * whose findings depend on the including file's macros; a .c template
- * two .c files include, which alone does not parse; a project rule,
+ * two .c files include, which alone does not parse; a .c file a unit
+ * test includes with a macro that hides code; a project rule,
  * EH105), the shards of N = 1, 2, 3 and 7 are disjoint and cover every
  * translation unit, and merging them gives byte for byte the report of
  * one run over everything, in every format.  A merge refuses what would
@@ -51,6 +52,10 @@ static void make_tree(void)
     tt_w("src/tmpl/kernel.proto.c", "#include <cblas.h>\nT kernel_scale(T x) { return 2 * x; }\n");
     tt_w("src/part0/k_float.c", "#define T float\n#include \"../tmpl/kernel.proto.c\"\n");
     tt_w("src/part2/k_double.c", "#define T double\n#include \"../tmpl/kernel.proto.c\"\n");
+    /* a unit test that includes the file it tests, with a macro that
+     * hides code: the file keeps its own TU (it parses alone) */
+    tt_w("src/part1/counted.c", "#ifndef UNIT_TEST\n#include <cblas.h>\n#endif\nint counted(void) { return 1; }\n");
+    tt_w("src/part0/counted_test.c", "#define UNIT_TEST 1\n#include \"../part1/counted.c\"\n");
     /* a backend table that lacks ops: EH105, a project rule */
     tt_w("backends/tiny/backend.c", "#include <eh/backend_api.h>\n"
                                  "static eh_status tiny_add(const eh_op_call *call) { (void)call; return EH_OK; }\n"
@@ -162,6 +167,7 @@ static void test_merged_equals_unsharded(void **state)
     assert_false(tt_contains(whole[2], "inc/once.h:2:"));         /* used from mod_5.c only */
     assert_true(tt_contains(whole[2], "src/tmpl/kernel.proto.c:1:1: error: frontend code includes"));
     assert_false(tt_contains(whole[2], "EH000")); /* not linted alone */
+    assert_true(tt_contains(whole[2], "src/part1/counted.c:2:1: error: frontend code includes"));
 
     static const int counts[] = {1, 2, 3, 7};
     for (size_t c = 0; c < 4; c++) {

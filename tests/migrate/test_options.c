@@ -179,6 +179,25 @@ static void test_manual_reason_names_the_use(void **state)
     free(dir);
 }
 
+/* A language named after -- holds in every build configuration (each
+ * define set's flags are built from the defaults too). */
+static void test_define_sets_keep_the_language(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "src/k.c", "class Acc { public: int x; };\n"
+                                  "int main() { Acc a; a.x = 1; return a.x; }\n"));
+    tt_run r = mt_migrate(dir, NULL, "analyze", "--define-sets", "X1;Y1", "src", "--", "-x", "c++",
+                          NULL);
+    if (r.status != 0)
+        print_error("%s%s", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    assert_false(tt_contains(r.err, "did not parse"));
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 /* A legacy header: an op and a function that is no op (it stays). */
 static const char BLAS_OPS_H[] = "#include <eh/eh.h>\n"
                                  "eh_tensor *eh_blas_matmul(const eh_tensor *a, const eh_tensor *b);\n"
@@ -340,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_compile_commands),
         cmocka_unit_test(test_include_shared_with_other_backend),
         cmocka_unit_test(test_manual_reason_names_the_use),
+        cmocka_unit_test(test_define_sets_keep_the_language),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
