@@ -40,6 +40,12 @@ static bool flags_find_libeh(char *const *v, size_t n)
     return false;
 }
 
+/* The standards a file gets when nothing names one: C's is the one cc
+ * has (gcc 12 and clang 14: gnu17), so code built with plain cc that uses
+ * M_PI, optarg or strdup parses (strict -std=c11 hides them). */
+#define DEFAULT_C_STD "-std=gnu17"
+#define DEFAULT_CXX_STD "-std=c++17"
+
 /* Drop the -x and -std= arguments of v. */
 static void drop_language(char **v, size_t *nv)
 {
@@ -75,7 +81,7 @@ static void keep_language(const el_source *src, char ***base, size_t *nb)
         char **w = el_xmalloc(cap * sizeof *w);
         w[0] = el_xstrdup("-x");
         w[1] = el_xstrdup(src->is_header ? "c++-header" : "c++");
-        w[2] = el_xstrdup("-std=c++17");
+        w[2] = el_xstrdup(DEFAULT_CXX_STD);
         memcpy(w + 3, v, n * sizeof *v);
         free(v);
         *base = w;
@@ -94,9 +100,7 @@ static bool names_std(char *const *args, size_t n)
 /* The flags of a file no database entry covers: its language and a
  * standard for it, unless the arguments after -- (extra) name them.
  * Those decide, and the default must agree with them: clang refuses
- * -std=gnu17 with -x c++, and then parses nothing at all.  C's default is
- * the one cc has (gcc 12 and clang 14: gnu17): code built with plain cc
- * uses M_PI, optarg and strdup, which strict -std=c11 hides. */
+ * -std=gnu17 with -x c++, and then parses nothing at all. */
 static char **fallback_flags(const el_source *src, char *const *extra, size_t n_extra,
                              size_t *n_out)
 {
@@ -109,7 +113,7 @@ static char **fallback_flags(const el_source *src, char *const *extra, size_t n_
         push(&v, &n, &cap, src->is_header ? "c++-header" : "c++");
     }
     if (!names_std(extra, n_extra))
-        push(&v, &n, &cap, cxx ? "-std=c++17" : "-std=gnu17");
+        push(&v, &n, &cap, cxx ? DEFAULT_CXX_STD : DEFAULT_C_STD);
     *n_out = n;
     return v;
 }
@@ -130,7 +134,7 @@ static char **base_flags(const el_compdb *db, const el_source *src, char *const 
         drop_language(base, &nb);
         if (!names_std(extra, n_extra)) {
             base = el_xrealloc(base, (nb + 2) * sizeof *base);
-            base[nb++] = el_xstrdup(el_language_is_cxx(x) ? "-std=c++17" : "-std=gnu17");
+            base[nb++] = el_xstrdup(el_language_is_cxx(x) ? DEFAULT_CXX_STD : DEFAULT_C_STD);
         }
     }
     *n_out = nb;
