@@ -862,69 +862,9 @@ static void add_skipped(builder *b)
 
 /* ---- -p without PATH ------------------------------------------------------------- */
 
-/* The -I and -iquote directories of a file's database entry. */
-static char **include_dirs(const el_compdb *db, const char *file, size_t *n)
+static bool in_bounds(const char *path, void *ud)
 {
-    size_t na = 0;
-    char **args = el_compdb_args(db, file, &na);
-    char **v = el_xcalloc(na + 1, sizeof *v);
-    *n = 0;
-    for (size_t i = 0; i < na; i++) {
-        const char *a = args[i];
-        const char *dir = NULL;
-        if ((!strcmp(a, "-I") || !strcmp(a, "-iquote")) && i + 1 < na)
-            dir = args[++i];
-        else if (!strncmp(a, "-I", 2) && a[2])
-            dir = a + 2;
-        if (dir)
-            v[(*n)++] = el_xstrdup(dir);
-    }
-    el_args_free(args, na);
-    return v;
-}
-
-/* Follow the includes of path, read as text, adding the headers inside
- * the tree to *out (each once). */
-static void headers_of(const el_compdb *db, const el_bounds *b, const char *path, char ***out,
-                       size_t *n, size_t *cap, int depth)
-{
-    size_t len = 0;
-    char *text = NULL;
-    if (depth >= 32 || el_read_file(path, &text, &len, NULL, NULL) != 0)
-        return;
-    size_t nd = 0;
-    char **dirs = include_dirs(db, path, &nd);
-    char *own = el_path_dirname(path);
-    for (size_t ls = 0; ls < len;) {
-        size_t le = ls;
-        while (le < len && text[le] != '\n')
-            le++;
-        bool angled;
-        const char *name;
-        size_t nl;
-        if (el_include_line(text + ls, le - ls, &angled, &name, &nl)) {
-            char *spelled = el_xstrndup(name, nl);
-            char *found = NULL;
-            for (size_t k = angled ? 0 : (size_t)-1; !found && (k == (size_t)-1 || k < nd); k++) {
-                char *j = el_path_join(k == (size_t)-1 ? own : dirs[k], spelled);
-                found = el_path_real(j);
-                free(j);
-            }
-            size_t before = *n;
-            if (found && el_path_has_ext(found, ".h") && el_bounds_contain(b, found))
-                add_unique(out, n, cap, found);
-            if (*n > before)
-                headers_of(db, b, found, out, n, cap, depth + 1);
-            free(found);
-            free(spelled);
-        }
-        ls = le + 1;
-    }
-    free(own);
-    for (size_t k = 0; k < nd; k++)
-        free(dirs[k]);
-    free(dirs);
-    free(text);
+    return el_bounds_contain(ud, path);
 }
 
 /* The files a -p run without PATH scans: the database's, and the tree's
@@ -957,9 +897,13 @@ static char **db_inputs(const el_compdb *db, const el_bounds *b, size_t *n, char
         free(v);
         return NULL;
     }
-    size_t listed = *n;
-    for (size_t i = 0; i < listed; i++)
-        headers_of(db, b, v[i], &v, n, &cap, 0);
+    size_t nh = 0;
+    char **headers = el_compdb_tree_headers(db, v, *n, in_bounds, (void *)b, &nh);
+    for (size_t i = 0; i < nh; i++) {
+        add_unique(&v, n, &cap, headers[i]);
+        free(headers[i]);
+    }
+    free(headers);
     return v;
 }
 
