@@ -37,10 +37,11 @@ const char *el_compdb_file(const el_compdb *db, size_t i);
  * it; the strings stay the database's). */
 char *const *el_compdb_paths_or(const el_compdb *db, char *const *paths, size_t *n,
                                  char ***owned);
-/* The headers files[0..n_files) include, followed as text through every
- * #if arm and the entries' -I/-iquote directories, that inside() accepts
- * (the tree's): what a -p run without PATH lints besides the database's
- * files (compdb_headers.c).  A new array of new strings (*n of them). */
+/* The headers (and .c files included as templates) files[0..n_files)
+ * include, followed as text through every #if arm and the entries'
+ * -I/-iquote directories, that inside() accepts (the tree's): what a -p
+ * run without PATH lints besides the database's files
+ * (compdb_headers.c).  A new array of new strings (*n of them). */
 char **el_compdb_tree_headers(const el_compdb *db, char *const *files, size_t n_files,
                               bool (*inside)(const char *path, void *ud), void *ud, size_t *n);
 void el_compdb_free(el_compdb *db);

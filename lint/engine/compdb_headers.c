@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "include_line.h"
+#include "language.h"
 #include "mem.h"
 #include "path.h"
 #include "strbuf.h"
@@ -67,7 +68,7 @@ static char *read_text(const char *path, size_t *len)
 }
 
 /* Follow the includes of path, read as text (every #if arm), adding the
- * headers inside the tree (each once). */
+ * files inside the tree it includes (each once). */
 static void headers_of(const el_compdb *db, found *f, const char *path, int depth)
 {
     size_t len = 0;
@@ -92,7 +93,9 @@ static void headers_of(const el_compdb *db, found *f, const char *path, int dept
                 hit = el_path_real(j);
                 free(j);
             }
-            if (hit && el_path_has_ext(hit, ".h") && f->inside(hit, f->ud) && add_once(f, hit))
+            /* headers, and .c files included as templates (liquid-dsp's *.proto.c) */
+            bool code = hit && (el_path_is_header(hit) || el_path_has_ext(hit, ".c"));
+            if (code && f->inside(hit, f->ud) && add_once(f, hit))
                 headers_of(db, f, hit, depth + 1);
             free(hit);
             free(spelled);

@@ -86,14 +86,19 @@ static void test_compile_database(void **state)
     json_object_put(j);
     tt_free(&r);
 
-    /* -p without PATH lints the database's files and the headers under the
-     * current directory they include (not only.h, which none includes) */
+    /* -p without PATH lints the database's files and the headers (and .c
+     * templates) under the current directory they include (not only.h,
+     * which none includes) */
     tt_w("src/inc/conf.h", "#define CONF 1\n#include <fftw3.h>\n");
+    tt_w("src/a.c", "#include \"conf.h\"\n#ifdef USE_BLAS\n#include <cblas.h>\n#endif\nint a = CONF;\n"
+                    "#include \"tmpl.c\"\n");
+    tt_w("src/tmpl.c", "#include <lapacke.h>\n");
     r = lt_lint(tt_dir, "--no-cache", "--format", "json", "-pbuild", NULL);
     j = tt_json(r.out);
-    assert_int_equal(lt_count_rule(j, NULL), 2);
-    assert_int_equal(json_object_get_int(tt_get(tt_get(j, "summary"), "files")), 2);
+    assert_int_equal(lt_count_rule(j, NULL), 3);
+    assert_int_equal(json_object_get_int(tt_get(tt_get(j, "summary"), "files")), 3);
     assert_true(tt_contains(r.out, "\"src/inc/conf.h\""));
+    assert_true(tt_contains(r.out, "\"src/tmpl.c\""));
     assert_false(tt_contains(r.err, "header under the paths")); /* only.h is not a path here */
     json_object_put(j);
     tt_free(&r);
