@@ -1,6 +1,7 @@
 /* lint/base/strbuf.c -- growable strings. */
 #include "strbuf.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,4 +69,16 @@ bool el_buf_read(el_buf *b, FILE *f)
     while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
         el_buf_putn(b, chunk, got);
     return !ferror(f);
+}
+
+bool el_buf_read_path(el_buf *b, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    bool ok = el_buf_read(b, f);
+    fclose(f);
+    if (!ok)
+        errno = EIO;
+    return ok;
 }

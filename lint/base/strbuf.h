@@ -24,5 +24,8 @@ void el_buf_free(el_buf *b);
 /* Append the rest of stream f; false on a read error (b keeps what was
  * read). */
 bool el_buf_read(el_buf *b, FILE *f);
+/* Append the whole file at path; false, with errno, when it cannot be
+ * opened or read (b keeps what was read). */
+bool el_buf_read_path(el_buf *b, const char *path);
 
 #endif

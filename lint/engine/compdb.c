@@ -133,17 +133,10 @@ static bool entry_ok(json_object *e, size_t k, const char *json, char **err)
 
 static bool database_ok(const char *json, char **err)
 {
-    FILE *f = fopen(json, "rb");
-    if (!f) {
-        *err = el_xasprintf("%s: cannot read: %s", json, strerror(errno));
-        return false;
-    }
     el_buf b = {0};
-    bool bad = !el_buf_read(&b, f);
-    fclose(f);
-    if (bad) {
+    if (!el_buf_read_path(&b, json)) {
         el_buf_free(&b);
-        *err = el_xasprintf("%s: cannot read: %s", json, strerror(EIO));
+        *err = el_xasprintf("%s: cannot read: %s", json, strerror(errno));
         return false;
     }
     char *why = NULL;

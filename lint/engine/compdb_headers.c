@@ -3,7 +3,6 @@
  * both tools. */
 #include "compdb.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,30 +50,17 @@ static char **include_dirs(const el_compdb *db, const char *file, size_t *n)
     return v;
 }
 
-static char *read_text(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return NULL;
-    el_buf b = {0};
-    bool ok = el_buf_read(&b, fp);
-    fclose(fp);
-    if (!ok) {
-        el_buf_free(&b);
-        return NULL;
-    }
-    *len = b.n;
-    return b.s ? el_buf_take(&b) : el_xstrdup("");
-}
-
 /* Follow the includes of path, read as text (every #if arm), adding the
  * files inside the tree it includes (each once). */
 static void headers_of(const el_compdb *db, found *f, const char *path, int depth)
 {
-    size_t len = 0;
-    char *text = depth < 32 ? read_text(path, &len) : NULL;
-    if (!text)
+    el_buf b = {0};
+    if (depth >= 32 || !el_buf_read_path(&b, path) || !b.s) {
+        el_buf_free(&b);
         return;
+    }
+    size_t len = b.n;
+    char *text = el_buf_take(&b);
     size_t nd = 0;
     char **dirs = include_dirs(db, path, &nd);
     char *own = el_path_dirname(path);

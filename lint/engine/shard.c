@@ -41,12 +41,8 @@ static void hash_config(el_hasher *h, const el_config *cfg)
     char *rel = rel_of(cfg->path, NULL);
     el_hash_str(h, rel);
     free(rel);
-    FILE *f = fopen(cfg->path, "rb");
     el_buf b = {0};
-    if (f) {
-        el_buf_read(&b, f);
-        fclose(f);
-    }
+    el_buf_read_path(&b, cfg->path); /* (unreadable: hashed as what was read) */
     el_hash128 c = el_hash_bytes(b.s ? b.s : "", b.n);
     el_buf_free(&b);
     el_hash_u64(h, c.a);
