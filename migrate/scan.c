@@ -1038,8 +1038,10 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         if (o->n_merge) {
             joined = el_shard_join(o->merge_payloads, o->merge_whats, o->n_merge, "ember-migrate",
                                    &sub, &recs, err);
-            if (joined == 0)
+            if (joined == 0) {
+                el_unbuilt_note(&recs.unbuilt);
                 el_engine_finish(&eo, &sub, &recs, &found);
+            }
         } else {
             eo.shard_index = o->shard_index;
             eo.shard_count = o->shard_count;

@@ -971,7 +971,40 @@ void el_tu_records_free(el_tu_records *t)
     for (size_t i = 0; i < t->n; i++)
         el_result_free(&t->v[i].result);
     free(t->v);
+    el_unbuilt_free(&t->unbuilt);
     memset(t, 0, sizeof *t);
+}
+
+void el_unbuilt_add(el_unbuilt *u, const char *path, bool header)
+{
+    el_grow(&u->v, &u->cap, u->n + 1, sizeof *u->v);
+    u->v[u->n].path = el_xstrdup(path);
+    u->v[u->n++].header = header;
+}
+
+void el_unbuilt_free(el_unbuilt *u)
+{
+    for (size_t i = 0; i < u->n; i++)
+        free(u->v[i].path);
+    free(u->v);
+    memset(u, 0, sizeof *u);
+}
+
+void el_unbuilt_note(const el_unbuilt *u)
+{
+    size_t headers = 0;
+    for (size_t i = 0; i < u->n; i++)
+        headers += u->v[i].header;
+    size_t files = u->n - headers;
+    if (files)
+        fprintf(stderr, "%s: %zu source file%s under the paths %s not in compile_commands.json "
+                "(not built in this configuration): not linted (a file named on the command "
+                "line is)\n", el_progname, files, files == 1 ? "" : "s", files == 1 ? "is" : "are");
+    if (headers)
+        fprintf(stderr, "%s: %zu header%s under the paths %s included by none of the files "
+                "compile_commands.json builds (not built in this configuration): not linted (a "
+                "file named on the command line is)\n", el_progname, headers,
+                headers == 1 ? "" : "s", headers == 1 ? "is" : "are");
 }
 
 /* The project hooks, suppressions and sorting over the results of every
@@ -1107,14 +1140,21 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
     double started = now_seconds();
     size_t cap = 0, n_unbuilt = 0;
     size_t *unbuilt = el_xcalloc(sources->n + 1, sizeof *unbuilt);
+    /* (whether any shard lints a .c file: headers then count as built
+     * only through them, in every shard alike) */
+    bool builds_sources = false;
     for (size_t i = 0; i < sources->n; i++) {
-        if (sources->v[i].is_header || !in_shard(o, sources, i))
+        if (sources->v[i].is_header)
             continue;
         /* With a compile database, a source file a walk found that the
          * database does not list is not built in this configuration (a
          * backend not enabled, a tool not made): its flags would be a
          * neighbour's guess.  Named on the command line, it is linted. */
-        if (o->compdb && !sources->v[i].named && !el_compdb_lists(o->compdb, sources->v[i].path)) {
+        bool built = !o->compdb || sources->v[i].named || el_compdb_lists(o->compdb, sources->v[i].path);
+        builds_sources |= built;
+        if (!in_shard(o, sources, i))
+            continue;
+        if (!built) {
             unbuilt[n_unbuilt++] = i;
             continue;
         }
@@ -1144,40 +1184,38 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
     for (size_t i = 0; i < phase1; i++)
         for (size_t d = 0; d < r.jobs[i].result.n_deps; d++)
             el_strmap_put(&covered, r.jobs[i].result.deps[d].path, (void *)1);
-    /* (a .c file the database lacks that a listed one includes, a
-     * template, is linted through it: not counted) */
-    size_t not_linted = 0;
+    /* What the database does not build and no TU read (a .c file the
+     * database lacks that a listed one includes, a template, is linted
+     * through it): noted once the whole tree is known -- in a shard, by
+     * the merge, which sees what every shard's TUs read. */
+    el_unbuilt left = {0};
     for (size_t k = 0; k < n_unbuilt; k++)
-        not_linted += !el_strmap_get(&covered, sources->v[unbuilt[k]].path);
+        if (!el_strmap_get(&covered, sources->v[unbuilt[k]].path))
+            el_unbuilt_add(&left, sources->v[unbuilt[k]].path, false);
     free(unbuilt);
-    if (not_linted)
-        fprintf(stderr, "%s: %zu source file%s under the paths %s not in compile_commands.json "
-                "(not built in this configuration): not linted (a file named on the command "
-                "line is)\n", el_progname, not_linted, not_linted == 1 ? "" : "s",
-                not_linted == 1 ? "is" : "are");
 
     /* Headers no .c included get a TU of their own -- except, with a
      * compile database, those none of its files includes: like an
      * unlisted source, such a header is not built in this configuration
      * (a backend not enabled), and parsed alone with a neighbour's flags
      * it would only cost time.  Named on the command line, it is linted. */
-    size_t unbuilt_headers = 0;
     for (size_t i = 0; i < sources->n; i++) {
         if (!sources->v[i].is_header || el_strmap_get(&covered, sources->v[i].path) ||
             !in_shard(o, sources, i))
             continue;
-        if (o->compdb && !sources->v[i].named && phase1 > 0) {
-            unbuilt_headers++;
+        if (o->compdb && !sources->v[i].named && builds_sources) {
+            el_unbuilt_add(&left, sources->v[i].path, true);
             continue;
         }
         add_job(&r, &cap, i);
     }
     el_strmap_free(&covered);
-    if (unbuilt_headers)
-        fprintf(stderr, "%s: %zu header%s under the paths %s included by none of the files "
-                "compile_commands.json builds (not built in this configuration): not linted (a "
-                "file named on the command line is)\n", el_progname, unbuilt_headers,
-                unbuilt_headers == 1 ? "" : "s", unbuilt_headers == 1 ? "is" : "are");
+    if (o->shard_count > 1 && o->tus_out)
+        o->tus_out->unbuilt = left;
+    else {
+        el_unbuilt_note(&left);
+        el_unbuilt_free(&left);
+    }
     run_phase(&r, phase1, r.n_jobs, false, started);
 
     for (size_t i = 0; i < r.n_jobs; i++) {

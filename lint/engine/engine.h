@@ -74,9 +74,29 @@ typedef struct el_tu_record {
     el_tu_result result;      /* deps: the linted files it read (hash unused) */
 } el_tu_record;
 
+/* With a compile database, the files under the paths a run leaves out as
+ * not built in this configuration: .c files it does not list (and the
+ * command line does not name) that no TU read, headers no TU read. */
+typedef struct el_unbuilt {
+    struct el_unbuilt_file {
+        char *path;           /* absolute */
+        bool header;
+    } *v;
+    size_t n, cap;
+} el_unbuilt;
+void el_unbuilt_add(el_unbuilt *u, const char *path, bool header);
+void el_unbuilt_free(el_unbuilt *u);
+/* The note on stderr that says how many there are (nothing for none). */
+void el_unbuilt_note(const el_unbuilt *u);
+
 typedef struct el_tu_records {
     el_tu_record *v;
     size_t n, cap;
+    /* A shard's: those of its part that none of its TUs read (a TU of
+     * another shard may have); the notes wait for the merge.  A merge's:
+     * those no TU of any shard read.  A run over everything prints its
+     * notes itself. */
+    el_unbuilt unbuilt;
 } el_tu_records;
 void el_tu_records_free(el_tu_records *t);
 

@@ -134,6 +134,16 @@ json_object *el_shard_payload(const char *tool, unsigned index, unsigned count,
         json_object_array_add(tus, o);
     }
     json_object_object_add(p, "tus", tus);
+    json_object *unbuilt = json_object_new_array();
+    for (size_t i = 0; i < recs->unbuilt.n; i++) {
+        json_object *o = json_object_new_object();
+        char *file = rel_of(recs->unbuilt.v[i].path, NULL);
+        json_object_object_add(o, "file", json_object_new_string(file));
+        free(file);
+        json_object_object_add(o, "header", json_object_new_boolean(recs->unbuilt.v[i].header));
+        json_object_array_add(unbuilt, o);
+    }
+    json_object_object_add(p, "unbuilt", unbuilt);
     return p;
 }
 
@@ -275,6 +285,26 @@ static int load_tu(const loader *l, json_object *o, el_sources *sources, el_tu_r
     return 0;
 }
 
+/* A shard's files not built in its configuration (el_unbuilt) that no
+ * TU of any shard read, into out. */
+static int load_unbuilt(json_object *list, el_strmap *read, el_unbuilt *out, const char *what,
+                        char **err)
+{
+    for (size_t i = 0; list && i < json_object_array_length(list); i++) {
+        json_object *o = json_object_array_get_idx(list, i);
+        json_object *file = get(o, "file", json_type_string), *header = get(o, "header", json_type_boolean);
+        if (!file || !header) {
+            *err = el_xasprintf("%s: the shard payload is malformed", what);
+            return -1;
+        }
+        char *abs = abs_of(json_object_get_string(file), NULL);
+        if (!el_strmap_get(read, abs))
+            el_unbuilt_add(out, abs, json_object_get_boolean(header));
+        free(abs);
+    }
+    return 0;
+}
+
 static int cmp_record(const void *pa, const void *pb)
 {
     const el_tu_record *a = pa, *b = pb;
@@ -354,6 +384,20 @@ int el_shard_join(json_object *const *payloads, const char *const *whats, size_t
             *err = el_xasprintf("shard %u/%u is missing", s + 1, count);
             goto done;
         }
+    }
+    /* (after every TU is in: one shard's file another's TU read) */
+    el_strmap read = {0};
+    for (size_t t = 0; t < all.n; t++)
+        for (size_t d = 0; d < all.v[t].result.n_deps; d++)
+            el_strmap_put(&read, all.v[t].result.deps[d].path, (void *)1);
+    for (size_t i = 0; i < n && rc == -1; i++)
+        if (load_unbuilt(get(payloads[i], "unbuilt", json_type_array), &read, &out->unbuilt,
+                         whats[i], err) < 0)
+            rc = -2;
+    el_strmap_free(&read);
+    if (rc == -2) {
+        rc = -1;
+        goto done;
     }
     /* A TU whose main file another read counts only through that one (a
      * header a .c file included, a .c file another includes), as in a run

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lint_test.h"
+#include "strbuf.h"
 
 #define N_MODULES 24
 
@@ -285,6 +286,93 @@ static void test_relocated_merge(void **state)
     free(copy);
 }
 
+/* With a compile database: a .c file it does not list and no TU reads,
+ * and headers no TU reads, are "not built in this configuration".  A
+ * shard cannot tell (another shard's TU may read them: the template
+ * kernel.proto.c, a header): the merge says it, with the counts one run
+ * over everything gives. */
+static tt_run lint_db(const char *shard, const char *out)
+{
+    const char *argv[32] = {"-p", ".", "--cache-dir", "cache", "--select", RULES, "--format", "json"};
+    size_t n = 8;
+    if (shard) {
+        argv[n++] = "--shard";
+        argv[n++] = shard;
+        argv[n++] = "-o";
+        argv[n++] = out;
+    }
+    argv[n++] = "src";
+    argv[n++] = "inc";
+    argv[n++] = "backends";
+    argv[n++] = "--";
+    argv[n++] = LT_INCLUDE;
+    argv[n] = NULL;
+    tt_run r = lt_emberlintv(tt_dir, argv, NULL);
+    if (r.status != 1)
+        fprintf(stderr, "emberlint -p %s: exit %d: %s\n", shard ? shard : "", r.status, r.err);
+    assert_int_equal(r.status, 1);
+    return r;
+}
+
+#define UNBUILT_SOURCE "emberlint: 1 source file under the paths is not in compile_commands.json"
+#define UNBUILT_HEADERS "emberlint: 6 headers under the paths are included by none of the files"
+
+static void write_database(void)
+{
+    tt_w("src/part1/unbuilt.c", "#include <cblas.h>\nint unbuilt(void) { return 0; }\n");
+    el_buf b = {0};
+    el_buf_puts(&b, "[");
+    const char *listed[N_MODULES + 8];
+    char *owned[N_MODULES];
+    size_t n = 0;
+    for (int i = 0; i < N_MODULES; i++)
+        listed[n++] = owned[i] = tt_fmt("src/part%d/mod_%d.c", i % 3, i);
+    listed[n++] = "src/part0/k_float.c";
+    listed[n++] = "src/part2/k_double.c";
+    listed[n++] = "src/part1/counted.c";
+    listed[n++] = "src/part0/counted_test.c";
+    listed[n++] = "backends/tiny/backend.c";
+    for (size_t i = 0; i < n; i++) {
+        char *e = tt_fmt("%s{\"directory\": \"%s\", \"file\": \"%s\", \"arguments\": [\"cc\", \"-c\", \"%s\"]}",
+                         i ? ",\n" : "", tt_dir, listed[i], listed[i]);
+        el_buf_puts(&b, e);
+        free(e);
+    }
+    el_buf_puts(&b, "]\n");
+    tt_w("compile_commands.json", b.s);
+    el_buf_free(&b);
+    for (int i = 0; i < N_MODULES; i++)
+        free(owned[i]);
+}
+
+static void test_unbuilt_noted_by_the_merge(void **state)
+{
+    (void)state;
+    write_database();
+    tt_run whole = lint_db(NULL, NULL);
+    assert_true(tt_contains(whole.err, UNBUILT_SOURCE));
+    assert_true(tt_contains(whole.err, UNBUILT_HEADERS));
+    assert_true(tt_contains(whole.out, "kernel.proto.c")); /* linted through its includers */
+    static const int counts[] = {2, 3, 7};
+    for (size_t c = 0; c < 3; c++) {
+        int n = counts[c];
+        for (int k = 1; k <= n; k++) {
+            char *spec = tt_fmt("%d/%d", k, n), *out = tt_fmt("shard-%d.json", k);
+            tt_run r = lint_db(spec, out);
+            assert_false(tt_contains(r.err, "not linted"));
+            tt_free(&r);
+            free(spec);
+            free(out);
+        }
+        tt_run m = merge("json", "json", n);
+        assert_int_equal(m.status, 1);
+        assert_string_equal(m.out, whole.out);
+        assert_string_equal(m.err, whole.err);
+        tt_free(&m);
+    }
+    tt_free(&whole);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -292,6 +380,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_merge_refuses, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_shard_usage, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_relocated_merge, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_unbuilt_noted_by_the_merge, setup, tt_scratch_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
