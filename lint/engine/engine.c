@@ -367,6 +367,8 @@ static void add_dep(incl *in, CXFile f)
 typedef struct tu_files {
     CXFile *v;
     size_t n, cap;
+    CXFile *again;              /* those included more than once (templates) */
+    size_t n_again, cap_again;
 } tu_files;
 
 static void files_visit(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData d)
@@ -374,11 +376,29 @@ static void files_visit(CXFile f, CXSourceLocation *stack, unsigned n, CXClientD
     (void)stack;
     (void)n;
     tu_files *t = d;
-    for (size_t i = 0; i < t->n; i++)
-        if (t->v[i] == f)
-            return;
+    for (size_t i = 0; i < t->n; i++) {
+        if (t->v[i] != f)
+            continue;
+        for (size_t k = 0; k < t->n_again; k++)
+            if (t->again[k] == f)
+                return;
+        el_grow(&t->again, &t->cap_again, t->n_again + 1, sizeof *t->again);
+        t->again[t->n_again++] = f;
+        return;
+    }
     el_grow(&t->v, &t->cap, t->n + 1, sizeof *t->v);
     t->v[t->n++] = f;
+}
+
+/* A linted file the TU included more than once (a template per element
+ * type) gives one finding per rule and place, not one per inclusion. */
+static void one_finding_per_site(el_ctx *ctx, const tu_files *files, el_tu_result *res)
+{
+    for (size_t i = 0; i < files->n_again; i++) {
+        long k = el_ctx_slot(ctx, files->again[i])->source;
+        if (k >= 0)
+            el_findings_one_per_place(&res->findings, ctx->sources->v[k].path);
+    }
 }
 
 /* The on_file hooks, with the TU's linted files; the macro spans are
@@ -675,6 +695,7 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
                 ctx.rules[i].rule->end(&ctx, ctx.rules[i].state);
             }
         }
+        one_finding_per_site(&ctx, &files, res);
         if (pch && elc_tu_whole_wanted())
             status = NEEDS_WHOLE;
         incl in = {r, &ctx, res, {0}};
@@ -688,6 +709,7 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
         }
         el_strmap_free(&in.seen);
         free(files.v);
+        free(files.again);
         ctx.tu_files = NULL;
         ctx.n_tu_files = 0;
         if (r->cache && status == LINTED) {

@@ -134,11 +134,11 @@ void el_findings_sort_unique(el_findings *f)
     for (size_t i = 1; i < f->n; i++) {
         el_finding *p = &f->v[out - 1], *x = &f->v[i];
         if (strcmp(p->file, x->file) == 0 && p->line == x->line && p->col == x->col &&
-            strcmp(p->rule, x->rule) == 0) {
-            /* The same finding reached from another TU (a header's) or
-             * another inclusion (a template's): it keeps a fix only when
-             * every one made that same fix -- one TU's "nothing here uses
-             * this include" says nothing of the next one's. */
+            strcmp(p->rule, x->rule) == 0 && strcmp(p->message, x->message) == 0) {
+            /* The same finding reached from another TU (a header's): it
+             * keeps a fix only when every TU made that same fix -- one
+             * TU's "nothing here uses this include" says nothing of the
+             * next one's. */
             if (p->fix && !(x->fix && same_fix(p->fix, x->fix))) {
                 el_fix_free(p->fix);
                 p->fix = NULL;
@@ -147,6 +147,36 @@ void el_findings_sort_unique(el_findings *f)
             continue;
         }
         f->v[out++] = *x;
+    }
+    f->n = out;
+}
+
+void el_findings_one_per_place(el_findings *f, const char *file)
+{
+    size_t out = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        el_finding *x = &f->v[i];
+        el_finding *p = NULL;
+        for (size_t k = 0; k < out && !p && strcmp(x->file, file) == 0; k++) {
+            el_finding *y = &f->v[k];
+            if (strcmp(y->file, x->file) == 0 && y->line == x->line && y->col == x->col &&
+                strcmp(y->rule, x->rule) == 0)
+                p = y;
+        }
+        if (!p) {
+            f->v[out++] = *x;
+            continue;
+        }
+        if (p->fix && !(x->fix && same_fix(p->fix, x->fix))) {
+            el_fix_free(p->fix);
+            p->fix = NULL;
+        }
+        if (strcmp(x->message, p->message) < 0) {
+            char *m = p->message;
+            p->message = x->message;
+            x->message = m;
+        }
+        el_finding_clear(x);
     }
     f->n = out;
 }

@@ -274,23 +274,29 @@ static void test_missing_includes_note(void **state)
     tt_free(&r);
 }
 
-/* One finding per rule and place; a fix only when every merged one had it. */
+/* In a file included more than once: one finding per rule and place, a
+ * fix only when every merged one had it; other files keep theirs (a
+ * macro naming two backend functions: two findings at one place). */
 static void test_one_finding_per_place(void **state)
 {
     (void)state;
     el_findings f = {0};
-    el_findings_add(&f, "EH102", EL_SEV_ERROR, "a.c", 3, 5, "call to 'cblas_sscal'");
-    el_findings_add(&f, "EH102", EL_SEV_ERROR, "a.c", 3, 5, "call to 'cblas_dscal'");
-    el_findings_add(&f, "EH201", EL_SEV_ERROR, "a.c", 3, 5, "another rule, same place");
-    el_findings_add(&f, "EH102", EL_SEV_ERROR, "a.c", 3, 6, "another place");
-    f.v[1].fix = el_xcalloc(1, sizeof *f.v[1].fix);
-    f.v[1].fix->description = el_xstrdup("only one inclusion had it");
-    el_findings_sort_unique(&f);
-    assert_int_equal(f.n, 3);
-    assert_string_equal(f.v[0].message, "call to 'cblas_dscal'");
+    el_findings_add(&f, "EH102", EL_SEV_ERROR, "/t/gen.c", 3, 5, "call to 'cblas_sscal'");
+    el_findings_add(&f, "EH102", EL_SEV_ERROR, "/t/main.c", 3, 5, "call to 'a'");
+    el_findings_add(&f, "EH102", EL_SEV_ERROR, "/t/gen.c", 3, 5, "call to 'cblas_dscal'");
+    el_findings_add(&f, "EH201", EL_SEV_ERROR, "/t/gen.c", 3, 5, "another rule, same place");
+    el_findings_add(&f, "EH102", EL_SEV_ERROR, "/t/gen.c", 3, 6, "another place");
+    el_findings_add(&f, "EH102", EL_SEV_ERROR, "/t/main.c", 3, 5, "call to 'b'");
+    f.v[2].fix = el_xcalloc(1, sizeof *f.v[2].fix);
+    f.v[2].fix->description = el_xstrdup("only one inclusion had it");
+    el_findings_one_per_place(&f, "/t/gen.c");
+    assert_int_equal(f.n, 5);
+    assert_string_equal(f.v[0].message, "call to 'cblas_dscal'"); /* the first in order */
     assert_null(f.v[0].fix);
-    assert_string_equal(f.v[1].rule, "EH201");
-    assert_int_equal(f.v[2].col, 6);
+    assert_string_equal(f.v[1].message, "call to 'a'");
+    assert_string_equal(f.v[2].rule, "EH201");
+    assert_int_equal(f.v[3].col, 6);
+    assert_string_equal(f.v[4].message, "call to 'b'");
     el_findings_free(&f);
 }
 
