@@ -390,14 +390,15 @@ static void files_visit(CXFile f, CXSourceLocation *stack, unsigned n, CXClientD
     t->v[t->n++] = f;
 }
 
-/* A linted file the TU included more than once (a template per element
- * type) gives one finding per rule and place, not one per inclusion. */
-static void one_finding_per_site(el_ctx *ctx, const tu_files *files, el_tu_result *res)
+/* The linted files the TU included more than once (a template per
+ * element type), as facts: the run's findings in them, its project
+ * hooks' too, are one per rule and place (finish). */
+static void note_included_again(el_ctx *ctx, const tu_files *files, el_tu_result *res)
 {
     for (size_t i = 0; i < files->n_again; i++) {
         long k = el_ctx_slot(ctx, files->again[i])->source;
         if (k >= 0)
-            el_findings_one_per_place(&res->findings, ctx->sources->v[k].path);
+            el_result_add_fact(res, ctx->sources->v[k].path, EL_FACT_INCLUDED_AGAIN, "");
     }
 }
 
@@ -695,7 +696,7 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
                 ctx.rules[i].rule->end(&ctx, ctx.rules[i].state);
             }
         }
-        one_finding_per_site(&ctx, &files, res);
+        note_included_again(&ctx, &files, res);
         if (pch && elc_tu_whole_wanted())
             status = NEEDS_WHOLE;
         incl in = {r, &ctx, res, {0}};
@@ -1075,9 +1076,15 @@ static void finish(const el_engine_opts *o, el_sources *sources, el_tu_result *c
     if (o->facts_out)
         for (size_t i = 0; i < p.n_facts; i++)
             copy_fact(o->facts_out, p.facts[i]);
-    free(p.facts);
     for (size_t i = 0; i < n; i++)
         el_findings_move(&all, &res[i]->findings);
+    el_strmap again = {0};
+    for (size_t i = 0; i < p.n_facts; i++)
+        if (strcmp(p.facts[i]->key, EL_FACT_INCLUDED_AGAIN) == 0 &&
+            !el_strmap_put(&again, p.facts[i]->file, (void *)1))
+            el_findings_one_per_place(&all, p.facts[i]->file);
+    el_strmap_free(&again);
+    free(p.facts);
 
     el_findings_sort_unique(&all);
     el_suppress_apply(&all, sources->v, sources->n, o->selected);

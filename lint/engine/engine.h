@@ -22,6 +22,10 @@
 /* The fact the engine records for an #include that was not found (value:
  * the name as written); the run prints one note about them on stderr. */
 #define EL_FACT_MISSING_INCLUDE "el.missing-include"
+/* The fact the engine records for a linted file the TU included more than
+ * once (a template per element type): the run's findings there are one
+ * per rule and place (el_findings_one_per_place). */
+#define EL_FACT_INCLUDED_AGAIN "el.included-again"
 
 typedef struct el_engine_opts {
     int jobs;                   /* workers, >= 1 */
