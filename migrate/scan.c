@@ -867,10 +867,11 @@ static bool in_bounds(const char *path, void *ud)
     return el_bounds_contain(ud, path);
 }
 
-/* The files a -p run without PATH scans: the database's, and the tree's
- * headers they include.  NULL with *err when the database names files
- * that do not exist (it is stale). */
-static char **db_inputs(const el_compdb *db, const el_bounds *b, size_t *n, char **err)
+/* The files a -p run without PATH scans: the database's (the first
+ * *n_db), and the tree's headers they include.  NULL with *err when the
+ * database names files that do not exist (it is stale). */
+static char **db_inputs(const el_compdb *db, const el_bounds *b, size_t *n, size_t *n_db,
+                        char **err)
 {
     char **v = NULL;
     size_t cap = 0, missing = 0;
@@ -897,6 +898,7 @@ static char **db_inputs(const el_compdb *db, const el_bounds *b, size_t *n, char
         free(v);
         return NULL;
     }
+    *n_db = *n;
     size_t nh = 0;
     char **headers = el_compdb_tree_headers(db, v, *n, in_bounds, (void *)b, &nh);
     for (size_t i = 0; i < nh; i++) {
@@ -961,11 +963,12 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         em_tree_free(out);
         return -1;
     }
-    size_t n_paths = o->n_paths;
+    size_t n_paths = o->n_paths, n_db = 0;
     char **db_paths = NULL;
     char *const *paths = o->paths;
     int rc = -1;
-    if (!n_paths && out->db && !(paths = db_paths = db_inputs(out->db, &out->bounds, &n_paths, err))) {
+    if (!n_paths && out->db &&
+        !(paths = db_paths = db_inputs(out->db, &out->bounds, &n_paths, &n_db, err))) {
         em_tree_free(out);
         return -1;
     }
@@ -986,6 +989,8 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         *err = el_xstrdup("configuration error (see above)");
         goto done;
     }
+    if (db_paths)
+        el_sources_walked(&out->sources, db_paths + n_db, n_paths - n_db);
     el_configs_finalize(cfgs);
     if (out->sources.io_errors) {
         *err = el_xasprintf("%d path%s could not be read (see above)", out->sources.io_errors,

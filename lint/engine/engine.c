@@ -25,6 +25,7 @@
 #include "prefix_pch.h"
 #include "progname.h"
 #include "shard_select.h"
+#include "skipped_templates.h"
 #include "strbuf.h"
 #include "strmap.h"
 #include "suppress.h"
@@ -1012,6 +1013,7 @@ void el_unbuilt_note(const el_unbuilt *u)
 static void finish(const el_engine_opts *o, el_sources *sources, el_tu_result *const *res, size_t n,
                    el_findings *out)
 {
+    el_forgive_skipped_templates(sources, res, n);
     size_t nm = el_meta_count();
     const el_rule *const *extra = o->extra_rules;
     size_t n_extra = 0;
