@@ -975,6 +975,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     el_configs *cfgs = NULL;
     el_filehash *hashes = NULL;
     el_fact_list facts = {0};
+    el_unbuilt unbuilt = {0}; /* left out as not built in every configuration */
     bool *selected = NULL;
     if (!n_paths) {
         *err = el_xstrdup("no PATH given");
@@ -1039,12 +1040,15 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         };
         el_engine_stats stats = {0};
         el_tu_records recs = {0};
+        el_unbuilt here = {0};
+        eo.unbuilt_out = &here;
         int joined = 0;
         if (o->n_merge) {
             joined = el_shard_join(o->merge_payloads, o->merge_whats, o->n_merge, "ember-migrate",
                                    &sub, &recs, err);
             if (joined == 0) {
-                el_unbuilt_note(&recs.unbuilt);
+                here = recs.unbuilt;
+                recs.unbuilt = (el_unbuilt){0};
                 el_engine_finish(&eo, &sub, &recs, &found);
             }
         } else {
@@ -1058,6 +1062,12 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
                                                      shard_invocation(paths, n_paths), &sub, &recs);
         }
         el_tu_records_free(&recs);
+        if (k == 0) {
+            unbuilt = here;
+        } else {
+            el_unbuilt_keep_common(&unbuilt, &here, &sub);
+            el_unbuilt_free(&here);
+        }
         free(sub.v);
         char *name = config_name(out, k);
         merge_findings(out, &found, name);
@@ -1068,6 +1078,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
             goto done;
     }
     el_findings_sort_unique(&out->findings);
+    el_unbuilt_note(&unbuilt, o->verbose);
 
     builder b = {.t = out, .sources = &out->sources};
     build(&b, &facts);
@@ -1075,6 +1086,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     em_custom_scan_collect(out->custom, &facts);
     rc = 0;
 done:
+    el_unbuilt_free(&unbuilt);
     el_fact_list_free(&facts);
     free(selected);
     el_filehash_free(hashes);
