@@ -134,11 +134,11 @@ void el_findings_sort_unique(el_findings *f)
     for (size_t i = 1; i < f->n; i++) {
         el_finding *p = &f->v[out - 1], *x = &f->v[i];
         if (strcmp(p->file, x->file) == 0 && p->line == x->line && p->col == x->col &&
-            strcmp(p->rule, x->rule) == 0 && strcmp(p->message, x->message) == 0) {
-            /* The same finding reached from another TU (a header's): it
-             * keeps a fix only when every TU made that same fix -- one
-             * TU's "nothing here uses this include" says nothing of the
-             * next one's. */
+            strcmp(p->rule, x->rule) == 0) {
+            /* The same finding reached from another TU (a header's) or
+             * another inclusion (a template's): it keeps a fix only when
+             * every one made that same fix -- one TU's "nothing here uses
+             * this include" says nothing of the next one's. */
             if (p->fix && !(x->fix && same_fix(p->fix, x->fix))) {
                 el_fix_free(p->fix);
                 p->fix = NULL;

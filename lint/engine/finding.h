@@ -64,8 +64,11 @@ void el_findings_add(el_findings *f, const char *rule, el_severity sev, const ch
 void el_findings_copy(el_findings *dst, const el_findings *src);
 /* Move every finding of src to the end of dst; src becomes empty. */
 void el_findings_move(el_findings *dst, el_findings *src);
-/* Sort by file, line, column, rule, message and drop exact duplicates
- * (the same header finding reached from several TUs). */
+/* Sort by file, line, column, rule, message and keep one finding per
+ * rule and place: the same header finding reached from several TUs, and
+ * a template's, included once per element type (`#define real float`,
+ * then `double`), whose messages differ only in what each inclusion
+ * names -- one site, one finding (the first message). */
 void el_findings_sort_unique(el_findings *f);
 void el_findings_free(el_findings *f);
 

@@ -280,6 +280,47 @@ static void test_template_its_includer_skips(void **state)
     tt_free(&r);
 }
 
+/* A template included once per element type gives one finding per site,
+ * not one per inclusion (torch7's generic/ files: 234 findings for 111
+ * sites): the messages differ only in what each inclusion names. */
+static void test_template_site_once(void **state)
+{
+    (void)state;
+    tt_w("src/scale.gen.c", "void SCALE_FN(real *x, int n)\n{\n    BLAS_SCAL(n, 2, x, 1);\n}\n");
+    tt_w("src/scale.c", "#include <cblas.h>\n"
+                        "#define real float\n#define SCALE_FN scale_f\n#define BLAS_SCAL cblas_sscal\n"
+                        "#include \"scale.gen.c\"\n"
+                        "#undef real\n#undef SCALE_FN\n#undef BLAS_SCAL\n"
+                        "#define real double\n#define SCALE_FN scale_d\n#define BLAS_SCAL cblas_dscal\n"
+                        "#include \"scale.gen.c\"\n");
+    tt_run r = lt_lint(tt_dir, "--no-cache", "--select", "EH102", "src", NULL);
+    assert_int_equal(r.status, 1);
+    const char *at = "src/scale.gen.c:3:5: error:";
+    assert_true(tt_contains(r.out, at));
+    assert_null(strstr(strstr(r.out, at) + 1, at)); /* once */
+    tt_free(&r);
+}
+
+/* One finding per rule and place; a fix only when every merged one had it. */
+static void test_one_finding_per_place(void **state)
+{
+    (void)state;
+    el_findings f = {0};
+    el_findings_add(&f, "EH102", EL_SEV_ERROR, "a.c", 3, 5, "call to 'cblas_sscal'");
+    el_findings_add(&f, "EH102", EL_SEV_ERROR, "a.c", 3, 5, "call to 'cblas_dscal'");
+    el_findings_add(&f, "EH201", EL_SEV_ERROR, "a.c", 3, 5, "another rule, same place");
+    el_findings_add(&f, "EH102", EL_SEV_ERROR, "a.c", 3, 6, "another place");
+    f.v[1].fix = el_xcalloc(1, sizeof *f.v[1].fix);
+    f.v[1].fix->description = el_xstrdup("only one inclusion had it");
+    el_findings_sort_unique(&f);
+    assert_int_equal(f.n, 3);
+    assert_string_equal(f.v[0].message, "call to 'cblas_dscal'");
+    assert_null(f.v[0].fix);
+    assert_string_equal(f.v[1].rule, "EH201");
+    assert_int_equal(f.v[2].col, 6);
+    el_findings_free(&f);
+}
+
 /* A list emptied after it grew (every finding suppressed) gives its
  * storage up when moved: fuzz_cli found the leak. */
 static void test_move_empty_list(void **state)
@@ -300,6 +341,8 @@ int main(void)
         cmocka_unit_test(test_jobs_identical_output),
         cmocka_unit_test(test_sorted_by_file_line_rule),
         cmocka_unit_test(test_move_empty_list),
+        cmocka_unit_test(test_one_finding_per_place),
+        tt_scratch_test(test_template_site_once),
         tt_scratch_test(test_compile_database),
         tt_scratch_test(test_extra_args),
         tt_scratch_test(test_default_flags),
