@@ -19,6 +19,7 @@
 #include "context.h"
 #include "flags.h"
 #include "include_search.h"
+#include "language.h"
 #include "mem.h"
 #include "metadata.h"
 #include "path.h"
@@ -463,16 +464,28 @@ static void missing_includes_note(const el_fact_rec *const *facts, size_t n)
     qsort(m, nm, sizeof *m, cmp_missing);
     el_buf b = {0};
     bool eh = false;
-    for (size_t k = 0; k < nm && k < 4; k++) {
-        el_buf_printf(&b, "%s'%s' (%zu file%s)", k ? ", " : "", m[k].name, m[k].files,
-                      m[k].files == 1 ? "" : "s");
-        eh |= strncmp(m[k].name, "eh/", 3) == 0;
+    const char *cxx = NULL;
+    for (size_t k = 0; k < nm; k++) {
+        if (k < 4)
+            el_buf_printf(&b, "%s'%s' (%zu file%s)", k ? ", " : "", m[k].name, m[k].files,
+                          m[k].files == 1 ? "" : "s");
+        eh |= k < 4 && strncmp(m[k].name, "eh/", 3) == 0;
+        if (!cxx && el_is_cxx_std_header(m[k].name))
+            cxx = m[k].name;
     }
     if (nm > 4)
         el_buf_printf(&b, " and %zu more", nm - 4);
+    /* C++ headers in .h files (vendored libraries) are parsed as C: the
+     * flags are not what is missing */
+    char *cxx_hint = cxx ? el_xasprintf("; <%s> is C++'s: files that include it are C++ parsed as "
+                                        "C (a .h file is C unless the configuration's \"languages\" "
+                                        "leaves C out; or \"exclude\" them)", cxx)
+                         : NULL;
     fprintf(stderr, "%s: includes not found: %s; give the compiler "
-            "the project's flags: -p BUILD_DIR (its compile_commands.json) or -- -I<dir> -D<macro>%s\n",
-            el_progname, b.s, eh ? ", or install libeh (make install; pkg-config eh)" : "");
+            "the project's flags: -p BUILD_DIR (its compile_commands.json) or -- -I<dir> -D<macro>%s%s\n",
+            el_progname, b.s, eh ? ", or install libeh (make install; pkg-config eh)" : "",
+            cxx_hint ? cxx_hint : "");
+    free(cxx_hint);
     el_buf_free(&b);
     el_strmap_free(&files);
     free(m);

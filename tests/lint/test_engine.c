@@ -301,6 +301,26 @@ static void test_template_site_once(void **state)
     tt_free(&r);
 }
 
+/* Includes that are not found are said once per run, with the remedy;
+ * C++'s standard headers in .h files (vendored C++ libraries, liuliu/ccv)
+ * say that the files are C++ parsed as C, not that flags are missing. */
+static void test_missing_includes_note(void **state)
+{
+    (void)state;
+    tt_w("src/a.c", "#include \"proj/api.h\"\nint a(void) { return 0; }\n");
+    tt_w("src/b.c", "#include \"proj/api.h\"\nint b(void) { return 0; }\n");
+    tt_run r = lt_lint(tt_dir, "--no-cache", "src", NULL);
+    assert_true(tt_contains(r.err, "emberlint: includes not found: 'proj/api.h' (2 files); give the "
+                                   "compiler the project's flags: -p BUILD_DIR"));
+    assert_false(tt_contains(r.err, "C++"));
+    tt_free(&r);
+    tt_w("src/vendor/array.h", "#pragma once\n#include <cstddef>\n#include <vector>\n"
+                               "template <class T> struct array { T *p; };\n");
+    r = lt_lint(tt_dir, "--no-cache", "src", NULL);
+    assert_true(tt_contains(r.err, "is C++'s: files that include it are C++ parsed as C"));
+    tt_free(&r);
+}
+
 /* One finding per rule and place; a fix only when every merged one had it. */
 static void test_one_finding_per_place(void **state)
 {
@@ -342,6 +362,7 @@ int main(void)
         cmocka_unit_test(test_sorted_by_file_line_rule),
         cmocka_unit_test(test_move_empty_list),
         cmocka_unit_test(test_one_finding_per_place),
+        tt_scratch_test(test_missing_includes_note),
         tt_scratch_test(test_template_site_once),
         tt_scratch_test(test_compile_database),
         tt_scratch_test(test_extra_args),
