@@ -72,11 +72,18 @@ static int setup(void **state)
 
 #define RULES "EH0,EH101,EH105"
 
-/* One run; its standard output. */
-static char *run_lint(const char *format, const char *shard, const char *out)
+/* One run (with -p . when `db`), exit status 1: its outputs. */
+static tt_run lint_run(bool db, const char *format, const char *shard, const char *out)
 {
-    const char *argv[32] = {"--cache-dir", "cache", "--select", RULES, "--format", format};
-    size_t n = 6;
+    const char *argv[32];
+    size_t n = 0;
+    if (db) {
+        argv[n++] = "-p";
+        argv[n++] = ".";
+    }
+    const char *common[] = {"--cache-dir", "cache", "--select", RULES, "--format", format};
+    for (size_t i = 0; i < 6; i++)
+        argv[n++] = common[i];
     if (shard) {
         argv[n++] = "--shard";
         argv[n++] = shard;
@@ -85,16 +92,21 @@ static char *run_lint(const char *format, const char *shard, const char *out)
         argv[n++] = "-o";
         argv[n++] = out;
     }
-    argv[n++] = "src";
-    argv[n++] = "inc";
-    argv[n++] = "backends";
-    argv[n++] = "--";
-    argv[n++] = LT_INCLUDE;
-    argv[n] = NULL;
+    const char *tail[] = {"src", "inc", "backends", "--", LT_INCLUDE, NULL};
+    for (size_t i = 0; i < 6; i++)
+        argv[n++] = tail[i];
     tt_run r = lt_emberlintv(tt_dir, argv, NULL);
     if (r.status != 1)
-        fprintf(stderr, "emberlint %s %s: exit %d: %s\n", format, shard ? shard : "", r.status, r.err);
+        fprintf(stderr, "emberlint%s %s %s: exit %d: %s\n", db ? " -p" : "", format,
+                shard ? shard : "", r.status, r.err);
     assert_int_equal(r.status, 1);
+    return r;
+}
+
+/* One run; its standard output. */
+static char *run_lint(const char *format, const char *shard, const char *out)
+{
+    tt_run r = lint_run(false, format, shard, out);
     char *s = strdup(r.out);
     tt_free(&r);
     return s;
@@ -291,29 +303,6 @@ static void test_relocated_merge(void **state)
  * shard cannot tell (another shard's TU may read them: the template
  * kernel.proto.c, a header): the merge says it, with the counts one run
  * over everything gives. */
-static tt_run lint_db(const char *shard, const char *out)
-{
-    const char *argv[32] = {"-p", ".", "--cache-dir", "cache", "--select", RULES, "--format", "json"};
-    size_t n = 8;
-    if (shard) {
-        argv[n++] = "--shard";
-        argv[n++] = shard;
-        argv[n++] = "-o";
-        argv[n++] = out;
-    }
-    argv[n++] = "src";
-    argv[n++] = "inc";
-    argv[n++] = "backends";
-    argv[n++] = "--";
-    argv[n++] = LT_INCLUDE;
-    argv[n] = NULL;
-    tt_run r = lt_emberlintv(tt_dir, argv, NULL);
-    if (r.status != 1)
-        fprintf(stderr, "emberlint -p %s: exit %d: %s\n", shard ? shard : "", r.status, r.err);
-    assert_int_equal(r.status, 1);
-    return r;
-}
-
 #define UNBUILT_SOURCE "emberlint: 1 source file under the paths is not in compile_commands.json"
 #define UNBUILT_HEADERS "emberlint: 6 headers under the paths are included by none of the files"
 
@@ -349,7 +338,7 @@ static void test_unbuilt_noted_by_the_merge(void **state)
 {
     (void)state;
     write_database();
-    tt_run whole = lint_db(NULL, NULL);
+    tt_run whole = lint_run(true, "json", NULL, NULL);
     assert_true(tt_contains(whole.err, UNBUILT_SOURCE));
     assert_true(tt_contains(whole.err, UNBUILT_HEADERS));
     assert_true(tt_contains(whole.out, "kernel.proto.c")); /* linted through its includers */
@@ -358,7 +347,7 @@ static void test_unbuilt_noted_by_the_merge(void **state)
         int n = counts[c];
         for (int k = 1; k <= n; k++) {
             char *spec = tt_fmt("%d/%d", k, n), *out = tt_fmt("shard-%d.json", k);
-            tt_run r = lint_db(spec, out);
+            tt_run r = lint_run(true, "json", spec, out);
             assert_false(tt_contains(r.err, "not linted"));
             tt_free(&r);
             free(spec);
