@@ -709,14 +709,18 @@ static void move_facts(el_fact_list *dst, el_fact_list *src)
     memset(src, 0, sizeof *src);
 }
 
-/* The sources configuration k compiles (shallow copies). */
+/* The sources configuration k compiles (shallow copies), with what the
+ * engine derives from them: whether some is backend code (EH102 then
+ * notes calls of the project's functions a backend file may define). */
 static el_sources sources_of(const em_tree *t, size_t k)
 {
     el_sources sub = {0};
     sub.v = el_xcalloc(t->sources.n + 1, sizeof *sub.v);
     for (size_t i = 0; i < t->sources.n; i++)
-        if (el_buildcfg_has(&t->cfgs, k, &t->sources.v[i]))
+        if (el_buildcfg_has(&t->cfgs, k, &t->sources.v[i])) {
             sub.v[sub.n++] = t->sources.v[i];
+            sub.any_backend |= t->sources.v[i].cls == EL_FILE_BACKEND;
+        }
     return sub;
 }
 
