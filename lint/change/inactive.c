@@ -230,6 +230,15 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *path, const char 
         snprintf(why, sizeof why, "%s is not declared where it is skipped, so its signature "
                                   "cannot be compared with %s's", target, target);
     }
+    const decl_info *d = decl_of(ctx, s, name);
+    char be[64];
+    /* a type, variable, constant or macro: no op replaces it (a name
+     * nothing declares here is a function when called or named so) */
+    bool function = d ? !strcmp(d->kind, "function")
+                      : call || el_backend_of_symbol(el_ctx_config(ctx), name, be, sizeof be);
+    if (!ok && !function)
+        snprintf(why, sizeof why, "no op replaces a backend %s: rewrite this use by hand",
+                 d ? d->kind : "type, variable, constant or macro");
     if (in_macro) {
         ok = false;
         snprintf(why, sizeof why, "%s is %s inside macro %s (an edit there would change "
@@ -246,7 +255,6 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *path, const char 
     json_object_object_add(o, "rename", ok ? json_object_new_string(target) : NULL);
     /* the file declaring it here ("": nothing does; none for a pasted
      * name: which it is, and so which include it needs, is not known) */
-    const decl_info *d = decl_of(ctx, s, name);
     if (!pasted)
         json_object_object_add(o, "decl", json_object_new_string(d && d->file ? d->file : ""));
     if (d && !pasted)
