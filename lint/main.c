@@ -261,8 +261,13 @@ static int fix_or_diff(const el_cli *c, const el_compdb *db, lint_run *r, bool *
         goto out;
     }
     if (c->diff) {
-        FILE *out = el_open_output(c);
-        if (!out) {
+        /* what --fix would write: verified the same way */
+        FILE *out = NULL;
+        if (el_fix_plan_verify(&plan, &r->sources, &fo, &err) < 0) {
+            fprintf(stderr, "emberlint: %s\n", err);
+            free(err);
+            rc = EXIT_TROUBLE;
+        } else if (!(out = el_open_output(c))) {
             rc = EXIT_TROUBLE;
         } else {
             int wr = el_changeset_diff(&plan.cs, out);

@@ -335,7 +335,7 @@ static bool drop_for(el_fix_plan *plan, const el_sources *s, const el_fix_opts *
     return dropped;
 }
 
-int el_fix_plan_commit(el_fix_plan *plan, const el_sources *s, const el_fix_opts *o, char **err)
+int el_fix_plan_verify(el_fix_plan *plan, const el_sources *s, const el_fix_opts *o, char **err)
 {
     if (el_changeset_empty(&plan->cs))
         return 0;
@@ -376,12 +376,18 @@ int el_fix_plan_commit(el_fix_plan *plan, const el_sources *s, const el_fix_opts
         if (!bad || rc < 0)
             break;
     }
-    if (rc == 0 && !el_changeset_empty(&plan->cs) &&
-        el_changeset_commit(&plan->cs, false, err) < 0)
-        rc = -1;
     if (cfgs == &own)
         el_buildcfgs_free(&own);
     return rc;
+}
+
+int el_fix_plan_commit(el_fix_plan *plan, const el_sources *s, const el_fix_opts *o, char **err)
+{
+    if (el_fix_plan_verify(plan, s, o, err) < 0)
+        return -1;
+    if (!el_changeset_empty(&plan->cs) && el_changeset_commit(&plan->cs, false, err) < 0)
+        return -1;
+    return 0;
 }
 
 void el_fix_plan_free(el_fix_plan *plan)

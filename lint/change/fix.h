@@ -77,9 +77,13 @@ typedef struct el_fix_plan {
  * planned then. */
 int el_fix_plan_make(el_fix_plan *plan, const el_findings *f, const el_sources *s,
                      const el_fix_opts *o, char **err);
-/* Verify the plan (leaving out the files whose fixes would break a
- * build, each reported), then write it (an empty plan writes nothing).
- * 0, or -1 with *err (malloc'd), and then every file is as before. */
+/* Verify the plan: every TU that sees a changed file is parsed with the
+ * new contents, and the fixes of the files that would break a build are
+ * left out (each reported).  0, or -1 with *err (malloc'd). */
+int el_fix_plan_verify(el_fix_plan *plan, const el_sources *s, const el_fix_opts *o, char **err);
+/* Verify the plan (el_fix_plan_verify), then write it (an empty plan
+ * writes nothing).  0, or -1 with *err (malloc'd), and then every file is
+ * as before. */
 int el_fix_plan_commit(el_fix_plan *plan, const el_sources *s, const el_fix_opts *o,
                        char **err);
 void el_fix_plan_free(el_fix_plan *plan);

@@ -19,6 +19,7 @@
 #include "context.h"
 #include "flags.h"
 #include "include_search.h"
+#include "language.h"
 #include "mem.h"
 #include "metadata.h"
 #include "path.h"
@@ -366,6 +367,8 @@ static void add_dep(incl *in, CXFile f)
 typedef struct tu_files {
     CXFile *v;
     size_t n, cap;
+    CXFile *again;              /* those included more than once (templates) */
+    size_t n_again, cap_again;
 } tu_files;
 
 static void files_visit(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData d)
@@ -373,11 +376,29 @@ static void files_visit(CXFile f, CXSourceLocation *stack, unsigned n, CXClientD
     (void)stack;
     (void)n;
     tu_files *t = d;
-    for (size_t i = 0; i < t->n; i++)
-        if (t->v[i] == f)
-            return;
+    for (size_t i = 0; i < t->n; i++) {
+        if (t->v[i] != f)
+            continue;
+        for (size_t k = 0; k < t->n_again; k++)
+            if (t->again[k] == f)
+                return;
+        el_grow(&t->again, &t->cap_again, t->n_again + 1, sizeof *t->again);
+        t->again[t->n_again++] = f;
+        return;
+    }
     el_grow(&t->v, &t->cap, t->n + 1, sizeof *t->v);
     t->v[t->n++] = f;
+}
+
+/* A linted file the TU included more than once (a template per element
+ * type) gives one finding per rule and place, not one per inclusion. */
+static void one_finding_per_site(el_ctx *ctx, const tu_files *files, el_tu_result *res)
+{
+    for (size_t i = 0; i < files->n_again; i++) {
+        long k = el_ctx_slot(ctx, files->again[i])->source;
+        if (k >= 0)
+            el_findings_one_per_place(&res->findings, ctx->sources->v[k].path);
+    }
 }
 
 /* The on_file hooks, with the TU's linted files; the macro spans are
@@ -461,16 +482,28 @@ static void missing_includes_note(const el_fact_rec *const *facts, size_t n)
     qsort(m, nm, sizeof *m, cmp_missing);
     el_buf b = {0};
     bool eh = false;
-    for (size_t k = 0; k < nm && k < 4; k++) {
-        el_buf_printf(&b, "%s'%s' (%zu file%s)", k ? ", " : "", m[k].name, m[k].files,
-                      m[k].files == 1 ? "" : "s");
-        eh |= strncmp(m[k].name, "eh/", 3) == 0;
+    const char *cxx = NULL;
+    for (size_t k = 0; k < nm; k++) {
+        if (k < 4)
+            el_buf_printf(&b, "%s'%s' (%zu file%s)", k ? ", " : "", m[k].name, m[k].files,
+                          m[k].files == 1 ? "" : "s");
+        eh |= k < 4 && strncmp(m[k].name, "eh/", 3) == 0;
+        if (!cxx && el_is_cxx_std_header(m[k].name))
+            cxx = m[k].name;
     }
     if (nm > 4)
         el_buf_printf(&b, " and %zu more", nm - 4);
+    /* C++ headers in .h files (vendored libraries) are parsed as C: the
+     * flags are not what is missing */
+    char *cxx_hint = cxx ? el_xasprintf("; <%s> is C++'s: files that include it are C++ parsed as "
+                                        "C (a .h file is C unless the configuration's \"languages\" "
+                                        "leaves C out; or \"exclude\" them)", cxx)
+                         : NULL;
     fprintf(stderr, "%s: includes not found: %s; give the compiler "
-            "the project's flags: -p BUILD_DIR (its compile_commands.json) or -- -I<dir> -D<macro>%s\n",
-            el_progname, b.s, eh ? ", or install libeh (make install; pkg-config eh)" : "");
+            "the project's flags: -p BUILD_DIR (its compile_commands.json) or -- -I<dir> -D<macro>%s%s\n",
+            el_progname, b.s, eh ? ", or install libeh (make install; pkg-config eh)" : "",
+            cxx_hint ? cxx_hint : "");
+    free(cxx_hint);
     el_buf_free(&b);
     el_strmap_free(&files);
     free(m);
@@ -662,6 +695,7 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
                 ctx.rules[i].rule->end(&ctx, ctx.rules[i].state);
             }
         }
+        one_finding_per_site(&ctx, &files, res);
         if (pch && elc_tu_whole_wanted())
             status = NEEDS_WHOLE;
         incl in = {r, &ctx, res, {0}};
@@ -675,6 +709,7 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
         }
         el_strmap_free(&in.seen);
         free(files.v);
+        free(files.again);
         ctx.tu_files = NULL;
         ctx.n_tu_files = 0;
         if (r->cache && status == LINTED) {

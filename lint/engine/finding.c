@@ -151,6 +151,36 @@ void el_findings_sort_unique(el_findings *f)
     f->n = out;
 }
 
+void el_findings_one_per_place(el_findings *f, const char *file)
+{
+    size_t out = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        el_finding *x = &f->v[i];
+        el_finding *p = NULL;
+        for (size_t k = 0; k < out && !p && strcmp(x->file, file) == 0; k++) {
+            el_finding *y = &f->v[k];
+            if (strcmp(y->file, x->file) == 0 && y->line == x->line && y->col == x->col &&
+                strcmp(y->rule, x->rule) == 0)
+                p = y;
+        }
+        if (!p) {
+            f->v[out++] = *x;
+            continue;
+        }
+        if (p->fix && !(x->fix && same_fix(p->fix, x->fix))) {
+            el_fix_free(p->fix);
+            p->fix = NULL;
+        }
+        if (strcmp(x->message, p->message) < 0) {
+            char *m = p->message;
+            p->message = x->message;
+            x->message = m;
+        }
+        el_finding_clear(x);
+    }
+    f->n = out;
+}
+
 void el_findings_free(el_findings *f)
 {
     for (size_t i = 0; i < f->n; i++)

@@ -65,8 +65,16 @@ void el_findings_copy(el_findings *dst, const el_findings *src);
 /* Move every finding of src to the end of dst; src becomes empty. */
 void el_findings_move(el_findings *dst, el_findings *src);
 /* Sort by file, line, column, rule, message and drop exact duplicates
- * (the same header finding reached from several TUs). */
+ * (the same header finding reached from several TUs); such a finding
+ * keeps a fix only when each had the same. */
 void el_findings_sort_unique(el_findings *f);
+/* One finding per rule and place in `file`, a file the TU included more
+ * than once: a template included once per element type (`#define real
+ * float`, then `double`) gives one finding per site, not one per
+ * inclusion whose messages differ only in what each names.  The one kept
+ * has the first message (in sort order) and a fix only when each had the
+ * same. */
+void el_findings_one_per_place(el_findings *f, const char *file);
 void el_findings_free(el_findings *f);
 
 /* A fact a rule recorded for the project hooks. */

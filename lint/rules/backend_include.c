@@ -70,6 +70,11 @@ typedef struct ref {
     el_fix_safety rewritten;  /* a callee whose call is rewritten: its safety */
 } ref;
 
+typedef struct fileset {
+    CXFile *v;
+    size_t n, cap;
+} fileset;
+
 typedef struct state {
     inc *incs;
     size_t n_incs, cap_incs;
@@ -79,8 +84,6 @@ typedef struct state {
     size_t n_refs, cap_refs;
     CXFile eh_h;              /* the frontend include as this TU resolves it, or NULL */
     CXFile main;              /* the TU's main file */
-    bool in_header;           /* a backend include is in a header: the other files'
-                               * references count too (record_ref) */
     const char *front;        /* the frontend include ("eh/eh.h"), or NULL */
     bool edges_only;          /* the scan of every file's directives (end) */
     el_rewriter *rw;
@@ -94,6 +97,10 @@ typedef struct state {
     CXCursor *early;
     size_t n_early, cap_early;
     bool directives_done;
+    /* Files outside the system headers that hold code: a function
+     * definition (not inline) or a variable defined with external linkage
+     * (end, when there is something to fix). */
+    fileset code;
 } state;
 
 static const enum CXCursorKind kinds[] = {
@@ -176,7 +183,6 @@ static void add_include(el_ctx *ctx, state *s, CXCursor c, CXFile file, CXFile t
     s->incs = v;
     inc *x = &s->incs[s->n_incs++];
     memset(x, 0, sizeof *x);
-    s->in_header |= is_header(ctx, s, file);
     x->cur = c;
     x->file = file;
     x->target = target;
@@ -341,9 +347,11 @@ static void record_ref(el_ctx *ctx, state *s, CXCursor c)
         return;
     CXFile f = NULL;
     unsigned off = offset_of(clang_getCursorLocation(c), &f);
-    bool candidate = f && candidate_file(s, f);
-    if (!f || (!candidate && !s->in_header))
+    if (!f)
         return;
+    /* every linted file's references: a file the includer reads later (a
+     * .c template) may use what the include brings (plan_file) */
+    bool candidate = candidate_file(s, f);
     CXCursor d = clang_getCursorReferenced(c);
     if (clang_Cursor_isNull(d) || clang_isInvalid(clang_getCursorKind(d)))
         return;
@@ -374,11 +382,6 @@ static void record_ref(el_ctx *ctx, state *s, CXCursor c)
 }
 
 /* ---- the fixes (end) ---------------------------------------------------------- */
-
-typedef struct fileset {
-    CXFile *v;
-    size_t n, cap;
-} fileset;
 
 static bool set_has(const fileset *s, CXFile f)
 {
@@ -430,6 +433,71 @@ static bool needs(const ref *r, const fileset *only)
     return any;
 }
 
+static void set_add(fileset *s, CXFile f)
+{
+    if (set_has(s, f))
+        return;
+    CXFile *v = sep_grow(s->v, &s->cap, s->n, sizeof *v);
+    if (!v)
+        return;
+    s->v = v;
+    s->v[s->n++] = f;
+}
+
+/* A top-level declaration that is code (state.code). */
+static enum CXChildVisitResult find_code(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    state *s = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    bool code = false;
+    if (k == CXCursor_FunctionDecl)
+        code = clang_isCursorDefinition(c) && !clang_Cursor_isFunctionInlined(c);
+    else if (k == CXCursor_VarDecl)
+        code = clang_isCursorDefinition(c) && clang_getCursorLinkage(c) == CXLinkage_External;
+    CXSourceLocation loc = clang_getCursorLocation(c);
+    if (!code || clang_Location_isInSystemHeader(loc))
+        return CXChildVisit_Continue;
+    CXFile f = NULL;
+    clang_getExpansionLocation(loc, &f, NULL, NULL, NULL);
+    if (f)
+        set_add(&s->code, f);
+    return CXChildVisit_Continue;
+}
+
+/* Does removing x lose code, or leave code the walk did not see?  The
+ * files x brings that hold definitions (a template of functions others
+ * call: they would compile, then fail to link), or code that f reads
+ * otherwise and that is not linted (its references are unknown: a
+ * template included after x may use what x brings). */
+static bool touches_code(el_ctx *ctx, const state *s, CXFile f, const fileset *from_f,
+                         const fileset *mine)
+{
+    for (size_t k = 0; k < s->code.n; k++) {
+        CXFile c = s->code.v[k];
+        if (set_has(mine, c))
+            return true;
+        if (!clang_File_isEqual(c, f) && set_has(from_f, c) &&
+            el_file_class_of(ctx, c, NULL) == EL_FILE_EXTERNAL)
+            return true;
+    }
+    return false;
+}
+
+/* Does the reference, in a file f reads other than f, count for f's
+ * include: that file does not reach what it names through its own
+ * includes (a .c template relies on its includer's)?  *memo caches the
+ * last file's reach. */
+static bool relies_on_includer(const state *s, const ref *y, fileset *memo, CXFile *memo_of)
+{
+    if (!*memo_of || !clang_File_isEqual(*memo_of, y->file)) {
+        memo->n = 0;
+        reach(s, memo, y->file, false);
+        *memo_of = y->file;
+    }
+    return !needs(y, memo);
+}
+
 /* Decide which backend includes of file f can go, and their safety. */
 static void plan_file(el_ctx *ctx, state *s, CXFile f)
 {
@@ -448,6 +516,9 @@ static void plan_file(el_ctx *ctx, state *s, CXFile f)
     bool has_skipped = skipped && skipped->count > 0;
     if (skipped)
         clang_disposeSourceRangeList(skipped);
+    fileset from_f = {0}, memo = {0};
+    CXFile memo_of = NULL;
+    reach(s, &from_f, f, false);
     for (bool changed = true; changed;) {
         changed = false;
         fileset avail = {0};
@@ -489,10 +560,17 @@ static void plan_file(el_ctx *ctx, state *s, CXFile f)
              * brings (through the header's macros, say) */
             bool header = is_header(ctx, s, f);
             x->safety = has_skipped || header ? EL_FIX_UNSAFE : EL_FIX_SAFE;
-            for (size_t r = 0; r < s->n_refs; r++) {
+            if (touches_code(ctx, s, f, &from_f, &mine)) {
+                kept[i] = true;
+                x->fixable = false;
+                changed = true;
+            }
+            for (size_t r = 0; r < s->n_refs && !changed; r++) {
                 const ref *y = &s->refs[r];
-                bool here = clang_File_isEqual(y->file, f);
-                if (!(here || header) || !needs(y, &only))
+                bool counts = clang_File_isEqual(y->file, f) || header ||
+                              (set_has(&from_f, y->file) && !set_has(&only, y->file) &&
+                               relies_on_includer(s, y, &memo, &memo_of));
+                if (!counts || !needs(y, &only))
                     continue;
                 if (y->rewritten == EL_FIX_NONE) { /* (a file without backend includes: none) */
                     kept[i] = true; /* still used: stays, and keeps what it brings */
@@ -507,6 +585,8 @@ static void plan_file(el_ctx *ctx, state *s, CXFile f)
         }
         free(avail.v);
     }
+    free(from_f.v);
+    free(memo.v);
     free(kept);
 }
 
@@ -578,8 +658,10 @@ static void end(el_ctx *ctx, void *st)
 {
     state *s = st;
     directives_done(ctx, s);
-    if (s->n_incs)
+    if (s->n_incs) {
         scan_all_edges(ctx, s);
+        clang_visitChildren(clang_getTranslationUnitCursor(el_tu(ctx)), find_code, s);
+    }
     /* file by file, in the order their includes came */
     for (size_t i = 0; i < s->n_incs; i++) {
         bool seen = false;
@@ -592,6 +674,7 @@ static void end(el_ctx *ctx, void *st)
     free(s->edges);
     free(s->refs);
     free(s->directives);
+    free(s->code.v);
     el_rewriter_free(s->rw);
 }
 

@@ -33,6 +33,9 @@
 
 #define FACT_FAIL "EH000.fail"
 #define FACT_OK "EH000.ok"
+/* How far up a chain of headers (each failing in the other's parse) an
+ * includer that is not linted may excuse them. */
+#define CHAIN_DEPTH 4
 
 typedef struct file_errors {
     CXFile file;               /* the linted file the errors count in */
@@ -256,10 +259,6 @@ static void parse_failed(el_ctx *ctx, const char *reason)
 
 /* ---- the project: headers ------------------------------------------------------- */
 
-/* Does a linted file other than the header itself #include it (by its
- * name), even where the preprocessor skipped it?  A header written to be
- * included after others -- and reached by no TU in this configuration --
- * is not blamed for failing on its own. */
 /* The file #includes a header named base (even in a skipped #if). */
 static bool file_includes(const char *path, const char *base)
 {
@@ -292,8 +291,35 @@ static bool source_name(const char *name)
            el_path_has_ext(name, ".cu") || el_path_has_ext(name, ".cuh");
 }
 
-/* A C or C++ source or header in dir (not under it) #includes base. */
-static bool dir_includes(const char *dir, const char *base)
+/* Who may give a header the context it was written for: its includers,
+ * except a header parsed on its own in which the header failed too --
+ * such an includer counts only when it has an includer of its own (a
+ * chain of headers written for a file that is not linted).  Two C++
+ * headers linted as C, one including the other, are then reported, not
+ * each excused by the other. */
+typedef struct context_query {
+    const el_project *p;
+    const char *header, *base;
+    const char *const *failed_in;  /* the TUs (header main files) it failed in */
+    size_t n_failed_in;
+    int depth;
+} context_query;
+
+static bool has_includer(const el_project *p, const char *header, const char *const *failed_in,
+                         size_t n_failed_in, int depth);
+
+static bool gives_context(const context_query *q, const char *path)
+{
+    if (strcmp(path, q->header) == 0 || !file_includes(path, q->base))
+        return false;
+    for (size_t k = 0; k < q->n_failed_in; k++)
+        if (strcmp(path, q->failed_in[k]) == 0)
+            return q->depth > 0 && has_includer(q->p, path, NULL, 0, q->depth - 1);
+    return true;
+}
+
+/* A C or C++ source or header in dir (not under it) gives the context. */
+static bool dir_includes(const context_query *q, const char *dir)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -301,12 +327,12 @@ static bool dir_includes(const char *dir, const char *base)
     bool hit = false;
     struct dirent *e;
     while (!hit && (e = readdir(d))) {
-        if (strcmp(e->d_name, base) == 0 || !source_name(e->d_name))
+        if (strcmp(e->d_name, q->base) == 0 || !source_name(e->d_name))
             continue;
         char *path = malloc(strlen(dir) + strlen(e->d_name) + 2);
         if (path) {
             sprintf(path, "%s/%s", dir, e->d_name);
-            hit = file_includes(path, base);
+            hit = gives_context(q, path);
             free(path);
         }
     }
@@ -319,23 +345,22 @@ static bool dir_includes(const char *dir, const char *base)
  * by its name, even where the preprocessor skipped it?  A header written
  * to be included after others -- and reached by no TU in this
  * configuration -- is not blamed for failing on its own. */
-static bool has_includer(const el_project *p, const char *header)
+static bool has_includer(const el_project *p, const char *header, const char *const *failed_in,
+                         size_t n_failed_in, int depth)
 {
     const char *slash = strrchr(header, '/');
-    const char *base = slash ? slash + 1 : header;
-    for (size_t i = 0; i < el_project_file_count(p); i++) {
-        const char *path = el_project_file(p, i);
-        if (strcmp(path, header) != 0 && file_includes(path, base))
+    context_query q = {p, header, slash ? slash + 1 : header, failed_in, n_failed_in, depth};
+    for (size_t i = 0; i < el_project_file_count(p); i++)
+        if (gives_context(&q, el_project_file(p, i)))
             return true;
-    }
     /* the sources next to it, and one directory up (src/x/vendors/h.h
      * included by src/x/common.cuh) */
     char *dir = slash ? strndup(header, (size_t)(slash - header)) : NULL;
-    bool hit = dir && dir_includes(dir, base);
+    bool hit = dir && dir_includes(&q, dir);
     char *up = dir ? strrchr(dir, '/') : NULL;
     if (!hit && up && up != dir) {
         *up = '\0';
-        hit = dir_includes(dir, base);
+        hit = dir_includes(&q, dir);
     }
     free(dir);
     return hit;
@@ -412,9 +437,18 @@ static void project(el_project *p)
         /* parsed only in headers parsed on their own (no source file of
          * this configuration reaches it), and written for an includer */
         bool alone = true;
-        for (size_t k = 0; k < n_fails && alone; k++)
-            alone = strcmp(fails[k].header, f->header) != 0 || fails[k].in_header_tu;
-        if (alone && has_includer(p, f->header))
+        const char **failed_in = calloc(n_fails + 1, sizeof *failed_in);
+        size_t n_failed_in = 0;
+        for (size_t k = 0; k < n_fails && alone; k++) {
+            if (strcmp(fails[k].header, f->header) != 0)
+                continue;
+            alone = fails[k].in_header_tu;
+            if (failed_in)
+                failed_in[n_failed_in++] = fails[k].tu;
+        }
+        bool excused = alone && has_includer(p, f->header, failed_in, n_failed_in, CHAIN_DEPTH);
+        free(failed_in);
+        if (excused)
             continue;
         /* once, at the header: its first error, the earliest TU's on a tie */
         bool first = true;

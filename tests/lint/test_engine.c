@@ -233,6 +233,73 @@ static void test_headers(void **state)
     tt_free(&r);
 }
 
+/* A template included once per element type gives one finding per site,
+ * not one per inclusion (torch7's generic/ files: 234 findings for 111
+ * sites): the messages differ only in what each inclusion names. */
+static void test_template_site_once(void **state)
+{
+    (void)state;
+    tt_w("src/scale.gen.c", "void SCALE_FN(real *x, int n)\n{\n    BLAS_SCAL(n, 2, x, 1);\n}\n");
+    tt_w("src/scale.c", "#include <cblas.h>\n"
+                        "#define real float\n#define SCALE_FN scale_f\n#define BLAS_SCAL cblas_sscal\n"
+                        "#include \"scale.gen.c\"\n"
+                        "#undef real\n#undef SCALE_FN\n#undef BLAS_SCAL\n"
+                        "#define real double\n#define SCALE_FN scale_d\n#define BLAS_SCAL cblas_dscal\n"
+                        "#include \"scale.gen.c\"\n");
+    tt_run r = lt_lint(tt_dir, "--no-cache", "--select", "EH102", "src", NULL);
+    assert_int_equal(r.status, 1);
+    const char *at = "src/scale.gen.c:3:5: error:";
+    assert_true(tt_contains(r.out, at));
+    assert_null(strstr(strstr(r.out, at) + 1, at)); /* once */
+    tt_free(&r);
+}
+
+/* Includes that are not found are said once per run, with the remedy;
+ * C++'s standard headers in .h files (vendored C++ libraries, liuliu/ccv)
+ * say that the files are C++ parsed as C, not that flags are missing. */
+static void test_missing_includes_note(void **state)
+{
+    (void)state;
+    tt_w("src/a.c", "#include \"proj/api.h\"\nint a(void) { return 0; }\n");
+    tt_w("src/b.c", "#include \"proj/api.h\"\nint b(void) { return 0; }\n");
+    tt_run r = lt_lint(tt_dir, "--no-cache", "src", NULL);
+    assert_true(tt_contains(r.err, "emberlint: includes not found: 'proj/api.h' (2 files); give the "
+                                   "compiler the project's flags: -p BUILD_DIR"));
+    assert_false(tt_contains(r.err, "C++"));
+    tt_free(&r);
+    tt_w("src/vendor/array.h", "#pragma once\n#include <cstddef>\n#include <vector>\n"
+                               "template <class T> struct array { T *p; };\n");
+    r = lt_lint(tt_dir, "--no-cache", "src", NULL);
+    assert_true(tt_contains(r.err, "is C++'s: files that include it are C++ parsed as C"));
+    tt_free(&r);
+}
+
+/* In a file included more than once: one finding per rule and place, a
+ * fix only when every merged one had it; other files keep theirs (a
+ * macro naming two backend functions: two findings at one place). */
+static void test_one_finding_per_place(void **state)
+{
+    (void)state;
+    el_findings f = {0};
+    el_findings_add(&f, "EH102", EL_SEV_ERROR, "/t/gen.c", 3, 5, "call to 'cblas_sscal'");
+    el_findings_add(&f, "EH102", EL_SEV_ERROR, "/t/main.c", 3, 5, "call to 'a'");
+    el_findings_add(&f, "EH102", EL_SEV_ERROR, "/t/gen.c", 3, 5, "call to 'cblas_dscal'");
+    el_findings_add(&f, "EH201", EL_SEV_ERROR, "/t/gen.c", 3, 5, "another rule, same place");
+    el_findings_add(&f, "EH102", EL_SEV_ERROR, "/t/gen.c", 3, 6, "another place");
+    el_findings_add(&f, "EH102", EL_SEV_ERROR, "/t/main.c", 3, 5, "call to 'b'");
+    f.v[2].fix = el_xcalloc(1, sizeof *f.v[2].fix);
+    f.v[2].fix->description = el_xstrdup("only one inclusion had it");
+    el_findings_one_per_place(&f, "/t/gen.c");
+    assert_int_equal(f.n, 5);
+    assert_string_equal(f.v[0].message, "call to 'cblas_dscal'"); /* the first in order */
+    assert_null(f.v[0].fix);
+    assert_string_equal(f.v[1].message, "call to 'a'");
+    assert_string_equal(f.v[2].rule, "EH201");
+    assert_int_equal(f.v[3].col, 6);
+    assert_string_equal(f.v[4].message, "call to 'b'");
+    el_findings_free(&f);
+}
+
 /* A list emptied after it grew (every finding suppressed) gives its
  * storage up when moved: fuzz_cli found the leak. */
 static void test_move_empty_list(void **state)
@@ -253,6 +320,9 @@ int main(void)
         cmocka_unit_test(test_jobs_identical_output),
         cmocka_unit_test(test_sorted_by_file_line_rule),
         cmocka_unit_test(test_move_empty_list),
+        cmocka_unit_test(test_one_finding_per_place),
+        tt_scratch_test(test_missing_includes_note),
+        tt_scratch_test(test_template_site_once),
         tt_scratch_test(test_compile_database),
         tt_scratch_test(test_extra_args),
         tt_scratch_test(test_default_flags),

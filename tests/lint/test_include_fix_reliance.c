@@ -11,7 +11,18 @@
  *   - a header's include nothing in the translation unit uses is removed
  *     only by --unsafe-fixes: other translation units may use it;
  *   - and not when one of them does (a finding reached from several
- *     translation units keeps a fix only if each made that fix). */
+ *     translation units keeps a fix only if each made that fix).
+ * Found on torch7's lib/TH (--diff and even a plain --fix broke it):
+ *   - a .c template the file includes further down that uses what the
+ *     include brings keeps it;
+ *   - an include that brings definitions (a template of functions other
+ *     files call) has no fix: the file would compile, the link would fail;
+ *   - nor has an include while the file also reads code that is not
+ *     linted (what it uses is unknown: here, a macro it defaults);
+ *   - but a header that includes the backend header itself does not rely
+ *     on the file's include, which still goes;
+ *   - and --diff prints only what --fix would write: a fix that breaks
+ *     another build configuration is not in it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +120,67 @@ static void test_unused_in_a_header_is_unsafe(void **state)
     tt_free(&safe);
 }
 
+static void test_template_further_down_uses_it(void **state)
+{
+    (void)state;
+    tt_w("backends/simd/simd.h", "typedef struct { void (*fn)(float *, long); } simd_desc;\n");
+    tt_w("src/dispatch.inc.c", "static void fill(float *x, long n) { while (n--) x[n] = 0; }\n"
+                               "static const simd_desc impls[] = {{fill}};\n"
+                               "void vec_fill(float *x, long n) { impls[0].fn(x, n); }\n");
+    tt_w("src/vec.c", "#include \"../backends/simd/simd.h\"\n\n#include \"dispatch.inc.c\"\n");
+    assert_no_fix();
+}
+
+static void test_include_that_defines_functions(void **state)
+{
+    (void)state;
+    tt_w("src/gemm.h", "void app_gemm(const float *a, float *c, int n);\n");
+    tt_w("backends/blas/gemm_impl.c",
+         "void app_gemm(const float *a, float *c, int n) { while (n--) c[n] = 2 * a[n]; }\n");
+    tt_w("src/gemm.c", "#include \"gemm.h\"\n#include \"../backends/blas/gemm_impl.c\"\n");
+    assert_no_fix();
+}
+
+static void test_unlinted_code_read_later(void **state)
+{
+    (void)state;
+    tt_w("backends/simd/simd.h", "#define SIMD_WIDTH 8\n");
+    /* compiles without simd.h, and silently computes something else */
+    tt_w("backends/simd/kernels.c", "#ifndef SIMD_WIDTH\n#define SIMD_WIDTH 1\n#endif\n"
+                                    "static int width(void) { return SIMD_WIDTH; }\n"
+                                    "int simd_width(void) { return width(); }\n");
+    tt_w("src/vec.c", "#include \"../backends/simd/simd.h\"\n#include \"../backends/simd/kernels.c\"\n");
+    assert_no_fix();
+}
+
+static void test_header_with_its_own_include(void **state)
+{
+    (void)state;
+    tt_w("src/wrap.h", "#include <fftw3.h>\nfftwf_plan wrap_plan(int n);\n");
+    tt_w("src/app.c", "#include \"wrap.h\"\n#include <fftw3.h>\nint app(void) { return 0; }\n");
+    tt_run r = diff(false);
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "--- a/src/app.c"));
+    assert_true(tt_contains(r.out, "-#include <fftw3.h>\n"));
+    assert_false(tt_contains(r.out, "--- a/src/wrap.h"));
+    tt_free(&r);
+}
+
+static void test_diff_is_what_fix_writes(void **state)
+{
+    (void)state;
+    /* outside the linted paths, so its use is not seen; only the !FAST
+     * build reads it */
+    tt_w("inc/wrap.h", "#ifndef FAST\ntypedef fftwf_plan wrapped_plan;\n#endif\n");
+    tt_w("src/app.c", "#include <fftw3.h>\n#include \"../inc/wrap.h\"\nint app(void) { return 0; }\n");
+    tt_w(".emberlint.json", "{\"define_sets\": [\"FAST\", \"!FAST\"]}\n");
+    tt_run r = diff(false);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "");
+    assert_true(tt_contains(r.err, "src/app.c would not compile (define set \"!FAST\")"));
+    tt_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -117,6 +189,11 @@ int main(void)
         tt_scratch_test(test_not_through_another_headers_if),
         tt_scratch_test(test_unused_in_a_header_is_unsafe),
         tt_scratch_test(test_header_fix_needs_every_unit),
+        tt_scratch_test(test_template_further_down_uses_it),
+        tt_scratch_test(test_include_that_defines_functions),
+        tt_scratch_test(test_unlinted_code_read_later),
+        tt_scratch_test(test_header_with_its_own_include),
+        tt_scratch_test(test_diff_is_what_fix_writes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
