@@ -159,14 +159,7 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
     }
     if (el_sources_collect(paths, n_paths, r->cfgs, c->max_file_size, r->hashes, &r->sources) < 0)
         return -1;
-    /* -p without PATH: the tree's headers the database's files include are
-     * walked, not named (linted through those files; one no built file
-     * includes in this configuration is not linted alone) */
-    for (size_t i = 0; i < n_walked; i++) {
-        long k = el_sources_find(&r->sources, walked[i]);
-        if (k >= 0)
-            r->sources.v[k].named = false;
-    }
+    el_sources_walked(&r->sources, walked, n_walked);
     el_configs_finalize(r->cfgs);
 
     el_engine_opts eo = {

@@ -139,7 +139,7 @@ int el_merge_run(el_cli *c)
     el_configs_finalize(cfgs);
     if (el_shard_join(m.payloads, m.whats, m.n, "emberlint", &sources, &recs, &err) < 0)
         goto fail;
-    el_unbuilt_note(&recs.unbuilt);
+    el_unbuilt_note(&recs.unbuilt, c->verbose);
     el_engine_opts eo = {.selected = selected};
     el_engine_finish(&eo, &sources, &recs, &findings);
     if (c->verbose)

@@ -881,10 +881,11 @@ static bool in_bounds(const char *path, void *ud)
     return el_bounds_contain(ud, path);
 }
 
-/* The files a -p run without PATH scans: the database's, and the tree's
- * headers they include.  NULL with *err when the database names files
- * that do not exist (it is stale). */
-static char **db_inputs(const el_compdb *db, const el_bounds *b, size_t *n, char **err)
+/* The files a -p run without PATH scans: the database's (the first
+ * *n_db), and the tree's headers they include.  NULL with *err when the
+ * database names files that do not exist (it is stale). */
+static char **db_inputs(const el_compdb *db, const el_bounds *b, size_t *n, size_t *n_db,
+                        char **err)
 {
     char **v = NULL;
     size_t cap = 0, missing = 0;
@@ -911,6 +912,7 @@ static char **db_inputs(const el_compdb *db, const el_bounds *b, size_t *n, char
         free(v);
         return NULL;
     }
+    *n_db = *n;
     size_t nh = 0;
     char **headers = el_compdb_tree_headers(db, v, *n, in_bounds, (void *)b, &nh);
     for (size_t i = 0; i < nh; i++) {
@@ -975,17 +977,19 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         em_tree_free(out);
         return -1;
     }
-    size_t n_paths = o->n_paths;
+    size_t n_paths = o->n_paths, n_db = 0;
     char **db_paths = NULL;
     char *const *paths = o->paths;
     int rc = -1;
-    if (!n_paths && out->db && !(paths = db_paths = db_inputs(out->db, &out->bounds, &n_paths, err))) {
+    if (!n_paths && out->db &&
+        !(paths = db_paths = db_inputs(out->db, &out->bounds, &n_paths, &n_db, err))) {
         em_tree_free(out);
         return -1;
     }
     el_configs *cfgs = NULL;
     el_filehash *hashes = NULL;
     el_fact_list facts = {0};
+    el_unbuilt unbuilt = {0}; /* left out as not built in every configuration */
     bool *selected = NULL;
     if (!n_paths) {
         *err = el_xstrdup("no PATH given");
@@ -1000,6 +1004,8 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         *err = el_xstrdup("configuration error (see above)");
         goto done;
     }
+    if (db_paths)
+        el_sources_walked(&out->sources, db_paths + n_db, n_paths - n_db);
     el_configs_finalize(cfgs);
     if (out->sources.io_errors) {
         *err = el_xasprintf("%d path%s could not be read (see above)", out->sources.io_errors,
@@ -1048,12 +1054,15 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         };
         el_engine_stats stats = {0};
         el_tu_records recs = {0};
+        el_unbuilt here = {0};
+        eo.unbuilt_out = &here;
         int joined = 0;
         if (o->n_merge) {
             joined = el_shard_join(o->merge_payloads, o->merge_whats, o->n_merge, "ember-migrate",
                                    &sub, &recs, err);
             if (joined == 0) {
-                el_unbuilt_note(&recs.unbuilt);
+                here = recs.unbuilt;
+                recs.unbuilt = (el_unbuilt){0};
                 el_engine_finish(&eo, &sub, &recs, &found);
             }
         } else {
@@ -1067,6 +1076,12 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
                                                      shard_invocation(paths, n_paths), &sub, &recs);
         }
         el_tu_records_free(&recs);
+        if (k == 0) {
+            unbuilt = here;
+        } else {
+            el_unbuilt_keep_common(&unbuilt, &here, &sub);
+            el_unbuilt_free(&here);
+        }
         free(sub.v);
         char *name = config_name(out, k);
         merge_findings(out, &found, name);
@@ -1077,6 +1092,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
             goto done;
     }
     el_findings_sort_unique(&out->findings);
+    el_unbuilt_note(&unbuilt, o->verbose);
 
     builder b = {.t = out, .sources = &out->sources};
     build(&b, &facts);
@@ -1084,6 +1100,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     em_custom_scan_collect(out->custom, &facts);
     rc = 0;
 done:
+    el_unbuilt_free(&unbuilt);
     el_fact_list_free(&facts);
     free(selected);
     el_filehash_free(hashes);

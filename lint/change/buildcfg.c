@@ -163,7 +163,7 @@ int el_buildcfgs_make(el_buildcfgs *out, const el_compdb *db, const el_sources *
         return 0;
     }
     for (size_t k = 0; k < n; k++) {
-        out->db[k] = el_compdb_new();
+        out->db[k] = el_compdb_new(db);
         out->owned[k] = true;
         for (size_t i = 0; i < s->n; i++) {
             if (!el_buildcfg_has(out, k, &s->v[i]))

@@ -17,7 +17,9 @@
  * Configuration k of a run holds the k-th pair of every file that has
  * that many; it is described as a compilation database with one entry
  * per such file (the define set's -D/-U after the entry's arguments), so
- * the engine, the re-parse and the verification use it as they use -p.
+ * the engine, the re-parse and the verification use it as they use -p;
+ * what the build builds is still the -p database's (el_compdb_build):
+ * without one, define sets leave out no file as not built.
  * The arguments after `--` still come last (lint/engine/flags.h). */
 #ifndef EL_BUILDCFG_H
 #define EL_BUILDCFG_H

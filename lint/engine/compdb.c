@@ -26,6 +26,8 @@ typedef struct entry {
 struct el_compdb {
     entry *v;
     size_t n, cap;
+    bool in_memory;             /* el_compdb_new's */
+    const el_compdb *from;      /* in memory: the loaded one it was made from */
 };
 
 void el_args_free(char **args, size_t n)
@@ -361,9 +363,17 @@ char **el_compdb_args_at(const el_compdb *db, const char *abs_file, size_t k, si
     return args;
 }
 
-el_compdb *el_compdb_new(void)
+el_compdb *el_compdb_new(const el_compdb *from)
 {
-    return el_xcalloc(1, sizeof(el_compdb));
+    el_compdb *db = el_xcalloc(1, sizeof *db);
+    db->in_memory = true;
+    db->from = el_compdb_build(from);
+    return db;
+}
+
+const el_compdb *el_compdb_build(const el_compdb *db)
+{
+    return db && db->in_memory ? db->from : db;
 }
 
 void el_compdb_add(el_compdb *db, const char *abs_file, char *const *args, size_t n)

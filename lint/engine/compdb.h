@@ -26,8 +26,14 @@ size_t el_compdb_args_count(const el_compdb *db, const char *abs_file);
 /* The k-th of them (k < el_compdb_args_count), as el_compdb_args. */
 char **el_compdb_args_at(const el_compdb *db, const char *abs_file, size_t k, size_t *n);
 /* A database built in memory (one build configuration of a run): empty,
- * then one entry per file, its arguments copied (already filtered). */
-el_compdb *el_compdb_new(void);
+ * then one entry per file, its arguments copied (already filtered).
+ * from: the loaded database it derives from, NULL when none (define
+ * sets without -p). */
+el_compdb *el_compdb_new(const el_compdb *from);
+/* The compile_commands.json db stands for, which says what the build
+ * builds: db itself when loaded, the one an in-memory database was made
+ * from, NULL when none (its entries are only a configuration's flags). */
+const el_compdb *el_compdb_build(const el_compdb *db);
 void el_compdb_add(el_compdb *db, const char *abs_file, char *const *args, size_t n);
 /* The files the database lists (absolute), in database order. */
 size_t el_compdb_file_count(const el_compdb *db);

@@ -26,9 +26,11 @@
 #include "prefix_pch.h"
 #include "progname.h"
 #include "shard_select.h"
+#include "skipped_templates.h"
 #include "strbuf.h"
 #include "strmap.h"
 #include "suppress.h"
+#include "utf8.h"
 
 #ifndef EL_VERSION
 #define EL_VERSION "0.0.0"
@@ -390,14 +392,15 @@ static void files_visit(CXFile f, CXSourceLocation *stack, unsigned n, CXClientD
     t->v[t->n++] = f;
 }
 
-/* A linted file the TU included more than once (a template per element
- * type) gives one finding per rule and place, not one per inclusion. */
-static void one_finding_per_site(el_ctx *ctx, const tu_files *files, el_tu_result *res)
+/* The linted files the TU included more than once (a template per
+ * element type), as facts: the run's findings in them, its project
+ * hooks' too, are one per rule and place (finish). */
+static void note_included_again(el_ctx *ctx, const tu_files *files, el_tu_result *res)
 {
     for (size_t i = 0; i < files->n_again; i++) {
         long k = el_ctx_slot(ctx, files->again[i])->source;
         if (k >= 0)
-            el_findings_one_per_place(&res->findings, ctx->sources->v[k].path);
+            el_result_add_fact(res, ctx->sources->v[k].path, EL_FACT_INCLUDED_AGAIN, "");
     }
 }
 
@@ -695,7 +698,7 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
                 ctx.rules[i].rule->end(&ctx, ctx.rules[i].state);
             }
         }
-        one_finding_per_site(&ctx, &files, res);
+        note_included_again(&ctx, &files, res);
         if (pch && elc_tu_whole_wanted())
             status = NEEDS_WHOLE;
         incl in = {r, &ctx, res, {0}};
@@ -1025,21 +1028,70 @@ void el_unbuilt_free(el_unbuilt *u)
     memset(u, 0, sizeof *u);
 }
 
-void el_unbuilt_note(const el_unbuilt *u)
+void el_unbuilt_keep_common(el_unbuilt *u, const el_unbuilt *also, const el_sources *scope)
+{
+    el_strmap there = {0};
+    for (size_t i = 0; i < also->n; i++)
+        el_strmap_put(&there, also->v[i].path, (void *)1);
+    size_t kept = 0;
+    for (size_t i = 0; i < u->n; i++) {
+        if (el_strmap_get(&there, u->v[i].path) || el_sources_find(scope, u->v[i].path) < 0)
+            u->v[kept++] = u->v[i];
+        else
+            free(u->v[i].path);
+    }
+    u->n = kept;
+    el_strmap_free(&there);
+}
+
+static int cmp_shown(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* -v: the files of one note, one a line, relative to the current
+ * directory. */
+static void list_unbuilt(const el_unbuilt *u, bool headers)
+{
+    char **shown = el_xcalloc(u->n + 1, sizeof *shown);
+    size_t n = 0;
+    for (size_t i = 0; i < u->n; i++)
+        if (u->v[i].header == headers)
+            shown[n++] = el_path_display(u->v[i].path);
+    if (n > 1)
+        qsort(shown, n, sizeof *shown, cmp_shown);
+    for (size_t i = 0; i < n; i++) {
+        char *clean = el_utf8_clean(shown[i]);
+        fprintf(stderr, "  %s\n", clean);
+        free(clean);
+        free(shown[i]);
+    }
+    free(shown);
+}
+
+void el_unbuilt_note(const el_unbuilt *u, bool verbose)
 {
     size_t headers = 0;
     for (size_t i = 0; i < u->n; i++)
         headers += u->v[i].header;
     size_t files = u->n - headers;
-    if (files)
+    const char *which = verbose ? ":" : "";
+    if (files) {
         fprintf(stderr, "%s: %zu source file%s under the paths %s not in compile_commands.json "
                 "(not built in this configuration): not linted (a file named on the command "
-                "line is)\n", el_progname, files, files == 1 ? "" : "s", files == 1 ? "is" : "are");
-    if (headers)
+                "line is)%s\n", el_progname, files, files == 1 ? "" : "s", files == 1 ? "is" : "are",
+                which);
+        if (verbose)
+            list_unbuilt(u, false);
+    }
+    if (headers) {
         fprintf(stderr, "%s: %zu header%s under the paths %s included by none of the files "
                 "compile_commands.json builds (not built in this configuration): not linted (a "
-                "file named on the command line is)\n", el_progname, headers,
-                headers == 1 ? "" : "s", headers == 1 ? "is" : "are");
+                "file named on the command line is)%s\n", el_progname, headers,
+                headers == 1 ? "" : "s", headers == 1 ? "is" : "are", which);
+        if (verbose)
+            list_unbuilt(u, true);
+    }
 }
 
 /* The project hooks, suppressions and sorting over the results of every
@@ -1047,6 +1099,7 @@ void el_unbuilt_note(const el_unbuilt *u)
 static void finish(const el_engine_opts *o, el_sources *sources, el_tu_result *const *res, size_t n,
                    el_findings *out)
 {
+    el_forgive_skipped_templates(sources, res, n);
     size_t nm = el_meta_count();
     const el_rule *const *extra = o->extra_rules;
     size_t n_extra = 0;
@@ -1075,9 +1128,15 @@ static void finish(const el_engine_opts *o, el_sources *sources, el_tu_result *c
     if (o->facts_out)
         for (size_t i = 0; i < p.n_facts; i++)
             copy_fact(o->facts_out, p.facts[i]);
-    free(p.facts);
     for (size_t i = 0; i < n; i++)
         el_findings_move(&all, &res[i]->findings);
+    el_strmap again = {0};
+    for (size_t i = 0; i < p.n_facts; i++)
+        if (strcmp(p.facts[i]->key, EL_FACT_INCLUDED_AGAIN) == 0 &&
+            !el_strmap_put(&again, p.facts[i]->file, (void *)1))
+            el_findings_one_per_place(&all, p.facts[i]->file);
+    el_strmap_free(&again);
+    free(p.facts);
 
     el_findings_sort_unique(&all);
     el_suppress_apply(&all, sources->v, sources->n, o->selected);
@@ -1178,6 +1237,9 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
     /* (whether any shard lints a .c file: headers then count as built
      * only through them, in every shard alike) */
     bool builds_sources = false;
+    /* what the build builds: a configuration of define sets made in
+     * memory is only flags, not a build */
+    const el_compdb *build = el_compdb_build(o->compdb);
     for (size_t i = 0; i < sources->n; i++) {
         if (sources->v[i].is_header)
             continue;
@@ -1185,7 +1247,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
          * database does not list is not built in this configuration (a
          * backend not enabled, a tool not made): its flags would be a
          * neighbour's guess.  Named on the command line, it is linted. */
-        bool built = !o->compdb || sources->v[i].named || el_compdb_lists(o->compdb, sources->v[i].path);
+        bool built = !build || sources->v[i].named || el_compdb_lists(build, sources->v[i].path);
         builds_sources |= built;
         if (!in_shard(o, sources, i))
             continue;
@@ -1238,17 +1300,20 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
         if (!sources->v[i].is_header || el_strmap_get(&covered, sources->v[i].path) ||
             !in_shard(o, sources, i))
             continue;
-        if (o->compdb && !sources->v[i].named && builds_sources) {
+        if (build && !sources->v[i].named && builds_sources) {
             el_unbuilt_add(&left, sources->v[i].path, true);
             continue;
         }
         add_job(&r, &cap, i);
     }
     el_strmap_free(&covered);
-    if (o->shard_count > 1 && o->tus_out)
+    if (o->shard_count > 1 && o->tus_out) {
         o->tus_out->unbuilt = left;
-    else {
-        el_unbuilt_note(&left);
+    } else if (o->unbuilt_out) {
+        el_unbuilt_free(o->unbuilt_out);
+        *o->unbuilt_out = left;
+    } else {
+        el_unbuilt_note(&left, o->verbose);
         el_unbuilt_free(&left);
     }
     run_phase(&r, phase1, r.n_jobs, false, started);

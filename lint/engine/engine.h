@@ -22,6 +22,10 @@
 /* The fact the engine records for an #include that was not found (value:
  * the name as written); the run prints one note about them on stderr. */
 #define EL_FACT_MISSING_INCLUDE "el.missing-include"
+/* The fact the engine records for a linted file the TU included more than
+ * once (a template per element type): the run's findings there are one
+ * per rule and place (el_findings_one_per_place). */
+#define EL_FACT_INCLUDED_AGAIN "el.included-again"
 
 typedef struct el_engine_opts {
     int jobs;                   /* workers, >= 1 */
@@ -65,6 +69,11 @@ typedef struct el_engine_opts {
      * before the project hooks and suppressions, facts, the linted files
      * it read), in job order: what a shard's report carries. */
     struct el_tu_records *tus_out;
+    /* When not NULL (and the run is not a shard's), receives the files
+     * the run leaves out as not built instead of the note on stderr: the
+     * caller notes them once for several runs (ember-migrate's build
+     * configurations). */
+    struct el_unbuilt *unbuilt_out;
 } el_engine_opts;
 
 /* One translation unit's result (opts.tus_out, el_engine_finish). */
@@ -86,8 +95,14 @@ typedef struct el_unbuilt {
 } el_unbuilt;
 void el_unbuilt_add(el_unbuilt *u, const char *path, bool header);
 void el_unbuilt_free(el_unbuilt *u);
-/* The note on stderr that says how many there are (nothing for none). */
-void el_unbuilt_note(const el_unbuilt *u);
+/* Keep in u the files `also` lists too, or that scope (the sources of
+ * the run that gave `also`) does not hold: those left out in every run
+ * that had them. */
+void el_unbuilt_keep_common(el_unbuilt *u, const el_unbuilt *also, const el_sources *scope);
+/* The note on stderr that says how many there are (nothing for none);
+ * verbose (-v): and which, one a line after it, relative to the current
+ * directory. */
+void el_unbuilt_note(const el_unbuilt *u, bool verbose);
 
 typedef struct el_tu_records {
     el_tu_record *v;

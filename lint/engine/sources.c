@@ -352,6 +352,15 @@ int el_sources_collect(char *const *paths, size_t n, el_configs *cfgs, size_t ma
     return w.config_error ? -1 : 0;
 }
 
+void el_sources_walked(el_sources *s, char *const *paths, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        long k = el_sources_find(s, paths[i]);
+        if (k >= 0)
+            s->v[k].named = false;
+    }
+}
+
 long el_sources_find(const el_sources *s, const char *path)
 {
     size_t lo = 0, hi = s->n;

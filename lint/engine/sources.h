@@ -48,6 +48,12 @@ typedef struct el_sources {
  * (message printed); otherwise 0, with io_errors counting I/O errors. */
 int el_sources_collect(char *const *paths, size_t n, el_configs *cfgs, size_t max_size,
                        el_filehash *hashes, el_sources *out);
+/* The files paths[0..n) (absolute real paths) name count as found by a
+ * walk, not named on the command line: with -p and no PATH, the tree's
+ * headers (and .c templates) the database's files include are linted
+ * through them, and one no file the database builds includes in this
+ * configuration is not linted alone (engine.h, not built). */
+void el_sources_walked(el_sources *s, char *const *paths, size_t n);
 /* Index of a file (absolute real path) or -1. */
 long el_sources_find(const el_sources *s, const char *path);
 void el_sources_free(el_sources *s);

@@ -1,7 +1,8 @@
 /* tests/lint/test_engine.c -- the engine: -j N gives the same output as
  * -j 1; compile_commands.json (-p) and arguments after `--`; default
  * flags (<stddef.h>, libeh's headers found in the tree); headers linted
- * alone when no .c includes them; deterministic order. */
+ * alone when no .c includes them; a .c template its includer skips not
+ * blamed for failing alone; deterministic order. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,6 +234,52 @@ static void test_headers(void **state)
     tt_free(&r);
 }
 
+/* A .c template its includer skips in this configuration (#ifdef
+ * HAVE_NEON) is linted alone, where it lacks what the includer gives it:
+ * no EH000 of its own, its other findings kept; a .c file no linted file
+ * includes keeps its EH000. */
+static void test_template_its_includer_skips(void **state)
+{
+    (void)state;
+    tt_w("src/vec.h", "#include <stddef.h>\nvoid vec_fill(float *x, ptrdiff_t n);\n");
+    tt_w("src/vec.c", "#include \"vec.h\"\n#ifdef HAVE_NEON\n#include \"simd/neon.c\"\n#endif\n"
+                      "#if defined(HAVE_SVE)\n#  include \"sve.c\"\n#endif\n"
+                      "void vec_fill(float *x, ptrdiff_t n) { for (ptrdiff_t i = 0; i < n; i++) x[i] = 0; }\n");
+    /* reached by its path under the includer's directory */
+    tt_w("src/simd/neon.c", "static void fill_neon(float *x, ptrdiff_t n) { (void)x; (void)n; }\n"
+                            "#include <cblas.h>\n");
+    /* reached through an include directory of the build (-Isrc/arch) */
+    tt_w("src/arch/sve.c", "static void fill_sve(float *x, ptrdiff_t n) { (void)x; (void)n; }\n");
+    tt_w("src/broken.c", "static void broken(ptrdiff_t n) { (void)n; }\n");
+    tt_run r = lt_lint(tt_dir, "--no-cache", "--format", "json", "src", NULL);
+    json_object *j = tt_json(r.out);
+    assert_int_equal(lt_count_rule(j, "EH000"), 1);
+    assert_true(tt_contains(r.out, "\"src/broken.c\""));
+    assert_false(tt_contains(r.out, "does not parse: unknown type name 'ptrdiff_t'\", \"file\": \"src/simd"));
+    assert_int_equal(lt_count_rule(j, "EH101"), 1); /* neon.c's <cblas.h> */
+    assert_true(tt_contains(r.out, "\"src/simd/neon.c\""));
+    assert_false(tt_contains(r.out, "\"src/arch/sve.c\""));
+    json_object_put(j);
+    tt_free(&r);
+    /* -p without PATH: the template a file of the database includes is,
+     * as for ember-migrate, a file the database does not build */
+    char *db = tt_fmt("[{\"directory\": \"%s\", \"file\": \"src/vec.c\", \"command\": "
+                      "\"cc -c -Isrc/arch src/vec.c\"}]\n", tt_dir);
+    tt_w("build/compile_commands.json", db);
+    free(db);
+    r = lt_lint(tt_dir, "--no-cache", "-pbuild", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(tt_contains(r.err, "emberlint: 2 source files under the paths are not in "
+                                   "compile_commands.json"));
+    tt_free(&r);
+    /* named alone, nothing includes it: it does not parse */
+    r = lt_lint(tt_dir, "--no-cache", "src/simd/neon.c", NULL);
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "src/simd/neon.c:1:33: error: does not parse: unknown type name "
+                                   "'ptrdiff_t'"));
+    tt_free(&r);
+}
+
 /* A template included once per element type gives one finding per site,
  * not one per inclusion (torch7's generic/ files: 234 findings for 111
  * sites): the messages differ only in what each inclusion names. */
@@ -246,11 +293,22 @@ static void test_template_site_once(void **state)
                         "#undef real\n#undef SCALE_FN\n#undef BLAS_SCAL\n"
                         "#define real double\n#define SCALE_FN scale_d\n#define BLAS_SCAL cblas_dscal\n"
                         "#include \"scale.gen.c\"\n");
-    tt_run r = lt_lint(tt_dir, "--no-cache", "--select", "EH102", "src", NULL);
+    /* and functions of a linted backend file (the project hook's findings) */
+    tt_w("backends/blas/kern.c", "void kern_f(float *x) { x[0] = 0; }\nvoid kern_d(double *x) { x[0] = 0; }\n");
+    tt_w("src/kern.gen.c", "void KERN_FN(real *x)\n{\n    KERN(x);\n}\n");
+    tt_w("src/kern.c", "void kern_f(float *x);\nvoid kern_d(double *x);\n"
+                       "#define real float\n#define KERN_FN run_f\n#define KERN kern_f\n"
+                       "#include \"kern.gen.c\"\n"
+                       "#undef real\n#undef KERN_FN\n#undef KERN\n"
+                       "#define real double\n#define KERN_FN run_d\n#define KERN kern_d\n"
+                       "#include \"kern.gen.c\"\n");
+    tt_run r = lt_lint(tt_dir, "--no-cache", "--select", "EH102", "src", "backends", NULL);
     assert_int_equal(r.status, 1);
-    const char *at = "src/scale.gen.c:3:5: error:";
-    assert_true(tt_contains(r.out, at));
-    assert_null(strstr(strstr(r.out, at) + 1, at)); /* once */
+    static const char *const at[] = {"src/scale.gen.c:3:5: error:", "src/kern.gen.c:3:5: error:"};
+    for (int k = 0; k < 2; k++) {
+        assert_true(tt_contains(r.out, at[k]));
+        assert_null(strstr(strstr(r.out, at[k]) + 1, at[k])); /* once */
+    }
     tt_free(&r);
 }
 
@@ -328,6 +386,7 @@ int main(void)
         tt_scratch_test(test_default_flags),
         tt_scratch_test(test_language_after_dashes),
         tt_scratch_test(test_headers),
+        tt_scratch_test(test_template_its_includer_skips),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -342,6 +342,17 @@ static void test_what_the_database_builds(void **state)
                                    "compile_commands.json (not built in this configuration): not "
                                    "linted (a file named on the command line is)\n"));
     tt_free(&r);
+    /* -v says which files, one a line after each note */
+    tt_w("src/lonely.h", "int lonely(void);\n"); /* no file of the database includes it */
+    tt_w("src/inc/also.h", "int also(void);\n");
+    r = lt_emberlint(tt_dir, "--no-cache", "-v", "-p", "build", "src", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(tt_contains(r.err, "(a file named on the command line is):\n  src/unbuilt.c\n"
+                                   "emberlint: 2 headers under the paths are included by none of "
+                                   "the files compile_commands.json builds (not built in this "
+                                   "configuration): not linted (a file named on the command line "
+                                   "is):\n  src/inc/also.h\n  src/lonely.h\n"));
+    tt_free(&r);
     /* named, it is linted */
     r = lt_emberlint(tt_dir, "--no-cache", "-p", "build", "src/unbuilt.c", NULL);
     assert_int_equal(r.status, 1);

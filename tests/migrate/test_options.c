@@ -341,6 +341,146 @@ static void test_define_sets_usage(void **state)
     tt_free(&r);
 }
 
+/* How many times needle occurs in text. */
+static size_t occurrences(const char *text, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* A public header no .c file includes, with a backend call. */
+static void write_umbrella_tree(const char *dir)
+{
+    free(tt_write(dir, "src/a.h", "#ifndef A_H\n#define A_H\nint a(void);\n#endif\n"));
+    free(tt_write(dir, "src/a.c", "#include \"a.h\"\n#ifdef USE_X\nint x;\n#endif\n"
+                                  "int a(void) { return 1; }\n"));
+    free(tt_write(dir, "src/umbrella.h",
+                  "#include \"a.h\"\n"
+                  "float cblas_sdot(const int n, const float *x, const int incx, const float *y, "
+                  "const int incy);\n"
+                  "static inline float dot(const float *x, const float *y, int n) "
+                  "{ return cblas_sdot(n, x, 1, y, 1); }\n"));
+}
+
+/* Define sets without a compilation database are only flags, not a
+ * build: a header no .c file includes is scanned on its own, as without
+ * them, and nothing is said about a compile_commands.json. */
+static void test_define_sets_without_database(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    write_umbrella_tree(dir);
+    tt_run plain = mt_migrate(dir, NULL, "plan", "src", NULL);
+    assert_int_equal(plain.status, 1);
+    assert_true(tt_contains(plain.err, "src/umbrella.h:3:"));
+    assert_true(tt_contains(plain.err, "call to backend function 'cblas_sdot'"));
+    tt_run sets = mt_migrate(dir, NULL, "plan", "--define-sets", "USE_X;!USE_X", "src", NULL);
+    assert_int_equal(sets.status, 1);
+    assert_string_equal(sets.err, plain.err);
+    assert_false(tt_contains(sets.err, "compile_commands.json"));
+    tt_free(&sets);
+    /* the configuration key does the same */
+    free(tt_write(dir, ".emberlint.json", "{\"define_sets\": [\"USE_X\", \"!USE_X\"]}\n"));
+    sets = mt_migrate(dir, NULL, "plan", "src", NULL);
+    assert_int_equal(sets.status, 1);
+    assert_string_equal(sets.err, plain.err);
+    tt_free(&sets);
+    tt_free(&plain);
+    tt_rmtree(dir);
+    free(dir);
+}
+
+/* With a compilation database and define sets, what the database does
+ * not build is said once, not once per configuration, and -v says which
+ * files: a source it does not list, a header none of its files includes
+ * in any configuration (x.h, included only under USE_X, is scanned in
+ * that one). */
+static void test_define_sets_with_database(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    write_umbrella_tree(dir);
+    free(tt_write(dir, "src/a.c", "#include \"a.h\"\n#ifdef USE_X\n#include \"x.h\"\n#endif\n"
+                                  "int a(void) { return 1; }\n"));
+    free(tt_write(dir, "src/x.h", "int x;\n"));
+    free(tt_write(dir, "src/unlisted.c", "#include <cblas.h>\n"));
+    char *json = tt_fmt("[{\"directory\": \"%s\", \"file\": \"src/a.c\", \"command\": "
+                        "\"cc -c src/a.c\"}]\n", dir);
+    free(tt_write(dir, "build/compile_commands.json", json));
+    free(json);
+    static const char source_note[] =
+        "ember-migrate: 1 source file under the paths is not in compile_commands.json (not built in "
+        "this configuration): not linted (a file named on the command line is)";
+    static const char header_note[] =
+        "ember-migrate: 1 header under the paths is included by none of the files "
+        "compile_commands.json builds (not built in this configuration): not linted (a file named "
+        "on the command line is)";
+    /* (without the sets, x.h is not built either) */
+    tt_run one = mt_migrate(dir, NULL, "plan", "-p", "build", "src", NULL);
+    assert_int_equal(occurrences(one.err, source_note), 1);
+    assert_int_equal(occurrences(one.err, "ember-migrate: 2 headers under the paths are included "
+                                          "by none of the files"), 1);
+    tt_run two = mt_migrate(dir, NULL, "plan", "-p", "build", "--define-sets", "USE_X;!USE_X", "src",
+                            NULL);
+    assert_int_equal(two.status, one.status);
+    assert_int_equal(occurrences(two.err, source_note), 1);
+    assert_int_equal(occurrences(two.err, header_note), 1);
+    assert_false(tt_contains(two.err, "cblas.h")); /* unlisted.c is not scanned */
+    tt_free(&two);
+    two = mt_migrate(dir, NULL, "plan", "-v", "-p", "build", "--define-sets", "USE_X;!USE_X", "src",
+                     NULL);
+    char *listed = tt_fmt("%s:\n  src/unlisted.c\n%s:\n  src/umbrella.h\n", source_note, header_note);
+    assert_true(tt_contains(two.err, listed));
+    free(listed);
+    tt_free(&two);
+    tt_free(&one);
+    tt_rmtree(dir);
+    free(dir);
+}
+
+/* A .c template its includer skips in this configuration (#ifdef
+ * HAVE_NEON) does not parse alone: without a database it gets no parse
+ * error of its own, so apply does not refuse the tree; with -p and no
+ * PATH it is, as for emberlint, a file the database does not build. */
+static void test_template_its_includer_skips(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "src/vec.h", "#include <stddef.h>\nvoid vec_fill(float *x, ptrdiff_t n);\n"));
+    free(tt_write(dir, "src/vec.c", "#include \"vec.h\"\n#ifdef HAVE_NEON\n#include \"simd/neon.c\"\n"
+                                    "#endif\nvoid vec_fill(float *x, ptrdiff_t n) "
+                                    "{ for (ptrdiff_t i = 0; i < n; i++) x[i] = 0; }\n"));
+    free(tt_write(dir, "src/simd/neon.c",
+                  "static void fill_neon(float *x, ptrdiff_t n) { (void)x; (void)n; }\n"));
+    char *json = tt_fmt("[{\"directory\": \"%s\", \"file\": \"src/vec.c\", \"command\": "
+                        "\"cc -c src/vec.c\"}]\n", dir);
+    free(tt_write(dir, "build/compile_commands.json", json));
+    free(json);
+    tt_run r = mt_migrate_args(dir, "plan", "-v", "-p", "build", NULL);
+    assert_int_equal(r.status, 0);
+    assert_false(tt_contains(r.err, "does not parse"));
+    assert_true(tt_contains(r.err, "ember-migrate: 1 source file under the paths is not in "
+                                   "compile_commands.json (not built in this configuration): not "
+                                   "linted (a file named on the command line is):\n"
+                                   "  src/simd/neon.c\n"));
+    tt_free(&r);
+    char *before = tt_snapshot(dir, true);
+    r = mt_migrate(dir, NULL, "apply", "src", NULL);
+    if (r.status != 0)
+        print_error("apply: %s", r.err);
+    assert_int_equal(r.status, 0);
+    assert_false(tt_contains(r.err, "does not parse"));
+    char *now = tt_snapshot(dir, true);
+    tt_assert_same(before, now, "nothing to migrate");
+    free(now);
+    free(before);
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 /* A compilation database naming files that moved: a clear error, not
  * "No such file or directory". */
 static void test_stale_database(void **state)
@@ -408,6 +548,9 @@ int main(void)
         cmocka_unit_test(test_plan_verify),
         cmocka_unit_test(test_verify_every_configuration),
         cmocka_unit_test(test_define_sets_usage),
+        cmocka_unit_test(test_define_sets_without_database),
+        cmocka_unit_test(test_define_sets_with_database),
+        cmocka_unit_test(test_template_its_includer_skips),
         cmocka_unit_test(test_stale_database),
         cmocka_unit_test(test_backend_by_backend),
         cmocka_unit_test(test_compile_commands),
