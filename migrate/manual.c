@@ -27,6 +27,14 @@ void em_manuals_add(em_manuals *m, const char *file, unsigned line, unsigned col
     x->why = el_buf_take(&b);
 }
 
+/* The length of an entry's rule tag, "[EH104] " ("[EH102 in skipped
+ * code] "), 0 when it has none. */
+static size_t tag_len(const char *why)
+{
+    const char *close = !strncmp(why, "[EH", 3) ? strstr(why, "] ") : NULL;
+    return close ? (size_t)(close - why) + 2 : 0;
+}
+
 void em_manuals_note(em_manuals *m, const char *file, unsigned line, unsigned col,
                      const char *fmt, ...)
 {
@@ -38,12 +46,10 @@ void em_manuals_note(em_manuals *m, const char *file, unsigned line, unsigned co
     for (size_t i = 0; i < m->n; i++) {
         em_manual *x = &m->v[i];
         if (x->line == line && x->col == col && !strcmp(x->file, file)) {
-            /* the entry has its tag already */
-            const char *text = tmp;
-            const char *close = tmp[0] == '[' ? strstr(tmp, "] ") : NULL;
-            if (close)
-                text = close + 2;
-            char *both = el_xasprintf("%s; %s", x->why, text);
+            /* one tag, first: the entry's, else the note's */
+            size_t t = tag_len(tmp);
+            char *both = el_xasprintf("%.*s%s; %s", tag_len(x->why) ? 0 : (int)t, tmp, x->why,
+                                      tmp + t);
             free(x->why);
             x->why = both;
             return;
@@ -82,6 +88,21 @@ static bool same_name(const char *a, const char *b)
     return ea - qa == eb - qb && !strncmp(qa, qb, (size_t)(ea - qa));
 }
 
+/* Drop entry `dup`, a second one at the place of `kept`: the reason kept
+ * says stays, but the rule dup is tagged with stays with it (emberlint
+ * reports the site: the list must say so, whichever reason it shows). */
+static void drop_duplicate(em_manual *kept, em_manual *dup)
+{
+    size_t t = tag_len(dup->why);
+    if (t && !tag_len(kept->why)) {
+        char *tagged = el_xasprintf("%.*s%s", (int)t, dup->why, kept->why);
+        free(kept->why);
+        kept->why = tagged;
+    }
+    free(dup->file);
+    free(dup->why);
+}
+
 void em_manuals_sort_unique(em_manuals *m)
 {
     if (!m->n)
@@ -96,8 +117,7 @@ void em_manuals_sort_unique(em_manuals *m)
     for (size_t i = 0; i < n; i++) {
         if (k && !strcmp(copy[k - 1].file, copy[i].file) && copy[k - 1].line == copy[i].line &&
             copy[k - 1].col == copy[i].col && same_name(copy[k - 1].why, copy[i].why)) {
-            free(copy[i].file);
-            free(copy[i].why);
+            drop_duplicate(&copy[k - 1], &copy[i]);
             continue;
         }
         copy[k++] = copy[i];

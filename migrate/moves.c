@@ -62,15 +62,11 @@ static void manual_def(ctx *c, const em_def *d, const char *fmt, const char *arg
 {
     char *owned = NULL;
     const char *disp = mv_display_of(c, d->path, &owned);
-    char why[768];
-    snprintf(why, sizeof why, fmt, arg);
-    /* it stays outside backends/: EH104 still reports an eh_<backend>_
-     * definition (a plain name in a legacy directory it does not) */
-    char prefix[80];
-    snprintf(prefix, sizeof prefix, "eh_%s_", d->backend);
-    bool reported = d->backend[0] && !strncmp(d->name, prefix, strlen(prefix));
-    em_manuals_add(c->manual, disp, d->line, mv_def_col(c, d), "%s%s",
-                   reported ? "[EH104] " : "", why);
+    /* untagged: when EH104 reports the definition (its name, or a legacy
+     * directory's function using backend symbols), the plan lists that
+     * finding at the same place and the entry takes its tag there
+     * (em_manuals_sort_unique) */
+    em_manuals_add(c->manual, disp, d->line, mv_def_col(c, d), fmt, arg);
     free(owned);
 }
 

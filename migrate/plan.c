@@ -270,6 +270,21 @@ static bool brings(const em_tree *t, const char *header, const el_finding *k)
     return !header || !decl || em_tree_reaches(t, header, decl);
 }
 
+/* Does the EH102 site k need the include finding inc points at: k is in
+ * its file, or in a file that includes it (a header's wrapper macro
+ * expanded elsewhere), or in a file inc's file includes that does not
+ * include the header itself (a template such as torch7's generic/ files,
+ * compiled with the includes of the file that includes it);
+ * and the include brings the name k uses. */
+static bool needs_include(const em_tree *t, const char *header, const el_finding *inc,
+                          const el_finding *k)
+{
+    bool near = em_tree_reaches(t, k->file, inc->file) ||
+                (em_tree_reaches(t, inc->file, k->file) &&
+                 !(header && em_tree_reaches(t, k->file, header)));
+    return near && brings(t, header, k);
+}
+
 /* Is the EH102 site f left as it is (no rewrite, or not selected)? */
 static bool left_as_is(const em_opts *o, const em_tree *t, em_texts *texts,
                        const em_customs *customs, const el_finding *f)
@@ -289,8 +304,8 @@ static char *include_stays(const em_tree *t, em_texts *texts, const em_opts *o,
     char name[256];
     for (size_t i = 0; i < fs->n; i++) {
         const el_finding *f = &fs->v[i];
-        if (strcmp(f->rule, "EH102") || !em_tree_reaches(t, f->file, inc->file) ||
-            !left_as_is(o, t, texts, customs, f) || !brings(t, header, f))
+        if (strcmp(f->rule, "EH102") || !needs_include(t, header, inc, f) ||
+            !left_as_is(o, t, texts, customs, f))
             continue;
         if (!site_name(texts, t, f, name, sizeof name))
             continue;
@@ -400,10 +415,9 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
             continue;
         bool kept = false, for_person = false;
         const char *header = include_target(t, f);
-        /* a site in the file, or in a file that includes it (a macro of
-         * a header expanded elsewhere), that the include brings a name to */
+        /* a site that needs the include (needs_include) */
         for (size_t k = 0; k < n_keep && !for_person; k++)
-            if (em_tree_reaches(t, keep[k]->file, f->file) && brings(t, header, keep[k])) {
+            if (needs_include(t, header, f, keep[k])) {
                 kept = true;
                 for_person = !later[k];
             }

@@ -709,14 +709,18 @@ static void move_facts(el_fact_list *dst, el_fact_list *src)
     memset(src, 0, sizeof *src);
 }
 
-/* The sources configuration k compiles (shallow copies). */
+/* The sources configuration k compiles (shallow copies), with what the
+ * engine derives from them: whether some is backend code (EH102 then
+ * notes calls of the project's functions a backend file may define). */
 static el_sources sources_of(const em_tree *t, size_t k)
 {
     el_sources sub = {0};
     sub.v = el_xcalloc(t->sources.n + 1, sizeof *sub.v);
     for (size_t i = 0; i < t->sources.n; i++)
-        if (el_buildcfg_has(&t->cfgs, k, &t->sources.v[i]))
+        if (el_buildcfg_has(&t->cfgs, k, &t->sources.v[i])) {
             sub.v[sub.n++] = t->sources.v[i];
+            sub.any_backend |= t->sources.v[i].cls == EL_FILE_BACKEND;
+        }
     return sub;
 }
 
@@ -772,11 +776,17 @@ static void skipped_name(builder *b, const el_inactive_range *r, const el_inacti
     em_tree *t = b->t;
     const em_def *in = def_at(t, r->path, id->off);
     bool backend_fn = in && in->backend[0];
-    char msg[512];
-    /* (skipped text has no types: a name not called may be a constant,
-     * CblasRowMajor, as well as a function) */
+    char msg[512], what[64];
+    /* named as EH102 names it where the code is compiled: what the TU
+     * declares it as; else (skipped text has no types) a name not called
+     * may be a constant, CblasRowMajor, as well as a function */
+    bool fn = id->kind ? !strcmp(id->kind, "function") : id->call;
+    if (fn)
+        snprintf(what, sizeof what, "%s backend function", id->call ? "call to" : "use of");
+    else
+        snprintf(what, sizeof what, "use of backend %s", id->kind ? id->kind : "name");
     snprintf(msg, sizeof msg, "%s '%s' in code the preprocessor skips in every configuration",
-             id->call ? "call to backend function" : "use of backend name", id->name);
+             what, id->name);
     el_findings_add(&t->findings, "EH102", EL_SEV_ERROR, r->path, id->line, id->col, msg);
     el_finding *f = &t->findings.v[t->findings.n - 1];
     if (id->rename && !backend_fn) {
@@ -789,6 +799,10 @@ static void skipped_name(builder *b, const el_inactive_range *r, const el_inacti
     char why[768];
     if (backend_fn)
         snprintf(why, sizeof why, "it is in %s, backend code that has not moved", in->name);
+    else if (!fn && id->kind)
+        snprintf(why, sizeof why, "no op replaces a backend %s: rewrite this use by hand (and no "
+                                  "configuration compiles it: name one with --define-sets to have "
+                                  "it checked)", id->kind);
     else
         snprintf(why, sizeof why, "%s (and no configuration compiles it: name one with "
                                   "--define-sets to have it checked)", id->why);

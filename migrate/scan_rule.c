@@ -455,6 +455,16 @@ static void emit_why(el_ctx *ctx, CXCursor at, CXCursor fn, const char *why)
     emit(ctx, EM_FACT_WHY, o);
 }
 
+/* Might EH102 report a use of the function `name`: an eh_<backend>_
+ * name, a library's (cblas_, fftw, ...), or one the configuration gives
+ * a call template for?  (Only the sites EH102 reports read the reason.) */
+static bool maybe_backend_function(const el_config *cfg, const char *name)
+{
+    char be[64];
+    return el_backend_of_symbol(cfg, name, be, sizeof be) ||
+           el_backend_prefix_of(cfg, name, false) || el_config_rewrite_for(cfg, name);
+}
+
 /* A use of a backend function EH102 reports: when it gets no rewrite,
  * record the specific reason for the manual-work list. */
 static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
@@ -473,8 +483,8 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
             clang_getCursorKind(clang_getCursorReferenced(callee)) == CXCursor_FunctionDecl)
             return;
         CXCursor fn = elc_callee(c);
-        if (clang_Cursor_isNull(fn) || !el_backend_of_symbol(cfg, elc_spelling(fn, name, sizeof name),
-                                                             be, sizeof be))
+        if (clang_Cursor_isNull(fn) ||
+            !maybe_backend_function(cfg, elc_spelling(fn, name, sizeof name)))
             return;
         snprintf(why, sizeof why, "the call goes through a function pointer that holds %s: "
                                   "make the pointer hold the op (or call the op) by hand", name);
@@ -483,7 +493,7 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
     }
     CXCursor fn = clang_getCursorReferenced(c);
     if (clang_getCursorKind(fn) != CXCursor_FunctionDecl ||
-        !el_backend_of_symbol(cfg, elc_spelling(fn, name, sizeof name), be, sizeof be))
+        !maybe_backend_function(cfg, elc_spelling(fn, name, sizeof name)))
         return;
     CXCursor call = el_call_of_callee(ctx, c);
     bool ok = clang_Cursor_isNull(call) ? el_rewrite_ref(s->rw, c, &rw)
@@ -494,12 +504,17 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
         return;
     }
     el_fix_safety safety = EL_FIX_NONE;
+    bool eh_name = el_backend_of_symbol(cfg, name, be, sizeof be) != NULL;
     if (written_by_macro(ctx, c, name)) {
         char macro[128];
         macro_at(ctx, clang_getCursorLocation(c), macro, sizeof macro);
         snprintf(why, sizeof why, "%s is named inside macro %s (an edit there would change every "
                                   "use of the macro): rewrite the macro or this use by hand",
                  name, macro[0] ? macro : "?");
+    } else if (!eh_name && el_config_rewrite_for(cfg, name)) {
+        snprintf(why, sizeof why, "the call template for %s does not fit this use", name);
+    } else if (!eh_name && !el_symbol_replacement(cfg, name, tmp, sizeof tmp)) {
+        return; /* no op is known to replace it (the plan says so) */
     } else if (!el_rewrite_name(s->rw, name, target, sizeof target, &safety, tmp, sizeof tmp)) {
         snprintf(why, sizeof why, "%s: %s", name, tmp);
     } else if (el_config_rewrite_for(cfg, name)) {

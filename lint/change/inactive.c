@@ -24,12 +24,22 @@
 typedef struct decl_info {
     bool backend;             /* declared in backend code */
     char *file;               /* where (real path), or NULL */
+    const char *kind;         /* "function", "macro", "type", "variable", "constant" */
 } decl_info;
+
+/* How often the TU enters a file (a self-including template, torch7's
+ * generic/ files, is entered once per instantiation). */
+typedef struct entered {
+    CXFile file;
+    unsigned n;
+} entered;
 
 typedef struct state {
     bool indexed;
     el_strmap decls;          /* top-level name -> decl_info */
     el_rewriter *rw;
+    entered *entries;         /* NULL until counted */
+    size_t n_entries, cap_entries;
 } state;
 
 static bool ident_start(char c)
@@ -84,6 +94,11 @@ static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClient
     clang_getSpellingLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
     decl_info *di = el_xcalloc(1, sizeof *di);
     di->backend = backend_file(w->ctx, f);
+    di->kind = k == CXCursor_FunctionDecl         ? "function"
+               : k == CXCursor_MacroDefinition    ? "macro"
+               : k == CXCursor_VarDecl            ? "variable"
+               : k == CXCursor_EnumConstantDecl   ? "constant"
+                                                  : "type";
     char path[PATH_MAX];
     elc_file_name(f, path, sizeof path);
     di->file = f && path[0] ? realpath(path, NULL) : NULL;
@@ -103,15 +118,18 @@ static const decl_info *decl_of(el_ctx *ctx, state *s, const char *name)
     return el_strmap_get(&s->decls, name);
 }
 
-/* Does `name` name backend code here? */
-static bool backend_name(el_ctx *ctx, state *s, const char *name)
+/* Does `name`, in skipped code of file `path`, name backend code here?
+ * A name the file declares itself (a legacy file's own macro or static
+ * function) is its own, as it is for EH102 where the code is compiled:
+ * no include brings it. */
+static bool backend_name(el_ctx *ctx, state *s, const char *path, const char *name)
 {
     const el_config *cfg = el_ctx_config(ctx);
     char be[64];
     if (el_backend_of_symbol(cfg, name, be, sizeof be) || el_backend_prefix_of(cfg, name, true))
         return true;
     const decl_info *d = decl_of(ctx, s, name);
-    return d && d->backend;
+    return d && d->backend && !(d->file && !strcmp(d->file, path));
 }
 
 static unsigned line_at(const char *t, size_t off, unsigned *col)
@@ -194,13 +212,13 @@ static bool backend_include(el_ctx *ctx, const char *file, const char *spelled, 
  * which is never renamed (an edit there changes every use of the macro);
  * pasted: an operand of ##, such as eh_ref_ in `eh_ref_##op`, a backend
  * function whose name is only known where the macro is used. */
-static json_object *id_json(el_ctx *ctx, state *s, const char *t, size_t off, size_t len,
-                            bool call, const char *in_macro, bool pasted)
+static json_object *id_json(el_ctx *ctx, state *s, const char *path, const char *t, size_t off,
+                            size_t len, bool call, const char *in_macro, bool pasted)
 {
     char name[256], probe[272];
     snprintf(name, sizeof name, "%.*s", (int)len, t + off);
     snprintf(probe, sizeof probe, "%sx", name);
-    if (!backend_name(ctx, s, name) && !(pasted && backend_name(ctx, s, probe)))
+    if (!backend_name(ctx, s, path, name) && !(pasted && backend_name(ctx, s, path, probe)))
         return NULL;
     if (!s->rw)
         s->rw = el_rewriter_new(el_tu(ctx), el_ctx_config(ctx));
@@ -212,6 +230,15 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *t, size_t off, si
         snprintf(why, sizeof why, "%s is not declared where it is skipped, so its signature "
                                   "cannot be compared with %s's", target, target);
     }
+    const decl_info *d = decl_of(ctx, s, name);
+    char be[64];
+    /* a type, variable, constant or macro: no op replaces it (a name
+     * nothing declares here is a function when called or named so) */
+    bool function = d ? !strcmp(d->kind, "function")
+                      : call || el_backend_of_symbol(el_ctx_config(ctx), name, be, sizeof be);
+    if (!ok && !function)
+        snprintf(why, sizeof why, "no op replaces a backend %s: rewrite this use by hand",
+                 d ? d->kind : "type, variable, constant or macro");
     if (in_macro) {
         ok = false;
         snprintf(why, sizeof why, "%s is %s inside macro %s (an edit there would change "
@@ -228,16 +255,80 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *t, size_t off, si
     json_object_object_add(o, "rename", ok ? json_object_new_string(target) : NULL);
     /* the file declaring it here ("": nothing does; none for a pasted
      * name: which it is, and so which include it needs, is not known) */
-    const decl_info *d = decl_of(ctx, s, name);
     if (!pasted)
         json_object_object_add(o, "decl", json_object_new_string(d && d->file ? d->file : ""));
+    if (d && !pasted)
+        json_object_object_add(o, "kind", json_object_new_string(d->kind));
     json_object_object_add(o, "why", json_object_new_string(ok ? "" : why));
     return o;
 }
 
-/* Lex the token at i (a backend name into ids); where the next starts. */
-static size_t lex_id(el_ctx *ctx, state *s, const char *t, size_t n, size_t i,
-                     const char *in_macro, json_object *ids)
+/* The word ending at t[e] (after blanks), its start in *w; false when
+ * the text before is no identifier. */
+static bool word_before(const char *t, size_t b, size_t e, size_t *w, size_t *we)
+{
+    while (e > b && strchr(" \t\r\n", t[e - 1]))
+        e--;
+    size_t q = e;
+    while (q > b && ident_char(t[q - 1]))
+        q--;
+    *w = q;
+    *we = e;
+    return q < e && ident_start(t[q]);
+}
+
+/* An identifier that is a type or a qualifier, not an operator word
+ * (return x, case x, sizeof x). */
+static bool type_word(const char *t, size_t w, size_t e)
+{
+    static const char *const ops[] = {"return", "case", "sizeof", "else", "do", "goto",
+                                      "_Alignof", "alignof", NULL};
+    for (size_t k = 0; ops[k]; k++)
+        if (e - w == strlen(ops[k]) && !strncmp(t + w, ops[k], e - w))
+            return false;
+    return true;
+}
+
+/* Is the name at t[i] (followed by '(') declared rather than called:
+ * `float cblas_sdot(...)`, `static eh_tensor *eh_ref_f(...)`?  Preceded
+ * by a type -- an identifier that is no operator word, or such an
+ * identifier and `*`s that a statement's start or another type word
+ * precedes -- as a declarator is; a call's name follows an operator, a
+ * '(' or ',', `return`, or starts a statement. */
+static bool declared_at(const char *t, size_t b, size_t i)
+{
+    size_t q = i;
+    bool star = false;
+    for (;;) {
+        while (q > b && strchr(" \t\r\n", t[q - 1]))
+            q--;
+        if (q > b && t[q - 1] == '*') {
+            star = true;
+            q--;
+            continue;
+        }
+        break;
+    }
+    size_t w, we;
+    if (!word_before(t, b, q, &w, &we) || !type_word(t, w, we))
+        return false;
+    if (!star)
+        return true;
+    /* `n * f(x)` multiplies: before the word, a statement starts or
+     * another type word stands (`static float *f(`) */
+    size_t p = w;
+    while (p > b && strchr(" \t\r\n", t[p - 1]))
+        p--;
+    if (p == b || strchr(";{}", t[p - 1]))
+        return true;
+    size_t w2, we2;
+    return word_before(t, b, p, &w2, &we2) && type_word(t, w2, we2);
+}
+
+/* Lex the token at i (a backend name into ids); where the next starts.
+ * b: the start of the skipped text (declared_at looks no further back). */
+static size_t lex_id(el_ctx *ctx, state *s, const char *path, const char *t, size_t n, size_t b,
+                     size_t i, const char *in_macro, json_object *ids)
 {
     size_t j = skip_lexeme(t, n, i);
     if (j != i)
@@ -254,7 +345,11 @@ static size_t lex_id(el_ctx *ctx, state *s, const char *t, size_t n, size_t i,
         q--;
     bool pasted = in_macro && ((p + 1 < n && t[p] == '#' && t[p + 1] == '#') ||
                                (q >= 2 && t[q - 1] == '#' && t[q - 2] == '#'));
-    json_object *o = id_json(ctx, s, t, i, k - i, p < n && t[p] == '(', in_macro, pasted);
+    bool call = p < n && t[p] == '(';
+    /* a declaration alone uses nothing (EH102 reports none either) */
+    if (call && !in_macro && declared_at(t, b, i))
+        return k;
+    json_object *o = id_json(ctx, s, path, t, i, k - i, call, in_macro, pasted);
     if (o)
         json_object_array_add(ids, o);
     return k;
@@ -308,11 +403,11 @@ static json_object *range_json(el_ctx *ctx, state *s, const char *path, const ch
             char macro[128];
             size_t body = define_body(t, i, le, macro, sizeof macro);
             for (size_t k = body; body && k < le;)
-                k = lex_id(ctx, s, t, n, k, macro, ids);
+                k = lex_id(ctx, s, path, t, n, b, k, macro, ids);
             i = le;
             continue;
         }
-        i = lex_id(ctx, s, t, n, i, NULL, ids);
+        i = lex_id(ctx, s, path, t, n, b, i, NULL, ids);
     }
     if (!json_object_array_length(ids) && !json_object_array_length(incs)) {
         json_object_put(ids);
@@ -330,6 +425,82 @@ static json_object *range_json(el_ctx *ctx, state *s, const char *path, const ch
     return r;
 }
 
+/* ---- a file the TU enters more than once --------------------------------- */
+
+static void count_entry(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData d)
+{
+    (void)stack;
+    (void)n;
+    state *s = d;
+    for (size_t i = 0; i < s->n_entries; i++)
+        if (clang_File_isEqual(s->entries[i].file, f)) {
+            s->entries[i].n++;
+            return;
+        }
+    el_grow(&s->entries, &s->cap_entries, s->n_entries + 1, sizeof *s->entries);
+    s->entries[s->n_entries++] = (entered){f, 1};
+}
+
+static unsigned times_entered(el_ctx *ctx, state *s, CXFile f)
+{
+    if (!s->entries) {
+        el_grow(&s->entries, &s->cap_entries, 1, sizeof *s->entries);
+        clang_getInclusions(el_tu(ctx), count_entry, s);
+    }
+    for (size_t i = 0; i < s->n_entries; i++)
+        if (clang_File_isEqual(s->entries[i].file, f))
+            return s->entries[i].n;
+    return 0;
+}
+
+/* The offsets in a file at which the TU has cursors (the code some
+ * entry into the file compiles), sorted. */
+typedef struct compiled {
+    CXFile file;
+    size_t *off;
+    size_t n, cap;
+} compiled;
+
+static enum CXChildVisitResult compiled_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    compiled *w = d;
+    CXFile f = NULL;
+    unsigned off = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, &off);
+    if (!f || !clang_File_isEqual(f, w->file)) {
+        /* a declaration elsewhere holds none of the file's code, unless
+         * the file is entered inside it */
+        CXFile ef = NULL;
+        clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)), &ef, NULL, NULL,
+                                   NULL);
+        return ef && clang_File_isEqual(ef, w->file) ? CXChildVisit_Recurse : CXChildVisit_Continue;
+    }
+    el_grow(&w->off, &w->cap, w->n + 1, sizeof *w->off);
+    w->off[w->n++] = off;
+    return CXChildVisit_Recurse;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Does some cursor lie inside (b, e)? */
+static bool compiled_in(const compiled *c, size_t b, size_t e)
+{
+    size_t lo = 0, hi = c->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->off[mid] <= b)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < c->n && c->off[lo] < e;
+}
+
 static void on_file(el_ctx *ctx, void *st, CXFile file)
 {
     state *s = st;
@@ -342,11 +513,21 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
     char name[PATH_MAX];
     elc_file_name(file, name, sizeof name);
     char *real = realpath(name, NULL);
+    /* libclang gives the ranges the first entry into a file skipped; a
+     * template that includes itself (`#ifndef GEN_FILE ... #else body
+     * #endif`) skips its body there and compiles it in the later ones:
+     * what any entry compiles is not skipped code */
+    compiled done = {file, NULL, 0, 0};
+    if (t && real && times_entered(ctx, s, file) > 1 && elc_tu_whole(tu)) {
+        clang_visitChildren(clang_getTranslationUnitCursor(tu), compiled_visit, &done);
+        if (done.n)
+            qsort(done.off, done.n, sizeof *done.off, cmp_size);
+    }
     for (unsigned i = 0; t && real && i < l->count; i++) {
         unsigned b = 0, e = 0;
         clang_getSpellingLocation(clang_getRangeStart(l->ranges[i]), NULL, NULL, NULL, &b);
         clang_getSpellingLocation(clang_getRangeEnd(l->ranges[i]), NULL, NULL, NULL, &e);
-        if (b >= e || e > n)
+        if (b >= e || e > n || compiled_in(&done, b, e))
             continue;
         json_object *r = range_json(ctx, s, real, t, n, b, e);
         if (r) {
@@ -356,6 +537,7 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
             json_object_put(r);
         }
     }
+    free(done.off);
     free(real);
     clang_disposeSourceRangeList(l);
 }
@@ -376,6 +558,7 @@ static void end(el_ctx *ctx, void *st)
     el_strmap_each(&s->decls, free_decl, NULL);
     el_strmap_free(&s->decls);
     el_rewriter_free(s->rw);
+    free(s->entries);
 }
 
 const el_rule el_inactive_rule = {
@@ -440,8 +623,9 @@ static void add_range(el_inactive *out, json_object *o)
         d->call = json_object_object_get_ex(x, "call", &call) && json_object_get_boolean(call);
         d->rename = rename ? el_xstrdup(rename) : NULL;
         d->why = el_xstrdup(why ? why : "");
-        const char *decl = jstr(x, "decl");
+        const char *decl = jstr(x, "decl"), *kind = jstr(x, "kind");
         d->decl = decl ? el_xstrdup(decl) : NULL; /* NULL: not known (a pasted name) */
+        d->kind = kind ? el_xstrdup(kind) : NULL;
     }
     size_t nc = incs ? json_object_array_length(incs) : 0;
     r->incs = el_xcalloc(nc + 1, sizeof *r->incs);
@@ -519,6 +703,7 @@ void el_inactive_free(el_inactive *in)
             free(r->ids[k].rename);
             free(r->ids[k].why);
             free(r->ids[k].decl);
+            free(r->ids[k].kind);
         }
         free(r->ids);
         for (size_t k = 0; k < r->n_incs; k++)

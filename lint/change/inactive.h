@@ -9,10 +9,18 @@
  * skipped range of every linted file, lexes it, and records as facts
  *   - each identifier that names backend code: a backend prefix
  *     (eh_blas_..., cblas_...) or a declaration the TU has in a backend
- *     header; with what it would become by the naming contract when that
- *     is proven here (the TU declares it with eh_<op>'s type: the same
- *     token rename that is safe in the parsed arm), else why not;
+ *     header (not one the skipped file makes itself: a legacy file's own
+ *     macro or static function is its own), with the kind of that
+ *     declaration; with what it would become by the naming contract when
+ *     that is proven here (the TU declares it with eh_<op>'s type: the
+ *     same token rename that is safe in the parsed arm), else why not.
+ *     A name declared there (`float cblas_sdot(...);`, a definition) uses
+ *     nothing and is not recorded;
  *   - each #include of a backend header.
+ * libclang gives the ranges the first entry into a file skipped; of a
+ * file the TU enters more than once (a template that includes itself,
+ * torch7's generic/ files) a range holding code another entry compiles
+ * is not skipped code and is not read.
  * el_inactive_blocks then tells whether a fix must not be applied
  * because the skipped code needs what it removes. */
 #ifndef EL_INACTIVE_H
@@ -38,6 +46,8 @@ typedef struct el_inactive_id {
     char *rename;             /* the op it becomes, proven here ("eh_matmul"), or NULL */
     char *why;                /* why there is no proven rename ("" with one) */
     char *decl;               /* the file declaring it where it is skipped ("": none; NULL: not known) */
+    char *kind;               /* what that declares: "function", "macro", "type", "variable",
+                                 "constant"; NULL when nothing does (or not known) */
 } el_inactive_id;
 
 /* A backend #include in skipped code. */

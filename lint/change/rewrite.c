@@ -568,10 +568,17 @@ static bool contract_rewrite(el_rewriter *rw, CXCursor fn, const char *name, cha
         *safety = EL_FIX_UNSAFE; /* the wrapper is declared by a header ember-migrate writes */
         return true;
     }
+    char use[256];
     if (!op) {
         if (el_backend_of_symbol(rw->cfg, name, backend, sizeof backend))
             snprintf(why, wn, "no frontend op eh_%s in libeh/ops.def",
                      name + strlen("eh_") + strlen(backend) + 1);
+        else if (el_symbol_replacement(rw->cfg, name, use, sizeof use))
+            /* "replacements" name the op to use, not how the arguments map */
+            snprintf(why, wn, "no call template (\"rewrites\") maps its arguments onto %s (ops "
+                              "take tensors, not host arrays, sizes and flags): rewrite this use "
+                              "by hand: eh_convert_to_tensor around the input arrays, %s, then "
+                              "eh_to_buffer for the result", use, use);
         else
             snprintf(why, wn, "%s is not an eh_<backend>_<op> function", name);
         return false;

@@ -15,7 +15,8 @@
  *                  (optional: one configuration, no arguments)
  * For each case:
  *   - plan changes nothing, its diff passes `git apply --check` on a copy
- *     of before/ and `git apply` turns it into after/;
+ *     of before/ and `git apply` turns it into after/ (no diff: after/ is
+ *     before/);
  *   - apply on a fresh copy gives after/ (files, directories, nothing
  *     else); a second apply changes nothing and says so, plan then prints
  *     no diff;
@@ -429,8 +430,10 @@ static void check_plan(const char *c)
     tt_free(&q);
     char *snap1 = tt_snapshot(g.dir, true);
     tt_assert_same(snap0, snap1, "plan must change nothing");
-    /* the diff applies with git, and gives after/ */
-    tt_git_apply(g.dir, r.out, true);
+    /* the diff applies with git, and gives after/ (a case with nothing
+     * to rewrite, only sites for a person, prints none) */
+    if (r.out[0])
+        tt_git_apply(g.dir, r.out, true);
     assert_after(&g);
     free(snap0);
     free(snap1);
@@ -610,6 +613,29 @@ CASE(custom_refused)
 CASE(custom_in_backends)
 CASE(custom_ifdef)
 
+/* The manual-work list against emberlint (public-code surveys):
+ *   backend_defined     a function a frontend header declares and a
+ *                       backends/<b>/ file defines: its frontend call is
+ *                       EH102 (settled across translation units), listed
+ *   legacy_extern       a legacy directory's functions with external
+ *                       linkage that use backend symbols: EH104, listed
+ *                       with the tag whatever reason the moves give (one
+ *                       that only calls a static helper is no finding)
+ *   legacy_own_skipped  #if arms no build compiles: the legacy file's own
+ *                       macro and static function are no backend names
+ *                       (no entry); a library call there still is
+ *   self_include        a template that includes itself through an
+ *                       instantiating header (torch7's generic/ files):
+ *                       its body, skipped on the first entry, compiled on
+ *                       the others, is compiled code; the include of the
+ *                       file that instantiates it stays; in an arm no
+ *                       build compiles, a prototype is no call and a
+ *                       macro or type is named as such */
+CASE(backend_defined)
+CASE(legacy_extern)
+CASE(legacy_own_skipped)
+CASE(self_include)
+
 /* --backup keeps each modified or deleted file's original as FILE.orig;
  * the tree is otherwise after/. */
 static void test_backup(void **state)
@@ -643,7 +669,8 @@ int main(void)
         BOTH(ifdef_configs), BOTH(ifdef_skipped), BOTH(custom_ops), BOTH(helpers_licence),
         BOTH(crlf_sources), BOTH(compdb_multi), BOTH(signal_gate), BOTH(skipped_define), BOTH(macro_keeps_use),
         BOTH(custom_dispatch), BOTH(custom_refused), BOTH(custom_in_backends),
-        BOTH(custom_ifdef),
+        BOTH(custom_ifdef), BOTH(backend_defined), BOTH(legacy_extern), BOTH(legacy_own_skipped),
+        BOTH(self_include),
         cmocka_unit_test(test_backup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

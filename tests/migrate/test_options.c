@@ -198,6 +198,60 @@ static void test_define_sets_keep_the_language(void **state)
     free(dir);
 }
 
+/* A library function the built-in replacements map to an op (cblas_sgemm
+ * -> eh_matmul) has no rewrite because no call template maps its
+ * arguments: that is the reason, with or without libeh, compiled or in
+ * skipped code -- never "no libeh op does what it does" (liuliu/ccv: all
+ * 70 cblas_ and fftw_ calls read so). */
+static void test_manual_reason_mapped_function(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "src/gemm.c", "#include <cblas.h>\n"
+                                     "void product(const float *a, const float *b, float *c, int n);\n"
+                                     "void product(const float *a, const float *b, float *c, int n)\n"
+                                     "{\n"
+                                     "    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, "
+                                     "n, 1.0f, a, n, b, n, 0.0f, c, n);\n"
+                                     "}\n"));
+    free(tt_write(dir, "src/dot.c", "#include <eh/eh.h>\n"
+                                    "#include <cblas.h>\n"
+                                    "float dot(const float *a, const float *b, int n);\n"
+                                    "float dot(const float *a, const float *b, int n)\n"
+                                    "{\n"
+                                    "#ifdef NEVER_BUILT\n"
+                                    "    return cblas_sdot(n, a, 1, b, 1) * 2.0f;\n"
+                                    "#endif\n"
+                                    "    return cblas_sdot(n, a, 1, b, 1);\n"
+                                    "}\n"));
+    tt_run r = mt_migrate(dir, NULL, "plan", "src", NULL);
+    assert_int_equal(r.status, 1);
+    static const char why[] = ": no call template (\"rewrites\") maps its arguments onto %s (ops "
+                              "take tensors, not host arrays, sizes and flags): rewrite this use by "
+                              "hand: eh_convert_to_tensor around the input arrays, %s, then "
+                              "eh_to_buffer for the result";
+    char *matmul = tt_fmt(why, "eh_matmul", "eh_matmul"), *dot = tt_fmt(why, "eh_dot", "eh_dot");
+    char *want = tt_fmt("src/gemm.c:5:5: manual: [EH102] call to backend function 'cblas_sgemm': "
+                        "cblas_sgemm%s\n", matmul);
+    assert_true(tt_contains(r.err, want));
+    free(want);
+    want = tt_fmt("src/dot.c:9:12: manual: [EH102] call to backend function 'cblas_sdot'; use "
+                  "eh_dot: cblas_sdot%s\n", dot);
+    assert_true(tt_contains(r.err, want));
+    free(want);
+    want = tt_fmt("src/dot.c:7:12: manual: [EH102 in skipped code] call to backend function "
+                  "'cblas_sdot' in code the preprocessor skips in every configuration%s (and no "
+                  "configuration compiles it", dot);
+    assert_true(tt_contains(r.err, want));
+    free(want);
+    assert_false(tt_contains(r.err, "no libeh op"));
+    free(matmul);
+    free(dot);
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 /* A legacy header: an op and a function that is no op (it stays). */
 static const char BLAS_OPS_H[] = "#include <eh/eh.h>\n"
                                  "eh_tensor *eh_blas_matmul(const eh_tensor *a, const eh_tensor *b);\n"
@@ -502,6 +556,7 @@ int main(void)
         cmocka_unit_test(test_compile_commands),
         cmocka_unit_test(test_include_shared_with_other_backend),
         cmocka_unit_test(test_manual_reason_names_the_use),
+        cmocka_unit_test(test_manual_reason_mapped_function),
         cmocka_unit_test(test_define_sets_keep_the_language),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
