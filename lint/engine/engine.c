@@ -1099,7 +1099,7 @@ void el_unbuilt_note(const el_unbuilt *u, bool verbose)
 static void finish(const el_engine_opts *o, el_sources *sources, el_tu_result *const *res, size_t n,
                    el_findings *out)
 {
-    el_forgive_skipped_templates(sources, res, n);
+    el_forgive_skipped_templates(sources, el_compdb_build(o->compdb), res, n);
     size_t nm = el_meta_count();
     const el_rule *const *extra = o->extra_rules;
     size_t n_extra = 0;
@@ -1307,7 +1307,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
         add_job(&r, &cap, i);
     }
     el_strmap_free(&covered);
-    if (o->shard_count > 1 && o->tus_out) {
+    if (o->tus_out) { /* a shard's report, even of 1/1: the merge says it */
         o->tus_out->unbuilt = left;
     } else if (o->unbuilt_out) {
         el_unbuilt_free(o->unbuilt_out);

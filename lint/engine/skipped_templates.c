@@ -11,43 +11,31 @@
 #include "strbuf.h"
 #include "strmap.h"
 
-/* The linted .c files an EH000 of their own TU says do not parse: by
- * path (the source's own string), and in a list. */
+/* The linted .c files an EH000 of their own TU says do not parse, by
+ * path (the source's own string). */
 typedef struct failing {
     el_strmap by_path;
-    const char **v;
-    size_t n, cap;
 } failing;
 
-static void failing_sources(const el_sources *sources, el_tu_result *const *res, size_t n,
-                            failing *out)
+static void failing_sources(const el_sources *sources, const el_compdb *build,
+                            el_tu_result *const *res, size_t n, failing *out)
 {
     for (size_t i = 0; i < n; i++) {
         for (size_t k = 0; k < res[i]->findings.n; k++) {
             const el_finding *f = &res[i]->findings.v[k];
             long s = strcmp(f->rule, "EH000") == 0 ? el_sources_find(sources, f->file) : -1;
-            if (s < 0 || sources->v[s].is_header || el_strmap_get(&out->by_path, f->file))
+            /* (a .c file the build compiles on its own is no template) */
+            if (s < 0 || sources->v[s].is_header || el_strmap_get(&out->by_path, f->file) ||
+                (build && el_compdb_lists(build, sources->v[s].path)))
                 continue;
             el_strmap_put(&out->by_path, f->file, sources->v[s].path);
-            el_grow(&out->v, &out->cap, out->n + 1, sizeof *out->v);
-            out->v[out->n++] = sources->v[s].path;
         }
     }
 }
 
-/* Does `path` end with the components of `spelled` ("vector/neon.c")? */
-static bool ends_with_components(const char *path, const char *spelled)
-{
-    while (strncmp(spelled, "./", 2) == 0)
-        spelled += 2;
-    size_t lp = strlen(path), ls = strlen(spelled);
-    return ls && ls < lp && path[lp - ls - 1] == '/' && strcmp(path + lp - ls, spelled) == 0;
-}
-
-/* The failing file an #include of `includer` names: resolved from the
- * includer's directory; where nothing is there, through an include
- * directory this run does not know (-I, the build's), by the path's last
- * components. */
+/* The failing file an #include of `includer` names, resolved from the
+ * includer's directory (a template sits next to what includes it; a name
+ * found only through -I could be any file of that name). */
 static const char *named_failing(const failing *fl, const char *includer, const char *spelled)
 {
     char *dir = el_path_dirname(includer);
@@ -55,12 +43,7 @@ static const char *named_failing(const failing *fl, const char *includer, const 
     char *real = el_path_real(joined);
     free(joined);
     free(dir);
-    const char *hit = NULL;
-    if (real)
-        hit = el_strmap_get(&fl->by_path, real);
-    else if (!strstr(spelled, ".."))
-        for (size_t i = 0; !hit && i < fl->n; i++)
-            hit = ends_with_components(fl->v[i], spelled) ? fl->v[i] : NULL;
+    const char *hit = real ? el_strmap_get(&fl->by_path, real) : NULL;
     free(real);
     return hit;
 }
@@ -106,16 +89,16 @@ static void drop_failures(el_findings *f, const el_strmap *included)
     f->n = kept;
 }
 
-void el_forgive_skipped_templates(const el_sources *sources, el_tu_result *const *res, size_t n)
+void el_forgive_skipped_templates(const el_sources *sources, const el_compdb *build,
+                                  el_tu_result *const *res, size_t n)
 {
     failing fl = {0};
     el_strmap included = {0};
-    failing_sources(sources, res, n, &fl);
-    for (size_t i = 0; fl.n && i < sources->n; i++)
+    failing_sources(sources, build, res, n, &fl);
+    for (size_t i = 0; fl.by_path.n && i < sources->n; i++)
         includes_of(&fl, sources->v[i].path, &included);
     for (size_t i = 0; included.n && i < n; i++)
         drop_failures(&res[i]->findings, &included);
     el_strmap_free(&included);
     el_strmap_free(&fl.by_path);
-    free(fl.v);
 }

@@ -15,11 +15,15 @@
 
 #include <stddef.h>
 
+#include "compdb.h"
 #include "finding.h"
 #include "sources.h"
 
 /* Drop from res[0..n) the EH000 findings at linted .c files that a
- * linted file (not the file itself) #includes. */
-void el_forgive_skipped_templates(const el_sources *sources, el_tu_result *const *res, size_t n);
+ * linted file (not the file itself) #includes by a name that resolves
+ * from its own directory -- unless build (the compile database, or NULL)
+ * lists the file: the build compiles it on its own. */
+void el_forgive_skipped_templates(const el_sources *sources, const el_compdb *build,
+                                  el_tu_result *const *res, size_t n);
 
 #endif

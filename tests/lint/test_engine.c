@@ -243,34 +243,48 @@ static void test_template_its_includer_skips(void **state)
     (void)state;
     tt_w("src/vec.h", "#include <stddef.h>\nvoid vec_fill(float *x, ptrdiff_t n);\n");
     tt_w("src/vec.c", "#include \"vec.h\"\n#ifdef HAVE_NEON\n#include \"simd/neon.c\"\n#endif\n"
-                      "#if defined(HAVE_SVE)\n#  include \"sve.c\"\n#endif\n"
                       "void vec_fill(float *x, ptrdiff_t n) { for (ptrdiff_t i = 0; i < n; i++) x[i] = 0; }\n");
     /* reached by its path under the includer's directory */
     tt_w("src/simd/neon.c", "static void fill_neon(float *x, ptrdiff_t n) { (void)x; (void)n; }\n"
                             "#include <cblas.h>\n");
-    /* reached through an include directory of the build (-Isrc/arch) */
+    /* an #include "sve.c" that does not resolve from the includer's
+     * directory names no file of the tree: one elsewhere of that name is
+     * not excused */
     tt_w("src/arch/sve.c", "static void fill_sve(float *x, ptrdiff_t n) { (void)x; (void)n; }\n");
+    tt_w("src/kernels.c", "#ifdef HAVE_SVE\n#include \"sve.c\"\n#endif\nint kernels(void) { return 0; }\n");
     tt_w("src/broken.c", "static void broken(ptrdiff_t n) { (void)n; }\n");
     tt_run r = lt_lint(tt_dir, "--no-cache", "--format", "json", "src", NULL);
     json_object *j = tt_json(r.out);
-    assert_int_equal(lt_count_rule(j, "EH000"), 1);
+    assert_int_equal(lt_count_rule(j, "EH000"), 2);
     assert_true(tt_contains(r.out, "\"src/broken.c\""));
+    assert_true(tt_contains(r.out, "\"src/arch/sve.c\""));
     assert_false(tt_contains(r.out, "does not parse: unknown type name 'ptrdiff_t'\", \"file\": \"src/simd"));
     assert_int_equal(lt_count_rule(j, "EH101"), 1); /* neon.c's <cblas.h> */
     assert_true(tt_contains(r.out, "\"src/simd/neon.c\""));
-    assert_false(tt_contains(r.out, "\"src/arch/sve.c\""));
     json_object_put(j);
     tt_free(&r);
     /* -p without PATH: the template a file of the database includes is,
      * as for ember-migrate, a file the database does not build */
     char *db = tt_fmt("[{\"directory\": \"%s\", \"file\": \"src/vec.c\", \"command\": "
-                      "\"cc -c -Isrc/arch src/vec.c\"}]\n", tt_dir);
+                      "\"cc -c src/vec.c\"}]\n", tt_dir);
     tt_w("build/compile_commands.json", db);
     free(db);
     r = lt_lint(tt_dir, "--no-cache", "-pbuild", NULL);
     assert_int_equal(r.status, 0);
-    assert_true(tt_contains(r.err, "emberlint: 2 source files under the paths are not in "
+    assert_true(tt_contains(r.err, "emberlint: 1 source file under the paths is not in "
                                    "compile_commands.json"));
+    tt_free(&r);
+    /* a .c file the database builds on its own is no template, whoever
+     * includes it: a unit test's #ifdef UNIT_TEST include excuses nothing */
+    tt_w("lib/util.c", "int util(void) { return 1 +; }\n");
+    tt_w("lib/util_test.c", "#ifdef UNIT_TEST\n#include \"util.c\"\n#endif\nint t(void) { return 0; }\n");
+    db = tt_fmt("[{\"directory\": \"%s\", \"file\": \"lib/util.c\", \"command\": \"cc -c lib/util.c\"}]\n",
+                tt_dir);
+    tt_w("libbuild/compile_commands.json", db);
+    free(db);
+    r = lt_lint(tt_dir, "--no-cache", "-plibbuild", "lib", NULL);
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "lib/util.c:1:28: error: does not parse: expected expression"));
     tt_free(&r);
     /* named alone, nothing includes it: it does not parse */
     r = lt_lint(tt_dir, "--no-cache", "src/simd/neon.c", NULL);
