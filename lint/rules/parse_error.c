@@ -314,7 +314,10 @@ static bool gives_context(const context_query *q, const char *path)
         return false;
     for (size_t k = 0; k < q->n_failed_in; k++)
         if (strcmp(path, q->failed_in[k]) == 0)
-            return q->depth > 0 && has_includer(q->p, path, NULL, 0, q->depth - 1);
+            /* (the same TUs up the chain: an include cycle or a longer
+             * chain of such headers excuses nothing either) */
+            return q->depth > 0 &&
+                   has_includer(q->p, path, q->failed_in, q->n_failed_in, q->depth - 1);
     return true;
 }
 
