@@ -38,6 +38,7 @@
 #include "mem.h"
 #include "path.h"
 #include "config.h"
+#include "language.h"
 #include "rewrite.h"
 #include "rule.h"
 #include "separation.h"
@@ -97,10 +98,12 @@ typedef struct state {
     CXCursor *early;
     size_t n_early, cap_early;
     bool directives_done;
-    /* Files outside the system headers that hold code: a function
-     * definition (not inline) or a variable defined with external linkage
-     * (end, when there is something to fix). */
-    fileset code;
+    /* Files outside the system headers (end, when there is something to
+     * fix) that define what other files link against: a function (not
+     * inline) or variable defined with external linkage; and those that
+     * hold code: those, and the files not named as headers with any
+     * function definition (a .c template's static kernels). */
+    fileset exported, code;
 } state;
 
 static const enum CXCursorKind kinds[] = {
@@ -401,18 +404,26 @@ static bool backend_edge(const state *s, const edge *e)
     return false;
 }
 
+/* Add f unless it is there; false when it could not be added. */
+static bool set_add(fileset *s, CXFile f)
+{
+    if (set_has(s, f))
+        return true;
+    CXFile *v = sep_grow(s->v, &s->cap, s->n, sizeof *v);
+    if (!v)
+        return false;
+    s->v = v;
+    s->v[s->n++] = f;
+    return true;
+}
+
 /* Add f and everything it includes, transitively; not through backend
  * includes when `sure` (what a file may count on keeping: another backend
  * include may go too, or sit in an #if of its header). */
 static void reach(const state *s, fileset *out, CXFile f, bool sure)
 {
-    if (!f || set_has(out, f))
+    if (!f || set_has(out, f) || !set_add(out, f))
         return;
-    CXFile *v = sep_grow(out->v, &out->cap, out->n, sizeof *v);
-    if (!v)
-        return;
-    out->v = v;
-    out->v[out->n++] = f;
     for (size_t i = 0; i < s->n_edges; i++)
         if (clang_File_isEqual(s->edges[i].from, f) && !(sure && backend_edge(s, &s->edges[i])))
             reach(s, out, s->edges[i].to, sure);
@@ -433,51 +444,49 @@ static bool needs(const ref *r, const fileset *only)
     return any;
 }
 
-static void set_add(fileset *s, CXFile f)
-{
-    if (set_has(s, f))
-        return;
-    CXFile *v = sep_grow(s->v, &s->cap, s->n, sizeof *v);
-    if (!v)
-        return;
-    s->v = v;
-    s->v[s->n++] = f;
-}
-
-/* A top-level declaration that is code (state.code). */
+/* A top-level declaration that is code (state.exported, state.code). */
 static enum CXChildVisitResult find_code(CXCursor c, CXCursor parent, CXClientData d)
 {
     (void)parent;
-    state *s = d;
+    el_ctx *ctx = ((void **)d)[0];
+    state *s = ((void **)d)[1];
     enum CXCursorKind k = clang_getCursorKind(c);
-    bool code = false;
-    if (k == CXCursor_FunctionDecl)
-        code = clang_isCursorDefinition(c) && !clang_Cursor_isFunctionInlined(c);
-    else if (k == CXCursor_VarDecl)
-        code = clang_isCursorDefinition(c) && clang_getCursorLinkage(c) == CXLinkage_External;
+    bool function = k == CXCursor_FunctionDecl && clang_isCursorDefinition(c) &&
+                    !clang_Cursor_isFunctionInlined(c);
+    bool variable = k == CXCursor_VarDecl && clang_isCursorDefinition(c);
+    if (!function && !variable)
+        return CXChildVisit_Continue;
     CXSourceLocation loc = clang_getCursorLocation(c);
-    if (!code || clang_Location_isInSystemHeader(loc))
+    if (clang_Location_isInSystemHeader(loc))
         return CXChildVisit_Continue;
     CXFile f = NULL;
     clang_getExpansionLocation(loc, &f, NULL, NULL, NULL);
-    if (f)
+    if (!f)
+        return CXChildVisit_Continue;
+    bool exported = clang_getCursorLinkage(c) == CXLinkage_External;
+    if (exported)
+        set_add(&s->exported, f);
+    const char *path = el_file_path(ctx, f);
+    if (exported || (function && path && !el_path_is_header(path)))
         set_add(&s->code, f);
     return CXChildVisit_Continue;
 }
 
 /* Does removing x lose code, or leave code the walk did not see?  The
- * files x brings that hold definitions (a template of functions others
- * call: they would compile, then fail to link), or code that f reads
- * otherwise and that is not linted (its references are unknown: a
- * template included after x may use what x brings). */
+ * files x brings that define what others link against (a template of
+ * functions others call: they would compile, then fail to link), or code
+ * that f reads otherwise and that is not linted (its references are
+ * unknown: a .c template included after x may use what x brings).  A
+ * header's static helpers are neither: unused, they go with the include. */
 static bool touches_code(el_ctx *ctx, const state *s, CXFile f, const fileset *from_f,
                          const fileset *mine)
 {
+    for (size_t k = 0; k < s->exported.n; k++)
+        if (set_has(mine, s->exported.v[k]))
+            return true;
     for (size_t k = 0; k < s->code.n; k++) {
         CXFile c = s->code.v[k];
-        if (set_has(mine, c))
-            return true;
-        if (!clang_File_isEqual(c, f) && set_has(from_f, c) &&
+        if (!clang_File_isEqual(c, f) && !set_has(mine, c) && set_has(from_f, c) &&
             el_file_class_of(ctx, c, NULL) == EL_FILE_EXTERNAL)
             return true;
     }
@@ -660,7 +669,8 @@ static void end(el_ctx *ctx, void *st)
     directives_done(ctx, s);
     if (s->n_incs) {
         scan_all_edges(ctx, s);
-        clang_visitChildren(clang_getTranslationUnitCursor(el_tu(ctx)), find_code, s);
+        void *d[2] = {ctx, s};
+        clang_visitChildren(clang_getTranslationUnitCursor(el_tu(ctx)), find_code, d);
     }
     /* file by file, in the order their includes came */
     for (size_t i = 0; i < s->n_incs; i++) {
@@ -674,6 +684,7 @@ static void end(el_ctx *ctx, void *st)
     free(s->edges);
     free(s->refs);
     free(s->directives);
+    free(s->exported.v);
     free(s->code.v);
     el_rewriter_free(s->rw);
 }

@@ -20,7 +20,8 @@
  *   - nor has an include while the file also reads code that is not
  *     linted (what it uses is unknown: here, a macro it defaults);
  *   - but a header that includes the backend header itself does not rely
- *     on the file's include, which still goes;
+ *     on the file's include, which still goes; nor is a header's static
+ *     helper code others link against;
  *   - and --diff prints only what --fix would write: a fix that breaks
  *     another build configuration is not in it. */
 #include <stdio.h>
@@ -153,6 +154,19 @@ static void test_unlinted_code_read_later(void **state)
     assert_no_fix();
 }
 
+/* A header's static helper (not inline) is not code others link
+ * against: unused, it goes with the include. */
+static void test_static_helper_goes_with_include(void **state)
+{
+    (void)state;
+    tt_w("backends/blas/util.h", "static int clampi(int x) { return x < 0 ? 0 : x; }\n");
+    tt_w("src/app.c", "#include \"../backends/blas/util.h\"\nint app(void) { return 0; }\n");
+    tt_run r = diff(false);
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "-#include \"../backends/blas/util.h\"\n"));
+    tt_free(&r);
+}
+
 static void test_header_with_its_own_include(void **state)
 {
     (void)state;
@@ -193,6 +207,7 @@ int main(void)
         tt_scratch_test(test_include_that_defines_functions),
         tt_scratch_test(test_unlinted_code_read_later),
         tt_scratch_test(test_header_with_its_own_include),
+        tt_scratch_test(test_static_helper_goes_with_include),
         tt_scratch_test(test_diff_is_what_fix_writes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
