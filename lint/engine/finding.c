@@ -151,33 +151,49 @@ void el_findings_sort_unique(el_findings *f)
     f->n = out;
 }
 
+static int cmp_finding_ptr(const void *pa, const void *pb)
+{
+    return cmp_finding(*(el_finding *const *)pa, *(el_finding *const *)pb);
+}
+
+/* Merge the group g[0..n) (one rule, one place) into g[0] when its
+ * messages all differ -- each inclusion named something else; a message
+ * that repeats means each inclusion gave the same findings (a macro
+ * naming two functions), which stay. */
+static void merge_group(el_finding **g, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (strcmp(g[i - 1]->message, g[i]->message) == 0)
+            return;
+    for (size_t i = 1; i < n; i++) {
+        if (g[0]->fix && !(g[i]->fix && same_fix(g[0]->fix, g[i]->fix))) {
+            el_fix_free(g[0]->fix);
+            g[0]->fix = NULL;
+        }
+        el_finding_clear(g[i]);
+    }
+}
+
 void el_findings_one_per_place(el_findings *f, const char *file)
 {
-    size_t out = 0;
-    for (size_t i = 0; i < f->n; i++) {
-        el_finding *x = &f->v[i];
-        el_finding *p = NULL;
-        for (size_t k = 0; k < out && !p && strcmp(x->file, file) == 0; k++) {
-            el_finding *y = &f->v[k];
-            if (strcmp(y->file, x->file) == 0 && y->line == x->line && y->col == x->col &&
-                strcmp(y->rule, x->rule) == 0)
-                p = y;
-        }
-        if (!p) {
-            f->v[out++] = *x;
-            continue;
-        }
-        if (p->fix && !(x->fix && same_fix(p->fix, x->fix))) {
-            el_fix_free(p->fix);
-            p->fix = NULL;
-        }
-        if (strcmp(x->message, p->message) < 0) {
-            char *m = p->message;
-            p->message = x->message;
-            x->message = m;
-        }
-        el_finding_clear(x);
+    el_finding **in = el_xcalloc(f->n + 1, sizeof *in);
+    size_t n = 0;
+    for (size_t i = 0; i < f->n; i++)
+        if (strcmp(f->v[i].file, file) == 0)
+            in[n++] = &f->v[i];
+    qsort(in, n, sizeof *in, cmp_finding_ptr);
+    for (size_t a = 0, b; a < n; a = b) {
+        for (b = a + 1; b < n && in[b]->line == in[a]->line && in[b]->col == in[a]->col &&
+                        strcmp(in[b]->rule, in[a]->rule) == 0;
+             b++)
+            ;
+        merge_group(in + a, b - a);
     }
+    free(in);
+    size_t out = 0;
+    for (size_t i = 0; i < f->n; i++)
+        if (f->v[i].file)
+            f->v[out++] = f->v[i];
     f->n = out;
 }
 

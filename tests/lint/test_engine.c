@@ -316,8 +316,16 @@ static void test_template_site_once(void **state)
                        "#undef real\n#undef KERN_FN\n#undef KERN\n"
                        "#define real double\n#define KERN_FN run_d\n#define KERN kern_d\n"
                        "#include \"kern.gen.c\"\n");
+    /* a macro naming two functions in each inclusion: both stay */
+    tt_w("src/both.gen.c", "void BOTH_FN(float *x, double *y)\n{\n    BOTH(x, y);\n}\n");
+    tt_w("src/both.c", "#include <cblas.h>\n"
+                       "#define BOTH(x, y) (cblas_sscal(1, 2, x, 1), cblas_dscal(1, 2, y, 1))\n"
+                       "#define BOTH_FN both_1\n#include \"both.gen.c\"\n#undef BOTH_FN\n"
+                       "#define BOTH_FN both_2\n#include \"both.gen.c\"\n");
     tt_run r = lt_lint(tt_dir, "--no-cache", "--select", "EH102", "src", "backends", NULL);
     assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "src/both.gen.c:3:5: error: call to backend function 'cblas_sscal'"));
+    assert_true(tt_contains(r.out, "src/both.gen.c:3:5: error: call to backend function 'cblas_dscal'"));
     static const char *const at[] = {"src/scale.gen.c:3:5: error:", "src/kern.gen.c:3:5: error:"};
     for (int k = 0; k < 2; k++) {
         assert_true(tt_contains(r.out, at[k]));
@@ -346,9 +354,10 @@ static void test_missing_includes_note(void **state)
     tt_free(&r);
 }
 
-/* In a file included more than once: one finding per rule and place, a
- * fix only when every merged one had it; other files keep theirs (a
- * macro naming two backend functions: two findings at one place). */
+/* In a file included more than once: one finding per rule and place
+ * when the messages all differ, a fix only when every merged one had it;
+ * other files keep theirs, and so do findings that repeat in each
+ * inclusion (a macro naming two backend functions). */
 static void test_one_finding_per_place(void **state)
 {
     (void)state;
@@ -359,16 +368,28 @@ static void test_one_finding_per_place(void **state)
     el_findings_add(&f, "EH201", EL_SEV_ERROR, "/t/gen.c", 3, 5, "another rule, same place");
     el_findings_add(&f, "EH102", EL_SEV_ERROR, "/t/gen.c", 3, 6, "another place");
     el_findings_add(&f, "EH102", EL_SEV_ERROR, "/t/main.c", 3, 5, "call to 'b'");
+    /* a macro that names two functions, in both inclusions: all stay */
+    for (int k = 0; k < 4; k++)
+        el_findings_add(&f, "EH102", EL_SEV_ERROR, "/t/gen.c", 9, 1, k % 2 ? "call to 'x'" : "call to 'y'");
     f.v[2].fix = el_xcalloc(1, sizeof *f.v[2].fix);
     f.v[2].fix->description = el_xstrdup("only one inclusion had it");
     el_findings_one_per_place(&f, "/t/gen.c");
-    assert_int_equal(f.n, 5);
-    assert_string_equal(f.v[0].message, "call to 'cblas_dscal'"); /* the first in order */
-    assert_null(f.v[0].fix);
-    assert_string_equal(f.v[1].message, "call to 'a'");
-    assert_string_equal(f.v[2].rule, "EH201");
-    assert_int_equal(f.v[3].col, 6);
-    assert_string_equal(f.v[4].message, "call to 'b'");
+    assert_int_equal(f.n, 9);
+    int sscal = 0, dscal = 0, main_c = 0, repeats = 0;
+    for (size_t i = 0; i < f.n; i++) {
+        const el_finding *x = &f.v[i];
+        sscal += strstr(x->message, "cblas_sscal") != NULL;
+        if (strstr(x->message, "cblas_dscal")) {
+            dscal++; /* the first message in order, its fix gone: not every inclusion had it */
+            assert_null(x->fix);
+        }
+        main_c += strcmp(x->file, "/t/main.c") == 0;
+        repeats += x->line == 9;
+    }
+    assert_int_equal(sscal, 0);
+    assert_int_equal(dscal, 1);
+    assert_int_equal(main_c, 2);
+    assert_int_equal(repeats, 4);
     el_findings_free(&f);
 }
 
