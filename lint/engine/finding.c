@@ -156,21 +156,28 @@ static int cmp_finding_ptr(const void *pa, const void *pb)
     return cmp_finding(*(el_finding *const *)pa, *(el_finding *const *)pb);
 }
 
-/* Merge the group g[0..n) (one rule, one place) into g[0] when its
- * messages all differ -- each inclusion named something else; a message
- * that repeats means each inclusion gave the same findings (a macro
- * naming two functions), which stay. */
+/* The group g[0..n) (one rule, one place, sorted by message): a message
+ * that repeats came from several inclusions alike (a backend constant a
+ * macro names in each; a later sort_unique keeps one); the messages that
+ * come once differ by inclusion (what each names: the float, the double
+ * function) and become one finding, the first. */
 static void merge_group(el_finding **g, size_t n)
 {
-    for (size_t i = 1; i < n; i++)
-        if (strcmp(g[i - 1]->message, g[i]->message) == 0)
-            return;
-    for (size_t i = 1; i < n; i++) {
-        if (g[0]->fix && !(g[i]->fix && same_fix(g[0]->fix, g[i]->fix))) {
-            el_fix_free(g[0]->fix);
-            g[0]->fix = NULL;
+    el_finding *kept = NULL;
+    for (size_t a = 0, b; a < n; a = b) {
+        for (b = a + 1; b < n && strcmp(g[b]->message, g[a]->message) == 0; b++)
+            ;
+        if (b - a > 1)
+            continue;
+        if (!kept) {
+            kept = g[a];
+            continue;
         }
-        el_finding_clear(g[i]);
+        if (kept->fix && !(g[a]->fix && same_fix(kept->fix, g[a]->fix))) {
+            el_fix_free(kept->fix);
+            kept->fix = NULL;
+        }
+        el_finding_clear(g[a]);
     }
 }
 

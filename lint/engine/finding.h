@@ -68,13 +68,14 @@ void el_findings_move(el_findings *dst, el_findings *src);
  * (the same header finding reached from several TUs); such a finding
  * keeps a fix only when each had the same. */
 void el_findings_sort_unique(el_findings *f);
-/* In `file`, a file the TU included more than once: the findings of one
- * rule at one place whose messages all differ are one -- a template
- * included once per element type (`#define real float`, then `double`)
- * gives one finding per site, not one per inclusion that names something
- * else.  The one kept has the first message (in sort order) and a fix
- * only when each had the same.  Where a message repeats, each inclusion
- * gave the same findings (a macro naming two functions): they stay. */
+/* In `file`, a file the TU included more than once: of the findings of
+ * one rule at one place, those whose message comes once (each inclusion
+ * named something else) are one -- a template included once per element
+ * type (`#define real float`, then `double`) gives one finding per site,
+ * not one per inclusion.  The one kept has the first message (in sort
+ * order) and a fix only when each had the same.  A message that repeats
+ * came from every inclusion alike (a macro naming two functions, or a
+ * constant): those stay. */
 void el_findings_one_per_place(el_findings *f, const char *file);
 void el_findings_free(el_findings *f);
 
