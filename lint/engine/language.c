@@ -28,24 +28,13 @@ bool el_path_is_header(const char *path)
            has_any(path, cxx_headers, sizeof cxx_headers / sizeof *cxx_headers);
 }
 
-/* The C++ standard library's headers (C++17), which a C parse cannot find. */
-static const char *const cxx_std_headers[] = {
-    "algorithm", "any", "array", "atomic", "bitset", "cassert", "cctype", "cerrno", "cfloat",
-    "chrono", "cinttypes", "climits", "cmath", "complex", "condition_variable", "cstddef",
-    "cstdint", "cstdio", "cstdlib", "cstring", "ctime", "deque", "exception", "filesystem",
-    "fstream", "functional", "initializer_list", "iomanip", "iosfwd", "iostream", "istream",
-    "iterator", "limits", "list", "map", "memory", "mutex", "new", "numeric", "optional",
-    "ostream", "queue", "random", "ratio", "set", "sstream", "stack", "stdexcept", "string",
-    "string_view", "system_error", "thread", "tuple", "type_traits", "typeinfo",
-    "unordered_map", "unordered_set", "utility", "valarray", "variant", "vector",
-};
-
 bool el_is_cxx_std_header(const char *name)
 {
-    for (size_t i = 0; i < sizeof cxx_std_headers / sizeof *cxx_std_headers; i++)
-        if (strcmp(name, cxx_std_headers[i]) == 0)
-            return true;
-    return false;
+    /* C's headers all end in .h; <cmath>, <vector>, <cstddef> have no
+     * extension at all */
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    return *base && !strchr(base, '.');
 }
 
 /* g++, clang++-14, x86_64-linux-gnu-g++-12, c++, CC-style wrappers ending

@@ -12,7 +12,8 @@ bool el_path_is_cxx(const char *path);
 /* A header by its name: .h and the C++ header extensions. */
 bool el_path_is_header(const char *path);
 
-/* A header of the C++ standard library, as #include names it (<cmath>). */
+/* A header of C++'s kind, as #include names it: without an extension
+ * (<cmath>, <vector>; C's end in .h). */
 bool el_is_cxx_std_header(const char *name);
 
 /* driver: argv[0] of the command (may be NULL); args: the rest; file: the
