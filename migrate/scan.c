@@ -989,7 +989,8 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     el_configs *cfgs = NULL;
     el_filehash *hashes = NULL;
     el_fact_list facts = {0};
-    el_unbuilt unbuilt = {0}; /* left out as not built in every configuration */
+    el_unbuilt_across across = {0}; /* what each configuration left out as not built */
+    el_unbuilt unbuilt = {0};
     bool *selected = NULL;
     if (!n_paths) {
         *err = el_xstrdup("no PATH given");
@@ -1076,12 +1077,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
                                                      shard_invocation(paths, n_paths), &sub, &recs);
         }
         el_tu_records_free(&recs);
-        if (k == 0) {
-            unbuilt = here;
-        } else {
-            el_unbuilt_keep_common(&unbuilt, &here, &sub);
-            el_unbuilt_free(&here);
-        }
+        el_unbuilt_across_add(&across, &here, &sub);
         free(sub.v);
         char *name = config_name(out, k);
         merge_findings(out, &found, name);
@@ -1092,6 +1088,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
             goto done;
     }
     el_findings_sort_unique(&out->findings);
+    el_unbuilt_across_take(&across, &unbuilt);
     el_unbuilt_note(&unbuilt, o->verbose);
 
     builder b = {.t = out, .sources = &out->sources};
@@ -1100,6 +1097,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     em_custom_scan_collect(out->custom, &facts);
     rc = 0;
 done:
+    el_unbuilt_across_take(&across, &unbuilt);
     el_unbuilt_free(&unbuilt);
     el_fact_list_free(&facts);
     free(selected);

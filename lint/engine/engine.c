@@ -30,7 +30,6 @@
 #include "strbuf.h"
 #include "strmap.h"
 #include "suppress.h"
-#include "utf8.h"
 
 #ifndef EL_VERSION
 #define EL_VERSION "0.0.0"
@@ -1011,87 +1010,6 @@ void el_tu_records_free(el_tu_records *t)
     free(t->v);
     el_unbuilt_free(&t->unbuilt);
     memset(t, 0, sizeof *t);
-}
-
-void el_unbuilt_add(el_unbuilt *u, const char *path, bool header)
-{
-    el_grow(&u->v, &u->cap, u->n + 1, sizeof *u->v);
-    u->v[u->n].path = el_xstrdup(path);
-    u->v[u->n++].header = header;
-}
-
-void el_unbuilt_free(el_unbuilt *u)
-{
-    for (size_t i = 0; i < u->n; i++)
-        free(u->v[i].path);
-    free(u->v);
-    memset(u, 0, sizeof *u);
-}
-
-void el_unbuilt_keep_common(el_unbuilt *u, const el_unbuilt *also, const el_sources *scope)
-{
-    el_strmap there = {0};
-    for (size_t i = 0; i < also->n; i++)
-        el_strmap_put(&there, also->v[i].path, (void *)1);
-    size_t kept = 0;
-    for (size_t i = 0; i < u->n; i++) {
-        if (el_strmap_get(&there, u->v[i].path) || el_sources_find(scope, u->v[i].path) < 0)
-            u->v[kept++] = u->v[i];
-        else
-            free(u->v[i].path);
-    }
-    u->n = kept;
-    el_strmap_free(&there);
-}
-
-static int cmp_shown(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* -v: the files of one note, one a line, relative to the current
- * directory. */
-static void list_unbuilt(const el_unbuilt *u, bool headers)
-{
-    char **shown = el_xcalloc(u->n + 1, sizeof *shown);
-    size_t n = 0;
-    for (size_t i = 0; i < u->n; i++)
-        if (u->v[i].header == headers)
-            shown[n++] = el_path_display(u->v[i].path);
-    if (n > 1)
-        qsort(shown, n, sizeof *shown, cmp_shown);
-    for (size_t i = 0; i < n; i++) {
-        char *clean = el_utf8_clean(shown[i]);
-        fprintf(stderr, "  %s\n", clean);
-        free(clean);
-        free(shown[i]);
-    }
-    free(shown);
-}
-
-void el_unbuilt_note(const el_unbuilt *u, bool verbose)
-{
-    size_t headers = 0;
-    for (size_t i = 0; i < u->n; i++)
-        headers += u->v[i].header;
-    size_t files = u->n - headers;
-    const char *which = verbose ? ":" : "";
-    if (files) {
-        fprintf(stderr, "%s: %zu source file%s under the paths %s not in compile_commands.json "
-                "(not built in this configuration): not linted (a file named on the command "
-                "line is)%s\n", el_progname, files, files == 1 ? "" : "s", files == 1 ? "is" : "are",
-                which);
-        if (verbose)
-            list_unbuilt(u, false);
-    }
-    if (headers) {
-        fprintf(stderr, "%s: %zu header%s under the paths %s included by none of the files "
-                "compile_commands.json builds (not built in this configuration): not linted (a "
-                "file named on the command line is)%s\n", el_progname, headers,
-                headers == 1 ? "" : "s", headers == 1 ? "is" : "are", which);
-        if (verbose)
-            list_unbuilt(u, true);
-    }
 }
 
 /* The project hooks, suppressions and sorting over the results of every

@@ -18,6 +18,7 @@
 #include "finding.h"
 #include "rule.h"
 #include "sources.h"
+#include "unbuilt.h"
 
 /* The fact the engine records for an #include that was not found (value:
  * the name as written); the run prints one note about them on stderr. */
@@ -82,27 +83,6 @@ typedef struct el_tu_record {
     bool standalone;          /* a header linted on its own (phase 2) */
     el_tu_result result;      /* deps: the linted files it read (hash unused) */
 } el_tu_record;
-
-/* With a compile database, the files under the paths a run leaves out as
- * not built in this configuration: .c files it does not list (and the
- * command line does not name) that no TU read, headers no TU read. */
-typedef struct el_unbuilt {
-    struct el_unbuilt_file {
-        char *path;           /* absolute */
-        bool header;
-    } *v;
-    size_t n, cap;
-} el_unbuilt;
-void el_unbuilt_add(el_unbuilt *u, const char *path, bool header);
-void el_unbuilt_free(el_unbuilt *u);
-/* Keep in u the files `also` lists too, or that scope (the sources of
- * the run that gave `also`) does not hold: those left out in every run
- * that had them. */
-void el_unbuilt_keep_common(el_unbuilt *u, const el_unbuilt *also, const el_sources *scope);
-/* The note on stderr that says how many there are (nothing for none);
- * verbose (-v): and which, one a line after it, relative to the current
- * directory. */
-void el_unbuilt_note(const el_unbuilt *u, bool verbose);
 
 typedef struct el_tu_records {
     el_tu_record *v;

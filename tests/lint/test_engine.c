@@ -10,6 +10,8 @@
 #include "finding.h"
 #include "lint_test.h"
 #include "mem.h"
+#include "sources.h"
+#include "unbuilt.h"
 
 static void test_jobs_identical_output(void **state)
 {
@@ -393,6 +395,28 @@ static void test_one_finding_per_place(void **state)
     el_findings_free(&f);
 }
 
+/* Across build configurations, a file is left out as not built when no
+ * configuration whose sources hold it built it -- also one only a later
+ * configuration holds (review). */
+static void test_unbuilt_across_configurations(void **state)
+{
+    (void)state;
+    el_source a0[2] = {{.path = "/t/a.c"}, {.path = "/t/b.c"}};
+    el_source a1[2] = {{.path = "/t/b.c"}, {.path = "/t/c.c"}};
+    el_sources s0 = {a0, 2, 2, 0, false}, s1 = {a1, 2, 2, 0, false};
+    el_unbuilt_across across = {0};
+    el_unbuilt left = {0}, out = {0};
+    el_unbuilt_add(&left, "/t/b.c", false);
+    el_unbuilt_across_add(&across, &left, &s0);
+    assert_int_equal(left.n, 0);
+    el_unbuilt_add(&left, "/t/c.c", false);
+    el_unbuilt_across_add(&across, &left, &s1);
+    el_unbuilt_across_take(&across, &out);
+    assert_int_equal(out.n, 1);
+    assert_string_equal(out.v[0].path, "/t/c.c"); /* b.c: the second builds it */
+    el_unbuilt_free(&out);
+}
+
 /* A list emptied after it grew (every finding suppressed) gives its
  * storage up when moved: fuzz_cli found the leak. */
 static void test_move_empty_list(void **state)
@@ -414,6 +438,7 @@ int main(void)
         cmocka_unit_test(test_sorted_by_file_line_rule),
         cmocka_unit_test(test_move_empty_list),
         cmocka_unit_test(test_one_finding_per_place),
+        cmocka_unit_test(test_unbuilt_across_configurations),
         tt_scratch_test(test_missing_includes_note),
         tt_scratch_test(test_template_site_once),
         tt_scratch_test(test_compile_database),

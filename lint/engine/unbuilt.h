@@ -1,0 +1,44 @@
+/* lint/engine/unbuilt.h -- the files a run with a compile database
+ * leaves out as not built in its configuration, and the note that says
+ * so.  With a database, a .c file it does not list (and the command line
+ * does not name) that no TU read, and a header no TU read, is not built
+ * in this configuration (a backend not enabled, a tool not made): it is
+ * not linted, and one note on stderr counts them (-v: lists them).  A
+ * shard's run hands its list to the merge (shard.h), which alone sees
+ * what every shard's TUs read; ember-migrate's build configurations
+ * report a file only when every configuration that had it left it out. */
+#ifndef EL_UNBUILT_H
+#define EL_UNBUILT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sources.h"
+#include "strmap.h"
+
+typedef struct el_unbuilt {
+    struct el_unbuilt_file {
+        char *path;           /* absolute */
+        bool header;
+    } *v;
+    size_t n, cap;
+} el_unbuilt;
+void el_unbuilt_add(el_unbuilt *u, const char *path, bool header);
+void el_unbuilt_free(el_unbuilt *u);
+/* The note on stderr that says how many there are (nothing for none);
+ * verbose (-v): and which, one a line after it, relative to the current
+ * directory. */
+void el_unbuilt_note(const el_unbuilt *u, bool verbose);
+
+/* Across build configurations: a file is left out when no configuration
+ * whose sources hold it built it. */
+typedef struct el_unbuilt_across {
+    el_unbuilt left;          /* every configuration's, once each */
+    el_strmap built, seen;
+} el_unbuilt_across;
+/* One configuration's list (emptied) and its sources. */
+void el_unbuilt_across_add(el_unbuilt_across *a, el_unbuilt *left, const el_sources *scope);
+/* Into out (replaced): the files no configuration built; a is freed. */
+void el_unbuilt_across_take(el_unbuilt_across *a, el_unbuilt *out);
+
+#endif
