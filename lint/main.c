@@ -189,7 +189,7 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
     el_engine_run(&eo, &r->sources, r->hashes, &r->findings, &r->stats);
     if (c->verbose)
         fprintf(stderr, "emberlint: %zu files, %zu translation units (%zu from the cache), %zu findings\n",
-                r->sources.n, r->stats.tus, r->stats.cached, r->findings.n);
+                el_sources_linted(&r->sources), r->stats.tus, r->stats.cached, r->findings.n);
     if (c->verbose && r->stats.pchs)
         fprintf(stderr, "emberlint: %zu translation units read the system headers they start with "
                         "from %zu shared precompiled prefix%s\n",

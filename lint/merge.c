@@ -139,12 +139,13 @@ int el_merge_run(el_cli *c)
     el_configs_finalize(cfgs);
     if (el_shard_join(m.payloads, m.whats, m.n, "emberlint", &sources, &recs, &err) < 0)
         goto fail;
+    el_unbuilt_mark(&recs.unbuilt, &sources);
     el_unbuilt_note(&recs.unbuilt, c->verbose);
     el_engine_opts eo = {.selected = selected};
     el_engine_finish(&eo, &sources, &recs, &findings);
     if (c->verbose)
         fprintf(stderr, "emberlint: merged %zu shard%s: %zu files, %zu translation units, %zu findings\n",
-                m.n, m.n == 1 ? "" : "s", sources.n, recs.n, findings.n);
+                m.n, m.n == 1 ? "" : "s", el_sources_linted(&sources), recs.n, findings.n);
     rc = el_deliver(c, &gate, &findings, &sources, false, NULL, sources.io_errors > 0);
     goto done;
 fail:

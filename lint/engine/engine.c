@@ -1231,6 +1231,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
         el_unbuilt_free(o->unbuilt_out);
         *o->unbuilt_out = left;
     } else {
+        el_unbuilt_mark(&left, sources);
         el_unbuilt_note(&left, o->verbose);
         el_unbuilt_free(&left);
     }

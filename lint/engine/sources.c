@@ -387,3 +387,11 @@ void el_sources_free(el_sources *s)
     free(s->v);
     memset(s, 0, sizeof *s);
 }
+
+size_t el_sources_linted(const el_sources *s)
+{
+    size_t n = 0;
+    for (size_t i = 0; s && i < s->n; i++)
+        n += !s->v[i].not_built;
+    return n;
+}

@@ -29,6 +29,7 @@ typedef struct el_source {
     bool force_c;            /* named on the command line without a known extension */
     bool cxx;                /* C++ by its name (.cpp, .hpp, ...) */
     bool named;              /* named on the command line (not found by a walk) */
+    bool not_built;          /* left out: the compile database does not build it (unbuilt.h) */
     size_t size;
     el_hash128 hash;         /* of the content */
     el_suppressions supp;
@@ -43,6 +44,8 @@ typedef struct el_sources {
     int io_errors;           /* missing / unreadable paths */
     bool any_backend;        /* some linted file is backend code */
 } el_sources;
+/* The sources a run linted: all but those it left out as not built. */
+size_t el_sources_linted(const el_sources *s);
 
 /* Collect the files under paths[0..n).  -1 on a configuration error
  * (message printed); otherwise 0, with io_errors counting I/O errors. */

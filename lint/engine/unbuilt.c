@@ -18,6 +18,15 @@ void el_unbuilt_add(el_unbuilt *u, const char *path, bool header)
     u->v[u->n++].header = header;
 }
 
+void el_unbuilt_mark(const el_unbuilt *u, el_sources *sources)
+{
+    for (size_t i = 0; i < u->n; i++) {
+        long k = el_sources_find(sources, u->v[i].path);
+        if (k >= 0)
+            sources->v[k].not_built = true;
+    }
+}
+
 void el_unbuilt_free(el_unbuilt *u)
 {
     for (size_t i = 0; i < u->n; i++)

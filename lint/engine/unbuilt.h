@@ -24,6 +24,8 @@ typedef struct el_unbuilt {
     size_t n, cap;
 } el_unbuilt;
 void el_unbuilt_add(el_unbuilt *u, const char *path, bool header);
+/* Mark the sources u lists as not built (el_source.not_built). */
+void el_unbuilt_mark(const el_unbuilt *u, el_sources *sources);
 void el_unbuilt_free(el_unbuilt *u);
 /* The note on stderr that says how many there are (nothing for none);
  * verbose (-v): and which, one a line after it, relative to the current

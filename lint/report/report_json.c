@@ -63,7 +63,7 @@ int el_report_json(FILE *out, const el_output *r)
 
     el_counts c = el_report_count(f);
     json_object *sum = json_object_new_object();
-    json_object_object_add(sum, "files", json_object_new_int64((int64_t)(r->sources ? r->sources->n : 0)));
+    json_object_object_add(sum, "files", json_object_new_int64((int64_t)el_sources_linted(r->sources)));
     json_object_object_add(sum, "findings", json_object_new_int64((int64_t)f->n));
     json_object_object_add(sum, "errors", json_object_new_int64((int64_t)c.errors));
     json_object_object_add(sum, "warnings", json_object_new_int64((int64_t)c.warnings));

@@ -342,11 +342,21 @@ static void test_what_the_database_builds(void **state)
                                    "compile_commands.json (not built in this configuration): not "
                                    "linted (a file named on the command line is)\n"));
     tt_free(&r);
-    /* -v says which files, one a line after each note */
+    /* -v says which files, one a line after each note; the files the run
+     * counts are those it linted (a.c, tmpl.c: liuliu/ccv's summary said 816
+     * files, 225 linted) */
     tt_w("src/lonely.h", "int lonely(void);\n"); /* no file of the database includes it */
     tt_w("src/inc/also.h", "int also(void);\n");
     r = lt_emberlint(tt_dir, "--no-cache", "-v", "-p", "build", "src", NULL);
     assert_int_equal(r.status, 0);
+    assert_true(tt_contains(r.err, "emberlint: 2 files, 1 translation units"));
+    tt_free(&r);
+    r = lt_emberlint(tt_dir, "--no-cache", "--format", "json", "-p", "build", "src", NULL);
+    json_object *j = tt_json(r.out);
+    assert_int_equal(json_object_get_int(tt_get(tt_get(j, "summary"), "files")), 2);
+    json_object_put(j);
+    tt_free(&r);
+    r = lt_emberlint(tt_dir, "--no-cache", "-v", "-p", "build", "src", NULL);
     assert_true(tt_contains(r.err, "(a file named on the command line is):\n  src/unbuilt.c\n"
                                    "emberlint: 2 headers under the paths are included by none of "
                                    "the files compile_commands.json builds (not built in this "
