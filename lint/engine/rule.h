@@ -259,6 +259,8 @@ bool el_is_op(const char *name);
 size_t el_project_file_count(const el_project *p);
 const char *el_project_file(const el_project *p, size_t i);     /* absolute */
 el_file_class el_project_file_class(const el_project *p, size_t i, const char **backend);
+/* The file (absolute) was named on the command line, not found by a walk. */
+bool el_project_file_named(const el_project *p, const char *path);
 const el_config *el_project_file_config(const el_project *p, size_t i);
 /* Facts of all TUs, in file order then emission order. */
 size_t el_project_fact_count(const el_project *p);

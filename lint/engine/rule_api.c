@@ -560,6 +560,12 @@ const char *el_project_file(const el_project *p, size_t i)
     return i < p->sources->n ? p->sources->v[i].path : NULL;
 }
 
+bool el_project_file_named(const el_project *p, const char *path)
+{
+    long k = el_sources_find(p->sources, path);
+    return k >= 0 && p->sources->v[k].named;
+}
+
 el_file_class el_project_file_class(const el_project *p, size_t i, const char **backend)
 {
     if (i >= p->sources->n) {

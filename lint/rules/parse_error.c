@@ -449,7 +449,9 @@ static void project(el_project *p)
             if (failed_in)
                 failed_in[n_failed_in++] = fails[k].tu;
         }
-        bool excused = alone && has_includer(p, f->header, failed_in, n_failed_in, CHAIN_DEPTH);
+        /* (a header named on the command line is asked about: no excuse) */
+        bool excused = alone && !el_project_file_named(p, f->header) &&
+                       has_includer(p, f->header, failed_in, n_failed_in, CHAIN_DEPTH);
         free(failed_in);
         if (excused)
             continue;

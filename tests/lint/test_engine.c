@@ -417,6 +417,24 @@ static void test_unbuilt_across_configurations(void **state)
     el_unbuilt_free(&out);
 }
 
+/* A header written to follow other includes, which a source one directory
+ * up includes, is excused when a walk finds it; named on the command line,
+ * it is asked about and reported (liuliu/ccv: a vendored C++ header named
+ * alone passed as clean). */
+static void test_named_header_is_not_excused(void **state)
+{
+    (void)state;
+    tt_w("inc/sub/needs.h", "size_t needs(void);\n");
+    tt_w("inc/user.c", "#include <stddef.h>\n#include \"sub/needs.h\"\n");
+    tt_run r = lt_lint(tt_dir, "--no-cache", "inc/sub", NULL);
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+    r = lt_lint(tt_dir, "--no-cache", "inc/sub/needs.h", NULL);
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "inc/sub/needs.h:1:1: error: does not parse: unknown type name 'size_t'"));
+    tt_free(&r);
+}
+
 /* A list emptied after it grew (every finding suppressed) gives its
  * storage up when moved: fuzz_cli found the leak. */
 static void test_move_empty_list(void **state)
@@ -439,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_move_empty_list),
         cmocka_unit_test(test_one_finding_per_place),
         cmocka_unit_test(test_unbuilt_across_configurations),
+        tt_scratch_test(test_named_header_is_not_excused),
         tt_scratch_test(test_missing_includes_note),
         tt_scratch_test(test_template_site_once),
         tt_scratch_test(test_compile_database),
