@@ -27,19 +27,10 @@ typedef struct decl_info {
     const char *kind;         /* "function", "macro", "type", "variable", "constant" */
 } decl_info;
 
-/* How often the TU enters a file (a self-including template, torch7's
- * generic/ files, is entered once per instantiation). */
-typedef struct entered {
-    CXFile file;
-    unsigned n;
-} entered;
-
 typedef struct state {
     bool indexed;
     el_strmap decls;          /* top-level name -> decl_info */
     el_rewriter *rw;
-    entered *entries;         /* NULL until counted */
-    size_t n_entries, cap_entries;
 } state;
 
 static bool ident_start(char c)
@@ -427,32 +418,6 @@ static json_object *range_json(el_ctx *ctx, state *s, const char *path, const ch
 
 /* ---- a file the TU enters more than once --------------------------------- */
 
-static void count_entry(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData d)
-{
-    (void)stack;
-    (void)n;
-    state *s = d;
-    for (size_t i = 0; i < s->n_entries; i++)
-        if (clang_File_isEqual(s->entries[i].file, f)) {
-            s->entries[i].n++;
-            return;
-        }
-    el_grow(&s->entries, &s->cap_entries, s->n_entries + 1, sizeof *s->entries);
-    s->entries[s->n_entries++] = (entered){f, 1};
-}
-
-static unsigned times_entered(el_ctx *ctx, state *s, CXFile f)
-{
-    if (!s->entries) {
-        el_grow(&s->entries, &s->cap_entries, 1, sizeof *s->entries);
-        clang_getInclusions(el_tu(ctx), count_entry, s);
-    }
-    for (size_t i = 0; i < s->n_entries; i++)
-        if (clang_File_isEqual(s->entries[i].file, f))
-            return s->entries[i].n;
-    return 0;
-}
-
 /* The offsets in a file at which the TU has cursors (the code some
  * entry into the file compiles), sorted. */
 typedef struct compiled {
@@ -518,7 +483,7 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
      * #endif`) skips its body there and compiles it in the later ones:
      * what any entry compiles is not skipped code */
     compiled done = {file, NULL, 0, 0};
-    if (t && real && times_entered(ctx, s, file) > 1 && elc_tu_whole(tu)) {
+    if (t && real && el_tu_entered_again(ctx, file) && elc_tu_whole(tu)) {
         clang_visitChildren(clang_getTranslationUnitCursor(tu), compiled_visit, &done);
         if (done.n)
             qsort(done.off, done.n, sizeof *done.off, cmp_size);
@@ -558,7 +523,6 @@ static void end(el_ctx *ctx, void *st)
     el_strmap_each(&s->decls, free_decl, NULL);
     el_strmap_free(&s->decls);
     el_rewriter_free(s->rw);
-    free(s->entries);
 }
 
 const el_rule el_inactive_rule = {

@@ -41,6 +41,9 @@ struct el_ctx {
     /* every file the TU read, in inclusion order, the main file first */
     const CXFile *tu_files;
     size_t n_tu_files;
+    /* those of them the TU entered more than once (templates) */
+    const CXFile *tu_again;
+    size_t n_tu_again;
     size_t last_slot;
 
     /* The location of the cursor being visited and its expansion file:

@@ -678,6 +678,8 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
         clang_getInclusions(tu, files_visit, &files);
         ctx.tu_files = files.v;
         ctx.n_tu_files = files.n;
+        ctx.tu_again = files.again;
+        ctx.n_tu_again = files.n_again;
         for (size_t i = 0; i < ctx.n_rules; i++) {
             if (ctx.rules[i].rule->begin) {
                 el_ctx_enter(&ctx, i);
@@ -714,6 +716,8 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
         free(files.again);
         ctx.tu_files = NULL;
         ctx.n_tu_files = 0;
+        ctx.tu_again = NULL;
+        ctx.n_tu_again = 0;
         if (r->cache && status == LINTED) {
             *cacheable = el_include_search_absent(tu, w.directives, w.n_directives, j->args,
                                                   j->n_args, r->hashes, res);

@@ -161,6 +161,9 @@ bool el_linted_backend_code(const el_ctx *ctx);
 /* Every file the TU read, in inclusion order, the main file first; their
  * number is returned (from one clang_getInclusions per TU). */
 size_t el_tu_files(const el_ctx *ctx, const CXFile **files);
+/* The TU entered the file more than once (a template per element type,
+ * one that includes itself), by the same clang_getInclusions. */
+bool el_tu_entered_again(const el_ctx *ctx, CXFile file);
 /* The real path of a file of the TU (cached per TU), or NULL. */
 const char *el_file_path(el_ctx *ctx, CXFile file);
 /* The text libclang parsed for a file of the TU (NULL if it has none),

@@ -120,6 +120,14 @@ const char *el_file_path(el_ctx *ctx, CXFile file)
     return file ? el_ctx_slot(ctx, file)->path : NULL;
 }
 
+bool el_tu_entered_again(const el_ctx *ctx, CXFile file)
+{
+    for (size_t i = 0; i < ctx->n_tu_again; i++)
+        if (clang_File_isEqual(ctx->tu_again[i], file))
+            return true;
+    return false;
+}
+
 size_t el_tu_files(const el_ctx *ctx, const CXFile **files)
 {
     *files = ctx->tu_files;

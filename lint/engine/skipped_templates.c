@@ -11,24 +11,20 @@
 #include "strbuf.h"
 #include "strmap.h"
 
-/* The linted .c files an EH000 of their own TU says do not parse, by
- * path (the source's own string). */
-typedef struct failing {
-    el_strmap by_path;
-} failing;
-
+/* The linted .c files an EH000 of their own TU says do not parse, by path
+ * (the value: the source's own string). */
 static void failing_sources(const el_sources *sources, const el_compdb *build,
-                            el_tu_result *const *res, size_t n, failing *out)
+                            el_tu_result *const *res, size_t n, el_strmap *out)
 {
     for (size_t i = 0; i < n; i++) {
         for (size_t k = 0; k < res[i]->findings.n; k++) {
             const el_finding *f = &res[i]->findings.v[k];
             long s = strcmp(f->rule, "EH000") == 0 ? el_sources_find(sources, f->file) : -1;
             /* (a .c file the build compiles on its own is no template) */
-            if (s < 0 || sources->v[s].is_header || el_strmap_get(&out->by_path, f->file) ||
+            if (s < 0 || sources->v[s].is_header || el_strmap_get(out, f->file) ||
                 (build && el_compdb_lists(build, sources->v[s].path)))
                 continue;
-            el_strmap_put(&out->by_path, f->file, sources->v[s].path);
+            el_strmap_put(out, f->file, sources->v[s].path);
         }
     }
 }
@@ -36,21 +32,22 @@ static void failing_sources(const el_sources *sources, const el_compdb *build,
 /* The failing file an #include of `includer` names, resolved from the
  * includer's directory (a template sits next to what includes it; a name
  * found only through -I could be any file of that name). */
-static const char *named_failing(const failing *fl, const char *includer, const char *spelled)
+static const char *named_failing(const el_strmap *failing, const char *includer,
+                                 const char *spelled)
 {
     char *dir = el_path_dirname(includer);
     char *joined = el_path_join(dir, spelled);
     char *real = el_path_real(joined);
     free(joined);
     free(dir);
-    const char *hit = real ? el_strmap_get(&fl->by_path, real) : NULL;
+    const char *hit = real ? el_strmap_get(failing, real) : NULL;
     free(real);
     return hit;
 }
 
 /* Mark in `included` the failing files `includer`'s #include lines name,
  * read as text: every #if arm. */
-static void includes_of(const failing *fl, const char *includer, el_strmap *included)
+static void includes_of(const el_strmap *failing, const char *includer, el_strmap *included)
 {
     el_buf b = {0};
     if (!el_buf_read_path(&b, includer) || !b.s) {
@@ -66,7 +63,7 @@ static void includes_of(const failing *fl, const char *includer, el_strmap *incl
         size_t nl;
         if (el_include_line(b.s + ls, le - ls, &angled, &name, &nl)) {
             char *spelled = el_xstrndup(name, nl);
-            const char *hit = named_failing(fl, includer, spelled);
+            const char *hit = named_failing(failing, includer, spelled);
             if (hit && strcmp(hit, includer) != 0)
                 el_strmap_put(included, hit, (void *)1);
             free(spelled);
@@ -92,13 +89,13 @@ static void drop_failures(el_findings *f, const el_strmap *included)
 void el_forgive_skipped_templates(const el_sources *sources, const el_compdb *build,
                                   el_tu_result *const *res, size_t n)
 {
-    failing fl = {0};
+    el_strmap failing = {0};
     el_strmap included = {0};
-    failing_sources(sources, build, res, n, &fl);
-    for (size_t i = 0; fl.by_path.n && i < sources->n; i++)
-        includes_of(&fl, sources->v[i].path, &included);
+    failing_sources(sources, build, res, n, &failing);
+    for (size_t i = 0; failing.n && i < sources->n; i++)
+        includes_of(&failing, sources->v[i].path, &included);
     for (size_t i = 0; included.n && i < n; i++)
         drop_failures(&res[i]->findings, &included);
     el_strmap_free(&included);
-    el_strmap_free(&fl.by_path);
+    el_strmap_free(&failing);
 }
