@@ -198,10 +198,54 @@ static el_hash128 job_key(run *r, const job *j)
 
 /* ---- the walk ---------------------------------------------------------- */
 
+/* Which of a TU's rules have a hook for each cursor kind: the walk calls
+ * those alone (most of the rules want a few kinds of the 800 000 cursors
+ * of a cold run). */
+typedef struct kind_hooks {
+    unsigned short *enter, *leave;   /* rule indices, per kind from off[kind] */
+    unsigned *enter_off, *leave_off; /* KIND_MAX + 1 each */
+} kind_hooks;
+
+static void kind_hooks_build(kind_hooks *h, const run *r, const el_ctx *ctx,
+                             const size_t *rule_slot)
+{
+    h->enter_off = el_xcalloc(KIND_MAX + 1, sizeof *h->enter_off);
+    h->leave_off = el_xcalloc(KIND_MAX + 1, sizeof *h->leave_off);
+    size_t n_enter = 0, n_leave = 0, cap_enter = 0, cap_leave = 0;
+    h->enter = h->leave = NULL;
+    for (size_t k = 0; k < KIND_MAX; k++) {
+        h->enter_off[k] = (unsigned)n_enter;
+        h->leave_off[k] = (unsigned)n_leave;
+        for (size_t i = 0; i < ctx->n_rules; i++) {
+            const el_rule *rule = ctx->rules[i].rule;
+            if (!r->wants[rule_slot[i]][k])
+                continue;
+            if (rule->on_cursor) {
+                el_grow(&h->enter, &cap_enter, n_enter + 1, sizeof *h->enter);
+                h->enter[n_enter++] = (unsigned short)i;
+            }
+            if (rule->on_leave) {
+                el_grow(&h->leave, &cap_leave, n_leave + 1, sizeof *h->leave);
+                h->leave[n_leave++] = (unsigned short)i;
+            }
+        }
+    }
+    h->enter_off[KIND_MAX] = (unsigned)n_enter;
+    h->leave_off[KIND_MAX] = (unsigned)n_leave;
+}
+
+static void kind_hooks_free(kind_hooks *h)
+{
+    free(h->enter);
+    free(h->leave);
+    free(h->enter_off);
+    free(h->leave_off);
+}
+
 typedef struct walk {
     el_ctx *ctx;
     run *r;
-    size_t *rule_slot;          /* ctx->rules[i] -> index into r->metas */
+    const kind_hooks *hooks;
     /* What the top level shows on the way, so that nothing walks it
      * again: every #include of the TU (el_include_search_absent's), and
      * the linted files' macro expansions (the macro spans').  libclang
@@ -219,6 +263,8 @@ static void top_level(walk *w, CXCursor c, enum CXCursorKind kind)
     } else if (!w->declarations && !clang_isPreprocessing(kind)) {
         w->declarations = true;
         elc_macro_spans_feed_done(w->ctx->macro_spans);
+        /* the files no preprocessing cursor was looked up in */
+        el_file_offsets_fill(&w->ctx->offsets, w->ctx->tu);
     }
 }
 
@@ -227,13 +273,14 @@ static void dispatch(walk *w, CXCursor c, enum CXCursorKind kind, bool leave)
     el_ctx *ctx = w->ctx;
     if ((unsigned)kind >= KIND_MAX)
         return;
-    for (size_t i = 0; i < ctx->n_rules; i++) {
+    const kind_hooks *h = w->hooks;
+    const unsigned *off = leave ? h->leave_off : h->enter_off;
+    const unsigned short *rules = leave ? h->leave : h->enter;
+    for (unsigned k = off[kind]; k < off[kind + 1]; k++) {
+        size_t i = rules[k];
         el_active_rule *a = &ctx->rules[i];
-        void (*hook)(el_ctx *, void *, CXCursor) = leave ? a->rule->on_leave : a->rule->on_cursor;
-        if (!hook || !w->r->wants[w->rule_slot[i]][kind])
-            continue;
         el_ctx_enter(ctx, i);
-        hook(ctx, a->state, c);
+        (leave ? a->rule->on_leave : a->rule->on_cursor)(ctx, a->state, c);
     }
 }
 
@@ -272,6 +319,28 @@ static void leave_to(walk *w, CXCursor parent)
     }
 }
 
+/* The linted file loc expands in, NULL when it is not in one. */
+static CXFile linted_file_at(el_ctx *ctx, CXSourceLocation loc)
+{
+    size_t slot = 0;
+    switch (el_file_offsets_find(&ctx->offsets, loc, &slot)) {
+    case EL_OFFSET_LINTED:
+        return ctx->files[slot].file;
+    case EL_OFFSET_EXTERNAL:
+        return NULL;
+    case EL_OFFSET_UNKNOWN:
+        break;
+    }
+    CXFile f = NULL;
+    unsigned offset = 0;
+    clang_getExpansionLocation(loc, &f, NULL, NULL, &offset);
+    el_file_slot *s = f ? el_ctx_slot(ctx, f) : NULL;
+    if (!s || s->source < 0)
+        return NULL;
+    el_file_offsets_learn(&ctx->offsets, loc, (size_t)(s - ctx->files), offset);
+    return f;
+}
+
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data)
 {
     walk *w = data;
@@ -288,10 +357,9 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
             ((unsigned)kind >= KIND_MAX || !w->r->wanted[kind]))
             return CXChildVisit_Continue;
     }
-    CXFile f = NULL;
     CXSourceLocation loc = clang_getCursorLocation(c);
-    clang_getExpansionLocation(loc, &f, NULL, NULL, NULL);
-    if (!f || el_ctx_slot(ctx, f)->source < 0)
+    CXFile f = linted_file_at(ctx, loc);
+    if (!f)
         return CXChildVisit_Continue; /* external: not walked */
     ctx->here = loc;
     ctx->here_file = f;
@@ -403,6 +471,20 @@ static void note_included_again(el_ctx *ctx, const tu_files *files, el_tu_result
     }
 }
 
+/* The TU's linted files, whose offset ranges the walk learns. */
+static void index_offsets(el_ctx *ctx, const CXFile *linted, size_t n)
+{
+    el_file_offsets_init(&ctx->offsets);
+    for (size_t i = 0; i < n; i++) {
+        size_t slot = (size_t)(el_ctx_slot(ctx, linted[i]) - ctx->files), size = 0;
+        if (el_file_text(ctx, linted[i], &size))
+            el_file_offsets_expect(&ctx->offsets, linted[i], slot, size,
+                                   el_tu_entered_again(ctx, linted[i]));
+        else
+            el_file_offsets_expect(&ctx->offsets, linted[i], slot, 0, true); /* (never known) */
+    }
+}
+
 /* The on_file hooks, with the TU's linted files; the macro spans are
  * told those files (the walk feeds their expansions). */
 static void call_file_hooks(el_ctx *ctx, const tu_files *all, bool want_files)
@@ -413,6 +495,7 @@ static void call_file_hooks(el_ctx *ctx, const tu_files *all, bool want_files)
         if (el_ctx_slot(ctx, all->v[i])->source >= 0)
             linted[n++] = all->v[i];
     elc_macro_spans_feed_files(ctx->macro_spans, linted, n);
+    index_offsets(ctx, linted, n);
     for (size_t k = 0; want_files && k < n; k++) {
         for (size_t i = 0; i < ctx->n_rules; i++) {
             if (ctx->rules[i].rule->on_file) {
@@ -690,8 +773,11 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
         for (size_t i = 0; i < ctx.n_rules; i++)
             want_files |= ctx.rules[i].rule->on_file != NULL;
         call_file_hooks(&ctx, &files, want_files);
-        walk w = {&ctx, r, rule_slot, NULL, 0, 0, false};
+        kind_hooks hooks;
+        kind_hooks_build(&hooks, r, &ctx, rule_slot);
+        walk w = {&ctx, r, &hooks, NULL, 0, 0, false};
         walk_tu(&w, tu);
+        kind_hooks_free(&hooks);
         elc_macro_spans_feed_done(ctx.macro_spans);
         for (size_t i = 0; i < ctx.n_rules; i++) {
             if (ctx.rules[i].rule->end) {
@@ -724,6 +810,7 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
             add_absent_once(res, pre);
         }
         free(w.directives);
+        el_file_offsets_free(&ctx.offsets);
         elc_tu_partial(NULL);
         elc_macro_spans_use(NULL);
         elc_macro_spans_free(ctx.macro_spans);
