@@ -242,6 +242,11 @@ static void kind_hooks_free(kind_hooks *h)
     free(h->leave_off);
 }
 
+typedef struct include_at {
+    size_t slot;                /* el_ctx's file slot */
+    unsigned offset;
+} include_at;
+
 typedef struct walk {
     el_ctx *ctx;
     run *r;
@@ -253,6 +258,12 @@ typedef struct walk {
     CXCursor *directives;
     size_t n_directives, cap_directives;
     bool declarations;          /* past the preprocessing cursors */
+    /* the linted files' #include lines (index_includes) */
+    include_at *includes;
+    size_t n_includes, cap_includes;
+    bool includes_indexed;
+    CXFile sealed;              /* the top-level cursor's subtree is in this file */
+    int attr_depth;             /* below it, an attribute at this depth (-1: none) */
 } walk;
 
 static void top_level(walk *w, CXCursor c, enum CXCursorKind kind)
@@ -319,26 +330,88 @@ static void leave_to(walk *w, CXCursor parent)
     }
 }
 
-/* The linted file loc expands in, NULL when it is not in one. */
-static CXFile linted_file_at(el_ctx *ctx, CXSourceLocation loc)
+/* The linted file loc expands in (*slot, *offset: its slot and the
+ * offset there), NULL when it is not in one. */
+static CXFile linted_file_at(el_ctx *ctx, CXSourceLocation loc, size_t *slot, unsigned *offset)
 {
-    size_t slot = 0;
-    switch (el_file_offsets_find(&ctx->offsets, loc, &slot)) {
+    switch (el_file_offsets_find(&ctx->offsets, loc, slot, offset)) {
     case EL_OFFSET_LINTED:
-        return ctx->files[slot].file;
+        return ctx->files[*slot].file;
     case EL_OFFSET_EXTERNAL:
         return NULL;
     case EL_OFFSET_UNKNOWN:
         break;
     }
     CXFile f = NULL;
-    unsigned offset = 0;
-    clang_getExpansionLocation(loc, &f, NULL, NULL, &offset);
+    clang_getExpansionLocation(loc, &f, NULL, NULL, offset);
     el_file_slot *s = f ? el_ctx_slot(ctx, f) : NULL;
     if (!s || s->source < 0)
         return NULL;
-    el_file_offsets_learn(&ctx->offsets, loc, (size_t)(s - ctx->files), offset);
+    *slot = (size_t)(s - ctx->files);
+    el_file_offsets_learn(&ctx->offsets, loc, *slot, *offset);
     return f;
+}
+
+/* The #include lines of the linted files, as (slot, offset): read from
+ * the walk's directives once the preprocessing cursors are behind. */
+static void index_includes(walk *w)
+{
+    w->includes_indexed = true;
+    for (size_t i = 0; i < w->n_directives; i++) {
+        size_t slot = 0;
+        unsigned offset = 0;
+        if (!linted_file_at(w->ctx, clang_getCursorLocation(w->directives[i]), &slot, &offset))
+            continue;
+        el_grow(&w->includes, &w->cap_includes, w->n_includes + 1, sizeof *w->includes);
+        w->includes[w->n_includes++] = (include_at){slot, offset};
+    }
+}
+
+/* A top-level cursor c of linted file f (slot) whose extent lies in f
+ * with no #include inside: every token below it expands in f (only an
+ * #include switches files within a range), so its descendants need no
+ * lookup of their own.  About 150 000 cursors of a cold run of this tree
+ * are in macro expansions, where clang_getExpansionLocation costs 1 300
+ * instructions. */
+static void seal_if_one_file(walk *w, CXCursor c, CXFile f, size_t slot)
+{
+    w->sealed = NULL;
+    if (!clang_isDeclaration(clang_getCursorKind(c)))
+        return;
+    if (!w->includes_indexed)
+        index_includes(w);
+    CXSourceRange r = clang_getCursorExtent(c);
+    size_t bs = 0, es = 0;
+    unsigned b = 0, e = 0;
+    if (linted_file_at(w->ctx, clang_getRangeStart(r), &bs, &b) != f ||
+        linted_file_at(w->ctx, clang_getRangeEnd(r), &es, &e) != f || bs != slot || es != slot ||
+        b > e)
+        return;
+    for (size_t i = 0; i < w->n_includes; i++)
+        if (w->includes[i].slot == slot && b <= w->includes[i].offset && w->includes[i].offset <= e)
+            return;
+    w->sealed = f;
+    w->attr_depth = -1;
+}
+
+/* The file of c (at loc) under a sealed top-level cursor, NULL when it
+ * needs a lookup: an attribute may be inherited from another declaration
+ * (and is looked up with everything below it), and a cursor without a
+ * location is not walked. */
+static CXFile sealed_file(walk *w, enum CXCursorKind kind, CXSourceLocation loc)
+{
+    unsigned depth = w->ctx->depth;
+    if (!w->sealed || depth == 0)
+        return NULL;
+    if (w->attr_depth >= 0 && depth <= (unsigned)w->attr_depth)
+        w->attr_depth = -1;
+    if (w->attr_depth >= 0)
+        return NULL;
+    if (clang_isAttribute(kind)) {
+        w->attr_depth = (int)depth;
+        return NULL;
+    }
+    return loc.ptr_data[0] ? w->sealed : NULL;
 }
 
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data)
@@ -358,9 +431,18 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
             return CXChildVisit_Continue;
     }
     CXSourceLocation loc = clang_getCursorLocation(c);
-    CXFile f = linted_file_at(ctx, loc);
-    if (!f)
-        return CXChildVisit_Continue; /* external: not walked */
+    CXFile f = sealed_file(w, kind, loc);
+    if (!f) {
+        size_t slot = 0;
+        unsigned offset = 0;
+        f = linted_file_at(ctx, loc, &slot, &offset);
+        if (ctx->depth == 0)
+            w->sealed = NULL;
+        if (!f)
+            return CXChildVisit_Continue; /* external: not walked */
+        if (ctx->depth == 0 && w->declarations)
+            seal_if_one_file(w, c, f, slot);
+    }
     ctx->here = loc;
     ctx->here_file = f;
     if (kind == CXCursor_MacroExpansion && ctx->depth == 0)
@@ -775,7 +857,7 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
         call_file_hooks(&ctx, &files, want_files);
         kind_hooks hooks;
         kind_hooks_build(&hooks, r, &ctx, rule_slot);
-        walk w = {&ctx, r, &hooks, NULL, 0, 0, false};
+        walk w = {.ctx = &ctx, .r = r, .hooks = &hooks, .attr_depth = -1};
         walk_tu(&w, tu);
         kind_hooks_free(&hooks);
         elc_macro_spans_feed_done(ctx.macro_spans);
@@ -810,6 +892,7 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
             add_absent_once(res, pre);
         }
         free(w.directives);
+        free(w.includes);
         el_file_offsets_free(&ctx.offsets);
         elc_tu_partial(NULL);
         elc_macro_spans_use(NULL);

@@ -108,16 +108,25 @@ void el_file_offsets_fill(el_file_offsets *o, CXTranslationUnit tu)
     }
 }
 
-el_offset_answer el_file_offsets_find(el_file_offsets *o, CXSourceLocation loc, size_t *slot)
+static el_offset_answer in_range(el_file_offsets *o, size_t i, unsigned raw, size_t *slot,
+                                 unsigned *offset)
+{
+    o->last = i;
+    *slot = o->v[i].slot;
+    if (offset)
+        *offset = raw - o->v[i].begin;
+    return EL_OFFSET_LINTED;
+}
+
+el_offset_answer el_file_offsets_find(el_file_offsets *o, CXSourceLocation loc, size_t *slot,
+                                      unsigned *offset)
 {
     if (!o->n || !plain_location(o, loc))
         return EL_OFFSET_UNKNOWN;
     unsigned raw = loc.int_data;
     /* consecutive cursors are mostly in one file */
-    if (o->v[o->last].begin <= raw && raw <= o->v[o->last].end) {
-        *slot = o->v[o->last].slot;
-        return EL_OFFSET_LINTED;
-    }
+    if (o->v[o->last].begin <= raw && raw <= o->v[o->last].end)
+        return in_range(o, o->last, raw, slot, offset);
     size_t lo = 0, hi = o->n; /* the first range beginning after raw */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -126,11 +135,8 @@ el_offset_answer el_file_offsets_find(el_file_offsets *o, CXSourceLocation loc, 
         else
             hi = mid;
     }
-    if (lo > 0 && raw <= o->v[lo - 1].end) {
-        o->last = lo - 1;
-        *slot = o->v[lo - 1].slot;
-        return EL_OFFSET_LINTED;
-    }
+    if (lo > 0 && raw <= o->v[lo - 1].end)
+        return in_range(o, lo - 1, raw, slot, offset);
     bool complete = !o->again && o->n_known == o->n_files;
     return complete ? EL_OFFSET_EXTERNAL : EL_OFFSET_UNKNOWN;
 }

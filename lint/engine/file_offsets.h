@@ -67,7 +67,9 @@ typedef enum el_offset_answer {
     EL_OFFSET_LINTED = 1      /* in the linted file *slot */
 } el_offset_answer;
 
-el_offset_answer el_file_offsets_find(el_file_offsets *o, CXSourceLocation loc, size_t *slot);
+/* *offset: loc's offset in the file (EL_OFFSET_LINTED only; may be NULL). */
+el_offset_answer el_file_offsets_find(el_file_offsets *o, CXSourceLocation loc, size_t *slot,
+                                      unsigned *offset);
 void el_file_offsets_free(el_file_offsets *o);
 
 #endif

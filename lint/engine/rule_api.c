@@ -82,7 +82,7 @@ static CXFile expansion_file(el_ctx *ctx, CXSourceLocation loc)
     if (ctx->here_file && clang_equalLocations(loc, ctx->here))
         return ctx->here_file;
     size_t slot = 0;
-    if (el_file_offsets_find(&ctx->offsets, loc, &slot) == EL_OFFSET_LINTED)
+    if (el_file_offsets_find(&ctx->offsets, loc, &slot, NULL) == EL_OFFSET_LINTED)
         return ctx->files[slot].file;
     CXFile f = NULL;
     clang_getExpansionLocation(loc, &f, NULL, NULL, NULL);

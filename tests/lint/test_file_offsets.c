@@ -63,11 +63,16 @@ static enum CXChildVisitResult check_cursor(CXCursor c, CXCursor parent, CXClien
     clang_getExpansionLocation(loc, &truth, NULL, NULL, NULL);
     long want = linted_index(t->files, truth);
     size_t slot = 99;
-    switch (el_file_offsets_find(t->o, loc, &slot)) {
-    case EL_OFFSET_LINTED:
+    unsigned at = 0;
+    switch (el_file_offsets_find(t->o, loc, &slot, &at)) {
+    case EL_OFFSET_LINTED: {
+        unsigned truth_at = 0;
+        clang_getExpansionLocation(loc, &truth, NULL, NULL, &truth_at);
         assert_int_equal(slot, want);
+        assert_int_equal(at, truth_at);
         t->linted++;
         break;
+    }
     case EL_OFFSET_EXTERNAL:
         assert_int_equal(want, -1);
         t->external++;
