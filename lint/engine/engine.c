@@ -271,7 +271,7 @@ static void top_level(walk *w, CXCursor c, enum CXCursorKind kind)
     if (kind == CXCursor_InclusionDirective) {
         el_grow(&w->directives, &w->cap_directives, w->n_directives + 1, sizeof *w->directives);
         w->directives[w->n_directives++] = c;
-    } else if (!w->declarations && !clang_isPreprocessing(kind)) {
+    } else if (!w->declarations && !elc_kind_is_preprocessing(kind)) {
         w->declarations = true;
         elc_macro_spans_feed_done(w->ctx->macro_spans);
         /* the files no preprocessing cursor was looked up in */
@@ -302,8 +302,8 @@ static void dispatch(walk *w, CXCursor c, enum CXCursorKind kind, bool leave)
  * libclang passes it down to every statement below. */
 static CXCursor as_visited(CXCursor c, CXCursor parent)
 {
-    if ((clang_isStatement(c.kind) || clang_isExpression(c.kind)) &&
-        !clang_isDeclaration(parent.kind))
+    if ((elc_kind_is_statement(c.kind) || elc_kind_is_expression(c.kind)) &&
+        !elc_kind_is_declaration(parent.kind))
         c.data[0] = NULL;
     return c;
 }
@@ -311,7 +311,7 @@ static CXCursor as_visited(CXCursor c, CXCursor parent)
 /* Whether a and b are the same node, however each was visited. */
 static bool same_node(CXCursor a, CXCursor b)
 {
-    if (clang_isStatement(a.kind) || clang_isExpression(a.kind))
+    if (elc_kind_is_statement(a.kind) || elc_kind_is_expression(a.kind))
         return a.kind == b.kind && a.data[1] == b.data[1];
     return clang_equalCursors(a, b);
 }
@@ -326,7 +326,7 @@ static void leave_to(walk *w, CXCursor parent)
     el_ctx *ctx = w->ctx;
     while (ctx->depth > 0 && !same_node(ctx->stack[ctx->depth - 1], parent)) {
         CXCursor c = ctx->stack[--ctx->depth];
-        dispatch(w, c, clang_getCursorKind(c), true);
+        dispatch(w, c, c.kind, true); /* (clang_getCursorKind) */
     }
 }
 
@@ -376,7 +376,7 @@ static void index_includes(walk *w)
 static void seal_if_one_file(walk *w, CXCursor c, CXFile f, size_t slot)
 {
     w->sealed = NULL;
-    if (!clang_isDeclaration(clang_getCursorKind(c)))
+    if (!elc_kind_is_declaration(c.kind))
         return;
     if (!w->includes_indexed)
         index_includes(w);
@@ -407,7 +407,7 @@ static CXFile sealed_file(walk *w, enum CXCursorKind kind, CXSourceLocation loc)
         w->attr_depth = -1;
     if (w->attr_depth >= 0)
         return NULL;
-    if (clang_isAttribute(kind)) {
+    if (elc_kind_is_attribute(kind)) {
         w->attr_depth = (int)depth;
         return NULL;
     }
@@ -420,13 +420,13 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
     el_ctx *ctx = w->ctx;
     leave_to(w, parent);
     c = as_visited(c, parent);
-    enum CXCursorKind kind = clang_getCursorKind(c);
+    enum CXCursorKind kind = c.kind; /* (clang_getCursorKind) */
     if (ctx->depth == 0) {
         top_level(w, c, kind);
         /* a preprocessing cursor (no children) that no rule wants and the
          * macro spans do not need: not even its location (most of a TU's
          * top level is the system headers' macro definitions) */
-        if (clang_isPreprocessing(kind) && kind != CXCursor_MacroExpansion &&
+        if (elc_kind_is_preprocessing(kind) && kind != CXCursor_MacroExpansion &&
             ((unsigned)kind >= KIND_MAX || !w->r->wanted[kind]))
             return CXChildVisit_Continue;
     }
