@@ -262,6 +262,7 @@ typedef struct walk {
     include_at *includes;
     size_t n_includes, cap_includes;
     bool includes_indexed;
+    bool may_seal;              /* C: seal_if_one_file may run */
     CXFile sealed;              /* the top-level cursor's subtree is in this file */
     int attr_depth;             /* below it, an attribute at this depth (-1: none) */
 } walk;
@@ -376,7 +377,7 @@ static void index_includes(walk *w)
 static void seal_if_one_file(walk *w, CXCursor c, CXFile f, size_t slot)
 {
     w->sealed = NULL;
-    if (!elc_kind_is_declaration(c.kind))
+    if (!w->may_seal || !elc_kind_is_declaration(c.kind))
         return;
     if (!w->includes_indexed)
         index_includes(w);
@@ -392,6 +393,15 @@ static void seal_if_one_file(walk *w, CXCursor c, CXFile f, size_t slot)
             return;
     w->sealed = f;
     w->attr_depth = -1;
+}
+
+/* Sealing is for C: a C++ TU's cursors below a declaration may sit
+ * elsewhere (a default argument's expression, at the callee's
+ * declaration). */
+static bool parsed_as_c(const el_source *src, const job *j)
+{
+    const char *x = el_args_language(j->args, j->n_args);
+    return x ? strcmp(x, "c") == 0 || strcmp(x, "c-header") == 0 : !src->cxx;
 }
 
 /* The file of c (at loc) under a sealed top-level cursor, NULL when it
@@ -857,7 +867,8 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
         call_file_hooks(&ctx, &files, want_files);
         kind_hooks hooks;
         kind_hooks_build(&hooks, r, &ctx, rule_slot);
-        walk w = {.ctx = &ctx, .r = r, .hooks = &hooks, .attr_depth = -1};
+        walk w = {.ctx = &ctx, .r = r, .hooks = &hooks, .attr_depth = -1,
+                  .may_seal = parsed_as_c(src, j)};
         walk_tu(&w, tu);
         kind_hooks_free(&hooks);
         elc_macro_spans_feed_done(ctx.macro_spans);
