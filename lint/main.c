@@ -194,6 +194,10 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
         fprintf(stderr, "emberlint: %zu translation units read the system headers they start with "
                         "from %zu shared precompiled prefix%s\n",
                 r->stats.prefixed, r->stats.pchs, r->stats.pchs == 1 ? "" : "es");
+    if (c->verbose && r->stats.parsed_again)
+        fprintf(stderr, "emberlint: %zu translation units parsed with a shared prefix were parsed "
+                        "again without it: a rule reads every file of them\n",
+                r->stats.parsed_again);
     return 0;
 }
 

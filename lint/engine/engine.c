@@ -56,6 +56,7 @@ typedef struct job {
     el_prefix *prefix;          /* a PCH of its first includes it shares, or NULL */
     bool looked_up;             /* the cache was read (result.from_cache: a hit) */
     bool prefixed;              /* linted with its prefix's PCH */
+    bool parsed_again;          /* parsed with it, then again without */
     el_tu_result result;
 } job;
 
@@ -327,7 +328,7 @@ static void leave_to(walk *w, CXCursor parent)
     el_ctx *ctx = w->ctx;
     while (ctx->depth > 0 && !same_node(ctx->stack[ctx->depth - 1], parent)) {
         CXCursor c = ctx->stack[--ctx->depth];
-        dispatch(w, c, c.kind, true); /* (clang_getCursorKind) */
+        dispatch(w, c, c.kind, true); /* (c.kind: what clang_getCursorKind returns) */
     }
 }
 
@@ -369,9 +370,10 @@ static void index_includes(walk *w)
 }
 
 /* A top-level cursor c of linted file f (slot) whose extent lies in f
- * with no #include inside: every token below it expands in f (only an
- * #include switches files within a range), so its descendants need no
- * lookup of their own.  About 150 000 cursors of a cold run of this tree
+ * with no #include inside: in C, every token below it expands in f (only
+ * an #include switches files within a range; in C++ a default argument
+ * sits at the callee's declaration), so its descendants need no lookup of
+ * their own.  About 150 000 cursors of a cold run of this tree
  * are in macro expansions, where clang_getExpansionLocation costs 1 300
  * instructions. */
 static void seal_if_one_file(walk *w, CXCursor c, CXFile f, size_t slot)
@@ -430,7 +432,7 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
     el_ctx *ctx = w->ctx;
     leave_to(w, parent);
     c = as_visited(c, parent);
-    enum CXCursorKind kind = c.kind; /* (clang_getCursorKind) */
+    enum CXCursorKind kind = c.kind; /* (what clang_getCursorKind returns) */
     if (ctx->depth == 0) {
         top_level(w, c, kind);
         /* a preprocessing cursor (no children) that no rule wants and the
@@ -569,11 +571,10 @@ static void index_offsets(el_ctx *ctx, const CXFile *linted, size_t n)
     el_file_offsets_init(&ctx->offsets);
     for (size_t i = 0; i < n; i++) {
         size_t slot = (size_t)(el_ctx_slot(ctx, linted[i]) - ctx->files), size = 0;
-        if (el_file_text(ctx, linted[i], &size))
-            el_file_offsets_expect(&ctx->offsets, linted[i], slot, size,
-                                   el_tu_entered_again(ctx, linted[i]));
-        else
-            el_file_offsets_expect(&ctx->offsets, linted[i], slot, 0, true); /* (never known) */
+        /* (without its text, no size to check a range against: never known) */
+        bool text = el_file_text(ctx, linted[i], &size) != NULL;
+        el_file_offsets_expect(&ctx->offsets, linted[i], slot, size,
+                               !text || el_tu_entered_again(ctx, linted[i]));
     }
 }
 
@@ -955,6 +956,7 @@ static void lint_tu(run *r, CXIndex *whole_idx, CXIndex *partial_idx, job *j)
         st = lint_parsed(r, *partial_idx, j, pch, pre, &cacheable);
         cacheable &= pre_cacheable;
         j->prefixed = st == LINTED;
+        j->parsed_again = st != LINTED;
         if (st != LINTED)
             el_result_free(res);
     }
@@ -1067,7 +1069,7 @@ static void run_phase(run *r, size_t begin, size_t end, bool lookup_only, double
 
 /* Will a rule that runs on src ask for its whole TU (el_rule's
  * reads_whole_tu)?  Then a prefix PCH would only make it parse twice. */
-static bool reads_whole_tu(const run *r, const el_source *src)
+static bool a_rule_reads_whole(const run *r, const el_source *src)
 {
     for (size_t i = 0; i < r->n_metas; i++) {
         const el_rule *rule = el_meta_at((size_t)r->metas[i])->impl;
@@ -1391,7 +1393,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
             r.jobs[i].prefix = el_prefix_of(r.prefixes, i);
             /* one a rule reads whole is parsed without its prefix at
              * once (it still counts for the prefix the others share) */
-            if (r.jobs[i].prefix && reads_whole_tu(&r, &sources->v[r.jobs[i].src])) {
+            if (r.jobs[i].prefix && a_rule_reads_whole(&r, &sources->v[r.jobs[i].src])) {
                 el_prefix_done(r.prefixes, r.jobs[i].prefix);
                 r.jobs[i].prefix = NULL;
             }
@@ -1447,6 +1449,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
         if (r.jobs[i].result.from_cache)
             stats->cached++;
         stats->prefixed += r.jobs[i].prefixed;
+        stats->parsed_again += r.jobs[i].parsed_again;
         if (o->tus_out)
             copy_record(sources, &r.jobs[i], i >= phase1, o->tus_out);
     }

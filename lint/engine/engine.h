@@ -127,6 +127,7 @@ typedef struct el_engine_stats {
     size_t tus;                 /* translation units linted */
     size_t cached;              /* of which answered by the cache */
     size_t prefixed;            /* of which parsed with a shared prefix PCH */
+    size_t parsed_again;        /* parsed with one, then again without: a rule read them whole */
     size_t pchs;                /* prefix PCHs built (prefix_pch.h) */
 } el_engine_stats;
 

@@ -17,8 +17,10 @@
  * clang_getLocationForOffset (a linear search of the TU's files: 50 000
  * instructions).  The encoding is libclang's, not its API: each range is
  * checked against clang_getExpansionLocation when it is added (its first
- * and last offsets are the file's), so another encoding leaves the file
- * unknown, and its locations asked of libclang.  Macro locations, and any location outside the known ranges
+ * and last offsets must be the file's first and last), so an encoding
+ * that is not offsets leaves the file unknown, and its locations asked of
+ * libclang.  The check cannot see a size smaller than the file's: the
+ * size must be what libclang parsed (clang_getFileContents).  Macro locations, and any location outside the known ranges
  * until every linted file's one range is known (never when a linted file
  * was entered more than once: a template included per element type), are
  * asked of libclang too. */

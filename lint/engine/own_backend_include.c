@@ -11,24 +11,7 @@
 #include "include_line.h"
 #include "mem.h"
 #include "path.h"
-
-/* The whole file (NULL when it cannot be read). */
-static char *read_text(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 65536, len = 0, got;
-    char *buf = el_xmalloc(cap);
-    while ((got = fread(buf + len, 1, cap - len, f)) > 0) {
-        len += got;
-        if (len == cap)
-            buf = el_xrealloc(buf, cap *= 2);
-    }
-    fclose(f);
-    *n = len;
-    return buf;
-}
+#include "strbuf.h"
 
 /* As EH101 reads an include (backend_include.c on_directive,
  * add_include): a backend header, or a legacy backend's file, unless it
@@ -54,10 +37,13 @@ static bool names_backend_header(const el_config *cfg, const char *dir, const ch
 
 bool el_includes_backend_header(const char *path, const el_config *cfg)
 {
-    size_t n = 0;
-    char *text = read_text(path, &n);
-    if (!text)
+    el_buf b = {0};
+    if (!el_buf_read_path(&b, path)) {
+        el_buf_free(&b);
         return false;
+    }
+    size_t n = b.n;
+    const char *text = el_buf_str(&b);
     char *dir = el_path_dirname(path), own[64] = "";
     if (!el_config_legacy_backend(cfg, path, own, sizeof own))
         own[0] = '\0';
@@ -74,6 +60,6 @@ bool el_includes_backend_header(const char *path, const el_config *cfg)
         i = end + 1;
     }
     free(dir);
-    free(text);
+    el_buf_free(&b);
     return yes;
 }

@@ -697,5 +697,5 @@ const el_rule el_rule_backend_include = {
     .begin = begin,
     .on_cursor = on_cursor,
     .end = end,
-    .reads_whole_tu = el_includes_backend_header, /* (scan_all_edges) */
+    .reads_whole_tu = el_includes_backend_header, /* scan_all_edges reads the whole TU */
 };

@@ -353,6 +353,24 @@ static void test_include_inside_function(void **state)
     tt_free(&r);
 }
 
+/* C++: a default argument's expression, copied from the declaration in
+ * an unlinted header onto the definition's parameter, is the header's,
+ * not the definition's file's (review: the walk gave a declaration's
+ * whole subtree its file in C++ too). */
+static void test_cxx_default_argument_elsewhere(void **state)
+{
+    (void)state;
+    tt_w("vendor/api.hpp", "#include <cblas.h>\nconst float *x0();\n"
+                           "float f(const float *x, float s = cblas_sdot(4, x0(), 1, x0(), 1));\n");
+    tt_w("ops/blas/k.cpp", "#include \"../../vendor/api.hpp\"\n"
+                           "float f(const float *x, float s) { return x[0] + s; }\n"
+                           "float g(const float *x) { return f(x); }\n");
+    tt_run r = lt_emberlint(tt_dir, "--no-cache", "--select", "EH104", "ops/blas/k.cpp", NULL);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "");
+    tt_free(&r);
+}
+
 /* Includes that are not found are said once per run, with the remedy;
  * C++'s standard headers in .h files (vendored C++ libraries, liuliu/ccv)
  * say that the files are C++ parsed as C, not that flags are missing. */
@@ -478,6 +496,7 @@ int main(void)
         tt_scratch_test(test_missing_includes_note),
         tt_scratch_test(test_template_site_once),
         tt_scratch_test(test_include_inside_function),
+        tt_scratch_test(test_cxx_default_argument_elsewhere),
         tt_scratch_test(test_compile_database),
         tt_scratch_test(test_extra_args),
         tt_scratch_test(test_default_flags),

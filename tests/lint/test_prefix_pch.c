@@ -342,6 +342,55 @@ static void test_language_from_the_arguments(void **state)
     tt_free(&without);
 }
 
+/* The number -v gives of files parsed with a prefix and then again
+ * without it (0 when it says nothing). */
+static unsigned parsed_again(const char *err)
+{
+    const char *p = strstr(err, " translation units parsed with a shared prefix were parsed again");
+    if (!p)
+        return 0;
+    while (p > err && p[-1] != ' ')
+        p--;
+    return (unsigned)strtoul(p, NULL, 10);
+}
+
+/* EH101 reads every include of a TU with a backend include, the system
+ * headers' too: a file whose own text includes one is parsed without the
+ * prefix at once (el_rule.reads_whole_tu), and still counts for the
+ * prefix the others share; one whose header does is parsed again, and
+ * -v says so.  The report is --no-pch's. */
+static void test_whole_tu_parsed_once(void **state)
+{
+    (void)state;
+    const char *lead = "#include <stdio.h>\n#include <stdlib.h>\n";
+    char *text = tt_fmt("%s#include <eh/backend_api.h>\nint a(void) { return 0; }\n", lead);
+    tt_w("src/a.c", text);
+    free(text);
+    tt_w("src/front.h", "#include <eh/backend_api.h>\nint front(void);\n");
+    text = tt_fmt("%s#include \"front.h\"\nint b(void) { return front(); }\n", lead);
+    tt_w("src/b.c", text);
+    free(text);
+    text = tt_fmt("%sint c(void) { return 0; }\n", lead);
+    tt_w("src/c.c", text);
+    tt_w("src/d.c", text);
+    free(text);
+    const char *argv[] = {"-v", "-j", "1", "--no-cache", "--format", "json", "src", "--", LT_INCLUDE, NULL};
+    const char *argv_nopch[] = {"-v", "-j", "1", "--no-cache", "--no-pch", "--format", "json", "src",
+                                "--", LT_INCLUDE, NULL};
+    const char *env[] = {"EMBERLINT_PCH=always", NULL};
+    tt_run with = lt_emberlintv(tt_dir, argv, env);
+    tt_run without = lt_emberlintv(tt_dir, argv_nopch, NULL);
+    assert_int_equal(prefixed(with.err, NULL), 2); /* c.c and d.c */
+    assert_int_equal(parsed_again(with.err), 1);   /* b.c, not a.c */
+    assert_int_equal(with.status, without.status);
+    assert_string_equal(with.out, without.out);
+    json_object *j = tt_json(with.out);
+    assert_int_equal(lt_count_rule(j, "EH101"), 2);
+    json_object_put(j);
+    tt_free(&with);
+    tt_free(&without);
+}
+
 /* At most 32 PCHs are held at once: with one worker, 34 prefixes whose
  * second files all come after every first file leave the last two
  * unshared, with the same report. */
@@ -481,6 +530,7 @@ int main(void)
         tt_scratch_test(test_language_from_the_arguments),
         cmocka_unit_test(test_same_on_fixtures_and_tree),
         tt_scratch_test(test_held_at_most_32),
+        tt_scratch_test(test_whole_tu_parsed_once),
         tt_scratch_test(test_cache_sees_prefix_headers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
