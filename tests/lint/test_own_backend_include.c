@@ -1,5 +1,5 @@
 /* tests/lint/test_own_backend_include.c -- does a file's own text include
- * a backend header (lint/engine/own_backend_include.h: such a file is
+ * a backend header (lint/analysis/own_backend_include.h: such a file is
  * parsed without a shared prefix, since EH101 reads its whole TU)? */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* lint/engine/own_backend_include.c -- does a file's own text #include a
+/* lint/analysis/own_backend_include.c -- does a file's own text #include a
  * backend header (own_backend_include.h)? */
 #include "own_backend_include.h"
 

@@ -1,4 +1,4 @@
-/* lint/engine/own_backend_include.h -- does a file's own text #include a
+/* lint/analysis/own_backend_include.h -- does a file's own text #include a
  * backend header?
  *
  * Such a file is what EH101 plans fixes for, and planning them reads
