@@ -11,45 +11,28 @@
 #include "config.h"
 
 typedef struct bs_verdict {
-    CXCursor decl;          /* the key: as clang_getCursorReferenced gave it */
-    bool used;              /* the slot holds a key */
     bool known;             /* w and backend are set */
     unsigned char w;
     char backend[64];
     char *note;
 } bs_verdict;
 
-/* The slot of `decl` (inserted when new); NULL when out of memory. */
+/* The verdict of `decl` (a new, empty one when it is new); NULL when out
+ * of memory.  The pointer lasts until the next call. */
 static bs_verdict *slot_of(bs_cache *m, CXCursor decl)
 {
-    if (2 * (m->n + 1) > m->cap) {
-        size_t cap = m->cap ? 2 * m->cap : 256;
-        bs_verdict *v = calloc(cap, sizeof *v);
+    unsigned *k = sep_cursor_value(&m->index, decl);
+    if (!k)
+        return NULL;
+    if (!*k) {
+        bs_verdict *v = sep_grow(m->v, &m->cap, m->n, sizeof *v);
         if (!v)
             return NULL;
-        for (size_t i = 0; i < m->cap; i++) {
-            if (!m->v[i].used)
-                continue;
-            size_t h = clang_hashCursor(m->v[i].decl) & (cap - 1);
-            while (v[h].used)
-                h = (h + 1) & (cap - 1);
-            v[h] = m->v[i];
-        }
-        free(m->v);
         m->v = v;
-        m->cap = cap;
+        memset(&m->v[m->n], 0, sizeof *m->v);
+        *k = (unsigned)++m->n;
     }
-    size_t h = clang_hashCursor(decl) & (m->cap - 1);
-    while (m->v[h].used) {
-        if (clang_equalCursors(m->v[h].decl, decl))
-            return &m->v[h];
-        h = (h + 1) & (m->cap - 1);
-    }
-    bs_verdict *e = &m->v[h];
-    e->used = true;
-    e->decl = decl;
-    m->n++;
-    return e;
+    return &m->v[*k - 1];
 }
 
 /* The file of the cursor is the project's own code: linted and not a
@@ -199,9 +182,10 @@ void bs_cache_free(bs_cache *c)
     free(c->backend_usrs);
     c->backend_usrs = NULL;
     c->n_usrs = c->cap_usrs = 0;
-    for (size_t i = 0; i < c->cap; i++)
+    for (size_t i = 0; i < c->n; i++)
         free(c->v[i].note);
     free(c->v);
     c->v = NULL;
     c->cap = c->n = 0;
+    sep_cursor_map_free(&c->index);
 }
