@@ -40,8 +40,7 @@ static bs_verdict *slot_of(bs_cache *m, CXCursor decl)
  * a vendor's header. */
 static bool project_own_file(el_ctx *ctx, bs_cache *c, CXCursor decl)
 {
-    CXFile f = NULL;
-    elc_cursor_location(decl, &f, NULL, NULL);
+    CXFile f = sep_cursor_file(decl);
     if (!f)
         return false;
     const sep_file_class *fi = sep_file_info(ctx, &c->files, f);
@@ -59,8 +58,7 @@ static bool project_own_file(el_ctx *ctx, bs_cache *c, CXCursor decl)
 
 void bs_note_declaration(el_ctx *ctx, bs_cache *c, CXCursor decl)
 {
-    CXFile f = NULL;
-    elc_cursor_location(decl, &f, NULL, NULL);
+    CXFile f = sep_cursor_file(decl);
     if (!f)
         return;
     const sep_file_class *fi = sep_file_info(ctx, &c->files, f);
@@ -148,6 +146,17 @@ static bs_why classify(el_ctx *ctx, bs_cache *c, CXCursor decl, char *backend, s
     return BS_BY_PREFIX;
 }
 
+/* snprintf(dst, n, "%s", src), without snprintf's cost (asked at every
+ * reference). */
+static void copy_name(char *dst, size_t n, const char *src)
+{
+    if (!n)
+        return;
+    size_t len = strnlen(src, n - 1);
+    memcpy(dst, src, len);
+    dst[len] = '\0';
+}
+
 bs_why bs_classify(el_ctx *ctx, bs_cache *c, CXCursor decl, char *backend, size_t n)
 {
     bs_verdict *e = slot_of(c, decl);
@@ -158,14 +167,14 @@ bs_why bs_classify(el_ctx *ctx, bs_cache *c, CXCursor decl, char *backend, size_
         bs_why w = classify(ctx, c, decl, be, sizeof be);
         e = slot_of(c, decl); /* classify may not grow the table, but be safe */
         if (!e) {
-            snprintf(backend, n, "%s", be);
+            copy_name(backend, n, be);
             return w;
         }
         e->w = (unsigned char)w;
-        snprintf(e->backend, sizeof e->backend, "%s", be);
+        copy_name(e->backend, sizeof e->backend, be);
         e->known = true;
     }
-    snprintf(backend, n, "%s", e->backend);
+    copy_name(backend, n, e->backend);
     return (bs_why)e->w;
 }
 

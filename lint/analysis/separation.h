@@ -62,12 +62,20 @@ static inline const sep_file_class *sep_file_info(el_ctx *ctx, sep_files *cache,
     return e;
 }
 
-/* Class of the file a declaration is spelled in (for a declaration written
- * in a macro, the file of the macro's expansion). */
-static inline const sep_file_class *sep_decl_file(el_ctx *ctx, sep_files *cache, CXCursor decl)
+/* The file a cursor is spelled in (for one written in a macro, the file of
+ * the macro's expansion), or NULL: elc_cursor_location's file without its
+ * line and column (a line table lookup, most of the cost). */
+static inline CXFile sep_cursor_file(CXCursor c)
 {
     CXFile f = NULL;
-    elc_cursor_location(decl, &f, NULL, NULL);
+    clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
+    return f;
+}
+
+/* Class of the file a declaration is spelled in (sep_cursor_file). */
+static inline const sep_file_class *sep_decl_file(el_ctx *ctx, sep_files *cache, CXCursor decl)
+{
+    CXFile f = sep_cursor_file(decl);
     if (!f)
         return NULL;
     return sep_file_info(ctx, cache, f);
