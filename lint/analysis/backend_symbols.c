@@ -56,6 +56,25 @@ static bool project_own_file(el_ctx *ctx, bs_cache *c, CXCursor decl)
     return own;
 }
 
+/* snprintf(dst, n, "%s", src), without snprintf's cost (asked at every
+ * reference). */
+static void copy_name(char *dst, size_t n, const char *src)
+{
+    if (!n)
+        return;
+    size_t len = strnlen(src, n - 1);
+    memcpy(dst, src, len);
+    dst[len] = '\0';
+}
+
+/* A declaration of a backend file, its USR not read yet: clang_getCursorUSR
+ * costs ~2,500 instructions, and a TU whose code EH102 does not look at
+ * (a backend's own) never asks. */
+typedef struct bs_pending {
+    CXCursor decl;
+    char backend[64];
+} bs_pending;
+
 void bs_note_declaration(el_ctx *ctx, bs_cache *c, CXCursor decl)
 {
     CXFile f = sep_cursor_file(decl);
@@ -64,27 +83,44 @@ void bs_note_declaration(el_ctx *ctx, bs_cache *c, CXCursor decl)
     const sep_file_class *fi = sep_file_info(ctx, &c->files, f);
     if (fi->cls != EL_FILE_BACKEND)
         return;
-    CXString usr = clang_getCursorUSR(decl);
-    const char *u = clang_getCString(usr);
-    if (u && u[0]) {
-        char *entry = malloc(strlen(u) + strlen(fi->backend) + 2);
-        if (entry) {
-            sprintf(entry, "%s %s", fi->backend, u);
-            char **v = sep_grow(c->backend_usrs, &c->cap_usrs, c->n_usrs, sizeof *v);
-            if (v) {
-                c->backend_usrs = v;
-                c->backend_usrs[c->n_usrs++] = entry;
-            } else {
-                free(entry);
+    bs_pending *v = sep_grow(c->pending, &c->cap_pending, c->n_pending, sizeof *v);
+    if (!v)
+        return;
+    c->pending = v;
+    c->pending[c->n_pending].decl = decl;
+    copy_name(c->pending[c->n_pending].backend, sizeof v->backend, fi->backend);
+    c->n_pending++;
+}
+
+/* The noted declarations' "backend USR" entries, in the order noted. */
+static void read_pending_usrs(bs_cache *c)
+{
+    for (size_t i = 0; i < c->n_pending; i++) {
+        CXString usr = clang_getCursorUSR(c->pending[i].decl);
+        const char *u = clang_getCString(usr);
+        if (u && u[0]) {
+            const char *be = c->pending[i].backend;
+            char *entry = malloc(strlen(u) + strlen(be) + 2);
+            if (entry) {
+                sprintf(entry, "%s %s", be, u);
+                char **v = sep_grow(c->backend_usrs, &c->cap_usrs, c->n_usrs, sizeof *v);
+                if (v) {
+                    c->backend_usrs = v;
+                    c->backend_usrs[c->n_usrs++] = entry;
+                } else {
+                    free(entry);
+                }
             }
         }
+        clang_disposeString(usr);
     }
-    clang_disposeString(usr);
+    c->n_pending = 0;
 }
 
 /* The backend a backend file of the TU declared decl in, or NULL. */
-static const char *declared_in_backend(const bs_cache *c, CXCursor decl)
+static const char *declared_in_backend(bs_cache *c, CXCursor decl)
 {
+    read_pending_usrs(c);
     if (!c->n_usrs)
         return NULL;
     CXString usr = clang_getCursorUSR(decl);
@@ -146,17 +182,6 @@ static bs_why classify(el_ctx *ctx, bs_cache *c, CXCursor decl, char *backend, s
     return BS_BY_PREFIX;
 }
 
-/* snprintf(dst, n, "%s", src), without snprintf's cost (asked at every
- * reference). */
-static void copy_name(char *dst, size_t n, const char *src)
-{
-    if (!n)
-        return;
-    size_t len = strnlen(src, n - 1);
-    memcpy(dst, src, len);
-    dst[len] = '\0';
-}
-
 bs_why bs_classify(el_ctx *ctx, bs_cache *c, CXCursor decl, char *backend, size_t n)
 {
     bs_verdict *e = slot_of(c, decl);
@@ -191,6 +216,9 @@ void bs_cache_free(bs_cache *c)
     free(c->backend_usrs);
     c->backend_usrs = NULL;
     c->n_usrs = c->cap_usrs = 0;
+    free(c->pending);
+    c->pending = NULL;
+    c->n_pending = c->cap_pending = 0;
     for (size_t i = 0; i < c->n; i++)
         free(c->v[i].note);
     free(c->v);

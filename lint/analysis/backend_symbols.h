@@ -53,6 +53,8 @@ typedef struct bs_cache {
     size_t cap, n;
     char **backend_usrs;     /* functions and variables a backend file declares */
     size_t n_usrs, cap_usrs;
+    struct bs_pending *pending; /* noted, USR not read yet (backend_symbols.c) */
+    size_t n_pending, cap_pending;
 } bs_cache;
 
 /* A declaration the walk met (FunctionDecl, VarDecl): when it is in a
