@@ -75,7 +75,16 @@ typedef struct ref {
     unsigned file_id, decl_id[2]; /* (end: graph) */
 } ref;
 
+/* An include asked about (backend_private). */
+typedef struct asked {
+    CXFile target;
+    char *spelled;
+    bool yes;
+} asked;
+
 typedef struct state {
+    asked *asked;
+    size_t n_asked, cap_asked;
     inc *incs;
     size_t n_incs, cap_incs;
     edge *edges;
@@ -225,6 +234,29 @@ static void add_include(el_ctx *ctx, state *s, CXCursor c, CXFile file, CXFile t
         find_line(ctx, x);
 }
 
+/* Is the include of `spelled`, resolving to target (path real), backend
+ * private: a backend header, or a file of a legacy backend directory?  The
+ * answer depends on those alone, and the linted files of a TU include the
+ * same headers again and again (~24,000 instructions a question): it is
+ * kept per TU. */
+static bool backend_private(el_ctx *ctx, state *s, const char *spelled, CXFile target,
+                            const char *real)
+{
+    for (size_t i = 0; i < s->n_asked; i++)
+        if (s->asked[i].target == target && strcmp(s->asked[i].spelled, spelled) == 0)
+            return s->asked[i].yes;
+    const el_config *cfg = el_ctx_config(ctx);
+    char legacy[64];
+    bool yes = el_backend_header_memo(cfg, spelled, real) ||
+               (real && el_config_legacy_backend(cfg, real, legacy, sizeof legacy));
+    asked *v = sep_grow(s->asked, &s->cap_asked, s->n_asked, sizeof *v);
+    if (v) {
+        s->asked = v;
+        s->asked[s->n_asked++] = (asked){target, el_xstrdup(spelled), yes};
+    }
+    return yes;
+}
+
 static enum CXChildVisitResult scan_directive(CXCursor c, CXCursor parent, CXClientData d)
 {
     (void)parent;
@@ -257,9 +289,7 @@ static enum CXChildVisitResult scan_directive(CXCursor c, CXCursor parent, CXCli
         return CXChildVisit_Continue;
     }
     const char *real = el_file_path(ctx, target);
-    char legacy[64];
-    if (el_backend_header_memo(el_ctx_config(ctx), spelled, real) ||
-        (real && el_config_legacy_backend(el_ctx_config(ctx), real, legacy, sizeof legacy)))
+    if (backend_private(ctx, s, spelled, target, real))
         add_include(ctx, s, c, file, target, spelled, real);
     return CXChildVisit_Continue;
 }
@@ -785,6 +815,9 @@ static void end(el_ctx *ctx, void *st)
             fix_file(ctx, s, &g, s->incs[i].file, s->incs[i].file_id);
     }
     graph_free(&g);
+    for (size_t i = 0; i < s->n_asked; i++)
+        free(s->asked[i].spelled);
+    free(s->asked);
     free(s->incs);
     free(s->edges);
     free(s->refs);
