@@ -9,6 +9,7 @@
 #include "clang_api.h"
 
 #include "clang_util.h"
+#include "file_offsets.h"
 #include "finding.h"
 #include "rule.h"
 #include "sources.h"
@@ -50,6 +51,9 @@ struct el_ctx {
      * rules ask for the file of that location again and again. */
     CXSourceLocation here;
     CXFile here_file;
+    /* the linted files' offset ranges: most locations' file without
+     * asking libclang (file_offsets.h) */
+    el_file_offsets offsets;
     CXCursor *stack;      /* ancestors of the cursor being visited */
     unsigned depth;
     size_t cap_stack;

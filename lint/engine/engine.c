@@ -198,10 +198,59 @@ static el_hash128 job_key(run *r, const job *j)
 
 /* ---- the walk ---------------------------------------------------------- */
 
+/* Which of a TU's rules have a hook for each cursor kind: the walk calls
+ * those alone (most of the rules want a few kinds of the 800 000 cursors
+ * of a cold run). */
+typedef struct kind_hooks {
+    unsigned short *enter, *leave;   /* rule indices, per kind from off[kind] */
+    unsigned *enter_off, *leave_off; /* KIND_MAX + 1 each */
+} kind_hooks;
+
+static void kind_hooks_build(kind_hooks *h, const run *r, const el_ctx *ctx,
+                             const size_t *rule_slot)
+{
+    h->enter_off = el_xcalloc(KIND_MAX + 1, sizeof *h->enter_off);
+    h->leave_off = el_xcalloc(KIND_MAX + 1, sizeof *h->leave_off);
+    size_t n_enter = 0, n_leave = 0, cap_enter = 0, cap_leave = 0;
+    h->enter = h->leave = NULL;
+    for (size_t k = 0; k < KIND_MAX; k++) {
+        h->enter_off[k] = (unsigned)n_enter;
+        h->leave_off[k] = (unsigned)n_leave;
+        for (size_t i = 0; i < ctx->n_rules; i++) {
+            const el_rule *rule = ctx->rules[i].rule;
+            if (!r->wants[rule_slot[i]][k])
+                continue;
+            if (rule->on_cursor) {
+                el_grow(&h->enter, &cap_enter, n_enter + 1, sizeof *h->enter);
+                h->enter[n_enter++] = (unsigned short)i;
+            }
+            if (rule->on_leave) {
+                el_grow(&h->leave, &cap_leave, n_leave + 1, sizeof *h->leave);
+                h->leave[n_leave++] = (unsigned short)i;
+            }
+        }
+    }
+    h->enter_off[KIND_MAX] = (unsigned)n_enter;
+    h->leave_off[KIND_MAX] = (unsigned)n_leave;
+}
+
+static void kind_hooks_free(kind_hooks *h)
+{
+    free(h->enter);
+    free(h->leave);
+    free(h->enter_off);
+    free(h->leave_off);
+}
+
+typedef struct include_at {
+    size_t slot;                /* el_ctx's file slot */
+    unsigned offset;
+} include_at;
+
 typedef struct walk {
     el_ctx *ctx;
     run *r;
-    size_t *rule_slot;          /* ctx->rules[i] -> index into r->metas */
+    const kind_hooks *hooks;
     /* What the top level shows on the way, so that nothing walks it
      * again: every #include of the TU (el_include_search_absent's), and
      * the linted files' macro expansions (the macro spans').  libclang
@@ -209,6 +258,12 @@ typedef struct walk {
     CXCursor *directives;
     size_t n_directives, cap_directives;
     bool declarations;          /* past the preprocessing cursors */
+    /* the linted files' #include lines (index_includes) */
+    include_at *includes;
+    size_t n_includes, cap_includes;
+    bool includes_indexed;
+    CXFile sealed;              /* the top-level cursor's subtree is in this file */
+    int attr_depth;             /* below it, an attribute at this depth (-1: none) */
 } walk;
 
 static void top_level(walk *w, CXCursor c, enum CXCursorKind kind)
@@ -219,6 +274,8 @@ static void top_level(walk *w, CXCursor c, enum CXCursorKind kind)
     } else if (!w->declarations && !clang_isPreprocessing(kind)) {
         w->declarations = true;
         elc_macro_spans_feed_done(w->ctx->macro_spans);
+        /* the files no preprocessing cursor was looked up in */
+        el_file_offsets_fill(&w->ctx->offsets, w->ctx->tu);
     }
 }
 
@@ -227,13 +284,14 @@ static void dispatch(walk *w, CXCursor c, enum CXCursorKind kind, bool leave)
     el_ctx *ctx = w->ctx;
     if ((unsigned)kind >= KIND_MAX)
         return;
-    for (size_t i = 0; i < ctx->n_rules; i++) {
+    const kind_hooks *h = w->hooks;
+    const unsigned *off = leave ? h->leave_off : h->enter_off;
+    const unsigned short *rules = leave ? h->leave : h->enter;
+    for (unsigned k = off[kind]; k < off[kind + 1]; k++) {
+        size_t i = rules[k];
         el_active_rule *a = &ctx->rules[i];
-        void (*hook)(el_ctx *, void *, CXCursor) = leave ? a->rule->on_leave : a->rule->on_cursor;
-        if (!hook || !w->r->wants[w->rule_slot[i]][kind])
-            continue;
         el_ctx_enter(ctx, i);
-        hook(ctx, a->state, c);
+        (leave ? a->rule->on_leave : a->rule->on_cursor)(ctx, a->state, c);
     }
 }
 
@@ -272,6 +330,90 @@ static void leave_to(walk *w, CXCursor parent)
     }
 }
 
+/* The linted file loc expands in (*slot, *offset: its slot and the
+ * offset there), NULL when it is not in one. */
+static CXFile linted_file_at(el_ctx *ctx, CXSourceLocation loc, size_t *slot, unsigned *offset)
+{
+    switch (el_file_offsets_find(&ctx->offsets, loc, slot, offset)) {
+    case EL_OFFSET_LINTED:
+        return ctx->files[*slot].file;
+    case EL_OFFSET_EXTERNAL:
+        return NULL;
+    case EL_OFFSET_UNKNOWN:
+        break;
+    }
+    CXFile f = NULL;
+    clang_getExpansionLocation(loc, &f, NULL, NULL, offset);
+    el_file_slot *s = f ? el_ctx_slot(ctx, f) : NULL;
+    if (!s || s->source < 0)
+        return NULL;
+    *slot = (size_t)(s - ctx->files);
+    el_file_offsets_learn(&ctx->offsets, loc, *slot, *offset);
+    return f;
+}
+
+/* The #include lines of the linted files, as (slot, offset): read from
+ * the walk's directives once the preprocessing cursors are behind. */
+static void index_includes(walk *w)
+{
+    w->includes_indexed = true;
+    for (size_t i = 0; i < w->n_directives; i++) {
+        size_t slot = 0;
+        unsigned offset = 0;
+        if (!linted_file_at(w->ctx, clang_getCursorLocation(w->directives[i]), &slot, &offset))
+            continue;
+        el_grow(&w->includes, &w->cap_includes, w->n_includes + 1, sizeof *w->includes);
+        w->includes[w->n_includes++] = (include_at){slot, offset};
+    }
+}
+
+/* A top-level cursor c of linted file f (slot) whose extent lies in f
+ * with no #include inside: every token below it expands in f (only an
+ * #include switches files within a range), so its descendants need no
+ * lookup of their own.  About 150 000 cursors of a cold run of this tree
+ * are in macro expansions, where clang_getExpansionLocation costs 1 300
+ * instructions. */
+static void seal_if_one_file(walk *w, CXCursor c, CXFile f, size_t slot)
+{
+    w->sealed = NULL;
+    if (!clang_isDeclaration(clang_getCursorKind(c)))
+        return;
+    if (!w->includes_indexed)
+        index_includes(w);
+    CXSourceRange r = clang_getCursorExtent(c);
+    size_t bs = 0, es = 0;
+    unsigned b = 0, e = 0;
+    if (linted_file_at(w->ctx, clang_getRangeStart(r), &bs, &b) != f ||
+        linted_file_at(w->ctx, clang_getRangeEnd(r), &es, &e) != f || bs != slot || es != slot ||
+        b > e)
+        return;
+    for (size_t i = 0; i < w->n_includes; i++)
+        if (w->includes[i].slot == slot && b <= w->includes[i].offset && w->includes[i].offset <= e)
+            return;
+    w->sealed = f;
+    w->attr_depth = -1;
+}
+
+/* The file of c (at loc) under a sealed top-level cursor, NULL when it
+ * needs a lookup: an attribute may be inherited from another declaration
+ * (and is looked up with everything below it), and a cursor without a
+ * location is not walked. */
+static CXFile sealed_file(walk *w, enum CXCursorKind kind, CXSourceLocation loc)
+{
+    unsigned depth = w->ctx->depth;
+    if (!w->sealed || depth == 0)
+        return NULL;
+    if (w->attr_depth >= 0 && depth <= (unsigned)w->attr_depth)
+        w->attr_depth = -1;
+    if (w->attr_depth >= 0)
+        return NULL;
+    if (clang_isAttribute(kind)) {
+        w->attr_depth = (int)depth;
+        return NULL;
+    }
+    return loc.ptr_data[0] ? w->sealed : NULL;
+}
+
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data)
 {
     walk *w = data;
@@ -288,11 +430,19 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
             ((unsigned)kind >= KIND_MAX || !w->r->wanted[kind]))
             return CXChildVisit_Continue;
     }
-    CXFile f = NULL;
     CXSourceLocation loc = clang_getCursorLocation(c);
-    clang_getExpansionLocation(loc, &f, NULL, NULL, NULL);
-    if (!f || el_ctx_slot(ctx, f)->source < 0)
-        return CXChildVisit_Continue; /* external: not walked */
+    CXFile f = sealed_file(w, kind, loc);
+    if (!f) {
+        size_t slot = 0;
+        unsigned offset = 0;
+        f = linted_file_at(ctx, loc, &slot, &offset);
+        if (ctx->depth == 0)
+            w->sealed = NULL;
+        if (!f)
+            return CXChildVisit_Continue; /* external: not walked */
+        if (ctx->depth == 0 && w->declarations)
+            seal_if_one_file(w, c, f, slot);
+    }
     ctx->here = loc;
     ctx->here_file = f;
     if (kind == CXCursor_MacroExpansion && ctx->depth == 0)
@@ -403,6 +553,20 @@ static void note_included_again(el_ctx *ctx, const tu_files *files, el_tu_result
     }
 }
 
+/* The TU's linted files, whose offset ranges the walk learns. */
+static void index_offsets(el_ctx *ctx, const CXFile *linted, size_t n)
+{
+    el_file_offsets_init(&ctx->offsets);
+    for (size_t i = 0; i < n; i++) {
+        size_t slot = (size_t)(el_ctx_slot(ctx, linted[i]) - ctx->files), size = 0;
+        if (el_file_text(ctx, linted[i], &size))
+            el_file_offsets_expect(&ctx->offsets, linted[i], slot, size,
+                                   el_tu_entered_again(ctx, linted[i]));
+        else
+            el_file_offsets_expect(&ctx->offsets, linted[i], slot, 0, true); /* (never known) */
+    }
+}
+
 /* The on_file hooks, with the TU's linted files; the macro spans are
  * told those files (the walk feeds their expansions). */
 static void call_file_hooks(el_ctx *ctx, const tu_files *all, bool want_files)
@@ -413,6 +577,7 @@ static void call_file_hooks(el_ctx *ctx, const tu_files *all, bool want_files)
         if (el_ctx_slot(ctx, all->v[i])->source >= 0)
             linted[n++] = all->v[i];
     elc_macro_spans_feed_files(ctx->macro_spans, linted, n);
+    index_offsets(ctx, linted, n);
     for (size_t k = 0; want_files && k < n; k++) {
         for (size_t i = 0; i < ctx->n_rules; i++) {
             if (ctx->rules[i].rule->on_file) {
@@ -690,8 +855,11 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
         for (size_t i = 0; i < ctx.n_rules; i++)
             want_files |= ctx.rules[i].rule->on_file != NULL;
         call_file_hooks(&ctx, &files, want_files);
-        walk w = {&ctx, r, rule_slot, NULL, 0, 0, false};
+        kind_hooks hooks;
+        kind_hooks_build(&hooks, r, &ctx, rule_slot);
+        walk w = {.ctx = &ctx, .r = r, .hooks = &hooks, .attr_depth = -1};
         walk_tu(&w, tu);
+        kind_hooks_free(&hooks);
         elc_macro_spans_feed_done(ctx.macro_spans);
         for (size_t i = 0; i < ctx.n_rules; i++) {
             if (ctx.rules[i].rule->end) {
@@ -724,6 +892,8 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
             add_absent_once(res, pre);
         }
         free(w.directives);
+        free(w.includes);
+        el_file_offsets_free(&ctx.offsets);
         elc_tu_partial(NULL);
         elc_macro_spans_use(NULL);
         elc_macro_spans_free(ctx.macro_spans);

@@ -336,6 +336,23 @@ static void test_template_site_once(void **state)
     tt_free(&r);
 }
 
+/* A frontend header included inside a backend file's function body: its
+ * code is the header's, not the function's file's (the walk gives a
+ * declaration's descendants its file only when no #include is inside). */
+static void test_include_inside_function(void **state)
+{
+    (void)state;
+    tt_w("src/body.h", "    cblas_sscal(n, 2, x, 1);\n");
+    tt_w("backends/blas/kern.c", "#include <cblas.h>\n"
+                                 "void scale(float *x, int n)\n{\n    cblas_sscal(n, 3, x, 1);\n"
+                                 "#include \"../../src/body.h\"\n}\n");
+    tt_run r = lt_lint(tt_dir, "--no-cache", "--select", "EH102", "src", "backends", NULL);
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "src/body.h:1:5: error: call to backend function 'cblas_sscal'"));
+    assert_false(tt_contains(r.out, "kern.c"));
+    tt_free(&r);
+}
+
 /* Includes that are not found are said once per run, with the remedy;
  * C++'s standard headers in .h files (vendored C++ libraries, liuliu/ccv)
  * say that the files are C++ parsed as C, not that flags are missing. */
@@ -460,6 +477,7 @@ int main(void)
         tt_scratch_test(test_named_header_is_not_excused),
         tt_scratch_test(test_missing_includes_note),
         tt_scratch_test(test_template_site_once),
+        tt_scratch_test(test_include_inside_function),
         tt_scratch_test(test_compile_database),
         tt_scratch_test(test_extra_args),
         tt_scratch_test(test_default_flags),
