@@ -376,7 +376,7 @@ static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
 {
     state *s = st;
     if (clang_getCursorKind(c) == CXCursor_FunctionDecl) {
-        if (clang_isCursorDefinition(c)) /* not a block-scope prototype */
+        if (s->saw_name && clang_isCursorDefinition(c)) /* not a block-scope prototype */
             s->saw_name = false;
         return;
     }
@@ -404,8 +404,8 @@ static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
 static void on_leave(el_ctx *ctx, void *st, CXCursor c)
 {
     state *s = st;
-    if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c) ||
-        !(s->saw_name || s->global_alias))
+    if (!(s->saw_name || s->global_alias) || clang_getCursorKind(c) != CXCursor_FunctionDecl ||
+        !clang_isCursorDefinition(c))
         return;
     s->saw_name = false;
     if (el_applies_at(ctx, clang_getCursorLocation(c)))
