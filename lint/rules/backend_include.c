@@ -72,6 +72,8 @@ typedef struct ref {
     unsigned offset;
     CXFile decl[2];           /* files declaring what it names (NULL: none) */
     el_fix_safety rewritten;  /* a callee whose call is rewritten: its safety */
+    bool ask_rewrite;         /* rewritten is not worked out yet (rewritten()) */
+    CXCursor use, call;       /* the reference and its call (or a null cursor) */
     unsigned file_id, decl_id[2]; /* (end: graph) */
 } ref;
 
@@ -410,17 +412,32 @@ static void record_ref(el_ctx *ctx, state *s, CXCursor c)
         r->decl[1] = sep_cursor_file(clang_getCanonicalCursor(d));
     if (candidate && clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
         clang_getCursorKind(d) == CXCursor_FunctionDecl) {
-        CXCursor call = el_call_of_callee(ctx, c);
+        r->use = c;
+        r->call = el_call_of_callee(ctx, c); /* (the walk's ancestors: now) */
+        r->ask_rewrite = true;
+    }
+}
+
+/* The safety of the rewrite of y's call (or of y, a function named
+ * without a call), EL_FIX_NONE when there is none.  Worked out when
+ * plan_file first asks: only references that need a header that may go
+ * are asked, and a rewrite costs ~35,000 instructions.  (A rewrite
+ * depends on the TU and the cursors alone.) */
+static el_fix_safety rewritten(el_ctx *ctx, state *s, ref *y)
+{
+    if (y->ask_rewrite) {
+        y->ask_rewrite = false;
         if (!s->rw)
             s->rw = el_rewriter_new(el_tu(ctx), el_ctx_config(ctx));
         el_call_rewrite rw;
         /* a call's rename, or a reference's (a table entry, &f: EH102) */
-        if (clang_Cursor_isNull(call) ? el_rewrite_ref(s->rw, c, &rw)
-                                      : el_rewrite_call(s->rw, call, &rw)) {
-            r->rewritten = rw.safety;
+        if (clang_Cursor_isNull(y->call) ? el_rewrite_ref(s->rw, y->use, &rw)
+                                         : el_rewrite_call(s->rw, y->call, &rw)) {
+            y->rewritten = rw.safety;
             el_call_rewrite_clear(&rw);
         }
     }
+    return y->rewritten;
 }
 
 /* ---- the fixes (end) ---------------------------------------------------------- */
@@ -708,19 +725,20 @@ static void plan_file(el_ctx *ctx, state *s, const graph *g, CXFile file, unsign
                 changed = true;
             }
             for (size_t r = 0; r < s->n_refs && !changed; r++) {
-                const ref *y = &s->refs[r];
+                ref *y = &s->refs[r];
                 bool counts = y->file_id == f || header ||
                               (set_has(&from_f, y->file_id) && !set_has(&only, y->file_id) &&
                                relies_on_includer(s, g, y, &memo, &memo_of));
                 if (!counts || !needs(y, &only))
                     continue;
-                if (y->rewritten == EL_FIX_NONE) { /* (a file without backend includes: none) */
+                el_fix_safety safety = rewritten(ctx, s, y);
+                if (safety == EL_FIX_NONE) { /* (a file without backend includes: none) */
                     kept[i] = true; /* still used: stays, and keeps what it brings */
                     x->fixable = false;
                     changed = true;
                     break;
                 }
-                x->safety = el_fix_safety_worst(x->safety, y->rewritten);
+                x->safety = el_fix_safety_worst(x->safety, safety);
             }
         }
     }
