@@ -93,6 +93,8 @@ static inline void el_ctx_enter(el_ctx *ctx, size_t rule)
     ctx->fix_open = false;
 }
 
+/* Rule `meta` is enabled in src's configuration and applies to its class. */
+bool el_rule_applies(const el_source *src, int meta);
 /* The slot of a file of ctx's TU (never NULL). */
 el_file_slot *el_ctx_slot(el_ctx *ctx, CXFile file);
 /* Add a finding of rule `meta` at path (real) if that file is linted, the

@@ -1054,6 +1054,19 @@ static void run_phase(run *r, size_t begin, size_t end, bool lookup_only, double
     }
 }
 
+/* Will a rule that runs on src ask for its whole TU (el_rule's
+ * reads_whole_tu)?  Then a prefix PCH would only make it parse twice. */
+static bool reads_whole_tu(const run *r, const el_source *src)
+{
+    for (size_t i = 0; i < r->n_metas; i++) {
+        const el_rule *rule = el_meta_at((size_t)r->metas[i])->impl;
+        if (rule->reads_whole_tu && el_rule_applies(src, r->metas[i]) &&
+            rule->reads_whole_tu(src->path, src->cfg))
+            return true;
+    }
+    return false;
+}
+
 /* -v: each compiler argument the allow-list dropped, once a run. */
 static void note_dropped(run *r, const el_source *src, char **dropped, size_t n)
 {
@@ -1363,8 +1376,15 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
             if (!r.jobs[i].result.from_cache)
                 el_prefix_offer(r.prefixes, i, &sources->v[r.jobs[i].src], r.jobs[i].args,
                                 r.jobs[i].n_args);
-        for (size_t i = 0; i < phase1; i++)
+        for (size_t i = 0; i < phase1; i++) {
             r.jobs[i].prefix = el_prefix_of(r.prefixes, i);
+            /* one a rule reads whole is parsed without its prefix at
+             * once (it still counts for the prefix the others share) */
+            if (r.jobs[i].prefix && reads_whole_tu(&r, &sources->v[r.jobs[i].src])) {
+                el_prefix_done(r.prefixes, r.jobs[i].prefix);
+                r.jobs[i].prefix = NULL;
+            }
+        }
     }
     run_phase(&r, 0, phase1, false, started);
 

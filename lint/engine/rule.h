@@ -100,6 +100,10 @@ typedef struct el_rule {
     void (*parse_failed)(el_ctx *ctx, const char *reason);
     /* Once per run, after all TUs, on the main thread. */
     void (*project)(el_project *p);
+    /* Before the parse: will the rule ask elc_tu_whole of the file at
+     * `path` (absolute, configured by cfg)?  The engine then parses it
+     * without a shared prefix PCH at once instead of again. */
+    bool (*reads_whole_tu)(const char *path, const el_config *cfg);
 } el_rule;
 
 /* ---- reporting (any hook but project) ------------------------------ */

@@ -158,7 +158,7 @@ bool el_is_linted(el_ctx *ctx, CXSourceLocation loc)
     return el_location_class(ctx, loc, NULL) != EL_FILE_EXTERNAL;
 }
 
-static bool rule_applies(const el_source *src, int meta)
+bool el_rule_applies(const el_source *src, int meta)
 {
     const el_rule_setting *rs = &src->cfg->rules[meta];
     return rs->enabled && (rs->applies & (EL_APPLIES(src->cls) | EL_APPLIES_PROJECT));
@@ -173,7 +173,7 @@ bool el_applies_at(el_ctx *ctx, CXSourceLocation loc)
     int meta = ctx->rules[ctx->current].meta;
     if (s->source < 0 || meta < 0)
         return false;
-    return rule_applies(&ctx->sources->v[s->source], meta);
+    return el_rule_applies(&ctx->sources->v[s->source], meta);
 }
 
 /* ---- reporting ----------------------------------------------------------- */
@@ -187,7 +187,7 @@ bool el_add_finding(const el_sources *sources, int meta, const char *path, unsig
     if (k < 0)
         return false;
     const el_source *src = &sources->v[k];
-    if (!rule_applies(src, meta))
+    if (!el_rule_applies(src, meta))
         return false;
     el_findings_add(out, el_meta_at((size_t)meta)->id, src->cfg->rules[meta].severity,
                     src->path, line ? line : 1, col ? col : 1, message);

@@ -36,6 +36,7 @@
 #include "backend_header_memo.h"
 #include "clang_util.h"
 #include "mem.h"
+#include "own_backend_include.h"
 #include "path.h"
 #include "config.h"
 #include "language.h"
@@ -850,4 +851,5 @@ const el_rule el_rule_backend_include = {
     .begin = begin,
     .on_cursor = on_cursor,
     .end = end,
+    .reads_whole_tu = el_includes_backend_header, /* (scan_all_edges) */
 };
