@@ -559,7 +559,8 @@ static char *entry_text(const el_cache *c, const char *hex, const el_tu_result *
     json_object_object_add(root, "absent", absent);
     json_object_object_add(root, "findings", findings);
     json_object_object_add(root, "facts", facts);
-    const char *body = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN);
+    const char *body =
+        json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
     char sum[33];
     el_hash_hex(checksum(hex, body, strlen(body)), sum);
     /* not printf: the body is the whole entry */

@@ -23,6 +23,35 @@
  * engine's workers have more) and the user has not set it either way. */
 void elc_parse_in_caller_thread(void);
 
+/* ---- cursor kinds ----------------------------------------------------- */
+
+/* clang_isStatement, clang_isExpression, clang_isDeclaration,
+ * clang_isAttribute and clang_isPreprocessing as the ranges of Index.h
+ * they test: the walk asks them of every cursor, and each libclang call
+ * goes through the loaded library's table (clang_api.h).  test_clang_util
+ * checks them against libclang's for every kind. */
+static inline bool elc_kind_is_statement(enum CXCursorKind k)
+{
+    return k >= CXCursor_FirstStmt && k <= CXCursor_LastStmt;
+}
+static inline bool elc_kind_is_expression(enum CXCursorKind k)
+{
+    return k >= CXCursor_FirstExpr && k <= CXCursor_LastExpr;
+}
+static inline bool elc_kind_is_declaration(enum CXCursorKind k)
+{
+    return (k >= CXCursor_FirstDecl && k <= CXCursor_LastDecl) ||
+           (k >= CXCursor_FirstExtraDecl && k <= CXCursor_LastExtraDecl);
+}
+static inline bool elc_kind_is_attribute(enum CXCursorKind k)
+{
+    return k >= CXCursor_FirstAttr && k <= CXCursor_LastAttr;
+}
+static inline bool elc_kind_is_preprocessing(enum CXCursorKind k)
+{
+    return k >= CXCursor_FirstPreprocessing && k <= CXCursor_LastPreprocessing;
+}
+
 /* ---- the TU --------------------------------------------------------- */
 
 /* Has the TU a diagnostic of error severity or worse? */

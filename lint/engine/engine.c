@@ -262,6 +262,7 @@ typedef struct walk {
     include_at *includes;
     size_t n_includes, cap_includes;
     bool includes_indexed;
+    bool may_seal;              /* C: seal_if_one_file may run */
     CXFile sealed;              /* the top-level cursor's subtree is in this file */
     int attr_depth;             /* below it, an attribute at this depth (-1: none) */
 } walk;
@@ -271,7 +272,7 @@ static void top_level(walk *w, CXCursor c, enum CXCursorKind kind)
     if (kind == CXCursor_InclusionDirective) {
         el_grow(&w->directives, &w->cap_directives, w->n_directives + 1, sizeof *w->directives);
         w->directives[w->n_directives++] = c;
-    } else if (!w->declarations && !clang_isPreprocessing(kind)) {
+    } else if (!w->declarations && !elc_kind_is_preprocessing(kind)) {
         w->declarations = true;
         elc_macro_spans_feed_done(w->ctx->macro_spans);
         /* the files no preprocessing cursor was looked up in */
@@ -302,8 +303,8 @@ static void dispatch(walk *w, CXCursor c, enum CXCursorKind kind, bool leave)
  * libclang passes it down to every statement below. */
 static CXCursor as_visited(CXCursor c, CXCursor parent)
 {
-    if ((clang_isStatement(c.kind) || clang_isExpression(c.kind)) &&
-        !clang_isDeclaration(parent.kind))
+    if ((elc_kind_is_statement(c.kind) || elc_kind_is_expression(c.kind)) &&
+        !elc_kind_is_declaration(parent.kind))
         c.data[0] = NULL;
     return c;
 }
@@ -311,7 +312,7 @@ static CXCursor as_visited(CXCursor c, CXCursor parent)
 /* Whether a and b are the same node, however each was visited. */
 static bool same_node(CXCursor a, CXCursor b)
 {
-    if (clang_isStatement(a.kind) || clang_isExpression(a.kind))
+    if (elc_kind_is_statement(a.kind) || elc_kind_is_expression(a.kind))
         return a.kind == b.kind && a.data[1] == b.data[1];
     return clang_equalCursors(a, b);
 }
@@ -326,7 +327,7 @@ static void leave_to(walk *w, CXCursor parent)
     el_ctx *ctx = w->ctx;
     while (ctx->depth > 0 && !same_node(ctx->stack[ctx->depth - 1], parent)) {
         CXCursor c = ctx->stack[--ctx->depth];
-        dispatch(w, c, clang_getCursorKind(c), true);
+        dispatch(w, c, c.kind, true); /* (clang_getCursorKind) */
     }
 }
 
@@ -376,7 +377,7 @@ static void index_includes(walk *w)
 static void seal_if_one_file(walk *w, CXCursor c, CXFile f, size_t slot)
 {
     w->sealed = NULL;
-    if (!clang_isDeclaration(clang_getCursorKind(c)))
+    if (!w->may_seal || !elc_kind_is_declaration(c.kind))
         return;
     if (!w->includes_indexed)
         index_includes(w);
@@ -394,6 +395,15 @@ static void seal_if_one_file(walk *w, CXCursor c, CXFile f, size_t slot)
     w->attr_depth = -1;
 }
 
+/* Sealing is for C: a C++ TU's cursors below a declaration may sit
+ * elsewhere (a default argument's expression, at the callee's
+ * declaration). */
+static bool parsed_as_c(const el_source *src, const job *j)
+{
+    const char *x = el_args_language(j->args, j->n_args);
+    return x ? strcmp(x, "c") == 0 || strcmp(x, "c-header") == 0 : !src->cxx;
+}
+
 /* The file of c (at loc) under a sealed top-level cursor, NULL when it
  * needs a lookup: an attribute may be inherited from another declaration
  * (and is looked up with everything below it), and a cursor without a
@@ -407,7 +417,7 @@ static CXFile sealed_file(walk *w, enum CXCursorKind kind, CXSourceLocation loc)
         w->attr_depth = -1;
     if (w->attr_depth >= 0)
         return NULL;
-    if (clang_isAttribute(kind)) {
+    if (elc_kind_is_attribute(kind)) {
         w->attr_depth = (int)depth;
         return NULL;
     }
@@ -420,13 +430,13 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
     el_ctx *ctx = w->ctx;
     leave_to(w, parent);
     c = as_visited(c, parent);
-    enum CXCursorKind kind = clang_getCursorKind(c);
+    enum CXCursorKind kind = c.kind; /* (clang_getCursorKind) */
     if (ctx->depth == 0) {
         top_level(w, c, kind);
         /* a preprocessing cursor (no children) that no rule wants and the
          * macro spans do not need: not even its location (most of a TU's
          * top level is the system headers' macro definitions) */
-        if (clang_isPreprocessing(kind) && kind != CXCursor_MacroExpansion &&
+        if (elc_kind_is_preprocessing(kind) && kind != CXCursor_MacroExpansion &&
             ((unsigned)kind >= KIND_MAX || !w->r->wanted[kind]))
             return CXChildVisit_Continue;
     }
@@ -857,7 +867,8 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
         call_file_hooks(&ctx, &files, want_files);
         kind_hooks hooks;
         kind_hooks_build(&hooks, r, &ctx, rule_slot);
-        walk w = {.ctx = &ctx, .r = r, .hooks = &hooks, .attr_depth = -1};
+        walk w = {.ctx = &ctx, .r = r, .hooks = &hooks, .attr_depth = -1,
+                  .may_seal = parsed_as_c(src, j)};
         walk_tu(&w, tu);
         kind_hooks_free(&hooks);
         elc_macro_spans_feed_done(ctx.macro_spans);

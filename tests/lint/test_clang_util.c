@@ -507,9 +507,24 @@ static void test_parse_in_caller_thread(void **state)
         assert_int_equal(nothreads_after(NULL, RLIM_INFINITY), ENV_ONE);
 }
 
+/* The walk's kind classes are libclang's, for every kind. */
+static void test_kind_classes(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 1000; k++) {
+        enum CXCursorKind kind = (enum CXCursorKind)k;
+        assert_int_equal(elc_kind_is_statement(kind), clang_isStatement(kind) != 0);
+        assert_int_equal(elc_kind_is_expression(kind), clang_isExpression(kind) != 0);
+        assert_int_equal(elc_kind_is_declaration(kind), clang_isDeclaration(kind) != 0);
+        assert_int_equal(elc_kind_is_attribute(kind), clang_isAttribute(kind) != 0);
+        assert_int_equal(elc_kind_is_preprocessing(kind), clang_isPreprocessing(kind) != 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kind_classes),
         cmocka_unit_test(test_binary_operators),
         cmocka_unit_test(test_long_chain),
         cmocka_unit_test(test_unary_operators),
