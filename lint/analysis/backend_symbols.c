@@ -11,45 +11,28 @@
 #include "config.h"
 
 typedef struct bs_verdict {
-    CXCursor decl;          /* the key: as clang_getCursorReferenced gave it */
-    bool used;              /* the slot holds a key */
     bool known;             /* w and backend are set */
     unsigned char w;
     char backend[64];
     char *note;
 } bs_verdict;
 
-/* The slot of `decl` (inserted when new); NULL when out of memory. */
+/* The verdict of `decl` (a new, empty one when it is new); NULL when out
+ * of memory.  The pointer lasts until the next call. */
 static bs_verdict *slot_of(bs_cache *m, CXCursor decl)
 {
-    if (2 * (m->n + 1) > m->cap) {
-        size_t cap = m->cap ? 2 * m->cap : 256;
-        bs_verdict *v = calloc(cap, sizeof *v);
+    unsigned *k = sep_cursor_value(&m->index, decl);
+    if (!k)
+        return NULL;
+    if (!*k) {
+        bs_verdict *v = sep_grow(m->v, &m->cap, m->n, sizeof *v);
         if (!v)
             return NULL;
-        for (size_t i = 0; i < m->cap; i++) {
-            if (!m->v[i].used)
-                continue;
-            size_t h = clang_hashCursor(m->v[i].decl) & (cap - 1);
-            while (v[h].used)
-                h = (h + 1) & (cap - 1);
-            v[h] = m->v[i];
-        }
-        free(m->v);
         m->v = v;
-        m->cap = cap;
+        memset(&m->v[m->n], 0, sizeof *m->v);
+        *k = (unsigned)++m->n;
     }
-    size_t h = clang_hashCursor(decl) & (m->cap - 1);
-    while (m->v[h].used) {
-        if (clang_equalCursors(m->v[h].decl, decl))
-            return &m->v[h];
-        h = (h + 1) & (m->cap - 1);
-    }
-    bs_verdict *e = &m->v[h];
-    e->used = true;
-    e->decl = decl;
-    m->n++;
-    return e;
+    return &m->v[*k - 1];
 }
 
 /* The file of the cursor is the project's own code: linted and not a
@@ -57,8 +40,7 @@ static bs_verdict *slot_of(bs_cache *m, CXCursor decl)
  * a vendor's header. */
 static bool project_own_file(el_ctx *ctx, bs_cache *c, CXCursor decl)
 {
-    CXFile f = NULL;
-    elc_cursor_location(decl, &f, NULL, NULL);
+    CXFile f = sep_cursor_file(decl);
     if (!f)
         return false;
     const sep_file_class *fi = sep_file_info(ctx, &c->files, f);
@@ -74,36 +56,71 @@ static bool project_own_file(el_ctx *ctx, bs_cache *c, CXCursor decl)
     return own;
 }
 
+/* snprintf(dst, n, "%s", src), without snprintf's cost (asked at every
+ * reference). */
+static void copy_name(char *dst, size_t n, const char *src)
+{
+    if (!n)
+        return;
+    size_t len = strnlen(src, n - 1);
+    memcpy(dst, src, len);
+    dst[len] = '\0';
+}
+
+/* A declaration of a backend file, its USR not read yet: clang_getCursorUSR
+ * costs ~2,500 instructions, and a TU whose code EH102 does not look at
+ * (a backend's own) never asks. */
+typedef struct bs_pending {
+    CXCursor decl;
+    char backend[64];
+} bs_pending;
+
 void bs_note_declaration(el_ctx *ctx, bs_cache *c, CXCursor decl)
 {
-    CXFile f = NULL;
-    elc_cursor_location(decl, &f, NULL, NULL);
+    CXFile f = sep_cursor_file(decl);
     if (!f)
         return;
     const sep_file_class *fi = sep_file_info(ctx, &c->files, f);
     if (fi->cls != EL_FILE_BACKEND)
         return;
-    CXString usr = clang_getCursorUSR(decl);
-    const char *u = clang_getCString(usr);
-    if (u && u[0]) {
-        char *entry = malloc(strlen(u) + strlen(fi->backend) + 2);
-        if (entry) {
-            sprintf(entry, "%s %s", fi->backend, u);
-            char **v = sep_grow(c->backend_usrs, &c->cap_usrs, c->n_usrs, sizeof *v);
-            if (v) {
-                c->backend_usrs = v;
-                c->backend_usrs[c->n_usrs++] = entry;
-            } else {
-                free(entry);
+    bs_pending *v = sep_grow(c->pending, &c->cap_pending, c->n_pending, sizeof *v);
+    if (!v)
+        return;
+    c->pending = v;
+    c->pending[c->n_pending].decl = decl;
+    copy_name(c->pending[c->n_pending].backend, sizeof v->backend, fi->backend);
+    c->n_pending++;
+}
+
+/* The noted declarations' "backend USR" entries, in the order noted. */
+static void read_pending_usrs(bs_cache *c)
+{
+    for (size_t i = 0; i < c->n_pending; i++) {
+        CXString usr = clang_getCursorUSR(c->pending[i].decl);
+        const char *u = clang_getCString(usr);
+        if (u && u[0]) {
+            const char *be = c->pending[i].backend;
+            char *entry = malloc(strlen(u) + strlen(be) + 2);
+            if (entry) {
+                sprintf(entry, "%s %s", be, u);
+                char **v = sep_grow(c->backend_usrs, &c->cap_usrs, c->n_usrs, sizeof *v);
+                if (v) {
+                    c->backend_usrs = v;
+                    c->backend_usrs[c->n_usrs++] = entry;
+                } else {
+                    free(entry);
+                }
             }
         }
+        clang_disposeString(usr);
     }
-    clang_disposeString(usr);
+    c->n_pending = 0;
 }
 
 /* The backend a backend file of the TU declared decl in, or NULL. */
-static const char *declared_in_backend(const bs_cache *c, CXCursor decl)
+static const char *declared_in_backend(bs_cache *c, CXCursor decl)
 {
+    read_pending_usrs(c);
     if (!c->n_usrs)
         return NULL;
     CXString usr = clang_getCursorUSR(decl);
@@ -175,14 +192,14 @@ bs_why bs_classify(el_ctx *ctx, bs_cache *c, CXCursor decl, char *backend, size_
         bs_why w = classify(ctx, c, decl, be, sizeof be);
         e = slot_of(c, decl); /* classify may not grow the table, but be safe */
         if (!e) {
-            snprintf(backend, n, "%s", be);
+            copy_name(backend, n, be);
             return w;
         }
         e->w = (unsigned char)w;
-        snprintf(e->backend, sizeof e->backend, "%s", be);
+        copy_name(e->backend, sizeof e->backend, be);
         e->known = true;
     }
-    snprintf(backend, n, "%s", e->backend);
+    copy_name(backend, n, e->backend);
     return (bs_why)e->w;
 }
 
@@ -199,9 +216,13 @@ void bs_cache_free(bs_cache *c)
     free(c->backend_usrs);
     c->backend_usrs = NULL;
     c->n_usrs = c->cap_usrs = 0;
-    for (size_t i = 0; i < c->cap; i++)
+    free(c->pending);
+    c->pending = NULL;
+    c->n_pending = c->cap_pending = 0;
+    for (size_t i = 0; i < c->n; i++)
         free(c->v[i].note);
     free(c->v);
     c->v = NULL;
     c->cap = c->n = 0;
+    sep_cursor_map_free(&c->index);
 }

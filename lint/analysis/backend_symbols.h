@@ -48,10 +48,13 @@ typedef enum bs_why {
 /* Per-TU state: zero it before use, free with bs_cache_free. */
 typedef struct bs_cache {
     sep_files files;
+    sep_cursor_map index;    /* declaration -> 1 + its verdict's index in v */
     struct bs_verdict *v;
     size_t cap, n;
     char **backend_usrs;     /* functions and variables a backend file declares */
     size_t n_usrs, cap_usrs;
+    struct bs_pending *pending; /* noted, USR not read yet (backend_symbols.c) */
+    size_t n_pending, cap_pending;
 } bs_cache;
 
 /* A declaration the walk met (FunctionDecl, VarDecl): when it is in a

@@ -62,15 +62,80 @@ static inline const sep_file_class *sep_file_info(el_ctx *ctx, sep_files *cache,
     return e;
 }
 
-/* Class of the file a declaration is spelled in (for a declaration written
- * in a macro, the file of the macro's expansion). */
-static inline const sep_file_class *sep_decl_file(el_ctx *ctx, sep_files *cache, CXCursor decl)
+/* The file a cursor is spelled in (for one written in a macro, the file of
+ * the macro's expansion), or NULL: elc_cursor_location's file without its
+ * line and column (a line table lookup, most of the cost). */
+static inline CXFile sep_cursor_file(CXCursor c)
 {
     CXFile f = NULL;
-    elc_cursor_location(decl, &f, NULL, NULL);
+    clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
+    return f;
+}
+
+/* Class of the file a declaration is spelled in (sep_cursor_file). */
+static inline const sep_file_class *sep_decl_file(el_ctx *ctx, sep_files *cache, CXCursor decl)
+{
+    CXFile f = sep_cursor_file(decl);
     if (!f)
         return NULL;
     return sep_file_info(ctx, cache, f);
+}
+
+/* ---- a map from cursors to numbers ---------------------------------------- */
+
+/* Per-TU answers about a declaration, asked again at each reference to it:
+ * open addressing on clang_hashCursor, keys compared with
+ * clang_equalCursors (so a declaration reached from a reference and from
+ * the walk is one key).  Zero it before use; free with
+ * sep_cursor_map_free. */
+typedef struct sep_cursor_slot {
+    CXCursor key;
+    bool used;
+    unsigned value;
+} sep_cursor_slot;
+
+typedef struct sep_cursor_map {
+    sep_cursor_slot *v;
+    size_t cap, n;
+} sep_cursor_map;
+
+/* The value of key, 0 when it is new (then inserted); NULL when memory
+ * runs out.  The pointer lasts until the next call. */
+static inline unsigned *sep_cursor_value(sep_cursor_map *m, CXCursor key)
+{
+    if (2 * (m->n + 1) > m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 256;
+        sep_cursor_slot *v = calloc(cap, sizeof *v);
+        if (!v)
+            return NULL;
+        for (size_t i = 0; i < m->cap; i++) {
+            if (!m->v[i].used)
+                continue;
+            size_t h = clang_hashCursor(m->v[i].key) & (cap - 1);
+            while (v[h].used)
+                h = (h + 1) & (cap - 1);
+            v[h] = m->v[i];
+        }
+        free(m->v);
+        m->v = v;
+        m->cap = cap;
+    }
+    size_t h = clang_hashCursor(key) & (m->cap - 1);
+    while (m->v[h].used) {
+        if (clang_equalCursors(m->v[h].key, key))
+            return &m->v[h].value;
+        h = (h + 1) & (m->cap - 1);
+    }
+    m->v[h] = (sep_cursor_slot){key, true, 0};
+    m->n++;
+    return &m->v[h].value;
+}
+
+static inline void sep_cursor_map_free(sep_cursor_map *m)
+{
+    free(m->v);
+    m->v = NULL;
+    m->cap = m->n = 0;
 }
 
 /* ---- growing arrays ------------------------------------------------------ */

@@ -38,6 +38,7 @@
 #include "clang_util.h"
 #include "rewrite.h"
 #include "rule.h"
+#include "separation.h"
 
 #define RULE "EH103"
 #define MAX_TAINT 128
@@ -50,6 +51,7 @@ typedef struct state {
     CXFile *files;              /* the linted files of the TU (on_file), in order */
     size_t n_files, cap_files;
     el_rewriter *rw;            /* call rewrites, for the fixes (made on first use) */
+    sep_cursor_map named;       /* declaration -> 1 + whether it names a name function */
 } state;
 
 static const enum CXCursorKind kinds[] = {
@@ -352,11 +354,29 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
     s->files[s->n_files++] = file;
 }
 
+/* The DeclRefExpr names a backend_name_functions entry.  Its spelling is
+ * that of the declaration it references, so the answer is kept per
+ * declaration: a spelling costs ~1,500 instructions, and most references
+ * of a TU name a declaration met before. */
+static bool names_name_function(state *s, CXCursor ref)
+{
+    CXCursor d = clang_getCursorReferenced(ref);
+    unsigned *known = clang_isDeclaration(clang_getCursorKind(d)) ? sep_cursor_value(&s->named, d)
+                                                                   : NULL;
+    if (known && *known)
+        return *known == 2;
+    char name[128];
+    bool hit = bb_matches(&s->name_fns, elc_spelling(ref, name, sizeof name));
+    if (known)
+        *known = hit ? 2 : 1;
+    return hit;
+}
+
 static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
 {
     state *s = st;
     if (clang_getCursorKind(c) == CXCursor_FunctionDecl) {
-        if (clang_isCursorDefinition(c)) /* not a block-scope prototype */
+        if (s->saw_name && clang_isCursorDefinition(c)) /* not a block-scope prototype */
             s->saw_name = false;
         return;
     }
@@ -368,9 +388,9 @@ static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
     /* does it name eh_get_backend? */
     if ((s->saw_name && el_enclosing_function(ctx, NULL)) || s->name_fns.n == 0)
         return;
-    char name[128];
-    elc_spelling(c, name, sizeof name);
-    if (bb_matches(&s->name_fns, name)) {
+    if (names_name_function(s, c)) {
+        char name[128];
+        elc_spelling(c, name, sizeof name);
         /* outside a function: `getter_fn g = eh_get_backend;` -- then any
          * function may call it through g, so all are analyzed */
         if (el_enclosing_function(ctx, NULL))
@@ -384,8 +404,8 @@ static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
 static void on_leave(el_ctx *ctx, void *st, CXCursor c)
 {
     state *s = st;
-    if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c) ||
-        !(s->saw_name || s->global_alias))
+    if (!(s->saw_name || s->global_alias) || clang_getCursorKind(c) != CXCursor_FunctionDecl ||
+        !clang_isCursorDefinition(c))
         return;
     s->saw_name = false;
     if (el_applies_at(ctx, clang_getCursorLocation(c)))
@@ -411,6 +431,7 @@ static void end(el_ctx *ctx, void *st)
     free(s->variables.v);
     el_rewriter_free(s->rw);
     s->rw = NULL;
+    sep_cursor_map_free(&s->named);
 }
 
 const el_rule el_rule_backend_branch = {

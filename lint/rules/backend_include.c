@@ -57,12 +57,15 @@ typedef struct inc {
     el_fix_safety safety;
     char spelled[PATH_MAX];
     char msg[PATH_MAX + 256];
+    unsigned file_id, target_id; /* (end: graph) */
 } inc;
 
 typedef struct edge {
     CXFile from, to;
     unsigned offset;          /* of the directive in `from` */
     bool eh_h;                /* spelled eh/eh.h */
+    bool backend;             /* one of the backend includes (end: graph) */
+    unsigned from_id, to_id;  /* (end: graph) */
 } edge;
 
 typedef struct ref {
@@ -70,14 +73,21 @@ typedef struct ref {
     unsigned offset;
     CXFile decl[2];           /* files declaring what it names (NULL: none) */
     el_fix_safety rewritten;  /* a callee whose call is rewritten: its safety */
+    bool ask_rewrite;         /* rewritten is not worked out yet (rewritten()) */
+    CXCursor use, call;       /* the reference and its call (or a null cursor) */
+    unsigned file_id, decl_id[2]; /* (end: graph) */
 } ref;
 
-typedef struct fileset {
-    CXFile *v;
-    size_t n, cap;
-} fileset;
+/* An include asked about (backend_private). */
+typedef struct asked {
+    CXFile target;
+    char *spelled;
+    bool yes;
+} asked;
 
 typedef struct state {
+    asked *asked;
+    size_t n_asked, cap_asked;
     inc *incs;
     size_t n_incs, cap_incs;
     edge *edges;
@@ -85,8 +95,10 @@ typedef struct state {
     ref *refs;
     size_t n_refs, cap_refs;
     CXFile eh_h;              /* the frontend include as this TU resolves it, or NULL */
+    unsigned eh_h_id;         /* (end: graph) */
     CXFile main;              /* the TU's main file */
     const char *front;        /* the frontend include ("eh/eh.h"), or NULL */
+    bool front_known;         /* front is set (front_include) */
     bool edges_only;          /* the scan of every file's directives (end) */
     el_rewriter *rw;
     /* The walk gives the preprocessing cursors first, in the order the
@@ -99,12 +111,6 @@ typedef struct state {
     CXCursor *early;
     size_t n_early, cap_early;
     bool directives_done;
-    /* Files outside the system headers (end, when there is something to
-     * fix) that define what other files link against: a function (not
-     * inline) or variable defined with external linkage; and those that
-     * hold code: those, and the files not named as headers with any
-     * function definition (a .c template's static kernels). */
-    fileset exported, code;
 } state;
 
 static const enum CXCursorKind kinds[] = {
@@ -169,6 +175,18 @@ static bool is_header(el_ctx *ctx, const state *s, CXFile f)
     return !s->main || !clang_File_isEqual(f, s->main) || el_main_is_header(ctx);
 }
 
+/* The frontend include (el_frontend_include), asked when first needed:
+ * the answer reads the TU's inclusions (~300 000 instructions), and most
+ * TUs have no backend include. */
+static const char *front_include(el_ctx *ctx, state *s)
+{
+    if (!s->front_known) {
+        s->front = el_frontend_include(ctx);
+        s->front_known = true;
+    }
+    return s->front;
+}
+
 static void add_include(el_ctx *ctx, state *s, CXCursor c, CXFile file, CXFile target,
                         const char *spelled, const char *real)
 {
@@ -192,7 +210,7 @@ static void add_include(el_ctx *ctx, state *s, CXCursor c, CXFile file, CXFile t
     x->target = target;
     snprintf(x->spelled, sizeof x->spelled, "%s", spelled);
     char dir[256], instead[PATH_MAX + 64] = "";
-    if (s->front)
+    if (front_include(ctx, s))
         snprintf(instead, sizeof instead, "; include <%s> and call %s instead", s->front,
                  cfg->frontend_include_from.builtin ? "ops" : "its API");
     if (real && el_classify_path(ctx, real, backend, sizeof backend) == EL_FILE_BACKEND) {
@@ -219,6 +237,29 @@ static void add_include(el_ctx *ctx, state *s, CXCursor c, CXFile file, CXFile t
         find_line(ctx, x);
 }
 
+/* Is the include of `spelled`, resolving to target (path real), backend
+ * private: a backend header, or a file of a legacy backend directory?  The
+ * answer depends on those alone, and the linted files of a TU include the
+ * same headers again and again (~24,000 instructions a question): it is
+ * kept per TU. */
+static bool backend_private(el_ctx *ctx, state *s, const char *spelled, CXFile target,
+                            const char *real)
+{
+    for (size_t i = 0; i < s->n_asked; i++)
+        if (s->asked[i].target == target && strcmp(s->asked[i].spelled, spelled) == 0)
+            return s->asked[i].yes;
+    const el_config *cfg = el_ctx_config(ctx);
+    char legacy[64];
+    bool yes = el_backend_header_memo(cfg, spelled, real) ||
+               (real && el_config_legacy_backend(cfg, real, legacy, sizeof legacy));
+    asked *v = sep_grow(s->asked, &s->cap_asked, s->n_asked, sizeof *v);
+    if (v) {
+        s->asked = v;
+        s->asked[s->n_asked++] = (asked){target, el_xstrdup(spelled), yes};
+    }
+    return yes;
+}
+
 static enum CXChildVisitResult scan_directive(CXCursor c, CXCursor parent, CXClientData d)
 {
     (void)parent;
@@ -231,27 +272,27 @@ static enum CXChildVisitResult scan_directive(CXCursor c, CXCursor parent, CXCli
     state *s = ((void **)d)[1];
     CXFile file = NULL;
     unsigned off = offset_of(clang_getCursorLocation(c), &file);
-    if (!file)
+    if (!file || (!s->edges_only && !el_applies_at(ctx, clang_getCursorLocation(c))))
         return CXChildVisit_Continue;
     char spelled[PATH_MAX];
     elc_spelling(c, spelled, sizeof spelled);
     CXFile target = clang_getIncludedFile(c);
-    bool eh_h = s->front && strcmp(spelled, s->front) == 0;
-    if (target) {
-        edge *v = sep_grow(s->edges, &s->cap_edges, s->n_edges, sizeof *v);
-        if (v) {
-            s->edges = v;
-            s->edges[s->n_edges++] = (edge){file, target, off, eh_h};
+    if (s->edges_only) {
+        bool eh_h = s->front && strcmp(spelled, s->front) == 0;
+        if (target) {
+            edge *v = sep_grow(s->edges, &s->cap_edges, s->n_edges, sizeof *v);
+            if (v) {
+                s->edges = v;
+                s->edges[s->n_edges++] = (edge){.from = file, .to = target, .offset = off,
+                                                .eh_h = eh_h};
+            }
+            if (eh_h && !s->eh_h)
+                s->eh_h = target;
         }
-        if (eh_h && !s->eh_h)
-            s->eh_h = target;
-    }
-    if (s->edges_only || !el_applies_at(ctx, clang_getCursorLocation(c)))
         return CXChildVisit_Continue;
+    }
     const char *real = el_file_path(ctx, target);
-    char legacy[64];
-    if (el_backend_header_memo(el_ctx_config(ctx), spelled, real) ||
-        (real && el_config_legacy_backend(el_ctx_config(ctx), real, legacy, sizeof legacy)))
+    if (backend_private(ctx, s, spelled, target, real))
         add_include(ctx, s, c, file, target, spelled, real);
     return CXChildVisit_Continue;
 }
@@ -261,11 +302,11 @@ static enum CXChildVisitResult scan_directive(CXCursor c, CXCursor parent, CXCli
  * TU's (every system header's macro definitions) nor a search of the
  * record by file (clang_findIncludesInFile orders entities of different
  * files by their include chains: a fortieth of a cold run).  The edges of
- * the other files are read in end(), only when there is something to fix. */
+ * every file (scan_all_edges) are read in end(), only when there is
+ * something to fix. */
 static void begin(el_ctx *ctx, void *st)
 {
     state *s = st;
-    s->front = el_frontend_include(ctx);
     s->main = clang_getFile(el_tu(ctx), el_main_file(ctx));
 }
 
@@ -305,7 +346,7 @@ static void on_directive(el_ctx *ctx, state *s, CXCursor c)
     if (!v)
         return;
     s->directives = v;
-    s->directives[s->n_directives++] = (edge){f, NULL, off, false};
+    s->directives[s->n_directives++] = (edge){.from = f, .offset = off};
     void *d[2] = {ctx, s};
     scan_directive(c, clang_getNullCursor(), d);
 }
@@ -367,67 +408,140 @@ static void record_ref(el_ctx *ctx, state *s, CXCursor c)
     memset(r, 0, sizeof *r);
     r->file = f;
     r->offset = off;
-    elc_cursor_location(d, &r->decl[0], NULL, NULL);
+    r->decl[0] = sep_cursor_file(d);
     if (clang_getCursorKind(d) != CXCursor_MacroDefinition)
-        elc_cursor_location(clang_getCanonicalCursor(d), &r->decl[1], NULL, NULL);
+        r->decl[1] = sep_cursor_file(clang_getCanonicalCursor(d));
     if (candidate && clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
         clang_getCursorKind(d) == CXCursor_FunctionDecl) {
-        CXCursor call = el_call_of_callee(ctx, c);
+        r->use = c;
+        r->call = el_call_of_callee(ctx, c); /* (the walk's ancestors: now) */
+        r->ask_rewrite = true;
+    }
+}
+
+/* The safety of the rewrite of y's call (or of y, a function named
+ * without a call), EL_FIX_NONE when there is none.  Worked out when
+ * plan_file first asks: only references that need a header that may go
+ * are asked, and a rewrite costs ~35,000 instructions.  (A rewrite
+ * depends on the TU and the cursors alone.) */
+static el_fix_safety rewritten(el_ctx *ctx, state *s, ref *y)
+{
+    if (y->ask_rewrite) {
+        y->ask_rewrite = false;
         if (!s->rw)
             s->rw = el_rewriter_new(el_tu(ctx), el_ctx_config(ctx));
         el_call_rewrite rw;
         /* a call's rename, or a reference's (a table entry, &f: EH102) */
-        if (clang_Cursor_isNull(call) ? el_rewrite_ref(s->rw, c, &rw)
-                                      : el_rewrite_call(s->rw, call, &rw)) {
-            r->rewritten = rw.safety;
+        if (clang_Cursor_isNull(y->call) ? el_rewrite_ref(s->rw, y->use, &rw)
+                                         : el_rewrite_call(s->rw, y->call, &rw)) {
+            y->rewritten = rw.safety;
             el_call_rewrite_clear(&rw);
         }
     }
+    return y->rewritten;
 }
 
 /* ---- the fixes (end) ---------------------------------------------------------- */
 
-static bool set_has(const fileset *s, CXFile f)
+/* The files of the TU as numbers, so following includes is a walk over
+ * arrays: a scan of every edge with clang_File_isEqual at each step cost
+ * O(files x edges) a reach, a twentieth of a cold run.  Two CXFiles are
+ * one file when clang_File_isEqual says so, that is when their (device,
+ * inode) agree: that is the hash. */
+#define NO_FILE UINT_MAX
+
+typedef struct file_node {
+    CXFile file;
+    /* it defines what other files link against: a function (not inline)
+     * or variable defined with external linkage; it holds code: that, or
+     * it is not named as a header and defines a function (a .c
+     * template's static kernels).  Outside the system headers. */
+    bool exported, code;
+} file_node;
+
+typedef struct graph {
+    file_node *files;         /* id -> the file */
+    size_t n, cap;
+    unsigned *slots;          /* open addressing: 1 + id, 0 empty */
+    size_t n_slots;
+    size_t *first;            /* id -> its edges: out[first[id] .. first[id + 1]) */
+    size_t *out;              /* edge indices, in the order of s->edges */
+} graph;
+
+static size_t file_hash(CXFile f)
 {
-    for (size_t i = 0; i < s->n; i++)
-        if (clang_File_isEqual(s->v[i], f))
-            return true;
-    return false;
+    CXFileUniqueID u;
+    if (clang_getFileUniqueID(f, &u) != 0)
+        return 0;
+    return (size_t)(u.data[0] * 0x9E3779B97F4A7C15ull ^ u.data[1] * 0xC2B2AE3D27D4EB4Full);
+}
+
+/* The id of f (a new one when it is new); NO_FILE for NULL. */
+static unsigned file_id(graph *g, CXFile f)
+{
+    if (!f)
+        return NO_FILE;
+    if (2 * (g->n + 1) > g->n_slots) {
+        size_t n_slots = g->n_slots ? 2 * g->n_slots : 256;
+        unsigned *v = el_xcalloc(n_slots, sizeof *v);
+        for (size_t i = 0; i < g->n; i++) {
+            size_t h = file_hash(g->files[i].file) & (n_slots - 1);
+            while (v[h])
+                h = (h + 1) & (n_slots - 1);
+            v[h] = (unsigned)i + 1;
+        }
+        free(g->slots);
+        g->slots = v;
+        g->n_slots = n_slots;
+    }
+    size_t h = file_hash(f) & (g->n_slots - 1);
+    for (; g->slots[h]; h = (h + 1) & (g->n_slots - 1))
+        if (clang_File_isEqual(g->files[g->slots[h] - 1].file, f))
+            return g->slots[h] - 1;
+    el_grow(&g->files, &g->cap, g->n + 1, sizeof *g->files);
+    g->files[g->n] = (file_node){f, false, false};
+    g->slots[h] = (unsigned)++g->n;
+    return g->slots[h] - 1;
+}
+
+/* A set of files: a flag per id. */
+typedef struct fileset {
+    unsigned char *in;
+} fileset;
+
+static bool set_has(const fileset *s, unsigned f)
+{
+    return f != NO_FILE && s->in[f];
+}
+
+static fileset fileset_new(const graph *g)
+{
+    return (fileset){el_xcalloc(g->n + 1, 1)};
 }
 
 /* Is edge e one of the backend includes (of any file)? */
 static bool backend_edge(const state *s, const edge *e)
 {
     for (size_t i = 0; i < s->n_incs; i++)
-        if (clang_File_isEqual(s->incs[i].file, e->from) && s->incs[i].begin <= e->offset &&
+        if (s->incs[i].file_id == e->from_id && s->incs[i].begin <= e->offset &&
             e->offset < s->incs[i].end)
             return true;
     return false;
 }
 
-/* Add f unless it is there; false when it could not be added. */
-static bool set_add(fileset *s, CXFile f)
-{
-    if (set_has(s, f))
-        return true;
-    CXFile *v = sep_grow(s->v, &s->cap, s->n, sizeof *v);
-    if (!v)
-        return false;
-    s->v = v;
-    s->v[s->n++] = f;
-    return true;
-}
-
 /* Add f and everything it includes, transitively; not through backend
  * includes when `sure` (what a file may count on keeping: another backend
  * include may go too, or sit in an #if of its header). */
-static void reach(const state *s, fileset *out, CXFile f, bool sure)
+static void reach(const state *s, const graph *g, fileset *out, unsigned f, bool sure)
 {
-    if (!f || set_has(out, f) || !set_add(out, f))
+    if (f == NO_FILE || out->in[f])
         return;
-    for (size_t i = 0; i < s->n_edges; i++)
-        if (clang_File_isEqual(s->edges[i].from, f) && !(sure && backend_edge(s, &s->edges[i])))
-            reach(s, out, s->edges[i].to, sure);
+    out->in[f] = 1;
+    for (size_t k = g->first[f]; k < g->first[f + 1]; k++) {
+        const edge *e = &s->edges[g->out[k]];
+        if (!(sure && e->backend))
+            reach(s, g, out, e->to_id, sure);
+    }
 }
 
 /* Does the reference need a file of `only` (every declaration it has is
@@ -436,21 +550,21 @@ static bool needs(const ref *r, const fileset *only)
 {
     bool any = false;
     for (int k = 0; k < 2; k++) {
-        if (!r->decl[k])
+        if (r->decl_id[k] == NO_FILE)
             continue;
-        if (!set_has(only, r->decl[k]))
+        if (!set_has(only, r->decl_id[k]))
             return false;
         any = true;
     }
     return any;
 }
 
-/* A top-level declaration that is code (state.exported, state.code). */
+/* A top-level declaration that is code (file_node.exported, .code). */
 static enum CXChildVisitResult find_code(CXCursor c, CXCursor parent, CXClientData d)
 {
     (void)parent;
     el_ctx *ctx = ((void **)d)[0];
-    state *s = ((void **)d)[1];
+    graph *g = ((void **)d)[1];
     enum CXCursorKind k = clang_getCursorKind(c);
     bool function = k == CXCursor_FunctionDecl && clang_isCursorDefinition(c) &&
                     !clang_Cursor_isFunctionInlined(c);
@@ -462,15 +576,65 @@ static enum CXChildVisitResult find_code(CXCursor c, CXCursor parent, CXClientDa
         return CXChildVisit_Continue;
     CXFile f = NULL;
     clang_getExpansionLocation(loc, &f, NULL, NULL, NULL);
-    if (!f)
+    unsigned id = file_id(g, f);
+    if (id == NO_FILE)
         return CXChildVisit_Continue;
     bool exported = clang_getCursorLinkage(c) == CXLinkage_External;
     if (exported)
-        set_add(&s->exported, f);
+        g->files[id].exported = true;
     const char *path = el_file_path(ctx, f);
     if (exported || (function && path && !el_path_is_header(path)))
-        set_add(&s->code, f);
+        g->files[id].code = true;
     return CXChildVisit_Continue;
+}
+
+/* The graph of the TU's includes: every file an edge, include or
+ * reference names gets its id, the files that hold code are found, then
+ * the edges are grouped by file. */
+static void build_graph(el_ctx *ctx, state *s, graph *g)
+{
+    for (size_t i = 0; i < s->n_edges; i++) {
+        s->edges[i].from_id = file_id(g, s->edges[i].from);
+        s->edges[i].to_id = file_id(g, s->edges[i].to);
+    }
+    for (size_t i = 0; i < s->n_incs; i++) {
+        s->incs[i].file_id = file_id(g, s->incs[i].file);
+        s->incs[i].target_id = file_id(g, s->incs[i].target);
+    }
+    for (size_t i = 0; i < s->n_refs; i++) {
+        s->refs[i].file_id = file_id(g, s->refs[i].file);
+        for (int k = 0; k < 2; k++)
+            s->refs[i].decl_id[k] = file_id(g, s->refs[i].decl[k]);
+    }
+    s->eh_h_id = file_id(g, s->eh_h);
+    void *d[2] = {ctx, g};
+    clang_visitChildren(clang_getTranslationUnitCursor(el_tu(ctx)), find_code, d);
+    g->first = el_xcalloc(g->n + 2, sizeof *g->first);
+    g->out = el_xcalloc(s->n_edges + 1, sizeof *g->out);
+    for (size_t i = 0; i < s->n_edges; i++) {
+        edge *e = &s->edges[i];
+        e->backend = backend_edge(s, e);
+        if (e->from_id != NO_FILE)
+            g->first[e->from_id + 1]++;
+    }
+    for (size_t k = 0; k < g->n; k++)
+        g->first[k + 1] += g->first[k];
+    g->first[g->n + 1] = g->first[g->n];
+    size_t *fill = el_xcalloc(g->n + 1, sizeof *fill);
+    for (size_t i = 0; i < s->n_edges; i++) {
+        unsigned f = s->edges[i].from_id;
+        if (f != NO_FILE)
+            g->out[g->first[f] + fill[f]++] = i;
+    }
+    free(fill);
+}
+
+static void graph_free(graph *g)
+{
+    free(g->files);
+    free(g->slots);
+    free(g->first);
+    free(g->out);
 }
 
 /* Does removing x lose code, or leave code the walk did not see?  The
@@ -479,18 +643,16 @@ static enum CXChildVisitResult find_code(CXCursor c, CXCursor parent, CXClientDa
  * that f reads otherwise and that is not linted (its references are
  * unknown: a .c template included after x may use what x brings).  A
  * header's static helpers are neither: unused, they go with the include. */
-static bool touches_code(el_ctx *ctx, const state *s, CXFile f, const fileset *from_f,
+static bool touches_code(el_ctx *ctx, const graph *g, unsigned f, const fileset *from_f,
                          const fileset *mine)
 {
-    for (size_t k = 0; k < s->exported.n; k++)
-        if (set_has(mine, s->exported.v[k]))
+    for (size_t k = 0; k < g->n; k++)
+        if (g->files[k].exported && mine->in[k])
             return true;
-    for (size_t k = 0; k < s->code.n; k++) {
-        CXFile c = s->code.v[k];
-        if (!clang_File_isEqual(c, f) && !set_has(mine, c) && set_has(from_f, c) &&
-            el_file_class_of(ctx, c, NULL) == EL_FILE_EXTERNAL)
+    for (size_t k = 0; k < g->n; k++)
+        if (g->files[k].code && k != f && !mine->in[k] && from_f->in[k] &&
+            el_file_class_of(ctx, g->files[k].file, NULL) == EL_FILE_EXTERNAL)
             return true;
-    }
     return false;
 }
 
@@ -498,117 +660,106 @@ static bool touches_code(el_ctx *ctx, const state *s, CXFile f, const fileset *f
  * include: that file does not reach what it names through its own
  * includes (a .c template relies on its includer's)?  *memo caches the
  * last file's reach. */
-static bool relies_on_includer(const state *s, const ref *y, fileset *memo, CXFile *memo_of)
+static bool relies_on_includer(const state *s, const graph *g, const ref *y, fileset *memo,
+                               unsigned *memo_of)
 {
-    if (!*memo_of || !clang_File_isEqual(*memo_of, y->file)) {
-        memo->n = 0;
-        reach(s, memo, y->file, false);
-        *memo_of = y->file;
+    if (*memo_of != y->file_id) {
+        memset(memo->in, 0, g->n + 1);
+        reach(s, g, memo, y->file_id, false);
+        *memo_of = y->file_id;
     }
     return !needs(y, memo);
 }
 
 /* Decide which backend includes of file f can go, and their safety. */
-static void plan_file(el_ctx *ctx, state *s, CXFile f)
+static void plan_file(el_ctx *ctx, state *s, const graph *g, CXFile file, unsigned f)
 {
     /* kept: the file itself, what its other includes bring, <eh/eh.h> */
-    bool *kept = calloc(s->n_incs + 1, sizeof *kept);
-    if (!kept)
-        return;
+    bool *kept = el_xcalloc(s->n_incs + 1, sizeof *kept);
+    fileset from_f = fileset_new(g), memo = fileset_new(g), avail = fileset_new(g),
+            mine = fileset_new(g), only = fileset_new(g);
     for (size_t i = 0; i < s->n_incs; i++) {
         inc *x = &s->incs[i];
-        if (!clang_File_isEqual(x->file, f))
+        if (x->file_id != f)
             continue;
         x->fixable = x->target && x->line_ok;
         kept[i] = !x->fixable;
     }
-    CXSourceRangeList *skipped = clang_getSkippedRanges(el_tu(ctx), f);
+    CXSourceRangeList *skipped = clang_getSkippedRanges(el_tu(ctx), file);
     bool has_skipped = skipped && skipped->count > 0;
     if (skipped)
         clang_disposeSourceRangeList(skipped);
-    fileset from_f = {0}, memo = {0};
-    CXFile memo_of = NULL;
-    reach(s, &from_f, f, false);
+    unsigned memo_of = NO_FILE;
+    reach(s, g, &from_f, f, false);
     for (bool changed = true; changed;) {
         changed = false;
-        fileset avail = {0};
-        avail.v = sep_grow(NULL, &avail.cap, 0, sizeof *avail.v);
-        if (!avail.v)
-            break;
-        avail.v[avail.n++] = f; /* f itself, not what it includes */
+        memset(avail.in, 0, g->n + 1);
+        avail.in[f] = 1; /* f itself, not what it includes */
         /* the file's own includes that stay (its backend includes that
          * stay too); beyond them, not through other files' backend
          * includes */
-        for (size_t e = 0; e < s->n_edges; e++) {
-            if (!clang_File_isEqual(s->edges[e].from, f))
-                continue;
+        for (size_t k = g->first[f]; k < g->first[f + 1]; k++) {
+            const edge *e = &s->edges[g->out[k]];
             bool is_candidate = false;
             for (size_t i = 0; i < s->n_incs && !is_candidate; i++)
-                is_candidate = !kept[i] && clang_File_isEqual(s->incs[i].file, f) &&
-                               s->incs[i].begin <= s->edges[e].offset &&
-                               s->edges[e].offset < s->incs[i].end;
+                is_candidate = !kept[i] && s->incs[i].file_id == f &&
+                               s->incs[i].begin <= e->offset && e->offset < s->incs[i].end;
             if (!is_candidate)
-                reach(s, &avail, s->edges[e].to, true);
+                reach(s, g, &avail, e->to_id, true);
         }
-        reach(s, &avail, s->eh_h, true);
+        reach(s, g, &avail, s->eh_h_id, true);
         for (size_t i = 0; i < s->n_incs && !changed; i++) {
             inc *x = &s->incs[i];
-            if (kept[i] || !clang_File_isEqual(x->file, f))
+            if (kept[i] || x->file_id != f)
                 continue;
-            fileset mine = {0}, only = {0};
-            reach(s, &mine, x->target, false);
-            for (size_t k = 0; k < mine.n; k++) {
-                if (set_has(&avail, mine.v[k]))
-                    continue;
-                CXFile *v = sep_grow(only.v, &only.cap, only.n, sizeof *v);
-                if (!v)
-                    continue;
-                only.v = v;
-                only.v[only.n++] = mine.v[k];
-            }
+            memset(mine.in, 0, g->n + 1);
+            reach(s, g, &mine, x->target_id, false);
+            for (size_t k = 0; k < g->n; k++)
+                only.in[k] = mine.in[k] && !avail.in[k];
             /* a header's include: other translation units may need what it
              * brings (through the header's macros, say) */
-            bool header = is_header(ctx, s, f);
+            bool header = is_header(ctx, s, file);
             x->safety = has_skipped || header ? EL_FIX_UNSAFE : EL_FIX_SAFE;
-            if (touches_code(ctx, s, f, &from_f, &mine)) {
+            if (touches_code(ctx, g, f, &from_f, &mine)) {
                 kept[i] = true;
                 x->fixable = false;
                 changed = true;
             }
             for (size_t r = 0; r < s->n_refs && !changed; r++) {
-                const ref *y = &s->refs[r];
-                bool counts = clang_File_isEqual(y->file, f) || header ||
-                              (set_has(&from_f, y->file) && !set_has(&only, y->file) &&
-                               relies_on_includer(s, y, &memo, &memo_of));
+                ref *y = &s->refs[r];
+                bool counts = y->file_id == f || header ||
+                              (set_has(&from_f, y->file_id) && !set_has(&only, y->file_id) &&
+                               relies_on_includer(s, g, y, &memo, &memo_of));
                 if (!counts || !needs(y, &only))
                     continue;
-                if (y->rewritten == EL_FIX_NONE) { /* (a file without backend includes: none) */
+                el_fix_safety safety = rewritten(ctx, s, y);
+                if (safety == EL_FIX_NONE) { /* (a file without backend includes: none) */
                     kept[i] = true; /* still used: stays, and keeps what it brings */
                     x->fixable = false;
                     changed = true;
                     break;
                 }
-                x->safety = el_fix_safety_worst(x->safety, y->rewritten);
+                x->safety = el_fix_safety_worst(x->safety, safety);
             }
-            free(mine.v);
-            free(only.v);
         }
-        free(avail.v);
     }
-    free(from_f.v);
-    free(memo.v);
+    free(from_f.in);
+    free(memo.in);
+    free(avail.in);
+    free(mine.in);
+    free(only.in);
     free(kept);
 }
 
-static void fix_file(el_ctx *ctx, state *s, CXFile f)
+static void fix_file(el_ctx *ctx, state *s, const graph *g, CXFile file, unsigned f)
 {
     CXTranslationUnit tu = el_tu(ctx);
-    plan_file(ctx, s, f);
+    plan_file(ctx, s, g, file, f);
     /* the first fixable include, the carrier of <eh/eh.h> */
     inc *first = NULL, *carrier = NULL;
     for (size_t i = 0; i < s->n_incs; i++) {
         inc *x = &s->incs[i];
-        if (!clang_File_isEqual(x->file, f) || !x->fixable)
+        if (x->file_id != f || !x->fixable)
             continue;
         if (!first || x->begin < first->begin)
             first = x;
@@ -620,21 +771,21 @@ static void fix_file(el_ctx *ctx, state *s, CXFile f)
     /* the frontend include there already: before the first, or with no
      * code between; with none to add, every fix removes its line */
     bool have = !s->front;
-    for (size_t e = 0; first && e < s->n_edges && !have; e++) {
-        const edge *g = &s->edges[e];
-        if (!g->eh_h || !clang_File_isEqual(g->from, f))
+    for (size_t k = g->first[f]; first && k < g->first[f + 1] && !have; k++) {
+        const edge *e = &s->edges[g->out[k]];
+        if (!e->eh_h)
             continue;
-        have = g->offset < first->begin;
+        have = e->offset < first->begin;
         if (!have) {
             have = true;
             for (size_t r = 0; r < s->n_refs && have; r++)
-                have = !(clang_File_isEqual(s->refs[r].file, f) &&
-                         s->refs[r].offset > first->begin && s->refs[r].offset < g->offset);
+                have = !(s->refs[r].file_id == f && s->refs[r].offset > first->begin &&
+                         s->refs[r].offset < e->offset);
         }
     }
     for (size_t i = 0; i < s->n_incs; i++) {
         inc *x = &s->incs[i];
-        if (!clang_File_isEqual(x->file, f))
+        if (x->file_id != f)
             continue;
         el_report(ctx, x->cur, "%s", x->msg);
         if (!x->fixable)
@@ -652,14 +803,14 @@ static void fix_file(el_ctx *ctx, state *s, CXFile f)
         bool ok = true;
         if (!have) {
             char *text = el_xasprintf("#include <%s>", s->front);
-            ok = el_fix_replace(ctx, clang_getRange(clang_getLocationForOffset(tu, f, carrier->begin),
-                                                    clang_getLocationForOffset(tu, f, carrier->end)),
+            ok = el_fix_replace(ctx, clang_getRange(clang_getLocationForOffset(tu, file, carrier->begin),
+                                                    clang_getLocationForOffset(tu, file, carrier->end)),
                                 text);
             free(text);
         }
         if (ok && (have || x != carrier))
-            el_fix_replace(ctx, clang_getRange(clang_getLocationForOffset(tu, f, x->line_begin),
-                                               clang_getLocationForOffset(tu, f, x->line_end)),
+            el_fix_replace(ctx, clang_getRange(clang_getLocationForOffset(tu, file, x->line_begin),
+                                               clang_getLocationForOffset(tu, file, x->line_end)),
                            "");
     }
 }
@@ -668,25 +819,28 @@ static void end(el_ctx *ctx, void *st)
 {
     state *s = st;
     directives_done(ctx, s);
+    graph g = {0};
     if (s->n_incs) {
+        front_include(ctx, s);
         scan_all_edges(ctx, s);
-        void *d[2] = {ctx, s};
-        clang_visitChildren(clang_getTranslationUnitCursor(el_tu(ctx)), find_code, d);
+        build_graph(ctx, s, &g);
     }
     /* file by file, in the order their includes came */
     for (size_t i = 0; i < s->n_incs; i++) {
         bool seen = false;
         for (size_t k = 0; k < i && !seen; k++)
-            seen = clang_File_isEqual(s->incs[k].file, s->incs[i].file);
+            seen = s->incs[k].file_id == s->incs[i].file_id;
         if (!seen)
-            fix_file(ctx, s, s->incs[i].file);
+            fix_file(ctx, s, &g, s->incs[i].file, s->incs[i].file_id);
     }
+    graph_free(&g);
+    for (size_t i = 0; i < s->n_asked; i++)
+        free(s->asked[i].spelled);
+    free(s->asked);
     free(s->incs);
     free(s->edges);
     free(s->refs);
     free(s->directives);
-    free(s->exported.v);
-    free(s->code.v);
     el_rewriter_free(s->rw);
 }
 

@@ -560,10 +560,11 @@ static void on_macro(el_ctx *ctx, state *s, CXCursor c)
     CXCursor d = clang_getCursorReferenced(c);
     if (clang_getCursorKind(d) != CXCursor_MacroDefinition)
         return;
-    if (on_directive_line(ctx, clang_getCursorLocation(c)))
-        return;
+    /* (the verdict first: it is kept per macro, while the line needs the
+     * file's text) */
     char backend[64], name[256], msg[1024];
-    if (backend_decl(ctx, s, d, backend, sizeof backend) == NOT_BACKEND)
+    if (backend_decl(ctx, s, d, backend, sizeof backend) == NOT_BACKEND ||
+        on_directive_line(ctx, clang_getCursorLocation(c)))
         return;
     elc_spelling(c, name, sizeof name);
     if (backend[0])

@@ -23,6 +23,24 @@ static bool ident_char(char c)
     return ident_start(c) || (c >= '0' && c <= '9');
 }
 
+/* The end of the logical line holding text[from] (its newline, or size):
+ * the first newline at or after `from` not escaped by a backslash.
+ * (memchr: this runs over every linted file of every TU.) */
+static size_t line_end_from(const char *text, size_t size, size_t from)
+{
+    size_t e = from;
+    while (e < size) {
+        const char *nl = memchr(text + e, '\n', size - e);
+        if (!nl)
+            return size;
+        e = (size_t)(nl - text);
+        if (e == 0 || text[e - 1] != '\\')
+            return e;
+        e++;
+    }
+    return e;
+}
+
 /* Quick look at the text: a line `# if...` / `# elif...` naming a backend
  * macro.  False positives (a comment) are sorted out by the tokens. */
 static bool maybe_has_conditional(const el_config *cfg, const char *text, size_t size)
@@ -40,10 +58,7 @@ static bool maybe_has_conditional(const el_config *cfg, const char *text, size_t
             directive = (size - j >= 2 && strncmp(text + j, "if", 2) == 0) ||
                         (size - j >= 4 && strncmp(text + j, "elif", 4) == 0);
         }
-        /* to the end of the logical line */
-        size_t end = j;
-        while (end < size && !(text[end] == '\n' && (end == 0 || text[end - 1] != '\\')))
-            end++;
+        size_t end = line_end_from(text, size, j);
         if (directive) {
             for (size_t k = j; k < end;) {
                 if (ident_start(text[k]) && (k == 0 || !ident_char(text[k - 1]))) {
@@ -97,10 +112,7 @@ typedef struct directive {
 
 static unsigned logical_line_end(const char *text, size_t size, unsigned from)
 {
-    size_t e = from;
-    while (e < size && !(text[e] == '\n' && (e == 0 || text[e - 1] != '\\')))
-        e++;
-    return (unsigned)e;
+    return (unsigned)line_end_from(text, size, from);
 }
 
 /* The macro an include guard tests: `#ifndef X` or `#if !defined X` /
@@ -137,6 +149,40 @@ static bool first_token_is(CXTranslationUnit tu, CXToken *t, const directive *d,
     return false;
 }
 
+/* The file's skipped ranges as byte offsets, read when first needed
+ * (clang_getSkippedRanges looks at every skipped range of the TU, system
+ * headers' too: most files have no conditional that asks). */
+typedef struct skipped_ranges {
+    bool read;
+    unsigned n;
+    unsigned (*v)[2];
+} skipped_ranges;
+
+/* Does a skipped range reach from (at most) `opener` to `off`: the
+ * directive at off sits in a branch the preprocessor skipped? */
+static bool in_skipped(CXTranslationUnit tu, CXFile f, skipped_ranges *sk, unsigned opener,
+                       unsigned off)
+{
+    if (!sk->read) {
+        sk->read = true;
+        CXSourceRangeList *l = clang_getSkippedRanges(tu, f);
+        sk->v = l && l->count ? calloc(l->count, sizeof *sk->v) : NULL;
+        for (unsigned r = 0; sk->v && r < l->count; r++) {
+            clang_getSpellingLocation(clang_getRangeStart(l->ranges[r]), NULL, NULL, NULL,
+                                      &sk->v[r][0]);
+            clang_getSpellingLocation(clang_getRangeEnd(l->ranges[r]), NULL, NULL, NULL,
+                                      &sk->v[r][1]);
+        }
+        sk->n = sk->v ? l->count : 0;
+        if (l)
+            clang_disposeSourceRangeList(l);
+    }
+    for (unsigned r = 0; r < sk->n; r++)
+        if (sk->v[r][0] <= opener && off < sk->v[r][1])
+            return true;
+    return false;
+}
+
 void bb_scan_conditionals(el_ctx *ctx, CXFile f)
 {
     CXTranslationUnit tu = el_tu(ctx);
@@ -155,7 +201,6 @@ void bb_scan_conditionals(el_ctx *ctx, CXFile f)
     clang_tokenize(tu, all, &t, &nt);
     if (!t)
         return;
-    CXSourceRangeList *skipped = clang_getSkippedRanges(tu, f);
 
     /* every directive of the file, in order */
     directive *ds = calloc(nt + 1, sizeof *ds);
@@ -195,6 +240,7 @@ void bb_scan_conditionals(el_ctx *ctx, CXFile f)
      * evaluated itself: only the enclosing branch decides.) */
     unsigned *open = calloc(nd + 1, sizeof *open);
     unsigned depth = 0;
+    skipped_ranges skipped = {0};
     for (unsigned i = 0; open && i < nd; i++) {
         const directive *d = &ds[i];
         const char *n = d->name;
@@ -204,23 +250,14 @@ void bb_scan_conditionals(el_ctx *ctx, CXFile f)
         unsigned off = token_offset(tu, t[d->hash]);
         /* the enclosing branch: for #elif/#else that of the #if's parent */
         unsigned parent_depth = next_branch && depth > 0 ? depth - 1 : depth;
-        bool dead = false;
-        if (parent_depth > 0) {
-            unsigned opener = open[parent_depth - 1];
-            for (unsigned r = 0; skipped && r < skipped->count && !dead; r++) {
-                unsigned a = 0, b = 0;
-                clang_getSpellingLocation(clang_getRangeStart(skipped->ranges[r]), NULL, NULL, NULL, &a);
-                clang_getSpellingLocation(clang_getRangeEnd(skipped->ranges[r]), NULL, NULL, NULL, &b);
-                dead = a <= opener && off < b;
-            }
-        }
+        unsigned opener = parent_depth > 0 ? open[parent_depth - 1] : 0;
         if (opens)
             open[depth++] = off;
         else if (next_branch && depth > 0)
             open[depth - 1] = off;
         else if (strcmp(n, "endif") == 0 && depth > 0)
             depth--;
-        if ((!opens && !next_branch) || strcmp(n, "else") == 0 || dead)
+        if ((!opens && !next_branch) || strcmp(n, "else") == 0)
             continue;
         /* the include guard: first directive, and the next defines it */
         char guard[256];
@@ -244,14 +281,13 @@ void bb_scan_conditionals(el_ctx *ctx, CXFile f)
                 len += (size_t)snprintf(macros + len, sizeof macros - len, "%s'%s'",
                                         len ? ", " : "", id);
         }
-        if (count)
+        if (count && !(parent_depth > 0 && in_skipped(tu, f, &skipped, opener, off)))
             el_report_loc(ctx, clang_getTokenLocation(tu, t[at]),
                           "#%s on backend macro%s %s: frontend code must behave the same on "
                           "every backend", n, count > 1 ? "s" : "", macros);
     }
     free(open);
     free(ds);
-    if (skipped)
-        clang_disposeSourceRangeList(skipped);
+    free(skipped.v);
     clang_disposeTokens(tu, t, nt);
 }
