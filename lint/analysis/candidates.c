@@ -28,7 +28,7 @@ bool sf_candidates_enter(el_ctx *ctx, sf_candidates *cs, CXCursor c)
         CXCursor outer;
         if (clang_isCursorDefinition(c) && !el_enclosing_function(ctx, &outer)) {
             cs->n = 0;
-            cs->applies = el_applies_at(ctx, clang_getCursorLocation(c));
+            cs->applies = el_applies_to(ctx, c);
         }
         return false;
     }

@@ -13,10 +13,24 @@
 #include "path.h"
 #include "strbuf.h"
 
-/* As EH101 reads an include (backend_include.c on_directive,
- * add_include): a backend header, or a legacy backend's file, unless it
- * is the includer's own legacy backend's. */
-static bool names_backend_header(const el_config *cfg, const char *dir, const char *own,
+bool el_include_is_backend_private(const el_config *cfg, const char *spelled, const char *real)
+{
+    char legacy[64];
+    return el_backend_header_memo(cfg, spelled, real) ||
+           (real && el_config_legacy_backend(cfg, real, legacy, sizeof legacy));
+}
+
+bool el_same_legacy_backend(const el_config *cfg, const char *a, const char *b)
+{
+    char ba[64], bb[64];
+    return a && b && el_config_legacy_backend(cfg, a, ba, sizeof ba) &&
+           el_config_legacy_backend(cfg, b, bb, sizeof bb) && strcmp(ba, bb) == 0;
+}
+
+/* The include `name` of the file at `path` (in dir), as EH101 reads it
+ * (backend_include.c): backend-private, and not the includer's own
+ * legacy backend's header. */
+static bool names_backend_header(const el_config *cfg, const char *path, const char *dir,
                                  bool angled, const char *name, size_t len)
 {
     char *spelled = el_xstrndup(name, len);
@@ -26,10 +40,8 @@ static bool names_backend_header(const el_config *cfg, const char *dir, const ch
         real = el_path_real(near);
         free(near);
     }
-    char backend[64] = "";
-    bool legacy = real && el_config_legacy_backend(cfg, real, backend, sizeof backend);
-    bool yes = (el_backend_header_memo(cfg, spelled, real) || legacy) &&
-               !(legacy && own[0] && strcmp(backend, own) == 0);
+    bool yes = el_include_is_backend_private(cfg, spelled, real) &&
+               !el_same_legacy_backend(cfg, real, path);
     free(real);
     free(spelled);
     return yes;
@@ -44,9 +56,7 @@ bool el_includes_backend_header(const char *path, const el_config *cfg)
     }
     size_t n = b.n;
     const char *text = el_buf_str(&b);
-    char *dir = el_path_dirname(path), own[64] = "";
-    if (!el_config_legacy_backend(cfg, path, own, sizeof own))
-        own[0] = '\0';
+    char *dir = el_path_dirname(path);
     bool yes = false;
     for (size_t i = 0; i < n && !yes;) {
         const char *nl = memchr(text + i, '\n', n - i);
@@ -56,7 +66,7 @@ bool el_includes_backend_header(const char *path, const el_config *cfg)
         size_t len = 0;
         if (memchr(text + i, '#', end - i) &&
             el_include_line(text + i, end - i, &angled, &name, &len))
-            yes = names_backend_header(cfg, dir, own, angled, name, len);
+            yes = names_backend_header(cfg, path, dir, angled, name, len);
         i = end + 1;
     }
     free(dir);

@@ -17,6 +17,15 @@
 
 #include "config.h"
 
+/* EH101's question about an #include written `spelled` that resolves to
+ * `real` (NULL: not found): a backend header, or a file of a legacy
+ * backend directory. */
+bool el_include_is_backend_private(const el_config *cfg, const char *spelled, const char *real);
+/* Files a and b (NULL: none) are of the same legacy backend directory: a
+ * file including its own legacy backend's header is not EH101's. */
+bool el_same_legacy_backend(const el_config *cfg, const char *a, const char *b);
+/* The text of the file at path includes what EH101 reads as a backend
+ * include (the two above). */
 bool el_includes_backend_header(const char *path, const el_config *cfg);
 
 #endif

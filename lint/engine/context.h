@@ -51,6 +51,7 @@ struct el_ctx {
      * rules ask for the file of that location again and again. */
     CXSourceLocation here;
     CXFile here_file;
+    CXCursor here_cursor; /* the cursor visited last, at `here` */
     /* the linted files' offset ranges: most locations' file without
      * asking libclang (file_offsets.h) */
     el_file_offsets offsets;

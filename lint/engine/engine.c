@@ -457,6 +457,7 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
     }
     ctx->here = loc;
     ctx->here_file = f;
+    ctx->here_cursor = c;
     if (kind == CXCursor_MacroExpansion && ctx->depth == 0)
         elc_macro_spans_feed(ctx->macro_spans, c);
     dispatch(w, c, kind, false);

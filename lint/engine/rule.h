@@ -178,6 +178,9 @@ bool el_is_linted(el_ctx *ctx, CXSourceLocation loc);
 /* True when findings of the running rule at this location would be
  * reported (linted file of a class the rule applies to). */
 bool el_applies_at(el_ctx *ctx, CXSourceLocation loc);
+/* The same for cursor c's location; for the cursor being visited (an
+ * on_cursor hook's), without asking libclang its location again. */
+bool el_applies_to(el_ctx *ctx, CXCursor c);
 /* "frontend", "backend", "core", "external". */
 const char *el_file_class_name(el_file_class c);
 

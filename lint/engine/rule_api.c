@@ -164,9 +164,8 @@ bool el_rule_applies(const el_source *src, int meta)
     return rs->enabled && (rs->applies & (EL_APPLIES(src->cls) | EL_APPLIES_PROJECT));
 }
 
-bool el_applies_at(el_ctx *ctx, CXSourceLocation loc)
+static bool applies_in(el_ctx *ctx, CXFile f)
 {
-    CXFile f = expansion_file(ctx, loc);
     if (!f)
         return false;
     el_file_slot *s = el_ctx_slot(ctx, f);
@@ -174,6 +173,18 @@ bool el_applies_at(el_ctx *ctx, CXSourceLocation loc)
     if (s->source < 0 || meta < 0)
         return false;
     return el_rule_applies(&ctx->sources->v[s->source], meta);
+}
+
+bool el_applies_at(el_ctx *ctx, CXSourceLocation loc)
+{
+    return applies_in(ctx, expansion_file(ctx, loc));
+}
+
+bool el_applies_to(el_ctx *ctx, CXCursor c)
+{
+    bool here = ctx->here_file && c.kind == ctx->here_cursor.kind && c.xdata == ctx->here_cursor.xdata &&
+                memcmp(c.data, ctx->here_cursor.data, sizeof c.data) == 0;
+    return here ? applies_in(ctx, ctx->here_file) : el_applies_at(ctx, clang_getCursorLocation(c));
 }
 
 /* ---- reporting ----------------------------------------------------------- */

@@ -381,7 +381,7 @@ static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
         return;
     }
     /* a DeclRefExpr or a MemberRefExpr: a predicate, a backend variable? */
-    if ((s->predicates.n || s->variables.n) && el_applies_at(ctx, clang_getCursorLocation(c)))
+    if ((s->predicates.n || s->variables.n) && el_applies_to(ctx, c))
         bb_check_reference(ctx, &s->predicates, &s->variables, c);
     if (clang_getCursorKind(c) == CXCursor_MemberRefExpr)
         return;
@@ -408,7 +408,7 @@ static void on_leave(el_ctx *ctx, void *st, CXCursor c)
         !clang_isCursorDefinition(c))
         return;
     s->saw_name = false;
-    if (el_applies_at(ctx, clang_getCursorLocation(c)))
+    if (el_applies_to(ctx, c))
         analyze_function(ctx, s, c);
 }
 

@@ -122,7 +122,7 @@ static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
      * first: most cursors are uses) */
     if (k != CXCursor_FunctionDecl && k != CXCursor_VarDecl && (!s->in_legacy || s->used[0]))
         return;
-    if (!el_applies_at(ctx, clang_getCursorLocation(c)))
+    if (!el_applies_to(ctx, c))
         return;
     if (k == CXCursor_FunctionDecl || k == CXCursor_VarDecl) {
         bool named = on_definition(ctx, c);
@@ -147,7 +147,7 @@ static void on_leave(el_ctx *ctx, void *st, CXCursor c)
     state *s = st;
     if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !s->in_legacy || el_depth(ctx) != 0)
         return;
-    if (s->used[0] && !s->named && el_applies_at(ctx, clang_getCursorLocation(c))) {
+    if (s->used[0] && !s->named && el_applies_to(ctx, c)) {
         char name[256], dir[256];
         elc_spelling(c, name, sizeof name);
         el_report(ctx, c, "function '%s' of a legacy backend directory uses backend symbols "

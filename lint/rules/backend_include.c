@@ -191,13 +191,9 @@ static void add_include(el_ctx *ctx, state *s, CXCursor c, CXFile file, CXFile t
                         const char *spelled, const char *real)
 {
     const el_config *cfg = el_ctx_config(ctx);
-    char backend[64] = "", own[64] = "";
+    char backend[64] = "";
     /* a legacy backend directory's file including its own header */
-    const char *self = el_file_path(ctx, file);
-    bool same_legacy = real && self && el_config_legacy_backend(cfg, real, backend, sizeof backend) &&
-                       el_config_legacy_backend(cfg, self, own, sizeof own) &&
-                       strcmp(backend, own) == 0;
-    if (same_legacy)
+    if (el_same_legacy_backend(cfg, real, el_file_path(ctx, file)))
         return;
     inc *v = sep_grow(s->incs, &s->cap_incs, s->n_incs, sizeof *v);
     if (!v)
@@ -248,10 +244,7 @@ static bool backend_private(el_ctx *ctx, state *s, const char *spelled, CXFile t
     for (size_t i = 0; i < s->n_asked; i++)
         if (s->asked[i].target == target && strcmp(s->asked[i].spelled, spelled) == 0)
             return s->asked[i].yes;
-    const el_config *cfg = el_ctx_config(ctx);
-    char legacy[64];
-    bool yes = el_backend_header_memo(cfg, spelled, real) ||
-               (real && el_config_legacy_backend(cfg, real, legacy, sizeof legacy));
+    bool yes = el_include_is_backend_private(el_ctx_config(ctx), spelled, real);
     asked *v = sep_grow(s->asked, &s->cap_asked, s->n_asked, sizeof *v);
     if (v) {
         s->asked = v;
@@ -272,7 +265,7 @@ static enum CXChildVisitResult scan_directive(CXCursor c, CXCursor parent, CXCli
     state *s = ((void **)d)[1];
     CXFile file = NULL;
     unsigned off = offset_of(clang_getCursorLocation(c), &file);
-    if (!file || (!s->edges_only && !el_applies_at(ctx, clang_getCursorLocation(c))))
+    if (!file || (!s->edges_only && !el_applies_to(ctx, c)))
         return CXChildVisit_Continue;
     char spelled[PATH_MAX];
     elc_spelling(c, spelled, sizeof spelled);

@@ -584,7 +584,7 @@ static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
             note_definition(ctx, c);
         return;
     }
-    if (!el_applies_at(ctx, clang_getCursorLocation(c)))
+    if (!el_applies_to(ctx, c))
         return;
     switch (clang_getCursorKind(c)) {
     case CXCursor_DeclRefExpr:

@@ -79,7 +79,7 @@ static void on_binary(el_ctx *ctx, void *state, CXCursor c)
     CXType to;
     if (!converted_to_floating(ctx, c, &to))
         return;
-    if (!el_applies_at(ctx, clang_getCursorLocation(c)))
+    if (!el_applies_to(ctx, c))
         return;
     char op[4];
     if (!sf_binary_operator(c, op, sizeof op) || strcmp(op, "/") != 0)

@@ -195,7 +195,7 @@ static void on_call(el_ctx *ctx, void *state, CXCursor call)
     if (!fn || (fn->kind != SF_FN_ACCESSOR && fn->kind != SF_FN_SCALAR_READ &&
                 fn->kind != SF_FN_COPY_OUT) || !syncs(ctx, fn->name))
         return;
-    if (!el_applies_at(ctx, clang_getCursorLocation(call)))
+    if (!el_applies_to(ctx, call))
         return;
     CXCursor loop;
     if (!enclosing_loop(ctx, call, &loop))
