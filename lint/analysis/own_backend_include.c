@@ -2,7 +2,6 @@
  * backend header (own_backend_include.h)? */
 #include "own_backend_include.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

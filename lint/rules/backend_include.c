@@ -33,7 +33,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend_header_memo.h"
 #include "clang_util.h"
 #include "mem.h"
 #include "own_backend_include.h"
