@@ -12,13 +12,18 @@
 
 struct el_filehash {
     pthread_mutex_t lock;
-    el_strmap map;   /* path -> el_hash128* (NULL: unreadable, stored as &unreadable) */
+    el_strmap map;   /* path -> entry* (unreadable: &unreadable_marker) */
     el_strmap exists; /* path -> &yes or &no */
 };
 
 static char yes, no;
 
-static el_hash128 unreadable_marker;
+typedef struct entry {
+    el_hash128 hash;
+    long long mtime; /* the file's when it was read */
+} entry;
+
+static entry unreadable_marker;
 
 el_filehash *el_filehash_new(void)
 {
@@ -27,22 +32,23 @@ el_filehash *el_filehash_new(void)
     return m;
 }
 
-static void put_locked(el_filehash *m, const char *path, const el_hash128 *h)
+static void put_locked(el_filehash *m, const char *path, const entry *e)
 {
-    el_hash128 *v = &unreadable_marker;
-    if (h) {
+    entry *v = &unreadable_marker;
+    if (e) {
         v = el_xmalloc(sizeof *v);
-        *v = *h;
+        *v = *e;
     }
-    el_hash128 *old = el_strmap_put(&m->map, path, v);
+    entry *old = el_strmap_put(&m->map, path, v);
     if (old && old != &unreadable_marker)
         free(old);
 }
 
-void el_filehash_put(el_filehash *m, const char *path, el_hash128 h)
+void el_filehash_put(el_filehash *m, const char *path, el_hash128 h, long long mtime)
 {
+    entry e = {h, mtime};
     pthread_mutex_lock(&m->lock);
-    put_locked(m, path, &h);
+    put_locked(m, path, &e);
     pthread_mutex_unlock(&m->lock);
 }
 
@@ -50,7 +56,7 @@ void el_filehash_put(el_filehash *m, const char *path, el_hash128 h)
  * come from cache entries too, which are input (a FIFO or /dev/zero
  * would block or never end).  Non-blocking open, so a FIFO does not
  * wait for a writer before fstat says what it is. */
-static bool hash_file(const char *path, el_hash128 *out)
+static bool hash_file(const char *path, entry *out)
 {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
@@ -71,14 +77,15 @@ static bool hash_file(const char *path, el_hash128 *out)
     close(fd);
     if (got < 0 || total > EL_FILEHASH_MAX_BYTES)
         return false;
-    *out = el_hash_final(&h);
+    out->hash = el_hash_final(&h);
+    out->mtime = (long long)st.st_mtime;
     return true;
 }
 
-bool el_filehash_get(el_filehash *m, const char *path, el_hash128 *out)
+static bool get_entry(el_filehash *m, const char *path, entry *out)
 {
     pthread_mutex_lock(&m->lock);
-    el_hash128 *v = el_strmap_get(&m->map, path);
+    entry *v = el_strmap_get(&m->map, path);
     if (v) {
         bool ok = v != &unreadable_marker;
         if (ok)
@@ -87,14 +94,32 @@ bool el_filehash_get(el_filehash *m, const char *path, el_hash128 *out)
         return ok;
     }
     pthread_mutex_unlock(&m->lock);
-    el_hash128 h;
-    bool ok = hash_file(path, &h);
+    entry e;
+    bool ok = hash_file(path, &e);
     pthread_mutex_lock(&m->lock);
-    put_locked(m, path, ok ? &h : NULL);
+    put_locked(m, path, ok ? &e : NULL);
     pthread_mutex_unlock(&m->lock);
     if (ok)
-        *out = h;
+        *out = e;
     return ok;
+}
+
+bool el_filehash_get(el_filehash *m, const char *path, el_hash128 *out)
+{
+    entry e;
+    if (!get_entry(m, path, &e))
+        return false;
+    *out = e.hash;
+    return true;
+}
+
+bool el_filehash_get_as_of(el_filehash *m, const char *path, long long mtime, el_hash128 *out)
+{
+    entry e;
+    if (!get_entry(m, path, &e) || e.mtime != mtime)
+        return false;
+    *out = e.hash;
+    return true;
 }
 
 static void free_value(const char *key, void *value, void *ud)

@@ -492,15 +492,16 @@ typedef struct incl {
  * the file by a linear scan of the TU's source locations (~50 000
  * instructions a file, 4 M a TU of the bench: most of emberlint's cost
  * beyond parsing), so it is asked only for files that may have changed
- * during the run.  A file whose modification time is the one libclang
- * saw and is older than the run (an earlier second) has not been written
- * since the run began, so its content on disk, hashed once a run
- * (el_filehash: read during the run), is what libclang parsed. */
+ * during the run.  A file libclang saw with a modification time older than
+ * the run, which is also the time it had when the run hashed it
+ * (el_filehash: once a run), had not been written since the run began when
+ * either read it: both read the same content.  (Older by more than a second:
+ * file times come from a coarse clock that may lag the run's.) */
 static bool parsed_content_hash(incl *in, CXFile f, const char *real, el_hash128 *out)
 {
-    struct stat st;
-    if (stat(real, &st) == 0 && S_ISREG(st.st_mode) && st.st_mtime == clang_getFileTime(f) &&
-        st.st_mtime < in->r->started && el_filehash_get(in->r->hashes, real, out))
+    time_t seen = clang_getFileTime(f);
+    if (seen + 1 < in->r->started &&
+        el_filehash_get_as_of(in->r->hashes, real, (long long)seen, out))
         return true;
     size_t size = 0;
     const char *text = el_file_text(in->ctx, f, &size);

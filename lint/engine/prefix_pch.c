@@ -16,6 +16,7 @@
 #include "language.h"
 #include "mem.h"
 #include "path.h"
+#include "realpath_cache.h"
 #include "strbuf.h"
 #include "strmap.h"
 
@@ -355,7 +356,7 @@ static bool shareable(check *c, CXTranslationUnit tu, CXFile f, const char *spel
         return false;
     char name[PATH_MAX];
     elc_file_name(f, name, sizeof name);
-    char *real = el_path_real(name);
+    char *real = el_realpath_cached(name); /* every TU reads the same headers */
     const char *path = real ? real : name;
     bool ok = !strstr(path, "/eh/") && strncmp(spelled, "eh/", 3) != 0 &&
               el_sources_find(c->s->sources, path) < 0;

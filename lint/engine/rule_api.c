@@ -144,9 +144,17 @@ const char *el_file_text(el_ctx *ctx, CXFile file, size_t *size)
         return NULL;
     el_file_slot *s = el_ctx_slot(ctx, file);
     if (!s->have_text) {
-        /* clang_getFileContents finds the file by a linear scan of the
-         * TU's source locations: asked once a file, not once a cursor */
-        s->text = clang_getFileContents(ctx->tu, file, &s->size);
+        /* clang_getFileContents finds a header by a linear scan of the
+         * TU's source locations: asked once a file, not once a cursor, and
+         * not at all for a linted header the run read before the parse */
+        const el_source *src = s->source >= 0 ? &ctx->sources->v[s->source] : NULL;
+        const char *kept = src ? el_source_text(src, (long long)clang_getFileTime(file)) : NULL;
+        if (kept) {
+            s->text = kept;
+            s->size = src->size;
+        } else {
+            s->text = clang_getFileContents(ctx->tu, file, &s->size);
+        }
         s->have_text = true;
     }
     *size = s->size;

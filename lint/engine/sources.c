@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "language.h"
@@ -28,6 +29,7 @@ typedef struct walker {
     el_strmap seen_dirs;    /* "dev:ino" -> (void*)1 */
     bool no_exclude;        /* walking a directory the user named although excluded */
     int config_error;
+    size_t text_kept;       /* bytes of header text kept (EL_SOURCES_TEXT_BUDGET) */
 } walker;
 
 /* Messages: the path as the user gave it (cleaned for the terminal). */
@@ -94,6 +96,7 @@ static void add_file(walker *w, const char *shown, bool explicit_arg)
         free(real);
         return;
     }
+    time_t read_at = time(NULL);
     int fd = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         io_error(w, shown, "cannot read: %s", strerror(errno));
@@ -158,13 +161,26 @@ static void add_file(walker *w, const char *shown, bool explicit_arg)
     s->named = explicit_arg;
     s->size = b.n;
     s->hash = el_hash_bytes(b.s ? b.s : "", b.n);
-    el_filehash_put(w->hashes, real, s->hash);
+    el_filehash_put(w->hashes, real, s->hash, (long long)st.st_mtime);
     el_suppress_parse(b.s ? b.s : "", b.n, &s->supp);
     s->cfg = cfg;
     s->cls = el_config_classify(cfg, real, s->backend, sizeof s->backend);
     if (s->cls == EL_FILE_BACKEND)
         el_configs_note_backend(w->cfgs, s->backend);
+    /* Every TU that includes a header reads its text (el_file_text), and
+     * libclang finds a header's buffer by a linear search of the TU. */
+    s->mtime = (long long)st.st_mtime;
+    s->read_at = (long long)read_at;
+    if (s->is_header && b.n <= EL_SOURCES_TEXT_BUDGET - w->text_kept) {
+        w->text_kept += b.n;
+        s->text = b.s ? el_buf_take(&b) : el_xstrdup("");
+    }
     el_buf_free(&b);
+}
+
+const char *el_source_text(const el_source *src, long long seen)
+{
+    return src->text && seen == src->mtime && src->mtime + 1 < src->read_at ? src->text : NULL;
 }
 
 static int cmp_name(const void *a, const void *b)
@@ -382,6 +398,7 @@ void el_sources_free(el_sources *s)
     for (size_t i = 0; i < s->n; i++) {
         free(s->v[i].path);
         free(s->v[i].display);
+        free(s->v[i].text);
         el_suppressions_free(&s->v[i].supp);
     }
     free(s->v);

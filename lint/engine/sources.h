@@ -32,6 +32,11 @@ typedef struct el_source {
     bool not_built;          /* left out: the compile database does not build it (unbuilt.h) */
     size_t size;
     el_hash128 hash;         /* of the content */
+    /* A header's content as read (NUL-terminated; NULL for a .c file or
+     * beyond EL_SOURCES_TEXT_BUDGET), the file's modification time then,
+     * and the time (seconds) just before the read: el_source_text. */
+    char *text;
+    long long mtime, read_at;
     el_suppressions supp;
     const el_config *cfg;
     el_file_class cls;
@@ -57,6 +62,14 @@ int el_sources_collect(char *const *paths, size_t n, el_configs *cfgs, size_t ma
  * through them, and one no file the database builds includes in this
  * configuration is not linted alone (engine.h, not built). */
 void el_sources_walked(el_sources *s, char *const *paths, size_t n);
+/* The headers' text kept for the run, at most this many bytes in all. */
+#define EL_SOURCES_TEXT_BUDGET (64u << 20)
+
+/* src's text as read, if it is what a parser that saw the file with
+ * modification time `seen` read: the same time, older by more than a second
+ * than the read (any later write would have a later time); else NULL. */
+const char *el_source_text(const el_source *src, long long seen);
+
 /* Index of a file (absolute real path) or -1. */
 long el_sources_find(const el_sources *s, const char *path);
 void el_sources_free(el_sources *s);

@@ -14,6 +14,7 @@
 
 #include "clang_api.h" /* EL_LIBCLANG_PATH */
 #include "lint_test.h"
+#include "hash.h"
 
 /* "N translation units (M from the cache)" from -v. */
 static void tu_counts(const char *err, unsigned *tus, unsigned *cached)
@@ -40,6 +41,19 @@ static void make_tree(int nfiles)
                  i % 5 == 0 ? "#include <cblas.h>\n" : "", i);
         tt_w(name, body);
     }
+}
+
+/* Entries are named by their key's hex: 32 lower-case digits, high half first. */
+static void test_hash_hex(void **state)
+{
+    (void)state;
+    char hex[33];
+    el_hash_hex((el_hash128){0x0123456789abcdefull, 0xfedcba9876543210ull}, hex);
+    assert_string_equal(hex, "0123456789abcdeffedcba9876543210");
+    el_hash_hex((el_hash128){0, 1}, hex);
+    assert_string_equal(hex, "00000000000000000000000000000001");
+    el_hash_hex((el_hash128){~0ull, 0xa0ull << 56}, hex);
+    assert_string_equal(hex, "ffffffffffffffffa000000000000000");
 }
 
 static void test_warm_run_identical(void **state)
@@ -265,6 +279,7 @@ static void test_parse_errors_cached(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hash_hex),
         tt_scratch_test(test_warm_run_identical),
         tt_scratch_test(test_warm_run_needs_no_libclang),
         tt_scratch_test(test_header_change_invalidates),

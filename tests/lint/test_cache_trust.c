@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lint_test.h"
@@ -113,7 +114,18 @@ static char *entry_path(const char *name)
 
 /* An extra rule that rewrites src/h.h once, after its TU was parsed and
  * before the result is stored: what an editor saving during a run does. */
+static void set_mtime(const char *rel, time_t t)
+{
+    if (!t)
+        return;
+    char *p = tt_path(tt_dir, rel);
+    struct timespec ts[2] = {{t, 0}, {t, 0}};
+    assert_int_equal(utimensat(AT_FDCWD, p, ts, 0), 0);
+    free(p);
+}
+
 static int edits_left;
+static time_t edit_time; /* the edited header's modification time (0: now) */
 
 static void edit_header(el_ctx *ctx, void *state)
 {
@@ -122,12 +134,16 @@ static void edit_header(el_ctx *ctx, void *state)
     if (edits_left > 0) {
         edits_left--;
         tt_w("src/h.h", "#include <cblas.h>\n#define V 1\n");
+        if (edit_time)
+            set_mtime("src/h.h", edit_time);
     }
 }
 
 static const el_rule editor = {.id = "(editor)", .begin = edit_header};
 
-static size_t lint_in_process(void)
+/* Lint `what` (under the scratch directory) in this process with EH101
+ * and the editor; *cached: the TUs the cache answered. */
+static size_t lint_path_in_process(const char *what, size_t *cached)
 {
     char *err = NULL;
     el_configs *cfgs = el_configs_new(NULL, &err);
@@ -135,7 +151,7 @@ static size_t lint_in_process(void)
     el_filehash *hashes = el_filehash_new();
     el_sources srcs;
     memset(&srcs, 0, sizeof srcs);
-    char *src = tt_path(tt_dir, "src");
+    char *src = tt_path(tt_dir, what);
     char *paths[] = {src};
     assert_int_equal(el_sources_collect(paths, 1, cfgs, 1u << 20, hashes, &srcs), 0);
     el_configs_finalize(cfgs);
@@ -149,6 +165,8 @@ static size_t lint_in_process(void)
     el_engine_stats st = {0};
     el_findings out = {0};
     el_engine_run(&o, &srcs, hashes, &out, &st);
+    if (cached)
+        *cached = st.cached;
     size_t n = out.n;
     el_findings_free(&out);
     free(cache);
@@ -158,6 +176,11 @@ static size_t lint_in_process(void)
     el_configs_free(cfgs);
     free(src);
     return n;
+}
+
+static size_t lint_in_process(void)
+{
+    return lint_path_in_process("src", NULL);
 }
 
 static void test_header_edited_while_linting(void **state)
@@ -171,6 +194,108 @@ static void test_header_edited_while_linting(void **state)
     /* the header now includes a backend header: the stored entry must not
      * pass for it */
     assert_int_equal(lint_in_process(), 1);
+}
+
+/* A header older than the run, not among the linted files (hashed on
+ * demand, after its TU's parse), edited during the parse and given
+ * another old modification time (a checkout, rsync -t): its hash must
+ * be of what libclang parsed, or the next run would take the old
+ * content's entry for the new content's. */
+static void test_old_header_edited_with_an_old_time(void **state)
+{
+    (void)state;
+    time_t now = time(NULL);
+    tt_w("src/h.h", "#define V 1\n");
+    tt_w("src/a.c", "#include \"h.h\"\nint a(void) { return V; }\n");
+    set_mtime("src/h.h", now - 7200);
+    edits_left = 1;
+    edit_time = now - 3600;
+    size_t cached = 9;
+    assert_int_equal(lint_path_in_process("src/a.c", &cached), 0);
+    assert_int_equal(cached, 0);
+    edits_left = 0;
+    edit_time = 0;
+    assert_int_equal(lint_path_in_process("src/a.c", &cached), 0);
+    assert_int_equal(cached, 0); /* h.h is not what was parsed: no hit */
+    assert_int_equal(lint_path_in_process("src/a.c", &cached), 0);
+    assert_int_equal(cached, 1); /* (and an unchanged tree hits) */
+}
+
+/* ---- the headers' text the run read before the parse ------------------------ */
+
+/* A probe that copies the text el_file_text gives for h.h. */
+static char probed[256];
+
+static void probe_text(el_ctx *ctx, void *state, CXFile file)
+{
+    (void)state;
+    const char *path = el_file_path(ctx, file);
+    size_t l = path ? strlen(path) : 0;
+    if (l < 4 || strcmp(path + l - 4, "/h.h") != 0)
+        return;
+    size_t size = 0;
+    const char *text = el_file_text(ctx, file, &size);
+    assert_non_null(text);
+    assert_true(size < sizeof probed);
+    memcpy(probed, text, size);
+    probed[size] = '\0';
+}
+
+static const el_rule text_probe = {.id = "(text probe)", .on_file = probe_text};
+
+/* Collect src, rewrite src/h.h with `text` and modification time `t` (0:
+ * leave it), then lint: what el_file_text gave for h.h. */
+static const char *text_after_rewrite(const char *text, time_t t)
+{
+    char *err = NULL;
+    el_configs *cfgs = el_configs_new(NULL, &err);
+    assert_non_null(cfgs);
+    el_filehash *hashes = el_filehash_new();
+    el_sources srcs;
+    memset(&srcs, 0, sizeof srcs);
+    char *src = tt_path(tt_dir, "src");
+    char *paths[] = {src};
+    assert_int_equal(el_sources_collect(paths, 1, cfgs, 1u << 20, hashes, &srcs), 0);
+    el_configs_finalize(cfgs);
+    if (text) {
+        tt_w("src/h.h", text);
+        set_mtime("src/h.h", t);
+    }
+    size_t nm = el_meta_count();
+    bool *selected = calloc(nm, sizeof *selected);
+    const el_rule *extra[] = {&text_probe, NULL};
+    el_engine_opts o = {.jobs = 1, .selected = selected, .extra_rules = extra};
+    el_engine_stats st = {0};
+    el_findings out = {0};
+    probed[0] = '\0';
+    el_engine_run(&o, &srcs, hashes, &out, &st);
+    el_findings_free(&out);
+    free(selected);
+    el_sources_free(&srcs);
+    el_filehash_free(hashes);
+    el_configs_free(cfgs);
+    free(src);
+    return probed;
+}
+
+/* The rules read a header's text as libclang parsed it, whether the run
+ * reuses its own read of it or not: a header rewritten between the two
+ * reads is told by its modification time, or by having one too recent
+ * to tell (the same second as the run's read). */
+static void test_header_text_is_the_parsed_one(void **state)
+{
+    (void)state;
+    time_t now = time(NULL);
+    tt_w("src/a.c", "#include \"h.h\"\nint a(void) { return V; }\n");
+    tt_w("src/h.h", "#define V 1\n");
+    set_mtime("src/h.h", now - 7200);
+    assert_string_equal(text_after_rewrite(NULL, 0), "#define V 1\n");
+    set_mtime("src/h.h", now - 7200);
+    assert_string_equal(text_after_rewrite("#define V 22\n", now - 3600), "#define V 22\n");
+    tt_w("src/h.h", "#define V 1\n");
+    time_t recent = time(NULL);
+    set_mtime("src/h.h", recent);
+    assert_string_equal(text_after_rewrite("#define V 333\n", recent), "#define V 333\n");
 }
 
 /* ---- shadowing -------------------------------------------------------------------- */
@@ -571,6 +696,8 @@ int main(void)
     }
     const struct CMUnitTest tests[] = {
         tt_scratch_test(test_header_edited_while_linting),
+        tt_scratch_test(test_old_header_edited_with_an_old_time),
+        tt_scratch_test(test_header_text_is_the_parsed_one),
         tt_scratch_test(test_new_header_shadows),
         tt_scratch_test(test_edited_truncated_swapped_entries_miss),
         tt_scratch_test(test_hostile_entries_never_hang),
