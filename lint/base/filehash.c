@@ -21,6 +21,7 @@ static char yes, no;
 typedef struct entry {
     el_hash128 hash;
     long long mtime; /* the file's when it was read */
+    size_t size;
 } entry;
 
 static entry unreadable_marker;
@@ -44,9 +45,9 @@ static void put_locked(el_filehash *m, const char *path, const entry *e)
         free(old);
 }
 
-void el_filehash_put(el_filehash *m, const char *path, el_hash128 h, long long mtime)
+void el_filehash_put(el_filehash *m, const char *path, el_hash128 h, long long mtime, size_t size)
 {
-    entry e = {h, mtime};
+    entry e = {h, mtime, size};
     pthread_mutex_lock(&m->lock);
     put_locked(m, path, &e);
     pthread_mutex_unlock(&m->lock);
@@ -79,6 +80,7 @@ static bool hash_file(const char *path, entry *out)
         return false;
     out->hash = el_hash_final(&h);
     out->mtime = (long long)st.st_mtime;
+    out->size = (size_t)total;
     return true;
 }
 
@@ -110,6 +112,15 @@ bool el_filehash_get(el_filehash *m, const char *path, el_hash128 *out)
     if (!get_entry(m, path, &e))
         return false;
     *out = e.hash;
+    return true;
+}
+
+bool el_filehash_size(el_filehash *m, const char *path, size_t *size)
+{
+    entry e;
+    if (!get_entry(m, path, &e))
+        return false;
+    *size = e.size;
     return true;
 }
 

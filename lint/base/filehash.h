@@ -12,8 +12,8 @@ typedef struct el_filehash el_filehash;
 
 el_filehash *el_filehash_new(void);
 /* Record a hash computed elsewhere (the sources walk reads every file),
- * of the content read while the file's modification time was mtime. */
-void el_filehash_put(el_filehash *m, const char *path, el_hash128 h, long long mtime);
+ * of the `size` bytes read while the file's modification time was mtime. */
+void el_filehash_put(el_filehash *m, const char *path, el_hash128 h, long long mtime, size_t size);
 /* Larger files are not hashed (el_filehash_get is false). */
 #define EL_FILEHASH_MAX_BYTES (256ull << 20)
 
@@ -25,6 +25,8 @@ bool el_filehash_get(el_filehash *m, const char *path, el_hash128 *out);
  * modification time was mtime (a file another reader saw with that time:
  * libclang's parse).  Each path is stat'ed once a run, not once a TU. */
 bool el_filehash_get_as_of(el_filehash *m, const char *path, long long mtime, el_hash128 *out);
+/* The size of the content el_filehash_get hashes (read the first time). */
+bool el_filehash_size(el_filehash *m, const char *path, size_t *size);
 /* Whether something other than a directory is at path (stat(2)), asked
  * once a run (the include search of cached entries).  Thread-safe. */
 bool el_filehash_exists(el_filehash *m, const char *path);

@@ -22,6 +22,7 @@ typedef struct el_file_slot {
     const char *text;     /* what libclang parsed (el_file_text), once asked */
     size_t size;
     bool have_text;
+    bool range_tried;     /* not linted: its offset range was looked for (file_offsets.h) */
 } el_file_slot;
 
 /* A rule running on this TU. */

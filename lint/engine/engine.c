@@ -332,10 +332,22 @@ static void leave_to(walk *w, CXCursor parent)
     }
 }
 
+/* A file that is not linted, met by a lookup: its range, learnt once a TU
+ * (its size is the one the run hashes it at: a file changed since gives
+ * a range that does not check out, or a part of it). */
+static void learn_external(walk *w, el_file_slot *s, CXSourceLocation loc, unsigned offset)
+{
+    s->range_tried = true;
+    size_t size = 0;
+    if (s->path && el_filehash_size(w->r->hashes, s->path, &size))
+        el_file_offsets_learn_external(&w->ctx->offsets, loc, s->file, offset, size);
+}
+
 /* The linted file loc expands in (*slot, *offset: its slot and the
  * offset there), NULL when it is not in one. */
-static CXFile linted_file_at(el_ctx *ctx, CXSourceLocation loc, size_t *slot, unsigned *offset)
+static CXFile linted_file_at(walk *w, CXSourceLocation loc, size_t *slot, unsigned *offset)
 {
+    el_ctx *ctx = w->ctx;
     switch (el_file_offsets_find(&ctx->offsets, loc, slot, offset)) {
     case EL_OFFSET_LINTED:
         return ctx->files[*slot].file;
@@ -347,8 +359,13 @@ static CXFile linted_file_at(el_ctx *ctx, CXSourceLocation loc, size_t *slot, un
     CXFile f = NULL;
     clang_getExpansionLocation(loc, &f, NULL, NULL, offset);
     el_file_slot *s = f ? el_ctx_slot(ctx, f) : NULL;
-    if (!s || s->source < 0)
+    if (!s)
         return NULL;
+    if (s->source < 0) {
+        if (!s->range_tried)
+            learn_external(w, s, loc, *offset);
+        return NULL;
+    }
     *slot = (size_t)(s - ctx->files);
     el_file_offsets_learn(&ctx->offsets, loc, *slot, *offset);
     return f;
@@ -362,7 +379,7 @@ static void index_includes(walk *w)
     for (size_t i = 0; i < w->n_directives; i++) {
         size_t slot = 0;
         unsigned offset = 0;
-        if (!linted_file_at(w->ctx, clang_getCursorLocation(w->directives[i]), &slot, &offset))
+        if (!linted_file_at(w, clang_getCursorLocation(w->directives[i]), &slot, &offset))
             continue;
         el_grow(&w->includes, &w->cap_includes, w->n_includes + 1, sizeof *w->includes);
         w->includes[w->n_includes++] = (include_at){slot, offset};
@@ -386,8 +403,8 @@ static void seal_if_one_file(walk *w, CXCursor c, CXFile f, size_t slot)
     CXSourceRange r = clang_getCursorExtent(c);
     size_t bs = 0, es = 0;
     unsigned b = 0, e = 0;
-    if (linted_file_at(w->ctx, clang_getRangeStart(r), &bs, &b) != f ||
-        linted_file_at(w->ctx, clang_getRangeEnd(r), &es, &e) != f || bs != slot || es != slot ||
+    if (linted_file_at(w, clang_getRangeStart(r), &bs, &b) != f ||
+        linted_file_at(w, clang_getRangeEnd(r), &es, &e) != f || bs != slot || es != slot ||
         b > e)
         return;
     for (size_t i = 0; i < w->n_includes; i++)
@@ -447,7 +464,7 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
     if (!f) {
         size_t slot = 0;
         unsigned offset = 0;
-        f = linted_file_at(ctx, loc, &slot, &offset);
+        f = linted_file_at(w, loc, &slot, &offset);
         if (ctx->depth == 0)
             w->sealed = NULL;
         if (!f)

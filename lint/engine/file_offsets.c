@@ -66,21 +66,27 @@ static bool whole_range(const el_file_offsets *o, CXFile f, unsigned begin, size
     return last && clang_File_isEqual(last, f) && at == size;
 }
 
-static void add_range(el_file_offsets *o, el_offset_file *e, unsigned begin)
+/* False when it meets a known range (it is that one: ranges never share
+ * an offset). */
+static bool add_range(el_file_offsets *o, size_t slot, unsigned begin, unsigned end)
 {
-    unsigned end = begin + (unsigned)e->size;
     for (size_t i = 0; i < o->n; i++)
         if (!(end < o->v[i].begin || begin > o->v[i].end))
-            return; /* (known already; ranges never share an offset) */
+            return false;
     el_grow(&o->v, &o->cap, o->n + 1, sizeof *o->v);
     size_t at = o->n;
     while (at > 0 && o->v[at - 1].begin > begin)
         at--;
     memmove(o->v + at + 1, o->v + at, (o->n - at) * sizeof *o->v);
-    o->v[at] = (el_offset_range){begin, end, e->slot};
+    o->v[at] = (el_offset_range){begin, end, slot};
     o->n++;
     o->last = at;
-    if (!e->known) {
+    return true;
+}
+
+static void add_linted_range(el_file_offsets *o, el_offset_file *e, unsigned begin)
+{
+    if (add_range(o, e->slot, begin, begin + (unsigned)e->size) && !e->known) {
         e->known = true;
         o->n_known++;
     }
@@ -93,7 +99,17 @@ void el_file_offsets_learn(el_file_offsets *o, CXSourceLocation loc, size_t slot
         return;
     unsigned begin = loc.int_data - offset;
     if (whole_range(o, e->file, begin, e->size))
-        add_range(o, e, begin);
+        add_linted_range(o, e, begin);
+}
+
+void el_file_offsets_learn_external(el_file_offsets *o, CXSourceLocation loc, CXFile f,
+                                    unsigned offset, size_t size)
+{
+    if (!f || !plain_location(o, loc) || offset > loc.int_data)
+        return;
+    unsigned begin = loc.int_data - offset;
+    if (whole_range(o, f, begin, size))
+        (void)add_range(o, EL_OFFSET_NOT_LINTED, begin, begin + (unsigned)size);
 }
 
 void el_file_offsets_fill(el_file_offsets *o, CXTranslationUnit tu)
@@ -104,7 +120,7 @@ void el_file_offsets_fill(el_file_offsets *o, CXTranslationUnit tu)
             continue;
         CXSourceLocation start = clang_getLocationForOffset(tu, e->file, 0);
         if (plain_location(o, start) && whole_range(o, e->file, start.int_data, e->size))
-            add_range(o, e, start.int_data);
+            add_linted_range(o, e, start.int_data);
     }
 }
 
@@ -112,6 +128,8 @@ static el_offset_answer in_range(el_file_offsets *o, size_t i, unsigned raw, siz
                                  unsigned *offset)
 {
     o->last = i;
+    if (o->v[i].slot == EL_OFFSET_NOT_LINTED)
+        return EL_OFFSET_EXTERNAL;
     *slot = o->v[i].slot;
     if (offset)
         *offset = raw - o->v[i].begin;

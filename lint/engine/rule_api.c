@@ -36,6 +36,7 @@ el_file_slot *el_ctx_slot(el_ctx *ctx, CXFile file)
     s->text = NULL;
     s->size = 0;
     s->have_text = false;
+    s->range_tried = false;
     if (file) {
         CXString name = clang_getFileName(file);
         const char *n = clang_getCString(name);

@@ -161,7 +161,7 @@ static void add_file(walker *w, const char *shown, bool explicit_arg)
     s->named = explicit_arg;
     s->size = b.n;
     s->hash = el_hash_bytes(b.s ? b.s : "", b.n);
-    el_filehash_put(w->hashes, real, s->hash, (long long)st.st_mtime);
+    el_filehash_put(w->hashes, real, s->hash, (long long)st.st_mtime, b.n);
     el_suppress_parse(b.s ? b.s : "", b.n, &s->supp);
     s->cfg = cfg;
     s->cls = el_config_classify(cfg, real, s->backend, sizeof s->backend);
