@@ -64,6 +64,7 @@ typedef struct run {
     const el_engine_opts *o;
     el_sources *sources;
     el_filehash *hashes;
+    el_include_memo *written;   /* how the directives are written (include_search.h) */
     el_cache *cache;
     time_t started;             /* the run's start (wall clock) */
     el_hash128 tool;
@@ -756,7 +757,7 @@ static bool record_prefix(void *ud, CXTranslationUnit tu, const char *prefix_fil
     free(files.v);
     directives ds = {0};
     elc_visit_preprocessing(tu, directive_visit, &ds);
-    bool ok = el_include_search_absent(tu, ds.v, ds.n, args, n_args, r->hashes, pre);
+    bool ok = el_include_search_absent(tu, ds.v, ds.n, args, n_args, r->hashes, r->written, pre);
     free(ds.v);
     for (size_t i = 0; i < ctx.n_files; i++)
         free(ctx.files[i].path);
@@ -919,7 +920,7 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
         ctx.n_tu_again = 0;
         if (r->cache && status == LINTED) {
             *cacheable = el_include_search_absent(tu, w.directives, w.n_directives, j->args,
-                                                  j->n_args, r->hashes, res);
+                                                  j->n_args, r->hashes, r->written, res);
             add_absent_once(res, pre);
         }
         free(w.directives);
@@ -1334,6 +1335,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
                    el_findings *out, el_engine_stats *stats)
 {
     run r = {.o = o, .sources = sources, .hashes = hashes, .started = time(NULL)};
+    r.written = el_include_memo_new(r.started);
     pthread_mutex_init(&r.lock, NULL);
     pthread_cond_init(&r.cond, NULL);
     r.tool = tool_identity();
@@ -1503,6 +1505,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
     free(r.metas);
     free(r.wants);
     el_cache_close(r.cache);
+    el_include_memo_free(r.written);
     el_strmap_free(&r.noted);
     pthread_mutex_destroy(&r.lock);
     pthread_cond_destroy(&r.cond);

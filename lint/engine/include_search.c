@@ -2,7 +2,9 @@
  * searched (include_search.h). */
 #include "include_search.h"
 
+#include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,8 +79,34 @@ typedef struct file_info {
     char *path;          /* absolute, normalized (file_path), or NULL */
 } file_info;
 
+struct el_include_memo {
+    pthread_mutex_t lock;
+    el_strmap written;   /* directive_key -> (void *)(delimiter bits | MEMO_KNOWN) */
+    time_t started;
+};
+
+enum { MEMO_NEXT = 1, MEMO_ANGLED = 2, MEMO_QUOTED = 4, MEMO_KNOWN = 8 };
+
+el_include_memo *el_include_memo_new(time_t started)
+{
+    el_include_memo *m = el_xcalloc(1, sizeof *m);
+    pthread_mutex_init(&m->lock, NULL);
+    m->started = started;
+    return m;
+}
+
+void el_include_memo_free(el_include_memo *m)
+{
+    if (!m)
+        return;
+    el_strmap_free(&m->written);
+    pthread_mutex_destroy(&m->lock);
+    free(m);
+}
+
 typedef struct walk {
     CXTranslationUnit tu;
+    el_include_memo *memo;
     directive *v;
     size_t n, cap;
     file_info *files;
@@ -151,6 +179,51 @@ static file_info *file_of(walk *w, CXFile f)
     return &w->files[w->last = w->n_files++];
 }
 
+/* The directive at `offset` of file f, as a key of the memo: the file's
+ * device, inode and modification time, and the offset (hex).  False when
+ * f is too recent to share (the memo's note). */
+static bool directive_key(const el_include_memo *m, CXFile f, unsigned offset, char key[72])
+{
+    CXFileUniqueID id;
+    if (clang_getFileUniqueID(f, &id) != 0 || (time_t)id.data[2] + 1 >= m->started)
+        return false;
+    unsigned long long parts[4] = {id.data[0], id.data[1], id.data[2], offset};
+    char *p = key;
+    for (size_t i = 0; i < 4; i++) {
+        for (int b = 60; b >= 0; b -= 4)
+            *p++ = "0123456789abcdef"[(parts[i] >> b) & 15];
+        *p++ = i < 3 ? ':' : '\0';
+    }
+    return true;
+}
+
+/* How d (cursor c, at `offset` of f) is written: from the memo, or its
+ * tokens. */
+static void written(walk *w, CXCursor c, CXFile f, unsigned offset, directive *d)
+{
+    char key[72];
+    bool shared = w->memo && directive_key(w->memo, f, offset, key);
+    if (shared) {
+        pthread_mutex_lock(&w->memo->lock);
+        uintptr_t bits = (uintptr_t)el_strmap_get(&w->memo->written, key);
+        pthread_mutex_unlock(&w->memo->lock);
+        if (bits & MEMO_KNOWN) {
+            d->next = bits & MEMO_NEXT;
+            d->angled = bits & MEMO_ANGLED;
+            d->quoted = bits & MEMO_QUOTED;
+            return;
+        }
+    }
+    delimiters(w->tu, clang_getCursorExtent(c), d);
+    if (shared) {
+        uintptr_t bits = MEMO_KNOWN | (d->next ? MEMO_NEXT : 0) | (d->angled ? MEMO_ANGLED : 0) |
+                         (d->quoted ? MEMO_QUOTED : 0);
+        pthread_mutex_lock(&w->memo->lock);
+        el_strmap_put(&w->memo->written, key, (void *)bits);
+        pthread_mutex_unlock(&w->memo->lock);
+    }
+}
+
 static void add_directive(walk *w, CXCursor c)
 {
     directive d;
@@ -161,16 +234,17 @@ static void add_directive(walk *w, CXCursor c)
     if (usable)
         d.name = el_xstrdup(name);
     clang_disposeString(sp);
-    CXSourceRange r = clang_getCursorExtent(c);
     CXFile f = NULL;
-    clang_getExpansionLocation(clang_getRangeStart(r), &f, NULL, NULL, NULL);
+    unsigned offset = 0;
+    /* (its location is its extent's start) */
+    clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, &offset);
     file_info *from = f ? file_of(w, f) : NULL;
     if (!usable || !from || !from->path) {
         free(d.name);
         return;
     }
     d.from_dir = el_path_dirname(from->path);
-    delimiters(w->tu, r, &d);
+    written(w, c, f, offset, &d);
     CXFile inc = clang_getIncludedFile(c);
     const char *found = inc ? file_of(w, inc)->path : NULL;
     d.found = found ? el_xstrdup(found) : NULL;
@@ -245,12 +319,13 @@ static void consider_all(output *o, const dirlist *l, const directive *d, bool o
 }
 
 bool el_include_search_absent(CXTranslationUnit tu, const CXCursor *directives, size_t n_directives,
-                              char *const *args, size_t n_args, el_filehash *fs, el_tu_result *res)
+                              char *const *args, size_t n_args, el_filehash *fs,
+                              el_include_memo *memo, el_tu_result *res)
 {
     search s;
     memset(&s, 0, sizeof s);
     from_args(&s, args, n_args);
-    walk w = {.tu = tu};
+    walk w = {.tu = tu, .memo = memo};
     for (size_t i = 0; i < n_directives; i++)
         add_directive(&w, directives[i]);
     /* libclang's own system directories: where <...> headers were found

@@ -16,19 +16,31 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 #include "clang_api.h"
 
 #include "filehash.h"
 #include "finding.h"
 
+/* How the run's directives are written (<...>, "...", #include_next),
+ * shared by its TUs and threads: each header's directives are tokenized
+ * once a run, not once for every TU that includes the header.  Only for
+ * files older than `started` by more than a second (a file rewritten
+ * during the run has a new modification time, which is part of the key). */
+typedef struct el_include_memo el_include_memo;
+el_include_memo *el_include_memo_new(time_t started);
+void el_include_memo_free(el_include_memo *m);
+
 /* Add to res->absent the empty places tu's include search looked at;
  * directives are every #include of the TU (its InclusionDirective
  * cursors: the engine's walk collects them), args are the TU's compiler
- * arguments, answers about what exists are shared through fs.  False
+ * arguments, answers about what exists are shared through fs, how
+ * directives are written through memo (NULL: none).  False
  * when the tree on disk no longer matches what libclang found (a header
  * appeared where the search would have taken it): then the result must
  * not be cached. */
 bool el_include_search_absent(CXTranslationUnit tu, const CXCursor *directives, size_t n_directives,
-                              char *const *args, size_t n_args, el_filehash *fs, el_tu_result *res);
+                              char *const *args, size_t n_args, el_filehash *fs,
+                              el_include_memo *memo, el_tu_result *res);
 
 #endif
