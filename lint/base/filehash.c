@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mem.h"
@@ -20,7 +21,8 @@ static char yes, no;
 
 typedef struct entry {
     el_hash128 hash;
-    long long mtime; /* the file's when it was read */
+    el_file_stamp stamp; /* the read's (file_stamp.h) */
+    long long read_at;   /* the second the read began */
     size_t size;
 } entry;
 
@@ -45,9 +47,10 @@ static void put_locked(el_filehash *m, const char *path, const entry *e)
         free(old);
 }
 
-void el_filehash_put(el_filehash *m, const char *path, el_hash128 h, long long mtime, size_t size)
+void el_filehash_put(el_filehash *m, const char *path, el_hash128 h, el_file_stamp stamp,
+                     long long read_at, size_t size)
 {
-    entry e = {h, mtime, size};
+    entry e = {h, stamp, read_at, size};
     pthread_mutex_lock(&m->lock);
     put_locked(m, path, &e);
     pthread_mutex_unlock(&m->lock);
@@ -59,6 +62,7 @@ void el_filehash_put(el_filehash *m, const char *path, el_hash128 h, long long m
  * wait for a writer before fstat says what it is. */
 static bool hash_file(const char *path, entry *out)
 {
+    out->read_at = (long long)time(NULL);
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return false;
@@ -75,11 +79,13 @@ static bool hash_file(const char *path, entry *out)
     unsigned long long total = 0;
     while ((got = read(fd, buf, sizeof buf)) > 0 && (total += (size_t)got) <= EL_FILEHASH_MAX_BYTES)
         el_hash_update(&h, buf, (size_t)got);
+    struct stat after;
+    bool still = fstat(fd, &after) == 0;
     close(fd);
     if (got < 0 || total > EL_FILEHASH_MAX_BYTES)
         return false;
     out->hash = el_hash_final(&h);
-    out->mtime = (long long)st.st_mtime;
+    out->stamp = still ? el_file_stamp_of_read(&st, &after) : el_file_stamp_none;
     out->size = (size_t)total;
     return true;
 }
@@ -124,10 +130,14 @@ bool el_filehash_size(el_filehash *m, const char *path, size_t *size)
     return true;
 }
 
-bool el_filehash_get_as_of(el_filehash *m, const char *path, long long mtime, el_hash128 *out)
+bool el_filehash_get_as_of(el_filehash *m, const char *path, el_file_stamp seen, long long seen_from,
+                           el_hash128 *out)
 {
     entry e;
-    if (!get_entry(m, path, &e) || e.mtime != mtime)
+    if (!get_entry(m, path, &e))
+        return false;
+    long long first = e.read_at < seen_from ? e.read_at : seen_from; /* the earlier read */
+    if (!el_file_stamp_same_content(e.stamp, seen, first))
         return false;
     *out = e.hash;
     return true;

@@ -6,14 +6,16 @@
 
 #include <stdbool.h>
 
+#include "file_stamp.h"
 #include "hash.h"
 
 typedef struct el_filehash el_filehash;
 
 el_filehash *el_filehash_new(void);
-/* Record a hash computed elsewhere (the sources walk reads every file),
- * of the `size` bytes read while the file's modification time was mtime. */
-void el_filehash_put(el_filehash *m, const char *path, el_hash128 h, long long mtime, size_t size);
+/* Record a hash computed elsewhere (the sources walk reads every file):
+ * of `size` bytes, read with stamp `stamp` from second read_at on. */
+void el_filehash_put(el_filehash *m, const char *path, el_hash128 h, el_file_stamp stamp,
+                     long long read_at, size_t size);
 /* Larger files are not hashed (el_filehash_get is false). */
 #define EL_FILEHASH_MAX_BYTES (256ull << 20)
 
@@ -21,10 +23,12 @@ void el_filehash_put(el_filehash *m, const char *path, el_hash128 h, long long m
  * cannot be read, is not a regular file or is larger than
  * EL_FILEHASH_MAX_BYTES.  Thread-safe. */
 bool el_filehash_get(el_filehash *m, const char *path, el_hash128 *out);
-/* el_filehash_get, only when the content was read while the file's
- * modification time was mtime (a file another reader saw with that time:
- * libclang's parse).  Each path is stat'ed once a run, not once a TU. */
-bool el_filehash_get_as_of(el_filehash *m, const char *path, long long mtime, el_hash128 *out);
+/* el_filehash_get, only when the content hashed is what a reader that saw
+ * the file with stamp `seen`, from second `seen_from` on, read
+ * (el_file_stamp_same_content): libclang's parse.  Each path is stat'ed
+ * once a run, not once a TU. */
+bool el_filehash_get_as_of(el_filehash *m, const char *path, el_file_stamp seen, long long seen_from,
+                           el_hash128 *out);
 /* The size of the content el_filehash_get hashes (read the first time). */
 bool el_filehash_size(el_filehash *m, const char *path, size_t *size);
 /* Whether something other than a directory is at path (stat(2)), asked

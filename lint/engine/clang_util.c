@@ -60,6 +60,14 @@ bool elc_cursor_location(CXCursor c, CXFile *file, unsigned *line, unsigned *col
     return elc_location(clang_getCursorLocation(c), file, line, col);
 }
 
+el_file_stamp elc_file_stamp(CXFile f)
+{
+    CXFileUniqueID id;
+    if (!f || clang_getFileUniqueID(f, &id) != 0)
+        return el_file_stamp_none;
+    return (el_file_stamp){id.data[0], id.data[1], (long long)id.data[2]};
+}
+
 const char *elc_file_name(CXFile f, char *buf, size_t n)
 {
     if (!f) {

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "clang_api.h"
+#include "file_stamp.h"
 
 /* ---- the process ------------------------------------------------------ */
 
@@ -88,6 +89,9 @@ bool elc_location(CXSourceLocation loc, CXFile *file, unsigned *line, unsigned *
 bool elc_cursor_location(CXCursor c, CXFile *file, unsigned *line, unsigned *col);
 /* The file's name as libclang has it. */
 const char *elc_file_name(CXFile f, char *buf, size_t n);
+/* The stamp libclang saw f with (device, inode, modification time);
+ * el_file_stamp_none when it has none. */
+el_file_stamp elc_file_stamp(CXFile f);
 /* True when the cursor comes from a macro expansion (its spelling and
  * expansion locations differ, or it lies inside a macro expansion's
  * range).  Answered from the TU's macro spans when they are in use on

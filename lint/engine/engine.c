@@ -338,10 +338,11 @@ static void leave_to(walk *w, CXCursor parent)
  * a range that does not check out, or a part of it). */
 static void learn_external(walk *w, el_file_slot *s, CXSourceLocation loc, unsigned offset)
 {
-    s->range_tried = true;
     size_t size = 0;
-    if (s->path && el_filehash_size(w->r->hashes, s->path, &size))
-        el_file_offsets_learn_external(&w->ctx->offsets, loc, s->file, offset, size);
+    if (!s->path || !el_filehash_size(w->r->hashes, s->path, &size))
+        s->range_tried = true;
+    else if (el_file_offsets_learn_external(&w->ctx->offsets, loc, s->file, offset, size))
+        s->range_tried = true; /* (a macro location cannot tell: the next may) */
 }
 
 /* The linted file loc expands in (*slot, *offset: its slot and the
@@ -509,17 +510,14 @@ typedef struct incl {
 /* The hash of the content libclang parsed.  clang_getFileContents finds
  * the file by a linear scan of the TU's source locations (~50 000
  * instructions a file, 4 M a TU of the bench: most of emberlint's cost
- * beyond parsing), so it is asked only for files that may have changed
- * during the run.  A file libclang saw with a modification time older than
- * the run, which is also the time it had when the run hashed it
- * (el_filehash: once a run), had not been written since the run began when
- * either read it: both read the same content.  (Older by more than a second:
- * file times come from a coarse clock that may lag the run's.) */
+ * beyond parsing), so it is asked only for files whose content libclang
+ * may have read otherwise than the run: the run's hash (el_filehash: one
+ * read a run) is libclang's content when libclang saw the file with the
+ * stamp it had for the run's read (libclang read it after the run began). */
 static bool parsed_content_hash(incl *in, CXFile f, const char *real, el_hash128 *out)
 {
-    time_t seen = clang_getFileTime(f);
-    if (seen + 1 < in->r->started &&
-        el_filehash_get_as_of(in->r->hashes, real, (long long)seen, out))
+    if (el_filehash_get_as_of(in->r->hashes, real, elc_file_stamp(f), (long long)in->r->started,
+                              out))
         return true;
     size_t size = 0;
     const char *text = el_file_text(in->ctx, f, &size);

@@ -52,8 +52,10 @@ static CXFile libclang_file(const el_file_offsets *o, unsigned raw, unsigned *of
     return got;
 }
 
-/* [begin, begin + size] is file f's range: its first and last offsets
- * are f's (size is what libclang parsed: the range ends there). */
+/* [begin, begin + size] is file f's whole range: its first and last
+ * offsets are f's, and the next one is not (clang gives a file of n bytes
+ * n + 1 offsets, the last for its end: a size smaller than what libclang
+ * parsed does not check out). */
 static bool whole_range(const el_file_offsets *o, CXFile f, unsigned begin, size_t size)
 {
     if (size >= MACRO_BIT || begin > MACRO_BIT - 1 - size)
@@ -63,7 +65,12 @@ static bool whole_range(const el_file_offsets *o, CXFile f, unsigned begin, size
     if (!first || !clang_File_isEqual(first, f) || at != 0)
         return false;
     CXFile last = libclang_file(o, begin + (unsigned)size, &at);
-    return last && clang_File_isEqual(last, f) && at == size;
+    if (!last || !clang_File_isEqual(last, f) || at != size)
+        return false;
+    if (begin + (unsigned)size == MACRO_BIT - 1)
+        return true; /* (no offset after it) */
+    CXFile after = libclang_file(o, begin + (unsigned)size + 1, &at);
+    return !after || !clang_File_isEqual(after, f) || at != size + 1;
 }
 
 /* False when it meets a known range (it is that one: ranges never share
@@ -102,14 +109,15 @@ void el_file_offsets_learn(el_file_offsets *o, CXSourceLocation loc, size_t slot
         add_linted_range(o, e, begin);
 }
 
-void el_file_offsets_learn_external(el_file_offsets *o, CXSourceLocation loc, CXFile f,
+bool el_file_offsets_learn_external(el_file_offsets *o, CXSourceLocation loc, CXFile f,
                                     unsigned offset, size_t size)
 {
     if (!f || !plain_location(o, loc) || offset > loc.int_data)
-        return;
+        return false;
     unsigned begin = loc.int_data - offset;
     if (whole_range(o, f, begin, size))
         (void)add_range(o, EL_OFFSET_NOT_LINTED, begin, begin + (unsigned)size);
+    return true;
 }
 
 void el_file_offsets_fill(el_file_offsets *o, CXTranslationUnit tu)

@@ -17,10 +17,10 @@
  * clang_getLocationForOffset (a linear search of the TU's files: 50 000
  * instructions).  The encoding is libclang's, not its API: each range is
  * checked against clang_getExpansionLocation when it is added (its first
- * and last offsets must be the file's first and last), so an encoding
- * that is not offsets leaves the file unknown, and its locations asked of
- * libclang.  The check cannot see a size smaller than the file's: the
- * size must be what libclang parsed (clang_getFileContents).  Files that
+ * and last offsets must be the file's first and last, and the next one
+ * not the file's), so an encoding that is not offsets, or a size that is
+ * not what libclang parsed, leaves the file unknown, and its locations
+ * asked of libclang.  Files that
  * are not linted may have ranges too (el_file_offsets_learn_external).
  * Macro locations, and any location outside the known ranges
  * until every linted file's one range is known (never when a linted file
@@ -65,14 +65,14 @@ void el_file_offsets_expect(el_file_offsets *o, CXFile f, size_t slot, size_t si
 /* libclang put loc (of the TU) in linted file `slot` at `offset`: learn
  * that range, if loc is a file location and the range checks out. */
 void el_file_offsets_learn(el_file_offsets *o, CXSourceLocation loc, size_t slot, unsigned offset);
-/* libclang put loc in file f, which is not linted, at `offset`; f holds
- * at most `size` bytes as parsed: learn that range, if it checks out, as
- * one whose locations are in no linted file.  (A size smaller than the
- * file's gives a part of its range: still true.)  Most of a TU's
+/* libclang put loc in file f, which is not linted, at `offset`; f held
+ * `size` bytes when the run read it: learn that range, if it checks out,
+ * as one whose locations are in no linted file.  False when loc cannot
+ * tell (not a file location): ask again with another.  Most of a TU's
  * preprocessing cursors are the system headers' macro expansions, met
  * before every linted file's range is known: each such header is then
  * looked up once, not once a cursor. */
-void el_file_offsets_learn_external(el_file_offsets *o, CXSourceLocation loc, CXFile f,
+bool el_file_offsets_learn_external(el_file_offsets *o, CXSourceLocation loc, CXFile f,
                                     unsigned offset, size_t size);
 /* The ranges of the expected files not learnt yet, searched in tu. */
 void el_file_offsets_fill(el_file_offsets *o, CXTranslationUnit tu);

@@ -149,7 +149,7 @@ const char *el_file_text(el_ctx *ctx, CXFile file, size_t *size)
          * TU's source locations: asked once a file, not once a cursor, and
          * not at all for a linted header the run read before the parse */
         const el_source *src = s->source >= 0 ? &ctx->sources->v[s->source] : NULL;
-        const char *kept = src ? el_source_text(src, (long long)clang_getFileTime(file)) : NULL;
+        const char *kept = src ? el_source_text(src, elc_file_stamp(file)) : NULL;
         if (kept) {
             s->text = kept;
             s->size = src->size;

@@ -126,6 +126,8 @@ static void add_file(walker *w, const char *shown, bool explicit_arg)
             break;
     }
     int read_errno = got < 0 ? errno : 0;
+    struct stat after;
+    bool still = fstat(fd, &after) == 0;
     close(fd);
     if (read_errno) {
         io_error(w, shown, "cannot read: %s", strerror(read_errno));
@@ -161,7 +163,9 @@ static void add_file(walker *w, const char *shown, bool explicit_arg)
     s->named = explicit_arg;
     s->size = b.n;
     s->hash = el_hash_bytes(b.s ? b.s : "", b.n);
-    el_filehash_put(w->hashes, real, s->hash, (long long)st.st_mtime, b.n);
+    s->stamp = still ? el_file_stamp_of_read(&st, &after) : el_file_stamp_none;
+    s->read_at = (long long)read_at;
+    el_filehash_put(w->hashes, real, s->hash, s->stamp, s->read_at, b.n);
     el_suppress_parse(b.s ? b.s : "", b.n, &s->supp);
     s->cfg = cfg;
     s->cls = el_config_classify(cfg, real, s->backend, sizeof s->backend);
@@ -169,18 +173,19 @@ static void add_file(walker *w, const char *shown, bool explicit_arg)
         el_configs_note_backend(w->cfgs, s->backend);
     /* Every TU that includes a header reads its text (el_file_text), and
      * libclang finds a header's buffer by a linear search of the TU. */
-    s->mtime = (long long)st.st_mtime;
-    s->read_at = (long long)read_at;
-    if (s->is_header && b.n <= EL_SOURCES_TEXT_BUDGET - w->text_kept) {
-        w->text_kept += b.n;
-        s->text = b.s ? el_buf_take(&b) : el_xstrdup("");
+    if (s->is_header && s->stamp.mtime != el_file_stamp_none.mtime &&
+        b.n <= EL_SOURCES_TEXT_BUDGET - w->text_kept) {
+        size_t n = b.n;
+        w->text_kept += n;
+        s->text = el_xrealloc(el_buf_take(&b), n + 1); /* (not its doubled capacity) */
     }
     el_buf_free(&b);
 }
 
-const char *el_source_text(const el_source *src, long long seen)
+const char *el_source_text(const el_source *src, el_file_stamp seen)
 {
-    return src->text && seen == src->mtime && src->mtime + 1 < src->read_at ? src->text : NULL;
+    return src->text && el_file_stamp_same_content(src->stamp, seen, src->read_at) ? src->text
+                                                                                    : NULL;
 }
 
 static int cmp_name(const void *a, const void *b)

@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "config.h"
+#include "file_stamp.h"
 #include "filehash.h"
 #include "hash.h"
 #include "suppress.h"
@@ -32,11 +33,12 @@ typedef struct el_source {
     bool not_built;          /* left out: the compile database does not build it (unbuilt.h) */
     size_t size;
     el_hash128 hash;         /* of the content */
-    /* A header's content as read (NUL-terminated; NULL for a .c file or
-     * beyond EL_SOURCES_TEXT_BUDGET), the file's modification time then,
-     * and the time (seconds) just before the read: el_source_text. */
+    /* A header's content as read (NUL-terminated; NULL for a .c file,
+     * beyond EL_SOURCES_TEXT_BUDGET or when a write may have overlapped the
+     * read), the read's stamp and the second it began: el_source_text. */
     char *text;
-    long long mtime, read_at;
+    el_file_stamp stamp;
+    long long read_at;
     el_suppressions supp;
     const el_config *cfg;
     el_file_class cls;
@@ -65,10 +67,9 @@ void el_sources_walked(el_sources *s, char *const *paths, size_t n);
 /* The headers' text kept for the run, at most this many bytes in all. */
 #define EL_SOURCES_TEXT_BUDGET (64u << 20)
 
-/* src's text as read, if it is what a parser that saw the file with
- * modification time `seen` read: the same time, older by more than a second
- * than the read (any later write would have a later time); else NULL. */
-const char *el_source_text(const el_source *src, long long seen);
+/* src's text as read, if it is what a parser that saw the file with stamp
+ * `seen` after the run's read read (el_file_stamp_same_content); else NULL. */
+const char *el_source_text(const el_source *src, el_file_stamp seen);
 
 /* Index of a file (absolute real path) or -1. */
 long el_sources_find(const el_sources *s, const char *path);

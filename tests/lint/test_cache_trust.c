@@ -112,8 +112,6 @@ static char *entry_path(const char *name)
 
 /* ---- an edit during the parse ------------------------------------------------ */
 
-/* An extra rule that rewrites src/h.h once, after its TU was parsed and
- * before the result is stored: what an editor saving during a run does. */
 static void set_mtime(const char *rel, time_t t)
 {
     if (!t)
@@ -124,6 +122,8 @@ static void set_mtime(const char *rel, time_t t)
     free(p);
 }
 
+/* An extra rule that rewrites src/h.h once, after its TU was parsed and
+ * before the result is stored: what an editor saving during a run does. */
 static int edits_left;
 static time_t edit_time; /* the edited header's modification time (0: now) */
 
@@ -134,16 +134,18 @@ static void edit_header(el_ctx *ctx, void *state)
     if (edits_left > 0) {
         edits_left--;
         tt_w("src/h.h", "#include <cblas.h>\n#define V 1\n");
-        if (edit_time)
-            set_mtime("src/h.h", edit_time);
+        set_mtime("src/h.h", edit_time);
     }
 }
 
 static const el_rule editor = {.id = "(editor)", .begin = edit_header};
 
-/* Lint `what` (under the scratch directory) in this process with EH101
- * and the editor; *cached: the TUs the cache answered. */
-static size_t lint_path_in_process(const char *what, size_t *cached)
+/* Lint `what` (under the scratch directory) in this process: the rule
+ * `rule` (NULL: none) and the extra rule `extra`, with the cache in
+ * cache/ or none, calling `between` (NULL: nothing) after the sources walk
+ * and before the parse; *cached (may be NULL): the TUs the cache answered. */
+static size_t lint_with(const char *what, const char *rule, const el_rule *extra, bool use_cache,
+                        void (*between)(void), size_t *cached)
 {
     char *err = NULL;
     el_configs *cfgs = el_configs_new(NULL, &err);
@@ -155,13 +157,15 @@ static size_t lint_path_in_process(const char *what, size_t *cached)
     char *paths[] = {src};
     assert_int_equal(el_sources_collect(paths, 1, cfgs, 1u << 20, hashes, &srcs), 0);
     el_configs_finalize(cfgs);
+    if (between)
+        between();
     size_t nm = el_meta_count();
     bool *selected = calloc(nm, sizeof *selected);
-    for (size_t k = 0; k < nm; k++)
-        selected[k] = strcmp(el_meta_at(k)->id, "EH101") == 0;
-    char *cache = tt_path(tt_dir, "cache");
-    const el_rule *extra[] = {&editor, NULL};
-    el_engine_opts o = {.jobs = 1, .selected = selected, .cache_dir = cache, .extra_rules = extra};
+    for (size_t k = 0; rule && k < nm; k++)
+        selected[k] = strcmp(el_meta_at(k)->id, rule) == 0;
+    char *cache = use_cache ? tt_path(tt_dir, "cache") : NULL;
+    const el_rule *extras[] = {extra, NULL};
+    el_engine_opts o = {.jobs = 1, .selected = selected, .cache_dir = cache, .extra_rules = extras};
     el_engine_stats st = {0};
     el_findings out = {0};
     el_engine_run(&o, &srcs, hashes, &out, &st);
@@ -176,6 +180,12 @@ static size_t lint_path_in_process(const char *what, size_t *cached)
     el_configs_free(cfgs);
     free(src);
     return n;
+}
+
+/* EH101 and the editor, with the cache. */
+static size_t lint_path_in_process(const char *what, size_t *cached)
+{
+    return lint_with(what, "EH101", &editor, true, NULL, cached);
 }
 
 static size_t lint_in_process(void)
@@ -221,6 +231,27 @@ static void test_old_header_edited_with_an_old_time(void **state)
     assert_int_equal(cached, 1); /* (and an unchanged tree hits) */
 }
 
+/* The same, with a time too recent to tell a write during the run by
+ * (here one in the future: a clock that differs): the run's hash, read
+ * after the edit with the time libclang saw, must not stand for what
+ * libclang parsed. */
+static void test_recent_header_edited_in_the_same_second(void **state)
+{
+    (void)state;
+    time_t future = time(NULL) + 3600;
+    tt_w("src/h.h", "#define V 1\n");
+    tt_w("src/a.c", "#include \"h.h\"\nint a(void) { return V; }\n");
+    set_mtime("src/h.h", future);
+    edits_left = 1;
+    edit_time = future;
+    size_t cached = 9;
+    assert_int_equal(lint_path_in_process("src/a.c", &cached), 0);
+    edits_left = 0;
+    edit_time = 0;
+    assert_int_equal(lint_path_in_process("src/a.c", &cached), 0);
+    assert_int_equal(cached, 0); /* h.h is not what was parsed: no hit */
+}
+
 /* ---- the headers' text the run read before the parse ------------------------ */
 
 /* A probe that copies the text el_file_text gives for h.h. */
@@ -243,45 +274,43 @@ static void probe_text(el_ctx *ctx, void *state, CXFile file)
 
 static const el_rule text_probe = {.id = "(text probe)", .on_file = probe_text};
 
-/* Collect src, rewrite src/h.h with `text` and modification time `t` (0:
- * leave it), then lint: what el_file_text gave for h.h. */
-static const char *text_after_rewrite(const char *text, time_t t)
+/* The rewrite text_after_rewrite makes between the sources walk and the
+ * parse: src/h.h gets `new_text` (NULL: none) and time new_time (0: now),
+ * in place or through a new file renamed over it (an editor, git). */
+static const char *new_text;
+static time_t new_time;
+static bool by_rename;
+
+static void rewrite_header(void)
 {
-    char *err = NULL;
-    el_configs *cfgs = el_configs_new(NULL, &err);
-    assert_non_null(cfgs);
-    el_filehash *hashes = el_filehash_new();
-    el_sources srcs;
-    memset(&srcs, 0, sizeof srcs);
-    char *src = tt_path(tt_dir, "src");
-    char *paths[] = {src};
-    assert_int_equal(el_sources_collect(paths, 1, cfgs, 1u << 20, hashes, &srcs), 0);
-    el_configs_finalize(cfgs);
-    if (text) {
-        tt_w("src/h.h", text);
-        set_mtime("src/h.h", t);
+    if (!new_text)
+        return;
+    const char *rel = by_rename ? "src/h.h.new" : "src/h.h";
+    tt_w(rel, new_text);
+    set_mtime(rel, new_time);
+    if (by_rename) {
+        char *from = tt_path(tt_dir, rel), *to = tt_path(tt_dir, "src/h.h");
+        assert_int_equal(rename(from, to), 0);
+        free(from);
+        free(to);
     }
-    size_t nm = el_meta_count();
-    bool *selected = calloc(nm, sizeof *selected);
-    const el_rule *extra[] = {&text_probe, NULL};
-    el_engine_opts o = {.jobs = 1, .selected = selected, .extra_rules = extra};
-    el_engine_stats st = {0};
-    el_findings out = {0};
+}
+
+/* What el_file_text gave for h.h after that rewrite. */
+static const char *text_after_rewrite(const char *text, time_t t, bool rename_it)
+{
+    new_text = text;
+    new_time = t;
+    by_rename = rename_it;
     probed[0] = '\0';
-    el_engine_run(&o, &srcs, hashes, &out, &st);
-    el_findings_free(&out);
-    free(selected);
-    el_sources_free(&srcs);
-    el_filehash_free(hashes);
-    el_configs_free(cfgs);
-    free(src);
+    lint_with("src", NULL, &text_probe, false, rewrite_header, NULL);
     return probed;
 }
 
 /* The rules read a header's text as libclang parsed it, whether the run
  * reuses its own read of it or not: a header rewritten between the two
- * reads is told by its modification time, or by having one too recent
- * to tell (the same second as the run's read). */
+ * reads is told by its modification time, its inode (replaced with the
+ * same time), or by a time too recent to tell (here in the future). */
 static void test_header_text_is_the_parsed_one(void **state)
 {
     (void)state;
@@ -289,13 +318,15 @@ static void test_header_text_is_the_parsed_one(void **state)
     tt_w("src/a.c", "#include \"h.h\"\nint a(void) { return V; }\n");
     tt_w("src/h.h", "#define V 1\n");
     set_mtime("src/h.h", now - 7200);
-    assert_string_equal(text_after_rewrite(NULL, 0), "#define V 1\n");
+    assert_string_equal(text_after_rewrite(NULL, 0, false), "#define V 1\n");
+    assert_string_equal(text_after_rewrite("#define V 22\n", now - 3600, false), "#define V 22\n");
     set_mtime("src/h.h", now - 7200);
-    assert_string_equal(text_after_rewrite("#define V 22\n", now - 3600), "#define V 22\n");
+    assert_string_equal(text_after_rewrite("#define V 4444\n", now - 7200, true),
+                        "#define V 4444\n");
     tt_w("src/h.h", "#define V 1\n");
-    time_t recent = time(NULL);
-    set_mtime("src/h.h", recent);
-    assert_string_equal(text_after_rewrite("#define V 333\n", recent), "#define V 333\n");
+    set_mtime("src/h.h", now + 3600);
+    assert_string_equal(text_after_rewrite("#define V 333\n", now + 3600, false),
+                        "#define V 333\n");
 }
 
 /* ---- shadowing -------------------------------------------------------------------- */
@@ -697,6 +728,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         tt_scratch_test(test_header_edited_while_linting),
         tt_scratch_test(test_old_header_edited_with_an_old_time),
+        tt_scratch_test(test_recent_header_edited_in_the_same_second),
         tt_scratch_test(test_header_text_is_the_parsed_one),
         tt_scratch_test(test_new_header_shadows),
         tt_scratch_test(test_edited_truncated_swapped_entries_miss),
