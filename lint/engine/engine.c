@@ -421,8 +421,8 @@ static void seal_if_one_file(walk *w, CXCursor c, CXFile f, size_t slot)
  * declaration). */
 static bool parsed_as_c(const el_source *src, const job *j)
 {
-    const char *x = el_args_language(j->args, j->n_args);
-    return x ? strcmp(x, "c") == 0 || strcmp(x, "c-header") == 0 : !src->cxx;
+    const char *x = el_parse_language(src->cxx, j->args, j->n_args);
+    return x && strcmp(x, "c") == 0;
 }
 
 /* The file of c (at loc) under a sealed top-level cursor, NULL when it

@@ -99,22 +99,30 @@ static void add_linted_range(el_file_offsets *o, el_offset_file *e, unsigned beg
     }
 }
 
+/* The first offset of the file libclang put loc in at `offset`; false
+ * when loc is not a file location of the set's TU. */
+static bool file_begin(el_file_offsets *o, CXSourceLocation loc, unsigned offset, unsigned *begin)
+{
+    if (!plain_location(o, loc) || offset > loc.int_data)
+        return false;
+    *begin = loc.int_data - offset;
+    return true;
+}
+
 void el_file_offsets_learn(el_file_offsets *o, CXSourceLocation loc, size_t slot, unsigned offset)
 {
     el_offset_file *e = expected(o, slot);
-    if (!e || !plain_location(o, loc) || offset > loc.int_data)
-        return;
-    unsigned begin = loc.int_data - offset;
-    if (whole_range(o, e->file, begin, e->size))
+    unsigned begin = 0;
+    if (e && file_begin(o, loc, offset, &begin) && whole_range(o, e->file, begin, e->size))
         add_linted_range(o, e, begin);
 }
 
 bool el_file_offsets_learn_external(el_file_offsets *o, CXSourceLocation loc, CXFile f,
                                     unsigned offset, size_t size)
 {
-    if (!f || !plain_location(o, loc) || offset > loc.int_data)
+    unsigned begin = 0;
+    if (!f || !file_begin(o, loc, offset, &begin))
         return false;
-    unsigned begin = loc.int_data - offset;
     if (whole_range(o, f, begin, size))
         (void)add_range(o, EL_OFFSET_NOT_LINTED, begin, begin + (unsigned)size);
     return true;

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "args_policy.h"
+#include "clang_util.h"
+#include "hash.h"
 #include "mem.h"
 #include "path.h"
 #include "strmap.h"
@@ -179,21 +181,21 @@ static file_info *file_of(walk *w, CXFile f)
     return &w->files[w->last = w->n_files++];
 }
 
-/* The directive at `offset` of file f, as a key of the memo: the file's
- * device, inode and modification time, and the offset (hex).  False when
- * f is too recent to share (the memo's note). */
-static bool directive_key(const el_include_memo *m, CXFile f, unsigned offset, char key[72])
+/* The directive at `offset` of file f, as a key of the memo: the hex of
+ * a hash of the file's stamp (device, inode, modification time) and the
+ * offset.  False when f is too recent to share (the memo's note). */
+static bool directive_key(const el_include_memo *m, CXFile f, unsigned offset, char key[33])
 {
-    CXFileUniqueID id;
-    if (clang_getFileUniqueID(f, &id) != 0 || (time_t)id.data[2] + 1 >= m->started)
+    el_file_stamp st = elc_file_stamp(f);
+    if (st.mtime == el_file_stamp_none.mtime || st.mtime + 1 >= (long long)m->started)
         return false;
-    unsigned long long parts[4] = {id.data[0], id.data[1], id.data[2], offset};
-    char *p = key;
-    for (size_t i = 0; i < 4; i++) {
-        for (int b = 60; b >= 0; b -= 4)
-            *p++ = "0123456789abcdef"[(parts[i] >> b) & 15];
-        *p++ = i < 3 ? ':' : '\0';
-    }
+    el_hasher h;
+    el_hash_init(&h);
+    el_hash_u64(&h, st.dev);
+    el_hash_u64(&h, st.ino);
+    el_hash_u64(&h, (uint64_t)st.mtime);
+    el_hash_u64(&h, offset);
+    el_hash_hex(el_hash_final(&h), key);
     return true;
 }
 
@@ -201,7 +203,7 @@ static bool directive_key(const el_include_memo *m, CXFile f, unsigned offset, c
  * tokens. */
 static void written(walk *w, CXCursor c, CXFile f, unsigned offset, directive *d)
 {
-    char key[72];
+    char key[33];
     bool shared = w->memo && directive_key(w->memo, f, offset, key);
     if (shared) {
         pthread_mutex_lock(&w->memo->lock);

@@ -67,6 +67,18 @@ const char *el_args_language(char *const *args, size_t n)
     return x;
 }
 
+const char *el_parse_language(bool name_is_cxx, char *const *args, size_t n)
+{
+    const char *x = el_args_language(args, n);
+    if (!x)
+        return name_is_cxx ? "c++" : "c";
+    if (strcmp(x, "c") == 0 || strcmp(x, "c-header") == 0)
+        return "c";
+    if (strcmp(x, "c++") == 0 || strcmp(x, "c++-header") == 0)
+        return "c++";
+    return NULL;
+}
+
 bool el_language_is_cxx(const char *x)
 {
     return strstr(x, "c++") || strcmp(x, "cuda") == 0 || strcmp(x, "hip") == 0;

@@ -22,6 +22,11 @@ bool el_command_is_cxx(const char *driver, char *const *args, size_t n, const ch
 /* The language the arguments name for the input: the last -x's value
  * (the input comes last), NULL when they name none. */
 const char *el_args_language(char *const *args, size_t n);
+/* The language the arguments parse a file in: "c" or "c++" (a header
+ * of either counts as it), from the last -x, else from the file's name
+ * (name_is_cxx: compile databases give a .c file a C++ driver builds -x
+ * c++); NULL for another (Objective-C, CUDA...). */
+const char *el_parse_language(bool name_is_cxx, char *const *args, size_t n);
 /* A -x value of the C++ family (c++, c++-header, objective-c++, cuda,
  * hip): C++ standards apply. */
 bool el_language_is_cxx(const char *x);

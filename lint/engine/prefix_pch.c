@@ -185,19 +185,11 @@ static bool forces_includes(char *const *args, size_t n)
 }
 
 /* The language the arguments parse the file in, as a header (what its
- * PCH is built as): the last -x, else the file's name (compile databases
- * give a .c file built by a C++ driver -x c++: compdb.c); NULL for one
- * no prefix is built in (Objective-C, CUDA...). */
+ * PCH is built as); NULL for one no prefix is built in. */
 static const char *header_language(const el_source *src, char *const *args, size_t n)
 {
-    const char *x = el_args_language(args, n);
-    if (!x)
-        return src->cxx ? "c++-header" : "c-header";
-    if (strcmp(x, "c") == 0 || strcmp(x, "c-header") == 0)
-        return "c-header";
-    if (strcmp(x, "c++") == 0 || strcmp(x, "c++-header") == 0)
-        return "c++-header";
-    return NULL;
+    const char *x = el_parse_language(src->cxx, args, n);
+    return !x ? NULL : strcmp(x, "c") == 0 ? "c-header" : "c++-header";
 }
 
 /* The file's first lines, up to 64 KiB (prefixes are short), ending at a
