@@ -125,6 +125,17 @@ void em_plan_report_unparsed(const em_tree *t, const em_plan *p, const char *out
     }
 }
 
+/* A reason the scan keyed by the name it is about ("cblas_sgemm: no
+ * call template ..."), without that name: the finding's message quotes
+ * it already. */
+static const char *without_name(const char *why, const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    if (why && n && !strncmp(why, name, n) && why[n] == ':' && why[n + 1] == ' ')
+        return why + n + 2;
+    return why;
+}
+
 /* A site left for a person, tagged with its rule: emberlint reports it
  * after the migration, in a configuration that compiles it (a site in
  * code no configuration compiles says so instead). */
@@ -389,10 +400,11 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
         }
         if (!fix) {
             char quoted[256];
+            const char *name = em_finding_name(f, quoted, sizeof quoted) ? quoted : NULL;
             const char *why = not_custom[0] ? not_custom
-                              : em_tree_why(t, f->file, f->line, f->col,
-                                            em_finding_name(f, quoted, sizeof quoted) ? quoted
-                                                                                      : NULL);
+                                            : without_name(em_tree_why(t, f->file, f->line, f->col,
+                                                                       name),
+                                                           name);
             char *stays = !why && eh101 ? include_stays(t, texts, o, customs, f) : NULL;
             manual_finding(p, t, f,
                            why     ? why

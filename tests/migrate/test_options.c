@@ -232,11 +232,11 @@ static void test_manual_reason_mapped_function(void **state)
                               "eh_to_buffer for the result";
     char *matmul = tt_fmt(why, "eh_matmul", "eh_matmul"), *dot = tt_fmt(why, "eh_dot", "eh_dot");
     char *want = tt_fmt("src/gemm.c:5:5: manual: [EH102] call to backend function 'cblas_sgemm': "
-                        "cblas_sgemm%s\n", matmul);
+                        "%s\n", matmul + 2);
     assert_true(tt_contains(r.err, want));
     free(want);
     want = tt_fmt("src/dot.c:9:12: manual: [EH102] call to backend function 'cblas_sdot'; use "
-                  "eh_dot: cblas_sdot%s\n", dot);
+                  "eh_dot%s\n", dot);
     assert_true(tt_contains(r.err, want));
     free(want);
     want = tt_fmt("src/dot.c:7:12: manual: [EH102 in skipped code] call to backend function "
