@@ -4,10 +4,11 @@
  * condition or a for loop's increment.  Each call forces evaluation of a
  * deferred tensor and synchronises with the backend, once per iteration.
  *
- * Not findings: a call in a for loop's init clause (it runs once), and
+ * Not findings: a call in a for loop's init clause (it runs once),
  * loops that run their body once: `do { ... } while (0)` (the macro idiom)
- * and `while (0)`.  Calls through macros and function-pointer aliases are
- * seen (elc_callee). */
+ * and `while (0)`, and loops that also call one of the configuration's
+ * compute_functions (each iteration computes anew what it reads).  Calls
+ * through macros and function-pointer aliases are seen (elc_callee). */
 #include <fnmatch.h>
 #include <string.h>
 
@@ -159,17 +160,67 @@ static bool enclosing_loop(el_ctx *ctx, CXCursor call, CXCursor *loop)
     return false;
 }
 
+/* The rule's option `key` (a list of names, `*` and `?` working), or
+ * NULL when the configuration has none. */
+static json_object *option(el_ctx *ctx, const char *key)
+{
+    json_object *o = el_config_rule_options(el_ctx_config(ctx), "EH203"), *list = NULL;
+    return o && json_object_object_get_ex(o, key, &list) ? list : NULL;
+}
+
+static bool listed(json_object *list, const char *name)
+{
+    for (size_t i = 0; list && i < json_object_array_length(list); i++)
+        if (fnmatch(json_object_get_string(json_object_array_get_idx(list, i)), name, 0) == 0)
+            return true;
+    return false;
+}
+
 /* options.sync_functions: which host-access functions force evaluation
  * (default "*": all of libeh's do; ggml's CPU accessors do not). */
 static bool syncs(el_ctx *ctx, const char *name)
 {
-    json_object *o = el_config_rule_options(el_ctx_config(ctx), "EH203"), *list = NULL;
-    if (!o || !json_object_object_get_ex(o, "sync_functions", &list))
-        return true;
-    for (size_t i = 0; i < json_object_array_length(list); i++)
-        if (fnmatch(json_object_get_string(json_object_array_get_idx(list, i)), name, 0) == 0)
-            return true;
-    return false;
+    json_object *list = option(ctx, "sync_functions");
+    return !list || listed(list, name);
+}
+
+typedef struct compute_search {
+    el_ctx *ctx;
+    json_object *list;  /* options.compute_functions */
+    CXCursor loop;
+    bool found;
+} compute_search;
+
+static enum CXChildVisitResult find_compute(CXCursor c, CXCursor parent, CXClientData d)
+{
+    compute_search *cs = d;
+    /* a for loop's init clause runs once, before the iterations */
+    if (clang_equalCursors(parent, cs->loop) &&
+        clang_getCursorKind(cs->loop) == CXCursor_ForStmt && in_for_init(cs->ctx, cs->loop, c))
+        return CXChildVisit_Continue;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+        char name[256];
+        CXCursor fn = elc_callee(c);
+        if (!clang_Cursor_isNull(fn) && listed(cs->list, elc_spelling(fn, name, sizeof name))) {
+            cs->found = true;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* options.compute_functions: does the loop call a function that computes
+ * new values on every call (ggml_backend_graph_compute, a batch loader)?
+ * Then reading them on every iteration is the point, not a sync that
+ * could move out of the loop. */
+static bool loop_computes(el_ctx *ctx, CXCursor loop)
+{
+    json_object *list = option(ctx, "compute_functions");
+    if (!list || json_object_array_length(list) == 0)
+        return false;
+    compute_search cs = {ctx, list, loop, false};
+    clang_visitChildren(loop, find_compute, &cs);
+    return cs.found;
 }
 
 /* sf_call_function remembers the last call it saw: forget it between
@@ -198,7 +249,7 @@ static void on_call(el_ctx *ctx, void *state, CXCursor call)
     if (!el_applies_to(ctx, call))
         return;
     CXCursor loop;
-    if (!enclosing_loop(ctx, call, &loop))
+    if (!enclosing_loop(ctx, call, &loop) || loop_computes(ctx, loop))
         return;
     unsigned line = 0;
     elc_cursor_location(loop, NULL, &line, NULL);
