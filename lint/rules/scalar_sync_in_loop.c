@@ -188,16 +188,22 @@ typedef struct compute_search {
     el_ctx *ctx;
     json_object *list;  /* options.compute_functions */
     CXCursor loop;
+    unsigned children_left;     /* the loop's children not yet met */
     bool found;
 } compute_search;
 
 static enum CXChildVisitResult find_compute(CXCursor c, CXCursor parent, CXClientData d)
 {
     compute_search *cs = d;
-    /* a for loop's init clause runs once, before the iterations */
-    if (clang_equalCursors(parent, cs->loop) &&
-        clang_getCursorKind(cs->loop) == CXCursor_ForStmt && in_for_init(cs->ctx, cs->loop, c))
-        return CXChildVisit_Continue;
+    /* a for loop's init clause runs once, before the iterations, and so
+     * does a range-for's range (only its body, the last child, repeats) */
+    if (clang_equalCursors(parent, cs->loop)) {
+        enum CXCursorKind lk = clang_getCursorKind(cs->loop);
+        if (lk == CXCursor_ForStmt && in_for_init(cs->ctx, cs->loop, c))
+            return CXChildVisit_Continue;
+        if (lk == CXCursor_CXXForRangeStmt && cs->children_left-- > 1)
+            return CXChildVisit_Continue;
+    }
     if (clang_getCursorKind(c) == CXCursor_CallExpr) {
         char name[256];
         CXCursor fn = elc_callee(c);
@@ -218,7 +224,7 @@ static bool loop_computes(el_ctx *ctx, CXCursor loop)
     json_object *list = option(ctx, "compute_functions");
     if (!list || json_object_array_length(list) == 0)
         return false;
-    compute_search cs = {ctx, list, loop, false};
+    compute_search cs = {ctx, list, loop, elc_child_count(loop), false};
     clang_visitChildren(loop, find_compute, &cs);
     return cs.found;
 }
