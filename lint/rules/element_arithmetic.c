@@ -6,7 +6,8 @@
  * such a value.  Which values those are is lint/analysis/storage_flow.c's answer.
  *
  * Not findings: arithmetic whose result is an index or an address (inside
- * a subscript, pointer arithmetic), loop counters and anything else that
+ * a subscript, pointer arithmetic, an integer argument of a scalar read),
+ * loop counters and anything else that
  * never came from storage, and host copies made by eh_to_buffer (EH401
  * covers copying data out and back in).  Each operator is reported where
  * one of its own operands is an element, so `p[i] * 2 + b` is one finding
@@ -36,8 +37,24 @@ static void end(el_ctx *ctx, void *st)
     sf_candidates_end(st);
 }
 
+/* Is on_path an integer argument of a scalar read (`ggml_get_f32_1d(t,
+ * i)`, `THTensor_get1d(t, idx[i] - 1)`): an index into the tensor? */
+static bool scalar_read_index(el_ctx *ctx, CXCursor call, CXCursor on_path)
+{
+    const sf_fn *fn = sf_call_function(ctx, call);
+    if (!fn || fn->kind != SF_FN_SCALAR_READ ||
+        !elc_type_is_integer(clang_getCanonicalType(clang_getCursorType(on_path))))
+        return false;
+    int n = clang_Cursor_getNumArguments(call);
+    for (int k = 0; k < n; k++)
+        if (clang_equalCursors(clang_Cursor_getArgument(call, (unsigned)k), on_path))
+            return true;
+    return false;
+}
+
 /* The cursor's value only computes an index or an address: it reaches a
- * subscript's index, or pointer arithmetic, through operators. */
+ * subscript's index, pointer arithmetic or a scalar read's index, through
+ * operators. */
 static bool computes_address(el_ctx *ctx, CXCursor c)
 {
     unsigned depth = el_depth(ctx);
@@ -66,6 +83,8 @@ static bool computes_address(el_ctx *ctx, CXCursor c)
                                  t0 == CXType_IncompleteArray || t0 == CXType_VariableArray;
             return clang_equalCursors(on_path, first_is_base ? k[1] : k[0]);
         }
+        case CXCursor_CallExpr:
+            return scalar_read_index(ctx, a, i == 0 ? c : el_ancestor(ctx, i - 1));
         default:
             return false;
         }
