@@ -132,7 +132,7 @@ static const char *without_name(const char *why, const char *name)
 {
     size_t n = name ? strlen(name) : 0;
     if (why && n && !strncmp(why, name, n) && why[n] == ':' && why[n + 1] == ' ')
-        return why + n + 2;
+        return why[n + 2] ? why + n + 2 : NULL; /* (nothing after it: no reason) */
     return why;
 }
 

@@ -165,9 +165,7 @@ void mv_register_op(ctx *c, const fplan *p, const em_def *def)
         em_manuals_add(c->manual, disp, def->line, mv_def_col(c, def),
                        "%s moved into backends/%s/ but is not registered for op %s: %s; its "
                        "callers keep calling it (adapt it to the op, or give it a call "
-                       "template)", def->name, def->backend, def->op,
-                       strstr(def->signature, "its signature") ? def->signature + 4
-                                                               : def->signature);
+                       "template)", def->name, def->backend, def->op, def->signature);
     } else if (tb && def->is_kernel) {
         long oi = op_index(def->op);
         const char *have = oi >= 0 && tb->functions ? tb->functions[oi] : NULL;

@@ -601,7 +601,7 @@ static bool contract_rewrite(el_rewriter *rw, CXCursor fn, const char *name, cha
         char ta[256], tb[256];
         type_spelling(fn, ta, sizeof ta);
         type_spelling(d, tb, sizeof tb);
-        snprintf(why, wn, "its signature '%s' differs from %s's '%s'", ta, target, tb);
+        snprintf(why, wn, "%s's signature '%s' differs from %s's '%s'", name, ta, target, tb);
         return false;
     }
     *safety = EL_FIX_SAFE;

@@ -70,7 +70,7 @@ bool el_rewrite_ref(el_rewriter *rw, CXCursor ref, el_call_rewrite *out);
 
 /* What the function `name` becomes by the naming contract, decided as
  * for a call (its declaration in the TU against eh_<op>'s): true with
- * target ("eh_matmul") and *safety; false with why[] ("its signature
+ * target ("eh_matmul") and *safety; false with why[] ("eh_blas_eigh's signature
  * 'eh_tensor *(const eh_tensor *)' differs from eh_eigh's '...'", "no
  * frontend op eh_frob in libeh/ops.def", "... is not declared here").
  * Used for names the preprocessor skipped and for references that are

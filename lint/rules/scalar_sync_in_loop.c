@@ -69,6 +69,12 @@ static bool body_runs_once(CXCursor loop)
     return !cont;
 }
 
+static bool is_ident_char(char ch)
+{
+    return ch == '_' || (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') ||
+           (ch >= 'A' && ch <= 'Z');
+}
+
 /* `child`, a child of the for statement `loop`, is (in) its init clause:
  * no `;` of the header comes before it.  Read from the file's text
  * between the two (comments and literals skipped): tokenizing would need
@@ -87,6 +93,10 @@ static bool in_for_init(el_ctx *ctx, CXCursor loop, CXCursor child)
     size_t size = 0;
     const char *text = el_file_text(ctx, lf, &size);
     if (!text || co > size)
+        return false;
+    /* `EACH(i, n) body`: the header is a macro's, the text is not the
+     * header; the child is taken as in the loop */
+    if (co - lo < 4 || strncmp(text + lo, "for", 3) != 0 || is_ident_char(text[lo + 3]))
         return false;
     int depth = 0;
     for (unsigned i = lo; i < co; i++) {
@@ -184,6 +194,13 @@ static bool syncs(el_ctx *ctx, const char *name)
     return !list || listed(list, name);
 }
 
+/* Per TU: the last loop loop_computes searched, and its answer. */
+typedef struct sync_state {
+    CXCursor loop;
+    bool have_answer;
+    bool computes;
+} sync_state;
+
 typedef struct compute_search {
     el_ctx *ctx;
     json_object *list;  /* options.compute_functions */
@@ -204,6 +221,10 @@ static enum CXChildVisitResult find_compute(CXCursor c, CXCursor parent, CXClien
         if (lk == CXCursor_CXXForRangeStmt && cs->children_left-- > 1)
             return CXChildVisit_Continue;
     }
+    /* a lambda's body runs when it is called, not where it is written
+     * (enclosing_loop stops at one too) */
+    if (clang_getCursorKind(c) == CXCursor_LambdaExpr || clang_getCursorKind(c) == CXCursor_BlockExpr)
+        return CXChildVisit_Continue;
     if (clang_getCursorKind(c) == CXCursor_CallExpr) {
         char name[256];
         CXCursor fn = elc_callee(c);
@@ -219,13 +240,19 @@ static enum CXChildVisitResult find_compute(CXCursor c, CXCursor parent, CXClien
  * new values on every call (ggml_backend_graph_compute, a batch loader)?
  * Then reading them on every iteration is the point, not a sync that
  * could move out of the loop. */
-static bool loop_computes(el_ctx *ctx, CXCursor loop)
+static bool loop_computes(el_ctx *ctx, sync_state *st, CXCursor loop)
 {
     json_object *list = option(ctx, "compute_functions");
     if (!list || json_object_array_length(list) == 0)
         return false;
+    /* the accesses of one loop come one after another: search it once */
+    if (st->have_answer && clang_equalCursors(st->loop, loop))
+        return st->computes;
     compute_search cs = {ctx, list, loop, elc_child_count(loop), false};
     clang_visitChildren(loop, find_compute, &cs);
+    st->have_answer = true;
+    st->loop = loop;
+    st->computes = cs.found;
     return cs.found;
 }
 
@@ -247,7 +274,6 @@ static void end(el_ctx *ctx, void *state)
 
 static void on_call(el_ctx *ctx, void *state, CXCursor call)
 {
-    (void)state;
     const sf_fn *fn = sf_call_function(ctx, call);
     if (!fn || (fn->kind != SF_FN_ACCESSOR && fn->kind != SF_FN_SCALAR_READ &&
                 fn->kind != SF_FN_COPY_OUT) || !syncs(ctx, fn->name))
@@ -255,7 +281,7 @@ static void on_call(el_ctx *ctx, void *state, CXCursor call)
     if (!el_applies_to(ctx, call))
         return;
     CXCursor loop;
-    if (!enclosing_loop(ctx, call, &loop) || loop_computes(ctx, loop))
+    if (!enclosing_loop(ctx, call, &loop) || loop_computes(ctx, state, loop))
         return;
     unsigned line = 0;
     elc_cursor_location(loop, NULL, &line, NULL);
@@ -276,6 +302,7 @@ static void on_call(el_ctx *ctx, void *state, CXCursor call)
 const el_rule el_rule_scalar_sync_in_loop = {
     .id = "EH203",
     .kinds = kinds,
+    .state_size = sizeof(sync_state),
     .begin = begin,
     .on_cursor = on_call,
     .end = end,
