@@ -2,6 +2,7 @@
  * by the configured prefixes (backend_prefixes, rules/default.json).
  * Asked by the separation rules, the call rewrites and ember-migrate's
  * scanner; declared in rule.h. */
+#include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,6 +40,11 @@ const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool up
     size_t np = 0, len = strlen(name);
     const char *const *v = el_config_strings(cfg, "backend_prefixes_expanded", &np);
     for (size_t i = 0; i < np; i++) {
+        if (el_prefix_is_pattern(v[i])) {
+            if (fnmatch(v[i], name, 0) == 0)
+                return v[i];
+            continue;
+        }
         size_t l = strlen(v[i]);
         if (len <= l)
             continue;

@@ -1461,11 +1461,19 @@ const el_strlist *el_config_list(const el_config *c, el_list_key k)
     return &c->lists[k];
 }
 
+bool el_prefix_is_pattern(const char *entry)
+{
+    return strpbrk(entry, "*?[") != NULL;
+}
+
 const char *el_config_backend_prefix(const el_config *c, const char *symbol)
 {
-    for (size_t i = 0; i < c->prefixes.n; i++)
-        if (strncmp(symbol, c->prefixes.v[i], strlen(c->prefixes.v[i])) == 0)
-            return c->prefixes.v[i];
+    for (size_t i = 0; i < c->prefixes.n; i++) {
+        const char *p = c->prefixes.v[i];
+        if (el_prefix_is_pattern(p) ? fnmatch(p, symbol, 0) == 0
+                                    : strncmp(symbol, p, strlen(p)) == 0)
+            return p;
+    }
     return NULL;
 }
 

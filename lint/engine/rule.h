@@ -207,6 +207,10 @@ bool el_config_is_backend_header(const el_config *cfg, const char *spelled, cons
  * backend names come from the configuration plus backends/ discovered in
  * the linted tree. */
 const char *el_config_backend_prefix(const el_config *cfg, const char *symbol);
+/* Is a backend_prefixes entry a pattern matched against the whole name
+ * (it has `*`, `?` or `[`: "[sd]gemm_", Fortran BLAS's names) rather than
+ * a prefix? */
+bool el_prefix_is_pattern(const char *entry);
 /* The backend whose eh_<backend>_ prefix (a backend_prefixes entry holding
  * "<backend>", expanded for every known backend) `name` starts with; the
  * whole prefix must match and something must follow it, so eh_blast_radius

@@ -448,9 +448,33 @@ bool el_enclosing_function(const el_ctx *ctx, CXCursor *out)
 
 /* The built-in replacement: rules/symbols.json, then eh_<backend>_<op>
  * -> eh_<op> for the ops of libeh/ops.def. */
+/* A Fortran BLAS or LAPACK name (dgemm_, sgesv_: lower case, one
+ * trailing underscore) is replaced as its C interface is (cblas_dgemm,
+ * LAPACK_sgesv): rules/symbols.json lists those once. */
+static const el_kv *fortran_replacement(const el_config *cfg, const char *symbol)
+{
+    size_t len = strlen(symbol);
+    if (len < 2 || len > 32 || symbol[len - 1] != '_')
+        return NULL;
+    for (size_t i = 0; i + 1 < len; i++)
+        if (!((symbol[i] >= 'a' && symbol[i] <= 'z') || (symbol[i] >= '0' && symbol[i] <= '9')))
+            return NULL;
+    static const char *const interfaces[] = {"cblas_", "LAPACK_"};
+    for (size_t k = 0; k < sizeof interfaces / sizeof *interfaces; k++) {
+        char c_name[48];
+        snprintf(c_name, sizeof c_name, "%s%.*s", interfaces[k], (int)(len - 1), symbol);
+        const el_kv *e = el_config_map_get(cfg, EL_REPLACEMENTS, c_name);
+        if (e && e->from.builtin)
+            return e;
+    }
+    return NULL;
+}
+
 static const char *builtin_replacement(const el_config *cfg, const char *symbol, char *buf, size_t n)
 {
     const el_kv *e = el_config_map_get(cfg, EL_REPLACEMENTS, symbol);
+    if (!(e && e->from.builtin))
+        e = fortran_replacement(cfg, symbol);
     if (e && e->from.builtin) {
         snprintf(buf, n, "%s", e->text);
         return buf;
