@@ -20,6 +20,18 @@ const char *el_backend_of_symbol(const el_config *cfg, const char *name, char *b
         size_t pre = (size_t)(at - pats[i]);
         const char *post = at + strlen("<backend>");
         size_t postlen = strlen(post);
+        if (el_prefix_is_pattern(pats[i])) { /* eh_<backend>_*_kernel */
+            for (size_t b = 0; b < el_config_backend_count(cfg); b++) {
+                const char *be = el_config_backend_name(cfg, b);
+                char expanded[256];
+                snprintf(expanded, sizeof expanded, "%.*s%s%s", (int)pre, pats[i], be, post);
+                if (el_backend_prefix_matches(expanded, name)) {
+                    snprintf(buf, n, "%s", be);
+                    return buf;
+                }
+            }
+            continue;
+        }
         if (len <= pre || strncmp(name, pats[i], pre) != 0)
             continue;
         for (size_t b = 0; b < el_config_backend_count(cfg); b++) {
@@ -35,28 +47,40 @@ const char *el_backend_of_symbol(const el_config *cfg, const char *name, char *b
     return NULL;
 }
 
+/* Fortran names in upper case (DGEMM_, some compilers' mangling) match the
+ * lower-case patterns; only names without a lower-case letter qualify. */
+static bool upper_matches_pattern(const char *pattern, const char *name)
+{
+    char low[256];
+    size_t k = 0;
+    for (; name[k] && k + 1 < sizeof low; k++) {
+        if (name[k] >= 'a' && name[k] <= 'z')
+            return false;
+        low[k] = (char)(name[k] >= 'A' && name[k] <= 'Z' ? name[k] + 32 : name[k]);
+    }
+    low[k] = '\0';
+    return !name[k] && fnmatch(pattern, low, 0) == 0;
+}
+
+/* name starts with the upper-case spelling of a plain prefix (CBLAS_). */
+static bool upper_has_prefix(const char *prefix, const char *name)
+{
+    size_t k = 0;
+    while (prefix[k] && name[k] == (char)(prefix[k] >= 'a' && prefix[k] <= 'z' ? prefix[k] - 32 : prefix[k]))
+        k++;
+    return !prefix[k] && name[k];
+}
+
 const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool upper)
 {
     size_t np = 0, len = strlen(name);
     const char *const *v = el_config_strings(cfg, "backend_prefixes_expanded", &np);
     for (size_t i = 0; i < np; i++) {
-        if (el_prefix_is_pattern(v[i])) {
-            if (fnmatch(v[i], name, 0) == 0)
-                return v[i];
-            continue;
-        }
-        size_t l = strlen(v[i]);
-        if (len <= l)
-            continue;
-        if (strncmp(name, v[i], l) == 0)
+        if (el_backend_prefix_matches(v[i], name))
             return v[i];
-        if (upper) {
-            size_t k = 0;
-            while (k < l && name[k] == (char)(v[i][k] >= 'a' && v[i][k] <= 'z' ? v[i][k] - 32 : v[i][k]))
-                k++;
-            if (k == l)
-                return v[i];
-        }
+        if (upper && (el_prefix_is_pattern(v[i]) ? upper_matches_pattern(v[i], name)
+                                                 : upper_has_prefix(v[i], name)))
+            return v[i];
     }
     if (np == 0) {
         const char *p = el_config_backend_prefix(cfg, name);

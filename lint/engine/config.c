@@ -1466,13 +1466,19 @@ bool el_prefix_is_pattern(const char *entry)
     return strpbrk(entry, "*?[") != NULL;
 }
 
+bool el_backend_prefix_matches(const char *entry, const char *symbol)
+{
+    if (el_prefix_is_pattern(entry))
+        return fnmatch(entry, symbol, 0) == 0;
+    size_t n = strlen(entry);
+    return strlen(symbol) > n && strncmp(symbol, entry, n) == 0;
+}
+
 const char *el_config_backend_prefix(const el_config *c, const char *symbol)
 {
     for (size_t i = 0; i < c->prefixes.n; i++) {
-        const char *p = c->prefixes.v[i];
-        if (el_prefix_is_pattern(p) ? fnmatch(p, symbol, 0) == 0
-                                    : strncmp(symbol, p, strlen(p)) == 0)
-            return p;
+        if (el_backend_prefix_matches(c->prefixes.v[i], symbol))
+            return c->prefixes.v[i];
     }
     return NULL;
 }

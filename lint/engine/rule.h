@@ -211,6 +211,9 @@ const char *el_config_backend_prefix(const el_config *cfg, const char *symbol);
  * (it has `*`, `?` or `[`: "[sd]gemm_", Fortran BLAS's names) rather than
  * a prefix? */
 bool el_prefix_is_pattern(const char *entry);
+/* Does `symbol` match a backend_prefixes entry: the whole name against a
+ * pattern, or the prefix with something after it? */
+bool el_backend_prefix_matches(const char *entry, const char *symbol);
 /* The backend whose eh_<backend>_ prefix (a backend_prefixes entry holding
  * "<backend>", expanded for every known backend) `name` starts with; the
  * whole prefix must match and something must follow it, so eh_blast_radius

@@ -446,35 +446,43 @@ bool el_enclosing_function(const el_ctx *ctx, CXCursor *out)
 
 /* ---- knowledge ------------------------------------------------------------ */
 
-/* The built-in replacement: rules/symbols.json, then eh_<backend>_<op>
- * -> eh_<op> for the ops of libeh/ops.def. */
-/* A Fortran BLAS or LAPACK name (dgemm_, sgesv_: lower case, one
+/* A Fortran BLAS or LAPACK name (dgemm_, sgesv_, DGEMM_: one case, one
  * trailing underscore) is replaced as its C interface is (cblas_dgemm,
- * LAPACK_sgesv): rules/symbols.json lists those once. */
+ * LAPACK_sgesv): rules/symbols.json, or the project's entry for the C
+ * name, lists those once. */
 static const el_kv *fortran_replacement(const el_config *cfg, const char *symbol)
 {
     size_t len = strlen(symbol);
     if (len < 2 || len > 32 || symbol[len - 1] != '_')
         return NULL;
-    for (size_t i = 0; i + 1 < len; i++)
-        if (!((symbol[i] >= 'a' && symbol[i] <= 'z') || (symbol[i] >= '0' && symbol[i] <= '9')))
+    char low[32];
+    bool lower = false, upper = false;
+    for (size_t i = 0; i + 1 < len; i++) {
+        char ch = symbol[i];
+        lower |= ch >= 'a' && ch <= 'z';
+        upper |= ch >= 'A' && ch <= 'Z';
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')))
             return NULL;
+        low[i] = (char)(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
+    }
+    if (lower && upper)
+        return NULL;
     static const char *const interfaces[] = {"cblas_", "LAPACK_"};
     for (size_t k = 0; k < sizeof interfaces / sizeof *interfaces; k++) {
         char c_name[48];
-        snprintf(c_name, sizeof c_name, "%s%.*s", interfaces[k], (int)(len - 1), symbol);
+        snprintf(c_name, sizeof c_name, "%s%.*s", interfaces[k], (int)(len - 1), low);
         const el_kv *e = el_config_map_get(cfg, EL_REPLACEMENTS, c_name);
-        if (e && e->from.builtin)
+        if (e)
             return e;
     }
     return NULL;
 }
 
+/* The built-in replacement: rules/symbols.json, then eh_<backend>_<op>
+ * -> eh_<op> for the ops of libeh/ops.def. */
 static const char *builtin_replacement(const el_config *cfg, const char *symbol, char *buf, size_t n)
 {
     const el_kv *e = el_config_map_get(cfg, EL_REPLACEMENTS, symbol);
-    if (!(e && e->from.builtin))
-        e = fortran_replacement(cfg, symbol);
     if (e && e->from.builtin) {
         snprintf(buf, n, "%s", e->text);
         return buf;
@@ -502,10 +510,26 @@ static const char *project_replacement(const el_config *cfg, const char *symbol,
     return buf;
 }
 
-const char *el_symbol_replacement(const el_config *cfg, const char *symbol, char *buf, size_t n)
+/* The project's entry for `symbol`, else a Fortran name's C interface
+ * entry, else (builtin_ok) the built-in replacement. */
+static const char *replacement_for(const el_config *cfg, const char *symbol, bool builtin_ok, char *buf,
+                                   size_t n)
 {
     const char *r = project_replacement(cfg, symbol, buf, n);
-    return r ? r : builtin_replacement(cfg, symbol, buf, n);
+    if (r)
+        return r;
+    const el_kv *fortran = el_config_map_get(cfg, EL_REPLACEMENTS, symbol) ? NULL
+                                                                          : fortran_replacement(cfg, symbol);
+    if (fortran && (builtin_ok || !fortran->from.builtin)) {
+        snprintf(buf, n, "%s", fortran->text);
+        return buf;
+    }
+    return builtin_ok ? builtin_replacement(cfg, symbol, buf, n) : NULL;
+}
+
+const char *el_symbol_replacement(const el_config *cfg, const char *symbol, char *buf, size_t n)
+{
+    return replacement_for(cfg, symbol, true, buf, n);
 }
 
 static void find_eh_h(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData d)
@@ -539,11 +563,7 @@ bool el_uses_libeh(el_ctx *ctx)
 
 const char *el_replacement(el_ctx *ctx, const char *name, char *buf, size_t n)
 {
-    const el_config *cfg = el_ctx_config(ctx);
-    const char *r = project_replacement(cfg, name, buf, n);
-    if (r || !el_uses_libeh(ctx))
-        return r;
-    return builtin_replacement(cfg, name, buf, n);
+    return replacement_for(el_ctx_config(ctx), name, el_uses_libeh(ctx), buf, n);
 }
 
 const char *el_frontend_include(el_ctx *ctx)

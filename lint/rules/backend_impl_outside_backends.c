@@ -39,17 +39,14 @@ static const enum CXCursorKind kinds[] = {
     CXCursor_MacroExpansion, EL_KINDS_END,
 };
 
-/* The prefix the project configured (not a built-in library prefix) that
- * `name` starts with, or NULL. */
+/* The prefix or pattern the project configured (not a built-in library
+ * entry) that `name` matches, or NULL. */
 static const char *project_prefix(const el_config *cfg, const char *name)
 {
     const el_strlist *l = &cfg->prefixes;
-    size_t len = strlen(name);
-    for (size_t i = 0; i < l->n; i++) {
-        size_t pl = strlen(l->v[i]);
-        if (!l->from[i].builtin && len > pl && strncmp(name, l->v[i], pl) == 0)
+    for (size_t i = 0; i < l->n; i++)
+        if (!l->from[i].builtin && el_backend_prefix_matches(l->v[i], name))
             return l->v[i];
-    }
     return NULL;
 }
 
@@ -76,9 +73,14 @@ static bool on_definition(el_ctx *ctx, CXCursor c)
     const char *pre = project_prefix(cfg, name);
     if (!pre)
         return false;
-    el_report(ctx, c, "definition of %s '%s', named with the backend prefix '%s', outside "
-              "the backend directories; backend code belongs in %s", what, name, pre,
-              el_backend_dir(ctx, "", dir, sizeof dir));
+    if (el_prefix_is_pattern(pre))
+        el_report(ctx, c, "definition of %s '%s', whose name matches the backend pattern '%s', "
+                  "outside the backend directories; backend code belongs in %s", what, name, pre,
+                  el_backend_dir(ctx, "", dir, sizeof dir));
+    else
+        el_report(ctx, c, "definition of %s '%s', named with the backend prefix '%s', outside "
+                  "the backend directories; backend code belongs in %s", what, name, pre,
+                  el_backend_dir(ctx, "", dir, sizeof dir));
     return true;
 }
 

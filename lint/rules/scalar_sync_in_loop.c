@@ -75,15 +75,27 @@ static bool is_ident_char(char ch)
            (ch >= 'A' && ch <= 'Z');
 }
 
-/* `child`, a child of the for statement `loop`, is (in) its init clause:
- * no `;` of the header comes before it.  Read from the file's text
- * between the two (comments and literals skipped): tokenizing would need
- * a file location libclang only gives through clang_getLocationForOffset,
- * which maps every macro argument of the file on its first use. */
+/* `child`, a child of the for statement `loop`, is (in) its init clause.
+ * libclang visits a for's init, condition variable, condition, increment
+ * and body, leaving out the absent ones: the AST decides when all four
+ * clauses are there (a macro may have written the header, OMP_FOR (...))
+ * or the child is not the first.  Otherwise no `;` of the header may come
+ * before it, read from the file's text between the two (comments and
+ * literals skipped): tokenizing would need a file location libclang only
+ * gives through clang_getLocationForOffset, which maps every macro
+ * argument of the file on its first use. */
 static bool in_for_init(el_ctx *ctx, CXCursor loop, CXCursor child)
 {
-    if (clang_getCursorKind(child) == CXCursor_DeclStmt)
+    enum CXCursorKind kind = clang_getCursorKind(child);
+    if (kind == CXCursor_DeclStmt)
         return true; /* only the init clause declares, in C */
+    unsigned n = elc_child_count(loop);
+    if (n == 0 || !clang_equalCursors(elc_child(loop, 0), child))
+        return false;
+    if (n >= 4)
+        return kind != CXCursor_VarDecl; /* a C++ condition variable repeats */
+    if (n == 1)
+        return false; /* the body */
     CXFile lf = NULL, cf = NULL;
     unsigned lo = 0, co = 0;
     clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(loop)), &lf, NULL, NULL, &lo);
@@ -95,7 +107,7 @@ static bool in_for_init(el_ctx *ctx, CXCursor loop, CXCursor child)
     if (!text || co > size)
         return false;
     /* `EACH(i, n) body`: the header is a macro's, the text is not the
-     * header; the child is taken as in the loop */
+     * header; the child is taken as in the loop (reported) */
     if (co - lo < 4 || strncmp(text + lo, "for", 3) != 0 || is_ident_char(text[lo + 3]))
         return false;
     int depth = 0;

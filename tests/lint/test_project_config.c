@@ -81,10 +81,21 @@ static void test_project_replacements(void **state)
                          "  \"replacements\": {\"cblas_sgemm\": \"tensor_matmul\", \"*\": \"tensor_scale\",\n"
                          "                   \"sqrt\": \"tensor_sqrt\", \"/\": \"tensor_div\"}\n"
                          "}\n");
+    /* the project's replacement of cblas_sgemm holds for its Fortran name */
+    tt_w("src/fortran.c", "void sgemm_(const char *ta, const char *tb, const int *m, const int *n,\n"
+                       "            const int *k, const float *al, const float *a, const int *lda,\n"
+                       "            const float *b, const int *ldb, const float *be, float *c,\n"
+                       "            const int *ldc);\n"
+                       "void gemm_f(const float *a, const float *b, float *c, int n)\n"
+                       "{\n"
+                       "    float one = 1.0f, zero = 0.0f;\n"
+                       "    sgemm_(\"N\", \"N\", &n, &n, &n, &one, a, &n, b, &n, &zero, c, &n);\n"
+                       "}\n");
     tt_run r = run("src", NULL, NULL);
     assert_int_equal(r.status, 1);
     assert_true(tt_contains(r.out, "header 'cblas.h'; include <tensor/api.h> and call its API instead [EH101]"));
     assert_true(tt_contains(r.out, "call to backend function 'cblas_sgemm'; use tensor_matmul [EH102]"));
+    assert_true(tt_contains(r.out, "call to backend function 'sgemm_'; use tensor_matmul [EH102]"));
     assert_true(tt_contains(r.out, "use tensor_scale on the tensor [EH201]"));
     assert_true(tt_contains(r.out, "use tensor_sqrt on the tensor [EH202]"));
     assert_true(tt_contains(r.out, "or use tensor_div on tensors [EH302]"));
@@ -103,10 +114,19 @@ static void test_libeh_keeps_its_suggestions(void **state)
     /* the same BLAS call in a file that uses libeh */
     tt_w("src/eh.c", "#include <eh/eh.h>\n"
                   "#include <cblas.h>\n"
-                  "float dot(const float *a, const float *b) { return cblas_sdot(3, a, 1, b, 1); }\n");
+                  "float dot(const float *a, const float *b) { return cblas_sdot(3, a, 1, b, 1); }\n"
+                  "double DDOT_(const int *n, const double *x, const int *ix, const double *y,\n"
+                  "             const int *iy);\n"
+                  "double ddot_upper(const double *a, const double *b)\n"
+                  "{\n"
+                  "    int n = 3, one = 1;\n"
+                  "    return DDOT_(&n, a, &one, b, &one);\n"
+                  "}\n");
     tt_run r = lt_emberlint(tt_dir, "--no-cache", "src", "--", LT_INCLUDE, NULL);
     assert_true(tt_contains(r.out, "include <eh/eh.h> and call ops instead [EH101]"));
     assert_true(tt_contains(r.out, "'cblas_sdot'; use eh_dot [EH102]"));
+    /* a Fortran name in upper case (some compilers' mangling) */
+    assert_true(tt_contains(r.out, "'DDOT_'; use eh_dot [EH102]"));
     tt_free(&r);
 }
 
@@ -244,6 +264,24 @@ static void test_backend_names_and_patterns(void **state)
     r = lt_emberlint(tt_dir, "--show-config", "src/ggml-cuda/impl.c", NULL);
     assert_true(tt_contains(r.out, ": backend 'cuda', c\n"));
     assert_true(tt_contains(r.out, "  \"cuda\"                              # found in the linted tree\n"));
+    tt_free(&r);
+}
+
+/* A backend_prefixes pattern holding <backend>: the name says which
+ * backend (EH102 at the call, EH104 at a definition outside backends/). */
+static void test_backend_pattern_names_the_backend(void **state)
+{
+    (void)state;
+    tt_w(".emberlint.json", "{\"backends\": [\"gpu\"], \"backend_prefixes\": {\"add\": [\"<backend>_*_kernel\"]}}\n");
+    tt_w("src/app.c", "void gpu_add_kernel(int n);\n"
+                   "void gpu_kernel_count(int n);\n"
+                   "void app(int n) { gpu_add_kernel(n); gpu_kernel_count(n); }\n");
+    tt_w("src/impl.c", "void gpu_mul_kernel(int n) { (void)n; }\n");
+    tt_run r = lt_emberlint(tt_dir, "--no-cache", "--select", "EH102,EH104", ".", NULL);
+    assert_true(tt_contains(r.out, "src/app.c:3:19: error: call to backend function 'gpu_add_kernel' [EH102]"));
+    assert_false(tt_contains(r.out, "'gpu_kernel_count'"));
+    assert_true(tt_contains(r.out, "src/impl.c:1:6: error: definition of backend function 'gpu_mul_kernel' "
+                                   "outside the backend directories; backend gpu's code belongs in backends/gpu/ [EH104]"));
     tt_free(&r);
 }
 
@@ -386,6 +424,7 @@ int main(void)
         tt_scratch_test(test_nested_inheritance),
         tt_scratch_test(test_errors_at_their_position),
         tt_scratch_test(test_backend_names_and_patterns),
+        tt_scratch_test(test_backend_pattern_names_the_backend),
         tt_scratch_test(test_anchored_patterns_stay_in_their_root),
         tt_scratch_test(test_cxx_from_the_compile_database),
         tt_scratch_test(test_what_the_database_builds),

@@ -248,12 +248,18 @@ static void test_hooks_and_findings(void **state)
     assert_string_equal(el_symbol_replacement(cfg, "sgesv_", buf, sizeof buf), "eh_solve");
     assert_null(el_symbol_replacement(cfg, "dgemm__", buf, sizeof buf));
     assert_null(el_symbol_replacement(cfg, "Dgemm_", buf, sizeof buf));
+    assert_string_equal(el_symbol_replacement(cfg, "DGEMM_", buf, sizeof buf), "eh_matmul");
     assert_null(el_symbol_replacement(cfg, "frobnicate_", buf, sizeof buf));
     assert_string_equal(el_backend_prefix_of(cfg, "dgemm_", false), "[sdcz]gemm_");
     assert_string_equal(el_backend_prefix_of(cfg, "izamax_", true), "i[sdcz]amax_");
     assert_null(el_backend_prefix_of(cfg, "dgemm", false));
     assert_null(el_backend_prefix_of(cfg, "dgemm_x", false));
     assert_null(el_backend_prefix_of(cfg, "sort_", false));
+    /* upper case only where macros are asked for, and only all of it */
+    assert_string_equal(el_backend_prefix_of(cfg, "DGEMM_", true), "[sdcz]gemm_");
+    assert_null(el_backend_prefix_of(cfg, "DGEMM_", false));
+    assert_null(el_backend_prefix_of(cfg, "Dgemm_", true));
+    assert_string_equal(el_backend_prefix_of(cfg, "CBLAS_INDEX", true), "cblas_");
     assert_true(el_is_op("matmul"));
     assert_true(el_is_op("eh_random_normal"));
     assert_false(el_is_op("eh_data"));
