@@ -149,6 +149,8 @@ static bool enclosing_loop(el_ctx *ctx, CXCursor call, CXCursor *loop)
         case CXCursor_FunctionDecl:
         case CXCursor_CXXMethod:
         case CXCursor_LambdaExpr:
+        case CXCursor_BlockExpr:
+        case CXCursor_UnaryExpr: /* sizeof, _Alignof: not evaluated */
             return false;
         case CXCursor_CXXForRangeStmt: {
             /* C++'s for (x : range): the body repeats, the range is read once */
@@ -233,11 +235,12 @@ static enum CXChildVisitResult find_compute(CXCursor c, CXCursor parent, CXClien
         if (lk == CXCursor_CXXForRangeStmt && cs->children_left-- > 1)
             return CXChildVisit_Continue;
     }
-    /* a lambda's body runs when it is called, not where it is written
-     * (enclosing_loop stops at one too) */
-    if (clang_getCursorKind(c) == CXCursor_LambdaExpr || clang_getCursorKind(c) == CXCursor_BlockExpr)
+    /* a lambda's body runs when it is called, not where it is written;
+     * sizeof's operand never runs (enclosing_loop stops at both too) */
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LambdaExpr || k == CXCursor_BlockExpr || k == CXCursor_UnaryExpr)
         return CXChildVisit_Continue;
-    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+    if (k == CXCursor_CallExpr) {
         char name[256];
         CXCursor fn = elc_callee(c);
         if (!clang_Cursor_isNull(fn) && listed(cs->list, elc_spelling(fn, name, sizeof name))) {
