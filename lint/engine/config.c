@@ -51,6 +51,7 @@ static const struct {
     [EL_LANGUAGES] = {"languages", F_LANGUAGE},
     [EL_STORAGE_ACCESSORS] = {"storage_accessors", F_IDENT},
     [EL_SCALAR_READS] = {"scalar_reads", F_IDENT},
+    [EL_KERNEL_REGISTRARS] = {"kernel_registrars", 0},
     [EL_DEFINE_SETS] = {"define_sets", 0},
 };
 
@@ -70,7 +71,7 @@ static const struct {
     "vendor_headers, "                                                                       \
     "backend_prefixes, backend_macros, legacy_backend_dirs, languages, frontend_include, " \
     "replacements, storage_accessors, scalar_reads, copy_out, to_tensor, host_copies, "      \
-    "define_sets, rewrites, rules"
+    "kernel_registrars, define_sets, rewrites, rules"
 
 /* ---- string lists ------------------------------------------------------------ */
 

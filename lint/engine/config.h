@@ -61,6 +61,7 @@ typedef enum el_list_key {
     EL_LANGUAGES,
     EL_STORAGE_ACCESSORS,
     EL_SCALAR_READS,
+    EL_KERNEL_REGISTRARS,
     EL_DEFINE_SETS,
     EL_N_LIST_KEYS
 } el_list_key;

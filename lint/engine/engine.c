@@ -26,6 +26,7 @@
 #include "prefix_pch.h"
 #include "progname.h"
 #include "shard_select.h"
+#include "kernels.h"
 #include "skipped_templates.h"
 #include "strbuf.h"
 #include "strmap.h"
@@ -1266,6 +1267,7 @@ static void finish(const el_engine_opts *o, el_sources *sources, el_tu_result *c
             copy_fact(o->facts_out, p.facts[i]);
     for (size_t i = 0; i < n; i++)
         el_findings_move(&all, &res[i]->findings);
+    el_forgive_kernels((const el_fact_rec *const *)p.facts, p.n_facts, &all);
     el_strmap again = {0};
     for (size_t i = 0; i < p.n_facts; i++)
         if (strcmp(p.facts[i]->key, EL_FACT_INCLUDED_AGAIN) == 0 &&
@@ -1349,9 +1351,16 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
     }
 
     size_t nm = el_meta_count();
-    r.extra = o->extra_rules;
-    while (r.extra && r.extra[r.n_extra])
-        r.n_extra++;
+    /* the caller's extra rules, then the engine's own */
+    size_t n_given = 0;
+    while (o->extra_rules && o->extra_rules[n_given])
+        n_given++;
+    const el_rule **extra = el_xcalloc(n_given + 2, sizeof *extra);
+    for (size_t e = 0; e < n_given; e++)
+        extra[e] = o->extra_rules[e];
+    extra[n_given] = &el_kernel_rule;
+    r.extra = extra;
+    r.n_extra = n_given + 1;
     r.metas = el_xcalloc(nm + 1, sizeof *r.metas);
     r.wants = el_xcalloc(nm + r.n_extra + 1, sizeof *r.wants);
     for (size_t k = 0; k < nm; k++) {
@@ -1502,6 +1511,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
     free(r.jobs);
     free(r.metas);
     free(r.wants);
+    free(extra);
     el_cache_close(r.cache);
     el_include_memo_free(r.written);
     el_strmap_free(&r.noted);

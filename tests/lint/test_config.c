@@ -159,7 +159,7 @@ static void test_malformed(void **state)
                                       "core_paths, exclude, backends, backend_headers, vendor_headers, "
                                       "backend_prefixes, backend_macros, legacy_backend_dirs, languages, "
                                       "frontend_include, replacements, storage_accessors, scalar_reads, "
-                                      "copy_out, to_tensor, host_copies, define_sets, rewrites, rules\n"},
+                                      "copy_out, to_tensor, host_copies, kernel_registrars, define_sets, rewrites, rules\n"},
         {"{\"rules\": {\"EH101\": {\"enabled\": 1}}}", ":1:22: rules.EH101.enabled: expected true or false\n"},
         {"{\"x\": \"\xff\"}", ":1:8: expected valid UTF-8\n"},
     };
