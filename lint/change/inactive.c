@@ -466,15 +466,71 @@ static bool compiled_in(const compiled *c, size_t b, size_t e)
     return lo < c->n && c->off[lo] < e;
 }
 
+/* The EL_FACT_INACTIVE_READ of a file whose skipped ranges are all in l
+ * (NULL: none). */
+static void note_read(el_ctx *ctx, CXFile file, const CXSourceRangeList *l, const char *text,
+                      size_t n)
+{
+    const char *path = el_file_path(ctx, file);
+    if (!path || (l && !text))
+        return;
+    el_buf b = {0};
+    el_buf_printf(&b, "%s\tS:", path);
+    for (unsigned i = 0; l && i < l->count; i++) {
+        unsigned lo = 0, hi = 0;
+        clang_getSpellingLocation(clang_getRangeStart(l->ranges[i]), NULL, NULL, NULL, &lo);
+        clang_getSpellingLocation(clang_getRangeEnd(l->ranges[i]), NULL, NULL, NULL, &hi);
+        if (lo < hi && hi <= n)
+            el_buf_printf(&b, "%s%u-%u", b.s[b.n - 1] == ':' ? "" : ",", lo, hi);
+    }
+    el_fact(ctx, EL_FACT_INACTIVE_READ, b.s);
+    el_buf_free(&b);
+}
+
+/* The lines of a file the TU entered more than once that hold a cursor
+ * (sorted offsets in done): what some entry compiled.  A skipped region
+ * is whole lines, so a line with a name in code that compiles has its
+ * cursor. */
+static void note_compiled_lines(el_ctx *ctx, CXFile file, const char *text, size_t n,
+                                const compiled *done)
+{
+    const char *path = el_file_path(ctx, file);
+    if (!path)
+        return;
+    el_buf b = {0};
+    el_buf_printf(&b, "%s\tL:", path);
+    size_t line = 1, at = 0, first = 0, last = 0;
+    for (size_t i = 0; i < done->n; i++) {
+        for (; at < done->off[i] && at < n; at++)
+            line += text[at] == '\n';
+        if (first && line <= last + 1) {
+            last = line > last ? line : last;
+            continue;
+        }
+        if (first)
+            el_buf_printf(&b, "%s%zu-%zu", b.s[b.n - 1] == ':' ? "" : ",", first, last);
+        first = last = line;
+    }
+    if (first)
+        el_buf_printf(&b, "%s%zu-%zu", b.s[b.n - 1] == ':' ? "" : ",", first, last);
+    el_fact(ctx, EL_FACT_INACTIVE_READ, b.s);
+    el_buf_free(&b);
+}
+
 static void on_file(el_ctx *ctx, void *st, CXFile file)
 {
     state *s = st;
     CXTranslationUnit tu = el_tu(ctx);
+    bool again = el_tu_entered_again(ctx, file);
     CXSourceRangeList *l = clang_getSkippedRanges(tu, file);
-    if (!l)
+    if (!l || l->count == 0) {
+        /* (the first entry skipped nothing: the TU compiles all of it) */
+        note_read(ctx, file, NULL, NULL, 0);
+        clang_disposeSourceRangeList(l);
         return;
+    }
     size_t n = 0;
-    const char *t = l->count ? clang_getFileContents(tu, file, &n) : NULL;
+    const char *t = clang_getFileContents(tu, file, &n);
     char name[PATH_MAX];
     elc_file_name(file, name, sizeof name);
     char *real = realpath(name, NULL);
@@ -483,10 +539,13 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
      * #endif`) skips its body there and compiles it in the later ones:
      * what any entry compiles is not skipped code */
     compiled done = {file, NULL, 0, 0};
-    if (t && real && el_tu_entered_again(ctx, file) && elc_tu_whole(tu)) {
+    if (t && real && again && elc_tu_whole(tu)) {
         clang_visitChildren(clang_getTranslationUnitCursor(tu), compiled_visit, &done);
         if (done.n)
             qsort(done.off, done.n, sizeof *done.off, cmp_size);
+        note_compiled_lines(ctx, file, t, n, &done);
+    } else if (t && !again) {
+        note_read(ctx, file, l, t, n);
     }
     for (unsigned i = 0; t && real && i < l->count; i++) {
         unsigned b = 0, e = 0;
@@ -555,6 +614,35 @@ static json_object *jarr(json_object *o, const char *k)
                                                                                        : NULL;
 }
 
+/* "PATH\tS:b-e,b-e" or "PATH\tL:a-b,..." (EL_FACT_INACTIVE_READ). */
+static void add_read(el_inactive *out, const char *value)
+{
+    const char *tab = strchr(value, '\t');
+    if (!tab || (tab[1] != 'S' && tab[1] != 'L') || tab[2] != ':')
+        return;
+    el_grow(&out->reads, &out->cap_reads, out->n_reads + 1, sizeof *out->reads);
+    el_inactive_read *r = &out->reads[out->n_reads++];
+    *r = (el_inactive_read){el_xstrndup(value, (size_t)(tab - value)), tab[1] == 'L', NULL, 0};
+    size_t cap = 0;
+    for (const char *p = tab + 3; *p;) {
+        char *end = NULL;
+        unsigned long a = strtoul(p, &end, 10), b = 0;
+        if (end == p || *end != '-')
+            break;
+        p = end + 1;
+        b = strtoul(p, &end, 10);
+        if (end == p)
+            break;
+        el_grow(&r->spans, &cap, 2 * r->n_spans + 2, sizeof *r->spans);
+        r->spans[2 * r->n_spans] = a;
+        r->spans[2 * r->n_spans + 1] = b;
+        r->n_spans++;
+        p = *end == ',' ? end + 1 : end;
+        if (*end != ',')
+            break;
+    }
+}
+
 static void add_range(el_inactive *out, json_object *o)
 {
     const char *path = jstr(o, "path");
@@ -609,13 +697,36 @@ void el_inactive_from_facts(el_inactive *out, const el_fact_list *facts)
 {
     memset(out, 0, sizeof *out);
     for (size_t i = 0; i < facts->n; i++) {
-        if (strcmp(facts->v[i].key, EL_FACT_INACTIVE) != 0)
+        const el_fact_rec *f = &facts->v[i];
+        if (strcmp(f->key, EL_FACT_INACTIVE_READ) == 0) {
+            add_read(out, f->value);
             continue;
-        json_object *o = json_tokener_parse(facts->v[i].value);
+        }
+        if (strcmp(f->key, EL_FACT_INACTIVE) != 0)
+            continue;
+        json_object *o = json_tokener_parse(f->value);
         if (o)
             add_range(out, o);
         json_object_put(o);
     }
+}
+
+static bool read_compiles(const el_inactive_read *r, size_t off, unsigned line)
+{
+    for (size_t i = 0; i < r->n_spans; i++) {
+        size_t a = r->spans[2 * i], b = r->spans[2 * i + 1];
+        if (r->by_line ? (line >= a && line <= b) : (off > a && off < b))
+            return r->by_line;
+    }
+    return !r->by_line;
+}
+
+bool el_inactive_compiled(const el_inactive *in, const char *path, size_t off, unsigned line)
+{
+    for (size_t i = 0; i < in->n_reads; i++)
+        if (!strcmp(in->reads[i].path, path) && read_compiles(&in->reads[i], off, line))
+            return true;
+    return false;
 }
 
 const el_inactive_range *el_inactive_at(const el_inactive *in, const char *path, size_t begin,
@@ -675,5 +786,10 @@ void el_inactive_free(el_inactive *in)
         free(r->incs);
     }
     free(in->v);
+    for (size_t i = 0; i < in->n_reads; i++) {
+        free(in->reads[i].path);
+        free(in->reads[i].spans);
+    }
+    free(in->reads);
     memset(in, 0, sizeof *in);
 }

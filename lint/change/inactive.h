@@ -34,6 +34,12 @@
 #include "rule.h"
 
 #define EL_FACT_INACTIVE "el-inactive"
+/* A linted file the TU read and what it compiled there (value: its real
+ * path, a tab, then "S:" and the byte ranges b-e it skipped, or "L:" and
+ * the line ranges a-b holding code it compiled where libclang's ranges
+ * are not the whole story: a file the TU entered more than once), so
+ * that code one TU skips and another compiles is known to be compiled. */
+#define EL_FACT_INACTIVE_READ "el-inactive.read"
 
 extern const el_rule el_inactive_rule;
 
@@ -69,14 +75,28 @@ typedef struct el_inactive_range {
     size_t n_incs;
 } el_inactive_range;
 
+/* What one TU compiled of a file it read. */
+typedef struct el_inactive_read {
+    char *path;
+    bool by_line;             /* spans are the lines it compiled, else the bytes it skipped */
+    size_t *spans;            /* pairs: [first, last] lines, or (begin, end) bytes */
+    size_t n_spans;
+} el_inactive_read;
+
 typedef struct el_inactive {
     el_inactive_range *v;
     size_t n, cap;
+    el_inactive_read *reads;
+    size_t n_reads, cap_reads;
 } el_inactive;
 
 /* The ranges recorded in facts (several TUs seeing a header give one
- * range each, kept once). */
+ * range each, kept once), and what each TU compiled. */
 void el_inactive_from_facts(el_inactive *out, const el_fact_list *facts);
+/* Does a TU that read path compile the code at byte off, on line `line`?
+ * A template another source includes once per type is skipped where it
+ * is parsed alone, or in one inclusion, and compiled in another. */
+bool el_inactive_compiled(const el_inactive *in, const char *path, size_t off, unsigned line);
 /* Is [begin, end) of path inside (or overlapping) a skipped range?  The
  * range when so, else NULL. */
 const el_inactive_range *el_inactive_at(const el_inactive *in, const char *path, size_t begin,

@@ -580,7 +580,7 @@ static bool contract_rewrite(el_rewriter *rw, CXCursor fn, const char *name, cha
                               "by hand: eh_convert_to_tensor around the input arrays, %s, then "
                               "eh_to_buffer for the result", use, use);
         else
-            snprintf(why, wn, "%s is not an eh_<backend>_<op> function", name);
+            snprintf(why, wn, "no libeh op does what %s does", name);
         return false;
     }
     snprintf(target, tn, "eh_%s", op);

@@ -627,7 +627,9 @@ CASE(custom_ifdef)
  *   self_include        a template that includes itself through an
  *                       instantiating header (torch7's generic/ files):
  *                       its body, skipped on the first entry, compiled on
- *                       the others, is compiled code; the include of the
+ *                       the others, is compiled code, and so is an #if arm
+ *                       per element type that one entry compiles, though
+ *                       the template parsed alone skips it all; the include of the
  *                       file that instantiates it stays; in an arm no
  *                       build compiles, a prototype is no call and a
  *                       macro or type is named as such */
