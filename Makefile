@@ -613,14 +613,19 @@ fuzz-bins: $(FUZZ_BINS)
 # emberlint's main, renamed, for the command-line harness
 $(BUILD)/obj/tests/fuzz/emberlint_main.o: lint/main.c $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(FUZZ_LINT_FLAGS) $(CFLAGS) -Wno-missing-prototypes -Dmain=emberlint_main -c $< -o $@
+	$(CC) $(CPPFLAGS) $(FUZZ_LINT_FLAGS) $(CFLAGS) -Wno-missing-prototypes -Dmain=emberlint_main -MMD -MP -c $< -o $@
+-include $(BUILD)/obj/tests/fuzz/emberlint_main.d
 
-$(BUILD)/tests/fuzz/fuzz_libeh_ops: tests/fuzz/fuzz_libeh_ops.c $(FUZZ_DRIVER) $(STATIC) | $(DEPS_STAMP)
+# (the harnesses compile with their driver in one command: a header they
+# read, changed, rebuilds them all)
+FUZZ_HEADERS := $(wildcard lint/*.h lint/*/*.h tests/fuzz/*.h libeh/include/eh/*.h)
+
+$(BUILD)/tests/fuzz/fuzz_libeh_ops: tests/fuzz/fuzz_libeh_ops.c $(FUZZ_DRIVER) $(STATIC) $(FUZZ_HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(FUZZ_DEFS) $(CFLAGS) $(LDFLAGS) $(FUZZ_LINK) -o $@ $< $(FUZZ_DRIVER) $(STATIC) $(LIBS)
 
 $(BUILD)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.c $(FUZZ_DRIVER) $(LINT_LIB) \
-                            $(BUILD)/obj/tests/fuzz/emberlint_main.o | $(DEPS_STAMP)
+                            $(BUILD)/obj/tests/fuzz/emberlint_main.o $(FUZZ_HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(FUZZ_LINT_FLAGS) $(FUZZ_DEFS) $(CFLAGS) $(LDFLAGS) $(FUZZ_LINK) -o $@ $< \
 	  tests/fuzz/fuzz_util.c $(FUZZ_DRIVER) $(if $(filter cli,$*),$(BUILD)/obj/tests/fuzz/emberlint_main.o) \

@@ -740,7 +740,7 @@ const el_source *em_tree_source(const em_tree *t, const char *path)
 }
 
 const el_inactive_range *em_tree_skipped_everywhere(const em_tree *t, const char *path,
-                                                     size_t off, unsigned line)
+                                                     size_t off)
 {
     const el_source *src = em_tree_source(t, path);
     const el_inactive_range *first = NULL;
@@ -748,7 +748,7 @@ const el_inactive_range *em_tree_skipped_everywhere(const em_tree *t, const char
         if (src && !el_buildcfg_has(&t->cfgs, k, src))
             continue;
         const el_inactive_range *r = el_inactive_at(&t->inactive[k], path, off, off);
-        if (!r || el_inactive_compiled(&t->inactive[k], path, off, line))
+        if (!r || el_inactive_compiled(&t->inactive[k], path, off))
             return NULL;
         if (!first)
             first = r;
@@ -854,8 +854,7 @@ static void add_skipped(builder *b)
                 continue; /* backend code may name its backend */
             for (size_t m = 0; m < r->n_ids + r->n_incs; m++) {
                 size_t off = m < r->n_ids ? r->ids[m].off : r->incs[m - r->n_ids].off;
-                unsigned line = m < r->n_ids ? r->ids[m].line : r->incs[m - r->n_ids].line;
-                if (!em_tree_skipped_everywhere(t, r->path, off, line))
+                if (!em_tree_skipped_everywhere(t, r->path, off))
                     continue; /* a configuration compiles it: its findings say */
                 char *key = el_xasprintf("%s:%zu", r->path, off);
                 size_t before = n_seen;

@@ -194,11 +194,11 @@ const char *em_tree_decl(const em_tree *t, const char *path, unsigned line, unsi
 bool em_tree_reaches(const em_tree *t, const char *from, const char *to);
 /* The scanned source of path, or NULL. */
 const el_source *em_tree_source(const em_tree *t, const char *path);
-/* Is [off, off] of path (on line `line`) skipped by the preprocessor in
- * every build configuration that compiles the file, by every TU that
- * reads it?  The range of the first configuration when so. */
+/* Is [off, off] of path skipped by the preprocessor in every build
+ * configuration that compiles the file, by every TU that reads it?  The
+ * range of the first configuration when so. */
 const el_inactive_range *em_tree_skipped_everywhere(const em_tree *t, const char *path,
-                                                     size_t off, unsigned line);
+                                                     size_t off);
 /* <root>/backends/<backend>/<path's file name>: where backend code of
  * `path` moves (malloc'd). */
 char *em_dest_path(const char *root, const char *backend, const char *path);

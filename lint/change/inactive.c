@@ -265,7 +265,13 @@ static bool word_before(const char *t, size_t b, size_t e, size_t *w, size_t *we
         q--;
     *w = q;
     *we = e;
-    return q < e && ident_start(t[q]);
+    /* a directive's word (`#ifdef USE_CBLAS` before a call) is no type */
+    size_t line = q;
+    while (line > b && t[line - 1] != '\n')
+        line--;
+    while (line < q && (t[line] == ' ' || t[line] == '\t'))
+        line++;
+    return q < e && ident_start(t[q]) && t[line] != '#';
 }
 
 /* An identifier that is a type or a qualifier, not an operator word
@@ -441,8 +447,15 @@ static enum CXChildVisitResult compiled_visit(CXCursor c, CXCursor parent, CXCli
                                    NULL);
         return ef && clang_File_isEqual(ef, w->file) ? CXChildVisit_Recurse : CXChildVisit_Continue;
     }
-    el_grow(&w->off, &w->cap, w->n + 1, sizeof *w->off);
+    el_grow(&w->off, &w->cap, w->n + 2, sizeof *w->off);
     w->off[w->n++] = off;
+    /* a macro's argument is compiled where it is spelled (CHECK(\n
+     * cblas_dswap(...)) has the call on the next line) */
+    CXFile sf = NULL;
+    unsigned soff = 0;
+    clang_getSpellingLocation(clang_getCursorLocation(c), &sf, NULL, NULL, &soff);
+    if (sf && soff != off && clang_File_isEqual(sf, w->file))
+        w->off[w->n++] = soff;
     return CXChildVisit_Recurse;
 }
 
@@ -488,9 +501,9 @@ static void note_read(el_ctx *ctx, CXFile file, const CXSourceRangeList *l, cons
 }
 
 /* The lines of a file the TU entered more than once that hold a cursor
- * (sorted offsets in done): what some entry compiled.  A skipped region
- * is whole lines, so a line with a name in code that compiles has its
- * cursor. */
+ * (sorted offsets in done), as byte ranges from a line's start to its
+ * end: what some entry compiled.  A skipped region is whole lines, so a
+ * line with a name in code that compiles has its cursor. */
 static void note_compiled_lines(el_ctx *ctx, CXFile file, const char *text, size_t n,
                                 const compiled *done)
 {
@@ -498,20 +511,27 @@ static void note_compiled_lines(el_ctx *ctx, CXFile file, const char *text, size
     if (!path)
         return;
     el_buf b = {0};
-    el_buf_printf(&b, "%s\tL:", path);
-    size_t line = 1, at = 0, first = 0, last = 0;
+    el_buf_printf(&b, "%s\tC:", path);
+    size_t first = 0, last = 0;
+    bool open = false;
     for (size_t i = 0; i < done->n; i++) {
-        for (; at < done->off[i] && at < n; at++)
-            line += text[at] == '\n';
-        if (first && line <= last + 1) {
-            last = line > last ? line : last;
+        size_t at = done->off[i] < n ? done->off[i] : n;
+        size_t start = at, end = at;
+        while (start > 0 && text[start - 1] != '\n')
+            start--;
+        while (end < n && text[end] != '\n')
+            end++;
+        if (open && start <= last + 1) {
+            last = end > last ? end : last;
             continue;
         }
-        if (first)
+        if (open)
             el_buf_printf(&b, "%s%zu-%zu", b.s[b.n - 1] == ':' ? "" : ",", first, last);
-        first = last = line;
+        first = start;
+        last = end;
+        open = true;
     }
-    if (first)
+    if (open)
         el_buf_printf(&b, "%s%zu-%zu", b.s[b.n - 1] == ':' ? "" : ",", first, last);
     el_fact(ctx, EL_FACT_INACTIVE_READ, b.s);
     el_buf_free(&b);
@@ -614,15 +634,15 @@ static json_object *jarr(json_object *o, const char *k)
                                                                                        : NULL;
 }
 
-/* "PATH\tS:b-e,b-e" or "PATH\tL:a-b,..." (EL_FACT_INACTIVE_READ). */
+/* "PATH\tS:b-e,b-e" or "PATH\tC:b-e,..." (EL_FACT_INACTIVE_READ). */
 static void add_read(el_inactive *out, const char *value)
 {
     const char *tab = strchr(value, '\t');
-    if (!tab || (tab[1] != 'S' && tab[1] != 'L') || tab[2] != ':')
+    if (!tab || (tab[1] != 'S' && tab[1] != 'C') || tab[2] != ':')
         return;
     el_grow(&out->reads, &out->cap_reads, out->n_reads + 1, sizeof *out->reads);
     el_inactive_read *r = &out->reads[out->n_reads++];
-    *r = (el_inactive_read){el_xstrndup(value, (size_t)(tab - value)), tab[1] == 'L', NULL, 0};
+    *r = (el_inactive_read){el_xstrndup(value, (size_t)(tab - value)), tab[1] == 'C', NULL, 0};
     size_t cap = 0;
     for (const char *p = tab + 3; *p;) {
         char *end = NULL;
@@ -711,20 +731,20 @@ void el_inactive_from_facts(el_inactive *out, const el_fact_list *facts)
     }
 }
 
-static bool read_compiles(const el_inactive_read *r, size_t off, unsigned line)
+static bool read_compiles(const el_inactive_read *r, size_t off)
 {
     for (size_t i = 0; i < r->n_spans; i++) {
         size_t a = r->spans[2 * i], b = r->spans[2 * i + 1];
-        if (r->by_line ? (line >= a && line <= b) : (off > a && off < b))
-            return r->by_line;
+        if (r->compiled ? (off >= a && off <= b) : (off > a && off < b))
+            return r->compiled;
     }
-    return !r->by_line;
+    return !r->compiled;
 }
 
-bool el_inactive_compiled(const el_inactive *in, const char *path, size_t off, unsigned line)
+bool el_inactive_compiled(const el_inactive *in, const char *path, size_t off)
 {
     for (size_t i = 0; i < in->n_reads; i++)
-        if (!strcmp(in->reads[i].path, path) && read_compiles(&in->reads[i], off, line))
+        if (!strcmp(in->reads[i].path, path) && read_compiles(&in->reads[i], off))
             return true;
     return false;
 }
@@ -747,10 +767,13 @@ char *el_inactive_blocks(const el_inactive *in, const char *rule, const el_fix *
 {
     if (!in || !fx)
         return NULL;
+    /* (text one TU skips and another compiles is checked where it compiles:
+     * a template parsed alone skips its whole body) */
     for (size_t i = 0; i < fx->edits.n; i++) {
         const el_edit *e = &fx->edits.v[i];
         const el_inactive_range *r = el_inactive_at(in, e->path, e->begin, e->end);
-        if (r)
+        if (r && !(el_inactive_compiled(in, e->path, e->begin) &&
+                   el_inactive_compiled(in, e->path, e->end)))
             return el_xasprintf("it would edit lines %u-%u, which the preprocessor skips in "
                                 "this configuration", r->line, r->end_line);
     }
@@ -759,11 +782,13 @@ char *el_inactive_blocks(const el_inactive *in, const char *rule, const el_fix *
     const char *path = fx->edits.v[0].path;
     for (size_t i = 0; i < in->n; i++) {
         const el_inactive_range *r = &in->v[i];
-        if (strcmp(r->path, path) != 0 || !r->n_ids)
+        if (strcmp(r->path, path) != 0)
             continue;
-        return el_xasprintf("the include is still needed by code the preprocessor skips in "
-                            "this configuration: line %u uses %s", r->ids[0].line,
-                            r->ids[0].name);
+        for (size_t k = 0; k < r->n_ids; k++)
+            if (!el_inactive_compiled(in, path, r->ids[k].off))
+                return el_xasprintf("the include is still needed by code the preprocessor skips "
+                                    "in this configuration: line %u uses %s", r->ids[k].line,
+                                    r->ids[k].name);
     }
     return NULL;
 }

@@ -35,10 +35,11 @@
 
 #define EL_FACT_INACTIVE "el-inactive"
 /* A linted file the TU read and what it compiled there (value: its real
- * path, a tab, then "S:" and the byte ranges b-e it skipped, or "L:" and
- * the line ranges a-b holding code it compiled where libclang's ranges
- * are not the whole story: a file the TU entered more than once), so
- * that code one TU skips and another compiles is known to be compiled. */
+ * path, a tab, then "S:" and the byte ranges b-e it skipped, or "C:" and
+ * the byte ranges of the lines holding code it compiled where libclang's
+ * ranges are not the whole story: a file the TU entered more than once),
+ * so that code one TU skips and another compiles is known to be
+ * compiled. */
 #define EL_FACT_INACTIVE_READ "el-inactive.read"
 
 extern const el_rule el_inactive_rule;
@@ -78,8 +79,8 @@ typedef struct el_inactive_range {
 /* What one TU compiled of a file it read. */
 typedef struct el_inactive_read {
     char *path;
-    bool by_line;             /* spans are the lines it compiled, else the bytes it skipped */
-    size_t *spans;            /* pairs: [first, last] lines, or (begin, end) bytes */
+    bool compiled;            /* spans are the lines it compiled, else what it skipped */
+    size_t *spans;            /* pairs of byte offsets: [line start, line end] or (begin, end) */
     size_t n_spans;
 } el_inactive_read;
 
@@ -93,10 +94,10 @@ typedef struct el_inactive {
 /* The ranges recorded in facts (several TUs seeing a header give one
  * range each, kept once), and what each TU compiled. */
 void el_inactive_from_facts(el_inactive *out, const el_fact_list *facts);
-/* Does a TU that read path compile the code at byte off, on line `line`?
+/* Does a TU that read path compile the code at byte off?
  * A template another source includes once per type is skipped where it
  * is parsed alone, or in one inclusion, and compiled in another. */
-bool el_inactive_compiled(const el_inactive *in, const char *path, size_t off, unsigned line);
+bool el_inactive_compiled(const el_inactive *in, const char *path, size_t off);
 /* Is [begin, end) of path inside (or overlapping) a skipped range?  The
  * range when so, else NULL. */
 const el_inactive_range *el_inactive_at(const el_inactive *in, const char *path, size_t begin,

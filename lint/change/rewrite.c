@@ -570,9 +570,11 @@ static bool contract_rewrite(el_rewriter *rw, CXCursor fn, const char *name, cha
     }
     char use[256];
     if (!op) {
-        if (el_backend_of_symbol(rw->cfg, name, backend, sizeof backend))
-            snprintf(why, wn, "no frontend op eh_%s in libeh/ops.def",
-                     name + strlen("eh_") + strlen(backend) + 1);
+        size_t bl = 0;
+        if (el_backend_of_symbol(rw->cfg, name, backend, sizeof backend) &&
+            strncmp(name, "eh_", 3) == 0 && strncmp(name + 3, backend, bl = strlen(backend)) == 0 &&
+            name[3 + bl] == '_') /* (a project's pattern may name it otherwise: gpu_*_kernel) */
+            snprintf(why, wn, "no frontend op eh_%s in libeh/ops.def", name + 3 + bl + 1);
         else if (el_symbol_replacement(rw->cfg, name, use, sizeof use))
             /* "replacements" name the op to use, not how the arguments map */
             snprintf(why, wn, "no call template (\"rewrites\") maps its arguments onto %s (ops "

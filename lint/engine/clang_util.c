@@ -347,6 +347,18 @@ static CXCursor expansion_at(CXTranslationUnit tu, CXFile f, unsigned off)
     return clang_getCursor(tu, clang_getLocationForOffset(tu, f, off));
 }
 
+CXCursor elc_macro_expansion_of(CXCursor c)
+{
+    CXFile f = NULL;
+    unsigned off = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, &off);
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+    if (!f || !tu)
+        return clang_getNullCursor();
+    CXCursor e = expansion_at(tu, f, off);
+    return clang_getCursorKind(e) == CXCursor_MacroExpansion ? e : clang_getNullCursor();
+}
+
 bool elc_in_macro(CXCursor c)
 {
     CXSourceLocation loc = clang_getCursorLocation(c);

@@ -98,6 +98,9 @@ el_file_stamp elc_file_stamp(CXFile f);
  * this thread (below; the engine does so for the TU it walks), else by
  * asking libclang, which searches from the top of the TU each time. */
 bool elc_in_macro(CXCursor c);
+/* The expansion of the macro whose use is at c's expansion location (the
+ * macro that wrote c), or a null cursor. */
+CXCursor elc_macro_expansion_of(CXCursor c);
 
 /* ---- macro expansions ------------------------------------------------ */
 

@@ -1267,7 +1267,7 @@ static void finish(const el_engine_opts *o, el_sources *sources, el_tu_result *c
             copy_fact(o->facts_out, p.facts[i]);
     for (size_t i = 0; i < n; i++)
         el_findings_move(&all, &res[i]->findings);
-    el_forgive_kernels((const el_fact_rec *const *)p.facts, p.n_facts, &all);
+    el_forgive_kernels(sources, (const el_fact_rec *const *)p.facts, p.n_facts, &all);
     el_strmap again = {0};
     for (size_t i = 0; i < p.n_facts; i++)
         if (strcmp(p.facts[i]->key, EL_FACT_INCLUDED_AGAIN) == 0 &&

@@ -88,10 +88,16 @@ typedef struct kernel {
     unsigned first, last;
 } kernel;
 
-static bool backend_rule(const char *id)
+/* Does the rule apply to backend code where the finding is (its file's
+ * configuration: a project may widen a rule's applies_to)? */
+static bool backend_rule(const el_sources *sources, const el_finding *f)
 {
-    int m = el_meta_index(id);
-    return m < 0 || (el_meta_at((size_t)m)->applies & EL_APPLIES(EL_FILE_BACKEND));
+    int m = el_meta_index(f->rule);
+    if (m < 0)
+        return true; /* the engine's own (EH000-EH002 apply everywhere) */
+    long s = el_sources_find(sources, f->file);
+    unsigned applies = s >= 0 ? sources->v[s].cfg->rules[m].applies : el_meta_at((size_t)m)->applies;
+    return applies & EL_APPLIES(EL_FILE_BACKEND);
 }
 
 static bool in_kernel(const kernel *k, size_t nk, const el_finding *f)
@@ -102,7 +108,8 @@ static bool in_kernel(const kernel *k, size_t nk, const el_finding *f)
     return false;
 }
 
-void el_forgive_kernels(const el_fact_rec *const *facts, size_t n_facts, el_findings *fs)
+void el_forgive_kernels(const el_sources *sources, const el_fact_rec *const *facts, size_t n_facts,
+                        el_findings *fs)
 {
     size_t nk = 0, cap = 0;
     kernel *k = NULL;
@@ -118,7 +125,7 @@ void el_forgive_kernels(const el_fact_rec *const *facts, size_t n_facts, el_find
     }
     size_t kept = 0;
     for (size_t j = 0; j < fs->n; j++) {
-        if (nk && !backend_rule(fs->v[j].rule) && in_kernel(k, nk, &fs->v[j]))
+        if (nk && in_kernel(k, nk, &fs->v[j]) && !backend_rule(sources, &fs->v[j]))
             el_finding_clear(&fs->v[j]);
         else
             fs->v[kept++] = fs->v[j];

@@ -75,15 +75,52 @@ static bool is_ident_char(char ch)
            (ch >= 'A' && ch <= 'Z');
 }
 
+/* i = x (or i = x, j = y): what an init clause does; a condition
+ * compares and an increment steps. */
+static bool is_assignment(CXCursor e)
+{
+    char op[8];
+    if (clang_getCursorKind(e) != CXCursor_BinaryOperator || !elc_binary_operator(e, op, sizeof op))
+        return false;
+    return !strcmp(op, "=") || (!strcmp(op, ",") && is_assignment(elc_child(e, 0)));
+}
+
+/* The first child of a for statement a macro wrote (with a clause left
+ * out) is its init clause: the macro's definition says whether `for (`
+ * is followed by one, else whether the child assigns. */
+static bool macro_header_init(CXCursor loop, CXCursor child)
+{
+    CXCursor def = clang_getCursorReferenced(elc_macro_expansion_of(loop));
+    int init = -1;
+    if (clang_getCursorKind(def) == CXCursor_MacroDefinition) {
+        CXTranslationUnit tu = clang_Cursor_getTranslationUnit(loop);
+        CXToken *toks = NULL;
+        unsigned nt = 0;
+        clang_tokenize(tu, clang_getCursorExtent(def), &toks, &nt);
+        for (unsigned i = 0; i + 2 < nt && init < 0; i++) {
+            char a[8], b[8], c[8];
+            elc_string(clang_getTokenSpelling(tu, toks[i]), a, sizeof a);
+            elc_string(clang_getTokenSpelling(tu, toks[i + 1]), b, sizeof b);
+            elc_string(clang_getTokenSpelling(tu, toks[i + 2]), c, sizeof c);
+            if (!strcmp(a, "for") && !strcmp(b, "("))
+                init = strcmp(c, ";") != 0;
+        }
+        clang_disposeTokens(tu, toks, nt);
+    }
+    return init >= 0 ? init : is_assignment(child);
+}
+
 /* `child`, a child of the for statement `loop`, is (in) its init clause.
  * libclang visits a for's init, condition variable, condition, increment
  * and body, leaving out the absent ones: the AST decides when all four
  * clauses are there (a macro may have written the header, OMP_FOR (...))
- * or the child is not the first.  Otherwise no `;` of the header may come
- * before it, read from the file's text between the two (comments and
- * literals skipped): tokenizing would need a file location libclang only
- * gives through clang_getLocationForOffset, which maps every macro
- * argument of the file on its first use. */
+ * or the child is not the first.  Of a header a macro wrote with a clause
+ * left out, the macro's definition says whether there is an init clause.
+ * Otherwise no `;` of the header may come before it, read from the
+ * file's text between the two (comments and literals skipped):
+ * tokenizing would need a file location libclang only gives through
+ * clang_getLocationForOffset, which maps every macro argument of the file
+ * on its first use. */
 static bool in_for_init(el_ctx *ctx, CXCursor loop, CXCursor child)
 {
     enum CXCursorKind kind = clang_getCursorKind(child);
@@ -101,15 +138,15 @@ static bool in_for_init(el_ctx *ctx, CXCursor loop, CXCursor child)
     clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(loop)), &lf, NULL, NULL, &lo);
     clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(child)), &cf, NULL, NULL, &co);
     if (!lf || lf != cf || co <= lo)
-        return false; /* the loop comes from a macro: count the call as in it */
+        return macro_header_init(loop, child); /* a macro wrote the header */
     size_t size = 0;
     const char *text = el_file_text(ctx, lf, &size);
     if (!text || co > size)
         return false;
-    /* `EACH(i, n) body`: the header is a macro's, the text is not the
-     * header; the child is taken as in the loop (reported) */
+    /* `UPTO(i, eh_item(t), n) body`: the header is a macro's, the text is
+     * not the header */
     if (co - lo < 4 || strncmp(text + lo, "for", 3) != 0 || is_ident_char(text[lo + 3]))
-        return false;
+        return macro_header_init(loop, child);
     int depth = 0;
     for (unsigned i = lo; i < co; i++) {
         char ch = text[i];
