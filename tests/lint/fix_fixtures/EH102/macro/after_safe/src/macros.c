@@ -1,4 +1,5 @@
-/* Code inside macro expansions is never edited. */
+/* Code a macro's body writes is never edited; a name its argument spells
+ * is renamed where it is written. */
 #include <eh/eh.h>
 
 eh_tensor *eh_blas_matmul(const eh_tensor *a, const eh_tensor *b);
@@ -11,6 +12,6 @@ eh_tensor *twice(const eh_tensor *a, const eh_tensor *b)
 {
     eh_tensor *x = MATMUL(a, b);
     eh_tensor *y = GEMM(a, b);
-    eh_tensor *z = ID(eh_blas_matmul(x, y));
+    eh_tensor *z = ID(eh_matmul(x, y));
     return eh_matmul(z, NULL);
 }

@@ -1,4 +1,5 @@
-/* Code inside macro expansions is never edited. */
+/* Code a macro's body writes is never edited; a name its argument spells
+ * is renamed where it is written. */
 #include <eh/eh.h>
 
 eh_tensor *eh_blas_matmul(const eh_tensor *a, const eh_tensor *b);

@@ -1,0 +1,15 @@
+/* Names a macro's argument spells are renamed where they are written
+ * (one edit, however often the macro expands the argument); a macro that
+ * stringizes its argument makes the rename unsafe; a macro's body is
+ * never edited. */
+#include <eh/eh.h>
+#include "../backends/blas/blas_ops.h"
+#define CHECK(x) ((x) ? (x) : (eh_tensor *)0)
+#define KEEP(x) (x)
+eh_tensor *f(const eh_tensor *a, const eh_tensor *b)
+{
+    eh_tensor *t = KEEP(eh_blas_add(a, b));
+    eh_tensor *u = KEEP(
+        eh_blas_add(t, b));
+    return CHECK(eh_blas_add(u, a));
+}
