@@ -417,24 +417,10 @@ static void macro_at(el_ctx *ctx, CXSourceLocation loc, char *buf, size_t n)
 
 /* Is the name at c written by a macro (a function-like or object-like
  * macro's body: the text where it is expanded is not the name)? */
-/* A macro's argument spells the name at c (KEEP(cblas_ddot(...))): the
- * text is this use's, not the macro's. */
-static bool spelled_in_argument(el_ctx *ctx, CXCursor c, const char *name)
-{
-    CXFile ef = NULL, ff = NULL;
-    unsigned eo = 0, fo = 0;
-    clang_getExpansionLocation(clang_getCursorLocation(c), &ef, NULL, NULL, &eo);
-    clang_getFileLocation(clang_getCursorLocation(c), &ff, NULL, NULL, &fo);
-    size_t size = 0, n = strlen(name);
-    const char *t = ff ? clang_getFileContents(el_tu(ctx), ff, &size) : NULL;
-    return ef && ff && clang_File_isEqual(ef, ff) && fo > eo && t && fo + n <= size &&
-           strncmp(t + fo, name, n) == 0;
-}
-
 static bool written_by_macro(el_ctx *ctx, CXCursor c, const char *name)
 {
     if (elc_in_macro(c))
-        return !spelled_in_argument(ctx, c, name);
+        return !elc_argument_spelling(el_tu(ctx), clang_getCursorLocation(c), name, &(unsigned){0});
     CXFile f = NULL;
     unsigned off = 0;
     clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, &off);

@@ -2,7 +2,6 @@
  * eh_<backend>_<op> -> eh_<op>, and the configuration's call templates. */
 #include "rewrite.h"
 
-#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,28 +142,6 @@ static CXFile plain(CXSourceLocation loc, unsigned *off)
         return NULL;
     *off = eo;
     return ef;
-}
-
-/* The name `name` of ref, a use written inside a macro's argument
- * (KEEP(eh_blas_add(a, b)), CHECK(\n cblas_sdot(...))): the file and
- * offset where the argument spells it, or NULL.  A name the macro's body
- * spells is at the macro's use in the file, where the text is the macro's
- * name, so it does not match. */
-static CXFile macro_argument_name(CXSourceLocation loc, const char *name, const char *t,
-                                  size_t size, CXFile want, unsigned *off)
-{
-    CXFile ef = NULL, ff = NULL;
-    unsigned eo = 0, fo = 0;
-    clang_getExpansionLocation(loc, &ef, NULL, NULL, &eo);
-    clang_getFileLocation(loc, &ff, NULL, NULL, &fo);
-    size_t len = strlen(name);
-    if (!ef || !ff || !clang_File_isEqual(ef, ff) || !clang_File_isEqual(ff, want) || fo <= eo ||
-        fo + len > size || strncmp(t + fo, name, len) != 0 ||
-        (fo + len < size && (isalnum((unsigned char)t[fo + len]) || t[fo + len] == '_')) ||
-        (fo > 0 && (isalnum((unsigned char)t[fo - 1]) || t[fo - 1] == '_')))
-        return NULL;
-    *off = fo;
-    return ff;
 }
 
 /* Past whitespace and comments from i. */
@@ -669,12 +646,8 @@ static bool rename_in_macro_argument(el_rewriter *rw, CXCursor at, CXCursor ref,
                                      const char *target, el_fix_safety safety,
                                      el_call_rewrite *out)
 {
-    CXFile ef = NULL;
-    clang_getExpansionLocation(clang_getCursorLocation(ref), &ef, NULL, NULL, NULL);
-    size_t size = 0;
-    const char *t = ef ? clang_getFileContents(rw->tu, ef, &size) : NULL;
     unsigned nb = 0;
-    CXFile f = t ? macro_argument_name(clang_getCursorLocation(ref), name, t, size, ef, &nb) : NULL;
+    CXFile f = elc_argument_spelling(rw->tu, clang_getCursorLocation(ref), name, &nb);
     if (!f || in_backend_code(rw, at, f))
         return false;
     snprintf(out->callee, sizeof out->callee, "%s", name);

@@ -341,11 +341,6 @@ static bool add_edit(el_ctx *ctx, const char *path, size_t begin, size_t end, co
     return true;
 }
 
-static bool is_ident(char c)
-{
-    return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
 /* Would replacing [b, e) of file f edit inside a macro expansion? */
 static bool inside_macro(el_ctx *ctx, CXFile f, unsigned b, unsigned e)
 {
@@ -390,22 +385,12 @@ bool el_fix_replace_argument_token(el_ctx *ctx, CXSourceLocation loc, const char
 {
     if (!fix_target(ctx))
         return false;
-    CXFile ef = NULL, ff = NULL;
-    unsigned eo = 0, fo = 0;
-    clang_getExpansionLocation(loc, &ef, NULL, NULL, &eo);
-    clang_getFileLocation(loc, &ff, NULL, NULL, &fo);
-    size_t size = 0, len = strlen(name);
-    const char *t = ff ? el_file_text(ctx, ff, &size) : NULL;
-    /* an argument is written after the macro's name, in the same file;
-     * the macro's body would map to its use, the macro's name */
-    if (!ef || !ff || !clang_File_isEqual(ef, ff) || fo <= eo || !t || fo + len > size ||
-        strncmp(t + fo, name, len) != 0 || (fo + len < size && is_ident(t[fo + len])) ||
-        is_ident(t[fo - 1]))
+    unsigned off = 0;
+    CXFile f = ctx->tu ? elc_argument_spelling(ctx->tu, loc, name, &off) : NULL;
+    el_file_slot *sl = f ? el_ctx_slot(ctx, f) : NULL;
+    if (!sl || sl->source < 0 || !sl->path)
         return drop_fix(ctx);
-    el_file_slot *sl = el_ctx_slot(ctx, ff);
-    if (sl->source < 0 || !sl->path)
-        return drop_fix(ctx);
-    return add_edit(ctx, sl->path, fo, fo + len, text);
+    return add_edit(ctx, sl->path, off, off + strlen(name), text);
 }
 
 void el_fact(el_ctx *ctx, const char *key, const char *value)
