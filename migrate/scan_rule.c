@@ -420,7 +420,7 @@ static void macro_at(el_ctx *ctx, CXSourceLocation loc, char *buf, size_t n)
 static bool written_by_macro(el_ctx *ctx, CXCursor c, const char *name)
 {
     if (elc_in_macro(c))
-        return !elc_argument_spelling(el_tu(ctx), clang_getCursorLocation(c), name, &(unsigned){0});
+        return true;
     CXFile f = NULL;
     unsigned off = 0;
     clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, &off);

@@ -619,50 +619,6 @@ bool el_rewrite_name(el_rewriter *rw, const char *name, char *target, size_t tn,
     return contract_rewrite(rw, fn_decl(rw, name), name, target, tn, safety, why, wn);
 }
 
-/* Does the macro that wrote ref turn its arguments into text (#x) or
- * paste them (x ## y)?  A rename there changes a string or a name too. */
-static bool stringizes(el_rewriter *rw, CXCursor ref)
-{
-    CXCursor def = clang_getCursorReferenced(elc_macro_expansion_of(ref));
-    if (clang_getCursorKind(def) != CXCursor_MacroDefinition)
-        return true;
-    CXToken *toks = NULL;
-    unsigned nt = 0;
-    clang_tokenize(rw->tu, clang_getCursorExtent(def), &toks, &nt);
-    bool found = false;
-    for (unsigned i = 0; i < nt && !found; i++) {
-        char tok[4];
-        elc_string(clang_getTokenSpelling(rw->tu, toks[i]), tok, sizeof tok);
-        found = !strcmp(tok, "#") || !strcmp(tok, "##");
-    }
-    clang_disposeTokens(rw->tu, toks, nt);
-    return found;
-}
-
-/* The rename of the function `name` ref names, where a macro's argument
- * spells it (the macro may expand its argument twice: both uses are the
- * one token). */
-static bool rename_in_macro_argument(el_rewriter *rw, CXCursor at, CXCursor ref, const char *name,
-                                     const char *target, el_fix_safety safety,
-                                     el_call_rewrite *out)
-{
-    unsigned nb = 0;
-    CXFile f = elc_argument_spelling(rw->tu, clang_getCursorLocation(ref), name, &nb);
-    if (!f || in_backend_code(rw, at, f))
-        return false;
-    snprintf(out->callee, sizeof out->callee, "%s", name);
-    out->file = f;
-    out->safety = stringizes(rw, ref) ? EL_FIX_UNSAFE : safety;
-    out->in_argument = true;
-    out->at = clang_getCursorLocation(ref);
-    out->rename = true;
-    out->begin = nb;
-    out->end = nb + (unsigned)strlen(name);
-    out->text = el_xstrdup(target);
-    snprintf(out->description, sizeof out->description, "replace %s with %s", name, target);
-    return true;
-}
-
 bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
 {
     memset(out, 0, sizeof *out);
@@ -697,11 +653,7 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
     CXFile f1 = plain(clang_getRangeStart(ext), &cb);
     CXFile f2 = plain(clang_getRangeEnd(ext), &ce);
     if (!f || !f1 || !f2 || !clang_File_isEqual(f, f1) || !clang_File_isEqual(f, f2) ||
-        elc_in_macro(ref)) {
-        /* a rename needs only the name: one a macro's argument spells */
-        return !tpl && rename_in_macro_argument(rw, call, ref, name, target, safety, out);
-    }
-    if (in_backend_code(rw, call, f))
+        elc_in_macro(ref) || in_backend_code(rw, call, f))
         return false;
     size_t size = 0;
     const char *t = clang_getFileContents(rw->tu, f, &size);
@@ -798,9 +750,8 @@ bool el_rewrite_ref(el_rewriter *rw, CXCursor ref, el_call_rewrite *out)
     CXFile f = plain(clang_getCursorLocation(ref), &nb);
     size_t size = 0;
     const char *t = f ? clang_getFileContents(rw->tu, f, &size) : NULL;
-    if (!f || elc_in_macro(ref))
-        return rename_in_macro_argument(rw, ref, ref, name, target, safety, out);
-    if (in_backend_code(rw, ref, f) || !t || nb + len > size || strncmp(t + nb, name, len) != 0)
+    if (!f || elc_in_macro(ref) || in_backend_code(rw, ref, f) || !t || nb + len > size ||
+        strncmp(t + nb, name, len) != 0)
         return false;
     snprintf(out->callee, sizeof out->callee, "%s", name);
     out->file = f;
@@ -893,8 +844,6 @@ bool el_rewrite_attach(el_ctx *ctx, CXTranslationUnit tu, const el_call_rewrite 
 {
     if (!el_fix_begin(ctx, r->safety, r->description))
         return false;
-    if (r->in_argument)
-        return el_fix_replace_argument_token(ctx, r->at, r->callee, r->text);
     CXSourceRange range = clang_getRange(clang_getLocationForOffset(tu, r->file, r->begin),
                                          clang_getLocationForOffset(tu, r->file, r->end));
     return el_fix_replace(ctx, range, r->text);

@@ -46,8 +46,6 @@ typedef struct el_call_rewrite {
     char *text;               /* its replacement (malloc'd) */
     char callee[128];         /* "eh_blas_matmul" */
     char description[256];    /* "replace eh_blas_matmul with eh_matmul" */
-    bool in_argument;         /* the name is spelled in a macro's argument, at `at` */
-    CXSourceLocation at;
 } el_call_rewrite;
 
 /* One per TU (rules keep it in their state); NULL only when out of memory. */

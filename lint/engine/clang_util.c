@@ -359,29 +359,6 @@ CXCursor elc_macro_expansion_of(CXCursor c)
     return clang_getCursorKind(e) == CXCursor_MacroExpansion ? e : clang_getNullCursor();
 }
 
-static bool ident_byte(char c)
-{
-    return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-CXFile elc_argument_spelling(CXTranslationUnit tu, CXSourceLocation loc, const char *name,
-                             unsigned *off)
-{
-    CXFile ef = NULL, ff = NULL;
-    unsigned eo = 0, fo = 0;
-    clang_getExpansionLocation(loc, &ef, NULL, NULL, &eo);
-    clang_getFileLocation(loc, &ff, NULL, NULL, &fo);
-    if (!ef || !ff || !clang_File_isEqual(ef, ff) || fo <= eo)
-        return NULL;
-    size_t size = 0, len = strlen(name);
-    const char *t = clang_getFileContents(tu, ff, &size);
-    if (!t || fo + len > size || strncmp(t + fo, name, len) != 0 || ident_byte(t[fo - 1]) ||
-        (fo + len < size && ident_byte(t[fo + len])))
-        return NULL;
-    *off = fo;
-    return ff;
-}
-
 bool elc_in_macro(CXCursor c)
 {
     CXSourceLocation loc = clang_getCursorLocation(c);

@@ -101,13 +101,6 @@ bool elc_in_macro(CXCursor c);
 /* The expansion of the macro whose use is at c's expansion location (the
  * macro that wrote c), or a null cursor. */
 CXCursor elc_macro_expansion_of(CXCursor c);
-/* A use of `name` a macro's argument spells (KEEP(eh_blas_add(a, b))):
- * the file of the macro's use and the name's offset there, after the
- * macro's name; NULL when loc is not one (plain code, or a name the
- * macro's body writes: that maps to the macro's use, whose text is the
- * macro's name). */
-CXFile elc_argument_spelling(CXTranslationUnit tu, CXSourceLocation loc, const char *name,
-                             unsigned *off);
 
 /* ---- macro expansions ------------------------------------------------ */
 

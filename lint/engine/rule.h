@@ -135,12 +135,6 @@ bool el_fix_begin(el_ctx *ctx, el_fix_safety safety, const char *description);
 bool el_fix_replace(el_ctx *ctx, CXSourceRange range, const char *text);
 /* By file and byte offsets (path absolute). */
 bool el_fix_replace_at(el_ctx *ctx, const char *path, size_t begin, size_t end, const char *text);
-/* Replace the identifier `name` a macro's argument spells, at the use loc
- * (KEEP(eh_blas_add(a, b)): the argument is text of this file, edited
- * where it is written, once however often the macro expands it).  Drops
- * the fix unless loc is such a token of a linted file. */
-bool el_fix_replace_argument_token(el_ctx *ctx, CXSourceLocation loc, const char *name,
-                                   const char *text);
 
 /* Record a fact for the project hooks: any key/value strings (copied).
  * Facts are cached with the TU's findings, so a project rule sees the

@@ -380,19 +380,6 @@ bool el_fix_replace_at(el_ctx *ctx, const char *path, size_t begin, size_t end, 
     return ok;
 }
 
-bool el_fix_replace_argument_token(el_ctx *ctx, CXSourceLocation loc, const char *name,
-                                   const char *text)
-{
-    if (!fix_target(ctx))
-        return false;
-    unsigned off = 0;
-    CXFile f = ctx->tu ? elc_argument_spelling(ctx->tu, loc, name, &off) : NULL;
-    el_file_slot *sl = f ? el_ctx_slot(ctx, f) : NULL;
-    if (!sl || sl->source < 0 || !sl->path)
-        return drop_fix(ctx);
-    return add_edit(ctx, sl->path, off, off + strlen(name), text);
-}
-
 void el_fact(el_ctx *ctx, const char *key, const char *value)
 {
     el_result_add_fact(ctx->result, ctx->main->path, key, value ? value : "");

@@ -198,18 +198,7 @@ static char *arm_tokens(const bb_fixer *fx, CXCursor arm, CXFile f, const char *
         *fx->rw = el_rewriter_new(el_tu(fx->ctx), el_ctx_config(fx->ctx));
     el_rewrite_list calls = {0};
     char *s = NULL;
-    bool ok = *fx->rw && el_rewrite_calls_in(*fx->rw, arm, f, &calls);
-    /* a name a macro's argument spells keeps its own fix (EH102's): this
-     * one edits only text outside macro uses */
-    size_t kept = 0;
-    for (size_t i = 0; ok && i < calls.n; i++) {
-        if (calls.v[i].in_argument)
-            el_call_rewrite_clear(&calls.v[i]);
-        else
-            calls.v[kept++] = calls.v[i];
-    }
-    calls.n = ok ? kept : calls.n;
-    if (ok)
+    if (*fx->rw && el_rewrite_calls_in(*fx->rw, arm, f, &calls))
         s = el_rewrite_apply(t, b, e, &calls, safety);
     for (size_t i = 0; s && i < calls.n; i++)
         if (calls.v[i].begin < b || calls.v[i].end > e) {

@@ -1,5 +1,4 @@
-/* Code a macro's body writes is never edited; a name its argument spells
- * is renamed where it is written. */
+/* Code inside macro expansions is never edited. */
 #include <eh/eh.h>
 
 eh_tensor *eh_blas_matmul(const eh_tensor *a, const eh_tensor *b);
@@ -12,6 +11,6 @@ eh_tensor *twice(const eh_tensor *a, const eh_tensor *b)
 {
     eh_tensor *x = MATMUL(a, b);
     eh_tensor *y = GEMM(a, b);
-    eh_tensor *z = ID(eh_matmul(x, y));
+    eh_tensor *z = ID(eh_blas_matmul(x, y));
     return eh_matmul(z, NULL);
 }

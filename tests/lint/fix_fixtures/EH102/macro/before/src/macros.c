@@ -1,5 +1,4 @@
-/* Code a macro's body writes is never edited; a name its argument spells
- * is renamed where it is written. */
+/* Code inside macro expansions is never edited. */
 #include <eh/eh.h>
 
 eh_tensor *eh_blas_matmul(const eh_tensor *a, const eh_tensor *b);
