@@ -479,6 +479,13 @@ static bool compiled_in(const compiled *c, size_t b, size_t e)
     return lo < c->n && c->off[lo] < e;
 }
 
+/* One more span "a-b" of an EL_FACT_INACTIVE_READ value ("PATH\tS:" so
+ * far). */
+static void add_span_text(el_buf *b, size_t lo, size_t hi)
+{
+    el_buf_printf(b, "%s%zu-%zu", b->s[b->n - 1] == ':' ? "" : ",", lo, hi);
+}
+
 /* The EL_FACT_INACTIVE_READ of a file whose skipped ranges are all in l
  * (NULL: none). */
 static void note_read(el_ctx *ctx, CXFile file, const CXSourceRangeList *l, const char *text,
@@ -494,7 +501,7 @@ static void note_read(el_ctx *ctx, CXFile file, const CXSourceRangeList *l, cons
         clang_getSpellingLocation(clang_getRangeStart(l->ranges[i]), NULL, NULL, NULL, &lo);
         clang_getSpellingLocation(clang_getRangeEnd(l->ranges[i]), NULL, NULL, NULL, &hi);
         if (lo < hi && hi <= n)
-            el_buf_printf(&b, "%s%u-%u", b.s[b.n - 1] == ':' ? "" : ",", lo, hi);
+            add_span_text(&b, lo, hi);
     }
     el_fact(ctx, EL_FACT_INACTIVE_READ, b.s);
     el_buf_free(&b);
@@ -526,13 +533,13 @@ static void note_compiled_lines(el_ctx *ctx, CXFile file, const char *text, size
             continue;
         }
         if (open)
-            el_buf_printf(&b, "%s%zu-%zu", b.s[b.n - 1] == ':' ? "" : ",", first, last);
+            add_span_text(&b, first, last);
         first = start;
         last = end;
         open = true;
     }
     if (open)
-        el_buf_printf(&b, "%s%zu-%zu", b.s[b.n - 1] == ':' ? "" : ",", first, last);
+        add_span_text(&b, first, last);
     el_fact(ctx, EL_FACT_INACTIVE_READ, b.s);
     el_buf_free(&b);
 }

@@ -1484,13 +1484,18 @@ const char *el_config_backend_prefix(const el_config *c, const char *symbol)
     return NULL;
 }
 
-bool el_config_is_backend_macro(const el_config *c, const char *name)
+bool el_config_list_matches(const el_config *c, el_list_key k, const char *name)
 {
-    const el_strlist *l = &c->lists[EL_BACKEND_MACROS];
+    const el_strlist *l = &c->lists[k];
     for (size_t i = 0; i < l->n; i++)
         if (fnmatch(l->v[i], name, 0) == 0)
             return true;
     return false;
+}
+
+bool el_config_is_backend_macro(const el_config *c, const char *name)
+{
+    return el_config_list_matches(c, EL_BACKEND_MACROS, name);
 }
 
 size_t el_config_backend_count(const el_config *c)

@@ -193,6 +193,8 @@ const el_rewrite_rule *el_config_rewrite_at(const el_config *c, size_t i);
 const el_kv *el_config_map_get(const el_config *c, el_map_key k, const char *name);
 /* The list of a key. */
 const el_strlist *el_config_list(const el_config *c, el_list_key k);
+/* Does an entry of list k, a pattern (`*` and `?` work), match name? */
+bool el_config_list_matches(const el_config *c, el_list_key k, const char *name);
 
 /* The names of the keys ("backend_dirs", "replacements"). */
 const char *el_config_key_name(el_list_key k);

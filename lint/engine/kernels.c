@@ -2,7 +2,6 @@
  * (kernels.h). */
 #include "kernels.h"
 
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,15 +12,6 @@
 #include "metadata.h"
 
 #define FACT_KERNEL "el.kernel"
-
-static bool is_registrar(const el_config *cfg, const char *name)
-{
-    const el_strlist *l = el_config_list(cfg, EL_KERNEL_REGISTRARS);
-    for (size_t i = 0; i < l->n; i++)
-        if (fnmatch(l->v[i], name, 0) == 0)
-            return true;
-    return false;
-}
 
 /* The function an argument names (f, &f, (fn_t)f), or a null cursor. */
 static CXCursor named_function(CXCursor arg)
@@ -63,7 +53,7 @@ static void on_call(el_ctx *ctx, void *state, CXCursor call)
     /* the called name as written (a registrar is called directly; every
      * call of the TU comes here, so nothing more costly) */
     char name[256];
-    if (!is_registrar(cfg, elc_spelling(call, name, sizeof name)))
+    if (!el_config_list_matches(cfg, EL_KERNEL_REGISTRARS, elc_spelling(call, name, sizeof name)))
         return;
     int n = clang_Cursor_getNumArguments(call);
     for (int i = 0; i < n; i++) {

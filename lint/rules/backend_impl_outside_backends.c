@@ -73,14 +73,11 @@ static bool on_definition(el_ctx *ctx, CXCursor c)
     const char *pre = project_prefix(cfg, name);
     if (!pre)
         return false;
-    if (el_prefix_is_pattern(pre))
-        el_report(ctx, c, "definition of %s '%s', whose name matches the backend pattern '%s', "
-                  "outside the backend directories; backend code belongs in %s", what, name, pre,
-                  el_backend_dir(ctx, "", dir, sizeof dir));
-    else
-        el_report(ctx, c, "definition of %s '%s', named with the backend prefix '%s', outside "
-                  "the backend directories; backend code belongs in %s", what, name, pre,
-                  el_backend_dir(ctx, "", dir, sizeof dir));
+    const char *named = el_prefix_is_pattern(pre) ? "whose name matches the backend pattern"
+                                                   : "named with the backend prefix";
+    el_report(ctx, c, "definition of %s '%s', %s '%s', outside the backend directories; "
+              "backend code belongs in %s", what, name, named, pre,
+              el_backend_dir(ctx, "", dir, sizeof dir));
     return true;
 }
 
