@@ -511,6 +511,8 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
         snprintf(why, sizeof why, "%s is named inside macro %s (an edit there would change every "
                                   "use of the macro): rewrite the macro or this use by hand",
                  name, macro[0] ? macro : "?");
+    } else if (rw.why[0]) {
+        snprintf(why, sizeof why, "%s", rw.why); /* the call's place or text */
     } else if (!eh_name && el_config_rewrite_for(cfg, name)) {
         snprintf(why, sizeof why, "the call template for %s does not fit this use", name);
     } else if (!eh_name && !el_symbol_replacement(cfg, name, tmp, sizeof tmp)) {
@@ -520,7 +522,8 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
     } else if (el_config_rewrite_for(cfg, name)) {
         snprintf(why, sizeof why, "the call template for %s does not fit this use", name);
     } else {
-        snprintf(why, sizeof why, "%s is used in backend code that has not moved yet", name);
+        snprintf(why, sizeof why, "%s cannot be rewritten here automatically: rewrite this use "
+                                  "by hand", name);
     }
     emit_why(ctx, c, fn, why);
 }

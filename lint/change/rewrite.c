@@ -619,6 +619,17 @@ bool el_rewrite_name(el_rewriter *rw, const char *name, char *target, size_t tn,
     return contract_rewrite(rw, fn_decl(rw, name), name, target, tn, safety, why, wn);
 }
 
+/* The refusal of a call whose text is not `name(arguments)` as the AST
+ * has it (a macro supplies its parentheses, or stands for arguments):
+ * an edit of the text could not be checked against the call. */
+static bool not_written_out(el_call_rewrite *out, const char *name)
+{
+    snprintf(out->why, sizeof out->why,
+             "this call of %s is not written out as %s(arguments) (a macro supplies its "
+             "parentheses or arguments): rewrite it by hand", name, name);
+    return false;
+}
+
 bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
 {
     memset(out, 0, sizeof *out);
@@ -652,23 +663,28 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
     CXSourceRange ext = clang_getCursorExtent(call);
     CXFile f1 = plain(clang_getRangeStart(ext), &cb);
     CXFile f2 = plain(clang_getRangeEnd(ext), &ce);
-    if (!f || !f1 || !f2 || !clang_File_isEqual(f, f1) || !clang_File_isEqual(f, f2) ||
-        elc_in_macro(ref) || in_backend_code(rw, call, f))
+    if (f && !elc_in_macro(ref) && in_backend_code(rw, call, f)) {
+        snprintf(out->why, sizeof out->why, "%s is used in backend code that has not moved yet",
+                 name);
         return false;
+    }
+    if (!f || !f1 || !f2 || !clang_File_isEqual(f, f1) || !clang_File_isEqual(f, f2) ||
+        elc_in_macro(ref))
+        return not_written_out(out, name);
     size_t size = 0;
     const char *t = clang_getFileContents(rw->tu, f, &size);
     if (!t || ce > size || nb + len > size || strncmp(t + nb, name, len) != 0 || cb > nb)
-        return false;
+        return not_written_out(out, name);
     size_t open = skip_blank(t, size, nb + len), close = 0;
     unsigned b[MAX_ARGS], e[MAX_ARGS], nargs = 0;
     if (open >= size || t[open] != '(' || !split_args(t, size, open, &close, b, e, &nargs) ||
         close + 1 != ce)
-        return false;
+        return not_written_out(out, name);
     /* every argument of the AST where the text has it (a macro expanding
      * to several arguments does not fit) */
     int n_ast = clang_Cursor_getNumArguments(call);
     if (n_ast < 0 || (unsigned)n_ast != nargs)
-        return false;
+        return not_written_out(out, name);
     for (unsigned k = 0; k < nargs; k++) {
         CXFile af = NULL;
         unsigned ao = 0;
@@ -678,7 +694,7 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
         unsigned as = 0;
         clang_getExpansionLocation(clang_getRangeStart(ar), NULL, NULL, NULL, &as);
         if (!af || !clang_File_isEqual(af, f) || as < b[k] || as > e[k] || ao > e[k])
-            return false;
+            return not_written_out(out, name);
     }
 
     snprintf(out->callee, sizeof out->callee, "%s", name);
@@ -750,8 +766,12 @@ bool el_rewrite_ref(el_rewriter *rw, CXCursor ref, el_call_rewrite *out)
     CXFile f = plain(clang_getCursorLocation(ref), &nb);
     size_t size = 0;
     const char *t = f ? clang_getFileContents(rw->tu, f, &size) : NULL;
-    if (!f || elc_in_macro(ref) || in_backend_code(rw, ref, f) || !t || nb + len > size ||
-        strncmp(t + nb, name, len) != 0)
+    if (f && !elc_in_macro(ref) && in_backend_code(rw, ref, f)) {
+        snprintf(out->why, sizeof out->why, "%s is used in backend code that has not moved yet",
+                 name);
+        return false;
+    }
+    if (!f || elc_in_macro(ref) || !t || nb + len > size || strncmp(t + nb, name, len) != 0)
         return false;
     snprintf(out->callee, sizeof out->callee, "%s", name);
     out->file = f;

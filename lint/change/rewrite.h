@@ -46,6 +46,8 @@ typedef struct el_call_rewrite {
     char *text;               /* its replacement (malloc'd) */
     char callee[128];         /* "eh_blas_matmul" */
     char description[256];    /* "replace eh_blas_matmul with eh_matmul" */
+    char why[256];            /* when there is no rewrite, the reason if the
+                               * rewriter knows it ("" otherwise) */
 } el_call_rewrite;
 
 /* One per TU (rules keep it in their state); NULL only when out of memory. */
@@ -53,7 +55,9 @@ el_rewriter *el_rewriter_new(CXTranslationUnit tu, const el_config *cfg);
 void el_rewriter_free(el_rewriter *rw);
 
 /* The rewrite of a CallExpr into *out (free with el_call_rewrite_clear);
- * false when there is none. */
+ * false when there is none, with out->why saying why when the call's
+ * place or text is the reason (backend code, a macro supplying its
+ * parentheses or arguments). */
 bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out);
 void el_call_rewrite_clear(el_call_rewrite *r);
 

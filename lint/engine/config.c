@@ -66,13 +66,6 @@ static const struct {
     [EL_HOST_COPIES] = {"host_copies", "dest", "src"},
 };
 
-#define KEYS_EXPECTED                                                                        \
-    "root, backend_dirs, backend_files, core_paths, exclude, backends, backend_headers, "    \
-    "vendor_headers, "                                                                       \
-    "backend_prefixes, backend_macros, legacy_backend_dirs, languages, frontend_include, " \
-    "replacements, storage_accessors, scalar_reads, copy_out, to_tensor, host_copies, "      \
-    "kernel_registrars, define_sets, rewrites, rules"
-
 /* ---- string lists ------------------------------------------------------------ */
 
 static long list_find(const el_strlist *l, const char *s)
@@ -687,64 +680,89 @@ static int apply_rewrites(const loader *L, json_object *val)
 
 /* ---- a whole file -------------------------------------------------------------------- */
 
+static int apply_root(const loader *L, json_object *val)
+{
+    const char *path[1] = {"root"};
+    if (!json_object_is_type(val, json_type_boolean))
+        return fail(L, path, 1, "\"root\": expected true or false");
+    return 0; /* read by discovery */
+}
+
+static int apply_rules(const loader *L, json_object *val)
+{
+    const char *path[1] = {"rules"};
+    if (!json_object_is_type(val, json_type_object))
+        return fail(L, path, 1, "\"rules\": expected an object of rule IDs");
+    json_object_object_foreach(val, id, setting) {
+        if (!is_comment_key(id) && apply_rule(L, id, setting) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int apply_frontend_include(const loader *L, json_object *val)
+{
+    const char *path[1] = {"frontend_include"};
+    if (!json_object_is_type(val, json_type_string))
+        return fail(L, path, 1, "\"frontend_include\": expected the header frontend code "
+                    "includes, as written in #include <...> (\"\" for none)");
+    free(L->c->frontend_include);
+    L->c->frontend_include = el_xstrdup(json_object_get_string(val));
+    L->c->frontend_include_from = origin_at(L, path, 1);
+    return 0;
+}
+
+/* The keys that are neither string lists nor maps, each with its reader. */
+static const struct {
+    const char *name;
+    int (*apply)(const loader *L, json_object *val);
+} other_keys[] = {
+    {"root", apply_root},
+    {"rules", apply_rules},
+    {"rewrites", apply_rewrites},
+    {"backend_files", apply_backend_files},
+    {"frontend_include", apply_frontend_include},
+};
+#define N_OTHER_KEYS (sizeof other_keys / sizeof other_keys[0])
+
+/* "root, rules, ...": every key a file may hold, from the tables above. */
+static char *expected_keys(void)
+{
+    el_buf b = {0};
+    for (size_t k = 0; k < N_OTHER_KEYS; k++)
+        el_buf_printf(&b, "%s%s", b.n ? ", " : "", other_keys[k].name);
+    for (size_t k = 0; k < EL_N_LIST_KEYS; k++)
+        el_buf_printf(&b, ", %s", list_keys[k].name);
+    for (size_t k = 0; k < EL_N_MAP_KEYS; k++)
+        el_buf_printf(&b, ", %s", map_keys[k].name);
+    return el_buf_take(&b);
+}
+
+static int apply_key(const loader *L, const char *key, json_object *val)
+{
+    for (size_t k = 0; k < N_OTHER_KEYS; k++)
+        if (strcmp(key, other_keys[k].name) == 0)
+            return other_keys[k].apply(L, val);
+    for (size_t k = 0; k < EL_N_LIST_KEYS; k++)
+        if (strcmp(key, list_keys[k].name) == 0)
+            return apply_list(L, k, val);
+    for (size_t k = 0; k < EL_N_MAP_KEYS; k++)
+        if (strcmp(key, map_keys[k].name) == 0)
+            return apply_map(L, k, val);
+    const char *path[1] = {key};
+    char *expected = expected_keys();
+    fail(L, path, 1, "unknown key \"%s\": expected one of %s", key, expected);
+    free(expected);
+    return -1;
+}
+
 static int apply(const loader *L, json_object *obj)
 {
     if (!json_object_is_type(obj, json_type_object))
         return fail(L, NULL, 0, "expected a JSON object at the top level");
     json_object_object_foreach(obj, key, val) {
-        const char *path[1] = {key};
-        if (is_comment_key(key))
-            continue;
-        if (strcmp(key, "root") == 0) {
-            if (!json_object_is_type(val, json_type_boolean))
-                return fail(L, path, 1, "\"root\": expected true or false");
-            continue; /* read by discovery */
-        }
-        if (strcmp(key, "rules") == 0) {
-            if (!json_object_is_type(val, json_type_object))
-                return fail(L, path, 1, "\"rules\": expected an object of rule IDs");
-            json_object_object_foreach(val, id, setting) {
-                if (!is_comment_key(id) && apply_rule(L, id, setting) < 0)
-                    return -1;
-            }
-            continue;
-        }
-        if (strcmp(key, "rewrites") == 0) {
-            if (apply_rewrites(L, val) < 0)
-                return -1;
-            continue;
-        }
-        if (strcmp(key, "backend_files") == 0) {
-            if (apply_backend_files(L, val) < 0)
-                return -1;
-            continue;
-        }
-        if (strcmp(key, "frontend_include") == 0) {
-            if (!json_object_is_type(val, json_type_string))
-                return fail(L, path, 1, "\"frontend_include\": expected the header frontend code "
-                            "includes, as written in #include <...> (\"\" for none)");
-            free(L->c->frontend_include);
-            L->c->frontend_include = el_xstrdup(json_object_get_string(val));
-            L->c->frontend_include_from = origin_at(L, path, 1);
-            continue;
-        }
-        bool done = false;
-        for (size_t k = 0; k < EL_N_LIST_KEYS && !done; k++) {
-            if (strcmp(key, list_keys[k].name) == 0) {
-                if (apply_list(L, k, val) < 0)
-                    return -1;
-                done = true;
-            }
-        }
-        for (size_t k = 0; k < EL_N_MAP_KEYS && !done; k++) {
-            if (strcmp(key, map_keys[k].name) == 0) {
-                if (apply_map(L, k, val) < 0)
-                    return -1;
-                done = true;
-            }
-        }
-        if (!done)
-            return fail(L, path, 1, "unknown key \"%s\": expected one of " KEYS_EXPECTED, key);
+        if (!is_comment_key(key) && apply_key(L, key, val) < 0)
+            return -1;
     }
     return 0;
 }

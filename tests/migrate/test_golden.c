@@ -572,7 +572,9 @@ CASE(shared_static)
  *                   the same for a name pasted with ## (eh_ref_ ## op)
  *   macro_keeps_use a legacy function that cannot move, one call of it
  *                   rewritten, another inside a macro: it is not listed
- *                   as "now unused, delete" */
+ *                   as "now unused, delete"; a call whose parenthesis a
+ *                   macro supplies is listed as not written out (not as
+ *                   "in backend code") */
 CASE(three_backends)
 CASE(dispatch_table)
 CASE(wrapper_macros)
