@@ -31,7 +31,12 @@ typedef struct state {
     bool indexed;
     el_strmap decls;          /* top-level name -> decl_info */
     el_rewriter *rw;
+    el_strmap own;            /* the file being lexed: names its text defines */
 } state;
+
+/* The values of state.own */
+#define OWN ((void *)1)
+#define ALIAS ((void *)2)     /* defined at least once as a library's name */
 
 static bool ident_start(char c)
 {
@@ -117,8 +122,13 @@ static bool backend_name(el_ctx *ctx, state *s, const char *path, const char *na
 {
     const el_config *cfg = el_ctx_config(ctx);
     char be[64];
-    if (el_backend_of_symbol(cfg, name, be, sizeof be) || el_backend_prefix_of(cfg, name, true))
+    if (el_backend_of_symbol(cfg, name, be, sizeof be))
         return true;
+    /* a library's prefix (fftw_, cblas_) on a type or macro the file
+     * defines (`struct fftw_config {`): the project's own, as the AST says
+     * where the code is compiled */
+    if (el_backend_prefix_of(cfg, name, true))
+        return el_strmap_get(&s->own, name) != OWN;
     const decl_info *d = decl_of(ctx, s, name);
     return d && d->backend && !(d->file && !strcmp(d->file, path));
 }
@@ -371,6 +381,163 @@ static size_t define_body(const char *t, size_t i, size_t le, char *name, size_t
     return q;
 }
 
+/* ---- names a file defines itself --------------------------------------- */
+
+/* The identifier at t[i] (i at its start), its end in *e; false when none. */
+static bool ident_at(const char *t, size_t n, size_t i, size_t *e)
+{
+    if (i >= n || !ident_start(t[i]) || (i > 0 && ident_char(t[i - 1])))
+        return false;
+    size_t k = i;
+    while (k < n && ident_char(t[k]))
+        k++;
+    *e = k;
+    return true;
+}
+
+static size_t skip_blanks(const char *t, size_t n, size_t i)
+{
+    for (;;) {
+        while (i < n && strchr(" \t\r\n", t[i]))
+            i++;
+        size_t j = i < n ? skip_lexeme(t, n, i) : i;
+        if (j == i || t[i] == '"' || t[i] == '\'')
+            return i;
+        i = j;
+    }
+}
+
+/* Does t[b, e) name a backend's symbol (by the configuration's names and
+ * prefixes), other than the one at skip? */
+static bool names_backend(el_ctx *ctx, const char *t, size_t b, size_t e, size_t skip)
+{
+    const el_config *cfg = el_ctx_config(ctx);
+    char name[256], be[64];
+    for (size_t i = b; i < e;) {
+        size_t j = skip_lexeme(t, e, i), k = 0;
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        if (!ident_at(t, e, i, &k)) {
+            i++;
+            continue;
+        }
+        snprintf(name, sizeof name, "%.*s", (int)(k - i), t + i);
+        if (i != skip && (el_backend_of_symbol(cfg, name, be, sizeof be) ||
+                          el_backend_prefix_of(cfg, name, true)))
+            return true;
+        i = k;
+    }
+    return false;
+}
+
+/* Record t[b, e) as defined by the file: its own unless some definition
+ * stands for a library's name (`#define FFTW_TYPE fftwf_complex` in one
+ * arm, `float` in another). */
+static void own_add(state *s, const char *t, size_t b, size_t e, bool alias)
+{
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)(e - b), t + b);
+    if (alias || el_strmap_get(&s->own, name) != ALIAS)
+        el_strmap_put(&s->own, name, alias ? ALIAS : OWN);
+}
+
+/* `typedef ... NAME;` from t[i] (after the keyword): the name declared,
+ * the last identifier before the ';' outside brackets, or the one in
+ * `(*NAME)` for a pointer to function. */
+static size_t own_typedef(el_ctx *ctx, state *s, const char *t, size_t n, size_t i)
+{
+    size_t start = i;
+    bool body = false;
+    int depth = 0;
+    size_t last_b = 0, last_e = 0, fp_b = 0, fp_e = 0;
+    while (i < n) {
+        size_t j = skip_lexeme(t, n, i);
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        char c = t[i];
+        size_t e = 0;
+        if (ident_at(t, n, i, &e)) {
+            if (depth <= 1 && !fp_e) {
+                size_t p = i;
+                while (p > 0 && strchr(" \t", t[p - 1]))
+                    p--;
+                if (p >= 2 && t[p - 1] == '*' && t[p - 2] == '(') {
+                    fp_b = i;
+                    fp_e = e;
+                }
+            }
+            if (depth == 0) {
+                last_b = i;
+                last_e = e;
+            }
+            i = e;
+            continue;
+        }
+        body |= c == '{';
+        if (c == '{' || c == '(' || c == '[')
+            depth++;
+        else if ((c == '}' || c == ')' || c == ']') && depth > 0)
+            depth--;
+        else if (c == ';' && depth == 0)
+            break;
+        i++;
+    }
+    size_t nb = fp_e ? fp_b : last_b, ne = fp_e ? fp_e : last_e;
+    /* a new struct is the project's; an alias of a library's type
+     * (`typedef fftwf_plan fftw_plan;`) stands for it */
+    if (ne)
+        own_add(s, t, nb, ne, !body && names_backend(ctx, t, start, i, nb));
+    return i;
+}
+
+/* The names the text of a file defines, compiled or not: a struct, union
+ * or enum with a body, a typedef, a #define -- not one that stands for a
+ * library's name (`#define fftw_malloc fftwf_malloc`: its uses are the
+ * library's).  A prototype defines nothing (code declares the Fortran
+ * BLAS names, dgemm_, itself). */
+static void own_names(el_ctx *ctx, state *s, const char *t, size_t n)
+{
+    el_strmap_free(&s->own);
+    for (size_t i = 0; i < n;) {
+        size_t j = skip_lexeme(t, n, i);
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        if (t[i] == '#') {
+            size_t le = line_end(t, n, i);
+            char macro[128];
+            size_t body = define_body(t, i, le, macro, sizeof macro);
+            if (body && macro[0])
+                own_add(s, macro, 0, strlen(macro), names_backend(ctx, t, body, le, le));
+            i = le;
+            continue;
+        }
+        size_t e = 0;
+        if (!ident_at(t, n, i, &e)) {
+            i++;
+            continue;
+        }
+        size_t w = e - i;
+        if (w == 7 && !strncmp(t + i, "typedef", 7)) {
+            i = own_typedef(ctx, s, t, n, e);
+            continue;
+        }
+        if ((w == 6 && (!strncmp(t + i, "struct", 6))) || (w == 5 && !strncmp(t + i, "union", 5)) ||
+            (w == 4 && !strncmp(t + i, "enum", 4))) {
+            size_t nb = skip_blanks(t, n, e), ne = 0;
+            if (ident_at(t, n, nb, &ne) && skip_blanks(t, n, ne) < n &&
+                t[skip_blanks(t, n, ne)] == '{')
+                own_add(s, t, nb, ne, false);
+        }
+        i = e;
+    }
+}
+
 /* Lex one skipped range [b, e) of file (text t of size n). */
 static json_object *range_json(el_ctx *ctx, state *s, const char *path, const char *t, size_t n,
                                size_t b, size_t e)
@@ -574,6 +741,8 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
     } else if (t && !again) {
         note_read(ctx, file, l, t, n);
     }
+    if (t && real)
+        own_names(ctx, s, t, n);
     for (unsigned i = 0; t && real && i < l->count; i++) {
         unsigned b = 0, e = 0;
         clang_getSpellingLocation(clang_getRangeStart(l->ranges[i]), NULL, NULL, NULL, &b);
@@ -608,6 +777,7 @@ static void end(el_ctx *ctx, void *st)
     state *s = st;
     el_strmap_each(&s->decls, free_decl, NULL);
     el_strmap_free(&s->decls);
+    el_strmap_free(&s->own);
     el_rewriter_free(s->rw);
 }
 

@@ -543,7 +543,12 @@ CASE(shared_static)
  *   ifdef_skipped   arms no configuration compiles: a call whose callee
  *                   is declared is renamed (the rename proven where it is
  *                   skipped); one declared only by a skipped include is
- *                   listed, and that include follows its moved header
+ *                   listed, and that include follows its moved header;
+ *                   types and a macro the file defines there with a
+ *                   library's prefix (struct cblas_limit, fftw_window)
+ *                   are not listed, the library call beside them is, and
+ *                   so are aliases of the library's names (a #define, a
+ *                   typedef, a macro that is one in one #if arm)
  *   custom_ops      a kernel libeh has no op for, on one backend only
  *                   (made custom op app.fused_gelu, its fallback that
  *                   backend), one whose signature differs from its op's
