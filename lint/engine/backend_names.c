@@ -71,11 +71,27 @@ static bool upper_has_prefix(const char *prefix, const char *name)
     return !prefix[k] && name[k];
 }
 
+/* Can pattern (ending in a literal character) not match name, in either
+ * case?  Most built-in patterns are Fortran names ending in '_', and
+ * fnmatch costs a few hundred instructions a pattern: this test is most
+ * of the answer for most names. */
+static bool ends_apart(const char *pattern, const char *name, size_t len)
+{
+    size_t pl = strlen(pattern);
+    char p = pl ? pattern[pl - 1] : '\0', c = len ? name[len - 1] : '\0';
+    if (!p || strchr("*?]\\", p))
+        return false;
+    char lc = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    return c != p && lc != p;
+}
+
 const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool upper)
 {
     size_t np = 0, len = strlen(name);
     const char *const *v = el_config_strings(cfg, "backend_prefixes_expanded", &np);
     for (size_t i = 0; i < np; i++) {
+        if (el_prefix_is_pattern(v[i]) && ends_apart(v[i], name, len))
+            continue;
         if (el_backend_prefix_matches(v[i], name))
             return v[i];
         if (upper && (el_prefix_is_pattern(v[i]) ? upper_matches_pattern(v[i], name)
