@@ -463,8 +463,14 @@ static void project(el_project *p)
                 continue;
             first = g->line > f->line || (g->line == f->line && (g->col > f->col || (g->col == f->col && k > i)));
         }
+        /* parsed alone, a header for another platform or build (inline
+         * asm for another CPU) fails: say how it was parsed */
         if (first)
-            el_project_report(p, f->header, f->line, f->col, "does not parse: %s", f->msg);
+            el_project_report(p, f->header, f->line, f->col, "does not parse: %s%s", f->msg,
+                              alone ? " (parsed on its own, as no linted source file includes "
+                                      "it: give the flags of a build that compiles it, or "
+                                      "exclude it)"
+                                    : "");
     }
     for (size_t i = 0; i < n_fails; i++)
         free(fails[i].header);
