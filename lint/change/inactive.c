@@ -407,9 +407,123 @@ static size_t skip_blanks(const char *t, size_t n, size_t i)
     }
 }
 
+/* One definition in a file's text: the name at [nb, ne), and the text
+ * that says what it is, [bb, be) (a #define's body, a typedef's whole
+ * declaration); tag: a struct, union or enum with a body. */
+typedef struct definition {
+    size_t nb, ne, bb, be;
+    bool tag;
+} definition;
+
+typedef struct definitions {
+    definition *v;
+    size_t n, cap;
+} definitions;
+
+static void add_definition(definitions *d, definition x)
+{
+    el_grow(&d->v, &d->cap, d->n + 1, sizeof *d->v);
+    d->v[d->n++] = x;
+}
+
+static char *name_of(const char *t, size_t b, size_t e, char *buf, size_t n)
+{
+    snprintf(buf, n, "%.*s", (int)(e - b), t + b);
+    return buf;
+}
+
+/* `typedef ... NAME;` from t[i] (after the keyword): the name declared,
+ * the last identifier before the ';' outside brackets, or the one in
+ * `(*NAME)` for a pointer to function; a struct body makes it a tag (a
+ * new type).  Returns where the declaration ends. */
+static size_t scan_typedef(definitions *d, const char *t, size_t n, size_t i)
+{
+    size_t start = i, last_b = 0, last_e = 0, fp_b = 0, fp_e = 0;
+    bool body = false;
+    int depth = 0;
+    while (i < n) {
+        size_t j = skip_lexeme(t, n, i), e = 0;
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        if (ident_at(t, n, i, &e)) {
+            size_t p = i;
+            while (p > 0 && strchr(" \t", t[p - 1]))
+                p--;
+            if (depth <= 1 && !fp_e && p >= 2 && t[p - 1] == '*' && t[p - 2] == '(') {
+                fp_b = i;
+                fp_e = e;
+            }
+            if (depth == 0) {
+                last_b = i;
+                last_e = e;
+            }
+            i = e;
+            continue;
+        }
+        char c = t[i];
+        body |= c == '{';
+        if (c == '{' || c == '(' || c == '[')
+            depth++;
+        else if ((c == '}' || c == ')' || c == ']') && depth > 0)
+            depth--;
+        else if (c == ';' && depth == 0)
+            break;
+        i++;
+    }
+    if (fp_e)
+        add_definition(d, (definition){fp_b, fp_e, start, i, body});
+    else if (last_e)
+        add_definition(d, (definition){last_b, last_e, start, i, body});
+    return i;
+}
+
+/* Every struct, union or enum with a body, typedef and #define of a file's
+ * text, compiled or not. */
+static void scan_definitions(definitions *d, const char *t, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        size_t j = skip_lexeme(t, n, i), e = 0;
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        if (t[i] == '#') {
+            size_t le = line_end(t, n, i);
+            char macro[128];
+            size_t body = define_body(t, i, le, macro, sizeof macro);
+            if (body && macro[0])
+                add_definition(d, (definition){body - strlen(macro), body, body, le, false});
+            i = le;
+            continue;
+        }
+        if (!ident_at(t, n, i, &e)) {
+            i++;
+            continue;
+        }
+        size_t w = e - i;
+        if (w == 7 && !strncmp(t + i, "typedef", 7)) {
+            i = scan_typedef(d, t, n, e);
+            continue;
+        }
+        if ((w == 6 && !strncmp(t + i, "struct", 6)) || (w == 5 && !strncmp(t + i, "union", 5)) ||
+            (w == 4 && !strncmp(t + i, "enum", 4))) {
+            size_t nb = skip_blanks(t, n, e), ne = 0;
+            if (ident_at(t, n, nb, &ne)) {
+                size_t after = skip_blanks(t, n, ne);
+                if (after < n && t[after] == '{')
+                    add_definition(d, (definition){nb, ne, nb, ne, true});
+            }
+        }
+        i = e;
+    }
+}
+
 /* Does t[b, e) name a backend's symbol (by the configuration's names and
- * prefixes), other than the one at skip? */
-static bool names_backend(el_ctx *ctx, const char *t, size_t b, size_t e, size_t skip)
+ * prefixes) that the file does not define, other than the one at skip? */
+static bool names_backend(el_ctx *ctx, const el_strmap *defined, const char *t, size_t b,
+                          size_t e, size_t skip)
 {
     const el_config *cfg = el_ctx_config(ctx);
     char name[256], be[64];
@@ -423,119 +537,39 @@ static bool names_backend(el_ctx *ctx, const char *t, size_t b, size_t e, size_t
             i++;
             continue;
         }
-        snprintf(name, sizeof name, "%.*s", (int)(k - i), t + i);
-        if (i != skip && (el_backend_of_symbol(cfg, name, be, sizeof be) ||
-                          el_backend_prefix_of(cfg, name, true)))
+        name_of(t, i, k, name, sizeof name);
+        if (i != skip && !el_strmap_get(defined, name) &&
+            (el_backend_of_symbol(cfg, name, be, sizeof be) || el_backend_prefix_of(cfg, name, true)))
             return true;
         i = k;
     }
     return false;
 }
 
-/* Record t[b, e) as defined by the file: its own unless some definition
- * stands for a library's name (`#define FFTW_TYPE fftwf_complex` in one
- * arm, `float` in another). */
-static void own_add(state *s, const char *t, size_t b, size_t e, bool alias)
-{
-    char name[256];
-    snprintf(name, sizeof name, "%.*s", (int)(e - b), t + b);
-    if (alias || el_strmap_get(&s->own, name) != ALIAS)
-        el_strmap_put(&s->own, name, alias ? ALIAS : OWN);
-}
-
-/* `typedef ... NAME;` from t[i] (after the keyword): the name declared,
- * the last identifier before the ';' outside brackets, or the one in
- * `(*NAME)` for a pointer to function. */
-static size_t own_typedef(el_ctx *ctx, state *s, const char *t, size_t n, size_t i)
-{
-    size_t start = i;
-    bool body = false;
-    int depth = 0;
-    size_t last_b = 0, last_e = 0, fp_b = 0, fp_e = 0;
-    while (i < n) {
-        size_t j = skip_lexeme(t, n, i);
-        if (j != i) {
-            i = j;
-            continue;
-        }
-        char c = t[i];
-        size_t e = 0;
-        if (ident_at(t, n, i, &e)) {
-            if (depth <= 1 && !fp_e) {
-                size_t p = i;
-                while (p > 0 && strchr(" \t", t[p - 1]))
-                    p--;
-                if (p >= 2 && t[p - 1] == '*' && t[p - 2] == '(') {
-                    fp_b = i;
-                    fp_e = e;
-                }
-            }
-            if (depth == 0) {
-                last_b = i;
-                last_e = e;
-            }
-            i = e;
-            continue;
-        }
-        body |= c == '{';
-        if (c == '{' || c == '(' || c == '[')
-            depth++;
-        else if ((c == '}' || c == ')' || c == ']') && depth > 0)
-            depth--;
-        else if (c == ';' && depth == 0)
-            break;
-        i++;
-    }
-    size_t nb = fp_e ? fp_b : last_b, ne = fp_e ? fp_e : last_e;
-    /* a new struct is the project's; an alias of a library's type
-     * (`typedef fftwf_plan fftw_plan;`) stands for it */
-    if (ne)
-        own_add(s, t, nb, ne, !body && names_backend(ctx, t, start, i, nb));
-    return i;
-}
-
-/* The names the text of a file defines, compiled or not: a struct, union
- * or enum with a body, a typedef, a #define -- not one that stands for a
- * library's name (`#define fftw_malloc fftwf_malloc`: its uses are the
- * library's).  A prototype defines nothing (code declares the Fortran
- * BLAS names, dgemm_, itself). */
+/* The names the text of a file defines (s->own): a struct, union or enum
+ * with a body, a typedef, a #define -- ALIAS when one of its definitions
+ * stands for a library's name the file does not define (`#define
+ * fftw_malloc fftwf_malloc`, `typedef fftwf_plan fftw_plan_t;`, a macro
+ * that is one in one #if arm): its uses are the library's.  A prototype
+ * defines nothing (code declares the Fortran BLAS names, dgemm_, itself). */
 static void own_names(el_ctx *ctx, state *s, const char *t, size_t n)
 {
     el_strmap_free(&s->own);
-    for (size_t i = 0; i < n;) {
-        size_t j = skip_lexeme(t, n, i);
-        if (j != i) {
-            i = j;
-            continue;
-        }
-        if (t[i] == '#') {
-            size_t le = line_end(t, n, i);
-            char macro[128];
-            size_t body = define_body(t, i, le, macro, sizeof macro);
-            if (body && macro[0])
-                own_add(s, macro, 0, strlen(macro), names_backend(ctx, t, body, le, le));
-            i = le;
-            continue;
-        }
-        size_t e = 0;
-        if (!ident_at(t, n, i, &e)) {
-            i++;
-            continue;
-        }
-        size_t w = e - i;
-        if (w == 7 && !strncmp(t + i, "typedef", 7)) {
-            i = own_typedef(ctx, s, t, n, e);
-            continue;
-        }
-        if ((w == 6 && (!strncmp(t + i, "struct", 6))) || (w == 5 && !strncmp(t + i, "union", 5)) ||
-            (w == 4 && !strncmp(t + i, "enum", 4))) {
-            size_t nb = skip_blanks(t, n, e), ne = 0;
-            if (ident_at(t, n, nb, &ne) && skip_blanks(t, n, ne) < n &&
-                t[skip_blanks(t, n, ne)] == '{')
-                own_add(s, t, nb, ne, false);
-        }
-        i = e;
+    definitions d = {0};
+    scan_definitions(&d, t, n);
+    el_strmap defined = {0};
+    char name[256];
+    for (size_t i = 0; i < d.n; i++)
+        el_strmap_put(&defined, name_of(t, d.v[i].nb, d.v[i].ne, name, sizeof name), OWN);
+    for (size_t i = 0; i < d.n; i++) {
+        const definition *x = &d.v[i];
+        bool alias = !x->tag && names_backend(ctx, &defined, t, x->bb, x->be, x->nb);
+        name_of(t, x->nb, x->ne, name, sizeof name);
+        if (alias || el_strmap_get(&s->own, name) != ALIAS)
+            el_strmap_put(&s->own, name, alias ? ALIAS : OWN);
     }
+    el_strmap_free(&defined);
+    free(d.v);
 }
 
 /* Lex one skipped range [b, e) of file (text t of size n). */

@@ -622,13 +622,15 @@ bool el_rewrite_name(el_rewriter *rw, const char *name, char *target, size_t tn,
 /* The refusal of a call whose text is not `name(arguments)` as the AST
  * has it (a macro supplies its parentheses, or stands for arguments):
  * an edit of the text could not be checked against the call. */
-static bool not_written_out(el_call_rewrite *out, const char *name)
+static bool not_written_out(el_call_rewrite *out, const char *name, const char *because)
 {
     snprintf(out->why, sizeof out->why,
-             "this call of %s is not written out as %s(arguments) (a macro supplies its "
-             "parentheses or arguments): rewrite it by hand", name, name);
+             "this call of %s is not written out as %s(arguments) (%s): rewrite it by hand", name,
+             name, because);
     return false;
 }
+
+#define BY_MACRO "a macro supplies its parentheses or arguments"
 
 bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
 {
@@ -637,8 +639,12 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
         return false;
     /* the callee names a function directly: f(...) */
     CXCursor ref = elc_strip(elc_child(call, 0));
-    if (clang_getCursorKind(ref) != CXCursor_DeclRefExpr)
+    if (clang_getCursorKind(ref) != CXCursor_DeclRefExpr) {
+        snprintf(out->why, sizeof out->why, "the call's callee is not a function's plain name "
+                                            "(it goes through `*`, `&` or a cast): rewrite it by "
+                                            "hand");
         return false;
+    }
     CXCursor fn = clang_getCursorReferenced(ref);
     if (clang_getCursorKind(fn) != CXCursor_FunctionDecl)
         return false;
@@ -670,21 +676,23 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
     }
     if (!f || !f1 || !f2 || !clang_File_isEqual(f, f1) || !clang_File_isEqual(f, f2) ||
         elc_in_macro(ref))
-        return not_written_out(out, name);
+        return not_written_out(out, name, BY_MACRO);
     size_t size = 0;
     const char *t = clang_getFileContents(rw->tu, f, &size);
-    if (!t || ce > size || nb + len > size || strncmp(t + nb, name, len) != 0 || cb > nb)
-        return not_written_out(out, name);
+    if (!t || ce > size || nb + len > size || strncmp(t + nb, name, len) != 0)
+        return not_written_out(out, name, BY_MACRO);
+    if (cb != nb)
+        return not_written_out(out, name, cb < nb ? "its callee is in parentheses" : BY_MACRO);
     size_t open = skip_blank(t, size, nb + len), close = 0;
     unsigned b[MAX_ARGS], e[MAX_ARGS], nargs = 0;
     if (open >= size || t[open] != '(' || !split_args(t, size, open, &close, b, e, &nargs) ||
         close + 1 != ce)
-        return not_written_out(out, name);
+        return not_written_out(out, name, BY_MACRO);
     /* every argument of the AST where the text has it (a macro expanding
      * to several arguments does not fit) */
     int n_ast = clang_Cursor_getNumArguments(call);
     if (n_ast < 0 || (unsigned)n_ast != nargs)
-        return not_written_out(out, name);
+        return not_written_out(out, name, BY_MACRO);
     for (unsigned k = 0; k < nargs; k++) {
         CXFile af = NULL;
         unsigned ao = 0;
@@ -694,7 +702,7 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
         unsigned as = 0;
         clang_getExpansionLocation(clang_getRangeStart(ar), NULL, NULL, NULL, &as);
         if (!af || !clang_File_isEqual(af, f) || as < b[k] || as > e[k] || ao > e[k])
-            return not_written_out(out, name);
+            return not_written_out(out, name, BY_MACRO);
     }
 
     snprintf(out->callee, sizeof out->callee, "%s", name);

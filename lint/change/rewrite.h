@@ -46,7 +46,7 @@ typedef struct el_call_rewrite {
     char *text;               /* its replacement (malloc'd) */
     char callee[128];         /* "eh_blas_matmul" */
     char description[256];    /* "replace eh_blas_matmul with eh_matmul" */
-    char why[256];            /* when there is no rewrite, the reason if the
+    char why[512];            /* when there is no rewrite, the reason if the
                                * rewriter knows it ("" otherwise) */
 } el_call_rewrite;
 
@@ -69,7 +69,8 @@ CXCursor el_call_of_callee(el_ctx *ctx, CXCursor e);
 /* The rewrite of a reference to a backend function that is not a call
  * (an entry of a table of function pointers, &eh_blas_dot): its name
  * replaced by the op's, on the same terms as a call's rename (the
- * contract, written plainly, not in backend code); false when none. */
+ * contract, written plainly, not in backend code); false when none, with
+ * out->why set for a reference in backend code. */
 bool el_rewrite_ref(el_rewriter *rw, CXCursor ref, el_call_rewrite *out);
 
 /* What the function `name` becomes by the naming contract, decided as

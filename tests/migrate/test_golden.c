@@ -578,8 +578,9 @@ CASE(shared_static)
  *   macro_keeps_use a legacy function that cannot move, one call of it
  *                   rewritten, another inside a macro: it is not listed
  *                   as "now unused, delete"; a call whose parenthesis a
- *                   macro supplies is listed as not written out (not as
- *                   "in backend code") */
+ *                   macro supplies, or whose callee is in parentheses, is
+ *                   listed as not written out, one through `*` as not a
+ *                   plain name (none as "in backend code") */
 CASE(three_backends)
 CASE(dispatch_table)
 CASE(wrapper_macros)
