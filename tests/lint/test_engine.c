@@ -296,6 +296,33 @@ static void test_template_its_includer_skips(void **state)
     tt_free(&r);
 }
 
+/* A .c template that fails alone, its header's errors more than clang's
+ * default limit (20): its own errors still count, so it is a template that
+ * fails alone (no EH000), not a file that lacks what its header needs
+ * (GSL's fft/c_main.c, found by running on GSL). */
+static void test_template_past_error_limit(void **state)
+{
+    (void)state;
+    char *h = tt_fmt("%s", "");
+    for (int i = 0; i < 12; i++) {
+        char *x = tt_fmt("%sstatic int FUNCTION(fft, pass_%d) (const BASE in[], const size_t n);\n", h, i);
+        free(h);
+        h = x;
+    }
+    tt_w("g/c_pass.h", h);
+    free(h);
+    tt_w("g/c_main.c", "#include \"c_pass.h\"\nint FUNCTION(fft, forward) (BASE data[], const size_t n) "
+                       "{ return FUNCTION(fft, pass_2)(data, n); }\n");
+    tt_w("g/c_pass_2.c", "static int FUNCTION(fft, pass_2) (const BASE in[], const size_t n) "
+                         "{ return (int)(in[0] + n); }\n");
+    tt_w("g/fft.c", "#include <stddef.h>\n#define BASE double\n#define FUNCTION(dir,name) dir ## _ ## name\n"
+                    "#include \"c_main.c\"\n#include \"c_pass_2.c\"\n");
+    tt_run r = lt_lint(tt_dir, "--no-cache", "g", NULL);
+    assert_int_equal(r.status, 0);
+    assert_false(tt_contains(r.out, "EH000"));
+    tt_free(&r);
+}
+
 /* A template included once per element type gives one finding per site,
  * not one per inclusion (torch7's generic/ files: 234 findings for 111
  * sites): the messages differ only in what each inclusion names. */
@@ -507,6 +534,7 @@ int main(void)
         tt_scratch_test(test_named_header_is_not_excused),
         tt_scratch_test(test_missing_includes_note),
         tt_scratch_test(test_template_site_once),
+        tt_scratch_test(test_template_past_error_limit),
         tt_scratch_test(test_include_inside_function),
         tt_scratch_test(test_cxx_default_argument_elsewhere),
         tt_scratch_test(test_compile_database),
