@@ -332,10 +332,33 @@ static bool declared_at(const char *t, size_t b, size_t i)
     return word_before(t, b, p, &w2, &we2) && type_word(t, w2, we2);
 }
 
+/* The end of the parenthesised text at t[open] (its ')' + 1), or n. */
+static size_t paren_end(const char *t, size_t n, size_t open)
+{
+    int depth = 0;
+    for (size_t i = open; i < n;) {
+        size_t j = skip_lexeme(t, n, i);
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        if (t[i] == '(')
+            depth++;
+        else if (t[i] == ')' && --depth == 0)
+            return i + 1;
+        i++;
+    }
+    return n;
+}
+
 /* Lex the token at i (a backend name into ids); where the next starts.
- * b: the start of the skipped text (declared_at looks no further back). */
+ * b: the start of the skipped text (declared_at looks no further back);
+ * *fold: the end of the arguments of the last backend call listed, where
+ * a backend type, constant or macro is part of that call's site (as EH102
+ * has it where the code is compiled: cblas_sgemm(CblasRowMajor, ...) is
+ * one finding). */
 static size_t lex_id(el_ctx *ctx, state *s, const char *path, const char *t, size_t n, size_t b,
-                     size_t i, const char *in_macro, json_object *ids)
+                     size_t i, const char *in_macro, json_object *ids, size_t *fold)
 {
     size_t j = skip_lexeme(t, n, i);
     if (j != i)
@@ -356,9 +379,15 @@ static size_t lex_id(el_ctx *ctx, state *s, const char *path, const char *t, siz
     /* a declaration alone uses nothing (EH102 reports none either) */
     if (call && !in_macro && declared_at(t, b, i))
         return k;
+    if (!call && i < *fold)
+        return k;
     json_object *o = id_json(ctx, s, path, t, i, k - i, call, in_macro, pasted);
     if (o)
         json_object_array_add(ids, o);
+    if (o && call) {
+        size_t end = paren_end(t, n, p);
+        *fold = end > *fold ? end : *fold;
+    }
     return k;
 }
 
@@ -577,6 +606,7 @@ static json_object *range_json(el_ctx *ctx, state *s, const char *path, const ch
                                size_t b, size_t e)
 {
     json_object *ids = json_object_new_array(), *incs = json_object_new_array();
+    size_t fold = 0;
     for (size_t i = b; i < e;) {
         /* a directive: an include is noted, the others are not code */
         size_t ls = i;
@@ -599,13 +629,13 @@ static json_object *range_json(el_ctx *ctx, state *s, const char *path, const ch
             /* a macro defined there may call a backend function in the
              * builds that compile it: listed, and its include kept */
             char macro[128];
-            size_t body = define_body(t, i, le, macro, sizeof macro);
+            size_t body = define_body(t, i, le, macro, sizeof macro), fold_body = 0;
             for (size_t k = body; body && k < le;)
-                k = lex_id(ctx, s, path, t, n, b, k, macro, ids);
+                k = lex_id(ctx, s, path, t, le, b, k, macro, ids, &fold_body);
             i = le;
             continue;
         }
-        i = lex_id(ctx, s, path, t, n, b, i, NULL, ids);
+        i = lex_id(ctx, s, path, t, n, b, i, NULL, ids, &fold);
     }
     if (!json_object_array_length(ids) && !json_object_array_length(incs)) {
         json_object_put(ids);

@@ -548,7 +548,9 @@ CASE(shared_static)
  *                   library's prefix (struct cblas_limit, fftw_window)
  *                   are not listed, the library call beside them is, and
  *                   so are aliases of the library's names (a #define, a
- *                   typedef, a macro that is one in one #if arm)
+ *                   typedef, a macro that is one in one #if arm); the
+ *                   library's constants in a listed call's arguments are
+ *                   that call's site, one alone is its own
  *   custom_ops      a kernel libeh has no op for, on one backend only
  *                   (made custom op app.fused_gelu, its fallback that
  *                   backend), one whose signature differs from its op's
