@@ -681,8 +681,12 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
     const char *t = clang_getFileContents(rw->tu, f, &size);
     if (!t || ce > size || nb + len > size || strncmp(t + nb, name, len) != 0)
         return not_written_out(out, name, BY_MACRO);
-    if (cb != nb)
-        return not_written_out(out, name, cb < nb ? "its callee is in parentheses" : BY_MACRO);
+    /* text before the name is a qualifier (C++'s ::f, ns::f) unless it
+     * opens parentheses around the callee: (f)(x) */
+    if (cb > nb)
+        return not_written_out(out, name, BY_MACRO);
+    if (memchr(t + cb, '(', nb - cb))
+        return not_written_out(out, name, "its callee is in parentheses");
     size_t open = skip_blank(t, size, nb + len), close = 0;
     unsigned b[MAX_ARGS], e[MAX_ARGS], nargs = 0;
     if (open >= size || t[open] != '(' || !split_args(t, size, open, &close, b, e, &nargs) ||

@@ -178,8 +178,8 @@ char **el_flags_for(const el_compdb *db, const el_source *src, char *const *extr
      * default limit (20) a file's own errors go unseen behind its
      * headers', and a .c template that fails alone (GSL's fft/c_main.c)
      * passed for one that parses, so its includes were blamed. */
-    push(&v, &n, &cap, "-w");
     push(&v, &n, &cap, "-ferror-limit=0");
+    push(&v, &n, &cap, "-w"); /* last: the fix check swaps it for its -Werror= (reparse.c) */
     *n_out = n;
     return v;
 }

@@ -540,6 +540,33 @@ static void test_cli_use_before_own_include(void **state)
     free(dir);
 }
 
+/* C++: a call qualified with :: is renamed where its name is (the text
+ * before the name is a qualifier, not parentheses); a callee in
+ * parentheses gets no fix. */
+static void test_cli_qualified_call(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "ops/blas/blas_ops.h",
+                  "#ifndef BLAS_OPS_H\n#define BLAS_OPS_H\n#include <eh/eh.h>\n"
+                  "extern \"C\" eh_tensor *eh_blas_matmul(const eh_tensor *a, const eh_tensor *b);\n"
+                  "#endif\n"));
+    free(tt_write(dir, "src/app.cpp",
+                  "#include \"../ops/blas/blas_ops.h\"\n\n"
+                  "eh_tensor *twice(const eh_tensor *x)\n{\n"
+                  "    eh_tensor *y = ::eh_blas_matmul(x, x);\n"
+                  "    return (eh_blas_matmul)(y, x);\n}\n"));
+    const char *argv[] = {"--no-cache", "--select", "EH102", "--diff", "--unsafe-fixes", "src/app.cpp",
+                          "--", INC, NULL};
+    tt_run r = lt_emberlintv(dir, argv, NULL);
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "+    eh_tensor *y = ::eh_matmul(x, x);\n"));
+    assert_false(tt_contains(r.out, "+    return (eh_matmul)"));
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 static void test_cli_fix_idempotent(void **state)
 {
     cli_tree *t = *state;
@@ -746,6 +773,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cli_options, cli_setup, cli_teardown),
         cmocka_unit_test_setup_teardown(test_cli_unsafe_fix_in_json, cli_setup, cli_teardown),
         cmocka_unit_test(test_cli_use_before_own_include),
+        cmocka_unit_test(test_cli_qualified_call),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     el_knowledge_free();
