@@ -11,9 +11,11 @@
 #include <json-c/json.h>
 
 #include "clang_util.h"
+#include "c_text.h"
 #include "config.h"
 #include "include_line.h"
 #include "mem.h"
+#include "own_names.h"
 #include "path.h"
 #include "rewrite.h"
 #include "strbuf.h"
@@ -31,22 +33,10 @@ typedef struct state {
     bool indexed;
     el_strmap decls;          /* top-level name -> decl_info */
     el_rewriter *rw;
-    el_strmap own;            /* the file being lexed: names its text defines */
+    el_own_names *own;        /* the file being lexed: names its text defines */
 } state;
 
-/* The values of state.own */
-#define OWN ((void *)1)
-#define ALIAS ((void *)2)     /* defined at least once as a library's name */
 
-static bool ident_start(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-static bool ident_char(char c)
-{
-    return ident_start(c) || (c >= '0' && c <= '9');
-}
 
 /* Is the file holding a declaration backend code (a backend directory, a
  * legacy one, or a backend header)? */
@@ -128,7 +118,7 @@ static bool backend_name(el_ctx *ctx, state *s, const char *path, const char *na
      * defines (`struct fftw_config {`): the project's own, as the AST says
      * where the code is compiled */
     if (el_backend_prefix_of(cfg, name, true))
-        return el_strmap_get(&s->own, name) != OWN;
+        return !(s->own && el_own_names_own(s->own, name));
     const decl_info *d = decl_of(ctx, s, name);
     return d && d->backend && !(d->file && !strcmp(d->file, path));
 }
@@ -147,39 +137,7 @@ static unsigned line_at(const char *t, size_t off, unsigned *col)
     return line;
 }
 
-/* Past a comment or literal at t[i] (i itself when there is none). */
-static size_t skip_lexeme(const char *t, size_t n, size_t i)
-{
-    if (t[i] == '/' && i + 1 < n && t[i + 1] == '*') {
-        for (i += 2; i + 1 < n && !(t[i] == '*' && t[i + 1] == '/'); i++)
-            ;
-        return i + 2 < n ? i + 2 : n;
-    }
-    if (t[i] == '/' && i + 1 < n && t[i + 1] == '/') {
-        while (i < n && t[i] != '\n')
-            i++;
-        return i;
-    }
-    if (t[i] == '"' || t[i] == '\'') {
-        char q = t[i];
-        for (i++; i < n && t[i] != q && t[i] != '\n'; i++)
-            if (t[i] == '\\')
-                i++;
-        return i < n ? i + 1 : n;
-    }
-    return i;
-}
 
-/* The end of the line at i, continuation lines included. */
-static size_t line_end(const char *t, size_t n, size_t i)
-{
-    while (i < n && t[i] != '\n') {
-        if (t[i] == '\\' && i + 1 < n && t[i + 1] == '\n')
-            i++;
-        i++;
-    }
-    return i;
-}
 
 /* An #include directive on t[b..e): its spelling (malloc'd) or NULL. */
 static char *include_of(const char *t, size_t b, size_t e, bool *angled)
@@ -219,6 +177,8 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *path, const char 
     char name[256], probe[272];
     snprintf(name, sizeof name, "%.*s", (int)len, t + off);
     snprintf(probe, sizeof probe, "%sx", name);
+    if (s->own)
+        el_own_names_at(s->own, off);
     if (!backend_name(ctx, s, path, name) && !(pasted && backend_name(ctx, s, path, probe)))
         return NULL;
     if (!s->rw)
@@ -271,7 +231,7 @@ static bool word_before(const char *t, size_t b, size_t e, size_t *w, size_t *we
     while (e > b && strchr(" \t\r\n", t[e - 1]))
         e--;
     size_t q = e;
-    while (q > b && ident_char(t[q - 1]))
+    while (q > b && el_text_ident_char(t[q - 1]))
         q--;
     *w = q;
     *we = e;
@@ -281,7 +241,7 @@ static bool word_before(const char *t, size_t b, size_t e, size_t *w, size_t *we
         line--;
     while (line < q && (t[line] == ' ' || t[line] == '\t'))
         line++;
-    return q < e && ident_start(t[q]) && t[line] != '#';
+    return q < e && el_text_ident_start(t[q]) && t[line] != '#';
 }
 
 /* An identifier that is a type or a qualifier, not an operator word
@@ -337,7 +297,7 @@ static size_t paren_end(const char *t, size_t n, size_t open)
 {
     int depth = 0;
     for (size_t i = open; i < n;) {
-        size_t j = skip_lexeme(t, n, i);
+        size_t j = el_text_skip_lexeme(t, n, i);
         if (j != i) {
             i = j;
             continue;
@@ -360,13 +320,13 @@ static size_t paren_end(const char *t, size_t n, size_t open)
 static size_t lex_id(el_ctx *ctx, state *s, const char *path, const char *t, size_t n, size_t b,
                      size_t i, const char *in_macro, json_object *ids, size_t *fold)
 {
-    size_t j = skip_lexeme(t, n, i);
+    size_t j = el_text_skip_lexeme(t, n, i);
     if (j != i)
         return j;
-    if (!ident_start(t[i]) || (i > 0 && ident_char(t[i - 1])))
+    if (!el_text_ident_start(t[i]) || (i > 0 && el_text_ident_char(t[i - 1])))
         return i + 1;
     size_t k = i;
-    while (k < n && ident_char(t[k]))
+    while (k < n && el_text_ident_char(t[k]))
         k++;
     size_t p = k, q = i;
     while (p < n && (t[p] == ' ' || t[p] == '\t' || t[p] == '\n' || t[p] == '\r'))
@@ -391,215 +351,6 @@ static size_t lex_id(el_ctx *ctx, state *s, const char *path, const char *t, siz
     return k;
 }
 
-/* A `#define NAME body` on t[i..le): the body's start and the macro's name
- * into name; 0 when it is another directive. */
-static size_t define_body(const char *t, size_t i, size_t le, char *name, size_t cap)
-{
-    size_t p = i + 1;
-    while (p < le && (t[p] == ' ' || t[p] == '\t'))
-        p++;
-    if (le - p < 6 || strncmp(t + p, "define", 6) || ident_char(t[p + 6]))
-        return 0;
-    p += 6;
-    while (p < le && (t[p] == ' ' || t[p] == '\t'))
-        p++;
-    size_t q = p;
-    while (q < le && ident_char(t[q]))
-        q++;
-    snprintf(name, cap, "%.*s", (int)(q - p), t + p);
-    return q;
-}
-
-/* ---- names a file defines itself --------------------------------------- */
-
-/* The identifier at t[i] (i at its start), its end in *e; false when none. */
-static bool ident_at(const char *t, size_t n, size_t i, size_t *e)
-{
-    if (i >= n || !ident_start(t[i]) || (i > 0 && ident_char(t[i - 1])))
-        return false;
-    size_t k = i;
-    while (k < n && ident_char(t[k]))
-        k++;
-    *e = k;
-    return true;
-}
-
-static size_t skip_blanks(const char *t, size_t n, size_t i)
-{
-    for (;;) {
-        while (i < n && strchr(" \t\r\n", t[i]))
-            i++;
-        size_t j = i < n ? skip_lexeme(t, n, i) : i;
-        if (j == i || t[i] == '"' || t[i] == '\'')
-            return i;
-        i = j;
-    }
-}
-
-/* One definition in a file's text: the name at [nb, ne), and the text
- * that says what it is, [bb, be) (a #define's body, a typedef's whole
- * declaration); tag: a struct, union or enum with a body. */
-typedef struct definition {
-    size_t nb, ne, bb, be;
-    bool tag;
-} definition;
-
-typedef struct definitions {
-    definition *v;
-    size_t n, cap;
-} definitions;
-
-static void add_definition(definitions *d, definition x)
-{
-    el_grow(&d->v, &d->cap, d->n + 1, sizeof *d->v);
-    d->v[d->n++] = x;
-}
-
-static char *name_of(const char *t, size_t b, size_t e, char *buf, size_t n)
-{
-    snprintf(buf, n, "%.*s", (int)(e - b), t + b);
-    return buf;
-}
-
-/* `typedef ... NAME;` from t[i] (after the keyword): the name declared,
- * the last identifier before the ';' outside brackets, or the one in
- * `(*NAME)` for a pointer to function; a struct body makes it a tag (a
- * new type).  Returns where the declaration ends. */
-static size_t scan_typedef(definitions *d, const char *t, size_t n, size_t i)
-{
-    size_t start = i, last_b = 0, last_e = 0, fp_b = 0, fp_e = 0;
-    bool body = false;
-    int depth = 0;
-    while (i < n) {
-        size_t j = skip_lexeme(t, n, i), e = 0;
-        if (j != i) {
-            i = j;
-            continue;
-        }
-        if (ident_at(t, n, i, &e)) {
-            size_t p = i;
-            while (p > 0 && strchr(" \t", t[p - 1]))
-                p--;
-            if (depth <= 1 && !fp_e && p >= 2 && t[p - 1] == '*' && t[p - 2] == '(') {
-                fp_b = i;
-                fp_e = e;
-            }
-            if (depth == 0) {
-                last_b = i;
-                last_e = e;
-            }
-            i = e;
-            continue;
-        }
-        char c = t[i];
-        body |= c == '{';
-        if (c == '{' || c == '(' || c == '[')
-            depth++;
-        else if ((c == '}' || c == ')' || c == ']') && depth > 0)
-            depth--;
-        else if (c == ';' && depth == 0)
-            break;
-        i++;
-    }
-    if (fp_e)
-        add_definition(d, (definition){fp_b, fp_e, start, i, body});
-    else if (last_e)
-        add_definition(d, (definition){last_b, last_e, start, i, body});
-    return i;
-}
-
-/* Every struct, union or enum with a body, typedef and #define of a file's
- * text, compiled or not. */
-static void scan_definitions(definitions *d, const char *t, size_t n)
-{
-    for (size_t i = 0; i < n;) {
-        size_t j = skip_lexeme(t, n, i), e = 0;
-        if (j != i) {
-            i = j;
-            continue;
-        }
-        if (t[i] == '#') {
-            size_t le = line_end(t, n, i);
-            char macro[128];
-            size_t body = define_body(t, i, le, macro, sizeof macro);
-            if (body && macro[0])
-                add_definition(d, (definition){body - strlen(macro), body, body, le, false});
-            i = le;
-            continue;
-        }
-        if (!ident_at(t, n, i, &e)) {
-            i++;
-            continue;
-        }
-        size_t w = e - i;
-        if (w == 7 && !strncmp(t + i, "typedef", 7)) {
-            i = scan_typedef(d, t, n, e);
-            continue;
-        }
-        if ((w == 6 && !strncmp(t + i, "struct", 6)) || (w == 5 && !strncmp(t + i, "union", 5)) ||
-            (w == 4 && !strncmp(t + i, "enum", 4))) {
-            size_t nb = skip_blanks(t, n, e), ne = 0;
-            if (ident_at(t, n, nb, &ne)) {
-                size_t after = skip_blanks(t, n, ne);
-                if (after < n && t[after] == '{')
-                    add_definition(d, (definition){nb, ne, nb, ne, true});
-            }
-        }
-        i = e;
-    }
-}
-
-/* Does t[b, e) name a backend's symbol (by the configuration's names and
- * prefixes) that the file does not define, other than the one at skip? */
-static bool names_backend(el_ctx *ctx, const el_strmap *defined, const char *t, size_t b,
-                          size_t e, size_t skip)
-{
-    const el_config *cfg = el_ctx_config(ctx);
-    char name[256], be[64];
-    for (size_t i = b; i < e;) {
-        size_t j = skip_lexeme(t, e, i), k = 0;
-        if (j != i) {
-            i = j;
-            continue;
-        }
-        if (!ident_at(t, e, i, &k)) {
-            i++;
-            continue;
-        }
-        name_of(t, i, k, name, sizeof name);
-        if (i != skip && !el_strmap_get(defined, name) &&
-            (el_backend_of_symbol(cfg, name, be, sizeof be) || el_backend_prefix_of(cfg, name, true)))
-            return true;
-        i = k;
-    }
-    return false;
-}
-
-/* The names the text of a file defines (s->own): a struct, union or enum
- * with a body, a typedef, a #define -- ALIAS when one of its definitions
- * stands for a library's name the file does not define (`#define
- * fftw_malloc fftwf_malloc`, `typedef fftwf_plan fftw_plan_t;`, a macro
- * that is one in one #if arm): its uses are the library's.  A prototype
- * defines nothing (code declares the Fortran BLAS names, dgemm_, itself). */
-static void own_names(el_ctx *ctx, state *s, const char *t, size_t n)
-{
-    el_strmap_free(&s->own);
-    definitions d = {0};
-    scan_definitions(&d, t, n);
-    el_strmap defined = {0};
-    char name[256];
-    for (size_t i = 0; i < d.n; i++)
-        el_strmap_put(&defined, name_of(t, d.v[i].nb, d.v[i].ne, name, sizeof name), OWN);
-    for (size_t i = 0; i < d.n; i++) {
-        const definition *x = &d.v[i];
-        bool alias = !x->tag && names_backend(ctx, &defined, t, x->bb, x->be, x->nb);
-        name_of(t, x->nb, x->ne, name, sizeof name);
-        if (alias || el_strmap_get(&s->own, name) != ALIAS)
-            el_strmap_put(&s->own, name, alias ? ALIAS : OWN);
-    }
-    el_strmap_free(&defined);
-    free(d.v);
-}
 
 /* Lex one skipped range [b, e) of file (text t of size n). */
 static json_object *range_json(el_ctx *ctx, state *s, const char *path, const char *t, size_t n,
@@ -613,7 +364,7 @@ static json_object *range_json(el_ctx *ctx, state *s, const char *path, const ch
         while (ls > b && (t[ls - 1] == ' ' || t[ls - 1] == '\t'))
             ls--;
         if (t[i] == '#' && (ls == 0 || t[ls - 1] == '\n' || ls == b)) {
-            size_t le = line_end(t, n, i);
+            size_t le = el_text_line_end(t, n, i);
             bool angled = false;
             char *inc = include_of(t, i, le, &angled);
             if (inc && backend_include(ctx, path, inc, angled)) {
@@ -629,7 +380,7 @@ static json_object *range_json(el_ctx *ctx, state *s, const char *path, const ch
             /* a macro defined there may call a backend function in the
              * builds that compile it: listed, and its include kept */
             char macro[128];
-            size_t body = define_body(t, i, le, macro, sizeof macro), fold_body = 0;
+            size_t body = el_text_define_body(t, i, le, macro, sizeof macro, NULL), fold_body = 0;
             for (size_t k = body; body && k < le;)
                 k = lex_id(ctx, s, path, t, le, b, k, macro, ids, &fold_body);
             i = le;
@@ -775,6 +526,15 @@ static void note_compiled_lines(el_ctx *ctx, CXFile file, const char *text, size
     el_buf_free(&b);
 }
 
+/* A library's name, by the configuration (own_names.h). */
+static bool library_name(const char *name, void *ud)
+{
+    el_ctx *ctx = ud;
+    const el_config *cfg = el_ctx_config(ctx);
+    char be[64];
+    return el_backend_of_symbol(cfg, name, be, sizeof be) || el_backend_prefix_of(cfg, name, true);
+}
+
 static void on_file(el_ctx *ctx, void *st, CXFile file)
 {
     state *s = st;
@@ -805,12 +565,17 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
     } else if (t && !again) {
         note_read(ctx, file, l, t, n);
     }
-    if (t && real)
-        own_names(ctx, s, t, n);
-    for (unsigned i = 0; t && real && i < l->count; i++) {
+    size_t *sb = el_xcalloc(l->count + 1, sizeof *sb), *se = el_xcalloc(l->count + 1, sizeof *se);
+    for (unsigned i = 0; i < l->count; i++) {
         unsigned b = 0, e = 0;
         clang_getSpellingLocation(clang_getRangeStart(l->ranges[i]), NULL, NULL, NULL, &b);
         clang_getSpellingLocation(clang_getRangeEnd(l->ranges[i]), NULL, NULL, NULL, &e);
+        sb[i] = b;
+        se[i] = e;
+    }
+    s->own = t && real ? el_own_names_new(t, n, sb, se, l->count, library_name, ctx) : NULL;
+    for (unsigned i = 0; t && real && i < l->count; i++) {
+        size_t b = sb[i], e = se[i];
         if (b >= e || e > n || compiled_in(&done, b, e))
             continue;
         json_object *r = range_json(ctx, s, real, t, n, b, e);
@@ -821,6 +586,10 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
             json_object_put(r);
         }
     }
+    el_own_names_free(s->own);
+    s->own = NULL;
+    free(sb);
+    free(se);
     free(done.off);
     free(real);
     clang_disposeSourceRangeList(l);
@@ -841,7 +610,6 @@ static void end(el_ctx *ctx, void *st)
     state *s = st;
     el_strmap_each(&s->decls, free_decl, NULL);
     el_strmap_free(&s->decls);
-    el_strmap_free(&s->own);
     el_rewriter_free(s->rw);
 }
 

@@ -450,8 +450,8 @@ static void project(el_project *p)
                 failed_in[n_failed_in++] = fails[k].tu;
         }
         /* (a header named on the command line is asked about: no excuse) */
-        bool excused = alone && !el_project_file_named(p, f->header) &&
-                       has_includer(p, f->header, failed_in, n_failed_in, CHAIN_DEPTH);
+        bool includer = alone && has_includer(p, f->header, failed_in, n_failed_in, CHAIN_DEPTH);
+        bool excused = includer && !el_project_file_named(p, f->header);
         free(failed_in);
         if (excused)
             continue;
@@ -467,10 +467,13 @@ static void project(el_project *p)
          * asm for another CPU) fails: say how it was parsed */
         if (first)
             el_project_report(p, f->header, f->line, f->col, "does not parse: %s%s", f->msg,
-                              alone ? " (parsed on its own, as no linted source file includes "
-                                      "it: give the flags of a build that compiles it, or "
-                                      "exclude it)"
-                                    : "");
+                              !alone     ? ""
+                              : includer ? " (parsed on its own: the files that include it do "
+                                           "not reach it in this build; lint it through them, "
+                                           "with the flags of a build that does)"
+                                         : " (parsed on its own, as no linted source file "
+                                           "includes it: give the flags of a build that "
+                                           "compiles it, or exclude it)");
     }
     for (size_t i = 0; i < n_fails; i++)
         free(fails[i].header);

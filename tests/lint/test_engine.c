@@ -495,6 +495,15 @@ static void test_named_header_is_not_excused(void **state)
     r = lt_lint(tt_dir, "--no-cache", "inc/sub/needs.h", NULL);
     assert_int_equal(r.status, 1);
     assert_true(tt_contains(r.out, "inc/sub/needs.h:1:1: error: does not parse: unknown type name "
+                                   "'size_t' (parsed on its own: the files that include it do not "
+                                   "reach it in this build; lint it through them, with the flags of "
+                                   "a build that does)"));
+    tt_free(&r);
+    /* nothing includes it at all */
+    tt_w("inc/sub/alone.h", "size_t alone(void);\n");
+    r = lt_lint(tt_dir, "--no-cache", "inc/sub/alone.h", NULL);
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "inc/sub/alone.h:1:1: error: does not parse: unknown type name "
                                    "'size_t' (parsed on its own, as no linted source file includes "
                                    "it: give the flags of a build that compiles it, or exclude it)"));
     tt_free(&r);

@@ -550,7 +550,10 @@ CASE(shared_static)
  *                   so are aliases of the library's names (a #define, a
  *                   typedef, a macro that is one in one #if arm); the
  *                   library's constants in a listed call's arguments are
- *                   that call's site, one alone is its own
+ *                   that call's site, one alone is its own; definitions
+ *                   that do not make a name the project's: another arm's
+ *                   (#ifdef NO_CBLAS), an #if 0's, a fallback #ifndef
+ *                   FFTW_ESTIMATE, a macro built on an alias
  *   custom_ops      a kernel libeh has no op for, on one backend only
  *                   (made custom op app.fused_gelu, its fallback that
  *                   backend), one whose signature differs from its op's

@@ -1,0 +1,102 @@
+/* lint/change/c_text.c -- reading C source text where there is no parse
+ * (c_text.h). */
+#include "c_text.h"
+
+#include <stdio.h>
+#include <string.h>
+
+bool el_text_ident_start(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+bool el_text_ident_char(char c)
+{
+    return el_text_ident_start(c) || (c >= '0' && c <= '9');
+}
+
+bool el_text_ident_at(const char *t, size_t n, size_t i, size_t *e)
+{
+    if (i >= n || !el_text_ident_start(t[i]) || (i > 0 && el_text_ident_char(t[i - 1])))
+        return false;
+    size_t k = i;
+    while (k < n && el_text_ident_char(t[k]))
+        k++;
+    *e = k;
+    return true;
+}
+
+size_t el_text_skip_lexeme(const char *t, size_t n, size_t i)
+{
+    if (t[i] == '/' && i + 1 < n && t[i + 1] == '*') {
+        for (i += 2; i + 1 < n && !(t[i] == '*' && t[i + 1] == '/'); i++)
+            ;
+        return i + 2 < n ? i + 2 : n;
+    }
+    if (t[i] == '/' && i + 1 < n && t[i + 1] == '/') {
+        while (i < n && t[i] != '\n')
+            i++;
+        return i;
+    }
+    if (t[i] == '"' || t[i] == '\'') {
+        char q = t[i];
+        for (i++; i < n && t[i] != q && t[i] != '\n'; i++)
+            if (t[i] == '\\')
+                i++;
+        return i < n ? i + 1 : n;
+    }
+    return i;
+}
+
+size_t el_text_skip_blanks(const char *t, size_t n, size_t i)
+{
+    for (;;) {
+        while (i < n && strchr(" \t\r\n", t[i]))
+            i++;
+        if (i >= n || t[i] == '"' || t[i] == '\'')
+            return i;
+        size_t j = el_text_skip_lexeme(t, n, i);
+        if (j == i)
+            return i;
+        i = j;
+    }
+}
+
+size_t el_text_line_end(const char *t, size_t n, size_t i)
+{
+    while (i < n && t[i] != '\n') {
+        if (t[i] == '\\' && i + 1 < n && t[i + 1] == '\n')
+            i++;
+        i++;
+    }
+    return i;
+}
+
+bool el_text_directive_at(const char *t, size_t i)
+{
+    if (t[i] != '#')
+        return false;
+    while (i > 0 && (t[i - 1] == ' ' || t[i - 1] == '\t'))
+        i--;
+    return i == 0 || t[i - 1] == '\n';
+}
+
+size_t el_text_define_body(const char *t, size_t i, size_t le, char *name, size_t cap,
+                           size_t *name_at)
+{
+    size_t p = i + 1;
+    while (p < le && (t[p] == ' ' || t[p] == '\t'))
+        p++;
+    if (le - p < 6 || strncmp(t + p, "define", 6) || el_text_ident_char(t[p + 6]))
+        return 0;
+    p += 6;
+    while (p < le && (t[p] == ' ' || t[p] == '\t'))
+        p++;
+    size_t q = p;
+    while (q < le && el_text_ident_char(t[q]))
+        q++;
+    snprintf(name, cap, "%.*s", (int)(q - p), t + p);
+    if (name_at)
+        *name_at = p;
+    return q;
+}

@@ -1,0 +1,37 @@
+/* lint/change/c_text.h -- reading C source text where there is no parse:
+ * the code the preprocessor skipped (inactive.c) and the names a file's
+ * text defines (own_names.c).  Tokens only: identifiers, comments and
+ * literals, lines with their continuations, #define. */
+#ifndef EL_C_TEXT_H
+#define EL_C_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+bool el_text_ident_start(char c);
+bool el_text_ident_char(char c);
+
+/* The identifier starting at t[i] (not inside a longer one): true with
+ * its end in *e. */
+bool el_text_ident_at(const char *t, size_t n, size_t i, size_t *e);
+
+/* Past a comment or literal at t[i] (i itself when there is none). */
+size_t el_text_skip_lexeme(const char *t, size_t n, size_t i);
+
+/* Past blanks, newlines and comments from i (not past a literal). */
+size_t el_text_skip_blanks(const char *t, size_t n, size_t i);
+
+/* The end of the line at i, continuation lines included. */
+size_t el_text_line_end(const char *t, size_t n, size_t i);
+
+/* Is t[i] the '#' that starts a directive (only blanks before it on its
+ * line)? */
+bool el_text_directive_at(const char *t, size_t i);
+
+/* A `#define NAME body` on t[i..le) (i at the '#'): the body's start, the
+ * macro's name into name (cut to cap) and its start into *name_at (may be
+ * NULL); 0 when it is another directive. */
+size_t el_text_define_body(const char *t, size_t i, size_t le, char *name, size_t cap,
+                           size_t *name_at);
+
+#endif

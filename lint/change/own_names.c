@@ -1,0 +1,363 @@
+/* lint/change/own_names.c -- the names a file's text defines itself
+ * (own_names.h). */
+#include "own_names.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c_text.h"
+#include "mem.h"
+#include "strbuf.h"
+#include "strmap.h"
+
+/* One definition: the name at [nb, ne); what it says, [bb, be) (a
+ * #define's body, a typedef's whole declaration); tag: a struct, union or
+ * enum with a body (a new type); fallback: a #define under #ifndef of its
+ * own name (it stands in for a library's); next: the next definition of
+ * the same name (index + 1, 0: none). */
+typedef struct definition {
+    size_t nb, ne, bb, be, next;
+    bool tag, fallback, compiled;
+} definition;
+
+enum { UNKNOWN, BUSY, OWN, LIBRARY };
+
+struct el_own_names {
+    const char *t;
+    size_t n;
+    definition *v;
+    size_t n_defs, cap;
+    el_strmap first;         /* name -> index + 1 of its first definition */
+    el_strmap verdict;       /* name -> OWN or LIBRARY (BUSY while asked), for use_key */
+    el_library_name_fn library;
+    void *ud;
+    /* the arm of the #if chain each stretch of text is in: from seg_at[k]
+     * on, the arms (their directives' text, outermost first) seg_key[k] */
+    size_t *seg_at;
+    char **seg_key;
+    size_t n_seg, cap_seg, cap_key;
+    const char *use_key;     /* the arms of the use asked about */
+};
+
+static void add(el_own_names *o, definition d)
+{
+    el_grow(&o->v, &o->cap, o->n_defs + 1, sizeof *o->v);
+    o->v[o->n_defs++] = d;
+}
+
+/* `typedef ... NAME;` from t[i] (after the keyword): the name declared,
+ * the last identifier before the ';' outside brackets, or the one in
+ * `(*NAME)` for a pointer to function; a body makes it a tag.  Nothing
+ * when a directive comes first (the word was prose in an #if 0).  Returns
+ * where the scan stopped. */
+static size_t scan_typedef(el_own_names *o, size_t i)
+{
+    const char *t = o->t;
+    size_t n = o->n, start = i, last_b = 0, last_e = 0, fp_b = 0, fp_e = 0;
+    bool body = false;
+    int depth = 0;
+    while (i < n) {
+        size_t j = el_text_skip_lexeme(t, n, i), e = 0;
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        if (el_text_directive_at(t, i))
+            return i;
+        if (el_text_ident_at(t, n, i, &e)) {
+            size_t p = i;
+            while (p > 0 && strchr(" \t", t[p - 1]))
+                p--;
+            if (depth <= 1 && !fp_e && p >= 2 && t[p - 1] == '*' && t[p - 2] == '(') {
+                fp_b = i;
+                fp_e = e;
+            }
+            if (depth == 0) {
+                last_b = i;
+                last_e = e;
+            }
+            i = e;
+            continue;
+        }
+        char c = t[i];
+        body |= c == '{';
+        if (c == '{' || c == '(' || c == '[')
+            depth++;
+        else if ((c == '}' || c == ')' || c == ']') && depth > 0)
+            depth--;
+        else if (c == ';' && depth == 0)
+            break;
+        i++;
+    }
+    if (i < n && (fp_e || last_e))
+        add(o, (definition){fp_e ? fp_b : last_b, fp_e ? fp_e : last_e, start, i, 0, body, false,
+                            false});
+    return i;
+}
+
+/* Is the directive line before the one at i `#ifndef NAME` or `#if
+ * !defined(NAME)` for the name at [nb, ne)? */
+static bool guarded_by_ifndef(const char *t, size_t i, size_t nb, size_t ne)
+{
+    size_t ls = i;
+    while (ls > 0 && t[ls - 1] != '\n')
+        ls--;
+    if (ls == 0)
+        return false;
+    size_t ps = ls - 1;
+    while (ps > 0 && t[ps - 1] != '\n')
+        ps--;
+    char line[256];
+    size_t len = ls - 1 - ps < sizeof line - 1 ? ls - 1 - ps : sizeof line - 1;
+    size_t k = 0;
+    for (size_t p = ps; p < ps + len; p++)
+        if (!strchr(" \t()!", t[p]))
+            line[k++] = t[p];
+    line[k] = '\0';
+    char want[300];
+    int wl = snprintf(want, sizeof want, "%.*s", (int)(ne - nb), t + nb);
+    if (wl <= 0 || (size_t)wl >= sizeof want - 20)
+        return false;
+    char a[320], b[320];
+    snprintf(a, sizeof a, "#ifndef%s", want);
+    snprintf(b, sizeof b, "#ifdefined%s", want);
+    return !strcmp(line, a) || !strcmp(line, b);
+}
+
+/* The directive at t[i] (to le) without blanks: "#ifdefX", "#if0". */
+static char *squeeze(const char *t, size_t i, size_t le)
+{
+    char *s = el_xmalloc(le - i + 1);
+    size_t k = 0;
+    for (size_t p = i; p < le; p++)
+        if (!strchr(" \t\r\n\\", t[p]))
+            s[k++] = t[p];
+    s[k] = '\0';
+    return s;
+}
+
+static bool starts(const char *s, const char *p)
+{
+    return !strncmp(s, p, strlen(p));
+}
+
+/* Record, for every directive that opens, switches or closes an arm, the
+ * arms the text after it is in. */
+static void scan_arms(el_own_names *o)
+{
+    char **stack = NULL; /* each open #if: its arm's key, outermost first */
+    size_t depth = 0, cap = 0;
+    const char *t = o->t;
+    size_t n = o->n;
+    for (size_t i = 0; i < n;) {
+        size_t j = el_text_skip_lexeme(t, n, i);
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        if (!el_text_directive_at(t, i)) {
+            i++;
+            continue;
+        }
+        size_t le = el_text_line_end(t, n, i);
+        char *d = squeeze(t, i, le);
+        bool changed = true;
+        if (starts(d, "#if")) {
+            el_grow(&stack, &cap, depth + 1, sizeof *stack);
+            stack[depth++] = el_xstrdup(d);
+        } else if (depth && (starts(d, "#elif") || starts(d, "#else"))) {
+            /* the arm after the #if's: named by both */
+            char *first = stack[depth - 1];
+            char *bar = strchr(first, '|');
+            char *k = el_xasprintf("%.*s|%s", bar ? (int)(bar - first) : (int)strlen(first), first, d);
+            free(stack[depth - 1]);
+            stack[depth - 1] = k;
+        } else if (depth && starts(d, "#endif")) {
+            free(stack[--depth]);
+        } else {
+            changed = false;
+        }
+        free(d);
+        if (changed) {
+            el_buf key = {0};
+            for (size_t k = 0; k < depth; k++)
+                el_buf_printf(&key, "%s\n", stack[k]);
+            el_grow(&o->seg_at, &o->cap_seg, o->n_seg + 1, sizeof *o->seg_at);
+            el_grow(&o->seg_key, &o->cap_key, o->n_seg + 1, sizeof *o->seg_key);
+            o->seg_at[o->n_seg] = le;
+            o->seg_key[o->n_seg++] = key.s ? el_buf_take(&key) : el_xstrdup("");
+        }
+        i = le;
+    }
+    for (size_t k = 0; k < depth; k++)
+        free(stack[k]);
+    free(stack);
+}
+
+/* The arms the text at off is in ("" outside any). */
+static const char *arms_at(const el_own_names *o, size_t off)
+{
+    size_t lo = 0, hi = o->n_seg;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (o->seg_at[mid] <= off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo ? o->seg_key[lo - 1] : "";
+}
+
+/* In an #if 0 (or #if false) arm: written never to compile. */
+static bool never_compiled(const char *arms)
+{
+    return strstr(arms, "#if0\n") || strstr(arms, "#if0|") || strstr(arms, "#iffalse");
+}
+
+static void scan(el_own_names *o)
+{
+    const char *t = o->t;
+    size_t n = o->n;
+    for (size_t i = 0; i < n;) {
+        size_t j = el_text_skip_lexeme(t, n, i), e = 0;
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        if (el_text_directive_at(t, i)) {
+            size_t le = el_text_line_end(t, n, i), nb = 0;
+            char macro[8];
+            size_t body = el_text_define_body(t, i, le, macro, sizeof macro, &nb);
+            if (body && body > nb)
+                add(o, (definition){nb, body, body, le, 0, false,
+                                    guarded_by_ifndef(t, i, nb, body), false});
+            i = le;
+            continue;
+        }
+        if (!el_text_ident_at(t, n, i, &e)) {
+            i++;
+            continue;
+        }
+        size_t w = e - i;
+        if (w == 7 && !strncmp(t + i, "typedef", 7)) {
+            i = scan_typedef(o, e);
+            continue;
+        }
+        if ((w == 6 && !strncmp(t + i, "struct", 6)) || (w == 5 && !strncmp(t + i, "union", 5)) ||
+            (w == 4 && !strncmp(t + i, "enum", 4))) {
+            size_t nb = el_text_skip_blanks(t, n, e), ne = 0;
+            if (el_text_ident_at(t, n, nb, &ne)) {
+                size_t after = el_text_skip_blanks(t, n, ne);
+                if (after < n && t[after] == '{')
+                    add(o, (definition){nb, ne, nb, ne, 0, true, false, false});
+            }
+        }
+        i = e;
+    }
+}
+
+static char *name_of(const el_own_names *o, size_t b, size_t e, char *buf, size_t n)
+{
+    snprintf(buf, n, "%.*s", (int)(e - b), o->t + b);
+    return buf;
+}
+
+el_own_names *el_own_names_new(const char *t, size_t n, const size_t *skip_b,
+                               const size_t *skip_e, size_t n_skip, el_library_name_fn library,
+                               void *ud)
+{
+    el_own_names *o = calloc(1, sizeof *o);
+    if (!o)
+        return NULL;
+    o->t = t;
+    o->n = n;
+    o->library = library;
+    o->ud = ud;
+    scan_arms(o);
+    scan(o);
+    char name[256];
+    /* chained by name, last first (the order does not matter) */
+    for (size_t i = 0; i < o->n_defs; i++) {
+        definition *d = &o->v[i];
+        d->compiled = true;
+        for (size_t k = 0; k < n_skip && d->compiled; k++)
+            d->compiled = !(skip_b[k] <= d->nb && d->nb < skip_e[k]);
+        if (d->ne - d->nb >= sizeof name)
+            continue; /* (a name that long is no library's) */
+        name_of(o, d->nb, d->ne, name, sizeof name);
+        d->next = (size_t)(uintptr_t)el_strmap_get(&o->first, name);
+        el_strmap_put(&o->first, name, (void *)(uintptr_t)(i + 1));
+    }
+    return o;
+}
+
+void el_own_names_at(el_own_names *o, size_t off)
+{
+    const char *k = arms_at(o, off);
+    if (o->use_key != k)
+        el_strmap_free(&o->verdict); /* (verdicts hold for one arm) */
+    o->use_key = k;
+}
+
+/* Does the text [b, e) of definition `self` (of name `self_name`) name a
+ * library's symbol that is not the file's own? */
+static bool names_library(el_own_names *o, size_t b, size_t e, size_t skip, const char *self_name)
+{
+    char name[256];
+    for (size_t i = b; i < e;) {
+        size_t j = el_text_skip_lexeme(o->t, e, i), k = 0;
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        if (!el_text_ident_at(o->t, e, i, &k)) {
+            i++;
+            continue;
+        }
+        if (i != skip && k - i < sizeof name) {
+            name_of(o, i, k, name, sizeof name);
+            if (strcmp(name, self_name) && o->library(name, o->ud) && !el_own_names_own(o, name))
+                return true;
+        }
+        i = k;
+    }
+    return false;
+}
+
+bool el_own_names_own(el_own_names *o, const char *name)
+{
+    uintptr_t v = (uintptr_t)el_strmap_get(&o->verdict, name);
+    if (v == OWN || v == LIBRARY || v == BUSY)
+        return v == OWN; /* (BUSY: a cycle of definitions, none known own) */
+    el_strmap_put(&o->verdict, name, (void *)(uintptr_t)BUSY);
+    bool any = false, library = false;
+    for (size_t k = (size_t)(uintptr_t)el_strmap_get(&o->first, name); k && !library;
+         k = o->v[k - 1].next) {
+        const definition *d = &o->v[k - 1];
+        if (!d->compiled && !(o->use_key && !strcmp(arms_at(o, d->nb), o->use_key) &&
+                              !never_compiled(o->use_key)))
+            continue; /* another arm's (#ifdef NO_CBLAS for a use under #ifdef WITH_CBLAS), or
+                       * an #if 0's */
+        any = true;
+        library = d->fallback || (!d->tag && names_library(o, d->bb, d->be, d->nb, name));
+    }
+    bool own = any && !library;
+    el_strmap_put(&o->verdict, name, (void *)(uintptr_t)(own ? OWN : LIBRARY));
+    return own;
+}
+
+void el_own_names_free(el_own_names *o)
+{
+    if (!o)
+        return;
+    el_strmap_free(&o->first);
+    el_strmap_free(&o->verdict);
+    for (size_t k = 0; k < o->n_seg; k++)
+        free(o->seg_key[k]);
+    free(o->seg_key);
+    free(o->seg_at);
+    free(o->v);
+    free(o);
+}
