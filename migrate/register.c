@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "c_text.h"
 #include "mem.h"
 #include "path.h"
 #include "rule.h"
@@ -36,26 +37,11 @@ static long op_index(const char *op)
     return -1;
 }
 
-/* Skip a comment or a string starting at s[i]; the index after it. */
+/* Past a comment or a string starting at s[i], else past s[i]. */
 static size_t skip_lexeme(const char *s, size_t n, size_t i)
 {
-    if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
-        const char *e = strstr(s + i + 2, "*/");
-        return e ? (size_t)(e - s) + 2 : n;
-    }
-    if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
-        while (i < n && s[i] != '\n')
-            i++;
-        return i;
-    }
-    if (s[i] == '"' || s[i] == '\'') {
-        char q = s[i];
-        for (i++; i < n && s[i] != q; i++)
-            if (s[i] == '\\')
-                i++;
-        return i + 1;
-    }
-    return i + 1;
+    size_t j = el_text_skip_lexeme(s, n, i);
+    return j == i ? i + 1 : j;
 }
 
 /* Register a kernel in an eh_backend table: `[EH_OP_op] = fn,` before the
