@@ -51,7 +51,7 @@ size_t el_text_skip_lexeme(const char *t, size_t n, size_t i)
 size_t el_text_skip_blanks(const char *t, size_t n, size_t i)
 {
     for (;;) {
-        while (i < n && strchr(" \t\r\n", t[i]))
+        while (i < n && strchr(" \t\r\n\f\v", t[i]))
             i++;
         if (i >= n || t[i] == '"' || t[i] == '\'')
             return i;

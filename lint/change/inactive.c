@@ -36,8 +36,6 @@ typedef struct state {
     el_own_names *own;        /* the file being lexed: names its text defines */
 } state;
 
-
-
 /* Is the file holding a declaration backend code (a backend directory, a
  * legacy one, or a backend header)? */
 static bool backend_file(el_ctx *ctx, CXFile f)
@@ -136,8 +134,6 @@ static unsigned line_at(const char *t, size_t off, unsigned *col)
         *col = (unsigned)(off - ls + 1);
     return line;
 }
-
-
 
 /* An #include directive on t[b..e): its spelling (malloc'd) or NULL. */
 static char *include_of(const char *t, size_t b, size_t e, bool *angled)
@@ -351,7 +347,6 @@ static size_t lex_id(el_ctx *ctx, state *s, const char *path, const char *t, siz
     return k;
 }
 
-
 /* Lex one skipped range [b, e) of file (text t of size n). */
 static json_object *range_json(el_ctx *ctx, state *s, const char *path, const char *t, size_t n,
                                size_t b, size_t e)
@@ -468,23 +463,19 @@ static void add_span_text(el_buf *b, size_t lo, size_t hi)
     el_buf_printf(b, "%s%zu-%zu", b->s[b->n - 1] == ':' ? "" : ",", lo, hi);
 }
 
-/* The EL_FACT_INACTIVE_READ of a file whose skipped ranges are all in l
- * (NULL: none). */
-static void note_read(el_ctx *ctx, CXFile file, const CXSourceRangeList *l, const char *text,
+/* The EL_FACT_INACTIVE_READ of a file whose skipped ranges are all the
+ * [sb[i], se[i]) (none when k is 0). */
+static void note_read(el_ctx *ctx, CXFile file, const size_t *sb, const size_t *se, size_t k,
                       size_t n)
 {
     const char *path = el_file_path(ctx, file);
-    if (!path || (l && !text))
+    if (!path)
         return;
     el_buf b = {0};
     el_buf_printf(&b, "%s\tS:", path);
-    for (unsigned i = 0; l && i < l->count; i++) {
-        unsigned lo = 0, hi = 0;
-        clang_getSpellingLocation(clang_getRangeStart(l->ranges[i]), NULL, NULL, NULL, &lo);
-        clang_getSpellingLocation(clang_getRangeEnd(l->ranges[i]), NULL, NULL, NULL, &hi);
-        if (lo < hi && hi <= n)
-            add_span_text(&b, lo, hi);
-    }
+    for (size_t i = 0; i < k; i++)
+        if (sb[i] < se[i] && se[i] <= n)
+            add_span_text(&b, sb[i], se[i]);
     el_fact(ctx, EL_FACT_INACTIVE_READ, b.s);
     el_buf_free(&b);
 }
@@ -543,7 +534,7 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
     CXSourceRangeList *l = clang_getSkippedRanges(tu, file);
     if (!l || l->count == 0) {
         /* (the first entry skipped nothing: the TU compiles all of it) */
-        note_read(ctx, file, NULL, NULL, 0);
+        note_read(ctx, file, NULL, NULL, 0, 0);
         clang_disposeSourceRangeList(l);
         return;
     }
@@ -552,6 +543,14 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
     char name[PATH_MAX];
     elc_file_name(file, name, sizeof name);
     char *real = realpath(name, NULL);
+    size_t *sb = el_xcalloc(l->count + 1, sizeof *sb), *se = el_xcalloc(l->count + 1, sizeof *se);
+    for (unsigned i = 0; i < l->count; i++) {
+        unsigned b = 0, e = 0;
+        clang_getSpellingLocation(clang_getRangeStart(l->ranges[i]), NULL, NULL, NULL, &b);
+        clang_getSpellingLocation(clang_getRangeEnd(l->ranges[i]), NULL, NULL, NULL, &e);
+        sb[i] = b;
+        se[i] = e;
+    }
     /* libclang gives the ranges the first entry into a file skipped; a
      * template that includes itself (`#ifndef GEN_FILE ... #else body
      * #endif`) skips its body there and compiles it in the later ones:
@@ -563,15 +562,7 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
             qsort(done.off, done.n, sizeof *done.off, cmp_size);
         note_compiled_lines(ctx, file, t, n, &done);
     } else if (t && !again) {
-        note_read(ctx, file, l, t, n);
-    }
-    size_t *sb = el_xcalloc(l->count + 1, sizeof *sb), *se = el_xcalloc(l->count + 1, sizeof *se);
-    for (unsigned i = 0; i < l->count; i++) {
-        unsigned b = 0, e = 0;
-        clang_getSpellingLocation(clang_getRangeStart(l->ranges[i]), NULL, NULL, NULL, &b);
-        clang_getSpellingLocation(clang_getRangeEnd(l->ranges[i]), NULL, NULL, NULL, &e);
-        sb[i] = b;
-        se[i] = e;
+        note_read(ctx, file, sb, se, l->count, n);
     }
     s->own = t && real ? el_own_names_new(t, n, sb, se, l->count, library_name, ctx) : NULL;
     for (unsigned i = 0; t && real && i < l->count; i++) {

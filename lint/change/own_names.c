@@ -97,6 +97,18 @@ static size_t scan_typedef(el_own_names *o, size_t i)
     return i;
 }
 
+/* The directive at t[i] (to le) without blanks: "#ifdefX", "#if0". */
+static char *squeeze(const char *t, size_t i, size_t le)
+{
+    char *s = el_xmalloc(le - i + 1);
+    size_t k = 0;
+    for (size_t p = i; p < le; p++)
+        if (!strchr(" \t\r\n\\", t[p]))
+            s[k++] = t[p];
+    s[k] = '\0';
+    return s;
+}
+
 /* Is the directive line before the one at i `#ifndef NAME` or `#if
  * !defined(NAME)` for the name at [nb, ne)? */
 static bool guarded_by_ifndef(const char *t, size_t i, size_t nb, size_t ne)
@@ -109,33 +121,17 @@ static bool guarded_by_ifndef(const char *t, size_t i, size_t nb, size_t ne)
     size_t ps = ls - 1;
     while (ps > 0 && t[ps - 1] != '\n')
         ps--;
-    char line[256];
-    size_t len = ls - 1 - ps < sizeof line - 1 ? ls - 1 - ps : sizeof line - 1;
-    size_t k = 0;
-    for (size_t p = ps; p < ps + len; p++)
-        if (!strchr(" \t()!", t[p]))
-            line[k++] = t[p];
-    line[k] = '\0';
-    char want[300];
-    int wl = snprintf(want, sizeof want, "%.*s", (int)(ne - nb), t + nb);
-    if (wl <= 0 || (size_t)wl >= sizeof want - 20)
-        return false;
-    char a[320], b[320];
-    snprintf(a, sizeof a, "#ifndef%s", want);
-    snprintf(b, sizeof b, "#ifdefined%s", want);
-    return !strcmp(line, a) || !strcmp(line, b);
-}
-
-/* The directive at t[i] (to le) without blanks: "#ifdefX", "#if0". */
-static char *squeeze(const char *t, size_t i, size_t le)
-{
-    char *s = el_xmalloc(le - i + 1);
-    size_t k = 0;
-    for (size_t p = i; p < le; p++)
-        if (!strchr(" \t\r\n\\", t[p]))
-            s[k++] = t[p];
-    s[k] = '\0';
-    return s;
+    char *line = squeeze(t, ps, ls - 1);
+    int len = (int)(ne - nb);
+    char *a = el_xasprintf("#ifndef%.*s", len, t + nb),
+         *b = el_xasprintf("#if!defined(%.*s)", len, t + nb),
+         *c = el_xasprintf("#if!defined%.*s", len, t + nb);
+    bool r = !strcmp(line, a) || !strcmp(line, b) || !strcmp(line, c);
+    free(line);
+    free(a);
+    free(b);
+    free(c);
+    return r;
 }
 
 static bool starts(const char *s, const char *p)

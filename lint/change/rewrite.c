@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c_text.h"
 #include "clang_util.h"
 #include "config.h"
 #include "mem.h"
@@ -144,32 +145,6 @@ static CXFile plain(CXSourceLocation loc, unsigned *off)
     return ef;
 }
 
-/* Past whitespace and comments from i. */
-static size_t skip_blank(const char *t, size_t n, size_t i)
-{
-    for (;;) {
-        while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r' ||
-                         t[i] == '\f' || t[i] == '\v'))
-            i++;
-        if (i + 1 < n && t[i] == '/' && t[i + 1] == '*') {
-            const char *e = NULL;
-            for (size_t k = i + 2; k + 1 < n; k++)
-                if (t[k] == '*' && t[k + 1] == '/') {
-                    e = t + k + 2;
-                    break;
-                }
-            if (!e)
-                return n;
-            i = (size_t)(e - t);
-        } else if (i + 1 < n && t[i] == '/' && t[i + 1] == '/') {
-            while (i < n && t[i] != '\n')
-                i++;
-        } else {
-            return i;
-        }
-    }
-}
-
 /* The argument list whose '(' is at t[open]: the ')' matching it, and the
  * ranges of the top-level arguments [b[k], e[k]) (whitespace trimmed).
  * false when it is not balanced within n or has too many arguments. */
@@ -188,7 +163,7 @@ static bool split_args(const char *t, size_t n, size_t open, size_t *close, unsi
             continue;
         }
         if (c == '/' && i + 1 < n && (t[i + 1] == '*' || t[i + 1] == '/')) {
-            i = skip_blank(t, n, i) - 1;
+            i = el_text_skip_blanks(t, n, i) - 1;
             continue;
         }
         if (c == '(' || c == '[' || c == '{') {
@@ -198,7 +173,7 @@ static bool split_args(const char *t, size_t n, size_t open, size_t *close, unsi
                 if (c != ')')
                     return false;
                 /* the last argument (none when only blanks) */
-                size_t s = skip_blank(t, n, start);
+                size_t s = el_text_skip_blanks(t, n, start);
                 if (*nargs > 0 || s < i) {
                     if (*nargs == MAX_ARGS)
                         return false;
@@ -217,7 +192,7 @@ static bool split_args(const char *t, size_t n, size_t open, size_t *close, unsi
         } else if (c == ',' && depth == 1) {
             if (*nargs == MAX_ARGS)
                 return false;
-            size_t s = skip_blank(t, n, start), x = i;
+            size_t s = el_text_skip_blanks(t, n, start), x = i;
             while (x > start && strchr(" \t\r\n\f\v", t[x - 1]))
                 x--;
             b[*nargs] = (unsigned)s;
@@ -276,7 +251,7 @@ static size_t skip_group(const char *t, size_t n, size_t i)
             continue;
         }
         if (c == '/' && i + 1 < n && (t[i + 1] == '*' || t[i + 1] == '/')) {
-            size_t j = skip_blank(t, n, i);
+            size_t j = el_text_skip_blanks(t, n, i);
             if (j >= n)
                 return n + 1;
             i = j;
@@ -302,7 +277,7 @@ static size_t skip_group(const char *t, size_t n, size_t i)
 static token next_token(const char *t, size_t n, size_t i, bool tpl)
 {
     token k = {TK_END, 0, 0};
-    i = skip_blank(t, n, i);
+    i = el_text_skip_blanks(t, n, i);
     k.b = i;
     if (i >= n) {
         k.e = n;
@@ -687,7 +662,7 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
         return not_written_out(out, name, BY_MACRO);
     if (memchr(t + cb, '(', nb - cb))
         return not_written_out(out, name, "its callee is in parentheses");
-    size_t open = skip_blank(t, size, nb + len), close = 0;
+    size_t open = el_text_skip_blanks(t, size, nb + len), close = 0;
     unsigned b[MAX_ARGS], e[MAX_ARGS], nargs = 0;
     if (open >= size || t[open] != '(' || !split_args(t, size, open, &close, b, e, &nargs) ||
         close + 1 != ce)
@@ -713,7 +688,7 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
     out->file = f;
     out->safety = safety;
     if (tpl) {
-        unsigned all_b = (unsigned)skip_blank(t, size, open + 1), all_e = (unsigned)close;
+        unsigned all_b = (unsigned)el_text_skip_blanks(t, size, open + 1), all_e = (unsigned)close;
         while (all_e > all_b && strchr(" \t\r\n\f\v", t[all_e - 1]))
             all_e--;
         /* the calls in the arguments are rewritten in the text put in:
