@@ -375,6 +375,19 @@ bool elc_in_macro(CXCursor c)
     return clang_getCursorKind(at) == CXCursor_MacroExpansion;
 }
 
+const char *elc_written_in_macro(CXCursor c, char *buf, size_t n)
+{
+    CXSourceLocation loc = clang_getCursorLocation(c);
+    CXFile ef = NULL, sf = NULL;
+    unsigned eo = 0, so = 0;
+    clang_getExpansionLocation(loc, &ef, NULL, NULL, &eo);
+    clang_getSpellingLocation(loc, &sf, NULL, NULL, &so);
+    if (!ef || ef != sf || eo != so)
+        return NULL; /* in a file, or a macro argument spelled there */
+    CXCursor exp = elc_macro_expansion_of(c);
+    return clang_Cursor_isNull(exp) ? NULL : elc_spelling(exp, buf, n);
+}
+
 /* ---- tree ------------------------------------------------------------ */
 
 typedef struct child_walk {
@@ -516,6 +529,8 @@ static const char *const binary_ops[] = {
     "&", "^", "|", "&&", "||", "=", "*=", "/=", "%=", "+=", "-=", "<<=",
     ">>=", "&=", "^=", "|=", ",", NULL,
 };
+static const char *const prefix_ops[] = {"++", "--", "-", "+", "!", "~", "*", "&", NULL};
+static const char *const postfix_ops[] = {"++", "--", NULL};
 
 static bool in_set(const char *const *set, const char *s)
 {
@@ -540,6 +555,431 @@ static bool spelled_at(CXSourceLocation loc, CXFile *f, unsigned *off)
     *f = NULL;
     clang_getSpellingLocation(loc, f, NULL, NULL, off);
     return *f != NULL;
+}
+
+/* ---- an operator written in a macro body --------------------------------
+ *
+ * libclang 14 gives such an expression's operator no location of its
+ * own: every token of the body is at the macro's use.  So the expression
+ * is matched against the body's tokens, its tree read as the tokens it is
+ * written with (a parenthesised expression is `(`, the inner one, `)`; a
+ * call is the callee, `(`, the arguments between commas, `)`; ...), from
+ * every token the match could start at.  A macro parameter stands for an
+ * operand its argument can be (the argument's tokens are at the use: a
+ * one-token argument names the variable or is the literal, or a macro; a
+ * longer one can be anything), an identifier for a literal (a macro naming
+ * a constant).  The answer is the operator the matches find when they all
+ * find the same one.  An expression of another macro's body, expanded
+ * inside this one, matches nowhere (its tokens are the other body's) or at
+ * operators of several kinds, and stays unknown: never a guess. */
+
+/* The operators a cursor may have: binary ones (compound assignments or
+ * not, -1 either), or prefix and postfix ones for a unary operator. */
+typedef struct op_sets {
+    const char *const *binary;
+    int compound;
+    const char *const *prefix, *const *postfix;
+} op_sets;
+
+#define BODY_MAX 1024 /* tokens: a longer body is not matched */
+
+#define PARAMS_MAX 32
+
+typedef struct argument {
+    bool single;                /* one token, text and kind below */
+    char text[32];
+    CXTokenKind kind;
+} argument;
+
+typedef struct body {
+    unsigned n;                 /* tokens of the replacement list */
+    char (*text)[32];           /* each token, cut to 31 bytes */
+    CXTokenKind *kind;
+    unsigned char *param;       /* the parameter a token names, from 1 (0: none) */
+    unsigned n_params;
+    bool variadic;              /* the last parameter is __VA_ARGS__ */
+    argument args[PARAMS_MAX];  /* what the use gives each parameter */
+} body;
+
+static bool tok_is(const body *b, long i, const char *s)
+{
+    return i >= 0 && (unsigned long)i < b->n && strcmp(b->text[i], s) == 0;
+}
+
+static bool is_literal_kind(enum CXCursorKind k)
+{
+    return k == CXCursor_IntegerLiteral || k == CXCursor_FloatingLiteral ||
+           k == CXCursor_CharacterLiteral || k == CXCursor_StringLiteral;
+}
+
+/* The index after `(`...`)` starting at i (the parentheses balanced), -1
+ * when there is none. */
+static long skip_parens(const body *b, long i)
+{
+    if (!tok_is(b, i, "("))
+        return -1;
+    int depth = 0;
+    for (; (unsigned long)i < b->n; i++) {
+        if (strcmp(b->text[i], "(") == 0)
+            depth++;
+        else if (strcmp(b->text[i], ")") == 0 && --depth == 0)
+            return i + 1;
+    }
+    return -1;
+}
+
+/* How tightly a binary operator token binds (C's precedence, 12 for
+ * `*` down to 2 for `=` and 1 for `,`), 0 for a token that is not one. */
+static int binary_strength(const char *op)
+{
+    static const char *const levels[] = {",", "", "||", "&&", "|", "^", "&", "== !=",
+                                         "< > <= >=", "<< >>", "+ -", "* / %"};
+    if (is_assign(op))
+        return 2;
+    for (size_t l = 0; l < sizeof levels / sizeof *levels; l++) {
+        const char *at = strstr(levels[l], op);
+        size_t n = strlen(op);
+        if (n && at && (at == levels[l] || at[-1] == ' ') && (at[n] == ' ' || at[n] == '\0'))
+            return (int)l + 1;
+    }
+    return 0;
+}
+
+/* Whether token i ends an operand (what a binary or postfix operator
+ * follows). */
+static bool ends_operand(const body *b, long i)
+{
+    if (i < 0 || (unsigned long)i >= b->n)
+        return false;
+    return b->kind[i] == CXToken_Identifier || b->kind[i] == CXToken_Literal ||
+           strcmp(b->text[i], ")") == 0 || strcmp(b->text[i], "]") == 0;
+}
+
+/* Whether tokens [s, t), matched as an operator of strength `strength`
+ * (prefix 15, postfix 16), are that whole expression in the body: no
+ * operator around them binds one of its operands tighter.  (Read from
+ * `b`, `a * b + c` has the shape of x + y, but `a *` takes the b.) */
+static bool stands_alone(const body *b, long s, long t, int strength, bool prefix)
+{
+    bool right_assoc = strength == 2 || strength == 15;
+    if ((unsigned long)t < b->n) {
+        const char *next = b->text[t];
+        int p = binary_strength(next);
+        if (in_set(postfix_ops, next) || strcmp(next, "[") == 0 || strcmp(next, "(") == 0 ||
+            strcmp(next, ".") == 0 || strcmp(next, "->") == 0 || p > strength ||
+            (p == strength && right_assoc))
+            return false;
+    }
+    if (s > 0 && !prefix) {
+        const char *prev = b->text[s - 1];
+        bool after_operand = ends_operand(b, s - 2);
+        int p = after_operand ? binary_strength(prev) : 0;
+        if (strcmp(prev, ".") == 0 || strcmp(prev, "->") == 0 ||
+            (!after_operand && in_set(prefix_ops, prev) && strength < 15) || p > strength ||
+            (p == strength && !right_assoc))
+            return false;
+    }
+    return true;
+}
+
+static long match(const body *b, CXCursor e, long i, unsigned depth);
+
+static long expect(const body *b, long i, const char *s)
+{
+    return tok_is(b, i, s) ? i + 1 : -1;
+}
+
+static long match_child(const body *b, CXCursor e, unsigned k, long i, unsigned depth)
+{
+    CXCursor c = elc_child(e, k);
+    return i < 0 || clang_Cursor_isNull(c) ? -1 : match(b, c, i, depth + 1);
+}
+
+/* A name as the body spells it: the token, cut as the body's are. */
+static bool names(const body *b, long i, CXCursor e)
+{
+    char name[32];
+    elc_spelling(e, name, sizeof name);
+    return b->kind[i] == CXToken_Identifier && strcmp(b->text[i], name) == 0;
+}
+
+static long match_call(const body *b, CXCursor e, long i, unsigned depth)
+{
+    unsigned n = elc_child_count(e);
+    if (n == 0)
+        return -1;
+    i = expect(b, match_child(b, e, 0, i, depth), "(");
+    for (unsigned k = 1; k < n && i >= 0; k++) {
+        long at = k == 1 ? i : expect(b, i, ",");
+        if (at >= 0 && b->variadic && b->param[at] == b->n_params)
+            return expect(b, at + 1, ")"); /* __VA_ARGS__: the arguments left */
+        i = match_child(b, e, k, at, depth);
+    }
+    return i < 0 ? -1 : expect(b, i, ")");
+}
+
+static long match_unary(const body *b, CXCursor e, long i, unsigned depth)
+{
+    if (in_set(prefix_ops, b->text[i]) && !ends_operand(b, i - 1)) {
+        long t = match_child(b, e, 0, i + 1, depth);
+        if (t >= 0 && stands_alone(b, i, t, 15, true))
+            return t;
+    }
+    long j = match_child(b, e, 0, i, depth);
+    return j >= 0 && (unsigned long)j < b->n && in_set(postfix_ops, b->text[j]) &&
+                   stands_alone(b, i, j + 1, 16, false)
+               ? j + 1
+               : -1;
+}
+
+/* The index after the tokens expression e is written with from i, -1
+ * when they are not there. */
+static long match_tree(const body *b, CXCursor e, long i, unsigned depth);
+
+/* Whether token i is a parameter whose argument can be expression e. */
+static bool argument_fits(const body *b, long i, CXCursor e)
+{
+    if (!b->param[i])
+        return false;
+    const argument *a = &b->args[b->param[i] - 1];
+    if (!a->single)
+        return true;
+    CXCursor x = elc_strip(e);
+    enum CXCursorKind k = clang_getCursorKind(x);
+    if (k == CXCursor_DeclRefExpr) {
+        char name[32];
+        return a->kind == CXToken_Identifier && strcmp(elc_spelling(x, name, sizeof name), a->text) == 0;
+    }
+    return a->kind == CXToken_Identifier || (is_literal_kind(k) && a->kind == CXToken_Literal);
+}
+
+static long match(const body *b, CXCursor e, long i, unsigned depth)
+{
+    if (depth > 64 || i < 0 || (unsigned long)i >= b->n)
+        return -1;
+    long j = match_tree(b, e, i, depth);
+    return j < 0 && argument_fits(b, i, e) ? i + 1 : j; /* else an argument stands there */
+}
+
+static long match_tree(const body *b, CXCursor e, long i, unsigned depth)
+{
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (is_literal_kind(k))
+        return b->kind[i] == CXToken_Literal || b->kind[i] == CXToken_Identifier ? i + 1 : -1;
+    switch (k) {
+    case CXCursor_DeclRefExpr:
+        return names(b, i, e) ? i + 1 : -1;
+    case CXCursor_UnexposedExpr: /* an implicit conversion */
+        return elc_child_count(e) == 1 ? match_child(b, e, 0, i, depth) : -1;
+    case CXCursor_ParenExpr:
+        return expect(b, match_child(b, e, 0, expect(b, i, "("), depth), ")");
+    case CXCursor_CStyleCastExpr: {
+        unsigned n = elc_child_count(e);
+        return n == 0 ? -1 : match_child(b, e, n - 1, skip_parens(b, i), depth);
+    }
+    case CXCursor_BinaryOperator:
+    case CXCursor_CompoundAssignOperator: {
+        long j = match_child(b, e, 0, i, depth);
+        if (j < 0 || (unsigned long)j >= b->n || !in_set(binary_ops, b->text[j]))
+            return -1;
+        long t = match_child(b, e, 1, j + 1, depth);
+        return t >= 0 && stands_alone(b, i, t, binary_strength(b->text[j]), false) ? t : -1;
+    }
+    case CXCursor_UnaryOperator:
+        return match_unary(b, e, i, depth);
+    case CXCursor_CallExpr:
+        return match_call(b, e, i, depth);
+    case CXCursor_ArraySubscriptExpr:
+        return expect(b, match_child(b, e, 1, expect(b, match_child(b, e, 0, i, depth), "["), depth),
+                      "]");
+    case CXCursor_MemberRefExpr: {
+        long j = elc_child_count(e) == 1 ? match_child(b, e, 0, i, depth) : -1;
+        if (j < 0 || !(tok_is(b, j, ".") || tok_is(b, j, "->")) || (unsigned long)j + 1 >= b->n)
+            return -1;
+        return argument_fits(b, j + 1, e) || names(b, j + 1, e) ? j + 2 : -1;
+    }
+    case CXCursor_ConditionalOperator: {
+        long j = expect(b, match_child(b, e, 0, i, depth), "?");
+        return match_child(b, e, 2, expect(b, match_child(b, e, 1, j, depth), ":"), depth);
+    }
+    default:
+        return -1;
+    }
+}
+
+static void body_free(body *b)
+{
+    free(b->text);
+    free(b->kind);
+    free(b->param);
+}
+
+/* What the use (expansion exp) gives each parameter: its arguments,
+ * split at the commas outside brackets; the last of a variadic macro's
+ * takes the rest. */
+static void read_arguments(CXTranslationUnit tu, CXCursor exp, bool variadic, body *b)
+{
+    CXToken *toks = NULL;
+    unsigned nt = 0, p = 0, count = 0;
+    clang_tokenize(tu, clang_getCursorExtent(exp), &toks, &nt);
+    int depth = 0;
+    for (unsigned i = 1; i < nt && p < b->n_params; i++) {
+        char s[32];
+        elc_string(clang_getTokenSpelling(tu, toks[i]), s, sizeof s);
+        bool open = strcmp(s, "(") == 0 || strcmp(s, "[") == 0 || strcmp(s, "{") == 0;
+        bool close = strcmp(s, ")") == 0 || strcmp(s, "]") == 0 || strcmp(s, "}") == 0;
+        if (open && depth++ == 0)
+            continue; /* the use's ( */
+        if (close && --depth == 0)
+            break;    /* its ) */
+        if (depth == 1 && strcmp(s, ",") == 0 && !(variadic && p + 1 == b->n_params)) {
+            p++;
+            count = 0;
+            continue;
+        }
+        argument *a = &b->args[p];
+        a->single = ++count == 1;
+        memcpy(a->text, s, sizeof s);
+        a->kind = clang_getTokenKind(toks[i]);
+    }
+    if (toks)
+        clang_disposeTokens(tu, toks, nt);
+}
+
+/* The replacement list's tokens, its parameters marked, and what the use
+ * exp gives them; false for a body too long, or one that pastes or
+ * stringizes (its tokens are not the expansion's). */
+static bool read_body(CXTranslationUnit tu, CXCursor def, CXCursor exp, body *b)
+{
+    memset(b, 0, sizeof *b);
+    CXToken *toks = NULL;
+    unsigned nt = 0;
+    clang_tokenize(tu, clang_getCursorExtent(def), &toks, &nt);
+    char params[PARAMS_MAX][32];
+    unsigned i = 1; /* after the macro's name */
+    bool variadic = false;
+    if (clang_Cursor_isMacroFunctionLike(def)) {
+        for (i = 2; i < nt; i++) {
+            char s[32];
+            elc_string(clang_getTokenSpelling(tu, toks[i]), s, sizeof s);
+            if (strcmp(s, ")") == 0) {
+                i++;
+                break;
+            }
+            variadic = strcmp(s, "...") == 0;
+            if (variadic)
+                snprintf(s, sizeof s, "__VA_ARGS__");
+            if ((variadic || clang_getTokenKind(toks[i]) == CXToken_Identifier) &&
+                b->n_params < PARAMS_MAX)
+                memcpy(params[b->n_params++], s, sizeof s);
+        }
+        b->variadic = variadic;
+        read_arguments(tu, exp, variadic, b);
+    }
+    bool ok = i <= nt && nt - i <= BODY_MAX;
+    if (ok) {
+        b->n = nt - i;
+        b->text = calloc(b->n + 1, sizeof *b->text);
+        b->kind = calloc(b->n + 1, sizeof *b->kind);
+        b->param = calloc(b->n + 1, sizeof *b->param);
+        ok = b->text && b->kind && b->param;
+        if (!ok)
+            b->n = 0;
+    }
+    for (unsigned k = 0; ok && k < b->n; k++) {
+        elc_string(clang_getTokenSpelling(tu, toks[i + k]), b->text[k], sizeof b->text[k]);
+        b->kind[k] = clang_getTokenKind(toks[i + k]);
+        ok = b->text[k][0] != '#';
+        for (unsigned p = 0; p < b->n_params && b->kind[k] == CXToken_Identifier; p++)
+            if (strcmp(params[p], b->text[k]) == 0)
+                b->param[k] = (unsigned char)(p + 1);
+    }
+    if (toks)
+        clang_disposeTokens(tu, toks, nt);
+    if (!ok)
+        body_free(b);
+    return ok;
+}
+
+/* The operator agreed on so far: false once two matches differ. */
+static bool agree(char *cand, size_t n, bool *cand_post, const char *s, bool post)
+{
+    if (!cand[0]) {
+        snprintf(cand, n, "%s", s);
+        *cand_post = post;
+        return true;
+    }
+    return strcmp(cand, s) == 0 && *cand_post == post;
+}
+
+/* Where child k of e can end when it starts at i: where its tree ends,
+ * and where a parameter standing for all of it ends (an argument `a * b`
+ * for x in `x + x` is the whole left operand).  The count of ends[]. */
+static unsigned child_ends(const body *b, CXCursor e, unsigned k, long i, long ends[2])
+{
+    unsigned n = 0;
+    CXCursor c = elc_child(e, k);
+    if (i < 0 || (unsigned long)i >= b->n || clang_Cursor_isNull(c))
+        return 0;
+    long t = match_tree(b, c, i, 1);
+    if (t >= 0)
+        ends[n++] = t;
+    if (t != i + 1 && argument_fits(b, i, c))
+        ends[n++] = i + 1;
+    return n;
+}
+
+/* The operator of e (a binary or unary operator written in the body of
+ * the macro expansion exp uses), found by matching e from every token of
+ * the body. */
+static bool macro_body_op_of(CXTranslationUnit tu, CXCursor exp, const op_sets *sets, CXCursor e,
+                             char *op, size_t n, bool *postfix)
+{
+    body b;
+    CXCursor def = clang_getCursorReferenced(exp);
+    if (clang_getCursorKind(def) != CXCursor_MacroDefinition || !read_body(tu, def, exp, &b))
+        return false;
+    bool unary = clang_getCursorKind(e) == CXCursor_UnaryOperator, ok = true;
+    char cand[8] = "";
+    bool cand_post = false;
+    for (long i = 0; ok && (unsigned long)i < b.n; i++) {
+        long first[2], second[2];
+        if (unary) {
+            unsigned nf = in_set(sets->prefix, b.text[i]) && !ends_operand(&b, i - 1)
+                              ? child_ends(&b, e, 0, i + 1, first)
+                              : 0;
+            for (unsigned x = 0; x < nf && ok; x++)
+                if (stands_alone(&b, i, first[x], 15, true))
+                    ok = agree(cand, sizeof cand, &cand_post, b.text[i], false);
+            unsigned np = child_ends(&b, e, 0, i, second);
+            for (unsigned x = 0; x < np && ok; x++) {
+                long j = second[x];
+                if ((unsigned long)j < b.n && in_set(sets->postfix, b.text[j]) &&
+                    stands_alone(&b, i, j + 1, 16, false))
+                    ok = agree(cand, sizeof cand, &cand_post, b.text[j], true);
+            }
+            continue;
+        }
+        unsigned nl = child_ends(&b, e, 0, i, first);
+        for (unsigned x = 0; x < nl && ok; x++) {
+            long j = first[x];
+            if ((unsigned long)j >= b.n || !in_set(sets->binary, b.text[j]) ||
+                (sets->compound >= 0 &&
+                 elc_is_compound_assign_op(b.text[j]) != (sets->compound != 0)))
+                continue;
+            unsigned nr = child_ends(&b, e, 1, j + 1, second);
+            for (unsigned y = 0; y < nr && ok; y++)
+                if (stands_alone(&b, i, second[y], binary_strength(b.text[j]), false))
+                    ok = agree(cand, sizeof cand, &cand_post, b.text[j], false);
+        }
+    }
+    body_free(&b);
+    if (!ok || !cand[0])
+        return false;
+    snprintf(op, n, "%s", cand);
+    if (postfix)
+        *postfix = cand_post;
+    return true;
 }
 
 /* The operator in the body of the macro an expansion cursor names, when
@@ -589,8 +1029,8 @@ static bool macro_body_op(CXTranslationUnit tu, CXCursor exp, const char *const 
 }
 
 /* The operator of c, written inside the body of the macro expanded where
- * c is. */
-static bool op_from_macro(CXCursor c, const char *const *set, bool want_compound, char *op, size_t n)
+ * c is (*postfix: whether a unary one follows its operand). */
+static bool op_from_macro(CXCursor c, const op_sets *sets, char *op, size_t n, bool *postfix)
 {
     CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
     CXFile f = NULL;
@@ -598,7 +1038,10 @@ static bool op_from_macro(CXCursor c, const char *const *set, bool want_compound
     clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, &off);
     if (!f)
         return false;
-    return macro_body_op(tu, expansion_at(tu, f, off), set, want_compound ? 1 : 0, op, n);
+    CXCursor exp = expansion_at(tu, f, off);
+    if (clang_getCursorKind(exp) != CXCursor_MacroExpansion)
+        return false;
+    return macro_body_op_of(tu, exp, sets, c, op, n, postfix);
 }
 
 /* The last token of `set` at bracket depth 0 among the tokens spelled in
@@ -677,11 +1120,9 @@ bool elc_binary_operator(CXCursor c, char *op, size_t n)
             return true;
     }
     /* Written in a macro body: read the macro's definition. */
-    return op_from_macro(c, binary_ops, compound, op, n);
+    op_sets sets = {binary_ops, compound ? 1 : 0, NULL, NULL};
+    return op_from_macro(c, &sets, op, n, NULL);
 }
-
-static const char *const prefix_ops[] = {"++", "--", "-", "+", "!", "~", "*", "&", NULL};
-static const char *const postfix_ops[] = {"++", "--", NULL};
 
 bool elc_unary_operator(CXCursor c, char *op, size_t n, bool *postfix)
 {
@@ -718,7 +1159,8 @@ bool elc_unary_operator(CXCursor c, char *op, size_t n, bool *postfix)
                 return true;
         }
     }
-    return op_from_macro(c, prefix_ops, false, op, n);
+    op_sets sets = {NULL, -1, prefix_ops, postfix_ops};
+    return op_from_macro(c, &sets, op, n, postfix);
 }
 
 bool elc_is_arithmetic_op(const char *op)

@@ -98,6 +98,10 @@ el_file_stamp elc_file_stamp(CXFile f);
  * this thread (below; the engine does so for the TU it walks), else by
  * asking libclang, which searches from the top of the TU each time. */
 bool elc_in_macro(CXCursor c);
+/* The name of the macro whose body (not an argument) c is written in, the
+ * outermost one expanded where c is, into buf; NULL when c is written in
+ * the file or in a macro argument there. */
+const char *elc_written_in_macro(CXCursor c, char *buf, size_t n);
 /* The expansion of the macro whose use is at c's expansion location (the
  * macro that wrote c), or a null cursor. */
 CXCursor elc_macro_expansion_of(CXCursor c);
@@ -164,8 +168,9 @@ const char *elc_callee_name(CXCursor call, char *buf, size_t n);
 
 /* The operator of a CXCursor_BinaryOperator ("+", "<", "&&", "=", ...) or
  * CXCursor_CompoundAssignOperator ("+=", ...).  false when it cannot be
- * determined (an operator written inside a macro body with several
- * candidates). */
+ * determined: one written in a macro body whose operands match the
+ * body's tokens at operators of several kinds (`-(w) : ~(w)`), or none
+ * (an expression of another macro's body, expanded inside this one). */
 bool elc_binary_operator(CXCursor c, char *op, size_t n);
 /* The operator of a CXCursor_UnaryOperator ("-", "!", "~", "*", "&",
  * "++", "--", "+"); *postfix for x++ / x--. */

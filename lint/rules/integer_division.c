@@ -93,11 +93,14 @@ static void on_binary(el_ctx *ctx, void *state, CXCursor c)
     char ts[64], fs[64];
     elc_string(clang_getTypeSpelling(to), ts, sizeof ts);
     elc_string(clang_getTypeSpelling(t), fs, sizeof fs);
-    char use[160], on_tensors[200] = "";
+    char use[160], on_tensors[200] = "", macro[128], in_macro[160] = "";
     if (sf_suggest_operator(ctx, "/", false, false, use, sizeof use))
         snprintf(on_tensors, sizeof on_tensors, ", or use %s on tensors", use);
-    el_report(ctx, c, "integer division (%s) converted to %s: the fraction is lost before the "
-              "conversion; convert an operand first ((%s)a / b)%s", fs, ts, ts, on_tensors);
+    /* reported at the macro's use, where no `/` is written */
+    if (elc_written_in_macro(c, macro, sizeof macro))
+        snprintf(in_macro, sizeof in_macro, " in macro '%s'", macro);
+    el_report(ctx, c, "integer division (%s)%s converted to %s: the fraction is lost before the "
+              "conversion; convert an operand first ((%s)a / b)%s", fs, in_macro, ts, ts, on_tensors);
 }
 
 const el_rule el_rule_integer_division = {

@@ -27,7 +27,8 @@ bool lt_expects_names_rule(const lt_expects *e, const char *rule)
     return false;
 }
 
-static void add_expect(lt_expects *e, const char *file, unsigned line, const char *rule)
+static void add_expect(lt_expects *e, const char *file, unsigned line, const char *rule,
+                       const char *says, size_t says_len)
 {
     if (e->n == e->cap) {
         e->cap = e->cap ? e->cap * 2 : 32;
@@ -38,12 +39,14 @@ static void add_expect(lt_expects *e, const char *file, unsigned line, const cha
     x->file = strdup(file);
     x->line = line;
     snprintf(x->rule, sizeof x->rule, "%s", rule);
+    x->says = says ? strndup(says, says_len) : NULL;
     x->matched = false;
     lt_expects_add_rule(e, rule);
 }
 
 /* Annotations of one line: "expect: IDS" or "expect@+N: IDS",
- * "expect@-N: IDS", "expect@N: IDS". */
+ * "expect@-N: IDS", "expect@N: IDS"; an ID may be followed by a part of
+ * its message in double quotes. */
 static void scan_line(lt_expects *e, const char *file, unsigned lineno, const char *line)
 {
     for (const char *p = strstr(line, "expect"); p; p = strstr(p + 1, "expect")) {
@@ -72,8 +75,17 @@ static void scan_line(lt_expects *e, const char *file, unsigned lineno, const ch
             char rule[8];
             memcpy(rule, q, k);
             rule[k] = '\0';
-            add_expect(e, file, (unsigned)target, rule);
             q += k;
+            const char *says = NULL;
+            size_t says_len = 0;
+            const char *open = q + strspn(q, " \t");
+            const char *close = *open == '"' ? strchr(open + 1, '"') : NULL;
+            if (close) {
+                says = open + 1;
+                says_len = (size_t)(close - says);
+                q = close + 1;
+            }
+            add_expect(e, file, (unsigned)target, rule, says, says_len);
         }
     }
 }
@@ -123,11 +135,13 @@ void lt_expects_scan(lt_expects *e, const char *rel)
     free(abs);
 }
 
-bool lt_expects_match(lt_expects *e, const char *file, unsigned line, const char *rule)
+bool lt_expects_match(lt_expects *e, const char *file, unsigned line, const char *rule,
+                      const char *message)
 {
     for (size_t k = 0; k < e->n; k++) {
         lt_expect *x = &e->v[k];
-        if (!x->matched && x->line == line && strcmp(x->rule, rule) == 0 && strcmp(x->file, file) == 0) {
+        if (!x->matched && x->line == line && strcmp(x->rule, rule) == 0 && strcmp(x->file, file) == 0 &&
+            (!x->says || (message && strstr(message, x->says)))) {
             x->matched = true;
             return true;
         }
@@ -137,8 +151,10 @@ bool lt_expects_match(lt_expects *e, const char *file, unsigned line, const char
 
 void lt_expects_free(lt_expects *e)
 {
-    for (size_t k = 0; k < e->n; k++)
+    for (size_t k = 0; k < e->n; k++) {
         free(e->v[k].file);
+        free(e->v[k].says);
+    }
     free(e->v);
     memset(e, 0, sizeof *e);
 }

@@ -120,8 +120,29 @@ static void test_binary_operators(void **state)
     check_binary("#define SCALE(x) ((x) * 2)\nint f(int *p) { return SCALE(p[0]); }", "*");
     check_binary("#define INC(v) v += 1\nvoid f(int a) { INC(a); }", "+=");
     check_binary("#define OP +\nint f(int a, int b) { return a OP b; }", "+");
-    /* several different operators in one macro body: unknown, never wrong */
-    check_binary("#define MIX(a, b) ((a) + (b) * 2)\nint f(int x, int y) { return MIX(x, y); }", "? ?");
+    /* several different operators in one macro body: each in its place,
+     * found by the operands beside it */
+    check_binary("#define MIX(a, b) ((a) + (b) * 2)\nint f(int x, int y) { return MIX(x, y); }", "+ *");
+    check_binary("#define HALF_SUM(a, b) ((float)((a) / 2) + (float)((b) / 2))\n"
+                 "float f(int x, int y) { return HALF_SUM(x, y); }", "+ / /");
+    check_binary("#define SCALED(a) ((float)(a) / 2 - 1)\nfloat f(int x) { return SCALED(x); }", "- /");
+    check_binary("#define NEG_SUM(a, b) (-(a) + -(b))\nint f(int x, int y) { return NEG_SUM(x, y); }", "+");
+    check_binary("#define ACC(s, v) s += (v) * 2\nvoid f(int a, int b) { ACC(a, b); }", "+= *");
+    /* operands alike but for the arguments they come from */
+    check_binary("#define CLIP(x, lo, hi) (((x) < (lo)) ? (lo) : (((x) > (hi)) ? (hi) : (x)))\n"
+                 "int f(int v, int a, int b) { return CLIP(v, a, b); }", "< >");
+    check_binary("#define CLIP2(x, lo, hi) (((x) < (lo)) ? (lo) : (((x) > (hi)) ? (hi) : (x)))\n"
+                 "int f(int v, int a) { return CLIP2(v, a, a); }", "? ?");
+    /* a variadic macro; an argument with commas inside its parentheses */
+    check_binary("#define CALLSUB(a, ...) (g(__VA_ARGS__) - (a) * 3)\nint g(int, int);\n"
+                 "int f(int x, int y) { return CALLSUB(x, y, (x, y)); }", "- , *");
+    check_binary("#define DIFF(p, i) (p[i] - p[(i) + 1] < 0)\nint f(int *q) { return DIFF(q, 0); }", "< - +");
+    /* another macro's body expanded in this one: its operators are not
+     * this body's (IN's + would be read as OUT's /): unknown, never wrong */
+    check_binary("#define IN(a, b) ((a) + (b))\n#define OUT(x) IN(x, x / 2)\n"
+                 "int f(int x) { return OUT(x); }", "? /");
+    /* a body that pastes tokens: its tokens are not the expansion's */
+    check_binary("#define PASTE(a, b) (a##b - a + 1)\nint f(int xy, int x) { return PASTE(x, y); }", "? ?");
 }
 
 /* A long chain a + a + ... : every operator found, in linear time. */
@@ -178,6 +199,12 @@ static void test_unary_operators(void **state)
     check_unary("int f(int a) { return - (a); }", "-");
     check_unary("#define NEG(x) (-(x))\nint f(int a) { return NEG(a); }", "-");
     check_unary("#define ID(x) (x)\nint f(int a) { return ID(-a); }", "-");
+    /* several in one body, prefix and postfix */
+    check_unary("#define NOT_NEG(x) (!-(x))\nint f(int a) { return NOT_NEG(a); }", "! -");
+    check_unary("#define BUMP(p) (*(p)++)\nint f(int *q) { return BUMP(q); }", "* ++(post)");
+    /* -(w) and ~(w) are written alike: which is which is unknown, never a guess */
+    check_unary("#define ADDR_NEG(v, w) (&(v) != 0 ? -(w) : ~(w))\nint f(int a, int b) { return ADDR_NEG(a, b); }",
+                "& ? ?");
 }
 
 /* The callee names of every call, in order. */

@@ -68,7 +68,7 @@ static void test_precision_and_recall(void **state)
         const char *file = json_object_get_string(tt_get(f, "file"));
         unsigned line = (unsigned)json_object_get_int(tt_get(f, "line"));
         tally *x = tally_of(t, &nt, rule);
-        if (lt_expects_match(&e, file, line, rule)) {
+        if (lt_expects_match(&e, file, line, rule, json_object_get_string(tt_get(f, "message")))) {
             x->tp++;
             tp++;
         } else {

@@ -10,6 +10,7 @@
  *     x = 1 +               // expect@+1: EH201     (reported on the next line)
  *     // expect@12: EH000                           (reported on line 12)
  *     #include <cuda.h>     // expect: EH101, EH000 (two findings)
+ *     y = HALF(a, b);       // expect: EH302 "macro 'HALF'" (and its message says so)
  *
  * A finding is expected in the file that holds the annotation.  C++
  * fixtures (.cpp, .hpp) sit in a directory whose .emberlint.json says
@@ -53,15 +54,17 @@ static void run_fixture_dir(void **state)
         unsigned line = (unsigned)json_object_get_int(tt_get(f, "line"));
         if (!lt_expects_names_rule(&e, frule))
             continue;
-        if (!lt_expects_match(&e, file, line, frule)) {
-            print_error("unexpected finding: %s:%u: %s: %s\n", file, line, frule,
-                        json_object_get_string(tt_get(f, "message")));
+        const char *message = json_object_get_string(tt_get(f, "message"));
+        if (!lt_expects_match(&e, file, line, frule, message)) {
+            print_error("unexpected finding: %s:%u: %s: %s\n", file, line, frule, message);
             extra++;
         }
     }
     for (size_t k = 0; k < e.n; k++) {
         if (!e.v[k].matched) {
-            print_error("missing finding: %s:%u: %s\n", e.v[k].file, e.v[k].line, e.v[k].rule);
+            print_error("missing finding: %s:%u: %s%s%s%s\n", e.v[k].file, e.v[k].line, e.v[k].rule,
+                        e.v[k].says ? " saying \"" : "", e.v[k].says ? e.v[k].says : "",
+                        e.v[k].says ? "\"" : "");
             missing++;
         }
     }
