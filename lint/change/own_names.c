@@ -47,15 +47,116 @@ static void add(el_own_names *o, definition d)
     o->v[o->n_defs++] = d;
 }
 
-/* `typedef ... NAME;` from t[i] (after the keyword): the name declared,
- * the last identifier before the ';' outside brackets, or the one in
- * `(*NAME)` for a pointer to function; a body makes it a tag.  Nothing
- * when a directive comes first (the word was prose in an #if 0).  Returns
- * where the scan stopped. */
+/* Is [b, e) a keyword that decorates a declarator, not its name
+ * (`typedef float level __attribute__((aligned(4)));`)? */
+static bool decoration(const char *t, size_t b, size_t e)
+{
+    static const char *const words[] = {"__attribute__", "__attribute", "__declspec", "__asm__",
+                                        "__asm", "asm", "const", "volatile", "restrict",
+                                        "__restrict", "__restrict__", NULL};
+    for (const char *const *w = words; *w; w++)
+        if (strlen(*w) == e - b && !strncmp(t + b, *w, e - b))
+            return true;
+    return false;
+}
+
+/* Is the identifier at t[i] the name in `(*NAME)`, blanks allowed? */
+static bool after_paren_star(const char *t, size_t i)
+{
+    size_t p = i;
+    while (p > 0 && strchr(" \t\r\n", t[p - 1]))
+        p--;
+    if (p == 0 || t[p - 1] != '*')
+        return false;
+    p--;
+    while (p > 0 && strchr(" \t\r\n", t[p - 1]))
+        p--;
+    return p > 0 && t[p - 1] == '(';
+}
+
+/* The constants of an enumeration whose body opens at t[i] (`{`): each
+ * is the project's own, as a tag is.  Returns past the body. */
+static size_t scan_enumerators(el_own_names *o, size_t i)
+{
+    const char *t = o->t;
+    size_t n = o->n;
+    int depth = 0;
+    bool want = false; /* the next identifier at depth 1 names a constant */
+    while (i < n) {
+        size_t j = el_text_skip_lexeme(t, n, i), e = 0;
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        if (el_text_directive_at(t, i)) {
+            i = el_text_line_end(t, n, i);
+            continue;
+        }
+        if (el_text_ident_at(t, n, i, &e)) {
+            if (want && depth == 1)
+                add(o, (definition){i, e, i, e, 0, true, false, false});
+            want = false;
+            i = e;
+            continue;
+        }
+        char c = t[i++];
+        if (c == '{' || c == '(' || c == '[')
+            want = ++depth == 1;
+        else if (c == '}' || c == ')' || c == ']') {
+            if (--depth <= 0)
+                return i;
+        } else if (c == ',' && depth == 1)
+            want = true;
+    }
+    return i;
+}
+
+/* After the keyword `enum` at t[i]: its body's `{`, or n. */
+static size_t enum_body(const el_own_names *o, size_t i)
+{
+    size_t at = el_text_skip_blanks(o->t, o->n, i), e = 0;
+    if (el_text_ident_at(o->t, o->n, at, &e))
+        at = el_text_skip_blanks(o->t, o->n, e);
+    return at < o->n && o->t[at] == '{' ? at : o->n;
+}
+
+static bool is_word(const char *t, size_t b, size_t e, const char *w)
+{
+    return strlen(w) == e - b && !strncmp(t + b, w, e - b);
+}
+
+/* The word [b, e) when it is `struct`, `union` or `enum` followed by a
+ * name and a body: the name is a tag, the file's own (added).  Returns
+ * where the scan goes on: past an enumeration's body (its constants are
+ * the file's own too), else e. */
+static size_t scan_tag(el_own_names *o, size_t b, size_t e)
+{
+    const char *t = o->t;
+    size_t n = o->n;
+    bool is_enum = is_word(t, b, e, "enum");
+    if (!is_enum && !is_word(t, b, e, "struct") && !is_word(t, b, e, "union"))
+        return e;
+    size_t nb = el_text_skip_blanks(t, n, e), ne = 0;
+    if (el_text_ident_at(t, n, nb, &ne)) {
+        size_t after = el_text_skip_blanks(t, n, ne);
+        if (after < n && t[after] == '{')
+            add(o, (definition){nb, ne, nb, ne, 0, true, false, false});
+    }
+    size_t open = is_enum ? enum_body(o, e) : n;
+    return open < n ? scan_enumerators(o, open) : e;
+}
+
+/* `typedef ... NAME;` from t[i] (after the keyword): the names declared,
+ * one a declarator (`A, *B;` declares two): its last identifier outside
+ * brackets, or the one in `(*NAME)` for a pointer to function; a body
+ * makes them tags, and an enumeration's constants are the file's own.
+ * Nothing when a directive comes first (the word was prose in an #if 0).
+ * Returns where the scan stopped. */
 static size_t scan_typedef(el_own_names *o, size_t i)
 {
     const char *t = o->t;
-    size_t n = o->n, start = i, last_b = 0, last_e = 0, fp_b = 0, fp_e = 0;
+    size_t n = o->n, start = i, names[64][2], n_names = 0, last_b = 0, last_e = 0, fp_b = 0,
+           fp_e = 0;
     bool body = false;
     int depth = 0;
     while (i < n) {
@@ -67,14 +168,17 @@ static size_t scan_typedef(el_own_names *o, size_t i)
         if (el_text_directive_at(t, i))
             return i;
         if (el_text_ident_at(t, n, i, &e)) {
-            size_t p = i;
-            while (p > 0 && strchr(" \t", t[p - 1]))
-                p--;
-            if (depth <= 1 && !fp_e && p >= 2 && t[p - 1] == '*' && t[p - 2] == '(') {
+            size_t past = scan_tag(o, i, e);
+            if (past != e) { /* an enumeration's body */
+                i = past;
+                body = true;
+                continue;
+            }
+            if (depth <= 1 && !fp_e && after_paren_star(t, i)) {
                 fp_b = i;
                 fp_e = e;
             }
-            if (depth == 0) {
+            if (depth == 0 && !decoration(t, i, e)) {
                 last_b = i;
                 last_e = e;
             }
@@ -87,13 +191,19 @@ static size_t scan_typedef(el_own_names *o, size_t i)
             depth++;
         else if ((c == '}' || c == ')' || c == ']') && depth > 0)
             depth--;
-        else if (c == ';' && depth == 0)
-            break;
+        else if ((c == ';' || c == ',') && depth == 0) {
+            if ((fp_e || last_e) && n_names < 64) {
+                names[n_names][0] = fp_e ? fp_b : last_b;
+                names[n_names++][1] = fp_e ? fp_e : last_e;
+            }
+            fp_e = last_e = 0;
+            if (c == ';')
+                break;
+        }
         i++;
     }
-    if (i < n && (fp_e || last_e))
-        add(o, (definition){fp_e ? fp_b : last_b, fp_e ? fp_e : last_e, start, i, 0, body, false,
-                            false});
+    for (size_t k = 0; i < n && k < n_names; k++)
+        add(o, (definition){names[k][0], names[k][1], start, i, 0, body, false, false});
     return i;
 }
 
@@ -241,16 +351,7 @@ static void scan(el_own_names *o)
             i = scan_typedef(o, e);
             continue;
         }
-        if ((w == 6 && !strncmp(t + i, "struct", 6)) || (w == 5 && !strncmp(t + i, "union", 5)) ||
-            (w == 4 && !strncmp(t + i, "enum", 4))) {
-            size_t nb = el_text_skip_blanks(t, n, e), ne = 0;
-            if (el_text_ident_at(t, n, nb, &ne)) {
-                size_t after = el_text_skip_blanks(t, n, ne);
-                if (after < n && t[after] == '{')
-                    add(o, (definition){nb, ne, nb, ne, 0, true, false, false});
-            }
-        }
-        i = e;
+        i = scan_tag(o, i, e);
     }
 }
 
