@@ -25,6 +25,7 @@
 #include <json-c/json.h>
 
 #include "backend_table.h"
+#include "c_text.h"
 #include "clang_util.h"
 #include "config.h"
 #include "mem.h"
@@ -400,36 +401,22 @@ static void on_table(el_ctx *ctx, CXCursor c)
 
 /* ---- why a use of a backend function is not rewritten -------------------- */
 
-/* The name of the macro expanded at loc (the identifier written there). */
-static void macro_at(el_ctx *ctx, CXSourceLocation loc, char *buf, size_t n)
+/* Is the name at c written by a macro's body, not in the file (where
+ * the text is the name, a macro argument's too)?  *macro: the macro
+ * whose use the name comes from, as written there.  (libclang 14's
+ * spelling location is where the file has the text: a macro argument's
+ * own, or the use of the macro whose body has it.) */
+static bool written_by_macro(el_ctx *ctx, CXCursor c, const char *name, char *macro, size_t mn)
 {
     CXFile f = NULL;
     unsigned off = 0;
-    clang_getExpansionLocation(loc, &f, NULL, NULL, &off);
-    size_t size = 0;
+    clang_getSpellingLocation(clang_getCursorLocation(c), &f, NULL, NULL, &off);
+    size_t size = 0, n = strlen(name), e = off;
     const char *t = f ? clang_getFileContents(el_tu(ctx), f, &size) : NULL;
-    size_t e = off;
-    while (t && e < size && (t[e] == '_' || (t[e] >= 'a' && t[e] <= 'z') ||
-                             (t[e] >= 'A' && t[e] <= 'Z') || (t[e] >= '0' && t[e] <= '9')))
+    while (t && e < size && el_text_ident_char(t[e]))
         e++;
-    snprintf(buf, n, "%.*s", t ? (int)(e - off) : 0, t ? t + off : "");
-}
-
-/* Is the name at c written by a macro (a function-like or object-like
- * macro's body: the text where it is expanded is not the name)? */
-static bool written_by_macro(el_ctx *ctx, CXCursor c, const char *name)
-{
-    if (elc_in_macro(c))
-        return true;
-    CXFile f = NULL;
-    unsigned off = 0;
-    clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, &off);
-    size_t size = 0, n = strlen(name);
-    const char *t = f ? clang_getFileContents(el_tu(ctx), f, &size) : NULL;
-    return !t || off + n > size || strncmp(t + off, name, n) != 0 ||
-           (off + n < size && (t[off + n] == '_' || (t[off + n] >= '0' && t[off + n] <= '9') ||
-                               (t[off + n] >= 'a' && t[off + n] <= 'z') ||
-                               (t[off + n] >= 'A' && t[off + n] <= 'Z')));
+    snprintf(macro, mn, "%.*s", t ? (int)(e - off) : 0, t ? t + off : "");
+    return !t || e - off != n || strncmp(t + off, name, n) != 0;
 }
 
 /* At the use `at` of backend function fn: why it has no rewrite ("" when
@@ -505,9 +492,8 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
     }
     el_fix_safety safety = EL_FIX_NONE;
     bool eh_name = el_backend_of_symbol(cfg, name, be, sizeof be) != NULL;
-    if (written_by_macro(ctx, c, name)) {
-        char macro[128];
-        macro_at(ctx, clang_getCursorLocation(c), macro, sizeof macro);
+    char macro[128];
+    if (written_by_macro(ctx, c, name, macro, sizeof macro)) {
         snprintf(why, sizeof why, "%s is named inside macro %s (an edit there would change every "
                                   "use of the macro): rewrite the macro or this use by hand",
                  name, macro[0] ? macro : "?");

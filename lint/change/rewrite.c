@@ -10,6 +10,7 @@
 #include "c_text.h"
 #include "clang_util.h"
 #include "config.h"
+#include "macro_argument.h"
 #include "mem.h"
 #include "rule.h"
 #include "strbuf.h"
@@ -33,6 +34,7 @@ struct el_rewriter {
     size_t n_decls, cap_decls;
     file_info files[FILE_CACHE];
     size_t n_files, next_file;
+    el_macro_args *macro_args; /* made the first time a call is in one */
 };
 
 el_fix_safety el_fix_safety_worst(el_fix_safety a, el_fix_safety b)
@@ -57,6 +59,7 @@ void el_rewriter_free(el_rewriter *rw)
     el_strmap_free(&rw->ops);
     el_strmap_free(&rw->fns);
     free(rw->decls);
+    el_macro_args_free(rw->macro_args);
     free(rw);
 }
 
@@ -638,23 +641,38 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
     else if (!contract_rewrite(rw, fn, name, target, sizeof target, &safety, why, sizeof why))
         return false;
 
-    /* the call as written: name ( args ) plainly in one file */
-    unsigned nb = 0, cb = 0, ce = 0;
+    /* the call as written: name ( args ) plainly in one file, or whole in
+     * one argument of a macro's use that puts it in its body as it is */
+    unsigned nb = 0, cb = 0, ce = 0, arg_b = 0, arg_e = 0;
     CXFile f = plain(clang_getCursorLocation(ref), &nb);
     CXSourceRange ext = clang_getCursorExtent(call);
     CXFile f1 = plain(clang_getRangeStart(ext), &cb);
     CXFile f2 = plain(clang_getRangeEnd(ext), &ce);
-    if (f && !elc_in_macro(ref) && in_backend_code(rw, call, f)) {
+    bool in_arg = false;
+    if (!tpl && elc_in_macro(ref)) {
+        if (!rw->macro_args)
+            rw->macro_args = el_macro_args_new(rw->tu);
+        char mwhy[320];
+        in_arg = el_macro_argument_of(rw->macro_args, ref, &f, &nb, &arg_b, &arg_e, mwhy,
+                                      sizeof mwhy);
+        if (!in_arg && mwhy[0]) {
+            snprintf(out->why, sizeof out->why, "%s: rewrite this use by hand", mwhy);
+            return false;
+        }
+        f1 = f2 = f;
+        cb = nb;
+    }
+    if (f && (in_arg || !elc_in_macro(ref)) && in_backend_code(rw, call, f)) {
         snprintf(out->why, sizeof out->why, "%s is used in backend code that has not moved yet",
                  name);
         return false;
     }
     if (!f || !f1 || !f2 || !clang_File_isEqual(f, f1) || !clang_File_isEqual(f, f2) ||
-        elc_in_macro(ref))
+        (elc_in_macro(ref) && !in_arg))
         return not_written_out(out, name, BY_MACRO);
     size_t size = 0;
     const char *t = clang_getFileContents(rw->tu, f, &size);
-    if (!t || ce > size || nb + len > size || strncmp(t + nb, name, len) != 0)
+    if (!t || (!in_arg && ce > size) || nb + len > size || strncmp(t + nb, name, len) != 0)
         return not_written_out(out, name, BY_MACRO);
     /* text before the name is a qualifier (C++'s ::f, ns::f) unless it
      * opens parentheses around the callee: (f)(x) */
@@ -664,8 +682,10 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
         return not_written_out(out, name, "its callee is in parentheses");
     size_t open = el_text_skip_blanks(t, size, nb + len), close = 0;
     unsigned b[MAX_ARGS], e[MAX_ARGS], nargs = 0;
+    if (in_arg)
+        ce = arg_e; /* the call ends in its argument: checked below */
     if (open >= size || t[open] != '(' || !split_args(t, size, open, &close, b, e, &nargs) ||
-        close + 1 != ce)
+        (in_arg ? close >= arg_e : close + 1 != ce))
         return not_written_out(out, name, BY_MACRO);
     /* every argument of the AST where the text has it (a macro expanding
      * to several arguments does not fit) */
@@ -674,12 +694,16 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
         return not_written_out(out, name, BY_MACRO);
     for (unsigned k = 0; k < nargs; k++) {
         CXFile af = NULL;
-        unsigned ao = 0;
-        clang_getExpansionLocation(clang_getCursorLocation(clang_Cursor_getArgument(call, k)),
-                                   &af, NULL, NULL, &ao);
+        unsigned ao = 0, as = 0;
         CXSourceRange ar = clang_getCursorExtent(clang_Cursor_getArgument(call, k));
-        unsigned as = 0;
-        clang_getExpansionLocation(clang_getRangeStart(ar), NULL, NULL, NULL, &as);
+        CXSourceLocation al = clang_getCursorLocation(clang_Cursor_getArgument(call, k));
+        if (in_arg) { /* where the argument's text is (libclang 14: the file's) */
+            clang_getSpellingLocation(al, &af, NULL, NULL, &ao);
+            clang_getSpellingLocation(clang_getRangeStart(ar), NULL, NULL, NULL, &as);
+        } else {
+            clang_getExpansionLocation(al, &af, NULL, NULL, &ao);
+            clang_getExpansionLocation(clang_getRangeStart(ar), NULL, NULL, NULL, &as);
+        }
         if (!af || !clang_File_isEqual(af, f) || as < b[k] || as > e[k] || ao > e[k])
             return not_written_out(out, name, BY_MACRO);
     }
@@ -711,6 +735,7 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
     } else {
         out->text = el_xstrdup(target);
         out->rename = true;
+        out->in_argument = in_arg;
         out->begin = nb;
         out->end = nb + (unsigned)len;
         snprintf(out->description, sizeof out->description, "replace %s with %s", name, target);
@@ -851,6 +876,8 @@ bool el_rewrite_attach(el_ctx *ctx, CXTranslationUnit tu, const el_call_rewrite 
 {
     if (!el_fix_begin(ctx, r->safety, r->description))
         return false;
+    if (r->in_argument)
+        return el_fix_replace_in_argument(ctx, r->file, r->begin, r->end, r->text);
     CXSourceRange range = clang_getRange(clang_getLocationForOffset(tu, r->file, r->begin),
                                          clang_getLocationForOffset(tu, r->file, r->end));
     return el_fix_replace(ctx, range, r->text);

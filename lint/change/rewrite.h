@@ -41,6 +41,8 @@ typedef struct el_rewriter el_rewriter;
 typedef struct el_call_rewrite {
     el_fix_safety safety;     /* SAFE or UNSAFE */
     bool rename;              /* only the callee's name is replaced */
+    bool in_argument;         /* the call is written in a macro argument
+                               * (macro_argument.h) */
     CXFile file;
     unsigned begin, end;      /* byte range replaced: the name, or the whole call */
     char *text;               /* its replacement (malloc'd) */

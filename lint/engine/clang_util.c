@@ -327,6 +327,22 @@ bool elc_macro_spans_cut(elc_macro_spans *m, CXFile f, unsigned b, unsigned e)
     return false;
 }
 
+bool elc_macro_spans_within_argument(elc_macro_spans *m, CXFile f, unsigned b, unsigned e)
+{
+    load(m, f);
+    size_t first, k = spans_before(m, f, e, &first);
+    bool inside = false;
+    for (size_t i = first; i < k; i++) {
+        const span *x = &m->v[i];
+        if (x->end <= b || x->begin >= e)
+            continue;
+        if (x->begin >= b || x->end < e)
+            return false; /* an expansion of its own in the range, or one it crosses */
+        inside = true;
+    }
+    return inside;
+}
+
 /* The spans elc_in_macro and the operator helpers use on this thread. */
 static _Thread_local elc_macro_spans *active;
 
@@ -345,6 +361,12 @@ static CXCursor expansion_at(CXTranslationUnit tu, CXFile f, unsigned off)
     /* no spans for this TU: ask libclang (a search from the top of the
      * TU each time, so slow on large files) */
     return clang_getCursor(tu, clang_getLocationForOffset(tu, f, off));
+}
+
+CXCursor elc_macro_expansion_at(CXTranslationUnit tu, CXFile f, unsigned off)
+{
+    CXCursor e = tu && f ? expansion_at(tu, f, off) : clang_getNullCursor();
+    return clang_getCursorKind(e) == CXCursor_MacroExpansion ? e : clang_getNullCursor();
 }
 
 CXCursor elc_macro_expansion_of(CXCursor c)

@@ -105,6 +105,9 @@ const char *elc_written_in_macro(CXCursor c, char *buf, size_t n);
 /* The expansion of the macro whose use is at c's expansion location (the
  * macro that wrote c), or a null cursor. */
 CXCursor elc_macro_expansion_of(CXCursor c);
+/* The innermost macro use of file f whose text holds offset off (its
+ * name or its arguments), or a null cursor. */
+CXCursor elc_macro_expansion_at(CXTranslationUnit tu, CXFile f, unsigned off);
 
 /* ---- macro expansions ------------------------------------------------ */
 
@@ -128,6 +131,9 @@ void elc_macro_spans_free(elc_macro_spans *m);
  * expansions replaces them as written, which is fine; for b == e, whether
  * b is strictly inside one. */
 bool elc_macro_spans_cut(elc_macro_spans *m, CXFile f, unsigned b, unsigned e);
+/* Does [b, e) of f lie inside macro uses (their arguments: the caller
+ * knows) and hold no expansion of its own? */
+bool elc_macro_spans_within_argument(elc_macro_spans *m, CXFile f, unsigned b, unsigned e);
 /* The engine's walk visits every expansion of the linted files anyway:
  * it names those files, feeds their expansions, then says it is done, and
  * questions about them need no walk of their own.  A question asked

@@ -135,6 +135,14 @@ bool el_fix_begin(el_ctx *ctx, el_fix_safety safety, const char *description);
 bool el_fix_replace(el_ctx *ctx, CXSourceRange range, const char *text);
 /* By file and byte offsets (path absolute). */
 bool el_fix_replace_at(el_ctx *ctx, const char *path, size_t begin, size_t end, const char *text);
+/* [begin, end) of file f inside one argument of a macro's use, whose
+ * text the macro's expansion holds as written (the caller has checked
+ * that the macro puts it in once, as it is: lint/change/macro_argument.h);
+ * the range must hold no macro expansion of its own.  (By offsets: a
+ * location libclang makes for an offset in a macro argument is the
+ * argument's expansion, not the file's.) */
+bool el_fix_replace_in_argument(el_ctx *ctx, CXFile f, unsigned begin, unsigned end,
+                                const char *text);
 
 /* Record a fact for the project hooks: any key/value strings (copied).
  * Facts are cached with the TU's findings, so a project rule sees the

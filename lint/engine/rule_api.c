@@ -362,6 +362,20 @@ bool el_fix_replace(el_ctx *ctx, CXSourceRange range, const char *text)
     return add_edit(ctx, s->path, b, e, text);
 }
 
+bool el_fix_replace_in_argument(el_ctx *ctx, CXFile f, unsigned begin, unsigned end,
+                                const char *text)
+{
+    if (!fix_target(ctx))
+        return false;
+    if (!f || end < begin || !ctx->macro_spans ||
+        !elc_macro_spans_within_argument(ctx->macro_spans, f, begin, end))
+        return drop_fix(ctx);
+    el_file_slot *s = el_ctx_slot(ctx, f);
+    if (s->source < 0 || !s->path)
+        return drop_fix(ctx); /* external: never edited */
+    return add_edit(ctx, s->path, begin, end, text);
+}
+
 bool el_fix_replace_at(el_ctx *ctx, const char *path, size_t begin, size_t end, const char *text)
 {
     if (!fix_target(ctx) || !path)

@@ -337,6 +337,16 @@ static void test_macro_spans(void **state)
     assert_true(elc_macro_spans_cut(m, f, id + 1, id + 1));      /* an insertion inside */
     assert_false(elc_macro_spans_cut(m, f, id, id));             /* an insertion before */
     assert_false(elc_macro_spans_cut(m, f, end + 3, end + 7));   /* plain g(a) */
+    /* inside an argument (the g of ID(g(a))), holding no expansion */
+    assert_true(elc_macro_spans_within_argument(m, f, id + 3, id + 4));
+    assert_false(elc_macro_spans_within_argument(m, f, id, id + 2));       /* ID's name */
+    assert_false(elc_macro_spans_within_argument(m, f, call, call + 4));   /* all of CALL */
+    assert_false(elc_macro_spans_within_argument(m, f, id + 3, id + 10));  /* past ID's ) */
+    assert_false(elc_macro_spans_within_argument(m, f, end + 3, end + 4)); /* plain g(a) */
+    /* the innermost use at an offset */
+    char name[16];
+    assert_string_equal(elc_spelling(elc_macro_expansion_at(p.tu, f, id + 3), name, sizeof name), "ID");
+    assert_true(clang_Cursor_isNull(elc_macro_expansion_at(p.tu, f, end + 3)));
     elc_macro_spans_use(NULL);
     elc_macro_spans_free(m);
     dispose(&p);

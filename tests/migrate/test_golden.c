@@ -585,7 +585,14 @@ CASE(shared_static)
  *                   as "now unused, delete"; a call whose parenthesis a
  *                   macro supplies, or whose callee is in parentheses, is
  *                   listed as not written out, one through `*` as not a
- *                   plain name (none as "in backend code") */
+ *                   plain name (none as "in backend code")
+ *   macro_argument  calls written whole in a macro's argument: renamed
+ *                   there when the macro puts the argument in once, as it
+ *                   is (CHECK, a variadic TRY, a call over two lines);
+ *                   listed with the reason when the macro makes a string
+ *                   of it, puts it in twice or passes it on to another
+ *                   macro, and as named inside a macro when its callee
+ *                   comes from a macro's body within the argument */
 CASE(three_backends)
 CASE(dispatch_table)
 CASE(wrapper_macros)
@@ -598,6 +605,7 @@ CASE(compdb_multi)
 CASE(signal_gate)
 CASE(skipped_define)
 CASE(macro_keeps_use)
+CASE(macro_argument)
 
 /* Custom ops: backend functions with no libeh op (issue 15):
  *   custom_dispatch     a signal toolkit (--namespace=sig, src/ops/<b>/):
@@ -683,6 +691,7 @@ int main(void)
         BOTH(shared_static), BOTH(three_backends), BOTH(dispatch_table), BOTH(wrapper_macros),
         BOTH(ifdef_configs), BOTH(ifdef_skipped), BOTH(custom_ops), BOTH(helpers_licence),
         BOTH(crlf_sources), BOTH(compdb_multi), BOTH(signal_gate), BOTH(skipped_define), BOTH(macro_keeps_use),
+        BOTH(macro_argument),
         BOTH(custom_dispatch), BOTH(custom_refused), BOTH(custom_in_backends),
         BOTH(custom_ifdef), BOTH(backend_defined), BOTH(legacy_extern), BOTH(legacy_own_skipped),
         BOTH(self_include),

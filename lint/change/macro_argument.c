@@ -1,0 +1,218 @@
+/* lint/change/macro_argument.c -- a call written whole in one argument of
+ * a function-like macro's use (macro_argument.h). */
+#include "macro_argument.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clang_util.h"
+#include "strmap.h"
+
+struct el_macro_args {
+    CXTranslationUnit tu;
+    bool read;
+    bool whole;               /* the TU has every macro (no precompiled prefix) */
+    el_strmap function_like;  /* name -> 1 */
+};
+
+el_macro_args *el_macro_args_new(CXTranslationUnit tu)
+{
+    el_macro_args *m = calloc(1, sizeof *m);
+    if (m)
+        m->tu = tu;
+    return m;
+}
+
+void el_macro_args_free(el_macro_args *m)
+{
+    if (m)
+        el_strmap_free(&m->function_like);
+    free(m);
+}
+
+static bool note_macro(CXCursor c, enum CXCursorKind kind, void *d)
+{
+    el_macro_args *m = d;
+    char name[128];
+    if (kind == CXCursor_MacroDefinition && clang_Cursor_isMacroFunctionLike(c))
+        el_strmap_put(&m->function_like, elc_spelling(c, name, sizeof name), (void *)1);
+    return true;
+}
+
+/* Every function-like macro the TU defines (a system header's too: an
+ * assert-like macro stringizes what it is given). */
+static bool read_macros(el_macro_args *m)
+{
+    if (!m->read) {
+        m->read = true;
+        m->whole = elc_tu_whole(m->tu);
+        if (m->whole)
+            elc_visit_preprocessing(m->tu, note_macro, m);
+    }
+    return m->whole;
+}
+
+typedef struct toks {
+    CXTranslationUnit tu;
+    CXToken *v;
+    unsigned n;
+} toks;
+
+static void toks_free(toks *t)
+{
+    if (t->v)
+        clang_disposeTokens(t->tu, t->v, t->n);
+}
+
+static const char *text_of(const toks *t, unsigned i, char *buf, size_t n)
+{
+    return elc_string(clang_getTokenSpelling(t->tu, t->v[i]), buf, n);
+}
+
+static bool is(const toks *t, unsigned i, const char *s)
+{
+    char buf[8];
+    return i < t->n && strcmp(text_of(t, i, buf, sizeof buf), s) == 0;
+}
+
+static unsigned offset_of(const toks *t, unsigned i, bool end)
+{
+    CXSourceRange r = clang_getTokenExtent(t->tu, t->v[i]);
+    unsigned off = 0;
+    clang_getSpellingLocation(end ? clang_getRangeEnd(r) : clang_getRangeStart(r), NULL, NULL,
+                              NULL, &off);
+    return off;
+}
+
+/* The argument of the use (its tokens u, the macro's name first) that
+ * holds offset `at`: its index, and its text [*b, *e).  -1 when none. */
+static int argument_at(const toks *u, unsigned at, unsigned *b, unsigned *e)
+{
+    if (!is(u, 1, "("))
+        return -1;
+    int depth = 0, k = 0;
+    unsigned first = 2;
+    for (unsigned i = 1; i < u->n; i++) {
+        bool open = is(u, i, "(") || is(u, i, "[") || is(u, i, "{");
+        bool close = is(u, i, ")") || is(u, i, "]") || is(u, i, "}");
+        depth += open ? 1 : close ? -1 : 0;
+        if ((depth == 1 && is(u, i, ",")) || (depth == 0 && close)) {
+            if (i > first) {
+                *b = offset_of(u, first, false);
+                *e = offset_of(u, i - 1, true);
+                if (*b <= at && at < *e)
+                    return k;
+            }
+            if (depth == 0)
+                return -1;
+            k++;
+            first = i + 1;
+        }
+    }
+    return -1;
+}
+
+/* Why the body (tokens d from `first`) does not put parameter p in once
+ * as it is, or "" when it does. */
+static void check_use(el_macro_args *m, const toks *d, unsigned first, const char *macro,
+                      const char *p, char *why, size_t wn)
+{
+    unsigned uses = 0, at = 0;
+    bool stringized = false, pasted = false;
+    char s[128];
+    for (unsigned i = first; i < d->n; i++)
+        if (clang_getTokenKind(d->v[i]) == CXToken_Identifier &&
+            strcmp(text_of(d, i, s, sizeof s), p) == 0) {
+            uses++;
+            at = i;
+            stringized |= is(d, i - 1, "#");
+            pasted |= is(d, i - 1, "##") || is(d, i + 1, "##");
+        }
+    why[0] = '\0';
+    if (stringized)
+        snprintf(why, wn, "macro %s makes a string of its argument %s (#%s)", macro, p, p);
+    else if (pasted)
+        snprintf(why, wn, "macro %s pastes its argument %s to other tokens (##)", macro, p);
+    else if (uses != 1)
+        snprintf(why, wn, "macro %s puts its argument %s in %u times", macro, p, uses);
+    if (why[0])
+        return;
+    /* passed to a macro: `NAME( ... p ... )` around it */
+    int depth = 0;
+    for (unsigned i = at; i-- > first;) {
+        if (is(d, i, ")") || is(d, i, "]") || is(d, i, "}"))
+            depth++;
+        else if ((is(d, i, "(") || is(d, i, "[") || is(d, i, "{")) && depth-- == 0 && i > first &&
+                 clang_getTokenKind(d->v[i - 1]) == CXToken_Identifier &&
+                 el_strmap_get(&m->function_like, text_of(d, i - 1, s, sizeof s))) {
+            snprintf(why, wn, "macro %s passes its argument %s on to macro %s", macro, p, s);
+            return;
+        }
+        if (depth < 0)
+            depth = 0;
+    }
+}
+
+bool el_macro_argument_of(el_macro_args *m, CXCursor ref, CXFile *file, unsigned *offset,
+                          unsigned *arg_b, unsigned *arg_e, char *why, size_t wn)
+{
+    why[0] = '\0';
+    CXSourceLocation loc = clang_getCursorLocation(ref);
+    CXFile ef = NULL, sf = NULL;
+    unsigned eo = 0, so = 0;
+    clang_getExpansionLocation(loc, &ef, NULL, NULL, &eo);
+    clang_getSpellingLocation(loc, &sf, NULL, NULL, &so); /* (libclang 14: the file's) */
+    CXCursor exp = elc_macro_expansion_of(ref);
+    CXCursor def = clang_getCursorReferenced(exp);
+    if (!m || !ef || !sf || !clang_File_isEqual(ef, sf) || so == eo || clang_Cursor_isNull(exp) ||
+        clang_getCursorKind(def) != CXCursor_MacroDefinition ||
+        !clang_Cursor_isMacroFunctionLike(def))
+        return false;
+    char macro[128];
+    elc_spelling(def, macro, sizeof macro);
+    /* no other use in the argument around it: SHOW in OUTER(SHOW(f(x)))
+     * does its own things with f(x) */
+    CXCursor inner = elc_macro_expansion_at(m->tu, sf, so);
+    if (!clang_equalCursors(inner, exp)) {
+        char other[128];
+        snprintf(why, wn, "it is in an argument of macro %s, itself in an argument of macro %s",
+                 elc_spelling(inner, other, sizeof other), macro);
+        return false;
+    }
+    toks u = {m->tu, NULL, 0}, d = {m->tu, NULL, 0};
+    clang_tokenize(m->tu, clang_getCursorExtent(exp), &u.v, &u.n);
+    clang_tokenize(m->tu, clang_getCursorExtent(def), &d.v, &d.n);
+    int k = argument_at(&u, so, arg_b, arg_e);
+    /* the parameter it is given to: the k-th, or __VA_ARGS__ */
+    char p[128] = "", s[128];
+    unsigned i = 2, n_params = 0;
+    for (; k >= 0 && i < d.n && !is(&d, i, ")"); i++) {
+        text_of(&d, i, s, sizeof s);
+        if (strcmp(s, ",") == 0)
+            continue;
+        if ((int)n_params++ == k || strcmp(s, "...") == 0)
+            snprintf(p, sizeof p, "%s", strcmp(s, "...") == 0 ? "__VA_ARGS__" : s);
+        if (strcmp(s, "...") == 0 || (int)n_params > k)
+            break;
+    }
+    while (i < d.n && !is(&d, i, ")"))
+        i++;
+    bool ok = k >= 0 && p[0];
+    if (ok && !read_macros(m)) {
+        snprintf(why, wn, "the macros of this file's first system headers were not read");
+        ok = false;
+    }
+    if (ok) {
+        check_use(m, &d, i + 1, macro, p, why, wn);
+        ok = !why[0];
+    }
+    toks_free(&u);
+    toks_free(&d);
+    if (ok) {
+        *file = sf;
+        *offset = so;
+    }
+    return ok;
+}
