@@ -397,19 +397,6 @@ bool elc_in_macro(CXCursor c)
     return clang_getCursorKind(at) == CXCursor_MacroExpansion;
 }
 
-const char *elc_written_in_macro(CXCursor c, char *buf, size_t n)
-{
-    CXSourceLocation loc = clang_getCursorLocation(c);
-    CXFile ef = NULL, sf = NULL;
-    unsigned eo = 0, so = 0;
-    clang_getExpansionLocation(loc, &ef, NULL, NULL, &eo);
-    clang_getSpellingLocation(loc, &sf, NULL, NULL, &so);
-    if (!ef || ef != sf || eo != so)
-        return NULL; /* in a file, or a macro argument spelled there */
-    CXCursor exp = elc_macro_expansion_of(c);
-    return clang_Cursor_isNull(exp) ? NULL : elc_spelling(exp, buf, n);
-}
-
 /* ---- tree ------------------------------------------------------------ */
 
 typedef struct child_walk {
@@ -1118,15 +1105,13 @@ static bool last_op_between(CXTranslationUnit tu, CXFile f, unsigned from, unsig
     return found;
 }
 
-bool elc_binary_operator(CXCursor c, char *op, size_t n)
+/* The operator of binary operator c when the file has it between where
+ * its operands are spelled (a macro argument's text included). */
+static bool binary_in_file(CXCursor c, bool compound, char *op, size_t n)
 {
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k != CXCursor_BinaryOperator && k != CXCursor_CompoundAssignOperator)
-        return false;
     CXCursor lhs = elc_child(c, 0), rhs = elc_child(c, 1);
     if (clang_Cursor_isNull(lhs) || clang_Cursor_isNull(rhs))
         return false;
-    bool compound = k == CXCursor_CompoundAssignOperator;
     /* The operator is the last one at depth 0 between where the operands
      * are spelled (the left operand's location may be inside it: s.x). */
     CXFile lf, rf, ef = NULL;
@@ -1138,20 +1123,29 @@ bool elc_binary_operator(CXCursor c, char *op, size_t n)
         clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(lhs)), &ef, NULL, NULL, &le);
         if (ef == lf && le >= lo && le <= ro)
             lo = le;
-        if (last_op_between(clang_Cursor_getTranslationUnit(c), lf, lo, ro, binary_ops, compound, op, n))
-            return true;
+        return last_op_between(clang_Cursor_getTranslationUnit(c), lf, lo, ro, binary_ops, compound,
+                               op, n);
     }
+    return false;
+}
+
+bool elc_binary_operator(CXCursor c, char *op, size_t n)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_BinaryOperator && k != CXCursor_CompoundAssignOperator)
+        return false;
+    bool compound = k == CXCursor_CompoundAssignOperator;
+    if (binary_in_file(c, compound, op, n))
+        return true;
     /* Written in a macro body: read the macro's definition. */
     op_sets sets = {binary_ops, compound ? 1 : 0, NULL, NULL};
     return op_from_macro(c, &sets, op, n, NULL);
 }
 
-bool elc_unary_operator(CXCursor c, char *op, size_t n, bool *postfix)
+/* The operator of unary operator c when the file has it before or after
+ * where its operand is spelled. */
+static bool unary_in_file(CXCursor c, char *op, size_t n, bool *postfix)
 {
-    if (postfix)
-        *postfix = false;
-    if (clang_getCursorKind(c) != CXCursor_UnaryOperator)
-        return false;
     CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
     CXCursor sub = elc_child(c, 0);
     CXFile uf, sf;
@@ -1177,12 +1171,37 @@ bool elc_unary_operator(CXCursor c, char *op, size_t n, bool *postfix)
             }
             if (toks)
                 clang_disposeTokens(tu, toks, nt);
-            if (found)
-                return true;
+            return found;
         }
     }
+    return false;
+}
+
+bool elc_unary_operator(CXCursor c, char *op, size_t n, bool *postfix)
+{
+    if (postfix)
+        *postfix = false;
+    if (clang_getCursorKind(c) != CXCursor_UnaryOperator)
+        return false;
+    if (unary_in_file(c, op, n, postfix))
+        return true;
     op_sets sets = {NULL, -1, prefix_ops, postfix_ops};
     return op_from_macro(c, &sets, op, n, postfix);
+}
+
+const char *elc_operator_macro(CXCursor c, char *buf, size_t n)
+{
+    char op[8];
+    bool post = false;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
+        if (binary_in_file(c, k == CXCursor_CompoundAssignOperator, op, sizeof op))
+            return NULL;
+    } else if (k != CXCursor_UnaryOperator || unary_in_file(c, op, sizeof op, &post)) {
+        return NULL;
+    }
+    CXCursor exp = elc_macro_expansion_of(c);
+    return clang_Cursor_isNull(exp) ? NULL : elc_spelling(exp, buf, n);
 }
 
 bool elc_is_arithmetic_op(const char *op)

@@ -98,10 +98,6 @@ el_file_stamp elc_file_stamp(CXFile f);
  * this thread (below; the engine does so for the TU it walks), else by
  * asking libclang, which searches from the top of the TU each time. */
 bool elc_in_macro(CXCursor c);
-/* The name of the macro whose body (not an argument) c is written in, the
- * outermost one expanded where c is, into buf; NULL when c is written in
- * the file or in a macro argument there. */
-const char *elc_written_in_macro(CXCursor c, char *buf, size_t n);
 /* The expansion of the macro whose use is at c's expansion location (the
  * macro that wrote c), or a null cursor. */
 CXCursor elc_macro_expansion_of(CXCursor c);
@@ -181,6 +177,11 @@ bool elc_binary_operator(CXCursor c, char *op, size_t n);
 /* The operator of a CXCursor_UnaryOperator ("-", "!", "~", "*", "&",
  * "++", "--", "+"); *postfix for x++ / x--. */
 bool elc_unary_operator(CXCursor c, char *op, size_t n, bool *postfix);
+/* The name of the macro whose body an operator (binary or unary) c has
+ * is written in -- the outermost one expanded where c is, at whose use
+ * findings are reported -- into buf; NULL when the file has the operator
+ * (a macro argument's text included). */
+const char *elc_operator_macro(CXCursor c, char *buf, size_t n);
 /* + - * / % (the arithmetic binary operators). */
 bool elc_is_arithmetic_op(const char *op);
 /* The compound assignments: += -= *= /= %= <<= >>= &= ^= |=. */

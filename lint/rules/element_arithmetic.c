@@ -121,8 +121,11 @@ static void judge(el_ctx *ctx, const sf_func *f, CXCursor c)
     if (!left && !right)
         return;
     const char *from = left ? left : right;
-    char op[8], use[160];
+    char op[8], use[160], macro[128], in[160] = "";
     bool integer = elc_type_is_integer(type);
+    /* reported at the macro's use, where the operator is not written */
+    if (elc_operator_macro(c, macro, sizeof macro))
+        snprintf(in, sizeof in, " in macro '%s'", macro);
 
     if (kind == CXCursor_UnaryOperator) {
         bool post = false;
@@ -132,8 +135,8 @@ static void judge(el_ctx *ctx, const sf_func *f, CXCursor c)
             snprintf(op, sizeof op, "neg");
         else if (strcmp(op, "++") != 0 && strcmp(op, "--") != 0)
             return;
-        el_report(ctx, c, "'%s' on an element of tensor storage (from %s)%s",
-                  strcmp(op, "neg") == 0 ? "-" : op, from,
+        el_report(ctx, c, "'%s'%s on an element of tensor storage (from %s)%s",
+                  strcmp(op, "neg") == 0 ? "-" : op, in, from,
                   advice(ctx, op, integer, false, false, use, sizeof use));
         return;
     }
@@ -155,16 +158,16 @@ static void judge(el_ctx *ctx, const sf_func *f, CXCursor c)
             return;
         bool accumulates = !left && clang_getCursorKind(sf_strip(k[0], false)) == CXCursor_DeclRefExpr;
         if (accumulates && (op[0] == '+' || op[0] == '*'))
-            el_report(ctx, c, "'%s=' accumulates elements of tensor storage (from %s) on the host%s",
-                      op, from, advice(ctx, op, integer, false, true, use, sizeof use));
+            el_report(ctx, c, "'%s='%s accumulates elements of tensor storage (from %s) on the host%s",
+                      op, in, from, advice(ctx, op, integer, false, true, use, sizeof use));
         else
-            el_report(ctx, c, "'%s=' on an element of tensor storage (from %s)%s", op, from,
+            el_report(ctx, c, "'%s='%s on an element of tensor storage (from %s)%s", op, in, from,
                       advice(ctx, op, integer, !(left && right), false, use, sizeof use));
         return;
     }
     if (!elc_is_arithmetic_op(op))
         return;
-    el_report(ctx, c, "'%s' on an element of tensor storage (from %s)%s", op, from,
+    el_report(ctx, c, "'%s'%s on an element of tensor storage (from %s)%s", op, in, from,
               advice(ctx, op, integer, !(left && right), false, use, sizeof use));
 }
 

@@ -97,7 +97,7 @@ static void on_binary(el_ctx *ctx, void *state, CXCursor c)
     if (sf_suggest_operator(ctx, "/", false, false, use, sizeof use))
         snprintf(on_tensors, sizeof on_tensors, ", or use %s on tensors", use);
     /* reported at the macro's use, where no `/` is written */
-    if (elc_written_in_macro(c, macro, sizeof macro))
+    if (elc_operator_macro(c, macro, sizeof macro))
         snprintf(in_macro, sizeof in_macro, " in macro '%s'", macro);
     el_report(ctx, c, "integer division (%s)%s converted to %s: the fraction is lost before the "
               "conversion; convert an operand first ((%s)a / b)%s", fs, in_macro, ts, ts, on_tensors);

@@ -145,6 +145,40 @@ static void test_binary_operators(void **state)
     check_binary("#define PASTE(a, b) (a##b - a + 1)\nint f(int xy, int x) { return PASTE(x, y); }", "? ?");
 }
 
+/* The macro whose body holds each operator ("-" when the file has it),
+ * in tree preorder. */
+static void check_operator_macros(const char *code, const char *want)
+{
+    parsed p = parse(code);
+    collect all = find2(&p, CXCursor_BinaryOperator, CXCursor_CompoundAssignOperator);
+    collect un = find(&p, CXCursor_UnaryOperator);
+    char got[256] = "";
+    for (unsigned i = 0; i < all.n + un.n; i++) {
+        char name[32];
+        const char *m = elc_operator_macro(i < all.n ? all.found[i] : un.found[i - all.n], name,
+                                           sizeof name);
+        strncat(got, got[0] ? " " : "", sizeof got - strlen(got) - 1);
+        strncat(got, m ? m : "-", sizeof got - strlen(got) - 1);
+    }
+    if (strcmp(got, want) != 0) {
+        print_error("code: %s\ngot:  [%s]\nwant: [%s]\n", code, got, want);
+        fail();
+    }
+    dispose(&p);
+}
+
+static void test_operator_macro(void **state)
+{
+    (void)state;
+    /* binary ones first, then unary ones */
+    check_operator_macros("#define HALF(a) ((a) / 2)\n#define ID(x) (x)\n"
+                          "int f(int x, int y) { return HALF(x) + ID(x * y); }", "- HALF -");
+    /* the left operand from an argument, the operator in the body */
+    check_operator_macros("#define ACC(s, v) s += (v)\nvoid f(int a, int b) { ACC(a, b); }", "ACC");
+    check_operator_macros("#define NEG(v) (-(v))\nint f(int a) { return NEG(a) + -a; }", "- NEG -");
+    check_operator_macros("#define OP +\nint f(int a, int b) { return a OP b; }", "-");
+}
+
 /* A long chain a + a + ... : every operator found, in linear time. */
 static void test_long_chain(void **state)
 {
@@ -565,6 +599,7 @@ int main(void)
         cmocka_unit_test(test_binary_operators),
         cmocka_unit_test(test_long_chain),
         cmocka_unit_test(test_unary_operators),
+        cmocka_unit_test(test_operator_macro),
         cmocka_unit_test(test_callee),
         cmocka_unit_test(test_locations_and_tree),
         cmocka_unit_test(test_macro_spans),
