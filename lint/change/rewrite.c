@@ -659,8 +659,10 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
             snprintf(out->why, sizeof out->why, "%s: rewrite this use by hand", mwhy);
             return false;
         }
-        f1 = f2 = f;
-        cb = nb;
+        if (in_arg) { /* its start and end: checked in the text below */
+            f1 = f2 = f;
+            cb = nb;
+        }
     }
     if (f && (in_arg || !elc_in_macro(ref)) && in_backend_code(rw, call, f)) {
         snprintf(out->why, sizeof out->why, "%s is used in backend code that has not moved yet",
