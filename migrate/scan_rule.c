@@ -416,6 +416,8 @@ static bool written_by_macro(el_ctx *ctx, CXCursor c, const char *name, char *ma
     while (t && e < size && el_text_ident_char(t[e]))
         e++;
     snprintf(macro, mn, "%.*s", t ? (int)(e - off) : 0, t ? t + off : "");
+    if (t && el_text_spells_split(t, size, off, name))
+        return false; /* the name, over two lines */
     return !t || e - off != n || strncmp(t + off, name, n) != 0;
 }
 

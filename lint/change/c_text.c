@@ -26,6 +26,32 @@ bool el_text_ident_at(const char *t, size_t n, size_t i, size_t *e)
     return true;
 }
 
+/* Past a line continuation (backslash, newline) at t[i], or i. */
+static size_t past_continuation(const char *t, size_t n, size_t i)
+{
+    if (i < n && t[i] == '\\') {
+        if (i + 1 < n && t[i + 1] == '\n')
+            return i + 2;
+        if (i + 2 < n && t[i + 1] == '\r' && t[i + 2] == '\n')
+            return i + 3;
+    }
+    return i;
+}
+
+bool el_text_spells_split(const char *t, size_t n, size_t i, const char *name)
+{
+    bool split = false;
+    for (const char *c = name; *c; c++) {
+        size_t j = past_continuation(t, n, i);
+        split |= j != i;
+        i = j;
+        if (i >= n || t[i] != *c)
+            return false;
+        i++;
+    }
+    return split && !(i < n && el_text_ident_char(t[i]));
+}
+
 size_t el_text_skip_lexeme(const char *t, size_t n, size_t i)
 {
     if (t[i] == '/' && i + 1 < n && t[i + 1] == '*') {

@@ -15,6 +15,10 @@ bool el_text_ident_char(char c);
  * its end in *e. */
 bool el_text_ident_at(const char *t, size_t n, size_t i, size_t *e);
 
+/* Does t[i..] spell name with a line continuation inside it (`eh_ref_\`,
+ * newline, `abs`)?  The preprocessor joins the lines: one name. */
+bool el_text_spells_split(const char *t, size_t n, size_t i, const char *name);
+
 /* Past a comment or literal at t[i] (i itself when there is none). */
 size_t el_text_skip_lexeme(const char *t, size_t n, size_t i);
 

@@ -674,6 +674,8 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
         return not_written_out(out, name, BY_MACRO);
     size_t size = 0;
     const char *t = clang_getFileContents(rw->tu, f, &size);
+    if (t && nb < size && el_text_spells_split(t, size, nb, name))
+        return not_written_out(out, name, "a line continuation splits its name");
     if (!t || (!in_arg && ce > size) || nb + len > size || strncmp(t + nb, name, len) != 0)
         return not_written_out(out, name, BY_MACRO);
     /* text before the name is a qualifier (C++'s ::f, ns::f) unless it

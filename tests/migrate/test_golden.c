@@ -584,8 +584,10 @@ CASE(shared_static)
  *                   rewritten, another inside a macro: it is not listed
  *                   as "now unused, delete"; a call whose parenthesis a
  *                   macro supplies, or whose callee is in parentheses, is
- *                   listed as not written out, one through `*` as not a
- *                   plain name (none as "in backend code")
+ *                   listed as not written out, as is one whose name a
+ *                   line continuation splits (not as "named inside
+ *                   macro eh_ref_"), one through `*` as not a plain name
+ *                   (none as "in backend code")
  *   macro_argument  calls written whole in a macro's argument: renamed
  *                   there when the macro puts the argument in once, as it
  *                   is (CHECK, a variadic TRY, a call over two lines);
