@@ -14,7 +14,7 @@ struct el_macro_args {
     CXTranslationUnit tu;
     bool read;
     bool whole;               /* the TU has every macro (no precompiled prefix) */
-    el_strmap function_like;  /* name -> 1 */
+    el_strmap macros;         /* name -> 1 object-like, 2 function-like */
 };
 
 el_macro_args *el_macro_args_new(CXTranslationUnit tu)
@@ -28,7 +28,7 @@ el_macro_args *el_macro_args_new(CXTranslationUnit tu)
 void el_macro_args_free(el_macro_args *m)
 {
     if (m)
-        el_strmap_free(&m->function_like);
+        el_strmap_free(&m->macros);
     free(m);
 }
 
@@ -36,13 +36,14 @@ static bool note_macro(CXCursor c, enum CXCursorKind kind, void *d)
 {
     el_macro_args *m = d;
     char name[128];
-    if (kind == CXCursor_MacroDefinition && clang_Cursor_isMacroFunctionLike(c))
-        el_strmap_put(&m->function_like, elc_spelling(c, name, sizeof name), (void *)1);
+    if (kind == CXCursor_MacroDefinition)
+        el_strmap_put(&m->macros, elc_spelling(c, name, sizeof name),
+                      (void *)(uintptr_t)(clang_Cursor_isMacroFunctionLike(c) ? 2 : 1));
     return true;
 }
 
-/* Every function-like macro the TU defines (a system header's too: an
- * assert-like macro stringizes what it is given). */
+/* Every macro the TU defines (a system header's too: an assert-like
+ * macro stringizes what it is given). */
 static bool read_macros(el_macro_args *m)
 {
     if (!m->read) {
@@ -95,8 +96,9 @@ static int argument_at(const toks *u, unsigned at, unsigned *b, unsigned *e)
     int depth = 0, k = 0;
     unsigned first = 2;
     for (unsigned i = 1; i < u->n; i++) {
-        bool open = is(u, i, "(") || is(u, i, "[") || is(u, i, "{");
-        bool close = is(u, i, ")") || is(u, i, "]") || is(u, i, "}");
+        /* (only parentheses group a macro's arguments: DECL({ a, b }) has
+         * two, `{ a` and `b }`) */
+        bool open = is(u, i, "("), close = is(u, i, ")");
         depth += open ? 1 : close ? -1 : 0;
         if ((depth == 1 && is(u, i, ",")) || (depth == 0 && close)) {
             if (i > first) {
@@ -114,10 +116,37 @@ static int argument_at(const toks *u, unsigned at, unsigned *b, unsigned *e)
     return -1;
 }
 
+typedef struct params {
+    char name[32][64];
+    unsigned n;
+} params;
+
+static bool is_param(const params *ps, const char *s)
+{
+    for (unsigned i = 0; i < ps->n; i++)
+        if (strcmp(ps->name[i], s) == 0)
+            return true;
+    return false;
+}
+
+/* Can token i, right before a `(` or before the argument, make a macro
+ * call of what follows: a macro's name, a parameter (the use may give a
+ * macro's name: APPLY(m, x) m(x)), or a `)` (PICK(1)(x), a macro naming
+ * a macro)?  Its text into s. */
+static bool may_call_macro(el_macro_args *m, const toks *d, unsigned i, const params *ps, char *s,
+                           size_t sn)
+{
+    text_of(d, i, s, sn);
+    if (strcmp(s, ")") == 0)
+        return true;
+    return clang_getTokenKind(d->v[i]) == CXToken_Identifier &&
+           (is_param(ps, s) || el_strmap_get(&m->macros, s));
+}
+
 /* Why the body (tokens d from `first`) does not put parameter p in once
- * as it is, or "" when it does. */
+ * as it is, or "" when it does.  paren: the argument starts with `(`. */
 static void check_use(el_macro_args *m, const toks *d, unsigned first, const char *macro,
-                      const char *p, char *why, size_t wn)
+                      const params *ps, const char *p, bool paren, char *why, size_t wn)
 {
     unsigned uses = 0, at = 0;
     bool stringized = false, pasted = false;
@@ -137,17 +166,24 @@ static void check_use(el_macro_args *m, const toks *d, unsigned first, const cha
         snprintf(why, wn, "macro %s pastes its argument %s to other tokens (##)", macro, p);
     else if (uses != 1)
         snprintf(why, wn, "macro %s puts its argument %s in %u times", macro, p, uses);
+    else if (paren && at > first && may_call_macro(m, d, at - 1, ps, s, sizeof s))
+        snprintf(why, wn, "macro %s puts its argument %s, which starts with '(', right after "
+                          "'%s', which can make a macro call of it", macro, p, s);
     if (why[0])
         return;
-    /* passed to a macro: `NAME( ... p ... )` around it */
+    /* the parentheses around it: a macro's call passes it on */
     int depth = 0;
     for (unsigned i = at; i-- > first;) {
-        if (is(d, i, ")") || is(d, i, "]") || is(d, i, "}"))
+        if (is(d, i, ")"))
             depth++;
-        else if ((is(d, i, "(") || is(d, i, "[") || is(d, i, "{")) && depth-- == 0 && i > first &&
-                 clang_getTokenKind(d->v[i - 1]) == CXToken_Identifier &&
-                 el_strmap_get(&m->function_like, text_of(d, i - 1, s, sizeof s))) {
-            snprintf(why, wn, "macro %s passes its argument %s on to macro %s", macro, p, s);
+        else if (is(d, i, "(") && depth-- == 0 && i > first &&
+                 may_call_macro(m, d, i - 1, ps, s, sizeof s)) {
+            if (strcmp(s, ")") == 0)
+                snprintf(why, wn, "macro %s passes its argument %s on to a callee other tokens "
+                                  "make ('...)(%s)'), which can be a macro", macro, p, p);
+            else
+                snprintf(why, wn, "macro %s passes its argument %s on to '%s', which can be a "
+                                  "macro", macro, p, s);
             return;
         }
         if (depth < 0)
@@ -185,27 +221,30 @@ bool el_macro_argument_of(el_macro_args *m, CXCursor ref, CXFile *file, unsigned
     clang_tokenize(m->tu, clang_getCursorExtent(exp), &u.v, &u.n);
     clang_tokenize(m->tu, clang_getCursorExtent(def), &d.v, &d.n);
     int k = argument_at(&u, so, arg_b, arg_e);
-    /* the parameter it is given to: the k-th, or __VA_ARGS__ */
-    char p[128] = "", s[128];
-    unsigned i = 2, n_params = 0;
+    /* the parameters; the one it is given to: the k-th, or __VA_ARGS__ */
+    params ps = {0};
+    char p[64] = "", s[64];
+    unsigned i = 2;
     for (; k >= 0 && i < d.n && !is(&d, i, ")"); i++) {
         text_of(&d, i, s, sizeof s);
         if (strcmp(s, ",") == 0)
             continue;
-        if ((int)n_params++ == k || strcmp(s, "...") == 0)
-            snprintf(p, sizeof p, "%s", strcmp(s, "...") == 0 ? "__VA_ARGS__" : s);
-        if (strcmp(s, "...") == 0 || (int)n_params > k)
-            break;
+        if (strcmp(s, "...") == 0)
+            snprintf(s, sizeof s, "__VA_ARGS__");
+        if (ps.n < 32)
+            snprintf(ps.name[ps.n++], sizeof ps.name[0], "%s", s);
+        if (!p[0] && ((int)ps.n - 1 == k || strcmp(s, "__VA_ARGS__") == 0))
+            snprintf(p, sizeof p, "%s", s);
     }
-    while (i < d.n && !is(&d, i, ")"))
-        i++;
     bool ok = k >= 0 && p[0];
     if (ok && !read_macros(m)) {
         snprintf(why, wn, "the macros of this file's first system headers were not read");
         ok = false;
     }
     if (ok) {
-        check_use(m, &d, i + 1, macro, p, why, wn);
+        size_t size = 0;
+        const char *t = clang_getFileContents(m->tu, sf, &size);
+        check_use(m, &d, i + 1, macro, &ps, p, t && *arg_b < size && t[*arg_b] == '(', why, wn);
         ok = !why[0];
     }
     toks_free(&u);

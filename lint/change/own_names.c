@@ -60,16 +60,33 @@ static bool decoration(const char *t, size_t b, size_t e)
     return false;
 }
 
-/* Is the identifier at t[i] the name in `(*NAME)`, blanks allowed? */
-static bool after_paren_star(const char *t, size_t i)
+static bool blank(char c)
 {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Is the identifier [i, e) the name in `(*NAME)`, blanks allowed, and
+ * that a declarator's (a parameter list, an array's size or the end
+ * follows: `float (*f)(float)`), not an operand's (`__typeof__(*f) g`,
+ * `sizeof (*p)`)? */
+static bool paren_star_name(const char *t, size_t n, size_t i, size_t e)
+{
+    while (e < n && blank(t[e]))
+        e++;
+    if (e >= n || t[e] != ')')
+        return false;
+    e++;
+    while (e < n && blank(t[e]))
+        e++;
+    if (e < n && !strchr("([;,)", t[e]))
+        return false;
     size_t p = i;
-    while (p > 0 && strchr(" \t\r\n", t[p - 1]))
+    while (p > 0 && blank(t[p - 1]))
         p--;
     if (p == 0 || t[p - 1] != '*')
         return false;
     p--;
-    while (p > 0 && strchr(" \t\r\n", t[p - 1]))
+    while (p > 0 && blank(t[p - 1]))
         p--;
     return p > 0 && t[p - 1] == '(';
 }
@@ -174,7 +191,7 @@ static size_t scan_typedef(el_own_names *o, size_t i)
                 body = true;
                 continue;
             }
-            if (depth <= 1 && !fp_e && after_paren_star(t, i)) {
+            if (depth <= 1 && !fp_e && paren_star_name(t, n, i, e)) {
                 fp_b = i;
                 fp_e = e;
             }

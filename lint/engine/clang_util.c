@@ -824,8 +824,8 @@ static void body_free(body *b)
 }
 
 /* What the use (expansion exp) gives each parameter: its arguments,
- * split at the commas outside brackets; the last of a variadic macro's
- * takes the rest. */
+ * split at the commas outside parentheses; the last of a variadic
+ * macro's takes the rest. */
 static void read_arguments(CXTranslationUnit tu, CXCursor exp, bool variadic, body *b)
 {
     CXToken *toks = NULL;
@@ -835,8 +835,8 @@ static void read_arguments(CXTranslationUnit tu, CXCursor exp, bool variadic, bo
     for (unsigned i = 1; i < nt && p < b->n_params; i++) {
         char s[32];
         elc_string(clang_getTokenSpelling(tu, toks[i]), s, sizeof s);
-        bool open = strcmp(s, "(") == 0 || strcmp(s, "[") == 0 || strcmp(s, "{") == 0;
-        bool close = strcmp(s, ")") == 0 || strcmp(s, "]") == 0 || strcmp(s, "}") == 0;
+        /* (only parentheses group a macro's arguments) */
+        bool open = strcmp(s, "(") == 0, close = strcmp(s, ")") == 0;
         if (open && depth++ == 0)
             continue; /* the use's ( */
         if (close && --depth == 0)
