@@ -112,7 +112,7 @@ bool sf_binary_operator(CXCursor c, char *op, size_t n)
     if (sf_children(c, k, 2) == 2 &&
         tokens_between(clang_Cursor_getTranslationUnit(c), clang_getRangeEnd(clang_getCursorExtent(k[0])),
                        clang_getRangeStart(clang_getCursorExtent(k[1])), tok, 1, &count) &&
-        count == 1) {
+        count == 1 && strcmp(tok[0], ",") != 0) { /* (a comma may be a macro use's: DIV(i, k)) */
         for (const char *const *o = binary_ops; *o; o++) {
             if (strcmp(*o, tok[0]) == 0) {
                 snprintf(op, n, "%s", tok[0]);

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "strmap.h"
+
 /* libclang's own stack for a parse thread (CIndex.cpp: 8 MiB) */
 #define LIBCLANG_PARSE_STACK (8u << 20)
 
@@ -87,8 +89,12 @@ typedef struct span {
     CXCursor cursor;           /* the MacroExpansion */
 } span;
 
+typedef struct macro_table macro_table;
+static void macro_table_free(macro_table *t);
+
 struct elc_macro_spans {
     CXTranslationUnit tu;
+    macro_table *macros;       /* read the first time a body needs them */
     bool loaded;               /* every file's spans (one walk of their own) */
     bool fed_done;             /* the spans of the files in fed (the engine's walk) */
     bool sorted;
@@ -111,6 +117,7 @@ void elc_macro_spans_free(elc_macro_spans *m)
     if (m) {
         free(m->v);
         free(m->fed);
+        macro_table_free(m->macros);
     }
     free(m);
 }
@@ -595,9 +602,8 @@ typedef struct op_sets {
 #define PARAMS_MAX 32
 
 typedef struct argument {
-    bool single;                /* one token, text and kind below */
-    char text[32];
-    CXTokenKind kind;
+    unsigned b, e;              /* its text in the use's file, [b, e) */
+    bool seen;                  /* the use gives it */
 } argument;
 
 typedef struct body {
@@ -607,6 +613,7 @@ typedef struct body {
     unsigned char *param;       /* the parameter a token names, from 1 (0: none) */
     unsigned n_params;
     bool variadic;              /* the last parameter is __VA_ARGS__ */
+    CXFile file;                /* the use's */
     argument args[PARAMS_MAX];  /* what the use gives each parameter */
 } body;
 
@@ -643,7 +650,7 @@ static int binary_strength(const char *op)
 {
     static const char *const levels[] = {",", "", "||", "&&", "|", "^", "&", "== !=",
                                          "< > <= >=", "<< >>", "+ -", "* / %"};
-    if (is_assign(op))
+    if (strcmp(op, "=") == 0 || is_assign(op))
         return 2;
     for (size_t l = 0; l < sizeof levels / sizeof *levels; l++) {
         const char *at = strstr(levels[l], op);
@@ -745,21 +752,32 @@ static long match_unary(const body *b, CXCursor e, long i, unsigned depth)
  * when they are not there. */
 static long match_tree(const body *b, CXCursor e, long i, unsigned depth);
 
-/* Whether token i is a parameter whose argument can be expression e. */
-static bool argument_fits(const body *b, long i, CXCursor e)
+/* The argument of the use whose text holds expression e (where the file
+ * has it: libclang 14's spelling location), from 1; 0 for one the body
+ * wrote. */
+static unsigned argument_of(const body *b, CXCursor e)
 {
-    if (!b->param[i])
-        return false;
-    const argument *a = &b->args[b->param[i] - 1];
-    if (!a->single)
-        return true;
-    CXCursor x = elc_strip(e);
-    enum CXCursorKind k = clang_getCursorKind(x);
-    if (k == CXCursor_DeclRefExpr) {
-        char name[32];
-        return a->kind == CXToken_Identifier && strcmp(elc_spelling(x, name, sizeof name), a->text) == 0;
-    }
-    return a->kind == CXToken_Identifier || (is_literal_kind(k) && a->kind == CXToken_Literal);
+    CXSourceRange r = clang_getCursorExtent(e);
+    CXFile f = NULL, g = NULL;
+    unsigned from = 0, to = 0;
+    clang_getSpellingLocation(clang_getRangeStart(r), &f, NULL, NULL, &from);
+    clang_getSpellingLocation(clang_getRangeEnd(r), &g, NULL, NULL, &to);
+    if (!f || !g || !b->file || !clang_File_isEqual(f, b->file) || !clang_File_isEqual(g, f))
+        return 0;
+    /* (first and last token both there: x + 1 in a body, x an argument,
+     * is the body's) */
+    for (unsigned p = 0; p < b->n_params; p++)
+        if (b->args[p].seen && b->args[p].b <= from && from < b->args[p].e &&
+            b->args[p].b < to && to <= b->args[p].e)
+            return p + 1;
+    return 0;
+}
+
+/* Can token i stand for all of expression e: a parameter whose argument
+ * e is? */
+static bool stands_for(const body *b, long i, CXCursor e)
+{
+    return b->param[i] && argument_of(b, e) == b->param[i];
 }
 
 static long match(const body *b, CXCursor e, long i, unsigned depth)
@@ -767,14 +785,14 @@ static long match(const body *b, CXCursor e, long i, unsigned depth)
     if (depth > 64 || i < 0 || (unsigned long)i >= b->n)
         return -1;
     long j = match_tree(b, e, i, depth);
-    return j < 0 && argument_fits(b, i, e) ? i + 1 : j; /* else an argument stands there */
+    return j < 0 && stands_for(b, i, e) ? i + 1 : j;
 }
 
 static long match_tree(const body *b, CXCursor e, long i, unsigned depth)
 {
     enum CXCursorKind k = clang_getCursorKind(e);
     if (is_literal_kind(k))
-        return b->kind[i] == CXToken_Literal || b->kind[i] == CXToken_Identifier ? i + 1 : -1;
+        return b->kind[i] == CXToken_Literal ? i + 1 : -1;
     switch (k) {
     case CXCursor_DeclRefExpr:
         return names(b, i, e) ? i + 1 : -1;
@@ -805,7 +823,7 @@ static long match_tree(const body *b, CXCursor e, long i, unsigned depth)
         long j = elc_child_count(e) == 1 ? match_child(b, e, 0, i, depth) : -1;
         if (j < 0 || !(tok_is(b, j, ".") || tok_is(b, j, "->")) || (unsigned long)j + 1 >= b->n)
             return -1;
-        return argument_fits(b, j + 1, e) || names(b, j + 1, e) ? j + 2 : -1;
+        return stands_for(b, j + 1, e) || names(b, j + 1, e) ? j + 2 : -1;
     }
     case CXCursor_ConditionalOperator: {
         long j = expect(b, match_child(b, e, 0, i, depth), "?");
@@ -823,50 +841,171 @@ static void body_free(body *b)
     free(b->param);
 }
 
-/* What the use (expansion exp) gives each parameter: its arguments,
- * split at the commas outside parentheses; the last of a variadic
- * macro's takes the rest. */
-static void read_arguments(CXTranslationUnit tu, CXCursor exp, bool variadic, body *b)
+/* The arguments of the use exp (its tokens), split at the commas outside
+ * parentheses (only parentheses group them): each one's text [b, e) in
+ * the file, at most max.  Their count; *file: the use's file. */
+static unsigned use_arguments(CXTranslationUnit tu, CXCursor exp, argument *args, unsigned max,
+                              CXFile *file)
 {
     CXToken *toks = NULL;
-    unsigned nt = 0, p = 0, count = 0;
+    unsigned nt = 0, p = 0;
     clang_tokenize(tu, clang_getCursorExtent(exp), &toks, &nt);
     int depth = 0;
-    for (unsigned i = 1; i < nt && p < b->n_params; i++) {
-        char s[32];
+    if (file)
+        *file = NULL;
+    for (unsigned i = 1; i < nt && p < max; i++) {
+        char s[4];
         elc_string(clang_getTokenSpelling(tu, toks[i]), s, sizeof s);
-        /* (only parentheses group a macro's arguments) */
         bool open = strcmp(s, "(") == 0, close = strcmp(s, ")") == 0;
         if (open && depth++ == 0)
             continue; /* the use's ( */
-        if (close && --depth == 0)
+        if (close && --depth == 0) {
+            p += args[p].seen;
             break;    /* its ) */
-        if (depth == 1 && strcmp(s, ",") == 0 && !(variadic && p + 1 == b->n_params)) {
+        }
+        if (depth == 1 && strcmp(s, ",") == 0) {
             p++;
-            count = 0;
             continue;
         }
-        argument *a = &b->args[p];
-        a->single = ++count == 1;
-        memcpy(a->text, s, sizeof s);
-        a->kind = clang_getTokenKind(toks[i]);
+        CXSourceRange r = clang_getTokenExtent(tu, toks[i]);
+        unsigned tb = 0, te = 0;
+        CXFile f = NULL;
+        clang_getSpellingLocation(clang_getRangeStart(r), &f, NULL, NULL, &tb);
+        clang_getSpellingLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &te);
+        if (file && !*file)
+            *file = f;
+        argument *a = &args[p];
+        if (!a->seen)
+            a->b = tb;
+        a->e = te;
+        a->seen = true;
     }
     if (toks)
         clang_disposeTokens(tu, toks, nt);
+    return p;
 }
 
-/* The replacement list's tokens, its parameters marked, and what the use
- * exp gives them; false for a body too long, or one that pastes or
- * stringizes (its tokens are not the expansion's). */
-static bool read_body(CXTranslationUnit tu, CXCursor def, CXCursor exp, body *b)
+/* What the use exp gives each parameter; the variadic one takes the
+ * arguments left. */
+static void read_arguments(CXTranslationUnit tu, CXCursor exp, body *b)
 {
-    memset(b, 0, sizeof *b);
+    argument raw[PARAMS_MAX * 2];
+    memset(raw, 0, sizeof raw);
+    unsigned n = use_arguments(tu, exp, raw, PARAMS_MAX * 2, &b->file);
+    for (unsigned k = 0; k < n; k++) {
+        unsigned p = b->variadic && k >= b->n_params ? b->n_params - 1 : k;
+        if (p >= b->n_params || !raw[k].seen)
+            continue;
+        if (!b->args[p].seen)
+            b->args[p].b = raw[k].b;
+        b->args[p].e = raw[k].e;
+        b->args[p].seen = true;
+    }
+}
+
+/* ---- the TU's macros, by name: a body that uses another is read with
+ * the other's expansion in place */
+
+enum { NOT_MACRO, IS_MACRO, MACROS_UNKNOWN };
+
+struct macro_table {
+    bool whole;                /* every macro was read (no precompiled prefix) */
+    el_strmap index;           /* name -> index + 1 in defs */
+    CXCursor *defs;
+    size_t n, cap;
+};
+
+static void macro_table_free(macro_table *t)
+{
+    if (!t)
+        return;
+    el_strmap_free(&t->index);
+    free(t->defs);
+    free(t);
+}
+
+static bool note_definition(CXCursor c, enum CXCursorKind kind, void *d)
+{
+    macro_table *t = d;
+    if (kind != CXCursor_MacroDefinition)
+        return true;
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 1024;
+        CXCursor *v = realloc(t->defs, cap * sizeof *v);
+        if (!v) {
+            t->whole = false; /* then none are known */
+            return false;
+        }
+        t->defs = v;
+        t->cap = cap;
+    }
+    char name[128];
+    t->defs[t->n++] = c;
+    el_strmap_put(&t->index, elc_spelling(c, name, sizeof name), (void *)(uintptr_t)t->n);
+    return true;
+}
+
+static macro_table *macro_table_read(CXTranslationUnit tu)
+{
+    macro_table *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->whole = elc_tu_whole(tu); /* (a prefix's macros are not visited) */
+    if (t->whole)
+        elc_visit_preprocessing(tu, note_definition, t);
+    return t;
+}
+
+/* Is name a macro (*def: its definition)? */
+static int macro_kind(macro_table *t, const char *name, CXCursor *def)
+{
+    if (!t || !t->whole)
+        return MACROS_UNKNOWN;
+    uintptr_t k = (uintptr_t)el_strmap_get(&t->index, name);
+    if (!k)
+        return NOT_MACRO;
+    *def = t->defs[k - 1];
+    return IS_MACRO;
+}
+
+/* A token of a body as expanded: other macros' bodies put in place. */
+typedef struct xtok {
+    char text[32];
+    CXTokenKind kind;
+    unsigned char param;        /* the outer macro's parameter it names, from 1 */
+} xtok;
+
+typedef struct xbuf {
+    xtok *v;
+    unsigned n, cap;
+} xbuf;
+
+static bool xput(xbuf *x, const xtok *t)
+{
+    if (x->n == x->cap) {
+        unsigned cap = x->cap ? x->cap * 2 : 64;
+        if (cap > BODY_MAX * 4)
+            return false;
+        xtok *v = realloc(x->v, cap * sizeof *v);
+        if (!v)
+            return false;
+        x->v = v;
+        x->cap = cap;
+    }
+    x->v[x->n++] = *t;
+    return true;
+}
+
+/* A macro definition's replacement list into *out, and its parameter
+ * names; false for one that pastes or stringizes. */
+static bool def_tokens(CXTranslationUnit tu, CXCursor def, xbuf *out, char params[][32],
+                       unsigned *n_params, bool *variadic)
+{
     CXToken *toks = NULL;
-    unsigned nt = 0;
+    unsigned nt = 0, i = 1; /* after the macro's name */
     clang_tokenize(tu, clang_getCursorExtent(def), &toks, &nt);
-    char params[PARAMS_MAX][32];
-    unsigned i = 1; /* after the macro's name */
-    bool variadic = false;
+    *n_params = 0;
+    *variadic = false;
     if (clang_Cursor_isMacroFunctionLike(def)) {
         for (i = 2; i < nt; i++) {
             char s[32];
@@ -875,39 +1014,189 @@ static bool read_body(CXTranslationUnit tu, CXCursor def, CXCursor exp, body *b)
                 i++;
                 break;
             }
-            variadic = strcmp(s, "...") == 0;
-            if (variadic)
+            *variadic = strcmp(s, "...") == 0;
+            if (*variadic)
                 snprintf(s, sizeof s, "__VA_ARGS__");
-            if ((variadic || clang_getTokenKind(toks[i]) == CXToken_Identifier) &&
-                b->n_params < PARAMS_MAX)
-                memcpy(params[b->n_params++], s, sizeof s);
+            if ((*variadic || clang_getTokenKind(toks[i]) == CXToken_Identifier) &&
+                *n_params < PARAMS_MAX)
+                memcpy(params[(*n_params)++], s, sizeof s);
         }
-        b->variadic = variadic;
-        read_arguments(tu, exp, variadic, b);
     }
     bool ok = i <= nt && nt - i <= BODY_MAX;
+    for (unsigned k = i; ok && k < nt; k++) {
+        xtok t = {"", clang_getTokenKind(toks[k]), 0};
+        elc_string(clang_getTokenSpelling(tu, toks[k]), t.text, sizeof t.text);
+        ok = t.text[0] != '#' && xput(out, &t);
+        for (unsigned p = 0; ok && p < *n_params && t.kind == CXToken_Identifier; p++)
+            if (strcmp(params[p], t.text) == 0)
+                out->v[out->n - 1].param = (unsigned char)(p + 1);
+    }
+    if (toks)
+        clang_disposeTokens(tu, toks, nt);
+    return ok;
+}
+
+static bool expand_into(xbuf *out, CXTranslationUnit tu, macro_table *t, const xtok *in,
+                        unsigned n, unsigned depth);
+
+/* The call NAME ( args ) of function-like macro def at in[i] (in[i + 1]
+ * is its `(`) expanded into out: its body with each parameter replaced
+ * by the argument's tokens, then read again.  *next: past its `)`. */
+static bool expand_call(xbuf *out, CXTranslationUnit tu, macro_table *t, CXCursor def,
+                        const xtok *in, unsigned n, unsigned i, unsigned *next, unsigned depth)
+{
+    unsigned ab[PARAMS_MAX * 2], ae[PARAMS_MAX * 2], na = 0, k = i + 2;
+    int paren = 1;
+    ab[0] = k;
+    for (; k < n && paren > 0; k++) {
+        paren += !strcmp(in[k].text, "(") - !strcmp(in[k].text, ")");
+        if ((paren == 1 && !strcmp(in[k].text, ",")) || paren == 0) {
+            if (na + 1 >= PARAMS_MAX * 2)
+                return false;
+            ae[na++] = k;
+            ab[na] = k + 1;
+        }
+    }
+    if (paren != 0)
+        return false;
+    *next = k;
+    xbuf repl = {0}, sub = {0};
+    char params[PARAMS_MAX][32];
+    unsigned np = 0;
+    bool variadic = false, ok = def_tokens(tu, def, &repl, params, &np, &variadic);
+    for (unsigned b = 0; ok && b < repl.n; b++) {
+        unsigned p = repl.v[b].param;
+        if (!p) {
+            ok = xput(&sub, &repl.v[b]);
+            continue;
+        }
+        /* the argument(s) it stands for; __VA_ARGS__ takes those left */
+        unsigned from = p - 1, to = variadic && p == np ? na : p;
+        for (unsigned a = from; ok && a < to && a < na; a++) {
+            if (a > from) {
+                xtok comma = {",", CXToken_Punctuation, 0};
+                ok = xput(&sub, &comma);
+            }
+            for (unsigned x = ab[a]; ok && x < ae[a]; x++)
+                ok = xput(&sub, &in[x]);
+        }
+    }
+    ok = ok && expand_into(out, tu, t, sub.v, sub.n, depth + 1);
+    free(repl.v);
+    free(sub.v);
+    return ok;
+}
+
+/* in[0..n) into out with the macros it names expanded; false for a
+ * macro not known (a precompiled prefix's), an object-like one whose
+ * expansion a `(` follows (it may name a function-like one), or too
+ * deep. */
+static bool expand_into(xbuf *out, CXTranslationUnit tu, macro_table *t, const xtok *in,
+                        unsigned n, unsigned depth)
+{
+    if (depth > 8)
+        return false;
+    for (unsigned i = 0; i < n; i++) {
+        CXCursor def = clang_getNullCursor();
+        int mk = in[i].kind == CXToken_Identifier && !in[i].param
+                     ? macro_kind(t, in[i].text, &def)
+                     : NOT_MACRO;
+        bool call = i + 1 < n && !strcmp(in[i + 1].text, "(");
+        if (mk == NOT_MACRO) {
+            if (!xput(out, &in[i]))
+                return false;
+            continue;
+        }
+        if (mk != IS_MACRO)
+            return false;
+        if (clang_Cursor_isMacroFunctionLike(def)) {
+            if (!call || !expand_call(out, tu, t, def, in, n, i, &i, depth))
+                return false;
+            i--; /* (the loop steps past the `)`) */
+            continue;
+        }
+        if (call)
+            return false;
+        xbuf repl = {0};
+        char params[PARAMS_MAX][32];
+        unsigned np = 0;
+        bool variadic = false;
+        bool ok = def_tokens(tu, def, &repl, params, &np, &variadic) &&
+                  expand_into(out, tu, t, repl.v, repl.n, depth + 1);
+        free(repl.v);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+/* The replacement list's tokens with the other macros it uses expanded,
+ * its parameters marked, and what the use exp
+ * gives them; false for a body too long, one that pastes or stringizes
+ * (its tokens are not the expansion's), or one that uses a macro whose
+ * definition is not known. */
+static bool read_body(CXTranslationUnit tu, CXCursor def, CXCursor exp, macro_table *macros,
+                      body *b)
+{
+    memset(b, 0, sizeof *b);
+    xbuf raw = {0}, x = {0};
+    char params[PARAMS_MAX][32];
+    bool ok = def_tokens(tu, def, &raw, params, &b->n_params, &b->variadic);
+    if (ok && clang_Cursor_isMacroFunctionLike(def))
+        read_arguments(tu, exp, b);
+    ok = ok && expand_into(&x, tu, macros, raw.v, raw.n, 0);
+    free(raw.v);
     if (ok) {
-        b->n = nt - i;
+        b->n = x.n;
         b->text = calloc(b->n + 1, sizeof *b->text);
         b->kind = calloc(b->n + 1, sizeof *b->kind);
         b->param = calloc(b->n + 1, sizeof *b->param);
         ok = b->text && b->kind && b->param;
-        if (!ok)
-            b->n = 0;
     }
     for (unsigned k = 0; ok && k < b->n; k++) {
-        elc_string(clang_getTokenSpelling(tu, toks[i + k]), b->text[k], sizeof b->text[k]);
-        b->kind[k] = clang_getTokenKind(toks[i + k]);
-        ok = b->text[k][0] != '#';
-        for (unsigned p = 0; p < b->n_params && b->kind[k] == CXToken_Identifier; p++)
-            if (strcmp(params[p], b->text[k]) == 0)
-                b->param[k] = (unsigned char)(p + 1);
+        memcpy(b->text[k], x.v[k].text, sizeof b->text[k]);
+        b->kind[k] = x.v[k].kind;
+        b->param[k] = x.v[k].param;
     }
-    if (toks)
-        clang_disposeTokens(tu, toks, nt);
+    free(x.v);
     if (!ok)
         body_free(b);
     return ok;
+}
+
+/* Can every node of e that the body wrote be matched (the argument's are
+ * a parameter's): nodes of kinds match_tree reads? */
+static bool readable(const body *b, CXCursor e, unsigned depth)
+{
+    if (depth > 64)
+        return false;
+    if (argument_of(b, e))
+        return true;
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (is_literal_kind(k) || k == CXCursor_DeclRefExpr)
+        return true;
+    unsigned n = elc_child_count(e);
+    switch (k) {
+    case CXCursor_UnexposedExpr:
+        return n == 1 && readable(b, elc_child(e, 0), depth + 1);
+    case CXCursor_CStyleCastExpr:
+        return n > 0 && readable(b, elc_child(e, n - 1), depth + 1);
+    case CXCursor_MemberRefExpr:
+        return n == 1 && readable(b, elc_child(e, 0), depth + 1);
+    case CXCursor_ParenExpr:
+    case CXCursor_BinaryOperator:
+    case CXCursor_CompoundAssignOperator:
+    case CXCursor_UnaryOperator:
+    case CXCursor_CallExpr:
+    case CXCursor_ArraySubscriptExpr:
+    case CXCursor_ConditionalOperator:
+        for (unsigned i = 0; i < n; i++)
+            if (!readable(b, elc_child(e, i), depth + 1))
+                return false;
+        return n > 0;
+    default:
+        return false;
+    }
 }
 
 /* The operator agreed on so far: false once two matches differ. */
@@ -933,25 +1222,42 @@ static unsigned child_ends(const body *b, CXCursor e, unsigned k, long i, long e
     long t = match_tree(b, c, i, 1);
     if (t >= 0)
         ends[n++] = t;
-    if (t != i + 1 && argument_fits(b, i, c))
+    if (t != i + 1 && stands_for(b, i, c))
         ends[n++] = i + 1;
     return n;
 }
 
+static bool macro_body_op(CXTranslationUnit tu, CXCursor exp, const char *const *set, int compound,
+                          char *op, size_t n);
+
 /* The operator of e (a binary or unary operator written in the body of
  * the macro expansion exp uses), found by matching e from every token of
- * the body. */
+ * the body; when no match can be made (an operand the matcher does not
+ * read: sizeof), a body whose binary operators are all the same gives
+ * that one. */
 static bool macro_body_op_of(CXTranslationUnit tu, CXCursor exp, const op_sets *sets, CXCursor e,
                              char *op, size_t n, bool *postfix)
 {
     body b;
     CXCursor def = clang_getCursorReferenced(exp);
-    if (clang_getCursorKind(def) != CXCursor_MacroDefinition || !read_body(tu, def, exp, &b))
+    bool own_table = !active || active->tu != tu;
+    macro_table *macros = own_table ? macro_table_read(tu)
+                                    : active->macros ? active->macros
+                                                     : (active->macros = macro_table_read(tu));
+    bool got = clang_getCursorKind(def) == CXCursor_MacroDefinition &&
+               read_body(tu, def, exp, macros, &b);
+    if (own_table)
+        macro_table_free(macros);
+    if (!got)
         return false;
     bool unary = clang_getCursorKind(e) == CXCursor_UnaryOperator, ok = true;
     char cand[8] = "";
     bool cand_post = false;
-    for (long i = 0; ok && (unsigned long)i < b.n; i++) {
+    unsigned n_kids = elc_child_count(e);
+    bool matchable = n_kids == (unary ? 1u : 2u);
+    for (unsigned k = 0; k < n_kids && matchable; k++)
+        matchable = readable(&b, elc_child(e, k), 1);
+    for (long i = 0; matchable && ok && (unsigned long)i < b.n; i++) {
         long first[2], second[2];
         if (unary) {
             unsigned nf = in_set(sets->prefix, b.text[i]) && !ends_operand(&b, i - 1)
@@ -983,6 +1289,8 @@ static bool macro_body_op_of(CXTranslationUnit tu, CXCursor exp, const op_sets *
         }
     }
     body_free(&b);
+    if (ok && !cand[0] && !unary)
+        return macro_body_op(tu, exp, sets->binary, sets->compound, op, n);
     if (!ok || !cand[0])
         return false;
     snprintf(op, n, "%s", cand);
@@ -1105,6 +1413,31 @@ static bool last_op_between(CXTranslationUnit tu, CXFile f, unsigned from, unsig
     return found;
 }
 
+/* Are operands spelled at lo and ro (in file f) either plain code, or in
+ * one argument of the use of the macro c is expanded from?  DIV(i, k)
+ * with DIV(a, b) (a / b): between i and k is the use's comma. */
+static bool one_argument(CXCursor c, CXCursor lhs, CXCursor rhs, CXFile f, unsigned lo,
+                         unsigned ro)
+{
+    CXFile xf = NULL;
+    unsigned xl = 0, xr = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(lhs), &xf, NULL, NULL, &xl);
+    clang_getExpansionLocation(clang_getCursorLocation(rhs), NULL, NULL, NULL, &xr);
+    if (xf == f && xl == lo && xr == ro)
+        return true; /* no macro: where they are expanded is where they are written */
+    CXCursor exp = elc_macro_expansion_of(c);
+    if (clang_Cursor_isNull(exp))
+        return true;
+    argument args[PARAMS_MAX * 2];
+    memset(args, 0, sizeof args);
+    CXFile uf = NULL;
+    unsigned n = use_arguments(clang_Cursor_getTranslationUnit(c), exp, args, PARAMS_MAX * 2, &uf);
+    for (unsigned k = 0; k < n && uf == f; k++)
+        if (args[k].seen && args[k].b <= lo && lo < args[k].e)
+            return args[k].b <= ro && ro < args[k].e;
+    return false;
+}
+
 /* The operator of binary operator c when the file has it between where
  * its operands are spelled (a macro argument's text included). */
 static bool binary_in_file(CXCursor c, bool compound, char *op, size_t n)
@@ -1118,6 +1451,8 @@ static bool binary_in_file(CXCursor c, bool compound, char *op, size_t n)
     unsigned lo, ro, le = 0;
     if (spelled_at(clang_getCursorLocation(lhs), &lf, &lo) &&
         spelled_at(clang_getCursorLocation(rhs), &rf, &ro) && lf == rf) {
+        if (!one_argument(c, lhs, rhs, lf, lo, ro))
+            return false; /* the text between holds the use's comma, not the operator */
         /* Start after the left operand when its end is known (not from a
          * macro): long chains a + b + ... stay linear. */
         clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(lhs)), &ef, NULL, NULL, &le);

@@ -131,16 +131,40 @@ static void test_binary_operators(void **state)
     /* operands alike but for the arguments they come from */
     check_binary("#define CLIP(x, lo, hi) (((x) < (lo)) ? (lo) : (((x) > (hi)) ? (hi) : (x)))\n"
                  "int f(int v, int a, int b) { return CLIP(v, a, b); }", "< >");
+    /* the same variable as two arguments: told apart by where each is written */
     check_binary("#define CLIP2(x, lo, hi) (((x) < (lo)) ? (lo) : (((x) > (hi)) ? (hi) : (x)))\n"
-                 "int f(int v, int a) { return CLIP2(v, a, a); }", "? ?");
+                 "int f(int v, int a) { return CLIP2(v, a, a); }", "< >");
     /* a variadic macro; an argument with commas inside its parentheses */
     check_binary("#define CALLSUB(a, ...) (g(__VA_ARGS__) - (a) * 3)\nint g(int, int);\n"
                  "int f(int x, int y) { return CALLSUB(x, y, (x, y)); }", "- , *");
     check_binary("#define DIFF(p, i) (p[i] - p[(i) + 1] < 0)\nint f(int *q) { return DIFF(q, 0); }", "< - +");
-    /* another macro's body expanded in this one: its operators are not
-     * this body's (IN's + would be read as OUT's /): unknown, never wrong */
+    /* other macros used in the body are expanded in it: their operators
+     * are read in their own tokens (IN's + is not OUT's /) */
     check_binary("#define IN(a, b) ((a) + (b))\n#define OUT(x) IN(x, x / 2)\n"
-                 "int f(int x) { return OUT(x); }", "? /");
+                 "int f(int x) { return OUT(x); }", "+ /");
+    check_binary("#define ADD(a, b) ((a) + (b))\n#define M(x) (ADD(x, 1) * 3 + (x) / (1))\n"
+                 "int f(int i) { return M(i); }", "+ * ? ?"); /* ADD's (x) + (1), (x) / (1): alike */
+    check_binary("#define UNIT (1 << 4)\n#define NORM(x, n) ((x) * UNIT * 1 + (x) / n)\n"
+                 "int f(int i, int k) { return NORM(i, k); }", "+ * * << /");
+    check_binary("#define HALF(v) ((v) / 2)\n#define SCALED_HALF(x) (HALF(x) * 3)\n"
+                 "int f(int i) { return SCALED_HALF(i); }", "* /");
+    check_binary("#define SET(a, b) ((a) = (b))\n#define SET_AND_TEST(p) (SET(p, 1), (p) == (1))\n"
+                 "int v; int f(void) { return SET_AND_TEST(v); }", ", ? ?"); /* (p) = (1), (p) == (1) */
+    /* a body using a macro that pastes: unknown */
+    check_binary("#define CAT(a, b) a##b\n#define M2(x) (CAT(x, 1) * 3 + (x) / 2)\n"
+                 "int x1; int f(int x) { return M2(x); }", "? ? ?");
+    /* an object-like macro in the body: read as what it expands to */
+    check_binary("#define SCALE (4)\n#define PER_UNIT(x) ((x) / SCALE)\n"
+                 "int f(int i) { return PER_UNIT(i); }", "/");
+    /* an operand the matcher does not read (sizeof): a body with one kind
+     * of binary operator gives it */
+    check_binary("#define COUNT(a) (sizeof(a) / sizeof((a)[0]))\n"
+                 "unsigned long f(void) { int v[4]; return COUNT(v); }", "/");
+    check_binary("#define SZ(x, n) ((int)(sizeof(x) * n) + (int)x / n)\n"
+                 "int f(int i, int k) { return SZ(i, k); }", "? ? /");
+    /* the comma between two arguments is not the operator */
+    check_binary("#define DIV(a, b) (a / b)\nint f(int i, int k) { return DIV(i, k); }", "/");
+    check_binary("#define SUB(a, b) (a - b)\nint f(int i, int k) { return SUB(i + 1, k); }", "- +");
     /* a body that pastes tokens: its tokens are not the expansion's */
     check_binary("#define PASTE(a, b) (a##b - a + 1)\nint f(int xy, int x) { return PASTE(x, y); }", "? ?");
 }
@@ -239,6 +263,15 @@ static void test_unary_operators(void **state)
     /* -(w) and ~(w) are written alike: which is which is unknown, never a guess */
     check_unary("#define ADDR_NEG(v, w) (&(v) != 0 ? -(w) : ~(w))\nint f(int a, int b) { return ADDR_NEG(a, b); }",
                 "& ? ?");
+    /* another macro's, expanded in the body */
+    check_unary("#define NEG(v) (-(v))\n#define M(x) (NEG(x) + ~(x))\nint f(int i) { return M(i); }",
+                "? ?"); /* -(x) and ~(x): alike */
+    check_unary("#define NEG(v) (-(v))\n#define M(x) (NEG(x) + ~(x + 1))\nint f(int i) { return M(i); }",
+                "- ~");
+    check_unary("#define INC(p) ((p)++)\n#define N(q) (INC(q) + --(q))\nint f(int j) { return N(j); }",
+                "? ?"); /* (q)++ and --(q): alike */
+    check_unary("#define INC(p) ((p)++)\n#define N(q, r) (INC(q) + --(r))\n"
+                "int f(int j, int k) { return N(j, k); }", "++(post) --");
 }
 
 /* The callee names of every call, in order. */
