@@ -909,7 +909,9 @@ static void read_arguments(CXTranslationUnit tu, CXCursor exp, body *b)
 enum { NOT_MACRO, IS_MACRO, MACROS_UNKNOWN };
 
 struct macro_table {
+    CXTranslationUnit tu;
     bool whole;                /* every macro was read (no precompiled prefix) */
+    bool failed;               /* out of memory: none are known */
     el_strmap index;           /* name -> index + 1 in defs */
     CXCursor *defs;
     size_t n, cap;
@@ -933,7 +935,7 @@ static bool note_definition(CXCursor c, enum CXCursorKind kind, void *d)
         size_t cap = t->cap ? t->cap * 2 : 1024;
         CXCursor *v = realloc(t->defs, cap * sizeof *v);
         if (!v) {
-            t->whole = false; /* then none are known */
+            t->failed = true;
             return false;
         }
         t->defs = v;
@@ -950,18 +952,24 @@ static macro_table *macro_table_read(CXTranslationUnit tu)
     macro_table *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
-    t->whole = elc_tu_whole(tu); /* (a prefix's macros are not visited) */
-    if (t->whole)
-        elc_visit_preprocessing(tu, note_definition, t);
+    /* A prefix's macros (system headers') are not visited: a name not
+     * found may be one of them (macro_kind). */
+    t->tu = tu;
+    t->whole = tu != partial;
+    elc_visit_preprocessing(tu, note_definition, t);
     return t;
 }
 
 /* Is name a macro (*def: its definition)? */
 static int macro_kind(macro_table *t, const char *name, CXCursor *def)
 {
-    if (!t || !t->whole)
+    if (!t || t->failed)
         return MACROS_UNKNOWN;
     uintptr_t k = (uintptr_t)el_strmap_get(&t->index, name);
+    if (!k && !t->whole) {
+        elc_tu_whole(t->tu); /* the file is linted again without its prefix */
+        return MACROS_UNKNOWN;
+    }
     if (!k)
         return NOT_MACRO;
     *def = t->defs[k - 1];
@@ -1240,6 +1248,13 @@ static bool macro_body_op_of(CXTranslationUnit tu, CXCursor exp, const op_sets *
 {
     body b;
     CXCursor def = clang_getCursorReferenced(exp);
+    /* A system header's macro (assert, isnan): the body's own operators, when
+     * they are all one, as its uses in every file read the same, with or
+     * without a precompiled prefix holding it. */
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(def)))
+        return clang_getCursorKind(e) == CXCursor_UnaryOperator
+                   ? macro_body_op(tu, exp, sets->prefix, 0, op, n)
+                   : macro_body_op(tu, exp, sets->binary, sets->compound, op, n);
     bool own_table = !active || active->tu != tu;
     macro_table *macros = own_table ? macro_table_read(tu)
                                     : active->macros ? active->macros
