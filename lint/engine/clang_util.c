@@ -580,14 +580,13 @@ static bool spelled_at(CXSourceLocation loc, CXFile *f, unsigned *off)
  * is matched against the body's tokens, its tree read as the tokens it is
  * written with (a parenthesised expression is `(`, the inner one, `)`; a
  * call is the callee, `(`, the arguments between commas, `)`; ...), from
- * every token the match could start at.  A macro parameter stands for an
- * operand its argument can be (the argument's tokens are at the use: a
- * one-token argument names the variable or is the literal, or a macro; a
- * longer one can be anything), an identifier for a literal (a macro naming
- * a constant).  The answer is the operator the matches find when they all
- * find the same one.  An expression of another macro's body, expanded
- * inside this one, matches nowhere (its tokens are the other body's) or at
- * operators of several kinds, and stays unknown: never a guess. */
+ * every token the match could start at.  The other macros the body uses
+ * are expanded in it first (read_body), so an expression of their bodies
+ * is matched in their tokens.  A parameter stands for an expression whose
+ * first and last tokens are its argument's at the use (libclang 14's
+ * spelling location is where the file has them).  The answer is the
+ * operator the matches find when they all find the same one; two places
+ * that match alike leave it unknown: never a guess. */
 
 /* The operators a cursor may have: binary ones (compound assignments or
  * not, -1 either), or prefix and postfix ones for a unary operator. */
