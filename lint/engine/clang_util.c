@@ -942,7 +942,11 @@ static bool note_definition(CXCursor c, enum CXCursorKind kind, void *d)
     }
     char name[128];
     t->defs[t->n++] = c;
-    el_strmap_put(&t->index, elc_spelling(c, name, sizeof name), (void *)(uintptr_t)t->n);
+    elc_spelling(c, name, sizeof name);
+    /* defined twice (#undef, then again): which one a use sees is not
+     * known here */
+    el_strmap_put(&t->index, name,
+                  el_strmap_get(&t->index, name) ? (void *)UINTPTR_MAX : (void *)(uintptr_t)t->n);
     return true;
 }
 
@@ -971,6 +975,8 @@ static int macro_kind(macro_table *t, const char *name, CXCursor *def)
     }
     if (!k)
         return NOT_MACRO;
+    if (k == UINTPTR_MAX)
+        return MACROS_UNKNOWN;
     *def = t->defs[k - 1];
     return IS_MACRO;
 }
