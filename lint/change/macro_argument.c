@@ -8,13 +8,9 @@
 #include <string.h>
 
 #include "clang_util.h"
-#include "strmap.h"
 
 struct el_macro_args {
     CXTranslationUnit tu;
-    bool read;
-    bool whole;               /* the TU has every macro (no precompiled prefix) */
-    el_strmap macros;         /* name -> 1 object-like, 2 function-like */
 };
 
 el_macro_args *el_macro_args_new(CXTranslationUnit tu)
@@ -27,32 +23,7 @@ el_macro_args *el_macro_args_new(CXTranslationUnit tu)
 
 void el_macro_args_free(el_macro_args *m)
 {
-    if (m)
-        el_strmap_free(&m->macros);
     free(m);
-}
-
-static bool note_macro(CXCursor c, enum CXCursorKind kind, void *d)
-{
-    el_macro_args *m = d;
-    char name[128];
-    if (kind == CXCursor_MacroDefinition)
-        el_strmap_put(&m->macros, elc_spelling(c, name, sizeof name),
-                      (void *)(uintptr_t)(clang_Cursor_isMacroFunctionLike(c) ? 2 : 1));
-    return true;
-}
-
-/* Every macro the TU defines (a system header's too: an assert-like
- * macro stringizes what it is given). */
-static bool read_macros(el_macro_args *m)
-{
-    if (!m->read) {
-        m->read = true;
-        m->whole = elc_tu_whole(m->tu);
-        if (m->whole)
-            elc_visit_preprocessing(m->tu, note_macro, m);
-    }
-    return m->whole;
 }
 
 typedef struct toks {
@@ -140,7 +111,7 @@ static bool may_call_macro(el_macro_args *m, const toks *d, unsigned i, const pa
     if (strcmp(s, ")") == 0)
         return true;
     return clang_getTokenKind(d->v[i]) == CXToken_Identifier &&
-           (is_param(ps, s) || el_strmap_get(&m->macros, s));
+           (is_param(ps, s) || elc_macro_named(m->tu, s) != 0); /* (-1: may be one) */
 }
 
 /* Why the body (tokens d from `first`) does not put parameter p in once
@@ -237,10 +208,6 @@ bool el_macro_argument_of(el_macro_args *m, CXCursor ref, CXFile *file, unsigned
             snprintf(p, sizeof p, "%s", s);
     }
     bool ok = k >= 0 && p[0];
-    if (ok && !read_macros(m)) {
-        snprintf(why, wn, "the macros of this file's first system headers were not read");
-        ok = false;
-    }
     if (ok) {
         size_t size = 0;
         const char *t = clang_getFileContents(m->tu, sf, &size);

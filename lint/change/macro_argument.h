@@ -16,8 +16,7 @@
 
 #include "clang_api.h"
 
-/* Per TU: the names of its function-like macros, read the first time a
- * question needs them. */
+/* Per TU (the macros it asks about are the TU's: elc_macro_named). */
 typedef struct el_macro_args el_macro_args;
 
 el_macro_args *el_macro_args_new(CXTranslationUnit tu);

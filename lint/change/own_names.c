@@ -83,6 +83,14 @@ static bool paren_star_name(const char *t, size_t n, size_t i, size_t e)
     size_t p = i;
     while (p > 0 && blank(t[p - 1]))
         p--;
+    size_t q = p; /* past a qualifier: (* const NAME) */
+    while (q > 0 && el_text_ident_char(t[q - 1]))
+        q--;
+    if (q < p && decoration(t, q, p)) {
+        p = q;
+        while (p > 0 && blank(t[p - 1]))
+            p--;
+    }
     if (p == 0 || t[p - 1] != '*')
         return false;
     p--;

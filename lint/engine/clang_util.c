@@ -981,6 +981,30 @@ static int macro_kind(macro_table *t, const char *name, CXCursor *def)
     return IS_MACRO;
 }
 
+/* The table of tu's macros: the engine's TU's, read once (*own: a table
+ * of its own to free, for another TU). */
+static macro_table *macros_of(CXTranslationUnit tu, bool *own)
+{
+    *own = !active || active->tu != tu;
+    if (*own)
+        return macro_table_read(tu);
+    if (!active->macros)
+        active->macros = macro_table_read(tu);
+    return active->macros;
+}
+
+int elc_macro_named(CXTranslationUnit tu, const char *name)
+{
+    bool own = false;
+    macro_table *t = macros_of(tu, &own);
+    CXCursor def = clang_getNullCursor();
+    int k = macro_kind(t, name, &def);
+    int r = k == NOT_MACRO ? 0 : k == IS_MACRO ? (clang_Cursor_isMacroFunctionLike(def) ? 2 : 1) : -1;
+    if (own)
+        macro_table_free(t);
+    return r;
+}
+
 /* A token of a body as expanded: other macros' bodies put in place. */
 typedef struct xtok {
     char text[32];
@@ -1260,10 +1284,8 @@ static bool macro_body_op_of(CXTranslationUnit tu, CXCursor exp, const op_sets *
         return clang_getCursorKind(e) == CXCursor_UnaryOperator
                    ? macro_body_op(tu, exp, sets->prefix, 0, op, n)
                    : macro_body_op(tu, exp, sets->binary, sets->compound, op, n);
-    bool own_table = !active || active->tu != tu;
-    macro_table *macros = own_table ? macro_table_read(tu)
-                                    : active->macros ? active->macros
-                                                     : (active->macros = macro_table_read(tu));
+    bool own_table = false;
+    macro_table *macros = macros_of(tu, &own_table);
     bool got = clang_getCursorKind(def) == CXCursor_MacroDefinition &&
                read_body(tu, def, exp, macros, &b);
     if (own_table)

@@ -104,6 +104,11 @@ CXCursor elc_macro_expansion_of(CXCursor c);
 /* The innermost macro use of file f whose text holds offset off (its
  * name or its arguments), or a null cursor. */
 CXCursor elc_macro_expansion_at(CXTranslationUnit tu, CXFile f, unsigned off);
+/* Is name a macro of tu: 0 no, 1 object-like, 2 function-like, -1 not
+ * known (defined twice; or not among the file's own while a precompiled
+ * prefix holds its system headers' -- the engine then lints the file
+ * again without it).  Read once a TU with the macro spans in use. */
+int elc_macro_named(CXTranslationUnit tu, const char *name);
 
 /* ---- macro expansions ------------------------------------------------ */
 
