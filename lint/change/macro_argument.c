@@ -2,29 +2,10 @@
  * a function-like macro's use (macro_argument.h). */
 #include "macro_argument.h"
 
-#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "clang_util.h"
-
-struct el_macro_args {
-    CXTranslationUnit tu;
-};
-
-el_macro_args *el_macro_args_new(CXTranslationUnit tu)
-{
-    el_macro_args *m = calloc(1, sizeof *m);
-    if (m)
-        m->tu = tu;
-    return m;
-}
-
-void el_macro_args_free(el_macro_args *m)
-{
-    free(m);
-}
 
 typedef struct toks {
     CXTranslationUnit tu;
@@ -49,44 +30,6 @@ static bool is(const toks *t, unsigned i, const char *s)
     return i < t->n && strcmp(text_of(t, i, buf, sizeof buf), s) == 0;
 }
 
-static unsigned offset_of(const toks *t, unsigned i, bool end)
-{
-    CXSourceRange r = clang_getTokenExtent(t->tu, t->v[i]);
-    unsigned off = 0;
-    clang_getSpellingLocation(end ? clang_getRangeEnd(r) : clang_getRangeStart(r), NULL, NULL,
-                              NULL, &off);
-    return off;
-}
-
-/* The argument of the use (its tokens u, the macro's name first) that
- * holds offset `at`: its index, and its text [*b, *e).  -1 when none. */
-static int argument_at(const toks *u, unsigned at, unsigned *b, unsigned *e)
-{
-    if (!is(u, 1, "("))
-        return -1;
-    int depth = 0, k = 0;
-    unsigned first = 2;
-    for (unsigned i = 1; i < u->n; i++) {
-        /* (only parentheses group a macro's arguments: DECL({ a, b }) has
-         * two, `{ a` and `b }`) */
-        bool open = is(u, i, "("), close = is(u, i, ")");
-        depth += open ? 1 : close ? -1 : 0;
-        if ((depth == 1 && is(u, i, ",")) || (depth == 0 && close)) {
-            if (i > first) {
-                *b = offset_of(u, first, false);
-                *e = offset_of(u, i - 1, true);
-                if (*b <= at && at < *e)
-                    return k;
-            }
-            if (depth == 0)
-                return -1;
-            k++;
-            first = i + 1;
-        }
-    }
-    return -1;
-}
-
 typedef struct params {
     char name[32][64];
     unsigned n;
@@ -104,19 +47,19 @@ static bool is_param(const params *ps, const char *s)
  * call of what follows: a macro's name, a parameter (the use may give a
  * macro's name: APPLY(m, x) m(x)), or a `)` (PICK(1)(x), a macro naming
  * a macro)?  Its text into s. */
-static bool may_call_macro(el_macro_args *m, const toks *d, unsigned i, const params *ps, char *s,
+static bool may_call_macro(CXTranslationUnit tu, const toks *d, unsigned i, const params *ps, char *s,
                            size_t sn)
 {
     text_of(d, i, s, sn);
     if (strcmp(s, ")") == 0)
         return true;
     return clang_getTokenKind(d->v[i]) == CXToken_Identifier &&
-           (is_param(ps, s) || elc_macro_named(m->tu, s) != 0); /* (-1: may be one) */
+           (is_param(ps, s) || elc_macro_named(tu, s) != 0); /* (-1: may be one) */
 }
 
 /* Why the body (tokens d from `first`) does not put parameter p in once
  * as it is, or "" when it does.  paren: the argument starts with `(`. */
-static void check_use(el_macro_args *m, const toks *d, unsigned first, const char *macro,
+static void check_use(CXTranslationUnit tu, const toks *d, unsigned first, const char *macro,
                       const params *ps, const char *p, bool paren, char *why, size_t wn)
 {
     unsigned uses = 0, at = 0;
@@ -137,7 +80,7 @@ static void check_use(el_macro_args *m, const toks *d, unsigned first, const cha
         snprintf(why, wn, "macro %s pastes its argument %s to other tokens (##)", macro, p);
     else if (uses != 1)
         snprintf(why, wn, "macro %s puts its argument %s in %u times", macro, p, uses);
-    else if (paren && at > first && may_call_macro(m, d, at - 1, ps, s, sizeof s))
+    else if (paren && at > first && may_call_macro(tu, d, at - 1, ps, s, sizeof s))
         snprintf(why, wn, "macro %s puts its argument %s, which starts with '(', right after "
                           "'%s', which can make a macro call of it", macro, p, s);
     if (why[0])
@@ -148,7 +91,7 @@ static void check_use(el_macro_args *m, const toks *d, unsigned first, const cha
         if (is(d, i, ")"))
             depth++;
         else if (is(d, i, "(") && depth-- == 0 && i > first &&
-                 may_call_macro(m, d, i - 1, ps, s, sizeof s)) {
+                 may_call_macro(tu, d, i - 1, ps, s, sizeof s)) {
             if (strcmp(s, ")") == 0)
                 snprintf(why, wn, "macro %s passes its argument %s on to a callee other tokens "
                                   "make ('...)(%s)'), which can be a macro", macro, p, p);
@@ -162,10 +105,11 @@ static void check_use(el_macro_args *m, const toks *d, unsigned first, const cha
     }
 }
 
-bool el_macro_argument_of(el_macro_args *m, CXCursor ref, CXFile *file, unsigned *offset,
-                          unsigned *arg_b, unsigned *arg_e, char *why, size_t wn)
+bool el_macro_argument_of(CXCursor ref, CXFile *file, unsigned *offset, unsigned *arg_b,
+                          unsigned *arg_e, char *why, size_t wn)
 {
     why[0] = '\0';
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(ref);
     CXSourceLocation loc = clang_getCursorLocation(ref);
     CXFile ef = NULL, sf = NULL;
     unsigned eo = 0, so = 0;
@@ -173,7 +117,7 @@ bool el_macro_argument_of(el_macro_args *m, CXCursor ref, CXFile *file, unsigned
     clang_getSpellingLocation(loc, &sf, NULL, NULL, &so); /* (libclang 14: the file's) */
     CXCursor exp = elc_macro_expansion_of(ref);
     CXCursor def = clang_getCursorReferenced(exp);
-    if (!m || !ef || !sf || !clang_File_isEqual(ef, sf) || so == eo || clang_Cursor_isNull(exp) ||
+    if (!tu || !ef || !sf || !clang_File_isEqual(ef, sf) || so == eo || clang_Cursor_isNull(exp) ||
         clang_getCursorKind(def) != CXCursor_MacroDefinition ||
         !clang_Cursor_isMacroFunctionLike(def))
         return false;
@@ -181,17 +125,16 @@ bool el_macro_argument_of(el_macro_args *m, CXCursor ref, CXFile *file, unsigned
     elc_spelling(def, macro, sizeof macro);
     /* no other use in the argument around it: SHOW in OUTER(SHOW(f(x)))
      * does its own things with f(x) */
-    CXCursor inner = elc_macro_expansion_at(m->tu, sf, so);
+    CXCursor inner = elc_macro_expansion_at(tu, sf, so);
     if (!clang_equalCursors(inner, exp)) {
         char other[128];
         snprintf(why, wn, "it is in an argument of macro %s, itself in an argument of macro %s",
                  elc_spelling(inner, other, sizeof other), macro);
         return false;
     }
-    toks u = {m->tu, NULL, 0}, d = {m->tu, NULL, 0};
-    clang_tokenize(m->tu, clang_getCursorExtent(exp), &u.v, &u.n);
-    clang_tokenize(m->tu, clang_getCursorExtent(def), &d.v, &d.n);
-    int k = argument_at(&u, so, arg_b, arg_e);
+    toks d = {tu, NULL, 0};
+    clang_tokenize(tu, clang_getCursorExtent(def), &d.v, &d.n);
+    int k = elc_macro_argument_at(tu, exp, sf, so, arg_b, arg_e);
     /* the parameters; the one it is given to: the k-th, or __VA_ARGS__ */
     params ps = {0};
     char p[64] = "", s[64];
@@ -210,11 +153,10 @@ bool el_macro_argument_of(el_macro_args *m, CXCursor ref, CXFile *file, unsigned
     bool ok = k >= 0 && p[0];
     if (ok) {
         size_t size = 0;
-        const char *t = clang_getFileContents(m->tu, sf, &size);
-        check_use(m, &d, i + 1, macro, &ps, p, t && *arg_b < size && t[*arg_b] == '(', why, wn);
+        const char *t = clang_getFileContents(tu, sf, &size);
+        check_use(tu, &d, i + 1, macro, &ps, p, t && *arg_b < size && t[*arg_b] == '(', why, wn);
         ok = !why[0];
     }
-    toks_free(&u);
     toks_free(&d);
     if (ok) {
         *file = sf;

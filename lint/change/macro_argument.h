@@ -16,19 +16,13 @@
 
 #include "clang_api.h"
 
-/* Per TU (the macros it asks about are the TU's: elc_macro_named). */
-typedef struct el_macro_args el_macro_args;
-
-el_macro_args *el_macro_args_new(CXTranslationUnit tu);
-void el_macro_args_free(el_macro_args *m);
-
 /* Where the callee reference ref is spelled in an argument of a
  * function-like macro's use: its file, offset, and the argument's text
  * [*arg_b, *arg_e) there.  false when it is not in such an argument, or
  * when the macro does something else with the argument than putting it
  * in once as it is; then why says what (or is "" when ref is not in an
  * argument at all). */
-bool el_macro_argument_of(el_macro_args *m, CXCursor ref, CXFile *file, unsigned *offset,
-                          unsigned *arg_b, unsigned *arg_e, char *why, size_t wn);
+bool el_macro_argument_of(CXCursor ref, CXFile *file, unsigned *offset, unsigned *arg_b,
+                          unsigned *arg_e, char *why, size_t wn);
 
 #endif

@@ -34,7 +34,6 @@ struct el_rewriter {
     size_t n_decls, cap_decls;
     file_info files[FILE_CACHE];
     size_t n_files, next_file;
-    el_macro_args *macro_args; /* made the first time a call is in one */
 };
 
 el_fix_safety el_fix_safety_worst(el_fix_safety a, el_fix_safety b)
@@ -59,7 +58,6 @@ void el_rewriter_free(el_rewriter *rw)
     el_strmap_free(&rw->ops);
     el_strmap_free(&rw->fns);
     free(rw->decls);
-    el_macro_args_free(rw->macro_args);
     free(rw);
 }
 
@@ -650,11 +648,8 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
     CXFile f2 = plain(clang_getRangeEnd(ext), &ce);
     bool in_arg = false;
     if (!tpl && elc_in_macro(ref)) {
-        if (!rw->macro_args)
-            rw->macro_args = el_macro_args_new(rw->tu);
         char mwhy[320];
-        in_arg = el_macro_argument_of(rw->macro_args, ref, &f, &nb, &arg_b, &arg_e, mwhy,
-                                      sizeof mwhy);
+        in_arg = el_macro_argument_of(ref, &f, &nb, &arg_b, &arg_e, mwhy, sizeof mwhy);
         if (!in_arg && mwhy[0]) {
             snprintf(out->why, sizeof out->why, "%s: rewrite this use by hand", mwhy);
             return false;

@@ -866,6 +866,8 @@ static unsigned use_arguments(CXTranslationUnit tu, CXCursor exp, argument *args
             p++;
             continue;
         }
+        if (depth < 1)
+            continue; /* (not a function-like macro's use) */
         CXSourceRange r = clang_getTokenExtent(tu, toks[i]);
         unsigned tb = 0, te = 0;
         CXFile f = NULL;
@@ -882,6 +884,22 @@ static unsigned use_arguments(CXTranslationUnit tu, CXCursor exp, argument *args
     if (toks)
         clang_disposeTokens(tu, toks, nt);
     return p;
+}
+
+int elc_macro_argument_at(CXTranslationUnit tu, CXCursor exp, CXFile f, unsigned off,
+                          unsigned *b, unsigned *e)
+{
+    argument args[PARAMS_MAX * 2];
+    memset(args, 0, sizeof args);
+    CXFile uf = NULL;
+    unsigned n = use_arguments(tu, exp, args, PARAMS_MAX * 2, &uf);
+    for (unsigned k = 0; k < n && uf && f && clang_File_isEqual(uf, f); k++)
+        if (args[k].seen && args[k].b <= off && off < args[k].e) {
+            *b = args[k].b;
+            *e = args[k].e;
+            return (int)k;
+        }
+    return -1;
 }
 
 /* What the use exp gives each parameter; the variadic one takes the
@@ -1201,41 +1219,6 @@ static bool read_body(CXTranslationUnit tu, CXCursor def, CXCursor exp, macro_ta
     return ok;
 }
 
-/* Can every node of e that the body wrote be matched (the argument's are
- * a parameter's): nodes of kinds match_tree reads? */
-static bool readable(const body *b, CXCursor e, unsigned depth)
-{
-    if (depth > 64)
-        return false;
-    if (argument_of(b, e))
-        return true;
-    enum CXCursorKind k = clang_getCursorKind(e);
-    if (is_literal_kind(k) || k == CXCursor_DeclRefExpr)
-        return true;
-    unsigned n = elc_child_count(e);
-    switch (k) {
-    case CXCursor_UnexposedExpr:
-        return n == 1 && readable(b, elc_child(e, 0), depth + 1);
-    case CXCursor_CStyleCastExpr:
-        return n > 0 && readable(b, elc_child(e, n - 1), depth + 1);
-    case CXCursor_MemberRefExpr:
-        return n == 1 && readable(b, elc_child(e, 0), depth + 1);
-    case CXCursor_ParenExpr:
-    case CXCursor_BinaryOperator:
-    case CXCursor_CompoundAssignOperator:
-    case CXCursor_UnaryOperator:
-    case CXCursor_CallExpr:
-    case CXCursor_ArraySubscriptExpr:
-    case CXCursor_ConditionalOperator:
-        for (unsigned i = 0; i < n; i++)
-            if (!readable(b, elc_child(e, i), depth + 1))
-                return false;
-        return n > 0;
-    default:
-        return false;
-    }
-}
-
 /* The operator agreed on so far: false once two matches differ. */
 static bool agree(char *cand, size_t n, bool *cand_post, const char *s, bool post)
 {
@@ -1295,11 +1278,7 @@ static bool macro_body_op_of(CXTranslationUnit tu, CXCursor exp, const op_sets *
     bool unary = clang_getCursorKind(e) == CXCursor_UnaryOperator, ok = true;
     char cand[8] = "";
     bool cand_post = false;
-    unsigned n_kids = elc_child_count(e);
-    bool matchable = n_kids == (unary ? 1u : 2u);
-    for (unsigned k = 0; k < n_kids && matchable; k++)
-        matchable = readable(&b, elc_child(e, k), 1);
-    for (long i = 0; matchable && ok && (unsigned long)i < b.n; i++) {
+    for (long i = 0; ok && (unsigned long)i < b.n; i++) {
         long first[2], second[2];
         if (unary) {
             unsigned nf = in_set(sets->prefix, b.text[i]) && !ends_operand(&b, i - 1)
@@ -1470,14 +1449,9 @@ static bool one_argument(CXCursor c, CXCursor lhs, CXCursor rhs, CXFile f, unsig
     CXCursor exp = elc_macro_expansion_of(c);
     if (clang_Cursor_isNull(exp))
         return true;
-    argument args[PARAMS_MAX * 2];
-    memset(args, 0, sizeof args);
-    CXFile uf = NULL;
-    unsigned n = use_arguments(clang_Cursor_getTranslationUnit(c), exp, args, PARAMS_MAX * 2, &uf);
-    for (unsigned k = 0; k < n && uf == f; k++)
-        if (args[k].seen && args[k].b <= lo && lo < args[k].e)
-            return args[k].b <= ro && ro < args[k].e;
-    return false;
+    unsigned b = 0, e = 0;
+    return elc_macro_argument_at(clang_Cursor_getTranslationUnit(c), exp, f, lo, &b, &e) >= 0 &&
+           b <= ro && ro < e;
 }
 
 /* The operator of binary operator c when the file has it between where

@@ -109,6 +109,12 @@ CXCursor elc_macro_expansion_at(CXTranslationUnit tu, CXFile f, unsigned off);
  * prefix holds its system headers' -- the engine then lints the file
  * again without it).  Read once a TU with the macro spans in use. */
 int elc_macro_named(CXTranslationUnit tu, const char *name);
+/* The argument of function-like macro use exp whose text holds offset
+ * off of file f (the arguments split at the commas outside parentheses:
+ * only parentheses group them): its index, and its text [*b, *e); -1 for
+ * none. */
+int elc_macro_argument_at(CXTranslationUnit tu, CXCursor exp, CXFile f, unsigned off,
+                          unsigned *b, unsigned *e);
 
 /* ---- macro expansions ------------------------------------------------ */
 

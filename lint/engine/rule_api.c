@@ -347,6 +347,16 @@ static bool inside_macro(el_ctx *ctx, CXFile f, unsigned b, unsigned e)
     return ctx->macro_spans && elc_macro_spans_cut(ctx->macro_spans, f, b, e);
 }
 
+/* The edit of [b, e) of file f when f is a linted file (an external one
+ * is never edited: the fix goes). */
+static bool edit_linted(el_ctx *ctx, CXFile f, unsigned b, unsigned e, const char *text)
+{
+    el_file_slot *s = el_ctx_slot(ctx, f);
+    if (s->source < 0 || !s->path)
+        return drop_fix(ctx);
+    return add_edit(ctx, s->path, b, e, text);
+}
+
 bool el_fix_replace(el_ctx *ctx, CXSourceRange range, const char *text)
 {
     if (!fix_target(ctx))
@@ -356,10 +366,7 @@ bool el_fix_replace(el_ctx *ctx, CXSourceRange range, const char *text)
     CXFile fe = plain_location(clang_getRangeEnd(range), &e);
     if (!fb || !fe || !clang_File_isEqual(fb, fe) || e < b || inside_macro(ctx, fb, b, e))
         return drop_fix(ctx);
-    el_file_slot *s = el_ctx_slot(ctx, fb);
-    if (s->source < 0 || !s->path)
-        return drop_fix(ctx); /* external: never edited */
-    return add_edit(ctx, s->path, b, e, text);
+    return edit_linted(ctx, fb, b, e, text);
 }
 
 bool el_fix_replace_in_argument(el_ctx *ctx, CXFile f, unsigned begin, unsigned end,
@@ -370,10 +377,7 @@ bool el_fix_replace_in_argument(el_ctx *ctx, CXFile f, unsigned begin, unsigned 
     if (!f || end < begin || !ctx->macro_spans ||
         !elc_macro_spans_within_argument(ctx->macro_spans, f, begin, end))
         return drop_fix(ctx);
-    el_file_slot *s = el_ctx_slot(ctx, f);
-    if (s->source < 0 || !s->path)
-        return drop_fix(ctx); /* external: never edited */
-    return add_edit(ctx, s->path, begin, end, text);
+    return edit_linted(ctx, f, begin, end, text);
 }
 
 bool el_fix_replace_at(el_ctx *ctx, const char *path, size_t begin, size_t end, const char *text)
