@@ -86,32 +86,81 @@ static bool find_moved(const em_plan *p, const char *path, unsigned line, char *
     return false;
 }
 
+/* Where line:col of the file shown as `shown` is after the plan: *file
+ * (malloc'd) when it is in another file, else NULL. */
+static void relocate(const em_plan *p, const char *shown, unsigned line, unsigned col,
+                     char **file, unsigned *nl, unsigned *nc)
+{
+    char *abs = el_path_abs(shown);
+    *file = NULL;
+    *nl = line;
+    *nc = col;
+    const el_change *c = el_changeset_find((el_changeset *)&p->cs, abs);
+    if (find_moved(p, abs, line, file, nl, nc)) {
+        /* found in its new file */
+    } else if (c && c->kind == EL_CHANGE_MODIFY) {
+        size_t off = offset_of(c->old_text, c->old_len, line, col);
+        line_col(c->new_text, c->new_len, through_edits(p, abs, c->old_text, c->old_len, off),
+                 nl, nc);
+    } else if (c && c->kind == EL_CHANGE_DELETE) {
+        const el_change *to = moved_to(&p->cs, abs);
+        if (to) /* moved whole: its lines stay its lines */
+            *file = el_path_display(to->path);
+    }
+    free(abs);
+}
+
+/* A reason that names another site ("the include stays: line 23 still
+ * uses cblas_saxpy", "... fft.c line 40 still uses ..." for a file that
+ * includes it: migrate/plan.c) names it where it is after the plan too,
+ * as the entry's own place does: the edits above it move it. */
+static void relocate_reason(const em_plan *p, em_manual *x, const char *old_file,
+                            const char *new_file)
+{
+    static const char lead[] = "the include stays: ", uses[] = " still uses ";
+    char *at = strstr(x->why, lead);
+    if (!at)
+        return;
+    char *from = at + strlen(lead), *ln = strstr(from, "line ");
+    if (!ln || (ln != from && ln[-1] != ' '))
+        return;
+    char *digits = ln + strlen("line "), *end = digits;
+    while (*end >= '0' && *end <= '9')
+        end++;
+    if (end == digits || strncmp(end, uses, strlen(uses)) != 0)
+        return;
+    unsigned line = (unsigned)strtoul(digits, NULL, 10);
+    /* the site's file: shown before "line", else the entry's own */
+    char *shown = ln == from ? el_xstrdup(old_file) : strndup(from, (size_t)(ln - 1 - from));
+    if (!shown)
+        return;
+    char *file = NULL;
+    unsigned nl, nc;
+    relocate(p, shown, line, 1, &file, &nl, &nc);
+    const char *ref = file ? file : shown;
+    const char *where = strcmp(ref, new_file) ? ref : NULL; /* the entry's own file: unnamed */
+    char *why = el_xasprintf("%.*s%s%sline %u%s", (int)(from - x->why), x->why,
+                             where ? where : "", where ? " " : "", nl, end);
+    free(x->why);
+    x->why = why;
+    free(file);
+    free(shown);
+}
+
 void em_plan_relocate(const em_plan *p, em_manuals *m)
 {
     for (size_t i = 0; i < m->n; i++) {
         em_manual *x = &m->v[i];
-        char *abs = el_path_abs(x->file);
         char *file = NULL;
-        unsigned nl = x->line, nc = x->col;
-        const el_change *c = el_changeset_find((el_changeset *)&p->cs, abs);
-        if (find_moved(p, abs, x->line, &file, &nl, &nc)) {
-            /* found in its new file */
-        } else if (c && c->kind == EL_CHANGE_MODIFY) {
-            size_t off = offset_of(c->old_text, c->old_len, x->line, x->col);
-            line_col(c->new_text, c->new_len, through_edits(p, abs, c->old_text, c->old_len, off),
-                     &nl, &nc);
-        } else if (c && c->kind == EL_CHANGE_DELETE) {
-            const el_change *to = moved_to(&p->cs, abs);
-            if (to) /* moved whole: its lines stay its lines */
-                file = el_path_display(to->path);
-        }
+        unsigned nl, nc;
+        relocate(p, x->file, x->line, x->col, &file, &nl, &nc);
+        relocate_reason(p, x, x->file, file ? file : x->file);
         if (file) {
             free(x->file);
             x->file = file;
         }
         x->line = nl;
         x->col = nc;
-        free(abs);
     }
     em_manuals_sort_unique(m);
 }
