@@ -273,8 +273,9 @@ static size_t skip_group(const char *t, size_t n, size_t i)
     return n + 1;
 }
 
-/* The token at or after t[i].  In a template (tpl) $1..$9 are TK_ARG and
- * any other $ is punctuation. */
+/* The token at or after t[i].  In a template (tpl) $N (N from 1, every
+ * digit of it: $12 is the twelfth argument) is TK_ARG and any other $ is
+ * punctuation. */
 static token next_token(const char *t, size_t n, size_t i, bool tpl)
 {
     token k = {TK_END, 0, 0};
@@ -289,6 +290,8 @@ static token next_token(const char *t, size_t n, size_t i, bool tpl)
     if (tpl && c == '$') {
         k.kind = j < n && t[j] >= '1' && t[j] <= '9' ? TK_ARG : TK_PUNCT;
         j++;
+        while (k.kind == TK_ARG && j < n && t[j] >= '0' && t[j] <= '9')
+            j++;
     } else if ((c >= '0' && c <= '9') || (c == '.' && j < n && t[j] >= '0' && t[j] <= '9')) {
         k.kind = TK_NUMBER; /* a pp-number: 1.5e-3f, 0x1p+4 */
         while (j < n && (ident_char(t[j], tpl) || t[j] == '.' ||
@@ -381,13 +384,13 @@ static size_t code_end(const char *t, size_t b, size_t e)
     return end;
 }
 
-/* The $N at tpl[at..at+2) is a whole operand of a list: a call's argument,
+/* The $N at tpl[at..end) is a whole operand of a list: a call's argument,
  * a subscript, an initializer's element ("f($1, x)", "a[$1]"), where any
  * expression but a comma one -- which an argument never is -- stands as
  * it is. */
-static bool whole_slot(const char *tpl, size_t n, size_t at)
+static bool whole_slot(const char *tpl, size_t n, size_t at, size_t end)
 {
-    size_t l = at, r = at + 2;
+    size_t l = at, r = end;
     while (l > 0 && strchr(" \t\r\n\f\v", tpl[l - 1]))
         l--;
     while (r < n && strchr(" \t\r\n\f\v", tpl[r]))
@@ -436,20 +439,32 @@ static char *expand(const char *tpl, const char *t, const unsigned *b, const uns
             }
             el_buf_puts(&out, all);
             free(all);
-        } else if (d >= '1' && d <= '9' && (unsigned)(d - '1') < nargs) {
-            unsigned k = (unsigned)(d - '1');
+        } else if (d >= '1' && d <= '9') {
+            /* $N, every digit of N: $10 is the tenth argument, never $1 and a 0 */
+            size_t end = i + 1;
+            unsigned long num = 0;
+            while (end < n && tpl[end] >= '0' && tpl[end] <= '9' && num <= nargs)
+                num = num * 10 + (unsigned long)(tpl[end++] - '0');
+            if (num > nargs) { /* an argument the call does not have: no fix */
+                el_buf_free(&out);
+                return NULL;
+            }
+            unsigned k = (unsigned)(num - 1);
             char *arg = el_rewrite_apply(t, b[k], (unsigned)code_end(t, b[k], e[k]), inner, safety);
             if (!arg) {
                 el_buf_free(&out);
                 return NULL;
             }
-            bool paren = !quote && !is_postfix_expr(arg, strlen(arg), false) && !whole_slot(tpl, n, i);
+            bool paren = !quote && !is_postfix_expr(arg, strlen(arg), false) &&
+                         !whole_slot(tpl, n, i, end);
             if (paren)
                 el_buf_putc(&out, '(');
             el_buf_puts(&out, arg);
             if (paren)
                 el_buf_putc(&out, ')');
             free(arg);
+            i = end - 1; /* the loop steps past the last digit */
+            continue;
         } else {
             el_buf_free(&out);
             return NULL;

@@ -5,7 +5,7 @@
  * Two sources, in this order:
  *   1. a call template from the configuration's "rewrites"
  *      (rules/rewrites.json, a project's .emberlint.json): the whole call
- *      is replaced by the template, $1..$9 / $* standing for the source
+ *      is replaced by the template, $1, $2, ... / $* standing for the source
  *      text of the original arguments with the calls inside them
  *      rewritten too (recursively), so one fix does all a run can do;
  *      safety the worse of the entry's and those inner rewrites' (an

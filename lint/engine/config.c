@@ -221,7 +221,8 @@ static bool is_identifier(const char *s)
     return true;
 }
 
-/* A template's placeholders: $1..$9, $* and $$. */
+/* A template's placeholders: $N (N from 1, as many digits as it has: $12
+ * is the twelfth argument), $* and $$. */
 static bool template_ok(const char *t)
 {
     for (; *t; t++)
@@ -668,7 +669,7 @@ static int apply_rewrites(const loader *L, json_object *val)
             return fail(L, path, 2, "rewrites[%zu].function: expected the name of a function", i + 1);
         if (!r || !json_object_get_string(r)[0] || !template_ok(json_object_get_string(r)))
             return fail(L, path, 2, "rewrites[%zu].replacement: expected a call template "
-                        "($1..$9 for the arguments, $* for all, $$ for '$')", i + 1);
+                        "($1, $2, ... for the arguments, $* for all, $$ for '$')", i + 1);
         if (strcmp(safety, "safe") != 0 && strcmp(safety, "unsafe") != 0)
             return fail(L, path, 2, "rewrites[%zu].safety: expected \"safe\" or \"unsafe\"", i + 1);
         rewrite_add(L->c, json_object_get_string(f), json_object_get_string(r),

@@ -77,8 +77,9 @@ typedef enum el_map_key {
 
 /* A call template ("rewrites": rules/rewrites.json and a project's
  * .emberlint.json): calls of `function` become `replacement`, in which
- * $1..$9 stand for the original arguments' source text, $* for all of
- * them and $$ for a '$' (lint/change/rewrite.h applies it). */
+ * $1, $2, ... (every digit: $10 is the tenth argument) stand for the
+ * original arguments' source text, $* for all of them and $$ for a '$'
+ * (lint/change/rewrite.h applies it). */
 typedef struct el_rewrite_rule {
     char *function;          /* "legacy_gemm" */
     char *replacement;       /* "eh_matmul($1, $2)" */

@@ -661,6 +661,15 @@ CASE(legacy_extern)
 CASE(legacy_own_skipped)
 CASE(self_include)
 
+/* Public code that calls a library directly, with a project's call
+ * templates (.emberlint.json "rewrites") onto helpers of its own:
+ *   template_args10      cblas_sgemm's 14 arguments: $10..$14 are the
+ *                        tenth to fourteenth (never $1 and a digit), the
+ *                        layout and transposes dropped; a call with no
+ *                        template keeps the include, and apply names its
+ *                        line where it is after the rewrites */
+CASE(template_args10)
+
 /* --backup keeps each modified or deleted file's original as FILE.orig;
  * the tree is otherwise after/. */
 static void test_backup(void **state)
@@ -696,7 +705,7 @@ int main(void)
         BOTH(macro_argument),
         BOTH(custom_dispatch), BOTH(custom_refused), BOTH(custom_in_backends),
         BOTH(custom_ifdef), BOTH(backend_defined), BOTH(legacy_extern), BOTH(legacy_own_skipped),
-        BOTH(self_include),
+        BOTH(self_include), BOTH(template_args10),
         cmocka_unit_test(test_backup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
