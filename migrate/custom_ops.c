@@ -10,6 +10,7 @@
 #include "mem.h"
 #include "options.h"
 #include "path.h"
+#include "rewrite.h"
 #include "strbuf.h"
 #include "texts.h"
 
@@ -351,10 +352,35 @@ static bool has_ident(const char *t, size_t tn, const char *s, size_t n)
     return false;
 }
 
+/* Is the identifier s[0..n) the wrapper the linter's rewriter proposes
+ * for a backend function old[0..on) names (eh_blas_norm -> app_norm)?  A
+ * name a project's call template writes (a helper of its own that happens
+ * to be called app_sgemm, in place of cblas_sgemm) is no proposal. */
+static bool proposed_for(const el_config *cfg, const char *old, size_t on, const char *s, size_t n)
+{
+    for (size_t i = 0; cfg && i < on;) {
+        if (!em_is_ident(old[i])) {
+            i++;
+            continue;
+        }
+        size_t b = i;
+        while (i < on && em_is_ident(old[i]))
+            i++;
+        char name[256], target[256];
+        if (i - b >= sizeof name)
+            continue;
+        snprintf(name, sizeof name, "%.*s", (int)(i - b), old + b);
+        if (el_rewrite_custom_wrapper(cfg, name, target, sizeof target) &&
+            strlen(target) == n && !memcmp(target, s, n))
+            return true;
+    }
+    return false;
+}
+
 /* The name of a wrapper the edit introduces for no custom op: the rest of
  * "<ns>_<rest>" into rest[]; false when there is none. */
-static bool stray_wrapper(const em_customs *c, const char *old, size_t on, const char *text,
-                          char *rest, size_t rn)
+static bool stray_wrapper(const em_customs *c, const el_config *cfg, const char *old, size_t on,
+                          const char *text, char *rest, size_t rn)
 {
     size_t nl = strlen(c->ns), tn = strlen(text);
     for (size_t i = 0; i < tn;) {
@@ -366,7 +392,8 @@ static bool stray_wrapper(const em_customs *c, const char *old, size_t on, const
         while (i < tn && em_is_ident(text[i]))
             i++;
         if (i - b > nl + 1 && !memcmp(text + b, c->ns, nl) && text[b + nl] == '_' &&
-            !em_customs_by_wrapper(c, text + b, i - b) && !has_ident(old, on, text + b, i - b)) {
+            !em_customs_by_wrapper(c, text + b, i - b) && !has_ident(old, on, text + b, i - b) &&
+            proposed_for(cfg, old, on, text + b, i - b)) {
             snprintf(rest, rn, "%.*s", (int)(i - b - nl - 1), text + b + nl + 1);
             return true;
         }
@@ -382,6 +409,9 @@ const el_fix *em_customs_fix(const em_customs *c, const em_tree *t, em_texts *te
         *deferred = false;
     if (!f->fix || !c || !c->ns[0])
         return f->fix;
+    char *cerr = NULL;
+    const el_config *cfg = t->configs ? el_configs_for(t->configs, f->file, &cerr) : NULL;
+    free(cerr);
     for (size_t i = 0; i < f->fix->edits.n; i++) {
         const el_edit *e = &f->fix->edits.v[i];
         if (!e->text)
@@ -393,7 +423,7 @@ const el_fix *em_customs_fix(const em_customs *c, const em_tree *t, em_texts *te
         const char *old = tx && e->end <= tx->len && e->begin <= e->end ? tx->data + e->begin : "";
         size_t on = tx && e->end <= tx->len && e->begin <= e->end ? e->end - e->begin : 0;
         char rest[128];
-        if (!stray_wrapper(c, old, on, e->text, rest, sizeof rest))
+        if (!stray_wrapper(c, cfg, old, on, e->text, rest, sizeof rest))
             continue;
         const em_custom_reject *r = reject_of(c, rest, strlen(rest));
         if (r && deferred)
@@ -404,7 +434,7 @@ const el_fix *em_customs_fix(const em_customs *c, const em_tree *t, em_texts *te
                      rest, c->ns, rest, r->why);
         else
             snprintf(why, wn, "no frontend op eh_%s in libeh/ops.def, and the tree defines "
-                              "none of its backends' versions to make custom op %s.%s of",
+                              "no backend's version of it to make custom op %s.%s from",
                      rest, c->ns, rest);
         return NULL;
     }

@@ -503,7 +503,7 @@ static const char *contract_op(const el_config *cfg, const char *name, char *bac
  * with no op <name> becomes <ns>_<name>, the op's wrapper.  Which of
  * them really become custom ops ember-migrate decides once it has seen
  * the whole tree (migrate/custom_ops.h), and drops the other rewrites. */
-static bool custom_wrapper(const el_config *cfg, const char *name, char *target, size_t tn)
+bool el_rewrite_custom_wrapper(const el_config *cfg, const char *name, char *target, size_t tn)
 {
     char backend[64];
     if (!cfg->custom_ns[0] || !el_backend_of_symbol(cfg, name, backend, sizeof backend))
@@ -555,7 +555,7 @@ static bool contract_rewrite(el_rewriter *rw, CXCursor fn, const char *name, cha
 {
     char backend[64];
     const char *op = contract_op(rw->cfg, name, backend, sizeof backend);
-    if (!op && custom_wrapper(rw->cfg, name, target, tn)) {
+    if (!op && el_rewrite_custom_wrapper(rw->cfg, name, target, tn)) {
         *safety = EL_FIX_UNSAFE; /* the wrapper is declared by a header ember-migrate writes */
         return true;
     }

@@ -75,6 +75,12 @@ CXCursor el_call_of_callee(el_ctx *ctx, CXCursor e);
  * out->why set for a reference in backend code. */
 bool el_rewrite_ref(el_rewriter *rw, CXCursor ref, el_call_rewrite *out);
 
+/* ember-migrate's custom ops: the wrapper "<ns>_<name>" a use of the
+ * backend function `name` (eh_<backend>_<name>, <name> no op of
+ * libeh/ops.def) is renamed to when cfg names a namespace (config.h,
+ * custom_ns): true with target[]; false for any other name. */
+bool el_rewrite_custom_wrapper(const el_config *cfg, const char *name, char *target, size_t tn);
+
 /* What the function `name` becomes by the naming contract, decided as
  * for a call (its declaration in the TU against eh_<op>'s): true with
  * target ("eh_matmul") and *safety; false with why[] ("eh_blas_eigh's signature

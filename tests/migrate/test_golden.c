@@ -667,8 +667,13 @@ CASE(self_include)
  *                        tenth to fourteenth (never $1 and a digit), the
  *                        layout and transposes dropped; a call with no
  *                        template keeps the include, and apply names its
- *                        line where it is after the rewrites */
+ *                        line where it is after the rewrites
+ *   template_app_prefix  a template onto the project's own app_gain: a
+ *                        name like a custom op's wrapper in namespace
+ *                        "app", yet no proposal of one: rewritten, not
+ *                        dropped as "no custom op" */
 CASE(template_args10)
+CASE(template_app_prefix)
 
 /* --backup keeps each modified or deleted file's original as FILE.orig;
  * the tree is otherwise after/. */
@@ -705,7 +710,7 @@ int main(void)
         BOTH(macro_argument),
         BOTH(custom_dispatch), BOTH(custom_refused), BOTH(custom_in_backends),
         BOTH(custom_ifdef), BOTH(backend_defined), BOTH(legacy_extern), BOTH(legacy_own_skipped),
-        BOTH(self_include), BOTH(template_args10),
+        BOTH(self_include), BOTH(template_args10), BOTH(template_app_prefix),
         cmocka_unit_test(test_backup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
