@@ -566,6 +566,12 @@ static bool contract_rewrite(el_rewriter *rw, CXCursor fn, const char *name, cha
             strncmp(name, "eh_", 3) == 0 && strncmp(name + 3, backend, bl = strlen(backend)) == 0 &&
             name[3 + bl] == '_') /* (a project's pattern may name it otherwise: gpu_*_kernel) */
             snprintf(why, wn, "no frontend op eh_%s in libeh/ops.def", name + 3 + bl + 1);
+        else if (el_config_rewrite_for(rw->cfg, name))
+            /* a template rewrites a call the parser read, its arguments
+             * split by the AST: not a name in skipped text, nor a
+             * reference (&f, a table's entry) */
+            snprintf(why, wn, "the call template (\"rewrites\") for %s rewrites calls the "
+                              "compiler reads, and this use is not one: rewrite it by hand", name);
         else if (el_symbol_replacement(rw->cfg, name, use, sizeof use))
             /* "replacements" name the op to use, not how the arguments map */
             snprintf(why, wn, "no call template (\"rewrites\") maps its arguments onto %s (ops "

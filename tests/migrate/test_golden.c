@@ -671,9 +671,14 @@ CASE(self_include)
  *   template_app_prefix  a template onto the project's own app_gain: a
  *                        name like a custom op's wrapper in namespace
  *                        "app", yet no proposal of one: rewritten, not
- *                        dropped as "no custom op" */
+ *                        dropped as "no custom op"
+ *   template_skipped     a templated call in an #ifdef arm no build
+ *                        compiles: listed as such (a template rewrites
+ *                        calls the compiler reads), not as a call "no
+ *                        call template maps"; the compiled one rewritten */
 CASE(template_args10)
 CASE(template_app_prefix)
+CASE(template_skipped)
 
 /* --backup keeps each modified or deleted file's original as FILE.orig;
  * the tree is otherwise after/. */
@@ -711,6 +716,7 @@ int main(void)
         BOTH(custom_dispatch), BOTH(custom_refused), BOTH(custom_in_backends),
         BOTH(custom_ifdef), BOTH(backend_defined), BOTH(legacy_extern), BOTH(legacy_own_skipped),
         BOTH(self_include), BOTH(template_args10), BOTH(template_app_prefix),
+        BOTH(template_skipped),
         cmocka_unit_test(test_backup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
