@@ -7,6 +7,7 @@
 
 #include "flags.h"
 #include "mem.h"
+#include "path.h"
 
 /* Errors only: no preprocessing record, but the same recovery as the
  * engine so the same errors come out. */
@@ -16,6 +17,33 @@ static void add(el_errlist *l, const char *msg)
 {
     el_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v);
     l->v[l->n++] = el_xstrdup(msg);
+}
+
+/* The place of the error just added (a diagnostic's location). */
+static void add_where(el_errlist *l, CXDiagnostic d)
+{
+    char *w = NULL;
+    CXFile f = NULL;
+    unsigned line = 0, col = 0;
+    clang_getSpellingLocation(clang_getDiagnosticLocation(d), &f, &line, &col, NULL);
+    if (f && line) {
+        CXString s = clang_getFileName(f);
+        const char *name = clang_getCString(s);
+        if (name && name[0]) {
+            char *abs = el_path_abs(name);
+            char *shown = el_path_display(abs);
+            w = el_xasprintf("%s:%u:%u", shown, line, col);
+            free(shown);
+            free(abs);
+        }
+        clang_disposeString(s);
+    }
+    while (l->n_where + 1 < l->n) { /* (errors added without a place) */
+        el_grow(&l->where, &l->cap_where, l->n_where + 1, sizeof *l->where);
+        l->where[l->n_where++] = NULL;
+    }
+    el_grow(&l->where, &l->cap_where, l->n_where + 1, sizeof *l->where);
+    l->where[l->n_where++] = w;
 }
 
 int el_reparse_errors(const el_compdb *db, const el_source *src, char *const *extra,
@@ -75,6 +103,7 @@ int el_reparse_errors_with(const el_compdb *db, const el_source *args_src, const
                 CXString s = clang_getDiagnosticSpelling(d);
                 const char *m = clang_getCString(s);
                 add(out, m ? m : "");
+                add_where(out, d);
                 clang_disposeString(s);
             }
             clang_disposeDiagnostic(d);
@@ -86,11 +115,12 @@ int el_reparse_errors_with(const el_compdb *db, const el_source *args_src, const
     return rc;
 }
 
-const char *el_errlist_new_error(const el_errlist *before, const el_errlist *after)
+/* The index in `after` of its first new error, after->n when none. */
+static size_t new_error_index(const el_errlist *before, const el_errlist *after)
 {
     bool *used = el_xcalloc(before->n + 1, sizeof *used);
-    const char *found = NULL;
-    for (size_t i = 0; i < after->n && !found; i++) {
+    size_t found = after->n;
+    for (size_t i = 0; i < after->n && found == after->n; i++) {
         bool matched = false;
         for (size_t j = 0; j < before->n && !matched; j++) {
             if (!used[j] && strcmp(before->v[j], after->v[i]) == 0) {
@@ -99,10 +129,22 @@ const char *el_errlist_new_error(const el_errlist *before, const el_errlist *aft
             }
         }
         if (!matched)
-            found = after->v[i];
+            found = i;
     }
     free(used);
     return found;
+}
+
+const char *el_errlist_new_error(const el_errlist *before, const el_errlist *after)
+{
+    size_t i = new_error_index(before, after);
+    return i < after->n ? after->v[i] : NULL;
+}
+
+const char *el_errlist_new_error_where(const el_errlist *before, const el_errlist *after)
+{
+    size_t i = new_error_index(before, after);
+    return i < after->n && i < after->n_where ? after->where[i] : NULL;
 }
 
 void el_errlist_free(el_errlist *l)
@@ -112,4 +154,9 @@ void el_errlist_free(el_errlist *l)
     free(l->v);
     l->v = NULL;
     l->n = l->cap = 0;
+    for (size_t i = 0; i < l->n_where; i++)
+        free(l->where[i]);
+    free(l->where);
+    l->where = NULL;
+    l->n_where = l->cap_where = 0;
 }

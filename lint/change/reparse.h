@@ -18,6 +18,11 @@
 typedef struct el_errlist {
     char **v;
     size_t n, cap;
+    /* where each error is, "FILE:LINE:COL" (the path as el_path_display
+     * shows it; NULL when clang gave none): where[i] is v[i]'s, for
+     * i < n_where */
+    char **where;
+    size_t n_where, cap_where;
 } el_errlist;
 
 /* Parse src (flags from db -- NULL for the defaults -- and the extra
@@ -41,6 +46,8 @@ int el_reparse_errors_with(const el_compdb *db, const el_source *args_src, const
  * comparing them as multisets (two equal errors before, three after: the
  * third is new); NULL when there is none. */
 const char *el_errlist_new_error(const el_errlist *before, const el_errlist *after);
+/* The same error's place in `after` ("FILE:LINE:COL"), or NULL. */
+const char *el_errlist_new_error_where(const el_errlist *before, const el_errlist *after);
 void el_errlist_free(el_errlist *l);
 
 #endif

@@ -174,13 +174,14 @@ static void unsaved_free(unsaved *u)
 }
 
 static void add_failure(el_verify_result *r, const char *display, const char *config,
-                        const char *error)
+                        const char *error, const char *where)
 {
     el_grow(&r->v, &r->cap, r->n + 1, sizeof *r->v);
     el_verify_failure *f = &r->v[r->n++];
     f->display = el_xstrdup(display);
     f->config = el_xstrdup(config);
     f->error = el_xstrdup(error);
+    f->where = where ? el_xstrdup(where) : NULL;
 }
 
 /* One unit in configuration k: 1 on a new error (added to out), else 0. */
@@ -202,7 +203,7 @@ static int verify_one(const el_verify_unit *x, const el_buildcfgs *cfgs, size_t 
     int rc = 0;
     if (bad) {
         char *name = cfgs && x->args ? el_buildcfg_name(cfgs, k, x->args) : el_xstrdup("");
-        add_failure(out, x->display, name, bad);
+        add_failure(out, x->display, name, bad, el_errlist_new_error_where(&before, &after));
         free(name);
         rc = 1;
     }
@@ -234,8 +235,12 @@ size_t el_verify(const el_changeset *cs, const el_verify_units *units, const el_
 
 char *el_verify_message(const el_verify_failure *f)
 {
-    return el_xasprintf("%s: does not compile after the change%s%s%s: %s", f->display,
-                        f->config[0] ? " (" : "", f->config, f->config[0] ? ")" : "", f->error);
+    /* the place, in the text as the change would leave it: a template's
+     * rewrite that does not fit is found at once in the plan's diff */
+    return el_xasprintf("%s: does not compile after the change%s%s%s: %s%s%s%s", f->display,
+                        f->config[0] ? " (" : "", f->config, f->config[0] ? ")" : "", f->error,
+                        f->where ? ", at " : "", f->where ? f->where : "",
+                        f->where ? " of the changed text" : "");
 }
 
 void el_verify_result_free(el_verify_result *r)
@@ -244,6 +249,7 @@ void el_verify_result_free(el_verify_result *r)
         free(r->v[i].display);
         free(r->v[i].config);
         free(r->v[i].error);
+        free(r->v[i].where);
     }
     free(r->v);
     memset(r, 0, sizeof *r);

@@ -48,6 +48,7 @@ typedef struct el_verify_failure {
     char *display;            /* the translation unit */
     char *config;             /* its configuration's name ("" when there is one) */
     char *error;              /* the first new error message */
+    char *where;              /* where it is in the changed text, "FILE:LINE:COL" (or NULL) */
 } el_verify_failure;
 
 typedef struct el_verify_result {
@@ -60,7 +61,8 @@ typedef struct el_verify_result {
  * --verify lists them all).  Failures into *out; returns their count. */
 size_t el_verify(const el_changeset *cs, const el_verify_units *units, const el_buildcfgs *cfgs,
                  char *const *extra, size_t n_extra, bool all, el_verify_result *out);
-/* "FILE: does not compile after the change[ (configuration)]: ERROR". */
+/* "FILE: does not compile after the change[ (configuration)]: ERROR[, at
+ * FILE:LINE:COL of the changed text]". */
 char *el_verify_message(const el_verify_failure *f);
 void el_verify_result_free(el_verify_result *r);
 

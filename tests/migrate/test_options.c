@@ -276,8 +276,11 @@ static void test_plan_verify(void **state)
     tt_free(&r);
     r = mt_migrate(dir, NULL, "plan", "--verify", ".", NULL);
     assert_int_equal(r.status, 2);
+    /* with the place, in the text as the plan would leave it */
     assert_true(tt_contains(r.err, "backends/blas/gemm.c: does not compile after the change: use "
-                                   "of undeclared identifier 'blas_threads'; the plan would break it"));
+                                   "of undeclared identifier 'blas_threads', at "
+                                   "backends/blas/gemm.c:5:12 of the changed text; the plan "
+                                   "would break it"));
     char *now = tt_snapshot(dir, true);
     tt_assert_same(before, now, "plan --verify changes nothing");
     free(now);
@@ -314,7 +317,8 @@ static void test_verify_every_configuration(void **state)
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "backends/blas/gemm.c: does not compile after the change "
                                    "(define set \"!USE_BLAS\"): use of undeclared identifier "
-                                   "'blas_threads'; the plan would break it"));
+                                   "'blas_threads', at backends/blas/gemm.c:"));
+    assert_true(tt_contains(r.err, " of the changed text; the plan would break it"));
     tt_free(&r);
     r = mt_migrate(dir, NULL, "apply", "--define-sets", "USE_BLAS;!USE_BLAS", ".", NULL);
     assert_int_equal(r.status, 2);
