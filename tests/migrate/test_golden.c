@@ -680,6 +680,12 @@ CASE(template_args10)
 CASE(template_app_prefix)
 CASE(template_skipped)
 
+/*   fortran_lapack_names  a project that declares the Fortran LAPACK
+ *                         routines it calls (dlacpy_, dgeqrt_, dstev_)
+ *                         itself: every call listed, none missed for a
+ *                         name the built-in backend_prefixes lacked */
+CASE(fortran_lapack_names)
+
 /* --backup keeps each modified or deleted file's original as FILE.orig;
  * the tree is otherwise after/. */
 static void test_backup(void **state)
@@ -716,7 +722,7 @@ int main(void)
         BOTH(custom_dispatch), BOTH(custom_refused), BOTH(custom_in_backends),
         BOTH(custom_ifdef), BOTH(backend_defined), BOTH(legacy_extern), BOTH(legacy_own_skipped),
         BOTH(self_include), BOTH(template_args10), BOTH(template_app_prefix),
-        BOTH(template_skipped),
+        BOTH(template_skipped), BOTH(fortran_lapack_names),
         cmocka_unit_test(test_backup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
