@@ -25,6 +25,9 @@ void em_manuals_add(em_manuals *m, const char *file, unsigned line, unsigned col
     x->line = line;
     x->col = col;
     x->why = el_buf_take(&b);
+    x->in_edit = false;
+    x->edit_line = x->edit_col = 0;
+    x->edit_off = 0;
 }
 
 /* The length of an entry's rule tag, "[EH104] " ("[EH102 in skipped

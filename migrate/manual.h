@@ -3,6 +3,7 @@
 #ifndef EM_MANUAL_H
 #define EM_MANUAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -10,6 +11,13 @@ typedef struct em_manual {
     char *file;      /* as displayed */
     unsigned line, col;
     char *why;
+    /* a site in the text an edit writes (a library name a call template
+     * puts into its rewrite): after the plan it is edit_off bytes past
+     * the start of that edit, which begins at edit_line:edit_col before
+     * it (relocate.h); false for every other site */
+    bool in_edit;
+    unsigned edit_line, edit_col;
+    size_t edit_off;
 } em_manual;
 
 typedef struct em_manuals {

@@ -329,6 +329,113 @@ static char *include_stays(const em_tree *t, em_texts *texts, const em_opts *o,
     return el_xstrdup("the include stays: the file still needs it");
 }
 
+/* Line and column of byte off of t. */
+static void offset_line_col(const char *t, size_t off, unsigned *line, unsigned *col)
+{
+    unsigned l = 1;
+    size_t ls = 0;
+    for (size_t i = 0; i < off; i++)
+        if (t[i] == '\n') {
+            l++;
+            ls = i + 1;
+        }
+    *line = l;
+    *col = (unsigned)(off - ls + 1);
+}
+
+/* The offset of the k-th (from 0) whole identifier s[0..n) in t[b..e),
+ * or (size_t)-1. */
+static size_t nth_ident(const char *t, size_t b, size_t e, const char *s, size_t n, size_t k)
+{
+    for (size_t i = b; i + n <= e; i++)
+        if (!memcmp(t + i, s, n) && (i == 0 || !em_is_ident(t[i - 1])) &&
+            (i + n == e || !em_is_ident(t[i + n])) && k-- == 0)
+            return i;
+    return (size_t)-1;
+}
+
+/* A call template's rewrite may keep names of the library in the code (the
+ * layout and transposes of a cblas call passed on to a helper: "my_gemm($2,
+ * $3, ...)").  Inside the call they were part of its site; afterwards each
+ * is a site of its own, which emberlint reports: listed, at its place in
+ * the tree (plan) or in the rewritten text (apply).  Names followed by '('
+ * are calls the template's arguments keep, listed on their own already. */
+static void template_names(em_plan *p, const em_tree *t, em_texts *texts, const el_finding *f,
+                           const el_fix *fix)
+{
+    static const char lead[] = "replace the call of ";
+    if (!fix->description || strncmp(fix->description, lead, sizeof lead - 1) != 0)
+        return;
+    char callee[128];
+    size_t cn = strcspn(fix->description + sizeof lead - 1, " ");
+    snprintf(callee, sizeof callee, "%.*s", (int)cn, fix->description + sizeof lead - 1);
+    char *err = NULL;
+    const el_config *cfg = t->configs ? el_configs_for(t->configs, f->file, &err) : NULL;
+    free(err);
+    for (size_t k = 0; cfg && k < fix->edits.n; k++) {
+        const el_edit *e = &fix->edits.v[k];
+        const em_text *tx = e->text ? scanned_text(texts, t, e->path) : NULL;
+        if (!tx || e->end > tx->len || e->begin > e->end)
+            continue;
+        const char *s = e->text;
+        size_t n = strlen(s);
+        char quote = 0;
+        for (size_t i = 0; i < n;) {
+            char c = s[i];
+            if (quote) { /* a literal of the template, or of an argument */
+                i += c == '\\' && i + 1 < n ? 2 : 1;
+                if (c == quote)
+                    quote = 0;
+                continue;
+            }
+            if (c == '"' || c == '\'') {
+                quote = c;
+                i++;
+                continue;
+            }
+            if (!em_is_ident(c) || (i && em_is_ident(s[i - 1]))) {
+                i++;
+                continue;
+            }
+            size_t b = i;
+            while (i < n && em_is_ident(s[i]))
+                i++;
+            size_t after = i;
+            while (after < n && strchr(" \t\r\n", s[after]))
+                after++;
+            char name[128];
+            if (i - b >= sizeof name || (s[b] >= '0' && s[b] <= '9') ||
+                (after < n && s[after] == '('))
+                continue;
+            snprintf(name, sizeof name, "%.*s", (int)(i - b), s + b);
+            if (!el_backend_prefix_of(cfg, name, true))
+                continue;
+            /* its place now: the same occurrence in the call's text */
+            size_t seen = 0;
+            for (size_t j = 0; j < b; j++)
+                if (!memcmp(s + j, name, i - b) && (j == 0 || !em_is_ident(s[j - 1])) &&
+                    !em_is_ident(s[j + i - b]))
+                    seen++;
+            size_t at = nth_ident(tx->data, e->begin, e->end, name, i - b, seen);
+            unsigned line, col, el, ec;
+            offset_line_col(tx->data, at == (size_t)-1 ? e->begin : at, &line, &col);
+            offset_line_col(tx->data, e->begin, &el, &ec);
+            char *owned = NULL;
+            em_manuals_add(&p->manual, display(t, e->path, &owned), line, col,
+                           "[EH102] use of backend name '%s', which the call template for %s "
+                           "puts into its rewrite: no op replaces a backend type, variable, "
+                           "constant or macro: rewrite this use by hand",
+                           name, callee);
+            free(owned);
+            em_manual *x = &p->manual.v[p->manual.n - 1];
+            x->in_edit = true;
+            x->edit_line = el;
+            x->edit_col = ec;
+            x->edit_off = b;
+        }
+    }
+}
+
 /* Choose the fixes; their edits into *out. */
 static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, const em_moves *mv,
                        const em_customs *customs, em_plan *p, el_edits *out)
@@ -462,6 +569,8 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
                 p->calls++;
             else
                 p->branches++;
+            if (choice[i] == EL_FIX_TAKEN && strcmp(rule, "EH101") && cands[i])
+                template_names(p, t, texts, &fs->v[i], cands[i]);
         }
     }
     free(choice);

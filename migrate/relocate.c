@@ -110,6 +110,20 @@ static void relocate(const em_plan *p, const char *shown, unsigned line, unsigne
     free(abs);
 }
 
+/* A site in the text of an edit (relocate.h): the edit's start after the
+ * plan, plus the site's offset in its text. */
+static void in_edit(const em_plan *p, const em_manual *x, unsigned *nl, unsigned *nc)
+{
+    char *abs = el_path_abs(x->file);
+    const el_change *c = el_changeset_find((el_changeset *)&p->cs, abs);
+    if (c && c->kind == EL_CHANGE_MODIFY) {
+        size_t off = offset_of(c->old_text, c->old_len, x->edit_line, x->edit_col);
+        size_t at = through_edits(p, abs, c->old_text, c->old_len, off) + x->edit_off;
+        line_col(c->new_text, c->new_len, at <= c->new_len ? at : c->new_len, nl, nc);
+    }
+    free(abs);
+}
+
 /* A reason that names another site ("the include stays: line 23 still
  * uses cblas_saxpy", "... fft.c line 40 still uses ..." for a file that
  * includes it: migrate/plan.c) names it where it is after the plan too,
@@ -154,6 +168,8 @@ void em_plan_relocate(const em_plan *p, em_manuals *m)
         char *file = NULL;
         unsigned nl, nc;
         relocate(p, x->file, x->line, x->col, &file, &nl, &nc);
+        if (x->in_edit)
+            in_edit(p, x, &nl, &nc);
         relocate_reason(p, x, x->file, file ? file : x->file);
         if (file) {
             free(x->file);

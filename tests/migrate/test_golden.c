@@ -675,10 +675,15 @@ CASE(self_include)
  *   template_skipped     a templated call in an #ifdef arm no build
  *                        compiles: listed as such (a template rewrites
  *                        calls the compiler reads), not as a call "no
- *                        call template maps"; the compiled one rewritten */
+ *                        call template maps"; the compiled one rewritten
+ *   template_keeps_names a template that passes cblas_sgemm's transposes
+ *                        on (CblasTrans, CblasNoTrans twice in a call):
+ *                        each a site of its own afterwards, listed where it
+ *                        is in the call (plan) and in the rewrite (apply) */
 CASE(template_args10)
 CASE(template_app_prefix)
 CASE(template_skipped)
+CASE(template_keeps_names)
 
 /*   fortran_lapack_names  a project that declares the Fortran LAPACK
  *                         routines it calls (dlacpy_, dgeqrt_, dstev_)
@@ -722,7 +727,7 @@ int main(void)
         BOTH(custom_dispatch), BOTH(custom_refused), BOTH(custom_in_backends),
         BOTH(custom_ifdef), BOTH(backend_defined), BOTH(legacy_extern), BOTH(legacy_own_skipped),
         BOTH(self_include), BOTH(template_args10), BOTH(template_app_prefix),
-        BOTH(template_skipped), BOTH(fortran_lapack_names),
+        BOTH(template_skipped), BOTH(template_keeps_names), BOTH(fortran_lapack_names),
         cmocka_unit_test(test_backup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
