@@ -359,11 +359,15 @@ eh_status eh_blas_qr(const eh_op_call *call)
             continue;
         }
         load_cm(a, b * m * n, m, n, A, lda);
+        /* As ref: factor A 2^-e (max |entry| in [0.5, 1)), R = R' 2^e, Q as
+         * is.  Exact, and dgeqrf's reflectors would overflow for entries
+         * near the top of the range (|column|^2 beyond DBL_MAX). */
+        int e = eh_ref_pow2_normalize(A, m * n);
         lapack_int info = LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, lm, ln, A, lda, tau, W, lwork);
         /* R: the upper triangle of the first k rows (column-major k x n) */
         for (int64_t j = 0; j < n; j++)
             for (int64_t i = 0; i < k; i++)
-                R[j * k + i] = i <= j ? A[j * lda + i] : 0.0;
+                R[j * k + i] = i <= j ? ldexp(A[j * lda + i], e) : 0.0;
         if (info == 0)
             info = LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, lm, lk, lk, A, lda, tau, W, lwork);
         if (info != 0) {

@@ -150,7 +150,7 @@ int eh_ref_all_finite(const double *x, int64_t n)
 
 /* Scale x (n values) by 2^-e so that max |x| is in [0.5, 1); returns e
  * (0 when x is all zero or not finite).  Exact: a power of two. */
-static int pow2_normalize(double *x, int64_t n)
+int eh_ref_pow2_normalize(double *x, int64_t n)
 {
     double amax = 0.0;
     for (int64_t i = 0; i < n; i++)
@@ -443,7 +443,7 @@ eh_status eh_ref_qr(const eh_op_call *call)
     }
     for (int64_t b = 0; b < nb; b++) {
         load(a, b * m * n, m * n, W);
-        int e = pow2_normalize(W, m * n);
+        int e = eh_ref_pow2_normalize(W, m * n);
         /* Reflector j: H_j = I - 2 v v^T / (v^T v), v = V[j*m + j .. j*m + m). */
         for (int64_t j = 0; j < k; j++) {
             double *v = V + j * m;
@@ -658,7 +658,7 @@ static void complete_basis(double *X, int64_t L, int64_t valid, int64_t total, d
     }
 }
 
-/* Below this (after pow2_normalize) a singular value is too small for its
+/* Below this (after eh_ref_pow2_normalize) a singular value is too small for its
  * vector W_j / sigma_j to be trusted; the vector is completed instead. */
 #define TINY_SIGMA 1e-150
 
@@ -690,7 +690,7 @@ static int svd_core(svd_work *w, const double *A, int64_t *usable)
     } else if (m * n > 0) {
         memcpy(w->W, A, (size_t)(m * n) * sizeof(double));
     }
-    int e = pow2_normalize(w->W, C * R);
+    int e = eh_ref_pow2_normalize(w->W, C * R);
     if (w->VT) {
         for (int64_t i = 0; i < C * C; i++)
             w->VT[i] = 0.0;
@@ -1022,7 +1022,7 @@ eh_status eh_ref_eigh(const eh_op_call *call)
                 }
                 S[j * n + i] = S[i * n + j];
             }
-        int e = pow2_normalize(S, n * n);
+        int e = eh_ref_pow2_normalize(S, n * n);
         for (int64_t i = 0; i < n * n; i++)
             V[i] = 0.0;
         for (int64_t i = 0; i < n; i++)

@@ -59,6 +59,12 @@ void eh_ref_linalg_store(eh_tensor *t, int64_t off, int64_t n, const double *src
 /* Whether x[0 .. n) are all finite. */
 int eh_ref_all_finite(const double *x, int64_t n);
 
+/* Scale x[0 .. n) by 2^-e so that max |x| is in [0.5, 1) and return e (0
+ * when x is all zero or not finite): exact, so entries near the f64 limits
+ * factor without overflow; results are scaled back by 2^e.  ref's qr, svd
+ * and eigh do this, and blas's qr (dgeqrf does not scale by itself). */
+int eh_ref_pow2_normalize(double *x, int64_t n);
+
 /* ---- the sign convention of svd and eigh (docs/ops/linalg.md) --------------- */
 
 /* The index of the first entry of x[0], x[stride], ... (n entries) whose

@@ -589,8 +589,9 @@ static eh_status matrix_norm(const void *x, eh_dtype dt, int64_t rows, int64_t r
         return EH_OK;
     }
     /* The SVD gets the matrix scaled here, so max |entry| is in [0.5, 1)
-     * (the SVD's own power-of-two scaling is then the identity), and the
-     * result is scaled back once. */
+     * (the SVD's own power-of-two scaling is then the identity; in [1, 2)
+     * when max |entry| >= 2^1023, see eh_ref_pow2_scale), and the result is
+     * scaled back once. */
     double scale = eh_ref_pow2_scale(m);
     if ((uint64_t)rows > SIZE_MAX / sizeof(double) / (uint64_t)cols)
         return EH_ERR_NOMEM;

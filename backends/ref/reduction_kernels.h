@@ -93,14 +93,17 @@ static inline void eh_ref_store_float(void *data, eh_dtype dtype, int64_t i, dou
 
 /* Power of two p with max|x| in [p/2, p) (1 for 0 or non-finite m), so
  * x / p is exact and (x / p)^2 neither overflows nor underflows needlessly
- * (the scaled 2-norms of ref and blas). */
+ * (the scaled 2-norms of ref and blas).  For m >= 2^1023 that p would be
+ * 2^1024, which overflows to inf (x / p would be 0 and the norm NaN or
+ * inf); p is then 2^1023, the largest power of two, and max|x| / p is in
+ * [1, 2): its square still cannot overflow. */
 static inline double eh_ref_pow2_scale(double m)
 {
     if (m == 0.0 || !isfinite(m))
         return 1.0;
     int e;
     (void)frexp(m, &e);
-    return ldexp(1.0, e);
+    return ldexp(1.0, e > DBL_MAX_EXP - 1 ? DBL_MAX_EXP - 1 : e);
 }
 
 #endif

@@ -784,6 +784,40 @@ static void test_qr_known(void **state)
     END();
 }
 
+/* Entries near the top (and bottom) of the f64 range: the known
+ * factorizations above scaled by a power of two, exactly.  ref normalizes
+ * the matrix first; LAPACK's dgeqrf does not, and its reflectors overflow
+ * to inf and NaN here unless blas scales as ref does. */
+static void test_qr_extreme_scale(void **state)
+{
+    (void)state;
+    BEGIN();
+    const double big = 0x1p1021, tiny = 0x1p-1000, tol = tol_of(EH_F64);
+    eh_tensor *q, *r;
+    assert_int_equal(eh_qr(T(EH_F64, SHAPE(2, 2), 3 * big, big, 4 * big, 2 * big), &q, &r),
+                     EH_OK);
+    EXPECT_NEAR(q, EH_F64, tol, SHAPE(2, 2), 0.6, -0.8, 0.8, 0.6);
+    EXPECT_NEAR(r, EH_F64, tol, SHAPE(2, 2), 5 * big, 2.2 * big, 0, 0.4 * big);
+    assert_int_equal(eh_qr(T(EH_F64, SHAPE(2, 3), 3 * big, big, 5 * big, 4 * big, 2 * big, 0),
+                           &q, &r),
+                     EH_OK);
+    EXPECT_NEAR(q, EH_F64, tol, SHAPE(2, 2), 0.6, -0.8, 0.8, 0.6);
+    EXPECT_NEAR(r, EH_F64, tol, SHAPE(2, 3), 5 * big, 2.2 * big, 3 * big, 0, 0.4 * big,
+                -4 * big);
+    /* (2, -1, 2) 2^1022: |a| = 3 2^1022 is finite, its square is not */
+    assert_int_equal(eh_qr(T(EH_F64, SHAPE(3, 1), 2 * (2 * big), -(2 * big), 2 * (2 * big)), &q,
+                           &r),
+                     EH_OK);
+    EXPECT_NEAR(q, EH_F64, tol, SHAPE(3, 1), 2.0 / 3, -1.0 / 3, 2.0 / 3);
+    EXPECT_NEAR(r, EH_F64, tol, SHAPE(1, 1), 3 * (2 * big));
+    assert_int_equal(eh_qr(T(EH_F64, SHAPE(2, 2), 3 * tiny, tiny, 4 * tiny, 2 * tiny), &q, &r),
+                     EH_OK);
+    EXPECT_NEAR(q, EH_F64, tol, SHAPE(2, 2), 0.6, -0.8, 0.8, 0.6);
+    assert_tensor(r, EH_F64, 2, SHAPE(2, 2), ((const double[]){5 * tiny, 2.2 * tiny, 0, 0.4 * tiny}),
+                  0, tol);
+    END();
+}
+
 /* Check Q^T Q = I, Q R = A, R upper triangular with diag >= 0, for a
  * batch of nb matrices m x n. */
 static void check_qr(eh_tensor *ta, int64_t nb, int64_t m, int64_t n, eh_dtype dt)
@@ -1593,6 +1627,7 @@ int main(void)
         EH_TEST(test_cholesky_property),
         EH_TEST(test_cholesky_edge_and_errors),
         EH_TEST(test_qr_known),
+        EH_TEST(test_qr_extreme_scale),
         EH_TEST(test_qr_property),
         EH_TEST(test_qr_edge_and_errors),
         EH_TEST(test_svd_known),

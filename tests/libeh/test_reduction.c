@@ -4,6 +4,7 @@
  * Expected values are hand-computed; where a constant is not obvious, the
  * comment next to it says how it was obtained (python3's math module,
  * which computes in IEEE double like the kernels, or algebra). */
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -645,6 +646,45 @@ static void test_norm_matrix(void **state)
     eh_scope_end();
 }
 
+/* 2-norms of values at the top of the f64 range: the power-of-two scale of
+ * max|x| >= 2^1023 would be 2^1024, which overflows (it once made ref
+ * return NaN and blas inf, where the norm is finite). */
+static void test_norm_near_max(void **state)
+{
+    (void)state;
+    eh_scope_begin();
+    eh_tensor *one = T_F64(SHAPE(1), 1e308);
+    assert_tensor(eh_norm(one, EH_NORM_2, NULL, 0, 0), EH_F64, 0, SHAPE(1), V(1e308), 0, 1e-15);
+    assert_tensor(eh_norm(one, EH_NORM_FRO, NULL, 0, 0), EH_F64, 0, SHAPE(1), V(1e308), 0,
+                  1e-15);
+    /* DBL_MAX alone; 2^1023 (frexp's exponent 1024) */
+    eh_tensor *mx = T_F64(SHAPE(2), -DBL_MAX, 0);
+    assert_tensor_exact(eh_norm(mx, EH_NORM_2, NULL, 0, 0), EH_F64, 0, SHAPE(1), V(DBL_MAX));
+    eh_tensor *p = T_F64(SHAPE(1), 0x1p1023);
+    assert_tensor_exact(eh_norm(p, EH_NORM_FRO, NULL, 0, 0), EH_F64, 0, SHAPE(1), V(0x1p1023));
+    /* sqrt(2) * 1e308 = 1.4142135623730951e308 (python3 math) is finite;
+     * sqrt(2) * 1.5e308 is not: inf, as the exact norm overflows */
+    eh_tensor *two = T_F64(SHAPE(3, 2), 1e308, 1e308, -1e308, 3e307, 1e308, 1e308);
+    eh_tensor *rows = eh_norm(two, EH_NORM_2, AX(1), 1, 0);
+    assert_tensor(rows, EH_F64, 1, SHAPE(3), V(1.4142135623730951e308, 1.0440306508910550e308,
+                                               1.4142135623730951e308), 0, 1e-15);
+    eh_tensor *over = T_F64(SHAPE(2), 1.5e308, -1.5e308);
+    assert_tensor_exact(eh_norm(over, EH_NORM_2, NULL, 0, 0), EH_F64, 0, SHAPE(1),
+                        V(INFINITY));
+    /* a longer vector (blas's vectorized passes): 1e308 and 999 x 1e300,
+     * 1e308 * sqrt(1 + 999e-16) = 1.00000000000005e308 (python3 math) */
+    const eh_tensor *parts[2] = {one, eh_full(1, SHAPE(999), 1e300, EH_F64)};
+    eh_tensor *lv = eh_concatenate(parts, 2, 0);
+    assert_tensor(eh_norm(lv, EH_NORM_FRO, NULL, 0, 0), EH_F64, 0, SHAPE(1),
+                  V(1.00000000000005e308), 0, 1e-15);
+    /* matrix 2 and nuclear norms (SVD of the scaled matrix) */
+    eh_tensor *m = T_F64(SHAPE(2, 2), 1e308, 0, 0, 5e307);
+    assert_tensor(eh_norm(m, EH_NORM_2, NULL, 0, 0), EH_F64, 0, SHAPE(1), V(1e308), 0, 1e-15);
+    assert_tensor(eh_norm(m, EH_NORM_NUC, NULL, 0, 0), EH_F64, 0, SHAPE(1), V(1.5e308), 0,
+                  1e-15);
+    eh_scope_end();
+}
+
 static void test_norm_matrix_empty(void **state)
 {
     (void)state;
@@ -917,6 +957,7 @@ int main(void)
         EH_TEST(test_log_softmax),
         EH_TEST(test_norm_vector),
         EH_TEST(test_norm_matrix),
+        EH_TEST(test_norm_near_max),
         EH_TEST(test_norm_matrix_empty),
         EH_TEST(test_norm_errors),
         EH_TEST(test_allclose),
