@@ -1366,20 +1366,41 @@ static bool macro_body_op(CXTranslationUnit tu, CXCursor exp, const char *const 
     return true;
 }
 
+/* The macro use whose body has c's operator written in it: the one at
+ * c's expansion location, unless c is written whole in a macro used
+ * inside that one's argument (DIV(FIXC(0.2, 14), k): FIXC's `<<` is
+ * written in FIXC, whose use is where the file has both ends of the
+ * `<<`, not in DIV, whose body has only `/`).  An expression that only
+ * starts or ends in such a macro (TWICE(K * b)) is the outer one's. */
+static CXCursor operator_expansion(CXCursor c)
+{
+    CXCursor outer = elc_macro_expansion_of(c);
+    if (clang_Cursor_isNull(outer))
+        return outer;
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile bf = NULL, ef = NULL, xf = NULL;
+    unsigned bo = 0, eo = 0, xb = 0, xe = 0;
+    if (!spelled_at(clang_getRangeStart(r), &bf, &bo) || !spelled_at(clang_getRangeEnd(r), &ef, &eo) ||
+        bf != ef)
+        return outer;
+    CXCursor inner = expansion_at(tu, bf, bo);
+    if (clang_getCursorKind(inner) != CXCursor_MacroExpansion || clang_equalCursors(inner, outer))
+        return outer;
+    CXSourceRange ir = clang_getCursorExtent(inner);
+    clang_getExpansionLocation(clang_getRangeStart(ir), &xf, NULL, NULL, &xb);
+    clang_getExpansionLocation(clang_getRangeEnd(ir), NULL, NULL, NULL, &xe);
+    return xf == bf && xb <= bo && eo <= xe ? inner : outer;
+}
+
 /* The operator of c, written inside the body of the macro expanded where
  * c is (*postfix: whether a unary one follows its operand). */
 static bool op_from_macro(CXCursor c, const op_sets *sets, char *op, size_t n, bool *postfix)
 {
-    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
-    CXFile f = NULL;
-    unsigned off = 0;
-    clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, &off);
-    if (!f)
+    CXCursor exp = operator_expansion(c);
+    if (clang_Cursor_isNull(exp))
         return false;
-    CXCursor exp = expansion_at(tu, f, off);
-    if (clang_getCursorKind(exp) != CXCursor_MacroExpansion)
-        return false;
-    return macro_body_op_of(tu, exp, sets, c, op, n, postfix);
+    return macro_body_op_of(clang_Cursor_getTranslationUnit(c), exp, sets, c, op, n, postfix);
 }
 
 /* The last token of `set` at bracket depth 0 among the tokens spelled in
@@ -1551,7 +1572,7 @@ const char *elc_operator_macro(CXCursor c, char *buf, size_t n)
     } else if (k != CXCursor_UnaryOperator || unary_in_file(c, op, sizeof op, &post)) {
         return NULL;
     }
-    CXCursor exp = elc_macro_expansion_of(c);
+    CXCursor exp = operator_expansion(c);
     return clang_Cursor_isNull(exp) ? NULL : elc_spelling(exp, buf, n);
 }
 

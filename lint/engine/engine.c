@@ -679,7 +679,7 @@ static void missing_includes_note(const el_fact_rec *const *facts, size_t n)
     qsort(m, nm, sizeof *m, cmp_missing);
     el_buf b = {0};
     bool eh = false;
-    const char *cxx = NULL;
+    const char *cxx = NULL, *libc = NULL;
     for (size_t k = 0; k < nm; k++) {
         if (k < 4)
             el_buf_printf(&b, "%s'%s' (%zu file%s)", k ? ", " : "", m[k].name, m[k].files,
@@ -687,6 +687,12 @@ static void missing_includes_note(const el_fact_rec *const *facts, size_t n)
         eh |= k < 4 && strncmp(m[k].name, "eh/", 3) == 0;
         if (!cxx && el_is_cxx_std_header(m[k].name))
             cxx = m[k].name;
+        /* the C library's own headers (glibc's bits/, gnu/; the kernel's
+         * asm/): what is missing is a target's system headers, not the
+         * project's flags */
+        if (!libc && (strncmp(m[k].name, "bits/", 5) == 0 || strncmp(m[k].name, "gnu/", 4) == 0 ||
+                      strncmp(m[k].name, "asm/", 4) == 0))
+            libc = m[k].name;
     }
     if (nm > 4)
         el_buf_printf(&b, " and %zu more", nm - 4);
@@ -696,11 +702,17 @@ static void missing_includes_note(const el_fact_rec *const *facts, size_t n)
                                         "C (a .h file is C unless the configuration's \"languages\" "
                                         "leaves C out; or \"exclude\" them)", cxx)
                          : NULL;
+    char *libc_hint = libc ? el_xasprintf("; '%s' is the C library's own: the system headers of "
+                                          "the target parsed for are missing (a --target needs "
+                                          "that target's headers: --sysroot=<dir>, or install "
+                                          "them)", libc)
+                           : NULL;
     fprintf(stderr, "%s: includes not found: %s; give the compiler "
-            "the project's flags: -p BUILD_DIR (its compile_commands.json) or -- -I<dir> -D<macro>%s%s\n",
+            "the project's flags: -p BUILD_DIR (its compile_commands.json) or -- -I<dir> -D<macro>%s%s%s\n",
             el_progname, b.s, eh ? ", or install libeh (make install; pkg-config eh)" : "",
-            cxx_hint ? cxx_hint : "");
+            cxx_hint ? cxx_hint : "", libc_hint ? libc_hint : "");
     free(cxx_hint);
+    free(libc_hint);
     el_buf_free(&b);
     el_strmap_free(&files);
     free(m);

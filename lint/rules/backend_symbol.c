@@ -57,10 +57,13 @@ typedef struct pending {
     el_call_rewrite fix;      /* a reference's rename (text NULL: none) */
 } pending;
 
-/* The extent of a reported call, in expansion offsets (inclusive). */
+/* The extent of a reported call, in expansion offsets (inclusive); for a
+ * call the project hook decides (a library-prefixed function the project
+ * declares itself), the function's USR. */
 typedef struct span {
     CXFile file;
     unsigned begin, end;
+    char *usr;
 } span;
 
 typedef struct state {
@@ -69,6 +72,8 @@ typedef struct state {
     size_t n_p, cap_p;
     span *calls;
     size_t n_calls, cap_calls;
+    span *undecided;        /* calls the project hook decides */
+    size_t n_undecided, cap_undecided;
     el_rewriter *rw;        /* call rewrites (fixes), made on first use */
 } state;
 
@@ -90,6 +95,23 @@ static why backend_decl(el_ctx *ctx, state *s, CXCursor decl, char *backend, siz
 
 /* ---- reporting ------------------------------------------------------------- */
 
+/* Remember a call's extent (and, for an undecided one, its function's USR). */
+static void add_span(span **v, size_t *n, size_t *cap, CXCursor call, const char *usr)
+{
+    span *g = sep_grow(*v, cap, *n, sizeof *g);
+    if (!g)
+        return;
+    *v = g;
+    span *sp = &g[(*n)++];
+    CXSourceRange r = clang_getCursorExtent(call);
+    CXFile f2 = NULL;
+    unsigned end = 0;
+    clang_getExpansionLocation(clang_getRangeStart(r), &sp->file, NULL, NULL, &sp->begin);
+    clang_getExpansionLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &end);
+    sp->end = f2 == sp->file && end > sp->begin ? end : sp->begin;
+    sp->usr = usr ? el_xstrdup(usr) : NULL;
+}
+
 /* Report a call now, with its rewrite as the fix, and remember its extent. */
 static void report_call(el_ctx *ctx, state *s, CXCursor at, CXCursor call, const char *msg)
 {
@@ -101,17 +123,7 @@ static void report_call(el_ctx *ctx, state *s, CXCursor at, CXCursor call, const
         el_rewrite_attach(ctx, el_tu(ctx), &rw);
         el_call_rewrite_clear(&rw);
     }
-    span *v = sep_grow(s->calls, &s->cap_calls, s->n_calls, sizeof *v);
-    if (!v)
-        return;
-    s->calls = v;
-    span *sp = &s->calls[s->n_calls++];
-    CXSourceRange r = clang_getCursorExtent(call);
-    CXFile f2 = NULL;
-    unsigned end = 0;
-    clang_getExpansionLocation(clang_getRangeStart(r), &sp->file, NULL, NULL, &sp->begin);
-    clang_getExpansionLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &end);
-    sp->end = f2 == sp->file && end > sp->begin ? end : sp->begin;
+    add_span(&s->calls, &s->n_calls, &s->cap_calls, call, NULL);
 }
 
 /* Hold a use back until the end. */
@@ -157,6 +169,7 @@ static bool is_callee(el_ctx *ctx, CXCursor e, CXCursor *call);
 #define FACT_USE "EH102.use"
 #define FACT_DEF "EH102.def"
 #define FACT_OWN "EH102.own"
+#define FACT_ARG "EH102.arg"
 
 /* A use of a function this TU neither defines nor knows as a backend's
  * (the project's own, declared in darknet.h): a backend's after all when
@@ -193,11 +206,18 @@ static void note_external_use(el_ctx *ctx, state *s, CXCursor fn, CXCursor ref,
         return;
     const char *t1 = strchr(*note, '\t'), *t2 = strchr(t1 + 1, '\t');
     CXCursor call;
+    bool callee = is_callee(ctx, ref, &call);
     char *v = el_xasprintf("%.*s\t%.*s\t%s\t%u\t%u\t%d\t%d\t%s", (int)(t1 - *note), *note,
-                           (int)(t2 - t1 - 1), t1 + 1, path, line, col, is_callee(ctx, ref, &call),
-                           library_prefix, t2 + 1);
+                           (int)(t2 - t1 - 1), t1 + 1, path, line, col, callee, library_prefix,
+                           t2 + 1);
     el_fact(ctx, FACT_USE, v);
     free(v);
+    /* what its arguments use waits for the verdict (end, project) */
+    if (callee && library_prefix) {
+        char *usr = el_xstrndup(*note, (size_t)(t1 - *note));
+        add_span(&s->undecided, &s->n_undecided, &s->cap_undecided, call, usr);
+        free(usr);
+    }
 }
 
 /* A function defined in a backend file (its USR and backend), or in a
@@ -243,6 +263,24 @@ static void project(el_project *p)
     for (size_t i = 0; i < n; i++) {
         const char *key = NULL, *value = NULL;
         el_project_fact(p, i, NULL, &key, &value);
+        if (strcmp(key, FACT_ARG) == 0) {
+            /* "USR\tpath\tline\tcol\tmessage": a use in the arguments of
+             * an undecided call, its own finding only when the call is not
+             * one (the project defines the function) */
+            char *v = el_xstrdup(value);
+            char *f[5] = {0}, *t = v;
+            for (int k = 0; k < 5 && t; k++) {
+                f[k] = t;
+                char *tab = k < 4 ? strchr(t, '\t') : NULL;
+                if (tab)
+                    *tab = '\0';
+                t = tab ? tab + 1 : NULL;
+            }
+            if (f[4] && !el_strmap_get(&defs, f[0]) && el_strmap_get(&own, f[0]))
+                el_project_report(p, f[1], (unsigned)atoi(f[2]), (unsigned)atoi(f[3]), "%s", f[4]);
+            free(v);
+            continue;
+        }
         if (strcmp(key, FACT_USE) != 0)
             continue;
         char *v = el_xstrdup(value);
@@ -604,13 +642,17 @@ static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
     }
 }
 
+static const span *inside(const span *v, size_t n, const pending *q)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i].file == q->file && v[i].begin <= q->offset && q->offset <= v[i].end)
+            return &v[i];
+    return NULL;
+}
+
 static bool inside_call(const state *s, const pending *q)
 {
-    for (size_t i = 0; i < s->n_calls; i++)
-        if (s->calls[i].file == q->file && s->calls[i].begin <= q->offset &&
-            q->offset <= s->calls[i].end)
-            return true;
-    return false;
+    return inside(s->calls, s->n_calls, q) != NULL;
 }
 
 static void end(el_ctx *ctx, void *st)
@@ -624,7 +666,14 @@ static void end(el_ctx *ctx, void *st)
         bool dup = false; /* a macro at the place of another finding */
         for (size_t k = 0; k < s->n_p && q->macro && !dup; k++)
             dup = !s->p[k].macro && s->p[k].file == q->file && s->p[k].offset == q->offset;
-        if (!dup) {
+        const span *u = dup || q->fix.text ? NULL : inside(s->undecided, s->n_undecided, q);
+        const char *path = u ? el_file_path(ctx, q->file) : NULL;
+        if (path) {
+            /* in the arguments of a call the project hook decides */
+            char *v = el_xasprintf("%s\t%s\t%u\t%u\t%s", u->usr, path, q->line, q->col, q->msg);
+            el_fact(ctx, FACT_ARG, v);
+            free(v);
+        } else if (!dup) {
             el_report_loc(ctx, clang_getLocation(tu, q->file, q->line, q->col), "%s", q->msg);
             if (q->fix.text)
                 el_rewrite_attach(ctx, tu, &q->fix);
@@ -634,6 +683,11 @@ static void end(el_ctx *ctx, void *st)
         el_call_rewrite_clear(&s->p[i].fix);
     free(s->p);
     free(s->calls);
+    for (size_t i = 0; i < s->n_undecided; i++)
+        free(s->undecided[i].usr);
+    free(s->undecided);
+    s->undecided = NULL;
+    s->n_undecided = s->cap_undecided = 0;
     el_rewriter_free(s->rw);
     s->rw = NULL;
     s->p = NULL;

@@ -43,7 +43,9 @@ typedef struct file_errors {
     CXSourceLocation at;
     char first[700];
     unsigned count;
+    char hint[300];            /* what the first error comes from, or "" */
 } file_errors;
+
 
 typedef struct include_site {
     CXFile file;
@@ -104,21 +106,119 @@ static file_errors *errors_of(file_errors **v, size_t *n, size_t *cap, CXFile f)
     return e;
 }
 
-/* "does not parse: MSG (and N more errors)" into buf. */
+/* "does not parse: MSG (and N more errors); HINT" into buf. */
 static void describe(const file_errors *e, char *buf, size_t n)
 {
     if (e->count > 1)
-        snprintf(buf, n, "%s (and %u more error%s)", e->first, e->count - 1,
-                 e->count > 2 ? "s" : "");
+        snprintf(buf, n, "%s (and %u more error%s)%s%s", e->first, e->count - 1,
+                 e->count > 2 ? "s" : "", e->hint[0] ? "; " : "", e->hint);
     else
-        snprintf(buf, n, "%s", e->first);
+        snprintf(buf, n, "%s%s%s", e->first, e->hint[0] ? "; " : "", e->hint);
+}
+
+/* A function called on the line of `at` that C declared implicitly
+ * (clang 14 only warns, and the parse runs with -w): its declaration is
+ * where the call names it, as no written declaration ever is. */
+static bool implicit_on_line(CXTranslationUnit tu, CXSourceLocation at, char *name, size_t n)
+{
+    CXFile f = NULL;
+    unsigned line = 0;
+    clang_getExpansionLocation(at, &f, &line, NULL, NULL);
+    if (!f || !line)
+        return false;
+    CXToken *toks = NULL;
+    unsigned nt = 0;
+    clang_tokenize(tu, clang_getRange(clang_getLocation(tu, f, line, 1),
+                                      clang_getLocation(tu, f, line + 1, 1)),
+                   &toks, &nt);
+    bool found = false;
+    for (unsigned i = 0; i + 1 < nt && !found; i++) {
+        CXSourceLocation tl = clang_getTokenLocation(tu, toks[i]);
+        unsigned tline = 0;
+        clang_getExpansionLocation(tl, NULL, &tline, NULL, NULL);
+        if (tline != line)
+            break;
+        if (clang_getTokenKind(toks[i]) != CXToken_Identifier)
+            continue;
+        char next[4];
+        elc_string(clang_getTokenSpelling(tu, toks[i + 1]), next, sizeof next);
+        if (strcmp(next, "(") != 0)
+            continue;
+        CXCursor use = clang_getCursor(tu, tl);
+        CXCursor fn = clang_getCursorReferenced(use);
+        if (clang_getCursorKind(use) == CXCursor_FunctionDecl ||
+            clang_getCursorKind(fn) != CXCursor_FunctionDecl ||
+            !clang_equalLocations(clang_getCursorLocation(fn), tl))
+            continue;
+        elc_spelling(fn, name, n);
+        found = name[0] != '\0';
+    }
+    if (toks)
+        clang_disposeTokens(tu, toks, nt);
+    return found;
+}
+
+/* The family of a compiler's intrinsics header that only one kind of
+ * target has, by its name ("ARM" for arm_neon.h), or NULL. */
+static const char *intrinsics_family(const char *base)
+{
+    static const char *const arm[] = {"arm_neon.h", "arm_sve.h", "arm_mve.h", "arm_fp16.h",
+                                      "arm_bf16.h", "arm_acle.h", "arm_cde.h", "arm_cmse.h",
+                                      "arm_neon_sve_bridge.h", NULL};
+    for (const char *const *a = arm; *a; a++)
+        if (strcmp(base, *a) == 0)
+            return "ARM";
+    if (strcmp(base, "altivec.h") == 0 || strcmp(base, "htmintrin.h") == 0)
+        return "PowerPC";
+    if (strcmp(base, "riscv_vector.h") == 0)
+        return "RISC-V";
+    if (strcmp(base, "msa.h") == 0)
+        return "MIPS";
+    if (strcmp(base, "wasm_simd128.h") == 0)
+        return "WebAssembly";
+    size_t n = strlen(base);
+    if (strcmp(base, "x86intrin.h") == 0 || strcmp(base, "cpuid.h") == 0 ||
+        (n > 9 && strcmp(base + n - 9, "mmintrin.h") == 0) ||
+        (n > 8 && strncmp(base, "avx", 3) == 0 && strcmp(base + n - 8, "intrin.h") == 0))
+        return "x86";
+    return NULL;
+}
+
+/* Does the TU's target (its triple's architecture) belong to family? */
+static bool target_is(const char *arch, const char *family)
+{
+    if (strcmp(family, "ARM") == 0)
+        return strncmp(arch, "arm", 3) == 0 || strncmp(arch, "aarch64", 7) == 0 ||
+               strncmp(arch, "thumb", 5) == 0;
+    if (strcmp(family, "PowerPC") == 0)
+        return strncmp(arch, "powerpc", 7) == 0 || strncmp(arch, "ppc", 3) == 0;
+    if (strcmp(family, "RISC-V") == 0)
+        return strncmp(arch, "riscv", 5) == 0;
+    if (strcmp(family, "MIPS") == 0)
+        return strncmp(arch, "mips", 4) == 0;
+    if (strcmp(family, "WebAssembly") == 0)
+        return strncmp(arch, "wasm", 4) == 0;
+    return strcmp(arch, "x86_64") == 0 || (arch[0] == 'i' && strcmp(arch + 2, "86") == 0);
+}
+
+/* The architecture of the TU's target triple ("x86_64"), or "". */
+static void target_arch(CXTranslationUnit tu, char *arch, size_t n)
+{
+    arch[0] = '\0';
+    CXTargetInfo ti = clang_getTranslationUnitTargetInfo(tu);
+    if (!ti)
+        return;
+    char triple[128];
+    elc_string(clang_TargetInfo_getTriple(ti), triple, sizeof triple);
+    clang_TargetInfo_dispose(ti);
+    snprintf(arch, n, "%.*s", (int)strcspn(triple, "-"), triple);
 }
 
 /* main_failed: the TU's main file has errors of its own, which explain
  * the header's (no blame needed). */
 static void record_header(el_ctx *ctx, const inclusions *in, const file_errors *e, bool main_failed)
 {
-    char path[PATH_MAX], msg[800];
+    char path[PATH_MAX], msg[1100];
     const char *real = el_file_path(ctx, e->file);
     if (!real)
         elc_file_name(e->file, path, sizeof path);
@@ -160,6 +260,8 @@ static void begin(el_ctx *ctx, void *state)
     file_errors *errs = NULL;
     size_t n_errs = 0, cap_errs = 0;
     CXFile main = clang_getFile(tu, el_main_file(ctx));
+    char arch[32] = "";
+    bool arch_read = false;
 
     for (unsigned i = 0; i < nd; i++) {
         CXDiagnostic d = clang_getDiagnostic(tu, i);
@@ -177,7 +279,7 @@ static void begin(el_ctx *ctx, void *state)
         if (!f && is_stop_notice(msg))
             continue;
         CXSourceLocation at = loc;
-        char text[700];
+        char text[700], hint[300] = "";
         snprintf(text, sizeof text, "%s", msg);
         if (!f || !el_is_linted(ctx, loc)) {
             /* In an external file, or no file (a bad compiler argument):
@@ -194,9 +296,26 @@ static void begin(el_ctx *ctx, void *state)
                 char name[PATH_MAX];
                 const char *real = el_file_path(ctx, f);
                 char *shown = real ? el_path_display(real) : NULL;
+                elc_file_name(f, name, sizeof name);
                 snprintf(text, sizeof text, "in included file '%.300s': %.370s",
-                         shown ? shown : elc_file_name(f, name, sizeof name), msg);
+                         shown ? shown : name, msg);
                 free(shown);
+                /* a compiler's intrinsics header of another kind of target
+                 * (arm_neon.h parsed for x86_64): its own message advises
+                 * flags of that target */
+                const char *family = clang_Location_isInSystemHeader(loc)
+                                         ? intrinsics_family(el_path_base(name))
+                                         : NULL;
+                if (family && !arch_read) {
+                    target_arch(tu, arch, sizeof arch);
+                    arch_read = true;
+                }
+                if (family && arch[0] && !target_is(arch, family))
+                    snprintf(hint, sizeof hint,
+                             "'%s' is an intrinsics header for %s targets and this parse is for "
+                             "%s: lint the file with its target's flags (-- --target=..., and "
+                             "that target's headers) or leave it out (exclude)",
+                             el_path_base(name), family, arch);
             }
             f = NULL;
             clang_getExpansionLocation(at, &f, NULL, NULL, &off);
@@ -208,8 +327,21 @@ static void begin(el_ctx *ctx, void *state)
             e->offset = off;
             e->at = at;
             snprintf(e->first, sizeof e->first, "%s", text);
+            snprintf(e->hint, sizeof e->hint, "%s", hint);
         }
         e->count++;
+    }
+    /* A first error on the line of a call C declared implicitly (returning
+     * int): that call is its cause. */
+    for (size_t k = 0; k < n_errs; k++) {
+        file_errors *e = &errs[k];
+        char fn[128];
+        if (!e->hint[0] && implicit_on_line(tu, e->at, fn, sizeof fn))
+            snprintf(e->hint, sizeof e->hint,
+                     "'%s' is not declared in this configuration (C declared it implicitly, "
+                     "returning int): an intrinsic or macro the build's flags provide "
+                     "(-m..., -D..., -I...)",
+                     fn);
     }
     /* Each linted file: reported now (a .c file), or facts (headers). */
     bool main_header = el_main_is_header(ctx), main_failed = false;
@@ -218,7 +350,7 @@ static void begin(el_ctx *ctx, void *state)
     for (size_t k = 0; k < n_errs; k++) {
         file_errors *e = &errs[k];
         if (clang_File_isEqual(e->file, main) && !main_header) {
-            char msg[800];
+            char msg[1100];
             describe(e, msg, sizeof msg);
             el_report_loc(ctx, e->at, "does not parse: %s", msg);
         } else {

@@ -170,6 +170,11 @@ static void test_binary_operators(void **state)
     check_binary("#define SUB(a, b) (a - b)\nint f(int i, int k) { return SUB(i + 1, k); }", "- +");
     /* a body that pastes tokens: its tokens are not the expansion's */
     check_binary("#define PASTE(a, b) (a##b - a + 1)\nint f(int xy, int x) { return PASTE(x, y); }", "? ?");
+    /* a macro used in another's argument: Q's << is Q's, not DIV's / (the
+     * only operator of DIV's body); one that only starts in K is TWICE's */
+    check_binary("#define Q(c) ((long)(c) << 4)\n#define DIV(a, b) ((int)((a) / (b)))\n"
+                 "int f(int k) { return DIV(Q(3), k); }", "/ <<");
+    check_binary("#define K 3\n#define TWICE(x) x + x\nint f(int b) { return TWICE(K * b); }", "+ * *");
 }
 
 /* The macro whose body holds each operator ("-" when the file has it),
@@ -204,6 +209,10 @@ static void test_operator_macro(void **state)
     check_operator_macros("#define ACC(s, v) s += (v)\nvoid f(int a, int b) { ACC(a, b); }", "ACC");
     check_operator_macros("#define NEG(v) (-(v))\nint f(int a) { return NEG(a) + -a; }", "- NEG -");
     check_operator_macros("#define OP +\nint f(int a, int b) { return a OP b; }", "-");
+    check_operator_macros("#define HALF(a) ((a) / 2)\n#define ID(x) (x)\n"
+                          "int f(int x) { return ID(HALF(x)) + ID(x) / 2; }", "- HALF -");
+    check_operator_macros("#define Q(c) ((long)(c) << 4)\n#define DIV(a, b) ((int)((a) / (b)))\n"
+                          "int f(int k) { return DIV(Q(3), k); }", "DIV Q");
 }
 
 /* A long chain a + a + ... : every operator found, in linear time. */

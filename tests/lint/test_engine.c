@@ -416,6 +416,12 @@ static void test_missing_includes_note(void **state)
     r = lt_lint(tt_dir, "--no-cache", "src", NULL);
     assert_true(tt_contains(r.err, "is C++'s: files that include it are C++ parsed as C"));
     tt_free(&r);
+    /* a --target without its system headers: glibc's own bits/ are missing */
+    tt_w("src/cross.c", "#include <bits/h1-no-such-libc-header.h>\nint c(void) { return 0; }\n");
+    r = lt_lint(tt_dir, "--no-cache", "src/cross.c", NULL);
+    assert_true(tt_contains(r.err, "'bits/h1-no-such-libc-header.h' is the C library's own: the "
+                                   "system headers of the target parsed for are missing"));
+    tt_free(&r);
 }
 
 /* In a file included more than once: one finding per rule and place
