@@ -142,8 +142,13 @@ static int unhex(char c)
  * (names with unusual bytes).  `len` bytes of s, no newline. */
 static char *unquote(const char *s, size_t len)
 {
-    if (len < 2 || s[0] != '"')
+    if (len < 2 || s[0] != '"') {
+        /* git ends a "+++ " name holding a space with a tab (for patch);
+         * an unquoted name never holds one itself (git quotes it) */
+        if (len && s[len - 1] == '\t')
+            len--;
         return el_xstrndup(s, len);
+    }
     el_buf b = {0};
     for (size_t i = 1; i < len && s[i] != '"'; i++) {
         if (s[i] != '\\' || i + 1 >= len) {
@@ -291,9 +296,13 @@ el_changes *el_changes_since(const char *rev, char **err)
     char *base = out;
     free(etext);
 
-    char *const diff_argv[] = {"git", "-c", "core.quotePath=true", "diff", "-U0", "-M", "--no-color",
-                               "--no-ext-diff", "--no-textconv", "--src-prefix=a/",
-                               "--dst-prefix=b/", base, "--", NULL};
+    /* At the top, so that paths are the top's whatever the user's
+     * diff.relative says; no hunks merged over unchanged lines whatever
+     * diff.interHunkContext says. */
+    char *const diff_argv[] = {"git", "-C", top, "-c", "core.quotePath=true", "diff", "-U0",
+                               "--inter-hunk-context=0", "-M", "--no-color", "--no-ext-diff",
+                               "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", base, "--",
+                               NULL};
     rc = run_git(diff_argv, &out, &etext);
     free(base);
     if (rc != 0)
