@@ -754,6 +754,7 @@ static bool record_prefix(void *ud, CXTranslationUnit tu, const char *prefix_fil
             add_dep(&in, files.v[i]);
     el_strmap_free(&in.seen);
     free(files.v);
+    free(files.again);
     directives ds = {0};
     elc_visit_preprocessing(tu, directive_visit, &ds);
     bool ok = el_include_search_absent(tu, ds.v, ds.n, args, n_args, r->hashes, r->written, pre);
