@@ -52,6 +52,44 @@ static void test_sorted_by_file_line_rule(void **state)
     tt_free(&r);
 }
 
+/* A gcc build's flags that libclang 14 refuses would stop every file's
+ * parse (one EH000 each, and no other finding): gcc-only -m options
+ * (-mindirect-branch=, -mpreferred-stack-boundary=, -mrecord-mcount, an
+ * -m of another target) are dropped, with a note under -v; -m options it
+ * knows stay (-mavx2 defines __AVX2__); -std=c23/gnu23/c++23 are given
+ * under the names libclang 14 knows (c2x, gnu2x, c++2b). */
+static void test_gcc_only_flags(void **state)
+{
+    (void)state;
+    tt_w("src/a.c", "#ifndef __AVX2__\n#error want -mavx2\n#endif\n#include <cblas.h>\n");
+    tt_w("src/b.c", "#if __STDC_VERSION__ <= 201710L\n#error want C2x\n#endif\n#include <cblas.h>\n");
+    tt_w("src/c.cc", "#if __cplusplus <= 202002L\n#error want C++2b\n#endif\n#include <cblas.h>\n");
+    char *db = tt_fmt("[{\"directory\": \"%s/src\", \"file\": \"a.c\", \"command\": \"gcc -c -mavx2 "
+                      "-mindirect-branch=thunk-extern -mfunction-return=thunk-extern "
+                      "-mpreferred-stack-boundary=3 -mrecord-mcount -mno-plt -mrtd -march=armv8-a a.c\"},\n"
+                      " {\"directory\": \"%s/src\", \"file\": \"b.c\", \"command\": \"gcc -c -std=gnu23 "
+                      "b.c\"},\n"
+                      " {\"directory\": \"%s/src\", \"file\": \"c.cc\", \"command\": \"g++ -c -std=c++23 "
+                      "c.cc\"}]\n", tt_dir, tt_dir, tt_dir);
+    tt_w("build/compile_commands.json", db);
+    free(db);
+    tt_run r = lt_lint(tt_dir, "-v", "--no-cache", "--format", "json", "-p", "build", NULL);
+    json_object *j = tt_json(r.out);
+    assert_int_equal(lt_count_rule(j, "EH000"), 0);
+    assert_int_equal(lt_count_rule(j, "EH101"), 3);
+    json_object_put(j);
+    const char *gone[] = {"-mindirect-branch=thunk-extern", "-mfunction-return=thunk-extern",
+                          "-mpreferred-stack-boundary=3", "-mrecord-mcount", "-mno-plt", "-mrtd",
+                          "-march=armv8-a"};
+    for (size_t i = 0; i < sizeof gone / sizeof *gone; i++) {
+        char *note = tt_fmt("compiler argument '%s' dropped", gone[i]);
+        assert_true(tt_contains(r.err, note));
+        free(note);
+    }
+    assert_false(tt_contains(r.err, "'-mavx2' dropped"));
+    tt_free(&r);
+}
+
 static void test_compile_database(void **state)
 {
     (void)state;
@@ -547,6 +585,7 @@ int main(void)
         tt_scratch_test(test_include_inside_function),
         tt_scratch_test(test_cxx_default_argument_elsewhere),
         tt_scratch_test(test_compile_database),
+        tt_scratch_test(test_gcc_only_flags),
         tt_scratch_test(test_extra_args),
         tt_scratch_test(test_default_flags),
         tt_scratch_test(test_language_after_dashes),
