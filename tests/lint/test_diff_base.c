@@ -140,6 +140,44 @@ static void test_errors(void **state)
     free(outside);
 }
 
+/* A CI checkout is shallow by default (one commit): the base is not
+ * there, or there without the history to the merge base; the error says
+ * so and how to fetch it. */
+static void test_shallow_clone(void **state)
+{
+    (void)state;
+    git("checkout", "-qb", "feature", NULL);
+    tt_w("src/app.c", APP_C "#include <fftw3.h>\n");
+    git("commit", "-qam", "feature work", NULL);
+    char *clone = tt_tmpdir(), *url = tt_fmt("file://%s", tt_dir);
+    const char *clone_argv[] = {"git", "clone", "-q", "--depth", "1", "--branch", "feature", url, ".", NULL};
+    tt_run r = tt_exec(clone, clone_argv, NULL);
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+    r = lt_lint(clone, "--no-cache", "--diff-base", "origin/main", "src", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "'origin/main' is not a commit this repository knows (this is a "
+                                   "shallow clone: fetch the history"));
+    tt_free(&r);
+    const char *fetch_argv[] = {"git", "fetch", "-q", "--depth", "1", "origin",
+                                "main:refs/remotes/origin/main", NULL};
+    r = tt_exec(clone, fetch_argv, NULL);
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+    r = lt_lint(clone, "--no-cache", "--diff-base", "origin/main", "src", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "no merge base of 'origin/main' and HEAD (this is a shallow clone"));
+    assert_string_equal(r.out, "");
+    tt_free(&r);
+    /* the full repository: no hint */
+    r = lint("no-such-rev", "text");
+    assert_false(tt_contains(r.err, "shallow"));
+    tt_free(&r);
+    tt_rmtree(clone);
+    free(clone);
+    free(url);
+}
+
 /* What a user's git configuration or file names must not change: a
  * name with a space (git ends its "+++" line with a tab), diff.relative
  * in a run from a subdirectory, diff.interHunkContext widening hunks over
@@ -205,6 +243,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_branches_untracked_renames, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_errors, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_names_and_git_config, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_shallow_clone, setup, tt_scratch_teardown),
         cmocka_unit_test(test_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
