@@ -1131,6 +1131,19 @@ static void add_job(run *r, size_t *cap, size_t src)
     j->key = job_key(r, j);
 }
 
+/* The database lists files, none of them under the current directory. */
+static bool none_here(const el_compdb *db)
+{
+    size_t n = el_compdb_file_count(db);
+    for (size_t i = 0; i < n; i++) {
+        char *rel = el_path_under(el_compdb_file(db, i), el_cwd());
+        free(rel);
+        if (rel)
+            return false;
+    }
+    return n > 0;
+}
+
 /* ---- the run ------------------------------------------------------------- */
 
 static void set_wants(unsigned char *wants, const el_rule *rule)
@@ -1384,6 +1397,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
     /* (whether any shard lints a .c file: headers then count as built
      * only through them, in every shard alike) */
     bool builds_sources = false;
+    size_t unlisted = 0;
     /* what the build builds: a configuration of define sets made in
      * memory is only flags, not a build */
     const el_compdb *build = el_compdb_build(o->compdb);
@@ -1396,6 +1410,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
          * neighbour's guess.  Named on the command line, it is linted. */
         bool built = !build || sources->v[i].named || el_compdb_lists(build, sources->v[i].path);
         builds_sources |= built;
+        unlisted += !built;
         if (!in_shard(o, sources, i))
             continue;
         if (!built) {
@@ -1403,6 +1418,18 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
             continue;
         }
         add_job(&r, &cap, i);
+    }
+    /* A database that lists none of them, nor any file under the current
+     * directory, was made elsewhere (another checkout, a container's
+     * path): every source would go unlinted, with only the count of "not
+     * built" files to tell. */
+    static bool told_elsewhere;
+    if (build && unlisted && !builds_sources && !told_elsewhere && none_here(build)) {
+        told_elsewhere = true;
+        fprintf(stderr, "%s: warning: compile_commands.json lists none of the %zu source file%s under "
+                        "the paths, but other files (%s, ...): was it generated in another checkout "
+                        "or directory? generate it in this one\n",
+                el_progname, unlisted, unlisted == 1 ? "" : "s", el_compdb_file(build, 0));
     }
     size_t phase1 = r.n_jobs;
     /* (--fix, --diff and ember-migrate run rules that look declarations

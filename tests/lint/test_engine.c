@@ -90,6 +90,40 @@ static void test_gcc_only_flags(void **state)
     tt_free(&r);
 }
 
+/* A compile_commands.json made in another checkout (a container's path,
+ * another clone) lists none of the files here: every source would be
+ * "not built" and go unlinted.  A warning says what is wrong; a database
+ * of this tree that does not build the files linted (tests/ not built)
+ * gives none. */
+static void test_database_of_another_checkout(void **state)
+{
+    (void)state;
+    char *other = tt_tmpdir();
+    free(tt_write(other, "src/a.c", "int a;\n"));
+    tt_w("src/a.c", "#include <cblas.h>\n");
+    tt_w("src/b.c", "int b;\n");
+    tt_w("tests/t.c", "int t;\n");
+    char *db = tt_fmt("[{\"directory\": \"%s/src\", \"file\": \"a.c\", \"command\": \"cc -c a.c\"}]",
+                      other);
+    tt_w("elsewhere/compile_commands.json", db);
+    free(db);
+    db = tt_fmt("[{\"directory\": \"%s/src\", \"file\": \"a.c\", \"command\": \"cc -c a.c\"}]", tt_dir);
+    tt_w("build/compile_commands.json", db);
+    free(db);
+    tt_run r = lt_lint(tt_dir, "--no-cache", "-p", "elsewhere", "src", NULL);
+    assert_true(tt_contains(r.err, "emberlint: warning: compile_commands.json lists none of the 2 source "
+                                   "files under the paths, but other files ("));
+    assert_true(tt_contains(r.err, "was it generated in another checkout or directory?"));
+    tt_free(&r);
+    r = lt_lint(tt_dir, "--no-cache", "-p", "build", "tests", NULL);
+    assert_int_equal(r.status, 0);
+    assert_false(tt_contains(r.err, "another checkout"));
+    assert_true(tt_contains(r.err, "1 source file under the paths is not in compile_commands.json"));
+    tt_free(&r);
+    tt_rmtree(other);
+    free(other);
+}
+
 static void test_compile_database(void **state)
 {
     (void)state;
@@ -586,6 +620,7 @@ int main(void)
         tt_scratch_test(test_cxx_default_argument_elsewhere),
         tt_scratch_test(test_compile_database),
         tt_scratch_test(test_gcc_only_flags),
+        tt_scratch_test(test_database_of_another_checkout),
         tt_scratch_test(test_extra_args),
         tt_scratch_test(test_default_flags),
         tt_scratch_test(test_language_after_dashes),
