@@ -410,7 +410,11 @@ static int lint(el_cli *c)
         free(db_paths);
         el_args_free(headers, n_headers);
         free(selected);
-        fprintf(stderr, "emberlint: no PATH given (see emberlint --help)\n");
+        if (db_paths) /* -p without PATH: the database lists nothing there is */
+            fprintf(stderr, "emberlint: %s/compile_commands.json lists no file to lint (build first, "
+                            "or name PATHs)\n", c->build_dir);
+        else
+            fprintf(stderr, "emberlint: no PATH given (see emberlint --help)\n");
         return EXIT_TROUBLE;
     }
 

@@ -1,9 +1,11 @@
 /* lint/merge.c -- emberlint merge (merge.h). */
 #include "merge.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "deliver.h"
@@ -92,6 +94,18 @@ static int read_reports(el_cli *c, merge_in *m, char **err)
     return 0;
 }
 
+/* One of paths[0..n) exists here (else the merge runs in another
+ * directory than the shards did: outside a git work tree, where the
+ * current directory is the root, el_shard_check_cwd cannot tell). */
+static bool any_here(char *const *paths, size_t n)
+{
+    struct stat st;
+    for (size_t i = 0; i < n; i++)
+        if (stat(paths[i], &st) == 0)
+            return true;
+    return false;
+}
+
 int el_merge_run(el_cli *c)
 {
     char *err = NULL;
@@ -118,9 +132,17 @@ int el_merge_run(el_cli *c)
      * el_shard_join. */
     json_object *inv = el_shard_invocation(m.payloads[0], "emberlint", m.whats[0], &err);
     json_object *mfs;
+    if (el_shard_check_cwd(m.payloads[0], m.whats[0], &err) < 0)
+        goto fail; /* (before its paths, relative to there, are walked) */
     size_t n_paths = 0;
     if (!(paths = el_shard_invocation_paths(inv, &n_paths, m.whats[0], &err)))
         goto fail;
+    if (!any_here(paths, n_paths)) {
+        err = el_xasprintf("%s: none of the paths the shard linted (%s%s) is here: run the merge in "
+                           "the directory the shards ran in", m.whats[0], paths[0],
+                           n_paths > 1 ? ", ..." : "");
+        goto fail;
+    }
     if (!json_object_object_get_ex(inv, "max_file_size", &mfs)) {
         err = el_xasprintf("%s: the shard payload is malformed", m.whats[0]);
         goto fail;

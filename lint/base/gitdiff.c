@@ -142,8 +142,13 @@ static int unhex(char c)
  * (names with unusual bytes).  `len` bytes of s, no newline. */
 static char *unquote(const char *s, size_t len)
 {
-    if (len < 2 || s[0] != '"')
+    if (len < 2 || s[0] != '"') {
+        /* git ends a "+++ " name holding a space with a tab (for patch);
+         * an unquoted name never holds one itself (git quotes it) */
+        if (len && s[len - 1] == '\t')
+            len--;
         return el_xstrndup(s, len);
+    }
     el_buf b = {0};
     for (size_t i = 1; i < len && s[i] != '"'; i++) {
         if (s[i] != '\\' || i + 1 >= len) {
@@ -244,6 +249,22 @@ static el_changes *git_failed(char **err, const char *what, char *out, char *ete
     return NULL;
 }
 
+/* What to add to a failure to find REV or the merge base: in a shallow
+ * clone (CI checkouts fetch one commit by default), the history is not
+ * there. */
+static const char *shallow_hint(void)
+{
+    char *out, *etext;
+    char *const argv[] = {"git", "rev-parse", "--is-shallow-repository", NULL};
+    int rc = run_git(argv, &out, &etext);
+    bool shallow = rc == 0 && strncmp(out, "true", 4) == 0;
+    free(out);
+    free(etext);
+    return shallow ? " (this is a shallow clone: fetch the history, e.g. git fetch --unshallow, "
+                     "or actions/checkout's fetch-depth: 0)"
+                   : "";
+}
+
 el_changes *el_changes_since(const char *rev, char **err)
 {
     char *out, *etext;
@@ -275,14 +296,15 @@ el_changes *el_changes_since(const char *rev, char **err)
     free(out);
     free(etext);
     if (rc != 0) {
-        *err = el_xasprintf("--diff-base: '%s' is not a commit this repository knows", rev);
+        *err = el_xasprintf("--diff-base: '%s' is not a commit this repository knows%s", rev,
+                            shallow_hint());
         free(top);
         return NULL;
     }
     char *const mb_argv[] = {"git", "merge-base", "--end-of-options", (char *)rev, "HEAD", NULL};
     rc = run_git(mb_argv, &out, &etext);
     if (rc != 0 || !out[0]) {
-        char *what = el_xasprintf("no merge base of '%s' and HEAD", rev);
+        char *what = el_xasprintf("no merge base of '%s' and HEAD%s", rev, shallow_hint());
         el_changes *none = git_failed(err, what, out, etext, top);
         free(what);
         return none;
@@ -291,9 +313,13 @@ el_changes *el_changes_since(const char *rev, char **err)
     char *base = out;
     free(etext);
 
-    char *const diff_argv[] = {"git", "-c", "core.quotePath=true", "diff", "-U0", "-M", "--no-color",
-                               "--no-ext-diff", "--no-textconv", "--src-prefix=a/",
-                               "--dst-prefix=b/", base, "--", NULL};
+    /* At the top, so that paths are the top's whatever the user's
+     * diff.relative says; no hunks merged over unchanged lines whatever
+     * diff.interHunkContext says. */
+    char *const diff_argv[] = {"git", "-C", top, "-c", "core.quotePath=true", "diff", "-U0",
+                               "--inter-hunk-context=0", "-M", "--no-color", "--no-ext-diff",
+                               "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", base, "--",
+                               NULL};
     rc = run_git(diff_argv, &out, &etext);
     free(base);
     if (rc != 0)

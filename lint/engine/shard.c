@@ -313,6 +313,24 @@ static int cmp_record(const void *pa, const void *pb)
     return a->src < b->src ? -1 : a->src > b->src;
 }
 
+/* (a payload without "cwd" is left to el_shard_join to call malformed) */
+static int check_cwd(json_object *pcwd, const char *cwd, const char *what, char **err)
+{
+    if (!pcwd || strcmp(json_object_get_string(pcwd), cwd) == 0)
+        return 0;
+    *err = el_xasprintf("%s: the shard ran in %s of its repository, this is %s: run the merge "
+                        "where the shards ran", what, json_object_get_string(pcwd), cwd);
+    return -1;
+}
+
+int el_shard_check_cwd(json_object *payload, const char *what, char **err)
+{
+    char *cwd = cwd_rel();
+    int rc = check_cwd(get(payload, "cwd", json_type_string), cwd, what, err);
+    free(cwd);
+    return rc;
+}
+
 int el_shard_join(json_object *const *payloads, const char *const *whats, size_t n,
                   const char *tool, el_sources *sources, el_tu_records *out, char **err)
 {
@@ -359,11 +377,8 @@ int el_shard_join(json_object *const *payloads, const char *const *whats, size_t
             goto done;
         }
         seen[ki - 1] = true;
-        if (strcmp(json_object_get_string(pcwd), cwd) != 0) {
-            *err = el_xasprintf("%s: the shard ran in %s of its repository, this is %s: run the merge "
-                                "where the shards ran", whats[i], json_object_get_string(pcwd), cwd);
+        if (check_cwd(pcwd, cwd, whats[i], err) < 0)
             goto done;
-        }
         if (strcmp(json_object_get_string(tree), hex) != 0) {
             *err = el_xasprintf("%s: the files here differ from those shard %u/%u linted (another "
                                 "commit, or edited since?)", whats[i], ki, ni);

@@ -44,6 +44,11 @@ json_object *el_shard_invocation(json_object *payload, const char *tool, const c
  * for the message. */
 char **el_shard_invocation_paths(json_object *invocation, size_t *n, const char *what, char **err);
 
+/* 0 when the current directory is where the payload's shard ran
+ * (relative to the repository root), else -1 with *err: checked before
+ * the merge walks the shards' paths, which are relative to it. */
+int el_shard_check_cwd(json_object *payload, const char *what, char **err);
+
 /* Join the payloads of every shard of a run into TU records in job order
  * (.c files in source order, then the headers no .c included), checked
  * against the sources the merge collected: every shard once, the same

@@ -27,6 +27,9 @@ static el_text *load(const char *path)
     }
     t->len = b.n;
     t->data = b.s ? el_buf_take(&b) : el_xstrdup("");
+    t->ascii = true;
+    for (size_t i = 0; i < t->len && t->ascii; i++)
+        t->ascii = (unsigned char)t->data[i] < 0x80;
     size_t cap = 0;
     for (size_t off = 0;;) {
         el_grow(&t->line_off, &cap, t->n_lines + 1, sizeof *t->line_off);
@@ -101,6 +104,8 @@ unsigned el_text_col16(const el_text *t, unsigned line, unsigned byte_col)
     if (byte_col < 1 || !el_text_line(t, line, &s, &len))
         return byte_col;
     size_t upto = byte_col - 1;
+    if (t->ascii) /* (no scan of the line: thousands of findings on one long line) */
+        return byte_col;
     if (upto > len)
         return utf16_units(s, len) + (unsigned)(upto - len) + 1;
     return utf16_units(s, upto) + 1;
@@ -124,5 +129,6 @@ void el_text_position(const el_text *t, size_t offset, unsigned *line, unsigned 
             hi = mid;
     }
     *line = (unsigned)lo + 1;
-    *col16 = utf16_units(t->data + t->line_off[lo], offset - t->line_off[lo]) + 1;
+    size_t n = offset - t->line_off[lo];
+    *col16 = (t->ascii ? (unsigned)n : utf16_units(t->data + t->line_off[lo], n)) + 1;
 }

@@ -15,6 +15,7 @@ typedef struct el_text {
     size_t len;
     size_t *line_off;    /* start of line k+1 (1-based lines) */
     size_t n_lines;
+    bool ascii;          /* no byte above 0x7F: UTF-16 columns are byte columns */
 } el_text;
 
 typedef struct el_texts {

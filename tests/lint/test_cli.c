@@ -274,6 +274,29 @@ static void test_help_version_usage(void **state)
     }
 }
 
+/* -p without PATH when the database lists nothing that exists (not built
+ * yet, or empty): what is wrong, not "no PATH given". */
+static void test_database_lists_nothing(void **state)
+{
+    tree *t = *state;
+    char *db = tt_fmt("[{\"directory\": \"%s/src\", \"file\": \"gen.c\", \"command\": \"cc -c gen.c\"}]",
+                      t->dir);
+    free(tt_write(t->dir, "build/compile_commands.json", db));
+    free(db);
+    free(tt_write(t->dir, "empty/compile_commands.json", "[]\n"));
+    const char *dirs[] = {"build", "empty"};
+    for (size_t i = 0; i < 2; i++) {
+        tt_run r = lt_lint(t->dir, "--no-cache", "-p", dirs[i], NULL);
+        assert_int_equal(r.status, 2);
+        char *want = tt_fmt("emberlint: %s/compile_commands.json lists no file to lint", dirs[i]);
+        assert_true(tt_contains(r.err, want));
+        free(want);
+        assert_false(tt_contains(r.err, "no PATH given"));
+        assert_string_equal(r.out, "");
+        tt_free(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -287,6 +310,7 @@ int main(void)
         cmocka_unit_test(test_explain),
         cmocka_unit_test(test_docs_pages_match_metadata),
         cmocka_unit_test(test_help_version_usage),
+        cmocka_unit_test_setup_teardown(test_database_lists_nothing, tree_setup, tree_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

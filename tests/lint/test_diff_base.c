@@ -140,6 +140,69 @@ static void test_errors(void **state)
     free(outside);
 }
 
+/* A CI checkout is shallow by default (one commit): the base is not
+ * there, or there without the history to the merge base; the error says
+ * so and how to fetch it. */
+static void test_shallow_clone(void **state)
+{
+    (void)state;
+    git("checkout", "-qb", "feature", NULL);
+    tt_w("src/app.c", APP_C "#include <fftw3.h>\n");
+    git("commit", "-qam", "feature work", NULL);
+    char *clone = tt_tmpdir(), *url = tt_fmt("file://%s", tt_dir);
+    const char *clone_argv[] = {"git", "clone", "-q", "--depth", "1", "--branch", "feature", url, ".", NULL};
+    tt_run r = tt_exec(clone, clone_argv, NULL);
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+    r = lt_lint(clone, "--no-cache", "--diff-base", "origin/main", "src", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "'origin/main' is not a commit this repository knows (this is a "
+                                   "shallow clone: fetch the history"));
+    tt_free(&r);
+    const char *fetch_argv[] = {"git", "fetch", "-q", "--depth", "1", "origin",
+                                "main:refs/remotes/origin/main", NULL};
+    r = tt_exec(clone, fetch_argv, NULL);
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+    r = lt_lint(clone, "--no-cache", "--diff-base", "origin/main", "src", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "no merge base of 'origin/main' and HEAD (this is a shallow clone"));
+    assert_string_equal(r.out, "");
+    tt_free(&r);
+    /* the full repository: no hint */
+    r = lint("no-such-rev", "text");
+    assert_false(tt_contains(r.err, "shallow"));
+    tt_free(&r);
+    tt_rmtree(clone);
+    free(clone);
+    free(url);
+}
+
+/* What a user's git configuration or file names must not change: a
+ * name with a space (git ends its "+++" line with a tab), diff.relative
+ * in a run from a subdirectory, diff.interHunkContext widening hunks over
+ * unchanged lines, diff.noprefix. */
+static void test_names_and_git_config(void **state)
+{
+    (void)state;
+    tt_w("src/my dir/a b.c", "int ab(void);\n#include <cblas.h>\n");
+    git("add", "-A", NULL, NULL);
+    git("commit", "-qm", "spaces", NULL);
+    tt_w("src/my dir/a b.c", "#include <fftw3.h>\nint ab(void);\n#include <cblas.h>\n#include <lapacke.h>\n");
+    git("config", "diff.relative", "true", NULL);
+    git("config", "diff.interHunkContext", "5", NULL);
+    git("config", "diff.noprefix", "true", NULL);
+    char *sub = tt_path(tt_dir, "src");
+    tt_run r = lt_lint(sub, "--no-cache", "--diff-base", "HEAD", ".", NULL);
+    free(sub);
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "my dir/a b.c:1:1:"));
+    assert_true(tt_contains(r.out, "my dir/a b.c:4:1:"));
+    assert_false(tt_contains(r.out, "my dir/a b.c:3:")); /* unchanged, between two hunks */
+    assert_false(tt_contains(r.out, "app.c"));
+    tt_free(&r);
+}
+
 static void test_parse(void **state)
 {
     (void)state;
@@ -151,7 +214,10 @@ static void test_parse(void **state)
         "@@ -20,3 +22,0 @@\n-gone\n"
         "diff --git a/gone.c b/gone.c\n--- a/gone.c\n+++ /dev/null\n@@ -1 +0,0 @@\n-z\n"
         "diff --git \"a/sp ace\\303\\251.c\" \"b/sp ace\\303\\251.c\"\n"
-        "--- \"a/sp ace\\303\\251.c\"\n+++ \"b/sp ace\\303\\251.c\"\n@@ -0,0 +1 @@\n+n\n";
+        "--- \"a/sp ace\\303\\251.c\"\n+++ \"b/sp ace\\303\\251.c\"\n@@ -0,0 +1 @@\n+n\n"
+        /* a plain name with a space: git ends it with a tab */
+        "diff --git a/my dir/a b.c b/my dir/a b.c\n"
+        "--- a/my dir/a b.c\t\n+++ b/my dir/a b.c\t\n@@ -1,0 +2 @@\n+m\n";
     el_changes *c = el_changes_parse("/top", diff);
     assert_true(el_changes_has(c, "/top/a.c", 3));
     assert_false(el_changes_has(c, "/top/a.c", 4));
@@ -163,6 +229,8 @@ static void test_parse(void **state)
     assert_false(el_changes_has(c, "/top/gone.c", 1));
     assert_true(el_changes_has(c, "/top/sp ace\xc3\xa9.c", 1));
     assert_false(el_changes_has(c, "/top/b.c", 1));
+    assert_true(el_changes_has(c, "/top/my dir/a b.c", 2));
+    assert_false(el_changes_has(c, "/top/my dir/a b.c", 1));
     el_changes_free(c);
 }
 
@@ -174,6 +242,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_header_lines, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_branches_untracked_renames, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_errors, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_names_and_git_config, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_shallow_clone, setup, tt_scratch_teardown),
         cmocka_unit_test(test_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -52,6 +52,78 @@ static void test_sorted_by_file_line_rule(void **state)
     tt_free(&r);
 }
 
+/* A gcc build's flags that libclang 14 refuses would stop every file's
+ * parse (one EH000 each, and no other finding): gcc-only -m options
+ * (-mindirect-branch=, -mpreferred-stack-boundary=, -mrecord-mcount, an
+ * -m of another target) are dropped, with a note under -v; -m options it
+ * knows stay (-mavx2 defines __AVX2__); -std=c23/gnu23/c++23 are given
+ * under the names libclang 14 knows (c2x, gnu2x, c++2b). */
+static void test_gcc_only_flags(void **state)
+{
+    (void)state;
+    tt_w("src/a.c", "#ifndef __AVX2__\n#error want -mavx2\n#endif\n#include <cblas.h>\n");
+    tt_w("src/b.c", "#if __STDC_VERSION__ <= 201710L\n#error want C2x\n#endif\n#include <cblas.h>\n");
+    tt_w("src/c.cc", "#if __cplusplus <= 202002L\n#error want C++2b\n#endif\n#include <cblas.h>\n");
+    char *db = tt_fmt("[{\"directory\": \"%s/src\", \"file\": \"a.c\", \"command\": \"gcc -c -mavx2 "
+                      "-mindirect-branch=thunk-extern -mfunction-return=thunk-extern "
+                      "-mpreferred-stack-boundary=3 -mrecord-mcount -mno-plt -mrtd -march=armv8-a a.c\"},\n"
+                      " {\"directory\": \"%s/src\", \"file\": \"b.c\", \"command\": \"gcc -c -std=gnu23 "
+                      "b.c\"},\n"
+                      " {\"directory\": \"%s/src\", \"file\": \"c.cc\", \"command\": \"g++ -c -std=c++23 "
+                      "c.cc\"}]\n", tt_dir, tt_dir, tt_dir);
+    tt_w("build/compile_commands.json", db);
+    free(db);
+    tt_run r = lt_lint(tt_dir, "-v", "--no-cache", "--format", "json", "-p", "build", NULL);
+    json_object *j = tt_json(r.out);
+    assert_int_equal(lt_count_rule(j, "EH000"), 0);
+    assert_int_equal(lt_count_rule(j, "EH101"), 3);
+    json_object_put(j);
+    const char *gone[] = {"-mindirect-branch=thunk-extern", "-mfunction-return=thunk-extern",
+                          "-mpreferred-stack-boundary=3", "-mrecord-mcount", "-mno-plt", "-mrtd",
+                          "-march=armv8-a"};
+    for (size_t i = 0; i < sizeof gone / sizeof *gone; i++) {
+        char *note = tt_fmt("compiler argument '%s' dropped", gone[i]);
+        assert_true(tt_contains(r.err, note));
+        free(note);
+    }
+    assert_false(tt_contains(r.err, "'-mavx2' dropped"));
+    tt_free(&r);
+}
+
+/* A compile_commands.json made in another checkout (a container's path,
+ * another clone) lists none of the files here: every source would be
+ * "not built" and go unlinted.  A warning says what is wrong; a database
+ * of this tree that does not build the files linted (tests/ not built)
+ * gives none. */
+static void test_database_of_another_checkout(void **state)
+{
+    (void)state;
+    char *other = tt_tmpdir();
+    free(tt_write(other, "src/a.c", "int a;\n"));
+    tt_w("src/a.c", "#include <cblas.h>\n");
+    tt_w("src/b.c", "int b;\n");
+    tt_w("tests/t.c", "int t;\n");
+    char *db = tt_fmt("[{\"directory\": \"%s/src\", \"file\": \"a.c\", \"command\": \"cc -c a.c\"}]",
+                      other);
+    tt_w("elsewhere/compile_commands.json", db);
+    free(db);
+    db = tt_fmt("[{\"directory\": \"%s/src\", \"file\": \"a.c\", \"command\": \"cc -c a.c\"}]", tt_dir);
+    tt_w("build/compile_commands.json", db);
+    free(db);
+    tt_run r = lt_lint(tt_dir, "--no-cache", "-p", "elsewhere", "src", NULL);
+    assert_true(tt_contains(r.err, "emberlint: warning: compile_commands.json lists none of the 2 source "
+                                   "files under the paths, but other files ("));
+    assert_true(tt_contains(r.err, "was it generated in another checkout or directory?"));
+    tt_free(&r);
+    r = lt_lint(tt_dir, "--no-cache", "-p", "build", "tests", NULL);
+    assert_int_equal(r.status, 0);
+    assert_false(tt_contains(r.err, "another checkout"));
+    assert_true(tt_contains(r.err, "1 source file under the paths is not in compile_commands.json"));
+    tt_free(&r);
+    tt_rmtree(other);
+    free(other);
+}
+
 static void test_compile_database(void **state)
 {
     (void)state;
@@ -422,6 +494,18 @@ static void test_missing_includes_note(void **state)
     assert_true(tt_contains(r.err, "'bits/h1-no-such-libc-header.h' is the C library's own: the "
                                    "system headers of the target parsed for are missing"));
     tt_free(&r);
+    /* with the build's flags (-p), what is missing is most often what the
+     * build generates: "-p BUILD_DIR" would be no advice */
+    tt_w("gen/g.c", "#include \"version.h\"\nint g(void) { return 0; }\n");
+    char *db = tt_fmt("[{\"directory\": \"%s/gen\", \"file\": \"g.c\", \"command\": \"cc -c g.c\"}]",
+                      tt_dir);
+    tt_w("build/compile_commands.json", db);
+    free(db);
+    r = lt_lint(tt_dir, "--no-cache", "-p", "build", "gen", NULL);
+    assert_true(tt_contains(r.err, "emberlint: includes not found: 'version.h' (1 file); with "
+                                   "compile_commands.json's flags: generated by the build? build first"));
+    assert_false(tt_contains(r.err, "-p BUILD_DIR"));
+    tt_free(&r);
 }
 
 /* In a file included more than once: one finding per rule and place
@@ -553,6 +637,8 @@ int main(void)
         tt_scratch_test(test_include_inside_function),
         tt_scratch_test(test_cxx_default_argument_elsewhere),
         tt_scratch_test(test_compile_database),
+        tt_scratch_test(test_gcc_only_flags),
+        tt_scratch_test(test_database_of_another_checkout),
         tt_scratch_test(test_extra_args),
         tt_scratch_test(test_default_flags),
         tt_scratch_test(test_language_after_dashes),

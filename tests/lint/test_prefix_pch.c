@@ -391,6 +391,31 @@ static void test_whole_tu_parsed_once(void **state)
     tt_free(&without);
 }
 
+/* A prefix whose headers read one file twice (glibc's <stdio.h> and
+ * <stdlib.h> both enter clang's <stddef.h>), on a clean tree: exit 0 and
+ * nothing else on stderr -- under `make asan`, LeakSanitizer's report of
+ * the prefix's list of files read again (never freed) failed the run. */
+static void test_prefix_reading_a_file_twice(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 4; i++) {
+        char *rel = tt_fmt("src/f%d.c", i);
+        char *text = tt_fmt("#include <stdio.h>\n#include <stdlib.h>\n#include <stddef.h>\n"
+                            "int f%d(void) { return 0; }\n", i);
+        tt_w(rel, text);
+        free(rel);
+        free(text);
+    }
+    const char *argv[] = {"-v", "-j", "1", "--no-cache", "src", NULL};
+    const char *env[] = {"EMBERLINT_PCH=always", NULL};
+    tt_run r = lt_emberlintv(tt_dir, argv, env);
+    assert_int_equal(prefixed(r.err, NULL), 4);
+    assert_false(tt_contains(r.err, "Sanitizer"));
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "");
+    tt_free(&r);
+}
+
 /* At most 32 PCHs are held at once: with one worker, 34 prefixes whose
  * second files all come after every first file leave the last two
  * unshared, with the same report. */
@@ -530,6 +555,7 @@ int main(void)
         tt_scratch_test(test_language_from_the_arguments),
         cmocka_unit_test(test_same_on_fixtures_and_tree),
         tt_scratch_test(test_held_at_most_32),
+        tt_scratch_test(test_prefix_reading_a_file_twice),
         tt_scratch_test(test_whole_tu_parsed_once),
         tt_scratch_test(test_cache_sees_prefix_headers),
     };

@@ -243,6 +243,26 @@ static void test_merge_refuses(void **state)
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "differ from those shard"));
     tt_free(&r);
+    /* merged in another directory: said first, before the shards' paths
+     * (relative to where they ran) are walked and found missing; outside
+     * a git work tree the current directory is the root, so by the paths */
+    char *sub = tt_path(tt_dir, "src");
+    r = lt_emberlint(sub, "merge", "../shard-1.json", "../shard-2.json", "../shard-3.json", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "../shard-1.json: none of the paths the shard linted (src, ...) is "
+                                   "here: run the merge in the directory the shards ran in"));
+    assert_false(tt_contains(r.err, "No such file or directory"));
+    tt_free(&r);
+    /* in a git work tree, by the directory relative to its root */
+    tt_w(".git/HEAD", "ref: refs/heads/main\n");
+    shards("json", 3);
+    r = lt_emberlint(sub, "merge", "../shard-1.json", "../shard-2.json", "../shard-3.json", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "the shard ran in . of its repository, this is src: run the merge "
+                                   "where the shards ran"));
+    assert_false(tt_contains(r.err, "No such file or directory"));
+    tt_free(&r);
+    free(sub);
     /* options a merge does not take */
     r = lt_emberlint(tt_dir, "merge", "--select", "EH101", "shard-1.json", NULL);
     assert_int_equal(r.status, 2);
