@@ -20,10 +20,13 @@
  * #includes it, even where the preprocessor skipped it (written to follow
  * other includes, never compiled in this configuration). */
 #include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "clang_util.h"
 #include "language.h"
@@ -391,10 +394,27 @@ static void parse_failed(el_ctx *ctx, const char *reason)
 
 /* ---- the project: headers ------------------------------------------------------- */
 
+/* path, opened for reading when it is a regular file: the directory's
+ * other entries are read, and a FIFO named *.c would block the run (the
+ * open does not wait for a writer; the check is on what was opened). */
+static FILE *open_regular(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    FILE *f = NULL;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && fcntl(fd, F_SETFL, 0) == 0)
+        f = fdopen(fd, "r");
+    if (!f)
+        close(fd);
+    return f;
+}
+
 /* The file #includes a header named base (even in a skipped #if). */
 static bool file_includes(const char *path, const char *base)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = open_regular(path);
     if (!f)
         return false;
     size_t bl = strlen(base);

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "finding.h"
 #include "lint_test.h"
@@ -608,6 +610,26 @@ static void test_named_header_is_not_excused(void **state)
     tt_free(&r);
 }
 
+/* A header that fails on its own is excused by a file beside it that
+ * includes it; the files beside it are read, and a FIFO named *.c among
+ * them blocked the run for good (no writer ever comes).  The alarm turns
+ * a hang into a failure. */
+static void test_fifo_beside_failing_header(void **state)
+{
+    (void)state;
+    tt_w("fifo/h.h", "int h(void) { return x; }\n");
+    char *fifo = tt_fmt("%s/fifo/p.c", tt_dir);
+    assert_int_equal(mkfifo(fifo, 0644), 0);
+    free(fifo);
+    alarm(120);
+    tt_run r = lt_lint(tt_dir, "--no-cache", "fifo/h.h", NULL);
+    alarm(0);
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "fifo/h.h:1:22: error: does not parse: use of undeclared "
+                                   "identifier 'x'"));
+    tt_free(&r);
+}
+
 /* A list emptied after it grew (every finding suppressed) gives its
  * storage up when moved: fuzz_cli found the leak. */
 static void test_move_empty_list(void **state)
@@ -631,6 +653,7 @@ int main(void)
         cmocka_unit_test(test_one_finding_per_place),
         cmocka_unit_test(test_unbuilt_across_configurations),
         tt_scratch_test(test_named_header_is_not_excused),
+        tt_scratch_test(test_fifo_beside_failing_header),
         tt_scratch_test(test_missing_includes_note),
         tt_scratch_test(test_template_site_once),
         tt_scratch_test(test_template_past_error_limit),
