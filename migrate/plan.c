@@ -305,6 +305,89 @@ static bool left_as_is(const em_opts *o, const em_tree *t, em_texts *texts,
            !selected(o, t, texts, f, true);
 }
 
+/* The next library name (a backend prefix's, not followed by '(': calls
+ * are sites of their own) in the text s[0..n) a call template's rewrite
+ * puts into the code, from s[*i]: true with its start *b and name[];
+ * literals are skipped. */
+static bool next_kept_name(const el_config *cfg, const char *s, size_t n, size_t *i, size_t *b,
+                           char *name, size_t nn)
+{
+    char quote = 0;
+    while (*i < n) {
+        char c = s[*i];
+        if (quote) { /* a literal of the template, or of an argument */
+            *i += c == '\\' && *i + 1 < n ? 2 : 1;
+            if (c == quote)
+                quote = 0;
+            continue;
+        }
+        if (c == '"' || c == '\'') {
+            quote = c;
+            (*i)++;
+            continue;
+        }
+        if (!em_is_ident(c) || (*i && em_is_ident(s[*i - 1]))) {
+            (*i)++;
+            continue;
+        }
+        *b = *i;
+        while (*i < n && em_is_ident(s[*i]))
+            (*i)++;
+        size_t after = *i;
+        while (after < n && strchr(" \t\r\n", s[after]))
+            after++;
+        if (*i - *b >= nn || (s[*b] >= '0' && s[*b] <= '9') || (after < n && s[after] == '('))
+            continue;
+        snprintf(name, nn, "%.*s", (int)(*i - *b), s + *b);
+        if (el_backend_prefix_of(cfg, name, true))
+            return true;
+    }
+    return false;
+}
+
+/* The function a call template's rewrite replaces the call of ("replace
+ * the call of cblas_sgemm with ..."), into callee[]; false for any other
+ * fix. */
+static bool template_callee(const el_fix *fix, char *callee, size_t cn)
+{
+    static const char lead[] = "replace the call of ";
+    if (!fix || !fix->description || strncmp(fix->description, lead, sizeof lead - 1) != 0)
+        return false;
+    size_t len = strcspn(fix->description + sizeof lead - 1, " ");
+    snprintf(callee, cn, "%.*s", (int)len, fix->description + sizeof lead - 1);
+    return true;
+}
+
+/* A library name a call template's rewrite in the include's file (or in a
+ * file that needs the include, as needs_include says) puts into the code
+ * (my_gemm($2, ...) passing CblasTrans on): it is listed on its own, and
+ * the include stays for it.  The reason, or NULL when there is none. */
+static char *template_keeps(const em_tree *t, em_texts *texts, const em_opts *o,
+                            const em_customs *customs, const char *header, const el_finding *inc)
+{
+    const el_findings *fs = &t->findings;
+    for (size_t i = 0; i < fs->n; i++) {
+        const el_finding *f = &fs->v[i];
+        char why[1024], callee[128], name[128];
+        if (strcmp(f->rule, "EH102") || !needs_include(t, header, inc, f))
+            continue;
+        const el_fix *fix = em_customs_fix(customs, t, texts, f, why, sizeof why, NULL);
+        if (!template_callee(fix, callee, sizeof callee) || !selected(o, t, texts, f, true))
+            continue;
+        char *err = NULL;
+        const el_config *cfg = t->configs ? el_configs_for(t->configs, f->file, &err) : NULL;
+        free(err);
+        for (size_t k = 0; cfg && k < fix->edits.n; k++) {
+            const char *s = fix->edits.v[k].text;
+            size_t at = 0, b = 0;
+            if (s && next_kept_name(cfg, s, strlen(s), &at, &b, name, sizeof name))
+                return el_xasprintf("the include stays: the call template for %s puts %s into "
+                                    "its rewrite (listed)", callee, name);
+        }
+    }
+    return NULL;
+}
+
 /* Why the include a finding f points at stays: the first backend name of
  * its file that keeps its EH102 finding and that the include brings. */
 static char *include_stays(const em_tree *t, em_texts *texts, const em_opts *o,
@@ -326,7 +409,8 @@ static char *include_stays(const em_tree *t, em_texts *texts, const em_opts *o,
         free(where);
         return r;
     }
-    return el_xstrdup("the include stays: the file still needs it");
+    char *kept = template_keeps(t, texts, o, customs, header, inc);
+    return kept ? kept : el_xstrdup("the include stays: the file still needs it");
 }
 
 /* Line and column of byte off of t. */
@@ -363,12 +447,9 @@ static size_t nth_ident(const char *t, size_t b, size_t e, const char *s, size_t
 static void template_names(em_plan *p, const em_tree *t, em_texts *texts, const el_finding *f,
                            const el_fix *fix)
 {
-    static const char lead[] = "replace the call of ";
-    if (!fix->description || strncmp(fix->description, lead, sizeof lead - 1) != 0)
-        return;
     char callee[128];
-    size_t cn = strcspn(fix->description + sizeof lead - 1, " ");
-    snprintf(callee, sizeof callee, "%.*s", (int)cn, fix->description + sizeof lead - 1);
+    if (!template_callee(fix, callee, sizeof callee))
+        return;
     char *err = NULL;
     const el_config *cfg = t->configs ? el_configs_for(t->configs, f->file, &err) : NULL;
     free(err);
@@ -378,38 +459,9 @@ static void template_names(em_plan *p, const em_tree *t, em_texts *texts, const 
         if (!tx || e->end > tx->len || e->begin > e->end)
             continue;
         const char *s = e->text;
-        size_t n = strlen(s);
-        char quote = 0;
-        for (size_t i = 0; i < n;) {
-            char c = s[i];
-            if (quote) { /* a literal of the template, or of an argument */
-                i += c == '\\' && i + 1 < n ? 2 : 1;
-                if (c == quote)
-                    quote = 0;
-                continue;
-            }
-            if (c == '"' || c == '\'') {
-                quote = c;
-                i++;
-                continue;
-            }
-            if (!em_is_ident(c) || (i && em_is_ident(s[i - 1]))) {
-                i++;
-                continue;
-            }
-            size_t b = i;
-            while (i < n && em_is_ident(s[i]))
-                i++;
-            size_t after = i;
-            while (after < n && strchr(" \t\r\n", s[after]))
-                after++;
-            char name[128];
-            if (i - b >= sizeof name || (s[b] >= '0' && s[b] <= '9') ||
-                (after < n && s[after] == '('))
-                continue;
-            snprintf(name, sizeof name, "%.*s", (int)(i - b), s + b);
-            if (!el_backend_prefix_of(cfg, name, true))
-                continue;
+        size_t n = strlen(s), b = 0;
+        char name[128];
+        for (size_t i = 0; next_kept_name(cfg, s, n, &i, &b, name, sizeof name);) {
             /* its place now: the same occurrence in the call's text */
             size_t seen = 0;
             for (size_t j = 0; j < b; j++)

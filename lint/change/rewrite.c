@@ -17,7 +17,7 @@
 #include "strmap.h"
 
 #define FILE_CACHE 16
-#define MAX_ARGS 64
+#define MAX_ARGS EL_REWRITE_MAX_ARGS
 
 typedef struct file_info {
     CXFile file;
@@ -65,6 +65,16 @@ void el_call_rewrite_clear(el_call_rewrite *r)
 {
     free(r->text);
     r->text = NULL;
+}
+
+bool el_rewrite_drops(const el_call_rewrite *r, CXFile f, unsigned off)
+{
+    if (!r->file || !f || !clang_File_isEqual(r->file, f) || off < r->begin || off >= r->end)
+        return false;
+    for (unsigned k = 0; !r->rename && k < r->n_kept; k++)
+        if (r->kept[k][0] <= off && off < r->kept[k][1])
+            return false;
+    return true;
 }
 
 /* ---- the TU's eh_<op> declarations (top level, once per TU) ---------------- */
@@ -398,16 +408,30 @@ static bool whole_slot(const char *tpl, size_t n, size_t at, size_t end)
     return l > 0 && r < n && strchr("([{,", tpl[l - 1]) && strchr(")]},", tpl[r]);
 }
 
+/* Note that the template puts t[b..e) into its text (r->kept). */
+static void keep_range(el_call_rewrite *r, unsigned b, unsigned e)
+{
+    for (unsigned k = 0; k < r->n_kept; k++)
+        if (r->kept[k][0] == b && r->kept[k][1] == e)
+            return;
+    if (r->n_kept < sizeof r->kept / sizeof r->kept[0]) {
+        r->kept[r->n_kept][0] = b;
+        r->kept[r->n_kept][1] = e;
+        r->n_kept++;
+    }
+}
+
 /* Expand a template with the arguments' text, the rewrites of the calls
  * in them (inner) applied, *safety made the worse of itself and those
  * used; NULL when it names an argument the call does not have.
  * Parentheses go around the whole when the template is not one operand,
  * and around an argument that is not one operand unless its $N is a whole
  * operand of a list (whole_slot); $* (an argument list) and anything
- * inside a string literal of the template go in as written. */
+ * inside a string literal of the template go in as written.  The ranges of
+ * the call's text it puts in are noted in r (keep_range). */
 static char *expand(const char *tpl, const char *t, const unsigned *b, const unsigned *e,
                     unsigned nargs, unsigned all_b, unsigned all_e, const el_rewrite_list *inner,
-                    el_fix_safety *safety)
+                    el_fix_safety *safety, el_call_rewrite *r)
 {
     el_buf out = {0};
     size_t n = strlen(tpl);
@@ -439,6 +463,7 @@ static char *expand(const char *tpl, const char *t, const unsigned *b, const uns
             }
             el_buf_puts(&out, all);
             free(all);
+            keep_range(r, all_b, all_e);
         } else if (d >= '1' && d <= '9') {
             /* $N, every digit of N: $10 is the tenth argument, never $1 and a 0 */
             size_t end = i + 1;
@@ -463,6 +488,7 @@ static char *expand(const char *tpl, const char *t, const unsigned *b, const uns
             if (paren)
                 el_buf_putc(&out, ')');
             free(arg);
+            keep_range(r, b[k], e[k]);
             i = end - 1; /* the loop steps past the last digit */
             continue;
         } else {
@@ -743,7 +769,7 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
         for (unsigned k = 0; k < nargs && ok; k++)
             ok = el_rewrite_calls_in(rw, clang_Cursor_getArgument(call, k), f, &inner);
         out->text = ok ? expand(tpl->replacement, t, b, e, nargs, all_b, all_e, &inner,
-                                &out->safety) : NULL;
+                                &out->safety, out) : NULL;
         el_rewrite_list_free(&inner);
         if (!out->text)
             return false;

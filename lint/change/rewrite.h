@@ -38,6 +38,9 @@
 
 typedef struct el_rewriter el_rewriter;
 
+/* The most arguments a call rewritten by a template may have. */
+#define EL_REWRITE_MAX_ARGS 64
+
 typedef struct el_call_rewrite {
     el_fix_safety safety;     /* SAFE or UNSAFE */
     bool rename;              /* only the callee's name is replaced */
@@ -46,6 +49,11 @@ typedef struct el_call_rewrite {
     CXFile file;
     unsigned begin, end;      /* byte range replaced: the name, or the whole call */
     char *text;               /* its replacement (malloc'd) */
+    /* a template's: the ranges [kept[k][0], kept[k][1]) of the call's
+     * text that it puts into its replacement (the arguments its $N and $*
+     * name); the rest of [begin, end) is dropped (el_rewrite_drops) */
+    unsigned n_kept;
+    unsigned kept[EL_REWRITE_MAX_ARGS + 1][2];
     char callee[128];         /* "eh_blas_matmul" */
     char description[256];    /* "replace eh_blas_matmul with eh_matmul" */
     char why[512];            /* when there is no rewrite, the reason if the
@@ -62,6 +70,13 @@ void el_rewriter_free(el_rewriter *rw);
  * parentheses or arguments). */
 bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out);
 void el_call_rewrite_clear(el_call_rewrite *r);
+
+/* Does r replace the text at offset off of file f with a replacement
+ * that leaves it out: off is in [begin, end) and, for a template, in no
+ * argument the template puts in (CblasRowMajor in cblas_sgemm(CblasRowMajor,
+ * ...) with the template "my_gemm($4, ...)"; a rename drops the old name)?
+ * What is left out is no longer used once r is applied. */
+bool el_rewrite_drops(const el_call_rewrite *r, CXFile f, unsigned off);
 
 /* The call whose callee expression is e, the cursor being visited
  * (through parentheses, casts, `*` and `&`), or a null cursor: whether a

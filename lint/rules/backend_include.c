@@ -18,7 +18,9 @@
  * exists when nothing the file still references is declared only in
  * that header or in files reached only through it, counting the callees
  * of calls EH102 rewrites (and the functions it renames where they are
- * named without a call) as gone; its safety is the worst of those
+ * named without a call) as gone, and what a call template leaves out of
+ * its text (the layout and transposes in the arguments of a templated
+ * cblas call: dropped()); its safety is the worst of those
  * rewrites (safe when it relies on none), unsafe too when the file has
  * code the preprocessor skipped (it could use the header) or is a header
  * (other TUs include it).  What the file's other includes bring counts as
@@ -74,6 +76,10 @@ typedef struct ref {
     el_fix_safety rewritten;  /* a callee whose call is rewritten: its safety */
     bool ask_rewrite;         /* rewritten is not worked out yet (rewritten()) */
     CXCursor use, call;       /* the reference and its call (or a null cursor) */
+    el_call_rewrite *tpl;     /* the call's rewrite when a template makes it
+                               * (what it drops: dropped()), else NULL */
+    bool extent_known;        /* call_begin, call_end are set (dropped()) */
+    unsigned call_begin, call_end; /* the call's extent in `file` */
     unsigned file_id, decl_id[2]; /* (end: graph) */
 } ref;
 
@@ -428,9 +434,45 @@ static el_fix_safety rewritten(el_ctx *ctx, state *s, ref *y)
                                          : el_rewrite_call(s->rw, y->call, &rw)) {
             y->rewritten = rw.safety;
             el_call_rewrite_clear(&rw);
+            if (!rw.rename) {
+                y->tpl = el_xmalloc(sizeof *y->tpl);
+                *y->tpl = rw;
+            }
         }
     }
     return y->rewritten;
+}
+
+/* The safety of the call template's rewrite that leaves y out of the code
+ * (y is in the call, in an argument the template drops: CblasRowMajor in
+ * cblas_sgemm(CblasRowMajor, ...) with the template "my_gemm($4, ...)"),
+ * EL_FIX_NONE when no rewrite does: a name the template passes on to its
+ * text stays a use.  The calls around y are those of the references of
+ * its file whose extent holds it (a template's call is written plainly
+ * in the file: its extent is where the text is); a call in an argument a
+ * template keeps has its own rewrite applied in the text put in. */
+static el_fix_safety dropped(el_ctx *ctx, state *s, const ref *y)
+{
+    for (size_t i = 0; i < s->n_refs; i++) {
+        ref *c = &s->refs[i];
+        if (c == y || clang_Cursor_isNull(c->call) || c->file_id != y->file_id)
+            continue;
+        if (!c->extent_known) {
+            CXSourceRange r = clang_getCursorExtent(c->call);
+            CXFile f1 = NULL, f2 = NULL;
+            c->call_begin = offset_of(clang_getRangeStart(r), &f1);
+            c->call_end = offset_of(clang_getRangeEnd(r), &f2);
+            if (!f1 || !f2 || !clang_File_isEqual(f1, c->file) || !clang_File_isEqual(f2, c->file))
+                c->call_begin = c->call_end = 0;
+            c->extent_known = true;
+        }
+        if (y->offset < c->call_begin || y->offset >= c->call_end)
+            continue;
+        if (rewritten(ctx, s, c) != EL_FIX_NONE && c->tpl &&
+            el_rewrite_drops(c->tpl, y->file, y->offset))
+            return c->rewritten;
+    }
+    return EL_FIX_NONE;
 }
 
 /* ---- the fixes (end) ---------------------------------------------------------- */
@@ -725,6 +767,8 @@ static void plan_file(el_ctx *ctx, state *s, const graph *g, CXFile file, unsign
                 if (!counts || !needs(y, &only))
                     continue;
                 el_fix_safety safety = rewritten(ctx, s, y);
+                if (safety == EL_FIX_NONE) /* gone with the template's call? */
+                    safety = dropped(ctx, s, y);
                 if (safety == EL_FIX_NONE) { /* (a file without backend includes: none) */
                     kept[i] = true; /* still used: stays, and keeps what it brings */
                     x->fixable = false;
@@ -831,6 +875,8 @@ static void end(el_ctx *ctx, void *st)
     free(s->asked);
     free(s->incs);
     free(s->edges);
+    for (size_t i = 0; i < s->n_refs; i++)
+        free(s->refs[i].tpl);
     free(s->refs);
     free(s->directives);
     el_rewriter_free(s->rw);

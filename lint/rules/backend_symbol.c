@@ -26,7 +26,10 @@
  * callee renamed to the op (eh_blas_matmul -> eh_matmul) or the call
  * replaced by the template.  Messages suggest the configuration's
  * replacement (el_replacement: the project's, or libeh's where the TU
- * uses libeh), else nothing. */
+ * uses libeh), else nothing, and name the macro the line shows where the
+ * name comes from a macro's body (through_macro: "call to backend
+ * function 'fftwf_malloc' (through macro 'FFTMALLOC')"). */
+#include <ctype.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
@@ -152,6 +155,59 @@ static const char *hint(el_ctx *ctx, const char *name, char *buf, size_t n)
     return buf;
 }
 
+/* An identifier's character (bytes of UTF-8 names too). */
+static bool ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_' || (unsigned char)c >= 0x80;
+}
+
+/* A line continuation at t[i] (backslash, newline or CR LF): its length,
+ * else 0. */
+static size_t continuation(const char *t, size_t size, size_t i)
+{
+    if (i + 1 < size && t[i] == '\\' && t[i + 1] == '\n')
+        return 2;
+    if (i + 2 < size && t[i] == '\\' && t[i + 1] == '\r' && t[i + 2] == '\n')
+        return 3;
+    return 0;
+}
+
+/* " (through macro 'FFTMALLOC')" when the file writes the name at loc as a
+ * macro of another name (#define FFTMALLOC fftwf_malloc): what the line
+ * shows is the macro, not the name the message quotes; else "".  The
+ * identifier at loc is read as the compiler reads it, across line
+ * continuations (eh_ref_\<newline>abs is eh_ref_abs, written out). */
+static const char *through_macro(el_ctx *ctx, CXSourceLocation loc, const char *name, char *buf,
+                                 size_t n)
+{
+    buf[0] = '\0';
+    CXFile f = NULL;
+    unsigned off = 0;
+    /* where the macro is used, or where a macro's argument is written */
+    clang_getFileLocation(loc, &f, NULL, NULL, &off);
+    size_t size = 0;
+    const char *t = f ? el_file_text(ctx, f, &size) : NULL;
+    if (!t || off >= size || !ident_char(t[off]) || isdigit((unsigned char)t[off]) ||
+        (off > 0 && ident_char(t[off - 1])))
+        return buf;
+    char word[256];
+    size_t w = 0;
+    for (size_t i = off; i < size && w + 1 < sizeof word;) {
+        size_t k = continuation(t, size, i);
+        if (k) {
+            i += k;
+        } else if (ident_char(t[i])) {
+            word[w++] = t[i++];
+        } else {
+            break;
+        }
+    }
+    word[w] = '\0';
+    if (strcmp(word, name) != 0)
+        snprintf(buf, n, " (through macro '%.200s')", word);
+    return buf;
+}
+
 /* " of backend 'blas'" for symbols known by where they are declared. */
 static const char *whose(why w, const char *backend, char *buf, size_t n)
 {
@@ -207,9 +263,12 @@ static void note_external_use(el_ctx *ctx, state *s, CXCursor fn, CXCursor ref,
     const char *t1 = strchr(*note, '\t'), *t2 = strchr(t1 + 1, '\t');
     CXCursor call;
     bool callee = is_callee(ctx, ref, &call);
-    char *v = el_xasprintf("%.*s\t%.*s\t%s\t%u\t%u\t%d\t%d\t%s", (int)(t1 - *note), *note,
+    char via[256], fname[256];
+    snprintf(fname, sizeof fname, "%.*s", (int)(t2 - t1 - 1), t1 + 1);
+    through_macro(ctx, clang_getCursorLocation(ref), fname, via, sizeof via);
+    char *v = el_xasprintf("%.*s\t%.*s\t%s\t%u\t%u\t%d\t%d\t%s%s", (int)(t1 - *note), *note,
                            (int)(t2 - t1 - 1), t1 + 1, path, line, col, callee, library_prefix,
-                           t2 + 1);
+                           via, t2 + 1);
     el_fact(ctx, FACT_USE, v);
     free(v);
     /* what its arguments use waits for the verdict (end, project) */
@@ -299,15 +358,20 @@ static void project(el_project *p)
         const char *backend = el_strmap_get(&defs, f[0]);
         bool library = !backend && atoi(f[6]) && !el_strmap_get(&own, f[0]);
         bool call = atoi(f[5]);
+        /* f[7]: " (through macro 'M')" if any, then the hint */
+        const char *hint_text = f[7], *via_end = NULL;
+        if (strncmp(hint_text, " (through macro '", 17) == 0 && (via_end = strstr(hint_text, "')")))
+            hint_text = via_end + 2;
+        int via_len = via_end ? (int)(via_end + 2 - f[7]) : 0;
         if (backend)
             el_project_report(p, f[2], (unsigned)atoi(f[3]), (unsigned)atoi(f[4]),
-                              "%s backend function '%s' of backend '%s'%s%s",
-                              call ? "call to" : "use of", f[1], backend,
-                              call ? "" : " (its address)", f[7]);
+                              "%s backend function '%s'%.*s of backend '%s'%s%s",
+                              call ? "call to" : "use of", f[1], via_len, f[7], backend,
+                              call ? "" : " (its address)", hint_text);
         else if (library)
             el_project_report(p, f[2], (unsigned)atoi(f[3]), (unsigned)atoi(f[4]),
-                              "%s backend function '%s'%s%s", call ? "call to" : "use of", f[1],
-                              call ? "" : " (its address)", f[7]);
+                              "%s backend function '%s'%.*s%s%s", call ? "call to" : "use of",
+                              f[1], via_len, f[7], call ? "" : " (its address)", hint_text);
         free(v);
     }
     el_strmap_free(&defs);
@@ -396,18 +460,20 @@ static void on_declref(el_ctx *ctx, state *s, CXCursor c)
         return;
     }
     elc_spelling(d, name, sizeof name);
+    char via[256];
+    through_macro(ctx, clang_getCursorLocation(c), name, via, sizeof via);
     if (k == CXCursor_FunctionDecl && is_callee(ctx, c, &call)) {
-        snprintf(msg, sizeof msg, "call to backend function '%s'%s%s", name,
+        snprintf(msg, sizeof msg, "call to backend function '%s'%s%s%s", name, via,
                  whose(w, backend, o, sizeof o), hint(ctx, name, h, sizeof h));
         report_call(ctx, s, c, call, msg);
         return;
     }
     if (k == CXCursor_FunctionDecl)
-        snprintf(msg, sizeof msg, "address of backend function '%s'%s taken%s", name,
+        snprintf(msg, sizeof msg, "address of backend function '%s'%s%s taken%s", name, via,
                  whose(w, backend, o, sizeof o), hint(ctx, name, h, sizeof h));
     else
-        snprintf(msg, sizeof msg, "use of backend %s '%s'%s",
-                 k == CXCursor_VarDecl ? "variable" : "constant", name,
+        snprintf(msg, sizeof msg, "use of backend %s '%s'%s%s",
+                 k == CXCursor_VarDecl ? "variable" : "constant", name, via,
                  whose(w, backend, o, sizeof o));
     pending *q = defer(s, clang_getCursorLocation(c), false, msg);
     /* a function named without a call (a table entry, &f): its name
@@ -540,6 +606,24 @@ static bool type_finding(el_ctx *ctx, state *s, CXCursor d, enum CXCursorKind k,
     return false;
 }
 
+/* The finding of type d (msg, the same for every use) at the reference
+ * c: the macro the line shows instead of d's name, if any, after the name
+ * the message quotes first ("use of backend type 'fftwf_plan' (through
+ * macro 'PLAN')", "use of type 'my_plan' (through macro 'PLAN'), an alias
+ * of ..."). */
+static const char *type_message(el_ctx *ctx, CXCursor c, CXCursor d, const char *msg,
+                                char *buf, size_t n)
+{
+    char name[256], via[256];
+    through_macro(ctx, clang_getCursorLocation(c), elc_spelling(d, name, sizeof name), via,
+                  sizeof via);
+    const char *q = strchr(msg, '\''), *qe = q ? strchr(q + 1, '\'') : NULL;
+    if (!via[0] || !qe)
+        return msg;
+    snprintf(buf, n, "%.*s%s%s", (int)(qe + 1 - msg), msg, via, qe + 1);
+    return buf;
+}
+
 static void on_typeref(el_ctx *ctx, state *s, CXCursor c)
 {
     CXCursor d = clang_getCursorReferenced(c);
@@ -550,15 +634,18 @@ static void on_typeref(el_ctx *ctx, state *s, CXCursor c)
     /* The finding depends on d alone: worked out once per TU (the note
      * holds it, "" for none). */
     char **note = bs_note(&s->seen, d);
+    char full[1024];
     if (note && *note) {
         if ((*note)[0])
-            defer(s, clang_getCursorLocation(c), false, *note);
+            defer(s, clang_getCursorLocation(c), false,
+                  type_message(ctx, c, d, *note, full, sizeof full));
         return;
     }
     char msg[1024];
     bool found = type_finding(ctx, s, d, k, msg, sizeof msg);
     if (found)
-        defer(s, clang_getCursorLocation(c), false, msg);
+        defer(s, clang_getCursorLocation(c), false,
+              type_message(ctx, c, d, msg, full, sizeof full));
     /* Remember it (type_finding may have grown the table: look d up again). */
     note = bs_note(&s->seen, d);
     if (note && !*note)

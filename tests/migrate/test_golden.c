@@ -679,11 +679,17 @@ CASE(self_include)
  *   template_keeps_names a template that passes cblas_sgemm's transposes
  *                        on (CblasTrans, CblasNoTrans twice in a call):
  *                        each a site of its own afterwards, listed where it
- *                        is in the call (plan) and in the rewrite (apply) */
+ *                        is in the call (plan) and in the rewrite (apply)
+ *   template_drops_names a file whose only uses of <cblas.h> are a call and
+ *                        the layout and transposes in the arguments its
+ *                        template drops: the include goes in the same run
+ *                        (a second run has nothing to do); a template that
+ *                        passes a transpose on keeps its include, listed */
 CASE(template_args10)
 CASE(template_app_prefix)
 CASE(template_skipped)
 CASE(template_keeps_names)
+CASE(template_drops_names)
 
 /*   fortran_lapack_names  a project that declares the Fortran LAPACK
  *                         routines it calls (dlacpy_, dgeqrt_, dstev_)
@@ -727,7 +733,8 @@ int main(void)
         BOTH(custom_dispatch), BOTH(custom_refused), BOTH(custom_in_backends),
         BOTH(custom_ifdef), BOTH(backend_defined), BOTH(legacy_extern), BOTH(legacy_own_skipped),
         BOTH(self_include), BOTH(template_args10), BOTH(template_app_prefix),
-        BOTH(template_skipped), BOTH(template_keeps_names), BOTH(fortran_lapack_names),
+        BOTH(template_skipped), BOTH(template_keeps_names), BOTH(template_drops_names),
+        BOTH(fortran_lapack_names),
         cmocka_unit_test(test_backup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
