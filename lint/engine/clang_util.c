@@ -1390,7 +1390,10 @@ static CXCursor operator_expansion(CXCursor c)
     CXSourceRange ir = clang_getCursorExtent(inner);
     clang_getExpansionLocation(clang_getRangeStart(ir), &xf, NULL, NULL, &xb);
     clang_getExpansionLocation(clang_getRangeEnd(ir), NULL, NULL, NULL, &xe);
-    return xf == bf && xb <= bo && eo <= xe ? inner : outer;
+    /* (an end written in an enclosing macro's body is spelled at that
+     * macro's name, before the inner one: then the expression is not the
+     * inner macro's alone) */
+    return xf == bf && xb <= bo && bo <= eo && eo <= xe ? inner : outer;
 }
 
 /* The operator of c, written inside the body of the macro expanded where

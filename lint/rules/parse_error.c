@@ -44,6 +44,7 @@ typedef struct file_errors {
     CXFile file;               /* the linted file the errors count in */
     unsigned offset;           /* of its first error */
     CXSourceLocation at;
+    CXSourceLocation subject;  /* where the first error's expression starts */
     char first[700];
     unsigned count;
     char hint[300];            /* what the first error comes from, or "" */
@@ -119,42 +120,49 @@ static void describe(const file_errors *e, char *buf, size_t n)
         snprintf(buf, n, "%s%s%s", e->first, e->hint[0] ? "; " : "", e->hint);
 }
 
-/* A function called on the line of `at` that C declared implicitly
- * (clang 14 only warns, and the parse runs with -w): its declaration is
- * where the call names it, as no written declaration ever is. */
-static bool implicit_on_line(CXTranslationUnit tu, CXSourceLocation at, char *name, size_t n)
+static bool token_is(CXTranslationUnit tu, CXToken t, const char *text)
+{
+    char s[4];
+    elc_string(clang_getTokenSpelling(tu, t), s, sizeof s);
+    return strcmp(s, text) == 0;
+}
+
+/* The function whose call the error's expression (starting at `at`) is,
+ * when C declared it implicitly (clang 14 only warns, and the parse runs
+ * with -w): the call starts there, after opening parentheses only
+ * (`v = F(p)`, `(F(p))`: the int it returns is what does not fit).  Its
+ * declaration is where a call first names it, where no written
+ * declaration is.  A call elsewhere on the line is not the error's. */
+static bool implicit_at(CXTranslationUnit tu, CXSourceLocation at, char *name, size_t n)
 {
     CXFile f = NULL;
-    unsigned line = 0;
-    clang_getExpansionLocation(at, &f, &line, NULL, NULL);
+    unsigned line = 0, col = 0;
+    clang_getExpansionLocation(at, &f, &line, &col, NULL);
     if (!f || !line)
         return false;
     CXToken *toks = NULL;
     unsigned nt = 0;
-    clang_tokenize(tu, clang_getRange(clang_getLocation(tu, f, line, 1),
+    clang_tokenize(tu, clang_getRange(clang_getLocation(tu, f, line, col),
                                       clang_getLocation(tu, f, line + 1, 1)),
                    &toks, &nt);
+    unsigned i = 0;
+    while (i < nt && clang_getTokenKind(toks[i]) == CXToken_Punctuation && token_is(tu, toks[i], "("))
+        i++;
     bool found = false;
-    for (unsigned i = 0; i + 1 < nt && !found; i++) {
+    if (i + 1 < nt && clang_getTokenKind(toks[i]) == CXToken_Identifier &&
+        token_is(tu, toks[i + 1], "(")) {
         CXSourceLocation tl = clang_getTokenLocation(tu, toks[i]);
-        unsigned tline = 0;
-        clang_getExpansionLocation(tl, NULL, &tline, NULL, NULL);
-        if (tline != line)
-            break;
-        if (clang_getTokenKind(toks[i]) != CXToken_Identifier)
-            continue;
-        char next[4];
-        elc_string(clang_getTokenSpelling(tu, toks[i + 1]), next, sizeof next);
-        if (strcmp(next, "(") != 0)
-            continue;
         CXCursor use = clang_getCursor(tu, tl);
         CXCursor fn = clang_getCursorReferenced(use);
-        if (clang_getCursorKind(use) == CXCursor_FunctionDecl ||
-            clang_getCursorKind(fn) != CXCursor_FunctionDecl ||
-            !clang_equalLocations(clang_getCursorLocation(fn), tl))
-            continue;
-        elc_spelling(fn, name, n);
-        found = name[0] != '\0';
+        /* (implicit: declared where a call names it, this one or an
+         * earlier one, and no declaration is written there) */
+        CXCursor at_decl = clang_getCursor(tu, clang_getCursorLocation(fn));
+        if (clang_getCursorKind(use) != CXCursor_FunctionDecl &&
+            clang_getCursorKind(fn) == CXCursor_FunctionDecl &&
+            clang_getCursorKind(at_decl) != CXCursor_FunctionDecl) {
+            elc_spelling(fn, name, n);
+            found = name[0] != '\0';
+        }
     }
     if (toks)
         clang_disposeTokens(tu, toks, nt);
@@ -181,7 +189,7 @@ static const char *intrinsics_family(const char *base)
         return "WebAssembly";
     size_t n = strlen(base);
     if (strcmp(base, "x86intrin.h") == 0 || strcmp(base, "cpuid.h") == 0 ||
-        (n > 9 && strcmp(base + n - 9, "mmintrin.h") == 0) ||
+        (n >= 10 && strcmp(base + n - 10, "mmintrin.h") == 0) ||
         (n > 8 && strncmp(base, "avx", 3) == 0 && strcmp(base + n - 8, "intrin.h") == 0))
         return "x86";
     return NULL;
@@ -275,6 +283,10 @@ static void begin(el_ctx *ctx, void *state)
         char msg[512];
         elc_string(clang_getDiagnosticSpelling(d), msg, sizeof msg);
         CXSourceLocation loc = clang_getDiagnosticLocation(d);
+        /* the expression the error is about: its first range (`v = F(p)`
+         * points at the `=` and ranges over `F(p)`), else its place */
+        CXSourceLocation subject =
+            clang_getDiagnosticNumRanges(d) ? clang_getRangeStart(clang_getDiagnosticRange(d, 0)) : loc;
         clang_disposeDiagnostic(d);
         CXFile f = NULL;
         unsigned off = 0;
@@ -293,6 +305,7 @@ static void begin(el_ctx *ctx, void *state)
                 at = s->at;
             else
                 at = clang_getLocation(tu, main, 1, 1);
+            subject = at; /* (the error's expression is not in a linted file) */
             if (f) {
                 /* Shown relative to the current directory: safe, since the
                  * cache's keys include it. */
@@ -329,21 +342,22 @@ static void begin(el_ctx *ctx, void *state)
         if (e->count == 0 || off < e->offset) {
             e->offset = off;
             e->at = at;
+            e->subject = subject;
             snprintf(e->first, sizeof e->first, "%s", text);
             snprintf(e->hint, sizeof e->hint, "%s", hint);
         }
         e->count++;
     }
-    /* A first error on the line of a call C declared implicitly (returning
-     * int): that call is its cause. */
+    /* A first error about a call C declared implicitly (returning int):
+     * that call is its cause. */
     for (size_t k = 0; k < n_errs; k++) {
         file_errors *e = &errs[k];
         char fn[128];
-        if (!e->hint[0] && implicit_on_line(tu, e->at, fn, sizeof fn))
+        if (!e->hint[0] && implicit_at(tu, e->subject, fn, sizeof fn))
             snprintf(e->hint, sizeof e->hint,
-                     "'%s' is not declared in this configuration (C declared it implicitly, "
-                     "returning int): an intrinsic or macro the build's flags provide "
-                     "(-m..., -D..., -I...)",
+                     "'%.90s' is not declared in this configuration (C declared it implicitly, "
+                     "returning int): a misspelled name, a missing #include, or an intrinsic "
+                     "or macro the build's flags provide (-m..., -D..., -I...)",
                      fn);
     }
     /* Each linted file: reported now (a .c file), or facts (headers). */

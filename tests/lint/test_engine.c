@@ -630,6 +630,39 @@ static void test_fifo_beside_failing_header(void **state)
     tt_free(&r);
 }
 
+/* EH000's hint names a function C declared implicitly only when the
+ * error is about its call (its int does not fit), also at a second call
+ * (declared at the first); not for an error elsewhere on the call's
+ * line.  An x86 intrinsics header in a parse for another target says so
+ * (emmintrin.h's name was compared one character short). */
+static void test_parse_error_hints(void **state)
+{
+    (void)state;
+    tt_w("h/typo.c", "typedef struct { double x, y; } point;\n"
+                     "point make_point(double x, double y);\n"
+                     "double d(double a) { point p = make_piont(a, a); return p.x; }\n");
+    tt_w("h/second.c", "typedef struct { int v; } box;\n"
+                       "int f(int a) { int n = fill_in(a); box b = fill_in(n); return b.v; }\n");
+    tt_w("h/elsewhere.c", "typedef struct { double x, y; } point;\n"
+                          "double g(double a) { point p = { a, a }; int r = helper_x(1); point q = r;\n"
+                          "  return p.x + q.x; }\n");
+    tt_run r = lt_lint(tt_dir, "--no-cache", "h/typo.c", "h/second.c", "h/elsewhere.c", NULL);
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "'make_piont' is not declared in this configuration (C declared "
+                                   "it implicitly, returning int): a misspelled name, a missing "
+                                   "#include, or an intrinsic"));
+    assert_true(tt_contains(r.out, "'fill_in' is not declared"));
+    assert_true(tt_contains(r.out, "h/elsewhere.c:2:"));
+    assert_false(tt_contains(r.out, "'helper_x' is not declared"));
+    tt_free(&r);
+    tt_w("h/sse.c", "#include <emmintrin.h>\nint f(void) { return 0; }\n");
+    r = lt_lint(tt_dir, "--no-cache", "h/sse.c", "--", "--target=aarch64-linux-gnu", NULL);
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "'emmintrin.h' is an intrinsics header for x86 targets and "
+                                   "this parse is for aarch64"));
+    tt_free(&r);
+}
+
 /* A list emptied after it grew (every finding suppressed) gives its
  * storage up when moved: fuzz_cli found the leak. */
 static void test_move_empty_list(void **state)
@@ -654,6 +687,7 @@ int main(void)
         cmocka_unit_test(test_unbuilt_across_configurations),
         tt_scratch_test(test_named_header_is_not_excused),
         tt_scratch_test(test_fifo_beside_failing_header),
+        tt_scratch_test(test_parse_error_hints),
         tt_scratch_test(test_missing_includes_note),
         tt_scratch_test(test_template_site_once),
         tt_scratch_test(test_template_past_error_limit),
