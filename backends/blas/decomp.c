@@ -34,6 +34,7 @@
  * beyond LAPACK's 32-bit int run ref's kernel.  Contract:
  * libeh/src/ops_linalg.c. */
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <lapacke.h>
 #include "blas.h"
@@ -320,6 +321,16 @@ eh_status eh_blas_cholesky(const eh_op_call *call)
 
 /* ---- qr ------------------------------------------------------------------------- */
 
+/* Whether a matrix's largest entry is within 2^24 of DBL_MAX's binade,
+ * where dgeqrf's reflectors may overflow. */
+static bool needs_downscaling(const double *x, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        if (isfinite(x[i]) && fabs(x[i]) >= 0x1p1000)
+            return true;
+    return false;
+}
+
 eh_status eh_blas_qr(const eh_op_call *call)
 {
     const eh_tensor *a = call->in[0];
@@ -359,10 +370,13 @@ eh_status eh_blas_qr(const eh_op_call *call)
             continue;
         }
         load_cm(a, b * m * n, m, n, A, lda);
-        /* As ref: factor A 2^-e (max |entry| in [0.5, 1)), R = R' 2^e, Q as
-         * is.  Exact, and dgeqrf's reflectors would overflow for entries
-         * near the top of the range (|column|^2 beyond DBL_MAX). */
-        int e = eh_ref_pow2_normalize(A, m * n);
+        /* Near the top of the range dgeqrf's reflectors overflow
+         * (|column|^2 beyond DBL_MAX): factor A 2^-e (max |entry| in
+         * [0.5, 1)), R = R' 2^e, Q as is.  Only there: the scaling is
+         * exact, but entries far below the largest would turn subnormal
+         * (diag(1e300, 1e-300) would lose its 1e-300), and dgeqrf's
+         * norms need no help elsewhere. */
+        int e = needs_downscaling(A, m * n) ? eh_ref_pow2_normalize(A, m * n) : 0;
         lapack_int info = LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, lm, ln, A, lda, tau, W, lwork);
         /* R: the upper triangle of the first k rows (column-major k x n) */
         for (int64_t j = 0; j < n; j++)
