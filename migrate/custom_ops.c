@@ -370,7 +370,10 @@ static bool proposed_for(const el_config *cfg, const char *old, size_t on, const
         if (i - b >= sizeof name)
             continue;
         snprintf(name, sizeof name, "%.*s", (int)(i - b), old + b);
-        if (el_rewrite_custom_wrapper(cfg, name, target, sizeof target) &&
+        /* (a function with a call template is rewritten by it, never to
+         * a proposed wrapper, whatever the template's text names) */
+        if (!el_config_rewrite_for(cfg, name) &&
+            el_rewrite_custom_wrapper(cfg, name, target, sizeof target) &&
             strlen(target) == n && !memcmp(target, s, n))
             return true;
     }
