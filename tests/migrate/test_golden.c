@@ -671,7 +671,9 @@ CASE(self_include)
  *   template_app_prefix  a template onto the project's own app_gain: a
  *                        name like a custom op's wrapper in namespace
  *                        "app", yet no proposal of one: rewritten, not
- *                        dropped as "no custom op"
+ *                        dropped as "no custom op"; also for a template
+ *                        of eh_blas_gain, whose own wrapper would be
+ *                        app_gain (bus.c)
  *   template_skipped     a templated call in an #ifdef arm no build
  *                        compiles: listed as such (a template rewrites
  *                        calls the compiler reads), not as a call "no
