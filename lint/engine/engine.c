@@ -1117,16 +1117,33 @@ static bool a_rule_reads_whole(const run *r, const el_source *src)
     return false;
 }
 
-/* -v: each compiler argument the allow-list dropped, once a run. */
+/* A dropped CPU choice (-march=, -mcpu= libclang 14 does not know) also
+ * drops the feature macros it defines (__AVX2__, __ARM_NEON): code under
+ * them goes unlinted, so it is said without -v. */
+static bool cpu_choice(const char *a)
+{
+    return strncmp(a, "-march=", 7) == 0 || strncmp(a, "-mcpu=", 6) == 0;
+}
+
+/* Each compiler argument dropped, once a run: under -v every one, else a
+ * CPU choice. */
 static void note_dropped(run *r, const el_source *src, char **dropped, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (!el_strmap_get(&r->noted, dropped[i])) {
+        bool cpu = cpu_choice(dropped[i]);
+        if ((r->o->verbose || cpu) && !el_strmap_get(&r->noted, dropped[i])) {
             el_strmap_put(&r->noted, dropped[i], (void *)1);
             char *shown = el_path_display(src->path);
-            fprintf(stderr, "%s: note: %s: compiler argument '%s' dropped: only arguments that "
-                            "affect parsing alone are passed on (docs/emberlint.md)\n",
-                    el_progname, shown, dropped[i]);
+            if (cpu)
+                fprintf(stderr, "%s: warning: %s: compiler argument '%s' dropped: libclang refuses it "
+                                "(a CPU it does not know, or another target's), so the macros it defines (__AVX2__, __ARM_NEON, ...) "
+                                "are not set and code under them is not linted: give a CPU it "
+                                "knows or the features' own flags (-- -mavx2)\n",
+                        el_progname, shown, dropped[i]);
+            else
+                fprintf(stderr, "%s: note: %s: compiler argument '%s' dropped: only arguments "
+                                "that affect parsing alone are passed on (docs/emberlint.md)\n",
+                        el_progname, shown, dropped[i]);
             free(shown);
         }
         free(dropped[i]);
@@ -1143,7 +1160,7 @@ static void add_job(run *r, size_t *cap, size_t src)
     char **dropped = NULL;
     size_t n_dropped = 0;
     j->args = el_flags_for(r->o->compdb, &r->sources->v[src], r->o->extra_args, r->o->n_extra,
-                           &j->n_args, r->o->verbose ? &dropped : NULL, &n_dropped);
+                           &j->n_args, &dropped, &n_dropped);
     note_dropped(r, &r->sources->v[src], dropped, n_dropped);
     j->key = job_key(r, j);
 }

@@ -90,6 +90,13 @@ static void test_gcc_only_flags(void **state)
     }
     assert_false(tt_contains(r.err, "'-mavx2' dropped"));
     tt_free(&r);
+    /* without -v: only the CPU choice, whose macros are lost, is said */
+    r = lt_lint(tt_dir, "--no-cache", "-p", "build", NULL);
+    assert_true(tt_contains(r.err, "warning: src/a.c: compiler argument '-march=armv8-a' dropped: "
+                                   "libclang refuses it (a CPU it does not know, or another "
+                                   "target's), so the macros it defines"));
+    assert_false(tt_contains(r.err, "'-mrtd' dropped"));
+    tt_free(&r);
 }
 
 /* A compile_commands.json made in another checkout (a container's path,
