@@ -155,10 +155,11 @@ static const char *hint(el_ctx *ctx, const char *name, char *buf, size_t n)
     return buf;
 }
 
-/* An identifier's character (bytes of UTF-8 names too). */
+/* An identifier's character (bytes of UTF-8 names too, and `$`, which
+ * clang accepts in names as gcc does). */
 static bool ident_char(char c)
 {
-    return isalnum((unsigned char)c) || c == '_' || (unsigned char)c >= 0x80;
+    return isalnum((unsigned char)c) || c == '_' || c == '$' || (unsigned char)c >= 0x80;
 }
 
 /* A line continuation at t[i] (backslash, newline or CR LF): its length,
