@@ -323,9 +323,11 @@ static bool drop_for(el_fix_plan *plan, const el_sources *s, const el_fix_opts *
         }
         const char *path = plan->cs.v[c].path;
         size_t k = fixes_in(plan, path);
-        fprintf(stderr, "%s: %s: %zu fix%s not applied: %s would not compile%s%s%s: %s\n",
+        fprintf(stderr, "%s: %s: %zu fix%s not applied: %s would not compile%s%s%s: %s%s%s%s\n",
                 el_progname, display_of(s, path), k, k == 1 ? "" : "es", f->display,
-                f->config[0] ? " (" : "", f->config, f->config[0] ? ")" : "", f->error);
+                f->config[0] ? " (" : "", f->config, f->config[0] ? ")" : "", f->error,
+                f->where ? ", at " : "", f->where ? f->where : "",
+                f->where ? " of the changed text" : "");
         plan->kept += k;
         plan->fixes -= k < plan->fixes ? k : plan->fixes;
         plan->files -= plan->files ? 1 : 0;

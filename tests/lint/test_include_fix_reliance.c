@@ -192,6 +192,8 @@ static void test_diff_is_what_fix_writes(void **state)
     assert_int_equal(r.status, 0);
     assert_string_equal(r.out, "");
     assert_true(tt_contains(r.err, "src/app.c would not compile (define set \"!FAST\")"));
+    assert_true(tt_contains(r.err, "unknown type name 'fftwf_plan', at inc/wrap.h:2:9 of the "
+                                   "changed text"));
     tt_free(&r);
 }
 
