@@ -471,6 +471,14 @@ static char *expand(const char *tpl, const char *t, const unsigned *b, const uns
             while (end < n && tpl[end] >= '0' && tpl[end] <= '9' && num <= nargs)
                 num = num * 10 + (unsigned long)(tpl[end++] - '0');
             if (num > nargs) { /* an argument the call does not have: no fix */
+                size_t de = i + 1;
+                while (de < n && tpl[de] >= '0' && tpl[de] <= '9')
+                    de++;
+                snprintf(r->why, sizeof r->why,
+                         "the call template names $%.*s and this call has %u argument%s: "
+                         "fix the template or rewrite this use by hand",
+                         (int)(de - i - 1 > 20 ? 20 : de - i - 1), tpl + i + 1, nargs,
+                         nargs == 1 ? "" : "s");
                 el_buf_free(&out);
                 return NULL;
             }

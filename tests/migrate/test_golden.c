@@ -667,7 +667,8 @@ CASE(self_include)
  *                        tenth to fourteenth (never $1 and a digit), the
  *                        layout and transposes dropped; a call with no
  *                        template keeps the include, and apply names its
- *                        line where it is after the rewrites
+ *                        line where it is after the rewrites; a template
+ *                        naming $5 of a 4-argument call says so
  *   template_app_prefix  a template onto the project's own app_gain: a
  *                        name like a custom op's wrapper in namespace
  *                        "app", yet no proposal of one: rewritten, not
