@@ -15,7 +15,9 @@
  * with Inf makes NaN in places that depend on the elimination order).  So
  * solve, inv, det, cholesky, qr, and lstsq with a non-finite b, run ref's
  * kernel when an input holds NaN or Inf: the same answer as ref, at ref's
- * speed, for inputs whose numbers are not numbers anyway.  svd, eigh and
+ * speed, for inputs whose numbers are not numbers anyway.  So do those
+ * five with a matrix whose nonzero entries are all subnormal (getrf
+ * divides by a subnormal pivot: its reciprocal overflows).  svd, eigh and
  * lstsq's a reject non-finite data (EH_ERR_LINALG) before LAPACK runs.
  *
  * The results follow the conventions of docs/ops/linalg.md, which make
@@ -33,6 +35,7 @@
  * inside each factorization through OpenBLAS.  Matrices with a dimension
  * beyond LAPACK's 32-bit int run ref's kernel.  Contract:
  * libeh/src/ops_linalg.c. */
+#include <float.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -113,6 +116,28 @@ static int tensor_finite(const eh_tensor *t)
     return !bad;
 }
 
+/* Whether LAPACK may factor t's matrices (per elements each): finite,
+ * and none whose nonzero entries are all subnormal (getrf would divide by
+ * a subnormal pivot, whose reciprocal overflows: NaN where ref, which
+ * scales by a power of two first, gives the answer). */
+static int lapack_ready(const eh_tensor *t, int64_t per)
+{
+    if (!tensor_finite(t))
+        return 0;
+    int f32 = t->dtype == EH_F32;
+    double tiny = f32 ? (double)FLT_MIN : DBL_MIN;
+    for (int64_t s = 0; per > 0 && s < t->size; s += per) {
+        double amax = 0.0;
+        for (int64_t i = s; i < s + per && i < t->size; i++) {
+            double v = f32 ? fabs((double)((const float *)t->data)[i]) : fabs(((const double *)t->data)[i]);
+            amax = v > amax ? v : amax;
+        }
+        if (amax > 0.0 && amax < tiny)
+            return 0;
+    }
+    return 1;
+}
+
 /* A LAPACK routine reporting a bad argument (info < 0): a bug here, not
  * the caller's, so EH_ERR_INTERNAL naming the op, routine and argument. */
 static eh_status lapack_rejected(const char *what, lapack_int info)
@@ -141,7 +166,7 @@ eh_status eh_blas_solve(const eh_op_call *call)
     const eh_ref_solve_params sp = eh_ref_solve_params_of(call);
     int64_t n = sp.n, k = sp.k;
     int vec = sp.vec, bnd = sp.bnd;
-    if (!small_enough(n, n) || !small_enough(n, k) || !tensor_finite(a) || !tensor_finite(b))
+    if (!small_enough(n, n) || !small_enough(n, k) || !lapack_ready(a, n * n) || !tensor_finite(b))
         return eh_ref_solve(call);
     const int64_t *bshape = sp.bshape;
     eh_blas_openblas_init();
@@ -189,7 +214,7 @@ eh_status eh_blas_inv(const eh_op_call *call)
     int64_t nb = eh_ref_batch_count(a), n = a->shape[a->ndim - 1];
     if (out->size == 0 || nb <= 0)
         return EH_OK;
-    if (!small_enough(n, n) || !tensor_finite(a))
+    if (!small_enough(n, n) || !lapack_ready(a, n * n))
         return eh_ref_inv(call);
     eh_blas_openblas_init();
     double *A = eh_ref_linalg_scratch("inv", n * n), *W = NULL;
@@ -237,7 +262,7 @@ eh_status eh_blas_det(const eh_op_call *call)
     int64_t nb = eh_ref_batch_count(a), n = a->shape[a->ndim - 1];
     if (out->size == 0 || nb <= 0)
         return EH_OK;
-    if (!small_enough(n, n) || !tensor_finite(a))
+    if (!small_enough(n, n) || !lapack_ready(a, n * n))
         return eh_ref_det(call);
     eh_blas_openblas_init();
     double *A = eh_ref_linalg_scratch("det", n * n);
@@ -283,7 +308,7 @@ eh_status eh_blas_cholesky(const eh_op_call *call)
     int64_t nb = eh_ref_batch_count(a), n = a->shape[a->ndim - 1];
     if (out->size == 0 || nb <= 0)
         return EH_OK;
-    if (!small_enough(n, n) || !tensor_finite(a))
+    if (!small_enough(n, n) || !lapack_ready(a, n * n))
         return eh_ref_cholesky(call);
     eh_blas_openblas_init();
     double *A = eh_ref_linalg_scratch("cholesky", n * n);
@@ -339,7 +364,7 @@ eh_status eh_blas_qr(const eh_op_call *call)
     int64_t m = a->shape[a->ndim - 2], n = a->shape[a->ndim - 1], k = m < n ? m : n;
     if ((qt->size == 0 && rt->size == 0) || nb <= 0)
         return EH_OK;
-    if (!small_enough(m, n) || !tensor_finite(a))
+    if (!small_enough(m, n) || !lapack_ready(a, m * n))
         return eh_ref_qr(call);
     eh_blas_openblas_init();
     double *A = eh_ref_linalg_scratch("qr", m * n);

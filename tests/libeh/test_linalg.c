@@ -827,6 +827,23 @@ static void test_qr_extreme_scale(void **state)
     END();
 }
 
+/* Matrices whose entries are all subnormal: LAPACK's getrf divides by a
+ * subnormal pivot (its reciprocal overflows, NaN); ref scales by a power
+ * of two first.  blas hands them to ref, so every backend solves them. */
+static void test_subnormal_matrices(void **state)
+{
+    (void)state;
+    BEGIN();
+    const double s = 0x1p-1030, tol = tol_of(EH_F64);
+    EXPECT_NEAR(eh_solve(T(EH_F64, SHAPE(2, 2), 2 * s, s, 0.0, 4 * s), T(EH_F64, SHAPE(2), 4 * s, 8 * s)),
+                EH_F64, tol, SHAPE(2), 1, 2);
+    EXPECT_NEAR(eh_inv(T(EH_F64, SHAPE(2, 2), 0x1p-1023, 0.0, 0.0, 0x1p-1023)), EH_F64, tol,
+                SHAPE(2, 2), 0x1p1023, 0, 0, 0x1p1023);
+    /* the product 4 s^2 underflows: 0, not NaN */
+    EXPECT0_NEAR(eh_det(T(EH_F64, SHAPE(2, 2), 2 * s, 0.0, 0.0, 2 * s)), EH_F64, 0, 0.0);
+    END();
+}
+
 /* Check Q^T Q = I, Q R = A, R upper triangular with diag >= 0, for a
  * batch of nb matrices m x n. */
 static void check_qr(eh_tensor *ta, int64_t nb, int64_t m, int64_t n, eh_dtype dt)
@@ -1637,6 +1654,7 @@ int main(void)
         EH_TEST(test_cholesky_edge_and_errors),
         EH_TEST(test_qr_known),
         EH_TEST(test_qr_extreme_scale),
+        EH_TEST(test_subnormal_matrices),
         EH_TEST(test_qr_property),
         EH_TEST(test_qr_edge_and_errors),
         EH_TEST(test_svd_known),
