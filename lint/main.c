@@ -394,9 +394,10 @@ static int lint(el_cli *c)
     size_t n_paths = c->n_paths;
     char **db_paths;
     char *const *paths = el_compdb_paths_or(db, c->paths, &n_paths, &db_paths);
+    bool from_db = db_paths != NULL; /* (db_paths is freed before the message below) */
     char **headers = NULL;
     size_t n_headers = 0;
-    if (db_paths) {
+    if (from_db) {
         n_paths = drop_missing(db_paths, n_paths);
         /* and the headers under the current directory they include */
         headers = el_compdb_tree_headers(db, db_paths, n_paths, under_cwd, NULL, &n_headers);
@@ -410,7 +411,7 @@ static int lint(el_cli *c)
         free(db_paths);
         el_args_free(headers, n_headers);
         free(selected);
-        if (db_paths) /* -p without PATH: the database lists nothing there is */
+        if (from_db) /* -p without PATH: the database lists nothing there is */
             fprintf(stderr, "emberlint: %s/compile_commands.json lists no file to lint (build first, "
                             "or name PATHs)\n", c->build_dir);
         else

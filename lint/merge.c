@@ -137,6 +137,10 @@ int el_merge_run(el_cli *c)
     size_t n_paths = 0;
     if (!(paths = el_shard_invocation_paths(inv, &n_paths, m.whats[0], &err)))
         goto fail;
+    if (!n_paths) { /* a shard lints at least one path: paths[0] is NULL */
+        err = el_xasprintf("%s: the shard payload is malformed (it lists no path)", m.whats[0]);
+        goto fail;
+    }
     if (!any_here(paths, n_paths)) {
         err = el_xasprintf("%s: none of the paths the shard linted (%s%s) is here: run the merge in "
                            "the directory the shards ran in", m.whats[0], paths[0],

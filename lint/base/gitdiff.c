@@ -37,13 +37,14 @@ struct el_changes {
 
 /* ---- running git --------------------------------------------------------- */
 
-/* Run argv; its standard output in *out and standard error in *errtext
- * (both malloc'd, NUL-terminated).  The exit status, 127 when it could
- * not start, -1 on a failure here. */
-static int run_git(char *const argv[], char **out, char **errtext)
+/* Run argv; its standard output in *out (*out_len bytes, which may hold
+ * NULs) and standard error in *errtext (both malloc'd, NUL-terminated).
+ * The exit status, 127 when it could not start, -1 on a failure here. */
+static int run_git_n(char *const argv[], char **out, size_t *out_len, char **errtext)
 {
     int po[2], pe[2];
     *out = *errtext = NULL;
+    *out_len = 0;
     if (pipe(po) != 0)
         return -1;
     if (pipe(pe) != 0) {
@@ -98,9 +99,16 @@ static int run_git(char *const argv[], char **out, char **errtext)
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
             break;
+    *out_len = bo.n;
     *out = bo.s ? el_buf_take(&bo) : el_xstrdup("");
     *errtext = be.s ? el_buf_take(&be) : el_xstrdup("");
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int run_git(char *const argv[], char **out, char **errtext)
+{
+    size_t n;
+    return run_git_n(argv, out, &n, errtext);
 }
 
 /* The first line of git's complaint, for a message. */
@@ -168,14 +176,59 @@ static char *unquote(const char *s, size_t len)
     return b.s ? el_buf_take(&b) : el_xstrdup("");
 }
 
-el_changes *el_changes_parse(const char *top, const char *diff)
+/* "@@ -a[,b] +c[,d] @@": the old and new line counts (1 when omitted) and
+ * the first new line; false when the line is not such a header. */
+static bool hunk_header(const char *p, size_t len, unsigned long *old_n, unsigned long *first,
+                        unsigned long *new_n)
+{
+    if (len < 9 || strncmp(p, "@@ -", 4) != 0 || memchr(p, '\0', len))
+        return false;
+    char *line = el_xstrndup(p, len), *end;
+    (void)strtoul(line + 4, &end, 10);
+    *old_n = 1;
+    if (*end == ',')
+        *old_n = strtoul(end + 1, &end, 10);
+    bool ok = strncmp(end, " +", 2) == 0;
+    if (ok) {
+        *first = strtoul(end + 2, &end, 10);
+        *new_n = 1;
+        if (*end == ',')
+            *new_n = strtoul(end + 1, &end, 10);
+        ok = *end == ' ';
+    }
+    free(line);
+    return ok;
+}
+
+el_changes *el_changes_parse_n(const char *top, const char *diff, size_t size)
 {
     el_changes *c = el_xcalloc(1, sizeof *c);
     file_changes *cur = NULL;
-    for (const char *p = diff; *p;) {
-        const char *eol = strchr(p, '\n');
-        size_t len = eol ? (size_t)(eol - p) : strlen(p);
-        if (len >= 4 && strncmp(p, "+++ ", 4) == 0) {
+    /* inside a hunk: the old and new lines it still holds.  Its lines are
+     * content whatever they start with ("+++ n;" is an added "++ n;"), so
+     * headers are looked for only between hunks. */
+    unsigned long old_left = 0, new_left = 0;
+    const char *stop = diff + size;
+    for (const char *p = diff; p < stop;) {
+        const char *eol = memchr(p, '\n', (size_t)(stop - p));
+        size_t len = eol ? (size_t)(eol - p) : (size_t)(stop - p);
+        if (old_left || new_left) {
+            /* a content line may hold a NUL (git diff --text); an empty
+             * one is an empty context line (diff.suppressBlankEmpty) */
+            if (!len || p[0] == ' ') {
+                old_left -= old_left > 0;
+                new_left -= new_left > 0;
+            } else if (len && p[0] == '-') {
+                old_left -= old_left > 0;
+            } else if (len && p[0] == '+') {
+                new_left -= new_left > 0;
+            } else if (len && p[0] == '\\') {
+                /* "\ No newline at end of file": no line of either side */
+            } else {
+                old_left = new_left = 0; /* not a hunk line: a malformed hunk ends */
+                continue;                /* read this line again as a header */
+            }
+        } else if (len >= 4 && strncmp(p, "+++ ", 4) == 0 && !memchr(p, '\0', len)) {
             cur = NULL;
             char *name = unquote(p + 4, len - 4);
             /* "b/path" (the default prefix), "/dev/null" for a deletion */
@@ -185,14 +238,12 @@ el_changes *el_changes_parse(const char *top, const char *diff)
                 free(abs);
             }
             free(name);
-        } else if (cur && len > 3 && strncmp(p, "@@ ", 3) == 0) {
-            const char *plus = memchr(p, '+', len);
-            if (plus) {
-                char *end;
-                unsigned long first = strtoul(plus + 1, &end, 10), count = 1;
-                if (*end == ',')
-                    count = strtoul(end + 1, &end, 10);
-                if (count) {
+        } else {
+            unsigned long old_n, first, count;
+            if (hunk_header(p, len, &old_n, &first, &count)) {
+                old_left = old_n;
+                new_left = count;
+                if (cur && count) {
                     el_grow(&cur->v, &cur->cap, cur->n + 1, sizeof *cur->v);
                     cur->v[cur->n++] = (span){(unsigned)first, (unsigned)count};
                 }
@@ -201,6 +252,11 @@ el_changes *el_changes_parse(const char *top, const char *diff)
         p += len + (eol ? 1 : 0);
     }
     return c;
+}
+
+el_changes *el_changes_parse(const char *top, const char *diff)
+{
+    return el_changes_parse_n(top, diff, strlen(diff));
 }
 
 bool el_changes_has(const el_changes *c, const char *path, unsigned line)
@@ -315,16 +371,19 @@ el_changes *el_changes_since(const char *rev, char **err)
 
     /* At the top, so that paths are the top's whatever the user's
      * diff.relative says; no hunks merged over unchanged lines whatever
-     * diff.interHunkContext says. */
+     * diff.interHunkContext says.  --text: a file git takes for binary
+     * (-diff in .gitattributes, a NUL byte) would otherwise be "Binary
+     * files ... differ", no line of it changed. */
     char *const diff_argv[] = {"git", "-C", top, "-c", "core.quotePath=true", "diff", "-U0",
-                               "--inter-hunk-context=0", "-M", "--no-color", "--no-ext-diff",
-                               "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", base, "--",
-                               NULL};
-    rc = run_git(diff_argv, &out, &etext);
+                               "--text", "--inter-hunk-context=0", "-M", "--no-color",
+                               "--no-ext-diff", "--no-textconv", "--src-prefix=a/",
+                               "--dst-prefix=b/", base, "--", NULL};
+    size_t out_len;
+    rc = run_git_n(diff_argv, &out, &out_len, &etext);
     free(base);
     if (rc != 0)
         return git_failed(err, "git diff failed", out, etext, top);
-    el_changes *c = el_changes_parse(top, out);
+    el_changes *c = el_changes_parse_n(top, out, out_len);
     free(out);
     free(etext);
 

@@ -11,6 +11,7 @@
 #define EL_GITDIFF_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 typedef struct el_changes el_changes;
 
@@ -23,6 +24,9 @@ bool el_changes_has(const el_changes *c, const char *path, unsigned line);
 /* Parse `git diff -U0` output (paths relative to top, an absolute
  * directory) into c; exposed for the tests. */
 el_changes *el_changes_parse(const char *top, const char *diff);
+/* The same for `size` bytes of output that may hold NULs (git diff
+ * --text of a file with a NUL byte in it). */
+el_changes *el_changes_parse_n(const char *top, const char *diff, size_t size);
 void el_changes_free(el_changes *c);
 
 #endif

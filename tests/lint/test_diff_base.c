@@ -203,6 +203,39 @@ static void test_names_and_git_config(void **state)
     tt_free(&r);
 }
 
+static void test_binary_and_plusplus(void **state)
+{
+    (void)state;
+    /* git treats a file as binary with -diff in .gitattributes or with a
+     * NUL byte in it: without --text, its diff is "Binary files ...
+     * differ" and no line of it counted */
+    tt_w(".gitattributes", "src/gen.c -diff\n");
+    tt_w("src/gen.c", "int gen;\n");
+    tt_w("src/nul.c", "int nul;\n");
+    /* an added line "++ n;" is "+++ n;" in the diff, not a file header */
+    tt_w("src/pp.c", "int f(int n)\n{\nreturn n;\n}\nint g(void);\n");
+    git("add", "-A", NULL, NULL);
+    git("commit", "-qm", "more", NULL);
+    tt_w("src/gen.c", "int gen;\n#include <fftw3.h>\n");
+    char *nul = tt_path(tt_dir, "src/nul.c");
+    FILE *f = fopen(nul, "wb");
+    assert_non_null(f);
+    static const char with_nul[] = "int nul; /* \0 */\n#include <fftw3.h>\n";
+    assert_int_equal(fwrite(with_nul, 1, sizeof with_nul - 1, f), sizeof with_nul - 1);
+    assert_int_equal(fclose(f), 0);
+    free(nul);
+    tt_w("src/pp.c", "int f(int n)\n{\n++ n;\nreturn n;\n}\nint g(void);\n#include <cblas.h>\n");
+    tt_run r = lint("HEAD", "text");
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "src/gen.c:2:1:"));
+    /* emberlint skips a file with a NUL byte itself; the files after it
+     * in git diff --text's output still count (pp.c below) */
+    assert_false(tt_contains(r.out, "src/nul.c:"));
+    assert_true(tt_contains(r.out, "src/pp.c:7:1:"));
+    assert_false(tt_contains(r.out, "app.c"));
+    tt_free(&r);
+}
+
 static void test_parse(void **state)
 {
     (void)state;
@@ -232,6 +265,35 @@ static void test_parse(void **state)
     assert_true(el_changes_has(c, "/top/my dir/a b.c", 2));
     assert_false(el_changes_has(c, "/top/my dir/a b.c", 1));
     el_changes_free(c);
+
+    /* inside a hunk, "+++ "/"--- " lines are content ("++ n;", "-- n;"
+     * added or removed), counted off against the @@ header */
+    const char *tricky =
+        "diff --git a/t.c b/t.c\n"
+        "--- a/t.c\n+++ b/t.c\n"
+        "@@ -2,0 +3 @@\n+++ n;\n"
+        "@@ -5 +6 @@\n--- n;\n+++ m;\n"
+        "@@ -7,0 +9 @@\n+x\n\\ No newline at end of file\n"
+        "diff --git a/u.c b/u.c\n--- a/u.c\n+++ b/u.c\n@@ -1 +1 @@\n-a\n+b\n";
+    c = el_changes_parse("/top", tricky);
+    assert_true(el_changes_has(c, "/top/t.c", 3));
+    assert_true(el_changes_has(c, "/top/t.c", 6));
+    assert_true(el_changes_has(c, "/top/t.c", 9));
+    assert_false(el_changes_has(c, "/top/t.c", 4));
+    assert_false(el_changes_has(c, "/top/ n;", 1));
+    assert_true(el_changes_has(c, "/top/u.c", 1));
+    el_changes_free(c);
+
+    /* git diff --text of a file with a NUL byte: the files after it count */
+    static const char with_nul[] = "diff --git a/n.c b/n.c\n--- a/n.c\n+++ b/n.c\n"
+                                   "@@ -1 +1 @@\n-a\n+b\0c\n"
+                                   "diff --git a/v.c b/v.c\n--- a/v.c\n+++ b/v.c\n"
+                                   "@@ -4,0 +5 @@\n+w\n";
+    c = el_changes_parse_n("/top", with_nul, sizeof with_nul - 1);
+    assert_true(el_changes_has(c, "/top/n.c", 1));
+    assert_true(el_changes_has(c, "/top/v.c", 5));
+    assert_false(el_changes_has(c, "/top/v.c", 4));
+    el_changes_free(c);
 }
 
 int main(void)
@@ -244,6 +306,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_errors, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_names_and_git_config, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_shallow_clone, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_binary_and_plusplus, setup, tt_scratch_teardown),
         cmocka_unit_test(test_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -263,6 +263,21 @@ static void test_merge_refuses(void **state)
     assert_false(tt_contains(r.err, "No such file or directory"));
     tt_free(&r);
     free(sub);
+    /* a shard payload that lists no path it linted: said, no "(null)" */
+    shards("json", 1);
+    char *path1 = tt_path(tt_dir, "shard-1.json");
+    char *text = tt_read(path1, NULL);
+    json_object *j = tt_json(text);
+    json_object_object_add(tt_get(tt_get(j, "shard"), "invocation"), "paths", json_object_new_array());
+    tt_w("shard-1.json", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+    json_object_put(j);
+    free(text);
+    free(path1);
+    r = merge("text", "json", 1);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "shard-1.json: the shard payload is malformed"));
+    assert_false(tt_contains(r.err, "(null)"));
+    tt_free(&r);
     /* options a merge does not take */
     r = lt_emberlint(tt_dir, "merge", "--select", "EH101", "shard-1.json", NULL);
     assert_int_equal(r.status, 2);
