@@ -337,6 +337,99 @@ static token next_token(const char *t, size_t n, size_t i, bool tpl)
     return k;
 }
 
+/* Past the identifier, pp-number, literal or comment at t[i] (in a
+ * template, tpl, $N, $* and $$ are one too), or i + 1. */
+static size_t skip_unit(const char *t, size_t n, size_t i, bool tpl)
+{
+    char c = t[i];
+    if (c == '"' || c == '\'')
+        return skip_literal(t, n, i);
+    if (c == '/' && i + 1 < n && (t[i + 1] == '*' || t[i + 1] == '/'))
+        return el_text_skip_blanks(t, n, i);
+    if (tpl && c == '$') {
+        size_t j = i + 1;
+        if (j < n && (t[j] == '*' || t[j] == '$'))
+            return j + 1;
+        while (j < n && t[j] >= '0' && t[j] <= '9')
+            j++;
+        return j;
+    }
+    if (c >= '0' && c <= '9') {
+        size_t j = i + 1;
+        while (j < n && (ident_char(t[j], tpl) || t[j] == '.' ||
+                         ((t[j] == '+' || t[j] == '-') && strchr("eEpP", t[j - 1]))))
+            j++;
+        return j;
+    }
+    if (ident_char(c, tpl)) {
+        size_t j = i + 1;
+        while (j < n && ident_char(t[j], tpl))
+            j++;
+        return j;
+    }
+    return i + 1;
+}
+
+bool el_rewrite_names(const el_call_rewrite *r, const char *name, size_t len)
+{
+    const char *t = r->tpl_text;
+    if (!t || !len)
+        return false;
+    size_t n = strlen(t);
+    for (size_t i = 0; i < n;) {
+        size_t j = skip_unit(t, n, i, true);
+        if (j <= i)
+            j = i + 1;
+        if (ident_char(t[i], true) && !(t[i] >= '0' && t[i] <= '9') && j - i == len &&
+            !memcmp(t + i, name, len))
+            return true;
+        i = j;
+    }
+    return false;
+}
+
+/* What in t[b..e), an argument a template drops, may have a side effect
+ * (a call, ++ or --, an assignment, compound ones included): a short
+ * phrase, or NULL for none.  Conservative: sizeof(x) aside, any `(`
+ * after a name, `)` or `]` is a call. */
+static const char *side_effect(const char *t, size_t b, size_t e)
+{
+    for (size_t i = b; i < e;) {
+        char c = t[i];
+        size_t j = skip_unit(t, e, i, false);
+        if (j <= i)
+            j = i + 1;
+        if (c == '(') {
+            size_t q = i;
+            while (q > b && strchr(" \t\r\n\f\v", t[q - 1]))
+                q--;
+            char p = q > b ? t[q - 1] : 0;
+            bool named = p == ')' || p == ']';
+            if (p && ident_char(p, false)) {
+                size_t w = q;
+                while (w > b && ident_char(t[w - 1], false))
+                    w--;
+                size_t l = q - w; /* sizeof(x), _Alignof(x): no call */
+                named = !((l == 6 && !memcmp(t + w, "sizeof", 6)) ||
+                          (l == 8 && !memcmp(t + w, "_Alignof", 8)) ||
+                          (l == 7 && !memcmp(t + w, "alignof", 7)));
+            }
+            if (named)
+                return "a call";
+        } else if ((c == '+' || c == '-') && i + 1 < e && t[i + 1] == c) {
+            return c == '+' ? "++" : "--";
+        } else if (c == '=') {
+            char p = i > b ? t[i - 1] : 0, pp = i > b + 1 ? t[i - 2] : 0;
+            bool compare = (i + 1 < e && t[i + 1] == '=') || p == '=' || p == '!' ||
+                           ((p == '<' || p == '>') && pp != p);
+            if (!compare)
+                return "an assignment";
+        }
+        i = j;
+    }
+    return NULL;
+}
+
 static bool punct_is(const char *t, token k, const char *s)
 {
     return k.kind == TK_PUNCT && k.e - k.b == strlen(s) && strncmp(t + k.b, s, k.e - k.b) == 0;
@@ -784,8 +877,30 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
         out->rename = false;
         out->begin = cb;
         out->end = ce;
-        snprintf(out->description, sizeof out->description, "replace the call of %s with %.160s%s",
-                 name, out->text, strlen(out->text) > 160 ? "..." : "");
+        out->tpl_text = tpl->replacement;
+        /* an argument the template drops whose evaluation may do something
+         * (calls++, f(x), n = 3): the rewrite loses it, whatever the
+         * template's own safety */
+        unsigned lost = 0;
+        const char *what = NULL;
+        for (unsigned k = 0; k < nargs && !what; k++) {
+            bool kept = false;
+            for (unsigned j = 0; j < out->n_kept && !kept; j++)
+                kept = out->kept[j][0] <= b[k] && e[k] <= out->kept[j][1];
+            if (!kept && (what = side_effect(t, b[k], code_end(t, b[k], e[k]))))
+                lost = k + 1;
+        }
+        if (what) {
+            out->safety = EL_FIX_UNSAFE;
+            snprintf(out->description, sizeof out->description,
+                     "replace the call of %s with %.80s%s (unsafe: the template drops argument "
+                     "%u, which holds %s: a side effect the rewrite would lose)",
+                     name, out->text, strlen(out->text) > 80 ? "..." : "", lost, what);
+        } else {
+            snprintf(out->description, sizeof out->description,
+                     "replace the call of %s with %.160s%s", name, out->text,
+                     strlen(out->text) > 160 ? "..." : "");
+        }
     } else {
         out->text = el_xstrdup(target);
         out->rename = true;

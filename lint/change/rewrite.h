@@ -54,6 +54,9 @@ typedef struct el_call_rewrite {
      * name); the rest of [begin, end) is dropped (el_rewrite_drops) */
     unsigned n_kept;
     unsigned kept[EL_REWRITE_MAX_ARGS + 1][2];
+    /* a template's own text (the configuration's replacement: it lives as
+     * long as the configuration), else NULL (el_rewrite_names) */
+    const char *tpl_text;
     char callee[128];         /* "eh_blas_matmul" */
     char description[256];    /* "replace eh_blas_matmul with eh_matmul" */
     char why[512];            /* when there is no rewrite, the reason if the
@@ -77,6 +80,12 @@ void el_call_rewrite_clear(el_call_rewrite *r);
  * ...) with the template "my_gemm($4, ...)"; a rename drops the old name)?
  * What is left out is no longer used once r is applied. */
 bool el_rewrite_drops(const el_call_rewrite *r, CXFile f, unsigned off);
+
+/* Does r's template name the identifier name[0..n) in its own text --
+ * outside its $N, $* and string literals: "gemm_rows((int)CblasRowMajor +
+ * $4, ...)" names CblasRowMajor?  Such a name is a use of its own once r
+ * is applied, whatever r drops of the call. */
+bool el_rewrite_names(const el_call_rewrite *r, const char *name, size_t n);
 
 /* The call whose callee expression is e, the cursor being visited
  * (through parentheses, casts, `*` and `&`), or a null cursor: whether a

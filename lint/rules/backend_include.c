@@ -443,14 +443,31 @@ static el_fix_safety rewritten(el_ctx *ctx, state *s, ref *y)
     return y->rewritten;
 }
 
+/* Does the template's own text name what y names (the identifier written
+ * at y: "gemm_rows((int)CblasRowMajor + $4, ...)" and CblasRowMajor in
+ * the argument it drops)?  Then the rewrite uses it again. */
+static bool named_by(el_ctx *ctx, const el_call_rewrite *r, const ref *y)
+{
+    size_t size = 0;
+    const char *t = clang_getFileContents(el_tu(ctx), y->file, &size);
+    if (!t || y->offset >= size)
+        return false;
+    size_t e = y->offset;
+    while (e < size && ((t[e] >= 'a' && t[e] <= 'z') || (t[e] >= 'A' && t[e] <= 'Z') ||
+                        (t[e] >= '0' && t[e] <= '9') || t[e] == '_' || (unsigned char)t[e] >= 0x80))
+        e++;
+    return el_rewrite_names(r, t + y->offset, e - y->offset);
+}
+
 /* The safety of the call template's rewrite that leaves y out of the code
  * (y is in the call, in an argument the template drops: CblasRowMajor in
  * cblas_sgemm(CblasRowMajor, ...) with the template "my_gemm($4, ...)"),
  * EL_FIX_NONE when no rewrite does: a name the template passes on to its
- * text stays a use.  The calls around y are those of the references of
- * its file whose extent holds it (a template's call is written plainly
- * in the file: its extent is where the text is); a call in an argument a
- * template keeps has its own rewrite applied in the text put in. */
+ * text stays a use, and so does one its own text names (named_by).  The
+ * calls around y are those of the references of its file whose extent
+ * holds it (a template's call is written plainly in the file: its extent
+ * is where the text is); a call in an argument a template keeps has its
+ * own rewrite applied in the text put in. */
 static el_fix_safety dropped(el_ctx *ctx, state *s, const ref *y)
 {
     for (size_t i = 0; i < s->n_refs; i++) {
@@ -470,7 +487,7 @@ static el_fix_safety dropped(el_ctx *ctx, state *s, const ref *y)
             continue;
         if (rewritten(ctx, s, c) != EL_FIX_NONE && c->tpl &&
             el_rewrite_drops(c->tpl, y->file, y->offset))
-            return c->rewritten;
+            return named_by(ctx, c->tpl, y) ? EL_FIX_NONE : c->rewritten;
     }
     return EL_FIX_NONE;
 }

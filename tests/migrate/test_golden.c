@@ -687,12 +687,17 @@ CASE(self_include)
  *                        the layout and transposes in the arguments its
  *                        template drops: the include goes in the same run
  *                        (a second run has nothing to do); a template that
- *                        passes a transpose on keeps its include, listed */
+ *                        passes a transpose on keeps its include, listed
+ *   template_literal_names a template that drops the argument holding
+ *                        CblasRowMajor and names CblasRowMajor in its own
+ *                        text: the include stays (the rewrite uses it),
+ *                        listed with that reason; plan's diff compiles */
 CASE(template_args10)
 CASE(template_app_prefix)
 CASE(template_skipped)
 CASE(template_keeps_names)
 CASE(template_drops_names)
+CASE(template_literal_names)
 
 /*   fortran_lapack_names  a project that declares the Fortran LAPACK
  *                         routines it calls (dlacpy_, dgeqrt_, dstev_)
@@ -737,6 +742,7 @@ int main(void)
         BOTH(custom_ifdef), BOTH(backend_defined), BOTH(legacy_extern), BOTH(legacy_own_skipped),
         BOTH(self_include), BOTH(template_args10), BOTH(template_app_prefix),
         BOTH(template_skipped), BOTH(template_keeps_names), BOTH(template_drops_names),
+        BOTH(template_literal_names),
         BOTH(fortran_lapack_names),
         cmocka_unit_test(test_backup),
     };
