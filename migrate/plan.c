@@ -345,6 +345,122 @@ static bool next_kept_name(const el_config *cfg, const char *s, size_t n, size_t
     return false;
 }
 
+/* The offset just past the ')' closing the '(' at t[open], or len;
+ * literals and comments skipped. */
+static size_t close_paren(const char *t, size_t len, size_t open)
+{
+    int depth = 0;
+    for (size_t i = open; i < len; i++) {
+        char c = t[i];
+        if (c == '"' || c == '\'') {
+            for (i++; i < len && t[i] != c; i++)
+                if (t[i] == '\\')
+                    i++;
+        } else if (c == '/' && i + 1 < len && t[i + 1] == '*') {
+            const char *e = strstr(t + i + 2, "*/");
+            i = e ? (size_t)(e - t) + 1 : len;
+        } else if (c == '/' && i + 1 < len && t[i + 1] == '/') {
+            while (i < len && t[i] != '\n')
+                i++;
+        } else if (c == '(') {
+            depth++;
+        } else if (c == ')' && --depth == 0) {
+            return i + 1;
+        }
+    }
+    return len;
+}
+
+/* Does EH102 report what is written at offset off of path (tx its
+ * text): a finding there, or inside the parentheses of a call it reports
+ * (the names in a call's arguments are part of its site)? */
+static bool reported_at(const em_tree *t, const char *path, const em_text *tx, size_t off)
+{
+    const el_findings *fs = &t->findings;
+    for (size_t i = 0; i < fs->n; i++) {
+        const el_finding *f = &fs->v[i];
+        if (strcmp(f->rule, "EH102") || strcmp(f->file, path))
+            continue;
+        size_t fo = em_text_offset(tx, f->line, f->col);
+        if (fo == off)
+            return true;
+        if (fo > off || fo >= tx->len || !em_is_ident(tx->data[fo]))
+            continue;
+        size_t j = fo;
+        while (j < tx->len && em_is_ident(tx->data[j]))
+            j++;
+        while (j < tx->len && strchr(" \t\r\n", tx->data[j]))
+            j++;
+        if (j < tx->len && tx->data[j] == '(' && off < close_paren(tx->data, tx->len, j))
+            return true;
+    }
+    return false;
+}
+
+/* Is the library-prefixed name[0..n) one that emberlint does not take
+ * for a backend's in the file path: in path or a file of the tree it
+ * includes, the name is written in compiled code (not in a comment, a
+ * literal or a directive's line) where EH102 reports nothing -- the
+ * project's own variable, parameter or function (`enum CBLAS_TRANSPOSE
+ * cblas_tb = ...`), which EH102 never reports.  A backend's name is
+ * reported wherever it is written outside a reported call. */
+static bool project_name(const em_tree *t, em_texts *texts, const char *path, const char *name,
+                         size_t n)
+{
+    for (size_t k = 0; k < t->n_files; k++) {
+        const char *fp = t->files[k].path;
+        if (strcmp(fp, path) && !em_tree_reaches(t, path, fp))
+            continue;
+        const em_text *tx = scanned_text(texts, t, fp);
+        if (!tx)
+            continue;
+        const char *d = tx->data;
+        size_t len = tx->len;
+        bool line_start = true;
+        for (size_t i = 0; i < len;) {
+            char c = d[i];
+            if (c == '\n') {
+                line_start = true;
+                i++;
+                continue;
+            }
+            if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+                i++;
+                continue;
+            }
+            if (line_start && c == '#') { /* a directive, continuations too */
+                while (i < len && d[i] != '\n')
+                    i += d[i] == '\\' && i + 1 < len ? 2 : 1;
+                continue;
+            }
+            line_start = false;
+            if (c == '/' && i + 1 < len && d[i + 1] == '*') {
+                const char *e = strstr(d + i + 2, "*/");
+                i = e ? (size_t)(e - d) + 2 : len;
+            } else if (c == '/' && i + 1 < len && d[i + 1] == '/') {
+                while (i < len && d[i] != '\n')
+                    i++;
+            } else if (c == '"' || c == '\'') {
+                for (i++; i < len && d[i] != c && d[i] != '\n'; i++)
+                    if (d[i] == '\\')
+                        i++;
+                i++;
+            } else if (em_is_ident(c)) {
+                size_t b = i;
+                while (i < len && em_is_ident(d[i]))
+                    i++;
+                if (i - b == n && !memcmp(d + b, name, n) && !(b && d[b - 1] == '.') &&
+                    !(b > 1 && d[b - 1] == '>' && d[b - 2] == '-') &&
+                    !em_tree_skipped_everywhere(t, fp, b) && !reported_at(t, fp, tx, b))
+                    return true;
+            } else {
+                i++;
+            }
+        }
+    }
+    return false;
+}
+
 /* The function a call template's rewrite replaces the call of ("replace
  * the call of cblas_sgemm with ..."), into callee[]; false for any other
  * fix. */
@@ -379,10 +495,11 @@ static char *template_keeps(const em_tree *t, em_texts *texts, const em_opts *o,
         free(err);
         for (size_t k = 0; cfg && k < fix->edits.n; k++) {
             const char *s = fix->edits.v[k].text;
-            size_t at = 0, b = 0;
-            if (s && next_kept_name(cfg, s, strlen(s), &at, &b, name, sizeof name))
-                return el_xasprintf("the include stays: the call template for %s puts %s into "
-                                    "its rewrite (listed)", callee, name);
+            size_t n = s ? strlen(s) : 0, at = 0, b = 0;
+            while (s && next_kept_name(cfg, s, n, &at, &b, name, sizeof name))
+                if (!project_name(t, texts, fix->edits.v[k].path, name, at - b))
+                    return el_xasprintf("the include stays: the call template for %s puts %s into "
+                                        "its rewrite (listed)", callee, name);
         }
     }
     return NULL;
@@ -443,9 +560,16 @@ static size_t nth_ident(const char *t, size_t b, size_t e, const char *s, size_t
  * $3, ...)").  Inside the call they were part of its site; afterwards each
  * is a site of its own, which emberlint reports: listed, at its place in
  * the tree (plan) or in the rewritten text (apply).  Names followed by '('
- * are calls the template's arguments keep, listed on their own already. */
-static void template_names(em_plan *p, const em_tree *t, em_texts *texts, const el_finding *f,
-                           const el_fix *fix)
+ * are calls the template's arguments keep, listed on their own already;
+ * a library-prefixed name the project declares itself (a local `cblas_tb`,
+ * project_name) is no backend name, and not listed.  A template that
+ * repeats an argument ("mm_rows($3, $3, ...)") writes a name twice: the
+ * second copy goes into *copies, which em_plan_make adds after making the
+ * list unique, so that apply lists each copy where it is in the rewritten
+ * text while plan lists the argument once (em_run_plan makes its list
+ * unique again). */
+static void template_names(em_plan *p, em_manuals *copies, const em_tree *t, em_texts *texts,
+                           const el_finding *f, const el_fix *fix)
 {
     char callee[128];
     if (!template_callee(fix, callee, sizeof callee))
@@ -461,36 +585,52 @@ static void template_names(em_plan *p, const em_tree *t, em_texts *texts, const 
         const char *s = e->text;
         size_t n = strlen(s), b = 0;
         char name[128];
+        size_t *placed = NULL, n_placed = 0; /* the call's offsets listed */
         for (size_t i = 0; next_kept_name(cfg, s, n, &i, &b, name, sizeof name);) {
-            /* its place now: the same occurrence in the call's text */
-            size_t seen = 0;
+            size_t nl = i - b;
+            if (project_name(t, texts, e->path, name, nl))
+                continue;
+            /* its place now: the same occurrence in the call's text (a
+             * copy beyond the call's occurrences: a repeated argument) */
+            size_t seen = 0, m = 0;
             for (size_t j = 0; j < b; j++)
-                if (!memcmp(s + j, name, i - b) && (j == 0 || !em_is_ident(s[j - 1])) &&
-                    !em_is_ident(s[j + i - b]))
+                if (!memcmp(s + j, name, nl) && (j == 0 || !em_is_ident(s[j - 1])) &&
+                    !em_is_ident(s[j + nl]))
                     seen++;
-            size_t at = nth_ident(tx->data, e->begin, e->end, name, i - b, seen);
+            while (nth_ident(tx->data, e->begin, e->end, name, nl, m) != (size_t)-1)
+                m++;
+            /* none: the template writes the name itself, at the call */
+            size_t at = m ? nth_ident(tx->data, e->begin, e->end, name, nl, seen % m) : e->begin;
+            bool again = false;
+            for (size_t q = 0; q < n_placed && !again; q++)
+                again = placed[q] == at;
+            placed = el_xrealloc(placed, (n_placed + 1) * sizeof *placed);
+            placed[n_placed++] = at;
+            em_manuals *into = again ? copies : &p->manual;
             unsigned line, col, el, ec;
-            offset_line_col(tx->data, at == (size_t)-1 ? e->begin : at, &line, &col);
+            offset_line_col(tx->data, at, &line, &col);
             offset_line_col(tx->data, e->begin, &el, &ec);
             char *owned = NULL;
-            em_manuals_add(&p->manual, display(t, e->path, &owned), line, col,
+            em_manuals_add(into, display(t, e->path, &owned), line, col,
                            "[EH102] use of backend name '%s', which the call template for %s "
                            "puts into its rewrite: no op replaces a backend type, variable, "
                            "constant or macro: rewrite this use by hand",
                            name, callee);
             free(owned);
-            em_manual *x = &p->manual.v[p->manual.n - 1];
+            em_manual *x = &into->v[into->n - 1];
             x->in_edit = true;
             x->edit_line = el;
             x->edit_col = ec;
             x->edit_off = b;
         }
+        free(placed);
     }
 }
 
 /* Choose the fixes; their edits into *out. */
 static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, const em_moves *mv,
-                       const em_customs *customs, em_plan *p, el_edits *out)
+                       const em_customs *customs, em_plan *p, em_manuals *copies,
+                       el_edits *out)
 {
     const el_findings *fs = &t->findings;
     /* the candidates, by finding index (fix_select.h picks among them) */
@@ -622,7 +762,7 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
             else
                 p->branches++;
             if (choice[i] == EL_FIX_TAKEN && strcmp(rule, "EH101") && cands[i])
-                template_names(p, t, texts, &fs->v[i], cands[i]);
+                template_names(p, copies, t, texts, &fs->v[i], cands[i]);
         }
     }
     free(choice);
@@ -777,9 +917,10 @@ int em_plan_make(const em_opts *o, const em_tree *t, em_plan *p, char **err)
     em_moves mv;
     int rc = em_moves_compute(t, &sel, &texts, &mv, &p->manual, err);
     el_edits edits = {0};
+    em_manuals copies = {0}; /* repeated copies of kept names (template_names) */
     if (!rc) {
         p->moved = mv.n_defs;
-        take_fixes(o, t, &texts, &mv, &customs, p, &edits);
+        take_fixes(o, t, &texts, &mv, &customs, p, &copies, &edits);
         /* the custom ops' files, and their callers' includes of the wrappers */
         el_edits incs = {0};
         rc = em_custom_gen(&customs, t, &texts, &edits, &mv, &incs, err);
@@ -853,6 +994,13 @@ int em_plan_make(const em_opts *o, const em_tree *t, em_plan *p, char **err)
     if (!rc && o->scan.compdb_dir)
         rc = plan_compdb(o, t, p, &mv, err);
     em_manuals_sort_unique(&p->manual);
+    /* after it: at the argument they copy, they would be one entry; apply
+     * lists each where it is in the rewritten text (relocate.c) */
+    for (size_t i = 0; i < copies.n; i++) {
+        el_grow(&p->manual.v, &p->manual.cap, p->manual.n + 1, sizeof *p->manual.v);
+        p->manual.v[p->manual.n++] = copies.v[i]; /* file and why move over */
+    }
+    free(copies.v);
     p->edits = edits; /* kept for em_plan_locate */
     p->moved_sites = el_xcalloc(mv.n_defs_moved + 1, sizeof *p->moved_sites);
     for (size_t i = 0; i < mv.n_defs_moved; i++) {
@@ -955,6 +1103,8 @@ int em_run_plan(const em_opts *o)
     if (o->verify && !rc && !el_changeset_empty(&p.cs) &&
         em_verify_plan(o, &t, &p, true, "the plan would break it") < 0)
         rc = 2;
+    /* a name a template copies twice is listed once, at its argument */
+    em_manuals_sort_unique(&p.manual);
     if (!o->quiet) {
         em_manuals_print(&p.manual, "", stderr);
         if (el_changeset_empty(&p.cs))

@@ -691,13 +691,21 @@ CASE(self_include)
  *   template_literal_names a template that drops the argument holding
  *                        CblasRowMajor and names CblasRowMajor in its own
  *                        text: the include stays (the rewrite uses it),
- *                        listed with that reason; plan's diff compiles */
+ *                        listed with that reason; plan's diff compiles
+ *   template_repeats_arg a template that writes an argument twice
+ *                        (proj_gemm($2, $2, ...)): a kept transpose is
+ *                        listed once at its argument (plan) and at each
+ *                        copy in the rewrite (apply), never at the call's
+ *                        start; the file's own variable cblas_wt passed
+ *                        the same way is not listed (emberlint does not
+ *                        report it, whatever its prefix) */
 CASE(template_args10)
 CASE(template_app_prefix)
 CASE(template_skipped)
 CASE(template_keeps_names)
 CASE(template_drops_names)
 CASE(template_literal_names)
+CASE(template_repeats_arg)
 
 /*   fortran_lapack_names  a project that declares the Fortran LAPACK
  *                         routines it calls (dlacpy_, dgeqrt_, dstev_)
@@ -742,7 +750,7 @@ int main(void)
         BOTH(custom_ifdef), BOTH(backend_defined), BOTH(legacy_extern), BOTH(legacy_own_skipped),
         BOTH(self_include), BOTH(template_args10), BOTH(template_app_prefix),
         BOTH(template_skipped), BOTH(template_keeps_names), BOTH(template_drops_names),
-        BOTH(template_literal_names),
+        BOTH(template_literal_names), BOTH(template_repeats_arg),
         BOTH(fortran_lapack_names),
         cmocka_unit_test(test_backup),
     };
