@@ -32,6 +32,7 @@
 #include "rule.h"
 #include "strbuf.h"
 #include "texts.h"
+#include "text_pos.h"
 
 /* ---- what a fix names ------------------------------------------------- */
 
@@ -530,20 +531,6 @@ static char *include_stays(const em_tree *t, em_texts *texts, const em_opts *o,
     return kept ? kept : el_xstrdup("the include stays: the file still needs it");
 }
 
-/* Line and column of byte off of t. */
-static void offset_line_col(const char *t, size_t off, unsigned *line, unsigned *col)
-{
-    unsigned l = 1;
-    size_t ls = 0;
-    for (size_t i = 0; i < off; i++)
-        if (t[i] == '\n') {
-            l++;
-            ls = i + 1;
-        }
-    *line = l;
-    *col = (unsigned)(off - ls + 1);
-}
-
 /* The offset of the k-th (from 0) whole identifier s[0..n) in t[b..e),
  * or (size_t)-1. */
 static size_t nth_ident(const char *t, size_t b, size_t e, const char *s, size_t n, size_t k)
@@ -608,8 +595,8 @@ static void template_names(em_plan *p, em_manuals *copies, const em_tree *t, em_
             placed[n_placed++] = at;
             em_manuals *into = again ? copies : &p->manual;
             unsigned line, col, el, ec;
-            offset_line_col(tx->data, at, &line, &col);
-            offset_line_col(tx->data, e->begin, &el, &ec);
+            el_text_line_col(tx->data, (size_t)-1, at, &line, &col);
+            el_text_line_col(tx->data, (size_t)-1, e->begin, &el, &ec);
             char *owned = NULL;
             em_manuals_add(into, display(t, e->path, &owned), line, col,
                            "[EH102] use of backend name '%s', which the call template for %s "

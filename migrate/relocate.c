@@ -8,6 +8,7 @@
 #include "edit.h"
 #include "mem.h"
 #include "path.h"
+#include "text_pos.h"
 
 /* Byte offset of line:col in t (clamped to its end). */
 static size_t offset_of(const char *t, size_t n, unsigned line, unsigned col)
@@ -18,19 +19,6 @@ static size_t offset_of(const char *t, size_t n, unsigned line, unsigned col)
             l++;
     size_t off = i + (col ? col - 1 : 0);
     return off < n ? off : n;
-}
-
-static void line_col(const char *t, size_t n, size_t off, unsigned *line, unsigned *col)
-{
-    unsigned l = 1;
-    size_t ls = 0;
-    for (size_t i = 0; i < off && i < n; i++)
-        if (t[i] == '\n') {
-            l++;
-            ls = i + 1;
-        }
-    *line = l;
-    *col = (unsigned)(off - ls + 1);
 }
 
 /* off of path's old content, after path's edits (written as the file's
@@ -78,7 +66,7 @@ static bool find_moved(const em_plan *p, const char *path, unsigned line, char *
             if (!memcmp(t + k, s->name, len) && (k == 0 || t[k - 1] == ' ' || t[k - 1] == '*' ||
                                                  t[k - 1] == '\n') &&
                 t[k + len] == '(') {
-                line_col(t, n, k, nl, nc);
+                el_text_line_col(t, n, k, nl, nc);
                 *file = el_path_display(s->dest);
                 return true;
             }
@@ -100,7 +88,7 @@ static void relocate(const em_plan *p, const char *shown, unsigned line, unsigne
         /* found in its new file */
     } else if (c && c->kind == EL_CHANGE_MODIFY) {
         size_t off = offset_of(c->old_text, c->old_len, line, col);
-        line_col(c->new_text, c->new_len, through_edits(p, abs, c->old_text, c->old_len, off),
+        el_text_line_col(c->new_text, c->new_len, through_edits(p, abs, c->old_text, c->old_len, off),
                  nl, nc);
     } else if (c && c->kind == EL_CHANGE_DELETE) {
         const el_change *to = moved_to(&p->cs, abs);
@@ -119,7 +107,7 @@ static void in_edit(const em_plan *p, const em_manual *x, unsigned *nl, unsigned
     if (c && c->kind == EL_CHANGE_MODIFY) {
         size_t off = offset_of(c->old_text, c->old_len, x->edit_line, x->edit_col);
         size_t at = through_edits(p, abs, c->old_text, c->old_len, off) + x->edit_off;
-        line_col(c->new_text, c->new_len, at <= c->new_len ? at : c->new_len, nl, nc);
+        el_text_line_col(c->new_text, c->new_len, at <= c->new_len ? at : c->new_len, nl, nc);
     }
     free(abs);
 }

@@ -13,6 +13,7 @@
 #include "clang_util.h"
 #include "c_text.h"
 #include "config.h"
+#include "text_pos.h"
 #include "include_line.h"
 #include "mem.h"
 #include "own_names.h"
@@ -121,17 +122,13 @@ static bool backend_name(el_ctx *ctx, state *s, const char *path, const char *na
     return d && d->backend && !(d->file && !strcmp(d->file, path));
 }
 
+/* The line of byte off of t (and its column, when col is given). */
 static unsigned line_at(const char *t, size_t off, unsigned *col)
 {
-    unsigned line = 1;
-    size_t ls = 0;
-    for (size_t i = 0; i < off; i++)
-        if (t[i] == '\n') {
-            line++;
-            ls = i + 1;
-        }
+    unsigned line = 0, c = 0;
+    el_text_line_col(t, (size_t)-1, off, &line, &c);
     if (col)
-        *col = (unsigned)(off - ls + 1);
+        *col = c;
     return line;
 }
 

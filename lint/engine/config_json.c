@@ -11,22 +11,8 @@
 #include "mem.h"
 #include "strbuf.h"
 #include "strmap.h"
+#include "text_pos.h"
 
-
-static void offset_to_line_col(const char *text, size_t off, unsigned *line, unsigned *col)
-{
-    unsigned l = 1, c = 1;
-    for (size_t i = 0; i < off && text[i]; i++) {
-        if (text[i] == '\n') {
-            l++;
-            c = 1;
-        } else {
-            c++;
-        }
-    }
-    *line = l;
-    *col = c;
-}
 
 static const char *expected_for(enum json_tokener_error e)
 {
@@ -94,14 +80,14 @@ json_object *el_json_parse_located(const char *text, size_t len, char **err)
             }
             free(head);
         }
-        offset_to_line_col(text, end, &line, &col);
+        el_text_line_col(text, strlen(text), end, &line, &col);
         *err = el_xasprintf("%u:%u: %s", line, col, what);
         return NULL;
     }
     for (; end < len; end++) {
         if (!strchr(" \t\r\n", text[end])) {
             json_object_put(obj);
-            offset_to_line_col(text, end, &line, &col);
+            el_text_line_col(text, strlen(text), end, &line, &col);
             *err = el_xasprintf("%u:%u: expected the end of the file after the JSON object", line, col);
             return NULL;
         }
@@ -267,5 +253,5 @@ void el_json_pos_find(const el_json_pos *p, const char *const *path, size_t n, u
             break;
         }
     }
-    offset_to_line_col(p ? p->text : "", off, line, col);
+    el_text_line_col(p ? p->text : "", p ? strlen(p->text) : 0, off, line, col);
 }
