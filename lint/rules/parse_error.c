@@ -154,12 +154,14 @@ static bool implicit_at(CXTranslationUnit tu, CXSourceLocation at, char *name, s
         CXSourceLocation tl = clang_getTokenLocation(tu, toks[i]);
         CXCursor use = clang_getCursor(tu, tl);
         CXCursor fn = clang_getCursorReferenced(use);
-        /* (implicit: declared where a call names it, this one or an
-         * earlier one, and no declaration is written there) */
+        /* (implicit: returning int, declared where a call names it, this
+         * one or an earlier one: an expression is there, not a written
+         * declaration nor a macro that writes one, as <math.h>'s do) */
         CXCursor at_decl = clang_getCursor(tu, clang_getCursorLocation(fn));
         if (clang_getCursorKind(use) != CXCursor_FunctionDecl &&
             clang_getCursorKind(fn) == CXCursor_FunctionDecl &&
-            clang_getCursorKind(at_decl) != CXCursor_FunctionDecl) {
+            clang_getCursorResultType(fn).kind == CXType_Int &&
+            clang_isExpression(clang_getCursorKind(at_decl))) {
             elc_spelling(fn, name, n);
             found = name[0] != '\0';
         }

@@ -650,10 +650,13 @@ static void test_parse_error_hints(void **state)
                      "double d(double a) { point p = make_piont(a, a); return p.x; }\n");
     tt_w("h/second.c", "typedef struct { int v; } box;\n"
                        "int f(int a) { int n = fill_in(a); box b = fill_in(n); return b.v; }\n");
+    tt_w("h/libm.c", "#include <math.h>\ntypedef struct { double x, y; } point;\n"
+                     "double g(double a) { point p = sin(a); return p.x; }\n");
     tt_w("h/elsewhere.c", "typedef struct { double x, y; } point;\n"
                           "double g(double a) { point p = { a, a }; int r = helper_x(1); point q = r;\n"
                           "  return p.x + q.x; }\n");
-    tt_run r = lt_lint(tt_dir, "--no-cache", "h/typo.c", "h/second.c", "h/elsewhere.c", NULL);
+    tt_run r = lt_lint(tt_dir, "--no-cache", "h/typo.c", "h/second.c", "h/elsewhere.c",
+                       "h/libm.c", NULL);
     assert_int_equal(r.status, 1);
     assert_true(tt_contains(r.out, "'make_piont' is not declared in this configuration (C declared "
                                    "it implicitly, returning int): a misspelled name, a missing "
@@ -661,6 +664,9 @@ static void test_parse_error_hints(void **state)
     assert_true(tt_contains(r.out, "'fill_in' is not declared"));
     assert_true(tt_contains(r.out, "h/elsewhere.c:2:"));
     assert_false(tt_contains(r.out, "'helper_x' is not declared"));
+    /* declared, by a macro of <math.h>: not implicit */
+    assert_true(tt_contains(r.out, "h/libm.c:3:"));
+    assert_false(tt_contains(r.out, "'sin' is not declared"));
     tt_free(&r);
     tt_w("h/sse.c", "#include <emmintrin.h>\nint f(void) { return 0; }\n");
     r = lt_lint(tt_dir, "--no-cache", "h/sse.c", "--", "--target=aarch64-linux-gnu", NULL);
