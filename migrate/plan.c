@@ -31,6 +31,7 @@
 #include "path.h"
 #include "rule.h"
 #include "strbuf.h"
+#include "c_text.h"
 #include "texts.h"
 #include "text_pos.h"
 
@@ -351,23 +352,17 @@ static bool next_kept_name(const el_config *cfg, const char *s, size_t n, size_t
 static size_t close_paren(const char *t, size_t len, size_t open)
 {
     int depth = 0;
-    for (size_t i = open; i < len; i++) {
-        char c = t[i];
-        if (c == '"' || c == '\'') {
-            for (i++; i < len && t[i] != c; i++)
-                if (t[i] == '\\')
-                    i++;
-        } else if (c == '/' && i + 1 < len && t[i + 1] == '*') {
-            const char *e = strstr(t + i + 2, "*/");
-            i = e ? (size_t)(e - t) + 1 : len;
-        } else if (c == '/' && i + 1 < len && t[i + 1] == '/') {
-            while (i < len && t[i] != '\n')
-                i++;
-        } else if (c == '(') {
-            depth++;
-        } else if (c == ')' && --depth == 0) {
-            return i + 1;
+    for (size_t i = open; i < len;) {
+        size_t past = el_text_skip_lexeme(t, len, i);
+        if (past != i) {
+            i = past;
+            continue;
         }
+        if (t[i] == '(')
+            depth++;
+        else if (t[i] == ')' && --depth == 0)
+            return i + 1;
+        i++;
     }
     return len;
 }
@@ -417,43 +412,18 @@ static bool project_name(const em_tree *t, em_texts *texts, const char *path, co
             continue;
         const char *d = tx->data;
         size_t len = tx->len;
-        bool line_start = true;
-        for (size_t i = 0; i < len;) {
-            char c = d[i];
-            if (c == '\n') {
-                line_start = true;
-                i++;
-                continue;
-            }
-            if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-                i++;
-                continue;
-            }
-            if (line_start && c == '#') { /* a directive, continuations too */
-                while (i < len && d[i] != '\n')
-                    i += d[i] == '\\' && i + 1 < len ? 2 : 1;
-                continue;
-            }
-            line_start = false;
-            if (c == '/' && i + 1 < len && d[i + 1] == '*') {
-                const char *e = strstr(d + i + 2, "*/");
-                i = e ? (size_t)(e - d) + 2 : len;
-            } else if (c == '/' && i + 1 < len && d[i + 1] == '/') {
-                while (i < len && d[i] != '\n')
-                    i++;
-            } else if (c == '"' || c == '\'') {
-                for (i++; i < len && d[i] != c && d[i] != '\n'; i++)
-                    if (d[i] == '\\')
-                        i++;
-                i++;
-            } else if (em_is_ident(c)) {
-                size_t b = i;
-                while (i < len && em_is_ident(d[i]))
-                    i++;
-                if (i - b == n && !memcmp(d + b, name, n) && !(b && d[b - 1] == '.') &&
-                    !(b > 1 && d[b - 1] == '>' && d[b - 2] == '-') &&
-                    !em_tree_skipped_everywhere(t, fp, b) && !reported_at(t, fp, tx, b))
+        for (size_t i = 0, e = 0; i < len;) {
+            size_t past = el_text_skip_lexeme(d, len, i);
+            if (past != i) {
+                i = past;
+            } else if (el_text_directive_at(d, i)) {
+                i = el_text_line_end(d, len, i);
+            } else if (el_text_ident_at(d, len, i, &e)) {
+                if (e - i == n && !memcmp(d + i, name, n) && !(i && d[i - 1] == '.') &&
+                    !(i > 1 && d[i - 1] == '>' && d[i - 2] == '-') &&
+                    !em_tree_skipped_everywhere(t, fp, i) && !reported_at(t, fp, tx, i))
                     return true;
+                i = e;
             } else {
                 i++;
             }

@@ -564,9 +564,7 @@ static char *expand(const char *tpl, const char *t, const unsigned *b, const uns
             while (end < n && tpl[end] >= '0' && tpl[end] <= '9' && num <= nargs)
                 num = num * 10 + (unsigned long)(tpl[end++] - '0');
             if (num > nargs) { /* an argument the call does not have: no fix */
-                size_t de = i + 1;
-                while (de < n && tpl[de] >= '0' && tpl[de] <= '9')
-                    de++;
+                size_t de = skip_unit(tpl, n, i, true); /* past $N's digits */
                 snprintf(r->why, sizeof r->why,
                          "the call template names $%.*s and this call has %u argument%s: "
                          "fix the template or rewrite this use by hand",

@@ -303,6 +303,19 @@ static void note_definition(el_ctx *ctx, CXCursor fn)
     clang_disposeString(usr);
 }
 
+/* A fact's value "a\tb\t...": its first n fields into f (in place; the
+ * last takes the rest, tabs too; fields the value lacks stay NULL). */
+static void split_tabs(char *v, char **f, int n)
+{
+    for (int k = 0; k < n && v; k++) {
+        f[k] = v;
+        char *tab = k < n - 1 ? strchr(v, '\t') : NULL;
+        if (tab)
+            *tab = '\0';
+        v = tab ? tab + 1 : NULL;
+    }
+}
+
 static void project(el_project *p)
 {
     el_strmap defs = {0}, own = {0};
@@ -328,14 +341,8 @@ static void project(el_project *p)
              * an undecided call, its own finding only when the call is not
              * one (the project defines the function) */
             char *v = el_xstrdup(value);
-            char *f[5] = {0}, *t = v;
-            for (int k = 0; k < 5 && t; k++) {
-                f[k] = t;
-                char *tab = k < 4 ? strchr(t, '\t') : NULL;
-                if (tab)
-                    *tab = '\0';
-                t = tab ? tab + 1 : NULL;
-            }
+            char *f[5] = {0};
+            split_tabs(v, f, 5);
             if (f[4] && !el_strmap_get(&defs, f[0]) && el_strmap_get(&own, f[0]))
                 el_project_report(p, f[1], (unsigned)atoi(f[2]), (unsigned)atoi(f[3]), "%s", f[4]);
             free(v);
@@ -344,14 +351,8 @@ static void project(el_project *p)
         if (strcmp(key, FACT_USE) != 0)
             continue;
         char *v = el_xstrdup(value);
-        char *f[8] = {0}, *t = v;
-        for (int k = 0; k < 8 && t; k++) {
-            f[k] = t;
-            char *tab = k < 7 ? strchr(t, '\t') : NULL;
-            if (tab)
-                *tab = '\0';
-            t = tab ? tab + 1 : NULL;
-        }
+        char *f[8] = {0};
+        split_tabs(v, f, 8);
         if (!f[7]) {
             free(v);
             continue;
