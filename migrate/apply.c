@@ -44,13 +44,22 @@ int em_run_apply(const em_opts *o)
             return EXIT_TROUBLE;
         }
     }
+    bool unsafe_left = p.unsafe.n && !p.unsafe_made;
     if (el_changeset_empty(&p.cs)) {
-        if (!o->quiet)
+        if (!o->quiet) {
             em_manuals_print(&p.manual, "", stderr);
+            em_plan_print_unsafe(&p, true, stderr);
+        }
         if (!o->quiet)
             fprintf(stderr, "ember-migrate: nothing to migrate%s\n",
-                    p.manual.n ? " automatically (the sites above need a person)" : "");
-        rc = p.manual.n ? 1 : 0;
+                    p.manual.n && unsafe_left
+                        ? " automatically (the sites above need a person; the unsafe changes "
+                          "above wait for --unsafe-fixes)"
+                    : p.manual.n ? " automatically (the sites above need a person)"
+                    : unsafe_left
+                        ? " safely (the unsafe changes above wait for --unsafe-fixes)"
+                        : "");
+        rc = p.manual.n || unsafe_left ? 1 : 0;
         em_plan_free(&p);
         em_tree_free(&t);
         return rc;
@@ -67,10 +76,13 @@ int em_run_apply(const em_opts *o)
         if (!o->quiet) {
             /* where the sites are now */
             em_plan_relocate(&p, &p.manual);
+            em_plan_relocate(&p, &p.unsafe);
             em_manuals_print(&p.manual, "", stderr);
-            em_plan_summary(&p, "rewritten", stderr);
+            em_plan_print_unsafe(&p, true, stderr);
+            em_plan_summary(&p, "rewritten", true, stderr);
         }
-        rc = p.manual.n || p.unparsed.n ? 1 : 0;
+        /* an unsafe change left out waits for a person's decision */
+        rc = p.manual.n || p.unparsed.n || unsafe_left ? 1 : 0;
     }
     em_plan_free(&p);
     em_tree_free(&t);

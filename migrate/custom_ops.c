@@ -150,13 +150,14 @@ static char *why_group(const em_opts *o, const em_tree *t, const group *g, char 
     return NULL;
 }
 
-static void add_reject(em_customs *c, const char *rest, char *why, bool deferred)
+static void add_reject(em_customs *c, const char *rest, char *why, bool deferred, bool unsafe)
 {
     c->rejects = el_xrealloc(c->rejects, (c->n_rejects + 1) * sizeof *c->rejects);
     em_custom_reject *r = &c->rejects[c->n_rejects++];
     snprintf(r->name, sizeof r->name, "%s", rest);
     r->why = why;
     r->deferred = deferred;
+    r->unsafe = unsafe;
 }
 
 /* The wrapper's name is taken by something the tree defines or declares. */
@@ -191,8 +192,20 @@ static void decide(const em_opts *o, const em_tree *t, em_customs *c, group *g)
         why = el_xasprintf("ember-migrate would write %s, which exists: choose another "
                            "--namespace", exists);
     free(exists);
+    /* its uses become calls of the wrapper, which a caller can tell from
+     * the function's (docs/ember-migrate.md, "Differences a caller can
+     * see"): an unsafe change, made with --unsafe-fixes only */
+    bool unsafe = false;
+    if (!why && o->safe_only) {
+        why = el_xasprintf("making it custom op %s changes what its callers see (a NULL "
+                           "argument fails as an op's does, a tensor it handed back comes back "
+                           "as a copy, a backend without a version of its own runs another's): "
+                           "an unsafe change",
+                           full);
+        deferred = unsafe = true;
+    }
     if (why) {
-        add_reject(c, g->rest, why, deferred);
+        add_reject(c, g->rest, why, deferred, unsafe);
 
     } else {
         c->ops = el_xrealloc(c->ops, (c->n_ops + 1) * sizeof *c->ops);
@@ -260,7 +273,7 @@ void em_customs_compute(const em_opts *o, const em_tree *t, em_customs *out)
             add_reject(out, g->rest,
                        el_xstrdup("--op selects ops of libeh/ops.def: custom ops are made by a "
                                   "run without --op"),
-                       true);
+                       true, false);
         else if (g->wanted)
             decide(o, t, out, g);
         free(g->defs);
@@ -405,11 +418,14 @@ static bool stray_wrapper(const em_customs *c, const el_config *cfg, const char 
 }
 
 const el_fix *em_customs_fix(const em_customs *c, const em_tree *t, em_texts *texts,
-                             const el_finding *f, char *why, size_t wn, bool *deferred)
+                             const el_finding *f, char *why, size_t wn, bool *deferred,
+                             bool *unsafe)
 {
     why[0] = '\0';
     if (deferred)
         *deferred = false;
+    if (unsafe)
+        *unsafe = false;
     if (!f->fix || !c || !c->ns[0])
         return f->fix;
     char *cerr = NULL;
@@ -431,7 +447,11 @@ const el_fix *em_customs_fix(const em_customs *c, const em_tree *t, em_texts *te
         const em_custom_reject *r = reject_of(c, rest, strlen(rest));
         if (r && deferred)
             *deferred = r->deferred;
-        if (r)
+        if (r && unsafe)
+            *unsafe = r->unsafe;
+        if (r && r->unsafe) /* the rewrite is fine; making the op waits */
+            snprintf(why, wn, "%s", r->why);
+        else if (r)
             snprintf(why, wn, "no frontend op eh_%s in libeh/ops.def, and it cannot become "
                               "custom op %s.%s: %s",
                      rest, c->ns, rest, r->why);

@@ -64,6 +64,9 @@ typedef struct em_custom_reject {
     char *why;              /* "its signature differs between backends: ..." */
     bool deferred;          /* only because --backend leaves one of its backends
                                out: a later run that takes them all makes it */
+    bool unsafe;            /* deferred because making it is an unsafe change
+                               and --unsafe-fixes was not given (plan, apply):
+                               its uses are listed as unsafe changes left out */
 } em_custom_reject;
 
 typedef struct em_customs {
@@ -108,11 +111,13 @@ bool em_customs_deferred_at(const em_customs *c, const em_tree *t, const char *p
  * to the wrapper of a name that does not become a custom op (a rewrite the
  * linter proposed on the assumption that it would), with why[] saying
  * why, and *deferred (may be NULL) set when that is only the selection's
- * doing (left for a later run, like any site --backend leaves out);
- * f->fix otherwise (why[] ""). */
+ * doing (left for a later run, like any site --backend leaves out), and
+ * *unsafe (may be NULL) when the op waits for --unsafe-fixes; f->fix
+ * otherwise (why[] ""). */
 struct em_texts;
 const el_fix *em_customs_fix(const em_customs *c, const em_tree *t, struct em_texts *texts,
-                             const el_finding *f, char *why, size_t wn, bool *deferred);
+                             const el_finding *f, char *why, size_t wn, bool *deferred,
+                             bool *unsafe);
 /* The op whose wrapper is the identifier at s[0..n), or NULL. */
 const em_custom_op *em_customs_by_wrapper(const em_customs *c, const char *s, size_t n);
 

@@ -29,8 +29,8 @@ static void usage(FILE *f)
 {
     fputs("usage: ember-migrate analyze [--format text|markdown|json] [--all-ops] [--shard K/N] [options] PATH... [-- ARGS]\n"
           "       ember-migrate merge   [--format text|markdown|json] [--all-ops] [--backend B] [--op OP] REPORT...\n"
-          "       ember-migrate plan    [--verify] [options] PATH... [-- ARGS]\n"
-          "       ember-migrate apply   [--backup] [--force] [options] PATH... [-- ARGS]\n"
+          "       ember-migrate plan    [--verify] [--unsafe-fixes] [options] PATH... [-- ARGS]\n"
+          "       ember-migrate apply   [--backup] [--force] [--unsafe-fixes] [options] PATH... [-- ARGS]\n"
           "\n"
           "Move code written against backends (eh_blas_matmul, backend headers,\n"
           "ops/<backend>/ directories) onto libeh's frontend ops and backends/.\n"
@@ -58,6 +58,8 @@ static void usage(FILE *f)
           "                        that do not untouched (never files changed meanwhile)\n"
           "  --verify              plan: parse the planned result in every configuration and\n"
           "                        report what would not compile (exit 2)\n"
+          "  --unsafe-fixes        plan, apply: make the unsafe changes too (each listed);\n"
+          "                        without it they are left out and listed with why\n"
           "  -p BUILD_DIR          read BUILD_DIR/compile_commands.json (no PATH: its files;\n"
           "                        a file listed with several -D flags is checked in each)\n"
           "  --define-sets SETS    build configurations to check in: \"USE_BLAS=1;!USE_BLAS\"\n"
@@ -163,6 +165,8 @@ static int parse(int argc, char **argv, parsed *p)
             o->all_ops = true;
         } else if (strcmp(a, "--verify") == 0) {
             o->verify = true;
+        } else if (strcmp(a, "--unsafe-fixes") == 0) {
+            o->unsafe_fixes = true;
         } else if (el_opt_is(a, "--define-sets")) {
             if (!(v = el_opt_value(argc, argv, &i, "--define-sets", &err)))
                 return opt_error(err);
@@ -240,6 +244,9 @@ static int parse(int argc, char **argv, parsed *p)
         return usage_error("--backup and --force are options of apply%s", "");
     if (p->cmd != CMD_PLAN && o->verify)
         return usage_error("--verify is an option of plan%s", "");
+    if (p->cmd != CMD_PLAN && p->cmd != CMD_APPLY && o->unsafe_fixes)
+        return usage_error("--unsafe-fixes is an option of plan and apply%s", "");
+    o->safe_only = (p->cmd == CMD_PLAN || p->cmd == CMD_APPLY) && !o->unsafe_fixes;
     o->scan.recover = p->cmd == CMD_APPLY;
     if (!o->scan.n_paths && !o->scan.compdb_dir)
         return usage_error("no PATH given%s", "");

@@ -137,6 +137,13 @@ void em_manuals_print(const em_manuals *m, const char *prefix, FILE *out)
                 m->v[i].why);
 }
 
+void em_manuals_print_as(const em_manuals *m, const char *label, FILE *out)
+{
+    for (size_t i = 0; i < m->n; i++)
+        fprintf(out, "%s:%u:%u: %s: %s\n", m->v[i].file, m->v[i].line, m->v[i].col, label,
+                m->v[i].why);
+}
+
 void em_manuals_free(em_manuals *m)
 {
     for (size_t i = 0; i < m->n; i++) {

@@ -35,6 +35,8 @@ void em_manuals_note(em_manuals *m, const char *file, unsigned line, unsigned co
 void em_manuals_sort_unique(em_manuals *m);
 /* One line each: "FILE:LINE:COL: manual: WHY", prefixed with `prefix`. */
 void em_manuals_print(const em_manuals *m, const char *prefix, FILE *out);
+/* The same with another label: "FILE:LINE:COL: LABEL: WHY". */
+void em_manuals_print_as(const em_manuals *m, const char *label, FILE *out);
 void em_manuals_free(em_manuals *m);
 
 #endif

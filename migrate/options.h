@@ -2,8 +2,8 @@
  * migrate/main.c and handed to the subcommands.
  *
  *   ember-migrate analyze [--format text|markdown|json] [--all-ops] [options] PATH... [-- ARGS]
- *   ember-migrate plan    [options] PATH... [-- ARGS]
- *   ember-migrate apply   [--backup] [--force] [options] PATH... [-- ARGS]
+ *   ember-migrate plan    [--verify] [--unsafe-fixes] [options] PATH... [-- ARGS]
+ *   ember-migrate apply   [--backup] [--force] [--unsafe-fixes] [options] PATH... [-- ARGS]
  *
  * options: --backend NAME (repeatable), --op NAME (repeatable), -p BUILD_DIR,
  *          --define-sets "A=1;!A", -j N, --quiet; plan --verify
@@ -33,6 +33,9 @@ typedef struct em_opts {
                                 do not are left untouched */
     bool quiet;              /* no progress or summary on stderr */
     bool verify;             /* plan: verify the planned result (every configuration) */
+    bool unsafe_fixes;       /* plan, apply: the unsafe changes too (--unsafe-fixes) */
+    bool safe_only;          /* plan, apply without --unsafe-fixes: unsafe changes are
+                                left out and listed (analyze describes them all) */
 } em_opts;
 
 /* True when --backend / --op select it (an empty list selects all;

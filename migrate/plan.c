@@ -2,7 +2,11 @@
  * `ember-migrate plan`: print it as a unified diff, change nothing.
  *
  * Which fixes are taken:
- *   - EH101/EH102/EH103 fixes, safe and unsafe (the diff is the review);
+ *   - EH101/EH102/EH103 fixes; the unsafe ones (and the custom ops, an
+ *     unsafe change) only with --unsafe-fixes, else they are left out and
+ *     listed with why (unsafe_reason), and what relies on them stays (an
+ *     include that declares a call left as it is); with --unsafe-fixes
+ *     each unsafe change made is listed all the same;
  *   - not those inside code that moves (a moved implementation keeps
  *     calling its own backend's functions and including its headers);
  *   - not those naming a backend or op that --backend/--op leave out (a
@@ -303,7 +307,7 @@ static bool left_as_is(const em_opts *o, const em_tree *t, em_texts *texts,
                        const em_customs *customs, const el_finding *f)
 {
     char why[1024];
-    return !em_customs_fix(customs, t, texts, f, why, sizeof why, NULL) ||
+    return !em_customs_fix(customs, t, texts, f, why, sizeof why, NULL, NULL) ||
            !selected(o, t, texts, f, true);
 }
 
@@ -458,7 +462,7 @@ static char *template_keeps(const em_tree *t, em_texts *texts, const em_opts *o,
         char why[1024], callee[128], name[128];
         if (strcmp(f->rule, "EH102") || !needs_include(t, header, inc, f))
             continue;
-        const el_fix *fix = em_customs_fix(customs, t, texts, f, why, sizeof why, NULL);
+        const el_fix *fix = em_customs_fix(customs, t, texts, f, why, sizeof why, NULL, NULL);
         if (!template_callee(fix, callee, sizeof callee) || !selected(o, t, texts, f, true))
             continue;
         char *err = NULL;
@@ -584,6 +588,92 @@ static void template_names(em_plan *p, em_manuals *copies, const em_tree *t, em_
     }
 }
 
+/* ---- unsafe changes ------------------------------------------------- */
+
+/* Why a fix is unsafe, from what it does (malloc'd): a template's own
+ * reason (a dropped argument with a side effect), a custom op's wrapper,
+ * a template not marked safe, a rename whose op the file does not
+ * declare yet, an include of a header or of a file with skipped code, or
+ * one that goes with an unsafe rewrite of its file. */
+static char *unsafe_reason(const em_tree *t, const em_customs *customs, const el_finding *f,
+                           const el_fix *fix)
+{
+    const char *d = fix->description ? fix->description : "";
+    const char *u = strstr(d, " (unsafe: ");
+    if (u) {
+        size_t n = strlen(u + 10);
+        return el_xasprintf("%.*s", (int)(n && u[10 + n - 1] == ')' ? n - 1 : n), u + 10);
+    }
+    for (size_t k = 0; k < fix->edits.n; k++) {
+        const char *x = fix->edits.v[k].text;
+        for (size_t i = 0; x && x[i];) {
+            if (!em_is_ident(x[i])) {
+                i++;
+                continue;
+            }
+            size_t b = i;
+            while (x[i] && em_is_ident(x[i]))
+                i++;
+            const em_custom_op *op = em_customs_by_wrapper(customs, x + b, i - b);
+            if (op)
+                return el_xasprintf("the call goes through custom op %s, which a caller can "
+                                    "tell from the function (a NULL argument fails as an op's "
+                                    "does, a tensor it handed back comes back as a copy, a "
+                                    "backend without a version of its own runs another's)",
+                                    op->full);
+        }
+    }
+    char callee[128];
+    if (!strcmp(f->rule, "EH102") && template_callee(fix, callee, sizeof callee)) {
+        char *err = NULL;
+        const el_config *cfg = t->configs ? el_configs_for(t->configs, f->file, &err) : NULL;
+        free(err);
+        const el_rewrite_rule *r = cfg ? el_config_rewrite_for(cfg, callee) : NULL;
+        if (r && r->safety == EL_FIX_SAFE)
+            return el_xstrdup("a call in its arguments has an unsafe rewrite");
+        return el_xasprintf("the configuration does not mark the call template for %s "
+                            "\"safety\": \"safe\"%s%s%s", callee, r && r->note ? " (its note: " : "",
+                            r && r->note ? r->note : "", r && r->note ? ")" : "");
+    }
+    static const char lead[] = "replace ";
+    if (!strcmp(f->rule, "EH102") && !strncmp(d, lead, sizeof lead - 1)) {
+        const char *with = strstr(d, " with ");
+        if (with)
+            return el_xasprintf("the file does not declare %s yet (the <eh/eh.h> of this "
+                                "plan does), so its type could not be compared with %.*s's",
+                                with + 6, (int)(with - d - (sizeof lead - 1)),
+                                d + sizeof lead - 1);
+    }
+    if (!strcmp(f->rule, "EH103"))
+        return el_xstrdup("the arm it keeps holds an unsafe rewrite");
+    if (!strcmp(f->rule, "EH101")) {
+        size_t n = strlen(f->file);
+        if (n < 2 || strcmp(f->file + n - 2, ".c"))
+            return el_xstrdup("the file is a header: translation units outside the tree given "
+                              "may need what the include declares");
+        const el_findings *fs = &t->findings;
+        for (size_t i = 0; i < fs->n; i++)
+            if (fs->v[i].fix && fs->v[i].fix->safety == EL_FIX_UNSAFE &&
+                strcmp(fs->v[i].rule, "EH101") && !strcmp(fs->v[i].file, f->file))
+                return el_xstrdup("it goes with an unsafe rewrite of its file (listed)");
+        return el_xstrdup("the file has code the preprocessor skips, which may use what the "
+                          "include declares");
+    }
+    return el_xstrdup("its rule marks it unsafe");
+}
+
+/* List an unsafe change (left out or made) at its finding's place. */
+static void unsafe_entry(em_plan *p, const em_tree *t, const el_finding *f, const el_fix *fix,
+                         const char *why)
+{
+    char *owned = NULL;
+    const char *what = fix && fix->description ? fix->description : f->message;
+    const char *u = strstr(what, " (unsafe: "); /* said in why */
+    em_manuals_add(&p->unsafe, display(t, f->file, &owned), f->line, f->col, "[%s] %.*s: %s",
+                   f->rule, (int)(u ? (size_t)(u - what) : strlen(what)), what, why);
+    free(owned);
+}
+
 /* Choose the fixes; their edits into *out. */
 static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, const em_moves *mv,
                        const em_customs *customs, em_plan *p, em_manuals *copies,
@@ -597,6 +687,8 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
     size_t n_keep = 0;
     /* of which sites left for a later run (a custom op --backend defers) */
     bool *later = el_xcalloc(fs->n + 1, sizeof *later);
+    /* of which unsafe changes left out (no --unsafe-fixes) */
+    bool *unsafe_out = el_xcalloc(fs->n + 1, sizeof *unsafe_out);
     const el_finding **eh104s = el_xcalloc(fs->n + 1, sizeof *eh104s);
     size_t n_eh104 = 0;
     /* EH101 findings whose include stays, by file */
@@ -608,9 +700,9 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
              eh103 = !strcmp(f->rule, "EH103"), eh104 = !strcmp(f->rule, "EH104");
         /* a rename to the wrapper of a name that is no custom op is no fix */
         char not_custom[1024];
-        bool deferred;
-        const el_fix *fix =
-            em_customs_fix(customs, t, texts, f, not_custom, sizeof not_custom, &deferred);
+        bool deferred, unsafe_custom;
+        const el_fix *fix = em_customs_fix(customs, t, texts, f, not_custom, sizeof not_custom,
+                                           &deferred, &unsafe_custom);
         if (!strcmp(f->rule, "EH000")) {
             el_findings_add(&p->unparsed, f->rule, f->severity, f->file, f->line, f->col,
                             f->message);
@@ -621,6 +713,15 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
         if (fix ? fix_inside(mv, fix) : finding_inside(mv, texts, t, f))
             continue;     /* moves with its code */
         deferred |= eh104 && em_customs_deferred_at(customs, t, f->file, f->line);
+        if (unsafe_custom && !eh104 && f->fix && selected(o, t, texts, f, true)) {
+            /* a use of a custom op made with --unsafe-fixes only */
+            unsafe_entry(p, t, f, f->fix, not_custom);
+            if (eh102) {
+                unsafe_out[n_keep] = true;
+                keep[n_keep++] = f;
+            }
+            continue;
+        }
         bool sel = !deferred && selected(o, t, texts, f, true);
         if (eh102 && (!sel || !fix)) {
             later[n_keep] = deferred;
@@ -674,6 +775,17 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
             free(stays);
             continue;
         }
+        /* (an include: once it is known whether it stays anyway) */
+        if (fix->safety == EL_FIX_UNSAFE && o->safe_only && !eh101) {
+            char *why = unsafe_reason(t, customs, f, fix);
+            unsafe_entry(p, t, f, fix, why);
+            free(why);
+            if (eh102) {
+                unsafe_out[n_keep] = true;
+                keep[n_keep++] = f;
+            }
+            continue;
+        }
         cands[i] = fix;
     }
     /* an include stays while a backend name it brings stays */
@@ -682,20 +794,41 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
         if (!cands[i] || strcmp(f->rule, "EH101"))
             continue;
         bool kept = false, for_person = false;
+        const el_finding *by_unsafe = NULL;
         const char *header = include_target(t, f);
         /* a site that needs the include (needs_include) */
         for (size_t k = 0; k < n_keep && !for_person; k++)
             if (needs_include(t, header, f, keep[k])) {
                 kept = true;
-                for_person = !later[k];
+                if (unsafe_out[k])
+                    by_unsafe = by_unsafe ? by_unsafe : keep[k];
+                else
+                    for_person = !later[k];
             }
-        if (kept && !for_person) { /* it goes in the run that makes the custom op */
+        if (kept && !for_person && by_unsafe) { /* it goes with an unsafe change */
+            char *owned = NULL;
+            char *why = strcmp(by_unsafe->file, f->file)
+                            ? el_xasprintf("it goes with an unsafe rewrite in %s (listed)",
+                                           display(t, by_unsafe->file, &owned))
+                            : el_xstrdup("it goes with an unsafe rewrite of its file (listed)");
+            unsafe_entry(p, t, f, cands[i], why);
+            free(why);
+            free(owned);
+            inc_left[n_inc_left++] = f->file;
+            cands[i] = NULL;
+        } else if (kept && !for_person) { /* it goes in the run that makes the custom op */
             inc_left[n_inc_left++] = f->file;
             cands[i] = NULL;
         } else if (kept) {
             char *stays = include_stays(t, texts, o, customs, f);
             manual_finding(p, t, f, stays);
             free(stays);
+            inc_left[n_inc_left++] = f->file;
+            cands[i] = NULL;
+        } else if (cands[i]->safety == EL_FIX_UNSAFE && o->safe_only) {
+            char *why = unsafe_reason(t, customs, f, cands[i]);
+            unsafe_entry(p, t, f, cands[i], why);
+            free(why);
             inc_left[n_inc_left++] = f->file;
             cands[i] = NULL;
         }
@@ -720,6 +853,15 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
                 p->branches++;
             if (choice[i] == EL_FIX_TAKEN && strcmp(rule, "EH101") && cands[i])
                 template_names(p, copies, t, texts, &fs->v[i], cands[i]);
+            /* (--unsafe-fixes) a covered call or branch is made by the one
+             * covering it, listed; a covered include is its own change
+             * (the fixes of a file's includes share an edit) */
+            if ((choice[i] == EL_FIX_TAKEN || !strcmp(rule, "EH101")) && cands[i] &&
+                cands[i]->safety == EL_FIX_UNSAFE) {
+                char *why = unsafe_reason(t, customs, &fs->v[i], cands[i]);
+                unsafe_entry(p, t, &fs->v[i], cands[i], why);
+                free(why);
+            }
         }
     }
     free(choice);
@@ -744,6 +886,7 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
     free(eh104s);
     free(keep);
     free(later);
+    free(unsafe_out);
 }
 
 /* ---- the plan --------------------------------------------------------- */
@@ -951,6 +1094,8 @@ int em_plan_make(const em_opts *o, const em_tree *t, em_plan *p, char **err)
     if (!rc && o->scan.compdb_dir)
         rc = plan_compdb(o, t, p, &mv, err);
     em_manuals_sort_unique(&p->manual);
+    em_manuals_sort_unique(&p->unsafe);
+    p->unsafe_made = o->unsafe_fixes;
     /* after it: at the argument they copy, they would be one entry; apply
      * lists each where it is in the rewritten text (relocate.c) */
     for (size_t i = 0; i < copies.n; i++) {
@@ -973,18 +1118,34 @@ int em_plan_make(const em_opts *o, const em_tree *t, em_plan *p, char **err)
     return rc;
 }
 
-void em_plan_summary(const em_plan *p, const char *verb, FILE *out)
+void em_plan_print_unsafe(const em_plan *p, bool apply, FILE *out)
 {
-    char custom[64] = "";
+    em_manuals_print_as(&p->unsafe,
+                        p->unsafe_made ? (apply ? "unsafe, applied" : "unsafe, in the plan")
+                                       : (apply ? "unsafe, not applied" : "unsafe, left out"),
+                        out);
+}
+
+void em_plan_summary(const em_plan *p, const char *verb, bool apply, FILE *out)
+{
+    char custom[64] = "", unsafe[160] = "";
     if (p->custom_ops)
         snprintf(custom, sizeof custom, "; %zu custom op%s made", p->custom_ops,
                  p->custom_ops == 1 ? "" : "s");
+    size_t nu = p->unsafe.n;
+    if (nu && p->unsafe_made)
+        snprintf(unsafe, sizeof unsafe, "; %zu unsafe change%s %s (--unsafe-fixes; listed above)",
+                 nu, nu == 1 ? "" : "s", apply ? "made" : "in the plan");
+    else if (nu)
+        snprintf(unsafe, sizeof unsafe, "; %zu unsafe change%s %s (listed above; review them, then "
+                 "run again with --unsafe-fixes)", nu, nu == 1 ? "" : "s",
+                 apply ? "not made" : "left out");
     fprintf(out,
             "ember-migrate: %zu call%s, %zu include%s, %zu branch%s %s; %zu definition%s moved "
-            "into backends/%s; %zu site%s need%s a person%s\n",
+            "into backends/%s%s; %zu site%s need%s a person%s\n",
             p->calls, p->calls == 1 ? "" : "s", p->includes, p->includes == 1 ? "" : "s",
             p->branches, p->branches == 1 ? "" : "es", verb, p->moved, p->moved == 1 ? "" : "s",
-            custom, p->manual.n, p->manual.n == 1 ? "" : "s", p->manual.n == 1 ? "s" : "",
+            custom, unsafe, p->manual.n, p->manual.n == 1 ? "" : "s", p->manual.n == 1 ? "s" : "",
             p->manual.n ? " (listed above)" : "");
 }
 
@@ -999,6 +1160,7 @@ void em_plan_free(em_plan *p)
     free(p->moved_sites);
     el_changeset_free(&p->cs);
     em_manuals_free(&p->manual);
+    em_manuals_free(&p->unsafe);
     el_findings_free(&p->unparsed);
     memset(p, 0, sizeof *p);
 }
@@ -1064,13 +1226,15 @@ int em_run_plan(const em_opts *o)
     em_manuals_sort_unique(&p.manual);
     if (!o->quiet) {
         em_manuals_print(&p.manual, "", stderr);
+        em_plan_print_unsafe(&p, false, stderr);
         if (el_changeset_empty(&p.cs))
             fprintf(stderr, "ember-migrate: nothing to migrate%s\n",
-                    p.manual.n ? " automatically" : "");
-        em_plan_summary(&p, "to rewrite", stderr);
+                    p.manual.n || (p.unsafe.n && !p.unsafe_made) ? " automatically" : "");
+        em_plan_summary(&p, "to rewrite", false, stderr);
     }
+    /* an unsafe change left out waits for a person's decision */
     if (!rc)
-        rc = p.manual.n || p.unparsed.n ? 1 : 0;
+        rc = p.manual.n || p.unparsed.n || (p.unsafe.n && !p.unsafe_made) ? 1 : 0;
     em_plan_free(&p);
     em_tree_free(&t);
     return rc;

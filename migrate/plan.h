@@ -18,6 +18,11 @@
 typedef struct em_plan {
     el_changeset cs;
     em_manuals manual;        /* sites a person must handle */
+    /* unsafe changes (a fix the rules mark unsafe, a custom op): without
+     * --unsafe-fixes those left out, with it those made -- each listed
+     * with why it is unsafe */
+    em_manuals unsafe;
+    bool unsafe_made;         /* --unsafe-fixes: the list is of changes made */
     size_t calls;             /* EH102 fixes taken */
     size_t includes;          /* EH101 fixes taken */
     size_t branches;          /* EH103 fixes taken */
@@ -41,8 +46,13 @@ typedef struct em_plan {
  * -1 with *err (malloc'd, "PATH: what") when a file cannot be read or
  * changed since the scan. */
 int em_plan_make(const em_opts *o, const em_tree *t, em_plan *p, char **err);
-/* The summary line ("N calls, M includes, K branches rewritten; ..."). */
-void em_plan_summary(const em_plan *p, const char *verb, FILE *out);
+/* The summary line ("N calls, M includes, K branches rewritten; ...");
+ * apply says whether the unsafe changes were made or not. */
+void em_plan_summary(const em_plan *p, const char *verb, bool apply, FILE *out);
+/* The unsafe changes, one line each: "FILE:LINE:COL: unsafe, LABEL: [RULE]
+ * what: why" (LABEL: applied / not applied for apply, in the plan / left
+ * out for plan). */
+void em_plan_print_unsafe(const em_plan *p, bool apply, FILE *out);
 void em_plan_free(em_plan *p);
 /* Each file that did not parse, on stderr: `ember-migrate: FILE:L:C:
  * message; <outcome>` (what plan or apply does about it). */

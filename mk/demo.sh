@@ -4,8 +4,10 @@
 #
 #   1. emberlint on examples/legacy             the findings (exit 1 expected)
 #   2. ember-migrate analyze                    the op x backend matrix
-#   3. ember-migrate plan                       the unified diff, nothing written
-#   4. ember-migrate apply on a copy            $BUILD/demo/legacy-migrated
+#   3. ember-migrate plan --unsafe-fixes        the unified diff, nothing written
+#   4. ember-migrate apply --unsafe-fixes       on a copy: $BUILD/demo/legacy-migrated
+#      (the application's own op becomes a custom op, an unsafe change:
+#      without --unsafe-fixes it is left out and listed)
 #   5. emberlint on the copy                    EH1xx gone; the rest is for a person
 #   6. build and run both, on every backend     outputs identical; the
 #                                               application's own op (a
@@ -164,8 +166,12 @@ run_to "$work/analyze.txt" "$migrate" analyze "$legacy" $extra ||
 # ---- 3. plan ---------------------------------------------------------------
 section "ember-migrate plan: the whole migration as a unified diff (nothing is written)"
 before=$(snapshot "$legacy")
-[ $check -eq 0 ] && printf '$ %s\n' "$migrate plan $legacy $extra" | sed "s|$repo/||g"
-"$migrate" plan "$legacy" $extra > "$work/plan.diff" 2> "$work/plan.err"
+say "The custom op made of the application's pairwise_sqdist is an unsafe change (a"
+say "caller can tell the op from the function): plan and apply make it with"
+say "--unsafe-fixes only, and list it either way."
+say
+[ $check -eq 0 ] && printf '$ %s\n' "$migrate plan --unsafe-fixes $legacy $extra" | sed "s|$repo/||g"
+"$migrate" plan --unsafe-fixes "$legacy" $extra > "$work/plan.diff" 2> "$work/plan.err"
 rc=$?
 if [ $check -eq 0 ]; then
     abbreviate_diff "$work/plan.diff"
@@ -198,7 +204,7 @@ section "ember-migrate apply, on a copy: $copy"
 cp -R "$legacy" "$copy"
 rm -rf "$copy/build"
 [ $check -eq 0 ] && printf '$ cp -R %s %s\n' "$legacy" "$copy"
-run_to "$work/apply.txt" "$migrate" apply "$copy" $extra
+run_to "$work/apply.txt" "$migrate" apply --unsafe-fixes "$copy" $extra
 rc=$?
 [ $rc -eq 0 ] || fail "ember-migrate apply $copy exited $rc"
 if [ $check -eq 0 ]; then
@@ -210,11 +216,26 @@ if [ -d "$fresh/$legacy" ] && ! diff -r "$fresh/$legacy" "$copy" > "$work/plan-v
     fail "the plan's diff and apply give different trees (see $work/plan-vs-apply.diff)"
 fi
 
+# Without --unsafe-fixes, apply makes the safe changes only and lists the
+# unsafe ones it left (exit 1): no custom op is made.
+safe=$work/legacy-safe
+cp -R "$legacy" "$safe"
+rm -rf "$safe/build"
+"$migrate" apply "$safe" $extra > "$work/apply-safe.log" 2>&1
+rc=$?
+[ $rc -eq 1 ] || fail "apply without --unsafe-fixes exited $rc, not 1 (unsafe changes left)"
+grep -q ': unsafe, not applied: ' "$work/apply-safe.log" ||
+    fail "apply without --unsafe-fixes lists no unsafe change it left (see $work/apply-safe.log)"
+[ -e "$safe/app_ops.h" ] && fail "apply without --unsafe-fixes made the custom op"
+say
+say "Without --unsafe-fixes, apply makes the rest and lists what it left:"
+say "$(grep -c ': unsafe, not applied: ' "$work/apply-safe.log") unsafe changes not applied ($work/apply-safe.log)"
+
 # A second run finds nothing to do.
 after=$(snapshot "$copy")
-"$migrate" apply "$copy" $extra > "$work/apply2.log" 2>&1 || fail "a second apply exited $?"
+"$migrate" apply --unsafe-fixes "$copy" $extra > "$work/apply2.log" 2>&1 || fail "a second apply exited $?"
 [ "$(snapshot "$copy")" = "$after" ] || fail "a second apply changed files"
-"$migrate" plan "$copy" $extra > "$work/plan2.diff" 2> "$work/plan2.err"
+"$migrate" plan --unsafe-fixes "$copy" $extra > "$work/plan2.diff" 2> "$work/plan2.err"
 [ -s "$work/plan2.diff" ] && fail "plan after apply still has changes (see $work/plan2.diff)"
 say
 say "A second apply changes nothing, and plan has nothing left to show."

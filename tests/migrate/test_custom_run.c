@@ -100,7 +100,7 @@ static void test_custom_ops_run_through_libeh(void **state)
     tt_copytree(src, before);
     tt_copytree(src, after);
 
-    tt_run r = mt_migrate(after, NULL, "apply", "-q", "--namespace=sig", ".", NULL);
+    tt_run r = mt_migrate(after, NULL, "apply", "-q", "--unsafe-fixes", "--namespace=sig", ".", NULL);
     if (r.status != 0)
         fail_msg("apply: exit %d\n%s", r.status, r.err);
     tt_free(&r);
@@ -135,7 +135,7 @@ static void test_custom_ops_run_through_libeh(void **state)
         fail_msg("emberlint on the migrated tree: exit %d\n%s%s", r.status, r.out, r.err);
     tt_free(&r);
 
-    r = mt_migrate(after, NULL, "apply", "--namespace=sig", ".", NULL);
+    r = mt_migrate(after, NULL, "apply", "--unsafe-fixes", "--namespace=sig", ".", NULL);
     assert_int_equal(r.status, 0);
     assert_true(tt_contains(r.err, "nothing to migrate"));
     tt_free(&r);

@@ -6,10 +6,14 @@
  *                  replaced by the scratch directory: compile databases)
  *   args           ember-migrate options, one per line (optional); the PATH
  *                  `.` follows unless a line says --no-path
- *   manual         the manual-work lines plan prints (optional; with them
+ *   manual         the manual-work lines plan prints, and its list of
+ *                  unsafe changes ("unsafe, left out" without
+ *                  --unsafe-fixes, "unsafe, in the plan" with it)
+ *                  (optional; with manual work or unsafe changes left out
  *                  the exit status is 1, else 0)
  *   manual.after   the lines apply prints, where the sites are after it
- *                  (optional: as manual)
+ *                  ("unsafe, not applied" / "unsafe, applied") (optional:
+ *                  as manual)
  *   configs        emberlint's arguments in each build configuration, a
  *                  line each: options, then `--` and compiler arguments
  *                  (optional: one configuration, no arguments)
@@ -118,10 +122,11 @@ static char *filter_lines(const char *s, size_t (*keep)(const char *line))
 
 static size_t whole_manual_line(const char *line)
 {
-    return strstr(line, ": manual: ") ? strlen(line) : 0;
+    return strstr(line, ": manual: ") || strstr(line, ": unsafe, ") ? strlen(line) : 0;
 }
 
-/* The "FILE:LINE:COL: manual: ..." lines of stderr. */
+/* The "FILE:LINE:COL: manual: ..." and "FILE:LINE:COL: unsafe, ...: ..."
+ * lines of stderr. */
 static char *manual_lines(const char *err)
 {
     return filter_lines(err, whole_manual_line);
@@ -193,7 +198,7 @@ static void golden_open(golden *g, const char *c)
     free(path);
     if (!g->manual_after)
         g->manual_after = strdup(g->manual);
-    g->status = *g->manual ? 1 : 0;
+    g->status = strstr(g->manual, ": manual: ") || strstr(g->manual, ": unsafe, left out: ") ? 1 : 0;
     g->dir = tt_tmpdir();
     copy_of(c, "before", g->dir, g->dir);
     char *after = tt_tmpdir();
@@ -213,6 +218,12 @@ static void golden_close(golden *g)
     free(g->args);
 }
 
+/* An option of plan and apply only (analyze describes every change). */
+static bool changes_only(const char *cmd, const char *arg)
+{
+    return !strcmp(cmd, "analyze") && !strcmp(arg, "--unsafe-fixes");
+}
+
 /* `ember-migrate cmd [-q] <args> [.]` in the tree. */
 static tt_run golden_run(golden *g, const char *cmd, bool quiet)
 {
@@ -222,7 +233,8 @@ static tt_run golden_run(golden *g, const char *cmd, bool quiet)
     if (quiet)
         argv[n++] = "-q";
     for (size_t i = 2; i < g->argc; i++)
-        argv[n++] = g->argv[i];
+        if (!changes_only(cmd, g->argv[i]))
+            argv[n++] = g->argv[i];
     argv[n] = NULL;
     return mt_migratev(g->dir, NULL, argv, true);
 }
@@ -252,10 +264,15 @@ static void assert_after(const golden *g)
 static size_t site_of_tagged_line(const char *line)
 {
     const char *m = strstr(line, ": manual: [EH1");
-    return m && strlen(m) > 16 && m[16] == ']' ? (size_t)(m - line) : 0;
+    if (m)
+        return strlen(m) > 16 && m[16] == ']' ? (size_t)(m - line) : 0;
+    /* an unsafe change left out: emberlint still reports its site */
+    m = strstr(line, ": unsafe, not applied: [EH1");
+    return m && strlen(m) > 29 && m[29] == ']' ? (size_t)(m - line) : 0;
 }
 
-/* "file:line:col\n" of every apply line tagged with a rule. */
+/* "file:line:col\n" of every apply line tagged with a rule (the unsafe
+ * changes left out included). */
 static char *tagged_sites(const char *manual)
 {
     return filter_lines(manual, site_of_tagged_line);
@@ -452,7 +469,8 @@ static void check_apply(const char *c)
     argv[n++] = "--format";
     argv[n++] = "json";
     for (size_t i = 2; i < g.argc; i++)
-        argv[n++] = g.argv[i];
+        if (!changes_only("analyze", g.argv[i]))
+            argv[n++] = g.argv[i];
     argv[n] = NULL;
     tt_run js = mt_migratev(g.dir, NULL, argv, true);
     assert_summary_last(an.err, c);
@@ -713,6 +731,20 @@ CASE(template_repeats_arg)
  *                         name the built-in backend_prefixes lacked */
 CASE(fortran_lapack_names)
 
+/* Unsafe changes (docs/ember-migrate.md, "Safe and unsafe changes"):
+ *   unsafe_left     a call template marked safe, one of whose calls holds
+ *                   a call (next_stride(), counting the sends) in an
+ *                   argument the template drops: that rewrite is unsafe,
+ *                   so plan and apply without --unsafe-fixes leave it
+ *                   out, and the include it would let go; both listed
+ *                   with why ("unsafe, left out" / "not applied", exit
+ *                   1); the safe call beside it is rewritten
+ *   unsafe_applied  the same tree with --unsafe-fixes: every change
+ *                   made, each unsafe one listed ("unsafe, applied",
+ *                   exit 0) */
+CASE(unsafe_left)
+CASE(unsafe_applied)
+
 /* --backup keeps each modified or deleted file's original as FILE.orig;
  * the tree is otherwise after/. */
 static void test_backup(void **state)
@@ -751,7 +783,7 @@ int main(void)
         BOTH(self_include), BOTH(template_args10), BOTH(template_app_prefix),
         BOTH(template_skipped), BOTH(template_keeps_names), BOTH(template_drops_names),
         BOTH(template_literal_names), BOTH(template_repeats_arg),
-        BOTH(fortran_lapack_names),
+        BOTH(fortran_lapack_names), BOTH(unsafe_left), BOTH(unsafe_applied),
         cmocka_unit_test(test_backup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

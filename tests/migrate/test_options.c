@@ -25,13 +25,14 @@ static char *legacy_copy(const char *dir, const char *name)
     return t;
 }
 
+/* (every change of the full migration: its custom op is an unsafe one) */
 static void test_backend_by_backend(void **state)
 {
     (void)state;
     char *dir = tt_tmpdir();
     char *staged = legacy_copy(dir, "staged"), *whole = legacy_copy(dir, "whole");
 
-    tt_run r = mt_migrate(staged, NULL, "apply", "-q", "--backend", "blas", ".", NULL);
+    tt_run r = mt_migrate(staged, NULL, "apply", "-q", "--unsafe-fixes", "--backend", "blas", ".", NULL);
     /* the blas includes go, the ref ones stay for the ref run (the ref
      * calls are not selected: nothing is left for a person) */
     assert_int_equal(r.status, 0);
@@ -45,15 +46,15 @@ static void test_backend_by_backend(void **state)
     free(gemm);
     free(ref_linalg);
 
-    r = mt_migrate(staged, NULL, "apply", "-q", "--backend", "ref", ".", NULL);
+    r = mt_migrate(staged, NULL, "apply", "-q", "--unsafe-fixes", "--backend", "ref", ".", NULL);
     tt_free(&r);
-    r = mt_migrate(staged, NULL, "apply", ".", NULL);
+    r = mt_migrate(staged, NULL, "apply", "--unsafe-fixes", ".", NULL);
     if (r.status != 0)
         print_error("third apply: %s", r.err);
     assert_int_equal(r.status, 0);
     tt_free(&r);
 
-    r = mt_migrate(whole, NULL, "apply", "-q", ".", NULL);
+    r = mt_migrate(whole, NULL, "apply", "-q", "--unsafe-fixes", ".", NULL);
     assert_int_equal(r.status, 0);
     tt_free(&r);
     char *want = tt_snapshot(whole, true), *got = tt_snapshot(staged, true);
@@ -93,8 +94,8 @@ static void test_compile_commands(void **state)
     free(json);
     free(all);
 
-    tt_run with_args = mt_migrate(tree, NULL, "plan", "-q", ".", NULL);
-    tt_run with_db = mt_migrate_args(tree, "plan", "-p", "../build", ".", NULL);
+    tt_run with_args = mt_migrate(tree, NULL, "plan", "-q", "--unsafe-fixes", ".", NULL);
+    tt_run with_db = mt_migrate_args(tree, "plan", "--unsafe-fixes", "-p", "../build", ".", NULL);
     assert_int_equal(with_args.status, 0);
     /* the database lies outside the tree (.): it is not changed, a person
      * is told to regenerate it */
@@ -110,7 +111,7 @@ static void test_compile_commands(void **state)
 
     /* without any flag, the headers staged next to the binary
      * (build/include) are found: the same plan */
-    tt_run bare = mt_migrate_args(tree, "plan", "-q", ".", NULL);
+    tt_run bare = mt_migrate_args(tree, "plan", "-q", "--unsafe-fixes", ".", NULL);
     assert_int_equal(bare.status, 0);
     assert_string_equal(bare.out, with_db.out);
     tt_free(&bare);
@@ -289,6 +290,11 @@ static void test_plan_verify(void **state)
     r = mt_migrate_args(dir, "apply", "--verify", ".", NULL);
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "--verify is an option of plan"));
+    tt_free(&r);
+    /* analyze describes every change, safe or not */
+    r = mt_migrate_args(dir, "analyze", "--unsafe-fixes", ".", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "--unsafe-fixes is an option of plan and apply"));
     tt_free(&r);
     tt_rmtree(dir);
     free(dir);
