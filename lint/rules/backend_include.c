@@ -83,6 +83,26 @@ typedef struct ref {
     unsigned file_id, decl_id[2]; /* (end: graph) */
 } ref;
 
+/* The calls of one file by extent (dropped()): the refs with a call,
+ * ordered by (call_begin, longer first, index); parent[k] is the position
+ * of the nearest call enclosing order[k] (NO_PARENT: none).  Extents of a
+ * file's calls nest; when two overlap without nesting, nested is false and
+ * dropped() scans them all, as it did before the index. */
+#define NO_PARENT SIZE_MAX
+
+typedef struct call_at {
+    unsigned begin, end;      /* the call's extent */
+    size_t ref;               /* its index in s->refs */
+} call_at;
+
+typedef struct call_index {
+    unsigned file_id;
+    call_at *order;
+    size_t *parent;
+    size_t n;
+    bool nested;
+} call_index;
+
 /* An include asked about (backend_private). */
 typedef struct asked {
     CXFile target;
@@ -116,6 +136,8 @@ typedef struct state {
     CXCursor *early;
     size_t n_early, cap_early;
     bool directives_done;
+    call_index *calls;        /* by file, as dropped() needs them */
+    size_t n_calls, cap_calls;
 } state;
 
 static const enum CXCursorKind kinds[] = {
@@ -468,28 +490,127 @@ static bool named_by(el_ctx *ctx, const el_call_rewrite *r, const ref *y)
  * holds it (a template's call is written plainly in the file: its extent
  * is where the text is); a call in an argument a template keeps has its
  * own rewrite applied in the text put in. */
-static el_fix_safety dropped(el_ctx *ctx, state *s, const ref *y)
+static void call_extent(ref *c)
 {
+    if (c->extent_known)
+        return;
+    CXSourceRange r = clang_getCursorExtent(c->call);
+    CXFile f1 = NULL, f2 = NULL;
+    c->call_begin = offset_of(clang_getRangeStart(r), &f1);
+    c->call_end = offset_of(clang_getRangeEnd(r), &f2);
+    if (!f1 || !f2 || !clang_File_isEqual(f1, c->file) || !clang_File_isEqual(f2, c->file))
+        c->call_begin = c->call_end = 0;
+    c->extent_known = true;
+}
+
+static int by_extent(const void *a, const void *b)
+{
+    const call_at *x = a, *y = b;
+    if (x->begin != y->begin)
+        return x->begin < y->begin ? -1 : 1;
+    if (x->end != y->end)
+        return x->end > y->end ? -1 : 1;
+    return x->ref < y->ref ? -1 : x->ref > y->ref;
+}
+
+static int by_index(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The calls of the file y is in, by extent (built on the first ask). */
+static const call_index *calls_of(state *s, unsigned file_id)
+{
+    for (size_t k = 0; k < s->n_calls; k++)
+        if (s->calls[k].file_id == file_id)
+            return &s->calls[k];
+    s->calls = sep_grow(s->calls, &s->cap_calls, s->n_calls, sizeof *s->calls);
+    call_index *x = &s->calls[s->n_calls++];
+    memset(x, 0, sizeof *x);
+    x->file_id = file_id;
+    x->nested = true;
+    x->order = el_xcalloc(s->n_refs + 1, sizeof *x->order);
+    x->parent = el_xcalloc(s->n_refs + 1, sizeof *x->parent);
     for (size_t i = 0; i < s->n_refs; i++) {
         ref *c = &s->refs[i];
-        if (c == y || clang_Cursor_isNull(c->call) || c->file_id != y->file_id)
+        if (clang_Cursor_isNull(c->call) || c->file_id != file_id)
             continue;
-        if (!c->extent_known) {
-            CXSourceRange r = clang_getCursorExtent(c->call);
-            CXFile f1 = NULL, f2 = NULL;
-            c->call_begin = offset_of(clang_getRangeStart(r), &f1);
-            c->call_end = offset_of(clang_getRangeEnd(r), &f2);
-            if (!f1 || !f2 || !clang_File_isEqual(f1, c->file) || !clang_File_isEqual(f2, c->file))
-                c->call_begin = c->call_end = 0;
-            c->extent_known = true;
+        call_extent(c);
+        if (c->call_begin < c->call_end) /* (an empty extent holds nothing) */
+            x->order[x->n++] = (call_at){c->call_begin, c->call_end, i};
+    }
+    qsort(x->order, x->n, sizeof *x->order, by_extent);
+    /* the enclosing call of each, with a stack of the open ones */
+    size_t *open = el_xcalloc(x->n + 1, sizeof *open), depth = 0;
+    for (size_t k = 0; k < x->n; k++) {
+        const call_at *c = &x->order[k];
+        while (depth && x->order[open[depth - 1]].end <= c->begin)
+            depth--;
+        x->parent[k] = depth ? open[depth - 1] : NO_PARENT;
+        if (depth && x->order[open[depth - 1]].end < c->end)
+            x->nested = false; /* overlaps its "parent" without nesting */
+        open[depth++] = k;
+    }
+    free(open);
+    return x;
+}
+
+/* The safety of the call template's rewrite that leaves y out of the code
+ * (y is in the call, in an argument the template drops: CblasRowMajor in
+ * cblas_sgemm(CblasRowMajor, ...) with the template "my_gemm($4, ...)"),
+ * EL_FIX_NONE when no rewrite does: a name the template passes on to its
+ * text stays a use, and so does one its own text names (named_by).  The
+ * calls around y are those of the references of its file whose extent
+ * holds it (a template's call is written plainly in the file: its extent
+ * is where the text is); a call in an argument a template keeps has its
+ * own rewrite applied in the text put in.  Of those, the first reference
+ * (in the order of s->refs) whose rewrite drops y decides.  The calls
+ * holding y are found in the file's index (calls_of): the last call that
+ * starts at or before y, then its enclosing calls -- those that hold y
+ * form a chain -- so a file with N templated calls costs N log N, not
+ * N x references. */
+static el_fix_safety dropped(el_ctx *ctx, state *s, const ref *y)
+{
+    const call_index *x = calls_of(s, y->file_id);
+    size_t *hold = NULL, n_hold = 0;
+    if (x->nested) {
+        /* the last call starting at or before y */
+        size_t lo = 0, hi = x->n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (x->order[mid].begin <= y->offset)
+                lo = mid + 1;
+            else
+                hi = mid;
         }
-        if (y->offset < c->call_begin || y->offset >= c->call_end)
+        size_t depth = 0;
+        for (size_t k = lo ? lo - 1 : NO_PARENT; k != NO_PARENT; k = x->parent[k])
+            depth++;
+        hold = el_xcalloc(depth + 1, sizeof *hold);
+        for (size_t k = lo ? lo - 1 : NO_PARENT; k != NO_PARENT; k = x->parent[k])
+            if (y->offset < x->order[k].end)
+                hold[n_hold++] = x->order[k].ref;
+    } else {
+        hold = el_xcalloc(x->n + 1, sizeof *hold);
+        for (size_t k = 0; k < x->n; k++)
+            if (x->order[k].begin <= y->offset && y->offset < x->order[k].end)
+                hold[n_hold++] = x->order[k].ref;
+    }
+    qsort(hold, n_hold, sizeof *hold, by_index);
+    el_fix_safety out = EL_FIX_NONE;
+    for (size_t k = 0; k < n_hold; k++) {
+        ref *c = &s->refs[hold[k]];
+        if (c == y)
             continue;
         if (rewritten(ctx, s, c) != EL_FIX_NONE && c->tpl &&
-            el_rewrite_drops(c->tpl, y->file, y->offset))
-            return named_by(ctx, c->tpl, y) ? EL_FIX_NONE : c->rewritten;
+            el_rewrite_drops(c->tpl, y->file, y->offset)) {
+            out = named_by(ctx, c->tpl, y) ? EL_FIX_NONE : c->rewritten;
+            break;
+        }
     }
-    return EL_FIX_NONE;
+    free(hold);
+    return out;
 }
 
 /* ---- the fixes (end) ---------------------------------------------------------- */
@@ -895,6 +1016,11 @@ static void end(el_ctx *ctx, void *st)
     for (size_t i = 0; i < s->n_refs; i++)
         free(s->refs[i].tpl);
     free(s->refs);
+    for (size_t i = 0; i < s->n_calls; i++) {
+        free(s->calls[i].order);
+        free(s->calls[i].parent);
+    }
+    free(s->calls);
     free(s->directives);
     el_rewriter_free(s->rw);
 }

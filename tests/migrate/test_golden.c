@@ -725,6 +725,19 @@ CASE(template_drops_names)
 CASE(template_literal_names)
 CASE(template_repeats_arg)
 
+/*   template_many_calls  hundreds of templated calls in a file (an unrolled
+ *                        network): every call drops the layout and the
+ *                        transposes, and the include goes; in another
+ *                        file the last call passes a transpose on, and the
+ *                        include stays for it; a transpose chosen by a
+ *                        templated call inside the dropped argument (the
+ *                        names after that inner call are still in the
+ *                        outer call, whose rewrite drops them), and a
+ *                        templated call in a kept argument -- what EH101's
+ *                        index of a file's calls by extent must find
+ *                        (dropped(), lint/rules/backend_include.c) */
+CASE(template_many_calls)
+
 /*   fortran_lapack_names  a project that declares the Fortran LAPACK
  *                         routines it calls (dlacpy_, dgeqrt_, dstev_)
  *                         itself: every call listed, none missed for a
@@ -782,7 +795,7 @@ int main(void)
         BOTH(custom_ifdef), BOTH(backend_defined), BOTH(legacy_extern), BOTH(legacy_own_skipped),
         BOTH(self_include), BOTH(template_args10), BOTH(template_app_prefix),
         BOTH(template_skipped), BOTH(template_keeps_names), BOTH(template_drops_names),
-        BOTH(template_literal_names), BOTH(template_repeats_arg),
+        BOTH(template_literal_names), BOTH(template_repeats_arg), BOTH(template_many_calls),
         BOTH(fortran_lapack_names), BOTH(unsafe_left), BOTH(unsafe_applied),
         cmocka_unit_test(test_backup),
     };
