@@ -521,7 +521,10 @@ static void keep_range(el_call_rewrite *r, unsigned b, unsigned e)
  * and around an argument that is not one operand unless its $N is a whole
  * operand of a list (whole_slot); $* (an argument list) and anything
  * inside a string literal of the template go in as written.  The ranges of
- * the call's text it puts in are noted in r (keep_range). */
+ * the call's text it puts in as code are noted in r (keep_range): an
+ * argument the template writes only inside a string literal ("\"$1\"")
+ * is text there, not code -- it is dropped (its names are no longer
+ * used, its side effects are lost) like one the template leaves out. */
 static char *expand(const char *tpl, const char *t, const unsigned *b, const unsigned *e,
                     unsigned nargs, unsigned all_b, unsigned all_e, const el_rewrite_list *inner,
                     el_fix_safety *safety, el_call_rewrite *r)
@@ -556,7 +559,8 @@ static char *expand(const char *tpl, const char *t, const unsigned *b, const uns
             }
             el_buf_puts(&out, all);
             free(all);
-            keep_range(r, all_b, all_e);
+            if (!quote)
+                keep_range(r, all_b, all_e);
         } else if (d >= '1' && d <= '9') {
             /* $N, every digit of N: $10 is the tenth argument, never $1 and a 0 */
             size_t end = i + 1;
@@ -587,7 +591,8 @@ static char *expand(const char *tpl, const char *t, const unsigned *b, const uns
             if (paren)
                 el_buf_putc(&out, ')');
             free(arg);
-            keep_range(r, b[k], e[k]);
+            if (!quote)
+                keep_range(r, b[k], e[k]);
             i = end - 1; /* the loop steps past the last digit */
             continue;
         } else {

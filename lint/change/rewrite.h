@@ -50,8 +50,9 @@ typedef struct el_call_rewrite {
     unsigned begin, end;      /* byte range replaced: the name, or the whole call */
     char *text;               /* its replacement (malloc'd) */
     /* a template's: the ranges [kept[k][0], kept[k][1]) of the call's
-     * text that it puts into its replacement (the arguments its $N and $*
-     * name); the rest of [begin, end) is dropped (el_rewrite_drops) */
+     * text that it puts into its replacement as code (the arguments its
+     * $N and $* name outside the template's string literals); the rest of
+     * [begin, end) is dropped (el_rewrite_drops) */
     unsigned n_kept;
     unsigned kept[EL_REWRITE_MAX_ARGS + 1][2];
     /* a template's own text (the configuration's replacement: it lives as

@@ -738,6 +738,16 @@ CASE(template_repeats_arg)
  *                        (dropped(), lint/rules/backend_include.c) */
 CASE(template_many_calls)
 
+/*   template_literal_arg a template that writes arguments only inside a
+ *                        string literal ("\"$1, $2, $3\"", a trace of how
+ *                        the call was written): those arguments are text
+ *                        there, not code -- the layout and transposes are
+ *                        no longer used, so the include goes; a call whose
+ *                        transpose comes from a function that counts its
+ *                        calls would lose that call: unsafe, left out,
+ *                        and its include stays */
+CASE(template_literal_arg)
+
 /*   fortran_lapack_names  a project that declares the Fortran LAPACK
  *                         routines it calls (dlacpy_, dgeqrt_, dstev_)
  *                         itself: every call listed, none missed for a
@@ -796,6 +806,7 @@ int main(void)
         BOTH(self_include), BOTH(template_args10), BOTH(template_app_prefix),
         BOTH(template_skipped), BOTH(template_keeps_names), BOTH(template_drops_names),
         BOTH(template_literal_names), BOTH(template_repeats_arg), BOTH(template_many_calls),
+        BOTH(template_literal_arg),
         BOTH(fortran_lapack_names), BOTH(unsafe_left), BOTH(unsafe_applied),
         cmocka_unit_test(test_backup),
     };
