@@ -662,6 +662,65 @@ static el_finding *same_site(el_findings *f, const el_finding *g)
     return NULL;
 }
 
+/* ---- call templates for names the project declares ------------------------- */
+
+static int cmp_site(const void *a, const void *b)
+{
+    const el_finding *x = *(const el_finding *const *)a, *y = *(const el_finding *const *)b;
+    int c = strcmp(x->file, y->file);
+    if (c)
+        return c;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return x->col < y->col ? -1 : x->col > y->col;
+}
+
+/* A call template rewrites the calls of its function that the compiler
+ * reads; EH102 attaches that rewrite as its finding's fix, except for a
+ * library name the project declares itself (R's F77_NAME(dgemm), igraph's
+ * igraphdgemm_), which it reports from the project's view of every
+ * translation unit, with no fix.  The scanner worked the rewrite out at
+ * the call (its "why" fact): it becomes the fix of such a finding. */
+static void attach_template_rewrites(el_findings *found, const el_fact_list *facts)
+{
+    el_finding **by = el_xcalloc(found->n + 1, sizeof *by);
+    size_t n = 0;
+    for (size_t i = 0; i < found->n; i++)
+        if (!found->v[i].fix && !strcmp(found->v[i].rule, "EH102"))
+            by[n++] = &found->v[i];
+    if (n)
+        qsort(by, n, sizeof *by, cmp_site);
+    for (size_t i = 0; n && i < facts->n; i++) {
+        const el_fact_rec *r = &facts->v[i];
+        if (strcmp(r->key, EM_FACT_WHY) != 0 || !strstr(r->value, "\"rw_text\""))
+            continue;
+        json_object *o = json_tokener_parse(r->value);
+        const char *path = o ? jstr(o, "path") : NULL, *rw_path = o ? jstr(o, "rw_path") : NULL,
+                   *text = o ? jstr(o, "rw_text") : NULL, *desc = o ? jstr(o, "rw_desc") : NULL;
+        if (path && rw_path && text && !strcmp(path, rw_path)) {
+            el_finding key = {.file = (char *)path, .line = (unsigned)jint(o, "line"),
+                              .col = (unsigned)jint(o, "col")};
+            const el_finding *kp = &key;
+            el_finding **at = bsearch(&kp, by, n, sizeof *by, cmp_site);
+            if (at && !(*at)->fix) {
+                json_object *u = NULL;
+                el_fix *fx = el_xcalloc(1, sizeof *fx);
+                fx->safety = json_object_object_get_ex(o, "rw_unsafe", &u) &&
+                                     json_object_get_boolean(u)
+                                 ? EL_FIX_UNSAFE
+                                 : EL_FIX_SAFE;
+                fx->description = el_xstrdup(desc ? desc : "");
+                el_edits_add(&fx->edits, rw_path, (size_t)jint(o, "rw_begin"),
+                             (size_t)jint(o, "rw_end"), text, 0);
+                (*at)->fix = fx;
+            }
+        }
+        if (o)
+            json_object_put(o);
+    }
+    free(by);
+}
+
 /* Add the findings of another configuration: a site seen before keeps
  * its fix only when this configuration proposes the same one (a rewrite
  * safe in one configuration and not in another is for a person); a new
@@ -1079,6 +1138,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         el_tu_records_free(&recs);
         el_unbuilt_across_add(&across, &here, &sub);
         free(sub.v);
+        attach_template_rewrites(&found, &pass_facts);
         char *name = config_name(out, k);
         merge_findings(out, &found, name);
         free(name);

@@ -421,9 +421,32 @@ static bool written_by_macro(el_ctx *ctx, CXCursor c, const char *name, char *ma
     return !t || e - off != n || strncmp(t + off, name, n) != 0;
 }
 
+/* Does the macro use at t[off..] (`F77_CALL(dgemm)`, the macro's name is
+ * macro[]) paste the name together from the identifier it is given: an
+ * argument that is part of the name, as dgemm is of dgemm_?  The
+ * argument into arg[].  (R's F77_CALL and F77_NAME, `x ## _`.) */
+static bool pasted_from_argument(const char *t, size_t size, size_t off, const char *macro,
+                                 const char *name, char *arg, size_t an)
+{
+    size_t i = el_text_skip_blanks(t, size, off + strlen(macro));
+    if (i >= size || t[i] != '(')
+        return false;
+    size_t b = el_text_skip_blanks(t, size, i + 1), e = b;
+    while (e < size && el_text_ident_char(t[e]))
+        e++;
+    size_t after = el_text_skip_blanks(t, size, e);
+    if (e == b || after >= size || t[after] != ')' || e - b >= an)
+        return false;
+    snprintf(arg, an, "%.*s", (int)(e - b), t + b);
+    return strlen(name) > e - b && strstr(name, arg) != NULL;
+}
+
 /* At the use `at` of backend function fn: why it has no rewrite ("" when
- * it has one) and the file declaring fn (which include brings it). */
-static void emit_why(el_ctx *ctx, CXCursor at, CXCursor fn, const char *why)
+ * it has one) and the file declaring fn (which include brings it); with
+ * rw, a call template's rewrite of the call (the edit, its safety and
+ * description), for the call EH102 reports without a fix (scan.c). */
+static void emit_why_rw(el_ctx *ctx, CXCursor at, CXCursor fn, const char *why,
+                        const el_call_rewrite *rw)
 {
     CXFile f = NULL, df = NULL;
     unsigned line = 0, col = 0;
@@ -441,7 +464,21 @@ static void emit_why(el_ctx *ctx, CXCursor at, CXCursor fn, const char *why)
     json_object_object_add(o, "line", json_object_new_int64(line));
     json_object_object_add(o, "col", json_object_new_int64(col));
     json_object_object_add(o, "why", json_object_new_string(why));
+    const char *rw_path = rw && rw->text && !rw->rename ? el_file_path(ctx, rw->file) : NULL;
+    if (rw_path) {
+        json_object_object_add(o, "rw_path", json_object_new_string(rw_path));
+        json_object_object_add(o, "rw_begin", json_object_new_int64(rw->begin));
+        json_object_object_add(o, "rw_end", json_object_new_int64(rw->end));
+        json_object_object_add(o, "rw_text", json_object_new_string(rw->text));
+        json_object_object_add(o, "rw_unsafe", json_object_new_boolean(rw->safety == EL_FIX_UNSAFE));
+        json_object_object_add(o, "rw_desc", json_object_new_string(rw->description));
+    }
     emit(ctx, EM_FACT_WHY, o);
+}
+
+static void emit_why(el_ctx *ctx, CXCursor at, CXCursor fn, const char *why)
+{
+    emit_why_rw(ctx, at, fn, why, NULL);
 }
 
 /* Might EH102 report a use of the function `name`: an eh_<backend>_
@@ -488,14 +525,29 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
     bool ok = clang_Cursor_isNull(call) ? el_rewrite_ref(s->rw, c, &rw)
                                         : el_rewrite_call(s->rw, call, &rw);
     if (ok) {
+        /* (a template's rewrite: EH102 attaches none to a call of a library
+         * name the project declares itself, which it decides across
+         * translation units -- R's and igraph's BLAS prototypes) */
+        emit_why_rw(ctx, c, fn, "", clang_Cursor_isNull(call) ? NULL : &rw);
         el_call_rewrite_clear(&rw);
-        emit_why(ctx, c, fn, "");
         return;
     }
     el_fix_safety safety = EL_FIX_NONE;
     bool eh_name = el_backend_of_symbol(cfg, name, be, sizeof be) != NULL;
-    char macro[128];
-    if (written_by_macro(ctx, c, name, macro, sizeof macro)) {
+    char macro[128], arg[128];
+    CXFile sf = NULL;
+    unsigned soff = 0;
+    clang_getSpellingLocation(clang_getCursorLocation(c), &sf, NULL, NULL, &soff);
+    size_t ssize = 0;
+    const char *st = sf ? clang_getFileContents(el_tu(ctx), sf, &ssize) : NULL;
+    if (written_by_macro(ctx, c, name, macro, sizeof macro) && macro[0] && st &&
+        pasted_from_argument(st, ssize, soff, macro, name, arg, sizeof arg)) {
+        /* the macro is the platform's (R's F77_CALL): no edit of it helps */
+        snprintf(why, sizeof why, "macro %s pastes the name %s together from its argument "
+                                  "(%s(%s)), so the name is not written out here and no rewrite "
+                                  "can reach the call: rewrite this call by hand",
+                 macro, name, macro, arg);
+    } else if (written_by_macro(ctx, c, name, macro, sizeof macro)) {
         snprintf(why, sizeof why, "%s is named inside macro %s (an edit there would change every "
                                   "use of the macro): rewrite the macro or this use by hand",
                  name, macro[0] ? macro : "?");

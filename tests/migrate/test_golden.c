@@ -754,6 +754,18 @@ CASE(template_literal_arg)
  *                         name the built-in backend_prefixes lacked */
 CASE(fortran_lapack_names)
 
+/* Public code surveys (R packages, igraph):
+ *   f77_call_macro  R's style: F77_NAME(dgemm) declares dgemm_, F77_CALL(dgemm)(...)
+ *                   calls it -- the macro pastes the name together, so no
+ *                   rewrite reaches the call: listed as such (not "named
+ *                   inside macro F77_CALL: rewrite the macro", which is
+ *                   the platform's); a call written out as ddot_(...),
+ *                   a name the project declares itself, gets its call
+ *                   template (EH102 decides such a name across
+ *                   translation units and attaches no fix: the scanner's
+ *                   rewrite is used) */
+CASE(f77_call_macro)
+
 /* Unsafe changes (docs/ember-migrate.md, "Safe and unsafe changes"):
  *   unsafe_left     a call template marked safe, one of whose calls holds
  *                   a call (next_stride(), counting the sends) in an
@@ -807,7 +819,7 @@ int main(void)
         BOTH(template_skipped), BOTH(template_keeps_names), BOTH(template_drops_names),
         BOTH(template_literal_names), BOTH(template_repeats_arg), BOTH(template_many_calls),
         BOTH(template_literal_arg),
-        BOTH(fortran_lapack_names), BOTH(unsafe_left), BOTH(unsafe_applied),
+        BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(unsafe_left), BOTH(unsafe_applied),
         cmocka_unit_test(test_backup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
