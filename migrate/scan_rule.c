@@ -422,9 +422,10 @@ static bool written_by_macro(el_ctx *ctx, CXCursor c, const char *name, char *ma
 }
 
 /* Does the macro use at t[off..] (`F77_CALL(dgemm)`, the macro's name is
- * macro[]) paste the name together from the identifier it is given: an
- * argument that is part of the name, as dgemm is of dgemm_?  The
- * argument into arg[].  (R's F77_CALL and F77_NAME, `x ## _`.) */
+ * macro[]) paste the name together from the identifier it is given: the
+ * name is the argument and a short suffix of '_' and digits (dgemm_ of
+ * dgemm, dgemm_64)?  The argument into arg[].  (R's F77_CALL and
+ * F77_NAME, `x ## _`.) */
 static bool pasted_from_argument(const char *t, size_t size, size_t off, const char *macro,
                                  const char *name, char *arg, size_t an)
 {
@@ -438,7 +439,14 @@ static bool pasted_from_argument(const char *t, size_t size, size_t off, const c
     if (e == b || after >= size || t[after] != ')' || e - b >= an)
         return false;
     snprintf(arg, an, "%.*s", (int)(e - b), t + b);
-    return strlen(name) > e - b && strstr(name, arg) != NULL;
+    /* the argument and a short suffix: dgemm_, dgemm_64 */
+    size_t an_ = e - b, nn = strlen(name);
+    if (nn <= an_ || nn - an_ > 4 || strncmp(name, arg, an_) != 0)
+        return false;
+    for (size_t q = an_; q < nn; q++)
+        if (name[q] != '_' && !(name[q] >= '0' && name[q] <= '9'))
+            return false;
+    return true;
 }
 
 /* At the use `at` of backend function fn: why it has no rewrite ("" when

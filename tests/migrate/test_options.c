@@ -551,6 +551,36 @@ static void test_database_outside_tree(void **state)
     free(dir);
 }
 
+/* With -fopenmp, libclang hides the statements of OpenMP regions: the
+ * run says so (the calls there would be neither rewritten nor listed),
+ * and says nothing without it. */
+static void test_openmp_note(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "t.c", "#include <cblas.h>\n"
+                              "void f(float *x, int n)\n"
+                              "{\n"
+                              "#pragma omp parallel\n"
+                              "    {\n"
+                              "        cblas_sscal(n, 2.0f, x, 1);\n"
+                              "    }\n"
+                              "}\n"));
+    tt_run r = mt_migrate_args(dir, "plan", ".", "--", "-fopenmp", NULL);
+    assert_true(tt_contains(r.err, "ember-migrate: note: -fopenmp: libclang does not show the "
+                                   "code inside OpenMP regions"));
+    tt_free(&r);
+    r = mt_migrate_args(dir, "plan", ".", NULL);
+    assert_false(tt_contains(r.err, "OpenMP"));
+    assert_true(tt_contains(r.err, "t.c:6:9: manual: [EH102]"));
+    tt_free(&r);
+    r = mt_migrate_args(dir, "plan", "-q", ".", "--", "-fopenmp", NULL);
+    assert_string_equal(r.err, "");
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -568,6 +598,7 @@ int main(void)
         cmocka_unit_test(test_manual_reason_names_the_use),
         cmocka_unit_test(test_manual_reason_mapped_function),
         cmocka_unit_test(test_define_sets_keep_the_language),
+        cmocka_unit_test(test_openmp_note),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
