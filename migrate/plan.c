@@ -639,8 +639,8 @@ static char *unsafe_reason(const em_tree *t, const em_customs *customs, const el
     if (!strcmp(f->rule, "EH102") && !strncmp(d, lead, sizeof lead - 1)) {
         const char *with = strstr(d, " with ");
         if (with)
-            return el_xasprintf("the file does not declare %s yet (the <eh/eh.h> of this "
-                                "plan does), so its type could not be compared with %.*s's",
+            return el_xasprintf("the file does not declare %s yet (it comes with "
+                                "<eh/eh.h>), so its type could not be compared with %.*s's",
                                 with + 6, (int)(with - d - (sizeof lead - 1)),
                                 d + sizeof lead - 1);
     }
