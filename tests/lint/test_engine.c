@@ -133,6 +133,97 @@ static void test_database_of_another_checkout(void **state)
     free(other);
 }
 
+/* Response files (@FILE) in compile_commands.json, as CMake's Makefile
+ * generator writes them with CMAKE_C_USE_RESPONSE_FILE_FOR_INCLUDES
+ * ("command": "cc -DQ=... @CMakeFiles/p.dir/includes_C.rsp -o ... -c
+ * a.c"): read as gcc reads them -- quotes, backslash escapes, relative
+ * names (of the file, of a nested one, of -I) against the entry's
+ * directory.  gcc itself compiles the same command first, so the test
+ * holds emberlint to the real tool's reading.  One that cannot be read is
+ * a warning naming it and its entries. */
+static void test_response_files(void **state)
+{
+    (void)state;
+    tt_w("src/a.c", "#include \"i.h\"\n#include \"s.h\"\n#include \"r.h\"\n"
+                    "#define STR_(x) #x\n#define STR(x) STR_(x)\n"
+                    "_Static_assert(sizeof STR(Q) == sizeof \"x y\", \"single quotes\");\n"
+                    "_Static_assert(sizeof STR(C) == sizeof \"a b\", \"backslash\");\n"
+                    "_Static_assert(sizeof STR(D) == sizeof \"\\\"d\\\"\", \"escaped quote\");\n"
+                    "_Static_assert(N == 7, \"nested response file\");\n"
+                    "int a(void) { return I + S + R; }\n");
+    tt_w("src/inc/i.h", "#define I 1\n");
+    tt_w("src/dir with space/s.h", "#define S 2\n");
+    tt_w("src/rel/r.h", "#define R 3\n");
+    char *rsp = tt_fmt("-I%s/src/inc -I\"%s/src/dir with space\"\n'-DQ=x  y' -DC=a\\ b\t"
+                       "\"-DD=\\\"d\\\"\"\n-I../src/rel @CMakeFiles/p.dir/more.rsp\n", tt_dir, tt_dir);
+    tt_w("build/CMakeFiles/p.dir/includes_C.rsp", rsp);
+    free(rsp);
+    tt_w("build/CMakeFiles/p.dir/more.rsp", "-DN=7\r\n");
+    char *db = tt_fmt("[{\"directory\": \"%s/build\", \"file\": \"%s/src/a.c\", \"command\": "
+                      "\"/usr/bin/cc -DX=\\\"\\\\\\\"x y\\\\\\\"\\\" @CMakeFiles/p.dir/includes_C.rsp  -o "
+                      "CMakeFiles/p.dir/a.c.o -c %s/src/a.c\"}]\n", tt_dir, tt_dir, tt_dir);
+    tt_w("build/compile_commands.json", db);
+    free(db);
+    const char *probe[] = {"sh", "-c", "command -v gcc", NULL};
+    tt_run r = tt_exec(NULL, probe, NULL);
+    bool have_gcc = r.status == 0;
+    tt_free(&r);
+    if (have_gcc) {
+        char *src = tt_fmt("%s/src/a.c", tt_dir), *bdir = tt_fmt("%s/build", tt_dir);
+        const char *gcc[] = {"gcc", "-fsyntax-only", "@CMakeFiles/p.dir/includes_C.rsp", src, NULL};
+        r = tt_exec(bdir, gcc, NULL);
+        if (r.status != 0)
+            fprintf(stderr, "gcc: %s", r.err);
+        assert_int_equal(r.status, 0);
+        tt_free(&r);
+        free(src);
+        free(bdir);
+    }
+    r = lt_lint(tt_dir, "-v", "--no-cache", "--format", "json", "-p", "build", "src", NULL);
+    json_object *j = tt_json(r.out);
+    assert_int_equal(lt_count_rule(j, "EH000"), 0);
+    /* a.c and its three headers */
+    assert_int_equal(json_object_get_int(tt_get(tt_get(j, "summary"), "files")), 4);
+    json_object_put(j);
+    assert_false(tt_contains(r.err, "response file"));
+    assert_false(tt_contains(r.err, "dropped"));
+    tt_free(&r);
+
+    /* the nested one missing: said once, with the entry; the file is
+     * parsed without its arguments (N is not defined) */
+    char *gone = tt_path(tt_dir, "build/CMakeFiles/p.dir/more.rsp");
+    assert_int_equal(unlink(gone), 0);
+    free(gone);
+    r = lt_lint(tt_dir, "--no-cache", "--format", "json", "-p", "build", "src", NULL);
+    char *want = tt_fmt("emberlint: warning: build/compile_commands.json: the response file "
+                        "@CMakeFiles/p.dir/more.rsp of 1 entry (src/a.c) cannot be read "
+                        "(%s/build/CMakeFiles/p.dir/more.rsp: No such file or directory; a file the "
+                        "build writes? build first): gcc and clang refuse such a command; the file "
+                        "is parsed without its arguments\n", tt_dir);
+    assert_true(tt_contains(r.err, want));
+    free(want);
+    j = tt_json(r.out);
+    assert_int_equal(lt_count_rule(j, "EH000"), 1);
+    json_object_put(j);
+    tt_free(&r);
+    /* a directory, and a file that names itself */
+    tt_w("build/CMakeFiles/p.dir/more.rsp/x", "");
+    tt_w("build/loop.rsp", "-DL @loop.rsp\n");
+    db = tt_fmt("[{\"directory\": \"%s/build\", \"file\": \"../src/a.c\", \"arguments\": [\"cc\", "
+                "\"@CMakeFiles/p.dir/includes_C.rsp\", \"-c\", \"../src/a.c\"]},\n"
+                " {\"directory\": \"%s/build\", \"file\": \"../src/b.c\", \"arguments\": [\"cc\", "
+                "\"@loop.rsp\", \"-c\", \"../src/b.c\"]}]\n", tt_dir, tt_dir);
+    tt_w("build/compile_commands.json", db);
+    free(db);
+    tt_w("src/b.c", "int b;\n");
+    r = lt_lint(tt_dir, "--no-cache", "-p", "build", "src", NULL);
+    assert_true(tt_contains(r.err, "@CMakeFiles/p.dir/more.rsp of 1 entry (src/a.c) cannot be read"));
+    assert_true(tt_contains(r.err, "more.rsp: is a directory)"));
+    assert_true(tt_contains(r.err, "@loop.rsp of 1 entry (src/b.c) cannot be read"));
+    assert_true(tt_contains(r.err, "loop.rsp: it names itself, through the response files it names)"));
+    tt_free(&r);
+}
+
 static void test_compile_database(void **state)
 {
     (void)state;
@@ -707,6 +798,7 @@ int main(void)
         tt_scratch_test(test_include_inside_function),
         tt_scratch_test(test_cxx_default_argument_elsewhere),
         tt_scratch_test(test_compile_database),
+        tt_scratch_test(test_response_files),
         tt_scratch_test(test_gcc_only_flags),
         tt_scratch_test(test_database_of_another_checkout),
         tt_scratch_test(test_extra_args),
