@@ -30,6 +30,7 @@ typedef struct entry {
 struct el_compdb {
     entry *v;
     size_t n, cap;
+    char *dir;                  /* loaded: the directory holding it, absolute */
     bool in_memory;             /* el_compdb_new's */
     const el_compdb *from;      /* in memory: the loaded one it was made from */
 };
@@ -260,6 +261,7 @@ el_compdb *el_compdb_load(const char *build_dir, char **err)
         return NULL;
     }
     el_compdb *out = el_xcalloc(1, sizeof *out);
+    out->dir = el_path_abs(build_dir);
     CXCompileCommands cmds = clang_CompilationDatabase_getAllCompileCommands(db);
     unsigned n = cmds ? clang_CompileCommands_getSize(cmds) : 0;
     for (unsigned i = 0; i < n; i++) {
@@ -458,6 +460,11 @@ bool el_compdb_lists(const el_compdb *db, const char *abs_file)
     return false;
 }
 
+const char *el_compdb_dir(const el_compdb *db)
+{
+    return db ? db->dir : NULL;
+}
+
 size_t el_compdb_file_count(const el_compdb *db)
 {
     return db ? db->n : 0;
@@ -494,5 +501,6 @@ void el_compdb_free(el_compdb *db)
         el_args_free(db->v[i].args, db->v[i].n_args);
     }
     free(db->v);
+    free(db->dir);
     free(db);
 }

@@ -1165,17 +1165,37 @@ static void add_job(run *r, size_t *cap, size_t src)
     j->key = job_key(r, j);
 }
 
-/* The database lists files, none of them under the current directory. */
+/* The database lists files, none of them in the tree the run is in. */
 static bool none_here(const el_compdb *db)
 {
-    size_t n = el_compdb_file_count(db);
-    for (size_t i = 0; i < n; i++) {
-        char *rel = el_path_under(el_compdb_file(db, i), el_cwd());
-        free(rel);
-        if (rel)
-            return false;
+    /* "here": the git work tree the run is in, so that a run from a
+     * subdirectory the database builds nothing of (tools/, tests/) is
+     * not taken for one in another checkout; outside git, the directory
+     * holding both the current one and the database's (the project's
+     * root with an in-tree build/), unless that is only the root */
+    char *here = el_path_upward(el_cwd(), ".git");
+    if (!here && el_compdb_dir(db)) {
+        const char *a = el_cwd(), *b = el_compdb_dir(db);
+        size_t i = 0, last = 0;
+        for (; a[i] && a[i] == b[i]; i++)
+            if (a[i] == '/')
+                last = i;
+        if ((a[i] == '\0' || a[i] == '/') && (b[i] == '\0' || b[i] == '/'))
+            last = i;
+        if (last > 0)
+            here = el_xstrndup(a, last);
     }
-    return n > 0;
+    if (!here)
+        here = el_xstrdup(el_cwd());
+    size_t n = el_compdb_file_count(db);
+    bool none = n > 0;
+    for (size_t i = 0; i < n && none; i++) {
+        char *rel = el_path_under(el_compdb_file(db, i), here);
+        none = rel == NULL;
+        free(rel);
+    }
+    free(here);
+    return none;
 }
 
 /* ---- the run ------------------------------------------------------------- */

@@ -103,7 +103,7 @@ static void test_gcc_only_flags(void **state)
  * another clone) lists none of the files here: every source would be
  * "not built" and go unlinted.  A warning says what is wrong; a database
  * of this tree that does not build the files linted (tests/ not built)
- * gives none. */
+ * gives none, also run from a subdirectory it builds nothing of. */
 static void test_database_of_another_checkout(void **state)
 {
     (void)state;
@@ -129,6 +129,23 @@ static void test_database_of_another_checkout(void **state)
     assert_false(tt_contains(r.err, "another checkout"));
     assert_true(tt_contains(r.err, "1 source file under the paths is not in compile_commands.json"));
     tt_free(&r);
+    /* nor from a subdirectory it builds nothing of: the tree is the one
+     * holding both it and the database (the git work tree, when there is
+     * one) */
+    char *sub = tt_path(tt_dir, "tests");
+    r = lt_lint(sub, "--no-cache", "-p", "../build", ".", NULL);
+    assert_false(tt_contains(r.err, "another checkout"));
+    assert_true(tt_contains(r.err, "1 source file under the paths is not in compile_commands.json"));
+    tt_free(&r);
+    tt_w(".git/HEAD", "ref: refs/heads/main\n");
+    r = lt_lint(sub, "--no-cache", "-p", "../build", ".", NULL);
+    assert_false(tt_contains(r.err, "another checkout"));
+    tt_free(&r);
+    /* the other checkout's database, from there: still said */
+    r = lt_lint(sub, "--no-cache", "-p", "../elsewhere", ".", NULL);
+    assert_true(tt_contains(r.err, "was it generated in another checkout or directory?"));
+    tt_free(&r);
+    free(sub);
     tt_rmtree(other);
     free(other);
 }
