@@ -611,6 +611,19 @@ static void test_missing_includes_note(void **state)
     assert_true(tt_contains(r.err, "'bits/h1-no-such-libc-header.h' is the C library's own: the "
                                    "system headers of the target parsed for are missing"));
     tt_free(&r);
+    /* the project's own asm/ header, written "asm/proj.h", is not the C
+     * library's (the fact keeps the delimiter); <asm/...> is */
+    tt_w("src/own.c", "#include \"asm/proj.h\"\nint o(void) { return 0; }\n");
+    r = lt_lint(tt_dir, "--no-cache", "src/own.c", NULL);
+    assert_true(tt_contains(r.err, "emberlint: includes not found: 'asm/proj.h' (1 file); give the "
+                                   "compiler the project's flags"));
+    assert_false(tt_contains(r.err, "C library's own"));
+    tt_free(&r);
+    tt_w("src/sys.c", "#include <asm/h1-no-such-kernel-header.h>\nint s(void) { return 0; }\n");
+    r = lt_lint(tt_dir, "--no-cache", "src/own.c", "src/sys.c", NULL);
+    assert_true(tt_contains(r.err, "'asm/h1-no-such-kernel-header.h' is the C library's own"));
+    assert_false(tt_contains(r.err, "'asm/proj.h' is the C library's own"));
+    tt_free(&r);
     /* with the build's flags (-p), what is missing is most often what the
      * build generates: "-p BUILD_DIR" would be no advice */
     tt_w("gen/g.c", "#include \"version.h\"\nint g(void) { return 0; }\n");
