@@ -122,6 +122,21 @@ static void say_bad_rsp(const el_compdb *db, const char *json)
     }
 }
 
+/* A path option's value, made absolute against the entry's directory;
+ * -include and -imacros look a name that is not there up in the include
+ * chain (gcc and clang alike: CMake's `-include clar_suite.h` with
+ * -Ibuild/tests), so such a one is kept as written. */
+static char *path_value(const entry *e, el_arg_info k, const char *value)
+{
+    char *abs = absolutize(e->dir, value);
+    struct stat st;
+    if (k.searched && value[0] != '/' && stat(abs, &st) != 0) {
+        free(abs);
+        return el_xstrdup(value);
+    }
+    return abs;
+}
+
 /* One command's arguments (argv[0] excluded), without the input itself
  * and the arguments dropped silently anyway, with the values of path
  * options made absolute.  Which arguments reach
@@ -150,9 +165,9 @@ static void filter_args(entry *e, CXCompileCommand cmd)
              * output are one build configuration */
         } else if (k.path && k.span == 2) {
             push(&e->args, &e->n_args, &cap, el_xstrdup(raw[i]));
-            push(&e->args, &e->n_args, &cap, absolutize(e->dir, raw[i + 1]));
+            push(&e->args, &e->n_args, &cap, path_value(e, k, raw[i + 1]));
         } else if (k.path) {
-            char *abs = absolutize(e->dir, raw[i] + k.value_off);
+            char *abs = path_value(e, k, raw[i] + k.value_off);
             push(&e->args, &e->n_args, &cap,
                  el_xasprintf("%.*s%s", (int)k.value_off, raw[i], abs));
             free(abs);

@@ -241,6 +241,32 @@ static void test_response_files(void **state)
     tt_free(&r);
 }
 
+/* -include NAME (and -imacros) is looked for in the entry's directory,
+ * then, as gcc and clang do, along the #include "..." chain: libgit2's
+ * CMake build gives `-include clar_suite.h -I<build>/tests/libgit2` with
+ * the entry's directory <build>.  A name that is in the directory is
+ * that file. */
+static void test_include_option_searched(void **state)
+{
+    (void)state;
+    tt_w("src/a.c", "#ifndef SUITE\n#error not included\n#endif\n"
+                    "#ifndef HERE\n#error not from the directory\n#endif\nint a;\n");
+    tt_w("build/tests/suite.h", "#define SUITE 1\n");
+    tt_w("build/here.h", "#define HERE 1\n");
+    tt_w("src/here.h", "#error the directory's comes first\n");
+    char *db = tt_fmt("[{\"directory\": \"%s/build\", \"file\": \"%s/src/a.c\", \"command\": "
+                      "\"cc -I%s/build/tests -I%s/src -include suite.h -imacros here.h -c "
+                      "%s/src/a.c\"}]\n", tt_dir, tt_dir, tt_dir, tt_dir, tt_dir);
+    tt_w("build/compile_commands.json", db);
+    free(db);
+    tt_run r = lt_lint(tt_dir, "--no-cache", "--format", "json", "-p", "build", "src/a.c", NULL);
+    json_object *j = tt_json(r.out);
+    assert_int_equal(lt_count_rule(j, "EH000"), 0);
+    assert_int_equal(r.status, 0);
+    json_object_put(j);
+    tt_free(&r);
+}
+
 static void test_compile_database(void **state)
 {
     (void)state;
@@ -829,6 +855,7 @@ int main(void)
         tt_scratch_test(test_cxx_default_argument_elsewhere),
         tt_scratch_test(test_compile_database),
         tt_scratch_test(test_response_files),
+        tt_scratch_test(test_include_option_searched),
         tt_scratch_test(test_gcc_only_flags),
         tt_scratch_test(test_database_of_another_checkout),
         tt_scratch_test(test_extra_args),
