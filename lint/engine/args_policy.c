@@ -117,6 +117,10 @@ static const spec specs[] = {
     {"-rdynamic", F_FLAG, QUIET, false},
     {"--param", F_SEP, QUIET, false},
     {"--param=", F_JOINED, QUIET, false},
+    /* libclang's database reader adds it after a c++ or g++ driver
+     * (--driver-mode=g++): the language is told from the driver, -x,
+     * -std= and the file (language.c), not from a mode */
+    {"--driver-mode=", F_JOINED, QUIET, false},
     {"--", F_FLAG, QUIET, false},
 };
 
