@@ -1347,7 +1347,8 @@ static void finish(const el_engine_opts *o, el_sources *sources, el_tu_result *c
             rule->project(&p);
         }
     }
-    missing_includes_note(p.facts, p.n_facts, el_compdb_build(o->compdb) != NULL);
+    missing_includes_note(p.facts, p.n_facts,
+                          el_compdb_build(o->compdb) != NULL || o->shards_had_compdb);
     if (o->facts_out)
         for (size_t i = 0; i < p.n_facts; i++)
             copy_fact(o->facts_out, p.facts[i]);
