@@ -84,13 +84,16 @@ static bool unexpanded_rsp(entry *e, const char *arg)
         return true; /* the first one is told */
     char *abs = absolutize(e->dir, arg + 1);
     struct stat st;
+    int why = 0;
     if (stat(abs, &st) != 0)
-        e->bad_why = el_xasprintf("%s: %s%s", abs, strerror(errno),
-                                  errno == ENOENT ? "; a file the build writes? build first" : "");
+        why = errno;
     else if (S_ISDIR(st.st_mode))
-        e->bad_why = el_xasprintf("%s: is a directory", abs);
+        why = EISDIR;
     else if (access(abs, R_OK) != 0)
-        e->bad_why = el_xasprintf("%s: %s", abs, strerror(errno));
+        why = errno;
+    if (why)
+        e->bad_why = el_xasprintf("%s: %s%s", abs, why == EISDIR ? "is a directory" : strerror(why),
+                                  why == ENOENT ? "; a file the build writes? build first" : "");
     else
         e->bad_why = el_xasprintf("%s: it names itself, through the response files it names", abs);
     free(abs);
