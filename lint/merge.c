@@ -39,6 +39,8 @@ json_object *el_merge_invocation(const el_cli *c, char *const *paths, size_t n_p
     json_object_object_add(o, "select", str_or_null(c->select));
     json_object_object_add(o, "ignore", str_or_null(c->ignore));
     json_object_object_add(o, "max_file_size", json_object_new_int64((int64_t)c->max_file_size));
+    /* (whether, not where: the merge's machine need not have the build) */
+    json_object_object_add(o, "compdb", json_object_new_boolean(c->build_dir != NULL));
     return o;
 }
 
@@ -167,7 +169,10 @@ int el_merge_run(el_cli *c)
         goto fail;
     el_unbuilt_mark(&recs.unbuilt, &sources);
     el_unbuilt_note(&recs.unbuilt, c->verbose);
-    el_engine_opts eo = {.selected = selected};
+    json_object *had_db;
+    el_engine_opts eo = {.selected = selected,
+                         .shards_had_compdb = json_object_object_get_ex(inv, "compdb", &had_db) &&
+                                              json_object_get_boolean(had_db)};
     el_engine_finish(&eo, &sources, &recs, &findings);
     if (c->verbose)
         fprintf(stderr, "emberlint: merged %zu shard%s: %zu files, %zu translation units, %zu findings\n",

@@ -117,6 +117,10 @@ static const spec specs[] = {
     {"-rdynamic", F_FLAG, QUIET, false},
     {"--param", F_SEP, QUIET, false},
     {"--param=", F_JOINED, QUIET, false},
+    /* libclang's database reader adds it after a c++ or g++ driver
+     * (--driver-mode=g++): the language is told from the driver, -x,
+     * -std= and the file (language.c), not from a mode */
+    {"--driver-mode=", F_JOINED, QUIET, false},
     {"--", F_FLAG, QUIET, false},
 };
 
@@ -207,7 +211,7 @@ static bool source_language(const char *lang)
 
 static el_arg_info info(el_arg_fate fate, size_t span)
 {
-    el_arg_info r = {fate, span, false, 0, false};
+    el_arg_info r = {.fate = fate, .span = span};
     return r;
 }
 
@@ -263,6 +267,7 @@ el_arg_info el_arg_inspect(char *const *args, size_t n, size_t i)
         bool joined = !exact && strncmp(a, s->name, l) == 0;
         el_arg_info r = info(s->fate, 1);
         r.path = s->path;
+        r.searched = strcmp(s->name, "-include") == 0 || strcmp(s->name, "-imacros") == 0;
         switch (s->form) {
         case F_FLAG:
             if (!exact)

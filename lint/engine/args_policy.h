@@ -31,6 +31,11 @@ typedef struct el_arg_info {
     size_t value_off;     /* span 1 and path: where the value starts in the
                            * argument ("-Ifoo": 2, "--sysroot=x": 10) */
     bool bare;            /* not an option: an input file, or a stray word */
+    bool searched;        /* path, and a relative one not found in the
+                           * working directory is looked up in the
+                           * #include "..." search chain (-include,
+                           * -imacros: `-include config.h` with
+                           * -Ibuild/gen finds build/gen/config.h) */
 } el_arg_info;
 
 /* What becomes of args[i] (and args[i + 1] when span is 2). */

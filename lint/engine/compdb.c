@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "clang_api.h"
 
 #include "args_policy.h"
@@ -14,6 +15,7 @@
 #include "language.h"
 #include "mem.h"
 #include "path.h"
+#include "progname.h"
 #include "strbuf.h"
 
 typedef struct entry {
@@ -21,11 +23,14 @@ typedef struct entry {
     char *dir;       /* its directory */
     char **args;
     size_t n_args;
+    char *bad_rsp;   /* a response file left unexpanded: "@NAME" as written */
+    char *bad_why;   /* why it could not be read */
 } entry;
 
 struct el_compdb {
     entry *v;
     size_t n, cap;
+    char *dir;                  /* loaded: the directory holding it, absolute */
     bool in_memory;             /* el_compdb_new's */
     const el_compdb *from;      /* in memory: the loaded one it was made from */
 };
@@ -63,6 +68,78 @@ static bool is_self(const entry *e, const char *arg)
     return self;
 }
 
+/* A response file (@FILE) is expanded by libclang's database reader as
+ * gcc and clang expand it: whitespace-separated arguments with quotes
+ * and backslash escapes, a relative name (nested ones too) against the
+ * entry's directory.  One still there could not be read: missing (a
+ * file the build writes, not built yet), a directory, unreadable, or it
+ * names itself through others.  gcc and clang stop on it ("linker input
+ * file not found", "no such file or directory"); the entry is parsed
+ * without it, and the load says so (say_bad_rsp). */
+static bool unexpanded_rsp(entry *e, const char *arg)
+{
+    if (arg[0] != '@' || arg[1] == '\0')
+        return false;
+    if (e->bad_rsp)
+        return true; /* the first one is told */
+    char *abs = absolutize(e->dir, arg + 1);
+    struct stat st;
+    int why = 0;
+    if (stat(abs, &st) != 0)
+        why = errno;
+    else if (S_ISDIR(st.st_mode))
+        why = EISDIR;
+    else if (access(abs, R_OK) != 0)
+        why = errno;
+    if (why)
+        e->bad_why = el_xasprintf("%s: %s%s", abs, why == EISDIR ? "is a directory" : strerror(why),
+                                  why == ENOENT ? "; a file the build writes? build first" : "");
+    else
+        e->bad_why = el_xasprintf("%s: it names itself, through the response files it names", abs);
+    free(abs);
+    e->bad_rsp = el_xstrdup(arg);
+    return true;
+}
+
+/* One warning per response file that could not be read, with how many
+ * entries name it. */
+static void say_bad_rsp(const el_compdb *db, const char *json)
+{
+    for (size_t i = 0; i < db->n; i++) {
+        const entry *e = &db->v[i];
+        bool told = false;
+        for (size_t j = 0; j < i && !told && e->bad_rsp; j++)
+            told = db->v[j].bad_rsp && strcmp(db->v[j].bad_why, e->bad_why) == 0;
+        if (!e->bad_rsp || told)
+            continue;
+        size_t n = 0;
+        for (size_t j = i; j < db->n; j++)
+            n += db->v[j].bad_rsp && strcmp(db->v[j].bad_why, e->bad_why) == 0;
+        char *rel = el_path_display(e->file);
+        fprintf(stderr, "%s: warning: %s: the response file %s of %zu entr%s (%s%s) cannot be "
+                        "read (%s): gcc and clang refuse such a command; %s parsed without its "
+                        "arguments\n",
+                el_progname, json, e->bad_rsp, n, n == 1 ? "y" : "ies", rel, n > 1 ? ", ..." : "",
+                e->bad_why, n == 1 ? "the file is" : "their files are");
+        free(rel);
+    }
+}
+
+/* A path option's value, made absolute against the entry's directory;
+ * -include and -imacros look a name that is not there up in the include
+ * chain (gcc and clang alike: CMake's `-include clar_suite.h` with
+ * -Ibuild/tests), so such a one is kept as written. */
+static char *path_value(const entry *e, el_arg_info k, const char *value)
+{
+    char *abs = absolutize(e->dir, value);
+    struct stat st;
+    if (k.searched && value[0] != '/' && stat(abs, &st) != 0) {
+        free(abs);
+        return el_xstrdup(value);
+    }
+    return abs;
+}
+
 /* One command's arguments (argv[0] excluded), without the input itself
  * and the arguments dropped silently anyway, with the values of path
  * options made absolute.  Which arguments reach
@@ -83,15 +160,17 @@ static void filter_args(entry *e, CXCompileCommand cmd)
         el_arg_info k = el_arg_inspect(raw, n, i);
         if (k.bare && is_self(e, raw[i])) {
             /* the input: dropped */
+        } else if (unexpanded_rsp(e, raw[i])) {
+            /* told once by the load */
         } else if (k.fate == EL_ARG_DROP_QUIET) {
             /* what every build's command carries (-c, -o FILE, -MD): dropped
              * here already, so that two entries differing only in their
              * output are one build configuration */
         } else if (k.path && k.span == 2) {
             push(&e->args, &e->n_args, &cap, el_xstrdup(raw[i]));
-            push(&e->args, &e->n_args, &cap, absolutize(e->dir, raw[i + 1]));
+            push(&e->args, &e->n_args, &cap, path_value(e, k, raw[i + 1]));
         } else if (k.path) {
-            char *abs = absolutize(e->dir, raw[i] + k.value_off);
+            char *abs = path_value(e, k, raw[i] + k.value_off);
             push(&e->args, &e->n_args, &cap,
                  el_xasprintf("%.*s%s", (int)k.value_off, raw[i], abs));
             free(abs);
@@ -199,8 +278,8 @@ el_compdb *el_compdb_load(const char *build_dir, char **err)
         free(json);
         return NULL;
     }
-    free(json);
     el_compdb *out = el_xcalloc(1, sizeof *out);
+    out->dir = el_path_abs(build_dir);
     CXCompileCommands cmds = clang_CompilationDatabase_getAllCompileCommands(db);
     unsigned n = cmds ? clang_CompileCommands_getSize(cmds) : 0;
     for (unsigned i = 0; i < n; i++) {
@@ -231,6 +310,8 @@ el_compdb *el_compdb_load(const char *build_dir, char **err)
     if (cmds)
         clang_CompileCommands_dispose(cmds);
     clang_CompilationDatabase_dispose(db);
+    say_bad_rsp(out, json);
+    free(json);
     return out;
 }
 
@@ -397,6 +478,11 @@ bool el_compdb_lists(const el_compdb *db, const char *abs_file)
     return false;
 }
 
+const char *el_compdb_dir(const el_compdb *db)
+{
+    return db ? db->dir : NULL;
+}
+
 size_t el_compdb_file_count(const el_compdb *db)
 {
     return db ? db->n : 0;
@@ -428,8 +514,11 @@ void el_compdb_free(el_compdb *db)
     for (size_t i = 0; i < db->n; i++) {
         free(db->v[i].file);
         free(db->v[i].dir);
+        free(db->v[i].bad_rsp);
+        free(db->v[i].bad_why);
         el_args_free(db->v[i].args, db->v[i].n_args);
     }
     free(db->v);
+    free(db->dir);
     free(db);
 }

@@ -35,6 +35,9 @@ el_compdb *el_compdb_new(const el_compdb *from);
  * from, NULL when none (its entries are only a configuration's flags). */
 const el_compdb *el_compdb_build(const el_compdb *db);
 void el_compdb_add(el_compdb *db, const char *abs_file, char *const *args, size_t n);
+/* The directory a loaded database was read from (absolute; -p's); NULL
+ * for one made in memory. */
+const char *el_compdb_dir(const el_compdb *db);
 /* The files the database lists (absolute), in database order. */
 size_t el_compdb_file_count(const el_compdb *db);
 const char *el_compdb_file(const el_compdb *db, size_t i);

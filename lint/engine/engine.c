@@ -620,14 +620,24 @@ static void call_file_hooks(el_ctx *ctx, const tu_files *all, bool want_files)
 }
 
 /* An #include that was not found: a fact, so the run can say so once
- * (missing_includes_note), cached with the TU. */
-static void note_missing_include(el_tu_result *res, const el_source *src, CXDiagnostic d)
+ * (missing_includes_note), cached with the TU.  Its value is the name
+ * after the delimiter the directive wrote it with ('<' or '"'; from the
+ * text at the diagnostic, which points at the name): a quoted
+ * "asm/proj.h" is the project's own, <asm/...> the system's. */
+static void note_missing_include(el_tu_result *res, const el_source *src, CXTranslationUnit tu,
+                                 CXDiagnostic d)
 {
     CXString s = clang_getDiagnosticSpelling(d);
     const char *msg = clang_getCString(s);
     const char *q = msg && msg[0] == '\'' ? strstr(msg + 1, "' file not found") : NULL;
     if (q) {
-        char *name = el_xstrndup(msg + 1, (size_t)(q - msg - 1));
+        CXFile file = NULL;
+        unsigned off = 0;
+        clang_getSpellingLocation(clang_getDiagnosticLocation(d), &file, NULL, NULL, &off);
+        size_t size = 0;
+        const char *text = file ? clang_getFileContents(tu, file, &size) : NULL;
+        char delim = text && off < size && (text[off] == '<' || text[off] == '"') ? text[off] : '?';
+        char *name = el_xasprintf("%c%.*s", delim, (int)(q - msg - 1), msg + 1);
         el_result_add_fact(res, src->path, EL_FACT_MISSING_INCLUDE, name);
         free(name);
     }
@@ -637,6 +647,7 @@ static void note_missing_include(el_tu_result *res, const el_source *src, CXDiag
 typedef struct missing {
     const char *name;
     size_t files;
+    bool angled;    /* some file wrote it <name> */
 } missing;
 
 static int cmp_missing(const void *a, const void *b)
@@ -663,14 +674,19 @@ static void missing_includes_note(const el_fact_rec *const *facts, size_t n, boo
         free(key);
         if (again)
             continue;
+        /* the name after its delimiter ('?': not known) */
+        const char *v = facts[i]->value;
+        bool angled = v[0] == '<';
+        const char *name = v[0] == '<' || v[0] == '"' || v[0] == '?' ? v + 1 : v;
         size_t k;
-        for (k = 0; k < nm && strcmp(m[k].name, facts[i]->value) != 0; k++)
+        for (k = 0; k < nm && strcmp(m[k].name, name) != 0; k++)
             ;
         if (k == nm) {
             el_grow(&m, &cap, nm + 1, sizeof *m);
-            m[nm++] = (missing){facts[i]->value, 0};
+            m[nm++] = (missing){name, 0, false};
         }
         m[k].files++;
+        m[k].angled |= angled;
     }
     if (nm == 0) {
         el_strmap_free(&files);
@@ -688,10 +704,12 @@ static void missing_includes_note(const el_fact_rec *const *facts, size_t n, boo
         if (!cxx && el_is_cxx_std_header(m[k].name))
             cxx = m[k].name;
         /* the C library's own headers (glibc's bits/, gnu/; the kernel's
-         * asm/): what is missing is a target's system headers, not the
-         * project's flags */
-        if (!libc && (strncmp(m[k].name, "bits/", 5) == 0 || strncmp(m[k].name, "gnu/", 4) == 0 ||
-                      strncmp(m[k].name, "asm/", 4) == 0))
+         * asm/), written <...>: what is missing is a target's system
+         * headers, not the project's flags (a quoted "asm/proj.h" is the
+         * project's own) */
+        if (!libc && m[k].angled &&
+            (strncmp(m[k].name, "bits/", 5) == 0 || strncmp(m[k].name, "gnu/", 4) == 0 ||
+             strncmp(m[k].name, "asm/", 4) == 0))
             libc = m[k].name;
     }
     if (nm > 4)
@@ -841,7 +859,7 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
             if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
                 errors = true;
                 if (!pch)
-                    note_missing_include(res, src, d);
+                    note_missing_include(res, src, tu, d);
             }
             clang_disposeDiagnostic(d);
         }
@@ -1165,17 +1183,37 @@ static void add_job(run *r, size_t *cap, size_t src)
     j->key = job_key(r, j);
 }
 
-/* The database lists files, none of them under the current directory. */
+/* The database lists files, none of them in the tree the run is in. */
 static bool none_here(const el_compdb *db)
 {
-    size_t n = el_compdb_file_count(db);
-    for (size_t i = 0; i < n; i++) {
-        char *rel = el_path_under(el_compdb_file(db, i), el_cwd());
-        free(rel);
-        if (rel)
-            return false;
+    /* "here": the git work tree the run is in, so that a run from a
+     * subdirectory the database builds nothing of (tools/, tests/) is
+     * not taken for one in another checkout; outside git, the directory
+     * holding both the current one and the database's (the project's
+     * root with an in-tree build/), unless that is only the root */
+    char *here = el_path_upward(el_cwd(), ".git");
+    if (!here && el_compdb_dir(db)) {
+        const char *a = el_cwd(), *b = el_compdb_dir(db);
+        size_t i = 0, last = 0;
+        for (; a[i] && a[i] == b[i]; i++)
+            if (a[i] == '/')
+                last = i;
+        if ((a[i] == '\0' || a[i] == '/') && (b[i] == '\0' || b[i] == '/'))
+            last = i;
+        if (last > 0)
+            here = el_xstrndup(a, last);
     }
-    return n > 0;
+    if (!here)
+        here = el_xstrdup(el_cwd());
+    size_t n = el_compdb_file_count(db);
+    bool none = n > 0;
+    for (size_t i = 0; i < n && none; i++) {
+        char *rel = el_path_under(el_compdb_file(db, i), here);
+        none = rel == NULL;
+        free(rel);
+    }
+    free(here);
+    return none;
 }
 
 /* ---- the run ------------------------------------------------------------- */
@@ -1309,7 +1347,8 @@ static void finish(const el_engine_opts *o, el_sources *sources, el_tu_result *c
             rule->project(&p);
         }
     }
-    missing_includes_note(p.facts, p.n_facts, el_compdb_build(o->compdb) != NULL);
+    missing_includes_note(p.facts, p.n_facts,
+                          el_compdb_build(o->compdb) != NULL || o->shards_had_compdb);
     if (o->facts_out)
         for (size_t i = 0; i < p.n_facts; i++)
             copy_fact(o->facts_out, p.facts[i]);

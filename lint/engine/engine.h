@@ -75,6 +75,10 @@ typedef struct el_engine_opts {
      * caller notes them once for several runs (ember-migrate's build
      * configurations). */
     struct el_unbuilt *unbuilt_out;
+    /* el_engine_finish of a merge: the shards ran with a compile database
+     * (-p), which the merge does not load; the notes say what is missing
+     * with the build's flags, not that flags are missing. */
+    bool shards_had_compdb;
 } el_engine_opts;
 
 /* One translation unit's result (opts.tus_out, el_engine_finish). */

@@ -92,7 +92,7 @@ static void test_builds_ordinary_outputs_dropped_quietly(void **state)
     (void)state;
     const char *in[] = {"-c", "-o", "a.o", "-oa.o", "-MD", "-MMD", "-MP", "-MF", "a.d", "-MT",
                         "a.o", "-g", "-ggdb3", "-pipe", "-ffunction-sections", "-Wl,--as-needed",
-                        "-DX", NULL};
+                        "--driver-mode=g++", "-DX", NULL};
     check(in, "-DX", "");
 }
 

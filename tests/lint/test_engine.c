@@ -103,7 +103,7 @@ static void test_gcc_only_flags(void **state)
  * another clone) lists none of the files here: every source would be
  * "not built" and go unlinted.  A warning says what is wrong; a database
  * of this tree that does not build the files linted (tests/ not built)
- * gives none. */
+ * gives none, also run from a subdirectory it builds nothing of. */
 static void test_database_of_another_checkout(void **state)
 {
     (void)state;
@@ -129,8 +129,142 @@ static void test_database_of_another_checkout(void **state)
     assert_false(tt_contains(r.err, "another checkout"));
     assert_true(tt_contains(r.err, "1 source file under the paths is not in compile_commands.json"));
     tt_free(&r);
+    /* nor from a subdirectory it builds nothing of: the tree is the one
+     * holding both it and the database (the git work tree, when there is
+     * one) */
+    char *sub = tt_path(tt_dir, "tests");
+    r = lt_lint(sub, "--no-cache", "-p", "../build", ".", NULL);
+    assert_false(tt_contains(r.err, "another checkout"));
+    assert_true(tt_contains(r.err, "1 source file under the paths is not in compile_commands.json"));
+    tt_free(&r);
+    tt_w(".git/HEAD", "ref: refs/heads/main\n");
+    r = lt_lint(sub, "--no-cache", "-p", "../build", ".", NULL);
+    assert_false(tt_contains(r.err, "another checkout"));
+    tt_free(&r);
+    /* the other checkout's database, from there: still said */
+    r = lt_lint(sub, "--no-cache", "-p", "../elsewhere", ".", NULL);
+    assert_true(tt_contains(r.err, "was it generated in another checkout or directory?"));
+    tt_free(&r);
+    free(sub);
     tt_rmtree(other);
     free(other);
+}
+
+/* Response files (@FILE) in compile_commands.json, as CMake's Makefile
+ * generator writes them with CMAKE_C_USE_RESPONSE_FILE_FOR_INCLUDES
+ * ("command": "cc -DQ=... @CMakeFiles/p.dir/includes_C.rsp -o ... -c
+ * a.c"): read as gcc reads them -- quotes, backslash escapes, relative
+ * names (of the file, of a nested one, of -I) against the entry's
+ * directory.  gcc itself compiles the same command first, so the test
+ * holds emberlint to the real tool's reading.  One that cannot be read is
+ * a warning naming it and its entries. */
+static void test_response_files(void **state)
+{
+    (void)state;
+    tt_w("src/a.c", "#include \"i.h\"\n#include \"s.h\"\n#include \"r.h\"\n"
+                    "#define STR_(x) #x\n#define STR(x) STR_(x)\n"
+                    "_Static_assert(sizeof STR(Q) == sizeof \"x y\", \"single quotes\");\n"
+                    "_Static_assert(sizeof STR(C) == sizeof \"a b\", \"backslash\");\n"
+                    "_Static_assert(sizeof STR(D) == sizeof \"\\\"d\\\"\", \"escaped quote\");\n"
+                    "_Static_assert(N == 7, \"nested response file\");\n"
+                    "int a(void) { return I + S + R; }\n");
+    tt_w("src/inc/i.h", "#define I 1\n");
+    tt_w("src/dir with space/s.h", "#define S 2\n");
+    tt_w("src/rel/r.h", "#define R 3\n");
+    char *rsp = tt_fmt("-I%s/src/inc -I\"%s/src/dir with space\"\n'-DQ=x  y' -DC=a\\ b\t"
+                       "\"-DD=\\\"d\\\"\"\n-I../src/rel @CMakeFiles/p.dir/more.rsp\n", tt_dir, tt_dir);
+    tt_w("build/CMakeFiles/p.dir/includes_C.rsp", rsp);
+    free(rsp);
+    tt_w("build/CMakeFiles/p.dir/more.rsp", "-DN=7\r\n");
+    char *db = tt_fmt("[{\"directory\": \"%s/build\", \"file\": \"%s/src/a.c\", \"command\": "
+                      "\"/usr/bin/cc -DX=\\\"\\\\\\\"x y\\\\\\\"\\\" @CMakeFiles/p.dir/includes_C.rsp  -o "
+                      "CMakeFiles/p.dir/a.c.o -c %s/src/a.c\"}]\n", tt_dir, tt_dir, tt_dir);
+    tt_w("build/compile_commands.json", db);
+    free(db);
+    const char *probe[] = {"sh", "-c", "command -v gcc", NULL};
+    tt_run r = tt_exec(NULL, probe, NULL);
+    bool have_gcc = r.status == 0;
+    tt_free(&r);
+    if (have_gcc) {
+        char *src = tt_fmt("%s/src/a.c", tt_dir), *bdir = tt_fmt("%s/build", tt_dir);
+        const char *gcc[] = {"gcc", "-fsyntax-only", "@CMakeFiles/p.dir/includes_C.rsp", src, NULL};
+        r = tt_exec(bdir, gcc, NULL);
+        if (r.status != 0)
+            fprintf(stderr, "gcc: %s", r.err);
+        assert_int_equal(r.status, 0);
+        tt_free(&r);
+        free(src);
+        free(bdir);
+    }
+    r = lt_lint(tt_dir, "-v", "--no-cache", "--format", "json", "-p", "build", "src", NULL);
+    json_object *j = tt_json(r.out);
+    assert_int_equal(lt_count_rule(j, "EH000"), 0);
+    /* a.c and its three headers */
+    assert_int_equal(json_object_get_int(tt_get(tt_get(j, "summary"), "files")), 4);
+    json_object_put(j);
+    assert_false(tt_contains(r.err, "response file"));
+    assert_false(tt_contains(r.err, "dropped"));
+    tt_free(&r);
+
+    /* the nested one missing: said once, with the entry; the file is
+     * parsed without its arguments (N is not defined) */
+    char *gone = tt_path(tt_dir, "build/CMakeFiles/p.dir/more.rsp");
+    assert_int_equal(unlink(gone), 0);
+    free(gone);
+    r = lt_lint(tt_dir, "--no-cache", "--format", "json", "-p", "build", "src", NULL);
+    char *want = tt_fmt("emberlint: warning: build/compile_commands.json: the response file "
+                        "@CMakeFiles/p.dir/more.rsp of 1 entry (src/a.c) cannot be read "
+                        "(%s/build/CMakeFiles/p.dir/more.rsp: No such file or directory; a file the "
+                        "build writes? build first): gcc and clang refuse such a command; the file "
+                        "is parsed without its arguments\n", tt_dir);
+    assert_true(tt_contains(r.err, want));
+    free(want);
+    j = tt_json(r.out);
+    assert_int_equal(lt_count_rule(j, "EH000"), 1);
+    json_object_put(j);
+    tt_free(&r);
+    /* a directory, and a file that names itself */
+    tt_w("build/CMakeFiles/p.dir/more.rsp/x", "");
+    tt_w("build/loop.rsp", "-DL @loop.rsp\n");
+    db = tt_fmt("[{\"directory\": \"%s/build\", \"file\": \"../src/a.c\", \"arguments\": [\"cc\", "
+                "\"@CMakeFiles/p.dir/includes_C.rsp\", \"-c\", \"../src/a.c\"]},\n"
+                " {\"directory\": \"%s/build\", \"file\": \"../src/b.c\", \"arguments\": [\"cc\", "
+                "\"@loop.rsp\", \"-c\", \"../src/b.c\"]}]\n", tt_dir, tt_dir);
+    tt_w("build/compile_commands.json", db);
+    free(db);
+    tt_w("src/b.c", "int b;\n");
+    r = lt_lint(tt_dir, "--no-cache", "-p", "build", "src", NULL);
+    assert_true(tt_contains(r.err, "@CMakeFiles/p.dir/more.rsp of 1 entry (src/a.c) cannot be read"));
+    assert_true(tt_contains(r.err, "more.rsp: is a directory)"));
+    assert_true(tt_contains(r.err, "@loop.rsp of 1 entry (src/b.c) cannot be read"));
+    assert_true(tt_contains(r.err, "loop.rsp: it names itself, through the response files it names)"));
+    tt_free(&r);
+}
+
+/* -include NAME (and -imacros) is looked for in the entry's directory,
+ * then, as gcc and clang do, along the #include "..." chain: libgit2's
+ * CMake build gives `-include clar_suite.h -I<build>/tests/libgit2` with
+ * the entry's directory <build>.  A name that is in the directory is
+ * that file. */
+static void test_include_option_searched(void **state)
+{
+    (void)state;
+    tt_w("src/a.c", "#ifndef SUITE\n#error not included\n#endif\n"
+                    "#ifndef HERE\n#error not from the directory\n#endif\nint a;\n");
+    tt_w("build/tests/suite.h", "#define SUITE 1\n");
+    tt_w("build/here.h", "#define HERE 1\n");
+    tt_w("src/here.h", "#error the directory's comes first\n");
+    char *db = tt_fmt("[{\"directory\": \"%s/build\", \"file\": \"%s/src/a.c\", \"command\": "
+                      "\"cc -I%s/build/tests -I%s/src -include suite.h -imacros here.h -c "
+                      "%s/src/a.c\"}]\n", tt_dir, tt_dir, tt_dir, tt_dir, tt_dir);
+    tt_w("build/compile_commands.json", db);
+    free(db);
+    tt_run r = lt_lint(tt_dir, "--no-cache", "--format", "json", "-p", "build", "src/a.c", NULL);
+    json_object *j = tt_json(r.out);
+    assert_int_equal(lt_count_rule(j, "EH000"), 0);
+    assert_int_equal(r.status, 0);
+    json_object_put(j);
+    tt_free(&r);
 }
 
 static void test_compile_database(void **state)
@@ -503,6 +637,19 @@ static void test_missing_includes_note(void **state)
     assert_true(tt_contains(r.err, "'bits/h1-no-such-libc-header.h' is the C library's own: the "
                                    "system headers of the target parsed for are missing"));
     tt_free(&r);
+    /* the project's own asm/ header, written "asm/proj.h", is not the C
+     * library's (the fact keeps the delimiter); <asm/...> is */
+    tt_w("src/own.c", "#include \"asm/proj.h\"\nint o(void) { return 0; }\n");
+    r = lt_lint(tt_dir, "--no-cache", "src/own.c", NULL);
+    assert_true(tt_contains(r.err, "emberlint: includes not found: 'asm/proj.h' (1 file); give the "
+                                   "compiler the project's flags"));
+    assert_false(tt_contains(r.err, "C library's own"));
+    tt_free(&r);
+    tt_w("src/sys.c", "#include <asm/h1-no-such-kernel-header.h>\nint s(void) { return 0; }\n");
+    r = lt_lint(tt_dir, "--no-cache", "src/own.c", "src/sys.c", NULL);
+    assert_true(tt_contains(r.err, "'asm/h1-no-such-kernel-header.h' is the C library's own"));
+    assert_false(tt_contains(r.err, "'asm/proj.h' is the C library's own"));
+    tt_free(&r);
     /* with the build's flags (-p), what is missing is most often what the
      * build generates: "-p BUILD_DIR" would be no advice */
     tt_w("gen/g.c", "#include \"version.h\"\nint g(void) { return 0; }\n");
@@ -707,6 +854,8 @@ int main(void)
         tt_scratch_test(test_include_inside_function),
         tt_scratch_test(test_cxx_default_argument_elsewhere),
         tt_scratch_test(test_compile_database),
+        tt_scratch_test(test_response_files),
+        tt_scratch_test(test_include_option_searched),
         tt_scratch_test(test_gcc_only_flags),
         tt_scratch_test(test_database_of_another_checkout),
         tt_scratch_test(test_extra_args),

@@ -344,6 +344,9 @@ static void test_relocated_merge(void **state)
 static void write_database(void)
 {
     tt_w("src/part1/unbuilt.c", "#include <cblas.h>\nint unbuilt(void) { return 0; }\n");
+    /* a header the build generates, not built yet: the merge's note says
+     * so as the run's does, not that -p is missing */
+    tt_w("src/part2/generated_user.c", "#include \"version.h\"\nint v(void) { return 0; }\n");
     el_buf b = {0};
     el_buf_puts(&b, "[");
     const char *listed[N_MODULES + 8];
@@ -356,6 +359,7 @@ static void write_database(void)
     listed[n++] = "src/part1/counted.c";
     listed[n++] = "src/part0/counted_test.c";
     listed[n++] = "backends/tiny/backend.c";
+    listed[n++] = "src/part2/generated_user.c";
     for (size_t i = 0; i < n; i++) {
         char *e = tt_fmt("%s{\"directory\": \"%s\", \"file\": \"%s\", \"arguments\": [\"cc\", \"-c\", \"%s\"]}",
                          i ? ",\n" : "", tt_dir, listed[i], listed[i]);
@@ -377,6 +381,8 @@ static void test_unbuilt_noted_by_the_merge(void **state)
     assert_true(tt_contains(whole.err, UNBUILT_SOURCE));
     assert_true(tt_contains(whole.err, UNBUILT_HEADERS));
     assert_true(tt_contains(whole.out, "kernel.proto.c")); /* linted through its includers */
+    assert_true(tt_contains(whole.err, "includes not found: 'version.h' (1 file); with "
+                                       "compile_commands.json's flags"));
     static const int counts[] = {1, 2, 3, 7};
     for (size_t c = 0; c < 4; c++) {
         int n = counts[c];
