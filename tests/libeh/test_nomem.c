@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "eh_test.h"
+#include <eh/backend_api.h> // emberlint-ignore EH101 (the test registers custom-op kernels)
 
 #define MAX_OUT 4
 
@@ -301,7 +302,101 @@ static eh_status run_stack_wide_graph(eh_tensor **out)
     return st;
 }
 
+RUN_RANDOM(random_permutation_big, eh_random_permutation(9000)) /* blas: keys on the pool */
+
+/* Frontend functions beyond ops.def's names: scalar operands, flat forms,
+ * other splits, tensors from host memory, copy-on-write of a view. */
+RUN1(add_scalar, eh_add_scalar(fx.b, 2.5))
+RUN1(scalar_power, eh_scalar_power(2.0, fx.u))
+RUN1(clip_scalar, eh_clip_scalar(fx.a, 2, 4))
+RUN1(argmax_flat, eh_argmax_flat(fx.a, 1))
+RUN1(cumsum_flat, eh_cumsum_flat(fx.b))
+RUN1(softmax_flat, eh_softmax_flat(fx.a))
+RUN1(repeat_flat, eh_repeat_flat(fx.b, 2))
+RUN1(roll_flat, eh_roll_flat(fx.a, -2))
+RUN1(scalar, eh_scalar(3.25, EH_F16))
+RUN1(convert_to_tensor, eh_convert_to_tensor((const int32_t[]){1, 2, 3, 4}, 2, SHAPE(2, 2), EH_I32))
+static eh_status run_array_split(eh_tensor **out) { return eh_array_split(fx.a, 2, 1, out); }
+static eh_status run_split_at(eh_tensor **out)
+{
+    return eh_split_at(fx.a, (const int64_t[]){2, 1}, 2, 1, out); /* overlapping: two calls */
+}
+static eh_status run_write_view(eh_tensor **out)
+{
+    eh_tensor *v = eh_reshape(fx.c, 1, SHAPE(6)); /* shares fx.c's block */
+    if (!v)
+        return eh_last_error();
+    double *p = eh_data_f64(v); /* a private copy first */
+    if (!p) {
+        eh_release(v);
+        return eh_last_error();
+    }
+    p[0] = -p[0];
+    out[0] = v;
+    return EH_OK;
+}
+
+/* Custom ops: a per-element one with params (lazy fuses it), and one whose
+ * kernel makes its output with frontend ops (EH_CUSTOM_DYNAMIC). */
+typedef struct affine_params {
+    double a, b;
+} affine_params;
+
+static double affine(const double *x, const void *params)
+{
+    const affine_params *p = params;
+    return p->a * x[0] + p->b;
+}
+
+static eh_status muladd_kernel(const eh_op_call *call)
+{
+    eh_tensor *m = eh_multiply(call->in[0], call->in[1]);
+    eh_tensor *r = eh_add(m, call->in[0]);
+    eh_release(m);
+    return eh_custom_output_set(call, 0, r);
+}
+
+static void define_custom_ops(void)
+{
+    static const eh_custom_op_def affine_def = {
+        .name = "nomem.affine", .n_in = 1, .n_out = 1, .rule = EH_CUSTOM_ELEMENTWISE,
+        .float_result = 1, .params_size = sizeof(affine_params), .per_element = affine};
+    static const eh_custom_op_def muladd_def = {
+        .name = "nomem.muladd", .n_in = 2, .n_out = 1, .rule = EH_CUSTOM_DYNAMIC,
+        .fallback = "ref"};
+    assert_int_equal(eh_custom_op_define(&affine_def), EH_OK);
+    assert_int_equal(eh_custom_op_define(&muladd_def), EH_OK);
+    assert_int_equal(eh_custom_op_kernel("nomem.muladd", "ref", muladd_kernel), EH_OK);
+}
+
+static eh_status run_custom_affine(eh_tensor **out)
+{
+    affine_params p = {2.0, -0.5};
+    eh_custom_args args = {.params = &p, .params_size = sizeof p};
+    eh_tensor *y = eh_custom_call("nomem.affine", EH_INPUTS(fx.u), &args);
+    eh_status st = one(out, eh_sqrt(y)); /* one fused region on lazy */
+    eh_release(y);
+    return st;
+}
+RUN1(custom_muladd, eh_custom_call("nomem.muladd", EH_INPUTS(fx.a, fx.b), NULL))
+
 static const op_case more_cases[] = {
+    {"random_permutation of 9000", "RANDOM", run_random_permutation_big},
+    {"add_scalar", "BINARY", run_add_scalar},
+    {"scalar_power", "BINARY", run_scalar_power},
+    {"clip_scalar", "TERNARY", run_clip_scalar},
+    {"argmax_flat", "REDUCTION", run_argmax_flat},
+    {"cumsum_flat", "REDUCTION", run_cumsum_flat},
+    {"softmax_flat", "REDUCTION", run_softmax_flat},
+    {"repeat_flat", "SHAPE", run_repeat_flat},
+    {"roll_flat", "SHAPE", run_roll_flat},
+    {"scalar", "CREATION", run_scalar},
+    {"convert_to_tensor", "CREATION", run_convert_to_tensor},
+    {"array_split", "SHAPE", run_array_split},
+    {"split_at", "SHAPE", run_split_at},
+    {"writing a view", "SHAPE", run_write_view},
+    {"custom per-element op", "CUSTOM", run_custom_affine},
+    {"custom dynamic op", "CUSTOM", run_custom_muladd},
     {"matmul f16", "LINALG", run_matmul_f16},
     {"sum of 70000 rows", "REDUCTION", run_sum_split_rows},
     {"var of 70000 rows", "REDUCTION", run_var_split_rows},
@@ -437,9 +532,10 @@ static void still_usable(const char *ctx)
     eh_release(r);
 }
 
-/* Step allocation failures through one op case.  Returns how many of its
- * allocations failed. */
-static int sweep(const op_case *c)
+/* Step allocation failures through one op case, called outside any scope
+ * (nothing frees what a run forgets) or, `scoped`, inside a fresh one (its
+ * list's first allocation fails too).  Returns how many allocations failed. */
+static int sweep(const op_case *c, int scoped)
 {
     char ctx[160];
     eh_tensor *out[MAX_OUT] = {0};
@@ -461,7 +557,10 @@ static int sweep(const op_case *c)
     eh__test_storage_bytes(&live0, &peak);
     int nth;
     for (nth = 1; nth < 10000; nth++) {
-        snprintf(ctx, sizeof ctx, "%s on %s, allocation %d failing", c->name, eh_get_backend(), nth);
+        snprintf(ctx, sizeof ctx, "%s on %s%s, allocation %d failing", c->name, eh_get_backend(),
+                 scoped ? " in a scope" : "", nth);
+        if (scoped)
+            assert_int_equal(eh_scope_begin(), EH_OK);
         eh_clear_error();
         quiet_begin();
         eh__test_fail_alloc(nth);
@@ -480,6 +579,8 @@ static int sweep(const op_case *c)
             for (int k = 0; k < MAX_OUT; k++)
                 same_as(ctx, k, &want[k], out[k]);
             release_outs(out);
+            if (scoped)
+                assert_int_equal(eh_scope_end(), EH_OK);
             break;
         }
         if (st == EH_OK) {
@@ -511,6 +612,8 @@ static int sweep(const op_case *c)
             }
         }
         release_outs(out);
+        if (scoped)
+            assert_int_equal(eh_scope_end(), EH_OK);
         long long live, pk;
         eh__test_storage_bytes(&live, &pk);
         if (live != live0)
@@ -528,11 +631,13 @@ static void test_every_op(void **state)
     (void)state;
     assert_int_equal(N_CASES, eh_op_count());
     make_fixture();
+    define_custom_ops();
     sink_open();
     int total = 0, with_alloc = 0;
     for (int k = 0; k < N_CASES; k++) {
         assert_string_equal(cases[k].name, eh_op_name(k));
-        int n = sweep(&cases[k]);
+        int n = sweep(&cases[k], 0);
+        total += sweep(&cases[k], 1);
         if (!sink) /* EH_NOMEM_VERBOSE */
             print_message("%-22s %3d allocations\n", cases[k].name, n);
         total += n;
@@ -541,8 +646,8 @@ static void test_every_op(void **state)
             fail_msg("%s: no allocation was reached", cases[k].name);
     }
     for (size_t k = 0; k < sizeof more_cases / sizeof more_cases[0]; k++) {
-        int n = sweep(&more_cases[k]);
-        total += n;
+        int n = sweep(&more_cases[k], 0);
+        total += n + sweep(&more_cases[k], 1);
         if (!sink)
             print_message("%-22s %3d allocations\n", more_cases[k].name, n);
         if (n == 0)
