@@ -141,7 +141,9 @@ static void detach_output(lazy_node *n, eh_tensor *t)
         if (n->out[k] == t)
             n->out[k] = NULL;
     t->deferred = NULL;
-    t->deferred_ops = NULL;
+    /* Publishes t's data to threads reading t without the lock
+     * (eh_materialize's acquire load): its last write. */
+    __atomic_store_n(&t->deferred_ops, NULL, __ATOMIC_RELEASE);
     if (--n->live_outputs == 0)
         bury(n);
 }

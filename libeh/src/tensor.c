@@ -373,7 +373,10 @@ eh_status eh_tensor_alloc_data(eh_tensor *t)
 
 int eh__tensor_can_share(const eh_tensor *t)
 {
-    return t->storage && t->data && !t->deferred_ops && !t->exposed;
+    /* deferred_ops first (acquire, as eh_materialize): a tensor another
+     * thread is evaluating has its storage and data written meanwhile */
+    return !__atomic_load_n(&t->deferred_ops, __ATOMIC_ACQUIRE) && t->storage && t->data &&
+           !__atomic_load_n(&t->exposed, __ATOMIC_RELAXED);
 }
 
 void eh__tensor_share(eh_tensor *view, const eh_tensor *t, size_t byte_offset)
@@ -404,7 +407,7 @@ eh_status eh__tensor_make_private(eh_tensor *t)
         t->storage = s;
         t->data = s->mem;
     }
-    t->exposed = 1;
+    __atomic_store_n(&t->exposed, 1, __ATOMIC_RELAXED); /* views made on other threads read it */
     return EH_OK;
 }
 

@@ -198,10 +198,89 @@ static void test_ops_from_threads(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* Inputs shared while still deferred (lazy): every thread's first use
+ * evaluates them, one thread computes, the others must then see the
+ * result. */
+typedef struct shared_job {
+    const eh_tensor *s[8];
+    const result *want;
+    pthread_barrier_t *start;
+    int bad;
+} shared_job;
+
+static void *use_shared(void *arg)
+{
+    shared_job *j = arg;
+    pthread_barrier_wait(j->start);
+    for (int k = 0; k < 8; k++) {
+        /* observed three ways: its elements, a view of it, an op on it */
+        const double *d = eh_data_const_f64(j->s[k]);
+        eh_tensor *v = eh_reshape(j->s[k], 1, SHAPE(6));
+        eh_tensor *r = eh_add(j->s[k], op_fx.a);
+        result got;
+        if (!r || eh_eval(r) != EH_OK || capture(&got, r) != 0 || !same(&got, &j->want[k]))
+            j->bad++;
+        drop(&got);
+        const double *dv = eh_data_const_f64(v);
+        if (!d || !dv || memcmp(d, dv, 6 * sizeof *d) != 0)
+            j->bad++;
+        eh_release(v);
+        eh_release(r);
+    }
+    return NULL;
+}
+
+static void test_shared_deferred_inputs(void **state)
+{
+    (void)state;
+    op_cases_setup();
+    result answers[8];
+    for (int k = 0; k < 8; k++) { /* the single-threaded answers */
+        eh_tensor *t = eh_tanh(op_fx.a);
+        eh_tensor *s = eh_multiply_scalar(t, (double)k);
+        eh_tensor *r = eh_add(s, op_fx.a);
+        assert_int_equal(capture(&answers[k], r), 0);
+        eh_release(r);
+        eh_release(s);
+        eh_release(t);
+    }
+    for (int round = 0; round < 20; round++) {
+        eh_tensor *s[8], *tmp[8];
+        for (int k = 0; k < 8; k++) { /* recorded, not evaluated, on lazy */
+            tmp[k] = eh_tanh(op_fx.a);
+            s[k] = eh_multiply_scalar(tmp[k], (double)k);
+            assert_non_null(s[k]);
+        }
+        pthread_barrier_t start;
+        pthread_barrier_init(&start, NULL, THREADS);
+        shared_job jobs[THREADS];
+        pthread_t th[THREADS];
+        for (int t = 0; t < THREADS; t++) {
+            jobs[t] = (shared_job){.want = answers, .start = &start};
+            for (int k = 0; k < 8; k++)
+                jobs[t].s[k] = s[k]; /* the same tensors on every thread */
+            assert_int_equal(pthread_create(&th[t], NULL, use_shared, &jobs[t]), 0);
+        }
+        for (int t = 0; t < THREADS; t++) {
+            assert_int_equal(pthread_join(th[t], NULL), 0);
+            assert_int_equal(jobs[t].bad, 0);
+        }
+        pthread_barrier_destroy(&start);
+        for (int k = 0; k < 8; k++) {
+            eh_release(s[k]);
+            eh_release(tmp[k]);
+        }
+    }
+    for (int k = 0; k < 8; k++)
+        drop(&answers[k]);
+    op_cases_teardown();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         EH_TEST(test_ops_from_threads),
+        EH_TEST(test_shared_deferred_inputs),
     };
     return EH_RUN_TESTS(tests);
 }
