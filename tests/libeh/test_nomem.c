@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include "eh_test.h"
 #include "op_cases.h"
+#include <eh/backend_api.h> // emberlint-ignore EH101 (the test registers a custom-op kernel)
 
 #define MAX_OUT OP_CASE_MAX_OUT
 
@@ -444,6 +445,78 @@ static void test_nested_in_scope(void **state)
     op_cases_teardown();
 }
 
+/* ---- the custom-op registry -------------------------------------------------- */
+
+static double halve(const double *x, const void *params)
+{
+    (void)params;
+    return x[0] / 2;
+}
+
+static eh_status halve_kernel(const eh_op_call *call)
+{
+    const eh_tensor *x = call->in[0];
+    eh_tensor *y = call->out[0];
+    for (int64_t i = 0; i < y->size; i++)
+        eh_store_f64(y->data, y->dtype, i, eh_load_f64(x->data, x->dtype, i) / 2);
+    return EH_OK;
+}
+
+/* Defining ops and registering kernels, every allocation failing in turn
+ * (the registry grows: chunks, a larger name index, records, copies of
+ * the definition's strings): each failure is EH_ERR_NOMEM, and defining
+ * the same op again afterwards works and gives a callable op. */
+static void test_custom_registration(void **state)
+{
+    (void)state;
+    op_cases_setup();
+    sink_open();
+    int failed = 0;
+    /* enough names to grow the index (64 slots, kept half empty) once */
+    for (int op = 0; op < 40; op++) {
+        char name[32];
+        snprintf(name, sizeof name, "nomem.reg%d", op);
+        eh_custom_op_def def = {.name = name, .n_in = 1, .n_out = 1,
+                                .input_names = (const char *const[]){"x"},
+                                .rule = EH_CUSTOM_ELEMENTWISE, .per_element = halve,
+                                .fallback = "ref"};
+        for (int nth = 1; nth < 100; nth++) {
+            char ctx[96];
+            snprintf(ctx, sizeof ctx, "defining %s, allocation %d failing", name, nth);
+            eh_clear_error();
+            quiet_begin();
+            eh__test_fail_alloc(nth);
+            eh_status st = eh_custom_op_define(&def);
+            if (st == EH_OK)
+                st = eh_custom_op_kernel(name, "nomem_backend", halve_kernel);
+            int fired = eh__test_fail_alloc(0) == 0;
+            if (quiet_end() > 0)
+                fail_msg("%s: libeh printed", ctx);
+            if (st != EH_OK) {
+                failed++;
+                if (st != EH_ERR_NOMEM || eh_last_error() != EH_ERR_NOMEM)
+                    fail_msg("%s: %s, expected EH_ERR_NOMEM: %s", ctx, eh_status_name(st),
+                             eh_error_message());
+            }
+            /* defining again (no hook) completes it */
+            eh_clear_error();
+            assert_int_equal(eh_custom_op_define(&def), EH_OK);
+            assert_int_equal(eh_custom_op_kernel(name, "nomem_backend", halve_kernel), EH_OK);
+            if (!fired)
+                break;
+        }
+        eh_tensor *y = eh_custom_call(name, EH_INPUTS(op_fx.a), NULL);
+        assert_non_null(y);
+        for (int k = 0; k < 6; k++)
+            assert_true(t_at(y, k) == (1.5 + 0.75 * k) / 2);
+        eh_release(y);
+        assert_int_equal(eh_custom_op_id(name) >= eh_op_count(), 1);
+    }
+    assert_true(failed >= 40);
+    sink_close();
+    op_cases_teardown();
+}
+
 int main(void)
 {
     /* One thread: every kernel's allocations are then the caller's, which
@@ -454,6 +527,7 @@ int main(void)
         EH_TEST(test_fused_chain),
         EH_TEST(test_fused_chain_eval),
         EH_TEST(test_nested_in_scope),
+        EH_TEST(test_custom_registration),
     };
     return EH_RUN_TESTS(tests);
 }
