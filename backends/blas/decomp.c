@@ -40,6 +40,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <lapacke.h>
+#include <eh/backend_alloc.h>
 #include "blas.h"
 #include "../ref/linalg_kernels.h"
 
@@ -56,7 +57,7 @@ static lapack_int *iscratch(const char *op, int64_t count)
 {
     if (count < 1)
         count = 1;
-    lapack_int *p = malloc((size_t)count * sizeof *p);
+    lapack_int *p = eh_mem_alloc((size_t)count * sizeof *p);
     if (!p)
         eh_set_error(EH_ERR_NOMEM, "%s: out of memory for %lld scratch indices", op,
                      (long long)count);
@@ -201,9 +202,9 @@ eh_status eh_blas_solve(const eh_op_call *call)
         idx++;
     } while (eh_nd_iter_next(&it));
 done:
-    free(A);
-    free(B);
-    free(piv);
+    eh_mem_free(A);
+    eh_mem_free(B);
+    eh_mem_free(piv);
     return st;
 }
 
@@ -249,9 +250,9 @@ eh_status eh_blas_inv(const eh_op_call *call)
         store_cm(out, m * n * n, n, n, A, n);
     }
 done:
-    free(A);
-    free(W);
-    free(piv);
+    eh_mem_free(A);
+    eh_mem_free(W);
+    eh_mem_free(piv);
     return st;
 }
 
@@ -268,7 +269,7 @@ eh_status eh_blas_det(const eh_op_call *call)
     double *A = eh_ref_linalg_scratch("det", n * n);
     lapack_int *piv = A ? iscratch("det", n) : NULL;
     if (!piv) {
-        free(A);
+        eh_mem_free(A);
         return EH_ERR_NOMEM;
     }
     for (int64_t m = 0; m < nb; m++) {
@@ -288,14 +289,14 @@ eh_status eh_blas_det(const eh_op_call *call)
             for (int64_t i = 0; i < n; i++)
                 d *= A[i * n + i];
         } else if (info < 0) {
-            free(A);
-            free(piv);
+            eh_mem_free(A);
+            eh_mem_free(piv);
             return lapack_rejected("det: LAPACK dgetrf", info);
         }
         eh_ref_linalg_store(out, m, 1, &d);
     }
-    free(A);
-    free(piv);
+    eh_mem_free(A);
+    eh_mem_free(piv);
     return EH_OK;
 }
 
@@ -340,7 +341,7 @@ eh_status eh_blas_cholesky(const eh_op_call *call)
                 A[j * n + i] = 0.0;
         store_cm(out, m * n * n, n, n, A, n);
     }
-    free(A);
+    eh_mem_free(A);
     return st;
 }
 
@@ -425,10 +426,10 @@ eh_status eh_blas_qr(const eh_op_call *call)
         store_cm(rt, b * k * n, k, n, R, k);
     }
 done:
-    free(A);
-    free(R);
-    free(tau);
-    free(W);
+    eh_mem_free(A);
+    eh_mem_free(R);
+    eh_mem_free(tau);
+    eh_mem_free(W);
     return st;
 }
 
@@ -523,12 +524,12 @@ eh_status eh_blas_svd(const eh_op_call *call)
         store_cm(vtt, b * vrows * n, vrows, n, VT, ldv);
     }
 done:
-    free(A);
-    free(U);
-    free(VT);
-    free(S);
-    free(W);
-    free(iw);
+    eh_mem_free(A);
+    eh_mem_free(U);
+    eh_mem_free(VT);
+    eh_mem_free(S);
+    eh_mem_free(W);
+    eh_mem_free(iw);
     return st;
 }
 
@@ -591,10 +592,10 @@ eh_status eh_blas_eigh(const eh_op_call *call)
         store_cm(vt, b * n * n, n, n, A, n);
     }
 done:
-    free(A);
-    free(w);
-    free(W);
-    free(iw);
+    eh_mem_free(A);
+    eh_mem_free(w);
+    eh_mem_free(W);
+    eh_mem_free(iw);
     return st;
 }
 
@@ -673,10 +674,10 @@ eh_status eh_blas_lstsq(const eh_op_call *call)
         idx++;
     } while (eh_nd_iter_next(&it));
 done:
-    free(A);
-    free(B);
-    free(S);
-    free(W);
-    free(iw);
+    eh_mem_free(A);
+    eh_mem_free(B);
+    eh_mem_free(S);
+    eh_mem_free(W);
+    eh_mem_free(iw);
     return st;
 }

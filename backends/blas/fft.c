@@ -22,8 +22,8 @@
  * itself and destroys its plan after.  The cache is freed at exit.  Executing a plan is
  * thread-safe, so the independent 1-D transforms of a call (the lanes of
  * rfft/irfft, the frames of stft) are split across threads with
- * eh_parallel_for, each chunk using its own fftw_malloc'd buffers (same
- * alignment as the planning buffers, as fftw_execute_dft_* requires).
+ * eh_parallel_for, each chunk using its own buffers (fft_buf: 64-byte
+ * aligned, the planning buffers' alignment, as fftw_execute_dft_* requires).
  * Lengths beyond FFTW's int run ref's kernel.  Contract: the top of
  * libeh/src/ops_signal.c; the lines' and frames' layout (which samples a
  * transform reads, where its bins go) is ref's, from
@@ -32,6 +32,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <fftw3.h>
+#include <eh/backend_alloc.h>
 #include "blas.h"
 #include "../ref/signal_kernels.h"
 
@@ -39,11 +40,16 @@ static pthread_mutex_t planner_lock = PTHREAD_MUTEX_INITIALIZER;
 
 typedef enum { R2C, C2R } plan_kind;
 
+/* Transform buffers, from libeh's allocator (not fftw_malloc, so that the
+ * allocation test hook reaches them): 64-byte aligned, enough for any of
+ * FFTW's SIMD codelets.  Given back with eh_mem_free. */
+static void *fft_buf(size_t bytes) { return eh_mem_aligned(64, bytes); }
+
 /* A plan of length n, or NULL when FFTW cannot make one (no memory). */
 static fftw_plan make_plan(plan_kind kind, int64_t n)
 {
-    double *re = fftw_malloc(sizeof(double) * (size_t)n);
-    fftw_complex *cx = fftw_malloc(sizeof(fftw_complex) * (size_t)(n / 2 + 1));
+    double *re = fft_buf(sizeof(double) * (size_t)n);
+    fftw_complex *cx = fft_buf(sizeof(fftw_complex) * (size_t)(n / 2 + 1));
     fftw_plan p = NULL;
     if (re && cx) {
         pthread_mutex_lock(&planner_lock);
@@ -53,8 +59,8 @@ static fftw_plan make_plan(plan_kind kind, int64_t n)
             p = fftw_plan_dft_c2r_1d((int)n, cx, re, FFTW_ESTIMATE);
         pthread_mutex_unlock(&planner_lock);
     }
-    fftw_free(re);
-    fftw_free(cx);
+    eh_mem_free(re);
+    eh_mem_free(cx);
     return p;
 }
 
@@ -202,8 +208,8 @@ static void rfft_range(void *ctx, int64_t begin, int64_t end, int worker)
     const eh_ref_fft_lines *l = &j->l;
     const eh_tensor *x = j->c->in[0];
     eh_tensor *out = j->c->out[0];
-    double *in = fftw_malloc(sizeof(double) * (size_t)l->n);
-    fftw_complex *co = fftw_malloc(sizeof(fftw_complex) * (size_t)l->m);
+    double *in = fft_buf(sizeof(double) * (size_t)l->n);
+    fftw_complex *co = fft_buf(sizeof(fftw_complex) * (size_t)l->m);
     if (!in || !co) {
         atomic_store(&j->failed, 1);
     } else {
@@ -222,8 +228,8 @@ static void rfft_range(void *ctx, int64_t begin, int64_t end, int worker)
             }
         }
     }
-    fftw_free(in);
-    fftw_free(co);
+    eh_mem_free(in);
+    eh_mem_free(co);
 }
 
 eh_status eh_blas_rfft(const eh_op_call *call)
@@ -248,8 +254,8 @@ static void irfft_range(void *ctx, int64_t begin, int64_t end, int worker)
     const eh_ref_fft_lines *l = &j->l;
     const eh_tensor *x = j->c->in[0];
     eh_tensor *out = j->c->out[0];
-    double *re = fftw_malloc(sizeof(double) * (size_t)l->n);
-    fftw_complex *ci = fftw_malloc(sizeof(fftw_complex) * (size_t)(l->half + 1));
+    double *re = fft_buf(sizeof(double) * (size_t)l->n);
+    fftw_complex *ci = fft_buf(sizeof(fftw_complex) * (size_t)(l->half + 1));
     double scale = 1.0 / (double)l->n;
     if (!re || !ci) {
         atomic_store(&j->failed, 1);
@@ -271,8 +277,8 @@ static void irfft_range(void *ctx, int64_t begin, int64_t end, int worker)
                 st(out->data, out->dtype, eh_ref_irfft_out_at(l, o, i, t), re[t] * scale);
         }
     }
-    fftw_free(re);
-    fftw_free(ci);
+    eh_mem_free(re);
+    eh_mem_free(ci);
 }
 
 eh_status eh_blas_irfft(const eh_op_call *call)
@@ -297,8 +303,8 @@ static void stft_range(void *ctx, int64_t begin, int64_t end, int worker)
     const eh_ref_stft_frames *s = &j->s;
     const eh_tensor *x = j->c->in[0], *win = j->c->in[1];
     eh_tensor *out = j->c->out[0];
-    double *in = fftw_malloc(sizeof(double) * (size_t)s->n);
-    fftw_complex *co = fftw_malloc(sizeof(fftw_complex) * (size_t)s->bins);
+    double *in = fft_buf(sizeof(double) * (size_t)s->n);
+    fftw_complex *co = fft_buf(sizeof(fftw_complex) * (size_t)s->bins);
     if (!in || !co) {
         atomic_store(&j->failed, 1);
     } else {
@@ -317,8 +323,8 @@ static void stft_range(void *ctx, int64_t begin, int64_t end, int worker)
             }
         }
     }
-    fftw_free(in);
-    fftw_free(co);
+    eh_mem_free(in);
+    eh_mem_free(co);
 }
 
 eh_status eh_blas_stft(const eh_op_call *call)

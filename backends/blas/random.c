@@ -19,6 +19,7 @@
  * sort by (key, index) is a total order, so the permutation is ref's. */
 #include <stdlib.h>
 #include <eh/backend_random.h>
+#include <eh/backend_alloc.h>
 #include "blas.h"
 #include "../ref/ref.h"
 
@@ -94,6 +95,6 @@ eh_status eh_blas_random_permutation(const eh_op_call *call)
     perm_job j = {call, a};
     eh_parallel_for(n, RANDOM_GRAIN, keys_range, &j);
     eh_rand_permutation_store(call, a, n);
-    free(a);
+    eh_mem_free(a);
     return EH_OK;
 }

@@ -37,6 +37,7 @@
  *  - exp, log, sqrt are double precision, as ref's. */
 #include <float.h>
 #include <stdlib.h>
+#include <eh/backend_alloc.h>
 #include "blas.h"
 #include "../ref/reduction_kernels.h"
 #include "reduce_arith.h"
@@ -634,7 +635,7 @@ static void lanes_range(void *ctx, int64_t begin, int64_t end, int worker)
 static void chunk_wide(const red_ctx *g, pass_kind p, int64_t r0, int64_t r1, racc *part)
 {
     int64_t w = g->K2;
-    double *scratch = pass_is_nsum(p) ? malloc((size_t)w * 3 * sizeof *scratch) : NULL;
+    double *scratch = pass_is_nsum(p) ? eh_mem_alloc((size_t)w * 3 * sizeof *scratch) : NULL;
     if (!scratch) { /* other passes, or out of memory: COL_BLOCK columns at a time */
         for (int64_t k1 = 0; k1 < g->K1; k1++)
             for (int64_t j0 = 0; j0 < w; j0 += COL_BLOCK) {
@@ -658,7 +659,7 @@ static void chunk_wide(const red_ctx *g, pass_kind p, int64_t r0, int64_t r1, ra
             a[j].c = cv[j];
         }
     }
-    free(scratch);
+    eh_mem_free(scratch);
 }
 
 /* Split mode: item = an R-chunk, over every lane, into its partials. */
@@ -767,11 +768,11 @@ static eh_status run_reduction(red_ctx *g)
         g->nchunks = (g->R + g->rchunk - 1) / g->rchunk;
     }
     size_t count = (size_t)g->nchunks * (size_t)nlanes;
-    g->partial = malloc(count * sizeof *g->partial);
-    double *param = calloc((size_t)nlanes, sizeof *param);
+    g->partial = eh_mem_alloc(count * sizeof *g->partial);
+    double *param = eh_mem_calloc((size_t)nlanes, sizeof *param);
     if (!g->partial || !param) {
-        free(g->partial);
-        free(param);
+        eh_mem_free(g->partial);
+        eh_mem_free(param);
         return eh_set_error(EH_ERR_NOMEM, "%s: out of memory for %lld partial results",
                             eh_op_name(g->c->op), (long long)count);
     }
@@ -788,8 +789,8 @@ static eh_status run_reduction(red_ctx *g)
         g->finish(g, l, &g->partial[l], param[l]);
     if (g->write)
         eh_parallel_for(g->nchunks, 1, write_chunks, g);
-    free(g->partial);
-    free(param);
+    eh_mem_free(g->partial);
+    eh_mem_free(param);
     return EH_OK;
 }
 

@@ -13,6 +13,7 @@
  * others.  Above graph.c and fused.c; below backend.c, which records. */
 #include <stdlib.h>
 #include <string.h>
+#include <eh/backend_alloc.h>
 #include "lazy.h"
 
 static eh_status lazy_evaluate_hook(eh_tensor *t) { return eh_lazy_evaluate(t); }
@@ -100,7 +101,7 @@ static eh_status run_single(lazy_node *n)
     if (run_as_view(n))
         return EH_OK;
     int n_out = n->n_out;
-    eh_tensor **outs = calloc((size_t)(n_out > 0 ? 2 * n_out : 1), sizeof *outs);
+    eh_tensor **outs = eh_mem_calloc((size_t)(n_out > 0 ? 2 * n_out : 1), sizeof *outs);
     if (!outs)
         return eh_set_error(EH_ERR_NOMEM, "%s: out of memory", eh_op_name(n->op));
     eh_tensor **live = outs + n_out;
@@ -127,7 +128,7 @@ static eh_status run_single(lazy_node *n)
     /* The last one done frees n: nothing may touch n after this loop. */
     for (int k = 0; st == EH_OK && k < n_live; k++)
         eh_lazy_tensor_done(live[k]);
-    free(outs);
+    eh_mem_free(outs);
     return st;
 }
 
@@ -144,7 +145,7 @@ static int push_missing(const region *r, eh_tensor ***stack, size_t *len, size_t
                 continue;
             if (*len == *cap) {
                 size_t c = *cap ? *cap * 2 : 64;
-                eh_tensor **s = realloc(*stack, c * sizeof *s);
+                eh_tensor **s = eh_mem_realloc(*stack, c * sizeof *s);
                 if (!s)
                     return -1;
                 *stack = s;
@@ -165,7 +166,7 @@ eh_status eh_lazy_evaluate(eh_tensor *target)
     eh_status st = EH_OK;
     region r;
     if (eh_lazy_is_deferred(target)) {
-        stack = malloc(64 * sizeof *stack);
+        stack = eh_mem_alloc(64 * sizeof *stack);
         if (!stack)
             st = eh_set_error(EH_ERR_NOMEM, "eval: out of memory");
         else {
@@ -194,7 +195,7 @@ eh_status eh_lazy_evaluate(eh_tensor *target)
     }
     while (len > 0)
         eh_tensor_unref(stack[--len]);
-    free(stack);
+    eh_mem_free(stack);
     eh_lazy_unlock();
     return st;
 }

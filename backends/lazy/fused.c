@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <eh/backend_alloc.h>
 #include "lazy.h"
 
 /* Elements per block: each node's kernel is one call per block (about
@@ -166,7 +167,7 @@ static void run_blocks(void *ctx, int64_t b0, int64_t b1, int worker)
     (void)worker;
     plan *p = ctx;
     size_t slot = BLOCK * sizeof(double);
-    char *scratch = malloc(slot * (size_t)(p->n_slots + p->n_gather + 1));
+    char *scratch = eh_mem_alloc(slot * (size_t)(p->n_slots + p->n_gather + 1));
     if (!scratch) {
         eh_set_error(EH_ERR_NOMEM, "%s: out of memory for fused scratch", eh_op_name(p->nodes[p->n - 1]->op));
         record_error(p, EH_ERR_NOMEM);
@@ -207,12 +208,12 @@ static void run_blocks(void *ctx, int64_t b0, int64_t b1, int worker)
             }
         }
     }
-    free(scratch);
+    eh_mem_free(scratch);
 }
 
 eh_status eh_lazy_run_fused(lazy_node *const *nodes, int n_nodes)
 {
-    plan *p = calloc(1, sizeof *p);
+    plan *p = eh_mem_calloc(1, sizeof *p);
     if (!p)
         return eh_set_error(EH_ERR_NOMEM, "%s: out of memory", eh_op_name(nodes[n_nodes - 1]->op));
     p->nodes = nodes;
@@ -226,7 +227,7 @@ eh_status eh_lazy_run_fused(lazy_node *const *nodes, int n_nodes)
             eh_status st = eh_set_error(EH_ERR_UNSUPPORTED, "%s: not implemented by backend '%s'",
                                         eh_op_name(nodes[i]->op), p->exec->name);
             pthread_mutex_destroy(&p->err_lock);
-            free(p);
+            eh_mem_free(p);
             return st;
         }
     }
@@ -243,7 +244,7 @@ eh_status eh_lazy_run_fused(lazy_node *const *nodes, int n_nodes)
     }
     eh_tensor *root = p->root;
     pthread_mutex_destroy(&p->err_lock);
-    free(p);
+    eh_mem_free(p);
     if (st == EH_OK)
         eh_lazy_tensor_done(root);
     return st;

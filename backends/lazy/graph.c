@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
+#include <eh/backend_alloc.h>
 #include "lazy.h"
 
 static pthread_mutex_t graph_lock;
@@ -55,7 +56,7 @@ lazy_node *eh_lazy_node_new(const eh_op_call *call, const eh_backend *exec, int 
     size_t blob_at = (bytes + align - 1) / align * align;
     if (call->p.blob_size)
         bytes = blob_at + call->p.blob_size;
-    lazy_node *n = malloc(bytes);
+    lazy_node *n = eh_mem_alloc(bytes);
     if (!n)
         return NULL;
     memset(n, 0, sizeof *n);
@@ -105,14 +106,14 @@ static void free_node_now(lazy_node *n)
 {
     for (int k = 0; k < n->n_in; k++)
         eh_tensor_unref(n->in[k]); /* may bury more nodes: they wait in the graveyard */
-    free(n);
+    eh_mem_free(n);
 }
 
 static void bury(lazy_node *n)
 {
     if (graveyard_len == graveyard_cap) {
         size_t cap = graveyard_cap ? graveyard_cap * 2 : 64;
-        lazy_node **g = realloc(graveyard, cap * sizeof *g);
+        lazy_node **g = eh_mem_realloc(graveyard, cap * sizeof *g);
         if (!g) {
             /* No room to defer the work: free it here.  Recursion depth is
              * then bounded by how long memory stays exhausted. */
@@ -129,7 +130,7 @@ static void bury(lazy_node *n)
     while (graveyard_len > 0)
         free_node_now(graveyard[--graveyard_len]);
     draining = 0;
-    free(graveyard);
+    eh_mem_free(graveyard);
     graveyard = NULL;
     graveyard_cap = 0;
 }
@@ -140,7 +141,9 @@ static void detach_output(lazy_node *n, eh_tensor *t)
         if (n->out[k] == t)
             n->out[k] = NULL;
     t->deferred = NULL;
-    t->deferred_ops = NULL;
+    /* Publishes t's data to threads reading t without the lock
+     * (eh_materialize's acquire load): its last write. */
+    __atomic_store_n(&t->deferred_ops, NULL, __ATOMIC_RELEASE);
     if (--n->live_outputs == 0)
         bury(n);
 }

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <eh/backend_alloc.h>
 #include "ref.h"
 
 /* ---- separable remapping ----------------------------------------------- */
@@ -36,7 +37,7 @@ static eh_status remap(const char *op, const void *src, const int64_t *ishape, v
                                 op, eh_shape_str(nd, oshape));
         total += (size_t)oshape[d];
     }
-    int64_t *buf = malloc(total * sizeof(int64_t));
+    int64_t *buf = eh_mem_alloc(total * sizeof(int64_t));
     if (!buf)
         return eh_set_error(EH_ERR_NOMEM, "%s: out of memory for index maps of shape %s", op,
                             eh_shape_str(nd, oshape));
@@ -75,7 +76,7 @@ static eh_status remap(const char *op, const void *src, const int64_t *ishape, v
                 memcpy(out, s + (size_t)(base + m * ist) * es, es);
         }
     } while (eh_nd_iter_next(&it));
-    free(buf);
+    eh_mem_free(buf);
     return EH_OK;
 }
 
@@ -277,11 +278,11 @@ eh_status eh_ref_scatter(const eh_op_call *call)
         (uint64_t)dim > SIZE_MAX / sizeof(int64_t))
         return eh_set_error(EH_ERR_NOMEM, "scatter: accumulators for shape %s do not fit in memory",
                             eh_shape_str(out->ndim, out->shape));
-    acc_cell *acc = calloc((size_t)out->size, sizeof *acc);
-    int64_t *count = calloc((size_t)dim, sizeof *count);
+    acc_cell *acc = eh_mem_calloc((size_t)out->size, sizeof *acc);
+    int64_t *count = eh_mem_calloc((size_t)dim, sizeof *count);
     if (!acc || !count) {
-        free(acc);
-        free(count);
+        eh_mem_free(acc);
+        eh_mem_free(count);
         return eh_set_error(EH_ERR_NOMEM, "scatter: out of memory for accumulators of shape %s",
                             eh_shape_str(out->ndim, out->shape));
     }
@@ -356,8 +357,8 @@ eh_status eh_ref_scatter(const eh_op_call *call)
             }
         }
     }
-    free(acc);
-    free(count);
+    eh_mem_free(acc);
+    eh_mem_free(count);
     return EH_OK;
 }
 

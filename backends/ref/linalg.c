@@ -10,6 +10,7 @@
  * batch-broadcast helper (eh_ref_batch_strides, linalg_kernels.h). */
 #include <stdlib.h>
 #include <string.h>
+#include <eh/backend_alloc.h>
 #include "linalg_kernels.h"
 
 typedef struct product {
@@ -106,7 +107,7 @@ static eh_status product_init(product *pr, const char *op, const eh_op_call *cal
     pr->inner = inner;
     pr->cols = cols;
     if (pr->dtype == EH_F16) {
-        pr->acc = malloc((size_t)(cols > 0 ? cols : 1) * sizeof *pr->acc);
+        pr->acc = eh_mem_alloc((size_t)(cols > 0 ? cols : 1) * sizeof *pr->acc);
         if (!pr->acc)
             return eh_set_error(EH_ERR_NOMEM, "%s: out of memory for %lld accumulators", op,
                                 (long long)cols);
@@ -139,7 +140,7 @@ eh_status eh_ref_matmul(const eh_op_call *call)
         run_product(&pr, eh_nd_iter_offset(&it, sa), eh_nd_iter_offset(&it, sb), coff);
         coff += n * m;
     } while (eh_nd_iter_next(&it));
-    free(pr.acc);
+    eh_mem_free(pr.acc);
     return EH_OK;
 }
 
@@ -157,7 +158,7 @@ eh_status eh_ref_dot(const eh_op_call *call)
     pr.ldc = Q * M;
     for (int64_t q = 0; q < Q; q++)
         run_product(&pr, 0, q * K * M, q * M);
-    free(pr.acc);
+    eh_mem_free(pr.acc);
     return EH_OK;
 }
 
@@ -174,6 +175,6 @@ eh_status eh_ref_outer(const eh_op_call *call)
     pr.ldb = Q;
     pr.ldc = Q;
     run_product(&pr, 0, 0, 0);
-    free(pr.acc);
+    eh_mem_free(pr.acc);
     return EH_OK;
 }

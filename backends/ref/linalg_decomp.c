@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <eh/backend_alloc.h>
 #include "linalg_kernels.h"
 
 #define MAX_SWEEPS 100
@@ -44,7 +45,7 @@ static double *alloc_doubles(int64_t count)
         count = 1;
     if ((uint64_t)count > SIZE_MAX / sizeof(double))
         return NULL;
-    return malloc((size_t)count * sizeof(double));
+    return eh_mem_alloc((size_t)count * sizeof(double));
 }
 
 /* Declared in linalg_kernels.h (blas's decompositions use it too). */
@@ -281,7 +282,7 @@ eh_status eh_ref_solve(const eh_op_call *call)
     int vec = sp.vec, bnd = sp.bnd;
     const int64_t *bshape = sp.bshape;
     double *A = eh_ref_linalg_scratch("solve", n * n), *B = eh_ref_linalg_scratch("solve", n * k);
-    int64_t *piv = malloc((size_t)(n > 0 ? n : 1) * sizeof *piv);
+    int64_t *piv = eh_mem_alloc((size_t)(n > 0 ? n : 1) * sizeof *piv);
     eh_status st = EH_OK;
     if (!A || !B || !piv) {
         st = piv ? EH_ERR_NOMEM : eh_set_error(EH_ERR_NOMEM, "solve: out of memory");
@@ -306,9 +307,9 @@ eh_status eh_ref_solve(const eh_op_call *call)
         idx++;
     } while (eh_nd_iter_next(&it));
 done:
-    free(A);
-    free(B);
-    free(piv);
+    eh_mem_free(A);
+    eh_mem_free(B);
+    eh_mem_free(piv);
     return st;
 }
 
@@ -320,7 +321,7 @@ eh_status eh_ref_inv(const eh_op_call *call)
     if (out->size == 0 || nb <= 0)
         return EH_OK;
     double *A = eh_ref_linalg_scratch("inv", n * n), *B = eh_ref_linalg_scratch("inv", n * n);
-    int64_t *piv = malloc((size_t)(n > 0 ? n : 1) * sizeof *piv);
+    int64_t *piv = eh_mem_alloc((size_t)(n > 0 ? n : 1) * sizeof *piv);
     eh_status st = EH_OK;
     if (!A || !B || !piv) {
         st = piv ? EH_ERR_NOMEM : eh_set_error(EH_ERR_NOMEM, "inv: out of memory");
@@ -341,9 +342,9 @@ eh_status eh_ref_inv(const eh_op_call *call)
         eh_ref_linalg_store(out, m * n * n, n * n, B);
     }
 done:
-    free(A);
-    free(B);
-    free(piv);
+    eh_mem_free(A);
+    eh_mem_free(B);
+    eh_mem_free(piv);
     return st;
 }
 
@@ -355,7 +356,7 @@ eh_status eh_ref_det(const eh_op_call *call)
     if (out->size == 0 || nb <= 0)
         return EH_OK;
     double *A = eh_ref_linalg_scratch("det", n * n);
-    int64_t *piv = malloc((size_t)(n > 0 ? n : 1) * sizeof *piv);
+    int64_t *piv = eh_mem_alloc((size_t)(n > 0 ? n : 1) * sizeof *piv);
     eh_status st = EH_OK;
     if (!A || !piv) {
         st = piv ? EH_ERR_NOMEM : eh_set_error(EH_ERR_NOMEM, "det: out of memory");
@@ -373,8 +374,8 @@ eh_status eh_ref_det(const eh_op_call *call)
         eh_ref_linalg_store(out, m, 1, &d);
     }
 done:
-    free(A);
-    free(piv);
+    eh_mem_free(A);
+    eh_mem_free(piv);
     return st;
 }
 
@@ -418,8 +419,8 @@ eh_status eh_ref_cholesky(const eh_op_call *call)
         eh_ref_linalg_store(out, m * n * n, n * n, L);
     }
 done:
-    free(A);
-    free(L);
+    eh_mem_free(A);
+    eh_mem_free(L);
     return st;
 }
 
@@ -508,11 +509,11 @@ eh_status eh_ref_qr(const eh_op_call *call)
         eh_ref_linalg_store(rt, b * k * n, k * n, R);
     }
 done:
-    free(W);
-    free(V);
-    free(Q);
-    free(R);
-    free(vn);
+    eh_mem_free(W);
+    eh_mem_free(V);
+    eh_mem_free(Q);
+    eh_mem_free(R);
+    eh_mem_free(vn);
     return st;
 }
 
@@ -732,12 +733,12 @@ static int svd_core(svd_work *w, const double *A, int64_t *usable)
 
 static void svd_work_free(svd_work *w)
 {
-    free(w->W);
-    free(w->VT);
-    free(w->sig);
-    free(w->X);
-    free(w->rn);
-    free(w->order);
+    eh_mem_free(w->W);
+    eh_mem_free(w->VT);
+    eh_mem_free(w->sig);
+    eh_mem_free(w->X);
+    eh_mem_free(w->rn);
+    eh_mem_free(w->order);
 }
 
 /* Scratch for svd_core; X (rows x R) and rn (R) for completing bases.
@@ -755,7 +756,7 @@ static int svd_work_init(svd_work *w, const char *op, int64_t m, int64_t n, int6
     w->X = w->sig ? eh_ref_linalg_scratch(op, xrows * w->R) : NULL;
     w->rn = w->X ? eh_ref_linalg_scratch(op, w->R) : NULL;
     if (w->rn) {
-        w->order = malloc((size_t)(w->C > 0 ? w->C : 1) * sizeof *w->order);
+        w->order = eh_mem_alloc((size_t)(w->C > 0 ? w->C : 1) * sizeof *w->order);
         if (!w->order)
             eh_set_error(EH_ERR_NOMEM, "%s: out of memory", op);
     }
@@ -778,7 +779,7 @@ eh_status eh_ref_singular_values(const double *a, int64_t m, int64_t n, double *
     w.R = m < n ? n : m;
     w.W = alloc_doubles(w.C * w.R);
     w.sig = alloc_doubles(w.C);
-    w.order = malloc((size_t)(w.C > 0 ? w.C : 1) * sizeof *w.order);
+    w.order = eh_mem_alloc((size_t)(w.C > 0 ? w.C : 1) * sizeof *w.order);
     eh_status st = EH_ERR_NOMEM;
     int64_t usable;
     if (w.W && w.sig && w.order) {
@@ -810,9 +811,9 @@ eh_status eh_ref_svd(const eh_op_call *call)
     double *VTo = U ? eh_ref_linalg_scratch("svd", vrows * n) : NULL;
     eh_status st = EH_OK;
     if (!VTo || !svd_work_init(&w, "svd", m, n, m >= n ? ucols : vrows)) {
-        free(A);
-        free(U);
-        free(VTo);
+        eh_mem_free(A);
+        eh_mem_free(U);
+        eh_mem_free(VTo);
         return EH_ERR_NOMEM;
     }
     double tol = eh_ref_sign_tol(a->dtype);
@@ -866,9 +867,9 @@ eh_status eh_ref_svd(const eh_op_call *call)
         eh_ref_linalg_store(vtt, b * vrows * n, vrows * n, VTo);
     }
     svd_work_free(&w);
-    free(A);
-    free(U);
-    free(VTo);
+    eh_mem_free(A);
+    eh_mem_free(U);
+    eh_mem_free(VTo);
     return st;
 }
 
@@ -891,10 +892,10 @@ eh_status eh_ref_lstsq(const eh_op_call *call)
     double *X = B ? eh_ref_linalg_scratch("lstsq", n * k) : NULL;
     double *ub = X ? eh_ref_linalg_scratch("lstsq", k) : NULL;
     if (!ub || !svd_work_init(&w, "lstsq", m, n, 0)) {
-        free(A);
-        free(B);
-        free(X);
-        free(ub);
+        eh_mem_free(A);
+        eh_mem_free(B);
+        eh_mem_free(X);
+        eh_mem_free(ub);
         return EH_ERR_NOMEM;
     }
     eh_status st = EH_OK;
@@ -943,10 +944,10 @@ eh_status eh_ref_lstsq(const eh_op_call *call)
         idx++;
     } while (eh_nd_iter_next(&it));
     svd_work_free(&w);
-    free(A);
-    free(B);
-    free(X);
-    free(ub);
+    eh_mem_free(A);
+    eh_mem_free(B);
+    eh_mem_free(X);
+    eh_mem_free(ub);
     return st;
 }
 
@@ -1005,7 +1006,7 @@ eh_status eh_ref_eigh(const eh_op_call *call)
     double *V = S ? eh_ref_linalg_scratch("eigh", n * n) : NULL;
     double *Vo = V ? eh_ref_linalg_scratch("eigh", n * n) : NULL;
     double *w = Vo ? eh_ref_linalg_scratch("eigh", n) : NULL;
-    int64_t *order = w ? malloc((size_t)(n > 0 ? n : 1) * sizeof *order) : NULL;
+    int64_t *order = w ? eh_mem_alloc((size_t)(n > 0 ? n : 1) * sizeof *order) : NULL;
     eh_status st = EH_OK;
     if (!order) {
         st = w ? eh_set_error(EH_ERR_NOMEM, "eigh: out of memory") : EH_ERR_NOMEM;
@@ -1052,10 +1053,10 @@ eh_status eh_ref_eigh(const eh_op_call *call)
         eh_ref_linalg_store(vt, b * n * n, n * n, Vo);
     }
 done:
-    free(S);
-    free(V);
-    free(Vo);
-    free(w);
-    free(order);
+    eh_mem_free(S);
+    eh_mem_free(V);
+    eh_mem_free(Vo);
+    eh_mem_free(w);
+    eh_mem_free(order);
     return st;
 }

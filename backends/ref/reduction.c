@@ -29,6 +29,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <eh/backend_alloc.h>
 #include "linalg_kernels.h"
 #include "reduction_kernels.h"
 
@@ -595,20 +596,20 @@ static eh_status matrix_norm(const void *x, eh_dtype dt, int64_t rows, int64_t r
     double scale = eh_ref_pow2_scale(m);
     if ((uint64_t)rows > SIZE_MAX / sizeof(double) / (uint64_t)cols)
         return EH_ERR_NOMEM;
-    double *a = malloc((size_t)rows * (size_t)cols * sizeof *a);
-    double *sv = malloc((size_t)k * sizeof *sv);
+    double *a = eh_mem_alloc((size_t)rows * (size_t)cols * sizeof *a);
+    double *sv = eh_mem_alloc((size_t)k * sizeof *sv);
     if (!a || !sv) {
-        free(a);
-        free(sv);
+        eh_mem_free(a);
+        eh_mem_free(sv);
         return EH_ERR_NOMEM;
     }
     for (int64_t i = 0; i < rows; i++) /* row-major rows x cols */
         for (int64_t j = 0; j < cols; j++)
             a[i * cols + j] = eh_load_f64(x, dt, base + i * rs + j * cs) / scale;
     eh_status st = eh_ref_singular_values(a, rows, cols, sv);
-    free(a);
+    eh_mem_free(a);
     if (st != EH_OK) {
-        free(sv);
+        eh_mem_free(sv);
         return st;
     }
     double res = 0.0;
@@ -622,7 +623,7 @@ static eh_status matrix_norm(const void *x, eh_dtype dt, int64_t rows, int64_t r
             eh_ref_ksum_add(&s, sv[p]);
         res = eh_ref_ksum_total(s.s, s.c);
     }
-    free(sv);
+    eh_mem_free(sv);
     *result = res * scale;
     return EH_OK;
 }

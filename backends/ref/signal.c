@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <eh/backend_alloc.h>
 #include "signal_kernels.h"
 
 #define EH_PI 3.14159265358979323846264338327950288
@@ -66,7 +67,7 @@ static double *alloc_doubles(int64_t count)
 {
     if (count < 0 || (uint64_t)count > SIZE_MAX / sizeof(double))
         return NULL;
-    return malloc((size_t)(count ? count : 1) * sizeof(double));
+    return eh_mem_alloc((size_t)(count ? count : 1) * sizeof(double));
 }
 
 /* ---- complex FFT plans ---------------------------------------------- */
@@ -88,12 +89,12 @@ static void plan_free(fft_plan *p)
 {
     if (!p)
         return;
-    free(p->tw);
-    free(p->work);
-    free(p->chirp);
-    free(p->filter);
+    eh_mem_free(p->tw);
+    eh_mem_free(p->work);
+    eh_mem_free(p->chirp);
+    eh_mem_free(p->filter);
     plan_free(p->sub);
-    free(p);
+    eh_mem_free(p);
 }
 
 static void fft_forward(const fft_plan *p, double *a);
@@ -103,7 +104,7 @@ static fft_plan *plan_new(int64_t n)
 {
     if (n < 1 || n > FFT_MAX_N)
         return NULL;
-    fft_plan *p = calloc(1, sizeof *p);
+    fft_plan *p = eh_mem_calloc(1, sizeof *p);
     if (!p)
         return NULL;
     p->n = n;
@@ -365,7 +366,7 @@ eh_status eh_ref_rfft(const eh_op_call *call)
         }
     }
     plan_free(plan);
-    free(buf);
+    eh_mem_free(buf);
     return EH_OK;
 }
 
@@ -398,7 +399,7 @@ eh_status eh_ref_irfft(const eh_op_call *call)
         }
     }
     plan_free(plan);
-    free(buf);
+    eh_mem_free(buf);
     return EH_OK;
 }
 
@@ -431,6 +432,6 @@ eh_status eh_ref_stft(const eh_op_call *call)
         }
     }
     plan_free(plan);
-    free(buf);
+    eh_mem_free(buf);
     return EH_OK;
 }

@@ -198,12 +198,12 @@ static int index_reserve(int n_after)
     name_index *ix = atomic_load_explicit(&index_now, memory_order_relaxed);
     if (ix && (size_t)n_after * 2 <= ix->cap)
         return 0;
-    name_index *nx = malloc(sizeof *nx);
+    name_index *nx = eh_mem_alloc(sizeof *nx);
     size_t cap = ix ? ix->cap * 2 : 64;
-    _Atomic(custom_rec *) *slots = calloc(cap, sizeof *slots);
+    _Atomic(custom_rec *) *slots = eh_mem_calloc(cap, sizeof *slots);
     if (!nx || !slots) {
-        free(nx);
-        free(slots);
+        eh_mem_free(nx);
+        eh_mem_free(slots);
         return -1;
     }
     nx->cap = cap;
@@ -225,14 +225,14 @@ static custom_rec *rec_add(const char *name)
     }
     _Atomic(custom_rec *) *chunk = atomic_load_explicit(&chunks[k / CHUNK], memory_order_relaxed);
     if (!chunk) {
-        chunk = calloc(CHUNK, sizeof *chunk);
+        chunk = eh_mem_calloc(CHUNK, sizeof *chunk);
         if (!chunk)
             goto nomem;
         atomic_store_explicit(&chunks[k / CHUNK], chunk, memory_order_release);
     }
     if (index_reserve(k + 1) != 0)
         goto nomem;
-    custom_rec *r = calloc(1, sizeof *r);
+    custom_rec *r = eh_mem_calloc(1, sizeof *r);
     if (!r)
         goto nomem;
     r->id = EH_OP_COUNT + k;
@@ -321,7 +321,7 @@ static eh_status copy_def(custom_rec *r, const eh_custom_op_def *d)
         for (int k = 0; k < d->n_in; k++)
             bytes += strlen(d->input_names[k]) + 1;
     }
-    char *s = malloc(bytes);
+    char *s = eh_mem_alloc(bytes);
     if (!s)
         return eh_set_error(EH_ERR_NOMEM, "custom_op_define: out of memory defining '%s'",
                             d->name);
@@ -436,7 +436,7 @@ eh_status eh_custom_op_kernel(const char *op, const char *backend, eh_kernel_fn 
                           "custom_op_kernel: '%s' already has a different kernel for backend '%s'",
                           op, backend);
     } else if (!had) {
-        kernel_entry *e = calloc(1, sizeof *e);
+        kernel_entry *e = eh_mem_calloc(1, sizeof *e);
         if (!e) {
             st = eh_set_error(EH_ERR_NOMEM, "custom_op_kernel: out of memory registering '%s'", op);
         } else {

@@ -6,10 +6,15 @@
 eh_status eh_materialize(const eh_tensor *t)
 {
     eh_tensor *m = (eh_tensor *)t; /* evaluation fills storage, not the value */
-    if (m->data && !m->deferred_ops)
+    /* Another thread may be evaluating t (lazy, under its lock): the
+     * backend clears deferred_ops with a release store once t's data is
+     * complete, so this acquire load sees either "still deferred" (evaluate
+     * waits for the lock) or the finished data -- read only after it. */
+    const eh_deferred_ops *ops = __atomic_load_n(&m->deferred_ops, __ATOMIC_ACQUIRE);
+    if (ops)
+        return ops->evaluate(m);
+    if (m->data)
         return EH_OK;
-    if (m->deferred_ops)
-        return m->deferred_ops->evaluate(m);
     return eh_tensor_alloc_data(m);
 }
 

@@ -3,6 +3,7 @@
  *
  * libeh/src is a one-way stack; a file calls only files listed before it
  * (`make test` checks that no call or include goes in a circle):
+ *   alloc.c                                the heap allocator, allocation test hook
  *   error.c, f16.c, philox.c, parallel.c   errors, half floats, counters, threads,
  *   isa.c                                  the instruction set of simd/ kernels
  *   dtype.c                                dtypes and the promotion table
@@ -25,6 +26,20 @@
 #define EH_INTERNAL_H
 
 #include <eh/backend_api.h>
+#include <eh/backend_alloc.h>
+
+/* ---- alloc.c ----------------------------------------------------------- */
+
+/* Every heap block comes from eh_mem_* (<eh/backend_alloc.h>).  A failure
+ * point without a malloc (storage inline in a header, a reused header
+ * block): 1 when the test hook makes this one fail. */
+int eh__alloc_point(void);
+
+/* Test hook: make the nth allocation (eh_mem_* call or eh__alloc_point)
+ * from now on this thread fail (1 = the next one; 0 disarms).  Lets tests
+ * reach every EH_ERR_NOMEM path.  Returns the previous countdown's rest:
+ * 0 when its failure happened (or nothing was armed). */
+int eh__test_fail_alloc(int nth);
 
 /* ---- error.c, dtype.c ------------------------------------------------- */
 
@@ -111,10 +126,6 @@ eh_status eh__tensor_make_private(eh_tensor *t);
 
 /* Test hook: blocks and bytes in the cache of freed large blocks. */
 void eh__test_block_cache(int *blocks, long long *bytes);
-
-/* Test hook: make the nth allocation from now on this thread fail
- * (1 = the next one; 0 disarms).  Lets tests reach EH_ERR_NOMEM paths. */
-void eh__test_fail_alloc(int nth);
 
 /* Test hooks: bytes of tensor storage allocated now, and the peak since
  * the last reset. */

@@ -21,7 +21,7 @@ static _Thread_local int depth;
 
 eh_status eh_scope_begin(void)
 {
-    struct eh_scope *s = calloc(1, sizeof *s);
+    struct eh_scope *s = eh_mem_calloc(1, sizeof *s);
     if (!s)
         return eh_set_error(EH_ERR_NOMEM, "scope_begin: out of memory");
     s->parent = innermost;
@@ -34,7 +34,7 @@ static int scope_add(struct eh_scope *s, eh_tensor *t)
 {
     if (s->count == s->cap) {
         size_t cap = s->cap ? s->cap * 2 : 16;
-        eh_tensor **items = realloc(s->items, cap * sizeof *items);
+        eh_tensor **items = eh_mem_realloc(s->items, cap * sizeof *items);
         if (!items)
             return 0;
         s->items = items;
@@ -44,14 +44,6 @@ static int scope_add(struct eh_scope *s, eh_tensor *t)
     t->scope_slot = s->count;
     s->items[s->count++] = t;
     return 1;
-}
-
-static void scope_adopt(eh_tensor *t)
-{
-    /* If the list cannot grow the tensor stays with the caller, which is
-     * what code without scopes expects anyway. */
-    if (innermost)
-        (void)scope_add(innermost, t);
 }
 
 static void scope_forget(eh_tensor *t)
@@ -65,8 +57,13 @@ static void scope_forget(eh_tensor *t)
 eh_tensor *eh__new_tensor(const char *op, int ndim, const int64_t *shape, eh_dtype dtype)
 {
     eh_tensor *t = eh__tensor_header(op, ndim, shape, dtype);
-    if (t)
-        scope_adopt(t);
+    /* A tensor the scope cannot hold would outlive it unseen (code in a
+     * scope releases nothing): the op fails instead. */
+    if (t && innermost && !scope_add(innermost, t)) {
+        eh__tensor_destroy(t);
+        eh_set_error(EH_ERR_NOMEM, "%s: out of memory adding a tensor to its scope", op);
+        return NULL;
+    }
     return t;
 }
 
@@ -132,8 +129,8 @@ eh_status eh_scope_end(void)
             eh_tensor_unref(t);
         }
     }
-    free(s->items);
-    free(s);
+    eh_mem_free(s->items);
+    eh_mem_free(s);
     return EH_OK;
 }
 

@@ -280,8 +280,8 @@ static eh_tensor *run_variadic(eh_op op, const eh_tensor *const *xs, int n, int 
                                int ndim, const int64_t *shape, eh_dtype dtype)
 {
     const char *name = eh_op_name(op);
-    eh_tensor **owned = calloc((size_t)n, sizeof *owned);
-    const eh_tensor **in = malloc((size_t)n * sizeof *in);
+    eh_tensor **owned = eh_mem_calloc((size_t)n, sizeof *owned);
+    const eh_tensor **in = eh_mem_alloc((size_t)n * sizeof *in);
     eh_tensor *out = NULL;
     if (!owned || !in) {
         eh_set_error(EH_ERR_NOMEM, "%s: out of memory for %d inputs", name, n);
@@ -304,8 +304,8 @@ done:
     if (owned)
         for (int k = 0; k < n; k++)
             eh_release(owned[k]);
-    free(owned);
-    free(in);
+    eh_mem_free(owned);
+    eh_mem_free(in);
     return out;
 }
 
@@ -387,9 +387,9 @@ eh_tensor *eh_stack(const eh_tensor *const *xs, int n, int axis)
 static eh_status run_split(const char *op, const eh_tensor *x, int axis, int n_out,
                            const int64_t *starts, const int64_t *lens, eh_tensor **outs)
 {
-    int *ndims = malloc((size_t)n_out * sizeof *ndims);
-    int64_t (*shapes)[EH_MAX_DIMS] = malloc((size_t)n_out * sizeof *shapes);
-    eh_dtype *dtypes = malloc((size_t)n_out * sizeof *dtypes);
+    int *ndims = eh_mem_alloc((size_t)n_out * sizeof *ndims);
+    int64_t (*shapes)[EH_MAX_DIMS] = eh_mem_alloc((size_t)n_out * sizeof *shapes);
+    eh_dtype *dtypes = eh_mem_alloc((size_t)n_out * sizeof *dtypes);
     eh_status st = EH_OK;
     if (!ndims || !shapes || !dtypes) {
         st = eh_set_error(EH_ERR_NOMEM, "%s: out of memory for %d outputs", op, n_out);
@@ -430,9 +430,9 @@ done:
             eh_release(outs[k]);
             outs[k] = NULL;
         }
-    free(ndims);
-    free(shapes);
-    free(dtypes);
+    eh_mem_free(ndims);
+    eh_mem_free(shapes);
+    eh_mem_free(dtypes);
     return st;
 }
 
@@ -465,8 +465,8 @@ static eh_status split_sections(const char *op, const eh_tensor *x, int sections
         return eh_set_error(EH_ERR_SHAPE,
                             "%s: axis %d of shape %s (length %lld) does not divide into %d equal sections",
                             op, a, eh_shape_str(x->ndim, x->shape), (long long)len, sections);
-    int64_t *starts = malloc((size_t)sections * sizeof *starts);
-    int64_t *lens = malloc((size_t)sections * sizeof *lens);
+    int64_t *starts = eh_mem_alloc((size_t)sections * sizeof *starts);
+    int64_t *lens = eh_mem_alloc((size_t)sections * sizeof *lens);
     if (!starts || !lens) {
         st = eh_set_error(EH_ERR_NOMEM, "%s: out of memory for %d sections", op, sections);
     } else {
@@ -478,8 +478,8 @@ static eh_status split_sections(const char *op, const eh_tensor *x, int sections
         }
         st = run_split(op, x, a, sections, starts, lens, outs);
     }
-    free(starts);
-    free(lens);
+    eh_mem_free(starts);
+    eh_mem_free(lens);
     return st;
 }
 
@@ -521,8 +521,8 @@ eh_status eh_split_at(const eh_tensor *x, const int64_t *indices, int n_indices,
     if (eh__normalize_axis(op, axis, x->ndim, &a) != EH_OK)
         return EH_ERR_AXIS;
     int64_t len = x->shape[a];
-    int64_t *starts = malloc((size_t)n_out * sizeof *starts);
-    int64_t *lens = malloc((size_t)n_out * sizeof *lens);
+    int64_t *starts = eh_mem_alloc((size_t)n_out * sizeof *starts);
+    int64_t *lens = eh_mem_alloc((size_t)n_out * sizeof *lens);
     eh_status st;
     if (!starts || !lens) {
         st = eh_set_error(EH_ERR_NOMEM, "%s: out of memory for %d parts", op, n_out);
@@ -535,8 +535,8 @@ eh_status eh_split_at(const eh_tensor *x, const int64_t *indices, int n_indices,
         }
         st = run_split(op, x, a, n_out, starts, lens, outs);
     }
-    free(starts);
-    free(lens);
+    eh_mem_free(starts);
+    eh_mem_free(lens);
     return st;
 }
 

@@ -120,7 +120,7 @@ eh_status eh_backend_load(const char *path)
         st = p->status;
         if (st != EH_OK)
             eh_set_error(st, "%s", p->message);
-    } else if (!(p = calloc(1, sizeof *p))) {
+    } else if (!(p = eh_mem_calloc(1, sizeof *p))) {
         dlclose(handle);
         st = eh_set_error(EH_ERR_NOMEM, "backend_load: out of memory loading '%s'", path);
     } else {
@@ -161,13 +161,13 @@ static eh_status load_dir(const char *dir)
         if (!is_plugin_name(e->d_name))
             continue;
         if (n == cap) {
-            char **grown = realloc(names, (cap = cap ? cap * 2 : 8) * sizeof *names);
+            char **grown = eh_mem_realloc(names, (cap = cap ? cap * 2 : 8) * sizeof *names);
             if (!grown)
                 st = eh_set_error(EH_ERR_NOMEM, "backend_load: out of memory reading '%s'", dir);
             else
                 names = grown;
         }
-        if (st == EH_OK && !(names[n] = malloc(strlen(dir) + strlen(e->d_name) + 2)))
+        if (st == EH_OK && !(names[n] = eh_mem_alloc(strlen(dir) + strlen(e->d_name) + 2)))
             st = eh_set_error(EH_ERR_NOMEM, "backend_load: out of memory reading '%s'", dir);
         if (st == EH_OK)
             sprintf(names[n++], "%s/%s", dir, e->d_name);
@@ -178,17 +178,20 @@ static eh_status load_dir(const char *dir)
     for (size_t k = 0; k < n; k++) {
         if (st == EH_OK)
             st = eh_backend_load(names[k]);
-        free(names[k]);
+        eh_mem_free(names[k]);
     }
-    free(names);
+    eh_mem_free(names);
     return st;
 }
 
 eh_status eh__load_env_plugins(char *why, size_t cap)
 {
     const char *env = getenv("EH_BACKEND_PATH");
-    char *list = env && *env ? strdup(env) : NULL;
-    if (env && *env && !list) {
+    size_t len = env ? strlen(env) : 0;
+    char *list = len ? eh_mem_alloc(len + 1) : NULL;
+    if (list)
+        memcpy(list, env, len + 1);
+    if (len && !list) {
         snprintf(why, cap, "EH_BACKEND_PATH: out of memory");
         return EH_ERR_NOMEM;
     }
@@ -204,6 +207,6 @@ eh_status eh__load_env_plugins(char *why, size_t cap)
         if (st != EH_OK)
             snprintf(why, cap, "EH_BACKEND_PATH: %s", eh_error_message());
     }
-    free(list);
+    eh_mem_free(list);
     return st;
 }

@@ -407,7 +407,7 @@ static eh_status fill_categorical(const eh_op_call *call, int64_t begin, int64_t
         return EH_OK;
     if (logits->dtype != EH_F64 || out->dtype != EH_I64 || k < 1 || per_row < 1)
         return eh_set_error(EH_ERR_INTERNAL, "random_categorical: malformed call");
-    double *cdf = malloc((size_t)k * sizeof *cdf);
+    double *cdf = eh_mem_alloc((size_t)k * sizeof *cdf);
     if (!cdf)
         return eh_set_error(EH_ERR_NOMEM, "random_categorical: out of memory for %lld categories",
                             (long long)k);
@@ -430,7 +430,7 @@ static eh_status fill_categorical(const eh_op_call *call, int64_t begin, int64_t
         eh_rand_stream_for(&s, call, (uint64_t)i);
         o[i] = eh_rand_categorical_pick(cdf, k, eh_rand_u01(&s));
     }
-    free(cdf);
+    eh_mem_free(cdf);
     return st;
 }
 
@@ -597,7 +597,7 @@ eh_rand_keyed_index *eh_rand_keyed_alloc(int64_t n)
                      (long long)n);
         return NULL;
     }
-    eh_rand_keyed_index *a = malloc((size_t)(n > 0 ? n : 1) * sizeof *a);
+    eh_rand_keyed_index *a = eh_mem_alloc((size_t)(n > 0 ? n : 1) * sizeof *a);
     if (!a)
         eh_set_error(EH_ERR_NOMEM, "random_permutation: out of memory for %lld sort keys",
                      (long long)n);
@@ -645,6 +645,6 @@ eh_status eh_rand_permutation(const eh_op_call *call)
         return EH_ERR_NOMEM;
     eh_rand_permutation_keys(call, a, 0, n);
     eh_rand_permutation_store(call, a, n);
-    free(a);
+    eh_mem_free(a);
     return EH_OK;
 }

@@ -23,11 +23,6 @@ typedef struct tensor_block {
 
 static void *inline_storage(eh_tensor *t) { return ((tensor_block *)t)->inline_data; }
 
-/* Test hook: when > 0, the n-th allocation from now fails (1 = next). */
-static _Thread_local int fail_alloc_countdown;
-
-void eh__test_fail_alloc(int nth) { fail_alloc_countdown = nth; }
-
 /* Storage accounting, for tests that bound peak memory. */
 static atomic_llong storage_now, storage_peak;
 
@@ -45,11 +40,6 @@ static void count_storage(long long delta)
     long long peak = atomic_load(&storage_peak);
     while (now > peak && !atomic_compare_exchange_weak(&storage_peak, &peak, now))
         ;
-}
-
-static int injected_failure(void)
-{
-    return fail_alloc_countdown > 0 && --fail_alloc_countdown == 0;
 }
 
 /* ---- storage blocks ---------------------------------------------------------
@@ -134,7 +124,7 @@ static void cache_put(void *mem, size_t bytes)
     }
     pthread_mutex_unlock(&cache_lock);
     for (int k = 0; k < n_ev; k++)
-        free(evicted[k]);
+        eh_mem_free(evicted[k]);
 }
 
 size_t eh_trim_memory(void)
@@ -149,7 +139,7 @@ size_t eh_trim_memory(void)
     cache_total = 0;
     pthread_mutex_unlock(&cache_lock);
     for (int k = 0; k < n; k++)
-        free(blocks[k]);
+        eh_mem_free(blocks[k]);
     return released;
 }
 
@@ -167,20 +157,18 @@ void eh__test_block_cache(int *blocks, long long *bytes)
  * header in front of the data; huge ones 2 MiB-aligned on their own. */
 static eh_storage *alloc_storage(size_t bytes)
 {
-    if (injected_failure())
-        return NULL;
 #ifdef MADV_HUGEPAGE
     if (bytes >= EH_HUGE_BYTES && bytes <= SIZE_MAX - EH_HUGE_ALIGN) {
         size_t rounded = (bytes + EH_HUGE_ALIGN - 1) / EH_HUGE_ALIGN * EH_HUGE_ALIGN;
-        eh_storage *s = malloc(sizeof *s);
+        eh_storage *s = eh_mem_alloc(sizeof *s);
         void *p = s ? cache_take(rounded) : NULL;
         if (s && !p) {
-            p = aligned_alloc(EH_HUGE_ALIGN, rounded);
+            p = eh_mem_aligned(EH_HUGE_ALIGN, rounded);
             if (p)
                 (void)madvise(p, rounded, MADV_HUGEPAGE); /* advice only: failure is harmless */
         }
         if (!p) {
-            free(s);
+            eh_mem_free(s);
             return NULL;
         }
         atomic_init(&s->refs, 1);
@@ -194,7 +182,7 @@ static eh_storage *alloc_storage(size_t bytes)
     if (bytes > SIZE_MAX - 2 * EH_ALIGN)
         return NULL;
     size_t rounded = (bytes + EH_ALIGN - 1) / EH_ALIGN * EH_ALIGN;
-    eh_storage *s = aligned_alloc(EH_ALIGN, EH_ALIGN + (rounded ? rounded : EH_ALIGN));
+    eh_storage *s = eh_mem_aligned(EH_ALIGN, EH_ALIGN + (rounded ? rounded : EH_ALIGN));
     if (!s)
         return NULL;
     atomic_init(&s->refs, 1);
@@ -210,12 +198,9 @@ static void storage_unref(eh_storage *s)
     if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1)
         return;
     count_storage(-(long long)s->counted);
-    if (s->huge) {
+    if (s->huge)
         cache_put(s->mem, s->bytes);
-        free(s);
-    } else {
-        free(s);
-    }
+    eh_mem_free(s);
 }
 
 /* Header blocks: each thread keeps its last freed block as a spare for its
@@ -246,7 +231,7 @@ static int spare_key_ok;
 static void free_spare_block(void *unused)
 {
     (void)unused;
-    free(spare_block);
+    eh_mem_free(spare_block);
     spare_block = NULL;
 }
 
@@ -268,16 +253,16 @@ __attribute__((destructor)) static void drop_spare_key(void)
 /* A header block (fails like any allocation under the test hook). */
 static eh_tensor *alloc_header(void)
 {
-    if (injected_failure())
-        return NULL;
 #if EH_SPARE_HEADERS
     tensor_block *b = spare_block;
     if (b) {
+        if (eh__alloc_point())
+            return NULL;
         spare_block = NULL;
         return &b->header;
     }
 #endif
-    return malloc(sizeof(tensor_block));
+    return eh_mem_alloc(sizeof(tensor_block));
 }
 
 static void free_header(eh_tensor *t)
@@ -294,7 +279,7 @@ static void free_header(eh_tensor *t)
         }
     }
 #endif
-    free(t);
+    eh_mem_free(t);
 }
 
 eh_status eh__check_shape(const char *op, int ndim, const int64_t *shape,
@@ -375,7 +360,7 @@ eh_status eh_tensor_alloc_data(eh_tensor *t)
     /* Inline storage still counts as an allocation for the test hook, so
      * tests reach the same failure points whatever the tensor's size. */
     if (t->nbytes <= EH_INLINE_BYTES) {
-        t->data = injected_failure() ? NULL : inline_storage(t);
+        t->data = eh__alloc_point() ? NULL : inline_storage(t);
     } else if ((t->storage = alloc_storage(t->nbytes)) != NULL) {
         t->data = t->storage->mem;
         count_storage((long long)t->storage->counted);
@@ -388,7 +373,10 @@ eh_status eh_tensor_alloc_data(eh_tensor *t)
 
 int eh__tensor_can_share(const eh_tensor *t)
 {
-    return t->storage && t->data && !t->deferred_ops && !t->exposed;
+    /* deferred_ops first (acquire, as eh_materialize): a tensor another
+     * thread is evaluating has its storage and data written meanwhile */
+    return !__atomic_load_n(&t->deferred_ops, __ATOMIC_ACQUIRE) && t->storage && t->data &&
+           !__atomic_load_n(&t->exposed, __ATOMIC_RELAXED);
 }
 
 void eh__tensor_share(eh_tensor *view, const eh_tensor *t, size_t byte_offset)
@@ -419,7 +407,7 @@ eh_status eh__tensor_make_private(eh_tensor *t)
         t->storage = s;
         t->data = s->mem;
     }
-    t->exposed = 1;
+    __atomic_store_n(&t->exposed, 1, __ATOMIC_RELAXED); /* views made on other threads read it */
     return EH_OK;
 }
 

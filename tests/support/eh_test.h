@@ -108,7 +108,9 @@ int eh_test_teardown(void **state);
 int t_run(const char *const *argv, const char *const *env, char *out, size_t cap);
 
 /* Internal test hooks from libeh (not in the public headers). */
-void eh__test_fail_alloc(int nth);
+/* Make the nth allocation from now on this thread fail (0 disarms);
+ * returns the previous countdown's rest, 0 once its failure happened. */
+int eh__test_fail_alloc(int nth);
 void eh__test_storage_bytes(long long *now, long long *peak);
 void eh__test_block_cache(int *blocks, long long *bytes);
 void eh__test_reset_storage_peak(void);

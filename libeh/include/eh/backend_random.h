@@ -113,7 +113,7 @@ typedef struct eh_rand_keyed_index {
     uint64_t key;
     int64_t index;
 } eh_rand_keyed_index;
-/* n keyed indices of scratch (free() them), or NULL with EH_ERR_NOMEM
+/* n keyed indices of scratch (eh_mem_free() them), or NULL with EH_ERR_NOMEM
  * recorded (random_permutation's messages). */
 eh_rand_keyed_index *eh_rand_keyed_alloc(int64_t n);
 /* a[i] = (key of element i, i) for i in [begin, end); safe on disjoint
