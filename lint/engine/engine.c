@@ -1549,12 +1549,15 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
      * compile database, those none of its files includes: like an
      * unlisted source, such a header is not built in this configuration
      * (a backend not enabled), and parsed alone with a neighbour's flags
-     * it would only cost time.  Named on the command line, it is linted. */
+     * it would only cost time.  So are all of them when the paths hold
+     * source files and the database builds none (`-p build src/arm` of
+     * an x86 build): only headers alone (include/) are parsed alone.
+     * Named on the command line, it is linted. */
     for (size_t i = 0; i < sources->n; i++) {
         if (!sources->v[i].is_header || el_strmap_get(&covered, sources->v[i].path) ||
             !in_shard(o, sources, i))
             continue;
-        if (build && !sources->v[i].named && builds_sources) {
+        if (build && !sources->v[i].named && (builds_sources || unlisted)) {
             el_unbuilt_add(&left, sources->v[i].path, true);
             continue;
         }

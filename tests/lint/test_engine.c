@@ -321,6 +321,24 @@ static void test_compile_database(void **state)
     json_object_put(j);
     tt_free(&r);
 
+    /* paths whose source files the database builds none of (the arm/
+     * code of an x86 build): their headers are not built either, not
+     * parsed alone with a neighbour's flags */
+    tt_w("src/arm/neon.c", "#include \"neon.h\"\n");
+    tt_w("src/arm/neon.h", "#error this target only\n");
+    r = lt_lint(tt_dir, "--no-cache", "--format", "json", "-p", "build", "src/arm", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(tt_contains(r.err, "emberlint: 1 source file under the paths is not in compile_commands.json"));
+    assert_true(tt_contains(r.err, "emberlint: 1 header under the paths is included by none of the "
+                                   "files compile_commands.json builds"));
+    tt_free(&r);
+    /* a directory of headers alone is linted */
+    r = lt_lint(tt_dir, "--no-cache", "--format", "json", "-p", "build", "src/inc", NULL);
+    j = tt_json(r.out);
+    assert_int_equal(json_object_get_int(tt_get(tt_get(j, "summary"), "files")), 1);
+    json_object_put(j);
+    tt_free(&r);
+
     /* a directory without compile_commands.json */
     r = lt_lint(tt_dir, "--no-cache", "-p", "src", "src", NULL);
     assert_int_equal(r.status, 2);
