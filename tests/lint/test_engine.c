@@ -378,6 +378,41 @@ static void test_extra_args(void **state)
     tt_free(&r);
 }
 
+/* libclang 14 shows no statement inside an OpenMP directive, so under
+ * -fopenmp a backend call in a parallel loop went unreported: OpenMP is
+ * parsed as plain C with the _OPENMP its flags define. */
+static void test_openmp_regions_linted(void **state)
+{
+    (void)state;
+    tt_w("src/loop.c", "#include <cblas.h>\n"
+                       "void f(int n, const double *x, double *y) {\n"
+                       "#pragma omp parallel for\n"
+                       "    for (int i = 0; i < n; i++)\n"
+                       "        cblas_daxpy(n, 2.0, x, 1, y, 1);\n"
+                       "#pragma omp task\n"
+                       "    cblas_dscal(n, 2.0, y, 1);\n"
+                       "}\n");
+    tt_w("src/gate.c", "#if defined(_OPENMP) && _OPENMP == 201511\n#include <fftw3.h>\n#endif\n"
+                       "#ifdef _OPENMP\n#include <lapacke.h>\n#endif\nint g;\n");
+    const char *runs[][4] = {
+        {"-fopenmp", "-fopenmp-version=45", NULL},        /* both includes, both calls */
+        {"-fopenmp=libomp", NULL},                          /* 5.0: lapacke.h only */
+        {"-fopenmp", "-fno-openmp", NULL},                  /* off: no include */
+        {"-fopenmp-simd", NULL},                            /* defines nothing */
+    };
+    const int eh101[] = {3, 2, 1, 1};
+    for (size_t k = 0; k < sizeof runs / sizeof *runs; k++) {
+        tt_run r = lt_emberlint(tt_dir, "--no-cache", "--format", "json", "src", "--", runs[k][0],
+                                runs[k][1], runs[k][2], NULL);
+        json_object *j = tt_json(r.out);
+        assert_int_equal(lt_count_rule(j, "EH000"), 0);
+        assert_int_equal(lt_count_rule(j, "EH102"), 2);
+        assert_int_equal(lt_count_rule(j, "EH101"), eh101[k]);
+        json_object_put(j);
+        tt_free(&r);
+    }
+}
+
 static void test_default_flags(void **state)
 {
     (void)state;
@@ -878,6 +913,7 @@ int main(void)
         tt_scratch_test(test_database_of_another_checkout),
         tt_scratch_test(test_extra_args),
         tt_scratch_test(test_default_flags),
+        tt_scratch_test(test_openmp_regions_linted),
         tt_scratch_test(test_language_after_dashes),
         tt_scratch_test(test_headers),
         tt_scratch_test(test_template_its_includer_skips),
