@@ -12,13 +12,14 @@
  * division (`(double)a / b`), integer division passed to a variadic
  * function (no conversion), constant divisions that are exact
  * (`sizeof a / sizeof a[0]`, `8 / 2`), a quotient cast to an integer type
- * on the way, by a cast written there and not in a macro's body
- * (`(double)(int)(a / b)`: the truncation is stated), a
+ * on the way, by a cast written there (or in a macro's argument) and not
+ * in a macro's body (`(double)(int)(a / b)`: the truncation is stated), a
  * quotient that reaches a floating type only through `?:` whose value
- * goes back to an integer (`(int)(x ? x : n / 4)`: the same integer
- * either way), and an operand that is the value of a function C declared
- * implicitly (not declared in this configuration: its `int` is not its
- * type -- csound's `FL(1.0) / 12` where its FL macro is not defined). */
+ * goes back to an integer other than _Bool (`(int)(x ? x : n / 4)`: the
+ * same integer either way), and an operand that is itself the value of a
+ * function C declared implicitly and the TU declares nowhere (its `int`
+ * is not its type -- csound's `FL(1.0) / 12` where its FL macro is not
+ * defined). */
 #include <stdio.h>
 #include <string.h>
 
@@ -43,8 +44,8 @@ static bool eval_int(CXCursor e, long long *v)
 
 /* Does the floating value at ancestor `i` only pass on, through
  * parentheses, the branches of ?: and floating conversions, to a
- * conversion to an integer type?  Then the quotient truncates the same
- * either way: (int)(x ? x : n / 4). */
+ * conversion to an integer type other than _Bool?  Then the quotient
+ * truncates the same either way: (int)(x ? x : n / 4). */
 static bool back_to_integer(el_ctx *ctx, unsigned i)
 {
     unsigned depth = el_depth(ctx);
@@ -64,6 +65,9 @@ static bool back_to_integer(el_ctx *ctx, unsigned i)
         }
         case CXCursor_UnexposedExpr:
         case CXCursor_CStyleCastExpr:
+            /* not to _Bool: 0.75 is true where the quotient 0 is false */
+            if (t.kind == CXType_Bool)
+                return false;
             if (elc_type_is_integer(t))
                 return true;
             if (!elc_type_is_floating(t))
@@ -74,6 +78,20 @@ static bool back_to_integer(el_ctx *ctx, unsigned i)
         }
     }
     return false;
+}
+
+/* Is c written in the file: outside macros, or in the text of a macro's
+ * argument (where it is spelled), not in a macro's body? */
+static bool written_in_file(CXCursor c)
+{
+    if (!elc_in_macro(c))
+        return true;
+    CXFile f = NULL;
+    unsigned off = 0, b = 0, e = 0;
+    clang_getSpellingLocation(clang_getCursorLocation(c), &f, NULL, NULL, &off);
+    CXCursor exp = elc_macro_expansion_of(c);
+    return f && !clang_Cursor_isNull(exp) &&
+           elc_macro_argument_at(clang_Cursor_getTranslationUnit(c), exp, f, off, &b, &e) >= 0;
 }
 
 /* The floating type the current cursor `e`'s value is converted to. */
@@ -105,10 +123,11 @@ static bool converted_to_floating(el_ctx *ctx, CXCursor e, CXType *to)
             if (!elc_type_is_integer(t))
                 return false;
             /* a cast to an integer type written here says the quotient
-             * is meant to be one: (double)(int32_t)(a / b); one in a
-             * macro's body is the macro's, for any arguments
+             * is meant to be one: (double)(int32_t)(a / b), also in a
+             * macro's argument (TO_REAL((int)(a / b))); one in a macro's
+             * body is the macro's, for any arguments
              * (#define DIVQ(a, b) ((int)((a) / (b)))) */
-            if (clang_getCursorKind(a) == CXCursor_CStyleCastExpr && !elc_in_macro(a))
+            if (clang_getCursorKind(a) == CXCursor_CStyleCastExpr && written_in_file(a))
                 return false;
             break; /* an integer conversion on the way: int -> long -> double */
         default:
@@ -118,48 +137,63 @@ static bool converted_to_floating(el_ctx *ctx, CXCursor e, CXType *to)
     return false;
 }
 
-/* A function C declared implicitly (it is not declared in this
- * configuration): returning int, declared where a call names it -- an
- * expression is at its place, not a written declaration nor a macro that
- * writes one (as lint/rules/parse_error.c tells it). */
-static bool implicitly_declared(CXTranslationUnit tu, CXCursor fn)
-{
-    if (clang_getCursorKind(fn) != CXCursor_FunctionDecl ||
-        clang_getCursorResultType(fn).kind != CXType_Int)
-        return false;
-    CXCursor at = clang_getCursor(tu, clang_getCursorLocation(fn));
-    return clang_isExpression(clang_getCursorKind(at));
-}
-
-struct implicit_search {
-    CXTranslationUnit tu;
+struct named_decl {
+    const char *name;
     bool found;
 };
 
-static enum CXChildVisitResult find_implicit_call(CXCursor c, CXCursor parent, CXClientData d)
+static enum CXChildVisitResult find_decl(CXCursor c, CXCursor parent, CXClientData d)
 {
     (void)parent;
-    struct implicit_search *s = d;
-    if (clang_getCursorKind(c) == CXCursor_CallExpr &&
-        implicitly_declared(s->tu, clang_getCursorReferenced(c))) {
+    struct named_decl *s = d;
+    char name[256];
+    if (clang_getCursorKind(c) == CXCursor_FunctionDecl &&
+        strcmp(elc_spelling(c, name, sizeof name), s->name) == 0) {
         s->found = true;
         return CXChildVisit_Break;
     }
-    return CXChildVisit_Recurse;
+    return CXChildVisit_Continue;
 }
 
-/* Is an operand (or a value it is computed from) what a call of an
- * implicitly declared function returns?  Its int is C's guess, not the
- * function's type. */
-static bool uses_implicit_call(el_ctx *ctx, CXCursor operand)
+/* A function C declared implicitly and the TU declares nowhere: an int
+ * function without a prototype (C's `int ()`), without a definition, and
+ * without a declaration at file scope, before or after -- libclang's walk
+ * of the TU skips the implicit declaration, so any FunctionDecl of that
+ * name it meets is written (a function the file defines further down, as
+ * gnu89 code does, has its type). */
+static bool implicit_only(CXTranslationUnit tu, CXCursor fn)
 {
-    struct implicit_search s = {el_tu(ctx), false};
-    if (!s.tu)
+    if (clang_getCursorKind(fn) != CXCursor_FunctionDecl ||
+        clang_getCursorType(fn).kind != CXType_FunctionNoProto ||
+        clang_getCursorResultType(fn).kind != CXType_Int ||
+        !clang_Cursor_isNull(clang_getCursorDefinition(fn)))
         return false;
-    if (find_implicit_call(operand, clang_getNullCursor(), &s) == CXChildVisit_Break)
-        return true;
-    clang_visitChildren(operand, find_implicit_call, &s);
-    return s.found;
+    char name[256];
+    struct named_decl s = {elc_spelling(fn, name, sizeof name), false};
+    if (!name[0])
+        return false;
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), find_decl, &s);
+    return !s.found;
+}
+
+/* Is an operand itself -- through parentheses, implicit conversions and
+ * a sign (-f()) -- the value of a call of a function C declared
+ * implicitly and the TU declares nowhere?  Its int is C's guess, not the
+ * function's type.  Only the operand's own callee: a call inside it
+ * (lookup(hash(n)) / n, hash undeclared) says nothing of its type. */
+static bool implicit_call_value(el_ctx *ctx, CXCursor operand)
+{
+    CXTranslationUnit tu = el_tu(ctx);
+    if (!tu)
+        return false;
+    CXCursor e = elc_strip(operand);
+    for (int guard = 0; guard < 8 && clang_getCursorKind(e) == CXCursor_UnaryOperator; guard++) {
+        char op[4];
+        if (!sf_unary_operator(e, op, sizeof op, NULL) || (strcmp(op, "-") != 0 && strcmp(op, "+") != 0))
+            return false;
+        e = elc_strip(elc_child(e, 0));
+    }
+    return clang_getCursorKind(e) == CXCursor_CallExpr && implicit_only(tu, clang_getCursorReferenced(e));
 }
 
 static void on_binary(el_ctx *ctx, void *state, CXCursor c)
@@ -182,7 +216,7 @@ static void on_binary(el_ctx *ctx, void *state, CXCursor c)
     long long a, b;
     if (eval_int(k[0], &a) && eval_int(k[1], &b) && b != 0 && a % b == 0)
         return; /* exact */
-    if (uses_implicit_call(ctx, k[0]) || uses_implicit_call(ctx, k[1]))
+    if (implicit_call_value(ctx, k[0]) || implicit_call_value(ctx, k[1]))
         return; /* the operand's type is not known in this configuration */
     char ts[64], fs[64];
     elc_string(clang_getTypeSpelling(to), ts, sizeof ts);
