@@ -49,6 +49,21 @@ static void test_exit_codes(void **state)
     tt_free(&r);
 }
 
+/* A directory without sources (a CI job pointed at the wrong one) is
+ * said, not passed in silence; the exit status stays 0. */
+static void test_nothing_to_lint(void **state)
+{
+    tree *t = *state;
+    free(tt_write(t->dir, "docs/readme.txt", "no code here\n"));
+    tt_run r = lt_lint(t->dir, "--no-cache", "docs", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(tt_contains(r.err, "emberlint: warning: nothing to lint: no source or header under the given paths"));
+    tt_free(&r);
+    r = lt_lint(t->dir, "--no-cache", "src/good.c", NULL);
+    assert_false(tt_contains(r.err, "nothing to lint"));
+    tt_free(&r);
+}
+
 static void test_text_format_line(void **state)
 {
     tree *t = *state;
@@ -301,6 +316,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_exit_codes, tree_setup, tree_teardown),
+        cmocka_unit_test_setup_teardown(test_nothing_to_lint, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_text_format_line, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_fail_on, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_select_ignore, tree_setup, tree_teardown),
