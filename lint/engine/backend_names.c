@@ -85,10 +85,69 @@ static bool ends_apart(const char *pattern, const char *name, size_t len)
     return c != p && lc != p;
 }
 
+/* An entry naming Fortran routines of BLAS or LAPACK ([sdcz]gemm_,
+ * i[sdcz]amax_, [z]dscal_): a pattern with a [...] set, ending in '_',
+ * without * or ?. */
+static bool routine_entry(const char *e)
+{
+    size_t l = strlen(e);
+    return l > 1 && e[l - 1] == '_' && strchr(e, '[') && !strpbrk(e, "*?");
+}
+
+/* The Fortran name a library build's decoration of it stands for, into
+ * buf (lower case; an all-upper-case name, as some compilers mangle
+ * them, too): the ILP64 suffix (dgemm_64_ -> dgemm_), the scipy-openblas
+ * prefix (scipy_dgelsd_, scipy_dgelsd_64_), Accelerate's new LAPACK
+ * (dgesv$NEWLAPACK, dgesv$NEWLAPACK$ILP64 -> dgesv_).  false when the
+ * name has no decoration. */
+static bool undecorated(const char *name, bool upper, char *buf, size_t n)
+{
+    static const char *const suffixes[] = {"$NEWLAPACK$ILP64", "$NEWLAPACK"};
+    size_t len = strlen(name);
+    if (len + 2 > n)
+        return false;
+    bool has_lower = false;
+    for (size_t k = 0; k < len; k++)
+        has_lower |= name[k] >= 'a' && name[k] <= 'z';
+    if (!has_lower && (!upper || strchr(name, '$')))
+        return false; /* DGEMM_64_ only where upper case counts; $NEWLAPACK is never upper-cased */
+    for (size_t k = 0; k <= len; k++) {
+        char c = name[k];
+        buf[k] = (char)(!has_lower && c >= 'A' && c <= 'Z' ? c + 32 : c);
+    }
+    bool changed = false;
+    if (strncmp(buf, "scipy_", 6) == 0) {
+        memmove(buf, buf + 6, len - 5);
+        len -= 6;
+        changed = true;
+    }
+    for (size_t s = 0; s < sizeof suffixes / sizeof *suffixes; s++) {
+        size_t sl = strlen(suffixes[s]);
+        if (len > sl && strcmp(buf + len - sl, suffixes[s]) == 0 && buf[len - sl - 1] != '_') {
+            buf[len - sl] = '_';
+            buf[len - sl + 1] = '\0';
+            return !changed; /* not scipy_ and $NEWLAPACK both */
+        }
+    }
+    if (len > 4 && strcmp(buf + len - 4, "_64_") == 0) {
+        buf[len - 3] = '\0';
+        changed = true;
+    }
+    return changed;
+}
+
 const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool upper)
 {
     size_t np = 0, len = strlen(name);
     const char *const *v = el_config_strings(cfg, "backend_prefixes_expanded", &np);
+    char plain[256];
+    if (undecorated(name, upper, plain, sizeof plain)) {
+        size_t pl = strlen(plain);
+        for (size_t i = 0; i < np; i++)
+            if (routine_entry(v[i]) && !ends_apart(v[i], plain, pl) &&
+                el_backend_prefix_matches(v[i], plain))
+                return v[i];
+    }
     for (size_t i = 0; i < np; i++) {
         if (el_prefix_is_pattern(v[i]) && ends_apart(v[i], name, len))
             continue;
