@@ -4,8 +4,9 @@
 # Idempotent and quick when everything is there.
 set -eu
 
-# (binutils: nm and objdump, which lint/engine/gen_clang_api.sh reads libclang with)
-PACKAGES="gcc binutils make clang libclang-dev libclang-rt-14-dev libjson-c-dev libopenblas-dev liblapacke-dev libcmocka-dev libfftw3-dev libsleef-dev pkg-config libblis-dev libblis-pthread-dev"
+# (binutils: nm and objdump, which lint/engine/gen_clang_api.sh reads libclang with;
+# libomp-14-dev: clang 14's <omp.h>, which libclang finds for OpenMP code)
+PACKAGES="gcc binutils make clang libclang-dev libclang-rt-14-dev libjson-c-dev libopenblas-dev liblapacke-dev libcmocka-dev libfftw3-dev libsleef-dev pkg-config libblis-dev libblis-pthread-dev libomp-14-dev"
 # The real tools `make test` runs against emberlint's CI features and the
 # installed package: git (--diff-base), pre-commit (the hooks), cmake (the
 # CMake package), mandoc (lints the man pages), Node.js and npm (the SARIF

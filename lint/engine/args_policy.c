@@ -305,67 +305,65 @@ el_arg_info el_arg_inspect(char *const *args, size_t n, size_t i)
 
 /* ---- OpenMP ------------------------------------------------------------ */
 
-/* _OPENMP as clang 14 defines it for -fopenmp-version=V (V = 31 ... 52);
- * any other version gets the default's, 5.0. */
-static const char *openmp_macro(long version)
-{
-    static const struct {
-        long version;
-        const char *define;
-    } v[] = {{31, "-D_OPENMP=201107"}, {40, "-D_OPENMP=201307"}, {45, "-D_OPENMP=201511"},
-             {50, "-D_OPENMP=201811"}, {51, "-D_OPENMP=202011"}, {52, "-D_OPENMP=202111"}};
-    for (size_t i = 0; i < COUNT(v); i++)
-        if (v[i].version == version)
-            return v[i].define;
-    return "-D_OPENMP=201811";
-}
+/* _OPENMP as gcc 6 to 13 define it (OpenMP 4.5), whatever the version
+ * asked: clang 14's own <omp.h>, which libclang finds first, declares
+ * OpenMP 5.0's device functions twice from 201811 on and keeps them apart
+ * with `#pragma omp begin declare variant`, which only OpenMP itself
+ * reads. */
+#define OPENMP_MACRO "-D_OPENMP=201511"
 
-/* Whether a is one of the OpenMP options; *on tells what it turns OpenMP
- * into (1 on, 0 off, -1 neither: a version, or the simd-only mode, which
- * defines nothing). */
-static bool openmp_option(const char *a, int *on, long *version)
+/* How many arguments at args[i] are an OpenMP option (0: none); *on
+ * tells what it turns OpenMP into (1 on, 0 off, -1 neither: a version,
+ * or the simd-only mode, which defines nothing). */
+static size_t openmp_option(char *const *args, size_t n, size_t i, int *on)
 {
+    const char *a = args[i];
     *on = -1;
+    if (strcmp(a, "-Xclang") == 0 && i + 1 < n && strcmp(args[i + 1], "-fopenmp") == 0) {
+        *on = 1; /* Apple clang's spelling */
+        return 2;
+    }
     if (strcmp(a, "-fopenmp") == 0 || strcmp(a, "-fopenmp=libomp") == 0 ||
         strcmp(a, "-fopenmp=libiomp5") == 0)
         *on = 1;
     else if (strncmp(a, "-fopenmp=", 9) == 0 || strcmp(a, "-fno-openmp") == 0)
         *on = 0; /* (clang 14 runs no other runtime's OpenMP: -fopenmp=libgomp is off) */
-    else if (strncmp(a, "-fopenmp-version=", 17) == 0)
-        *version = strtol(a + 17, NULL, 10);
-    else if (strcmp(a, "-fopenmp-simd") != 0 && strcmp(a, "-fno-openmp-simd") != 0)
-        return false;
-    return true;
+    else if (strncmp(a, "-fopenmp-version=", 17) != 0 && strcmp(a, "-fopenmp-simd") != 0 &&
+             strcmp(a, "-fno-openmp-simd") != 0)
+        return 0;
+    return 1;
 }
 
 size_t el_args_openmp_as_c(char **args, size_t n)
 {
     int on = 0;
-    long version = 50;
-    size_t first = n;
+    bool any = false;
     for (size_t i = 0; i < n; i += el_arg_inspect(args, n, i).span) {
         int o;
-        if (!openmp_option(args[i], &o, &version))
-            continue;
-        on = o >= 0 ? o : on;
-        first = first < i ? first : i;
+        if (openmp_option(args, n, i, &o)) {
+            any = true;
+            on = o >= 0 ? o : on;
+        }
     }
-    if (first == n)
+    if (!any)
         return n;
     size_t out = 0;
     for (size_t i = 0; i < n;) {
-        size_t span = el_arg_inspect(args, n, i).span;
         int o;
-        long ignored;
-        if (span == 1 && openmp_option(args[i], &o, &ignored)) {
-            free(args[i]);
-            if (i == first && on)
-                args[out++] = el_xstrdup(openmp_macro(version));
-            i++;
+        size_t k = openmp_option(args, n, i, &o);
+        if (k) {
+            for (size_t j = 0; j < k; j++)
+                free(args[i + j]);
+            i += k;
             continue;
         }
-        for (size_t k = 0; k < span && i < n; k++)
+        for (size_t span = el_arg_inspect(args, n, i).span; span && i < n; span--)
             args[out++] = args[i++];
+    }
+    if (on) { /* first, as the compiler's own macros come before any -D or -U */
+        memmove(args + 1, args, out * sizeof *args);
+        args[0] = el_xstrdup(OPENMP_MACRO);
+        out++;
     }
     return out;
 }

@@ -358,8 +358,8 @@ char **el_flags_for(const el_compdb *db, const el_source *src, char *const *extr
     for (size_t i = 0; i < n_extra; i++)
         push(&v, &n, &cap, extra[i]);
     /* whatever their source, only arguments that affect parsing alone */
-    n = el_args_filter(v, n, dropped, n_dropped);
     n = el_args_openmp_as_c(v, n);
+    n = el_args_filter(v, n, dropped, n_dropped);
     n = drop_refused(v, n, dropped, n_dropped);
     size_t nd = 0;
     char **dirs = flags_find_libeh(v, n) ? NULL : el_libeh_include_dirs(src->path, &nd);
