@@ -2,7 +2,8 @@
 #
 #   make          libeh (static + shared) and every tool
 #   make test     build and run every test
-#   make asan     the same tests under ASan + UBSan + LSan (clang)
+#   make asan     the same tests under ASan + UBSan + LSan (clang), then make tsan
+#   make tsan     the thread tests under ThreadSanitizer, on every backend
 #   make demo     run the examples on every backend, then migrate examples/legacy
 #   make install  PREFIX=/usr/local
 #   make deps     install missing Debian packages (needs root)
@@ -84,7 +85,7 @@ SHARED := $(BUILD)/lib/libeh.so.$(VERSION)
 
 DEPS_STAMP := $(if $(NODEPS),,deps)
 
-.PHONY: all lib tests examples test asan demo install deps clean
+.PHONY: all lib tests examples test asan tsan demo install deps clean
 .SECONDARY:
 
 all: $(DEPS_STAMP) lib examples
@@ -153,6 +154,31 @@ asan: $(DEPS_STAMP)
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  sh mk/run-tests.sh $(BUILD)/asan "$(BACKENDS)" --each $(EACH_TESTS:$(BUILD)/%=$(BUILD)/asan/%) \
 	    --once $(ONCE_TESTS:$(BUILD)/%=$(BUILD)/asan/%)
+	@$(MAKE) --no-print-directory NODEPS=1 tsan
+
+# Data races: libeh and the tests that share tensors between threads
+# (test_threads on each backend, test_lazy), built with ThreadSanitizer in
+# $(BUILD)/tsan; the first report fails the run.  A race is reported only
+# where it happens, so these tests, not the whole suite, are what it runs.
+# ignore_noninstrumented_modules=1: OpenBLAS's own worker threads (a
+# large matmul; their number follows EH_NUM_THREADS, backends/blas/
+# openblas.c, so OPENBLAS_NUM_THREADS cannot turn them off) are not
+# instrumented and hand results over by spinning on plain memory, which
+# TSan cannot see; it does see their memset/memcpy (interceptors) and
+# reports those against libeh's reads of the result: false positives.
+# The option drops what uninstrumented libraries (OpenBLAS, LAPACKE, FFTW)
+# do through interceptors, so both thread pools keep running and every
+# access of libeh's own code is still checked.  (EH_NUM_THREADS=1 would
+# silence them too, but also stop libeh's pool, whose races matter.)
+TSAN_EACH := test_threads
+TSAN_ONCE := test_lazy
+tsan: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory NODEPS=1 BUILD=$(BUILD)/tsan OPT=-O1 \
+	  SANITIZE="-fsanitize=thread -fno-omit-frame-pointer" \
+	  $(addprefix $(BUILD)/tsan/tests/,$(TSAN_EACH) $(TSAN_ONCE))
+	@TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:ignore_noninstrumented_modules=1 \
+	  sh mk/run-tests.sh $(BUILD)/tsan "$(BACKENDS)" --each $(addprefix $(BUILD)/tsan/tests/,$(TSAN_EACH)) \
+	    --once $(addprefix $(BUILD)/tsan/tests/,$(TSAN_ONCE))
 
 # (its tool prerequisites and the check `make test` runs: the demo section
 # at the end of this file)

@@ -44,7 +44,7 @@ typedef struct plan {
     int slot_of[LAZY_MAX_REGION];         /* per node: its scratch slot        */
     int n_slots;
     pthread_mutex_t err_lock;
-    eh_status err;
+    eh_status err;  /* the first error: set under err_lock, polled atomically */
     char err_msg[256];
 } plan;
 
@@ -156,8 +156,9 @@ static void record_error(plan *p, eh_status st)
 {
     pthread_mutex_lock(&p->err_lock);
     if (p->err == EH_OK) {
-        p->err = st;
         snprintf(p->err_msg, sizeof p->err_msg, "%s", eh_error_message());
+        /* atomic: run_blocks polls it without the lock to stop early */
+        __atomic_store_n(&p->err, st, __ATOMIC_RELAXED);
     }
     pthread_mutex_unlock(&p->err_lock);
 }
@@ -174,7 +175,7 @@ static void run_blocks(void *ctx, int64_t b0, int64_t b1, int worker)
         return;
     }
     char *gathered = scratch + slot * (size_t)p->n_slots;
-    for (int64_t b = b0; b < b1 && p->err == EH_OK; b++) {
+    for (int64_t b = b0; b < b1 && __atomic_load_n(&p->err, __ATOMIC_RELAXED) == EH_OK; b++) {
         int64_t off = b * BLOCK;
         int64_t len = p->total - off < BLOCK ? p->total - off : BLOCK;
         for (int g = 0; g < p->n_gather; g++)

@@ -11,24 +11,42 @@
  * tests see the same failure points whatever a tensor's size.  Blocks a
  * pool worker allocates (eh_parallel_for) count on the worker's thread:
  * tests that step through the failure points use inputs small enough to
- * run on the calling thread.  Disarmed, each call costs a thread-local
- * load and a compare: no lock. */
+ * run on the calling thread.
+ *
+ * Cost when no test armed it (internal.h's eh__alloc_point, inline): one
+ * load of a process-wide count of armed threads and a branch.  No
+ * thread-local access, no call: in libeh.so a thread-local read goes
+ * through __tls_get_addr, and the initial-exec TLS model that avoids it
+ * would put libeh's whole TLS block (1.7 KB) into the static TLS of any
+ * program that dlopen()s libeh.so (an FFI binding), where glibc refuses it
+ * ("cannot allocate memory in static TLS block").  Only while some thread
+ * is armed do allocations look at their thread's countdown. */
 #include <stdlib.h>
 #include "internal.h"
 
 /* > 0: the countdown; the allocation that takes it to 0 fails. */
 static _Thread_local int fail_countdown;
 
+/* Threads whose countdown is > 0 (a thread that exits armed leaves it
+ * counted: allocations are then slower, never wrong). */
+atomic_int eh__alloc_armed;
+
 int eh__test_fail_alloc(int nth)
 {
     int left = fail_countdown;
-    fail_countdown = nth > 0 ? nth : 0;
+    int now = nth > 0 ? nth : 0;
+    if ((left > 0) != (now > 0))
+        atomic_fetch_add_explicit(&eh__alloc_armed, now > 0 ? 1 : -1, memory_order_relaxed);
+    fail_countdown = now;
     return left;
 }
 
-int eh__alloc_point(void)
+int eh__alloc_point_armed(void)
 {
-    return __builtin_expect(fail_countdown > 0, 0) && --fail_countdown == 0;
+    if (fail_countdown <= 0 || --fail_countdown > 0)
+        return 0;
+    atomic_fetch_sub_explicit(&eh__alloc_armed, 1, memory_order_relaxed);
+    return 1;
 }
 
 void *eh_mem_alloc(size_t bytes) { return eh__alloc_point() ? NULL : malloc(bytes); }
@@ -47,11 +65,14 @@ void *eh_mem_aligned(size_t align, size_t bytes)
 {
     if (eh__alloc_point())
         return NULL;
-    size_t rounded = bytes ? bytes : align; /* aligned_alloc wants a multiple of align */
-    if (rounded % align) {
+    /* aligned_alloc wants a size that is a multiple of align (a power of
+     * two): round up, without a division, only when it is not one. */
+    size_t rounded = bytes ? bytes : align;
+    size_t rest = rounded & (align - 1);
+    if (rest) {
         if (rounded > SIZE_MAX - align)
             return NULL;
-        rounded += align - rounded % align;
+        rounded += align - rest;
     }
     return aligned_alloc(align, rounded);
 }

@@ -32,8 +32,18 @@
 
 /* Every heap block comes from eh_mem_* (<eh/backend_alloc.h>).  A failure
  * point without a malloc (storage inline in a header, a reused header
- * block): 1 when the test hook makes this one fail. */
-int eh__alloc_point(void);
+ * block): 1 when the test hook makes this one fail.  Inline, on the hot
+ * path of every op (twice for a small result): while no thread has armed
+ * the hook it is one load of a global and a branch (alloc.c says why not
+ * a thread-local).  Hidden, so libeh.so reads it without the GOT. */
+extern atomic_int eh__alloc_armed __attribute__((visibility("hidden")));
+int eh__alloc_point_armed(void); /* the armed thread's countdown */
+
+static inline int eh__alloc_point(void)
+{
+    return __builtin_expect(atomic_load_explicit(&eh__alloc_armed, memory_order_relaxed) != 0, 0) &&
+           eh__alloc_point_armed();
+}
 
 /* Test hook: make the nth allocation (eh_mem_* call or eh__alloc_point)
  * from now on this thread fail (1 = the next one; 0 disarms).  Lets tests

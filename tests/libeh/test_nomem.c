@@ -29,6 +29,8 @@
 #include <eh/backend_api.h> // emberlint-ignore EH101 (the test registers a custom-op kernel)
 
 #define MAX_OUT OP_CASE_MAX_OUT
+/* A sweep that gets this far without passing the last allocation fails. */
+#define MAX_FAILURES 10000
 
 
 /* ---- checks ------------------------------------------------------------------ */
@@ -181,7 +183,7 @@ static int sweep(const op_case *c, int scoped)
     long long live0, peak;
     eh__test_storage_bytes(&live0, &peak);
     int nth;
-    for (nth = 1; nth < 10000; nth++) {
+    for (nth = 1; nth < MAX_FAILURES; nth++) {
         snprintf(ctx, sizeof ctx, "%s on %s%s, allocation %d failing", c->name, eh_get_backend(),
                  scoped ? " in a scope" : "", nth);
         if (scoped)
@@ -246,6 +248,9 @@ static int sweep(const op_case *c, int scoped)
         eh_clear_error();
         still_usable(ctx);
     }
+    if (nth == MAX_FAILURES)
+        fail_msg("%s on %s%s: still failing after %d allocations", c->name, eh_get_backend(),
+                 scoped ? " in a scope" : "", MAX_FAILURES);
     for (int k = 0; k < MAX_OUT; k++)
         unsnap(&want[k]);
     return nth - 1;
@@ -318,7 +323,7 @@ static void test_fused_chain(void **state)
     snap(&want, r0);
     eh_release(r0);
     int nth, failed = 0;
-    for (nth = 1; nth < 10000; nth++) {
+    for (nth = 1; nth < MAX_FAILURES; nth++) {
         char ctx[96];
         snprintf(ctx, sizeof ctx, "chain on %s, allocation %d failing", eh_get_backend(), nth);
         eh_clear_error();
@@ -344,6 +349,7 @@ static void test_fused_chain(void **state)
         if (!fired)
             break;
     }
+    assert_true(nth < MAX_FAILURES); /* the sweep got past the last allocation */
     assert_true(failed > 5);
     unsnap(&want);
     sink_close();
@@ -367,7 +373,7 @@ static void test_fused_chain_eval(void **state)
     snap(&want, r0);
     eh_release(r0);
     int nth, failed = 0;
-    for (nth = 1; nth < 10000; nth++) {
+    for (nth = 1; nth < MAX_FAILURES; nth++) {
         char ctx[96];
         snprintf(ctx, sizeof ctx, "chain eval on %s, allocation %d failing", eh_get_backend(), nth);
         eh_tensor *r = chain(x, m, s);
@@ -392,6 +398,7 @@ static void test_fused_chain_eval(void **state)
         if (!fired)
             break;
     }
+    assert_true(nth < MAX_FAILURES);
     if (!backend_is_eager())
         assert_true(failed > 0);
     unsnap(&want);
@@ -413,7 +420,7 @@ static void test_nested_in_scope(void **state)
     op_cases_setup();
     sink_open();
     int nth;
-    for (nth = 1; nth < 10000; nth++) {
+    for (nth = 1; nth < MAX_FAILURES; nth++) {
         char ctx[96];
         snprintf(ctx, sizeof ctx, "scope on %s, allocation %d failing", eh_get_backend(), nth);
         eh_clear_error();
@@ -440,7 +447,7 @@ static void test_nested_in_scope(void **state)
         if (!fired)
             break;
     }
-    assert_true(nth > 5);
+    assert_true(nth > 5 && nth < MAX_FAILURES);
     sink_close();
     op_cases_teardown();
 }
@@ -480,7 +487,8 @@ static void test_custom_registration(void **state)
                                 .input_names = (const char *const[]){"x"},
                                 .rule = EH_CUSTOM_ELEMENTWISE, .per_element = halve,
                                 .fallback = "ref"};
-        for (int nth = 1; nth < 100; nth++) {
+        int nth;
+        for (nth = 1; nth < 100; nth++) {
             char ctx[96];
             snprintf(ctx, sizeof ctx, "defining %s, allocation %d failing", name, nth);
             eh_clear_error();
@@ -505,6 +513,7 @@ static void test_custom_registration(void **state)
             if (!fired)
                 break;
         }
+        assert_true(nth < 100); /* defining got past its last allocation */
         eh_tensor *y = eh_custom_call(name, EH_INPUTS(op_fx.a), NULL);
         assert_non_null(y);
         for (int k = 0; k < 6; k++)

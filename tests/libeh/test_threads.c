@@ -9,8 +9,9 @@
  *
  * Random cases draw from the one process-wide generator, so what they draw
  * depends on the interleaving: they run (for the races) but are not
- * compared.  Built with -fsanitize=thread this is the race test (see
- * docs/memory.md). */
+ * compared.  Most races give right answers most of the time: `make tsan`
+ * builds this test with ThreadSanitizer, which makes it the race test
+ * (docs/memory.md, "Threads"). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,57 +199,150 @@ static void test_ops_from_threads(void **state)
     assert_int_equal(failures, 0);
 }
 
-/* Inputs shared while still deferred (lazy): every thread's first use
- * evaluates them, one thread computes, the others must then see the
- * result. */
+/* Inputs shared while still deferred (lazy), large enough to have storage
+ * of their own (SHARED_N f64, far above EH_INLINE_BYTES), so that views of
+ * them share it (eh__tensor_can_share and eh__tensor_share in the
+ * frontend, eh_tensor_share_data in lazy's view nodes).  Every thread
+ * observes every tensor four ways -- views (a view of a view among them),
+ * its elements, an op on it, writing through its own view (copy on write)
+ * -- each thread reaching each tensor first by a different way, so that
+ * one thread's evaluation races another's view, read or op.  The shared
+ * tensors are made by a fused chain, a single node, and a view node of a
+ * deferred input (lazy's three ways of evaluating).  On eager backends
+ * they are materialized: views of them from several threads at once.
+ * Run under TSan (make tsan), which reports any read the evaluator's
+ * release store does not order. */
+#define SHARED_K 8
+#define SHARED_N 300 /* 2400 bytes: not inline (EH_INLINE_BYTES) */
+#define SHARED_ROWS 20
+#define SHARED_COLS 15
+
 typedef struct shared_job {
-    const eh_tensor *s[8];
-    const result *want;
+    int id;
+    const eh_tensor *s[SHARED_K];
+    const eh_tensor *base;
+    const result *want;     /* s[k]'s elements, single-threaded */
+    const result *want_add; /* s[k] + base */
     pthread_barrier_t *start;
     int bad;
 } shared_job;
+
+static int same_bytes(const void *got, const result *expect, size_t offset, size_t n)
+{
+    return got && offset + n <= expect->nbytes && memcmp(got, expect->bytes + offset, n) == 0;
+}
+
+/* One observation of s[k]: 1 when it saw the right thing. */
+static int observe(const shared_job *j, int k, int how)
+{
+    const eh_tensor *x = j->s[k];
+    const result *w = &j->want[k];
+    int ok = 1;
+    switch (how) {
+    case 0: { /* views: reshape, a row range of that, expand_dims */
+        eh_tensor *v = eh_reshape(x, 2, SHAPE(SHARED_ROWS, SHARED_COLS));
+        eh_tensor *rows = eh_slice(v, SHAPE(5), SHAPE(15), NULL, 1);
+        eh_tensor *e = eh_expand_dims(x, 0);
+        size_t row = SHARED_COLS * sizeof(double);
+        ok = same_bytes(eh_data_const_f64(v), w, 0, w->nbytes) &&
+             same_bytes(eh_data_const_f64(rows), w, 5 * row, 10 * row) &&
+             same_bytes(eh_data_const_f64(e), w, 0, w->nbytes);
+        eh_release(e);
+        eh_release(rows);
+        eh_release(v);
+        break;
+    }
+    case 1: /* its elements */
+        ok = same_bytes(eh_data_const_f64(x), w, 0, w->nbytes);
+        break;
+    case 2: { /* an op on it */
+        result got = {0};
+        eh_tensor *r = eh_add(x, j->base);
+        ok = r && eh_eval(r) == EH_OK && capture(&got, r) == 0 && same(&got, &j->want_add[k]);
+        drop(&got);
+        eh_release(r);
+        break;
+    }
+    case 3: { /* writing through this thread's own view: a private copy */
+        eh_tensor *v = eh_reshape(x, 1, SHAPE(SHARED_N));
+        double *d = eh_data_f64(v);
+        ok = same_bytes(d, w, 0, w->nbytes);
+        if (d)
+            for (int i = 0; i < SHARED_N; i++)
+                d[i] = -d[i] - (double)j->id;
+        ok = ok && same_bytes(eh_data_const_f64(x), w, 0, w->nbytes);
+        eh_release(v);
+        break;
+    }
+    }
+    return ok;
+}
 
 static void *use_shared(void *arg)
 {
     shared_job *j = arg;
     pthread_barrier_wait(j->start);
-    for (int k = 0; k < 8; k++) {
-        /* observed three ways: its elements, a view of it, an op on it */
-        const double *d = eh_data_const_f64(j->s[k]);
-        eh_tensor *v = eh_reshape(j->s[k], 1, SHAPE(6));
-        eh_tensor *r = eh_add(j->s[k], op_fx.a);
-        result got;
-        if (!r || eh_eval(r) != EH_OK || capture(&got, r) != 0 || !same(&got, &j->want[k]))
-            j->bad++;
-        drop(&got);
-        const double *dv = eh_data_const_f64(v);
-        if (!d || !dv || memcmp(d, dv, 6 * sizeof *d) != 0)
-            j->bad++;
-        eh_release(v);
-        eh_release(r);
-    }
+    for (int k = 0; k < SHARED_K; k++)
+        for (int o = 0; o < 4; o++)
+            if (!observe(j, k, (o + j->id + k) % 4))
+                j->bad++;
     return NULL;
+}
+
+/* s (and what it needs released, in *tmp): recorded, not evaluated, on
+ * lazy.  k % 4: 0, 1 a fused chain; 2 a single node (cumsum); 3 a view
+ * node of a deferred chain. */
+static eh_tensor *make_shared(int k, const eh_tensor *base, const eh_tensor *base2d, eh_tensor *tmp[2])
+{
+    tmp[0] = tmp[1] = NULL;
+    switch (k % 4) {
+    case 2:
+        tmp[0] = eh_multiply_scalar(base, (double)k);
+        return eh_cumsum(tmp[0], 0);
+    case 3:
+        tmp[0] = eh_tanh(base2d);
+        tmp[1] = eh_multiply_scalar(tmp[0], (double)k);
+        return eh_reshape(tmp[1], 1, SHAPE(SHARED_N));
+    default:
+        tmp[0] = eh_tanh(base);
+        return eh_multiply_scalar(tmp[0], (double)k);
+    }
+}
+
+static void release_shared(eh_tensor *s, eh_tensor *tmp[2])
+{
+    eh_release(s);
+    eh_release(tmp[1]);
+    eh_release(tmp[0]);
 }
 
 static void test_shared_deferred_inputs(void **state)
 {
     (void)state;
-    op_cases_setup();
-    result answers[8];
-    for (int k = 0; k < 8; k++) { /* the single-threaded answers */
-        eh_tensor *t = eh_tanh(op_fx.a);
-        eh_tensor *s = eh_multiply_scalar(t, (double)k);
-        eh_tensor *r = eh_add(s, op_fx.a);
-        assert_int_equal(capture(&answers[k], r), 0);
+    double v[SHARED_N];
+    for (int i = 0; i < SHARED_N; i++)
+        v[i] = -2.0 + 0.0133 * i;
+    eh_tensor *base = t_from(EH_F64, 1, SHAPE(SHARED_N), v);
+    eh_tensor *base2d = eh_reshape(base, 2, SHAPE(SHARED_ROWS, SHARED_COLS));
+    assert_non_null(base2d);
+    assert_int_equal(eh_eval(base), EH_OK);
+    assert_int_equal(eh_eval(base2d), EH_OK);
+    result answers[SHARED_K], added[SHARED_K];
+    for (int k = 0; k < SHARED_K; k++) { /* the single-threaded answers */
+        eh_tensor *tmp[2];
+        eh_tensor *s = make_shared(k, base, base2d, tmp);
+        assert_non_null(s);
+        eh_tensor *r = eh_add(s, base);
+        assert_int_equal(capture(&answers[k], s), 0);
+        assert_int_equal(capture(&added[k], r), 0);
+        assert_true(answers[k].nbytes == SHARED_N * sizeof(double));
         eh_release(r);
-        eh_release(s);
-        eh_release(t);
+        release_shared(s, tmp);
     }
     for (int round = 0; round < 20; round++) {
-        eh_tensor *s[8], *tmp[8];
-        for (int k = 0; k < 8; k++) { /* recorded, not evaluated, on lazy */
-            tmp[k] = eh_tanh(op_fx.a);
-            s[k] = eh_multiply_scalar(tmp[k], (double)k);
+        eh_tensor *s[SHARED_K], *tmp[SHARED_K][2];
+        for (int k = 0; k < SHARED_K; k++) {
+            s[k] = make_shared(k, base, base2d, tmp[k]);
             assert_non_null(s[k]);
         }
         pthread_barrier_t start;
@@ -256,8 +350,9 @@ static void test_shared_deferred_inputs(void **state)
         shared_job jobs[THREADS];
         pthread_t th[THREADS];
         for (int t = 0; t < THREADS; t++) {
-            jobs[t] = (shared_job){.want = answers, .start = &start};
-            for (int k = 0; k < 8; k++)
+            jobs[t] = (shared_job){.id = t, .base = base, .want = answers, .want_add = added,
+                                   .start = &start};
+            for (int k = 0; k < SHARED_K; k++)
                 jobs[t].s[k] = s[k]; /* the same tensors on every thread */
             assert_int_equal(pthread_create(&th[t], NULL, use_shared, &jobs[t]), 0);
         }
@@ -266,14 +361,20 @@ static void test_shared_deferred_inputs(void **state)
             assert_int_equal(jobs[t].bad, 0);
         }
         pthread_barrier_destroy(&start);
-        for (int k = 0; k < 8; k++) {
-            eh_release(s[k]);
-            eh_release(tmp[k]);
+        for (int k = 0; k < SHARED_K; k++) { /* no thread's writes reached them */
+            result got = {0};
+            assert_int_equal(capture(&got, s[k]), 0);
+            assert_true(same(&got, &answers[k]));
+            drop(&got);
+            release_shared(s[k], tmp[k]);
         }
     }
-    for (int k = 0; k < 8; k++)
+    for (int k = 0; k < SHARED_K; k++) {
         drop(&answers[k]);
-    op_cases_teardown();
+        drop(&added[k]);
+    }
+    eh_release(base2d);
+    eh_release(base);
 }
 
 int main(void)

@@ -1,8 +1,10 @@
 /* <eh/backend_alloc.h> -- libeh's one heap allocator.
  *
- * Backend-side, like <eh/backend_api.h>: libeh's frontend and the built-in
- * backends include it, application code never does.  Internal, like every
- * backend_*.h: not installed, not exported from libeh.so.
+ * For libeh's frontend and its built-in backends (ref, blas, lazy) only.
+ * Internal, unlike <eh/backend_api.h>: not installed, and eh_mem_* are not
+ * exported from libeh.so.  Code built outside libeh -- backend plugins,
+ * applications' custom-op kernels -- allocates with malloc/free
+ * (docs/adding-an-op.md); its allocations are outside the test hook.
  *
  * Every heap block libeh makes -- tensor headers and storage, scopes, lazy
  * graph nodes, workspaces and scratch of the kernels, plans, registries --
@@ -24,7 +26,7 @@ extern "C" {
 void *eh_mem_alloc(size_t bytes);                /* malloc        */
 void *eh_mem_calloc(size_t count, size_t size);  /* calloc        */
 void *eh_mem_realloc(void *p, size_t bytes);     /* realloc: on failure p is kept */
-void *eh_mem_aligned(size_t align, size_t bytes);/* aligned_alloc (bytes rounded up to align) */
+void *eh_mem_aligned(size_t align, size_t bytes);/* aligned_alloc (align a power of two; bytes rounded up to it) */
 void eh_mem_free(void *p);                       /* free          */
 
 #ifdef __cplusplus

@@ -76,11 +76,30 @@ int eh_op_is_elementwise(eh_op op);
 
 /* ---- tensors ----------------------------------------------------------- */
 
-/* Hooks of a deferred tensor, set by the backend that deferred it. */
+/* Hooks of a deferred tensor, set by the backend that deferred it (its
+ * defer hook, below, sets t->deferred_ops and t->deferred on each output
+ * before the call returns it).
+ *
+ * Threads: a deferred tensor may be read by several threads at once
+ * (docs/memory.md, "Threads").  libeh loads t->deferred_ops with acquire
+ * (eh_materialize; views, eh_tensor_share_data) and, when it is NULL,
+ * reads t->data and t->storage with no lock.  So evaluate:
+ *   - may run on several threads at once, for t and for tensors that
+ *     depend on the same deferred work: it takes the backend's own lock
+ *     and, under it, checks again whether t is still deferred (another
+ *     thread may have computed it meanwhile: then EH_OK);
+ *   - writes t's storage and elements first (eh_tensor_alloc_data) and
+ *     clears t->deferred_ops last, with a release store:
+ *         __atomic_store_n(&t->deferred_ops, NULL, __ATOMIC_RELEASE);
+ *   - on failure records the error and leaves t deferred, to be evaluated
+ *     again later.
+ * (backends/lazy does this: evaluate.c, graph.c's detach_output.) */
 typedef struct eh_deferred_ops {
-    /* Compute t: on success t->data is set and t->deferred_ops cleared. */
+    /* Compute t: on success t->data is set and t->deferred_ops cleared
+     * (last, release).  May run on several threads at once: see above. */
     eh_status (*evaluate)(eh_tensor *t);
-    /* t is freed while still deferred: drop the backend's state for it. */
+    /* t is freed while still deferred: drop the backend's state for it.
+     * Runs once, on the thread that drops the last reference. */
     void (*discard)(eh_tensor *t);
 } eh_deferred_ops;
 
@@ -171,7 +190,10 @@ typedef struct eh_backend {
     eh_kernel_fn kernels[EH_OP_COUNT];
     /* Optional.  When set, dispatch hands every call here instead of
      * running a kernel: outputs have shape and dtype but no data, and the
-     * backend marks them deferred.  Inputs may themselves be deferred. */
+     * backend marks them deferred (eh_deferred_ops, above, says what its
+     * evaluate hook must do).  Inputs may themselves be deferred, and
+     * another thread may be evaluating them; calls come from several
+     * threads at once. */
     eh_status (*defer)(const eh_op_call *call);
     /* Optional: the backend whose kernels run what this table has none
      * of -- built-in ops whose entry is NULL, and custom ops with no kernel
