@@ -78,60 +78,25 @@ static void sink_close(void)
     sink = NULL;
 }
 
-/* A result, kept to compare runs with: dtype, shape and bytes. */
-typedef struct snapshot {
-    int present;
-    eh_dtype dtype;
-    int ndim;
-    int64_t shape[8];
-    size_t nbytes;
-    unsigned char *bytes;
-} snapshot;
-
-static void snap(snapshot *s, const eh_tensor *t)
+static void snap(op_result *s, const eh_tensor *t)
 {
-    memset(s, 0, sizeof *s);
-    if (!t)
-        return;
-    s->present = 1;
-    s->dtype = eh_get_dtype(t);
-    s->ndim = eh_ndim(t);
-    memcpy(s->shape, eh_shape(t), (size_t)s->ndim * sizeof(int64_t));
-    s->nbytes = eh_nbytes(t);
-    s->bytes = malloc(s->nbytes ? s->nbytes : 1);
-    assert_non_null(s->bytes);
-    if (eh_to_buffer(t, s->bytes, s->nbytes) != EH_OK)
+    if (op_result_take(s, t) != 0)
         fail_msg("reading a result: %s", eh_error_message());
 }
 
-static void unsnap(snapshot *s)
-{
-    free(s->bytes);
-    memset(s, 0, sizeof *s);
-}
+static void unsnap(op_result *s) { op_result_drop(s); }
 
-/* t equals the snapshot, bit for bit. */
-static void same_as(const char *ctx, int k, const snapshot *want, const eh_tensor *t)
+/* t equals the op_result, bit for bit. */
+static void same_as(const char *ctx, int k, const op_result *want, const eh_tensor *t)
 {
-    snapshot got;
+    op_result got;
     snap(&got, t);
     if (got.present != want->present)
         fail_msg("%s: output %d is %s, expected %s", ctx, k, got.present ? "there" : "NULL",
                  want->present ? "a tensor" : "NULL");
-    if (got.present &&
-        (got.dtype != want->dtype || got.ndim != want->ndim ||
-         memcmp(got.shape, want->shape, (size_t)got.ndim * sizeof(int64_t)) != 0 ||
-         got.nbytes != want->nbytes || memcmp(got.bytes, want->bytes, got.nbytes) != 0))
+    if (!op_result_same(&got, want))
         fail_msg("%s: output %d differs from the run without the hook", ctx, k);
     unsnap(&got);
-}
-
-static void release_outs(eh_tensor **out)
-{
-    for (int k = 0; k < MAX_OUT; k++) {
-        eh_release(out[k]);
-        out[k] = NULL;
-    }
 }
 
 /* Evaluate every output (lazy computes them here). */
@@ -166,7 +131,7 @@ static int sweep(const op_case *c, int scoped)
 {
     char ctx[160];
     eh_tensor *out[MAX_OUT] = {0};
-    snapshot want[MAX_OUT];
+    op_result want[MAX_OUT];
 
     /* the reference run */
     eh_clear_error();
@@ -178,7 +143,7 @@ static int sweep(const op_case *c, int scoped)
                  eh_error_message());
     for (int k = 0; k < MAX_OUT; k++)
         snap(&want[k], out[k]);
-    release_outs(out);
+    op_release_outs(out);
 
     long long live0, peak;
     eh__test_storage_bytes(&live0, &peak);
@@ -205,7 +170,7 @@ static int sweep(const op_case *c, int scoped)
                          eh_error_message());
             for (int k = 0; k < MAX_OUT; k++)
                 same_as(ctx, k, &want[k], out[k]);
-            release_outs(out);
+            op_release_outs(out);
             if (scoped)
                 assert_int_equal(eh_scope_end(), EH_OK);
             break;
@@ -238,7 +203,7 @@ static int sweep(const op_case *c, int scoped)
                         fail_msg("%s: failed but output %d is not NULL", ctx, k);
             }
         }
-        release_outs(out);
+        op_release_outs(out);
         if (scoped)
             assert_int_equal(eh_scope_end(), EH_OK);
         long long live, pk;
@@ -319,7 +284,7 @@ static void test_fused_chain(void **state)
     sink_open();
     eh_tensor *r0 = chain(x, m, s);
     assert_non_null(r0);
-    snapshot want;
+    op_result want;
     snap(&want, r0);
     eh_release(r0);
     int nth, failed = 0;
@@ -369,7 +334,7 @@ static void test_fused_chain_eval(void **state)
     op_cases_setup();
     sink_open();
     eh_tensor *r0 = chain(x, m, s);
-    snapshot want;
+    op_result want;
     snap(&want, r0);
     eh_release(r0);
     int nth, failed = 0;

@@ -3,7 +3,7 @@
  * ops.def, and the extra paths: blas's pooled reductions and permutation,
  * large blocks, custom ops, views written through, lazy graphs and fused
  * chains) runs on THREADS threads at once, each with its own results and
- * scope, all reading the same inputs.  Each result must be bit-equal to the
+ * scope, all reading the same inputs.  Each op_result must be bit-equal to the
  * single-threaded run's, no thread may see an error, and each thread's
  * scopes and error record stay its own.
  *
@@ -35,50 +35,8 @@ static int compared(const op_case *c)
     return strcmp(c->kind, "RANDOM") != 0 && strcmp(c->name, "seed") != 0;
 }
 
-/* A result's dtype, shape and bytes. */
-typedef struct result {
-    int present;
-    eh_dtype dtype;
-    int ndim;
-    int64_t shape[8];
-    size_t nbytes;
-    unsigned char *bytes;
-} result;
-
-/* 0, or -1 when t cannot be read. */
-static int capture(result *r, const eh_tensor *t)
-{
-    memset(r, 0, sizeof *r);
-    if (!t)
-        return 0;
-    r->present = 1;
-    r->dtype = eh_get_dtype(t);
-    r->ndim = eh_ndim(t);
-    memcpy(r->shape, eh_shape(t), (size_t)r->ndim * sizeof(int64_t));
-    r->nbytes = eh_nbytes(t);
-    r->bytes = malloc(r->nbytes ? r->nbytes : 1);
-    if (!r->bytes || eh_to_buffer(t, r->bytes, r->nbytes) != EH_OK)
-        return -1;
-    return 0;
-}
-
-static void drop(result *r)
-{
-    free(r->bytes);
-    memset(r, 0, sizeof *r);
-}
-
-static int same(const result *a, const result *b)
-{
-    return a->present == b->present &&
-           (!a->present ||
-            (a->dtype == b->dtype && a->ndim == b->ndim &&
-             memcmp(a->shape, b->shape, (size_t)a->ndim * sizeof(int64_t)) == 0 &&
-             a->nbytes == b->nbytes && memcmp(a->bytes, b->bytes, a->nbytes) == 0));
-}
-
 /* The single-threaded results, [case][output]. */
-static result (*want)[MAX_OUT];
+static op_result (*want)[MAX_OUT];
 
 /* One case, its outputs evaluated: EH_OK and out filled, or the error. */
 static eh_status run_case(const op_case *c, eh_tensor **out)
@@ -90,14 +48,6 @@ static eh_status run_case(const op_case *c, eh_tensor **out)
         if (out[k])
             st = eh_eval(out[k]);
     return st;
-}
-
-static void release_outs(eh_tensor **out)
-{
-    for (int k = 0; k < MAX_OUT; k++) {
-        eh_release(out[k]);
-        out[k] = NULL;
-    }
 }
 
 typedef struct worker {
@@ -135,13 +85,13 @@ static void *work(void *arg)
                 failed(w, "%s: failed: %s", c->name, eh_error_message());
             } else if (compared(c)) {
                 for (int k = 0; k < MAX_OUT; k++) {
-                    result got;
-                    if (capture(&got, out[k]) != 0 || !same(&got, &want[i][k]))
+                    op_result got;
+                    if (op_result_take(&got, out[k]) != 0 || !op_result_same(&got, &want[i][k]))
                         failed(w, "%s: output differs from the single-threaded run%s", c->name, "");
-                    drop(&got);
+                    op_result_drop(&got);
                 }
             }
-            release_outs(out);
+            op_release_outs(out);
         }
         if (eh_scope_end() != EH_OK)
             failed(w, "%s: %s", "scope_end", eh_error_message());
@@ -165,9 +115,9 @@ static void test_ops_from_threads(void **state)
         if (st != EH_OK)
             fail_msg("%s: %s", c->name, eh_error_message());
         for (int k = 0; k < MAX_OUT; k++)
-            if (capture(&want[i][k], out[k]) != 0)
+            if (op_result_take(&want[i][k], out[k]) != 0)
                 fail_msg("%s: reading output %d: %s", c->name, k, eh_error_message());
-        release_outs(out);
+        op_release_outs(out);
     }
     /* a recorded error on this thread is no other thread's */
     assert_null(eh_sqrt(NULL));
@@ -192,7 +142,7 @@ static void test_ops_from_threads(void **state)
     eh_clear_error();
     for (int i = 0; i < n; i++)
         for (int k = 0; k < MAX_OUT; k++)
-            drop(&want[i][k]);
+            op_result_drop(&want[i][k]);
     free(want);
     want = NULL;
     op_cases_teardown();
@@ -221,13 +171,13 @@ typedef struct shared_job {
     int id;
     const eh_tensor *s[SHARED_K];
     const eh_tensor *base;
-    const result *want;     /* s[k]'s elements, single-threaded */
-    const result *want_add; /* s[k] + base */
+    const op_result *want;     /* s[k]'s elements, single-threaded */
+    const op_result *want_add; /* s[k] + base */
     pthread_barrier_t *start;
     int bad;
 } shared_job;
 
-static int same_bytes(const void *got, const result *expect, size_t offset, size_t n)
+static int same_bytes(const void *got, const op_result *expect, size_t offset, size_t n)
 {
     return got && offset + n <= expect->nbytes && memcmp(got, expect->bytes + offset, n) == 0;
 }
@@ -236,7 +186,7 @@ static int same_bytes(const void *got, const result *expect, size_t offset, size
 static int observe(const shared_job *j, int k, int how)
 {
     const eh_tensor *x = j->s[k];
-    const result *w = &j->want[k];
+    const op_result *w = &j->want[k];
     int ok = 1;
     switch (how) {
     case 0: { /* views: reshape, a row range of that, expand_dims */
@@ -256,10 +206,10 @@ static int observe(const shared_job *j, int k, int how)
         ok = same_bytes(eh_data_const_f64(x), w, 0, w->nbytes);
         break;
     case 2: { /* an op on it */
-        result got = {0};
+        op_result got = {0};
         eh_tensor *r = eh_add(x, j->base);
-        ok = r && eh_eval(r) == EH_OK && capture(&got, r) == 0 && same(&got, &j->want_add[k]);
-        drop(&got);
+        ok = r && eh_eval(r) == EH_OK && op_result_take(&got, r) == 0 && op_result_same(&got, &j->want_add[k]);
+        op_result_drop(&got);
         eh_release(r);
         break;
     }
@@ -327,14 +277,14 @@ static void test_shared_deferred_inputs(void **state)
     assert_non_null(base2d);
     assert_int_equal(eh_eval(base), EH_OK);
     assert_int_equal(eh_eval(base2d), EH_OK);
-    result answers[SHARED_K], added[SHARED_K];
+    op_result answers[SHARED_K], added[SHARED_K];
     for (int k = 0; k < SHARED_K; k++) { /* the single-threaded answers */
         eh_tensor *tmp[2];
         eh_tensor *s = make_shared(k, base, base2d, tmp);
         assert_non_null(s);
         eh_tensor *r = eh_add(s, base);
-        assert_int_equal(capture(&answers[k], s), 0);
-        assert_int_equal(capture(&added[k], r), 0);
+        assert_int_equal(op_result_take(&answers[k], s), 0);
+        assert_int_equal(op_result_take(&added[k], r), 0);
         assert_true(answers[k].nbytes == SHARED_N * sizeof(double));
         eh_release(r);
         release_shared(s, tmp);
@@ -362,16 +312,16 @@ static void test_shared_deferred_inputs(void **state)
         }
         pthread_barrier_destroy(&start);
         for (int k = 0; k < SHARED_K; k++) { /* no thread's writes reached them */
-            result got = {0};
-            assert_int_equal(capture(&got, s[k]), 0);
-            assert_true(same(&got, &answers[k]));
-            drop(&got);
+            op_result got = {0};
+            assert_int_equal(op_result_take(&got, s[k]), 0);
+            assert_true(op_result_same(&got, &answers[k]));
+            op_result_drop(&got);
             release_shared(s[k], tmp[k]);
         }
     }
     for (int k = 0; k < SHARED_K; k++) {
-        drop(&answers[k]);
-        drop(&added[k]);
+        op_result_drop(&answers[k]);
+        op_result_drop(&added[k]);
     }
     eh_release(base2d);
     eh_release(base);

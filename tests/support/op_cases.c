@@ -368,3 +368,44 @@ void op_cases_setup(void)
 }
 
 void op_cases_teardown(void) { drop_fixture(); }
+
+/* ---- results ------------------------------------------------------------ */
+
+int op_result_take(op_result *r, const eh_tensor *t)
+{
+    memset(r, 0, sizeof *r);
+    if (!t)
+        return 0;
+    r->present = 1;
+    r->dtype = eh_get_dtype(t);
+    r->ndim = eh_ndim(t);
+    memcpy(r->shape, eh_shape(t), (size_t)r->ndim * sizeof(int64_t));
+    r->nbytes = eh_nbytes(t);
+    r->bytes = malloc(r->nbytes ? r->nbytes : 1);
+    if (!r->bytes || eh_to_buffer(t, r->bytes, r->nbytes) != EH_OK)
+        return -1;
+    return 0;
+}
+
+void op_result_drop(op_result *r)
+{
+    free(r->bytes);
+    memset(r, 0, sizeof *r);
+}
+
+int op_result_same(const op_result *a, const op_result *b)
+{
+    return a->present == b->present &&
+           (!a->present ||
+            (a->dtype == b->dtype && a->ndim == b->ndim &&
+             memcmp(a->shape, b->shape, (size_t)a->ndim * sizeof(int64_t)) == 0 &&
+             a->nbytes == b->nbytes && memcmp(a->bytes, b->bytes, a->nbytes) == 0));
+}
+
+void op_release_outs(eh_tensor **out)
+{
+    for (int k = 0; k < OP_CASE_MAX_OUT; k++) {
+        eh_release(out[k]);
+        out[k] = NULL;
+    }
+}

@@ -62,4 +62,22 @@ void op_cases_setup(void);
 eh_tensor *op_seq(eh_dtype dtype, int ndim, const int64_t *shape, double start, double step);
 void op_cases_teardown(void);
 
+/* A case's result kept to compare runs with: dtype, shape and bytes. */
+typedef struct op_result {
+    int present;
+    eh_dtype dtype;
+    int ndim;
+    int64_t shape[8];
+    size_t nbytes;
+    unsigned char *bytes;
+} op_result;
+
+/* 0, or -1 when t cannot be read (t NULL: an absent result, 0). */
+int op_result_take(op_result *r, const eh_tensor *t);
+void op_result_drop(op_result *r);
+/* The same result, bit for bit. */
+int op_result_same(const op_result *a, const op_result *b);
+/* Release out[0 .. OP_CASE_MAX_OUT) and set them NULL. */
+void op_release_outs(eh_tensor **out);
+
 #endif
