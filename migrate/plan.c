@@ -674,6 +674,39 @@ static void unsafe_entry(em_plan *p, const em_tree *t, const el_finding *f, cons
     free(owned);
 }
 
+/* Each kernel of a custom op made (--unsafe-fixes) or waiting for the
+ * flag, listed as an unsafe change at its definition: the op is one
+ * whether or not anything calls it (its uses are listed with their fixes).
+ * A kernel that stays where it is until that run, outside backends/, is
+ * tagged with the EH104 finding emberlint reports there. */
+static void custom_entries(const em_tree *t, const em_customs *customs, em_plan *p)
+{
+    const em_custom_scan *s = t->custom;
+    for (size_t i = 0; s && i < s->n; i++) {
+        const em_cfn *k = &s->v[i];
+        char full[200];
+        bool kept;
+        if (!em_customs_unsafe_op_of(customs, k, full, sizeof full, &kept))
+            continue;
+        const el_finding *at = NULL;
+        for (size_t j = 0; kept && j < t->findings.n && !at; j++) {
+            const el_finding *f = &t->findings.v[j];
+            if (!strcmp(f->rule, "EH104") && f->line == k->line && !strcmp(f->file, k->path))
+                at = f;
+        }
+        char *owned = NULL, *w = em_customs_unsafe_why(full);
+        em_manuals_add(&p->unsafe, display(t, k->path, &owned), k->line, at ? at->col : k->col,
+                       "%smake custom op %s with %s as its %s kernel: a caller can tell the op "
+                       "from the function (%s)%s",
+                       at ? "[EH104] " : "", full, k->name, k->backend, w,
+                       kept ? "; nothing calls it yet, so the kernel stays where it is until "
+                              "the run that makes the op (in backends/ it would look migrated)"
+                            : "");
+        free(w);
+        free(owned);
+    }
+}
+
 /* Choose the fixes; their edits into *out. */
 static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, const em_moves *mv,
                        const em_customs *customs, em_plan *p, em_manuals *copies,
@@ -1021,6 +1054,7 @@ int em_plan_make(const em_opts *o, const em_tree *t, em_plan *p, char **err)
     if (!rc) {
         p->moved = mv.n_defs;
         take_fixes(o, t, &texts, &mv, &customs, p, &copies, &edits);
+        custom_entries(t, &customs, p);
         /* the custom ops' files, and their callers' includes of the wrappers */
         el_edits incs = {0};
         rc = em_custom_gen(&customs, t, &texts, &edits, &mv, &incs, err);
