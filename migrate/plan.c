@@ -672,8 +672,21 @@ static void unsafe_entry(em_plan *p, const em_tree *t, const el_finding *f, cons
     char *owned = NULL;
     const char *what = fix && fix->description ? fix->description : f->message;
     const char *u = strstr(what, " (unsafe: "); /* said in why */
-    em_manuals_add(&p->unsafe, display(t, f->file, &owned), f->line, f->col, "[%s] %.*s: %s",
-                   f->rule, (int)(u ? (size_t)(u - what) : strlen(what)), what, why);
+    /* EH101's "(nothing uses it)" counts its file's calls as rewritten:
+     * said so, as one that goes with an unsafe rewrite stays used
+     * without it */
+    static const char unused[] = " (nothing uses it)";
+    const char *n = !strcmp(f->rule, "EH101") ? strstr(what, unused) : NULL;
+    size_t len = u ? (size_t)(u - what) : strlen(what);
+    if (n && (size_t)(n - what) < len)
+        em_manuals_add(&p->unsafe, display(t, f->file, &owned), f->line, f->col,
+                       "[%s] %.*s (nothing uses it once its file's calls are rewritten)%.*s: %s",
+                       f->rule, (int)(n - what), what,
+                       (int)(len - (size_t)(n - what) - (sizeof unused - 1)),
+                       n + sizeof unused - 1, why);
+    else
+        em_manuals_add(&p->unsafe, display(t, f->file, &owned), f->line, f->col, "[%s] %.*s: %s",
+                       f->rule, (int)len, what, why);
     free(owned);
 }
 
@@ -768,9 +781,11 @@ static void bring_eh_h(const el_findings *fs, const em_tree *t, em_texts *texts,
         bool has = false;
         for (size_t k = 0; k < out->n && !has; k++) {
             const el_edit *e = &out->v[k];
-            has = !strcmp(e->path, f->file) && e->text && strstr(e->text, "<eh/eh.h>") &&
-                  (e->group < 0 || strcmp(fs->v[e->group].rule, "EH102") ||
-                   brings[e->group]);
+            /* a rewritten include brings the frontend include (<eh/eh.h>,
+             * or the project's "frontend_include"), or one added here */
+            has = !strcmp(e->path, f->file) && e->text && e->text[0] && e->group >= 0 &&
+                  (!strcmp(fs->v[e->group].rule, "EH101") ||
+                   (!strcmp(fs->v[e->group].rule, "EH102") && brings[e->group]));
         }
         if (!has) {
             const em_file *ef = em_tree_file(t, f->file);
@@ -1256,9 +1271,10 @@ int em_plan_make(const em_opts *o, const em_tree *t, em_plan *p, char **err)
 
 void em_plan_print_unsafe(const em_plan *p, bool apply, FILE *out)
 {
-    em_manuals_print_as(&p->unsafe,
-                        p->unsafe_made ? (apply ? "unsafe, applied" : "unsafe, in the plan")
-                                       : (apply ? "unsafe, not applied" : "unsafe, left out"),
+    /* one pair of labels for plan and apply: plan's diff is what apply
+     * writes */
+    (void)apply;
+    em_manuals_print_as(&p->unsafe, p->unsafe_made ? "unsafe, applied" : "unsafe, not applied",
                         out);
 }
 

@@ -7,8 +7,8 @@
  *   args           ember-migrate options, one per line (optional); the PATH
  *                  `.` follows unless a line says --no-path
  *   manual         the manual-work lines plan prints, and its list of
- *                  unsafe changes ("unsafe, left out" without
- *                  --unsafe-fixes, "unsafe, in the plan" with it)
+ *                  unsafe changes ("unsafe, not applied" without
+ *                  --unsafe-fixes, "unsafe, applied" with it, as apply)
  *                  (optional; with manual work or unsafe changes left out
  *                  the exit status is 1, else 0)
  *   manual.after   the lines apply prints, where the sites are after it
@@ -212,7 +212,7 @@ static void golden_load(golden *g)
     free(path);
     if (!g->manual_after)
         g->manual_after = strdup(g->manual);
-    g->status = strstr(g->manual, ": manual: ") || strstr(g->manual, ": unsafe, left out: ") ? 1 : 0;
+    g->status = strstr(g->manual, ": manual: ") || strstr(g->manual, ": unsafe, not applied: ") ? 1 : 0;
     char *after = tt_tmpdir();
     char *what = tt_fmt("%safter", g->stage);
     copy_of(c, what, g->dir, after);
@@ -858,7 +858,7 @@ CASE(template_many_calls)
  *                        there, not code -- the layout and transposes are
  *                        no longer used, so the include goes; a call whose
  *                        transpose comes from a function that counts its
- *                        calls would lose that call: unsafe, left out,
+ *                        calls would lose that call: unsafe, not applied,
  *                        and its include stays */
 CASE(template_literal_arg)
 
@@ -886,8 +886,9 @@ CASE(f77_call_macro)
  *                   argument the template drops: that rewrite is unsafe,
  *                   so plan and apply without --unsafe-fixes leave it
  *                   out, and the include it would let go; both listed
- *                   with why ("unsafe, left out" / "not applied", exit
- *                   1); the safe call beside it is rewritten
+ *                   with why ("unsafe, not applied", exit 1; the include:
+ *                   "nothing uses it once its file's calls are
+ *                   rewritten"); the safe call beside it is rewritten
  *   unsafe_applied  the same tree with --unsafe-fixes: every change
  *                   made, each unsafe one listed ("unsafe, applied",
  *                   exit 0) */
