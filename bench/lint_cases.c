@@ -816,7 +816,8 @@ static void calls_case(lint_env *e)
     }
     static const char *const lint_args[] = {"-j", "1", "--no-cache", NULL};
     static const char *const diff_args[] = {"-j", "1", "--diff", "--unsafe-fixes", NULL};
-    static const char *const plan_args[] = {"plan", NULL};
+    /* every fix chosen, as the --diff row: both time the same changes */
+    static const char *const plan_args[] = {"plan", "--unsafe-fixes", NULL};
     struct {
         const char *id, *label, *tool;
         const char *const *args;

@@ -447,7 +447,7 @@ static size_t spot_scan(const char *s, size_t n, bool guarded, bool *closed)
  * last conditional (at that level) that holds includes -- never inside an
  * #if arm, which only some builds would see.  Without includes: after a
  * header guard's #define, else at the top. */
-static size_t include_spot(const char *s, size_t n)
+size_t em_include_spot(const char *s, size_t n)
 {
     bool closed;
     size_t spot = spot_scan(s, n, true, &closed);
@@ -492,7 +492,7 @@ static int add_includes(const em_customs *c, const em_tree *t, em_texts *texts,
         char *header = em_customs_file(op->root, c->ns, EM_CUSTOM_HEADER);
         char *dir = el_path_dirname(e->path);
         char *rel = em_relpath(dir, header);
-        size_t at = include_spot(tx->data, tx->len);
+        size_t at = em_include_spot(tx->data, tx->len);
         bool crlf = at >= 2 && tx->data[at - 2] == '\r';
         char *line = el_xasprintf("%s#include \"%s\"%s", at && tx->data[at - 1] != '\n' ? "\n" : "",
                                   rel, crlf ? "\r\n" : "\n");

@@ -34,4 +34,10 @@
 int em_custom_gen(const em_customs *c, const em_tree *t, em_texts *texts, const el_edits *taken,
                   em_moves *mv, el_edits *includes, char **err);
 
+/* Where a file gets one more #include (the offset of s[0..n)): after its
+ * last include that no conditional but a header guard encloses, or after
+ * the #endif of the last conditional that holds includes; without
+ * includes after a header guard's #define, else at the top. */
+size_t em_include_spot(const char *s, size_t n);
+
 #endif

@@ -77,6 +77,7 @@ typedef struct group {
     const em_cfn **defs;    /* non-static definitions, by backend */
     size_t n;
     bool wanted;            /* must move, or frontend uses it */
+    bool used;              /* frontend uses it */
 } group;
 
 static int cmp_fn_backend(const void *a, const void *b)
@@ -197,15 +198,16 @@ static void decide(const em_opts *o, const em_tree *t, em_customs *c, group *g)
      * see"): an unsafe change, made with --unsafe-fixes only */
     bool unsafe = false;
     if (!why && o->safe_only) {
-        why = el_xasprintf("making it custom op %s changes what its callers see (a NULL "
-                           "argument fails as an op's does, a tensor it handed back comes back "
-                           "as a copy, a backend without a version of its own runs another's): "
-                           "an unsafe change",
-                           full);
+        char *w = em_customs_unsafe_why(full);
+        why = el_xasprintf("making it custom op %s changes what its callers see (%s): an unsafe "
+                           "change", full, w);
+        free(w);
         deferred = unsafe = true;
     }
     if (why) {
         add_reject(c, g->rest, why, deferred, unsafe);
+        /* nothing in the frontend keeps it in sight of a later run */
+        c->rejects[c->n_rejects - 1].kept = unsafe && !g->used;
 
     } else {
         c->ops = el_xrealloc(c->ops, (c->n_ops + 1) * sizeof *c->ops);
@@ -263,7 +265,9 @@ void em_customs_compute(const em_opts *o, const em_tree *t, em_customs *out)
         }
         g->defs[g->n++] = f;
         const em_file *ef = em_tree_file(t, f->path);
-        g->wanted |= (ef && !ef->backend[0]) || used_by_frontend(t, f->name);
+        bool used = used_by_frontend(t, f->name);
+        g->used |= used;
+        g->wanted |= (ef && !ef->backend[0]) || used;
     }
     /* --op names ops of libeh/ops.def: custom ops wait for a run without it */
     for (size_t k = 0; k < ng; k++) {
@@ -331,7 +335,7 @@ bool em_customs_moves(const em_customs *c, const em_def *d)
     if (em_customs_kernel_op(c, d))
         return true;
     const em_custom_reject *r = d->is_function && !d->is_static ? em_customs_reject_of(c, d) : NULL;
-    return r && r->deferred;
+    return r && r->deferred && !r->kept;
 }
 
 bool em_customs_deferred_at(const em_customs *c, const em_tree *t, const char *path,
@@ -353,6 +357,33 @@ const em_custom_op *em_customs_by_wrapper(const em_customs *c, const char *s, si
         if (strlen(c->ops[i].wrapper) == n && !strncmp(c->ops[i].wrapper, s, n))
             return &c->ops[i];
     return NULL;
+}
+
+char *em_customs_unsafe_why(const char *full)
+{
+    (void)full;
+    return el_xstrdup("a NULL argument fails as an op's does, a tensor it handed back comes back "
+                      "as a copy, a backend without a version of its own runs another's");
+}
+
+bool em_customs_unsafe_op_of(const em_customs *c, const em_cfn *k, char *full, size_t fn,
+                             bool *kept)
+{
+    *kept = false;
+    if (!c || !c->ns[0] || !k->definition || k->is_static)
+        return false;
+    for (size_t i = 0; i < c->n_ops; i++)
+        for (size_t j = 0; j < c->ops[i].n_kernels; j++)
+            if (c->ops[i].kernels[j].fn == k) {
+                snprintf(full, fn, "%s", c->ops[i].full);
+                return true;
+            }
+    const em_custom_reject *r = reject_of(c, k->rest, strlen(k->rest));
+    if (!r || !r->unsafe)
+        return false;
+    *kept = r->kept;
+    snprintf(full, fn, "%s.%s", c->ns, r->name);
+    return true;
 }
 
 /* Does the identifier s[0..n) occur in t[0..tn)? */

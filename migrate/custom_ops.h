@@ -67,6 +67,11 @@ typedef struct em_custom_reject {
     bool unsafe;            /* deferred because making it is an unsafe change
                                and --unsafe-fixes was not given (plan, apply):
                                its uses are listed as unsafe changes left out */
+    bool kept;              /* (unsafe) and nothing in the frontend uses it: its
+                               kernels stay where they are until the run that
+                               makes it (in backends/ and called by nothing,
+                               they would look like a migrated op's, and no
+                               later run would take them up) */
 } em_custom_reject;
 
 typedef struct em_customs {
@@ -120,5 +125,16 @@ const el_fix *em_customs_fix(const em_customs *c, const em_tree *t, struct em_te
                              bool *unsafe);
 /* The op whose wrapper is the identifier at s[0..n), or NULL. */
 const em_custom_op *em_customs_by_wrapper(const em_customs *c, const char *s, size_t n);
+
+/* What a caller can tell of a custom op (malloc'd): why making one is an
+ * unsafe change (docs/ember-migrate.md, "Differences a caller can see"). */
+char *em_customs_unsafe_why(const char *full);
+
+/* Is definition k (of t->custom) a kernel of an op made, or of one that
+ * waits for --unsafe-fixes (an unsafe reject)?  Then the op's full name
+ * ("app.fused_gelu") into full[], and *kept when its kernels stay where
+ * they are until then. */
+bool em_customs_unsafe_op_of(const em_customs *c, const em_cfn *k, char *full, size_t fn,
+                             bool *kept);
 
 #endif

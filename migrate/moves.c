@@ -163,6 +163,8 @@ static void plan_file(ctx *c, size_t fi)
                 size_t pl = strlen(prefix);
                 char why[1024];
                 const em_custom_reject *rj = em_customs_reject_of(c->sel->customs, d);
+                if (rj && rj->unsafe)
+                    continue; /* its op waits for --unsafe-fixes: the plan lists it */
                 const char *not_custom = rj ? rj->why : NULL;
                 if (strncmp(d->name, prefix, pl) == 0 && not_custom)
                     snprintf(why, sizeof why,

@@ -596,7 +596,7 @@ static void template_names(em_plan *p, em_manuals *copies, const em_tree *t, em_
  * declare yet, an include of a header or of a file with skipped code, or
  * one that goes with an unsafe rewrite of its file. */
 static char *unsafe_reason(const em_tree *t, const em_customs *customs, const el_finding *f,
-                           const el_fix *fix)
+                           const el_fix *fix, bool adds_eh_h)
 {
     const char *d = fix->description ? fix->description : "";
     const char *u = strstr(d, " (unsafe: ");
@@ -639,10 +639,13 @@ static char *unsafe_reason(const em_tree *t, const em_customs *customs, const el
     if (!strcmp(f->rule, "EH102") && !strncmp(d, lead, sizeof lead - 1)) {
         const char *with = strstr(d, " with ");
         if (with)
-            return el_xasprintf("the file does not declare %s yet (it comes with "
-                                "<eh/eh.h>), so its type could not be compared with %.*s's",
-                                with + 6, (int)(with - d - (sizeof lead - 1)),
-                                d + sizeof lead - 1);
+            return el_xasprintf("the file does not declare %s yet (%s), so its type could "
+                                "not be compared with %.*s's",
+                                with + 6,
+                                adds_eh_h ? "the plan includes <eh/eh.h> for it, as its backend "
+                                            "include stays"
+                                          : "it comes with <eh/eh.h>",
+                                (int)(with - d - (sizeof lead - 1)), d + sizeof lead - 1);
     }
     if (!strcmp(f->rule, "EH103"))
         return el_xstrdup("the arm it keeps holds an unsafe rewrite");
@@ -669,9 +672,138 @@ static void unsafe_entry(em_plan *p, const em_tree *t, const el_finding *f, cons
     char *owned = NULL;
     const char *what = fix && fix->description ? fix->description : f->message;
     const char *u = strstr(what, " (unsafe: "); /* said in why */
-    em_manuals_add(&p->unsafe, display(t, f->file, &owned), f->line, f->col, "[%s] %.*s: %s",
-                   f->rule, (int)(u ? (size_t)(u - what) : strlen(what)), what, why);
+    /* EH101's "(nothing uses it)" counts its file's calls as rewritten:
+     * said so, as one that goes with an unsafe rewrite stays used
+     * without it */
+    static const char unused[] = " (nothing uses it)";
+    const char *n = !strcmp(f->rule, "EH101") ? strstr(what, unused) : NULL;
+    size_t len = u ? (size_t)(u - what) : strlen(what);
+    if (n && (size_t)(n - what) < len)
+        em_manuals_add(&p->unsafe, display(t, f->file, &owned), f->line, f->col,
+                       "[%s] %.*s (nothing uses it once its file's calls are rewritten)%.*s: %s",
+                       f->rule, (int)(n - what), what,
+                       (int)(len - (size_t)(n - what) - (sizeof unused - 1)),
+                       n + sizeof unused - 1, why);
+    else
+        em_manuals_add(&p->unsafe, display(t, f->file, &owned), f->line, f->col, "[%s] %.*s: %s",
+                       f->rule, (int)len, what, why);
     free(owned);
+}
+
+/* Each kernel of a custom op made (--unsafe-fixes) or waiting for the
+ * flag, listed as an unsafe change at its definition: the op is one
+ * whether or not anything calls it (its uses are listed with their fixes).
+ * A kernel that stays where it is until that run, outside backends/, is
+ * tagged with the EH104 finding emberlint reports there. */
+static void custom_entries(const em_tree *t, const em_customs *customs, em_plan *p)
+{
+    const em_custom_scan *s = t->custom;
+    for (size_t i = 0; s && i < s->n; i++) {
+        const em_cfn *k = &s->v[i];
+        char full[200];
+        bool kept;
+        if (!em_customs_unsafe_op_of(customs, k, full, sizeof full, &kept))
+            continue;
+        const el_finding *at = NULL;
+        for (size_t j = 0; kept && j < t->findings.n && !at; j++) {
+            const el_finding *f = &t->findings.v[j];
+            if (!strcmp(f->rule, "EH104") && f->line == k->line && !strcmp(f->file, k->path))
+                at = f;
+        }
+        char *owned = NULL, *w = em_customs_unsafe_why(full);
+        em_manuals_add(&p->unsafe, display(t, k->path, &owned), k->line, at ? at->col : k->col,
+                       "%smake custom op %s with %s as its %s kernel: a caller can tell the op "
+                       "from the function (%s)%s",
+                       at ? "[EH104] " : "", full, k->name, k->backend, w,
+                       kept ? "; nothing calls it yet, so the kernel stays where it is until "
+                              "the run that makes the op (in backends/ it would look migrated)"
+                            : "");
+        free(w);
+        free(owned);
+    }
+}
+
+/* Does the fix rename a call to an op the file does not declare yet
+ * (EH102 "replace eh_blas_add with eh_add", unsafe for that reason)?
+ * Its op comes with <eh/eh.h>. */
+static bool rename_needs_eh_h(const em_customs *customs, const el_finding *f, const el_fix *fix)
+{
+    static const char lead[] = "replace ";
+    const char *d = fix && fix->description ? fix->description : "";
+    char callee[128];
+    if (strcmp(f->rule, "EH102") || fix->safety != EL_FIX_UNSAFE ||
+        strncmp(d, lead, sizeof lead - 1) || !strstr(d, " with eh_") || strstr(d, " (unsafe: ") ||
+        template_callee(fix, callee, sizeof callee))
+        return false;
+    for (size_t k = 0; k < fix->edits.n; k++) {
+        const char *x = fix->edits.v[k].text;
+        for (size_t i = 0; x && x[i];) {
+            size_t b = i;
+            while (x[i] && em_is_ident(x[i]))
+                i++;
+            if (i > b && em_customs_by_wrapper(customs, x + b, i - b))
+                return false;
+            if (i == b)
+                i++;
+        }
+    }
+    return true;
+}
+
+/* Does an EH101 fix of the file bring the frontend include (an edit with
+ * text: "include <eh/eh.h> instead of ...")?  Without one, a rename to
+ * an op the file does not declare has nothing to declare it. */
+static bool frontend_include_fix(const em_tree *t, const char *file)
+{
+    const el_findings *fs = &t->findings;
+    for (size_t i = 0; i < fs->n; i++)
+        if (fs->v[i].fix && !strcmp(fs->v[i].rule, "EH101") && !strcmp(fs->v[i].file, file))
+            for (size_t k = 0; k < fs->v[i].fix->edits.n; k++)
+                if (fs->v[i].fix->edits.v[k].text && fs->v[i].fix->edits.v[k].text[0])
+                    return true;
+    return false;
+}
+
+/* (--unsafe-fixes) A file whose renames taken call ops it does not
+ * declare, and that gets no <eh/eh.h> from a rewritten include (its
+ * backend include stays, for what else it declares): the plan adds
+ * `#include <eh/eh.h>` where a file gets one more include, so the calls
+ * are declared.  Its finding's index into brings[] (the rename listed
+ * says so). */
+static void bring_eh_h(const el_findings *fs, const em_tree *t, em_texts *texts,
+                       const em_customs *customs, const el_fix *const *cands,
+                       const el_fix_choice *choice, el_edits *out, bool *brings)
+{
+    for (size_t i = 0; i < fs->n; i++) {
+        const el_finding *f = &fs->v[i];
+        if (choice[i] != EL_FIX_TAKEN || !cands[i] || !rename_needs_eh_h(customs, f, cands[i]))
+            continue;
+        bool has = false;
+        for (size_t k = 0; k < out->n && !has; k++) {
+            const el_edit *e = &out->v[k];
+            /* a rewritten include brings the frontend include (<eh/eh.h>,
+             * or the project's "frontend_include"), or one added here */
+            has = !strcmp(e->path, f->file) && e->text && e->text[0] && e->group >= 0 &&
+                  (!strcmp(fs->v[e->group].rule, "EH101") ||
+                   (!strcmp(fs->v[e->group].rule, "EH102") && brings[e->group]));
+        }
+        if (!has) {
+            const em_file *ef = em_tree_file(t, f->file);
+            char *err = NULL;
+            const em_text *tx = em_texts_get(texts, f->file, ef ? &ef->hash : NULL, &err);
+            free(err);
+            if (!tx)
+                continue;
+            size_t at = em_include_spot(tx->data, tx->len);
+            bool crlf = at >= 2 && tx->data[at - 2] == '\r';
+            char *line = el_xasprintf("%s#include <eh/eh.h>%s",
+                                      at && tx->data[at - 1] != '\n' ? "\n" : "",
+                                      crlf ? "\r\n" : "\n");
+            el_edits_add(out, f->file, at, at, line, (int)i);
+            free(line);
+        }
+        brings[i] = true;
+    }
 }
 
 /* Choose the fixes; their edits into *out. */
@@ -775,9 +907,24 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
             free(stays);
             continue;
         }
+        /* a rename to an op the file does not declare, in a file none of
+         * whose includes can become <eh/eh.h> (its backend include stays
+         * for what else it declares): nothing would declare the op */
+        if (eh102 && rename_needs_eh_h(customs, f, fix) && !frontend_include_fix(t, f->file)) {
+            const char *with = strstr(fix->description, " with ");
+            char *why = el_xasprintf("the file does not declare %s, and none of its includes "
+                                     "can become <eh/eh.h> (a backend include stays for what "
+                                     "else it declares): include <eh/eh.h> in it, then run "
+                                     "ember-migrate again",
+                                     with ? with + 6 : "the op");
+            manual_finding(p, t, f, why);
+            free(why);
+            keep[n_keep++] = f;
+            continue;
+        }
         /* (an include: once it is known whether it stays anyway) */
         if (fix->safety == EL_FIX_UNSAFE && o->safe_only && !eh101) {
-            char *why = unsafe_reason(t, customs, f, fix);
+            char *why = unsafe_reason(t, customs, f, fix, false);
             unsafe_entry(p, t, f, fix, why);
             free(why);
             if (eh102) {
@@ -826,7 +973,7 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
             inc_left[n_inc_left++] = f->file;
             cands[i] = NULL;
         } else if (cands[i]->safety == EL_FIX_UNSAFE && o->safe_only) {
-            char *why = unsafe_reason(t, customs, f, cands[i]);
+            char *why = unsafe_reason(t, customs, f, cands[i], false);
             unsafe_entry(p, t, f, cands[i], why);
             free(why);
             inc_left[n_inc_left++] = f->file;
@@ -836,6 +983,8 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
     el_fix_choice *choice = el_xcalloc(fs->n + 1, sizeof *choice);
     el_fix_select(cands, fs->n, choice, out);
     report_unused(p, t, texts, mv, choice);
+    bool *brings = el_xcalloc(fs->n + 1, sizeof *brings);
+    bring_eh_h(fs, t, texts, customs, cands, choice, out, brings);
     for (size_t i = 0; i < fs->n; i++) {
         const char *rule = fs->v[i].rule;
         /* a covered fix happens inside the one that covers it (EH101's
@@ -858,12 +1007,13 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
              * (the fixes of a file's includes share an edit) */
             if ((choice[i] == EL_FIX_TAKEN || !strcmp(rule, "EH101")) && cands[i] &&
                 cands[i]->safety == EL_FIX_UNSAFE) {
-                char *why = unsafe_reason(t, customs, &fs->v[i], cands[i]);
+                char *why = unsafe_reason(t, customs, &fs->v[i], cands[i], brings[i]);
                 unsafe_entry(p, t, &fs->v[i], cands[i], why);
                 free(why);
             }
         }
     }
+    free(brings);
     free(choice);
     free(cands);
     /* EH104 for a function in a file that includes a backend header is
@@ -1021,6 +1171,7 @@ int em_plan_make(const em_opts *o, const em_tree *t, em_plan *p, char **err)
     if (!rc) {
         p->moved = mv.n_defs;
         take_fixes(o, t, &texts, &mv, &customs, p, &copies, &edits);
+        custom_entries(t, &customs, p);
         /* the custom ops' files, and their callers' includes of the wrappers */
         el_edits incs = {0};
         rc = em_custom_gen(&customs, t, &texts, &edits, &mv, &incs, err);
@@ -1120,9 +1271,10 @@ int em_plan_make(const em_opts *o, const em_tree *t, em_plan *p, char **err)
 
 void em_plan_print_unsafe(const em_plan *p, bool apply, FILE *out)
 {
-    em_manuals_print_as(&p->unsafe,
-                        p->unsafe_made ? (apply ? "unsafe, applied" : "unsafe, in the plan")
-                                       : (apply ? "unsafe, not applied" : "unsafe, left out"),
+    /* one pair of labels for plan and apply: plan's diff is what apply
+     * writes */
+    (void)apply;
+    em_manuals_print_as(&p->unsafe, p->unsafe_made ? "unsafe, applied" : "unsafe, not applied",
                         out);
 }
 

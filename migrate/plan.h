@@ -1,8 +1,9 @@
 /* migrate/plan.h -- the migration as one changeset, computed from the
  * scan: the rules' fixes for EH101 (includes), EH102 (calls) and EH103
- * (branches), safe and unsafe alike -- ember-migrate's plan is the
- * review -- merged with the moves of migrate/moves.h.  `plan` prints it,
- * `apply` commits it. */
+ * (branches) -- the safe ones, and the unsafe ones (custom ops among
+ * them) only with --unsafe-fixes, each unsafe change listed either way --
+ * merged with the moves of migrate/moves.h.  `plan` prints it, `apply`
+ * commits it. */
 #ifndef EM_PLAN_H
 #define EM_PLAN_H
 
@@ -50,8 +51,8 @@ int em_plan_make(const em_opts *o, const em_tree *t, em_plan *p, char **err);
  * apply says whether the unsafe changes were made or not. */
 void em_plan_summary(const em_plan *p, const char *verb, bool apply, FILE *out);
 /* The unsafe changes, one line each: "FILE:LINE:COL: unsafe, LABEL: [RULE]
- * what: why" (LABEL: applied / not applied for apply, in the plan / left
- * out for plan). */
+ * what: why" (LABEL: applied with --unsafe-fixes, else not applied; the
+ * same for plan, whose diff is what apply writes, and apply). */
 void em_plan_print_unsafe(const em_plan *p, bool apply, FILE *out);
 void em_plan_free(em_plan *p);
 /* Each file that did not parse, on stderr: `ember-migrate: FILE:L:C:

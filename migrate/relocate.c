@@ -149,12 +149,73 @@ static void relocate_reason(const em_plan *p, em_manual *x, const char *old_file
     free(shown);
 }
 
+/* The name an #include line at t[off..] spells ('"' or '<' to its
+ * closing character), into *b and *n; false when the line holds none. */
+static bool spelled_at(const char *t, size_t len, size_t off, size_t *b, size_t *n)
+{
+    size_t e = off;
+    while (e < len && t[e] != '\n')
+        e++;
+    const char *inc = NULL;
+    for (size_t k = off; k + 7 <= e && !inc; k++)
+        if (!memcmp(t + k, "include", 7))
+            inc = t + k + 7;
+    if (!inc)
+        return false;
+    for (size_t k = (size_t)(inc - t); k < e; k++)
+        if (t[k] == '"' || t[k] == '<') {
+            char close = t[k] == '"' ? '"' : '>';
+            for (size_t j = k + 1; j < e; j++)
+                if (t[j] == close) {
+                    *b = k + 1;
+                    *n = j - k - 1;
+                    return true;
+                }
+            return false;
+        }
+    return false;
+}
+
+/* An include's entry left out ("[EH101] include <eh/eh.h> instead of
+ * 'ops/blas/blas_ops.h': ...") names the include as it is spelled after
+ * the plan when the plan re-spells it (its header moved): the tree as it
+ * will be, as the entry's place.  (One made replaced the include: it
+ * names what it replaced.) */
+static void respell_include(const em_plan *p, em_manual *x)
+{
+    if (p->unsafe_made || strncmp(x->why, "[EH101] ", 8) != 0)
+        return;
+    char *abs = el_path_abs(x->file);
+    const el_change *c = el_changeset_find((el_changeset *)&p->cs, abs);
+    size_t ob, on, nb, nn;
+    if (c && c->kind == EL_CHANGE_MODIFY) {
+        size_t off = offset_of(c->old_text, c->old_len, x->line, 1);
+        size_t now = through_edits(p, abs, c->old_text, c->old_len, off);
+        if (spelled_at(c->old_text, c->old_len, off, &ob, &on) &&
+            spelled_at(c->new_text, c->new_len, now, &nb, &nn) &&
+            (on != nn || memcmp(c->old_text + ob, c->new_text + nb, on) != 0)) {
+            char *was = el_xasprintf("'%.*s'", (int)on, c->old_text + ob);
+            const char *at = strstr(x->why, was);
+            if (at) {
+                char *why = el_xasprintf("%.*s'%.*s'%s", (int)(at - x->why), x->why, (int)nn,
+                                         c->new_text + nb, at + strlen(was));
+                free(x->why);
+                x->why = why;
+            }
+            free(was);
+        }
+    }
+    free(abs);
+}
+
 void em_plan_relocate(const em_plan *p, em_manuals *m)
 {
     for (size_t i = 0; i < m->n; i++) {
         em_manual *x = &m->v[i];
         char *file = NULL;
         unsigned nl, nc;
+        if (m == &p->unsafe)
+            respell_include(p, x);
         relocate(p, x->file, x->line, x->col, &file, &nl, &nc);
         if (x->in_edit)
             in_edit(p, x, &nl, &nc);

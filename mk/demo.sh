@@ -230,6 +230,18 @@ grep -q ': unsafe, not applied: ' "$work/apply-safe.log" ||
 say
 say "Without --unsafe-fixes, apply makes the rest and lists what it left:"
 say "$(grep -c ': unsafe, not applied: ' "$work/apply-safe.log") unsafe changes not applied ($work/apply-safe.log)"
+grep -q ': unsafe, not applied: make custom op app.pairwise_sqdist ' "$work/apply-safe.log" ||
+    fail "apply without --unsafe-fixes does not list the custom op it left (see $work/apply-safe.log)"
+# an include left out is named as the tree spells it now (its header moved)
+grep -q ": unsafe, not applied: \[EH101\] include <eh/eh.h> instead of 'backends/blas/blas_ops.h'" \
+    "$work/apply-safe.log" ||
+    fail "apply without --unsafe-fixes names an include left out by its old path (see $work/apply-safe.log)"
+# and a later run with --unsafe-fixes finishes it: the tree of one run with it
+"$migrate" apply --unsafe-fixes "$safe" $extra > "$work/apply-safe2.log" 2>&1 ||
+    fail "apply --unsafe-fixes after a safe apply exited $? (see $work/apply-safe2.log)"
+diff -r "$safe" "$copy" > "$work/safe-then-unsafe.diff" 2>&1 ||
+    fail "a safe apply, then one with --unsafe-fixes, differs from one run with it (see $work/safe-then-unsafe.diff)"
+say "A later apply --unsafe-fixes makes them: the same tree as one run with the flag."
 
 # A second run finds nothing to do.
 after=$(snapshot "$copy")
