@@ -114,29 +114,6 @@ static bool namespace_ok(const char *v)
     return true;
 }
 
-/* Is the code compiled with OpenMP (-fopenmp, -fopenmp=libomp) after
- * `--` or in the compilation database?  libclang 14 gives no cursor for
- * the statements inside an OpenMP region (#pragma omp parallel: a
- * CapturedStmt's body is not among its children), so neither tool sees
- * the backend calls there. */
-static bool openmp_in_args(const em_opts *o)
-{
-    for (size_t i = 0; i < o->scan.n_extra; i++)
-        if (!strncmp(o->scan.extra_args[i], "-fopenmp", 8) &&
-            strncmp(o->scan.extra_args[i], "-fopenmp-", 9))
-            return true;
-    if (!o->scan.compdb_dir)
-        return false;
-    char *json = el_path_join(o->scan.compdb_dir, "compile_commands.json"), *text = NULL;
-    size_t len = 0;
-    bool yes = el_read_file(json, &text, &len, NULL, NULL) == 0 && text &&
-               (strstr(text, "-fopenmp ") || strstr(text, "-fopenmp\"") ||
-                strstr(text, "-fopenmp="));
-    free(text);
-    free(json);
-    return yes;
-}
-
 /* Parse argv; 0, or the exit status of a usage error (printed). */
 static int parse(int argc, char **argv, parsed *p)
 {
@@ -299,11 +276,6 @@ int main(int argc, char **argv)
             free(err);
             rc = EXIT_TROUBLE;
         } else {
-            if (p.cmd != CMD_MERGE && !p.o.quiet && openmp_in_args(&p.o))
-                fprintf(stderr, "ember-migrate: note: -fopenmp: libclang does not show the code "
-                                "inside OpenMP regions (#pragma omp parallel ...), so backend calls "
-                                "there are neither rewritten nor listed; run without -fopenmp to "
-                                "see them (the regions are then read as plain code)\n");
             switch (p.cmd) {
             case CMD_ANALYZE:
                 rc = em_run_analyze(&p.o);
