@@ -37,6 +37,7 @@
 
 #include "clang_util.h"
 #include "mem.h"
+#include "omp_pragma.h"
 #include "own_backend_include.h"
 #include "path.h"
 #include "config.h"
@@ -844,17 +845,47 @@ static bool relies_on_includer(const state *s, const graph *g, const ref *y, fil
 }
 
 /* Decide which backend includes of file f can go, and their safety. */
+static bool names_backend(const char *name, size_t len, unsigned offset, bool call, void *ud)
+{
+    (void)offset;
+    (void)call;
+    char buf[256];
+    if (len >= sizeof buf)
+        return true;
+    memcpy(buf, name, len);
+    buf[len] = '\0';
+    bool *found = ((void **)ud)[1];
+    *found = el_backend_prefix_of(((void **)ud)[0], buf, true) != NULL;
+    return !*found;
+}
+
+/* Does a `#pragma omp` line of the file name a backend name?  No cursor
+ * shows a clause (OpenMP is parsed as plain C), so its includes stay:
+ * `if(cblas_sdot(...) > 1)` needs <cblas.h> when the code builds with
+ * OpenMP (lint/analysis/omp_pragma.h). */
+static bool omp_names_backend(el_ctx *ctx, CXFile file)
+{
+    size_t size = 0;
+    const char *text = el_file_text(ctx, file, &size);
+    bool found = false;
+    void *ud[2] = {(void *)el_ctx_config(ctx), &found};
+    if (text)
+        el_omp_pragma_names(text, size, names_backend, ud);
+    return found;
+}
+
 static void plan_file(el_ctx *ctx, state *s, const graph *g, CXFile file, unsigned f)
 {
     /* kept: the file itself, what its other includes bring, <eh/eh.h> */
     bool *kept = el_xcalloc(s->n_incs + 1, sizeof *kept);
     fileset from_f = fileset_new(g), memo = fileset_new(g), avail = fileset_new(g),
             mine = fileset_new(g), only = fileset_new(g);
+    bool omp = omp_names_backend(ctx, file);
     for (size_t i = 0; i < s->n_incs; i++) {
         inc *x = &s->incs[i];
         if (x->file_id != f)
             continue;
-        x->fixable = x->target && x->line_ok;
+        x->fixable = x->target && x->line_ok && !omp;
         kept[i] = !x->fixable;
     }
     CXSourceRangeList *skipped = clang_getSkippedRanges(el_tu(ctx), file);

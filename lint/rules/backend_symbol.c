@@ -29,7 +29,10 @@
  * uses libeh; LAPACKE_dgesv_work without one of its own takes
  * LAPACKE_dgesv's), else nothing, and name the macro the line shows where the
  * name comes from a macro's body (through_macro: "call to backend
- * function 'fftwf_malloc' (through macro 'FFTMALLOC')"). */
+ * function 'fftwf_malloc' (through macro 'FFTMALLOC')").  A backend name
+ * in a `#pragma omp` line (a clause: `if(cblas_sdot(...) > 1)`) is
+ * reported from the text, since OpenMP is parsed as plain C and no
+ * cursor shows it (lint/analysis/omp_pragma.h). */
 #include <ctype.h>
 #include <fnmatch.h>
 #include <limits.h>
@@ -45,6 +48,7 @@
 #include "rewrite.h"
 #include "rule.h"
 #include "backend_symbols.h"
+#include "omp_pragma.h"
 #include "separation.h"
 
 #define RULE "EH102"
@@ -802,11 +806,44 @@ static void end(el_ctx *ctx, void *st)
     bs_cache_free(&s->seen);
 }
 
+typedef struct omp_scan {
+    el_ctx *ctx;
+    CXFile file;
+} omp_scan;
+
+static bool omp_name(const char *name, size_t len, unsigned offset, bool call, void *ud)
+{
+    omp_scan *o = ud;
+    char buf[256];
+    if (len >= sizeof buf)
+        return true;
+    memcpy(buf, name, len);
+    buf[len] = '\0';
+    if (!el_backend_prefix_of(el_ctx_config(o->ctx), buf, true))
+        return true;
+    CXSourceLocation loc = clang_getLocationForOffset(el_tu(o->ctx), o->file, offset);
+    if (el_applies_at(o->ctx, loc))
+        el_report_loc(o->ctx, loc, "%s '%s' in an OpenMP directive",
+                      call ? "call to backend function" : "use of backend name", buf);
+    return true;
+}
+
+static void on_file(el_ctx *ctx, void *st, CXFile file)
+{
+    (void)st;
+    size_t size = 0;
+    const char *text = el_file_text(ctx, file, &size);
+    omp_scan o = {ctx, file};
+    if (text)
+        el_omp_pragma_names(text, size, omp_name, &o);
+}
+
 const el_rule el_rule_backend_symbol = {
     .id = RULE,
     .kinds = kinds,
     .state_size = sizeof(state),
     .on_cursor = on_cursor,
+    .on_file = on_file,
     .end = end,
     .project = project,
 };
