@@ -125,19 +125,63 @@ static void say_bad_rsp(const el_compdb *db, const char *json)
     }
 }
 
-/* A path option's value, made absolute against the entry's directory;
- * -include and -imacros look a name that is not there up in the include
- * chain (gcc and clang alike: CMake's `-include clar_suite.h` with
- * -Ibuild/tests), so such a one is kept as written. */
-static char *path_value(const entry *e, el_arg_info k, const char *value)
+/* The directories a relative -include NAME or -imacros NAME is looked
+ * for in after the entry's directory, as gcc does: the #include "..."
+ * chain of the command, its -iquote, then -I, then -isystem, then
+ * -idirafter directories (each in command-line order), made absolute
+ * against the entry's directory.  The compiler's own system directories
+ * are left to libclang. */
+typedef struct chain {
+    char **v;
+    size_t n, cap;
+} chain;
+
+static void quote_chain(const entry *e, char *const *raw, size_t n, chain *c)
+{
+    static const char *const opts[] = {"-iquote", "-I", "-isystem", "-idirafter"};
+    for (size_t o = 0; o < sizeof opts / sizeof *opts; o++) {
+        size_t lo = strlen(opts[o]);
+        for (size_t i = 0; i < n;) {
+            el_arg_info k = el_arg_inspect(raw, n, i);
+            if (k.path && strncmp(raw[i], opts[o], lo) == 0 &&
+                ((k.span == 2 && raw[i][lo] == '\0') || (k.span == 1 && k.value_off == lo))) {
+                const char *val = k.span == 2 ? raw[i + 1] : raw[i] + lo;
+                /* "=dir" is under the sysroot, "-I-" splits the chain */
+                if (val[0] && val[0] != '=' && strcmp(val, "-") != 0)
+                    push(&c->v, &c->n, &c->cap, absolutize(e->dir, val));
+            }
+            i += k.span;
+        }
+    }
+}
+
+static bool is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
+}
+
+/* A path option's value, made absolute against the entry's directory.
+ * A relative -include NAME or -imacros NAME is gcc's: the file in the
+ * entry's directory, else the first of the #include "..." chain's
+ * (quote_chain), passed on absolute -- libclang would look in its own
+ * working directory, where emberlint runs, before the chain.  One none
+ * of them has is passed on as written (a system directory's). */
+static char *path_value(const entry *e, el_arg_info k, const char *value, const chain *c)
 {
     char *abs = absolutize(e->dir, value);
-    struct stat st;
-    if (k.searched && value[0] != '/' && stat(abs, &st) != 0) {
-        free(abs);
-        return el_xstrdup(value);
+    if (!k.searched || value[0] == '/' || value[0] == '\0' || value[0] == '=' || is_file(abs))
+        return abs;
+    free(abs);
+    for (size_t d = 0; d < c->n; d++) {
+        char *j = el_path_join(c->v[d], value);
+        char *a = el_path_abs(j);
+        free(j);
+        if (is_file(a))
+            return a;
+        free(a);
     }
-    return abs;
+    return el_xstrdup(value);
 }
 
 /* One command's arguments (argv[0] excluded), without the input itself
@@ -156,6 +200,8 @@ static void filter_args(entry *e, CXCompileCommand cmd)
         clang_disposeString(s);
     }
     size_t n = na ? na - 1 : 0, cap = 0;
+    chain c = {0};
+    quote_chain(e, raw, n, &c);
     for (size_t i = 0; i < n;) {
         el_arg_info k = el_arg_inspect(raw, n, i);
         if (k.bare && is_self(e, raw[i])) {
@@ -168,9 +214,9 @@ static void filter_args(entry *e, CXCompileCommand cmd)
              * output are one build configuration */
         } else if (k.path && k.span == 2) {
             push(&e->args, &e->n_args, &cap, el_xstrdup(raw[i]));
-            push(&e->args, &e->n_args, &cap, path_value(e, k, raw[i + 1]));
+            push(&e->args, &e->n_args, &cap, path_value(e, k, raw[i + 1], &c));
         } else if (k.path) {
-            char *abs = path_value(e, k, raw[i] + k.value_off);
+            char *abs = path_value(e, k, raw[i] + k.value_off, &c);
             push(&e->args, &e->n_args, &cap,
                  el_xasprintf("%.*s%s", (int)k.value_off, raw[i], abs));
             free(abs);
@@ -180,6 +226,7 @@ static void filter_args(entry *e, CXCompileCommand cmd)
         }
         i += k.span;
     }
+    el_args_free(c.v, c.n);
     el_args_free(raw, n);
 }
 

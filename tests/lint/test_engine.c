@@ -267,6 +267,74 @@ static void test_include_option_searched(void **state)
     tt_free(&r);
 }
 
+/* A relative -include NAME is gcc's: the entry's directory first, then
+ * the #include "..." chain (-iquote, -I, -isystem, -idirafter, relative
+ * ones against the entry's directory), passed on absolute -- not left to
+ * libclang, which looks in its own working directory (where emberlint
+ * runs) before the chain.  gcc compiles each command first. */
+static void test_include_option_as_gcc(void **state)
+{
+    (void)state;
+    tt_w("src/a.c", "#ifndef GEN\n#error not from gen\n#endif\n"
+                    "#ifndef QUOTE\n#error -iquote comes before -I\n#endif\n"
+                    "#ifndef AFTER\n#error not from -idirafter\n#endif\n"
+                    "#ifndef HERE\n#error not from the entry's directory\n#endif\nint a;\n");
+    tt_w("build/gen/cfg.h", "#define GEN 1\n");
+    tt_w("build/q/order.h", "#define QUOTE 1\n");
+    tt_w("build/gen/order.h", "#error -I before -iquote\n");
+    tt_w("build/late/last.h", "#define AFTER 1\n");
+    tt_w("build/here.h", "#define HERE 1\n");
+    tt_w("build/gen/here.h", "#error the chain before the entry's directory\n");
+    /* same names where emberlint runs: the top and src/ */
+    tt_w("cfg.h", "#error from emberlint's directory\n");
+    tt_w("order.h", "#error from emberlint's directory\n");
+    tt_w("last.h", "#error from emberlint's directory\n");
+    tt_w("here.h", "#error from emberlint's directory\n");
+    tt_w("src/cfg.h", "#error from emberlint's directory\n");
+    tt_w("src/last.h", "#error from emberlint's directory\n");
+    const char *cmd = "-Igen -iquote q -idirafter late -include cfg.h -include order.h "
+                      "-imacros last.h -include here.h";
+    char *db = tt_fmt("[{\"directory\": \"%s/build\", \"file\": \"%s/src/a.c\", \"command\": "
+                      "\"gcc %s -c %s/src/a.c\"}]\n", tt_dir, tt_dir, cmd, tt_dir);
+    tt_w("build/compile_commands.json", db);
+    free(db);
+    const char *probe[] = {"sh", "-c", "command -v gcc", NULL};
+    tt_run r = tt_exec(NULL, probe, NULL);
+    bool have_gcc = r.status == 0;
+    tt_free(&r);
+    if (have_gcc) {
+        char *sh = tt_fmt("gcc -fsyntax-only %s %s/src/a.c", cmd, tt_dir);
+        char *bdir = tt_fmt("%s/build", tt_dir);
+        const char *gcc[] = {"sh", "-c", sh, NULL};
+        r = tt_exec(bdir, gcc, NULL);
+        if (r.status != 0)
+            fprintf(stderr, "gcc: %s", r.err);
+        assert_int_equal(r.status, 0);
+        tt_free(&r);
+        free(sh);
+        free(bdir);
+    }
+    r = lt_lint(tt_dir, "--no-cache", "--format", "json", "-p", "build", "src", NULL);
+    assert_false(tt_contains(r.out, "EH000"));
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+    char *src = tt_path(tt_dir, "src");
+    r = lt_lint(src, "--no-cache", "--format", "json", "-p", "../build", ".", NULL);
+    assert_false(tt_contains(r.out, "EH000"));
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+    free(src);
+    /* a name none of them has is passed on as written */
+    tt_w("src/a.c", "int a;\n");
+    db = tt_fmt("[{\"directory\": \"%s/build\", \"file\": \"%s/src/a.c\", \"command\": "
+                "\"gcc -include nowhere.h -c %s/src/a.c\"}]\n", tt_dir, tt_dir, tt_dir);
+    tt_w("build/compile_commands.json", db);
+    free(db);
+    r = lt_lint(tt_dir, "--no-cache", "--format", "json", "-p", "build", "src", NULL);
+    assert_true(tt_contains(r.out, "nowhere.h"));
+    tt_free(&r);
+}
+
 static void test_compile_database(void **state)
 {
     (void)state;
@@ -909,6 +977,7 @@ int main(void)
         tt_scratch_test(test_compile_database),
         tt_scratch_test(test_response_files),
         tt_scratch_test(test_include_option_searched),
+        tt_scratch_test(test_include_option_as_gcc),
         tt_scratch_test(test_gcc_only_flags),
         tt_scratch_test(test_database_of_another_checkout),
         tt_scratch_test(test_extra_args),
