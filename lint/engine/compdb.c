@@ -24,13 +24,16 @@ typedef struct entry {
     char **args;
     size_t n_args;
     char *bad_rsp;   /* a response file left unexpanded: "@NAME" as written */
+    char *bad_path;  /* it, absolute */
     char *bad_why;   /* why it could not be read */
+    bool bad_told;   /* said by el_compdb_warn_unread */
 } entry;
 
 struct el_compdb {
     entry *v;
     size_t n, cap;
     char *dir;                  /* loaded: the directory holding it, absolute */
+    char *json;                 /* loaded: its compile_commands.json, as -p named it */
     bool in_memory;             /* el_compdb_new's */
     const el_compdb *from;      /* in memory: the loaded one it was made from */
 };
@@ -92,37 +95,19 @@ static bool unexpanded_rsp(entry *e, const char *arg)
     else if (access(abs, R_OK) != 0)
         why = errno;
     if (why)
-        e->bad_why = el_xasprintf("%s: %s%s", abs, why == EISDIR ? "is a directory" : strerror(why),
+        e->bad_why = el_xasprintf("%s%s", why == EISDIR ? "is a directory" : strerror(why),
                                   why == ENOENT ? "; a file the build writes? build first" : "");
     else
-        e->bad_why = el_xasprintf("%s: it names itself, through the response files it names", abs);
-    free(abs);
+        e->bad_why = el_xstrdup("it names itself, through the response files it names");
+    e->bad_path = abs;
     e->bad_rsp = el_xstrdup(arg);
     return true;
 }
 
-/* One warning per response file that could not be read, with how many
- * entries name it. */
-static void say_bad_rsp(const el_compdb *db, const char *json)
+static bool same_bad_rsp(const entry *a, const entry *b)
 {
-    for (size_t i = 0; i < db->n; i++) {
-        const entry *e = &db->v[i];
-        bool told = false;
-        for (size_t j = 0; j < i && !told && e->bad_rsp; j++)
-            told = db->v[j].bad_rsp && strcmp(db->v[j].bad_why, e->bad_why) == 0;
-        if (!e->bad_rsp || told)
-            continue;
-        size_t n = 0;
-        for (size_t j = i; j < db->n; j++)
-            n += db->v[j].bad_rsp && strcmp(db->v[j].bad_why, e->bad_why) == 0;
-        char *rel = el_path_display(e->file);
-        fprintf(stderr, "%s: warning: %s: the response file %s of %zu entr%s (%s%s) cannot be "
-                        "read (%s): gcc and clang refuse such a command; %s parsed without its "
-                        "arguments\n",
-                el_progname, json, e->bad_rsp, n, n == 1 ? "y" : "ies", rel, n > 1 ? ", ..." : "",
-                e->bad_why, n == 1 ? "the file is" : "their files are");
-        free(rel);
-    }
+    return a->bad_rsp && b->bad_rsp && strcmp(a->bad_path, b->bad_path) == 0 &&
+           strcmp(a->bad_why, b->bad_why) == 0;
 }
 
 /* The directories a relative -include NAME or -imacros NAME is looked
@@ -357,8 +342,7 @@ el_compdb *el_compdb_load(const char *build_dir, char **err)
     if (cmds)
         clang_CompileCommands_dispose(cmds);
     clang_CompilationDatabase_dispose(db);
-    say_bad_rsp(out, json);
-    free(json);
+    out->json = json;
     return out;
 }
 
@@ -375,9 +359,10 @@ static size_t common_prefix(const char *a, const char *b)
     return last;
 }
 
-char **el_compdb_args(const el_compdb *db, const char *abs_file, size_t *n)
+/* The entry a file is parsed with: its own first, else a neighbour's
+ * (el_compdb_args); NULL when the database is empty. */
+static const entry *entry_for(const el_compdb *db, const char *abs_file)
 {
-    *n = 0;
     if (!db || !db->n)
         return NULL;
     const entry *best = NULL;
@@ -400,6 +385,13 @@ char **el_compdb_args(const el_compdb *db, const char *abs_file, size_t *n)
         }
     }
     free(dir);
+    return best;
+}
+
+char **el_compdb_args(const el_compdb *db, const char *abs_file, size_t *n)
+{
+    *n = 0;
+    const entry *best = entry_for(db, abs_file);
     if (!best)
         return NULL;
     char **args = el_xmalloc((best->n_args + 1) * sizeof *args);
@@ -525,6 +517,55 @@ bool el_compdb_lists(const el_compdb *db, const char *abs_file)
     return false;
 }
 
+void el_compdb_warn_unread(const el_compdb *db, char *const *files, size_t n_files)
+{
+    if (!db || !db->json)
+        return;
+    /* the entries the files are parsed with: their own (fixes are
+     * verified in each), else the one they borrow */
+    bool *used = el_xcalloc(db->n + 1, sizeof *used);
+    bool any = false;
+    for (size_t f = 0; f < n_files; f++) {
+        bool own = false;
+        for (size_t i = 0; i < db->n; i++)
+            if (names(&db->v[i], files[f])) {
+                own = true;
+                used[i] = true;
+                any |= db->v[i].bad_rsp != NULL;
+            }
+        const entry *e = own ? NULL : entry_for(db, files[f]);
+        if (e) {
+            used[e - db->v] = true;
+            any |= e->bad_rsp != NULL;
+        }
+    }
+    for (size_t i = 0; any && i < db->n; i++) {
+        const entry *e = &db->v[i];
+        bool told = false;
+        for (size_t j = 0; j < i && !told; j++)
+            told = used[j] && same_bad_rsp(&db->v[j], e);
+        if (!used[i] || !e->bad_rsp || e->bad_told || told)
+            continue;
+        size_t n = 0;
+        for (size_t j = i; j < db->n; j++)
+            n += used[j] && same_bad_rsp(&db->v[j], e);
+        char *rel = el_path_display(e->file), *where = el_path_display(e->bad_path);
+        fprintf(stderr, "%s: warning: %s: the response file %s of %zu entr%s (%s%s) cannot be "
+                        "read (%s: %s): gcc and clang refuse such a command; %s parsed without "
+                        "its arguments\n",
+                el_progname, db->json, e->bad_rsp, n, n == 1 ? "y" : "ies", rel,
+                n > 1 ? ", ..." : "", where, e->bad_why, n == 1 ? "the file is" : "their files are");
+        free(where);
+        free(rel);
+        /* once a run, though a process may run the engine again (after
+         * --fix, for each configuration of ember-migrate) */
+        for (size_t j = i; j < db->n; j++)
+            if (same_bad_rsp(&db->v[j], e))
+                ((entry *)&db->v[j])->bad_told = true;
+    }
+    free(used);
+}
+
 const char *el_compdb_dir(const el_compdb *db)
 {
     return db ? db->dir : NULL;
@@ -562,10 +603,12 @@ void el_compdb_free(el_compdb *db)
         free(db->v[i].file);
         free(db->v[i].dir);
         free(db->v[i].bad_rsp);
+        free(db->v[i].bad_path);
         free(db->v[i].bad_why);
         el_args_free(db->v[i].args, db->v[i].n_args);
     }
     free(db->v);
     free(db->dir);
+    free(db->json);
     free(db);
 }

@@ -1585,6 +1585,15 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
         el_unbuilt_note(&left, o->verbose);
         el_unbuilt_free(&left);
     }
+    /* the response files the entries of this run's files name that could
+     * not be read: said for its own files (a shard's), each once */
+    if (build) {
+        char **mains = el_xcalloc(r.n_jobs + 1, sizeof *mains);
+        for (size_t i = 0; i < r.n_jobs; i++)
+            mains[i] = sources->v[r.jobs[i].src].path;
+        el_compdb_warn_unread(build, mains, r.n_jobs);
+        free(mains);
+    }
     run_phase(&r, phase1, r.n_jobs, false, started);
 
     for (size_t i = 0; i < r.n_jobs; i++) {
