@@ -1559,14 +1559,18 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
      * it would only cost time.  This is decided for each PATH given: so
      * are all of them under a PATH that holds source files the database
      * builds none of (`-p build src/arm` of an x86 build); under a PATH
-     * of headers alone (include/) they are parsed alone, whatever the
-     * other PATHs hold.  Named on the command line, it is linted. */
+     * of headers alone (include/), only when the database builds source
+     * files under the other PATHs (`-p build src include`: include/'s
+     * headers no built file reads are a backend's it leaves out), so
+     * that `-p build include examples`, with examples/ unbuilt, lints
+     * include/.  Named on the command line, it is linted. */
     for (size_t i = 0; i < sources->n; i++) {
         if (!sources->v[i].is_header || el_strmap_get(&covered, sources->v[i].path) ||
             !in_shard(o, sources, i))
             continue;
         size_t root = sources->v[i].root;
-        bool with_sources = root ? root_has_sources[root] : builds_sources || unlisted;
+        bool with_sources = root && root_has_sources[root] ? true
+                            : root ? builds_sources : builds_sources || unlisted;
         if (build && !sources->v[i].named && with_sources) {
             el_unbuilt_add(&left, sources->v[i].path, true);
             continue;
