@@ -24,13 +24,16 @@ typedef struct entry {
     char **args;
     size_t n_args;
     char *bad_rsp;   /* a response file left unexpanded: "@NAME" as written */
+    char *bad_path;  /* it, absolute */
     char *bad_why;   /* why it could not be read */
+    bool bad_told;   /* said by el_compdb_warn_unread */
 } entry;
 
 struct el_compdb {
     entry *v;
     size_t n, cap;
     char *dir;                  /* loaded: the directory holding it, absolute */
+    char *json;                 /* loaded: its compile_commands.json, as -p named it */
     bool in_memory;             /* el_compdb_new's */
     const el_compdb *from;      /* in memory: the loaded one it was made from */
 };
@@ -92,52 +95,78 @@ static bool unexpanded_rsp(entry *e, const char *arg)
     else if (access(abs, R_OK) != 0)
         why = errno;
     if (why)
-        e->bad_why = el_xasprintf("%s: %s%s", abs, why == EISDIR ? "is a directory" : strerror(why),
+        e->bad_why = el_xasprintf("%s%s", why == EISDIR ? "is a directory" : strerror(why),
                                   why == ENOENT ? "; a file the build writes? build first" : "");
     else
-        e->bad_why = el_xasprintf("%s: it names itself, through the response files it names", abs);
-    free(abs);
+        e->bad_why = el_xstrdup("it names itself, through the response files it names");
+    e->bad_path = abs;
     e->bad_rsp = el_xstrdup(arg);
     return true;
 }
 
-/* One warning per response file that could not be read, with how many
- * entries name it. */
-static void say_bad_rsp(const el_compdb *db, const char *json)
+static bool same_bad_rsp(const entry *a, const entry *b)
 {
-    for (size_t i = 0; i < db->n; i++) {
-        const entry *e = &db->v[i];
-        bool told = false;
-        for (size_t j = 0; j < i && !told && e->bad_rsp; j++)
-            told = db->v[j].bad_rsp && strcmp(db->v[j].bad_why, e->bad_why) == 0;
-        if (!e->bad_rsp || told)
-            continue;
-        size_t n = 0;
-        for (size_t j = i; j < db->n; j++)
-            n += db->v[j].bad_rsp && strcmp(db->v[j].bad_why, e->bad_why) == 0;
-        char *rel = el_path_display(e->file);
-        fprintf(stderr, "%s: warning: %s: the response file %s of %zu entr%s (%s%s) cannot be "
-                        "read (%s): gcc and clang refuse such a command; %s parsed without its "
-                        "arguments\n",
-                el_progname, json, e->bad_rsp, n, n == 1 ? "y" : "ies", rel, n > 1 ? ", ..." : "",
-                e->bad_why, n == 1 ? "the file is" : "their files are");
-        free(rel);
+    return a->bad_rsp && b->bad_rsp && strcmp(a->bad_path, b->bad_path) == 0 &&
+           strcmp(a->bad_why, b->bad_why) == 0;
+}
+
+/* The directories a relative -include NAME or -imacros NAME is looked
+ * for in after the entry's directory, as gcc does: the #include "..."
+ * chain of the command, its -iquote, then -I, then -isystem, then
+ * -idirafter directories (each in command-line order), made absolute
+ * against the entry's directory.  The compiler's own system directories
+ * are left to libclang. */
+typedef struct chain {
+    char **v;
+    size_t n, cap;
+} chain;
+
+static void quote_chain(const entry *e, char *const *raw, size_t n, chain *c)
+{
+    static const char *const opts[] = {"-iquote", "-I", "-isystem", "-idirafter"};
+    for (size_t o = 0; o < sizeof opts / sizeof *opts; o++) {
+        size_t lo = strlen(opts[o]);
+        for (size_t i = 0; i < n;) {
+            el_arg_info k = el_arg_inspect(raw, n, i);
+            if (k.path && strncmp(raw[i], opts[o], lo) == 0 &&
+                ((k.span == 2 && raw[i][lo] == '\0') || (k.span == 1 && k.value_off == lo))) {
+                const char *val = k.span == 2 ? raw[i + 1] : raw[i] + lo;
+                /* "=dir" is under the sysroot, "-I-" splits the chain */
+                if (val[0] && val[0] != '=' && strcmp(val, "-") != 0)
+                    push(&c->v, &c->n, &c->cap, absolutize(e->dir, val));
+            }
+            i += k.span;
+        }
     }
 }
 
-/* A path option's value, made absolute against the entry's directory;
- * -include and -imacros look a name that is not there up in the include
- * chain (gcc and clang alike: CMake's `-include clar_suite.h` with
- * -Ibuild/tests), so such a one is kept as written. */
-static char *path_value(const entry *e, el_arg_info k, const char *value)
+static bool is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
+}
+
+/* A path option's value, made absolute against the entry's directory.
+ * A relative -include NAME or -imacros NAME is gcc's: the file in the
+ * entry's directory, else the first of the #include "..." chain's
+ * (quote_chain), passed on absolute -- libclang would look in its own
+ * working directory, where emberlint runs, before the chain.  One none
+ * of them has is passed on as written (a system directory's). */
+static char *path_value(const entry *e, el_arg_info k, const char *value, const chain *c)
 {
     char *abs = absolutize(e->dir, value);
-    struct stat st;
-    if (k.searched && value[0] != '/' && stat(abs, &st) != 0) {
-        free(abs);
-        return el_xstrdup(value);
+    if (!k.searched || value[0] == '/' || value[0] == '\0' || value[0] == '=' || is_file(abs))
+        return abs;
+    free(abs);
+    for (size_t d = 0; d < c->n; d++) {
+        char *j = el_path_join(c->v[d], value);
+        char *a = el_path_abs(j);
+        free(j);
+        if (is_file(a))
+            return a;
+        free(a);
     }
-    return abs;
+    return el_xstrdup(value);
 }
 
 /* One command's arguments (argv[0] excluded), without the input itself
@@ -156,6 +185,8 @@ static void filter_args(entry *e, CXCompileCommand cmd)
         clang_disposeString(s);
     }
     size_t n = na ? na - 1 : 0, cap = 0;
+    chain c = {0};
+    quote_chain(e, raw, n, &c);
     for (size_t i = 0; i < n;) {
         el_arg_info k = el_arg_inspect(raw, n, i);
         if (k.bare && is_self(e, raw[i])) {
@@ -168,9 +199,9 @@ static void filter_args(entry *e, CXCompileCommand cmd)
              * output are one build configuration */
         } else if (k.path && k.span == 2) {
             push(&e->args, &e->n_args, &cap, el_xstrdup(raw[i]));
-            push(&e->args, &e->n_args, &cap, path_value(e, k, raw[i + 1]));
+            push(&e->args, &e->n_args, &cap, path_value(e, k, raw[i + 1], &c));
         } else if (k.path) {
-            char *abs = path_value(e, k, raw[i] + k.value_off);
+            char *abs = path_value(e, k, raw[i] + k.value_off, &c);
             push(&e->args, &e->n_args, &cap,
                  el_xasprintf("%.*s%s", (int)k.value_off, raw[i], abs));
             free(abs);
@@ -180,6 +211,7 @@ static void filter_args(entry *e, CXCompileCommand cmd)
         }
         i += k.span;
     }
+    el_args_free(c.v, c.n);
     el_args_free(raw, n);
 }
 
@@ -310,8 +342,7 @@ el_compdb *el_compdb_load(const char *build_dir, char **err)
     if (cmds)
         clang_CompileCommands_dispose(cmds);
     clang_CompilationDatabase_dispose(db);
-    say_bad_rsp(out, json);
-    free(json);
+    out->json = json;
     return out;
 }
 
@@ -328,9 +359,10 @@ static size_t common_prefix(const char *a, const char *b)
     return last;
 }
 
-char **el_compdb_args(const el_compdb *db, const char *abs_file, size_t *n)
+/* The entry a file is parsed with: its own first, else a neighbour's
+ * (el_compdb_args); NULL when the database is empty. */
+static const entry *entry_for(const el_compdb *db, const char *abs_file)
 {
-    *n = 0;
     if (!db || !db->n)
         return NULL;
     const entry *best = NULL;
@@ -353,6 +385,13 @@ char **el_compdb_args(const el_compdb *db, const char *abs_file, size_t *n)
         }
     }
     free(dir);
+    return best;
+}
+
+char **el_compdb_args(const el_compdb *db, const char *abs_file, size_t *n)
+{
+    *n = 0;
+    const entry *best = entry_for(db, abs_file);
     if (!best)
         return NULL;
     char **args = el_xmalloc((best->n_args + 1) * sizeof *args);
@@ -478,6 +517,55 @@ bool el_compdb_lists(const el_compdb *db, const char *abs_file)
     return false;
 }
 
+void el_compdb_warn_unread(const el_compdb *db, char *const *files, size_t n_files)
+{
+    if (!db || !db->json)
+        return;
+    /* the entries the files are parsed with: their own (fixes are
+     * verified in each), else the one they borrow */
+    bool *used = el_xcalloc(db->n + 1, sizeof *used);
+    bool any = false;
+    for (size_t f = 0; f < n_files; f++) {
+        bool own = false;
+        for (size_t i = 0; i < db->n; i++)
+            if (names(&db->v[i], files[f])) {
+                own = true;
+                used[i] = true;
+                any |= db->v[i].bad_rsp != NULL;
+            }
+        const entry *e = own ? NULL : entry_for(db, files[f]);
+        if (e) {
+            used[e - db->v] = true;
+            any |= e->bad_rsp != NULL;
+        }
+    }
+    for (size_t i = 0; any && i < db->n; i++) {
+        const entry *e = &db->v[i];
+        bool told = false;
+        for (size_t j = 0; j < i && !told; j++)
+            told = used[j] && same_bad_rsp(&db->v[j], e);
+        if (!used[i] || !e->bad_rsp || e->bad_told || told)
+            continue;
+        size_t n = 0;
+        for (size_t j = i; j < db->n; j++)
+            n += used[j] && same_bad_rsp(&db->v[j], e);
+        char *rel = el_path_display(e->file), *where = el_path_display(e->bad_path);
+        fprintf(stderr, "%s: warning: %s: the response file %s of %zu entr%s (%s%s) cannot be "
+                        "read (%s: %s): gcc and clang refuse such a command; %s parsed without "
+                        "its arguments\n",
+                el_progname, db->json, e->bad_rsp, n, n == 1 ? "y" : "ies", rel,
+                n > 1 ? ", ..." : "", where, e->bad_why, n == 1 ? "the file is" : "their files are");
+        free(where);
+        free(rel);
+        /* once a run, though a process may run the engine again (after
+         * --fix, for each configuration of ember-migrate) */
+        for (size_t j = i; j < db->n; j++)
+            if (same_bad_rsp(&db->v[j], e))
+                ((entry *)&db->v[j])->bad_told = true;
+    }
+    free(used);
+}
+
 const char *el_compdb_dir(const el_compdb *db)
 {
     return db ? db->dir : NULL;
@@ -515,10 +603,12 @@ void el_compdb_free(el_compdb *db)
         free(db->v[i].file);
         free(db->v[i].dir);
         free(db->v[i].bad_rsp);
+        free(db->v[i].bad_path);
         free(db->v[i].bad_why);
         el_args_free(db->v[i].args, db->v[i].n_args);
     }
     free(db->v);
     free(db->dir);
+    free(db->json);
     free(db);
 }

@@ -35,6 +35,13 @@ el_compdb *el_compdb_new(const el_compdb *from);
  * from, NULL when none (its entries are only a configuration's flags). */
 const el_compdb *el_compdb_build(const el_compdb *db);
 void el_compdb_add(el_compdb *db, const char *abs_file, char *const *args, size_t n);
+/* One warning for each response file (@FILE) that could not be read
+ * (missing, a directory, unreadable, naming itself) among the entries
+ * files[0..n) (absolute real paths) are parsed with -- their own, else
+ * the one they borrow -- with how many of those entries name it; the
+ * paths shown relative to the current directory; each one once.  The
+ * load says nothing: a run says it for the files it lints. */
+void el_compdb_warn_unread(const el_compdb *db, char *const *files, size_t n);
 /* The directory a loaded database was read from (absolute; -p's); NULL
  * for one made in memory. */
 const char *el_compdb_dir(const el_compdb *db);

@@ -1471,12 +1471,19 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
      * only through them, in every shard alike) */
     bool builds_sources = false;
     size_t unlisted = 0;
+    /* [root]: the walk of that PATH found a source file (sources.h) */
+    size_t n_roots = 0;
+    for (size_t i = 0; i < sources->n; i++)
+        if (sources->v[i].root > n_roots)
+            n_roots = sources->v[i].root;
+    bool *root_has_sources = el_xcalloc(n_roots + 1, sizeof *root_has_sources);
     /* what the build builds: a configuration of define sets made in
      * memory is only flags, not a build */
     const el_compdb *build = el_compdb_build(o->compdb);
     for (size_t i = 0; i < sources->n; i++) {
         if (sources->v[i].is_header)
             continue;
+        root_has_sources[sources->v[i].root] = true;
         /* With a compile database, a source file a walk found that the
          * database does not list is not built in this configuration (a
          * backend not enabled, a tool not made): its flags would be a
@@ -1549,21 +1556,29 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
      * compile database, those none of its files includes: like an
      * unlisted source, such a header is not built in this configuration
      * (a backend not enabled), and parsed alone with a neighbour's flags
-     * it would only cost time.  So are all of them when the paths hold
-     * source files and the database builds none (`-p build src/arm` of
-     * an x86 build): only headers alone (include/) are parsed alone.
-     * Named on the command line, it is linted. */
+     * it would only cost time.  This is decided for each PATH given: so
+     * are all of them under a PATH that holds source files the database
+     * builds none of (`-p build src/arm` of an x86 build); under a PATH
+     * of headers alone (include/), only when the database builds source
+     * files under the other PATHs (`-p build src include`: include/'s
+     * headers no built file reads are a backend's it leaves out), so
+     * that `-p build include examples`, with examples/ unbuilt, lints
+     * include/.  Named on the command line, it is linted. */
     for (size_t i = 0; i < sources->n; i++) {
         if (!sources->v[i].is_header || el_strmap_get(&covered, sources->v[i].path) ||
             !in_shard(o, sources, i))
             continue;
-        if (build && !sources->v[i].named && (builds_sources || unlisted)) {
+        size_t root = sources->v[i].root;
+        bool with_sources = root && root_has_sources[root] ? true
+                            : root ? builds_sources : builds_sources || unlisted;
+        if (build && !sources->v[i].named && with_sources) {
             el_unbuilt_add(&left, sources->v[i].path, true);
             continue;
         }
         add_job(&r, &cap, i);
     }
     el_strmap_free(&covered);
+    free(root_has_sources);
     if (o->tus_out) { /* a shard's report, even of 1/1: the merge says it */
         o->tus_out->unbuilt = left;
     } else if (o->unbuilt_out) {
@@ -1573,6 +1588,15 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
         el_unbuilt_mark(&left, sources);
         el_unbuilt_note(&left, o->verbose);
         el_unbuilt_free(&left);
+    }
+    /* the response files the entries of this run's files name that could
+     * not be read: said for its own files (a shard's), each once */
+    if (build) {
+        char **mains = el_xcalloc(r.n_jobs + 1, sizeof *mains);
+        for (size_t i = 0; i < r.n_jobs; i++)
+            mains[i] = sources->v[r.jobs[i].src].path;
+        el_compdb_warn_unread(build, mains, r.n_jobs);
+        free(mains);
     }
     run_phase(&r, phase1, r.n_jobs, false, started);
 

@@ -28,6 +28,7 @@ typedef struct walker {
     el_strmap seen_files;   /* real path -> (void*)1 */
     el_strmap seen_dirs;    /* "dev:ino" -> (void*)1 */
     bool no_exclude;        /* walking a directory the user named although excluded */
+    size_t root;            /* el_source.root of the files the walk finds */
     int config_error;
     size_t text_kept;       /* bytes of header text kept (EL_SOURCES_TEXT_BUDGET) */
 } walker;
@@ -161,6 +162,7 @@ static void add_file(walker *w, const char *shown, bool explicit_arg)
                                 !el_config_lists_c(cfg));
     s->force_c = !is_source_name(real) && !s->cxx;
     s->named = explicit_arg;
+    s->root = explicit_arg ? 0 : w->root;
     s->size = b.n;
     s->hash = el_hash_bytes(b.s ? b.s : "", b.n);
     s->stamp = still ? el_file_stamp_of_read(&st, &after) : el_file_stamp_none;
@@ -325,6 +327,7 @@ int el_sources_collect(char *const *paths, size_t n, el_configs *cfgs, size_t ma
                        el_filehash *hashes, el_sources *out)
 {
     walker w = {.cfgs = cfgs, .max_size = max_size, .hashes = hashes, .out = out};
+    char **root_real = el_xcalloc(n + 2, sizeof *root_real); /* [root]: a walk's real path */
     for (size_t i = 0; i < n && !w.config_error; i++) {
         const char *p = paths[i];
         struct stat st;
@@ -353,9 +356,12 @@ int el_sources_collect(char *const *paths, size_t n, el_configs *cfgs, size_t ma
             free(abs);
             free(absdir);
             el_strmap stack = {0};
+            w.root = i + 1;
+            root_real[w.root] = el_path_real(p);
             if (cfg)
                 walk_dir(&w, p, &stack);
             el_strmap_free(&stack);
+            w.root = 0;
         } else if (S_ISREG(st.st_mode)) {
             add_file(&w, p, true);
         } else {
@@ -364,6 +370,21 @@ int el_sources_collect(char *const *paths, size_t n, el_configs *cfgs, size_t ma
     }
     el_strmap_free(&w.seen_files);
     el_strmap_free(&w.seen_dirs);
+    /* A file under several of the PATHs walked (`src src/arm`, `.
+     * include`: the second is not walked again) has the deepest as its
+     * root. */
+    for (size_t k = 0; k < out->n; k++) {
+        el_source *src = &out->v[k];
+        for (size_t r = 1; src->root && r <= n; r++) {
+            size_t l = root_real[r] ? strlen(root_real[r]) : 0;
+            size_t now = root_real[src->root] ? strlen(root_real[src->root]) : 0;
+            if (l > now && strncmp(src->path, root_real[r], l) == 0 && src->path[l] == '/')
+                src->root = r;
+        }
+    }
+    for (size_t r = 0; r <= n; r++)
+        free(root_real[r]);
+    free(root_real);
     if (out->n > 1)
         qsort(out->v, out->n, sizeof *out->v, cmp_source);
     for (size_t i = 0; i < out->n; i++)

@@ -31,6 +31,8 @@ typedef struct el_source {
     bool cxx;                /* C++ by its name (.cpp, .hpp, ...) */
     bool named;              /* named on the command line (not found by a walk) */
     bool not_built;          /* left out: the compile database does not build it (unbuilt.h) */
+    size_t root;             /* 1 + the index of the directory PATH whose walk found it
+                              * (the deepest, when several did); 0 for a file named */
     size_t size;
     el_hash128 hash;         /* of the content */
     /* A header's content as read (NUL-terminated; NULL for a .c file,

@@ -212,13 +212,14 @@ static void test_response_files(void **state)
     assert_int_equal(unlink(gone), 0);
     free(gone);
     r = lt_lint(tt_dir, "--no-cache", "--format", "json", "-p", "build", "src", NULL);
-    char *want = tt_fmt("emberlint: warning: build/compile_commands.json: the response file "
-                        "@CMakeFiles/p.dir/more.rsp of 1 entry (src/a.c) cannot be read "
-                        "(%s/build/CMakeFiles/p.dir/more.rsp: No such file or directory; a file the "
-                        "build writes? build first): gcc and clang refuse such a command; the file "
-                        "is parsed without its arguments\n", tt_dir);
+    /* (the path relative to the current directory, as every path a run
+     * shows) */
+    const char *want = "emberlint: warning: build/compile_commands.json: the response file "
+                       "@CMakeFiles/p.dir/more.rsp of 1 entry (src/a.c) cannot be read "
+                       "(build/CMakeFiles/p.dir/more.rsp: No such file or directory; a file the "
+                       "build writes? build first): gcc and clang refuse such a command; the file "
+                       "is parsed without its arguments\n";
     assert_true(tt_contains(r.err, want));
-    free(want);
     j = tt_json(r.out);
     assert_int_equal(lt_count_rule(j, "EH000"), 1);
     json_object_put(j);
@@ -239,6 +240,23 @@ static void test_response_files(void **state)
     assert_true(tt_contains(r.err, "@loop.rsp of 1 entry (src/b.c) cannot be read"));
     assert_true(tt_contains(r.err, "loop.rsp: it names itself, through the response files it names)"));
     tt_free(&r);
+    /* said for the entries of the files linted only: not a.c's when b.c
+     * alone is, nor in the shard that does not lint a.c */
+    r = lt_lint(tt_dir, "--no-cache", "-p", "build", "src/b.c", NULL);
+    assert_false(tt_contains(r.err, "more.rsp"));
+    assert_true(tt_contains(r.err, "@loop.rsp of 1 entry (src/b.c) cannot be read (build/loop.rsp: "));
+    tt_free(&r);
+    size_t told = 0;
+    for (int k = 1; k <= 2; k++) {
+        char *shard = tt_fmt("%d/2", k);
+        r = lt_lint(tt_dir, "--no-cache", "--format", "json", "--shard", shard, "-p", "build", "src",
+                    NULL);
+        told += tt_contains(r.err, "more.rsp of 1 entry (src/a.c)");
+        assert_false(tt_contains(r.err, "more.rsp") && tt_contains(r.err, "loop.rsp"));
+        tt_free(&r);
+        free(shard);
+    }
+    assert_int_equal(told, 1);
 }
 
 /* -include NAME (and -imacros) is looked for in the entry's directory,
@@ -264,6 +282,74 @@ static void test_include_option_searched(void **state)
     assert_int_equal(lt_count_rule(j, "EH000"), 0);
     assert_int_equal(r.status, 0);
     json_object_put(j);
+    tt_free(&r);
+}
+
+/* A relative -include NAME is gcc's: the entry's directory first, then
+ * the #include "..." chain (-iquote, -I, -isystem, -idirafter, relative
+ * ones against the entry's directory), passed on absolute -- not left to
+ * libclang, which looks in its own working directory (where emberlint
+ * runs) before the chain.  gcc compiles each command first. */
+static void test_include_option_as_gcc(void **state)
+{
+    (void)state;
+    tt_w("src/a.c", "#ifndef GEN\n#error not from gen\n#endif\n"
+                    "#ifndef QUOTE\n#error -iquote comes before -I\n#endif\n"
+                    "#ifndef AFTER\n#error not from -idirafter\n#endif\n"
+                    "#ifndef HERE\n#error not from the entry's directory\n#endif\nint a;\n");
+    tt_w("build/gen/cfg.h", "#define GEN 1\n");
+    tt_w("build/q/order.h", "#define QUOTE 1\n");
+    tt_w("build/gen/order.h", "#error -I before -iquote\n");
+    tt_w("build/late/last.h", "#define AFTER 1\n");
+    tt_w("build/here.h", "#define HERE 1\n");
+    tt_w("build/gen/here.h", "#error the chain before the entry's directory\n");
+    /* same names where emberlint runs: the top and src/ */
+    tt_w("cfg.h", "#error from emberlint's directory\n");
+    tt_w("order.h", "#error from emberlint's directory\n");
+    tt_w("last.h", "#error from emberlint's directory\n");
+    tt_w("here.h", "#error from emberlint's directory\n");
+    tt_w("src/cfg.h", "#error from emberlint's directory\n");
+    tt_w("src/last.h", "#error from emberlint's directory\n");
+    const char *cmd = "-Igen -iquote q -idirafter late -include cfg.h -include order.h "
+                      "-imacros last.h -include here.h";
+    char *db = tt_fmt("[{\"directory\": \"%s/build\", \"file\": \"%s/src/a.c\", \"command\": "
+                      "\"gcc %s -c %s/src/a.c\"}]\n", tt_dir, tt_dir, cmd, tt_dir);
+    tt_w("build/compile_commands.json", db);
+    free(db);
+    const char *probe[] = {"sh", "-c", "command -v gcc", NULL};
+    tt_run r = tt_exec(NULL, probe, NULL);
+    bool have_gcc = r.status == 0;
+    tt_free(&r);
+    if (have_gcc) {
+        char *sh = tt_fmt("gcc -fsyntax-only %s %s/src/a.c", cmd, tt_dir);
+        char *bdir = tt_fmt("%s/build", tt_dir);
+        const char *gcc[] = {"sh", "-c", sh, NULL};
+        r = tt_exec(bdir, gcc, NULL);
+        if (r.status != 0)
+            fprintf(stderr, "gcc: %s", r.err);
+        assert_int_equal(r.status, 0);
+        tt_free(&r);
+        free(sh);
+        free(bdir);
+    }
+    r = lt_lint(tt_dir, "--no-cache", "--format", "json", "-p", "build", "src", NULL);
+    assert_false(tt_contains(r.out, "EH000"));
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+    char *src = tt_path(tt_dir, "src");
+    r = lt_lint(src, "--no-cache", "--format", "json", "-p", "../build", ".", NULL);
+    assert_false(tt_contains(r.out, "EH000"));
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+    free(src);
+    /* a name none of them has is passed on as written */
+    tt_w("src/a.c", "int a;\n");
+    db = tt_fmt("[{\"directory\": \"%s/build\", \"file\": \"%s/src/a.c\", \"command\": "
+                "\"gcc -include nowhere.h -c %s/src/a.c\"}]\n", tt_dir, tt_dir, tt_dir);
+    tt_w("build/compile_commands.json", db);
+    free(db);
+    r = lt_lint(tt_dir, "--no-cache", "--format", "json", "-p", "build", "src", NULL);
+    assert_true(tt_contains(r.out, "nowhere.h"));
     tt_free(&r);
 }
 
@@ -338,6 +424,33 @@ static void test_compile_database(void **state)
     assert_int_equal(json_object_get_int(tt_get(tt_get(j, "summary"), "files")), 1);
     json_object_put(j);
     tt_free(&r);
+    /* decided for each PATH: a directory of headers alone is linted
+     * beside ones whose sources the database builds none of (examples/,
+     * src/arm/, whose headers stay not built) */
+    tt_w("include/pub.h", "#include <cblas.h>\n");
+    tt_w("examples/demo.c", "int main(void) { return 0; }\n");
+    const char *const alone[][2] = {{"include", "examples"}, {"examples", "include"},
+                                    {"include", "src/arm"}};
+    for (size_t k = 0; k < sizeof alone / sizeof *alone; k++) {
+        r = lt_lint(tt_dir, "--no-cache", "--format", "json", "-p", "build", alone[k][0],
+                    alone[k][1], NULL);
+        assert_true(tt_contains(r.out, "\"include/pub.h\""));
+        assert_false(tt_contains(r.out, "neon.h"));
+        tt_free(&r);
+    }
+    /* beside a PATH whose sources the database builds (src/), or under
+     * one (. holds src/a.c; a file under several PATHs belongs to the
+     * deepest), a header no built file reads is not built */
+    const char *const built[][2] = {{"src", "include"}, {"include", "src"}, {".", "include"},
+                                    {"include", "."}, {".", NULL}};
+    for (size_t k = 0; k < sizeof built / sizeof *built; k++) {
+        r = lt_lint(tt_dir, "--no-cache", "--format", "json", "-p", "build", built[k][0],
+                    built[k][1], NULL);
+        assert_false(tt_contains(r.out, "include/pub.h"));
+        assert_false(tt_contains(r.out, "neon.h"));
+        assert_true(tt_contains(r.err, "included by none of the files compile_commands.json builds"));
+        tt_free(&r);
+    }
 
     /* a directory without compile_commands.json */
     r = lt_lint(tt_dir, "--no-cache", "-p", "src", "src", NULL);
@@ -913,6 +1026,7 @@ int main(void)
         tt_scratch_test(test_compile_database),
         tt_scratch_test(test_response_files),
         tt_scratch_test(test_include_option_searched),
+        tt_scratch_test(test_include_option_as_gcc),
         tt_scratch_test(test_gcc_only_flags),
         tt_scratch_test(test_database_of_another_checkout),
         tt_scratch_test(test_extra_args),
