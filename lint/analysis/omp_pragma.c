@@ -2,10 +2,22 @@
  * (omp_pragma.h). */
 #include "omp_pragma.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static bool ident_start(char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 static bool ident_char(char c) { return ident_start(c) || (c >= '0' && c <= '9'); }
+
+/* The offset of w in t[from, n), or n (the text may hold NUL bytes and
+ * need not end in one). */
+static size_t find(const char *t, size_t n, size_t from, const char *w)
+{
+    size_t l = strlen(w);
+    for (size_t i = from; i + l <= n; i++)
+        if (t[i] == w[0] && memcmp(t + i, w, l) == 0)
+            return i;
+    return n;
+}
 
 /* Blanks and backslash-newlines from i on. */
 static size_t skip_blanks(const char *t, size_t n, size_t i)
@@ -42,8 +54,8 @@ static size_t scan_clauses(const char *t, size_t n, size_t i, el_omp_name_fn fn,
             while (i < n && t[i] != '\n')
                 i++;
         } else if (c == '/' && i + 1 < n && t[i + 1] == '*') {
-            const char *end = strstr(t + i + 2, "*/"); /* (text is NUL-terminated) */
-            i = end && (size_t)(end - t) < n ? (size_t)(end - t) + 2 : n;
+            size_t end = find(t, n, i + 2, "*/");
+            i = end < n ? end + 2 : n;
         } else if (c == '"' || c == '\'') {
             for (i++; i < n && t[i] != c && t[i] != '\n'; i++)
                 if (t[i] == '\\' && i + 1 < n)
@@ -66,24 +78,53 @@ static size_t scan_clauses(const char *t, size_t n, size_t i, el_omp_name_fn fn,
     return i;
 }
 
-void el_omp_pragma_names(const char *text, size_t size, el_omp_name_fn fn, void *ud)
+/* Is offset off of the file in a range the preprocessor skipped?  The
+ * ranges are read at the first pragma (*n == -1: not yet). */
+static bool skipped(CXTranslationUnit tu, CXFile file, unsigned (**v)[2], long *n, size_t off)
+{
+    if (*n < 0) {
+        CXSourceRangeList *l = clang_getSkippedRanges(tu, file);
+        *n = 0;
+        *v = l && l->count ? calloc(l->count, sizeof **v) : NULL;
+        for (unsigned r = 0; *v && r < l->count; r++, (*n)++) {
+            clang_getSpellingLocation(clang_getRangeStart(l->ranges[r]), NULL, NULL, NULL,
+                                      &(*v)[r][0]);
+            clang_getSpellingLocation(clang_getRangeEnd(l->ranges[r]), NULL, NULL, NULL,
+                                      &(*v)[r][1]);
+        }
+        if (l)
+            clang_disposeSourceRangeList(l);
+    }
+    for (long r = 0; r < *n; r++)
+        if ((*v)[r][0] <= off && off < (*v)[r][1])
+            return true;
+    return false;
+}
+
+void el_omp_pragma_names(CXTranslationUnit tu, CXFile file, const char *text, size_t size,
+                         el_omp_name_fn fn, void *ud)
 {
     bool stop = false;
+    unsigned (*ranges)[2] = NULL;
+    long n_ranges = -1;
     /* (most files have no OpenMP at all) */
-    for (const char *p = text; !stop && (p = strstr(p, "omp")) && (size_t)(p - text) < size;
-         p += 3) {
-        size_t at = (size_t)(p - text), line = at;
+    for (size_t at = find(text, size, 0, "omp"); !stop && at < size;
+         at = find(text, size, at + 3, "omp")) {
+        size_t line = at;
         while (line > 0 && text[line - 1] != '\n')
             line--;
         size_t i = skip_blanks(text, size, line);
         if (i >= size || text[i] != '#')
             continue;
+        size_t hash = i;
         i = skip_blanks(text, size, i + 1);
         if (!word_at(text, size, i, "pragma"))
             continue;
         i = skip_blanks(text, size, i + 6);
-        if (i != at || !word_at(text, size, i, "omp"))
+        if (i != at || !word_at(text, size, i, "omp") ||
+            skipped(tu, file, &ranges, &n_ranges, hash))
             continue;
-        p = text + scan_clauses(text, size, i + 3, fn, ud, &stop) - 3;
+        at = scan_clauses(text, size, i + 3, fn, ud, &stop) - 3;
     }
+    free(ranges);
 }

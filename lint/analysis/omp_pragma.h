@@ -11,13 +11,15 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "clang_api.h"
 
 /* fn(name, len, offset, call, ud) for each identifier after `omp` in the
- * text's `#pragma omp` lines (continued lines included; comments and
- * string literals skipped); call: '(' follows it.  fn returns false to
- * stop. */
+ * `#pragma omp` lines of file's text (continued lines included; comments
+ * and string literals skipped; not in code the preprocessor skipped);
+ * call: '(' follows it.  fn returns false to stop. */
 typedef bool (*el_omp_name_fn)(const char *name, size_t len, unsigned offset, bool call,
                                void *ud);
-void el_omp_pragma_names(const char *text, size_t size, el_omp_name_fn fn, void *ud);
+void el_omp_pragma_names(CXTranslationUnit tu, CXFile file, const char *text, size_t size,
+                         el_omp_name_fn fn, void *ud);
 
 #endif

@@ -870,7 +870,7 @@ static bool omp_names_backend(el_ctx *ctx, CXFile file)
     bool found = false;
     void *ud[2] = {(void *)el_ctx_config(ctx), &found};
     if (text)
-        el_omp_pragma_names(text, size, names_backend, ud);
+        el_omp_pragma_names(el_tu(ctx), file, text, size, names_backend, ud);
     return found;
 }
 

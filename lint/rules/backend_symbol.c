@@ -835,7 +835,7 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
     const char *text = el_file_text(ctx, file, &size);
     omp_scan o = {ctx, file};
     if (text)
-        el_omp_pragma_names(text, size, omp_name, &o);
+        el_omp_pragma_names(el_tu(ctx), file, text, size, omp_name, &o);
 }
 
 const el_rule el_rule_backend_symbol = {
