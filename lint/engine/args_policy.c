@@ -319,12 +319,14 @@ static size_t openmp_option(char *const *args, size_t n, size_t i, int *on)
 {
     const char *a = args[i];
     *on = -1;
-    if (strcmp(a, "-Xclang") == 0 && i + 1 < n && strcmp(args[i + 1], "-fopenmp") == 0) {
-        *on = 1; /* Apple clang's spelling */
+    if ((strcmp(a, "-Xclang") == 0 || strcmp(a, "-Xpreprocessor") == 0) && i + 1 < n &&
+        strcmp(args[i + 1], "-fopenmp") == 0) {
+        *on = 1; /* Apple clang's spellings */
         return 2;
     }
     if (strcmp(a, "-fopenmp") == 0 || strcmp(a, "-fopenmp=libomp") == 0 ||
-        strcmp(a, "-fopenmp=libiomp5") == 0)
+        strcmp(a, "-fopenmp=libiomp5") == 0 || strcmp(a, "-qopenmp") == 0 ||
+        strcmp(a, "-fiopenmp") == 0) /* (the last two: Intel's icx) */
         *on = 1;
     else if (strncmp(a, "-fopenmp=", 9) == 0 || strcmp(a, "-fno-openmp") == 0)
         *on = 0; /* (clang 14 runs no other runtime's OpenMP: -fopenmp=libgomp is off) */

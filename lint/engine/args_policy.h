@@ -52,7 +52,8 @@ size_t el_args_filter(char **args, size_t n, char ***notes, size_t *n_notes);
  * shows only the variables its region captures), so the rules would not
  * see a call there.  The -fopenmp family (-fopenmp, -fopenmp=RUNTIME,
  * -fno-openmp, -fopenmp-simd, -fopenmp-version=V, Apple's -Xclang
- * -fopenmp) is taken out of args[0..n) in place and, when OpenMP is on,
+ * -fopenmp and -Xpreprocessor -fopenmp, Intel's -qopenmp and -fiopenmp)
+ * is taken out of args[0..n) in place and, when OpenMP is on,
  * args[0] becomes the one macro it defines (-D_OPENMP=201511, gcc's), so
  * code under `#ifdef _OPENMP` is linted as it builds.  Run before
  * el_args_filter, which drops -Xclang.  The new count (never more). */

@@ -340,6 +340,11 @@ static void begin(el_ctx *ctx, void *state)
             if (!f)
                 continue;
         }
+        if (!hint[0] && strstr(msg, "'omp.h' file not found"))
+            snprintf(hint, sizeof hint,
+                     "<omp.h> is OpenMP's header, which libclang takes from clang's own "
+                     "(Debian: apt-get install libomp-14-dev; emberlint parses OpenMP code as "
+                     "plain C, docs/emberlint.md)");
         file_errors *e = errors_of(&errs, &n_errs, &cap_errs, f);
         if (e->count == 0 || off < e->offset) {
             e->offset = off;

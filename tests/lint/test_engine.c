@@ -512,7 +512,7 @@ static void test_openmp_regions_linted(void **state)
                        "#ifdef _OPENMP\n#include <lapacke.h>\n#endif\nint g;\n");
     const char *runs[][4] = {
         {"-fopenmp", "-fopenmp-version=50", NULL},        /* both includes, both calls */
-        {"-Xclang", "-fopenmp", NULL},                      /* Apple clang's spelling */
+        {"-Xpreprocessor", "-fopenmp", NULL},               /* Apple clang's spelling */
         {"-fopenmp", "-fno-openmp", NULL},                  /* off: no include */
         {"-U_OPENMP", "-fopenmp=libomp", NULL},             /* -U after the macro */
         {"-fopenmp-simd", NULL},                            /* defines nothing */
@@ -528,6 +528,14 @@ static void test_openmp_regions_linted(void **state)
         json_object_put(j);
         tt_free(&r);
     }
+    /* without clang's <omp.h> (no libomp-14-dev; -nobuiltininc hides it
+     * here): EH000 says where it comes from */
+    tt_w("src/gate.c", "#include <omp.h>\nint g;\n");
+    tt_run r = lt_emberlint(tt_dir, "--no-cache", "src/gate.c", "--", "-fopenmp", "-nobuiltininc",
+                            NULL);
+    assert_true(tt_contains(r.out, "'omp.h' file not found"));
+    assert_true(tt_contains(r.out, "apt-get install libomp-14-dev"));
+    tt_free(&r);
 }
 
 static void test_default_flags(void **state)
