@@ -431,6 +431,8 @@ MIGRATE_TEST_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out tests/migrate/
 MIGRATE_TEST_BINS := $(patsubst tests/migrate/%.c,$(BUILD)/tests/migrate/%,$(wildcard tests/migrate/test_*.c))
 TEST_BINS += $(MIGRATE_TEST_BINS)
 FLAGS_NOW += migrate:$(MIGRATE_FLAGS)
+# (the bench times ember-migrate plan beside emberlint: built first)
+bench bench-smoke: $(MIGRATE_BIN)
 
 all: $(MIGRATE_BIN)
 tests: $(MIGRATE_TEST_BINS)
