@@ -41,10 +41,29 @@ static bool word_at(const char *t, size_t n, size_t i, const char *w)
     return i + l <= n && memcmp(t + i, w, l) == 0 && (i + l == n || !ident_char(t[i + l]));
 }
 
+/* What el_omp_backend_names is after, and for whom. */
+typedef struct scan {
+    const el_config *cfg;
+    el_omp_name_fn fn;
+    void *ud;
+    bool stop;
+} scan;
+
+/* A name of a clause: passed on when it is a backend's. */
+static void clause_name(scan *sc, const char *name, size_t len, size_t offset, bool call)
+{
+    char buf[256];
+    if (sc->stop || len >= sizeof buf)
+        return;
+    memcpy(buf, name, len);
+    buf[len] = '\0';
+    if (el_backend_prefix_of(sc->cfg, buf, true) && !sc->fn(buf, (unsigned)offset, call, sc->ud))
+        sc->stop = true;
+}
+
 /* The names of one pragma's clauses, from i to the end of its logical
  * line; the offset after it. */
-static size_t scan_clauses(const char *t, size_t n, size_t i, el_omp_name_fn fn, void *ud,
-                           bool *stop)
+static size_t scan_clauses(const char *t, size_t n, size_t i, scan *sc)
 {
     while (i < n && t[i] != '\n') {
         char c = t[i];
@@ -66,8 +85,7 @@ static size_t scan_clauses(const char *t, size_t n, size_t i, el_omp_name_fn fn,
             while (i < n && ident_char(t[i]))
                 i++;
             bool call = skip_blanks(t, n, i) < n && t[skip_blanks(t, n, i)] == '(';
-            if (!*stop && !fn(t + b, i - b, (unsigned)b, call, ud))
-                *stop = true;
+            clause_name(sc, t + b, i - b, b, call);
         } else if (c >= '0' && c <= '9') {
             while (i < n && (ident_char(t[i]) || t[i] == '.'))
                 i++;
@@ -101,14 +119,18 @@ static bool skipped(CXTranslationUnit tu, CXFile file, unsigned (**v)[2], long *
     return false;
 }
 
-void el_omp_pragma_names(CXTranslationUnit tu, CXFile file, const char *text, size_t size,
-                         el_omp_name_fn fn, void *ud)
+void el_omp_backend_names(el_ctx *ctx, CXFile file, el_omp_name_fn fn, void *ud)
 {
-    bool stop = false;
+    size_t size = 0;
+    const char *text = el_file_text(ctx, file, &size);
+    if (!text)
+        return;
+    CXTranslationUnit tu = el_tu(ctx);
+    scan sc = {el_ctx_config(ctx), fn, ud, false};
     unsigned (*ranges)[2] = NULL;
     long n_ranges = -1;
     /* (most files have no OpenMP at all) */
-    for (size_t at = find(text, size, 0, "omp"); !stop && at < size;
+    for (size_t at = find(text, size, 0, "omp"); !sc.stop && at < size;
          at = find(text, size, at + 3, "omp")) {
         size_t line = at;
         while (line > 0 && text[line - 1] != '\n')
@@ -124,7 +146,7 @@ void el_omp_pragma_names(CXTranslationUnit tu, CXFile file, const char *text, si
         if (i != at || !word_at(text, size, i, "omp") ||
             skipped(tu, file, &ranges, &n_ranges, hash))
             continue;
-        at = scan_clauses(text, size, i + 3, fn, ud, &stop) - 3;
+        at = scan_clauses(text, size, i + 3, &sc) - 3;
     }
     free(ranges);
 }

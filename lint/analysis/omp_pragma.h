@@ -12,14 +12,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "clang_api.h"
+#include "rule.h"
 
-/* fn(name, len, offset, call, ud) for each identifier after `omp` in the
- * `#pragma omp` lines of file's text (continued lines included; comments
- * and string literals skipped; not in code the preprocessor skipped);
- * call: '(' follows it.  fn returns false to stop. */
-typedef bool (*el_omp_name_fn)(const char *name, size_t len, unsigned offset, bool call,
-                               void *ud);
-void el_omp_pragma_names(CXTranslationUnit tu, CXFile file, const char *text, size_t size,
-                         el_omp_name_fn fn, void *ud);
+/* fn(name, offset, call, ud) for each backend name (el_backend_prefix_of,
+ * upper case too) in the `#pragma omp` lines of a file of the TU
+ * (continued lines included; comments and string literals skipped; not in
+ * code the preprocessor skipped); offset: in the file; call: '(' follows
+ * it.  fn returns false to stop. */
+typedef bool (*el_omp_name_fn)(const char *name, unsigned offset, bool call, void *ud);
+void el_omp_backend_names(el_ctx *ctx, CXFile file, el_omp_name_fn fn, void *ud);
 
 #endif

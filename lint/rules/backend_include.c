@@ -845,18 +845,13 @@ static bool relies_on_includer(const state *s, const graph *g, const ref *y, fil
 }
 
 /* Decide which backend includes of file f can go, and their safety. */
-static bool names_backend(const char *name, size_t len, unsigned offset, bool call, void *ud)
+static bool found_one(const char *name, unsigned offset, bool call, void *ud)
 {
+    (void)name;
     (void)offset;
     (void)call;
-    char buf[256];
-    if (len >= sizeof buf)
-        return true;
-    memcpy(buf, name, len);
-    buf[len] = '\0';
-    bool *found = ((void **)ud)[1];
-    *found = el_backend_prefix_of(((void **)ud)[0], buf, true) != NULL;
-    return !*found;
+    *(bool *)ud = true;
+    return false;
 }
 
 /* Does a `#pragma omp` line of the file name a backend name?  No cursor
@@ -865,12 +860,8 @@ static bool names_backend(const char *name, size_t len, unsigned offset, bool ca
  * OpenMP (lint/analysis/omp_pragma.h). */
 static bool omp_names_backend(el_ctx *ctx, CXFile file)
 {
-    size_t size = 0;
-    const char *text = el_file_text(ctx, file, &size);
     bool found = false;
-    void *ud[2] = {(void *)el_ctx_config(ctx), &found};
-    if (text)
-        el_omp_pragma_names(el_tu(ctx), file, text, size, names_backend, ud);
+    el_omp_backend_names(ctx, file, found_one, &found);
     return found;
 }
 

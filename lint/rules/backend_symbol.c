@@ -806,36 +806,21 @@ static void end(el_ctx *ctx, void *st)
     bs_cache_free(&s->seen);
 }
 
-typedef struct omp_scan {
-    el_ctx *ctx;
-    CXFile file;
-} omp_scan;
-
-static bool omp_name(const char *name, size_t len, unsigned offset, bool call, void *ud)
+static bool omp_name(const char *name, unsigned offset, bool call, void *ud)
 {
-    omp_scan *o = ud;
-    char buf[256];
-    if (len >= sizeof buf)
-        return true;
-    memcpy(buf, name, len);
-    buf[len] = '\0';
-    if (!el_backend_prefix_of(el_ctx_config(o->ctx), buf, true))
-        return true;
-    CXSourceLocation loc = clang_getLocationForOffset(el_tu(o->ctx), o->file, offset);
-    if (el_applies_at(o->ctx, loc))
-        el_report_loc(o->ctx, loc, "%s '%s' in an OpenMP directive",
-                      call ? "call to backend function" : "use of backend name", buf);
+    el_ctx *ctx = ((void **)ud)[0];
+    CXSourceLocation loc = clang_getLocationForOffset(el_tu(ctx), ((void **)ud)[1], offset);
+    if (el_applies_at(ctx, loc))
+        el_report_loc(ctx, loc, "%s '%s' in an OpenMP directive",
+                      call ? "call to backend function" : "use of backend name", name);
     return true;
 }
 
 static void on_file(el_ctx *ctx, void *st, CXFile file)
 {
     (void)st;
-    size_t size = 0;
-    const char *text = el_file_text(ctx, file, &size);
-    omp_scan o = {ctx, file};
-    if (text)
-        el_omp_pragma_names(el_tu(ctx), file, text, size, omp_name, &o);
+    void *ud[2] = {ctx, file};
+    el_omp_backend_names(ctx, file, omp_name, ud);
 }
 
 const el_rule el_rule_backend_symbol = {
