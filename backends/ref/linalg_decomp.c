@@ -5,7 +5,8 @@
  * rounded back to the tensor's dtype (f32 or f64), as NumPy does for f32.
  * Algorithms, chosen for clarity and portability rather than speed:
  *   solve, inv, det  LU with partial pivoting (the pivot is the first entry
- *                    of largest magnitude, as LAPACK's idamax); an exactly
+ *                    of largest magnitude, as LAPACK's idamax), in
+ *                    LAPACK's left-looking order (lu_factor); an exactly
  *                    zero pivot means singular.
  *   cholesky         the column-by-column Cholesky-Banachiewicz recurrence
  *                    on the lower triangle; a pivot that is not > 0 fails.
@@ -195,11 +196,33 @@ void eh_ref_negate(double *x, int64_t n, int64_t stride)
 
 /* In-place LU of the n x n matrix A with partial pivoting: row j was
  * swapped with row piv[j] >= j at step j.  Returns 1 when a pivot is
- * exactly zero (stops there), else 0.  *sign is the permutation's sign. */
+ * exactly zero (stops there), else 0.  *sign is the permutation's sign.
+ *
+ * The elimination is LAPACK's unblocked dgetf2 in OpenBLAS's left-looking
+ * order, not the right-looking one of a textbook: column j is finished
+ * when its turn comes, each entry minus the dot product of its row of L
+ * with the column's U part (accumulated with fused multiply-adds, as
+ * OpenBLAS's x86-64 kernels do, then subtracted; C's fma() is exact on
+ * every machine, so ref stays the same everywhere), and the
+ * multipliers are scaled by the pivot's reciprocal (divided when the pivot
+ * is below DBL_MIN, whose reciprocal would overflow).  Whether a pivot of
+ * a matrix that is singular only up to rounding comes out exactly zero
+ * depends on that order: with this one, [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
+ * is singular here as in LAPACK (blas, NumPy), where the right-looking
+ * update left a pivot of 1.1e-16 and solved it. */
 static int lu_factor(double *A, int64_t n, int64_t *piv, int *sign)
 {
     *sign = 1;
     for (int64_t j = 0; j < n; j++) {
+        /* U part of column j (rows 1 .. j-1; row 0 is final), then the
+         * rest of the column, each from the finished columns before j */
+        for (int64_t i = 1; i < n; i++) {
+            int64_t lim = i < j ? i : j;
+            double s = 0.0;
+            for (int64_t t = 0; t < lim; t++)
+                s = fma(A[i * n + t], A[t * n + j], s);
+            A[i * n + j] -= s;
+        }
         int64_t p = j;
         double best = fabs(A[j * n + j]);
         for (int64_t i = j + 1; i < n; i++)
@@ -219,11 +242,13 @@ static int lu_factor(double *A, int64_t n, int64_t *piv, int *sign)
             *sign = -*sign;
         }
         double d = A[j * n + j];
-        for (int64_t i = j + 1; i < n; i++) {
-            double l = A[i * n + j] / d;
-            A[i * n + j] = l;
-            for (int64_t c = j + 1; c < n; c++)
-                A[i * n + c] -= l * A[j * n + c];
+        if (fabs(d) >= DBL_MIN) {
+            double r = 1.0 / d;
+            for (int64_t i = j + 1; i < n; i++)
+                A[i * n + j] *= r;
+        } else {
+            for (int64_t i = j + 1; i < n; i++)
+                A[i * n + j] /= d;
         }
     }
     return 0;

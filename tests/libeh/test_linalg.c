@@ -634,6 +634,40 @@ static void test_inv_edge_and_errors(void **state)
     END();
 }
 
+/* Matrices singular in exact arithmetic whose LU meets an exactly zero
+ * pivot in LAPACK's elimination order (getrf: blas; NumPy raises "Singular
+ * matrix" and its det is 0).  ref's right-looking update used to leave a
+ * rounding-noise pivot (1.1e-16 for [[1,2,3],[4,5,6],[7,8,9]]) and solved
+ * them, so ref and blas disagreed; found by the NumPy differential
+ * campaign (/tmp/npdiff t_classic.py).  Every backend must call them
+ * singular: inv and solve fail, det is exactly 0. */
+static void test_lu_singular_in_lapack_order(void **state)
+{
+    (void)state;
+    BEGIN();
+    for (int d = 0; d < 2; d++) {
+        eh_dtype dt = FLOATS[d];
+        double A16[16], A25[25];
+        for (int i = 0; i < 16; i++)
+            A16[i] = i + 1;
+        for (int i = 0; i < 25; i++)
+            A25[i] = i + 1;
+        eh_tensor *as[3] = {T(dt, SHAPE(3, 3), 1, 2, 3, 4, 5, 6, 7, 8, 9),
+                            t_from(dt, 2, SHAPE(4, 4), A16), t_from(dt, 2, SHAPE(5, 5), A25)};
+        for (int k = 0; k < 3; k++) {
+            int64_t n = eh_dim(as[k], 0);
+            expect_kernel_error(eh_inv(as[k]), EH_ERR_LINALG, "inv: matrix is singular");
+            expect_kernel_error(eh_solve(as[k], eh_ones(1, &n, dt)), EH_ERR_LINALG,
+                                "solve: matrix 'a' is singular");
+            eh_tensor *det = eh_det(as[k]);
+            assert_non_null(det);
+            assert_true(eh_item(det) == 0.0);
+            eh_release(det);
+        }
+    }
+    END();
+}
+
 /* ==== det ==================================================================== */
 
 static void test_det_known(void **state)
@@ -1647,6 +1681,7 @@ int main(void)
         EH_TEST(test_inv_known),
         EH_TEST(test_inv_property),
         EH_TEST(test_inv_edge_and_errors),
+        EH_TEST(test_lu_singular_in_lapack_order),
         EH_TEST(test_det_known),
         EH_TEST(test_det_edge_and_errors),
         EH_TEST(test_cholesky_known),
