@@ -28,9 +28,12 @@
  * (ndim outside 0..EH_MAX_DIMS), EH_ERR_NULL_ARG (shape NULL with
  * ndim > 0), EH_ERR_NEGATIVE_SIZE, EH_ERR_OVERFLOW; a bad dtype value is
  * EH_ERR_DTYPE.  A parameter outside its domain (NaN included) is
- * EH_ERR_INVALID_ARG.  Float results are computed in double and rounded
- * once to the dtype; a value beyond the dtype's range (say
- * eh_random_normal(..., 0, 1e6, EH_F16)) becomes +-inf as in eh_cast. */
+ * EH_ERR_INVALID_ARG.  Float results of exponential and gamma are computed
+ * in double and rounded once to the dtype; uniform and normal draw f32 and
+ * f16 samples of their own, in float (docs/random.md, stream version 2),
+ * so those are not the rounded f64 samples.  A value beyond the dtype's
+ * range (say eh_random_normal(..., 0, 1e6, EH_F16)) becomes +-inf as in
+ * eh_cast. */
 #ifndef EH_RANDOM_H
 #define EH_RANDOM_H
 
