@@ -156,7 +156,6 @@ typedef struct pad_ctx {
     int mode;
     const int64_t *xshape;
     const int64_t *widths; /* before, after per axis */
-    const int64_t *maps[EH_MAX_DIMS]; /* REFLECT / SYMMETRIC: per-axis source maps */
 } pad_ctx;
 
 static int64_t pos_mod(int64_t a, int64_t m)
@@ -176,52 +175,20 @@ static int64_t pad_coord(const void *ctx, int d, int64_t o)
     switch (c->mode) {
     case EH_PAD_EDGE:
         return j < 0 ? 0 : n - 1;
-    case EH_PAD_REFLECT:
-    case EH_PAD_SYMMETRIC:
-        return c->maps[d][o];
+    case EH_PAD_REFLECT: {
+        if (n == 1)
+            return 0;
+        int64_t period = 2 * (n - 1), m = pos_mod(j, period);
+        return m >= n ? period - m : m;
+    }
+    case EH_PAD_SYMMETRIC: {
+        int64_t period = 2 * n, m = pos_mod(j, period);
+        return m >= n ? period - 1 - m : m;
+    }
     case EH_PAD_WRAP:
         return pos_mod(j, n);
     default:
         return -1;
-    }
-}
-
-/* Source index of each of the before + n + after positions of one axis
- * padded in REFLECT (symmetric 0) or SYMMETRIC (symmetric 1) mode, by
- * NumPy's own algorithm (numpy/lib/arraypad.py, _set_reflect_both and the
- * loop of pad() around it), run on indices instead of values.  When a pad
- * is wider than the axis NumPy pads in rounds, each round mirroring the
- * area filled so far -- values padded on the other side included -- so
- * that with padding on both sides the result is not the plain periodic
- * mirror image: [0, 1, 2] reflect-padded by (9, 1) is
- * 1 2 1 2 1 0 1 2 1 | 0 1 2 | 1, not 1 0 1 2 1 0 1 2 1 | 0 1 2 | 1.
- * An axis of length 1 repeats its element (NumPy's legacy behaviour). */
-static void pad_mirror_map(int64_t *p, int64_t n, int64_t before, int64_t after, int symmetric)
-{
-    int64_t len = before + n + after, lp = before, rp = after;
-    for (int64_t i = 0; i < len; i++)
-        p[i] = i - before;
-    if (n == 1) {
-        for (int64_t i = 0; i < len; i++)
-            p[i] = 0;
-        return;
-    }
-    int64_t edge = symmetric ? 1 : 0;
-    while (lp > 0 || rp > 0) {
-        /* the area filled so far, without its edge element for REFLECT */
-        int64_t old_length = len - rp - lp - (symmetric ? 0 : 1);
-        if (lp > 0) {
-            int64_t cl = old_length < lp ? old_length : lp, start = lp - edge + cl;
-            for (int64_t k = 0; k < cl; k++)
-                p[lp - cl + k] = p[start - k];
-            lp -= cl;
-        }
-        if (rp > 0) {
-            int64_t cl = old_length < rp ? old_length : rp, start = len - rp + edge - 2;
-            for (int64_t k = 0; k < cl; k++)
-                p[len - rp + k] = p[start - k];
-            rp -= cl;
-        }
     }
 }
 
@@ -232,29 +199,9 @@ eh_status eh_ref_pad(const eh_op_call *call)
     union { double f; int64_t i; unsigned char b[8]; } fill;
     memset(&fill, 0, sizeof fill);
     eh_store_f64(&fill, x->dtype, 0, call->p.f[0]);
-    pad_ctx c = {(int)call->p.i[0], x->shape, call->p.v, {NULL}};
-    int64_t *maps = NULL;
-    if ((c.mode == EH_PAD_REFLECT || c.mode == EH_PAD_SYMMETRIC) && out->size > 0) {
-        size_t total = 0;
-        for (int d = 0; d < out->ndim; d++)
-            total += (size_t)out->shape[d]; /* remap's own maps are as large */
-        maps = eh_mem_alloc((total ? total : 1) * sizeof *maps);
-        if (!maps)
-            return eh_set_error(EH_ERR_NOMEM, "pad: out of memory for index maps of shape %s",
-                                eh_shape_str(out->ndim, out->shape));
-        int64_t *m = maps;
-        for (int d = 0; d < out->ndim; d++) {
-            if (x->shape[d] > 0)
-                pad_mirror_map(m, x->shape[d], c.widths[2 * d], c.widths[2 * d + 1],
-                               c.mode == EH_PAD_SYMMETRIC);
-            c.maps[d] = m;
-            m += out->shape[d];
-        }
-    }
-    eh_status st = remap("pad", x->data, x->shape, out->data, out->ndim, out->shape, out->size,
-                         eh_dtype_size(x->dtype), pad_coord, &c, &fill);
-    eh_mem_free(maps);
-    return st;
+    pad_ctx c = {(int)call->p.i[0], x->shape, call->p.v};
+    return remap("pad", x->data, x->shape, out->data, out->ndim, out->shape, out->size,
+                 eh_dtype_size(x->dtype), pad_coord, &c, &fill);
 }
 
 /* ---- gather -------------------------------------------------------------- */

@@ -53,11 +53,9 @@ typedef enum eh_pad_mode {
  * axis 0, then axis 1, ...; it may be NULL for a 0-d x (the result is a
  * copy).  `value` is used by EH_PAD_CONSTANT only and is converted to x's
  * dtype like eh_cast (float -> int truncates toward zero, -> bool is
- * value != 0).  REFLECT, SYMMETRIC and WRAP may pad wider than the axis,
- * as in NumPy: WRAP repeats periodically; REFLECT and SYMMETRIC pad in
- * NumPy's rounds (docs/ops/indexing.md: not purely periodic when both
- * sides are padded and one is wider than the axis); REFLECT of a length-1
- * axis repeats the element (NumPy's legacy behaviour).  Padding an axis of length 0
+ * value != 0).  REFLECT, SYMMETRIC and WRAP may pad wider than the axis:
+ * the pattern repeats, as in NumPy; REFLECT of a length-1 axis repeats
+ * the element (NumPy's legacy behaviour).  Padding an axis of length 0
  * by a non-zero width is only possible with EH_PAD_CONSTANT.
  * Errors: EH_ERR_NULL_ARG (x, or pad_width with ndim(x) > 0),
  * EH_ERR_NEGATIVE_SIZE (a negative width), EH_ERR_INVALID_ARG (unknown
