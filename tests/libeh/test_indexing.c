@@ -6,8 +6,10 @@
  * torch_scatter definition of scatter; where an example is the one printed
  * in NumPy's documentation, the comment says so.  Reflect/symmetric
  * padding wider than the axis follows the periodic mapping
- * (reflect: period 2(n-1), symmetric: period 2n), which was checked
- * against a pure-Python port of NumPy's arraypad loop. */
+ * (reflect: period 2(n-1), symmetric: period 2n), which is NumPy >= 2.1
+ * (test_pad_mirror_numpy_2_1 uses cases of NumPy's own test_arraypad.py);
+ * NumPy <= 2.0 differs when both sides are padded and one is wider than
+ * the axis (gh-25926, fixed by NumPy PR #25963). */
 #include <math.h>
 #include <string.h>
 #define EH_TEST_SHORTHAND /* T(), EXPECT(), BEGIN() ... */
@@ -238,6 +240,63 @@ static void test_pad_wider_than_axis(void **state)
            7, 7, 7, 7);
     EXPECT(eh_pad(T(EH_BOOL, SHAPE(1), 1), SHAPE(1, 2), EH_PAD_SYMMETRIC, 0), EH_BOOL, SHAPE(4),
            1, 1, 1, 1);
+    END();
+}
+
+/* Padding wider than the axis on both sides.  Expected values are NumPy
+ * >= 2.1's: the first four are test_check_04 .. test_check_07 of
+ * TestReflect / TestSymmetric in numpy/lib/tests/test_arraypad.py
+ * (NumPy 2.1), the rest are the periodic mirror image, which NumPy 2.1's
+ * _set_reflect_both produces (gh-25926, PR #25963: each round pads a
+ * multiple of the original period).  NumPy <= 2.0 (1.24 in Debian 12)
+ * mirrors in rounds that reuse values padded on the other side and gives
+ * different values for all of these, e.g. [1, 2, 3] reflect (9, 1):
+ * 2 3 2 3 2 1 2 3 2 | 1 2 3 | 2; libeh follows NumPy >= 2.1. */
+static void test_pad_mirror_numpy_2_1(void **state)
+{
+    (void)state;
+    BEGIN();
+    eh_tensor *a = T(EH_I32, SHAPE(3), 1, 2, 3);
+    eh_tensor *a4 = T(EH_I64, SHAPE(4), 1, 2, 3, 4);
+    /* test_check_04 (reflect) */
+    EXPECT(eh_pad(a, SHAPE(1, 10), EH_PAD_REFLECT, 0), EH_I32, SHAPE(14),
+           2, 1, 2, 3, 2, 1, 2, 3, 2, 1, 2, 3, 2, 1);
+    /* test_check_05 (reflect) */
+    EXPECT(eh_pad(a4, SHAPE(45, 10), EH_PAD_REFLECT, 0), EH_I64, SHAPE(59),
+           4, 3, 2, 1, 2, 3, 4, 3, 2, 1,
+           2, 3, 4, 3, 2, 1, 2, 3, 4, 3,
+           2, 1, 2, 3, 4, 3, 2, 1, 2, 3,
+           4, 3, 2, 1, 2, 3, 4, 3, 2, 1,
+           2, 3, 4, 3, 2, 1, 2, 3, 4, 3,
+           2, 1, 2, 3, 4, 3, 2, 1, 2);
+    /* test_check_06 (symmetric) */
+    EXPECT(eh_pad(a4, SHAPE(15, 2), EH_PAD_SYMMETRIC, 0), EH_I64, SHAPE(21),
+           2, 3, 4, 4, 3, 2, 1, 1, 2, 3,
+           4, 4, 3, 2, 1, 1, 2, 3, 4, 4,
+           3);
+    /* test_check_07 (symmetric) */
+    EXPECT(eh_pad(T(EH_F64, SHAPE(6), 1, 2, 3, 4, 5, 6), SHAPE(45, 3), EH_PAD_SYMMETRIC, 0),
+           EH_F64, SHAPE(54),
+           4, 5, 6, 6, 5, 4, 3, 2, 1, 1,
+           2, 3, 4, 5, 6, 6, 5, 4, 3, 2,
+           1, 1, 2, 3, 4, 5, 6, 6, 5, 4,
+           3, 2, 1, 1, 2, 3, 4, 5, 6, 6,
+           5, 4, 3, 2, 1, 1, 2, 3, 4, 5,
+           6, 6, 5, 4);
+    /* the wide side before the axis */
+    EXPECT(eh_pad(a, SHAPE(9, 1), EH_PAD_REFLECT, 0), EH_I32, SHAPE(13),
+           2, 1, 2, 3, 2, 1, 2, 3, 2, 1, 2, 3, 2);
+    eh_tensor *b = T(EH_F32, SHAPE(2), 1, 2);
+    EXPECT(eh_pad(b, SHAPE(8, 1), EH_PAD_SYMMETRIC, 0), EH_F32, SHAPE(11),
+           1, 2, 2, 1, 1, 2, 2, 1, 1, 2, 2);
+    EXPECT(eh_pad(b, SHAPE(1, 8), EH_PAD_SYMMETRIC, 0), EH_F32, SHAPE(11),
+           1, 1, 2, 2, 1, 1, 2, 2, 1, 1, 2);
+    /* per axis inside a 2-D tensor */
+    eh_tensor *x = T(EH_I64, SHAPE(2, 3), 1, 2, 3, 4, 5, 6);
+    EXPECT(eh_pad(x, SHAPE(1, 0, 9, 1), EH_PAD_REFLECT, 0), EH_I64, SHAPE(3, 13),
+           5, 4, 5, 6, 5, 4, 5, 6, 5, 4, 5, 6, 5,
+           2, 1, 2, 3, 2, 1, 2, 3, 2, 1, 2, 3, 2,
+           5, 4, 5, 6, 5, 4, 5, 6, 5, 4, 5, 6, 5);
     END();
 }
 
@@ -720,6 +779,7 @@ int main(void)
         EH_TEST(test_pad_constant),
         EH_TEST(test_pad_modes_numpy_doc),
         EH_TEST(test_pad_wider_than_axis),
+        EH_TEST(test_pad_mirror_numpy_2_1),
         EH_TEST(test_pad_2d_modes),
         EH_TEST(test_pad_0d_and_empty),
         EH_TEST(test_pad_errors),

@@ -54,8 +54,11 @@ typedef enum eh_pad_mode {
  * copy).  `value` is used by EH_PAD_CONSTANT only and is converted to x's
  * dtype like eh_cast (float -> int truncates toward zero, -> bool is
  * value != 0).  REFLECT, SYMMETRIC and WRAP may pad wider than the axis:
- * the pattern repeats, as in NumPy; REFLECT of a length-1 axis repeats
- * the element (NumPy's legacy behaviour).  Padding an axis of length 0
+ * the pattern repeats periodically, as in NumPy >= 2.1 (NumPy <= 2.0
+ * differs for REFLECT/SYMMETRIC, and 1.24 and older for WRAP, when both
+ * sides are padded and one is wider than the axis: docs/ops/indexing.md);
+ * REFLECT of a length-1 axis repeats the element (NumPy's legacy
+ * behaviour).  Padding an axis of length 0
  * by a non-zero width is only possible with EH_PAD_CONSTANT.
  * Errors: EH_ERR_NULL_ARG (x, or pad_width with ndim(x) > 0),
  * EH_ERR_NEGATIVE_SIZE (a negative width), EH_ERR_INVALID_ARG (unknown
