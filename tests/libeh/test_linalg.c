@@ -634,14 +634,16 @@ static void test_inv_edge_and_errors(void **state)
     END();
 }
 
-/* Matrices singular in exact arithmetic whose LU meets an exactly zero
- * pivot in LAPACK's elimination order (getrf: blas; NumPy raises "Singular
- * matrix" and its det is 0).  ref's right-looking update used to leave a
- * rounding-noise pivot (1.1e-16 for [[1,2,3],[4,5,6],[7,8,9]]) and solved
- * them, so ref and blas disagreed; found by the NumPy differential
- * campaign (/tmp/npdiff t_classic.py).  Every backend must call them
- * singular: inv and solve fail, det is exactly 0. */
-static void test_lu_singular_in_lapack_order(void **state)
+/* Small matrices singular in exact arithmetic whose LU meets an exactly
+ * zero pivot in OpenBLAS's getf2 elimination order (blas: OpenBLAS dgetrf,
+ * whose factors ref's getf2-order kernel reproduces bit for bit up to
+ * order 5; NumPy raises "Singular matrix" and its det is 0).  ref's
+ * right-looking update used to leave a rounding-noise pivot (1.1e-16 for
+ * [[1,2,3],[4,5,6],[7,8,9]]) and solved them, so ref and blas disagreed;
+ * found by the NumPy differential campaign (/tmp/npdiff t_classic.py).
+ * Every backend must call them singular: inv and solve fail, det is
+ * exactly 0. */
+static void test_lu_small_singular_in_getf2_order(void **state)
 {
     (void)state;
     BEGIN();
@@ -662,6 +664,48 @@ static void test_lu_singular_in_lapack_order(void **state)
             eh_tensor *det = eh_det(as[k]);
             assert_non_null(det);
             assert_true(eh_item(det) == 0.0);
+            eh_release(det);
+        }
+    }
+    END();
+}
+
+/* ref factors orders up to 9 in OpenBLAS's getf2 order and larger ones in
+ * the right-looking order (backends/ref/linalg_decomp.c, lu_factor), seen
+ * on arange(1, n*n + 1) as n x n, singular in exact arithmetic: the getf2
+ * order meets an exactly zero pivot for every n from 3 to 16, the
+ * right-looking order not for n = 10 .. 14.  So on ref 9 x 9 is singular
+ * and 10 x 10 and 12 x 12 are not (blas: OpenBLAS's blocked dgetrf, calls
+ * 10 x 10 regular too but 12 x 12 singular: rounding, docs/ops/linalg.md). */
+static void test_lu_ref_kernel_by_order(void **state)
+{
+    (void)state;
+    if (strcmp(eh_get_backend(), "ref") != 0)
+        return;
+    BEGIN();
+    for (int d = 0; d < 2; d++) {
+        eh_dtype dt = FLOATS[d];
+        const int64_t ns[3] = {9, 10, 12};
+        for (int k = 0; k < 3; k++) {
+            int64_t n = ns[k];
+            double v[144];
+            for (int i = 0; i < n * n; i++)
+                v[i] = i + 1;
+            eh_tensor *a = t_from(dt, 2, SHAPE(n, n), v);
+            eh_tensor *det = eh_det(a);
+            assert_non_null(det);
+            if (n == 9) {
+                assert_true(eh_item(det) == 0.0);
+                expect_kernel_error(eh_inv(a), EH_ERR_LINALG, "inv: matrix is singular");
+            } else {
+                /* det is rounding noise (-8.8e-115 for n = 10): 0 in f32 */
+                if (dt == EH_F64)
+                    assert_true(eh_item(det) != 0.0);
+                eh_tensor *inv = eh_inv(a);
+                assert_non_null(inv);
+                assert_int_equal(eh_eval(inv), EH_OK);
+                eh_release(inv);
+            }
             eh_release(det);
         }
     }
@@ -1681,7 +1725,8 @@ int main(void)
         EH_TEST(test_inv_known),
         EH_TEST(test_inv_property),
         EH_TEST(test_inv_edge_and_errors),
-        EH_TEST(test_lu_singular_in_lapack_order),
+        EH_TEST(test_lu_small_singular_in_getf2_order),
+        EH_TEST(test_lu_ref_kernel_by_order),
         EH_TEST(test_det_known),
         EH_TEST(test_det_edge_and_errors),
         EH_TEST(test_cholesky_known),
