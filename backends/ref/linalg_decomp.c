@@ -302,7 +302,7 @@ static int lu_factor_right(double *A, int64_t n, int64_t *piv, int *sign)
  * (blas) where it can: for n <= LU_GETF2_MAX_N its getf2 order.  Larger
  * orders keep the right-looking kernel: OpenBLAS's dgetrf switches to
  * its blocked recursive algorithm there, which neither order reproduces,
- * and on rank-deficient integer matrices (rev59 probe, 500 per order) the
+ * and on rank-deficient integer matrices (500 random ones per order) the
  * getf2 order agreed with OpenBLAS's singular verdict better up to n = 9
  * (n = 6: 55 vs 120 mismatches, n = 9: 118 vs 125) but worse from n = 10
  * (131 vs 58).  The right-looking loop is also 2-4.5x faster than the
