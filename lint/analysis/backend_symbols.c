@@ -166,7 +166,10 @@ static bs_why classify(el_ctx *ctx, bs_cache *c, CXCursor decl, char *backend, s
     if (!el_backend_prefix_of(cfg, name, true))
         return BS_NOT_BACKEND;
     if (is_macro)
-        return BS_BY_PREFIX;
+        return project_own_file(ctx, c, decl) &&
+                       !el_macro_body_names_backend(cfg, el_tu(ctx), decl)
+                   ? BS_NOT_BACKEND
+                   : BS_BY_PREFIX;
     /* A library prefix: not the library's when the project has it itself. */
     CXCursor def = clang_getCursorDefinition(decl);
     if (!clang_Cursor_isNull(def)) {

@@ -22,7 +22,12 @@
  *     a library function the project writes instead of the include is
  *     still the library's.
  * A macro of a linted non-backend file is the frontend's own: its body is
- * seen through where it is used.
+ * seen through where it is used.  So is one with a library prefix defined
+ * in another file of the project (not a vendor header, not a system
+ * header: a header of the project the run does not lint, NFFT's FFTW_INIT
+ * in its include/nfft3.h), unless its body names a library-prefixed
+ * identifier (#define FFTW_PLANNER_FLAGS FFTW_MEASURE: the macros of a
+ * body are no expansions libclang shows, so the macro stands for them).
  *
  * Each declaration is classified once per TU. */
 #ifndef EL_BACKEND_SYMBOLS_H

@@ -164,3 +164,33 @@ const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool up
     }
     return NULL;
 }
+
+bool el_macro_body_names_backend(const el_config *cfg, CXTranslationUnit tu, CXCursor def)
+{
+    CXToken *toks = NULL;
+    unsigned nt = 0;
+    clang_tokenize(tu, clang_getCursorExtent(def), &toks, &nt);
+    unsigned i = 1; /* after the macro's name */
+    if (clang_Cursor_isMacroFunctionLike(def)) {
+        while (i < nt) {
+            CXString sp = clang_getTokenSpelling(tu, toks[i++]);
+            const char *t = clang_getCString(sp);
+            bool close = t && strcmp(t, ")") == 0;
+            clang_disposeString(sp);
+            if (close)
+                break;
+        }
+    }
+    bool hit = false;
+    for (; i < nt && !hit; i++) {
+        if (clang_getTokenKind(toks[i]) != CXToken_Identifier)
+            continue;
+        CXString sp = clang_getTokenSpelling(tu, toks[i]);
+        const char *t = clang_getCString(sp);
+        hit = t && el_backend_prefix_of(cfg, t, true) != NULL;
+        clang_disposeString(sp);
+    }
+    if (toks)
+        clang_disposeTokens(tu, toks, nt);
+    return hit;
+}

@@ -233,6 +233,13 @@ const char *el_backend_of_symbol(const el_config *cfg, const char *name, char *b
  * none.  With `upper`, a prefix also matches in upper case ("CBLAS_",
  * "FFTW", "EH_BLAS_"), as library macros are spelled. */
 const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool upper);
+/* Does the body of macro definition def (a cursor of tu) name an
+ * identifier with a backend prefix (el_backend_prefix_of, upper case too):
+ * `#define FFTW_PLANNER_FLAGS FFTW_MEASURE`, `#define FFTW_NAME(n)
+ * fftw_##n`?  A project's macro named like a library's is the project's
+ * own unless it stands for such a name (the macros of a body are not
+ * expansions libclang shows). */
+bool el_macro_body_names_backend(const el_config *cfg, CXTranslationUnit tu, CXCursor def);
 /* The macro is a backend macro (backend_macros; * and ? work). */
 bool el_config_is_backend_macro(const el_config *cfg, const char *name);
 /* Known backend names (sorted). */

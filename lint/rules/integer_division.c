@@ -196,6 +196,103 @@ static bool implicit_call_value(el_ctx *ctx, CXCursor operand)
     return clang_getCursorKind(e) == CXCursor_CallExpr && implicit_only(tu, clang_getCursorReferenced(e));
 }
 
+/* The tokens of a and b, both written outside macros, are the same: the
+ * same expression as far as an idiom's shape goes (`per_page` and
+ * `per_page`).  In a macro both cursors may span the whole expansion:
+ * never the same then. */
+static bool same_tokens(CXCursor a, CXCursor b)
+{
+    if (clang_Cursor_isNull(a) || clang_Cursor_isNull(b) || elc_in_macro(a) || elc_in_macro(b))
+        return false;
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(a);
+    CXToken *ta = NULL, *tb = NULL;
+    unsigned na = 0, nb = 0;
+    clang_tokenize(tu, clang_getCursorExtent(a), &ta, &na);
+    clang_tokenize(tu, clang_getCursorExtent(b), &tb, &nb);
+    bool same = na > 0 && na == nb;
+    for (unsigned i = 0; same && i < na; i++) {
+        char x[128], y[128];
+        elc_string(clang_getTokenSpelling(tu, ta[i]), x, sizeof x);
+        elc_string(clang_getTokenSpelling(tu, tb[i]), y, sizeof y);
+        same = strcmp(x, y) == 0;
+    }
+    if (ta)
+        clang_disposeTokens(tu, ta, na);
+    if (tb)
+        clang_disposeTokens(tu, tb, nb);
+    return same;
+}
+
+/* e (through parentheses and implicit conversions) is the binary
+ * operator `op`: its operands into k. */
+static bool is_binary(CXCursor e, const char *op, CXCursor k[2])
+{
+    char o[4];
+    return clang_getCursorKind(e) == CXCursor_BinaryOperator && sf_children(e, k, 2) == 2 &&
+           sf_binary_operator(e, o, sizeof o) && strcmp(o, op) == 0;
+}
+
+static bool is_value(CXCursor e, long long v)
+{
+    long long x;
+    return eval_int(e, &x) && x == v;
+}
+
+/* d, or (d) spelled the same as the divisor `den` (its value, when both
+ * are constants). */
+static bool is_divisor(CXCursor d, CXCursor den)
+{
+    long long x, y;
+    if (eval_int(d, &x) && eval_int(den, &y))
+        return x == y;
+    return same_tokens(sf_strip(d, false), den);
+}
+
+/* Is r what an integer rounding idiom adds to the dividend: den - 1
+ * (rounding up) or half of den (den / 2, den >> 1, rounding to nearest)?
+ * With constants, r == den - 1 or r == den / 2 for a divisor above 2:
+ * (n + 1) / 2 is as often the half of n + 1 someone wanted. */
+static bool rounding_addend(CXCursor r, CXCursor den)
+{
+    long long rv, dv;
+    if (eval_int(r, &rv) && eval_int(den, &dv))
+        return dv > 2 && (rv == dv - 1 || rv == dv / 2);
+    CXCursor k[2];
+    r = sf_strip(r, false);
+    if (is_binary(r, "-", k))
+        return is_value(k[1], 1) && is_divisor(k[0], den);
+    if (is_binary(r, "/", k))
+        return is_value(k[1], 2) && is_divisor(k[0], den);
+    if (is_binary(r, ">>", k))
+        return is_value(k[1], 1) && is_divisor(k[0], den);
+    /* (2 * a + b) / (2 * b): a / b to nearest */
+    CXCursor d = sf_strip(den, false);
+    if (is_binary(d, "*", k))
+        return (is_value(k[0], 2) && same_tokens(sf_strip(k[1], false), r)) ||
+               (is_value(k[1], 2) && same_tokens(sf_strip(k[0], false), r));
+    return false;
+}
+
+/* Does the dividend `num` round the quotient by `den` in integers:
+ * (n + d - 1) / d, (n + (d - 1)) / d, (n + d / 2) / d, (n + 35) / 36?
+ * The truncation is then the point of the division. */
+static bool rounding_idiom(CXCursor num, CXCursor den)
+{
+    CXCursor k[2], m[2];
+    num = sf_strip(num, false);
+    den = sf_strip(den, false);
+    if (is_binary(num, "+", k))
+        return rounding_addend(k[0], den) || rounding_addend(k[1], den);
+    /* n + d - 1 is (n + d) - 1 */
+    if (is_binary(num, "-", k) && is_value(k[1], 1) && is_binary(sf_strip(k[0], false), "+", m)) {
+        long long dv;
+        if (eval_int(den, &dv) && dv <= 2)
+            return false;
+        return is_divisor(m[0], den) || is_divisor(m[1], den);
+    }
+    return false;
+}
+
 static void on_binary(el_ctx *ctx, void *state, CXCursor c)
 {
     (void)state;
@@ -218,6 +315,8 @@ static void on_binary(el_ctx *ctx, void *state, CXCursor c)
         return; /* exact */
     if (implicit_call_value(ctx, k[0]) || implicit_call_value(ctx, k[1]))
         return; /* the operand's type is not known in this configuration */
+    if (rounding_idiom(k[0], k[1]))
+        return; /* (n + d - 1) / d: rounds in integers on purpose */
     char ts[64], fs[64];
     elc_string(clang_getTypeSpelling(to), ts, sizeof ts);
     elc_string(clang_getTypeSpelling(t), fs, sizeof fs);

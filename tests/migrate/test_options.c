@@ -180,6 +180,39 @@ static void test_manual_reason_names_the_use(void **state)
     free(dir);
 }
 
+/* A macro of the project's own header named like FFTW's (an option bit,
+ * FFTW_PREPARED) is the project's in compiled code, also when the run
+ * does not lint the header (NFFT's FFTW_INIT in its include/nfft3.h: 25
+ * sites listed); FFTW's own macros, and a project macro that stands for
+ * one, stay listed. */
+static void test_own_macro_named_like_backend(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "include/spec.h", "#include <fftw3.h>\n"
+                                         "#define SPEC_BIT(n) (1U << (n))\n"
+                                         "#define FFTW_PREPARED (1U << 2)\n"
+                                         "#define FFTW_SHARED_PLAN SPEC_BIT(3)\n"
+                                         "#define FFTW_PLANNER_FLAGS FFTW_MEASURE\n"));
+    free(tt_write(dir, "src/opts.c", "#include \"../include/spec.h\"\n"
+                                     "unsigned opts(void)\n"
+                                     "{\n"
+                                     "    unsigned f = FFTW_PREPARED | FFTW_SHARED_PLAN;\n"
+                                     "    return f | FFTW_ESTIMATE | FFTW_PLANNER_FLAGS;\n"
+                                     "}\n"));
+    tt_run r = mt_migrate(dir, NULL, "plan", "src", NULL);
+    assert_int_equal(r.status, 1);
+    assert_false(tt_contains(r.err, "FFTW_PREPARED"));
+    assert_false(tt_contains(r.err, "FFTW_SHARED_PLAN"));
+    assert_true(tt_contains(r.err, "src/opts.c:5:16: manual: [EH102] use of backend macro "
+                                   "'FFTW_ESTIMATE'"));
+    assert_true(tt_contains(r.err, "src/opts.c:5:32: manual: [EH102] use of backend macro "
+                                   "'FFTW_PLANNER_FLAGS'"));
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 /* A language named after -- holds in every build configuration (each
  * define set's flags are built from the defaults too). */
 static void test_define_sets_keep_the_language(void **state)
@@ -592,6 +625,7 @@ int main(void)
         cmocka_unit_test(test_include_shared_with_other_backend),
         cmocka_unit_test(test_manual_reason_names_the_use),
         cmocka_unit_test(test_manual_reason_mapped_function),
+        cmocka_unit_test(test_own_macro_named_like_backend),
         cmocka_unit_test(test_define_sets_keep_the_language),
         cmocka_unit_test(test_openmp_regions),
     };
