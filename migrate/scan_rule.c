@@ -423,9 +423,13 @@ static bool written_by_macro(el_ctx *ctx, CXCursor c, const char *name, char *ma
 
 /* Does the macro use at t[off..] (`F77_CALL(dgemm)`, the macro's name is
  * macro[]) paste the name together from the identifier it is given: the
- * name is the argument and a short suffix of '_' and digits (dgemm_ of
- * dgemm, dgemm_64)?  The argument into arg[].  (R's F77_CALL and
- * F77_NAME, `x ## _`.) */
+ * name is the argument with a short prefix of letters (a precision: s, d,
+ * c, z, and id/is of idamax_) or a library's prefix ending in '_' (fftw_,
+ * fftwf_: nfft's FFTW(execute)), and a short suffix of '_' and digits,
+ * one of them at least (dgemm_ of dgemm, dgemm_64; daxpy_ of axpy,
+ * idamax_ of amax, fftw_execute of execute)?  The argument into arg[].  (R's F77_CALL and F77_NAME,
+ * `x ## _`; a solver's precision macro, `d ## x ## _` or through a
+ * second macro for a suffix that is a macro.) */
 static bool pasted_from_argument(const char *t, size_t size, size_t off, const char *macro,
                                  const char *name, char *arg, size_t an)
 {
@@ -439,14 +443,87 @@ static bool pasted_from_argument(const char *t, size_t size, size_t off, const c
     if (e == b || after >= size || t[after] != ')' || e - b >= an)
         return false;
     snprintf(arg, an, "%.*s", (int)(e - b), t + b);
-    /* the argument and a short suffix: dgemm_, dgemm_64 */
+    /* a short prefix of letters, the argument, a short suffix: dgemm_,
+     * dgemm_64, daxpy_, idamax_ */
     size_t an_ = e - b, nn = strlen(name);
-    if (nn <= an_ || nn - an_ > 4 || strncmp(name, arg, an_) != 0)
+    if (nn <= an_)
         return false;
-    for (size_t q = an_; q < nn; q++)
-        if (name[q] != '_' && !(name[q] >= '0' && name[q] <= '9'))
-            return false;
-    return true;
+    for (size_t p = 0; p <= 8 && p + an_ <= nn; p++) {
+        if (p > 0 && !el_text_ident_char(name[p - 1]))
+            break;
+        /* a longer prefix is a library's, ending in '_' (fftw_, fftwf_) */
+        bool letters = true;
+        for (size_t q = 0; q < p; q++)
+            letters = letters && ((name[q] >= 'a' && name[q] <= 'z') ||
+                                  (name[q] >= 'A' && name[q] <= 'Z'));
+        if (!(p <= 2 && letters) && name[p - 1] != '_')
+            continue;
+        if (strncmp(name + p, arg, an_) != 0 || nn - an_ - p > 4)
+            continue;
+        size_t q = p + an_;
+        while (q < nn && (name[q] == '_' || (name[q] >= '0' && name[q] <= '9')))
+            q++;
+        if (q == nn)
+            return true;
+    }
+    return false;
+}
+
+/* The name a use spells at sf:soff comes from macro[], used there (the
+ * innermost macro use holding that place), but does that macro's body
+ * spell it?  When it does not -- the body names another
+ * macro, which makes it (sundials' `#define xgetrs_f77 dgetrs_f77`, and
+ * dgetrs_f77 pastes dgetrs_ together) -- the first macro of its body
+ * into via[] and true; false when the body spells the name, or it cannot
+ * be read. */
+static bool macro_makes_through(CXTranslationUnit tu, CXFile sf, unsigned soff, const char *macro,
+                                const char *name, char *via, size_t vn)
+{
+    /* the use of macro[] at the name's spelling location (not the macro
+     * around it: CHECK(m = ABS_OF(g))) */
+    CXCursor exp = sf ? elc_macro_expansion_at(tu, sf, soff) : clang_getNullCursor();
+    CXCursor mdef = clang_getCursorReferenced(exp);
+    char mname[128];
+    if (clang_Cursor_isNull(exp) || clang_getCursorKind(mdef) != CXCursor_MacroDefinition ||
+        strcmp(elc_spelling(mdef, mname, sizeof mname), macro) != 0)
+        return false;
+    CXToken *toks = NULL;
+    unsigned nt = 0;
+    clang_tokenize(tu, clang_getCursorExtent(mdef), &toks, &nt);
+    unsigned i = 1; /* after the macro's name */
+    char params[16][64];
+    unsigned np = 0;
+    if (clang_Cursor_isMacroFunctionLike(mdef)) {
+        for (i = 2; i < nt; i++) {
+            char t[64];
+            elc_string(clang_getTokenSpelling(tu, toks[i]), t, sizeof t);
+            if (strcmp(t, ")") == 0) {
+                i++;
+                break;
+            }
+            if (clang_getTokenKind(toks[i]) == CXToken_Identifier && np < 16)
+                snprintf(params[np++], sizeof params[0], "%s", t);
+        }
+    }
+    bool spelled = false;
+    via[0] = '\0';
+    for (; i < nt && !spelled; i++) {
+        char t[256];
+        elc_string(clang_getTokenSpelling(tu, toks[i]), t, sizeof t);
+        if (strcmp(t, name) == 0 || strcmp(t, "##") == 0) {
+            spelled = true; /* the name, or pasted right here */
+            break;
+        }
+        if (clang_getTokenKind(toks[i]) != CXToken_Identifier || via[0])
+            continue;
+        bool param = false;
+        for (unsigned q = 0; q < np; q++)
+            param = param || strcmp(params[q], t) == 0;
+        if (!param && strlen(t) < vn && elc_macro_named(tu, t) != 0)
+            memcpy(via, t, strlen(t) + 1);
+    }
+    clang_disposeTokens(tu, toks, nt);
+    return !spelled && via[0];
 }
 
 /* At the use `at` of backend function fn: why it has no rewrite ("" when
@@ -555,6 +632,12 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
                                   "(%s(%s)), so the name is not written out here and no rewrite "
                                   "can reach the call: rewrite this call by hand",
                  macro, name, macro, arg);
+    } else if (written_by_macro(ctx, c, name, macro, sizeof macro) && macro[0] &&
+               macro_makes_through(el_tu(ctx), sf, soff, macro, name, arg, sizeof arg)) {
+        snprintf(why, sizeof why, "%s comes from macro %s, through macro %s of its body (an edit "
+                                  "of either would change every use of it): rewrite the macros "
+                                  "or this use by hand",
+                 name, macro, arg);
     } else if (written_by_macro(ctx, c, name, macro, sizeof macro)) {
         snprintf(why, sizeof why, "%s is named inside macro %s (an edit there would change every "
                                   "use of the macro): rewrite the macro or this use by hand",

@@ -880,6 +880,32 @@ CASE(fortran_lapack_names)
  *                   rewrite is used) */
 CASE(f77_call_macro)
 
+/*   precision_paste  a solver's precision macros (cvxgrp/scs's BLAS(x)):
+ *                    LA(axpy) pastes d ## axpy ## _ through a second
+ *                    macro (the suffix may be a macro), LAI(amax) id ##
+ *                    amax ## _, DLA(scal) d ## scal ## _ -- a prefix as
+ *                    well as a suffix around the argument: listed as
+ *                    pasted from the argument (not "daxpy_ is named
+ *                    inside macro LA", a name the macro never spells) */
+CASE(precision_paste)
+
+/*   macro_chain  LLNL/sundials' LAPACK names: `#define xgetrf dgetrf_f77`,
+ *                `#define dgetrf_f77 LAPACK_NAME(dgetrf, DGETRF)`, which
+ *                pastes dgetrf_: the macro at the call does not spell the
+ *                name, one of its body makes it -- said so, with that
+ *                macro (not "dgetrf_ is named inside macro xgetrf"); a
+ *                macro whose body spells the name (dgetrs_f77) is named
+ *                as before */
+CASE(macro_chain)
+
+/*   library_prefix_paste  NFFT/nfft's FFTW(name): GLUE(fftw_, name), a
+ *                         library's prefix pasted before the argument --
+ *                         FFTW(execute)(p) is listed as pasted from its
+ *                         argument, like LA(axpy) and F77_CALL(dgemm);
+ *                         the types it makes (FFTW(plan)) are backend
+ *                         types, and fftw3.h stays */
+CASE(library_prefix_paste)
+
 /* Unsafe changes (docs/ember-migrate.md, "Safe and unsafe changes"):
  *   unsafe_left     a call template marked safe, one of whose calls holds
  *                   a call (next_stride(), counting the sends) in an
@@ -934,7 +960,9 @@ int main(void)
         BOTH(template_skipped), BOTH(template_keeps_names), BOTH(template_drops_names),
         BOTH(template_literal_names), BOTH(template_repeats_arg), BOTH(template_many_calls),
         BOTH(template_literal_arg),
-        BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(unsafe_left), BOTH(unsafe_applied),
+        BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(macro_chain),
+        BOTH(library_prefix_paste),
+        BOTH(unsafe_left), BOTH(unsafe_applied),
         BOTH(custom_unused), cmocka_unit_test(test_then_custom_unused), BOTH(custom_unused_applied),
         BOTH(rename_keeps_include),
         cmocka_unit_test(test_backup),
