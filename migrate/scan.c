@@ -827,6 +827,41 @@ static const em_def *def_at(const em_tree *t, const char *path, size_t off)
 }
 
 
+/* Does the skipped range r open with `#if 0` (code its author switched
+ * off, which no build configuration can compile: naming one with
+ * --define-sets would not help)? */
+static bool opens_with_if0(const el_inactive_range *r)
+{
+    char *data = NULL;
+    size_t len = 0, i = r->begin;
+    if (el_read_file(r->path, &data, &len, NULL, NULL) != 0)
+        return false;
+    bool yes = false;
+#define BLANK(k) ((k) < len && (data[k] == ' ' || data[k] == '\t'))
+    while (BLANK(i))
+        i++;
+    if (i < len && data[i] == '#') {
+        i++;
+        while (BLANK(i))
+            i++;
+        if (i + 2 < len && data[i] == 'i' && data[i + 1] == 'f' && BLANK(i + 2)) {
+            i += 2;
+            while (BLANK(i))
+                i++;
+            if (i < len && data[i] == '0') {
+                i++;
+                while (BLANK(i))
+                    i++;
+                yes = i >= len || data[i] == '\n' || data[i] == '\r' ||
+                      (data[i] == '/' && i + 1 < len && (data[i + 1] == '*' || data[i + 1] == '/'));
+            }
+        }
+    }
+#undef BLANK
+    free(data);
+    return yes;
+}
+
 /* A backend name no configuration compiles: an EH102 site of its own,
  * rewritten when the rename is proven where it is skipped (same callee,
  * same signature as the op), else left for a person with the reason. */
@@ -856,15 +891,17 @@ static void skipped_name(builder *b, const el_inactive_range *r, const el_inacti
         return;
     }
     char why[768];
+    /* code under #if 0 is switched off: no --define-sets compiles it */
+    const char *unseen = opens_with_if0(r) ? "it is under #if 0: no configuration can compile it"
+                                           : "no configuration compiles it: name one with "
+                                             "--define-sets to have it checked";
     if (backend_fn)
         snprintf(why, sizeof why, "it is in %s, backend code that has not moved", in->name);
     else if (!fn && id->kind)
-        snprintf(why, sizeof why, "no op replaces a backend %s: rewrite this use by hand (and no "
-                                  "configuration compiles it: name one with --define-sets to have "
-                                  "it checked)", id->kind);
+        snprintf(why, sizeof why, "no op replaces a backend %s: rewrite this use by hand (and %s)",
+                 id->kind, unseen);
     else
-        snprintf(why, sizeof why, "%s (and no configuration compiles it: name one with "
-                                  "--define-sets to have it checked)", id->why);
+        snprintf(why, sizeof why, "%s (and %s)", id->why, unseen);
     /* "" (nothing declares it where it is skipped): no include brings it */
     tree_add_why_decl(t, r->path, id->line, id->col, why, id->decl);
 }
@@ -879,8 +916,11 @@ static void skipped_include(builder *b, const el_inactive_range *r, const el_ina
                               "in every configuration", c->spelled);
     el_findings_add(&t->findings, "EH101", EL_SEV_ERROR, r->path, c->line, 1, msg);
     tree_add_why(t, r->path, c->line, 1,
-                    "the include stays: no configuration compiles the code around it (name "
-                    "one with --define-sets, or change it by hand)");
+                 opens_with_if0(r) ? "the include stays: it is under #if 0, which no "
+                                     "configuration can compile (change it by hand)"
+                                   : "the include stays: no configuration compiles the code "
+                                     "around it (name one with --define-sets, or change it by "
+                                     "hand)");
     /* an include the moves know about, so it follows a header that moves */
     char *dir = el_path_dirname(r->path);
     char *j = el_path_join(dir, c->spelled);

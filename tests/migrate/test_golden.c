@@ -906,6 +906,14 @@ CASE(macro_chain)
  *                         types, and fftw3.h stays */
 CASE(library_prefix_paste)
 
+/*   if0_skipped  xiaoyeli/superlu's EXAMPLE/ *itersol.c: a BLAS call kept
+ *                under `#if 0` beside its replacement: listed (emberlint
+ *                reports it) but not with "name one with --define-sets to
+ *                have it checked", which no define set can do -- said to
+ *                be under #if 0 (its include too); a call under
+ *                #ifdef USE_VENDOR_NORM keeps the --define-sets advice */
+CASE(if0_skipped)
+
 /* Unsafe changes (docs/ember-migrate.md, "Safe and unsafe changes"):
  *   unsafe_left     a call template marked safe, one of whose calls holds
  *                   a call (next_stride(), counting the sends) in an
@@ -960,7 +968,7 @@ int main(void)
         BOTH(template_skipped), BOTH(template_keeps_names), BOTH(template_drops_names),
         BOTH(template_literal_names), BOTH(template_repeats_arg), BOTH(template_many_calls),
         BOTH(template_literal_arg),
-        BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(macro_chain),
+        BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(library_prefix_paste),
         BOTH(unsafe_left), BOTH(unsafe_applied),
         BOTH(custom_unused), cmocka_unit_test(test_then_custom_unused), BOTH(custom_unused_applied),
