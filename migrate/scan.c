@@ -746,7 +746,14 @@ static void merge_findings(em_tree *t, el_findings *more, const char *config)
             el_finding_clear(g);
             continue;
         }
-        if (!strcmp(g->rule, "EH000") && config[0]) {
+        /* the configuration, when the file has several (a file of one
+         * compile_commands.json entry beside files of two is not "in
+         * configuration the default configuration") */
+        const el_source *src = em_tree_source(t, g->file);
+        size_t n_cfg = 0;
+        for (size_t k = 0; src && k < t->cfgs.n; k++)
+            n_cfg += el_buildcfg_has(&t->cfgs, k, src);
+        if (!strcmp(g->rule, "EH000") && config[0] && (!src || n_cfg > 1)) {
             char *m = el_xasprintf("%s (in configuration %s)", g->message, config);
             free(g->message);
             g->message = m;
