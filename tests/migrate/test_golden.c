@@ -914,6 +914,17 @@ CASE(library_prefix_paste)
  *                #ifdef USE_VENDOR_NORM keeps the --define-sets advice */
 CASE(if0_skipped)
 
+/*   if0_branches  `#if 0` then `#elif defined(USE_BLAS)`: clang skips one
+ *                 range from the `#if 0`, but the call under the #elif
+ *                 keeps the --define-sets advice (USE_BLAS compiles it),
+ *                 the one under `#if 0` is said to be under #if 0; an
+ *                 `#if 0` inside `#ifdef CHECK_NORM` is under #if 0 in
+ *                 every configuration (one range opens at the #ifdef,
+ *                 the other at the #if 0): the same list whatever the
+ *                 order of the define sets (then/: the sets reversed) */
+CASE(if0_branches)
+THEN(if0_branches)
+
 /* Unsafe changes (docs/ember-migrate.md, "Safe and unsafe changes"):
  *   unsafe_left     a call template marked safe, one of whose calls holds
  *                   a call (next_stride(), counting the sends) in an
@@ -969,6 +980,7 @@ int main(void)
         BOTH(template_literal_names), BOTH(template_repeats_arg), BOTH(template_many_calls),
         BOTH(template_literal_arg),
         BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(macro_chain), BOTH(if0_skipped),
+        BOTH(if0_branches), cmocka_unit_test(test_then_if0_branches),
         BOTH(library_prefix_paste),
         BOTH(unsafe_left), BOTH(unsafe_applied),
         BOTH(custom_unused), cmocka_unit_test(test_then_custom_unused), BOTH(custom_unused_applied),
