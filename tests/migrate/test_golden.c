@@ -923,6 +923,16 @@ CASE(if0_skipped)
  *                 the other at the #if 0): the same list whatever the
  *                 order of the define sets (then/: the sets reversed) */
 CASE(if0_branches)
+
+/*   macro_forms  what a macro does with a BLAS name, read from its body:
+ *                MY(axpy) of `#define MY(x) daxpy_` spells the name and
+ *                ignores its argument (named inside MY, not pasted from
+ *                axpy); CAT(d, axpy_) and VCALL(axpy, ...) paste it from
+ *                their arguments; SCALE calls TRACE first, then DSCAL,
+ *                which spells dscal_ (through DSCAL, not TRACE); xcopy
+ *                through ycopy; NAMED(axpy) and PRE(rm2_) paste from
+ *                their argument */
+CASE(macro_forms)
 THEN(if0_branches)
 
 /* Unsafe changes (docs/ember-migrate.md, "Safe and unsafe changes"):
@@ -980,7 +990,7 @@ int main(void)
         BOTH(template_literal_names), BOTH(template_repeats_arg), BOTH(template_many_calls),
         BOTH(template_literal_arg),
         BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(macro_chain), BOTH(if0_skipped),
-        BOTH(if0_branches), cmocka_unit_test(test_then_if0_branches),
+        BOTH(if0_branches), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
         BOTH(library_prefix_paste),
         BOTH(unsafe_left), BOTH(unsafe_applied),
         BOTH(custom_unused), cmocka_unit_test(test_then_custom_unused), BOTH(custom_unused_applied),
