@@ -726,7 +726,7 @@ static void attach_template_rewrites(el_findings *found, const el_fact_list *fac
  * its fix only when this configuration proposes the same one (a rewrite
  * safe in one configuration and not in another is for a person); a new
  * site is added.  A file that does not parse here says where. */
-static void merge_findings(em_tree *t, el_findings *more, const char *config)
+static void merge_findings(em_tree *t, el_findings *more, size_t k, const char *config)
 {
     el_findings *into = &t->findings;
     for (size_t i = 0; i < more->n; i++) {
@@ -749,13 +749,19 @@ static void merge_findings(em_tree *t, el_findings *more, const char *config)
         }
         /* the configuration, when the file has several (a file of one
          * compile_commands.json entry beside files of two is not "in
-         * configuration the default configuration") */
+         * configuration the default configuration"), named after the
+         * failing file's own entries (config names it after the first
+         * source of configuration k, which may have one) */
         const el_source *src = em_tree_source(t, g->file);
         size_t n_cfg = 0;
-        for (size_t k = 0; src && k < t->cfgs.n; k++)
-            n_cfg += el_buildcfg_has(&t->cfgs, k, src);
+        for (size_t j = 0; src && j < t->cfgs.n; j++)
+            n_cfg += el_buildcfg_has(&t->cfgs, j, src);
         if (!strcmp(g->rule, "EH000") && config[0] && (!src || n_cfg > 1)) {
-            char *m = el_xasprintf("%s (in configuration %s)", g->message, config);
+            char *own = src && el_buildcfg_has(&t->cfgs, k, src)
+                            ? el_buildcfg_name(&t->cfgs, k, src)
+                            : el_xstrdup(config);
+            char *m = el_xasprintf("%s (in configuration %s)", g->message, own);
+            free(own);
             free(g->message);
             g->message = m;
         }
@@ -1268,7 +1274,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         free(sub.v);
         attach_template_rewrites(&found, &pass_facts);
         char *name = config_name(out, k);
-        merge_findings(out, &found, name);
+        merge_findings(out, &found, k, name);
         free(name);
         el_inactive_from_facts(&out->inactive[k], &pass_facts);
         move_facts(&facts, &pass_facts);

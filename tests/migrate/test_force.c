@@ -109,6 +109,28 @@ static void test_refused_message_compdb(void **state)
     free(snap);
     free(again);
     free(db);
+    /* the first file of the configuration has one entry, the failing
+     * file two: the configuration is named after the failing file's
+     * entries, not "the default configuration" of the first */
+    char *dir2 = tt_tmpdir();
+    tt_copytree(FIXTURE, dir2);
+    free(tt_write(dir2, "a.c", "int a(void)\n{\n    return 1;\n}\n"));
+    free(tt_write(dir2, "b.c", "int b(void)\n{\n    return 1 + ;\n}\n"));
+    db = tt_fmt("[{\"directory\": \"%s\", \"file\": \"a.c\", \"command\": \"cc -c a.c\"},\n"
+                " {\"directory\": \"%s\", \"file\": \"b.c\", \"command\": \"cc -DX -c b.c\"},\n"
+                " {\"directory\": \"%s\", \"file\": \"b.c\", \"command\": \"cc -DY -c b.c\"}]\n",
+                dir2, dir2, dir2);
+    free(tt_write(dir2, "compile_commands.json", db));
+    r = mt_migrate_args(dir2, "apply", "-p", ".", NULL);
+    assert_int_equal(r.status, 2);
+    assert_one_line(r.err, "b.c", "ember-migrate: b.c:3:16: does not parse: expected expression "
+                                  "(in configuration compile_commands.json entry 1); nothing was "
+                                  "changed");
+    assert_false(tt_contains(r.err, "default configuration"));
+    tt_free(&r);
+    free(db);
+    tt_rmtree(dir2);
+    free(dir2);
     tt_rmtree(dir);
     free(dir);
 }
