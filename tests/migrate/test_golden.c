@@ -156,6 +156,9 @@ static void assert_summary_last(const char *err, const char *what)
     if (!ok)
         fail_msg("%s: the run does not end with a summary line:\n%s", what, err);
     free(l);
+    /* one summary line: "nothing to migrate" alone, not beside "0 calls ..." */
+    if (strstr(err, "nothing to migrate") && (strstr(err, " to rewrite; ") || strstr(err, " rewritten; ")))
+        fail_msg("%s: two summary lines:\n%s", what, err);
 }
 
 /* ---- one case ---- */
