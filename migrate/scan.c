@@ -1117,14 +1117,14 @@ static char **db_inputs(const el_compdb *db, const el_bounds *b, size_t *n, size
 }
 
 /* An apply a kill interrupted left a journal: apply resolves it, the
- * other commands refuse to read a half-changed tree. */
+ * other commands refuse to read a tree it may have half-changed. */
 static int check_interrupted(const em_scan_opts *o, const el_bounds *b, char **err)
 {
     int found = el_journal_recover(b->roots, b->n, o->recover, err);
     if (found < 0)
         return -1;
     if (found > 0 && !o->recover) {
-        *err = el_xstrdup("the tree is half-changed by an interrupted run (see above); "
+        *err = el_xstrdup("an interrupted run is not resolved (see above); "
                           "`ember-migrate apply` resolves it first");
         return -1;
     }
