@@ -51,14 +51,7 @@ int em_run_apply(const em_opts *o)
             em_plan_print_unsafe(&p, true, stderr);
         }
         if (!o->quiet)
-            fprintf(stderr, "ember-migrate: nothing to migrate%s\n",
-                    p.manual.n && unsafe_left
-                        ? " automatically (the sites above need a person; the unsafe changes "
-                          "above wait for --unsafe-fixes)"
-                    : p.manual.n ? " automatically (the sites above need a person)"
-                    : unsafe_left
-                        ? " safely (the unsafe changes above wait for --unsafe-fixes)"
-                        : "");
+            em_plan_nothing(&p, stderr);
         rc = p.manual.n || unsafe_left ? 1 : 0;
         em_plan_free(&p);
         em_tree_free(&t);

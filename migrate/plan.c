@@ -1278,6 +1278,18 @@ void em_plan_print_unsafe(const em_plan *p, bool apply, FILE *out)
                         out);
 }
 
+void em_plan_nothing(const em_plan *p, FILE *out)
+{
+    bool unsafe_left = p->unsafe.n && !p->unsafe_made;
+    fprintf(out, "ember-migrate: nothing to migrate%s\n",
+            p->manual.n && unsafe_left
+                ? " automatically (the sites above need a person; the unsafe changes above "
+                  "wait for --unsafe-fixes)"
+            : p->manual.n ? " automatically (the sites above need a person)"
+            : unsafe_left ? " safely (the unsafe changes above wait for --unsafe-fixes)"
+                          : "");
+}
+
 void em_plan_summary(const em_plan *p, const char *verb, bool apply, FILE *out)
 {
     char custom[64] = "", unsafe[160] = "";
@@ -1379,10 +1391,11 @@ int em_run_plan(const em_opts *o)
     if (!o->quiet) {
         em_manuals_print(&p.manual, "", stderr);
         em_plan_print_unsafe(&p, false, stderr);
+        /* one summary line: with nothing to do, apply's */
         if (el_changeset_empty(&p.cs))
-            fprintf(stderr, "ember-migrate: nothing to migrate%s\n",
-                    p.manual.n || (p.unsafe.n && !p.unsafe_made) ? " automatically" : "");
-        em_plan_summary(&p, "to rewrite", false, stderr);
+            em_plan_nothing(&p, stderr);
+        else
+            em_plan_summary(&p, "to rewrite", false, stderr);
     }
     /* an unsafe change left out waits for a person's decision */
     if (!rc)

@@ -50,6 +50,11 @@ int em_plan_make(const em_opts *o, const em_tree *t, em_plan *p, char **err);
 /* The summary line ("N calls, M includes, K branches rewritten; ...");
  * apply says whether the unsafe changes were made or not. */
 void em_plan_summary(const em_plan *p, const char *verb, bool apply, FILE *out);
+/* The one summary line of a plan with nothing to change (plan and
+ * apply): "nothing to migrate", "... automatically (the sites above need
+ * a person)", "... safely (the unsafe changes above wait for
+ * --unsafe-fixes)". */
+void em_plan_nothing(const em_plan *p, FILE *out);
 /* The unsafe changes, one line each: "FILE:LINE:COL: unsafe, LABEL: [RULE]
  * what: why" (LABEL: applied with --unsafe-fixes, else not applied; the
  * same for plan, whose diff is what apply writes, and apply). */

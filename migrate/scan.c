@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "compdb.h"
+#include "c_text.h"
 #include "config.h"
 #include "engine.h"
 #include "fileio.h"
@@ -725,7 +726,7 @@ static void attach_template_rewrites(el_findings *found, const el_fact_list *fac
  * its fix only when this configuration proposes the same one (a rewrite
  * safe in one configuration and not in another is for a person); a new
  * site is added.  A file that does not parse here says where. */
-static void merge_findings(em_tree *t, el_findings *more, const char *config)
+static void merge_findings(em_tree *t, el_findings *more, size_t k, const char *config)
 {
     el_findings *into = &t->findings;
     for (size_t i = 0; i < more->n; i++) {
@@ -746,8 +747,21 @@ static void merge_findings(em_tree *t, el_findings *more, const char *config)
             el_finding_clear(g);
             continue;
         }
-        if (!strcmp(g->rule, "EH000") && config[0]) {
-            char *m = el_xasprintf("%s (in configuration %s)", g->message, config);
+        /* the configuration, when the file has several (a file of one
+         * compile_commands.json entry beside files of two is not "in
+         * configuration the default configuration"), named after the
+         * failing file's own entries (config names it after the first
+         * source of configuration k, which may have one) */
+        const el_source *src = em_tree_source(t, g->file);
+        size_t n_cfg = 0;
+        for (size_t j = 0; src && j < t->cfgs.n; j++)
+            n_cfg += el_buildcfg_has(&t->cfgs, j, src);
+        if (!strcmp(g->rule, "EH000") && config[0] && (!src || n_cfg > 1)) {
+            char *own = src && el_buildcfg_has(&t->cfgs, k, src)
+                            ? el_buildcfg_name(&t->cfgs, k, src)
+                            : el_xstrdup(config);
+            char *m = el_xasprintf("%s (in configuration %s)", g->message, own);
+            free(own);
             free(g->message);
             g->message = m;
         }
@@ -827,6 +841,121 @@ static const em_def *def_at(const em_tree *t, const char *path, size_t off)
 }
 
 
+/* Is the condition of the directive at d[i..] (after its keyword) a
+ * literal 0, alone on its line (a comment may follow)? */
+static bool literal_zero(const char *d, size_t len, size_t i)
+{
+    while (i < len && (d[i] == ' ' || d[i] == '\t'))
+        i++;
+    if (i >= len || d[i] != '0')
+        return false;
+    i++;
+    while (i < len && (d[i] == ' ' || d[i] == '\t'))
+        i++;
+    return i >= len || d[i] == '\n' || d[i] == '\r' ||
+           (d[i] == '/' && i + 1 < len && (d[i + 1] == '*' || d[i + 1] == '/'));
+}
+
+/* Walking the directives of d[begin..site) -- begin the start of a
+ * skipped range, at a directive -- with a stack of the conditionals open
+ * (#if* push, #elif / #else replace the top, #endif pops; a range may
+ * open at an #elif or #else of a conditional begun before it), is a
+ * branch that holds site a literal `#if 0` or `#elif 0`?  Comments are
+ * skipped, and quotes closed on their line. */
+static bool site_under_if0(const char *d, size_t len, size_t begin, size_t site)
+{
+    enum { DEPTH = 64 };
+    bool zero[DEPTH];
+    size_t depth = 0; /* may pass DEPTH: those levels count as not 0 */
+    bool line_start = true;
+    size_t i = begin;
+    while (i < site && i < len) {
+        if (line_start) {
+            line_start = false;
+            size_t j = i;
+            while (j < len && (d[j] == ' ' || d[j] == '\t'))
+                j++;
+            if (j < len && d[j] == '#') {
+                j++;
+                while (j < len && (d[j] == ' ' || d[j] == '\t'))
+                    j++;
+                size_t k = j;
+                while (k < len && el_text_ident_char(d[k]))
+                    k++;
+                size_t n = k - j;
+#define KW(w) (n == sizeof(w) - 1 && !memcmp(d + j, w, n))
+                bool z = KW("if") || KW("elif") ? literal_zero(d, len, k) : false;
+                if (KW("if") || KW("ifdef") || KW("ifndef")) {
+                    if (depth < DEPTH)
+                        zero[depth] = z;
+                    depth++;
+                } else if (KW("elif") || KW("elifdef") || KW("elifndef") || KW("else")) {
+                    if (depth == 0)
+                        depth = 1;
+                    if (depth <= DEPTH)
+                        zero[depth - 1] = z;
+                } else if (KW("endif") && depth > 0) {
+                    depth--;
+                }
+#undef KW
+                i = k;
+                continue;
+            }
+        }
+        char c = d[i];
+        if (c == '\n') {
+            line_start = true;
+            i++;
+        } else if (c == '\\' && i + 1 < len && (d[i + 1] == '\n' || d[i + 1] == '\r')) {
+            i += d[i + 1] == '\r' && i + 2 < len && d[i + 2] == '\n' ? 3 : 2; /* continued */
+        } else if (c == '/' && i + 1 < len && d[i + 1] == '*') {
+            const char *e = NULL;
+            for (size_t q = i + 2; q + 1 < len && !e; q++)
+                if (d[q] == '*' && d[q + 1] == '/')
+                    e = d + q;
+            i = e ? (size_t)(e - d) + 2 : len;
+        } else if (c == '/' && i + 1 < len && d[i + 1] == '/') {
+            while (i < len && d[i] != '\n')
+                i++;
+        } else if (c == '"' || c == '\'') {
+            size_t q = i + 1;
+            while (q < len && d[q] != c && d[q] != '\n')
+                q += d[q] == '\\' && q + 1 < len && d[q + 1] != '\n' ? 2 : 1;
+            i = q < len && d[q] == c ? q + 1 : i + 1; /* unclosed: one character */
+        } else {
+            i++;
+        }
+    }
+    for (size_t k = 0; k < depth && k < DEPTH; k++)
+        if (zero[k])
+            return true;
+    return false;
+}
+
+/* Is the site at off of path under `#if 0` or `#elif 0` (code its author
+ * switched off, which no build configuration can compile: naming one with
+ * --define-sets would not help)?  Asked of the skipped range that holds
+ * it in each configuration (one range opens at an #ifdef around the
+ * `#if 0`, another at the `#if 0`): yes if any says so, whatever the
+ * order of the configurations. */
+static bool under_if0(const em_tree *t, const char *path, size_t off)
+{
+    char *data = NULL;
+    size_t len = 0;
+    if (el_read_file(path, &data, &len, NULL, NULL) != 0)
+        return false;
+    const el_source *src = em_tree_source(t, path);
+    bool yes = false;
+    for (size_t k = 0; k < t->cfgs.n && !yes; k++) {
+        if (src && !el_buildcfg_has(&t->cfgs, k, src))
+            continue;
+        const el_inactive_range *r = el_inactive_at(&t->inactive[k], path, off, off);
+        yes = r && r->begin <= off && site_under_if0(data, len, r->begin, off);
+    }
+    free(data);
+    return yes;
+}
+
 /* A backend name no configuration compiles: an EH102 site of its own,
  * rewritten when the rename is proven where it is skipped (same callee,
  * same signature as the op), else left for a person with the reason. */
@@ -856,15 +985,17 @@ static void skipped_name(builder *b, const el_inactive_range *r, const el_inacti
         return;
     }
     char why[768];
+    /* code under #if 0 is switched off: no --define-sets compiles it */
+    const char *unseen = under_if0(t, r->path, id->off) ? "it is under #if 0: no configuration can compile it"
+                                           : "no configuration compiles it: name one with "
+                                             "--define-sets to have it checked";
     if (backend_fn)
         snprintf(why, sizeof why, "it is in %s, backend code that has not moved", in->name);
     else if (!fn && id->kind)
-        snprintf(why, sizeof why, "no op replaces a backend %s: rewrite this use by hand (and no "
-                                  "configuration compiles it: name one with --define-sets to have "
-                                  "it checked)", id->kind);
+        snprintf(why, sizeof why, "no op replaces a backend %s: rewrite this use by hand (and %s)",
+                 id->kind, unseen);
     else
-        snprintf(why, sizeof why, "%s (and no configuration compiles it: name one with "
-                                  "--define-sets to have it checked)", id->why);
+        snprintf(why, sizeof why, "%s (and %s)", id->why, unseen);
     /* "" (nothing declares it where it is skipped): no include brings it */
     tree_add_why_decl(t, r->path, id->line, id->col, why, id->decl);
 }
@@ -879,8 +1010,11 @@ static void skipped_include(builder *b, const el_inactive_range *r, const el_ina
                               "in every configuration", c->spelled);
     el_findings_add(&t->findings, "EH101", EL_SEV_ERROR, r->path, c->line, 1, msg);
     tree_add_why(t, r->path, c->line, 1,
-                    "the include stays: no configuration compiles the code around it (name "
-                    "one with --define-sets, or change it by hand)");
+                 under_if0(t, r->path, c->off) ? "the include stays: it is under #if 0, which no "
+                                     "configuration can compile (change it by hand)"
+                                   : "the include stays: no configuration compiles the code "
+                                     "around it (name one with --define-sets, or change it by "
+                                     "hand)");
     /* an include the moves know about, so it follows a header that moves */
     char *dir = el_path_dirname(r->path);
     char *j = el_path_join(dir, c->spelled);
@@ -983,14 +1117,14 @@ static char **db_inputs(const el_compdb *db, const el_bounds *b, size_t *n, size
 }
 
 /* An apply a kill interrupted left a journal: apply resolves it, the
- * other commands refuse to read a half-changed tree. */
+ * other commands refuse to read a tree it may have half-changed. */
 static int check_interrupted(const em_scan_opts *o, const el_bounds *b, char **err)
 {
     int found = el_journal_recover(b->roots, b->n, o->recover, err);
     if (found < 0)
         return -1;
     if (found > 0 && !o->recover) {
-        *err = el_xstrdup("the tree is half-changed by an interrupted run (see above); "
+        *err = el_xstrdup("an interrupted run is not resolved (see above); "
                           "`ember-migrate apply` resolves it first");
         return -1;
     }
@@ -1140,7 +1274,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         free(sub.v);
         attach_template_rewrites(&found, &pass_facts);
         char *name = config_name(out, k);
-        merge_findings(out, &found, name);
+        merge_findings(out, &found, k, name);
         free(name);
         el_inactive_from_facts(&out->inactive[k], &pass_facts);
         move_facts(&facts, &pass_facts);

@@ -423,9 +423,13 @@ static bool written_by_macro(el_ctx *ctx, CXCursor c, const char *name, char *ma
 
 /* Does the macro use at t[off..] (`F77_CALL(dgemm)`, the macro's name is
  * macro[]) paste the name together from the identifier it is given: the
- * name is the argument and a short suffix of '_' and digits (dgemm_ of
- * dgemm, dgemm_64)?  The argument into arg[].  (R's F77_CALL and
- * F77_NAME, `x ## _`.) */
+ * name is the argument with a short prefix of letters (a precision: s, d,
+ * c, z, and id/is of idamax_) or a library's prefix ending in '_' (fftw_,
+ * fftwf_: nfft's FFTW(execute)), and a short suffix of '_' and digits,
+ * one of them at least (dgemm_ of dgemm, dgemm_64; daxpy_ of axpy,
+ * idamax_ of amax, fftw_execute of execute)?  The argument into arg[].  (R's F77_CALL and F77_NAME,
+ * `x ## _`; a solver's precision macro, `d ## x ## _` or through a
+ * second macro for a suffix that is a macro.) */
 static bool pasted_from_argument(const char *t, size_t size, size_t off, const char *macro,
                                  const char *name, char *arg, size_t an)
 {
@@ -439,14 +443,210 @@ static bool pasted_from_argument(const char *t, size_t size, size_t off, const c
     if (e == b || after >= size || t[after] != ')' || e - b >= an)
         return false;
     snprintf(arg, an, "%.*s", (int)(e - b), t + b);
-    /* the argument and a short suffix: dgemm_, dgemm_64 */
+    /* a short prefix of letters, the argument, a short suffix: dgemm_,
+     * dgemm_64, daxpy_, idamax_ */
     size_t an_ = e - b, nn = strlen(name);
-    if (nn <= an_ || nn - an_ > 4 || strncmp(name, arg, an_) != 0)
+    if (nn <= an_)
         return false;
-    for (size_t q = an_; q < nn; q++)
-        if (name[q] != '_' && !(name[q] >= '0' && name[q] <= '9'))
+    for (size_t p = 0; p <= 8 && p + an_ <= nn; p++) {
+        if (p > 0 && !el_text_ident_char(name[p - 1]))
+            break;
+        /* a longer prefix is a library's, ending in '_' (fftw_, fftwf_) */
+        bool letters = true;
+        for (size_t q = 0; q < p; q++)
+            letters = letters && ((name[q] >= 'a' && name[q] <= 'z') ||
+                                  (name[q] >= 'A' && name[q] <= 'Z'));
+        if (!(p <= 2 && letters) && name[p - 1] != '_')
+            continue;
+        if (strncmp(name + p, arg, an_) != 0 || nn - an_ - p > 4)
+            continue;
+        size_t q = p + an_;
+        while (q < nn && (name[q] == '_' || (name[q] >= '0' && name[q] <= '9')))
+            q++;
+        if (q == nn)
+            return true;
+    }
+    return false;
+}
+
+/* ---- what a macro's body does with a name ---- */
+
+/* The tokens of macro definition mdef; *body: the index of its body's
+ * first token (after the name, and the parameter list of a
+ * function-like macro). */
+static CXToken *macro_tokens(CXTranslationUnit tu, CXCursor mdef, unsigned *nt, unsigned *body)
+{
+    CXToken *toks = NULL;
+    *nt = 0;
+    clang_tokenize(tu, clang_getCursorExtent(mdef), &toks, nt);
+    *body = 1;
+    if (clang_Cursor_isMacroFunctionLike(mdef)) {
+        for (unsigned i = 2; i < *nt; i++) {
+            char t[8];
+            elc_string(clang_getTokenSpelling(tu, toks[i]), t, sizeof t);
+            if (!strcmp(t, ")")) {
+                *body = i + 1;
+                break;
+            }
+        }
+    }
+    if (*body > *nt)
+        *body = *nt;
+    return toks;
+}
+
+/* Is token k of a macro's tokens one of its parameters (__VA_ARGS__ of
+ * a variadic one)? */
+static bool macro_param(CXTranslationUnit tu, CXToken *toks, unsigned body, unsigned k)
+{
+    if (clang_getTokenKind(toks[k]) != CXToken_Identifier || body < 3)
+        return false;
+    char t[256], p[256];
+    elc_string(clang_getTokenSpelling(tu, toks[k]), t, sizeof t);
+    for (unsigned i = 2; i + 1 < body; i++) {
+        elc_string(clang_getTokenSpelling(tu, toks[i]), p, sizeof p);
+        if (!strcmp(p, t) || (!strcmp(p, "...") && !strcmp(t, "__VA_ARGS__")))
+            return true;
+    }
+    return false;
+}
+
+typedef struct body_facts {
+    bool spells;         /* a token of the body is the name */
+    bool pastes;         /* the body pastes (##) */
+    bool pastes_param;   /* ... a parameter, next to ## */
+    bool param_to_macro; /* a parameter beside a macro of the body (given to it) */
+} body_facts;
+
+/* What the body of macro mdef does with name. */
+static body_facts macro_body(CXTranslationUnit tu, CXCursor mdef, const char *name)
+{
+    body_facts f = {0};
+    unsigned nt = 0, body = 0;
+    CXToken *toks = macro_tokens(tu, mdef, &nt, &body);
+    bool param = false, macro = false;
+    for (unsigned i = body; i < nt; i++) {
+        char t[256];
+        elc_string(clang_getTokenSpelling(tu, toks[i]), t, sizeof t);
+        if (!strcmp(t, name))
+            f.spells = true;
+        else if (!strcmp(t, "##")) {
+            f.pastes = true;
+            f.pastes_param = f.pastes_param || (i > body && macro_param(tu, toks, body, i - 1)) ||
+                             (i + 1 < nt && macro_param(tu, toks, body, i + 1));
+        } else if (macro_param(tu, toks, body, i))
+            param = true;
+        else if (clang_getTokenKind(toks[i]) == CXToken_Identifier && elc_macro_named(tu, t) > 0)
+            macro = true;
+    }
+    f.param_to_macro = param && macro;
+    clang_disposeTokens(tu, toks, nt);
+    return f;
+}
+
+/* The definition of the macro used at sf:soff (the innermost use holding
+ * that place), when it is macro[]; else a null cursor. */
+static CXCursor macro_def_at(CXTranslationUnit tu, CXFile sf, unsigned soff, const char *macro)
+{
+    CXCursor exp = sf ? elc_macro_expansion_at(tu, sf, soff) : clang_getNullCursor();
+    CXCursor mdef = clang_getCursorReferenced(exp);
+    char mname[128];
+    if (clang_Cursor_isNull(exp) || clang_getCursorKind(mdef) != CXCursor_MacroDefinition ||
+        strcmp(elc_spelling(mdef, mname, sizeof mname), macro) != 0)
+        return clang_getNullCursor();
+    return mdef;
+}
+
+/* Macros already followed (a chain that names itself ends). */
+typedef struct macro_seen {
+    char v[16][128];
+    unsigned n;
+} macro_seen;
+
+static bool seen_add(macro_seen *s, const char *m)
+{
+    for (unsigned i = 0; i < s->n; i++)
+        if (!strcmp(s->v[i], m))
             return false;
+    if (s->n == 16 || strlen(m) >= sizeof s->v[0])
+        return false;
+    memcpy(s->v[s->n++], m, strlen(m) + 1);
     return true;
+}
+
+/* Does macro mdef make name: its body spells it or pastes (##), or a
+ * macro of its body does (depth macros deep at most)?  With via, the
+ * macro of mdef's body that does into via[] (mdef's own spelling or
+ * pasting is then not asked: the caller knows it does neither). */
+static bool macro_makes(CXTranslationUnit tu, CXCursor mdef, const char *name, unsigned depth,
+                        macro_seen *seen, char *via, size_t vn)
+{
+    unsigned nt = 0, body = 0;
+    CXToken *toks = macro_tokens(tu, mdef, &nt, &body);
+    bool yes = false;
+    for (unsigned i = body; i < nt && !yes && !via; i++) {
+        char t[256];
+        elc_string(clang_getTokenSpelling(tu, toks[i]), t, sizeof t);
+        yes = !strcmp(t, name) || !strcmp(t, "##");
+    }
+    for (unsigned i = body; i < nt && !yes && depth > 0; i++) {
+        char t[256];
+        elc_string(clang_getTokenSpelling(tu, toks[i]), t, sizeof t);
+        if (clang_getTokenKind(toks[i]) != CXToken_Identifier || macro_param(tu, toks, body, i) ||
+            !seen_add(seen, t))
+            continue;
+        CXCursor d = elc_macro_definition(tu, t);
+        if (clang_Cursor_isNull(d) || !macro_makes(tu, d, name, depth - 1, seen, NULL, 0))
+            continue;
+        yes = !via || strlen(t) < vn;
+        if (via && yes)
+            memcpy(via, t, strlen(t) + 1);
+    }
+    clang_disposeTokens(tu, toks, nt);
+    return yes;
+}
+
+/* The name a use spells at sf:soff comes from macro[], used there, but
+ * does that macro's body spell it?  When it does not -- a macro of its
+ * body makes it (sundials' `#define xgetrs_f77 dgetrs_f77`, and
+ * dgetrs_f77 pastes dgetrs_ together; `SCALE` calling `TRACE` first,
+ * then `DSCAL`, which spells dscal_) -- that macro into via[] and true:
+ * the one whose own body spells the name or pastes, followed a few
+ * macros deep.  False when the body spells or pastes the name itself, no
+ * macro of it makes it, or it cannot be read. */
+static bool macro_makes_through(CXTranslationUnit tu, CXFile sf, unsigned soff, const char *macro,
+                                const char *name, char *via, size_t vn)
+{
+    CXCursor mdef = macro_def_at(tu, sf, soff, macro);
+    if (clang_Cursor_isNull(mdef))
+        return false;
+    body_facts f = macro_body(tu, mdef, name);
+    if (f.spells || f.pastes)
+        return false;
+    macro_seen seen = {.n = 0};
+    seen_add(&seen, macro);
+    via[0] = '\0';
+    return macro_makes(tu, mdef, name, 8, &seen, via, vn) && via[0];
+}
+
+/* The arguments of the macro use at t[off..] (macro[] its name), as
+ * written: "d, axpy_" of CAT(d, axpy_); "" when they cannot be read. */
+static void macro_use_args(const char *t, size_t size, size_t off, const char *macro, char *out,
+                           size_t on)
+{
+    out[0] = '\0';
+    size_t i = el_text_skip_blanks(t, size, off + strlen(macro));
+    if (i >= size || t[i] != '(')
+        return;
+    int depth = 0;
+    for (size_t e = i; e < size && t[e] != '\n'; e++) {
+        depth += t[e] == '(' ? 1 : t[e] == ')' ? -1 : 0;
+        if (depth == 0) {
+            if (e - i - 1 < on)
+                snprintf(out, on, "%.*s", (int)(e - i - 1), t + i + 1);
+            return;
+        }
+    }
 }
 
 /* At the use `at` of backend function fn: why it has no rewrite ("" when
@@ -548,13 +748,46 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
     clang_getSpellingLocation(clang_getCursorLocation(c), &sf, NULL, NULL, &soff);
     size_t ssize = 0;
     const char *st = sf ? clang_getFileContents(el_tu(ctx), sf, &ssize) : NULL;
+    CXCursor mdef = clang_getNullCursor();
+    body_facts body = {0};
+    if (written_by_macro(ctx, c, name, macro, sizeof macro) && macro[0]) {
+        mdef = macro_def_at(el_tu(ctx), sf, soff, macro);
+        if (!clang_Cursor_isNull(mdef))
+            body = macro_body(el_tu(ctx), mdef, name);
+    }
+    /* a macro that pastes (##), or gives its argument to one that may:
+     * not one that spells the name and ignores its argument (MY(axpy)
+     * of `#define MY(x) daxpy_`) */
+    bool argument_pasted = clang_Cursor_isNull(mdef) ||
+                           (!body.spells && (body.pastes || body.param_to_macro));
     if (written_by_macro(ctx, c, name, macro, sizeof macro) && macro[0] && st &&
-        pasted_from_argument(st, ssize, soff, macro, name, arg, sizeof arg)) {
+        argument_pasted && pasted_from_argument(st, ssize, soff, macro, name, arg, sizeof arg)) {
         /* the macro is the platform's (R's F77_CALL): no edit of it helps */
         snprintf(why, sizeof why, "macro %s pastes the name %s together from its argument "
                                   "(%s(%s)), so the name is not written out here and no rewrite "
                                   "can reach the call: rewrite this call by hand",
                  macro, name, macro, arg);
+    } else if (written_by_macro(ctx, c, name, macro, sizeof macro) && macro[0] && st &&
+               !body.spells && body.pastes_param) {
+        /* CAT(d, axpy_), VCALL(axpy, ...): pasted from several arguments */
+        char args[96];
+        macro_use_args(st, ssize, soff, macro, args, sizeof args);
+        if (args[0])
+            snprintf(why, sizeof why, "macro %s pastes the name %s together from its arguments "
+                                      "(%s(%s)), so the name is not written out here and no "
+                                      "rewrite can reach the call: rewrite this call by hand",
+                     macro, name, macro, args);
+        else
+            snprintf(why, sizeof why, "macro %s pastes the name %s together from its arguments, "
+                                      "so the name is not written out here and no rewrite can "
+                                      "reach the call: rewrite this call by hand",
+                     macro, name);
+    } else if (written_by_macro(ctx, c, name, macro, sizeof macro) && macro[0] &&
+               macro_makes_through(el_tu(ctx), sf, soff, macro, name, arg, sizeof arg)) {
+        snprintf(why, sizeof why, "%s comes from macro %s, through macro %s of its body (an edit "
+                                  "of either would change every use of it): rewrite the macros "
+                                  "or this use by hand",
+                 name, macro, arg);
     } else if (written_by_macro(ctx, c, name, macro, sizeof macro)) {
         snprintf(why, sizeof why, "%s is named inside macro %s (an edit there would change every "
                                   "use of the macro): rewrite the macro or this use by hand",

@@ -396,6 +396,20 @@ static bool installed(const el_jop *o)
     }
 }
 
+/* How many of j's files are no longer as before the run (replaced,
+ * created, deleted, or moved aside): those a kill left changed. */
+static size_t changed_files(const el_journal *j)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < j->n_ops; i++) {
+        const el_jop *o = &j->ops[i];
+        n += o->kind == EL_JOP_MODIFY   ? !has_hash(o->path, o->old_hash)
+             : o->kind == EL_JOP_CREATE ? exists(o->path)
+                                        : !exists(o->path);
+    }
+    return n;
+}
+
 bool el_journal_complete(const el_journal *j)
 {
     for (size_t i = 0; i < j->n_ops; i++)
@@ -741,11 +755,22 @@ int el_journal_recover(char *const *dirs, size_t n, bool fix, char **err)
             break;
         }
         bool complete = el_journal_complete(&j);
-        if (!fix) {
-            fprintf(stderr, "%s: %s: an interrupted run left %zu file%s half-changed; the next run "
-                            "that writes (ember-migrate apply, emberlint --fix) %s it first\n",
-                    el_progname, shown, j.n_ops, j.n_ops == 1 ? "" : "s",
-                    complete ? "completes" : "undoes");
+        size_t changed = changed_files(&j); /* said as it is: none, or some */
+        if (!fix && !changed) {
+            fprintf(stderr, "%s: %s: an interrupted run stopped before changing any of its %zu "
+                            "file%s (each is as before it); the next run that writes "
+                            "(ember-migrate apply, emberlint --fix) removes what it left first\n",
+                    el_progname, shown, j.n_ops, j.n_ops == 1 ? "" : "s");
+        } else if (!fix && complete) {
+            fprintf(stderr, "%s: %s: an interrupted run had written all %zu of its change%s "
+                            "(its temporary files remain); the next run that writes "
+                            "(ember-migrate apply, emberlint --fix) completes it first\n",
+                    el_progname, shown, j.n_ops, j.n_ops == 1 ? "" : "s");
+        } else if (!fix) {
+            fprintf(stderr, "%s: %s: an interrupted run left %zu of its %zu file%s changed "
+                            "(the tree is half-changed); the next run that writes (ember-migrate "
+                            "apply, emberlint --fix) undoes it first\n",
+                    el_progname, shown, changed, j.n_ops, j.n_ops == 1 ? "" : "s");
         } else if (complete) {
             el_journal_finish(&j, NULL, NULL, NULL);
             fprintf(stderr, "%s: %s: an interrupted run had written all %zu of its change%s: "
@@ -760,9 +785,14 @@ int el_journal_recover(char *const *dirs, size_t n, bool fix, char **err)
                 rc = -1;
             } else {
                 el_journal_remove(&j);
-                fprintf(stderr, "%s: %s: an interrupted run had changed some of its %zu file%s: "
-                                "undone, every file is as before it\n",
-                        el_progname, shown, j.n_ops, j.n_ops == 1 ? "" : "s");
+                if (changed)
+                    fprintf(stderr, "%s: %s: an interrupted run had changed %zu of its %zu "
+                                    "file%s: undone, every file is as before it\n",
+                            el_progname, shown, changed, j.n_ops, j.n_ops == 1 ? "" : "s");
+                else
+                    fprintf(stderr, "%s: %s: an interrupted run had changed none of its %zu "
+                                    "file%s: what it left removed, every file is as before it\n",
+                            el_progname, shown, j.n_ops, j.n_ops == 1 ? "" : "s");
             }
             el_buf_free(&msg);
         }

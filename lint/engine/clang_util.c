@@ -1023,6 +1023,18 @@ int elc_macro_named(CXTranslationUnit tu, const char *name)
     return r;
 }
 
+CXCursor elc_macro_definition(CXTranslationUnit tu, const char *name)
+{
+    bool own = false;
+    macro_table *t = macros_of(tu, &own);
+    CXCursor def = clang_getNullCursor();
+    if (macro_kind(t, name, &def) != IS_MACRO)
+        def = clang_getNullCursor();
+    if (own)
+        macro_table_free(t);
+    return def;
+}
+
 /* A token of a body as expanded: other macros' bodies put in place. */
 typedef struct xtok {
     char text[32];

@@ -109,6 +109,9 @@ CXCursor elc_macro_expansion_at(CXTranslationUnit tu, CXFile f, unsigned off);
  * prefix holds its system headers' -- the engine then lints the file
  * again without it).  Read once a TU with the macro spans in use. */
 int elc_macro_named(CXTranslationUnit tu, const char *name);
+/* The definition of macro name in tu (as elc_macro_named knows it), or a
+ * null cursor. */
+CXCursor elc_macro_definition(CXTranslationUnit tu, const char *name);
 /* The argument of function-like macro use exp whose text holds offset
  * off of file f (the arguments split at the commas outside parentheses:
  * only parentheses group them): its index, and its text [*b, *e); -1 for

@@ -79,6 +79,62 @@ static void test_refused_message(void **state)
     free(dir);
 }
 
+/* A file of one entry in a compilation database whose other files have
+ * two (cvxgrp/scs's Makefile builds most sources twice, bear records
+ * both): the refusal names no configuration -- not "(in configuration
+ * the default configuration)". */
+static void test_refused_message_compdb(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    tt_copytree(FIXTURE, dir);
+    free(tt_write(dir, "broken.c", "int broken(void)\n{\n    return 1 + ;\n}\n"));
+    free(tt_write(dir, "twice.c", "int twice(void)\n{\n    return 2;\n}\n"));
+    char *db = tt_fmt("[{\"directory\": \"%s\", \"file\": \"broken.c\", "
+                      "\"command\": \"cc -c broken.c\"},\n"
+                      " {\"directory\": \"%s\", \"file\": \"twice.c\", "
+                      "\"command\": \"cc -DDIRECT -c twice.c\"},\n"
+                      " {\"directory\": \"%s\", \"file\": \"twice.c\", "
+                      "\"command\": \"cc -DINDIRECT -c twice.c\"}]\n", dir, dir, dir);
+    free(tt_write(dir, "compile_commands.json", db));
+    char *snap = tt_snapshot(dir, true);
+    tt_run r = mt_migrate_args(dir, "apply", "-p", ".", NULL);
+    assert_int_equal(r.status, 2);
+    assert_one_line(r.err, "broken.c", "ember-migrate: broken.c:3:16: does not parse: expected "
+                                       "expression; nothing was changed");
+    assert_false(tt_contains(r.err, "in configuration"));
+    char *again = tt_snapshot(dir, true);
+    tt_assert_same(snap, again, "a refused apply changes nothing");
+    tt_free(&r);
+    free(snap);
+    free(again);
+    free(db);
+    /* the first file of the configuration has one entry, the failing
+     * file two: the configuration is named after the failing file's
+     * entries, not "the default configuration" of the first */
+    char *dir2 = tt_tmpdir();
+    tt_copytree(FIXTURE, dir2);
+    free(tt_write(dir2, "a.c", "int a(void)\n{\n    return 1;\n}\n"));
+    free(tt_write(dir2, "b.c", "int b(void)\n{\n    return 1 + ;\n}\n"));
+    db = tt_fmt("[{\"directory\": \"%s\", \"file\": \"a.c\", \"command\": \"cc -c a.c\"},\n"
+                " {\"directory\": \"%s\", \"file\": \"b.c\", \"command\": \"cc -DX -c b.c\"},\n"
+                " {\"directory\": \"%s\", \"file\": \"b.c\", \"command\": \"cc -DY -c b.c\"}]\n",
+                dir2, dir2, dir2);
+    free(tt_write(dir2, "compile_commands.json", db));
+    r = mt_migrate_args(dir2, "apply", "-p", ".", NULL);
+    assert_int_equal(r.status, 2);
+    assert_one_line(r.err, "b.c", "ember-migrate: b.c:3:16: does not parse: expected expression "
+                                  "(in configuration compile_commands.json entry 1); nothing was "
+                                  "changed");
+    assert_false(tt_contains(r.err, "default configuration"));
+    tt_free(&r);
+    free(db);
+    tt_rmtree(dir2);
+    free(dir2);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 /* The legacy header does not parse: it stays, the .c files move. */
 static void test_broken_legacy_header(void **state)
 {
@@ -118,6 +174,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_refused_message),
+        cmocka_unit_test(test_refused_message_compdb),
         cmocka_unit_test(test_broken_legacy_header),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -156,6 +156,9 @@ static void assert_summary_last(const char *err, const char *what)
     if (!ok)
         fail_msg("%s: the run does not end with a summary line:\n%s", what, err);
     free(l);
+    /* one summary line: "nothing to migrate" alone, not beside "0 calls ..." */
+    if (strstr(err, "nothing to migrate") && (strstr(err, " to rewrite; ") || strstr(err, " rewritten; ")))
+        fail_msg("%s: two summary lines:\n%s", what, err);
 }
 
 /* ---- one case ---- */
@@ -880,6 +883,61 @@ CASE(fortran_lapack_names)
  *                   rewrite is used) */
 CASE(f77_call_macro)
 
+/*   precision_paste  a solver's precision macros (cvxgrp/scs's BLAS(x)):
+ *                    LA(axpy) pastes d ## axpy ## _ through a second
+ *                    macro (the suffix may be a macro), LAI(amax) id ##
+ *                    amax ## _, DLA(scal) d ## scal ## _ -- a prefix as
+ *                    well as a suffix around the argument: listed as
+ *                    pasted from the argument (not "daxpy_ is named
+ *                    inside macro LA", a name the macro never spells) */
+CASE(precision_paste)
+
+/*   macro_chain  LLNL/sundials' LAPACK names: `#define xgetrf dgetrf_f77`,
+ *                `#define dgetrf_f77 LAPACK_NAME(dgetrf, DGETRF)`, which
+ *                pastes dgetrf_: the macro at the call does not spell the
+ *                name, one of its body makes it -- said so, with that
+ *                macro (not "dgetrf_ is named inside macro xgetrf"); a
+ *                macro whose body spells the name (dgetrs_f77) is named
+ *                as before */
+CASE(macro_chain)
+
+/*   library_prefix_paste  NFFT/nfft's FFTW(name): GLUE(fftw_, name), a
+ *                         library's prefix pasted before the argument --
+ *                         FFTW(execute)(p) is listed as pasted from its
+ *                         argument, like LA(axpy) and F77_CALL(dgemm);
+ *                         the types it makes (FFTW(plan)) are backend
+ *                         types, and fftw3.h stays */
+CASE(library_prefix_paste)
+
+/*   if0_skipped  xiaoyeli/superlu's EXAMPLE/ *itersol.c: a BLAS call kept
+ *                under `#if 0` beside its replacement: listed (emberlint
+ *                reports it) but not with "name one with --define-sets to
+ *                have it checked", which no define set can do -- said to
+ *                be under #if 0 (its include too); a call under
+ *                #ifdef USE_VENDOR_NORM keeps the --define-sets advice */
+CASE(if0_skipped)
+
+/*   if0_branches  `#if 0` then `#elif defined(USE_BLAS)`: clang skips one
+ *                 range from the `#if 0`, but the call under the #elif
+ *                 keeps the --define-sets advice (USE_BLAS compiles it),
+ *                 the one under `#if 0` is said to be under #if 0; an
+ *                 `#if 0` inside `#ifdef CHECK_NORM` is under #if 0 in
+ *                 every configuration (one range opens at the #ifdef,
+ *                 the other at the #if 0): the same list whatever the
+ *                 order of the define sets (then/: the sets reversed) */
+CASE(if0_branches)
+
+/*   macro_forms  what a macro does with a BLAS name, read from its body:
+ *                MY(axpy) of `#define MY(x) daxpy_` spells the name and
+ *                ignores its argument (named inside MY, not pasted from
+ *                axpy); CAT(d, axpy_) and VCALL(axpy, ...) paste it from
+ *                their arguments; SCALE calls TRACE first, then DSCAL,
+ *                which spells dscal_ (through DSCAL, not TRACE); xcopy
+ *                through ycopy; NAMED(axpy) and PRE(rm2_) paste from
+ *                their argument */
+CASE(macro_forms)
+THEN(if0_branches)
+
 /* Unsafe changes (docs/ember-migrate.md, "Safe and unsafe changes"):
  *   unsafe_left     a call template marked safe, one of whose calls holds
  *                   a call (next_stride(), counting the sends) in an
@@ -934,7 +992,10 @@ int main(void)
         BOTH(template_skipped), BOTH(template_keeps_names), BOTH(template_drops_names),
         BOTH(template_literal_names), BOTH(template_repeats_arg), BOTH(template_many_calls),
         BOTH(template_literal_arg),
-        BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(unsafe_left), BOTH(unsafe_applied),
+        BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(macro_chain), BOTH(if0_skipped),
+        BOTH(if0_branches), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
+        BOTH(library_prefix_paste),
+        BOTH(unsafe_left), BOTH(unsafe_applied),
         BOTH(custom_unused), cmocka_unit_test(test_then_custom_unused), BOTH(custom_unused_applied),
         BOTH(rename_keeps_include),
         cmocka_unit_test(test_backup),

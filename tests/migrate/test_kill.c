@@ -8,9 +8,10 @@
  *     ("interrupted by a signal: the changes were written completely",
  *     or "nothing was changed" when the signal came before the commit),
  *     and the tree is exactly the migrated one (or the one before);
- *   - SIGKILL: whatever the step, `plan` refuses to read a half-changed
- *     tree and names the journal (exit 2), and the next `apply` says what
- *     it found, completes or undoes it, then migrates: the tree is
+ *   - SIGKILL: whatever the step, `plan` refuses to read the tree and
+ *     names the journal (exit 2), saying truly whether the kill left files
+ *     changed ("half-changed") or every file as before it, and the next
+ *     `apply` says what it found, completes or undoes it, then migrates: the tree is
  *     exactly the migrated one, with no temporary file or journal. */
 #include "migrate_test.h"
 
@@ -58,10 +59,30 @@ static void assert_clean(const char *snap, const char *what)
         fail_msg("%s: leftovers:\n%s", what, snap);
 }
 
+/* dir's files as a person sees them: no dot-file (temporaries, asides,
+ * the journal), no directory without a file. */
+static char *visible_files(const char *dir)
+{
+    char *copy = tt_tmpdir();
+    const char *argv[] = {"/bin/sh", "-c",
+                          "cd \"$0\" && find . -name '.?*' -prune -o -type f -print | "
+                          "while read -r f; do mkdir -p \"$1/${f%/*}\" && cp -p \"$f\" \"$1/$f\"; "
+                          "done",
+                          dir, copy, NULL};
+    tt_run r = tt_exec(dir, argv, NULL);
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+    char *snap = tt_snapshot(copy, true);
+    tt_rmtree(copy);
+    free(copy);
+    return snap;
+}
+
 static void kill_every_step(int sig)
 {
     char *ref = make_tree();
     char *before = tt_snapshot(ref, true);
+    char *before_files = visible_files(ref);
     tt_run r = apply_killed(ref, 0, sig);
     assert_int_equal(r.status, 0);
     tt_free(&r);
@@ -101,9 +122,17 @@ static void kill_every_step(int sig)
             journal = strstr(now, ".ember-changeset-") != NULL;
             free(now);
             tt_run p = mt_migrate(dir, NULL, "plan", "app", NULL);
+            /* the message says what the kill left: every file as before
+             * it, or some changed */
+            char *files = visible_files(dir);
+            bool unchanged = !strcmp(files, before_files);
+            free(files);
             if (journal) {
                 assert_int_equal(p.status, 2);
-                assert_true(tt_contains(p.err, "half-changed"));
+                if ((unchanged && tt_contains(p.err, "half-changed")) ||
+                    unchanged != tt_contains(p.err, "stopped before changing any of its"))
+                    fail_msg("%s: every file is %s, plan said:\n%s", what,
+                             unchanged ? "as before" : "not as before", p.err);
             }
             tt_free(&p);
             tt_run again = apply_killed(dir, 0, sig);
@@ -111,6 +140,9 @@ static void kill_every_step(int sig)
                 fail_msg("%s: the next apply exited %d\n%s", what, again.status, again.err);
             if (journal)
                 assert_true(tt_contains(again.err, "an interrupted run"));
+            if (journal && unchanged)
+                assert_false(tt_contains(again.err, "had changed some") ||
+                             tt_contains(again.err, "undone"));
             now = tt_snapshot(dir, true);
             assert_clean(now, what);
             tt_assert_same(after, now, what);
@@ -124,6 +156,7 @@ static void kill_every_step(int sig)
     }
     assert_true(n > 12); /* the journal, directories, temporaries, renames, removals */
     free(before);
+    free(before_files);
     free(after);
 }
 
