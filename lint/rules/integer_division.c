@@ -16,7 +16,13 @@
  * in a macro's body (`(double)(int)(a / b)`: the truncation is stated), a
  * quotient that reaches a floating type only through `?:` whose value
  * goes back to an integer other than _Bool (`(int)(x ? x : n / 4)`: the
- * same integer either way), and an operand that is itself the value of a
+ * same integer either way), a dividend that rounds the quotient in
+ * integers ((n + d - 1) / d, (n + d / 2) / d, (2 * a + b) / (2 * b),
+ * (bytes + 35) / 36; constants compared by value only when the addend is
+ * digits written outside a macro, the divisor otherwise the same
+ * variable, object-like macro, macro argument or tokens, also in a
+ * macro's body: DIV_ROUND_UP(n, d); side effects not looked at), and an
+ * operand that is itself the value of a
  * function C declared implicitly and the TU declares nowhere (its `int`
  * is not its type -- csound's `FL(1.0) / 12` where its FL macro is not
  * defined). */
@@ -196,14 +202,92 @@ static bool implicit_call_value(el_ctx *ctx, CXCursor operand)
     return clang_getCursorKind(e) == CXCursor_CallExpr && implicit_only(tu, clang_getCursorReferenced(e));
 }
 
-/* The tokens of a and b, both written outside macros, are the same: the
- * same expression as far as an idiom's shape goes (`per_page` and
- * `per_page`).  In a macro both cursors may span the whole expansion:
- * never the same then. */
-static bool same_tokens(CXCursor a, CXCursor b)
+/* Where c starts, in the file: for a macro's argument where the argument
+ * is written (libclang's spelling location is the file location, which
+ * for a token of a macro's body is the macro's use).  Whether it is an
+ * argument: that place is not where its macro is used. */
+static bool macro_argument_at(CXCursor c, CXFile *f, unsigned *off)
 {
-    if (clang_Cursor_isNull(a) || clang_Cursor_isNull(b) || elc_in_macro(a) || elc_in_macro(b))
+    CXSourceLocation l = clang_getRangeStart(clang_getCursorExtent(c));
+    CXFile ef = NULL;
+    unsigned eo = 0;
+    *f = NULL;
+    *off = 0;
+    clang_getExpansionLocation(l, &ef, NULL, NULL, &eo);
+    clang_getSpellingLocation(l, f, NULL, NULL, off);
+    return *f && ef && (!clang_File_isEqual(*f, ef) || *off != eo);
+}
+
+/* c is, as a whole, one use of an object-like macro (BLOCK_LEN): its
+ * extent is that use's.  The use into *use. */
+static bool object_macro_use(CXCursor c, CXCursor *use)
+{
+    CXCursor e = elc_macro_expansion_of(c);
+    if (clang_Cursor_isNull(e))
         return false;
+    char name[256];
+    elc_spelling(e, name, sizeof name);
+    if (!name[0] || elc_macro_named(clang_Cursor_getTranslationUnit(c), name) != 1)
+        return false;
+    CXSourceRange rc = clang_getCursorExtent(c), re = clang_getCursorExtent(e);
+    unsigned cs = 0, ce = 0, es = 0, ee = 0;
+    clang_getExpansionLocation(clang_getRangeStart(rc), NULL, NULL, NULL, &cs);
+    clang_getExpansionLocation(clang_getRangeEnd(rc), NULL, NULL, NULL, &ce);
+    clang_getExpansionLocation(clang_getRangeStart(re), NULL, NULL, NULL, &es);
+    clang_getExpansionLocation(clang_getRangeEnd(re), NULL, NULL, NULL, &ee);
+    *use = e;
+    return cs == es && ce == ee;
+}
+
+/* An integer constant written as digits outside any macro: `36` in
+ * (bytes + 35) / 36, not BLOCK_LEN, an enumerator, a sizeof or a
+ * macro's argument. */
+static bool written_literal(CXCursor e)
+{
+    e = sf_strip(e, false);
+    return clang_getCursorKind(e) == CXCursor_IntegerLiteral && !elc_in_macro(e);
+}
+
+/* Are a and b the same expression as far as an idiom's shape goes?
+ * - two references to one variable, parameter or enumerator, also in a
+ *   macro's body (DIV_ROUND_UP(n, d): both (d) are the argument's d;
+ *   `#define PER per` and per);
+ * - two constants of one value, both from macros: one argument's token
+ *   used twice (both (d) of DIV_ROUND_UP(n, 36)), or two uses of one
+ *   object-like macro (BLOCK_LEN and BLOCK_LEN); HEADER_LEN and
+ *   BLOCK_LEN are not, whatever their values;
+ * - written outside macros, the same tokens (`sizeof(struct rec)`), the
+ *   whole spellings compared.  In a macro both cursors may span the whole
+ *   use (M3(n, d, e)): not the same by tokens then. */
+static bool same_expr(CXCursor a, CXCursor b)
+{
+    if (clang_Cursor_isNull(a) || clang_Cursor_isNull(b))
+        return false;
+    a = sf_strip(a, false);
+    b = sf_strip(b, false);
+    if (clang_getCursorKind(a) == CXCursor_DeclRefExpr && clang_getCursorKind(b) == CXCursor_DeclRefExpr) {
+        CXCursor da = clang_getCursorReferenced(a), db = clang_getCursorReferenced(b);
+        return !clang_Cursor_isNull(da) && clang_equalCursors(da, db);
+    }
+    bool ma = elc_in_macro(a), mb = elc_in_macro(b);
+    if (ma || mb) {
+        long long x, y;
+        if (!ma || !mb || clang_getCursorKind(a) != clang_getCursorKind(b) || !eval_int(a, &x) ||
+            !eval_int(b, &y) || x != y)
+            return false;
+        /* one argument's token, twice: both (d) of DIV_ROUND_UP(n, 36) */
+        CXFile fa, fb;
+        unsigned oa, ob;
+        bool aa = macro_argument_at(a, &fa, &oa), ab = macro_argument_at(b, &fb, &ob);
+        if (aa || ab)
+            return aa && ab && clang_File_isEqual(fa, fb) && oa == ob;
+        /* two uses of one object-like macro: BLOCK_LEN and BLOCK_LEN, not
+         * two names in one use (K1 and K2 of `#define AVG (t + K1 - 1) / K2`) */
+        CXCursor ua, ub;
+        char na[256], nb[256];
+        return object_macro_use(a, &ua) && object_macro_use(b, &ub) && !clang_equalCursors(ua, ub) &&
+               strcmp(elc_spelling(ua, na, sizeof na), elc_spelling(ub, nb, sizeof nb)) == 0;
+    }
     CXTranslationUnit tu = clang_Cursor_getTranslationUnit(a);
     CXToken *ta = NULL, *tb = NULL;
     unsigned na = 0, nb = 0;
@@ -211,10 +295,11 @@ static bool same_tokens(CXCursor a, CXCursor b)
     clang_tokenize(tu, clang_getCursorExtent(b), &tb, &nb);
     bool same = na > 0 && na == nb;
     for (unsigned i = 0; same && i < na; i++) {
-        char x[128], y[128];
-        elc_string(clang_getTokenSpelling(tu, ta[i]), x, sizeof x);
-        elc_string(clang_getTokenSpelling(tu, tb[i]), y, sizeof y);
-        same = strcmp(x, y) == 0;
+        CXString x = clang_getTokenSpelling(tu, ta[i]), y = clang_getTokenSpelling(tu, tb[i]);
+        const char *xs = clang_getCString(x), *ys = clang_getCString(y);
+        same = xs && ys && strcmp(xs, ys) == 0;
+        clang_disposeString(x);
+        clang_disposeString(y);
     }
     if (ta)
         clang_disposeTokens(tu, ta, na);
@@ -238,25 +323,30 @@ static bool is_value(CXCursor e, long long v)
     return eval_int(e, &x) && x == v;
 }
 
-/* d, or (d) spelled the same as the divisor `den` (its value, when both
- * are constants). */
+/* d is the divisor `den`: by value when d is a number written as such
+ * ((n + 16 - 1) / 16), else the same expression (same_expr). */
 static bool is_divisor(CXCursor d, CXCursor den)
 {
     long long x, y;
-    if (eval_int(d, &x) && eval_int(den, &y))
+    if (written_literal(d) && eval_int(d, &x) && eval_int(den, &y))
         return x == y;
-    return same_tokens(sf_strip(d, false), den);
+    return same_expr(d, den);
 }
 
-/* Is r what an integer rounding idiom adds to the dividend: den - 1
- * (rounding up) or half of den (den / 2, den >> 1, rounding to nearest)?
- * With constants, r == den - 1 or r == den / 2 for a divisor above 2:
- * (n + 1) / 2 is as often the half of n + 1 someone wanted. */
-static bool rounding_addend(CXCursor r, CXCursor den)
+/* Is r, added to `other`, what an integer rounding idiom adds to the
+ * dividend: den - 1 (rounding up) or half of den (den / 2, den >> 1,
+ * rounding to nearest)?  Values are compared only for a number written
+ * as such: (bytes + 35) / 36, not (payload + HEADER_LEN) / BLOCK_LEN of
+ * 16 and 32.  Never for a divisor of 1 or 2: (n + 1) / 2 is as often
+ * the half of n + 1 someone wanted. */
+static bool rounding_addend(CXCursor r, CXCursor other, CXCursor den)
 {
     long long rv, dv;
-    if (eval_int(r, &rv) && eval_int(den, &dv))
-        return dv > 2 && (rv == dv - 1 || rv == dv / 2);
+    bool den_const = eval_int(den, &dv);
+    if (den_const && dv <= 2)
+        return false;
+    if (den_const && written_literal(r) && eval_int(r, &rv))
+        return rv == dv - 1 || rv == dv / 2;
     CXCursor k[2];
     r = sf_strip(r, false);
     if (is_binary(r, "-", k))
@@ -265,28 +355,34 @@ static bool rounding_addend(CXCursor r, CXCursor den)
         return is_value(k[1], 2) && is_divisor(k[0], den);
     if (is_binary(r, ">>", k))
         return is_value(k[1], 1) && is_divisor(k[0], den);
-    /* (2 * a + b) / (2 * b): a / b to nearest */
-    CXCursor d = sf_strip(den, false);
+    /* (2 * a + b) / (2 * b): a / b to nearest; the other addend is twice
+     * something, (x + b) / (2 * b) is not */
+    CXCursor d = sf_strip(den, false), o = sf_strip(other, false), ok[2];
+    if (!is_binary(o, "*", ok) || !(is_value(ok[0], 2) || is_value(ok[1], 2)))
+        return false;
     if (is_binary(d, "*", k))
-        return (is_value(k[0], 2) && same_tokens(sf_strip(k[1], false), r)) ||
-               (is_value(k[1], 2) && same_tokens(sf_strip(k[0], false), r));
+        return (is_value(k[0], 2) && same_expr(k[1], r)) || (is_value(k[1], 2) && same_expr(k[0], r));
     return false;
 }
 
 /* Does the dividend `num` round the quotient by `den` in integers:
  * (n + d - 1) / d, (n + (d - 1)) / d, (n + d / 2) / d, (n + 35) / 36?
- * The truncation is then the point of the division. */
+ * The truncation is then the point of the division.  Not when both
+ * terms are numbers written as such: (7 + 3) / 4 is arithmetic. */
 static bool rounding_idiom(CXCursor num, CXCursor den)
 {
     CXCursor k[2], m[2];
     num = sf_strip(num, false);
     den = sf_strip(den, false);
     if (is_binary(num, "+", k))
-        return rounding_addend(k[0], den) || rounding_addend(k[1], den);
+        return !(written_literal(k[0]) && written_literal(k[1])) &&
+               (rounding_addend(k[0], k[1], den) || rounding_addend(k[1], k[0], den));
     /* n + d - 1 is (n + d) - 1 */
     if (is_binary(num, "-", k) && is_value(k[1], 1) && is_binary(sf_strip(k[0], false), "+", m)) {
         long long dv;
         if (eval_int(den, &dv) && dv <= 2)
+            return false;
+        if (written_literal(m[0]) && written_literal(m[1]))
             return false;
         return is_divisor(m[0], den) || is_divisor(m[1], den);
     }
