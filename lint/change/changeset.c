@@ -3,6 +3,7 @@
  * the set is commit.c's. */
 #include "changeset.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -117,15 +118,58 @@ static int writable_here(el_changeset *cs, const char *abs, char **err)
     return 0;
 }
 
+/* The name `.BASE.el-...` beside abs that is another link of it (st): the
+ * second name an interrupted commit gave the original (journal.c), or
+ * NULL. */
+static char *interrupted_copy(const char *abs, const struct stat *st)
+{
+    char *dir = el_path_dirname(abs);
+    const char *base = el_path_base(abs);
+    size_t bl = strlen(base);
+    char *found = NULL;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && !found && (e = readdir(d))) {
+        if (e->d_name[0] != '.' || strncmp(e->d_name + 1, base, bl) ||
+            strncmp(e->d_name + 1 + bl, ".el-", 4))
+            continue;
+        char *p = el_path_join(dir, e->d_name);
+        struct stat o;
+        if (lstat(p, &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino)
+            found = p;
+        else
+            free(p);
+    }
+    if (d)
+        closedir(d);
+    free(dir);
+    return found;
+}
+
 int el_changeset_check_links(const el_changeset *cs, const char *abs, char **err)
 {
     struct stat st;
     if (lstat(abs, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink <= 1)
         return 0;
     char *disp = display_of(cs, abs);
-    set_err(err, "%s: has %ju hard links; replacing it would split them, so it is not changed "
-                 "(give it a content of its own first: cp %s x && mv x %s)", disp,
-            (uintmax_t)st.st_nlink, disp, disp);
+    char *copy = interrupted_copy(abs, &st);
+    if (copy) {
+        /* Not the user's link: an interrupted run's journal (in a directory
+         * above, or below the PATHs of this run) still holds it.  Copying
+         * the file away, as said below, would hide that run's state. */
+        char *shown = display_of(cs, copy);
+        set_err(err, "%s: has %ju hard links; the other one, %s, is the original an interrupted "
+                     "run kept (its journal .ember-changeset-* is in a directory of the tree it was "
+                     "given); run that command again on the same PATHs (ember-migrate apply, "
+                     "emberlint --fix) to complete or undo it first; not changed",
+                disp, (uintmax_t)st.st_nlink, shown);
+        free(shown);
+        free(copy);
+    } else {
+        set_err(err, "%s: has %ju hard links; replacing it would split them, so it is not changed "
+                     "(give it a content of its own first: cp %s x && mv x %s)", disp,
+                (uintmax_t)st.st_nlink, disp, disp);
+    }
     free(disp);
     return -1;
 }

@@ -333,6 +333,40 @@ static void test_old_leftovers(void **state)
     free(now);
 }
 
+/* A commit killed while the original of a.c has its second name: a later
+ * run that does not resolve that journal (a PATH below the tree the
+ * journal is in, or another tool's) meets a.c with two links.  The
+ * message names the interrupted run's copy and says to run it again,
+ * not to copy the file away (which would hide the interrupted state). */
+static void test_link_of_interrupted_run(void **state)
+{
+    (void)state;
+    char *a = tt_path(tt_dir, "a.c");
+    int n;
+    struct stat st;
+    for (n = 1; n < 200; n++) {
+        make_tree(false);
+        int st_child = commit_in_child(n, SIGKILL, false);
+        assert_true(WIFSIGNALED(st_child));
+        if (lstat(a, &st) == 0 && st.st_nlink == 2)
+            break;
+    }
+    assert_true(n < 200);
+    el_changeset cs;
+    el_changeset_init(&cs, tt_dir);
+    char *err = NULL;
+    el_hash128 any = h("int a;\n");
+    assert_int_equal(el_changeset_modify(&cs, a, &any, "int a = 2;\n", 11, &err), -1);
+    assert_non_null(err);
+    assert_true(tt_contains(err, "has 2 hard links"));
+    assert_true(tt_contains(err, "is the original an interrupted run kept"));
+    assert_true(tt_contains(err, ".a.c.el-"));
+    assert_null(strstr(err, "cp "));
+    free(err);
+    el_changeset_free(&cs);
+    free(a);
+}
+
 int main(void)
 {
     el_path_init();
@@ -347,6 +381,7 @@ int main(void)
         tt_scratch_test(test_journal_through_symlink),
         tt_scratch_test(test_journal_in_use),
         tt_scratch_test(test_old_leftovers),
+        tt_scratch_test(test_link_of_interrupted_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
