@@ -161,8 +161,9 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
         return -1;
     el_sources_walked(&r->sources, walked, n_walked);
     el_configs_finalize(r->cfgs);
-    /* a CI job pointed at the wrong directory passes silently otherwise */
-    if (r->sources.n == 0)
+    /* a CI job pointed at the wrong directory passes silently otherwise;
+     * a path that is missing or unreadable was said already (exit 2) */
+    if (r->sources.n == 0 && r->sources.io_errors == 0)
         fprintf(stderr, "emberlint: warning: nothing to lint: no source or header under the given "
                         "paths (the configuration's \"languages\" and \"exclude\" say which "
                         "files a walk takes)\n");

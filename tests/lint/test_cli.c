@@ -62,6 +62,13 @@ static void test_nothing_to_lint(void **state)
     r = lt_lint(t->dir, "--no-cache", "src/good.c", NULL);
     assert_false(tt_contains(r.err, "nothing to lint"));
     tt_free(&r);
+    /* a mistyped path is an I/O error, said once: no second, misleading
+     * line about "languages" and "exclude" */
+    r = lt_lint(t->dir, "--no-cache", "src/goood.c", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "src/goood.c: No such file or directory"));
+    assert_false(tt_contains(r.err, "nothing to lint"));
+    tt_free(&r);
 }
 
 static void test_text_format_line(void **state)
