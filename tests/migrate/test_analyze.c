@@ -192,7 +192,12 @@ static void test_usage(void **state)
          "(see ember-migrate --help)\n", NULL, NULL},
         {{"migrate", ".", NULL}, 2, NULL, "ember-migrate: unknown command 'migrate'", NULL},
         {{"analyze", NULL}, 2, NULL, "ember-migrate: no PATH given", NULL},
-        {{"plan", "--format", "json", ".", NULL}, 2, NULL, "ember-migrate: ", NULL},
+        {{"plan", "--format", "json", ".", NULL}, 2,
+         "ember-migrate: --format and --all-ops are options of analyze and merge "
+         "(see ember-migrate --help)\n", NULL, NULL},
+        {{NULL}, 2,
+         "ember-migrate: no command given: expected analyze, plan, apply or merge "
+         "(see ember-migrate --help)\n", NULL, NULL},
         {{"analyze", "does-not-exist", NULL}, 2, NULL, "does-not-exist", NULL},
         {{"plan", "--namespace", "9lives", ".", NULL}, 2,
          "ember-migrate: --namespace: '9lives' is not a C identifier of at most 40 characters "
