@@ -496,16 +496,18 @@ int main(int argc, char **argv)
         return EXIT_TROUBLE;
     }
     int rc = 0;
-    if (cli.help) {
-        el_cli_usage(stdout);
+    if (cli.help || cli.version) {
+        if (cli.help) {
+            el_cli_usage(stdout);
+        } else {
+            CXString v = clang_getClangVersion();
+            printf("emberlint %s (%s)\n", EL_VERSION, clang_getCString(v));
+            clang_disposeString(v);
+        }
         el_cli_free(&cli);
-        return 0;
-    }
-    if (cli.version) {
-        CXString v = clang_getClangVersion();
-        printf("emberlint %s (%s)\n", EL_VERSION, clang_getCString(v));
-        clang_disposeString(v);
-        el_cli_free(&cli);
+        /* as for every other output: a full disk or a closed pipe is said */
+        if (fflush(stdout) != 0 || ferror(stdout))
+            return trouble("standard output: write error");
         return 0;
     }
     if (el_meta_init(el_rule_registry, &err) < 0 || el_knowledge_init(&err) < 0) {

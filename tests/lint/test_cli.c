@@ -319,6 +319,30 @@ static void test_database_lists_nothing(void **state)
     }
 }
 
+/* --help and --version whose output cannot be written (a full disk, a
+ * closed pipe) fail as every other output does: exit 2 and a line on
+ * stderr, not 0. */
+static void test_help_version_write_error(void **state)
+{
+    (void)state;
+    FILE *f = fopen("/dev/full", "w");
+    if (!f) {
+        skip();
+        return;
+    }
+    fclose(f);
+    static const char *const opts[] = {"--help", "--version"};
+    for (size_t i = 0; i < 2; i++) {
+        char *cmd = tt_fmt("exec '%s' %s > /dev/full", EMBERLINT, opts[i]);
+        const char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+        tt_run r = tt_exec(NULL, argv, NULL);
+        assert_int_equal(r.status, 2);
+        assert_true(tt_contains(r.err, "emberlint: standard output: write error"));
+        tt_free(&r);
+        free(cmd);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -333,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_explain),
         cmocka_unit_test(test_docs_pages_match_metadata),
         cmocka_unit_test(test_help_version_usage),
+        cmocka_unit_test(test_help_version_write_error),
         cmocka_unit_test_setup_teardown(test_database_lists_nothing, tree_setup, tree_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
