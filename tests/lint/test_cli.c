@@ -273,6 +273,8 @@ static void test_help_version_usage(void **state)
     tt_run r = lt_emberlint(NULL, "--help", NULL);
     assert_int_equal(r.status, 0);
     assert_true(tt_contains(r.out, "usage: emberlint [options] PATH..."));
+    /* --color auto as el_want_color decides (docs/emberlint.md, the man page) */
+    assert_true(tt_contains(r.out, "unless NO_COLOR is\n                        set and not empty or TERM is dumb"));
     tt_free(&r);
     r = lt_emberlint(NULL, "--version", NULL);
     assert_int_equal(r.status, 0);
