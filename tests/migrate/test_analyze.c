@@ -221,6 +221,12 @@ static void test_usage(void **state)
             assert_string_equal(r.out, "");
         tt_free(&r);
     }
+    /* the help says what takes --format and --all-ops as the usage error does */
+    static const char *const help[] = {"--help", NULL};
+    tt_run r = mt_migratev(FIXTURES, NULL, help, false);
+    assert_true(tt_contains(r.out, "--format FORMAT       analyze, merge: text"));
+    assert_true(tt_contains(r.out, "--all-ops             analyze, merge: a row"));
+    tt_free(&r);
 }
 
 /* A file that does not parse is reported; the others are analyzed. */
