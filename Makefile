@@ -581,7 +581,7 @@ $(CUSTOM_OP_DEMO): $(CUSTOM_OP_OBJS) $(STATIC)
 # Beside what `install` above puts in place: the CMake package
 # (lib/cmake/eh: ehConfig.cmake with eh::eh, eh::eh_shared, eh::eh_static,
 # and its version file), the man pages (docs/man/*.N -> share/man/manN)
-# and the documentation SARIF points to (DOCS_URI: share/doc/emberharmony).
+# and the documentation SARIF points to (DOCS_URI: share/doc/emberharmony, with the rest of docs/).
 # tests/install/run.sh builds a CMake project against them and lints the
 # man pages; tests/lint/sarif_validate.sh and tests/lint/precommit.sh run
 # the SARIF Multitool and pre-commit (make deps installs both).
@@ -608,10 +608,16 @@ install-man:
 	  install -m 644 $$p $(DESTDIR)$(PREFIX)/share/man/man$$sec/ || exit 1; \
 	done
 
+# Every page of docs/: the tools' pages link to the guides (migration.md,
+# extending.md, ...) and those to the rest (tests/install/run.sh checks
+# that the links between installed pages resolve).
+DOC_SUBDIRS := $(patsubst docs/%/,%,$(sort $(dir $(wildcard docs/*/*.md))))
 install-docs:
-	install -d $(DESTDIR)$(DOC_DIR)/rules
-	install -m 644 docs/emberlint.md docs/ember-migrate.md $(wildcard docs/ci.md) $(DESTDIR)$(DOC_DIR)/
-	install -m 644 docs/rules/*.md $(DESTDIR)$(DOC_DIR)/rules/
+	install -d $(DESTDIR)$(DOC_DIR) $(addprefix $(DESTDIR)$(DOC_DIR)/,$(DOC_SUBDIRS))
+	install -m 644 $(wildcard docs/*.md) $(DESTDIR)$(DOC_DIR)/
+	@for d in $(DOC_SUBDIRS); do \
+	  install -m 644 docs/$$d/*.md $(DESTDIR)$(DOC_DIR)/$$d/ || exit 1; \
+	done
 
 ci-tools-check: $(LINT_BIN) | $(DEPS_STAMP)
 	@sh tests/lint/sarif_validate.sh $(BUILD)

@@ -161,8 +161,9 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
         return -1;
     el_sources_walked(&r->sources, walked, n_walked);
     el_configs_finalize(r->cfgs);
-    /* a CI job pointed at the wrong directory passes silently otherwise */
-    if (r->sources.n == 0)
+    /* a CI job pointed at the wrong directory passes silently otherwise;
+     * a path that is missing or unreadable was said already (exit 2) */
+    if (r->sources.n == 0 && r->sources.io_errors == 0)
         fprintf(stderr, "emberlint: warning: nothing to lint: no source or header under the given "
                         "paths (the configuration's \"languages\" and \"exclude\" say which "
                         "files a walk takes)\n");
@@ -495,16 +496,18 @@ int main(int argc, char **argv)
         return EXIT_TROUBLE;
     }
     int rc = 0;
-    if (cli.help) {
-        el_cli_usage(stdout);
+    if (cli.help || cli.version) {
+        if (cli.help) {
+            el_cli_usage(stdout);
+        } else {
+            CXString v = clang_getClangVersion();
+            printf("emberlint %s (%s)\n", EL_VERSION, clang_getCString(v));
+            clang_disposeString(v);
+        }
         el_cli_free(&cli);
-        return 0;
-    }
-    if (cli.version) {
-        CXString v = clang_getClangVersion();
-        printf("emberlint %s (%s)\n", EL_VERSION, clang_getCString(v));
-        clang_disposeString(v);
-        el_cli_free(&cli);
+        /* as for every other output: a full disk or a closed pipe is said */
+        if (fflush(stdout) != 0 || ferror(stdout))
+            return trouble("standard output: write error");
         return 0;
     }
     if (el_meta_init(el_rule_registry, &err) < 0 || el_knowledge_init(&err) < 0) {

@@ -50,8 +50,8 @@ static void usage(FILE *f)
           "                        only without --op\n"
           "  --namespace NAME      backend functions with no libeh op become custom ops\n"
           "                        NAME.<name>, called through NAME_<name> (default: app)\n"
-          "  --format FORMAT       analyze: text (default), markdown or json\n"
-          "  --all-ops             analyze: a row for every op of libeh/ops.def\n"
+          "  --format FORMAT       analyze, merge: text (default), markdown or json\n"
+          "  --all-ops             analyze, merge: a row for every op of libeh/ops.def\n"
           "  --shard K/N           analyze: part K of N of the files (--format json);\n"
           "                        ember-migrate merge joins the parts\n"
           "  --backup              apply: keep each changed file's original as FILE.orig\n"
@@ -228,10 +228,10 @@ static int parse(int argc, char **argv, parsed *p)
     if (p->help || p->version)
         return 0;
     if (p->cmd == CMD_NONE)
-        return usage_error("no command given: expected analyze, plan or apply%s", "");
+        return usage_error("no command given: expected analyze, plan, apply or merge%s", "");
     bool reports = p->cmd == CMD_ANALYZE || p->cmd == CMD_MERGE;
     if (!reports && (o->format != EM_FORMAT_TEXT || o->all_ops))
-        return usage_error("--format and --all-ops are options of analyze%s", "");
+        return usage_error("--format and --all-ops are options of analyze and merge%s", "");
     if (o->scan.shard_count && p->cmd != CMD_ANALYZE)
         return usage_error("--shard is an option of analyze (plan and apply are one change, made on "
                            "one machine)%s", "");

@@ -477,6 +477,16 @@ static int bad_usage(const char *fmt, const char *arg)
     return 2;
 }
 
+/* Flush stdout: 0, or 1 with a message (a full disk, a closed pipe). */
+static int output_written(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "ehinfo: cannot write the output: %s\n", strerror(errno));
+        return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     enum format fmt = FMT_TEXT;
@@ -504,11 +514,11 @@ int main(int argc, char **argv)
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             free(plugins);
             usage(stdout);
-            return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+            return output_written();
         } else if (strcmp(a, "--version") == 0) {
             free(plugins);
             printf("ehinfo (libeh) %s\n", eh_version());
-            return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+            return output_written();
         } else if (strcmp(a, "-f") == 0 || strcmp(a, "--format") == 0) {
             if (i + 1 >= argc) {
                 free(plugins);
@@ -552,9 +562,5 @@ int main(int argc, char **argv)
     case FMT_JSON: print_json(&in); break;
     }
     release(&in);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "ehinfo: cannot write the output: %s\n", strerror(errno));
-        return 1;
-    }
-    return 0;
+    return output_written();
 }

@@ -3,6 +3,7 @@
  * the set is commit.c's. */
 #include "changeset.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -12,6 +13,7 @@
 
 #include "diff.h"
 #include "fileio.h"
+#include "journal.h"
 #include "mem.h"
 #include "path.h"
 #include "strbuf.h"
@@ -117,15 +119,80 @@ static int writable_here(el_changeset *cs, const char *abs, char **err)
     return 0;
 }
 
+/* A name beside abs that is another link of it (st) and a temporary of
+ * an interrupted commit whose journal is still there (el_journal_owning):
+ * that name, with the journal in *journal and *is_new; or NULL.  Any
+ * other `.BASE.el-*` (an older version's leftover, the user's own link)
+ * is not one. */
+static char *interrupted_copy(const char *abs, const struct stat *st, char **journal, bool *is_new)
+{
+    char *dir = el_path_dirname(abs);
+    char *found = NULL;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && !found && (e = readdir(d))) {
+        char *j = el_journal_owning(abs, e->d_name, is_new);
+        if (!j)
+            continue;
+        char *p = el_path_join(dir, e->d_name);
+        struct stat o;
+        if (lstat(p, &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino) {
+            found = p;
+            *journal = j;
+        } else {
+            free(p);
+            free(j);
+        }
+    }
+    if (d)
+        closedir(d);
+    free(dir);
+    return found;
+}
+
 int el_changeset_check_links(const el_changeset *cs, const char *abs, char **err)
 {
     struct stat st;
     if (lstat(abs, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink <= 1)
         return 0;
     char *disp = display_of(cs, abs);
-    set_err(err, "%s: has %ju hard links; replacing it would split them, so it is not changed "
-                 "(give it a content of its own first: cp %s x && mv x %s)", disp,
-            (uintmax_t)st.st_nlink, disp, disp);
+    char *journal = NULL;
+    bool is_new = false;
+    char *copy = interrupted_copy(abs, &st, &journal, &is_new);
+    if (copy) {
+        /* Not the user's link: the interrupted run's journal (above this
+         * run's PATHs, or naming files outside them) still holds it.
+         * Copying the file away, as said below, would hide that run's
+         * state; a run given the journal's trees resolves it. */
+        char *shown = display_of(cs, copy), *jshown = el_path_display(journal);
+        size_t n_trees = 0;
+        char **trees = el_journal_trees(journal, &n_trees);
+        el_buf t = {0};
+        for (size_t i = 0; i < n_trees; i++) {
+            char *d = el_path_display(trees[i]);
+            el_buf_printf(&t, " %s", d);
+            free(d);
+            free(trees[i]);
+        }
+        free(trees);
+        const char *dirs = el_buf_str(&t);
+        set_err(err, "%s: has %ju hard links; %s %s, is %s an interrupted run left (its journal "
+                     "%s is still there); complete or undo that run first: run "
+                     "'ember-migrate apply%s' or 'emberlint --fix%s' (PATH%s: the director%s "
+                     "that run wrote its journal into); not changed",
+                disp, (uintmax_t)st.st_nlink, st.st_nlink == 2 ? "the other one," : "one of the others,",
+                shown, is_new ? "the new content of a file" : "the original of this file", jshown,
+                dirs, dirs, n_trees == 1 ? "" : "s", n_trees == 1 ? "y" : "ies");
+        el_buf_free(&t);
+        free(jshown);
+        free(shown);
+        free(copy);
+        free(journal);
+    } else {
+        set_err(err, "%s: has %ju hard links; replacing it would split them, so it is not changed "
+                     "(give it a content of its own first: cp %s x && mv x %s)", disp,
+                (uintmax_t)st.st_nlink, disp, disp);
+    }
     free(disp);
     return -1;
 }

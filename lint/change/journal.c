@@ -866,3 +866,67 @@ void el_journal_sweep_beside(const char *path)
     closedir(d);
     free(dir);
 }
+
+/* ---- naming what an interrupted run left ------------------------------------------ */
+
+char *el_journal_owning(const char *path, const char *name, bool *is_new)
+{
+    const char *base = el_path_base(path);
+    size_t bl = strlen(base);
+    if (name[0] != '.' || strncmp(name + 1, base, bl) != 0 || strncmp(name + 1 + bl, ".el-", 4))
+        return NULL;
+    const char *id = name + 1 + bl + 4;
+    for (int i = 0; i < 16; i++)
+        if (!id[i] || !strchr("0123456789abcdef", id[i]))
+            return NULL;
+    if (strcmp(id + 16, ".old") && strcmp(id + 16, ".new"))
+        return NULL;
+    *is_new = !strcmp(id + 16, ".new");
+    /* where el_journal_recover looks: the directory and those above */
+    char *dir = el_path_dirname(path), *owner = NULL;
+    for (;;) {
+        char *f = el_xasprintf("%s/" JOURNAL_PREFIX "%.16s", strcmp(dir, "/") ? dir : "", id);
+        struct stat st;
+        if (lstat(f, &st) == 0 && S_ISREG(st.st_mode)) {
+            owner = f;
+            break;
+        }
+        free(f);
+        if (!strcmp(dir, "/") || !strcmp(dir, "."))
+            break;
+        char *up = el_path_dirname(dir);
+        free(dir);
+        dir = up;
+    }
+    free(dir);
+    return owner;
+}
+
+char **el_journal_trees(const char *file, size_t *n)
+{
+    el_journal j;
+    bool read_ok = journal_read(file, &j);
+    /* a journal that is not one of its own copies (a copied tree) names
+     * another tree's: only its own directory is of use then */
+    char *real = el_path_real(file);
+    bool own = false;
+    for (size_t i = 0; read_ok && real && i < j.n_copies && !own; i++) {
+        char *c = el_path_real(j.copies[i]);
+        own = c && !strcmp(c, real);
+        free(c);
+    }
+    free(real);
+    char **v;
+    if (own) {
+        v = el_xcalloc(j.n_copies, sizeof *v);
+        for (size_t i = 0; i < j.n_copies; i++)
+            v[i] = el_path_dirname(j.copies[i]);
+        *n = j.n_copies;
+    } else {
+        v = el_xcalloc(1, sizeof *v);
+        v[0] = el_path_dirname(file);
+        *n = 1;
+    }
+    el_journal_free(&j);
+    return v;
+}

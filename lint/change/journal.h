@@ -94,5 +94,15 @@ int el_journal_recover(char *const *dirs, size_t n, bool fix, char **err);
  * (.NAME.el-tmp.*, .NAME.el-del.*; .NAME.el-old.* when identical to the
  * file): removed, each with a line on stderr; others reported. */
 void el_journal_sweep_beside(const char *path);
+/* Is name, beside path, a temporary of a journaled commit
+ * (`.BASE.el-<id>.old`, the original kept; `.BASE.el-<id>.new`, the new
+ * content; *is_new says which) whose journal `.ember-changeset-<id>` is
+ * still in path's directory or one above (where el_journal_recover looks)?
+ * That journal's file (malloc'd), or NULL. */
+char *el_journal_owning(const char *path, const char *name, bool *is_new);
+/* The directories the journal at file was written into (its copies'; its
+ * own directory when it cannot be read): a run given these as its PATHs
+ * resolves it.  *n of them, each and the array malloc'd. */
+char **el_journal_trees(const char *file, size_t *n);
 
 #endif

@@ -1,6 +1,7 @@
 /* lint/report/report_text.c -- `path:line:col: severity: message [EH101]`, one
  * finding a line, the format compilers use and editors and CI parse.
- * Colour only when asked (a terminal, NO_COLOR unset). */
+ * Colour only when asked (el_want_color: --color always, or a terminal with
+ * NO_COLOR unset or empty and TERM not dumb). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -234,5 +234,31 @@ for tool in emberlint ember-migrate ehinfo; do
         exit 1
     fi
 done
-echo "install: 5 passed, 0 failed (pkg-config app, an out-of-tree plugin, examples/plugin and examples/custom_op built outside the tree, CMake apps shared and static, man pages, against $tmp/prefix)"
+# The installed documentation's links between its pages resolve there
+# (ember-migrate.md sends the reader to migration.md and extending.md, a
+# rule's page to extending.md): every relative link to a .md page or a
+# directory of pages that lies inside the installed documentation.  Links
+# out of it (../lint/..., ../rules/*.json, ../examples/...) are for readers
+# of the repository.
+doc="$tmp/prefix/share/doc/emberharmony"
+broken=
+for f in $(cd "$doc" && find . -name '*.md' | sort); do
+    d=$(dirname "$f")
+    for l in $(grep -o '\]([^)#]*' "$doc/$f" | sed 's/^](//' | sort -u); do
+        case $l in
+        http*|mailto:*) continue ;;
+        *.md|*/) ;;
+        *) continue ;;
+        esac
+        t=$(realpath -m "$doc/$d/$l")
+        case $t in
+        "$doc"/*) [ -e "$t" ] || broken="$broken ${f#./}->$l" ;;
+        esac
+    done
+done
+if [ -n "$broken" ]; then
+    echo "install: FAIL: links between installed docs that do not resolve:$broken" >&2
+    exit 1
+fi
+echo "install: 6 passed, 0 failed (pkg-config app, an out-of-tree plugin, examples/plugin and examples/custom_op built outside the tree, CMake apps shared and static, man pages, links between the installed docs, against $tmp/prefix)"
 cd "$top"

@@ -541,6 +541,15 @@ static void test_write_error_exits_1(void **state)
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.err, "ehinfo: cannot write"));
     result_free(&r);
+    /* --help and --version too: exit 1 with the message, not silently */
+    const char *const *const opts[] = {ARGS("--help"), ARGS("--version")};
+    for (size_t i = 0; i < sizeof opts / sizeof *opts; i++) {
+        r = run_to("/dev/full", opts[i]);
+        assert_int_equal(r.status, 1);
+        if (strncmp(r.err, "ehinfo: cannot write the output: ", 33) != 0)
+            fail_msg("%s: stderr '%s'", opts[i][0], r.err);
+        result_free(&r);
+    }
 }
 
 /* ---- locating the binary and the doc ---- */

@@ -15,6 +15,7 @@
  *     set is complete: the tree is the tree after (before, when the
  *     signal comes at step 1, before the commit holds signals), with no
  *     journal left and nothing to recover. */
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,6 +334,154 @@ static void test_old_leftovers(void **state)
     free(now);
 }
 
+/* The message a file gets when its second link is not an interrupted
+ * run's (err from modifying it): the advice to copy it away. */
+static void assert_plain_link_message(const char *err, const char *what)
+{
+    if (!err || !tt_contains(err, "has 2 hard links") || !tt_contains(err, "cp a.c x && mv x a.c") ||
+        tt_contains(err, "interrupted"))
+        fail_msg("%s: %s", what, err ? err : "(no message)");
+}
+
+static char *modify_a(void)
+{
+    char *a = tt_path(tt_dir, "a.c");
+    el_changeset cs;
+    el_changeset_init(&cs, tt_dir);
+    char *err = NULL;
+    el_hash128 any = h("int a;\n");
+    assert_int_equal(el_changeset_modify(&cs, a, &any, "int a = 2;\n", 11, &err), -1);
+    el_changeset_free(&cs);
+    free(a);
+    return err;
+}
+
+/* A commit killed while the original of a.c has its second name: a later
+ * run that does not resolve that journal (a PATH below the tree the
+ * journal is in, or another tool's) meets a.c with two links.  The
+ * message names the interrupted run's copy and its journal, and the
+ * command that resolves it (a run on the journal's directory), not the
+ * advice to copy the file away (which would hide the interrupted state);
+ * following it works. */
+static void test_link_of_interrupted_run(void **state)
+{
+    (void)state;
+    char *a = tt_path(tt_dir, "a.c");
+    int n;
+    struct stat st;
+    for (n = 1; n < 200; n++) {
+        make_tree(false);
+        int st_child = commit_in_child(n, SIGKILL, false);
+        assert_true(WIFSIGNALED(st_child));
+        if (lstat(a, &st) == 0 && st.st_nlink == 2)
+            break;
+    }
+    assert_true(n < 200);
+    char *err = modify_a();
+    assert_non_null(err);
+    char *dir = el_path_display(tt_dir);
+    char *fix = el_xasprintf("'emberlint --fix %s'", dir), *apply = el_xasprintf("'ember-migrate apply %s'", dir);
+    if (!tt_contains(err, "has 2 hard links; the other one, .a.c.el-") ||
+        !tt_contains(err, ".old, is the original of this file an interrupted run left") ||
+        !tt_contains(err, "its journal ") || !tt_contains(err, "/.ember-changeset-") ||
+        !tt_contains(err, fix) || !tt_contains(err, apply) || tt_contains(err, "cp "))
+        fail_msg("%s", err);
+    free(err);
+    /* a link of the user's too: "one of the others" */
+    char *b = tt_path(tt_dir, "mine.c");
+    assert_int_equal(link(a, b), 0);
+    err = modify_a();
+    if (!tt_contains(err, "has 3 hard links; one of the others, .a.c.el-"))
+        fail_msg("%s", err);
+    free(err);
+    unlink(b);
+    /* what it says to do resolves it */
+    err = NULL;
+    assert_int_equal(el_journal_recover(&tt_dir, 1, true, &err), 1);
+    assert_null(err);
+    assert_int_equal(lstat(a, &st), 0);
+    assert_int_equal(st.st_nlink, 1);
+    free(fix);
+    free(apply);
+    free(dir);
+    free(b);
+    free(a);
+}
+
+/* A second name that only looks like an interrupted run's is not called
+ * one (following that advice would loop: a run on the tree finds no
+ * journal to resolve): an older version's leftover .a.c.el-old.XXXXXX,
+ * the user's own .a.c.el-mybackup, a .a.c.el-<id>.old whose journal is
+ * gone.  Each gets the advice to copy the file away. */
+static void test_link_not_of_a_run(void **state)
+{
+    (void)state;
+    static const char *const names[] = {".a.c.el-old.XyZ789", ".a.c.el-mybackup",
+                                        ".a.c.el-0123456789abcdef.old", ".a.c.el-0123456789abcdef.new"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        make_tree(false);
+        char *a = tt_path(tt_dir, "a.c"), *l = tt_path(tt_dir, names[i]);
+        assert_int_equal(link(a, l), 0);
+        char *err = modify_a();
+        assert_plain_link_message(err, names[i]);
+        free(err);
+        /* a journal of another id changes nothing */
+        free(tt_write(tt_dir, ".ember-changeset-fedcba9876543210", "ember changeset journal 1\nend\n"));
+        err = modify_a();
+        assert_plain_link_message(err, names[i]);
+        free(err);
+        free(l);
+        free(a);
+    }
+}
+
+/* Killed between linking a created file into place and removing its
+ * temporary (.c.c.el-<id>.new, the new content): the created file has two
+ * links, the other one its new content, not an original. */
+static void test_new_link_of_interrupted_run(void **state)
+{
+    (void)state;
+    char *c = tt_path(tt_dir, "new/deep/c.c"), *deep = tt_path(tt_dir, "new/deep");
+    char *tmp = NULL;
+    for (int n = 1; n < 200 && !tmp; n++) {
+        make_tree(false);
+        assert_true(WIFSIGNALED(commit_in_child(n, SIGKILL, false)));
+        struct stat st;
+        DIR *d = opendir(deep);
+        struct dirent *e;
+        while (d && !tmp && (e = readdir(d))) {
+            size_t l = strlen(e->d_name);
+            if (!strncmp(e->d_name, ".c.c.el-", 8) && l > 4 && !strcmp(e->d_name + l - 4, ".new") &&
+                lstat(c, &st) != 0)
+                tmp = tt_path(deep, e->d_name);
+        }
+        if (d)
+            closedir(d);
+    }
+    assert_non_null(tmp);
+    assert_int_equal(link(tmp, c), 0); /* install_one's link(), not its unlink() */
+    el_changeset cs;
+    el_changeset_init(&cs, tt_dir);
+    char *err = NULL;
+    el_hash128 hc = h("int c;\n");
+    assert_int_equal(el_changeset_modify(&cs, c, &hc, "int c = 1;\n", 11, &err), -1);
+    if (!err || !tt_contains(err, "has 2 hard links; the other one, new/deep/.c.c.el-") ||
+        !tt_contains(err, ".new, is the new content of a file an interrupted run left") ||
+        !tt_contains(err, "emberlint --fix ") || tt_contains(err, "original") || tt_contains(err, "cp "))
+        fail_msg("%s", err ? err : "(no message)");
+    free(err);
+    el_changeset_free(&cs);
+    err = NULL;
+    assert_true(el_journal_recover(&tt_dir, 1, true, &err) == 1);
+    assert_null(err);
+    char *now = tt_snapshot(tt_dir, true);
+    assert_clean(now, "after recovery");
+    free(now);
+    free(tmp);
+    free(deep);
+    free(c);
+}
+
 int main(void)
 {
     el_path_init();
@@ -347,6 +496,9 @@ int main(void)
         tt_scratch_test(test_journal_through_symlink),
         tt_scratch_test(test_journal_in_use),
         tt_scratch_test(test_old_leftovers),
+        tt_scratch_test(test_link_of_interrupted_run),
+        tt_scratch_test(test_link_not_of_a_run),
+        tt_scratch_test(test_new_link_of_interrupted_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

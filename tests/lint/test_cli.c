@@ -62,6 +62,13 @@ static void test_nothing_to_lint(void **state)
     r = lt_lint(t->dir, "--no-cache", "src/good.c", NULL);
     assert_false(tt_contains(r.err, "nothing to lint"));
     tt_free(&r);
+    /* a mistyped path is an I/O error, said once: no second, misleading
+     * line about "languages" and "exclude" */
+    r = lt_lint(t->dir, "--no-cache", "src/goood.c", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "src/goood.c: No such file or directory"));
+    assert_false(tt_contains(r.err, "nothing to lint"));
+    tt_free(&r);
 }
 
 static void test_text_format_line(void **state)
@@ -266,6 +273,8 @@ static void test_help_version_usage(void **state)
     tt_run r = lt_emberlint(NULL, "--help", NULL);
     assert_int_equal(r.status, 0);
     assert_true(tt_contains(r.out, "usage: emberlint [options] PATH..."));
+    /* --color auto as el_want_color decides (docs/emberlint.md, the man page) */
+    assert_true(tt_contains(r.out, "unless NO_COLOR is\n                        set and not empty or TERM is dumb"));
     tt_free(&r);
     r = lt_emberlint(NULL, "--version", NULL);
     assert_int_equal(r.status, 0);
@@ -312,6 +321,30 @@ static void test_database_lists_nothing(void **state)
     }
 }
 
+/* --help and --version whose output cannot be written (a full disk, a
+ * closed pipe) fail as every other output does: exit 2 and a line on
+ * stderr, not 0. */
+static void test_help_version_write_error(void **state)
+{
+    (void)state;
+    FILE *f = fopen("/dev/full", "w");
+    if (!f) {
+        skip();
+        return;
+    }
+    fclose(f);
+    static const char *const opts[] = {"--help", "--version"};
+    for (size_t i = 0; i < 2; i++) {
+        char *cmd = tt_fmt("exec '%s' %s > /dev/full", EMBERLINT, opts[i]);
+        const char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+        tt_run r = tt_exec(NULL, argv, NULL);
+        assert_int_equal(r.status, 2);
+        assert_true(tt_contains(r.err, "emberlint: standard output: write error"));
+        tt_free(&r);
+        free(cmd);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -326,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_explain),
         cmocka_unit_test(test_docs_pages_match_metadata),
         cmocka_unit_test(test_help_version_usage),
+        cmocka_unit_test(test_help_version_write_error),
         cmocka_unit_test_setup_teardown(test_database_lists_nothing, tree_setup, tree_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -192,7 +192,12 @@ static void test_usage(void **state)
          "(see ember-migrate --help)\n", NULL, NULL},
         {{"migrate", ".", NULL}, 2, NULL, "ember-migrate: unknown command 'migrate'", NULL},
         {{"analyze", NULL}, 2, NULL, "ember-migrate: no PATH given", NULL},
-        {{"plan", "--format", "json", ".", NULL}, 2, NULL, "ember-migrate: ", NULL},
+        {{"plan", "--format", "json", ".", NULL}, 2,
+         "ember-migrate: --format and --all-ops are options of analyze and merge "
+         "(see ember-migrate --help)\n", NULL, NULL},
+        {{NULL}, 2,
+         "ember-migrate: no command given: expected analyze, plan, apply or merge "
+         "(see ember-migrate --help)\n", NULL, NULL},
         {{"analyze", "does-not-exist", NULL}, 2, NULL, "does-not-exist", NULL},
         {{"plan", "--namespace", "9lives", ".", NULL}, 2,
          "ember-migrate: --namespace: '9lives' is not a C identifier of at most 40 characters "
@@ -216,6 +221,12 @@ static void test_usage(void **state)
             assert_string_equal(r.out, "");
         tt_free(&r);
     }
+    /* the help says what takes --format and --all-ops as the usage error does */
+    static const char *const help[] = {"--help", NULL};
+    tt_run r = mt_migratev(FIXTURES, NULL, help, false);
+    assert_true(tt_contains(r.out, "--format FORMAT       analyze, merge: text"));
+    assert_true(tt_contains(r.out, "--all-ops             analyze, merge: a row"));
+    tt_free(&r);
 }
 
 /* A file that does not parse is reported; the others are analyzed. */
