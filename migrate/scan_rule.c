@@ -471,30 +471,6 @@ static bool pasted_from_argument(const char *t, size_t size, size_t off, const c
 
 /* ---- what a macro's body does with a name ---- */
 
-/* The tokens of macro definition mdef; *body: the index of its body's
- * first token (after the name, and the parameter list of a
- * function-like macro). */
-static CXToken *macro_tokens(CXTranslationUnit tu, CXCursor mdef, unsigned *nt, unsigned *body)
-{
-    CXToken *toks = NULL;
-    *nt = 0;
-    clang_tokenize(tu, clang_getCursorExtent(mdef), &toks, nt);
-    *body = 1;
-    if (clang_Cursor_isMacroFunctionLike(mdef)) {
-        for (unsigned i = 2; i < *nt; i++) {
-            char t[8];
-            elc_string(clang_getTokenSpelling(tu, toks[i]), t, sizeof t);
-            if (!strcmp(t, ")")) {
-                *body = i + 1;
-                break;
-            }
-        }
-    }
-    if (*body > *nt)
-        *body = *nt;
-    return toks;
-}
-
 /* Is token k of a macro's tokens one of its parameters (__VA_ARGS__ of
  * a variadic one)? */
 static bool macro_param(CXTranslationUnit tu, CXToken *toks, unsigned body, unsigned k)
@@ -523,7 +499,7 @@ static body_facts macro_body(CXTranslationUnit tu, CXCursor mdef, const char *na
 {
     body_facts f = {0};
     unsigned nt = 0, body = 0;
-    CXToken *toks = macro_tokens(tu, mdef, &nt, &body);
+    CXToken *toks = elc_macro_tokens(tu, mdef, &nt, &body);
     bool param = false, macro = false;
     for (unsigned i = body; i < nt; i++) {
         char t[256];
@@ -582,7 +558,7 @@ static bool macro_makes(CXTranslationUnit tu, CXCursor mdef, const char *name, u
                         macro_seen *seen, char *via, size_t vn)
 {
     unsigned nt = 0, body = 0;
-    CXToken *toks = macro_tokens(tu, mdef, &nt, &body);
+    CXToken *toks = elc_macro_tokens(tu, mdef, &nt, &body);
     bool yes = false;
     for (unsigned i = body; i < nt && !yes && !via; i++) {
         char t[256];

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "clang_util.h"
 #include "rule.h"
 
 const char *el_backend_of_symbol(const el_config *cfg, const char *name, char *buf, size_t n)
@@ -167,20 +168,8 @@ const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool up
 
 bool el_macro_body_names_backend(const el_config *cfg, CXTranslationUnit tu, CXCursor def)
 {
-    CXToken *toks = NULL;
-    unsigned nt = 0;
-    clang_tokenize(tu, clang_getCursorExtent(def), &toks, &nt);
-    unsigned i = 1; /* after the macro's name */
-    if (clang_Cursor_isMacroFunctionLike(def)) {
-        while (i < nt) {
-            CXString sp = clang_getTokenSpelling(tu, toks[i++]);
-            const char *t = clang_getCString(sp);
-            bool close = t && strcmp(t, ")") == 0;
-            clang_disposeString(sp);
-            if (close)
-                break;
-        }
-    }
+    unsigned nt = 0, i = 0;
+    CXToken *toks = elc_macro_tokens(tu, def, &nt, &i);
     bool hit = false;
     for (; i < nt && !hit; i++) {
         if (clang_getTokenKind(toks[i]) != CXToken_Identifier)

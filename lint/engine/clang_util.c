@@ -1332,6 +1332,27 @@ static bool macro_body_op_of(CXTranslationUnit tu, CXCursor exp, const op_sets *
     return true;
 }
 
+CXToken *elc_macro_tokens(CXTranslationUnit tu, CXCursor def, unsigned *nt, unsigned *first)
+{
+    CXToken *toks = NULL;
+    *nt = 0;
+    clang_tokenize(tu, clang_getCursorExtent(def), &toks, nt);
+    *first = 1;
+    if (clang_Cursor_isMacroFunctionLike(def)) {
+        for (unsigned i = 2; i < *nt; i++) {
+            char t[8];
+            elc_string(clang_getTokenSpelling(tu, toks[i]), t, sizeof t);
+            if (!strcmp(t, ")")) {
+                *first = i + 1;
+                break;
+            }
+        }
+    }
+    if (*first > *nt)
+        *first = *nt;
+    return toks;
+}
+
 /* The operator in the body of the macro an expansion cursor names, when
  * the body's operators of the wanted sort (in set; compound assignments
  * or not, -1 either) are all the same. */
@@ -1343,18 +1364,8 @@ static bool macro_body_op(CXTranslationUnit tu, CXCursor exp, const char *const 
     CXCursor def = clang_getCursorReferenced(exp);
     if (clang_getCursorKind(def) != CXCursor_MacroDefinition)
         return false;
-    CXToken *toks = NULL;
-    unsigned nt = 0;
-    clang_tokenize(tu, clang_getCursorExtent(def), &toks, &nt);
-    unsigned i = 1; /* after the macro's name */
-    if (clang_Cursor_isMacroFunctionLike(def)) {
-        while (i < nt) {
-            char s[4];
-            elc_string(clang_getTokenSpelling(tu, toks[i++]), s, sizeof s);
-            if (strcmp(s, ")") == 0)
-                break;
-        }
-    }
+    unsigned nt = 0, i = 0;
+    CXToken *toks = elc_macro_tokens(tu, def, &nt, &i);
     char cand[8] = "";
     bool ok = true;
     for (; i < nt && ok; i++) {

@@ -109,6 +109,10 @@ CXCursor elc_macro_expansion_at(CXTranslationUnit tu, CXFile f, unsigned off);
  * prefix holds its system headers' -- the engine then lints the file
  * again without it).  Read once a TU with the macro spans in use. */
 int elc_macro_named(CXTranslationUnit tu, const char *name);
+/* The tokens of macro definition def (free with clang_disposeTokens);
+ * *first: the index of its body's first token (after the name, and the
+ * parameter list of a function-like macro), at most *nt. */
+CXToken *elc_macro_tokens(CXTranslationUnit tu, CXCursor def, unsigned *nt, unsigned *first);
 /* The definition of macro name in tu (as elc_macro_named knows it), or a
  * null cursor. */
 CXCursor elc_macro_definition(CXTranslationUnit tu, const char *name);
