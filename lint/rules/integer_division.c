@@ -27,6 +27,7 @@
  * is not its type -- csound's `FL(1.0) / 12` where its FL macro is not
  * defined). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clang_util.h"
@@ -239,6 +240,66 @@ static bool object_macro_use(CXCursor c, CXCursor *use)
     return cs == es && ce == ee;
 }
 
+/* Integer literal spelling s (a suffix allowed): its value into *v. */
+static bool literal_value(const char *s, long long *v)
+{
+    char *end = NULL;
+    *v = strtoll(s, &end, 0);
+    return end != s && strspn(end, "uUlL") == strlen(end);
+}
+
+/* a and b, constants of value v from one use of macro `use` (neither its
+ * argument), are the same object-like macro written twice in that
+ * macro's body: `#define NBLK(n) (((n) + BLOCK - 1) / BLOCK)` or
+ * `#define ALL ((t + BLOCK - 1) / BLOCK)`.  libclang places every token
+ * of a body at the use, so the body is read: the object-like macros it
+ * names (its parameters aside) are all one name, written at least twice,
+ * and no number in it has value v -- not K1 and K2 of
+ * `#define CEIL ((t + K1 - 1) / K2)`, nor 16 and BLOCK of
+ * `((n) + 16 - 1) / BLOCK`. */
+static bool one_name_in_body(CXTranslationUnit tu, CXCursor use, long long v)
+{
+    if (clang_getCursorKind(use) != CXCursor_MacroExpansion)
+        return false;
+    CXCursor def = clang_getCursorReferenced(use);
+    if (clang_getCursorKind(def) != CXCursor_MacroDefinition)
+        return false;
+    unsigned nt = 0, first = 0;
+    CXToken *toks = elc_macro_tokens(tu, def, &nt, &first);
+    char name[256] = "";
+    int uses = 0;
+    bool ok = true;
+    for (unsigned i = first; i < nt && ok; i++) {
+        CXTokenKind k = clang_getTokenKind(toks[i]);
+        char s[256];
+        if (k != CXToken_Identifier && k != CXToken_Literal)
+            continue;
+        elc_string(clang_getTokenSpelling(tu, toks[i]), s, sizeof s);
+        if (k == CXToken_Literal) {
+            long long lv;
+            if (literal_value(s, &lv) && lv == v)
+                ok = false;
+            continue;
+        }
+        bool param = false;
+        for (unsigned j = 1; j < first && !param; j++) {
+            char p[256];
+            param = clang_getTokenKind(toks[j]) == CXToken_Identifier &&
+                    strcmp(elc_string(clang_getTokenSpelling(tu, toks[j]), p, sizeof p), s) == 0;
+        }
+        if (param || elc_macro_named(tu, s) != 1)
+            continue;
+        if (!name[0])
+            snprintf(name, sizeof name, "%s", s);
+        else if (strcmp(name, s) != 0)
+            ok = false;
+        uses++;
+    }
+    if (toks)
+        clang_disposeTokens(tu, toks, nt);
+    return ok && uses >= 2;
+}
+
 /* An integer constant written as digits outside any macro: `36` in
  * (bytes + 35) / 36, not BLOCK_LEN, an enumerator, a sizeof or a
  * macro's argument. */
@@ -254,8 +315,9 @@ static bool written_literal(CXCursor e)
  *   `#define PER per` and per);
  * - two constants of one value, both from macros: one argument's token
  *   used twice (both (d) of DIV_ROUND_UP(n, 36)), or two uses of one
- *   object-like macro (BLOCK_LEN and BLOCK_LEN); HEADER_LEN and
- *   BLOCK_LEN are not, whatever their values;
+ *   object-like macro (BLOCK_LEN and BLOCK_LEN), also both written in
+ *   one other macro's body (one_name_in_body); HEADER_LEN and BLOCK_LEN
+ *   are not, whatever their values;
  * - written outside macros, the same tokens (`sizeof(struct rec)`), the
  *   whole spellings compared.  In a macro both cursors may span the whole
  *   use (M3(n, d, e)): not the same by tokens then. */
@@ -285,6 +347,9 @@ static bool same_expr(CXCursor a, CXCursor b)
          * two names in one use (K1 and K2 of `#define AVG (t + K1 - 1) / K2`) */
         CXCursor ua, ub;
         char na[256], nb[256];
+        CXCursor ea = elc_macro_expansion_of(a), eb = elc_macro_expansion_of(b);
+        if (!clang_Cursor_isNull(ea) && !clang_Cursor_isNull(eb) && clang_equalCursors(ea, eb))
+            return one_name_in_body(clang_Cursor_getTranslationUnit(a), ea, x);
         return object_macro_use(a, &ua) && object_macro_use(b, &ub) && !clang_equalCursors(ua, ub) &&
                strcmp(elc_spelling(ua, na, sizeof na), elc_spelling(ub, nb, sizeof nb)) == 0;
     }
@@ -366,7 +431,8 @@ static bool rounding_addend(CXCursor r, CXCursor other, CXCursor den)
 }
 
 /* Does the dividend `num` round the quotient by `den` in integers:
- * (n + d - 1) / d, (n + (d - 1)) / d, (n + d / 2) / d, (n + 35) / 36?
+ * (n + d - 1) / d, (n + (d - 1)) / d, (n - 1 + d) / d, (n + d / 2) / d,
+ * (n + 35) / 36?
  * The truncation is then the point of the division.  Not when both
  * terms are numbers written as such: (7 + 3) / 4 is arithmetic. */
 static bool rounding_idiom(CXCursor num, CXCursor den)
@@ -374,9 +440,21 @@ static bool rounding_idiom(CXCursor num, CXCursor den)
     CXCursor k[2], m[2];
     num = sf_strip(num, false);
     den = sf_strip(den, false);
-    if (is_binary(num, "+", k))
-        return !(written_literal(k[0]) && written_literal(k[1])) &&
-               (rounding_addend(k[0], k[1], den) || rounding_addend(k[1], k[0], den));
+    if (is_binary(num, "+", k)) {
+        if (written_literal(k[0]) && written_literal(k[1]))
+            return false;
+        if (rounding_addend(k[0], k[1], den) || rounding_addend(k[1], k[0], den))
+            return true;
+        /* n - 1 + d is (n - 1) + d */
+        long long dv;
+        if (eval_int(den, &dv) && dv <= 2)
+            return false;
+        for (int i = 0; i < 2; i++)
+            if (is_binary(sf_strip(k[i], false), "-", m) && is_value(m[1], 1) &&
+                !(written_literal(m[0]) && written_literal(k[1 - i])) && is_divisor(k[1 - i], den))
+                return true;
+        return false;
+    }
     /* n + d - 1 is (n + d) - 1 */
     if (is_binary(num, "-", k) && is_value(k[1], 1) && is_binary(sf_strip(k[0], false), "+", m)) {
         long long dv;

@@ -640,7 +640,8 @@ static void test_inv_edge_and_errors(void **state)
  * order 5; NumPy raises "Singular matrix" and its det is 0).  ref's
  * right-looking update used to leave a rounding-noise pivot (1.1e-16 for
  * [[1,2,3],[4,5,6],[7,8,9]]) and solved them, so ref and blas disagreed;
- * found by the NumPy differential campaign (/tmp/npdiff t_classic.py).
+ * found by a NumPy differential comparison (the classic singular
+ * matrices' inv, solve and det against NumPy's).
  * Every backend must call them singular: inv and solve fail, det is
  * exactly 0. */
 static void test_lu_small_singular_in_getf2_order(void **state)
