@@ -520,6 +520,116 @@ static body_facts macro_body(CXTranslationUnit tu, CXCursor mdef, const char *na
     return f;
 }
 
+/* Parameter k's index among macro mdef's parameters (tokens 2..body-2),
+ * -1 for __VA_ARGS__ or none. */
+static int macro_param_index(CXTranslationUnit tu, CXToken *toks, unsigned body, unsigned k)
+{
+    char t[256], p[256];
+    elc_string(clang_getTokenSpelling(tu, toks[k]), t, sizeof t);
+    int n = 0;
+    for (unsigned i = 2; i + 1 < body; i++) {
+        if (clang_getTokenKind(toks[i]) != CXToken_Identifier)
+            continue;
+        elc_string(clang_getTokenSpelling(tu, toks[i]), p, sizeof p);
+        if (!strcmp(p, t))
+            return n;
+        n++;
+    }
+    return -1;
+}
+
+/* Argument idx of the written arguments args ("d, axpy_"), trimmed, into
+ * out; false when there is none such. */
+static bool macro_arg_nth(const char *args, int idx, char *out, size_t on)
+{
+    int depth = 0, n = 0;
+    const char *b = args;
+    for (const char *q = args;; q++) {
+        if (*q == '(')
+            depth++;
+        else if (*q == ')')
+            depth--;
+        if (*q == '\0' || (*q == ',' && depth == 0)) {
+            if (n == idx) {
+                while (b < q && (*b == ' ' || *b == '\t'))
+                    b++;
+                const char *e = q;
+                while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
+                    e--;
+                if ((size_t)(e - b) >= on)
+                    return false;
+                snprintf(out, on, "%.*s", (int)(e - b), b);
+                return true;
+            }
+            n++;
+            b = q + 1;
+        }
+        if (*q == '\0')
+            return false;
+    }
+}
+
+/* Can a paste (##) of macro mdef's body form name?  Each run of tokens
+ * joined by ## is put together -- a parameter as its argument of args
+ * (the use's written arguments, "d, axpy_"), when args is given -- and
+ * the result must be part of name or a macro (which may make it); a
+ * parameter whose argument is not known stands for anything, and then
+ * each literal piece of the run must be part of name.  `log_##f` with f
+ * foo cannot form dscal_; `d##f##_` with f axpy forms daxpy_. */
+static bool body_paste_forms(CXTranslationUnit tu, CXCursor mdef, const char *name,
+                             const char *args)
+{
+    unsigned nt = 0, body = 0;
+    CXToken *toks = elc_macro_tokens(tu, mdef, &nt, &body);
+    bool yes = false;
+    for (unsigned i = body; i < nt && !yes; i++) {
+        char t[256];
+        elc_string(clang_getTokenSpelling(tu, toks[i]), t, sizeof t);
+        if (strcmp(t, "##") != 0 || i == body)
+            continue;
+        /* the run holding this ##: from i-1 while tokens are joined */
+        unsigned b = i - 1, e = i + 1;
+        while (b >= body + 2) {
+            char u[8];
+            elc_string(clang_getTokenSpelling(tu, toks[b - 1]), u, sizeof u);
+            if (strcmp(u, "##") != 0)
+                break;
+            b -= 2;
+        }
+        while (e + 2 < nt) {
+            char u[8];
+            elc_string(clang_getTokenSpelling(tu, toks[e + 1]), u, sizeof u);
+            if (strcmp(u, "##") != 0)
+                break;
+            e += 2;
+        }
+        char whole[512] = "";
+        bool known = true, pieces = true;
+        for (unsigned k = b; k <= e && k < nt; k += 2) {
+            char piece[256];
+            elc_string(clang_getTokenSpelling(tu, toks[k]), piece, sizeof piece);
+            if (macro_param(tu, toks, body, k)) {
+                int idx = macro_param_index(tu, toks, body, k);
+                if (!args || idx < 0 || !macro_arg_nth(args, idx, piece, sizeof piece)) {
+                    known = false;
+                    continue;
+                }
+            } else if (piece[0] && !strstr(name, piece)) {
+                pieces = false;
+            }
+            if (strlen(whole) + strlen(piece) < sizeof whole)
+                strcat(whole, piece);
+        }
+        if (known)
+            yes = (whole[0] && strstr(name, whole)) || elc_macro_named(tu, whole) > 0;
+        else
+            yes = pieces;
+        i = e;
+    }
+    clang_disposeTokens(tu, toks, nt);
+    return yes;
+}
+
 /* The definition of the macro used at sf:soff (the innermost use holding
  * that place), when it is macro[]; else a null cursor. */
 static CXCursor macro_def_at(CXTranslationUnit tu, CXFile sf, unsigned soff, const char *macro)
@@ -555,7 +665,7 @@ static bool seen_add(macro_seen *s, const char *m)
  * macro of mdef's body that does into via[] (mdef's own spelling or
  * pasting is then not asked: the caller knows it does neither). */
 static bool macro_makes(CXTranslationUnit tu, CXCursor mdef, const char *name, unsigned depth,
-                        macro_seen *seen, char *via, size_t vn)
+                        macro_seen *seen, char *via, size_t vn, bool paste_ok)
 {
     unsigned nt = 0, body = 0;
     CXToken *toks = elc_macro_tokens(tu, mdef, &nt, &body);
@@ -563,8 +673,10 @@ static bool macro_makes(CXTranslationUnit tu, CXCursor mdef, const char *name, u
     for (unsigned i = body; i < nt && !yes && !via; i++) {
         char t[256];
         elc_string(clang_getTokenSpelling(tu, toks[i]), t, sizeof t);
-        yes = !strcmp(t, name) || !strcmp(t, "##");
+        yes = !strcmp(t, name);
     }
+    if (!yes && !via && paste_ok)
+        yes = body_paste_forms(tu, mdef, name, NULL);
     for (unsigned i = body; i < nt && !yes && depth > 0; i++) {
         char t[256];
         elc_string(clang_getTokenSpelling(tu, toks[i]), t, sizeof t);
@@ -572,7 +684,7 @@ static bool macro_makes(CXTranslationUnit tu, CXCursor mdef, const char *name, u
             !seen_add(seen, t))
             continue;
         CXCursor d = elc_macro_definition(tu, t);
-        if (clang_Cursor_isNull(d) || !macro_makes(tu, d, name, depth - 1, seen, NULL, 0))
+        if (clang_Cursor_isNull(d) || !macro_makes(tu, d, name, depth - 1, seen, NULL, 0, paste_ok))
             continue;
         yes = !via || strlen(t) < vn;
         if (via && yes)
@@ -597,12 +709,18 @@ static bool macro_makes_through(CXTranslationUnit tu, CXFile sf, unsigned soff, 
     if (clang_Cursor_isNull(mdef))
         return false;
     body_facts f = macro_body(tu, mdef, name);
-    if (f.spells || f.pastes)
+    if (f.spells || (f.pastes && body_paste_forms(tu, mdef, name, NULL)))
         return false;
-    macro_seen seen = {.n = 0};
-    seen_add(&seen, macro);
-    via[0] = '\0';
-    return macro_makes(tu, mdef, name, 8, &seen, via, vn) && via[0];
+    /* a macro that spells the name before one that pastes (a TRACE that
+     * pastes log_##s ahead of the DSCAL that names dscal_) */
+    for (int paste_ok = 0; paste_ok < 2; paste_ok++) {
+        macro_seen seen = {.n = 0};
+        seen_add(&seen, macro);
+        via[0] = '\0';
+        if (macro_makes(tu, mdef, name, 8, &seen, via, vn, paste_ok) && via[0])
+            return true;
+    }
+    return false;
 }
 
 /* The arguments of the macro use at t[off..] (macro[] its name), as
@@ -718,7 +836,7 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
     }
     el_fix_safety safety = EL_FIX_NONE;
     bool eh_name = el_backend_of_symbol(cfg, name, be, sizeof be) != NULL;
-    char macro[128], arg[128];
+    char macro[128], arg[128], use_args[96];
     CXFile sf = NULL;
     unsigned soff = 0;
     clang_getSpellingLocation(clang_getCursorLocation(c), &sf, NULL, NULL, &soff);
@@ -744,10 +862,13 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
                                   "can reach the call: rewrite this call by hand",
                  macro, name, macro, arg);
     } else if (written_by_macro(ctx, c, name, macro, sizeof macro) && macro[0] && st &&
-               !body.spells && body.pastes_param) {
-        /* CAT(d, axpy_), VCALL(axpy, ...): pasted from several arguments */
-        char args[96];
-        macro_use_args(st, ssize, soff, macro, args, sizeof args);
+               !body.spells && body.pastes_param &&
+               (macro_use_args(st, ssize, soff, macro, use_args, sizeof use_args),
+                body_paste_forms(el_tu(ctx), mdef, name, use_args[0] ? use_args : NULL))) {
+        /* CAT(d, axpy_), VCALL(axpy, ...): pasted from several arguments
+         * (not CALL(foo, ...) pasting log_##f and naming dscal_ through
+         * a macro) */
+        const char *args = use_args;
         if (args[0])
             snprintf(why, sizeof why, "macro %s pastes the name %s together from its arguments "
                                       "(%s(%s)), so the name is not written out here and no "

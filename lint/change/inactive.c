@@ -19,6 +19,7 @@
 #include "own_names.h"
 #include "path.h"
 #include "rewrite.h"
+#include "rule.h"
 #include "strbuf.h"
 #include "strmap.h"
 
@@ -28,6 +29,8 @@ typedef struct decl_info {
     bool backend;             /* declared in backend code */
     char *file;               /* where (real path), or NULL */
     const char *kind;         /* "function", "macro", "type", "variable", "constant" */
+    bool own_macro;           /* a macro of a project-own file whose body names no
+                               * backend identifier (backend_symbols.c, as EH102) */
 } decl_info;
 
 typedef struct state {
@@ -53,6 +56,42 @@ static bool backend_file(el_ctx *ctx, CXFile f)
              el_config_is_backend_header(el_ctx_config(ctx), p, p);
     free(real);
     return r;
+}
+
+/* Is the #define at c a fallback for the library's macro: the line
+ * before it `#ifndef NAME` or `#if !defined(NAME)`? */
+static bool fallback_define(el_ctx *ctx, CXFile f, CXCursor c, const char *name)
+{
+    size_t size = 0;
+    const char *t = f ? clang_getFileContents(el_tu(ctx), f, &size) : NULL;
+    unsigned off = 0;
+    clang_getSpellingLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &off);
+    if (!t || off > size)
+        return false;
+    size_t e = off;
+    while (e > 0 && t[e - 1] != '\n')
+        e--;
+    if (e == 0)
+        return false;
+    e--; /* the previous line's end */
+    while (e > 0 && (t[e - 1] == '\r' || t[e - 1] == ' ' || t[e - 1] == '\t'))
+        e--;
+    size_t b = e;
+    while (b > 0 && t[b - 1] != '\n')
+        b--;
+    char line[512];
+    if (e - b >= sizeof line)
+        return false;
+    size_t n = 0;
+    for (size_t i = b; i < e; i++)
+        if (t[i] != ' ' && t[i] != '\t')
+            line[n++] = t[i];
+    line[n] = '\0';
+    char a[300], b2[300];
+    snprintf(a, sizeof a, "#ifndef%s", name);
+    snprintf(b2, sizeof b2, "#if!defined(%s)", name);
+    return !strcmp(line, a) || !strncmp(line, b2, strlen(b2)) ||
+           (snprintf(b2, sizeof b2, "#if!defined%s", name), !strcmp(line, b2));
 }
 
 typedef struct index_walk {
@@ -87,6 +126,14 @@ static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClient
     char path[PATH_MAX];
     elc_file_name(f, path, sizeof path);
     di->file = f && path[0] ? realpath(path, NULL) : NULL;
+    if (k == CXCursor_MacroDefinition && !di->backend && di->file) {
+        const el_config *cfg = el_ctx_config(w->ctx);
+        di->own_macro = el_config_in_project(cfg, di->file) &&
+                        !el_config_is_vendor_header(cfg, di->file) &&
+                        !clang_Location_isInSystemHeader(clang_getCursorLocation(c)) &&
+                        !el_macro_body_names_backend(cfg, el_tu(w->ctx), c) &&
+                        !fallback_define(w->ctx, f, c, name);
+    }
     el_strmap_put(&w->s->decls, name, di);
     return CXChildVisit_Continue;
 }
@@ -116,9 +163,18 @@ static bool backend_name(el_ctx *ctx, state *s, const char *path, const char *na
     /* a library's prefix (fftw_, cblas_) on a type or macro the file
      * defines (`struct fftw_config {`): the project's own, as the AST says
      * where the code is compiled */
-    if (el_backend_prefix_of(cfg, name, true))
-        return !(s->own && el_own_names_own(s->own, name));
-    const decl_info *d = decl_of(ctx, s, name);
+    const decl_info *d = NULL;
+    if (el_backend_prefix_of(cfg, name, true)) {
+        if (s->own && el_own_names_own(s->own, name))
+            return false;
+        /* a macro a project-own header defines (`#define FFTW_INIT (1U <<
+         * 10)` in include/nfft3.h), as EH102 takes it in compiled code;
+         * not the lexed file's (own_names decides: an `#ifndef
+         * FFTW_ESTIMATE` fallback stays the library's) nor a fallback */
+        d = decl_of(ctx, s, name);
+        return !(d && d->own_macro && !(d->file && !strcmp(d->file, path)));
+    }
+    d = decl_of(ctx, s, name);
     return d && d->backend && !(d->file && !strcmp(d->file, path));
 }
 
