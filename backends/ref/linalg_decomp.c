@@ -219,6 +219,22 @@ static int64_t lu_pivot_row(const double *A, int64_t n, int64_t j)
     return p;
 }
 
+/* Step j's pivoting: the pivot row found, recorded in piv[j] and swapped
+ * into row j (*sign flipped when it moves).  1 when the pivot is exactly
+ * zero (singular). */
+static int lu_pivot(double *A, int64_t n, int64_t j, int64_t *piv, int *sign)
+{
+    int64_t p = lu_pivot_row(A, n, j);
+    piv[j] = p;
+    if (A[p * n + j] == 0.0)
+        return 1;
+    if (p != j) {
+        lu_swap_rows(A, n, j, p);
+        *sign = -*sign;
+    }
+    return 0;
+}
+
 /* Orders up to this use lu_factor_getf2, larger ones lu_factor_right. */
 #define LU_GETF2_MAX_N 9
 
@@ -247,14 +263,8 @@ static int lu_factor_getf2(double *A, int64_t n, int64_t *piv, int *sign)
                 s = fma(A[i * n + t], A[t * n + j], s);
             A[i * n + j] -= s;
         }
-        int64_t p = lu_pivot_row(A, n, j);
-        piv[j] = p;
-        if (A[p * n + j] == 0.0)
+        if (lu_pivot(A, n, j, piv, sign))
             return 1;
-        if (p != j) {
-            lu_swap_rows(A, n, j, p);
-            *sign = -*sign;
-        }
         double d = A[j * n + j];
         if (fabs(d) >= DBL_MIN) {
             double r = 1.0 / d;
@@ -274,14 +284,8 @@ static int lu_factor_right(double *A, int64_t n, int64_t *piv, int *sign)
 {
     *sign = 1;
     for (int64_t j = 0; j < n; j++) {
-        int64_t p = lu_pivot_row(A, n, j);
-        piv[j] = p;
-        if (A[p * n + j] == 0.0)
+        if (lu_pivot(A, n, j, piv, sign))
             return 1;
-        if (p != j) {
-            lu_swap_rows(A, n, j, p);
-            *sign = -*sign;
-        }
         double d = A[j * n + j];
         for (int64_t i = j + 1; i < n; i++) {
             double l = A[i * n + j] / d;

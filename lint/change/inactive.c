@@ -62,36 +62,12 @@ static bool backend_file(el_ctx *ctx, CXFile f)
  * before it `#ifndef NAME` or `#if !defined(NAME)`? */
 static bool fallback_define(el_ctx *ctx, CXFile f, CXCursor c, const char *name)
 {
-    size_t size = 0;
+    size_t size = 0, len = strlen(name);
     const char *t = f ? clang_getFileContents(el_tu(ctx), f, &size) : NULL;
-    unsigned off = 0;
+    unsigned off = 0; /* the macro's name */
     clang_getSpellingLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &off);
-    if (!t || off > size)
-        return false;
-    size_t e = off;
-    while (e > 0 && t[e - 1] != '\n')
-        e--;
-    if (e == 0)
-        return false;
-    e--; /* the previous line's end */
-    while (e > 0 && (t[e - 1] == '\r' || t[e - 1] == ' ' || t[e - 1] == '\t'))
-        e--;
-    size_t b = e;
-    while (b > 0 && t[b - 1] != '\n')
-        b--;
-    char line[512];
-    if (e - b >= sizeof line)
-        return false;
-    size_t n = 0;
-    for (size_t i = b; i < e; i++)
-        if (t[i] != ' ' && t[i] != '\t')
-            line[n++] = t[i];
-    line[n] = '\0';
-    char a[300], b2[300];
-    snprintf(a, sizeof a, "#ifndef%s", name);
-    snprintf(b2, sizeof b2, "#if!defined(%s)", name);
-    return !strcmp(line, a) || !strncmp(line, b2, strlen(b2)) ||
-           (snprintf(b2, sizeof b2, "#if!defined%s", name), !strcmp(line, b2));
+    return t && off + len <= size && !strncmp(t + off, name, len) &&
+           el_own_names_guarded_by_ifndef(t, off, off, off + len);
 }
 
 typedef struct index_walk {

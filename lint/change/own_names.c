@@ -244,9 +244,7 @@ static char *squeeze(const char *t, size_t i, size_t le)
     return s;
 }
 
-/* Is the directive line before the one at i `#ifndef NAME` or `#if
- * !defined(NAME)` for the name at [nb, ne)? */
-static bool guarded_by_ifndef(const char *t, size_t i, size_t nb, size_t ne)
+bool el_own_names_guarded_by_ifndef(const char *t, size_t i, size_t nb, size_t ne)
 {
     size_t ls = i;
     while (ls > 0 && t[ls - 1] != '\n')
@@ -363,7 +361,7 @@ static void scan(el_own_names *o)
             size_t body = el_text_define_body(t, i, le, macro, sizeof macro, &nb);
             if (body && body > nb)
                 add(o, (definition){nb, body, body, le, 0, false,
-                                    guarded_by_ifndef(t, i, nb, body), false});
+                                    el_own_names_guarded_by_ifndef(t, i, nb, body), false});
             i = le;
             continue;
         }

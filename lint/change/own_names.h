@@ -35,5 +35,10 @@ void el_own_names_at(el_own_names *o, size_t off);
 /* Is `name`, used there, the file's own? */
 bool el_own_names_own(el_own_names *o, const char *name);
 void el_own_names_free(el_own_names *o);
+/* Is the line before the one holding offset i of text t `#ifndef NAME`
+ * or `#if !defined(NAME)` for the name at [nb, ne) of t: a fallback
+ * definition of a library's macro (`#ifndef FFTW_ESTIMATE / #define
+ * FFTW_ESTIMATE ...`)? */
+bool el_own_names_guarded_by_ifndef(const char *t, size_t i, size_t nb, size_t ne);
 
 #endif
