@@ -19,6 +19,13 @@ static size_t find(const char *t, size_t n, size_t from, const char *w)
     return n;
 }
 
+/* The offset of the next '#' from `from` on, or n. */
+static size_t next_hash(const char *t, size_t n, size_t from)
+{
+    const char *p = from < n ? memchr(t + from, '#', n - from) : NULL;
+    return p ? (size_t)(p - t) : n;
+}
+
 /* Blanks and backslash-newlines from i on. */
 static size_t skip_blanks(const char *t, size_t n, size_t i)
 {
@@ -129,24 +136,23 @@ void el_omp_backend_names(el_ctx *ctx, CXFile file, el_omp_name_fn fn, void *ud)
     scan sc = {el_ctx_config(ctx), fn, ud, false};
     unsigned (*ranges)[2] = NULL;
     long n_ranges = -1;
-    /* (most files have no OpenMP at all) */
-    for (size_t at = find(text, size, 0, "omp"); !sc.stop && at < size;
-         at = find(text, size, at + 3, "omp")) {
-        size_t line = at;
+    /* From each '#' (memchr: most files have no OpenMP at all, and a
+     * byte-by-byte search for "omp" was 0.5% of a cold run): the first
+     * thing on its line, then pragma and omp on the same line. */
+    for (size_t h = next_hash(text, size, 0); !sc.stop && h < size; h = next_hash(text, size, h + 1)) {
+        size_t line = h;
         while (line > 0 && text[line - 1] != '\n')
             line--;
-        size_t i = skip_blanks(text, size, line);
-        if (i >= size || text[i] != '#')
+        if (skip_blanks(text, size, line) != h)
             continue;
-        size_t hash = i;
-        i = skip_blanks(text, size, i + 1);
+        size_t i = skip_blanks(text, size, h + 1);
         if (!word_at(text, size, i, "pragma"))
             continue;
         i = skip_blanks(text, size, i + 6);
-        if (i != at || !word_at(text, size, i, "omp") ||
-            skipped(tu, file, &ranges, &n_ranges, hash))
+        if (!word_at(text, size, i, "omp") || memchr(text + h, '\n', i - h) ||
+            skipped(tu, file, &ranges, &n_ranges, h))
             continue;
-        at = scan_clauses(text, size, i + 3, &sc) - 3;
+        h = scan_clauses(text, size, i + 3, &sc) - 1;
     }
     free(ranges);
 }

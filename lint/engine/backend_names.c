@@ -7,39 +7,30 @@
 #include <string.h>
 
 #include "clang_util.h"
+#include "prefix_index.h"
 #include "rule.h"
 
 const char *el_backend_of_symbol(const el_config *cfg, const char *name, char *buf, size_t n)
 {
-    size_t np = 0;
-    const char *const *pats = el_config_strings(cfg, "backend_prefixes", &np);
+    const el_prefix_index *ix = el_config_prefix_index(cfg);
     size_t len = strlen(name);
-    for (size_t i = 0; i < np; i++) {
-        const char *at = strstr(pats[i], "<backend>");
-        if (!at)
-            continue;
-        size_t pre = (size_t)(at - pats[i]);
-        const char *post = at + strlen("<backend>");
-        size_t postlen = strlen(post);
-        if (el_prefix_is_pattern(pats[i])) { /* eh_<backend>_*_kernel */
-            for (size_t b = 0; b < el_config_backend_count(cfg); b++) {
-                const char *be = el_config_backend_name(cfg, b);
-                char expanded[256];
-                snprintf(expanded, sizeof expanded, "%.*s%s%s", (int)pre, pats[i], be, post);
-                if (el_backend_prefix_matches(expanded, name)) {
-                    snprintf(buf, n, "%s", be);
-                    return buf;
-                }
-            }
-            continue;
-        }
-        if (len <= pre || strncmp(name, pats[i], pre) != 0)
+    for (size_t i = 0; i < ix->n_slots; i++) {
+        const el_backend_slot *s = &ix->slots[i];
+        if (s->pre_literal && (len <= s->pre || strncmp(name, s->text, s->pre) != 0))
             continue;
         for (size_t b = 0; b < el_config_backend_count(cfg); b++) {
             const char *be = el_config_backend_name(cfg, b);
-            size_t bl = strlen(be);
-            if (len > pre + bl + postlen && strncmp(name + pre, be, bl) == 0 &&
-                strncmp(name + pre + bl, post, postlen) == 0) {
+            bool hit;
+            if (s->pattern) { /* eh_<backend>_*_kernel */
+                char expanded[256];
+                snprintf(expanded, sizeof expanded, "%.*s%s%s", (int)s->pre, s->text, be, s->post);
+                hit = el_backend_prefix_matches(expanded, name);
+            } else {
+                size_t bl = strlen(be);
+                hit = len > s->pre + bl + s->postlen && strncmp(name + s->pre, be, bl) == 0 &&
+                      strncmp(name + s->pre + bl, s->post, s->postlen) == 0;
+            }
+            if (hit) {
                 snprintf(buf, n, "%s", be);
                 return buf;
             }
@@ -63,36 +54,31 @@ static bool upper_matches_pattern(const char *pattern, const char *name)
     return !name[k] && fnmatch(pattern, low, 0) == 0;
 }
 
+static char upper_of(char c)
+{
+    return (char)(c >= 'a' && c <= 'z' ? c - 32 : c);
+}
+
 /* name starts with the upper-case spelling of a plain prefix (CBLAS_). */
 static bool upper_has_prefix(const char *prefix, const char *name)
 {
     size_t k = 0;
-    while (prefix[k] && name[k] == (char)(prefix[k] >= 'a' && prefix[k] <= 'z' ? prefix[k] - 32 : prefix[k]))
+    while (prefix[k] && name[k] == upper_of(prefix[k]))
         k++;
     return !prefix[k] && name[k];
 }
 
-/* Can pattern (ending in a literal character) not match name, in either
- * case?  Most built-in patterns are Fortran names ending in '_', and
- * fnmatch costs a few hundred instructions a pattern: this test is most
- * of the answer for most names. */
-static bool ends_apart(const char *pattern, const char *name, size_t len)
+static char lower(char c)
 {
-    size_t pl = strlen(pattern);
-    char p = pl ? pattern[pl - 1] : '\0', c = len ? name[len - 1] : '\0';
-    if (!p || strchr("*?]\\", p))
-        return false;
-    char lc = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
-    return c != p && lc != p;
+    return (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
 }
 
-/* An entry naming Fortran routines of BLAS or LAPACK ([sdcz]gemm_,
- * i[sdcz]amax_, [z]dscal_): a pattern with a [...] set, ending in '_',
- * without * or ?. */
-static bool routine_entry(const char *e)
+/* Can pattern e (ending in a literal character) not match a name ending
+ * in c, in either case?  Most built-in patterns are Fortran names ending
+ * in '_': this test is most of the answer for most names. */
+static bool ends_apart(const el_prefix_entry *e, char c)
 {
-    size_t l = strlen(e);
-    return l > 1 && e[l - 1] == '_' && strchr(e, '[') && !strpbrk(e, "*?");
+    return e->last && c != e->last && lower(c) != e->last;
 }
 
 /* The Fortran name a library build's decoration of it stands for, into
@@ -137,26 +123,46 @@ static bool undecorated(const char *name, bool upper, char *buf, size_t n)
     return changed;
 }
 
+static bool has_lower(const char *s)
+{
+    for (; *s; s++)
+        if (*s >= 'a' && *s <= 'z')
+            return true;
+    return false;
+}
+
 const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool upper)
 {
-    size_t np = 0, len = strlen(name);
-    const char *const *v = el_config_strings(cfg, "backend_prefixes_expanded", &np);
+    const el_prefix_index *ix = el_config_prefix_index(cfg);
+    size_t np = ix->n_entries, len = strlen(name);
     char plain[256];
     if (undecorated(name, upper, plain, sizeof plain)) {
         size_t pl = strlen(plain);
-        for (size_t i = 0; i < np; i++)
-            if (routine_entry(v[i]) && !ends_apart(v[i], plain, pl) &&
-                el_backend_prefix_matches(v[i], plain))
-                return v[i];
+        char c = pl ? plain[pl - 1] : '\0';
+        for (size_t i = 0; i < np; i++) {
+            const el_prefix_entry *e = &ix->entries[i];
+            if (e->routine && !ends_apart(e, c) && fnmatch(e->text, plain, 0) == 0)
+                return e->text;
+        }
     }
+    char last = len ? name[len - 1] : '\0', first = name[0];
+    /* (upper_matches_pattern takes only names without a lower-case letter) */
+    bool upper_pattern = upper && !has_lower(name);
     for (size_t i = 0; i < np; i++) {
-        if (el_prefix_is_pattern(v[i]) && ends_apart(v[i], name, len))
+        const el_prefix_entry *e = &ix->entries[i];
+        if (e->pattern) {
+            if (ends_apart(e, last))
+                continue;
+            if (fnmatch(e->text, name, 0) == 0 ||
+                (upper_pattern && upper_matches_pattern(e->text, name)))
+                return e->text;
             continue;
-        if (el_backend_prefix_matches(v[i], name))
-            return v[i];
-        if (upper && (el_prefix_is_pattern(v[i]) ? upper_matches_pattern(v[i], name)
-                                                 : upper_has_prefix(v[i], name)))
-            return v[i];
+        }
+        if (e->len && first != e->first && !(upper && first == upper_of(e->first)))
+            continue;
+        if ((len > e->len && strncmp(name, e->text, e->len) == 0) ||
+            (upper && upper_has_prefix(e->text, name)))
+            return e->text;
     }
     if (np == 0) {
         const char *p = el_config_backend_prefix(cfg, name);

@@ -794,6 +794,7 @@ static void config_free(el_config *c)
     for (size_t k = 0; k < EL_N_MAP_KEYS; k++)
         map_free(&c->maps[k]);
     list_free(&c->prefixes);
+    el_prefix_index_free(&c->prefix_index);
     list_free(&c->backend_files);
     rewrites_free(c);
     for (size_t i = 0; i < el_meta_count(); i++) {
@@ -1193,6 +1194,8 @@ static void finalize_one(el_config *c, const el_strlist *seen)
             free(x);
         }
     }
+    el_prefix_index_free(&c->prefix_index);
+    el_prefix_index_build(&c->prefix_index, c->prefixes.v, c->prefixes.n, pre->v, pre->n);
     el_hasher h;
     el_hash_init(&h);
     /* not where the tree is (the cache adds the configuration's path and
@@ -1525,6 +1528,11 @@ size_t el_config_backend_count(const el_config *c)
 const char *el_config_backend_name(const el_config *c, size_t i)
 {
     return i < c->lists[EL_BACKENDS].n ? c->lists[EL_BACKENDS].v[i] : NULL;
+}
+
+const el_prefix_index *el_config_prefix_index(const el_config *c)
+{
+    return &c->prefix_index;
 }
 
 const char *const *el_config_strings(const el_config *c, const char *key, size_t *n)

@@ -17,6 +17,7 @@
 
 #include "finding.h"
 #include "hash.h"
+#include "prefix_index.h"
 #include "rule.h"
 
 /* Where a value came from. */
@@ -109,6 +110,7 @@ struct el_config {
     /* "define_sets" is lists[EL_DEFINE_SETS]: build configurations to check
        changes in (lint/change/buildcfg.h): "USE_BLAS=1,!USE_FFT" */
     el_strlist prefixes;     /* backend_prefixes with <backend> expanded */
+    el_prefix_index prefix_index; /* of prefixes and backend_prefixes; set by finalize */
     el_strlist backend_files; /* "backend_files": "NAME:PATTERN" entries */
     el_kvlist maps[EL_N_MAP_KEYS];
     char *frontend_include;  /* "eh/eh.h"; "" for none */

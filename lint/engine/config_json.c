@@ -104,6 +104,7 @@ json_object *el_json_parse_located(const char *text, size_t len, char **err)
 struct el_json_pos {
     const char *text;
     el_strmap at;          /* joined path -> offset + 1 */
+    el_line_index lines;   /* of text */
 };
 
 typedef struct indexer {
@@ -224,6 +225,7 @@ el_json_pos *el_json_pos_new(const char *text)
     indexer x = {p, text, 0, {0}};
     ix_value(&x, 0);
     el_buf_free(&x.path);
+    el_line_index_init(&p->lines, text, strlen(text));
     return p;
 }
 
@@ -232,6 +234,7 @@ void el_json_pos_free(el_json_pos *p)
     if (!p)
         return;
     el_strmap_free(&p->at);
+    el_line_index_free(&p->lines);
     free(p);
 }
 
@@ -253,5 +256,10 @@ void el_json_pos_find(const el_json_pos *p, const char *const *path, size_t n, u
             break;
         }
     }
-    el_text_line_col(p ? p->text : "", p ? strlen(p->text) : 0, off, line, col);
+    if (p) {
+        el_line_index_line_col(&p->lines, off, line, col);
+    } else {
+        *line = 1;
+        *col = 1;
+    }
 }

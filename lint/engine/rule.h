@@ -251,6 +251,10 @@ const char *el_config_backend_name(const el_config *cfg, size_t i);
  * with <backend> replaced by every backend name), with n set; NULL for
  * another key. */
 const char *const *el_config_strings(const el_config *cfg, const char *key, size_t *n);
+/* backend_prefixes indexed (prefix_index.h): what backend_names.c matches
+ * names against. */
+typedef struct el_prefix_index el_prefix_index;
+const el_prefix_index *el_config_prefix_index(const el_config *cfg);
 /* The "options" object of a rule's configuration entry
  * ({"rules": {"EH203": {"options": {...}}}}), or NULL.  Read only. */
 json_object *el_config_rule_options(const el_config *cfg, const char *rule_id);

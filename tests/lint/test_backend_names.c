@@ -1,0 +1,231 @@
+/* tests/lint/test_backend_names.c -- which backend_prefixes entry a name
+ * falls under (lint/engine/backend_names.c through the index of
+ * prefix_index.h).  The index only rejects entries early; its answer must
+ * be the one the entries give tested one by one, in order: a plain prefix
+ * by strncmp (and, where upper case counts, its upper-case spelling), a
+ * pattern by fnmatch (and an all-upper-case name lower-cased).  Checked
+ * over names made from every built-in entry and a project's own. */
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lint_test.h"
+#include "config.h"
+#include "knowledge.h"
+#include "metadata.h"
+#include "path.h"
+#include "registry.h"
+#include "rule.h"
+
+/* ---- the entries one by one ---------------------------------------------- */
+
+static bool has_lower(const char *s)
+{
+    for (; *s; s++)
+        if (*s >= 'a' && *s <= 'z')
+            return true;
+    return false;
+}
+
+static bool entry_matches(const char *e, const char *name, bool upper)
+{
+    size_t el = strlen(e), nl = strlen(name);
+    if (strpbrk(e, "*?[")) {
+        if (fnmatch(e, name, 0) == 0)
+            return true;
+        if (!upper || has_lower(name))
+            return false;
+        char low[256];
+        size_t k = 0;
+        for (; name[k] && k + 1 < sizeof low; k++)
+            low[k] = (char)(name[k] >= 'A' && name[k] <= 'Z' ? name[k] + 32 : name[k]);
+        low[k] = '\0';
+        return fnmatch(e, low, 0) == 0;
+    }
+    if (nl > el && strncmp(name, e, el) == 0)
+        return true;
+    if (!upper || nl <= el)
+        return false;
+    for (size_t k = 0; k < el; k++)
+        if (name[k] != (char)(e[k] >= 'a' && e[k] <= 'z' ? e[k] - 32 : e[k]))
+            return false;
+    return true;
+}
+
+/* (names without a decoration: _64_, scipy_, $NEWLAPACK are asked below) */
+static const char *one_by_one(const el_config *cfg, const char *name, bool upper)
+{
+    size_t n = 0;
+    const char *const *v = el_config_strings(cfg, "backend_prefixes_expanded", &n);
+    for (size_t i = 0; i < n; i++)
+        if (entry_matches(v[i], name, upper))
+            return v[i];
+    return NULL;
+}
+
+/* ---- names made from the entries ------------------------------------------- */
+
+/* The entry with each [set] replaced by its first (or last) member and
+ * each * by "x", ? by "q". */
+static void instantiate(const char *e, bool last_member, char *out, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; e[i] && k + 2 < n; i++) {
+        if (e[i] == '[') {
+            const char *close = strchr(e + i + 1, ']');
+            if (!close)
+                break;
+            out[k++] = last_member ? close[-1] : e[i + 1];
+            i = (size_t)(close - e);
+        } else if (e[i] == '*') {
+            out[k++] = 'x';
+        } else if (e[i] == '?') {
+            out[k++] = 'q';
+        } else {
+            out[k++] = e[i];
+        }
+    }
+    out[k] = '\0';
+}
+
+static void upper_case(char *s)
+{
+    for (; *s; s++)
+        if (*s >= 'a' && *s <= 'z')
+            *s = (char)(*s - 32);
+}
+
+static size_t checked;
+
+static void agree(const el_config *cfg, const char *name)
+{
+    for (int upper = 0; upper < 2; upper++) {
+        const char *got = el_backend_prefix_of(cfg, name, upper);
+        const char *want = one_by_one(cfg, name, upper);
+        if ((got == NULL) != (want == NULL) || (got && strcmp(got, want) != 0)) {
+            print_error("'%s' (upper %d): index says %s, the entries %s\n", name, upper,
+                        got ? got : "none", want ? want : "none");
+            fail();
+        }
+        checked++;
+    }
+}
+
+/* Every entry as a name, and its neighbours: one character more, less,
+ * changed at either end, in upper case. */
+static void agree_around_entries(const el_config *cfg)
+{
+    size_t n = 0;
+    const char *const *v = el_config_strings(cfg, "backend_prefixes_expanded", &n);
+    assert_true(n > 0);
+    static const char *const tails[] = {"", "x", "_", "X_", "gemm", "1"};
+    for (size_t i = 0; i < n; i++) {
+        for (int m = 0; m < 2; m++) {
+            char base[200], name[256];
+            instantiate(v[i], m, base, sizeof base);
+            for (size_t t = 0; t < sizeof tails / sizeof *tails; t++) {
+                snprintf(name, sizeof name, "%s%s", base, tails[t]);
+                agree(cfg, name);
+                upper_case(name);
+                agree(cfg, name);
+                snprintf(name, sizeof name, "z%s%s", base, tails[t]);
+                agree(cfg, name);
+            }
+            size_t bl = strlen(base);
+            if (bl > 1) {
+                snprintf(name, sizeof name, "%.*s", (int)(bl - 1), base);
+                agree(cfg, name);
+                snprintf(name, sizeof name, "%.*sQ", (int)(bl - 1), base);
+                agree(cfg, name);
+            }
+        }
+    }
+    static const char *const others[] = {"", "a", "_", "printf", "memcpy", "size_t", "main",
+                                         "eh_add", "eh_matmul", "EH_OK", "NULL", "FILE"};
+    for (size_t i = 0; i < sizeof others / sizeof *others; i++)
+        agree(cfg, others[i]);
+}
+
+static const el_config *config_of(el_configs **cfgs, const char *rel)
+{
+    char *err = NULL;
+    *cfgs = el_configs_new(NULL, &err);
+    assert_non_null(*cfgs);
+    char *path = tt_path(tt_dir, rel);
+    const el_config *cfg = el_configs_for(*cfgs, path, &err);
+    free(path);
+    assert_non_null(cfg);
+    el_configs_finalize(*cfgs);
+    return cfg;
+}
+
+static void test_builtin_entries(void **state)
+{
+    (void)state;
+    tt_w("src/a.c", "int x;\n");
+    el_configs *cfgs;
+    const el_config *cfg = config_of(&cfgs, "src/a.c");
+    checked = 0;
+    agree_around_entries(cfg);
+    assert_true(checked > 10000);
+    /* decorated Fortran names: the routine entries, undecorated first */
+    assert_string_equal(el_backend_prefix_of(cfg, "dgemm_64_", false), "[sdcz]gemm_");
+    assert_string_equal(el_backend_prefix_of(cfg, "scipy_dgesv_", false), "[sdcz]gesv_");
+    assert_string_equal(el_backend_prefix_of(cfg, "dgesv$NEWLAPACK", false), "[sdcz]gesv_");
+    assert_string_equal(el_backend_prefix_of(cfg, "DGEMM_64_", true), "[sdcz]gemm_");
+    assert_null(el_backend_prefix_of(cfg, "DGEMM_64_", false));
+    el_configs_free(cfgs);
+}
+
+/* A project's own entries: plain, a pattern ending in a wildcard, one
+ * with a wildcard before <backend>, an empty one is not allowed to match
+ * an empty name. */
+static void test_project_entries(void **state)
+{
+    (void)state;
+    tt_w(".emberlint.json",
+         "{\"backends\": [\"gpu\", \"cpu\"],\n"
+         " \"backend_prefixes\": [\"vnd_\", \"acc*\", \"x?_<backend>_\", \"my_<backend>_*_k\","
+         " \"<backend>lib_\", \"Q[0-9]\"]}\n");
+    tt_w("src/a.c", "int x;\n");
+    el_configs *cfgs;
+    const el_config *cfg = config_of(&cfgs, "src/a.c");
+    agree_around_entries(cfg);
+    static const char *const names[] = {"vnd_x", "VND_X", "accel", "ACCEL", "xa_gpu_", "xa_gpu_f", "XA_GPU_",
+                                        "my_cpu_fft_k", "my_cpu__k", "gpulib_x", "Q7", "q7"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        agree(cfg, names[i]);
+
+    char buf[64];
+    assert_string_equal(el_backend_of_symbol(cfg, "my_cpu_fft_k", buf, sizeof buf), "cpu");
+    assert_null(el_backend_of_symbol(cfg, "my_cpu_fft", buf, sizeof buf));
+    /* a pattern names whole names, as in el_backend_prefix_of */
+    assert_string_equal(el_backend_of_symbol(cfg, "xa_gpu_", buf, sizeof buf), "gpu");
+    assert_null(el_backend_of_symbol(cfg, "xa_gpu_f", buf, sizeof buf));
+    assert_string_equal(el_backend_of_symbol(cfg, "gpulib_f", buf, sizeof buf), "gpu");
+    assert_null(el_backend_of_symbol(cfg, "gpulib_", buf, sizeof buf)); /* nothing after */
+    assert_null(el_backend_of_symbol(cfg, "vnd_x", buf, sizeof buf));   /* no <backend> */
+    assert_string_equal(el_backend_of_symbol(cfg, "eh_blas_add", buf, sizeof buf), "blas");
+    assert_string_equal(el_backend_of_symbol(cfg, "eh_cpu_add", buf, sizeof buf), "cpu");
+    assert_null(el_backend_of_symbol(cfg, "eh_add", buf, sizeof buf));
+    el_configs_free(cfgs);
+}
+
+int main(void)
+{
+    el_path_init();
+    char *err = NULL;
+    if (el_meta_init(el_rule_registry, &err) < 0 || el_knowledge_init(&err) < 0) {
+        fprintf(stderr, "test_backend_names: %s\n", err);
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {
+        tt_scratch_test(test_builtin_entries),
+        tt_scratch_test(test_project_entries),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    el_knowledge_free();
+    el_meta_free();
+    return rc;
+}
