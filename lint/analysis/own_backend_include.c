@@ -14,9 +14,7 @@
 
 bool el_include_is_backend_private(const el_config *cfg, const char *spelled, const char *real)
 {
-    char legacy[64];
-    return el_backend_header_memo(cfg, spelled, real) ||
-           (real && el_config_legacy_backend(cfg, real, legacy, sizeof legacy));
+    return el_backend_header_memo(cfg, spelled, real) || (real && el_legacy_backend_memo(cfg, real));
 }
 
 bool el_same_legacy_backend(const el_config *cfg, const char *a, const char *b)

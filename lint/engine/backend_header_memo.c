@@ -1,5 +1,6 @@
-/* lint/engine/backend_header_memo.c -- el_config_is_backend_header, once a
- * thread per question (backend_header_memo.h). */
+/* lint/engine/backend_header_memo.c -- el_config_is_backend_header and
+ * el_config_legacy_backend, once a thread per question
+ * (backend_header_memo.h). */
 #include "backend_header_memo.h"
 
 #include <pthread.h>
@@ -45,23 +46,42 @@ static el_strmap *memo(void)
     return m;
 }
 
-bool el_backend_header_memo(const el_config *cfg, const char *spelled, const char *resolved)
+static bool legacy_backend(const el_config *cfg, const char *spelled, const char *resolved)
+{
+    (void)spelled;
+    return resolved && el_config_legacy_backend(cfg, resolved, NULL, 0);
+}
+
+/* The answer of ask(cfg, spelled, resolved), kept under the question's
+ * kind (a letter) in this thread's memo. */
+static bool answer(char kind, bool (*ask)(const el_config *, const char *, const char *),
+                   const el_config *cfg, const char *spelled, const char *resolved)
 {
     el_strmap *m = memo();
     if (!m)
-        return el_config_is_backend_header(cfg, spelled, resolved);
+        return ask(cfg, spelled, resolved);
     char fp[33];
     el_hash_hex(cfg->fingerprint, fp);
     const char *root = cfg->root ? cfg->root : "", *sp = spelled ? spelled : "";
     /* lengths first: no spelling or path can pose as another; '-' for
      * "not found" */
-    char *k = el_xasprintf("%s %zu:%s %zu:%s %s%s", fp, strlen(root), root, strlen(sp), sp,
+    char *k = el_xasprintf("%c%s %zu:%s %zu:%s %s%s", kind, fp, strlen(root), root, strlen(sp), sp,
                            resolved ? "+" : "-", resolved ? resolved : "");
     void *v = el_strmap_get(m, k);
     if (!v) {
-        v = el_config_is_backend_header(cfg, spelled, resolved) ? YES : NO;
+        v = ask(cfg, spelled, resolved) ? YES : NO;
         el_strmap_put(m, k, v);
     }
     free(k);
     return v == YES;
+}
+
+bool el_backend_header_memo(const el_config *cfg, const char *spelled, const char *resolved)
+{
+    return answer('H', el_config_is_backend_header, cfg, spelled, resolved);
+}
+
+bool el_legacy_backend_memo(const el_config *cfg, const char *resolved)
+{
+    return answer('L', legacy_backend, cfg, NULL, resolved);
 }

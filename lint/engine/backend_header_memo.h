@@ -16,5 +16,8 @@
 #include "config.h"
 
 bool el_backend_header_memo(const el_config *cfg, const char *spelled, const char *resolved);
+/* el_config_legacy_backend(cfg, resolved, ...) != false, the same way
+ * (EH101 and EH104 ask it of every include too). */
+bool el_legacy_backend_memo(const el_config *cfg, const char *resolved);
 
 #endif

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend_header_memo.h"
 #include "backend_symbols.h"
 #include "clang_util.h"
 #include "config.h"
@@ -90,7 +91,7 @@ static bool in_backend_header(el_ctx *ctx, CXCursor d)
     if (!f)
         return false;
     const char *real = el_file_path(ctx, f);
-    return real && el_config_is_backend_header(el_ctx_config(ctx), NULL, real);
+    return real && el_backend_header_memo(el_ctx_config(ctx), NULL, real);
 }
 
 /* A use of a backend symbol inside a legacy directory's function. */
