@@ -27,8 +27,10 @@
 #define PASTE(a, b) PASTE_(a, b)
 #ifndef EH_ISA_SUFFIX
 /* The Makefile's simd rule names the instruction set; a tool that parses
- * the file on its own gets a name nobody calls. */
+ * the file on its own gets a name nobody calls (declared here, so that
+ * -Wmissing-prototypes holds for it too). */
 #define EH_ISA_SUFFIX unnamed
+EH_REF_LU_GETF2(unnamed)
 #endif
 
 int PASTE(eh_ref_lu_getf2, EH_ISA_SUFFIX)(double *A, int64_t n, int64_t *piv, int *sign)
