@@ -828,24 +828,71 @@ static void gf_matrix(double *v, int64_t n, int m, uint64_t *s)
 
 /* ref's small-order LU (orders 1 .. 9) gives the model's bits on every
  * instruction set this machine has (the sse2 build calls libm's fma(),
- * the others use the FMA instruction): det of random, rank-deficient,
- * singular, widely scaled and subnormal matrices (the singular verdict,
- * the pivots' product and sign) and inv of the regular ones (every factor
- * and the pivot order), in f32 and f64. */
+ * the others use the FMA instruction), whatever EH_ISA says: det of
+ * random, rank-deficient, singular, widely scaled and subnormal matrices
+ * (the singular verdict, the pivots' product and sign) and inv of the
+ * regular ones (every factor and the pivot order), in f32 and f64. */
 #define GF_PER_ORDER 240
+enum { GF_NMAX = 9 };
+
+/* The test's buffers and what it changes, undone by its teardown even
+ * when it fails half way: the ISA level and scopes it opened. */
+typedef struct {
+    double *mats, *expdet, *expinv, *regular, *got;
+    eh_isa level;
+    int depth;
+} gf_state;
+
+static int gf_teardown(void **state)
+{
+    gf_state *g = *state;
+    if (g) {
+        eh_isa_set(g->level);
+        while (eh_scope_depth() > g->depth)
+            eh_scope_end();
+        free(g->mats);
+        free(g->expdet);
+        free(g->expinv);
+        free(g->regular);
+        free(g->got);
+        free(g);
+        *state = NULL;
+    }
+    return eh_test_teardown(state);
+}
+
+static int gf_setup(void **state)
+{
+    if (eh_test_setup(state) != 0)
+        return -1;
+    gf_state *g = calloc(1, sizeof *g);
+    if (!g)
+        return -1;
+    *state = g;
+    size_t mat = sizeof(double) * GF_PER_ORDER * GF_NMAX * GF_NMAX;
+    g->mats = malloc(mat);
+    g->expdet = malloc(sizeof(double) * GF_PER_ORDER);
+    g->expinv = malloc(mat);
+    g->regular = malloc(mat);
+    g->got = malloc(mat);
+    g->level = eh_isa_level();
+    g->depth = eh_scope_depth();
+    if (!g->mats || !g->expdet || !g->expinv || !g->regular || !g->got) {
+        gf_teardown(state); /* cmocka runs no teardown when setup fails */
+        return -1;
+    }
+    return 0;
+}
+
 static void test_lu_getf2_bits_every_isa(void **state)
 {
-    (void)state;
+    gf_state *g = *state;
     if (strcmp(eh_get_backend(), "ref") != 0)
         return;
-    enum { NMAX = 9 };
-    double *mats = malloc(sizeof(double) * GF_PER_ORDER * NMAX * NMAX);
-    double *expdet = malloc(sizeof(double) * GF_PER_ORDER);
-    double *expinv = malloc(sizeof(double) * GF_PER_ORDER * NMAX * NMAX);
-    double *regular = malloc(sizeof(double) * GF_PER_ORDER * NMAX * NMAX);
-    double *got = malloc(sizeof(double) * GF_PER_ORDER * NMAX * NMAX);
-    assert_true(mats && expdet && expinv && regular && got);
-    eh_isa top = eh_isa_level();
+    enum { NMAX = GF_NMAX };
+    double *mats = g->mats, *expdet = g->expdet, *expinv = g->expinv, *regular = g->regular, *got = g->got;
+    /* every level the CPU has, not only up to EH_ISA's */
+    eh_isa top = eh_isa_detected();
     uint64_t seed = 0x9e3779b97f4a7c15u;
     int isa_runs = 0, singular = 0;
     for (int64_t n = 1; n <= NMAX; n++) {
@@ -908,14 +955,9 @@ static void test_lu_getf2_bits_every_isa(void **state)
             }
         }
     }
-    eh_isa_set(top);
     assert_true(isa_runs >= 18);
     assert_true(singular > 0);
-    free(mats);
-    free(expdet);
-    free(expinv);
-    free(regular);
-    free(got);
+    /* gf_teardown restores the ISA level and frees the buffers */
 }
 
 /* ==== det ==================================================================== */
@@ -1933,7 +1975,7 @@ int main(void)
         EH_TEST(test_inv_edge_and_errors),
         EH_TEST(test_lu_small_singular_in_getf2_order),
         EH_TEST(test_lu_ref_kernel_by_order),
-        EH_TEST(test_lu_getf2_bits_every_isa),
+        cmocka_unit_test_setup_teardown(test_lu_getf2_bits_every_isa, gf_setup, gf_teardown),
         EH_TEST(test_det_known),
         EH_TEST(test_det_edge_and_errors),
         EH_TEST(test_cholesky_known),
