@@ -801,13 +801,18 @@ static uint64_t gf_next(uint64_t *s)
     return *s;
 }
 
-/* Matrix m of order n, of kind m % 6: uniform, small integers with a
- * dependent last row (often singular), arange (singular), widely scaled,
+/* Kinds of gf_matrix; the last two hold NaNs or infinities. */
+#define GF_KINDS 8
+#define GF_NONFINITE_KIND 6
+
+/* Matrix m of order n, of kind m % GF_KINDS: uniform, small integers with
+ * a dependent last row (often singular), arange (singular), widely scaled,
  * many zeros with a fractional dependent last row, subnormal scale (the
- * division branch). */
+ * division branch), uniform with NaNs of both signs, uniform with
+ * infinities of both signs (at least one of them in each). */
 static void gf_matrix(double *v, int64_t n, int m, uint64_t *s)
 {
-    int kind = m % 6;
+    int kind = m % GF_KINDS;
     for (int64_t i = 0; i < n * n; i++) {
         double u = (double)(gf_next(s) >> 11) / 4503599627370496.0 - 1.0;
         switch (kind) {
@@ -816,7 +821,8 @@ static void gf_matrix(double *v, int64_t n, int m, uint64_t *s)
         case 2: v[i] = (double)(i + 1); break;
         case 3: v[i] = ldexp(u, (int)(gf_next(s) % 40) - 20); break;
         case 4: v[i] = gf_next(s) % 3 == 0 ? 0.0 : u; break;
-        default: v[i] = ldexp(u, -1040); break;
+        case 5: v[i] = ldexp(u, -1040); break;
+        default: v[i] = gf_next(s) % 5 == 0 ? copysign(kind == GF_NONFINITE_KIND ? NAN : INFINITY, u) : u; break;
         }
     }
     if ((kind == 1 || kind == 4) && n > 2) {
@@ -824,15 +830,29 @@ static void gf_matrix(double *v, int64_t n, int m, uint64_t *s)
         for (int64_t c = 0; c < n; c++)
             v[(n - 1) * n + c] = a * v[c] + b * v[n + c];
     }
+    if (kind >= GF_NONFINITE_KIND) {
+        int64_t i = (int64_t)(gf_next(s) % (uint64_t)(n * n));
+        v[i] = copysign(kind == GF_NONFINITE_KIND ? NAN : INFINITY, gf_next(s) & 1 ? 1.0 : -1.0);
+    }
+}
+
+/* A result of the kernel against the model's: any NaN for a NaN (its sign
+ * and payload depend on the compiler and instruction set, as IEEE 754
+ * allows; docs/backends/blas.md), else the same bits. */
+static int gf_same(double got, double want)
+{
+    return isnan(want) ? isnan(got) != 0 : memcmp(&got, &want, sizeof(double)) == 0;
 }
 
 /* ref's small-order LU (orders 1 .. 9) gives the model's bits on every
  * instruction set this machine has (the sse2 build calls libm's fma(),
  * the others use the FMA instruction), whatever EH_ISA says: det of
- * random, rank-deficient, singular, widely scaled and subnormal matrices
- * (the singular verdict, the pivots' product and sign) and inv of the
- * regular ones (every factor and the pivot order), in f32 and f64. */
-#define GF_PER_ORDER 240
+ * random, rank-deficient, singular, widely scaled, subnormal, NaN and
+ * infinite matrices (the singular verdict, the pivots' product and sign)
+ * and inv of the regular ones (every factor and the pivot order), in f32
+ * and f64.  NaN results are compared as NaNs (gf_same), all others bit for
+ * bit. */
+#define GF_PER_ORDER 320
 enum { GF_NMAX = 9 };
 
 /* The test's buffers and what it changes, undone by its teardown even
@@ -894,7 +914,7 @@ static void test_lu_getf2_bits_every_isa(void **state)
     /* every level the CPU has, not only up to EH_ISA's */
     eh_isa top = eh_isa_detected();
     uint64_t seed = 0x9e3779b97f4a7c15u;
-    int isa_runs = 0, singular = 0;
+    int isa_runs = 0, singular = 0, nan_dets = 0, inf_dets = 0;
     for (int64_t n = 1; n <= NMAX; n++) {
         for (int m = 0; m < GF_PER_ORDER; m++)
             gf_matrix(mats + m * n * n, n, m, &seed);
@@ -917,7 +937,9 @@ static void test_lu_getf2_bits_every_isa(void **state)
                     int finite = 1;
                     for (int64_t i = 0; i < n * n; i++)
                         finite &= isfinite(dt == EH_F32 ? (double)(float)B[i] : B[i]) != 0;
-                    if (finite) {
+                    /* inverses that overflow are left out, those of NaN
+                     * and infinite matrices are not */
+                    if (finite || m % GF_KINDS >= GF_NONFINITE_KIND) {
                         memcpy(regular + nreg * n * n, mats + m * n * n, sizeof(double) * (size_t)(n * n));
                         for (int64_t i = 0; i < n * n; i++)
                             expinv[nreg * n * n + i] = dt == EH_F32 ? (double)(float)B[i] : B[i];
@@ -927,6 +949,8 @@ static void test_lu_getf2_bits_every_isa(void **state)
                     singular++;
                 }
                 expdet[m] = dt == EH_F32 ? (double)(float)det : det;
+                nan_dets += isnan(expdet[m]) != 0;
+                inf_dets += isinf(expdet[m]) != 0;
             }
             for (int isa = 0; isa <= (int)top; isa++) {
                 assert_int_equal(eh_isa_set((eh_isa)isa), isa);
@@ -937,7 +961,7 @@ static void test_lu_getf2_bits_every_isa(void **state)
                 assert_non_null(det);
                 assert_int_equal(gf_values(det, got, GF_PER_ORDER), EH_OK);
                 for (int m = 0; m < GF_PER_ORDER; m++)
-                    if (memcmp(&got[m], &expdet[m], sizeof(double)) != 0)
+                    if (!gf_same(got[m], expdet[m]))
                         fail_msg("det: isa %s, %s, n %d, matrix %d: %.17g, model %.17g", eh_isa_name((eh_isa)isa),
                                  eh_dtype_name(dt), (int)n, m, got[m], expdet[m]);
                 if (nreg > 0) {
@@ -946,7 +970,7 @@ static void test_lu_getf2_bits_every_isa(void **state)
                     assert_non_null(inv);
                     assert_int_equal(gf_values(inv, got, nreg * n * n), EH_OK);
                     for (int64_t i = 0; i < nreg * n * n; i++)
-                        if (memcmp(&got[i], &expinv[i], sizeof(double)) != 0)
+                        if (!gf_same(got[i], expinv[i]))
                             fail_msg("inv: isa %s, %s, n %d, entry %d: %.17g, model %.17g",
                                      eh_isa_name((eh_isa)isa), eh_dtype_name(dt), (int)n, (int)i, got[i],
                                      expinv[i]);
@@ -957,6 +981,7 @@ static void test_lu_getf2_bits_every_isa(void **state)
     }
     assert_true(isa_runs >= 18);
     assert_true(singular > 0);
+    assert_true(nan_dets > 0 && inf_dets > 0);
     /* gf_teardown restores the ISA level and frees the buffers */
 }
 

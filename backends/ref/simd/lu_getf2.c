@@ -3,17 +3,18 @@
  * once per instruction set (the Makefile's simd rule) and chosen at run
  * time by eh_ref_lu_getf2 (lu_getf2.h).
  *
- * Same bits on every instruction set and machine: each product is
- * accumulated with C's fma(), which is exact everywhere.  In the avx2 and
- * avx512 builds (-march=x86-64-v3/v4, which have FMA) and on any target
- * whose baseline has FMA (aarch64), the compiler expands fma() to the
- * fused instruction; in the x86-64 baseline build (sse2) it stays libm's
- * fma() call, the same function (glibc's picks the FMA instruction when
- * the CPU has it, else computes it exactly in software).
+ * Same bits on every instruction set and machine, NaN sign and payload
+ * aside (as docs/backends/blas.md says): each product is accumulated with
+ * C's fma(), which is exact everywhere.  In the avx2 and avx512 builds
+ * (-march=x86-64-v3/v4, which have FMA) and on any target whose baseline
+ * has FMA (aarch64), the compiler expands fma() to the fused instruction;
+ * in the x86-64 baseline build (sse2) it stays libm's fma() call, the same
+ * function (glibc's picks the FMA instruction when the CPU has it, else
+ * computes it exactly in software).
  * -ffp-contract=off keeps every other + - * / unfused.
  * tests/libeh/test_linalg.c (test_lu_getf2_bits_every_isa) checks the
- * factors bit for bit against a copy of this loop with libm fma() calls on
- * every instruction set the machine has.
+ * factors bit for bit (NaNs as NaNs) against a copy of this loop with libm
+ * fma() calls on every instruction set the machine has.
  *
  * (A column-major copy with the products accumulated across rows, which
  * vectorizes, gave the same bits but was slower at these orders: the
