@@ -1,7 +1,7 @@
 /* blas kernels: solve, inv, det, cholesky, qr, svd, eigh, lstsq via LAPACKE.
  *
- * As ref and NumPy do, f32 inputs are computed in f64 (dgesv, dgetrf +
- * dgetri, dpotrf, dgeqrf + dorgqr, dgesdd, dsyevd, dgelsd) and the
+ * As ref and NumPy do, f32 inputs are computed in f64 (dgetrf + dgetrs,
+ * dgetrf + dgetri, dpotrf, dgeqrf + dorgqr, dgesdd, dsyevd, dgelsd) and the
  * results rounded to f32.  Each matrix is copied into f64 scratch in
  * column-major order (the transpose is free during the dtype conversion),
  * so LAPACK factors the matrix itself, with the same partial pivoting as
@@ -188,14 +188,24 @@ eh_status eh_blas_solve(const eh_op_call *call)
     do {
         load_cm(a, eh_nd_iter_offset(&it, sa), n, n, A, n);
         load_cm(b, eh_nd_iter_offset(&it, sb), n, k, B, n);
-        lapack_int info = LAPACKE_dgesv_work(LAPACK_COL_MAJOR, (lapack_int)n, (lapack_int)k, A,
-                                             (lapack_int)n, piv, B, (lapack_int)n);
+        /* dgetrf + dgetrs, not dgesv: OpenBLAS's dgesv factors with its
+         * threaded getrf whenever it has more than one thread, even for
+         * tiny matrices, where dgetrf keeps the sequential getf2 below
+         * 100 x 100; with dgesv a matrix singular up to rounding could be
+         * singular for inv and det but not for solve, and its verdict
+         * changed with EH_NUM_THREADS (test_blas.c,
+         * test_lu_verdict_thread_count). */
+        lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, (lapack_int)n, (lapack_int)n, A,
+                                              (lapack_int)n, piv);
         if (info > 0) {
             st = eh_ref_linalg_fail(EH_REF_MSG_SOLVE_SINGULAR, idx, bnd > 0);
             goto done;
         }
+        if (info == 0)
+            info = LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', (lapack_int)n, (lapack_int)k, A,
+                                       (lapack_int)n, piv, B, (lapack_int)n);
         if (info < 0) {
-            st = lapack_rejected("solve: LAPACK dgesv", info);
+            st = lapack_rejected("solve: LAPACK dgetrf/dgetrs", info);
             goto done;
         }
         store_cm(x, idx * n * k, n, k, B, n);

@@ -35,6 +35,7 @@
 #include <string.h>
 #include <eh/backend_alloc.h>
 #include "linalg_kernels.h"
+#include "lu_getf2.h"
 
 #define MAX_SWEEPS 100
 
@@ -195,48 +196,9 @@ void eh_ref_negate(double *x, int64_t n, int64_t stride)
 
 /* ---- LU: solve, inv, det ------------------------------------------------- */
 
-/* Swap rows j and p (> j) of the n x n matrix A. */
-static void lu_swap_rows(double *A, int64_t n, int64_t j, int64_t p)
-{
-    for (int64_t c = 0; c < n; c++) {
-        double t = A[j * n + c];
-        A[j * n + c] = A[p * n + c];
-        A[p * n + c] = t;
-    }
-}
-
-/* Partial pivoting on column j from row j down: the first entry of largest
- * magnitude (LAPACK's idamax). */
-static int64_t lu_pivot_row(const double *A, int64_t n, int64_t j)
-{
-    int64_t p = j;
-    double best = fabs(A[j * n + j]);
-    for (int64_t i = j + 1; i < n; i++)
-        if (fabs(A[i * n + j]) > best) {
-            best = fabs(A[i * n + j]);
-            p = i;
-        }
-    return p;
-}
-
-/* Step j's pivoting: the pivot row found, recorded in piv[j] and swapped
- * into row j (*sign flipped when it moves).  1 when the pivot is exactly
- * zero (singular). */
-static int lu_pivot(double *A, int64_t n, int64_t j, int64_t *piv, int *sign)
-{
-    int64_t p = lu_pivot_row(A, n, j);
-    piv[j] = p;
-    if (A[p * n + j] == 0.0)
-        return 1;
-    if (p != j) {
-        lu_swap_rows(A, n, j, p);
-        *sign = -*sign;
-    }
-    return 0;
-}
-
-/* Orders up to this use lu_factor_getf2, larger ones lu_factor_right. */
-#define LU_GETF2_MAX_N 9
+/* Orders up to this use the getf2 order (lu_getf2.h), larger ones
+ * lu_factor_right. */
+#define LU_GETF2_MAX_N EH_REF_LU_GETF2_MAX_N
 
 /* LU in OpenBLAS's getf2 order (its unblocked dgetf2, which is
  * left-looking; netlib's reference dgetf2 is right-looking): column j is
@@ -249,34 +211,9 @@ static int lu_pivot(double *A, int64_t n, int64_t j, int64_t *piv, int *sign)
  * dgetrf's factors bit for bit (random matrices), so that a matrix that
  * is singular in exact arithmetic gets the exactly zero pivot blas (and
  * NumPy) get: [[1, 2, 3], [4, 5, 6], [7, 8, 9]], where the right-looking
- * update leaves a pivot of 1.1e-16. */
-static int lu_factor_getf2(double *A, int64_t n, int64_t *piv, int *sign)
-{
-    *sign = 1;
-    for (int64_t j = 0; j < n; j++) {
-        /* U part of column j (rows 1 .. j-1; row 0 is final), then the
-         * rest of the column, each from the finished columns before j */
-        for (int64_t i = 1; i < n; i++) {
-            int64_t lim = i < j ? i : j;
-            double s = 0.0;
-            for (int64_t t = 0; t < lim; t++)
-                s = fma(A[i * n + t], A[t * n + j], s);
-            A[i * n + j] -= s;
-        }
-        if (lu_pivot(A, n, j, piv, sign))
-            return 1;
-        double d = A[j * n + j];
-        if (fabs(d) >= DBL_MIN) {
-            double r = 1.0 / d;
-            for (int64_t i = j + 1; i < n; i++)
-                A[i * n + j] *= r;
-        } else {
-            for (int64_t i = j + 1; i < n; i++)
-                A[i * n + j] /= d;
-        }
-    }
-    return 0;
-}
+ * update leaves a pivot of 1.1e-16.  The kernel is simd/lu_getf2.c, built
+ * per instruction set so that fma() is the hardware instruction where the
+ * CPU has one (same bits as libm's fma() elsewhere). */
 
 /* LU in the textbook right-looking order: at step j the multipliers are
  * divided by the pivot and the trailing matrix is updated at once. */
@@ -284,7 +221,7 @@ static int lu_factor_right(double *A, int64_t n, int64_t *piv, int *sign)
 {
     *sign = 1;
     for (int64_t j = 0; j < n; j++) {
-        if (lu_pivot(A, n, j, piv, sign))
+        if (eh_ref_lu_pivot(A, n, j, piv, sign))
             return 1;
         double d = A[j * n + j];
         for (int64_t i = j + 1; i < n; i++) {
@@ -310,11 +247,11 @@ static int lu_factor_right(double *A, int64_t n, int64_t *piv, int *sign)
  * getf2 order agreed with OpenBLAS's singular verdict better up to n = 9
  * (n = 6: 55 vs 120 mismatches, n = 9: 118 vs 125) but worse from n = 10
  * (131 vs 58).  The right-looking loop is also 2-4.5x faster than the
- * getf2 order (with its libm fma() calls) for solve, inv and det of
+ * getf2 order (as first written, with libm fma() calls) for solve, inv and det of
  * order 256 and 512. */
 static int lu_factor(double *A, int64_t n, int64_t *piv, int *sign)
 {
-    return n <= LU_GETF2_MAX_N ? lu_factor_getf2(A, n, piv, sign) : lu_factor_right(A, n, piv, sign);
+    return n <= LU_GETF2_MAX_N ? eh_ref_lu_getf2(A, n, piv, sign) : lu_factor_right(A, n, piv, sign);
 }
 
 /* Solve L U X = P B for the n x k right-hand sides B, in place. */

@@ -1551,10 +1551,57 @@ static int dump_hash(void)
     return 0;
 }
 
+/* The LU-verdict dump mode: for rank-deficient integer matrices (X Y, X
+ * n x r, Y r x n, entries -4..4, orders 2 to 9; singular in exact
+ * arithmetic, so whether a pivot comes out exactly 0 is up to rounding),
+ * one character each for blas's solve, inv and det: 's' singular
+ * (EH_ERR_LINALG, det 0), 'r' regular.  Printed as one line; run by
+ * test_lu_verdict_thread_count in child processes. */
+static int dump_lu_verdicts(void)
+{
+    if (eh_set_backend("blas") != EH_OK)
+        return 2;
+    uint64_t s = 0x2545F4914F6CDD1Dull;
+    for (int m = 0; m < 400; m++) {
+        int64_t n = 2 + m % 8, r = 1 + (int64_t)(m / 8) % (n - 1);
+        double X[81], Y[81], A[81], ones[9];
+        for (int64_t i = 0; i < n * r; i++) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            X[i] = (double)((int)(s >> 33) % 9 - 4);
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            Y[i] = (double)((int)(s >> 33) % 9 - 4);
+        }
+        for (int64_t i = 0; i < n; i++) {
+            ones[i] = 1.0;
+            for (int64_t j = 0; j < n; j++) {
+                double acc = 0.0;
+                for (int64_t t = 0; t < r; t++)
+                    acc += X[i * r + t] * Y[t * n + j];
+                A[i * n + j] = m % 3 == 0 ? acc * 0.1 : acc;
+            }
+        }
+        eh_tensor *a = eh_convert_to_tensor(A, 2, SHAPE(n, n), EH_F64);
+        eh_tensor *b = eh_convert_to_tensor(ones, 1, SHAPE(n), EH_F64);
+        eh_tensor *x = eh_solve(a, b), *inv = eh_inv(a), *det = eh_det(a);
+        if (!det)
+            return 3;
+        printf("%c%c%c ", x ? 'r' : 's', inv ? 'r' : 's', eh_item(det) == 0.0 ? 's' : 'r');
+        eh_clear_error();
+        eh_release(x);
+        eh_release(inv);
+        eh_release(det);
+        eh_release(a);
+        eh_release(b);
+    }
+    printf("\n");
+    return 0;
+}
+
 static const char *self_path;
 
-/* Run this binary with EH_NUM_THREADS=threads in dump mode; its hash. */
-static int child_hash(const char *threads, char *out, size_t cap)
+/* Run this binary with EH_NUM_THREADS=threads in dump mode `mode` ("1":
+ * the hash, "lu": the LU verdicts); what it printed. */
+static int child_dump(const char *mode, const char *threads, char *out, size_t cap)
 {
     int fd[2];
     if (pipe(fd) != 0)
@@ -1566,7 +1613,7 @@ static int child_hash(const char *threads, char *out, size_t cap)
         close(fd[0]);
         dup2(fd[1], 1);
         setenv("EH_NUM_THREADS", threads, 1);
-        setenv("EH_BLAS_TEST_DUMP", "1", 1);
+        setenv("EH_BLAS_TEST_DUMP", mode, 1);
         execl(self_path, self_path, (char *)NULL);
         _exit(127);
     }
@@ -1587,20 +1634,53 @@ static void test_thread_count_invariance(void **state)
     (void)state;
     NEED_BLAS();
     char h1[64], h2[64], h3[64];
-    assert_int_equal(child_hash("1", h1, sizeof h1), 0);
-    assert_int_equal(child_hash("2", h2, sizeof h2), 0);
-    assert_int_equal(child_hash("3", h3, sizeof h3), 0);
+    assert_int_equal(child_dump("1", "1", h1, sizeof h1), 0);
+    assert_int_equal(child_dump("1", "2", h2, sizeof h2), 0);
+    assert_int_equal(child_dump("1", "3", h3, sizeof h3), 0);
     assert_true(strlen(h1) == 17);
     assert_string_equal(h1, h2);
     assert_string_equal(h1, h3);
+}
+
+/* Whether blas calls a matrix that is singular only up to rounding
+ * singular is rounding, but it must be one answer: the same for solve,
+ * inv and det (one LU), whatever EH_NUM_THREADS is.  OpenBLAS's dgesv
+ * factors with its threaded getrf whenever it has more than one thread,
+ * however small the matrix, where dgetrf (inv, det) stays on the
+ * sequential getf2 below 100 x 100: solve used dgesv and, with 2 threads,
+ * called 6 x 6 matrices regular that inv and det (and 1 thread) call
+ * singular. */
+static void test_lu_verdict_thread_count(void **state)
+{
+    (void)state;
+    NEED_BLAS();
+    static char v[3][2048];
+    const char *threads[3] = {"1", "2", "3"};
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(child_dump("lu", threads[k], v[k], sizeof v[k]), 0);
+        assert_true(strlen(v[k]) == 400 * 4 + 1);
+        for (int m = 0; m < 400; m++) {
+            const char *t = v[k] + 4 * m;
+            if (t[0] != t[1] || t[1] != t[2])
+                fail_msg("EH_NUM_THREADS=%s, matrix %d (order %d): solve/inv/det verdicts %.3s", threads[k], m,
+                         2 + m % 8, t);
+        }
+    }
+    assert_string_equal(v[0], v[1]);
+    assert_string_equal(v[0], v[2]);
+    int singular = 0;
+    for (int m = 0; m < 400; m++)
+        singular += v[0][4 * m] == 's';
+    assert_true(singular > 0 && singular < 400);
 }
 
 int main(int argc, char **argv)
 {
     (void)argc;
     self_path = argv[0];
-    if (getenv("EH_BLAS_TEST_DUMP"))
-        return dump_hash();
+    const char *dump = getenv("EH_BLAS_TEST_DUMP");
+    if (dump)
+        return strcmp(dump, "lu") == 0 ? dump_lu_verdicts() : dump_hash();
     const struct CMUnitTest tests[] = {
         EH_TEST(test_f16_conversions_match_library),
         EH_TEST(test_unary_all_ops_all_dtypes),
@@ -1628,6 +1708,7 @@ int main(int argc, char **argv)
         EH_TEST(test_stft_vs_ref),
         EH_TEST(test_random_vs_ref),
         EH_TEST(test_thread_count_invariance),
+        EH_TEST(test_lu_verdict_thread_count),
     };
     return EH_RUN_TESTS(tests);
 }

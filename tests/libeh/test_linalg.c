@@ -11,11 +11,13 @@
  * Data-dependent errors (singular, not positive definite, NaN in svd) are
  * checked through expect_kernel_error(), which also accepts a deferred
  * result whose evaluation fails (the lazy backend reports them there). */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #define EH_TEST_SHORTHAND /* T(), EXPECT(), BEGIN() ... */
 #include "eh_test.h"
+#include <eh/backend_api.h> /* eh_isa_set: every instruction set's LU kernel */
 
 #define EXPECT_NEAR(t, dtype, tol, shape_, ...) \
     assert_tensor(t, dtype, NDIMS(shape_), shape_, ((const double[]){__VA_ARGS__}), tol, tol)
@@ -711,6 +713,276 @@ static void test_lu_ref_kernel_by_order(void **state)
         }
     }
     END();
+}
+
+/* The getf2 kernel as first written (row-major, libm fma() per product;
+ * this file is built for the x86-64 baseline, so fma() stays a call):
+ * ref's per-instruction-set builds (backends/ref/simd/lu_getf2.c) must
+ * give its factors bit for bit. */
+static int getf2_model(double *A, int64_t n, int64_t *piv, int *sign)
+{
+    *sign = 1;
+    for (int64_t j = 0; j < n; j++) {
+        for (int64_t i = 1; i < n; i++) {
+            int64_t lim = i < j ? i : j;
+            double s = 0.0;
+            for (int64_t t = 0; t < lim; t++)
+                s = fma(A[i * n + t], A[t * n + j], s);
+            A[i * n + j] -= s;
+        }
+        int64_t p = j;
+        for (int64_t i = j + 1; i < n; i++)
+            if (fabs(A[i * n + j]) > fabs(A[p * n + j]))
+                p = i;
+        piv[j] = p;
+        if (A[p * n + j] == 0.0)
+            return 1;
+        if (p != j) {
+            for (int64_t c = 0; c < n; c++) {
+                double t = A[j * n + c];
+                A[j * n + c] = A[p * n + c];
+                A[p * n + c] = t;
+            }
+            *sign = -*sign;
+        }
+        double d = A[j * n + j];
+        if (fabs(d) >= DBL_MIN) {
+            double r = 1.0 / d;
+            for (int64_t i = j + 1; i < n; i++)
+                A[i * n + j] *= r;
+        } else {
+            for (int64_t i = j + 1; i < n; i++)
+                A[i * n + j] /= d;
+        }
+    }
+    return 0;
+}
+
+/* inv from the model's factors, as ref's lu_solve does it on the identity. */
+static void getf2_model_inv(const double *LU, int64_t n, const int64_t *piv, double *B)
+{
+    for (int64_t i = 0; i < n * n; i++)
+        B[i] = i % (n + 1) == 0 ? 1.0 : 0.0;
+    for (int64_t j = 0; j < n; j++)
+        if (piv[j] != j)
+            for (int64_t c = 0; c < n; c++) {
+                double t = B[j * n + c];
+                B[j * n + c] = B[piv[j] * n + c];
+                B[piv[j] * n + c] = t;
+            }
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t t = 0; t < i; t++)
+            for (int64_t c = 0; c < n; c++)
+                B[i * n + c] -= LU[i * n + t] * B[t * n + c];
+    for (int64_t i = n - 1; i >= 0; i--) {
+        for (int64_t t = i + 1; t < n; t++)
+            for (int64_t c = 0; c < n; c++)
+                B[i * n + c] -= LU[i * n + t] * B[t * n + c];
+        for (int64_t c = 0; c < n; c++)
+            B[i * n + c] /= LU[i * n + i];
+    }
+}
+
+/* t's n values as doubles (f32 widened exactly). */
+static eh_status gf_values(const eh_tensor *t, double *out, int64_t n)
+{
+    eh_tensor *c = eh_cast(t, EH_F64);
+    if (!c || eh_size(c) != n)
+        return EH_ERR_SHAPE;
+    return eh_to_buffer(c, out, (size_t)n * sizeof(double));
+}
+
+/* xorshift64 */
+static uint64_t gf_next(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* Kinds of gf_matrix; the last two hold NaNs or infinities. */
+#define GF_KINDS 8
+#define GF_NONFINITE_KIND 6
+
+/* Matrix m of order n, of kind m % GF_KINDS: uniform, small integers with
+ * a dependent last row (often singular), arange (singular), widely scaled,
+ * many zeros with a fractional dependent last row, subnormal scale (the
+ * division branch), uniform with NaNs of both signs, uniform with
+ * infinities of both signs (at least one of them in each). */
+static void gf_matrix(double *v, int64_t n, int m, uint64_t *s)
+{
+    int kind = m % GF_KINDS;
+    for (int64_t i = 0; i < n * n; i++) {
+        double u = (double)(gf_next(s) >> 11) / 4503599627370496.0 - 1.0;
+        switch (kind) {
+        case 0: v[i] = u; break;
+        case 1: v[i] = (double)(int)(gf_next(s) % 7) - 3; break;
+        case 2: v[i] = (double)(i + 1); break;
+        case 3: v[i] = ldexp(u, (int)(gf_next(s) % 40) - 20); break;
+        case 4: v[i] = gf_next(s) % 3 == 0 ? 0.0 : u; break;
+        case 5: v[i] = ldexp(u, -1040); break;
+        default: v[i] = gf_next(s) % 5 == 0 ? copysign(kind == GF_NONFINITE_KIND ? NAN : INFINITY, u) : u; break;
+        }
+    }
+    if ((kind == 1 || kind == 4) && n > 2) {
+        double a = kind == 1 ? 1.0 : 0.375, b = kind == 1 ? -2.0 : 1.625;
+        for (int64_t c = 0; c < n; c++)
+            v[(n - 1) * n + c] = a * v[c] + b * v[n + c];
+    }
+    if (kind >= GF_NONFINITE_KIND) {
+        int64_t i = (int64_t)(gf_next(s) % (uint64_t)(n * n));
+        v[i] = copysign(kind == GF_NONFINITE_KIND ? NAN : INFINITY, gf_next(s) & 1 ? 1.0 : -1.0);
+    }
+}
+
+/* A result of the kernel against the model's: any NaN for a NaN (its sign
+ * and payload depend on the compiler and instruction set, as IEEE 754
+ * allows; docs/backends/blas.md), else the same bits. */
+static int gf_same(double got, double want)
+{
+    return isnan(want) ? isnan(got) != 0 : memcmp(&got, &want, sizeof(double)) == 0;
+}
+
+/* ref's small-order LU (orders 1 .. 9) gives the model's bits on every
+ * instruction set this machine has (the sse2 build calls libm's fma(),
+ * the others use the FMA instruction), whatever EH_ISA says: det of
+ * random, rank-deficient, singular, widely scaled, subnormal, NaN and
+ * infinite matrices (the singular verdict, the pivots' product and sign)
+ * and inv of the regular ones (every factor and the pivot order), in f32
+ * and f64.  NaN results are compared as NaNs (gf_same), all others bit for
+ * bit. */
+#define GF_PER_ORDER 320
+enum { GF_NMAX = 9 };
+
+/* The test's buffers and what it changes, undone by its teardown even
+ * when it fails half way: the ISA level and scopes it opened. */
+typedef struct {
+    double *mats, *expdet, *expinv, *regular, *got;
+    eh_isa level;
+    int depth;
+} gf_state;
+
+static int gf_teardown(void **state)
+{
+    gf_state *g = *state;
+    if (g) {
+        eh_isa_set(g->level);
+        while (eh_scope_depth() > g->depth)
+            eh_scope_end();
+        free(g->mats);
+        free(g->expdet);
+        free(g->expinv);
+        free(g->regular);
+        free(g->got);
+        free(g);
+        *state = NULL;
+    }
+    return eh_test_teardown(state);
+}
+
+static int gf_setup(void **state)
+{
+    if (eh_test_setup(state) != 0)
+        return -1;
+    gf_state *g = calloc(1, sizeof *g);
+    if (!g)
+        return -1;
+    *state = g;
+    size_t mat = sizeof(double) * GF_PER_ORDER * GF_NMAX * GF_NMAX;
+    g->mats = malloc(mat);
+    g->expdet = malloc(sizeof(double) * GF_PER_ORDER);
+    g->expinv = malloc(mat);
+    g->regular = malloc(mat);
+    g->got = malloc(mat);
+    g->level = eh_isa_level();
+    g->depth = eh_scope_depth();
+    if (!g->mats || !g->expdet || !g->expinv || !g->regular || !g->got) {
+        gf_teardown(state); /* cmocka runs no teardown when setup fails */
+        return -1;
+    }
+    return 0;
+}
+
+static void test_lu_getf2_bits_every_isa(void **state)
+{
+    gf_state *g = *state;
+    if (strcmp(eh_get_backend(), "ref") != 0)
+        return;
+    enum { NMAX = GF_NMAX };
+    double *mats = g->mats, *expdet = g->expdet, *expinv = g->expinv, *regular = g->regular, *got = g->got;
+    /* every level the CPU has, not only up to EH_ISA's */
+    eh_isa top = eh_isa_detected();
+    uint64_t seed = 0x9e3779b97f4a7c15u;
+    int isa_runs = 0, singular = 0, nan_dets = 0, inf_dets = 0;
+    for (int64_t n = 1; n <= NMAX; n++) {
+        for (int m = 0; m < GF_PER_ORDER; m++)
+            gf_matrix(mats + m * n * n, n, m, &seed);
+        for (int d = 0; d < 2; d++) {
+            eh_dtype dt = FLOATS[d];
+            /* the model's results, from the values as the dtype holds them */
+            int64_t nreg = 0;
+            for (int m = 0; m < GF_PER_ORDER; m++) {
+                double A[NMAX * NMAX], B[NMAX * NMAX];
+                int64_t piv[NMAX];
+                int sign;
+                for (int64_t i = 0; i < n * n; i++)
+                    A[i] = dt == EH_F32 ? (double)(float)mats[m * n * n + i] : mats[m * n * n + i];
+                double det = 0.0;
+                if (!getf2_model(A, n, piv, &sign)) {
+                    det = sign;
+                    for (int64_t i = 0; i < n; i++)
+                        det *= A[i * n + i];
+                    getf2_model_inv(A, n, piv, B);
+                    int finite = 1;
+                    for (int64_t i = 0; i < n * n; i++)
+                        finite &= isfinite(dt == EH_F32 ? (double)(float)B[i] : B[i]) != 0;
+                    /* inverses that overflow are left out, those of NaN
+                     * and infinite matrices are not */
+                    if (finite || m % GF_KINDS >= GF_NONFINITE_KIND) {
+                        memcpy(regular + nreg * n * n, mats + m * n * n, sizeof(double) * (size_t)(n * n));
+                        for (int64_t i = 0; i < n * n; i++)
+                            expinv[nreg * n * n + i] = dt == EH_F32 ? (double)(float)B[i] : B[i];
+                        nreg++;
+                    }
+                } else {
+                    singular++;
+                }
+                expdet[m] = dt == EH_F32 ? (double)(float)det : det;
+                nan_dets += isnan(expdet[m]) != 0;
+                inf_dets += isinf(expdet[m]) != 0;
+            }
+            for (int isa = 0; isa <= (int)top; isa++) {
+                assert_int_equal(eh_isa_set((eh_isa)isa), isa);
+                isa_runs++;
+                BEGIN();
+                eh_tensor *a = t_from(dt, 3, SHAPE(GF_PER_ORDER, n, n), mats);
+                eh_tensor *det = eh_det(a);
+                assert_non_null(det);
+                assert_int_equal(gf_values(det, got, GF_PER_ORDER), EH_OK);
+                for (int m = 0; m < GF_PER_ORDER; m++)
+                    if (!gf_same(got[m], expdet[m]))
+                        fail_msg("det: isa %s, %s, n %d, matrix %d: %.17g, model %.17g", eh_isa_name((eh_isa)isa),
+                                 eh_dtype_name(dt), (int)n, m, got[m], expdet[m]);
+                if (nreg > 0) {
+                    eh_tensor *r = t_from(dt, 3, SHAPE(nreg, n, n), regular);
+                    eh_tensor *inv = eh_inv(r);
+                    assert_non_null(inv);
+                    assert_int_equal(gf_values(inv, got, nreg * n * n), EH_OK);
+                    for (int64_t i = 0; i < nreg * n * n; i++)
+                        if (!gf_same(got[i], expinv[i]))
+                            fail_msg("inv: isa %s, %s, n %d, entry %d: %.17g, model %.17g",
+                                     eh_isa_name((eh_isa)isa), eh_dtype_name(dt), (int)n, (int)i, got[i],
+                                     expinv[i]);
+                }
+                END();
+            }
+        }
+    }
+    assert_true(isa_runs >= 18);
+    assert_true(singular > 0);
+    assert_true(nan_dets > 0 && inf_dets > 0);
+    /* gf_teardown restores the ISA level and frees the buffers */
 }
 
 /* ==== det ==================================================================== */
@@ -1728,6 +2000,7 @@ int main(void)
         EH_TEST(test_inv_edge_and_errors),
         EH_TEST(test_lu_small_singular_in_getf2_order),
         EH_TEST(test_lu_ref_kernel_by_order),
+        cmocka_unit_test_setup_teardown(test_lu_getf2_bits_every_isa, gf_setup, gf_teardown),
         EH_TEST(test_det_known),
         EH_TEST(test_det_edge_and_errors),
         EH_TEST(test_cholesky_known),
