@@ -143,11 +143,14 @@ void el_omp_backend_names(el_ctx *ctx, CXFile file, el_omp_name_fn fn, void *ud)
         size_t line = h;
         while (line > 0 && text[line - 1] != '\n')
             line--;
-        if (skip_blanks(text, size, line) != h)
-            continue;
         size_t i = skip_blanks(text, size, h + 1);
-        if (!word_at(text, size, i, "pragma"))
+        if (skip_blanks(text, size, line) != h || !word_at(text, size, i, "pragma")) {
+            /* no later '#' of this physical line is a directive's (the
+             * walk back above stays linear on a line of many '#') */
+            const char *nl = memchr(text + h, '\n', size - h);
+            h = nl ? (size_t)(nl - text) : size;
             continue;
+        }
         i = skip_blanks(text, size, i + 6);
         if (!word_at(text, size, i, "omp") || memchr(text + h, '\n', i - h) ||
             skipped(tu, file, &ranges, &n_ranges, h))

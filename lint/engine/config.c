@@ -807,6 +807,16 @@ static void config_free(el_config *c)
 }
 
 /* A fresh config for path/root that inherits everything of base. */
+/* (Re)index backend_prefixes as they stand (prefix_index.h): at load, so
+ * that a configuration met after finalize answers el_backend_of_symbol
+ * from its own entries, and again at finalize, with <backend> expanded. */
+static void index_prefixes(el_config *c)
+{
+    el_prefix_index_free(&c->prefix_index);
+    const el_strlist *raw = &c->lists[EL_BACKEND_PREFIXES];
+    el_prefix_index_build(&c->prefix_index, c->prefixes.v, c->prefixes.n, raw->v, raw->n);
+}
+
 static el_config *config_derive(const el_config *base, const char *path, const char *root)
 {
     el_config *c = config_new(path, root);
@@ -914,6 +924,7 @@ static el_config *builtin_config(char **err)
             return NULL;
         }
     }
+    index_prefixes(c);
     return c;
 }
 
@@ -1009,6 +1020,7 @@ static el_config *load_parsed(const el_config *base, parsed *p, char **err)
         config_free(c);
         return NULL;
     }
+    index_prefixes(c);
     return c;
 }
 
@@ -1194,8 +1206,7 @@ static void finalize_one(el_config *c, const el_strlist *seen)
             free(x);
         }
     }
-    el_prefix_index_free(&c->prefix_index);
-    el_prefix_index_build(&c->prefix_index, c->prefixes.v, c->prefixes.n, pre->v, pre->n);
+    index_prefixes(c);
     el_hasher h;
     el_hash_init(&h);
     /* not where the tree is (the cache adds the configuration's path and

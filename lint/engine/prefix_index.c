@@ -38,7 +38,8 @@ static void index_slot(el_backend_slot *s, const char *text, const char *at)
     s->post = at + strlen(BACKEND_MARK);
     s->postlen = strlen(s->post);
     s->pattern = is_pattern(text);
-    s->pre_literal = strcspn(text, "*?[\\") >= s->pre;
+    /* (a plain entry is compared as written, backslashes too) */
+    s->pre_literal = !s->pattern || strcspn(text, "*?[\\") >= s->pre;
 }
 
 void el_prefix_index_build(el_prefix_index *ix, char *const *expanded, size_t n_expanded,

@@ -187,7 +187,7 @@ static void test_project_entries(void **state)
     tt_w(".emberlint.json",
          "{\"backends\": [\"gpu\", \"cpu\"],\n"
          " \"backend_prefixes\": [\"vnd_\", \"acc*\", \"x?_<backend>_\", \"my_<backend>_*_k\","
-         " \"<backend>lib_\", \"Q[0-9]\"]}\n");
+         " \"<backend>lib_\", \"Q[0-9]\", \"k\\\\_<backend>_\"]}\n");
     tt_w("src/a.c", "int x;\n");
     el_configs *cfgs;
     const el_config *cfg = config_of(&cfgs, "src/a.c");
@@ -209,6 +209,9 @@ static void test_project_entries(void **state)
     assert_string_equal(el_backend_of_symbol(cfg, "eh_blas_add", buf, sizeof buf), "blas");
     assert_string_equal(el_backend_of_symbol(cfg, "eh_cpu_add", buf, sizeof buf), "cpu");
     assert_null(el_backend_of_symbol(cfg, "eh_add", buf, sizeof buf));
+    /* a plain entry with a backslash is compared as written */
+    assert_null(el_backend_of_symbol(cfg, "xy_gpu_x", buf, sizeof buf));
+    assert_string_equal(el_backend_of_symbol(cfg, "k\\_gpu_x", buf, sizeof buf), "gpu");
     el_configs_free(cfgs);
 }
 
