@@ -21,7 +21,9 @@
  * (bytes + 35) / 36; constants compared by value only when the addend is
  * digits written outside a macro, the divisor otherwise the same
  * variable, object-like macro, macro argument or tokens, also in a
- * macro's body: DIV_ROUND_UP(n, d); side effects not looked at), and an
+ * macro's body: DIV_ROUND_UP(n, d); widening integer casts looked
+ * through, (n + (size_t)d - 1) / (size_t)d; not when the divisor has
+ * side effects, (n + f() - 1) / f() calls f twice), and an
  * operand that is itself the value of a
  * function C declared implicitly and the TU declares nowhere (its `int`
  * is not its type -- csound's `FL(1.0) / 12` where its FL macro is not
@@ -309,6 +311,71 @@ static bool written_literal(CXCursor e)
     return clang_getCursorKind(e) == CXCursor_IntegerLiteral && !elc_in_macro(e);
 }
 
+/* Through parentheses, implicit conversions and casts written to an
+ * integer type at least as wide as the integer they convert: (size_t)d
+ * is d's value, for the divisor as for the addend of
+ * (n + (size_t)d - 1) / (size_t)d or (n + d - 1) / (size_t)d.  A
+ * narrowing cast ((char)d) may change the value and stays. */
+static CXCursor strip_int_casts(CXCursor e)
+{
+    e = sf_strip(e, false);
+    for (int guard = 0; guard < 16 && clang_getCursorKind(e) == CXCursor_CStyleCastExpr; guard++) {
+        CXCursor in = sf_last_child(e);
+        if (clang_Cursor_isNull(in))
+            break;
+        CXType to = clang_getCanonicalType(clang_getCursorType(e));
+        CXType from = clang_getCanonicalType(clang_getCursorType(in));
+        long long st = clang_Type_getSizeOf(to), sf = clang_Type_getSizeOf(from);
+        if (!elc_type_is_integer(to) || !elc_type_is_integer(from) || to.kind == CXType_Bool || st <= 0 ||
+            sf <= 0 || st < sf)
+            break;
+        e = sf_strip(in, false);
+    }
+    return e;
+}
+
+static enum CXChildVisitResult find_side_effect(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    char op[4];
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_UnaryExpr:
+        return CXChildVisit_Continue; /* sizeof, _Alignof: not evaluated */
+    case CXCursor_CallExpr:
+    case CXCursor_CompoundAssignOperator:
+        *(bool *)d = true;
+        return CXChildVisit_Break;
+    case CXCursor_UnaryOperator:
+        if (sf_unary_operator(c, op, sizeof op, NULL) && (strcmp(op, "++") == 0 || strcmp(op, "--") == 0)) {
+            *(bool *)d = true;
+            return CXChildVisit_Break;
+        }
+        break;
+    case CXCursor_BinaryOperator:
+        if (sf_binary_operator(c, op, sizeof op) && strcmp(op, "=") == 0) {
+            *(bool *)d = true;
+            return CXChildVisit_Break;
+        }
+        break;
+    default:
+        break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* May evaluating e change something or give another value next time: a
+ * call (f(), also in a macro's argument used twice), ++, --, an
+ * assignment?  Not inside sizeof. */
+static bool has_side_effect(CXCursor e)
+{
+    bool hit = false;
+    if (find_side_effect(e, clang_getNullCursor(), &hit) == CXChildVisit_Break)
+        return true;
+    if (clang_getCursorKind(e) != CXCursor_UnaryExpr)
+        clang_visitChildren(e, find_side_effect, &hit);
+    return hit;
+}
+
 /* Are a and b the same expression as far as an idiom's shape goes?
  * - two references to one variable, parameter or enumerator, also in a
  *   macro's body (DIV_ROUND_UP(n, d): both (d) are the argument's d;
@@ -325,13 +392,31 @@ static bool same_expr(CXCursor a, CXCursor b)
 {
     if (clang_Cursor_isNull(a) || clang_Cursor_isNull(b))
         return false;
-    a = sf_strip(a, false);
-    b = sf_strip(b, false);
+    a = strip_int_casts(a);
+    b = strip_int_casts(b);
+    /* f() written twice is two calls, d-- two decrements: maybe two values */
+    if (has_side_effect(a) || has_side_effect(b))
+        return false;
     if (clang_getCursorKind(a) == CXCursor_DeclRefExpr && clang_getCursorKind(b) == CXCursor_DeclRefExpr) {
         CXCursor da = clang_getCursorReferenced(a), db = clang_getCursorReferenced(b);
         return !clang_Cursor_isNull(da) && clang_equalCursors(da, db);
     }
     bool ma = elc_in_macro(a), mb = elc_in_macro(b);
+    if (ma && mb && clang_getCursorKind(a) == clang_getCursorKind(b)) {
+        /* one argument's text, twice, whatever it is: both (d) of
+         * DIV_ROUND_UP(n, p->per) */
+        CXFile fa, fb;
+        unsigned oa, ob;
+        if (macro_argument_at(a, &fa, &oa) && macro_argument_at(b, &fb, &ob) && clang_File_isEqual(fa, fb) &&
+            oa == ob) {
+            CXFile ga = NULL, gb = NULL;
+            unsigned ea = 0, eb = 0;
+            clang_getSpellingLocation(clang_getRangeEnd(clang_getCursorExtent(a)), &ga, NULL, NULL, &ea);
+            clang_getSpellingLocation(clang_getRangeEnd(clang_getCursorExtent(b)), &gb, NULL, NULL, &eb);
+            if (ga && gb && clang_File_isEqual(ga, gb) && ea == eb)
+                return true;
+        }
+    }
     if (ma || mb) {
         long long x, y;
         if (!ma || !mb || clang_getCursorKind(a) != clang_getCursorKind(b) || !eval_int(a, &x) ||
@@ -413,7 +498,7 @@ static bool rounding_addend(CXCursor r, CXCursor other, CXCursor den)
     if (den_const && written_literal(r) && eval_int(r, &rv))
         return rv == dv - 1 || rv == dv / 2;
     CXCursor k[2];
-    r = sf_strip(r, false);
+    r = strip_int_casts(r);
     if (is_binary(r, "-", k))
         return is_value(k[1], 1) && is_divisor(k[0], den);
     if (is_binary(r, "/", k))
@@ -450,7 +535,7 @@ static bool rounding_idiom(CXCursor num, CXCursor den)
         if (eval_int(den, &dv) && dv <= 2)
             return false;
         for (int i = 0; i < 2; i++)
-            if (is_binary(sf_strip(k[i], false), "-", m) && is_value(m[1], 1) &&
+            if (is_binary(strip_int_casts(k[i]), "-", m) && is_value(m[1], 1) &&
                 !(written_literal(m[0]) && written_literal(k[1 - i])) && is_divisor(k[1 - i], den))
                 return true;
         return false;
