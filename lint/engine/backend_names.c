@@ -4,9 +4,12 @@
  * scanner; declared in rule.h. */
 #include <fnmatch.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clang_util.h"
+#include "config.h"
+#include "realpath_cache.h"
 #include "rule.h"
 
 const char *el_backend_of_symbol(const el_config *cfg, const char *name, char *buf, size_t n)
@@ -166,20 +169,83 @@ const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool up
     return NULL;
 }
 
-bool el_macro_body_names_backend(const el_config *cfg, CXTranslationUnit tu, CXCursor def)
+/* Is macro definition def the project's own: defined in a file of the
+ * project that is neither a backend's, nor a vendor header, nor a system
+ * header (the fallback path of el_macro_body_names_backend's walk). */
+static bool own_macro(const el_config *cfg, CXCursor def)
+{
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(def)))
+        return false;
+    CXFile f = NULL;
+    clang_getSpellingLocation(clang_getCursorLocation(def), &f, NULL, NULL, NULL);
+    if (!f)
+        return false;
+    char path[4096];
+    elc_string(clang_getFileName(f), path, sizeof path);
+    char *real = path[0] ? el_realpath_cached(path) : NULL;
+    char be[64];
+    bool own = real && el_config_in_project(cfg, real) && !el_config_is_vendor_header(cfg, real) &&
+               el_config_classify(cfg, real, be, sizeof be) != EL_FILE_BACKEND;
+    free(real);
+    return own;
+}
+
+#define BODY_DEPTH 4
+
+/* The walk of el_macro_body_names_backend and el_macro_body_backend_macro:
+ * the body's identifiers (not its parameters); one that is itself a macro
+ * of the project (own_macro) is looked through, BODY_DEPTH macros deep,
+ * instead of being judged by its name.  macros_only: only names that are
+ * (or may be: defined twice, or in a precompiled prefix) macros count --
+ * functions, types and constants are cursors the rules see anyway.  The
+ * first backend name into out[n]. */
+static bool body_walk(const el_config *cfg, CXTranslationUnit tu, CXCursor def, int depth, bool macros_only,
+                      char *out, size_t n)
 {
     unsigned nt = 0, i = 0;
     CXToken *toks = elc_macro_tokens(tu, def, &nt, &i);
+    unsigned first = i;
     bool hit = false;
     for (; i < nt && !hit; i++) {
         if (clang_getTokenKind(toks[i]) != CXToken_Identifier)
             continue;
-        CXString sp = clang_getTokenSpelling(tu, toks[i]);
-        const char *t = clang_getCString(sp);
-        hit = t && el_backend_prefix_of(cfg, t, true) != NULL;
-        clang_disposeString(sp);
+        char t[256];
+        elc_string(clang_getTokenSpelling(tu, toks[i]), t, sizeof t);
+        bool param = false;
+        for (unsigned j = 1; j < first && !param; j++) {
+            char p[256];
+            param = clang_getTokenKind(toks[j]) == CXToken_Identifier &&
+                    strcmp(elc_string(clang_getTokenSpelling(tu, toks[j]), p, sizeof p), t) == 0;
+        }
+        if (param || !t[0])
+            continue;
+        int kind = elc_macro_named(tu, t);
+        if (kind > 0) {
+            CXCursor m = elc_macro_definition(tu, t);
+            if (!clang_Cursor_isNull(m) && !clang_equalCursors(m, def) && own_macro(cfg, m)) {
+                if (depth + 1 < BODY_DEPTH) {
+                    hit = body_walk(cfg, tu, m, depth + 1, macros_only, out, n);
+                    continue;
+                }
+            }
+        } else if (kind == 0 && macros_only) {
+            continue;
+        }
+        hit = el_backend_prefix_of(cfg, t, true) != NULL;
+        if (hit && out && n)
+            snprintf(out, n, "%s", t);
     }
     if (toks)
         clang_disposeTokens(tu, toks, nt);
     return hit;
+}
+
+bool el_macro_body_names_backend(const el_config *cfg, CXTranslationUnit tu, CXCursor def)
+{
+    return body_walk(cfg, tu, def, 0, false, NULL, 0);
+}
+
+bool el_macro_body_backend_macro(const el_config *cfg, CXTranslationUnit tu, CXCursor def, char *out, size_t n)
+{
+    return body_walk(cfg, tu, def, 0, true, out, n);
 }
