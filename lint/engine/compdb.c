@@ -581,16 +581,30 @@ const char *el_compdb_file(const el_compdb *db, size_t i)
     return db && i < db->n ? db->v[i].file : NULL;
 }
 
+/* An entry that compiles assembly, not C: zstd's huf_decompress_amd64.S
+ * (by its name: .s, .S, .sx, .asm; or its -x assembler...). */
+static bool assembles(const entry *e)
+{
+    static const char *const ext[] = {".s", ".S", ".sx", ".asm"};
+    for (size_t k = 0; k < sizeof ext / sizeof *ext; k++)
+        if (el_path_has_ext(e->file, ext[k]))
+            return true;
+    const char *x = el_args_language(e->args, e->n_args);
+    return x && strncmp(x, "assembler", 9) == 0;
+}
+
 char *const *el_compdb_paths_or(const el_compdb *db, char *const *paths, size_t *n,
                                  char ***owned)
 {
     *owned = NULL;
     if (*n || !db)
         return paths;
-    *n = el_compdb_file_count(db);
-    char **v = el_xcalloc(*n + 1, sizeof *v);
-    for (size_t i = 0; i < *n; i++)
-        v[i] = (char *)el_compdb_file(db, i);
+    size_t all = el_compdb_file_count(db);
+    char **v = el_xcalloc(all + 1, sizeof *v);
+    *n = 0;
+    for (size_t i = 0; i < all; i++)
+        if (!assembles(&db->v[i]))
+            v[(*n)++] = (char *)el_compdb_file(db, i);
     *owned = v;
     return v;
 }

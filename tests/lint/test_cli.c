@@ -321,6 +321,31 @@ static void test_database_lists_nothing(void **state)
     }
 }
 
+/* -p without PATH lints the database's C files, not the assembly it
+ * also compiles (zstd's huf_decompress_amd64.S, by name or -x
+ * assembler-with-cpp): parsed as C, it was an EH000 of 800 errors. */
+static void test_database_skips_assembly(void **state)
+{
+    tree *t = *state;
+    free(tt_write(t->dir, "asm/src/ok.c", "int ok(void) { return 1; }\n"));
+    free(tt_write(t->dir, "asm/src/fast.S", ".text\n.globl fast\nfast:\n\tret\n"));
+    free(tt_write(t->dir, "asm/src/gen.inc", "\t.text\n\tmovq %rax, %rbx\n"));
+    char *db = tt_fmt("[{\"directory\": \"%s/asm/src\", \"file\": \"ok.c\", \"command\": \"cc -c ok.c\"},"
+                      " {\"directory\": \"%s/asm/src\", \"file\": \"fast.S\", \"command\": \"cc -c fast.S\"},"
+                      " {\"directory\": \"%s/asm/src\", \"file\": \"gen.inc\","
+                      " \"command\": \"cc -x assembler-with-cpp -c gen.inc\"}]",
+                      t->dir, t->dir, t->dir);
+    free(tt_write(t->dir, "asm/build/compile_commands.json", db));
+    free(db);
+    char *dir = tt_fmt("%s/asm", t->dir);
+    tt_run r = lt_lint(dir, "--no-cache", "-v", "-p", "build", NULL);
+    assert_int_equal(r.status, 0);
+    assert_false(tt_contains(r.out, "EH000"));
+    assert_true(tt_contains(r.err, "1 translation unit"));
+    tt_free(&r);
+    free(dir);
+}
+
 /* --help and --version whose output cannot be written (a full disk, a
  * closed pipe) fail as every other output does: exit 2 and a line on
  * stderr, not 0. */
@@ -360,6 +385,7 @@ int main(void)
         cmocka_unit_test(test_docs_pages_match_metadata),
         cmocka_unit_test(test_help_version_usage),
         cmocka_unit_test(test_help_version_write_error),
+        cmocka_unit_test_setup_teardown(test_database_skips_assembly, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_database_lists_nothing, tree_setup, tree_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
