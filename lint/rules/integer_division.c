@@ -23,7 +23,8 @@
  * variable, object-like macro, macro argument or tokens, also in a
  * macro's body: DIV_ROUND_UP(n, d); widening integer casts looked
  * through, (n + (size_t)d - 1) / (size_t)d; not when the divisor has
- * side effects, (n + f() - 1) / f() calls f twice), and an
+ * side effects, (n + f() - 1) / f() calls f twice), half a product of
+ * two integers one apart (n * (n + 1) / 2: exact), and an
  * operand that is itself the value of a
  * function C declared implicitly and the TU declares nowhere (its `int`
  * is not its type -- csound's `FL(1.0) / 12` where its FL macro is not
@@ -552,6 +553,49 @@ static bool rounding_idiom(CXCursor num, CXCursor den)
     return false;
 }
 
+/* The factors of a product (through parentheses and widening casts), at
+ * most max of them into out. */
+static void product_factors(CXCursor e, CXCursor *out, unsigned *n, unsigned max, int depth)
+{
+    CXCursor k[2];
+    e = strip_int_casts(e);
+    if (depth < 8 && is_binary(e, "*", k)) {
+        product_factors(k[0], out, n, max, depth + 1);
+        product_factors(k[1], out, n, max, depth + 1);
+    } else if (*n < max) {
+        out[(*n)++] = e;
+    }
+}
+
+/* b is a + 1, 1 + a or a - 1. */
+static bool next_to(CXCursor a, CXCursor b)
+{
+    CXCursor k[2];
+    b = strip_int_casts(b);
+    if (is_binary(b, "+", k))
+        return (is_value(k[1], 1) && same_expr(k[0], a)) || (is_value(k[0], 1) && same_expr(k[1], a));
+    if (is_binary(b, "-", k))
+        return is_value(k[1], 1) && same_expr(k[0], a);
+    return false;
+}
+
+/* A product with two factors one apart, halved: n * (n + 1) / 2,
+ * N * M * (M + 1) / 2 (GSL's norm of a test matrix), (n - 1) * n / 2.
+ * One of two consecutive integers is even: the quotient is exact. */
+static bool consecutive_halved(CXCursor num, CXCursor den)
+{
+    if (!is_value(den, 2))
+        return false;
+    CXCursor f[8];
+    unsigned n = 0;
+    product_factors(num, f, &n, 8, 0);
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < n; j++)
+            if (i != j && next_to(f[i], f[j]))
+                return true;
+    return false;
+}
+
 static void on_binary(el_ctx *ctx, void *state, CXCursor c)
 {
     (void)state;
@@ -576,6 +620,8 @@ static void on_binary(el_ctx *ctx, void *state, CXCursor c)
         return; /* the operand's type is not known in this configuration */
     if (rounding_idiom(k[0], k[1]))
         return; /* (n + d - 1) / d: rounds in integers on purpose */
+    if (consecutive_halved(k[0], k[1]))
+        return; /* n * (n + 1) / 2: exact */
     char ts[64], fs[64];
     elc_string(clang_getTypeSpelling(to), ts, sizeof ts);
     elc_string(clang_getTypeSpelling(t), fs, sizeof fs);
