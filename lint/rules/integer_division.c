@@ -24,7 +24,9 @@
  * macro's body: DIV_ROUND_UP(n, d); widening integer casts looked
  * through, (n + (size_t)d - 1) / (size_t)d; not when the divisor has
  * side effects, (n + f() - 1) / f() calls f twice), half a product of
- * two integers one apart (n * (n + 1) / 2: exact), and an
+ * two integers one apart (n * (n + 1) / 2: exact), trunc(a / b) and
+ * floor(u / v) of unsigned operands (the same value), constants beyond
+ * the floating type's precision ((double)(LLONG_MAX / 2)), and an
  * operand that is itself the value of a
  * function C declared implicitly and the TU declares nowhere (its `int`
  * is not its type -- csound's `FL(1.0) / 12` where its FL macro is not
@@ -105,7 +107,7 @@ static bool written_in_file(CXCursor c)
 }
 
 /* The floating type the current cursor `e`'s value is converted to. */
-static bool converted_to_floating(el_ctx *ctx, CXCursor e, CXType *to)
+static bool converted_to_floating(el_ctx *ctx, CXCursor e, CXType *to, unsigned *at)
 {
     unsigned depth = el_depth(ctx);
     for (unsigned i = 0; i < depth; i++) {
@@ -128,6 +130,7 @@ static bool converted_to_floating(el_ctx *ctx, CXCursor e, CXType *to)
         case CXCursor_CStyleCastExpr:
             if (elc_type_is_floating(t)) {
                 *to = t;
+                *at = i;
                 return !back_to_integer(ctx, i);
             }
             if (!elc_type_is_integer(t))
@@ -596,6 +599,66 @@ static bool consecutive_halved(CXCursor num, CXCursor den)
     return false;
 }
 
+/* The magnitude of constant e (unsigned constants read as such). */
+static bool eval_magnitude(CXCursor e, unsigned long long *m)
+{
+    CXEvalResult r = clang_Cursor_Evaluate(e);
+    if (!r)
+        return false;
+    bool ok = clang_EvalResult_getKind(r) == CXEval_Int;
+    if (ok) {
+        if (clang_EvalResult_isUnsignedInt(r)) {
+            *m = clang_EvalResult_getAsUnsigned(r);
+        } else {
+            long long v = clang_EvalResult_getAsLongLong(r);
+            *m = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+        }
+    }
+    clang_EvalResult_dispose(r);
+    return ok;
+}
+
+/* Two constants whose quotient is too large for the floating type to hold
+ * a fraction: (double)(LLONG_MAX / 2) (redis's util.c bounds a double by
+ * it) is 2^62, where doubles are 1024 apart.  The conversion rounds away
+ * more than the division truncates. */
+static bool beyond_precision(CXCursor num, CXCursor den, CXType to)
+{
+    unsigned long long a, b;
+    if (!eval_magnitude(num, &a) || !eval_magnitude(den, &b) || b == 0)
+        return false;
+    int bits = to.kind == CXType_Float ? 24 : to.kind == CXType_Double ? 53 : to.kind == CXType_LongDouble ? 64 : 0;
+    return bits > 0 && bits < 64 && a / b >= (1ULL << bits);
+}
+
+/* Is the conversion at ancestor `at` the argument of a call that
+ * truncates anyway: trunc (C's division truncates toward zero too), or
+ * floor of an unsigned quotient (redis's floor(dictSize(d) / 10))?  The
+ * value is the same either way.  Not ceil or round: ceil(a / b) of
+ * integers is the classic bug. */
+static bool truncating_argument(el_ctx *ctx, unsigned at, CXType quotient)
+{
+    if (at + 1 >= el_depth(ctx))
+        return false;
+    CXCursor call = el_ancestor(ctx, at + 1);
+    if (clang_getCursorKind(call) != CXCursor_CallExpr)
+        return false;
+    char name[64];
+    elc_spelling(call, name, sizeof name);
+    if (!strcmp(name, "trunc") || !strcmp(name, "truncf") || !strcmp(name, "truncl"))
+        return true;
+    bool is_unsigned = false;
+    switch (quotient.kind) {
+    case CXType_UChar: case CXType_UShort: case CXType_UInt: case CXType_ULong: case CXType_ULongLong:
+    case CXType_UInt128: case CXType_Char_U:
+        is_unsigned = true;
+        break;
+    default:
+        break;
+    }
+    return is_unsigned && (!strcmp(name, "floor") || !strcmp(name, "floorf") || !strcmp(name, "floorl"));
+}
+
 static void on_binary(el_ctx *ctx, void *state, CXCursor c)
 {
     (void)state;
@@ -603,7 +666,8 @@ static void on_binary(el_ctx *ctx, void *state, CXCursor c)
     if (!elc_type_is_integer(t))
         return;
     CXType to;
-    if (!converted_to_floating(ctx, c, &to))
+    unsigned at = 0;
+    if (!converted_to_floating(ctx, c, &to, &at))
         return;
     if (!el_applies_to(ctx, c))
         return;
@@ -616,6 +680,10 @@ static void on_binary(el_ctx *ctx, void *state, CXCursor c)
     long long a, b;
     if (eval_int(k[0], &a) && eval_int(k[1], &b) && b != 0 && a % b == 0)
         return; /* exact */
+    if (beyond_precision(k[0], k[1], to))
+        return; /* (double)(LLONG_MAX / 2): the conversion rounds more than the fraction */
+    if (truncating_argument(ctx, at, t))
+        return; /* trunc(a / b), floor(u / v): the same value */
     if (implicit_call_value(ctx, k[0]) || implicit_call_value(ctx, k[1]))
         return; /* the operand's type is not known in this configuration */
     if (rounding_idiom(k[0], k[1]))
