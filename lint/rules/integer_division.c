@@ -413,11 +413,20 @@ static bool same_expr(CXCursor a, CXCursor b)
         unsigned oa, ob;
         if (macro_argument_at(a, &fa, &oa) && macro_argument_at(b, &fb, &ob) && clang_File_isEqual(fa, fb) &&
             oa == ob) {
+            /* the whole of one argument's text, both times: a body
+             * token's location is the expansion's, the same for p->n
+             * and p->m */
+            unsigned ba = 0, ea = 0, bb = 0, eb = 0;
+            CXCursor xa = elc_macro_expansion_of(a), xb = elc_macro_expansion_of(b);
+            CXTranslationUnit tu = clang_Cursor_getTranslationUnit(a);
             CXFile ga = NULL, gb = NULL;
-            unsigned ea = 0, eb = 0;
-            clang_getSpellingLocation(clang_getRangeEnd(clang_getCursorExtent(a)), &ga, NULL, NULL, &ea);
-            clang_getSpellingLocation(clang_getRangeEnd(clang_getCursorExtent(b)), &gb, NULL, NULL, &eb);
-            if (ga && gb && clang_File_isEqual(ga, gb) && ea == eb)
+            unsigned za = 0, zb = 0;
+            clang_getSpellingLocation(clang_getRangeEnd(clang_getCursorExtent(a)), &ga, NULL, NULL, &za);
+            clang_getSpellingLocation(clang_getRangeEnd(clang_getCursorExtent(b)), &gb, NULL, NULL, &zb);
+            if (!clang_Cursor_isNull(xa) && !clang_Cursor_isNull(xb) &&
+                elc_macro_argument_at(tu, xa, fa, oa, &ba, &ea) >= 0 &&
+                elc_macro_argument_at(tu, xb, fb, ob, &bb, &eb) >= 0 && ga && gb &&
+                clang_File_isEqual(ga, fa) && clang_File_isEqual(gb, fb) && oa == ba && ob == bb && za == ea && zb == eb)
                 return true;
         }
     }
