@@ -42,16 +42,33 @@
 
 static const enum CXCursorKind kinds[] = {CXCursor_BinaryOperator, EL_KINDS_END};
 
-static bool eval_int(CXCursor e, long long *v)
+/* e's integer constant value: as long long into *v, its magnitude into
+ * *m (either may be NULL), whether its type is unsigned into *is_unsigned
+ * (0xffffffffffffffffull is -1 as long long, its magnitude 2^64 - 1). */
+static bool eval_constant(CXCursor e, long long *v, unsigned long long *m, bool *is_unsigned)
 {
     CXEvalResult r = clang_Cursor_Evaluate(e);
     if (!r)
         return false;
     bool ok = clang_EvalResult_getKind(r) == CXEval_Int;
-    if (ok)
-        *v = clang_EvalResult_getAsLongLong(r);
+    if (ok) {
+        bool u = clang_EvalResult_isUnsignedInt(r) != 0;
+        long long s = clang_EvalResult_getAsLongLong(r);
+        if (v)
+            *v = s;
+        if (m)
+            *m = u ? clang_EvalResult_getAsUnsigned(r)
+                   : s < 0 ? 0ULL - (unsigned long long)s : (unsigned long long)s;
+        if (is_unsigned)
+            *is_unsigned = u;
+    }
     clang_EvalResult_dispose(r);
     return ok;
+}
+
+static bool eval_int(CXCursor e, long long *v)
+{
+    return eval_constant(e, v, NULL, NULL);
 }
 
 /* Does the floating value at ancestor `i` only pass on, through
@@ -611,20 +628,7 @@ static bool consecutive_halved(CXCursor num, CXCursor den)
 /* The magnitude of constant e (unsigned constants read as such). */
 static bool eval_magnitude(CXCursor e, unsigned long long *m)
 {
-    CXEvalResult r = clang_Cursor_Evaluate(e);
-    if (!r)
-        return false;
-    bool ok = clang_EvalResult_getKind(r) == CXEval_Int;
-    if (ok) {
-        if (clang_EvalResult_isUnsignedInt(r)) {
-            *m = clang_EvalResult_getAsUnsigned(r);
-        } else {
-            long long v = clang_EvalResult_getAsLongLong(r);
-            *m = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-        }
-    }
-    clang_EvalResult_dispose(r);
-    return ok;
+    return eval_constant(e, NULL, m, NULL);
 }
 
 /* Two constants whose quotient is too large for the floating type to hold
@@ -638,6 +642,21 @@ static bool beyond_precision(CXCursor num, CXCursor den, CXType to)
         return false;
     int bits = to.kind == CXType_Float ? 24 : to.kind == CXType_Double ? 53 : to.kind == CXType_LongDouble ? 64 : 0;
     return bits > 0 && bits < 64 && a / b >= (1ULL << bits);
+}
+
+/* Two constants whose quotient has no fraction (6 / 3).  Unsigned ones
+ * (0x8000000000000000ull / 0xffffffffffffffffull) are tested unsigned,
+ * and LLONG_MIN / -1 is not computed as LLONG_MIN % -1 (SIGFPE). */
+static bool exact_constants(CXCursor num, CXCursor den)
+{
+    long long a, b;
+    unsigned long long ma, mb;
+    bool ua, ub;
+    if (!eval_constant(num, &a, &ma, &ua) || !eval_constant(den, &b, &mb, &ub) || b == 0)
+        return false;
+    if (ua || ub)
+        return (unsigned long long)a % (unsigned long long)b == 0;
+    return ma % mb == 0;
 }
 
 /* Is the conversion at ancestor `at` the argument of a call that
@@ -686,8 +705,7 @@ static void on_binary(el_ctx *ctx, void *state, CXCursor c)
     CXCursor k[2];
     if (sf_children(c, k, 2) != 2)
         return;
-    long long a, b;
-    if (eval_int(k[0], &a) && eval_int(k[1], &b) && b != 0 && a % b == 0)
+    if (exact_constants(k[0], k[1]))
         return; /* exact */
     if (beyond_precision(k[0], k[1], to))
         return; /* (double)(LLONG_MAX / 2): the conversion rounds more than the fraction */
