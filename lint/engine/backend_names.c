@@ -190,17 +190,75 @@ static bool own_macro(const el_config *cfg, CXCursor def)
     return own;
 }
 
-#define BODY_DEPTH 4
+/* What body_walk found for each macro definition of one walk: a macro
+ * named by many others (a tree of macros each ORing all of the next
+ * level's) is read once, not once per path to it; a definition being
+ * read (a cycle: R1 -> R2 -> R1) names nothing more. */
+enum { MEMO_EMPTY, MEMO_BUSY, MEMO_NONE, MEMO_HIT };
+
+typedef struct memo_entry {
+    CXCursor def;
+    int state;
+    char *name;                /* the backend name found (MEMO_HIT) */
+} memo_entry;
+
+typedef struct walk_memo {
+    memo_entry *v;
+    size_t n, cap;             /* cap a power of two */
+} walk_memo;
+
+static memo_entry *memo_slot(walk_memo *m, CXCursor def, bool add)
+{
+    if (add && (m->n + 1) * 2 > m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 64;
+        memo_entry *v = calloc(cap, sizeof *v);
+        if (!v)
+            return NULL; /* (the macro is judged by its name then) */
+        for (size_t i = 0; i < m->cap; i++) {
+            if (m->v[i].state == MEMO_EMPTY)
+                continue;
+            size_t j = clang_hashCursor(m->v[i].def) & (cap - 1);
+            while (v[j].state != MEMO_EMPTY)
+                j = (j + 1) & (cap - 1);
+            v[j] = m->v[i];
+        }
+        free(m->v);
+        m->v = v;
+        m->cap = cap;
+    }
+    if (!m->cap)
+        return NULL;
+    size_t j = clang_hashCursor(def) & (m->cap - 1);
+    while (m->v[j].state != MEMO_EMPTY) {
+        if (clang_equalCursors(m->v[j].def, def))
+            return &m->v[j];
+        j = (j + 1) & (m->cap - 1);
+    }
+    if (!add)
+        return NULL;
+    m->v[j].def = def;
+    m->v[j].state = MEMO_BUSY;
+    m->v[j].name = NULL;
+    m->n++;
+    return &m->v[j];
+}
+
+static void memo_free(walk_memo *m)
+{
+    for (size_t i = 0; i < m->cap; i++)
+        free(m->v[i].name);
+    free(m->v);
+}
 
 /* The walk of el_macro_body_names_backend and el_macro_body_backend_macro:
  * the body's identifiers (not its parameters); one that is itself a macro
- * of the project (own_macro) is looked through, BODY_DEPTH macros deep,
- * instead of being judged by its name.  macros_only: only names that are
- * (or may be: defined twice, or in a precompiled prefix) macros count --
- * functions, types and constants are cursors the rules see anyway.  The
- * first backend name into out[n]. */
-static bool body_walk(const el_config *cfg, CXTranslationUnit tu, CXCursor def, int depth, bool macros_only,
-                      char *out, size_t n)
+ * of the project (own_macro) is looked through, however deep, instead of
+ * being judged by its name (each definition once, memo).  macros_only:
+ * only names that are (or may be: defined twice, or in a precompiled
+ * prefix) macros count -- functions, types and constants are cursors the
+ * rules see anyway.  The first backend name into out[n]. */
+static bool body_walk(const el_config *cfg, CXTranslationUnit tu, CXCursor def, bool macros_only,
+                      walk_memo *memo, char *out, size_t n)
 {
     unsigned nt = 0, i = 0;
     CXToken *toks = elc_macro_tokens(tu, def, &nt, &i);
@@ -222,9 +280,25 @@ static bool body_walk(const el_config *cfg, CXTranslationUnit tu, CXCursor def, 
         int kind = elc_macro_named(tu, t);
         if (kind > 0) {
             CXCursor m = elc_macro_definition(tu, t);
-            if (!clang_Cursor_isNull(m) && !clang_equalCursors(m, def) && own_macro(cfg, m)) {
-                if (depth + 1 < BODY_DEPTH) {
-                    hit = body_walk(cfg, tu, m, depth + 1, macros_only, out, n);
+            if (!clang_Cursor_isNull(m) && !clang_equalCursors(m, def)) {
+                memo_entry *e = memo_slot(memo, m, false);
+                if (e) { /* read before, or being read (a cycle) */
+                    hit = e->state == MEMO_HIT;
+                    if (hit && out && n)
+                        snprintf(out, n, "%s", e->name ? e->name : "");
+                    continue;
+                }
+                if (own_macro(cfg, m) && (e = memo_slot(memo, m, true)) != NULL) {
+                    char inner[256] = "";
+                    hit = body_walk(cfg, tu, m, macros_only, memo, inner, sizeof inner);
+                    /* (the table may have grown: find m's entry again) */
+                    e = memo_slot(memo, m, false);
+                    if (e) {
+                        e->state = hit ? MEMO_HIT : MEMO_NONE;
+                        e->name = hit ? strdup(inner) : NULL;
+                    }
+                    if (hit && out && n)
+                        snprintf(out, n, "%s", inner);
                     continue;
                 }
             }
@@ -242,10 +316,18 @@ static bool body_walk(const el_config *cfg, CXTranslationUnit tu, CXCursor def, 
 
 bool el_macro_body_names_backend(const el_config *cfg, CXTranslationUnit tu, CXCursor def)
 {
-    return body_walk(cfg, tu, def, 0, false, NULL, 0);
+    walk_memo memo = {0};
+    memo_slot(&memo, def, true); /* (a macro naming def reads no further) */
+    bool hit = body_walk(cfg, tu, def, false, &memo, NULL, 0);
+    memo_free(&memo);
+    return hit;
 }
 
 bool el_macro_body_backend_macro(const el_config *cfg, CXTranslationUnit tu, CXCursor def, char *out, size_t n)
 {
-    return body_walk(cfg, tu, def, 0, true, out, n);
+    walk_memo memo = {0};
+    memo_slot(&memo, def, true);
+    bool hit = body_walk(cfg, tu, def, true, &memo, out, n);
+    memo_free(&memo);
+    return hit;
 }

@@ -239,7 +239,8 @@ const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool up
  * fftw_##n`?  A project's macro named like a library's is the project's
  * own unless it stands for such a name (the macros of a body are not
  * expansions libclang shows).  A macro of the project named in the body
- * is looked through, a few macros deep, not judged by its name:
+ * is looked through, however deep (each definition once a walk; a cycle
+ * names nothing), not judged by its name:
  * `#define FFTW_ALL (FFTW_INIT | FFTW_OTHER)` of two project bits names
  * none. */
 bool el_macro_body_names_backend(const el_config *cfg, CXTranslationUnit tu, CXCursor def);
