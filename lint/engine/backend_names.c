@@ -250,10 +250,88 @@ static void memo_free(walk_memo *m)
     free(m->v);
 }
 
+static bool punct_is(CXTranslationUnit tu, CXToken t, const char *p)
+{
+    char s[8];
+    return clang_getTokenKind(t) == CXToken_Punctuation &&
+           strcmp(elc_string(clang_getTokenSpelling(tu, t), s, sizeof s), p) == 0;
+}
+
+/* Is the k-th parameter of function-like macro def used only as text:
+ * after # or next to ## (`#define SPEC_STR(x) #x`), or not at all?  Then
+ * its argument is not expanded: SPEC_STR(FFTW_MEASURE) is a string. */
+static bool argument_only_text(CXTranslationUnit tu, CXCursor def, unsigned k)
+{
+    unsigned nt = 0, first = 0;
+    CXToken *toks = elc_macro_tokens(tu, def, &nt, &first);
+    char want[256] = "";
+    unsigned at = 0;
+    for (unsigned j = 1; j < first; j++) {
+        char t[256];
+        elc_string(clang_getTokenSpelling(tu, toks[j]), t, sizeof t);
+        bool ident = clang_getTokenKind(toks[j]) == CXToken_Identifier;
+        if (ident || strcmp(t, "...") == 0) {
+            /* the arguments past the last parameter are __VA_ARGS__ */
+            if (at == k || (!ident && at <= k))
+                snprintf(want, sizeof want, "%s", ident ? t : "__VA_ARGS__");
+            at++;
+        }
+    }
+    bool text = want[0] != '\0';
+    for (unsigned j = first; j < nt && text; j++) {
+        char t[256];
+        if (clang_getTokenKind(toks[j]) != CXToken_Identifier ||
+            strcmp(elc_string(clang_getTokenSpelling(tu, toks[j]), t, sizeof t), want) != 0)
+            continue;
+        text = (j > first && (punct_is(tu, toks[j - 1], "#") || punct_is(tu, toks[j - 1], "##"))) ||
+               (j + 1 < nt && punct_is(tu, toks[j + 1], "##"));
+    }
+    if (toks)
+        clang_disposeTokens(tu, toks, nt);
+    return text;
+}
+
+/* Mark in text[] the tokens of def's body (toks, body from first) that are
+ * arguments of a function-like macro used there only as text
+ * (`#define SPEC_PLANNER_NAME SPEC_STR(FFTW_MEASURE)`). */
+static void mark_text_arguments(CXTranslationUnit tu, CXToken *toks, unsigned nt, unsigned first, bool *text)
+{
+    for (unsigned i = first; i + 1 < nt; i++) {
+        if (clang_getTokenKind(toks[i]) != CXToken_Identifier || !punct_is(tu, toks[i + 1], "("))
+            continue;
+        char t[256];
+        elc_string(clang_getTokenSpelling(tu, toks[i]), t, sizeof t);
+        if (elc_macro_named(tu, t) != 2)
+            continue;
+        CXCursor callee = elc_macro_definition(tu, t);
+        if (clang_Cursor_isNull(callee))
+            continue;
+        unsigned depth = 0, k = 0, from = i + 2, j = i + 2;
+        for (; j < nt; j++) {
+            bool close = punct_is(tu, toks[j], ")");
+            bool comma = depth == 0 && punct_is(tu, toks[j], ",");
+            if ((close && depth == 0) || comma) {
+                if (argument_only_text(tu, callee, k))
+                    for (unsigned x = from; x < j; x++)
+                        text[x] = true;
+                k++;
+                from = j + 1;
+                if (close)
+                    break;
+            } else if (punct_is(tu, toks[j], "(")) {
+                depth++;
+            } else if (close) {
+                depth--;
+            }
+        }
+    }
+}
+
 /* The walk of el_macro_body_names_backend and el_macro_body_backend_macro:
  * the body's identifiers (not its parameters); one that is itself a macro
  * of the project (own_macro) is looked through, however deep, instead of
- * being judged by its name (each definition once, memo).  macros_only:
+ * being judged by its name (each definition once, memo).  An argument a
+ * macro of the body only stringifies or pastes is text, not a use.  macros_only:
  * only names that are (or may be: defined twice, or in a precompiled
  * prefix) macros count -- functions, types and constants are cursors the
  * rules see anyway.  The first backend name into out[n]. */
@@ -264,8 +342,11 @@ static bool body_walk(const el_config *cfg, CXTranslationUnit tu, CXCursor def, 
     CXToken *toks = elc_macro_tokens(tu, def, &nt, &i);
     unsigned first = i;
     bool hit = false;
+    bool *text = nt ? calloc(nt, sizeof *text) : NULL;
+    if (text)
+        mark_text_arguments(tu, toks, nt, first, text);
     for (; i < nt && !hit; i++) {
-        if (clang_getTokenKind(toks[i]) != CXToken_Identifier)
+        if (clang_getTokenKind(toks[i]) != CXToken_Identifier || (text && text[i]))
             continue;
         char t[256];
         elc_string(clang_getTokenSpelling(tu, toks[i]), t, sizeof t);
@@ -309,6 +390,7 @@ static bool body_walk(const el_config *cfg, CXTranslationUnit tu, CXCursor def, 
         if (hit && out && n)
             snprintf(out, n, "%s", t);
     }
+    free(text);
     if (toks)
         clang_disposeTokens(tu, toks, nt);
     return hit;
