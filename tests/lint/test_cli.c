@@ -346,6 +346,49 @@ static void test_database_skips_assembly(void **state)
     free(dir);
 }
 
+/* Which language an entry compiles its file as is the -x before the file
+ * (a later one is for the inputs after it), and it wins over the name:
+ * `cc -x c -c asmgen.c -x assembler` was left out as assembly, `cc -x c
+ * -c gen.S` too.  A database of assembly only says so (it said "lists no
+ * file to lint (build first, ...)"). */
+static void test_database_language_before_file(void **state)
+{
+    tree *t = *state;
+    free(tt_write(t->dir, "lang/src/asmgen.c", "int asmgen(void) { return 1; }\n"));
+    free(tt_write(t->dir, "lang/src/gen.S", "int gen(void) { return 2; }\n"));
+    free(tt_write(t->dir, "lang/src/start.S", ".text\n.globl start\nstart:\n\tret\n"));
+    free(tt_write(t->dir, "lang/src/mixed.c", "int mixed(void) { return 3; }\n"));
+    char *db = tt_fmt("[{\"directory\": \"%s/lang/src\", \"file\": \"asmgen.c\", \"arguments\":"
+                      " [\"cc\", \"-x\", \"c\", \"-c\", \"asmgen.c\", \"-x\", \"assembler\", \"-o\", \"asmgen.o\"]},"
+                      " {\"directory\": \"%s/lang/src\", \"file\": \"gen.S\", \"command\": \"cc -x c -c gen.S\"},"
+                      " {\"directory\": \"%s/lang/src\", \"file\": \"start.S\", \"command\": \"cc -c start.S\"},"
+                      " {\"directory\": \"%s/lang/src\", \"file\": \"mixed.c\", \"arguments\":"
+                      " [\"cc\", \"-x\", \"assembler-with-cpp\", \"-c\", \"start.S\", \"-x\", \"none\", \"-c\", \"mixed.c\"]}]",
+                      t->dir, t->dir, t->dir, t->dir);
+    free(tt_write(t->dir, "lang/build/compile_commands.json", db));
+    free(db);
+    char *dir = tt_fmt("%s/lang", t->dir);
+    tt_run r = lt_lint(dir, "--no-cache", "-v", "-p", "build", NULL);
+    if (r.status != 0 || !tt_contains(r.err, "3 translation units"))
+        print_error("stdout:\n%s\nstderr:\n%s\n", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    assert_false(tt_contains(r.out, "EH000"));
+    assert_true(tt_contains(r.err, "3 files, 3 translation units"));
+    tt_free(&r);
+    free(dir);
+    /* assembly only */
+    db = tt_fmt("[{\"directory\": \"%s/lang/src\", \"file\": \"start.S\", \"command\": \"cc -c start.S\"}]",
+                t->dir);
+    free(tt_write(t->dir, "only/build/compile_commands.json", db));
+    free(db);
+    dir = tt_fmt("%s/only", t->dir);
+    r = lt_lint(dir, "--no-cache", "-p", "build", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "emberlint: build/compile_commands.json lists only assembly files: no C to lint"));
+    tt_free(&r);
+    free(dir);
+}
+
 /* --help and --version whose output cannot be written (a full disk, a
  * closed pipe) fail as every other output does: exit 2 and a line on
  * stderr, not 0. */
@@ -386,6 +429,7 @@ int main(void)
         cmocka_unit_test(test_help_version_usage),
         cmocka_unit_test(test_help_version_write_error),
         cmocka_unit_test_setup_teardown(test_database_skips_assembly, tree_setup, tree_teardown),
+        cmocka_unit_test_setup_teardown(test_database_language_before_file, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_database_lists_nothing, tree_setup, tree_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
