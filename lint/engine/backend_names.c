@@ -169,10 +169,7 @@ const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool up
     return NULL;
 }
 
-/* Is macro definition def the project's own: defined in a file of the
- * project that is neither a backend's, nor a vendor header, nor a system
- * header (the fallback path of el_macro_body_names_backend's walk). */
-static bool own_macro(const el_config *cfg, CXCursor def)
+bool el_macro_is_own(const el_config *cfg, CXCursor def)
 {
     if (clang_Location_isInSystemHeader(clang_getCursorLocation(def)))
         return false;
@@ -329,7 +326,7 @@ static void mark_text_arguments(CXTranslationUnit tu, CXToken *toks, unsigned nt
 
 /* The walk of el_macro_body_names_backend and el_macro_body_backend_macro:
  * the body's identifiers (not its parameters); one that is itself a macro
- * of the project (own_macro) is looked through, however deep, instead of
+ * of the project (el_macro_is_own) is looked through, however deep, instead of
  * being judged by its name (each definition once, memo).  An argument a
  * macro of the body only stringifies or pastes is text, not a use.  macros_only:
  * only names that are (or may be: defined twice, or in a precompiled
@@ -369,7 +366,7 @@ static bool body_walk(const el_config *cfg, CXTranslationUnit tu, CXCursor def, 
                         snprintf(out, n, "%s", e->name ? e->name : "");
                     continue;
                 }
-                if (own_macro(cfg, m) && (e = memo_slot(memo, m, true)) != NULL) {
+                if (el_macro_is_own(cfg, m) && (e = memo_slot(memo, m, true)) != NULL) {
                     char inner[256] = "";
                     hit = body_walk(cfg, tu, m, macros_only, memo, inner, sizeof inner);
                     /* (the table may have grown: find m's entry again) */

@@ -233,6 +233,10 @@ const char *el_backend_of_symbol(const el_config *cfg, const char *name, char *b
  * none.  With `upper`, a prefix also matches in upper case ("CBLAS_",
  * "FFTW", "EH_BLAS_"), as library macros are spelled. */
 const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool upper);
+/* Is macro definition def the project's own: defined in a file of the
+ * project that is neither a backend's, nor a vendor header, nor a system
+ * header?  (EH102 looks through such a macro's body.) */
+bool el_macro_is_own(const el_config *cfg, CXCursor def);
 /* Does the body of macro definition def (a cursor of tu) name an
  * identifier with a backend prefix (el_backend_prefix_of, upper case too):
  * `#define FFTW_PLANNER_FLAGS FFTW_MEASURE`, `#define FFTW_NAME(n)

@@ -713,16 +713,9 @@ static const char *through_own_macro(el_ctx *ctx, state *s, CXCursor d)
     if (note && *note)
         return (*note)[0] ? *note : NULL;
     char inner[256] = "";
-    CXSourceLocation loc = clang_getCursorLocation(d);
-    if (!clang_Location_isInSystemHeader(loc)) {
-        CXFile f = NULL;
-        clang_getSpellingLocation(loc, &f, NULL, NULL, NULL);
-        const char *path = f ? el_file_path(ctx, f) : NULL;
-        const el_config *cfg = el_ctx_config(ctx);
-        if (path && el_config_in_project(cfg, path) && !el_config_is_vendor_header(cfg, path) &&
-            !el_macro_body_backend_macro(cfg, el_tu(ctx), d, inner, sizeof inner))
-            inner[0] = '\0';
-    }
+    const el_config *cfg = el_ctx_config(ctx);
+    if (el_macro_is_own(cfg, d) && !el_macro_body_backend_macro(cfg, el_tu(ctx), d, inner, sizeof inner))
+        inner[0] = '\0';
     if (!note)
         return NULL;
     *note = strdup(inner);
