@@ -298,8 +298,8 @@ static void mark_text_arguments(CXTranslationUnit tu, CXToken *toks, unsigned nt
             continue;
         char t[256];
         elc_string(clang_getTokenSpelling(tu, toks[i]), t, sizeof t);
-        if (elc_macro_named(tu, t) != 2)
-            continue;
+        if (elc_macro_named_here(tu, t) != 2)
+            continue; /* (a system header's with a precompiled prefix: not asked) */
         CXCursor callee = elc_macro_definition(tu, t);
         if (clang_Cursor_isNull(callee))
             continue;
@@ -355,7 +355,15 @@ static bool body_walk(const el_config *cfg, CXTranslationUnit tu, CXCursor def, 
         }
         if (param || !t[0])
             continue;
-        int kind = elc_macro_named(tu, t);
+        /* a name none of the file's macros (a system header's, with a
+         * precompiled prefix) is no project macro: it matters only with a
+         * backend prefix, and whether it is a macro only to macros_only */
+        int kind = elc_macro_named_here(tu, t);
+        if (kind == -2) {
+            if (!el_backend_prefix_of(cfg, t, true))
+                continue;
+            kind = macros_only ? elc_macro_named(tu, t) : -1;
+        }
         if (kind > 0) {
             CXCursor m = elc_macro_definition(tu, t);
             if (!clang_Cursor_isNull(m) && !clang_equalCursors(m, def)) {
