@@ -625,6 +625,49 @@ static bool consecutive_halved(CXCursor num, CXCursor den)
     return false;
 }
 
+/* e as base + off: n + 1, 2 + n, n - 2, n (off 0); off within -2..2. */
+static void offset_form(CXCursor e, CXCursor *base, int *off)
+{
+    CXCursor k[2];
+    e = strip_int_casts(e);
+    *base = e;
+    *off = 0;
+    for (int c = 1; c <= 2; c++) {
+        if (is_binary(e, "+", k) && is_value(k[1], c)) {
+            *base = k[0];
+            *off = c;
+        } else if (is_binary(e, "+", k) && is_value(k[0], c)) {
+            *base = k[1];
+            *off = c;
+        } else if (is_binary(e, "-", k) && is_value(k[1], c)) {
+            *base = k[0];
+            *off = -c;
+        }
+    }
+}
+
+/* A product with three consecutive factors, divided by 6 (or 3): one of
+ * them is a multiple of 3 and one even, n * (n + 1) * (n + 2) / 6 (the
+ * tetrahedral numbers), (n - 1) * n * (n + 1) / 6. */
+static bool consecutive_sixth(CXCursor num, CXCursor den)
+{
+    if (!is_value(den, 6) && !is_value(den, 3))
+        return false;
+    CXCursor f[8], b[8];
+    int o[8];
+    unsigned n = 0;
+    product_factors(num, f, &n, 8, 0);
+    for (unsigned i = 0; i < n; i++)
+        offset_form(f[i], &b[i], &o[i]);
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < n; j++)
+            for (unsigned k = 0; k < n; k++)
+                if (i != j && j != k && i != k && o[j] == o[i] + 1 && o[k] == o[i] + 2 &&
+                    same_expr(b[i], b[j]) && same_expr(b[i], b[k]))
+                    return true;
+    return false;
+}
+
 /* The magnitude of constant e (unsigned constants read as such). */
 static bool eval_magnitude(CXCursor e, unsigned long long *m)
 {
@@ -715,8 +758,8 @@ static void on_binary(el_ctx *ctx, void *state, CXCursor c)
         return; /* the operand's type is not known in this configuration */
     if (rounding_idiom(k[0], k[1]))
         return; /* (n + d - 1) / d: rounds in integers on purpose */
-    if (consecutive_halved(k[0], k[1]))
-        return; /* n * (n + 1) / 2: exact */
+    if (consecutive_halved(k[0], k[1]) || consecutive_sixth(k[0], k[1]))
+        return; /* n * (n + 1) / 2, n * (n + 1) * (n + 2) / 6: exact */
     char ts[64], fs[64];
     elc_string(clang_getTypeSpelling(to), ts, sizeof ts);
     elc_string(clang_getTypeSpelling(t), fs, sizeof fs);
