@@ -416,11 +416,16 @@ static int lint(el_cli *c)
         paths = db_paths;
     }
     if (!n_paths) {
+        size_t n_files = el_compdb_file_count(db);
+        bool all_assembly = from_db && n_files > 0 && el_compdb_assembly_count(db) == n_files;
         el_compdb_free(db);
         free(db_paths);
         el_args_free(headers, n_headers);
         free(selected);
-        if (from_db) /* -p without PATH: the database lists nothing there is */
+        if (all_assembly)
+            fprintf(stderr, "emberlint: %s/compile_commands.json lists only assembly files: no C to lint "
+                            "(name PATHs)\n", c->build_dir);
+        else if (from_db) /* -p without PATH: the database lists nothing there is */
             fprintf(stderr, "emberlint: %s/compile_commands.json lists no file to lint (build first, "
                             "or name PATHs)\n", c->build_dir);
         else

@@ -27,7 +27,12 @@
  * header: a header of the project the run does not lint, NFFT's FFTW_INIT
  * in its include/nfft3.h), unless its body names a library-prefixed
  * identifier (#define FFTW_PLANNER_FLAGS FFTW_MEASURE: the macros of a
- * body are no expansions libclang shows, so the macro stands for them).
+ * body are no expansions libclang shows, so the macro stands for them);
+ * the project's own macros in the body are looked through
+ * (el_macro_body_names_backend), so FFTW_ALL of project bits is the
+ * project's.  A use of a project macro that is no backend's but whose
+ * body names a library macro is EH102's finding as that macro's
+ * (el_macro_body_backend_macro).
  *
  * Each declaration is classified once per TU. */
 #ifndef EL_BACKEND_SYMBOLS_H

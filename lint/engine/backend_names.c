@@ -4,10 +4,13 @@
  * scanner; declared in rule.h. */
 #include <fnmatch.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clang_util.h"
+#include "config.h"
 #include "prefix_index.h"
+#include "realpath_cache.h"
 #include "rule.h"
 
 const char *el_backend_of_symbol(const el_config *cfg, const char *name, char *buf, size_t n)
@@ -172,20 +175,252 @@ const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool up
     return NULL;
 }
 
-bool el_macro_body_names_backend(const el_config *cfg, CXTranslationUnit tu, CXCursor def)
+bool el_macro_is_own(const el_config *cfg, CXCursor def)
 {
-    unsigned nt = 0, i = 0;
-    CXToken *toks = elc_macro_tokens(tu, def, &nt, &i);
-    bool hit = false;
-    for (; i < nt && !hit; i++) {
-        if (clang_getTokenKind(toks[i]) != CXToken_Identifier)
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(def)))
+        return false;
+    CXFile f = NULL;
+    clang_getSpellingLocation(clang_getCursorLocation(def), &f, NULL, NULL, NULL);
+    if (!f)
+        return false;
+    char path[4096];
+    elc_string(clang_getFileName(f), path, sizeof path);
+    char *real = path[0] ? el_realpath_cached(path) : NULL;
+    char be[64];
+    bool own = real && el_config_in_project(cfg, real) && !el_config_is_vendor_header(cfg, real) &&
+               el_config_classify(cfg, real, be, sizeof be) != EL_FILE_BACKEND;
+    free(real);
+    return own;
+}
+
+/* What body_walk found for each macro definition of one walk: a macro
+ * named by many others (a tree of macros each ORing all of the next
+ * level's) is read once, not once per path to it; a definition being
+ * read (a cycle: R1 -> R2 -> R1) names nothing more. */
+enum { MEMO_EMPTY, MEMO_BUSY, MEMO_NONE, MEMO_HIT };
+
+typedef struct memo_entry {
+    CXCursor def;
+    int state;
+    char *name;                /* the backend name found (MEMO_HIT) */
+} memo_entry;
+
+typedef struct walk_memo {
+    memo_entry *v;
+    size_t n, cap;             /* cap a power of two */
+} walk_memo;
+
+static memo_entry *memo_slot(walk_memo *m, CXCursor def, bool add)
+{
+    if (add && (m->n + 1) * 2 > m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 64;
+        memo_entry *v = calloc(cap, sizeof *v);
+        if (!v)
+            return NULL; /* (the macro is judged by its name then) */
+        for (size_t i = 0; i < m->cap; i++) {
+            if (m->v[i].state == MEMO_EMPTY)
+                continue;
+            size_t j = clang_hashCursor(m->v[i].def) & (cap - 1);
+            while (v[j].state != MEMO_EMPTY)
+                j = (j + 1) & (cap - 1);
+            v[j] = m->v[i];
+        }
+        free(m->v);
+        m->v = v;
+        m->cap = cap;
+    }
+    if (!m->cap)
+        return NULL;
+    size_t j = clang_hashCursor(def) & (m->cap - 1);
+    while (m->v[j].state != MEMO_EMPTY) {
+        if (clang_equalCursors(m->v[j].def, def))
+            return &m->v[j];
+        j = (j + 1) & (m->cap - 1);
+    }
+    if (!add)
+        return NULL;
+    m->v[j].def = def;
+    m->v[j].state = MEMO_BUSY;
+    m->v[j].name = NULL;
+    m->n++;
+    return &m->v[j];
+}
+
+static void memo_free(walk_memo *m)
+{
+    for (size_t i = 0; i < m->cap; i++)
+        free(m->v[i].name);
+    free(m->v);
+}
+
+static bool punct_is(CXTranslationUnit tu, CXToken t, const char *p)
+{
+    char s[8];
+    return clang_getTokenKind(t) == CXToken_Punctuation &&
+           strcmp(elc_string(clang_getTokenSpelling(tu, t), s, sizeof s), p) == 0;
+}
+
+/* Is the k-th parameter of function-like macro def used only as text:
+ * after # or next to ## (`#define SPEC_STR(x) #x`), or not at all?  Then
+ * its argument is not expanded: SPEC_STR(FFTW_MEASURE) is a string. */
+static bool argument_only_text(CXTranslationUnit tu, CXCursor def, unsigned k)
+{
+    unsigned nt = 0, first = 0;
+    CXToken *toks = elc_macro_tokens(tu, def, &nt, &first);
+    char want[256] = "";
+    unsigned at = 0;
+    for (unsigned j = 1; j < first; j++) {
+        char t[256];
+        elc_string(clang_getTokenSpelling(tu, toks[j]), t, sizeof t);
+        bool ident = clang_getTokenKind(toks[j]) == CXToken_Identifier;
+        if (ident || strcmp(t, "...") == 0) {
+            /* the arguments past the last parameter are __VA_ARGS__ */
+            if (at == k || (!ident && at <= k))
+                snprintf(want, sizeof want, "%s", ident ? t : "__VA_ARGS__");
+            at++;
+        }
+    }
+    bool text = want[0] != '\0';
+    for (unsigned j = first; j < nt && text; j++) {
+        char t[256];
+        if (clang_getTokenKind(toks[j]) != CXToken_Identifier ||
+            strcmp(elc_string(clang_getTokenSpelling(tu, toks[j]), t, sizeof t), want) != 0)
             continue;
-        CXString sp = clang_getTokenSpelling(tu, toks[i]);
-        const char *t = clang_getCString(sp);
-        hit = t && el_backend_prefix_of(cfg, t, true) != NULL;
-        clang_disposeString(sp);
+        text = (j > first && (punct_is(tu, toks[j - 1], "#") || punct_is(tu, toks[j - 1], "##"))) ||
+               (j + 1 < nt && punct_is(tu, toks[j + 1], "##"));
     }
     if (toks)
         clang_disposeTokens(tu, toks, nt);
+    return text;
+}
+
+/* Mark in text[] the tokens of def's body (toks, body from first) that are
+ * arguments of a function-like macro used there only as text
+ * (`#define SPEC_PLANNER_NAME SPEC_STR(FFTW_MEASURE)`). */
+static void mark_text_arguments(CXTranslationUnit tu, CXToken *toks, unsigned nt, unsigned first, bool *text)
+{
+    for (unsigned i = first; i + 1 < nt; i++) {
+        if (clang_getTokenKind(toks[i]) != CXToken_Identifier || !punct_is(tu, toks[i + 1], "("))
+            continue;
+        char t[256];
+        elc_string(clang_getTokenSpelling(tu, toks[i]), t, sizeof t);
+        if (elc_macro_named_here(tu, t) != 2)
+            continue; /* (a system header's with a precompiled prefix: not asked) */
+        CXCursor callee = elc_macro_definition(tu, t);
+        if (clang_Cursor_isNull(callee))
+            continue;
+        unsigned depth = 0, k = 0, from = i + 2, j = i + 2;
+        for (; j < nt; j++) {
+            bool close = punct_is(tu, toks[j], ")");
+            bool comma = depth == 0 && punct_is(tu, toks[j], ",");
+            if ((close && depth == 0) || comma) {
+                if (argument_only_text(tu, callee, k))
+                    for (unsigned x = from; x < j; x++)
+                        text[x] = true;
+                k++;
+                from = j + 1;
+                if (close)
+                    break;
+            } else if (punct_is(tu, toks[j], "(")) {
+                depth++;
+            } else if (close) {
+                depth--;
+            }
+        }
+    }
+}
+
+/* The walk of el_macro_body_names_backend and el_macro_body_backend_macro:
+ * the body's identifiers (not its parameters); one that is itself a macro
+ * of the project (el_macro_is_own) is looked through, however deep, instead of
+ * being judged by its name (each definition once, memo).  An argument a
+ * macro of the body only stringifies or pastes is text, not a use.  macros_only:
+ * only names that are (or may be: defined twice, or in a precompiled
+ * prefix) macros count -- functions, types and constants are cursors the
+ * rules see anyway.  The first backend name into out[n]. */
+static bool body_walk(const el_config *cfg, CXTranslationUnit tu, CXCursor def, bool macros_only,
+                      walk_memo *memo, char *out, size_t n)
+{
+    unsigned nt = 0, i = 0;
+    CXToken *toks = elc_macro_tokens(tu, def, &nt, &i);
+    unsigned first = i;
+    bool hit = false;
+    bool *text = nt ? calloc(nt, sizeof *text) : NULL;
+    if (text)
+        mark_text_arguments(tu, toks, nt, first, text);
+    for (; i < nt && !hit; i++) {
+        if (clang_getTokenKind(toks[i]) != CXToken_Identifier || (text && text[i]))
+            continue;
+        char t[256];
+        elc_string(clang_getTokenSpelling(tu, toks[i]), t, sizeof t);
+        bool param = false;
+        for (unsigned j = 1; j < first && !param; j++) {
+            char p[256];
+            param = clang_getTokenKind(toks[j]) == CXToken_Identifier &&
+                    strcmp(elc_string(clang_getTokenSpelling(tu, toks[j]), p, sizeof p), t) == 0;
+        }
+        if (param || !t[0])
+            continue;
+        /* a name none of the file's macros (a system header's, with a
+         * precompiled prefix) is no project macro: it matters only with a
+         * backend prefix, and whether it is a macro only to macros_only */
+        int kind = elc_macro_named_here(tu, t);
+        if (kind == -2) {
+            if (!el_backend_prefix_of(cfg, t, true))
+                continue;
+            kind = macros_only ? elc_macro_named(tu, t) : -1;
+        }
+        if (kind > 0) {
+            CXCursor m = elc_macro_definition(tu, t);
+            if (!clang_Cursor_isNull(m) && !clang_equalCursors(m, def)) {
+                memo_entry *e = memo_slot(memo, m, false);
+                if (e) { /* read before, or being read (a cycle) */
+                    hit = e->state == MEMO_HIT;
+                    if (hit && out && n)
+                        snprintf(out, n, "%s", e->name ? e->name : "");
+                    continue;
+                }
+                if (el_macro_is_own(cfg, m) && (e = memo_slot(memo, m, true)) != NULL) {
+                    char inner[256] = "";
+                    hit = body_walk(cfg, tu, m, macros_only, memo, inner, sizeof inner);
+                    /* (the table may have grown: find m's entry again) */
+                    e = memo_slot(memo, m, false);
+                    if (e) {
+                        e->state = hit ? MEMO_HIT : MEMO_NONE;
+                        e->name = hit ? strdup(inner) : NULL;
+                    }
+                    if (hit && out && n)
+                        snprintf(out, n, "%s", inner);
+                    continue;
+                }
+            }
+        } else if (kind == 0 && macros_only) {
+            continue;
+        }
+        hit = el_backend_prefix_of(cfg, t, true) != NULL;
+        if (hit && out && n)
+            snprintf(out, n, "%s", t);
+    }
+    free(text);
+    if (toks)
+        clang_disposeTokens(tu, toks, nt);
+    return hit;
+}
+
+bool el_macro_body_names_backend(const el_config *cfg, CXTranslationUnit tu, CXCursor def)
+{
+    walk_memo memo = {0};
+    memo_slot(&memo, def, true); /* (a macro naming def reads no further) */
+    bool hit = body_walk(cfg, tu, def, false, &memo, NULL, 0);
+    memo_free(&memo);
+    return hit;
+}
+
+bool el_macro_body_backend_macro(const el_config *cfg, CXTranslationUnit tu, CXCursor def, char *out, size_t n)
+{
+    walk_memo memo = {0};
+    memo_slot(&memo, def, true);
+    bool hit = body_walk(cfg, tu, def, true, &memo, out, n);
+    memo_free(&memo);
     return hit;
 }

@@ -1023,6 +1023,20 @@ int elc_macro_named(CXTranslationUnit tu, const char *name)
     return r;
 }
 
+int elc_macro_named_here(CXTranslationUnit tu, const char *name)
+{
+    bool own = false;
+    macro_table *t = macros_of(tu, &own);
+    int r;
+    if (t && !t->failed && !t->whole && !el_strmap_get(&t->index, name))
+        r = -2; /* (not asked further: the TU is not wanted whole for it) */
+    else
+        r = elc_macro_named(tu, name);
+    if (own)
+        macro_table_free(t);
+    return r;
+}
+
 CXCursor elc_macro_definition(CXTranslationUnit tu, const char *name)
 {
     bool own = false;

@@ -109,6 +109,11 @@ CXCursor elc_macro_expansion_at(CXTranslationUnit tu, CXFile f, unsigned off);
  * prefix holds its system headers' -- the engine then lints the file
  * again without it).  Read once a TU with the macro spans in use. */
 int elc_macro_named(CXTranslationUnit tu, const char *name);
+/* The same, but a name that is none of the file's own macros while a
+ * precompiled prefix holds its system headers' is -2 (a system header's
+ * macro or none; the file is not linted again without the prefix for
+ * it): enough to ask whether a name is a macro of the project. */
+int elc_macro_named_here(CXTranslationUnit tu, const char *name);
 /* The tokens of macro definition def (free with clang_disposeTokens);
  * *first: the index of its body's first token (after the name, and the
  * parameter list of a function-like macro), at most *nt. */

@@ -27,6 +27,7 @@ typedef struct entry {
     char *bad_path;  /* it, absolute */
     char *bad_why;   /* why it could not be read */
     bool bad_told;   /* said by el_compdb_warn_unread */
+    char *lang;      /* the -x in effect for the input (the last before it), or NULL */
 } entry;
 
 struct el_compdb {
@@ -187,10 +188,19 @@ static void filter_args(entry *e, CXCompileCommand cmd)
     size_t n = na ? na - 1 : 0, cap = 0;
     chain c = {0};
     quote_chain(e, raw, n, &c);
+    bool input_seen = false;
     for (size_t i = 0; i < n;) {
         el_arg_info k = el_arg_inspect(raw, n, i);
+        const char *x = strcmp(raw[i], "-x") == 0 ? (i + 1 < n ? raw[i + 1] : NULL)
+                        : strncmp(raw[i], "-x", 2) == 0 ? raw[i] + 2 : NULL;
         if (k.bare && is_self(e, raw[i])) {
-            /* the input: dropped */
+            /* the input: dropped; the language it is compiled as kept */
+            if (!input_seen)
+                e->lang = el_args_language(raw, i) ? el_xstrdup(el_args_language(raw, i)) : NULL;
+            input_seen = true;
+        } else if (x && input_seen) {
+            /* a language for the inputs after this one (cc -x c -c gen.c
+             * -x assembler ...): not this one's */
         } else if (unexpanded_rsp(e, raw[i])) {
             /* told once by the load */
         } else if (k.fate == EL_ARG_DROP_QUIET) {
@@ -507,6 +517,8 @@ void el_compdb_add(el_compdb *db, const char *abs_file, char *const *args, size_
     for (size_t i = 0; i < n; i++)
         e->args[i] = el_xstrdup(args[i]);
     e->n_args = n;
+    const char *x = el_args_language(args, n);
+    e->lang = x ? el_xstrdup(x) : NULL;
 }
 
 bool el_compdb_lists(const el_compdb *db, const char *abs_file)
@@ -581,16 +593,41 @@ const char *el_compdb_file(const el_compdb *db, size_t i)
     return db && i < db->n ? db->v[i].file : NULL;
 }
 
+/* An entry that compiles assembly, not C: zstd's huf_decompress_amd64.S
+ * (by the -x assembler... before it; without one, by its name: .s, .S,
+ * .sx, .asm). */
+static bool assembles(const entry *e)
+{
+    /* the -x before the input wins over its name (cc -x c foo.S) */
+    if (e->lang && strcmp(e->lang, "none") != 0)
+        return strncmp(e->lang, "assembler", 9) == 0;
+    static const char *const ext[] = {".s", ".S", ".sx", ".asm"};
+    for (size_t k = 0; k < sizeof ext / sizeof *ext; k++)
+        if (el_path_has_ext(e->file, ext[k]))
+            return true;
+    return false;
+}
+
+size_t el_compdb_assembly_count(const el_compdb *db)
+{
+    size_t n = 0;
+    for (size_t i = 0; db && i < db->n; i++)
+        n += assembles(&db->v[i]);
+    return n;
+}
+
 char *const *el_compdb_paths_or(const el_compdb *db, char *const *paths, size_t *n,
                                  char ***owned)
 {
     *owned = NULL;
     if (*n || !db)
         return paths;
-    *n = el_compdb_file_count(db);
-    char **v = el_xcalloc(*n + 1, sizeof *v);
-    for (size_t i = 0; i < *n; i++)
-        v[i] = (char *)el_compdb_file(db, i);
+    size_t all = el_compdb_file_count(db);
+    char **v = el_xcalloc(all + 1, sizeof *v);
+    *n = 0;
+    for (size_t i = 0; i < all; i++)
+        if (!assembles(&db->v[i]))
+            v[(*n)++] = (char *)el_compdb_file(db, i);
     *owned = v;
     return v;
 }
@@ -605,6 +642,7 @@ void el_compdb_free(el_compdb *db)
         free(db->v[i].bad_rsp);
         free(db->v[i].bad_path);
         free(db->v[i].bad_why);
+        free(db->v[i].lang);
         el_args_free(db->v[i].args, db->v[i].n_args);
     }
     free(db->v);

@@ -48,8 +48,12 @@ const char *el_compdb_dir(const el_compdb *db);
 /* The files the database lists (absolute), in database order. */
 size_t el_compdb_file_count(const el_compdb *db);
 const char *el_compdb_file(const el_compdb *db, size_t i);
+/* How many of the database's files are assembly (.S, -x assembler): not
+ * among el_compdb_paths_or's. */
+size_t el_compdb_assembly_count(const el_compdb *db);
 /* The paths to lint: paths[0..n) when n > 0, else the database's files
- * (db may be NULL).  *owned receives the array when one was made (free
+ * that are C or C++ (not an assembler's .S: it is no C to parse) (db may
+ * be NULL).  *owned receives the array when one was made (free
  * it; the strings stay the database's). */
 char *const *el_compdb_paths_or(const el_compdb *db, char *const *paths, size_t *n,
                                  char ***owned);

@@ -1352,8 +1352,16 @@ static void finish(const el_engine_opts *o, el_sources *sources, el_tu_result *c
     if (o->facts_out)
         for (size_t i = 0; i < p.n_facts; i++)
             copy_fact(o->facts_out, p.facts[i]);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        /* one per place within each TU first: two TUs that include the
+         * template alike (GSL's matrix/test.c, and test_static.c that
+         * includes test.c) give each message twice, which the run-wide
+         * pass below would take for a message every inclusion gives */
+        for (size_t f = 0; f < res[i]->n_facts; f++)
+            if (strcmp(res[i]->facts[f].key, EL_FACT_INCLUDED_AGAIN) == 0)
+                el_findings_one_per_place(&res[i]->findings, res[i]->facts[f].file);
         el_findings_move(&all, &res[i]->findings);
+    }
     el_forgive_kernels(sources, (const el_fact_rec *const *)p.facts, p.n_facts, &all);
     el_strmap again = {0};
     for (size_t i = 0; i < p.n_facts; i++)

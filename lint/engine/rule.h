@@ -233,13 +233,26 @@ const char *el_backend_of_symbol(const el_config *cfg, const char *name, char *b
  * none.  With `upper`, a prefix also matches in upper case ("CBLAS_",
  * "FFTW", "EH_BLAS_"), as library macros are spelled. */
 const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool upper);
+/* Is macro definition def the project's own: defined in a file of the
+ * project that is neither a backend's, nor a vendor header, nor a system
+ * header?  (EH102 looks through such a macro's body.) */
+bool el_macro_is_own(const el_config *cfg, CXCursor def);
 /* Does the body of macro definition def (a cursor of tu) name an
  * identifier with a backend prefix (el_backend_prefix_of, upper case too):
  * `#define FFTW_PLANNER_FLAGS FFTW_MEASURE`, `#define FFTW_NAME(n)
  * fftw_##n`?  A project's macro named like a library's is the project's
  * own unless it stands for such a name (the macros of a body are not
- * expansions libclang shows). */
+ * expansions libclang shows).  A macro of the project named in the body
+ * is looked through, however deep (each definition once a walk; a cycle
+ * names nothing), not judged by its name:
+ * `#define FFTW_ALL (FFTW_INIT | FFTW_OTHER)` of two project bits names
+ * none. */
 bool el_macro_body_names_backend(const el_config *cfg, CXTranslationUnit tu, CXCursor def);
+/* The same walk for macros only: the first library-prefixed macro the
+ * body of def names, through the project's own macros, into out[n]
+ * (`#define MY_PLAN_FLAGS FFTW_MEASURE`: FFTW_MEASURE).  Functions,
+ * types and constants in a body are not asked: their uses are cursors. */
+bool el_macro_body_backend_macro(const el_config *cfg, CXTranslationUnit tu, CXCursor def, char *out, size_t n);
 /* The macro is a backend macro (backend_macros; * and ? work). */
 bool el_config_is_backend_macro(const el_config *cfg, const char *name);
 /* Known backend names (sorted). */

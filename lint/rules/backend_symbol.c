@@ -704,6 +704,24 @@ static bool on_directive_line(el_ctx *ctx, CXSourceLocation loc)
     return b < size && t[b] == '#';
 }
 
+/* The library macro the body of d, a macro the project defines (not a
+ * system or vendor header's), names, through the project's macros; NULL
+ * when none.  Kept with d (bs_note): "" for none. */
+static const char *through_own_macro(el_ctx *ctx, state *s, CXCursor d)
+{
+    char **note = bs_note(&s->seen, d);
+    if (note && *note)
+        return (*note)[0] ? *note : NULL;
+    char inner[256] = "";
+    const el_config *cfg = el_ctx_config(ctx);
+    if (el_macro_is_own(cfg, d) && !el_macro_body_backend_macro(cfg, el_tu(ctx), d, inner, sizeof inner))
+        inner[0] = '\0';
+    if (!note)
+        return NULL;
+    *note = strdup(inner);
+    return *note && (*note)[0] ? *note : NULL;
+}
+
 static void on_macro(el_ctx *ctx, state *s, CXCursor c)
 {
     CXCursor d = clang_getCursorReferenced(c);
@@ -712,8 +730,19 @@ static void on_macro(el_ctx *ctx, state *s, CXCursor c)
     /* (the verdict first: it is kept per macro, while the line needs the
      * file's text) */
     char backend[64], name[256], msg[1024];
-    if (backend_decl(ctx, s, d, backend, sizeof backend) == NOT_BACKEND ||
-        on_directive_line(ctx, clang_getCursorLocation(c)))
+    if (backend_decl(ctx, s, d, backend, sizeof backend) == NOT_BACKEND) {
+        /* the project's own macro: a library macro its body names (through
+         * the project's macros) is no expansion libclang shows, so it is
+         * reported here: `#define MY_PLAN_FLAGS FFTW_MEASURE` */
+        const char *inner = through_own_macro(ctx, s, d);
+        if (!inner || on_directive_line(ctx, clang_getCursorLocation(c)))
+            return;
+        elc_spelling(c, name, sizeof name);
+        snprintf(msg, sizeof msg, "use of backend macro '%s' (through macro '%s')", inner, name);
+        defer(s, clang_getCursorLocation(c), true, msg);
+        return;
+    }
+    if (on_directive_line(ctx, clang_getCursorLocation(c)))
         return;
     elc_spelling(c, name, sizeof name);
     if (backend[0])

@@ -21,7 +21,12 @@
  * (bytes + 35) / 36; constants compared by value only when the addend is
  * digits written outside a macro, the divisor otherwise the same
  * variable, object-like macro, macro argument or tokens, also in a
- * macro's body: DIV_ROUND_UP(n, d); side effects not looked at), and an
+ * macro's body: DIV_ROUND_UP(n, d); widening integer casts looked
+ * through, (n + (size_t)d - 1) / (size_t)d; not when the divisor has
+ * side effects, (n + f() - 1) / f() calls f twice), half a product of
+ * two integers one apart (n * (n + 1) / 2: exact), trunc(a / b) and
+ * floor(u / v) of unsigned operands (the same value), constants beyond
+ * the floating type's precision ((double)(LLONG_MAX / 2)), and an
  * operand that is itself the value of a
  * function C declared implicitly and the TU declares nowhere (its `int`
  * is not its type -- csound's `FL(1.0) / 12` where its FL macro is not
@@ -37,16 +42,33 @@
 
 static const enum CXCursorKind kinds[] = {CXCursor_BinaryOperator, EL_KINDS_END};
 
-static bool eval_int(CXCursor e, long long *v)
+/* e's integer constant value: as long long into *v, its magnitude into
+ * *m (either may be NULL), whether its type is unsigned into *is_unsigned
+ * (0xffffffffffffffffull is -1 as long long, its magnitude 2^64 - 1). */
+static bool eval_constant(CXCursor e, long long *v, unsigned long long *m, bool *is_unsigned)
 {
     CXEvalResult r = clang_Cursor_Evaluate(e);
     if (!r)
         return false;
     bool ok = clang_EvalResult_getKind(r) == CXEval_Int;
-    if (ok)
-        *v = clang_EvalResult_getAsLongLong(r);
+    if (ok) {
+        bool u = clang_EvalResult_isUnsignedInt(r) != 0;
+        long long s = clang_EvalResult_getAsLongLong(r);
+        if (v)
+            *v = s;
+        if (m)
+            *m = u ? clang_EvalResult_getAsUnsigned(r)
+                   : s < 0 ? 0ULL - (unsigned long long)s : (unsigned long long)s;
+        if (is_unsigned)
+            *is_unsigned = u;
+    }
     clang_EvalResult_dispose(r);
     return ok;
+}
+
+static bool eval_int(CXCursor e, long long *v)
+{
+    return eval_constant(e, v, NULL, NULL);
 }
 
 /* Does the floating value at ancestor `i` only pass on, through
@@ -102,7 +124,7 @@ static bool written_in_file(CXCursor c)
 }
 
 /* The floating type the current cursor `e`'s value is converted to. */
-static bool converted_to_floating(el_ctx *ctx, CXCursor e, CXType *to)
+static bool converted_to_floating(el_ctx *ctx, CXCursor e, CXType *to, unsigned *at)
 {
     unsigned depth = el_depth(ctx);
     for (unsigned i = 0; i < depth; i++) {
@@ -125,6 +147,7 @@ static bool converted_to_floating(el_ctx *ctx, CXCursor e, CXType *to)
         case CXCursor_CStyleCastExpr:
             if (elc_type_is_floating(t)) {
                 *to = t;
+                *at = i;
                 return !back_to_integer(ctx, i);
             }
             if (!elc_type_is_integer(t))
@@ -309,6 +332,71 @@ static bool written_literal(CXCursor e)
     return clang_getCursorKind(e) == CXCursor_IntegerLiteral && !elc_in_macro(e);
 }
 
+/* Through parentheses, implicit conversions and casts written to an
+ * integer type at least as wide as the integer they convert: (size_t)d
+ * is d's value, for the divisor as for the addend of
+ * (n + (size_t)d - 1) / (size_t)d or (n + d - 1) / (size_t)d.  A
+ * narrowing cast ((char)d) may change the value and stays. */
+static CXCursor strip_int_casts(CXCursor e)
+{
+    e = sf_strip(e, false);
+    for (int guard = 0; guard < 16 && clang_getCursorKind(e) == CXCursor_CStyleCastExpr; guard++) {
+        CXCursor in = sf_last_child(e);
+        if (clang_Cursor_isNull(in))
+            break;
+        CXType to = clang_getCanonicalType(clang_getCursorType(e));
+        CXType from = clang_getCanonicalType(clang_getCursorType(in));
+        long long st = clang_Type_getSizeOf(to), sf = clang_Type_getSizeOf(from);
+        if (!elc_type_is_integer(to) || !elc_type_is_integer(from) || to.kind == CXType_Bool || st <= 0 ||
+            sf <= 0 || st < sf)
+            break;
+        e = sf_strip(in, false);
+    }
+    return e;
+}
+
+static enum CXChildVisitResult find_side_effect(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    char op[4];
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_UnaryExpr:
+        return CXChildVisit_Continue; /* sizeof, _Alignof: not evaluated */
+    case CXCursor_CallExpr:
+    case CXCursor_CompoundAssignOperator:
+        *(bool *)d = true;
+        return CXChildVisit_Break;
+    case CXCursor_UnaryOperator:
+        if (sf_unary_operator(c, op, sizeof op, NULL) && (strcmp(op, "++") == 0 || strcmp(op, "--") == 0)) {
+            *(bool *)d = true;
+            return CXChildVisit_Break;
+        }
+        break;
+    case CXCursor_BinaryOperator:
+        if (sf_binary_operator(c, op, sizeof op) && strcmp(op, "=") == 0) {
+            *(bool *)d = true;
+            return CXChildVisit_Break;
+        }
+        break;
+    default:
+        break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* May evaluating e change something or give another value next time: a
+ * call (f(), also in a macro's argument used twice), ++, --, an
+ * assignment?  Not inside sizeof. */
+static bool has_side_effect(CXCursor e)
+{
+    bool hit = false;
+    if (find_side_effect(e, clang_getNullCursor(), &hit) == CXChildVisit_Break)
+        return true;
+    if (clang_getCursorKind(e) != CXCursor_UnaryExpr)
+        clang_visitChildren(e, find_side_effect, &hit);
+    return hit;
+}
+
 /* Are a and b the same expression as far as an idiom's shape goes?
  * - two references to one variable, parameter or enumerator, also in a
  *   macro's body (DIV_ROUND_UP(n, d): both (d) are the argument's d;
@@ -325,13 +413,40 @@ static bool same_expr(CXCursor a, CXCursor b)
 {
     if (clang_Cursor_isNull(a) || clang_Cursor_isNull(b))
         return false;
-    a = sf_strip(a, false);
-    b = sf_strip(b, false);
+    a = strip_int_casts(a);
+    b = strip_int_casts(b);
+    /* f() written twice is two calls, d-- two decrements: maybe two values */
+    if (has_side_effect(a) || has_side_effect(b))
+        return false;
     if (clang_getCursorKind(a) == CXCursor_DeclRefExpr && clang_getCursorKind(b) == CXCursor_DeclRefExpr) {
         CXCursor da = clang_getCursorReferenced(a), db = clang_getCursorReferenced(b);
         return !clang_Cursor_isNull(da) && clang_equalCursors(da, db);
     }
     bool ma = elc_in_macro(a), mb = elc_in_macro(b);
+    if (ma && mb && clang_getCursorKind(a) == clang_getCursorKind(b)) {
+        /* one argument's text, twice, whatever it is: both (d) of
+         * DIV_ROUND_UP(n, p->per) */
+        CXFile fa, fb;
+        unsigned oa, ob;
+        if (macro_argument_at(a, &fa, &oa) && macro_argument_at(b, &fb, &ob) && clang_File_isEqual(fa, fb) &&
+            oa == ob) {
+            /* the whole of one argument's text, both times: a body
+             * token's location is the expansion's, the same for p->n
+             * and p->m */
+            unsigned ba = 0, ea = 0, bb = 0, eb = 0;
+            CXCursor xa = elc_macro_expansion_of(a), xb = elc_macro_expansion_of(b);
+            CXTranslationUnit tu = clang_Cursor_getTranslationUnit(a);
+            CXFile ga = NULL, gb = NULL;
+            unsigned za = 0, zb = 0;
+            clang_getSpellingLocation(clang_getRangeEnd(clang_getCursorExtent(a)), &ga, NULL, NULL, &za);
+            clang_getSpellingLocation(clang_getRangeEnd(clang_getCursorExtent(b)), &gb, NULL, NULL, &zb);
+            if (!clang_Cursor_isNull(xa) && !clang_Cursor_isNull(xb) &&
+                elc_macro_argument_at(tu, xa, fa, oa, &ba, &ea) >= 0 &&
+                elc_macro_argument_at(tu, xb, fb, ob, &bb, &eb) >= 0 && ga && gb &&
+                clang_File_isEqual(ga, fa) && clang_File_isEqual(gb, fb) && oa == ba && ob == bb && za == ea && zb == eb)
+                return true;
+        }
+    }
     if (ma || mb) {
         long long x, y;
         if (!ma || !mb || clang_getCursorKind(a) != clang_getCursorKind(b) || !eval_int(a, &x) ||
@@ -413,7 +528,7 @@ static bool rounding_addend(CXCursor r, CXCursor other, CXCursor den)
     if (den_const && written_literal(r) && eval_int(r, &rv))
         return rv == dv - 1 || rv == dv / 2;
     CXCursor k[2];
-    r = sf_strip(r, false);
+    r = strip_int_casts(r);
     if (is_binary(r, "-", k))
         return is_value(k[1], 1) && is_divisor(k[0], den);
     if (is_binary(r, "/", k))
@@ -450,7 +565,7 @@ static bool rounding_idiom(CXCursor num, CXCursor den)
         if (eval_int(den, &dv) && dv <= 2)
             return false;
         for (int i = 0; i < 2; i++)
-            if (is_binary(sf_strip(k[i], false), "-", m) && is_value(m[1], 1) &&
+            if (is_binary(strip_int_casts(k[i]), "-", m) && is_value(m[1], 1) &&
                 !(written_literal(m[0]) && written_literal(k[1 - i])) && is_divisor(k[1 - i], den))
                 return true;
         return false;
@@ -467,6 +582,154 @@ static bool rounding_idiom(CXCursor num, CXCursor den)
     return false;
 }
 
+/* The factors of a product (through parentheses and widening casts), at
+ * most max of them into out. */
+static void product_factors(CXCursor e, CXCursor *out, unsigned *n, unsigned max, int depth)
+{
+    CXCursor k[2];
+    e = strip_int_casts(e);
+    if (depth < 8 && is_binary(e, "*", k)) {
+        product_factors(k[0], out, n, max, depth + 1);
+        product_factors(k[1], out, n, max, depth + 1);
+    } else if (*n < max) {
+        out[(*n)++] = e;
+    }
+}
+
+/* b is a + 1, 1 + a or a - 1. */
+static bool next_to(CXCursor a, CXCursor b)
+{
+    CXCursor k[2];
+    b = strip_int_casts(b);
+    if (is_binary(b, "+", k))
+        return (is_value(k[1], 1) && same_expr(k[0], a)) || (is_value(k[0], 1) && same_expr(k[1], a));
+    if (is_binary(b, "-", k))
+        return is_value(k[1], 1) && same_expr(k[0], a);
+    return false;
+}
+
+/* A product with two factors one apart, halved: n * (n + 1) / 2,
+ * N * M * (M + 1) / 2 (GSL's norm of a test matrix), (n - 1) * n / 2.
+ * One of two consecutive integers is even: the quotient is exact. */
+static bool consecutive_halved(CXCursor num, CXCursor den)
+{
+    if (!is_value(den, 2))
+        return false;
+    CXCursor f[8];
+    unsigned n = 0;
+    product_factors(num, f, &n, 8, 0);
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < n; j++)
+            if (i != j && next_to(f[i], f[j]))
+                return true;
+    return false;
+}
+
+/* e as base + off: n + 1, 2 + n, n - 2, n (off 0); off within -2..2. */
+static void offset_form(CXCursor e, CXCursor *base, int *off)
+{
+    CXCursor k[2];
+    e = strip_int_casts(e);
+    *base = e;
+    *off = 0;
+    for (int c = 1; c <= 2; c++) {
+        if (is_binary(e, "+", k) && is_value(k[1], c)) {
+            *base = k[0];
+            *off = c;
+        } else if (is_binary(e, "+", k) && is_value(k[0], c)) {
+            *base = k[1];
+            *off = c;
+        } else if (is_binary(e, "-", k) && is_value(k[1], c)) {
+            *base = k[0];
+            *off = -c;
+        }
+    }
+}
+
+/* A product with three consecutive factors, divided by 6 (or 3): one of
+ * them is a multiple of 3 and one even, n * (n + 1) * (n + 2) / 6 (the
+ * tetrahedral numbers), (n - 1) * n * (n + 1) / 6. */
+static bool consecutive_sixth(CXCursor num, CXCursor den)
+{
+    if (!is_value(den, 6) && !is_value(den, 3))
+        return false;
+    CXCursor f[8], b[8];
+    int o[8];
+    unsigned n = 0;
+    product_factors(num, f, &n, 8, 0);
+    for (unsigned i = 0; i < n; i++)
+        offset_form(f[i], &b[i], &o[i]);
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < n; j++)
+            for (unsigned k = 0; k < n; k++)
+                if (i != j && j != k && i != k && o[j] == o[i] + 1 && o[k] == o[i] + 2 &&
+                    same_expr(b[i], b[j]) && same_expr(b[i], b[k]))
+                    return true;
+    return false;
+}
+
+/* The magnitude of constant e (unsigned constants read as such). */
+static bool eval_magnitude(CXCursor e, unsigned long long *m)
+{
+    return eval_constant(e, NULL, m, NULL);
+}
+
+/* Two constants whose quotient is too large for the floating type to hold
+ * a fraction: (double)(LLONG_MAX / 2) (redis's util.c bounds a double by
+ * it) is 2^62, where doubles are 1024 apart.  The conversion rounds away
+ * more than the division truncates. */
+static bool beyond_precision(CXCursor num, CXCursor den, CXType to)
+{
+    unsigned long long a, b;
+    if (!eval_magnitude(num, &a) || !eval_magnitude(den, &b) || b == 0)
+        return false;
+    int bits = to.kind == CXType_Float ? 24 : to.kind == CXType_Double ? 53 : to.kind == CXType_LongDouble ? 64 : 0;
+    return bits > 0 && bits < 64 && a / b >= (1ULL << bits);
+}
+
+/* Two constants whose quotient has no fraction (6 / 3).  Unsigned ones
+ * (0x8000000000000000ull / 0xffffffffffffffffull) are tested unsigned,
+ * and LLONG_MIN / -1 is not computed as LLONG_MIN % -1 (SIGFPE). */
+static bool exact_constants(CXCursor num, CXCursor den)
+{
+    long long a, b;
+    unsigned long long ma, mb;
+    bool ua, ub;
+    if (!eval_constant(num, &a, &ma, &ua) || !eval_constant(den, &b, &mb, &ub) || b == 0)
+        return false;
+    if (ua || ub)
+        return (unsigned long long)a % (unsigned long long)b == 0;
+    return ma % mb == 0;
+}
+
+/* Is the conversion at ancestor `at` the argument of a call that
+ * truncates anyway: trunc (C's division truncates toward zero too), or
+ * floor of an unsigned quotient (redis's floor(dictSize(d) / 10))?  The
+ * value is the same either way.  Not ceil or round: ceil(a / b) of
+ * integers is the classic bug. */
+static bool truncating_argument(el_ctx *ctx, unsigned at, CXType quotient)
+{
+    if (at + 1 >= el_depth(ctx))
+        return false;
+    CXCursor call = el_ancestor(ctx, at + 1);
+    if (clang_getCursorKind(call) != CXCursor_CallExpr)
+        return false;
+    char name[64];
+    elc_spelling(call, name, sizeof name);
+    if (!strcmp(name, "trunc") || !strcmp(name, "truncf") || !strcmp(name, "truncl"))
+        return true;
+    bool is_unsigned = false;
+    switch (quotient.kind) {
+    case CXType_UChar: case CXType_UShort: case CXType_UInt: case CXType_ULong: case CXType_ULongLong:
+    case CXType_UInt128: case CXType_Char_U:
+        is_unsigned = true;
+        break;
+    default:
+        break;
+    }
+    return is_unsigned && (!strcmp(name, "floor") || !strcmp(name, "floorf") || !strcmp(name, "floorl"));
+}
+
 static void on_binary(el_ctx *ctx, void *state, CXCursor c)
 {
     (void)state;
@@ -474,7 +737,8 @@ static void on_binary(el_ctx *ctx, void *state, CXCursor c)
     if (!elc_type_is_integer(t))
         return;
     CXType to;
-    if (!converted_to_floating(ctx, c, &to))
+    unsigned at = 0;
+    if (!converted_to_floating(ctx, c, &to, &at))
         return;
     if (!el_applies_to(ctx, c))
         return;
@@ -484,13 +748,18 @@ static void on_binary(el_ctx *ctx, void *state, CXCursor c)
     CXCursor k[2];
     if (sf_children(c, k, 2) != 2)
         return;
-    long long a, b;
-    if (eval_int(k[0], &a) && eval_int(k[1], &b) && b != 0 && a % b == 0)
+    if (exact_constants(k[0], k[1]))
         return; /* exact */
+    if (beyond_precision(k[0], k[1], to))
+        return; /* (double)(LLONG_MAX / 2): the conversion rounds more than the fraction */
+    if (truncating_argument(ctx, at, t))
+        return; /* trunc(a / b), floor(u / v): the same value */
     if (implicit_call_value(ctx, k[0]) || implicit_call_value(ctx, k[1]))
         return; /* the operand's type is not known in this configuration */
     if (rounding_idiom(k[0], k[1]))
         return; /* (n + d - 1) / d: rounds in integers on purpose */
+    if (consecutive_halved(k[0], k[1]) || consecutive_sixth(k[0], k[1]))
+        return; /* n * (n + 1) / 2, n * (n + 1) * (n + 2) / 6: exact */
     char ts[64], fs[64];
     elc_string(clang_getTypeSpelling(to), ts, sizeof ts);
     elc_string(clang_getTypeSpelling(t), fs, sizeof fs);

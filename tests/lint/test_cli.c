@@ -321,6 +321,74 @@ static void test_database_lists_nothing(void **state)
     }
 }
 
+/* -p without PATH lints the database's C files, not the assembly it
+ * also compiles (zstd's huf_decompress_amd64.S, by name or -x
+ * assembler-with-cpp): parsed as C, it was an EH000 of 800 errors. */
+static void test_database_skips_assembly(void **state)
+{
+    tree *t = *state;
+    free(tt_write(t->dir, "asm/src/ok.c", "int ok(void) { return 1; }\n"));
+    free(tt_write(t->dir, "asm/src/fast.S", ".text\n.globl fast\nfast:\n\tret\n"));
+    free(tt_write(t->dir, "asm/src/gen.inc", "\t.text\n\tmovq %rax, %rbx\n"));
+    char *db = tt_fmt("[{\"directory\": \"%s/asm/src\", \"file\": \"ok.c\", \"command\": \"cc -c ok.c\"},"
+                      " {\"directory\": \"%s/asm/src\", \"file\": \"fast.S\", \"command\": \"cc -c fast.S\"},"
+                      " {\"directory\": \"%s/asm/src\", \"file\": \"gen.inc\","
+                      " \"command\": \"cc -x assembler-with-cpp -c gen.inc\"}]",
+                      t->dir, t->dir, t->dir);
+    free(tt_write(t->dir, "asm/build/compile_commands.json", db));
+    free(db);
+    char *dir = tt_fmt("%s/asm", t->dir);
+    tt_run r = lt_lint(dir, "--no-cache", "-v", "-p", "build", NULL);
+    assert_int_equal(r.status, 0);
+    assert_false(tt_contains(r.out, "EH000"));
+    assert_true(tt_contains(r.err, "1 translation unit"));
+    tt_free(&r);
+    free(dir);
+}
+
+/* Which language an entry compiles its file as is the -x before the file
+ * (a later one is for the inputs after it), and it wins over the name:
+ * `cc -x c -c asmgen.c -x assembler` was left out as assembly, `cc -x c
+ * -c gen.S` too.  A database of assembly only says so (it said "lists no
+ * file to lint (build first, ...)"). */
+static void test_database_language_before_file(void **state)
+{
+    tree *t = *state;
+    free(tt_write(t->dir, "lang/src/asmgen.c", "int asmgen(void) { return 1; }\n"));
+    free(tt_write(t->dir, "lang/src/gen.S", "int gen(void) { return 2; }\n"));
+    free(tt_write(t->dir, "lang/src/start.S", ".text\n.globl start\nstart:\n\tret\n"));
+    free(tt_write(t->dir, "lang/src/mixed.c", "int mixed(void) { return 3; }\n"));
+    char *db = tt_fmt("[{\"directory\": \"%s/lang/src\", \"file\": \"asmgen.c\", \"arguments\":"
+                      " [\"cc\", \"-x\", \"c\", \"-c\", \"asmgen.c\", \"-x\", \"assembler\", \"-o\", \"asmgen.o\"]},"
+                      " {\"directory\": \"%s/lang/src\", \"file\": \"gen.S\", \"command\": \"cc -x c -c gen.S\"},"
+                      " {\"directory\": \"%s/lang/src\", \"file\": \"start.S\", \"command\": \"cc -c start.S\"},"
+                      " {\"directory\": \"%s/lang/src\", \"file\": \"mixed.c\", \"arguments\":"
+                      " [\"cc\", \"-x\", \"assembler-with-cpp\", \"-c\", \"start.S\", \"-x\", \"none\", \"-c\", \"mixed.c\"]}]",
+                      t->dir, t->dir, t->dir, t->dir);
+    free(tt_write(t->dir, "lang/build/compile_commands.json", db));
+    free(db);
+    char *dir = tt_fmt("%s/lang", t->dir);
+    tt_run r = lt_lint(dir, "--no-cache", "-v", "-p", "build", NULL);
+    if (r.status != 0 || !tt_contains(r.err, "3 translation units"))
+        print_error("stdout:\n%s\nstderr:\n%s\n", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    assert_false(tt_contains(r.out, "EH000"));
+    assert_true(tt_contains(r.err, "3 files, 3 translation units"));
+    tt_free(&r);
+    free(dir);
+    /* assembly only */
+    db = tt_fmt("[{\"directory\": \"%s/lang/src\", \"file\": \"start.S\", \"command\": \"cc -c start.S\"}]",
+                t->dir);
+    free(tt_write(t->dir, "only/build/compile_commands.json", db));
+    free(db);
+    dir = tt_fmt("%s/only", t->dir);
+    r = lt_lint(dir, "--no-cache", "-p", "build", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "emberlint: build/compile_commands.json lists only assembly files: no C to lint"));
+    tt_free(&r);
+    free(dir);
+}
+
 /* --help and --version whose output cannot be written (a full disk, a
  * closed pipe) fail as every other output does: exit 2 and a line on
  * stderr, not 0. */
@@ -360,6 +428,8 @@ int main(void)
         cmocka_unit_test(test_docs_pages_match_metadata),
         cmocka_unit_test(test_help_version_usage),
         cmocka_unit_test(test_help_version_write_error),
+        cmocka_unit_test_setup_teardown(test_database_skips_assembly, tree_setup, tree_teardown),
+        cmocka_unit_test_setup_teardown(test_database_language_before_file, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_database_lists_nothing, tree_setup, tree_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

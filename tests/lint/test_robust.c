@@ -176,6 +176,54 @@ static void test_large_and_deep(void **state)
     free(q);
 }
 
+#define HANG_GUARD_SECONDS 120
+
+/* A tree of the project's macros, 60 a level, each ORing all of the next
+ * level's, five levels, FFTW_MEASURE the last leaf: EH102 looks through
+ * the project's macros, and read every path again (60^4 bodies for
+ * `#if L0_0`, minutes); now each body once (about a second). */
+static void test_wide_macro_tree(void **state)
+{
+    (void)state;
+    enum { K = 60, LEVELS = 5 };
+    free(tt_write(tt_dir, "tree/.emberlint.json", "{\"exclude\": [\"/include/\"]}\n"));
+    free(tt_write(tt_dir, "tree/include/tree.h", ""));
+    char *h = tt_path(tt_dir, "tree/include/tree.h");
+    FILE *f = fopen(h, "w");
+    assert_non_null(f);
+    fputs("#include <fftw3.h>\n", f);
+    for (int l = 0; l < LEVELS - 1; l++)
+        for (int i = 0; i < K; i++) {
+            fprintf(f, "#define L%d_%d (", l, i);
+            for (int j = 0; j < K; j++)
+                fprintf(f, "%sL%d_%d", j ? " | " : "", l + 1, j);
+            fputs(")\n", f);
+        }
+    for (int i = 0; i < K - 1; i++)
+        fprintf(f, "#define L%d_%d %du\n", LEVELS - 1, i, i);
+    fprintf(f, "#define L%d_%d FFTW_MEASURE\n", LEVELS - 1, K - 1);
+    fclose(f);
+    free(tt_write(tt_dir, "tree/src/use.c",
+                  "#include \"../include/tree.h\"\n"
+                  "#if L0_0\n"
+                  "unsigned flags(void) { return L3_0; }\n"
+                  "unsigned plan_flags(void) { return L3_59; }\n"
+                  "#endif\n"));
+    const char *argv[] = {"--select", "EH102", "--no-cache", "--format", "json", "tree/src", NULL};
+    alarm(HANG_GUARD_SECONDS);
+    tt_run r = lt_emberlintv(tt_dir, argv, NULL);
+    alarm(0);
+    if (r.status != 1)
+        print_error("stdout:\n%s\nstderr:\n%s\n", r.out, r.err);
+    assert_int_equal(r.status, 1);
+    json_object *j = tt_json(r.out);
+    assert_int_equal(lt_count_rule(j, "EH102"), 2); /* L3_0 and L3_59 */
+    json_object_put(j);
+    assert_true(tt_contains(r.out, "use of backend macro 'FFTW_MEASURE' (through macro 'L3_59')"));
+    tt_free(&r);
+    free(h);
+}
+
 static void test_special_files(void **state)
 {
     (void)state;
@@ -208,6 +256,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_non_utf8, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_large_and_deep, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_special_files, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_wide_macro_tree, setup, tt_scratch_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -951,8 +951,9 @@ CASE(macro_chain_paste)
 /*   skipped_own_macro  include/spec.h (excluded from linting) defines the
  *                      project's FFTW_INIT: not listed in skipped code, as
  *                      not in compiled code (backend_symbols.c); FFTW's
- *                      FFTW_ESTIMATE beside it stays listed, and FFTW_ALL,
- *                      whose body names FFTW_INIT, stays a finding */
+ *                      FFTW_ESTIMATE beside it stays listed; FFTW_ALL,
+ *                      whose body names only the project's FFTW_INIT, is
+ *                      the project's too (its macros are looked through) */
 CASE(skipped_own_macro)
 
 /* Unsafe changes (docs/ember-migrate.md, "Safe and unsafe changes"):
