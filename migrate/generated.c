@@ -1,0 +1,273 @@
+/* migrate/generated.c -- em_generated_file (generated.h): a CMake build
+ * directory found above a file, the template its configure_file read. */
+#include "generated.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "c_text.h"
+#include "fileio.h"
+#include "mem.h"
+#include "path.h"
+
+enum { SEARCH_DEPTH = 12, SEARCH_FILES = 200000 };
+
+/* The directory above path (or path's own) that holds CMakeCache.txt, or
+ * NULL. */
+static char *build_dir_of(const char *path)
+{
+    char *dir = el_path_dirname(path);
+    for (;;) {
+        char *cache = el_path_join(dir, "CMakeCache.txt");
+        bool yes = access(cache, F_OK) == 0;
+        free(cache);
+        if (yes)
+            return dir;
+        if (!strcmp(dir, "/") || !dir[0] || !strcmp(dir, ".")) {
+            free(dir);
+            return NULL;
+        }
+        char *up = el_path_dirname(dir);
+        free(dir);
+        dir = up;
+    }
+}
+
+static char *home_dir(const char *build)
+{
+    char *cache = el_path_join(build, "CMakeCache.txt");
+    FILE *f = fopen(cache, "r");
+    free(cache);
+    char line[4096], *src = NULL;
+    static const char key[] = "CMAKE_HOME_DIRECTORY:INTERNAL=";
+    while (f && !src && fgets(line, sizeof line, f))
+        if (!strncmp(line, key, sizeof key - 1)) {
+            line[strcspn(line, "\r\n")] = '\0';
+            src = el_path_real(line + sizeof key - 1);
+        }
+    if (f)
+        fclose(f);
+    return src;
+}
+
+static bool has_markers(const char *path)
+{
+    char *d = NULL;
+    size_t n = 0;
+    if (el_read_file(path, &d, &n, NULL, NULL) != 0)
+        return false;
+    bool yes = strstr(d, "#cmakedefine") != NULL;
+    for (char *p = d; !yes && (p = strchr(p, '@')); p++) {
+        size_t k = 1;
+        while (el_text_ident_char(p[k]))
+            k++;
+        yes = k > 1 && p[k] == '@';
+    }
+    free(d);
+    return yes;
+}
+
+typedef struct search {
+    const char *names[4];
+    const char *skip; /* the build directory */
+    char **found;
+    size_t n, cap, files;
+} search;
+
+static void walk(search *s, const char *dir, int depth)
+{
+    if (depth > SEARCH_DEPTH || s->files > SEARCH_FILES || !strcmp(dir, s->skip))
+        return;
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue; /* ., .., .git and other hidden folders */
+        s->files++;
+        char *p = el_path_join(dir, e->d_name);
+        struct stat st;
+        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+            walk(s, p, depth + 1);
+        } else if (S_ISREG(st.st_mode)) {
+            for (size_t i = 0; i < 4 && s->names[i]; i++)
+                if (!strcmp(e->d_name, s->names[i])) {
+                    el_grow(&s->found, &s->cap, s->n + 1, sizeof *s->found);
+                    s->found[s->n++] = el_xstrdup(p);
+                    break;
+                }
+        }
+        free(p);
+    }
+    closedir(d);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The template of the file at rel (relative to the build directory)
+ * under the source tree src, or NULL. */
+static char *find_template(const char *src, const char *build, const char *rel)
+{
+    const char *base = el_path_base(rel);
+    char n_in[512], stem_in[512], n_cmake[512], n_cmake_in[512];
+    snprintf(n_in, sizeof n_in, "%s.in", base);
+    size_t stem = strcspn(base, ".");
+    snprintf(stem_in, sizeof stem_in, "%.*s.in", (int)stem, base);
+    snprintf(n_cmake, sizeof n_cmake, "%s.cmake", base);
+    snprintf(n_cmake_in, sizeof n_cmake_in, "%s.cmake.in", base);
+    /* at the same place first */
+    char *same = el_xasprintf("%s/%s.in", src, rel);
+    if (access(same, F_OK) == 0)
+        return same;
+    free(same);
+    search s = {{n_in, stem_in, n_cmake, n_cmake_in}, build, NULL, 0, 0, 0};
+    walk(&s, src, 0);
+    char *best = NULL;
+    if (s.n) {
+        qsort(s.found, s.n, sizeof *s.found, cmp_str);
+        /* a name's own template before its stem's; with markers first */
+        for (int pass = 0; pass < 4 && !best; pass++)
+            for (size_t i = 0; i < s.n && !best; i++) {
+                bool own = strcmp(el_path_base(s.found[i]), stem_in) != 0 ||
+                           !strcmp(n_in, stem_in);
+                if ((pass < 2) != own)
+                    continue;
+                if (pass % 2 == 0 && !has_markers(s.found[i]))
+                    continue;
+                best = el_xstrdup(s.found[i]);
+            }
+    }
+    for (size_t i = 0; i < s.n; i++)
+        free(s.found[i]);
+    free(s.found);
+    return best;
+}
+
+/* Does line ln (1-based) of d hold name as a whole word at col (0: any
+ * column)?  Its column into *at. */
+static bool line_names(const char *d, size_t len, unsigned ln, const char *name, unsigned col,
+                       unsigned *at)
+{
+    size_t i = 0;
+    for (unsigned l = 1; l < ln && i < len; i++)
+        if (d[i] == '\n')
+            l++;
+    if (i >= len && ln > 1)
+        return false;
+    size_t e = i;
+    while (e < len && d[e] != '\n')
+        e++;
+    size_t n = strlen(name);
+    for (size_t k = i; k + n <= e; k++) {
+        if (memcmp(d + k, name, n) || (k > i && el_text_ident_char(d[k - 1])) ||
+            (k + n < len && el_text_ident_char(d[k + n])))
+            continue;
+        if (col && k - i + 1 != col)
+            continue;
+        *at = (unsigned)(k - i + 1);
+        return true;
+    }
+    return false;
+}
+
+/* Line ln (1-based) of d: its start, its length into *n; NULL past the end. */
+static const char *line_at(const char *d, size_t len, unsigned ln, size_t *n)
+{
+    size_t i = 0;
+    for (unsigned l = 1; l < ln; i++) {
+        if (i >= len)
+            return NULL;
+        if (d[i] == '\n')
+            l++;
+    }
+    if (i > len)
+        return NULL;
+    size_t e = i;
+    while (e < len && d[e] != '\n' && d[e] != '\r')
+        e++;
+    *n = e - i;
+    return d + i;
+}
+
+bool em_generated_file(const char *path, unsigned line, unsigned col, const char *name,
+                       em_generated *g)
+{
+    memset(g, 0, sizeof *g);
+    char *real = el_path_real(path);
+    if (!real)
+        return false;
+    char *build = build_dir_of(real);
+    if (!build) {
+        free(real);
+        return false;
+    }
+    g->build_dir = build;
+    g->source = home_dir(build);
+    char *rel = el_path_under(real, build);
+    if (g->source && rel && rel[0])
+        g->tmpl = find_template(g->source, build, rel);
+    free(rel);
+    free(real);
+    if (!g->tmpl)
+        return true;
+    char *d = NULL, *gd = NULL;
+    size_t len = 0, glen = 0;
+    if (el_read_file(g->tmpl, &d, &len, NULL, NULL) != 0)
+        return true;
+    /* the site's line as generated: the template's line with the same
+     * text is its source (configure_file may add or drop lines before it) */
+    const char *gl = NULL;
+    size_t gn = 0;
+    if (el_read_file(path, &gd, &glen, NULL, NULL) == 0)
+        gl = line_at(gd, glen, line, &gn);
+    unsigned lines = 1;
+    for (size_t i = 0; i < len; i++)
+        lines += d[i] == '\n';
+    unsigned best = 0, best_rank = 0, best_dist = 0, at = 0;
+    for (unsigned l = 1; l <= lines; l++) {
+        size_t tn = 0;
+        const char *tl = line_at(d, len, l, &tn);
+        unsigned c = 0, rank = 0;
+        if (gl && tn == gn && !memcmp(tl, gl, gn) && (!name || line_names(d, len, l, name, 0, &c)))
+            rank = 3; /* the same text */
+        else if (name && line_names(d, len, l, name, col, &c))
+            rank = 2; /* the name at the same column */
+        else if (name && line_names(d, len, l, name, 0, &c))
+            rank = 1;
+        if (!name && rank == 3)
+            c = col;
+        unsigned dist = l > line ? l - line : line - l;
+        if (rank && (rank > best_rank || (rank == best_rank && dist < best_dist))) {
+            best = l;
+            best_rank = rank;
+            best_dist = dist;
+            at = c;
+        }
+    }
+    if (best) {
+        g->line = best;
+        g->col = at;
+    } else if (!name && line <= lines) {
+        g->line = line;
+        g->col = col;
+    }
+    free(gd);
+    free(d);
+    return true;
+}
+
+void em_generated_free(em_generated *g)
+{
+    free(g->build_dir);
+    free(g->source);
+    free(g->tmpl);
+    memset(g, 0, sizeof *g);
+}

@@ -1,0 +1,138 @@
+/* tests/migrate/test_generated.c -- sites in a header CMake generates
+ * into its build directory (configure_file, as SUNDIALS makes
+ * sundials_lapack_defs.h from sundials_lapack_defs.h.in): the build
+ * directory inside the tree, a call template for the LAPACK call.
+ * Before, the site was listed at the build directory's copy and the
+ * template's rewrite was made there, in a file the next configure
+ * overwrites.  Now the generated file is never changed; its site is
+ * listed at the template (the same line, or the line that names the
+ * call when configure_file moved it), saying that the file is generated
+ * and from what; with no template to be found, at the generated file,
+ * saying so.  The rest of the tree migrates. */
+#include "migrate_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char TEMPLATE[] =
+    "/* The LAPACK routine the solver calls (configured by CMake). */\n"
+    "#ifndef LAPACK_DEFS_H\n"
+    "#define LAPACK_DEFS_H\n"
+    "\n"
+    "#cmakedefine LAPACK_SUFFIX \"@LAPACK_SUFFIX@\"\n"
+    "\n"
+    "int lu_rows(const int *n, double *a, int *ipiv, int *info);\n"
+    "void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);\n"
+    "\n"
+    "static inline int lu_factor(int n, double *a, int *ipiv)\n"
+    "{\n"
+    "    int info = 0;\n"
+    "    dgetrf_(&n, &n, a, &n, ipiv, &info);\n"
+    "    return info;\n"
+    "}\n"
+    "\n"
+    "#endif\n";
+
+static const char SOLVE_C[] = "#include \"lapack_defs.h\"\n\n"
+                              "int solve(int n, double *a, int *ipiv)\n{\n"
+                              "    int info = 0;\n"
+                              "    dgetrf_(&n, &n, a, &n, ipiv, &info);\n"
+                              "    return info + lu_factor(n, a, ipiv);\n}\n";
+
+static const char RULES[] =
+    "{\"rewrites\": [{\"function\": \"dgetrf_\", \"replacement\": \"lu_rows($1, $3, $5, $6)\",\n"
+    "  \"safety\": \"safe\", \"note\": \"square\"}]}\n";
+
+/* The tree, with the header as configure_file writes it into _b/include
+ * (generated: the template's text, #cmakedefine resolved; extra: a line
+ * the generation adds before the call). */
+static char *make_tree(bool with_template, const char *extra)
+{
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, ".emberlint.json", RULES));
+    free(tt_write(dir, "src/solve.c", SOLVE_C));
+    if (with_template)
+        free(tt_write(dir, "include/lapack_defs.h.in", TEMPLATE));
+    char *gen = tt_replace_all(TEMPLATE, "#cmakedefine LAPACK_SUFFIX \"@LAPACK_SUFFIX@\"\n",
+                               extra ? extra : "#define LAPACK_SUFFIX \"_\"\n");
+    free(tt_write(dir, "_b/include/lapack_defs.h", gen));
+    free(gen);
+    char *cache = tt_fmt("# This is the CMakeCache file.\nCMAKE_HOME_DIRECTORY:INTERNAL=%s\n", dir);
+    free(tt_write(dir, "_b/CMakeCache.txt", cache));
+    free(cache);
+    char *db = tt_fmt("[{\"directory\": \"%s/_b\", \"file\": \"%s/src/solve.c\",\n"
+                      "  \"command\": \"cc -I%s/_b/include %s -c %s/src/solve.c\"}]\n",
+                      dir, dir, dir, MT_INCLUDE, dir);
+    free(tt_write(dir, "_b/compile_commands.json", db));
+    free(db);
+    return dir;
+}
+
+static void check(bool with_template, const char *extra, const char *where, const char *says)
+{
+    char *dir = make_tree(with_template, extra);
+    char *gen_path = tt_fmt("%s/_b/include/lapack_defs.h", dir);
+    char *gen_before = tt_read(gen_path, NULL);
+    tt_run r = mt_migrate_args(dir, "plan", "-p", "_b", ".", NULL);
+    if (r.status != 1 || !tt_contains(r.err, where) || !tt_contains(r.err, says) ||
+        tt_contains(r.out, "_b/include") || !tt_contains(r.out, "+    lu_rows(&n, a, ipiv, &info);"))
+        fail_msg("plan: status %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+    tt_free(&r);
+    r = mt_migrate_args(dir, "apply", "-p", "_b", ".", NULL);
+    char *gen_after = tt_read(gen_path, NULL);
+    char *solve = tt_fmt("%s/src/solve.c", dir);
+    char *solved = tt_read(solve, NULL);
+    if (r.status != 1 || strcmp(gen_before, gen_after) != 0 ||
+        !tt_contains(solved, "    lu_rows(&n, a, ipiv, &info);") || !tt_contains(r.err, where))
+        fail_msg("apply: status %d\nstderr:\n%s\ngenerated now:\n%s", r.status, r.err, gen_after);
+    tt_free(&r);
+    free(solve);
+    free(solved);
+    free(gen_after);
+    free(gen_before);
+    free(gen_path);
+    tt_rmtree(dir);
+    free(dir);
+}
+
+static void test_site_at_template(void **state)
+{
+    (void)state;
+    check(true, NULL,
+          "include/lapack_defs.h.in:13:5: manual: [EH102] call to backend function 'dgetrf_': "
+          "replace the call of dgetrf_ with lu_rows(&n, a, ipiv, &info): by hand, in the "
+          "template (at _b/include/lapack_defs.h:13:5, a file CMake generates from "
+          "include/lapack_defs.h.in into the build directory _b: change "
+          "include/lapack_defs.h.in, never the generated file, then configure again)",
+          "never the generated file");
+}
+
+static void test_line_moved_by_generation(void **state)
+{
+    (void)state;
+    /* configure_file wrote two lines for one: the site is one line lower
+     * in the generated file; the template's line naming the call is it */
+    check(true, "#define LAPACK_SUFFIX \"_\"\n#define LAPACK_UPPER 0\n",
+          "include/lapack_defs.h.in:13:5: manual: [EH102]",
+          "(at _b/include/lapack_defs.h:14:5, a file CMake generates from");
+}
+
+static void test_no_template(void **state)
+{
+    (void)state;
+    check(false, NULL,
+          "_b/include/lapack_defs.h:13:5: manual: [EH102]",
+          "(_b/include/lapack_defs.h is in the CMake build directory _b, so the build generates "
+          "it: not changed; no template of it (lapack_defs.h.in) was found under ");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_site_at_template),
+        cmocka_unit_test(test_line_moved_by_generation),
+        cmocka_unit_test(test_no_template),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
