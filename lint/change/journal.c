@@ -690,8 +690,11 @@ static const char *copied_from(const el_journal *j, const char *file, char **old
     size_t best_tail = 0;
     for (size_t i = 0; i < j->n_copies; i++) {
         const char *c = j->copies[i];
-        if (!strcmp(c, file))
-            return NULL;
+        char *real = el_path_real(c);
+        bool same = !strcmp(c, file) || (real && !strcmp(real, file));
+        free(real);
+        if (same)
+            return NULL; /* this very file, by another name */
         size_t a = strlen(c), b = strlen(file), t = 0;
         while (t < a && t < b && c[a - 1 - t] == file[b - 1 - t])
             t++;

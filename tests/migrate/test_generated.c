@@ -8,7 +8,9 @@
  * listed at the template (the same line, or the line that names the
  * call when configure_file moved it), saying that the file is generated
  * and from what; with no template to be found, at the generated file,
- * saying so.  The rest of the tree migrates. */
+ * saying so; a template named after the file's stem elsewhere in the
+ * source tree (SUNDIALS' sundials_config.in) is found too.  The rest of
+ * the tree migrates. */
 #include "migrate_test.h"
 
 #include <stdio.h>
@@ -47,13 +49,13 @@ static const char RULES[] =
 /* The tree, with the header as configure_file writes it into _b/include
  * (generated: the template's text, #cmakedefine resolved; extra: a line
  * the generation adds before the call). */
-static char *make_tree(bool with_template, const char *extra)
+static char *make_tree(const char *tmpl, const char *extra)
 {
     char *dir = tt_tmpdir();
     free(tt_write(dir, ".emberlint.json", RULES));
     free(tt_write(dir, "src/solve.c", SOLVE_C));
-    if (with_template)
-        free(tt_write(dir, "include/lapack_defs.h.in", TEMPLATE));
+    if (tmpl)
+        free(tt_write(dir, tmpl, TEMPLATE));
     char *gen = tt_replace_all(TEMPLATE, "#cmakedefine LAPACK_SUFFIX \"@LAPACK_SUFFIX@\"\n",
                                extra ? extra : "#define LAPACK_SUFFIX \"_\"\n");
     free(tt_write(dir, "_b/include/lapack_defs.h", gen));
@@ -69,9 +71,9 @@ static char *make_tree(bool with_template, const char *extra)
     return dir;
 }
 
-static void check(bool with_template, const char *extra, const char *where, const char *says)
+static void check(const char *tmpl, const char *extra, const char *where, const char *says)
 {
-    char *dir = make_tree(with_template, extra);
+    char *dir = make_tree(tmpl, extra);
     char *gen_path = tt_fmt("%s/_b/include/lapack_defs.h", dir);
     char *gen_before = tt_read(gen_path, NULL);
     tt_run r = mt_migrate_args(dir, "plan", "-p", "_b", ".", NULL);
@@ -99,7 +101,7 @@ static void check(bool with_template, const char *extra, const char *where, cons
 static void test_site_at_template(void **state)
 {
     (void)state;
-    check(true, NULL,
+    check("include/lapack_defs.h.in", NULL,
           "include/lapack_defs.h.in:13:5: manual: [EH102] call to backend function 'dgetrf_': "
           "replace the call of dgetrf_ with lu_rows(&n, a, ipiv, &info): by hand, in the "
           "template (at _b/include/lapack_defs.h:13:5, a file CMake generates from "
@@ -113,7 +115,7 @@ static void test_line_moved_by_generation(void **state)
     (void)state;
     /* configure_file wrote two lines for one: the site is one line lower
      * in the generated file; the template's line naming the call is it */
-    check(true, "#define LAPACK_SUFFIX \"_\"\n#define LAPACK_UPPER 0\n",
+    check("include/lapack_defs.h.in", "#define LAPACK_SUFFIX \"_\"\n#define LAPACK_UPPER 0\n",
           "include/lapack_defs.h.in:13:5: manual: [EH102]",
           "(at _b/include/lapack_defs.h:14:5, a file CMake generates from");
 }
@@ -121,10 +123,20 @@ static void test_line_moved_by_generation(void **state)
 static void test_no_template(void **state)
 {
     (void)state;
-    check(false, NULL,
+    check(NULL, NULL,
           "_b/include/lapack_defs.h:13:5: manual: [EH102]",
           "(_b/include/lapack_defs.h is in the CMake build directory _b, so the build generates "
           "it: not changed; no template of it (lapack_defs.h.in) was found under ");
+}
+
+static void test_stem_template_elsewhere(void **state)
+{
+    (void)state;
+    /* SUNDIALS' way: include/sundials/sundials_config.in makes
+     * <build>/include/sundials/sundials_config.h; here config/lapack_defs.in */
+    check("config/lapack_defs.in", NULL,
+          "config/lapack_defs.in:13:5: manual: [EH102]",
+          "a file CMake generates from config/lapack_defs.in into the build directory _b");
 }
 
 int main(void)
@@ -133,6 +145,7 @@ int main(void)
         cmocka_unit_test(test_site_at_template),
         cmocka_unit_test(test_line_moved_by_generation),
         cmocka_unit_test(test_no_template),
+        cmocka_unit_test(test_stem_template_elsewhere),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
