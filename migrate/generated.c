@@ -16,17 +16,73 @@
 
 enum { SEARCH_DEPTH = 12, SEARCH_FILES = 200000 };
 
-/* The directory above path (or path's own) that holds CMakeCache.txt, or
- * NULL. */
-static char *build_dir_of(const char *path)
+/* The value of key (as "CMAKE_HOME_DIRECTORY:INTERNAL=") in build's
+ * CMakeCache.txt, its real path, or NULL. */
+static char *cache_path(const char *build, const char *key)
 {
-    char *dir = el_path_dirname(path);
+    char *cache = el_path_join(build, "CMakeCache.txt");
+    FILE *f = fopen(cache, "r");
+    free(cache);
+    char line[4096], *v = NULL;
+    size_t klen = strlen(key);
+    while (f && !v && fgets(line, sizeof line, f))
+        if (!strncmp(line, key, klen)) {
+            line[strcspn(line, "\r\n")] = '\0';
+            v = el_path_real(line + klen);
+            if (!v) /* named but gone: not this folder */
+                v = el_xstrdup("");
+        }
+    if (f)
+        fclose(f);
+    return v;
+}
+
+/* Is rel (a path under a build directory) in the sources FetchContent
+ * put there (_deps/NAME-src/...)? */
+static bool fetched_source(const char *rel)
+{
+    if (strncmp(rel, "_deps/", 6) != 0)
+        return false;
+    const char *c = rel + 6, *e = strchr(c, '/');
+    size_t n = e ? (size_t)(e - c) : strlen(c);
+    return n > 4 && !memcmp(c + n - 4, "-src", 4);
+}
+
+/* The CMake build directory holding the file at the real path real: the
+ * nearest folder above with a CMakeCache.txt written there (its
+ * CMAKE_CACHEFILE_DIR, when it names one, is that folder; a cache copied
+ * or left behind is passed by), or NULL -- also when the file is of the
+ * cache's source tree (CMAKE_HOME_DIRECTORY) at or below the build
+ * directory (an in-source build, `cmake .`) or of a FetchContent source
+ * (_deps/NAME-src). */
+static char *build_dir_of(const char *real)
+{
+    char *dir = el_path_dirname(real);
     for (;;) {
         char *cache = el_path_join(dir, "CMakeCache.txt");
         bool yes = access(cache, F_OK) == 0;
         free(cache);
-        if (yes)
+        if (yes) {
+            char *own = cache_path(dir, "CMAKE_CACHEFILE_DIR:INTERNAL=");
+            yes = !own || !strcmp(own, dir);
+            free(own);
+        }
+        if (yes) {
+            char *home = cache_path(dir, "CMAKE_HOME_DIRECTORY:INTERNAL=");
+            char *home_rel = home && home[0] ? el_path_under(home, dir) : NULL;
+            char *src_rel = home_rel ? el_path_under(real, home) : NULL;
+            char *rel = el_path_under(real, dir);
+            bool source = src_rel || (rel && fetched_source(rel));
+            free(rel);
+            free(src_rel);
+            free(home_rel);
+            free(home);
+            if (source) {
+                free(dir);
+                return NULL;
+            }
             return dir;
+        }
         if (!strcmp(dir, "/") || !dir[0] || !strcmp(dir, ".")) {
             free(dir);
             return NULL;
@@ -39,18 +95,11 @@ static char *build_dir_of(const char *path)
 
 static char *home_dir(const char *build)
 {
-    char *cache = el_path_join(build, "CMakeCache.txt");
-    FILE *f = fopen(cache, "r");
-    free(cache);
-    char line[4096], *src = NULL;
-    static const char key[] = "CMAKE_HOME_DIRECTORY:INTERNAL=";
-    while (f && !src && fgets(line, sizeof line, f))
-        if (!strncmp(line, key, sizeof key - 1)) {
-            line[strcspn(line, "\r\n")] = '\0';
-            src = el_path_real(line + sizeof key - 1);
-        }
-    if (f)
-        fclose(f);
+    char *src = cache_path(build, "CMAKE_HOME_DIRECTORY:INTERNAL=");
+    if (src && !src[0]) {
+        free(src);
+        src = NULL;
+    }
     return src;
 }
 

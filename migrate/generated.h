@@ -16,7 +16,10 @@ typedef struct em_generated {
 } em_generated;
 
 /* Is the file at the absolute path a file of a CMake build directory (a
- * directory above it holds CMakeCache.txt)?  Then true with *g filled: its
+ * directory above it holds a CMakeCache.txt written there, by its
+ * CMAKE_CACHEFILE_DIR) and not of a source tree -- the cache's
+ * CMAKE_HOME_DIRECTORY when that is the build directory or inside it (an
+ * in-source build), or a FetchContent _deps/NAME-src?  Then true with *g filled: its
  * template, looked for in the source tree as NAME.in, STEM.in (config.in
  * for config.h), NAME.cmake or NAME.cmake.in -- at the same place
  * relative to the source tree first, else the one file so named

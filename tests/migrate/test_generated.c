@@ -139,6 +139,80 @@ static void test_stem_template_elsewhere(void **state)
           "a file CMake generates from config/lapack_defs.in into the build directory _b");
 }
 
+/* A tree whose sources sit in the build directory's view: root is the
+ * folder the project is in, build the CMake build directory's path
+ * relative to dir (the cache's place), home the cache's
+ * CMAKE_HOME_DIRECTORY and cachedir its CMAKE_CACHEFILE_DIR (NULL:
+ * build's own path).  The header include/lapack_defs.h and src/solve.c
+ * are the project's own: both migrate, nothing is called generated. */
+static void put(const char *dir, const char *sub, const char *rel, const char *text)
+{
+    char *r = tt_fmt("%s/%s", sub, rel);
+    free(tt_write(dir, r, text));
+    free(r);
+}
+
+static void check_not_generated(const char *root, const char *build, const char *home,
+                                const char *cachedir)
+{
+    char *dir = tt_tmpdir();
+    char *proj = tt_fmt("%s/%s", dir, root);
+    put(dir, root, ".emberlint.json", RULES);
+    put(dir, root, "src/solve.c", SOLVE_C);
+    char *hdr = tt_replace_all(TEMPLATE, "#cmakedefine LAPACK_SUFFIX \"@LAPACK_SUFFIX@\"\n",
+                               "#define LAPACK_SUFFIX \"_\"\n");
+    put(dir, root, "include/lapack_defs.h", hdr);
+    free(hdr);
+    char *b = tt_fmt("%s/%s", dir, build);
+    char *h = tt_fmt("%s/%s", dir, home);
+    char *cd = cachedir ? tt_fmt("%s/%s", dir, cachedir) : tt_fmt("%s", b);
+    char *cache = tt_fmt("# This is the CMakeCache file.\nCMAKE_CACHEFILE_DIR:INTERNAL=%s\n"
+                         "CMAKE_HOME_DIRECTORY:INTERNAL=%s\n", cd, h);
+    put(dir, build, "CMakeCache.txt", cache);
+    char *db = tt_fmt("[{\"directory\": \"%s\", \"file\": \"%s/src/solve.c\",\n"
+                      "  \"command\": \"cc -I%s/include %s -c %s/src/solve.c\"}]\n",
+                      proj, proj, proj, MT_INCLUDE, proj);
+    put(dir, root, "compile_commands.json", db);
+    tt_run r = mt_migrate_args(proj, "plan", "-p", ".", ".", NULL);
+    if (tt_contains(r.err, "build directory") || !tt_contains(r.out, "+    lu_rows(&n, a, ipiv, &info);") ||
+        !tt_contains(r.out, "include/lapack_defs.h") || !tt_contains(r.out, "src/solve.c"))
+        fail_msg("plan in %s (build %s, home %s): status %d\nstdout:\n%s\nstderr:\n%s", root,
+                 build, home, r.status, r.out, r.err);
+    tt_free(&r);
+    free(db);
+    free(cache);
+    free(cd);
+    free(h);
+    free(b);
+    free(proj);
+    tt_rmtree(dir);
+    free(dir);
+}
+
+static void test_in_source_build(void **state)
+{
+    (void)state;
+    /* `cd proj && cmake .`: the cache in the source root itself */
+    check_not_generated("proj", "proj", "proj", NULL);
+}
+
+static void test_fetchcontent_source(void **state)
+{
+    (void)state;
+    /* the project as FetchContent put it into another's build directory */
+    check_not_generated("app/_b/_deps/lapackdefs-src", "app/_b", "app", NULL);
+}
+
+static void test_stale_cache_above(void **state)
+{
+    (void)state;
+    /* a CMakeCache.txt copied (or left) in a folder above, written for
+     * another folder: not a build directory */
+    check_not_generated("work/proj", "work", "elsewhere", "old/build");
+    /* a parent project's in-source build: the project is its source */
+    check_not_generated("work/proj", "work", "work", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -146,6 +220,9 @@ int main(void)
         cmocka_unit_test(test_line_moved_by_generation),
         cmocka_unit_test(test_no_template),
         cmocka_unit_test(test_stem_template_elsewhere),
+        cmocka_unit_test(test_in_source_build),
+        cmocka_unit_test(test_fetchcontent_source),
+        cmocka_unit_test(test_stale_cache_above),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
