@@ -322,11 +322,20 @@ typedef struct level {
 } level;
 
 /* The end of the directive whose first line ends at le, from i on it: a
- * block comment may carry it over lines. */
+ * block comment may carry it over lines (a comment opener in a string or
+ * character literal is none; an unclosed quote, as #error's don't, runs
+ * to the line's end). */
 static size_t directive_end(const char *d, size_t len, size_t i, size_t le)
 {
     size_t end = le;
     for (size_t q = i; q < end; q++) {
+        if (d[q] == '"' || d[q] == '\'') {
+            size_t r = q + 1;
+            while (r < end && d[r] != d[q])
+                r += d[r] == '\\' ? 2 : 1;
+            q = r;
+            continue;
+        }
         if (d[q] == '/' && q + 1 < len && d[q + 1] == '/')
             break;
         if (d[q] == '/' && q + 1 < len && d[q + 1] == '*') {

@@ -93,6 +93,16 @@ static void test_dead_branches(void **state)
     assert_false(dead("#define OFF 0\n#if OFF\nSITE\n#endif\n", why, sizeof why));
     assert_false(dead("#if 0\n#endif\nSITE\n", why, sizeof why));
     assert_false(dead("#ifdef X\n#else\nSITE\n#endif\n", why, sizeof why));
+    /* a CRLF file's continuation (backslash, CR, LF) carries the
+     * condition on: `#if 0 || defined(USE_DOT)`, not `#if 0` */
+    assert_false(dead("#if 0 \\\r\n    || defined(USE_DOT)\r\nSITE\r\n#endif\r\n", why, sizeof why));
+    assert_true(dead("#if 0 \\\r\n    || 0\r\nSITE\r\n#endif\r\n", why, sizeof why));
+    /* a comment opener in a string of a directive opens no comment */
+    assert_false(dead("#if 0\n#define OPEN \"/*\"\n#else\nSITE\n#endif\nint x; /* c */\n", why,
+                      sizeof why));
+    assert_false(dead("#if 0\n#error don't /*\n#else\nSITE\n#endif\nint x; /* c */\n", why,
+                      sizeof why));
+    assert_true(dead("#if 0\n#define OPEN \"/*\"\nSITE\n#endif\n/* */\n", why, sizeof why));
 }
 
 int main(void)
