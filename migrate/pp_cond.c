@@ -25,8 +25,12 @@ typedef struct tok {
 typedef struct lexer {
     const char *s;
     size_t n, i;
-    tok t; /* the current token */
+    tok t;        /* the current token */
+    unsigned nest; /* parentheses, unary operators and ?: open now */
 } lexer;
+
+/* Deeper nesting is no condition to decide (and would exhaust the stack). */
+enum { MAX_NEST = 256 };
 
 /* A pp-number at s[i..e): an integer literal with its value, or false. */
 static bool int_literal(const char *s, size_t i, size_t e, uint64_t *v, bool *u)
@@ -147,8 +151,9 @@ typedef struct val {
 } val;
 
 static bool expr(lexer *L, val *out);
+static bool unary(lexer *L, val *out);
 
-static bool unary(lexer *L, val *out)
+static bool unary_at(lexer *L, val *out)
 {
     if (L->t.kind == T_NUM) {
         out->v = L->t.v;
@@ -179,6 +184,16 @@ static bool unary(lexer *L, val *out)
         return true;
     }
     return false;
+}
+
+static bool unary(lexer *L, val *out)
+{
+    if (L->nest >= MAX_NEST)
+        return false;
+    L->nest++;
+    bool ok = unary_at(L, out);
+    L->nest--;
+    return ok;
 }
 
 /* Binary operators by precedence, lowest first. */
@@ -261,10 +276,16 @@ static bool expr(lexer *L, val *out)
         return true;
     next(L);
     val a, b;
-    if (!expr(L, &a) || !is_op(L, ":"))
+    if (L->nest >= MAX_NEST)
         return false;
-    next(L);
-    if (!expr(L, &b))
+    L->nest++;
+    bool ok = expr(L, &a) && is_op(L, ":");
+    if (ok) {
+        next(L);
+        ok = expr(L, &b);
+    }
+    L->nest--;
+    if (!ok)
         return false;
     val r = out->v ? a : b;
     r.u = a.u || b.u;
@@ -300,7 +321,7 @@ bool em_pp_const(const char *c, size_t n, long long *value)
     char *s = clean(c, n);
     if (!s)
         return false;
-    lexer L = {s, strlen(s), 0, {0}};
+    lexer L = {s, strlen(s), 0, {0}, 0};
     next(&L);
     val v;
     bool ok = L.t.kind != T_END && expr(&L, &v) && L.t.kind == T_END;

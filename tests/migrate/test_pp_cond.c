@@ -105,11 +105,32 @@ static void test_dead_branches(void **state)
     assert_true(dead("#if 0\n#define OPEN \"/*\"\nSITE\n#endif\n/* */\n", why, sizeof why));
 }
 
+static void test_deep_nesting(void **state)
+{
+    (void)state;
+    /* 50 000 nested parentheses: not constant (it crashed the stack) */
+    enum { N = 50000 };
+    char *c = malloc(2 * N + 2);
+    assert_non_null(c);
+    memset(c, '(', N);
+    c[N] = '0';
+    memset(c + N + 1, ')', N);
+    c[2 * N + 1] = '\0';
+    assert_false(cst(c, NULL));
+    memset(c, '!', 2 * N);
+    c[2 * N] = '0';
+    c[2 * N + 1] = '\0';
+    assert_false(cst(c, NULL));
+    free(c);
+    assert_true(cst("((((((((((1))))))))))", NULL));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_constant_conditions),
         cmocka_unit_test(test_dead_branches),
+        cmocka_unit_test(test_deep_nesting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
