@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "c_text.h"
+#include "text_pos.h"
 
 /* ---- tokens ---------------------------------------------------------------- */
 
@@ -394,11 +395,10 @@ static void spell(const char *d, size_t len, size_t i, char *out, size_t cap)
     free(s);
 }
 
-static unsigned line_of(const char *d, size_t off)
+static unsigned line_of(const char *d, size_t len, size_t off)
 {
-    unsigned line = 1;
-    for (size_t i = 0; i < off; i++)
-        line += d[i] == '\n';
+    unsigned line = 1, col = 1;
+    el_text_line_col(d, len, off, &line, &col);
     return line;
 }
 
@@ -492,11 +492,11 @@ bool em_pp_dead_branch(const char *d, size_t len, size_t site, char *why, size_t
             snprintf(why, cap, "#if 0");
         else if (lv[k].taken_at == SIZE_MAX)
             snprintf(why, cap, "`%s` (line %u), false whatever is defined", a,
-                     line_of(d, lv[k].dead_at));
+                     line_of(d, len, lv[k].dead_at));
         else {
             spell(d, len, lv[k].taken_at, b, sizeof b);
             snprintf(why, cap, "`%s` (line %u) after `%s` (line %u), true whatever is defined", a,
-                     line_of(d, lv[k].dead_at), b, line_of(d, lv[k].taken_at));
+                     line_of(d, len, lv[k].dead_at), b, line_of(d, len, lv[k].taken_at));
         }
         return true;
     }
