@@ -665,18 +665,24 @@ static bool touches(const el_journal *j, char *const *roots, size_t n)
 /* ---- journals of another tree -------------------------------------------- */
 
 /* The trees the journal records: the directories of its copies (each a
- * tree root the run wrote), shown and separated by blanks (malloc'd). */
-static char *journal_trees(const el_journal *j)
+ * tree root the run wrote), shown (or absolute) and separated by blanks
+ * (malloc'd). */
+static char *journal_trees_as(const el_journal *j, bool absolute)
 {
     el_buf b = {0};
     for (size_t i = 0; i < j->n_copies; i++) {
         char *dir = el_path_dirname(j->copies[i]);
-        char *shown = el_path_display(dir);
+        char *shown = absolute ? el_xstrdup(dir) : el_path_display(dir);
         el_buf_printf(&b, "%s%s", i ? " " : "", shown);
         free(shown);
         free(dir);
     }
     return el_buf_take(&b);
+}
+
+static char *journal_trees(const el_journal *j)
+{
+    return journal_trees_as(j, false);
 }
 
 /* The copy of the journal that file is a copy of under another directory
@@ -720,6 +726,12 @@ static const char *copied_from(const el_journal *j, const char *file, char **old
     return best;
 }
 
+/* The command of this program that resolves an interrupted run. */
+static const char *resolve_command(void)
+{
+    return strcmp(el_progname, "emberlint") ? "apply" : "--fix";
+}
+
 /* The op's file under new_root instead of old_root (malloc'd), or NULL
  * when it is not under old_root. */
 static char *moved_path(const char *path, const char *old_root, const char *new_root)
@@ -738,40 +750,53 @@ static bool report_copied(const char *file, const char *shown, const el_journal 
                           const char *orig, const char *old_root, const char *new_root,
                           char **err)
 {
-    size_t changed = 0, known = 0;
+    size_t changed = 0;
     for (size_t i = 0; i < j->n_ops; i++) {
         const el_jop *o = &j->ops[i];
         char *p = moved_path(o->path, old_root, new_root);
         if (!p)
             continue;
-        known++;
         changed += o->kind == EL_JOP_MODIFY   ? !has_hash(p, o->old_hash)
                    : o->kind == EL_JOP_CREATE ? exists(p)
                                               : !exists(p);
         free(p);
     }
     bool still = exists(orig);
-    const char *fix = strcmp(el_progname, "emberlint") ? "apply" : "--fix";
+    const char *fix = resolve_command();
+    /* every tree the run was given, not only the one this copy is of */
+    char *trees = journal_trees_as(j, true);
+    const char *also = strcmp(el_progname, "emberlint") ? "migrates" : "fixes";
     el_buf m = {0};
     el_buf_printf(&m, "%s: the journal of a run interrupted in %s, copied or moved here with "
                       "the tree (written as %s, it names files under %s, not under %s)", shown,
                   old_root, orig, old_root, new_root);
     if (still)
         el_buf_printf(&m, "; that run is not resolved there yet: `%s %s %s` completes or "
-                          "undoes it", el_progname, fix, old_root);
+                          "undoes it (and then %s %s too)", el_progname, fix, trees, also, trees);
     else
         el_buf_printf(&m, "; %s no longer holds it: if the tree was moved here from there, move "
-                          "it back and run `%s %s %s`, which completes or undoes that run",
-                      old_root, el_progname, fix, old_root);
+                          "it back and run `%s %s %s`, which completes or undoes that run (and "
+                          "then %s %s too)",
+                      old_root, el_progname, fix, trees, also, trees);
     const char *id = j->id;
-    if (changed)
+    if (changed && still)
         el_buf_printf(&m, "; here %zu of its %zu files are as it changed them (this tree is "
                           "half-changed, and nothing is done here): copy the tree again once "
                           "that run is resolved, or restore its files, then remove %s and the "
-                          "files named .*.el-%s.* beside its files", changed, known, file, id);
-    else
+                          "files named .*.el-%s.* beside its files", changed, j->n_ops, file, id);
+    else if (changed)
+        el_buf_printf(&m, "; here %zu of its %zu files are as it changed them (this tree is "
+                          "half-changed, and nothing is done here); keep %s and the files named "
+                          ".*.el-%s.* beside its files: if the tree was moved, they hold its "
+                          "only original files", changed, j->n_ops, file, id);
+    else if (still)
         el_buf_printf(&m, "; none of the files here was changed by it: remove %s and the "
                           "files named .*.el-%s.* beside its files to go on", file, id);
+    else
+        el_buf_printf(&m, "; none of the files here was changed by it: remove %s to go on "
+                          "(keep the files named .*.el-%s.old beside its files until the tree "
+                          "is checked: if it was moved, they are its original files)", file, id);
+    free(trees);
     if (changed) {
         *err = el_buf_take(&m);
     } else {
@@ -805,7 +830,7 @@ static void report_outside(const char *shown, const el_journal *j, char *const *
                     "%zu files outside the PATHs given (%s; first %s); left alone: `%s %s %s` "
                     "completes or undoes it, then run on %s again\n",
             el_progname, shown, trees, out, j->n_ops, el_buf_str(&paths), first_shown,
-            el_progname, strcmp(el_progname, "emberlint") ? "apply" : "--fix", trees,
+            el_progname, resolve_command(), trees,
             el_buf_str(&paths));
     el_buf_free(&paths);
     free(first_shown);

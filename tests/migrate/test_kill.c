@@ -234,7 +234,8 @@ static void test_copied_journal(void **state)
     char *copy = copy_tree(dir);
     char *snap = tt_snapshot(copy, true);
     char *where = tt_fmt("the journal of a run interrupted in %s, copied or moved here", orig_app);
-    char *cmd = tt_fmt("that run is not resolved there yet: `ember-migrate apply %s`", orig_app);
+    char *cmd = tt_fmt("that run is not resolved there yet: `ember-migrate apply %s` completes or "
+                       "undoes it (and then migrates %s too)", orig_app, orig_app);
     const char *cmds[] = {"plan", "apply"};
     for (size_t k = 0; k < 2; k++) {
         tt_run r = mt_migrate(copy, NULL, cmds[k], "app", NULL);
@@ -285,6 +286,43 @@ static void test_copied_journal(void **state)
     free(orig_app);
 }
 
+/* The tree moved (mv) with the journal of a SIGKILLed run: its .el-ID
+ * asides are the only originals there are, so removing them is never
+ * advised; the command that resolves the run where it was also migrates
+ * that tree, and says so.  Before: "then remove ... and the files named
+ * .*.el-ID.* beside its files". */
+static void test_moved_journal(void **state)
+{
+    (void)state;
+    char *dir = killed_tree(true);
+    char real[PATH_MAX];
+    assert_non_null(realpath(dir, real));
+    char *moved = tt_fmt("%s.moved", real);
+    assert_int_equal(rename(real, moved), 0);
+    char *snap = tt_snapshot(moved, true);
+    tt_run r = mt_migrate(moved, NULL, "plan", "app", NULL);
+    char *gone = tt_fmt("%s/app no longer holds it: if the tree was moved here from there, move it "
+                        "back and run `ember-migrate apply %s/app`, which completes or undoes that "
+                        "run (and then migrates %s/app too)", real, real, real);
+    if (r.status != 2 || !tt_contains(r.err, gone) || tt_contains(r.err, "then remove") ||
+        !tt_contains(r.err, "they hold its only original files"))
+        fail_msg("plan on the moved tree: status %d\n%s", r.status, r.err);
+    char *now = tt_snapshot(moved, true);
+    tt_assert_same(snap, now, "plan");
+    free(now);
+    tt_free(&r);
+    /* moved back, the run resolves it */
+    assert_int_equal(rename(moved, real), 0);
+    tt_run a = apply_killed(dir, 0, SIGKILL);
+    assert_int_equal(a.status, 0);
+    tt_free(&a);
+    free(gone);
+    free(snap);
+    free(moved);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 static void test_journal_of_a_wider_run(void **state)
 {
     (void)state;
@@ -307,6 +345,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_copied_journal),
         cmocka_unit_test(test_journal_of_a_wider_run),
+        cmocka_unit_test(test_moved_journal),
         cmocka_unit_test(test_sigterm_every_step),
         cmocka_unit_test(test_sigkill_every_step),
     };
