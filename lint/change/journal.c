@@ -612,44 +612,69 @@ static bool named_as(const char *got, const el_journal *j, const char *path, con
     return same;
 }
 
+/* Why a journal is not trusted (untrusted). */
+typedef enum doubt {
+    DOUBT_NONE,
+    DOUBT_NOT_REGULAR,
+    DOUBT_OWNER,
+    DOUBT_COPY_NAME,
+    DOUBT_FILES_OUTSIDE,
+    DOUBT_TEMP_NAMES,
+    DOUBT_DIRS_OUTSIDE,
+} doubt;
+
+static const char *doubt_text(doubt d)
+{
+    static const char *const text[] = {
+        NULL,
+        "not a regular file",
+        "another user wrote it, or others may write it",
+        "it names a copy of itself under another name",
+        "it changes files outside the tree",
+        "its temporary names are not its own",
+        "it names directories outside the tree",
+    };
+    return text[d];
+}
+
 /* Is the journal at file one this tool wrote for the tree at roots (real
  * paths)?  Recovery renames and deletes what a journal names, so a file
  * planted under that name must not steer it: the journal is a regular
  * file of this user that nobody else may write, every file and directory
  * it changes lies inside the roots, its temporary names are the ones its
- * id gives, and its copies carry its own name.  NULL, or why not. */
-static const char *untrusted(const char *file, const el_journal *j, char *const *roots, size_t n)
+ * id gives, and its copies carry its own name.  DOUBT_NONE, or why not. */
+static doubt untrusted(const char *file, const el_journal *j, char *const *roots, size_t n)
 {
     struct stat st;
     if (lstat(file, &st) != 0 || !S_ISREG(st.st_mode))
-        return "not a regular file";
+        return DOUBT_NOT_REGULAR;
     if (st.st_uid != geteuid() || (st.st_mode & 022))
-        return "another user wrote it, or others may write it";
+        return DOUBT_OWNER;
     const char *name = el_path_base(file);
     for (size_t i = 0; i < j->n_copies; i++)
         if (!plain_abs(j->copies[i]) || strcmp(el_path_base(j->copies[i]), name) != 0)
-            return "it names a copy of itself under another name";
+            return DOUBT_COPY_NAME;
     for (size_t i = 0; i < j->n_ops; i++) {
         const el_jop *o = &j->ops[i];
         if (!inside_any(o->path, roots, n))
-            return "it changes files outside the tree";
+            return DOUBT_FILES_OUTSIDE;
         if (o->kind != EL_JOP_DELETE && !named_as(o->tmp, j, o->path, "new"))
-            return "its temporary names are not its own";
+            return DOUBT_TEMP_NAMES;
         if (o->kind != EL_JOP_CREATE && !named_as(o->aside, j, o->path, "old"))
-            return "its temporary names are not its own";
+            return DOUBT_TEMP_NAMES;
     }
     for (size_t i = 0; i < j->n_made; i++)
         if (!inside_any(j->made[i], roots, n))
-            return "it names directories outside the tree";
+            return DOUBT_DIRS_OUTSIDE;
     for (size_t i = 0; i < j->n_rm; i++) {
         /* rmdir removes empty directories only, from rm_dir up to stop */
         char *rel = plain_abs(j->rm_stop[i]) ? el_path_under(j->rm_dir[i], j->rm_stop[i]) : NULL;
         bool ok = rel && inside_any(j->rm_dir[i], roots, n);
         free(rel);
         if (!ok)
-            return "it names directories outside the tree";
+            return DOUBT_DIRS_OUTSIDE;
     }
-    return NULL;
+    return DOUBT_NONE;
 }
 
 /* Does the journal change something under one of dirs?  A journal found
@@ -891,9 +916,9 @@ int el_journal_recover(char *const *dirs, size_t n, bool fix, char **err)
             rc--;
             continue;
         }
-        const char *why = read_ok ? untrusted(f.files[i], &j, roots, n_roots) : NULL;
-        bool outside = why && (!strcmp(why, "it changes files outside the tree") ||
-                               !strcmp(why, "it names directories outside the tree"));
+        doubt d = read_ok ? untrusted(f.files[i], &j, roots, n_roots) : DOUBT_NONE;
+        const char *why = doubt_text(d);
+        bool outside = d == DOUBT_FILES_OUTSIDE || d == DOUBT_DIRS_OUTSIDE;
         char *old_root = NULL, *new_root = NULL;
         const char *orig = outside ? copied_from(&j, f.files[i], &old_root, &new_root) : NULL;
         if (orig) {
