@@ -1129,7 +1129,12 @@ static char *diff_root(const em_opts *o)
         char *rel = el_path_under(abs, cwd);
         outside = outside || !rel;
         free(rel);
-        while (common && !el_path_under(abs, common)) {
+        while (common) {
+            char *in = el_path_under(abs, common);
+            bool inside = in != NULL;
+            free(in);
+            if (inside)
+                break;
             char *up = el_path_dirname(common);
             free(common);
             common = up;
