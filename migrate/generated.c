@@ -141,7 +141,11 @@ static void walk(search *s, const char *dir, int depth)
         s->files++;
         char *p = el_path_join(dir, e->d_name);
         struct stat st;
-        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (lstat(p, &st) != 0) {
+            free(p); /* gone since readdir, or unreadable */
+            continue;
+        }
+        if (S_ISDIR(st.st_mode)) {
             walk(s, p, depth + 1);
         } else if (S_ISREG(st.st_mode)) {
             for (size_t i = 0; i < 4 && s->names[i]; i++)
