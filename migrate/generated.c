@@ -120,12 +120,29 @@ static bool has_markers(const char *path)
     return yes;
 }
 
+/* The source tree's files a template may be (named NAME.in or
+ * NAME.cmake), found by one walk of the tree for the whole run: a plan
+ * asks for every site of a generated file, and a tree may hold tens of
+ * thousands of files. */
 typedef struct search {
-    const char *names[4];
-    const char *skip; /* the build directory */
+    char *src, *skip; /* the tree walked, the build directory passed by */
     char **found;
     size_t n, cap, files;
 } search;
+
+static search walked;
+static unsigned n_walks;
+
+unsigned em_generated_walks(void)
+{
+    return n_walks;
+}
+
+static bool template_name(const char *name)
+{
+    size_t n = strlen(name);
+    return (n > 3 && !strcmp(name + n - 3, ".in")) || (n > 6 && !strcmp(name + n - 6, ".cmake"));
+}
 
 static void walk(search *s, const char *dir, int depth)
 {
@@ -147,17 +164,33 @@ static void walk(search *s, const char *dir, int depth)
         }
         if (S_ISDIR(st.st_mode)) {
             walk(s, p, depth + 1);
-        } else if (S_ISREG(st.st_mode)) {
-            for (size_t i = 0; i < 4 && s->names[i]; i++)
-                if (!strcmp(e->d_name, s->names[i])) {
-                    el_grow(&s->found, &s->cap, s->n + 1, sizeof *s->found);
-                    s->found[s->n++] = el_xstrdup(p);
-                    break;
-                }
+        } else if (S_ISREG(st.st_mode) && template_name(e->d_name)) {
+            el_grow(&s->found, &s->cap, s->n + 1, sizeof *s->found);
+            s->found[s->n++] = p;
+            continue;
         }
         free(p);
     }
     closedir(d);
+}
+
+/* The template candidates under src (the build directory build passed
+ * by): walked once per source tree and build directory. */
+static const search *candidates(const char *src, const char *build)
+{
+    if (walked.src && !strcmp(walked.src, src) && !strcmp(walked.skip, build))
+        return &walked;
+    for (size_t i = 0; i < walked.n; i++)
+        free(walked.found[i]);
+    free(walked.found);
+    free(walked.src);
+    free(walked.skip);
+    memset(&walked, 0, sizeof walked);
+    walked.src = el_xstrdup(src);
+    walked.skip = el_xstrdup(build);
+    n_walks++;
+    walk(&walked, src, 0);
+    return &walked;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -181,8 +214,16 @@ static char *find_template(const char *src, const char *build, const char *rel)
     if (access(same, F_OK) == 0)
         return same;
     free(same);
-    search s = {{n_in, stem_in, n_cmake, n_cmake_in}, build, NULL, 0, 0, 0};
-    walk(&s, src, 0);
+    const search *all = candidates(src, build);
+    const char *names[4] = {n_in, stem_in, n_cmake, n_cmake_in};
+    search s = {0};
+    for (size_t i = 0; i < all->n; i++)
+        for (size_t k = 0; k < 4; k++)
+            if (!strcmp(el_path_base(all->found[i]), names[k])) {
+                el_grow(&s.found, &s.cap, s.n + 1, sizeof *s.found);
+                s.found[s.n++] = el_xstrdup(all->found[i]);
+                break;
+            }
     char *best = NULL;
     if (s.n) {
         qsort(s.found, s.n, sizeof *s.found, cmp_str);
@@ -265,8 +306,17 @@ bool em_generated_file(const char *path, unsigned line, unsigned col, const char
     g->build_dir = build;
     g->source = home_dir(build);
     char *rel = el_path_under(real, build);
-    if (g->source && rel && rel[0])
-        g->tmpl = find_template(g->source, build, rel);
+    if (g->source && rel && rel[0]) {
+        /* the sites of one file come together: its template is kept */
+        static char *last_file, *last_tmpl;
+        if (!last_file || strcmp(last_file, real) != 0) {
+            free(last_file);
+            free(last_tmpl);
+            last_file = el_xstrdup(real);
+            last_tmpl = find_template(g->source, build, rel);
+        }
+        g->tmpl = last_tmpl ? el_xstrdup(last_tmpl) : NULL;
+    }
     free(rel);
     free(real);
     if (!g->tmpl)

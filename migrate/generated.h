@@ -30,5 +30,8 @@ typedef struct em_generated {
 bool em_generated_file(const char *path, unsigned line, unsigned col, const char *name,
                        em_generated *g);
 void em_generated_free(em_generated *g);
+/* How many times the run has walked a source tree for templates (once
+ * per source tree, whatever the number of sites). */
+unsigned em_generated_walks(void);
 
 #endif
