@@ -13,6 +13,7 @@
 #include "fileio.h"
 #include "mem.h"
 #include "path.h"
+#include "strbuf.h"
 
 enum { SEARCH_DEPTH = 12, SEARCH_FILES = 200000 };
 
@@ -199,8 +200,9 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* The template of the file at rel (relative to the build directory)
- * under the source tree src, or NULL. */
-static char *find_template(const char *src, const char *build, const char *rel)
+ * under the source tree src, or NULL (then, when several files could be
+ * it, their list into *several). */
+static char *find_template(const char *src, const char *build, const char *rel, char **several)
 {
     const char *base = el_path_base(rel);
     char n_in[512], stem_in[512], n_cmake[512], n_cmake_in[512];
@@ -227,17 +229,33 @@ static char *find_template(const char *src, const char *build, const char *rel)
     char *best = NULL;
     if (s.n) {
         qsort(s.found, s.n, sizeof *s.found, cmp_str);
-        /* a name's own template before its stem's; with markers first */
-        for (int pass = 0; pass < 4 && !best; pass++)
-            for (size_t i = 0; i < s.n && !best; i++) {
+        /* a name's own template before its stem's; with markers first;
+         * more than one alike (vendored copies): none is taken, they are
+         * listed */
+        for (int pass = 0; pass < 4 && !best && !*several; pass++) {
+            el_buf list = {0};
+            size_t hits = 0;
+            for (size_t i = 0; i < s.n; i++) {
                 bool own = strcmp(el_path_base(s.found[i]), stem_in) != 0 ||
                            !strcmp(n_in, stem_in);
                 if ((pass < 2) != own)
                     continue;
                 if (pass % 2 == 0 && !has_markers(s.found[i]))
                     continue;
-                best = el_xstrdup(s.found[i]);
+                if (hits++ == 0)
+                    best = el_xstrdup(s.found[i]);
+                char *shown = el_path_display(s.found[i]);
+                el_buf_printf(&list, "%s%s", hits > 1 ? ", " : "", shown);
+                free(shown);
             }
+            if (hits > 1) {
+                free(best);
+                best = NULL;
+                *several = el_buf_take(&list);
+            } else {
+                el_buf_free(&list);
+            }
+        }
     }
     for (size_t i = 0; i < s.n; i++)
         free(s.found[i]);
@@ -308,14 +326,17 @@ bool em_generated_file(const char *path, unsigned line, unsigned col, const char
     char *rel = el_path_under(real, build);
     if (g->source && rel && rel[0]) {
         /* the sites of one file come together: its template is kept */
-        static char *last_file, *last_tmpl;
+        static char *last_file, *last_tmpl, *last_several;
         if (!last_file || strcmp(last_file, real) != 0) {
             free(last_file);
             free(last_tmpl);
+            free(last_several);
             last_file = el_xstrdup(real);
-            last_tmpl = find_template(g->source, build, rel);
+            last_several = NULL;
+            last_tmpl = find_template(g->source, build, rel, &last_several);
         }
         g->tmpl = last_tmpl ? el_xstrdup(last_tmpl) : NULL;
+        g->several = last_several ? el_xstrdup(last_several) : NULL;
     }
     free(rel);
     free(real);
@@ -372,5 +393,6 @@ void em_generated_free(em_generated *g)
     free(g->build_dir);
     free(g->source);
     free(g->tmpl);
+    free(g->several);
     memset(g, 0, sizeof *g);
 }

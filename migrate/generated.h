@@ -12,6 +12,7 @@ typedef struct em_generated {
     char *build_dir; /* the CMake build directory holding the file (its CMakeCache.txt) */
     char *source;    /* the source tree CMakeCache.txt names (CMAKE_HOME_DIRECTORY), or NULL */
     char *tmpl;      /* the template it is made from, or NULL when none is found */
+    char *several;   /* with no tmpl: the files that could each be it ("a, b"), or NULL */
     unsigned line, col; /* the site's place in tmpl (0: not found there) */
 } em_generated;
 
@@ -23,7 +24,8 @@ typedef struct em_generated {
  * template, looked for in the source tree as NAME.in, STEM.in (config.in
  * for config.h), NAME.cmake or NAME.cmake.in -- at the same place
  * relative to the source tree first, else the one file so named
- * (preferring one with #cmakedefine or @VAR@ markers) -- and the place in
+ * (preferring one with #cmakedefine or @VAR@ markers; with several
+ * alike, none: they are listed in several) -- and the place in
  * it of the site at line:col naming `name` (name may be NULL): the same
  * line when it names it there (configure_file keeps lines), else its
  * first line that names it. */

@@ -197,6 +197,13 @@ static bool generated_site(em_plan *p, const em_tree *t, const el_finding *f, co
                        f->rule, skipped ? " in skipped code" : "", f->message, why ? ": " : "",
                        why ? why : "", display(t, f->file, &owned), f->line, f->col, tm, bd, tm);
         free(tm);
+    } else if (g.several) {
+        em_manuals_add(&p->manual, display(t, f->file, &owned), f->line, f->col,
+                       "[%s%s] %s%s%s (%s is in the CMake build directory %s, so the build "
+                       "generates it: not changed; more than one file could be its template "
+                       "(%s): change the one it is made from, then configure again)",
+                       f->rule, skipped ? " in skipped code" : "", f->message, why ? ": " : "",
+                       why ? why : "", gen_shown, bd, g.several);
     } else {
         em_manuals_add(&p->manual, display(t, f->file, &owned), f->line, f->col,
                        "[%s%s] %s%s%s (%s is in the CMake build directory %s, so the build "

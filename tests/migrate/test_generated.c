@@ -215,6 +215,25 @@ static void test_stale_cache_above(void **state)
     check_not_generated("work/proj", "work", "work", NULL);
 }
 
+static void test_several_templates(void **state)
+{
+    (void)state;
+    /* two vendored copies of the template: neither is taken for it (the
+     * alphabetically first was); the site stays at the generated file,
+     * and both are listed */
+    char *dir = make_tree("vendor/a/lapack_defs.h.in", NULL);
+    free(tt_write(dir, "vendor/b/lapack_defs.h.in", TEMPLATE));
+    tt_run r = mt_migrate_args(dir, "plan", "-p", "_b", ".", NULL);
+    if (r.status != 1 || !tt_contains(r.err, "_b/include/lapack_defs.h:13:5: manual: [EH102]") ||
+        !tt_contains(r.err, "more than one file could be its template (vendor/a/lapack_defs.h.in, "
+                            "vendor/b/lapack_defs.h.in)") ||
+        tt_contains(r.err, "vendor/a/lapack_defs.h.in:13"))
+        fail_msg("plan: status %d\nstderr:\n%s", r.status, r.err);
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 static void test_one_walk_per_tree(void **state)
 {
     (void)state;
@@ -253,6 +272,7 @@ int main(void)
         cmocka_unit_test(test_fetchcontent_source),
         cmocka_unit_test(test_stale_cache_above),
         cmocka_unit_test(test_one_walk_per_tree),
+        cmocka_unit_test(test_several_templates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
