@@ -762,9 +762,11 @@ static bool not_written_out(el_call_rewrite *out, const char *name, const char *
 
 /* Does macro def's body name a library identifier (a backend prefix,
  * el_backend_prefix_of), itself or through the macros it names (depth
- * levels down)?  The first such name into lib. */
+ * levels down)?  The first such name into lib; into *calls whether it is
+ * called there (followed by '('), not a constant or type it names (which
+ * still needs the library's header). */
 static bool body_names_library(el_rewriter *rw, CXCursor def, unsigned depth, char *lib,
-                               size_t ln)
+                               size_t ln, bool *calls)
 {
     unsigned nt = 0, i = 0;
     CXToken *toks = elc_macro_tokens(rw->tu, def, &nt, &i);
@@ -774,13 +776,21 @@ static bool body_names_library(el_rewriter *rw, CXCursor def, unsigned depth, ch
             continue;
         CXString sp = clang_getTokenSpelling(rw->tu, toks[i]);
         const char *t = clang_getCString(sp);
+        bool call = false; /* followed by '(': a call, not a constant or type */
+        if (i + 1 < nt && clang_getTokenKind(toks[i + 1]) == CXToken_Punctuation) {
+            CXString np = clang_getTokenSpelling(rw->tu, toks[i + 1]);
+            const char *ns = clang_getCString(np);
+            call = ns && !strcmp(ns, "(");
+            clang_disposeString(np);
+        }
         if (t && el_backend_prefix_of(rw->cfg, t, true)) {
             snprintf(lib, ln, "%s", t);
+            *calls = call;
             hit = true;
         } else if (t && depth > 0) {
             CXCursor inner = elc_macro_definition(rw->tu, t);
             hit = !clang_Cursor_isNull(inner) && !clang_equalCursors(inner, def) &&
-                  body_names_library(rw, inner, depth - 1, lib, ln);
+                  body_names_library(rw, inner, depth - 1, lib, ln, calls);
         }
         clang_disposeString(sp);
     }
@@ -798,11 +808,19 @@ static bool body_names_library(el_rewriter *rw, CXCursor def, unsigned depth, ch
  * definition's place into where ("src/rows.h:6"). */
 static bool template_macro_calls_library(el_rewriter *rw, const char *tpl, char *macro,
                                          size_t mn, char *lib, size_t ln, char *where,
-                                         size_t wn)
+                                         size_t wn, bool *calls)
 {
     size_t n = strlen(tpl);
     for (size_t i = 0; i < n;) {
         size_t e = i;
+        if (tpl[i] == '"' || tpl[i] == '\'') {
+            /* a string or character literal calls nothing */
+            size_t q = i + 1;
+            while (q < n && tpl[q] != tpl[i])
+                q += tpl[q] == '\\' && q + 1 < n ? 2 : 1;
+            i = q + 1;
+            continue;
+        }
         if (tpl[i] == '$' || !el_text_ident_at(tpl, n, i, &e)) {
             i = tpl[i] == '$' ? i + 1 + strspn(tpl + i + 1, "0123456789") : i + 1;
             continue;
@@ -819,12 +837,13 @@ static bool template_macro_calls_library(el_rewriter *rw, const char *tpl, char 
                 snprintf(macro, mn, "%.*s", (int)(mn ? mn - 1 : 0), name);
                 snprintf(lib, ln, "%.*s", (int)(ln ? ln - 1 : 0), name);
                 where[0] = '\0';
+                *calls = true;
                 return true;
             }
             continue; /* a constant or type it names: plan lists it, the include stays */
         }
         CXCursor def = elc_macro_definition(rw->tu, name);
-        if (clang_Cursor_isNull(def) || !body_names_library(rw, def, 4, lib, ln))
+        if (clang_Cursor_isNull(def) || !body_names_library(rw, def, 4, lib, ln, calls))
             continue;
         snprintf(macro, mn, "%.*s", (int)(mn ? mn - 1 : 0), name);
         CXFile df = NULL;
@@ -942,9 +961,12 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
     out->file = f;
     out->safety = safety;
     if (tpl) {
-        char macro[64], lib[64], where[96];
+        char macro[64], lib[64], where[96], uses[128];
+        bool calls = false;
         if (template_macro_calls_library(rw, tpl->replacement, macro, sizeof macro, lib,
-                                         sizeof lib, where, sizeof where)) {
+                                         sizeof lib, where, sizeof where, &calls)) {
+            snprintf(uses, sizeof uses, calls ? "calls the library itself (%s)"
+                                              : "names the library's %s", lib);
             /* the rewrite would call the library through the macro, and
              * the include it needs would go: the whole tree would fail to
              * compile before writing.  This call is left, with why. */
@@ -957,10 +979,9 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
             else
                 snprintf(out->why, sizeof out->why,
                          "the call template (\"rewrites\") for %.64s writes %s, a macro (%s) "
-                         "that calls the library itself (%s): the rewrite would still need the "
-                         "library and its header: rewrite this use by hand, or map the "
-                         "template onto a function",
-                         name, macro, where, lib);
+                         "that %s: the rewrite would still need the library and its header: "
+                         "rewrite this use by hand, or map the template onto a function",
+                         name, macro, where, uses);
             return false;
         }
         unsigned all_b = (unsigned)el_text_skip_blanks(t, size, open + 1), all_e = (unsigned)close;

@@ -950,7 +950,13 @@ CASE(if_constant)
  *                        ...), LOG_CALL over two lines) are rewritten by
  *                        the template (before: "not written out as
  *                        cblas_sdot(arguments)"); SHOW (#x) and TWICE are
- *                        listed with why */
+ *                        listed with why; a template naming cblas_scopy
+ *                        only in a string (TRACED("cblas_scopy(...)", ...))
+ *                        is applied (before: "writes a call of cblas_scopy
+ *                        itself"), and NRM_ROWS, whose body names the type
+ *                        CBLAS_INDEX but calls nothing of the library, is
+ *                        left saying it "names the library's CBLAS_INDEX"
+ *                        (before: "calls the library itself") */
 CASE(template_macro_call)
 
 /*   macro_forms  what a macro does with a BLAS name, read from its body:
