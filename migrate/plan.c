@@ -21,6 +21,8 @@
  * Findings without a fix, EH104 findings outside moved code, and what
  * moves.c could not do are the manual work. */
 #include "plan.h"
+
+#include "generated.h"
 #include "plan_check.h"
 #include "compdb_update.h"
 
@@ -153,6 +155,70 @@ static void manual_finding(em_plan *p, const em_tree *t, const el_finding *f, co
                    f->rule, skipped ? " in skipped code" : "", f->message, why ? ": " : "",
                    why ? why : "");
     free(owned);
+}
+
+/* A site in a file CMake generated into its build directory
+ * (configure_file: SUNDIALS' sundials_lapack_defs.h from its .h.in), or
+ * whose fix would edit one: never rewritten (the next configure would
+ * undo it), listed at the template a person changes, with why.  False
+ * when neither the file nor the fix's files are generated. */
+static bool generated_site(em_plan *p, const em_tree *t, const el_finding *f, const el_fix *fix)
+{
+    const char *path = f->file;
+    em_generated g;
+    bool gen = em_generated_file(path, f->line, f->col, NULL, &g);
+    for (size_t k = 0; !gen && fix && k < fix->edits.n; k++) {
+        path = fix->edits.v[k].path;
+        gen = em_generated_file(path, 1, 1, NULL, &g);
+    }
+    if (!gen)
+        return false;
+    char quoted[256];
+    const char *name = em_finding_name(f, quoted, sizeof quoted) ? quoted : NULL;
+    if (path == f->file && name) { /* again, with the name to find in the template */
+        em_generated_free(&g);
+        em_generated_file(path, f->line, f->col, name, &g);
+    }
+    char *fix_why = fix && fix->description ? el_xasprintf("%s: by hand, in the template",
+                                                           fix->description) : NULL;
+    const char *why = fix ? fix_why
+                          : without_name(em_tree_why(t, f->file, f->line, f->col, name), name);
+    char *owned = NULL, *gen_shown = NULL, *bd = el_path_display(g.build_dir);
+    gen_shown = el_path_display(path);
+    bool skipped = strstr(f->message, "skips in every configuration") != NULL;
+    if (g.tmpl) {
+        char *tm = el_path_display(g.tmpl);
+        /* at the template's line when the site is found there */
+        const char *at = g.line ? tm : display(t, f->file, &owned);
+        em_manuals_add(&p->manual, at, g.line ? g.line : f->line, g.line ? g.col : f->col,
+                       "[%s%s] %s%s%s (at %s:%u:%u, a file CMake generates from %s into the "
+                       "build directory %s: change %s, never the generated file, then "
+                       "configure again)",
+                       f->rule, skipped ? " in skipped code" : "", f->message, why ? ": " : "",
+                       why ? why : "", display(t, f->file, &owned), f->line, f->col, tm, bd, tm);
+        free(tm);
+    } else if (g.several) {
+        em_manuals_add(&p->manual, display(t, f->file, &owned), f->line, f->col,
+                       "[%s%s] %s%s%s (%s is in the CMake build directory %s, so the build "
+                       "generates it: not changed; more than one file could be its template "
+                       "(%s): change the one it is made from, then configure again)",
+                       f->rule, skipped ? " in skipped code" : "", f->message, why ? ": " : "",
+                       why ? why : "", gen_shown, bd, g.several);
+    } else {
+        em_manuals_add(&p->manual, display(t, f->file, &owned), f->line, f->col,
+                       "[%s%s] %s%s%s (%s is in the CMake build directory %s, so the build "
+                       "generates it: not changed; no template of it (%s.in) was found under "
+                       "%s: change the file it is made from, then configure again)",
+                       f->rule, skipped ? " in skipped code" : "", f->message, why ? ": " : "",
+                       why ? why : "", gen_shown, bd, el_path_base(path),
+                       g.source ? g.source : "the source tree");
+    }
+    free(owned);
+    free(gen_shown);
+    free(bd);
+    free(fix_why);
+    em_generated_free(&g);
+    return true;
 }
 
 /* The content of path the scan read, or NULL. */
@@ -875,6 +941,13 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
             eh104s[n_eh104++] = f;    /* decided once the includes are */
             continue;
         }
+        if (generated_site(p, t, f, fix)) {
+            if (eh102)
+                keep[n_keep++] = f;
+            if (eh101)
+                inc_left[n_inc_left++] = f->file;
+            continue;
+        }
         bool outside = false;
         for (size_t k = 0; fix && k < fix->edits.n; k++)
             outside |= !el_bounds_contain(&t->bounds, fix->edits.v[k].path);
@@ -1063,7 +1136,12 @@ static char *diff_root(const em_opts *o)
         char *rel = el_path_under(abs, cwd);
         outside = outside || !rel;
         free(rel);
-        while (common && !el_path_under(abs, common)) {
+        while (common) {
+            char *in = el_path_under(abs, common);
+            bool inside = in != NULL;
+            free(in);
+            if (inside)
+                break;
             char *up = el_path_dirname(common);
             free(common);
             common = up;

@@ -27,6 +27,7 @@
 #include "mem.h"
 #include "metadata.h"
 #include "path.h"
+#include "pp_cond.h"
 #include "rule.h"
 #include "scan_rule.h"
 #include "custom_rule.h"
@@ -841,117 +842,27 @@ static const em_def *def_at(const em_tree *t, const char *path, size_t off)
 }
 
 
-/* Is the condition of the directive at d[i..] (after its keyword) a
- * literal 0, alone on its line (a comment may follow)? */
-static bool literal_zero(const char *d, size_t len, size_t i)
+/* Is the site at off of path in a branch no configuration takes, whatever
+ * is defined (`#if 0`, `#if (0)`, `#if !1`, `#elif 1 - 1`, the `#else` of
+ * `#if 1`: pp_cond.h)?  Naming a configuration with --define-sets would
+ * not help.  Asked only of a site some configuration skips; true with the
+ * branch described in why. */
+static bool under_dead_branch(const em_tree *t, const char *path, size_t off, char *why,
+                              size_t cap)
 {
-    while (i < len && (d[i] == ' ' || d[i] == '\t'))
-        i++;
-    if (i >= len || d[i] != '0')
-        return false;
-    i++;
-    while (i < len && (d[i] == ' ' || d[i] == '\t'))
-        i++;
-    return i >= len || d[i] == '\n' || d[i] == '\r' ||
-           (d[i] == '/' && i + 1 < len && (d[i + 1] == '*' || d[i + 1] == '/'));
-}
-
-/* Walking the directives of d[begin..site) -- begin the start of a
- * skipped range, at a directive -- with a stack of the conditionals open
- * (#if* push, #elif / #else replace the top, #endif pops; a range may
- * open at an #elif or #else of a conditional begun before it), is a
- * branch that holds site a literal `#if 0` or `#elif 0`?  Comments are
- * skipped, and quotes closed on their line. */
-static bool site_under_if0(const char *d, size_t len, size_t begin, size_t site)
-{
-    enum { DEPTH = 64 };
-    bool zero[DEPTH];
-    size_t depth = 0; /* may pass DEPTH: those levels count as not 0 */
-    bool line_start = true;
-    size_t i = begin;
-    while (i < site && i < len) {
-        if (line_start) {
-            line_start = false;
-            size_t j = i;
-            while (j < len && (d[j] == ' ' || d[j] == '\t'))
-                j++;
-            if (j < len && d[j] == '#') {
-                j++;
-                while (j < len && (d[j] == ' ' || d[j] == '\t'))
-                    j++;
-                size_t k = j;
-                while (k < len && el_text_ident_char(d[k]))
-                    k++;
-                size_t n = k - j;
-#define KW(w) (n == sizeof(w) - 1 && !memcmp(d + j, w, n))
-                bool z = KW("if") || KW("elif") ? literal_zero(d, len, k) : false;
-                if (KW("if") || KW("ifdef") || KW("ifndef")) {
-                    if (depth < DEPTH)
-                        zero[depth] = z;
-                    depth++;
-                } else if (KW("elif") || KW("elifdef") || KW("elifndef") || KW("else")) {
-                    if (depth == 0)
-                        depth = 1;
-                    if (depth <= DEPTH)
-                        zero[depth - 1] = z;
-                } else if (KW("endif") && depth > 0) {
-                    depth--;
-                }
-#undef KW
-                i = k;
-                continue;
-            }
-        }
-        char c = d[i];
-        if (c == '\n') {
-            line_start = true;
-            i++;
-        } else if (c == '\\' && i + 1 < len && (d[i + 1] == '\n' || d[i + 1] == '\r')) {
-            i += d[i + 1] == '\r' && i + 2 < len && d[i + 2] == '\n' ? 3 : 2; /* continued */
-        } else if (c == '/' && i + 1 < len && d[i + 1] == '*') {
-            const char *e = NULL;
-            for (size_t q = i + 2; q + 1 < len && !e; q++)
-                if (d[q] == '*' && d[q + 1] == '/')
-                    e = d + q;
-            i = e ? (size_t)(e - d) + 2 : len;
-        } else if (c == '/' && i + 1 < len && d[i + 1] == '/') {
-            while (i < len && d[i] != '\n')
-                i++;
-        } else if (c == '"' || c == '\'') {
-            size_t q = i + 1;
-            while (q < len && d[q] != c && d[q] != '\n')
-                q += d[q] == '\\' && q + 1 < len && d[q + 1] != '\n' ? 2 : 1;
-            i = q < len && d[q] == c ? q + 1 : i + 1; /* unclosed: one character */
-        } else {
-            i++;
-        }
-    }
-    for (size_t k = 0; k < depth && k < DEPTH; k++)
-        if (zero[k])
-            return true;
-    return false;
-}
-
-/* Is the site at off of path under `#if 0` or `#elif 0` (code its author
- * switched off, which no build configuration can compile: naming one with
- * --define-sets would not help)?  Asked of the skipped range that holds
- * it in each configuration (one range opens at an #ifdef around the
- * `#if 0`, another at the `#if 0`): yes if any says so, whatever the
- * order of the configurations. */
-static bool under_if0(const em_tree *t, const char *path, size_t off)
-{
-    char *data = NULL;
-    size_t len = 0;
-    if (el_read_file(path, &data, &len, NULL, NULL) != 0)
-        return false;
     const el_source *src = em_tree_source(t, path);
-    bool yes = false;
-    for (size_t k = 0; k < t->cfgs.n && !yes; k++) {
+    bool skipped = false;
+    for (size_t k = 0; k < t->cfgs.n && !skipped; k++) {
         if (src && !el_buildcfg_has(&t->cfgs, k, src))
             continue;
         const el_inactive_range *r = el_inactive_at(&t->inactive[k], path, off, off);
-        yes = r && r->begin <= off && site_under_if0(data, len, r->begin, off);
+        skipped = r && r->begin <= off;
     }
+    char *data = NULL;
+    size_t len = 0;
+    if (!skipped || el_read_file(path, &data, &len, NULL, NULL) != 0)
+        return false;
+    bool yes = em_pp_dead_branch(data, len, off, why, cap);
     free(data);
     return yes;
 }
@@ -984,11 +895,13 @@ static void skipped_name(builder *b, const el_inactive_range *r, const el_inacti
         el_edits_add(&f->fix->edits, r->path, id->off, id->off + strlen(id->name), id->rename, 0);
         return;
     }
-    char why[768];
+    char why[1024], dead[384], unseen[512];
     /* code under #if 0 is switched off: no --define-sets compiles it */
-    const char *unseen = under_if0(t, r->path, id->off) ? "it is under #if 0: no configuration can compile it"
-                                           : "no configuration compiles it: name one with "
-                                             "--define-sets to have it checked";
+    if (under_dead_branch(t, r->path, id->off, dead, sizeof dead))
+        snprintf(unseen, sizeof unseen, "it is under %s: no configuration can compile it", dead);
+    else
+        snprintf(unseen, sizeof unseen, "no configuration compiles it: name one with "
+                                        "--define-sets to have it checked");
     if (backend_fn)
         snprintf(why, sizeof why, "it is in %s, backend code that has not moved", in->name);
     else if (!fn && id->kind)
@@ -1009,12 +922,15 @@ static void skipped_include(builder *b, const el_inactive_range *r, const el_ina
     snprintf(msg, sizeof msg, "include of backend header '%s' in code the preprocessor skips "
                               "in every configuration", c->spelled);
     el_findings_add(&t->findings, "EH101", EL_SEV_ERROR, r->path, c->line, 1, msg);
-    tree_add_why(t, r->path, c->line, 1,
-                 under_if0(t, r->path, c->off) ? "the include stays: it is under #if 0, which no "
-                                     "configuration can compile (change it by hand)"
-                                   : "the include stays: no configuration compiles the code "
-                                     "around it (name one with --define-sets, or change it by "
-                                     "hand)");
+    char dead[384], why[512];
+    if (under_dead_branch(t, r->path, c->off, dead, sizeof dead))
+        snprintf(why, sizeof why, "the include stays: it is under %s, which no configuration "
+                                  "can compile (change it by hand)", dead);
+    else
+        snprintf(why, sizeof why, "the include stays: no configuration compiles the code "
+                                  "around it (name one with --define-sets, or change it by "
+                                  "hand)");
+    tree_add_why(t, r->path, c->line, 1, why);
     /* an include the moves know about, so it follows a header that moves */
     char *dir = el_path_dirname(r->path);
     char *j = el_path_join(dir, c->spelled);

@@ -93,6 +93,8 @@ size_t el_text_line_end(const char *t, size_t n, size_t i)
     while (i < n && t[i] != '\n') {
         if (t[i] == '\\' && i + 1 < n && t[i + 1] == '\n')
             i++;
+        else if (t[i] == '\\' && i + 2 < n && t[i + 1] == '\r' && t[i + 2] == '\n')
+            i += 2; /* a CRLF file's continuation */
         i++;
     }
     return i;

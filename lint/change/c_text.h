@@ -25,7 +25,8 @@ size_t el_text_skip_lexeme(const char *t, size_t n, size_t i);
 /* Past blanks, newlines and comments from i (not past a literal). */
 size_t el_text_skip_blanks(const char *t, size_t n, size_t i);
 
-/* The end of the line at i, continuation lines included. */
+/* The end of the line at i, continuation lines included (backslash-LF
+ * and backslash-CR-LF). */
 size_t el_text_line_end(const char *t, size_t n, size_t i);
 
 /* Is t[i] the '#' that starts a directive (only blanks before it on its

@@ -612,44 +612,69 @@ static bool named_as(const char *got, const el_journal *j, const char *path, con
     return same;
 }
 
+/* Why a journal is not trusted (untrusted). */
+typedef enum doubt {
+    DOUBT_NONE,
+    DOUBT_NOT_REGULAR,
+    DOUBT_OWNER,
+    DOUBT_COPY_NAME,
+    DOUBT_FILES_OUTSIDE,
+    DOUBT_TEMP_NAMES,
+    DOUBT_DIRS_OUTSIDE,
+} doubt;
+
+static const char *doubt_text(doubt d)
+{
+    static const char *const text[] = {
+        NULL,
+        "not a regular file",
+        "another user wrote it, or others may write it",
+        "it names a copy of itself under another name",
+        "it changes files outside the tree",
+        "its temporary names are not its own",
+        "it names directories outside the tree",
+    };
+    return text[d];
+}
+
 /* Is the journal at file one this tool wrote for the tree at roots (real
  * paths)?  Recovery renames and deletes what a journal names, so a file
  * planted under that name must not steer it: the journal is a regular
  * file of this user that nobody else may write, every file and directory
  * it changes lies inside the roots, its temporary names are the ones its
- * id gives, and its copies carry its own name.  NULL, or why not. */
-static const char *untrusted(const char *file, const el_journal *j, char *const *roots, size_t n)
+ * id gives, and its copies carry its own name.  DOUBT_NONE, or why not. */
+static doubt untrusted(const char *file, const el_journal *j, char *const *roots, size_t n)
 {
     struct stat st;
     if (lstat(file, &st) != 0 || !S_ISREG(st.st_mode))
-        return "not a regular file";
+        return DOUBT_NOT_REGULAR;
     if (st.st_uid != geteuid() || (st.st_mode & 022))
-        return "another user wrote it, or others may write it";
+        return DOUBT_OWNER;
     const char *name = el_path_base(file);
     for (size_t i = 0; i < j->n_copies; i++)
         if (!plain_abs(j->copies[i]) || strcmp(el_path_base(j->copies[i]), name) != 0)
-            return "it names a copy of itself under another name";
+            return DOUBT_COPY_NAME;
     for (size_t i = 0; i < j->n_ops; i++) {
         const el_jop *o = &j->ops[i];
         if (!inside_any(o->path, roots, n))
-            return "it changes files outside the tree";
+            return DOUBT_FILES_OUTSIDE;
         if (o->kind != EL_JOP_DELETE && !named_as(o->tmp, j, o->path, "new"))
-            return "its temporary names are not its own";
+            return DOUBT_TEMP_NAMES;
         if (o->kind != EL_JOP_CREATE && !named_as(o->aside, j, o->path, "old"))
-            return "its temporary names are not its own";
+            return DOUBT_TEMP_NAMES;
     }
     for (size_t i = 0; i < j->n_made; i++)
         if (!inside_any(j->made[i], roots, n))
-            return "it names directories outside the tree";
+            return DOUBT_DIRS_OUTSIDE;
     for (size_t i = 0; i < j->n_rm; i++) {
         /* rmdir removes empty directories only, from rm_dir up to stop */
         char *rel = plain_abs(j->rm_stop[i]) ? el_path_under(j->rm_dir[i], j->rm_stop[i]) : NULL;
         bool ok = rel && inside_any(j->rm_dir[i], roots, n);
         free(rel);
         if (!ok)
-            return "it names directories outside the tree";
+            return DOUBT_DIRS_OUTSIDE;
     }
-    return NULL;
+    return DOUBT_NONE;
 }
 
 /* Does the journal change something under one of dirs?  A journal found
@@ -660,6 +685,181 @@ static bool touches(const el_journal *j, char *const *roots, size_t n)
         if (inside_any(j->ops[k].path, roots, n))
             return true;
     return false;
+}
+
+/* ---- journals of another tree -------------------------------------------- */
+
+/* The trees the journal records: the directories of its copies (each a
+ * tree root the run wrote), shown (or absolute) and separated by blanks
+ * (malloc'd). */
+static char *journal_trees_as(const el_journal *j, bool absolute)
+{
+    el_buf b = {0};
+    for (size_t i = 0; i < j->n_copies; i++) {
+        char *dir = el_path_dirname(j->copies[i]);
+        char *shown = absolute ? el_xstrdup(dir) : el_path_display(dir);
+        el_buf_printf(&b, "%s%s", i ? " " : "", shown);
+        free(shown);
+        free(dir);
+    }
+    return el_buf_take(&b);
+}
+
+static char *journal_trees(const el_journal *j)
+{
+    return journal_trees_as(j, false);
+}
+
+/* The copy of the journal that file is a copy of under another directory
+ * (copied or moved with its tree: `cp -a old new`), with the directory
+ * the tree had there and has here (old_root, new_root: the paths before
+ * the longest tail they share); NULL when file is one of its copies. */
+static const char *copied_from(const el_journal *j, const char *file, char **old_root,
+                               char **new_root)
+{
+    const char *best = NULL;
+    size_t best_tail = 0;
+    for (size_t i = 0; i < j->n_copies; i++) {
+        const char *c = j->copies[i];
+        char *real = el_path_real(c);
+        bool same = !strcmp(c, file) || (real && !strcmp(real, file));
+        free(real);
+        if (same)
+            return NULL; /* this very file, by another name */
+        size_t a = strlen(c), b = strlen(file), t = 0;
+        while (t < a && t < b && c[a - 1 - t] == file[b - 1 - t])
+            t++;
+        while (t > 0 && c[a - t] != '/')
+            t--; /* whole components */
+        if (!best || t > best_tail) {
+            best = c;
+            best_tail = t;
+        }
+    }
+    if (!best || best_tail <= strlen(el_path_base(best)))
+        return NULL; /* not even its own name in common */
+    *old_root = el_path_dirname(best);
+    /* the directories before the tail they share are where the tree was
+     * and is: /tmp/a/app/J and /tmp/b/app/J, tail /app/J */
+    char *oprefix = el_xstrndup(best, strlen(best) - best_tail);
+    char *nprefix = el_xstrndup(file, strlen(file) - best_tail);
+    char *rest = el_xstrdup(*old_root + strlen(oprefix));
+    *new_root = el_xasprintf("%s%s", nprefix, rest);
+    free(oprefix);
+    free(nprefix);
+    free(rest);
+    return best;
+}
+
+/* The command of this program that resolves an interrupted run. */
+static const char *resolve_command(void)
+{
+    return strcmp(el_progname, "emberlint") ? "apply" : "--fix";
+}
+
+/* The op's file under new_root instead of old_root (malloc'd), or NULL
+ * when it is not under old_root. */
+static char *moved_path(const char *path, const char *old_root, const char *new_root)
+{
+    char *rel = el_path_under(path, old_root);
+    char *p = rel ? (rel[0] ? el_path_join(new_root, rel) : el_xstrdup(new_root)) : NULL;
+    free(rel);
+    return p;
+}
+
+/* A journal copied here with its tree: say where it was written, whether
+ * that run is still unresolved there, and what state the copy's files are
+ * in.  Returns true when this copy's files are half-changed (the run on
+ * it must not go on). */
+static bool report_copied(const char *file, const char *shown, const el_journal *j,
+                          const char *orig, const char *old_root, const char *new_root,
+                          char **err)
+{
+    size_t changed = 0;
+    for (size_t i = 0; i < j->n_ops; i++) {
+        const el_jop *o = &j->ops[i];
+        char *p = moved_path(o->path, old_root, new_root);
+        if (!p)
+            continue;
+        changed += o->kind == EL_JOP_MODIFY   ? !has_hash(p, o->old_hash)
+                   : o->kind == EL_JOP_CREATE ? exists(p)
+                                              : !exists(p);
+        free(p);
+    }
+    bool still = exists(orig);
+    const char *fix = resolve_command();
+    /* every tree the run was given, not only the one this copy is of */
+    char *trees = journal_trees_as(j, true);
+    const char *also = strcmp(el_progname, "emberlint") ? "migrates" : "fixes";
+    el_buf m = {0};
+    el_buf_printf(&m, "%s: the journal of a run interrupted in %s, copied or moved here with "
+                      "the tree (written as %s, it names files under %s, not under %s)", shown,
+                  old_root, orig, old_root, new_root);
+    if (still)
+        el_buf_printf(&m, "; that run is not resolved there yet: `%s %s %s` completes or "
+                          "undoes it (and then %s %s too)", el_progname, fix, trees, also, trees);
+    else
+        el_buf_printf(&m, "; %s no longer holds it: if the tree was moved here from there, move "
+                          "it back and run `%s %s %s`, which completes or undoes that run (and "
+                          "then %s %s too)",
+                      old_root, el_progname, fix, trees, also, trees);
+    const char *id = j->id;
+    if (changed && still)
+        el_buf_printf(&m, "; here %zu of its %zu files are as it changed them (this tree is "
+                          "half-changed, and nothing is done here): copy the tree again once "
+                          "that run is resolved, or restore its files, then remove %s and the "
+                          "files named .*.el-%s.* beside its files", changed, j->n_ops, file, id);
+    else if (changed)
+        el_buf_printf(&m, "; here %zu of its %zu files are as it changed them (this tree is "
+                          "half-changed, and nothing is done here); keep %s and the files named "
+                          ".*.el-%s.* beside its files: if the tree was moved, they hold its "
+                          "only original files", changed, j->n_ops, file, id);
+    else if (still)
+        el_buf_printf(&m, "; none of the files here was changed by it: remove %s and the "
+                          "files named .*.el-%s.* beside its files to go on", file, id);
+    else
+        el_buf_printf(&m, "; none of the files here was changed by it: remove %s to go on "
+                          "(keep the files named .*.el-%s.old beside its files until the tree "
+                          "is checked: if it was moved, they are its original files)", file, id);
+    free(trees);
+    if (changed) {
+        *err = el_buf_take(&m);
+    } else {
+        fprintf(stderr, "%s: %s; left alone\n", el_progname, el_buf_str(&m));
+        el_buf_free(&m);
+    }
+    return changed > 0;
+}
+
+/* A journal of this tree's that changes files outside the PATHs given
+ * (a run on app/ interrupted, then a run on app/src): which tree it
+ * records, which files of it lie outside, and the command that resolves
+ * it. */
+static void report_outside(const char *shown, const el_journal *j, char *const *roots,
+                           size_t n)
+{
+    size_t out = 0;
+    const char *first = NULL;
+    for (size_t i = 0; i < j->n_ops; i++)
+        if (!inside_any(j->ops[i].path, roots, n) && out++ == 0)
+            first = j->ops[i].path;
+    char *trees = journal_trees(j);
+    char *first_shown = first ? el_path_display(first) : el_xstrdup("its directories");
+    el_buf paths = {0};
+    for (size_t i = 0; i < n; i++) {
+        char *r = el_path_display(roots[i]);
+        el_buf_printf(&paths, "%s%s", i ? " " : "", r);
+        free(r);
+    }
+    fprintf(stderr, "%s: %s: the journal of an interrupted run on %s, which changes %zu of its "
+                    "%zu files outside the PATHs given (%s; first %s); left alone: `%s %s %s` "
+                    "completes or undoes it, then run on %s again\n",
+            el_progname, shown, trees, out, j->n_ops, el_buf_str(&paths), first_shown,
+            el_progname, resolve_command(), trees,
+            el_buf_str(&paths));
+    el_buf_free(&paths);
+    free(first_shown);
+    free(trees);
 }
 
 int el_journal_recover(char *const *dirs, size_t n, bool fix, char **err)
@@ -716,11 +916,39 @@ int el_journal_recover(char *const *dirs, size_t n, bool fix, char **err)
             rc--;
             continue;
         }
-        const char *why = read_ok ? untrusted(f.files[i], &j, roots, n_roots) : NULL;
+        doubt d = read_ok ? untrusted(f.files[i], &j, roots, n_roots) : DOUBT_NONE;
+        const char *why = doubt_text(d);
+        bool outside = d == DOUBT_FILES_OUTSIDE || d == DOUBT_DIRS_OUTSIDE;
+        char *old_root = NULL, *new_root = NULL;
+        const char *orig = outside ? copied_from(&j, f.files[i], &old_root, &new_root) : NULL;
+        if (orig) {
+            /* copied with its tree: never acted on here */
+            bool half = report_copied(f.files[i], shown, &j, orig, old_root, new_root, err);
+            free(old_root);
+            free(new_root);
+            el_journal_free(&j);
+            free(shown);
+            if (half) {
+                rc = -1;
+                break;
+            }
+            rc--;
+            continue;
+        }
+        if (outside) {
+            report_outside(shown, &j, roots, n_roots);
+            el_journal_free(&j);
+            free(shown);
+            rc--;
+            continue;
+        }
         if (why) {
-            fprintf(stderr, "%s: %s: not a journal of this tree (%s); left alone: if a run of "
-                            "yours was interrupted, run again on the same PATHs it was given\n",
-                    el_progname, shown, why);
+            char *trees = journal_trees(&j);
+            fprintf(stderr, "%s: %s: not a journal this run can trust (%s; it records a run on "
+                            "%s); left alone: if that run was yours, check the journal and its "
+                            "files by hand\n",
+                    el_progname, shown, why, trees);
+            free(trees);
             el_journal_free(&j);
             free(shown);
             rc--;

@@ -12,6 +12,7 @@
 #include "config.h"
 #include "macro_argument.h"
 #include "mem.h"
+#include "path.h"
 #include "rule.h"
 #include "strbuf.h"
 #include "strmap.h"
@@ -759,6 +760,104 @@ static bool not_written_out(el_call_rewrite *out, const char *name, const char *
 
 #define BY_MACRO "a macro supplies its parentheses or arguments"
 
+/* Does macro def's body name a library identifier (a backend prefix,
+ * el_backend_prefix_of), itself or through the macros it names (depth
+ * levels down)?  The first such name into lib; into *calls whether it is
+ * called there (followed by '('), not a constant or type it names (which
+ * still needs the library's header). */
+static bool body_names_library(el_rewriter *rw, CXCursor def, unsigned depth, char *lib,
+                               size_t ln, bool *calls)
+{
+    unsigned nt = 0, i = 0;
+    CXToken *toks = elc_macro_tokens(rw->tu, def, &nt, &i);
+    bool hit = false;
+    for (; i < nt && !hit; i++) {
+        if (clang_getTokenKind(toks[i]) != CXToken_Identifier)
+            continue;
+        CXString sp = clang_getTokenSpelling(rw->tu, toks[i]);
+        const char *t = clang_getCString(sp);
+        bool call = false; /* followed by '(': a call, not a constant or type */
+        if (i + 1 < nt && clang_getTokenKind(toks[i + 1]) == CXToken_Punctuation) {
+            CXString np = clang_getTokenSpelling(rw->tu, toks[i + 1]);
+            const char *ns = clang_getCString(np);
+            call = ns && !strcmp(ns, "(");
+            clang_disposeString(np);
+        }
+        if (t && el_backend_prefix_of(rw->cfg, t, true)) {
+            snprintf(lib, ln, "%s", t);
+            *calls = call;
+            hit = true;
+        } else if (t && depth > 0) {
+            CXCursor inner = elc_macro_definition(rw->tu, t);
+            hit = !clang_Cursor_isNull(inner) && !clang_equalCursors(inner, def) &&
+                  body_names_library(rw, inner, depth - 1, lib, ln, calls);
+        }
+        clang_disposeString(sp);
+    }
+    if (toks)
+        clang_disposeTokens(rw->tu, toks, nt);
+    return hit;
+}
+
+/* Does the call template's own text (not the arguments it puts in) call
+ * the library, "CHECKED(cblas_sscal($1, $2, $3, 1))" (where is then ""),
+ * or name a macro of the TU that calls the library itself: "CHECKED_SCAL($1, $2,
+ * $3)" with `#define CHECKED_SCAL(n, a, x) ... cblas_sscal(n, a, x, 1)`?
+ * The rewrite would still need the library's header the include's removal
+ * takes away: the macro's name into macro, the library name into lib, the
+ * definition's place into where ("src/rows.h:6"). */
+static bool template_macro_calls_library(el_rewriter *rw, const char *tpl, char *macro,
+                                         size_t mn, char *lib, size_t ln, char *where,
+                                         size_t wn, bool *calls)
+{
+    size_t n = strlen(tpl);
+    for (size_t i = 0; i < n;) {
+        size_t e = i;
+        if (tpl[i] == '"' || tpl[i] == '\'') {
+            /* a string or character literal calls nothing */
+            size_t q = i + 1;
+            while (q < n && tpl[q] != tpl[i])
+                q += tpl[q] == '\\' && q + 1 < n ? 2 : 1;
+            i = q + 1;
+            continue;
+        }
+        if (tpl[i] == '$' || !el_text_ident_at(tpl, n, i, &e)) {
+            i = tpl[i] == '$' ? i + 1 + strspn(tpl + i + 1, "0123456789") : i + 1;
+            continue;
+        }
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(e - i), tpl + i);
+        i = e;
+        if (el_backend_prefix_of(rw->cfg, name, true)) {
+            size_t after = e;
+            while (after < n && strchr(" \t\r\n", tpl[after]))
+                after++;
+            if (after < n && tpl[after] == '(') {
+                /* a call of the library the template writes itself */
+                snprintf(macro, mn, "%.*s", (int)(mn ? mn - 1 : 0), name);
+                snprintf(lib, ln, "%.*s", (int)(ln ? ln - 1 : 0), name);
+                where[0] = '\0';
+                *calls = true;
+                return true;
+            }
+            continue; /* a constant or type it names: plan lists it, the include stays */
+        }
+        CXCursor def = elc_macro_definition(rw->tu, name);
+        if (clang_Cursor_isNull(def) || !body_names_library(rw, def, 4, lib, ln, calls))
+            continue;
+        snprintf(macro, mn, "%.*s", (int)(mn ? mn - 1 : 0), name);
+        CXFile df = NULL;
+        unsigned line = 0;
+        clang_getSpellingLocation(clang_getCursorLocation(def), &df, &line, NULL, NULL);
+        CXString fn = clang_getFileName(df);
+        const char *fs = clang_getCString(fn);
+        snprintf(where, wn, "%s:%u", fs ? el_path_base(fs) : "?", line);
+        clang_disposeString(fn);
+        return true;
+    }
+    return false;
+}
+
 bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
 {
     memset(out, 0, sizeof *out);
@@ -798,7 +897,7 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
     CXFile f1 = plain(clang_getRangeStart(ext), &cb);
     CXFile f2 = plain(clang_getRangeEnd(ext), &ce);
     bool in_arg = false;
-    if (!tpl && elc_in_macro(ref)) {
+    if (elc_in_macro(ref)) {
         char mwhy[320];
         in_arg = el_macro_argument_of(ref, &f, &nb, &arg_b, &arg_e, mwhy, sizeof mwhy);
         if (!in_arg && mwhy[0]) {
@@ -862,6 +961,29 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
     out->file = f;
     out->safety = safety;
     if (tpl) {
+        char macro[64], lib[64], where[96], uses[128];
+        bool calls = false;
+        if (template_macro_calls_library(rw, tpl->replacement, macro, sizeof macro, lib,
+                                         sizeof lib, where, sizeof where, &calls)) {
+            snprintf(uses, sizeof uses, calls ? "calls the library itself (%s)"
+                                              : "names the library's %s", lib);
+            /* the rewrite would call the library through the macro, and
+             * the include it needs would go: the whole tree would fail to
+             * compile before writing.  This call is left, with why. */
+            if (!where[0])
+                snprintf(out->why, sizeof out->why,
+                         "the call template (\"rewrites\") for %.64s writes a call of %s "
+                         "itself: the rewrite would still need the library and its header: "
+                         "rewrite this use by hand, or map the template onto a function",
+                         name, lib);
+            else
+                snprintf(out->why, sizeof out->why,
+                         "the call template (\"rewrites\") for %.64s writes %s, a macro (%s) "
+                         "that %s: the rewrite would still need the library and its header: "
+                         "rewrite this use by hand, or map the template onto a function",
+                         name, macro, where, uses);
+            return false;
+        }
         unsigned all_b = (unsigned)el_text_skip_blanks(t, size, open + 1), all_e = (unsigned)close;
         while (all_e > all_b && strchr(" \t\r\n\f\v", t[all_e - 1]))
             all_e--;
@@ -878,8 +1000,9 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
         if (!out->text)
             return false;
         out->rename = false;
+        out->in_argument = in_arg;
         out->begin = cb;
-        out->end = ce;
+        out->end = in_arg ? close + 1 : ce; /* the argument may go on: f(x) - 1 */
         out->tpl_text = tpl->replacement;
         /* an argument the template drops whose evaluation may do something
          * (calls++, f(x), n = 3): the rewrite loses it, whatever the

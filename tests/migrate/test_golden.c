@@ -927,6 +927,38 @@ CASE(if0_skipped)
  *                 order of the define sets (then/: the sets reversed) */
 CASE(if0_branches)
 
+/*   if_constant  "never" written other ways than `#if 0`: `#if (0)`, 0L,
+ *                0x0, !1, `#elif 1 - 1`, `#else` of `#if 1`, `#elif 0`
+ *                after an #ifdef, `#if 0 + 0` around an include: each
+ *                evaluated from its tokens (no macro in it), said to be
+ *                false whatever is defined, with the directive and its
+ *                line, not "name one with --define-sets"; a condition
+ *                that names a macro -- one the file defines to 0, a
+ *                `defined()`, `0 && NORM_OFF` -- keeps the advice */
+CASE(if_constant)
+
+/*   template_macro_call  call templates and the project's macros: a
+ *                        template onto CHECKED_SCAL, a macro that calls
+ *                        cblas_sscal itself, and one that writes
+ *                        CHECKED(cblas_saxpy(...)): each such call is left
+ *                        with the reason, its include stays, and the rest
+ *                        of the tree migrates (before, the include went,
+ *                        the pre-write compile failed and nothing was
+ *                        written); library calls written in an argument of
+ *                        a macro that puts it in once, as it is
+ *                        (POSITIVE(cblas_sdot(...) - 1.0f), POSITIVE(d =
+ *                        ...), LOG_CALL over two lines) are rewritten by
+ *                        the template (before: "not written out as
+ *                        cblas_sdot(arguments)"); SHOW (#x) and TWICE are
+ *                        listed with why; a template naming cblas_scopy
+ *                        only in a string (TRACED("cblas_scopy(...)", ...))
+ *                        is applied (before: "writes a call of cblas_scopy
+ *                        itself"), and NRM_ROWS, whose body names the type
+ *                        CBLAS_INDEX but calls nothing of the library, is
+ *                        left saying it "names the library's CBLAS_INDEX"
+ *                        (before: "calls the library itself") */
+CASE(template_macro_call)
+
 /*   macro_forms  what a macro does with a BLAS name, read from its body:
  *                MY(axpy) of `#define MY(x) daxpy_` spells the name and
  *                ignores its argument (named inside MY, not pasted from
@@ -1011,7 +1043,7 @@ int main(void)
         BOTH(template_literal_names), BOTH(template_repeats_arg), BOTH(template_many_calls),
         BOTH(template_literal_arg),
         BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(macro_chain), BOTH(if0_skipped),
-        BOTH(if0_branches), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
+        BOTH(if0_branches), BOTH(if_constant), BOTH(template_macro_call), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
         BOTH(library_prefix_paste), BOTH(macro_paste_other), BOTH(macro_chain_paste),
         BOTH(skipped_own_macro),
         BOTH(unsafe_left), BOTH(unsafe_applied),

@@ -1,0 +1,32 @@
+/* migrate/pp_cond.h -- conditionals whose value needs no macro: `#if 0`,
+ * `#if (0)`, `#if 0L`, `#if !1`, `#if 1 - 1`, the `#else` of `#if 1`.
+ * Code under such a branch is switched off in every build configuration
+ * (no --define-sets can compile it); a condition that names anything
+ * (a macro, `defined`, `true`) is never taken as constant, since a macro
+ * may expand to any tokens. */
+#ifndef EM_PP_COND_H
+#define EM_PP_COND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The condition c[0..n) of an #if or #elif (after its keyword, to the end
+ * of the directive; comments and line continuations allowed), read as
+ * tokens: an integer constant expression of literals (decimal, octal,
+ * hex, binary; u/l suffixes), parentheses and the unary, binary and
+ * ?: operators, evaluated as the preprocessor does (intmax_t /
+ * uintmax_t)?  True with its value in *value; false when it names
+ * anything, holds another token (a character, string or floating
+ * literal, a comma) or cannot be evaluated (a division by zero). */
+bool em_pp_const(const char *c, size_t n, long long *value);
+
+/* Is the byte at site of the file text d[0..len) in a branch that no
+ * configuration takes: under an #if / #elif whose condition is constant
+ * 0, or an #elif / #else after a branch whose condition is constant and
+ * not 0 (walking the directives from the start of the file)?  True with
+ * a description of the outermost such branch in why (cut to cap):
+ * "#if 0" for a literal `#if 0`, else the directive quoted with its line
+ * and why it is never taken. */
+bool em_pp_dead_branch(const char *d, size_t len, size_t site, char *why, size_t cap);
+
+#endif

@@ -1,0 +1,136 @@
+/* tests/migrate/test_pp_cond.c -- conditionals no macro decides
+ * (migrate/pp_cond.h): which #if conditions are constant and their value
+ * as the preprocessor computes it, that anything naming a macro is not,
+ * and which branches of a file no configuration takes.  Before, only a
+ * literal `#if 0` counted: `#if (0)`, `#if !1`, the #else of `#if 1` got
+ * the advice "name one with --define-sets" (golden case if_constant). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "migrate_test.h"
+#include "pp_cond.h"
+
+static bool cst(const char *c, long long *v)
+{
+    return em_pp_const(c, strlen(c), v);
+}
+
+static void test_constant_conditions(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *c;
+        long long v;
+    } yes[] = {
+        {"0", 0},          {" 0 ", 0},        {"(0)", 0},        {"((0))", 0},
+        {"0L", 0},         {"0UL", 0},        {"0ull", 0},       {"0x0", 0},
+        {"0X10", 16},      {"010", 8},        {"0b11", 3},       {"!1", 0},
+        {"!0", 1},         {"~0", -1},        {"-1", -1},        {"+1", 1},
+        {"1 - 1", 0},      {"2 * 3 + 1", 7},  {"1 + 2 * 3", 7},  {"(1 + 2) * 3", 9},
+        {"7 / 2", 3},      {"-7 / 2", -3},    {"7 % 4", 3},      {"1 << 4", 16},
+        {"-16 >> 2", -4},  {"1 < 2", 1},      {"2 <= 1", 0},     {"1 == 1", 1},
+        {"1 != 1", 0},     {"6 & 3", 2},      {"6 | 1", 7},      {"6 ^ 2", 4},
+        {"1 && 0", 0},     {"0 || 2", 1},     {"1 ? 0 : 2", 0},  {"0 ? 1 : 2", 2},
+        {"0 /* off */", 0}, {"0 // off", 0},  {"1 \\\n - 1", 0}, {"-1 < 0u", 0},
+        {"0xFFFFFFFFFFFFFFFF == -1", 1},
+    };
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++) {
+        long long v = 12345;
+        if (!cst(yes[i].c, &v) || v != yes[i].v)
+            fail_msg("`#if %s`: expected constant %lld, got %s %lld", yes[i].c, yes[i].v,
+                     cst(yes[i].c, NULL) ? "constant" : "not constant", v);
+    }
+    /* anything a configuration may change, or that is no integer constant
+     * expression, is not decided here */
+    static const char *const no[] = {
+        "",           "FOO",          "defined(FOO)", "defined FOO", "0 && FOO",
+        "FOO && 0",   "true",         "false",        "1.0",         "0e0",
+        "'\\0'",      "\"\"",         "1 / 0",        "1 % 0",       "1 << 64",
+        "1, 0",       "(0",           "0)",           "0 0",         "08",
+        "0x",         "0b2",          "1'000",        "__has_include(<cblas.h>)",
+        "99999999999999999999",
+    };
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+        if (cst(no[i], NULL))
+            fail_msg("`#if %s` taken as constant", no[i]);
+}
+
+/* The branch holding the word SITE in text: dead or not, and why. */
+static bool dead(const char *text, char *why, size_t cap)
+{
+    const char *s = strstr(text, "SITE");
+    assert_non_null(s);
+    why[0] = '\0';
+    return em_pp_dead_branch(text, strlen(text), (size_t)(s - text), why, cap);
+}
+
+static void test_dead_branches(void **state)
+{
+    (void)state;
+    char why[256];
+    assert_true(dead("#if 0\nSITE\n#endif\n", why, sizeof why));
+    assert_string_equal(why, "#if 0");
+    assert_true(dead("int x;\n#if (0)\nSITE\n#endif\n", why, sizeof why));
+    assert_string_equal(why, "`#if (0)` (line 2), false whatever is defined");
+    assert_true(dead("#if 1\nint a;\n#else\nSITE\n#endif\n", why, sizeof why));
+    assert_string_equal(why, "`#else` (line 3) after `#if 1` (line 1), true whatever is defined");
+    assert_true(dead("#ifdef A\n#elif 2 > 1\n#elif defined(B)\nSITE\n#endif\n", why, sizeof why));
+    assert_string_equal(why, "`#elif defined(B)` (line 3) after `#elif 2 > 1` (line 2), true "
+                             "whatever is defined");
+    /* the outermost dead branch is named; a comment over lines is the directive's */
+    assert_true(dead("#  if /* old\n */ 0\n#if 0\nSITE\n#endif\n#endif\n", why, sizeof why));
+    assert_string_equal(why, "#if 0");
+    /* comments and strings hold no directive */
+    assert_true(dead("#if 0\n/*\n#endif\n*/\nSITE\n#endif\n", why, sizeof why));
+    assert_false(dead("#if 0\n#endif\nchar *s = \"\\\n#if 0\";\nSITE\n", why, sizeof why));
+    /* taken branches, macros, closed conditionals */
+    assert_false(dead("#if 1\nSITE\n#endif\n", why, sizeof why));
+    assert_false(dead("#if 0\n#else\nSITE\n#endif\n", why, sizeof why));
+    assert_false(dead("#if 0\n#elif X\nSITE\n#endif\n", why, sizeof why));
+    assert_false(dead("#if X\n#elif 1\nSITE\n#endif\n", why, sizeof why));
+    assert_false(dead("#if OFF\nSITE\n#endif\n", why, sizeof why));
+    assert_false(dead("#define OFF 0\n#if OFF\nSITE\n#endif\n", why, sizeof why));
+    assert_false(dead("#if 0\n#endif\nSITE\n", why, sizeof why));
+    assert_false(dead("#ifdef X\n#else\nSITE\n#endif\n", why, sizeof why));
+    /* a CRLF file's continuation (backslash, CR, LF) carries the
+     * condition on: `#if 0 || defined(USE_DOT)`, not `#if 0` */
+    assert_false(dead("#if 0 \\\r\n    || defined(USE_DOT)\r\nSITE\r\n#endif\r\n", why, sizeof why));
+    assert_true(dead("#if 0 \\\r\n    || 0\r\nSITE\r\n#endif\r\n", why, sizeof why));
+    /* a comment opener in a string of a directive opens no comment */
+    assert_false(dead("#if 0\n#define OPEN \"/*\"\n#else\nSITE\n#endif\nint x; /* c */\n", why,
+                      sizeof why));
+    assert_false(dead("#if 0\n#error don't /*\n#else\nSITE\n#endif\nint x; /* c */\n", why,
+                      sizeof why));
+    assert_true(dead("#if 0\n#define OPEN \"/*\"\nSITE\n#endif\n/* */\n", why, sizeof why));
+}
+
+static void test_deep_nesting(void **state)
+{
+    (void)state;
+    /* 50 000 nested parentheses: not constant (it crashed the stack) */
+    enum { N = 50000 };
+    char *c = malloc(2 * N + 2);
+    assert_non_null(c);
+    memset(c, '(', N);
+    c[N] = '0';
+    memset(c + N + 1, ')', N);
+    c[2 * N + 1] = '\0';
+    assert_false(cst(c, NULL));
+    memset(c, '!', 2 * N);
+    c[2 * N] = '0';
+    c[2 * N + 1] = '\0';
+    assert_false(cst(c, NULL));
+    free(c);
+    assert_true(cst("((((((((((1))))))))))", NULL));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_constant_conditions),
+        cmocka_unit_test(test_dead_branches),
+        cmocka_unit_test(test_deep_nesting),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
