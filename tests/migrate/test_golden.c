@@ -790,11 +790,21 @@ CASE(rename_keeps_include)
  *                       the template parsed alone skips it all; the include of the
  *                       file that instantiates it stays; in an arm no
  *                       build compiles, a prototype is no call and a
- *                       macro or type is named as such */
+ *                       macro or type is named as such
+ *   self_include_main   a file that is its own template (primme's
+ *                       linalg/ files: `#ifndef THIS_FILE`, then a header
+ *                       that includes THIS_FILE once per element type):
+ *                       the main entry skips the whole body the others
+ *                       compile, and libclang gives the skipped ranges of
+ *                       that entry only; an #if arm in it that no entry
+ *                       compiles (SCALE_CHECKS, USE_GPU with its
+ *                       <cublas_v2.h>) is skipped code, listed; an arm one
+ *                       entry compiles (a #define over two lines) is not */
 CASE(backend_defined)
 CASE(legacy_extern)
 CASE(legacy_own_skipped)
 CASE(self_include)
+CASE(self_include_main)
 
 /* Public code that calls a library directly, with a project's call
  * templates (.emberlint.json "rewrites") onto helpers of its own:
@@ -1005,7 +1015,7 @@ int main(void)
         BOTH(macro_argument),
         BOTH(custom_dispatch), BOTH(custom_refused), BOTH(custom_in_backends),
         BOTH(custom_ifdef), BOTH(backend_defined), BOTH(legacy_extern), BOTH(legacy_own_skipped),
-        BOTH(self_include), BOTH(template_args10), BOTH(template_app_prefix),
+        BOTH(self_include), BOTH(self_include_main), BOTH(template_args10), BOTH(template_app_prefix),
         BOTH(template_skipped), BOTH(template_keeps_names), BOTH(template_drops_names),
         BOTH(template_literal_names), BOTH(template_repeats_arg), BOTH(template_many_calls),
         BOTH(template_literal_arg),
