@@ -272,6 +272,21 @@ static bool starts(const char *s, const char *p)
     return !strncmp(s, p, strlen(p));
 }
 
+/* Does the line after the #if that ends at le define the macro that #if
+ * tests for being undefined (an include guard)? */
+static bool include_guard(const char *t, size_t n, size_t le)
+{
+    size_t j = le < n ? le + 1 : n;
+    while (j < n && (t[j] == ' ' || t[j] == '\t'))
+        j++;
+    if (j >= n || !el_text_directive_at(t, j))
+        return false;
+    size_t dle = el_text_line_end(t, n, j), nb = 0;
+    char macro[8];
+    size_t body = el_text_define_body(t, j, dle, macro, sizeof macro, &nb);
+    return body && body > nb && el_own_names_guarded_by_ifndef(t, j, nb, body);
+}
+
 /* Record, for every directive that opens, switches or closes an arm, the
  * arms the text after it is in. */
 static void scan_arms(el_own_names *o)
@@ -295,7 +310,10 @@ static void scan_arms(el_own_names *o)
         bool changed = true;
         if (starts(d, "#if")) {
             el_grow(&stack, &cap, depth + 1, sizeof *stack);
-            stack[depth++] = el_xstrdup(d);
+            /* an include guard (`#ifndef PRIV_H` then `#define PRIV_H`) is
+             * true wherever the arm around it is: no condition of its own,
+             * so a macro defined inside it is in the arm of a use after it */
+            stack[depth++] = el_xstrdup(include_guard(t, n, le) ? "" : d);
         } else if (depth && (starts(d, "#elif") || starts(d, "#else"))) {
             /* the arm after the #if's: named by both */
             char *first = stack[depth - 1];
@@ -312,7 +330,8 @@ static void scan_arms(el_own_names *o)
         if (changed) {
             el_buf key = {0};
             for (size_t k = 0; k < depth; k++)
-                el_buf_printf(&key, "%s\n", stack[k]);
+                if (stack[k][0])
+                    el_buf_printf(&key, "%s\n", stack[k]);
             el_grow(&o->seg_at, &o->cap_seg, o->n_seg + 1, sizeof *o->seg_at);
             el_grow(&o->seg_key, &o->cap_key, o->n_seg + 1, sizeof *o->seg_key);
             o->seg_at[o->n_seg] = le;

@@ -965,6 +965,15 @@ CASE(macro_chain_paste)
  *                      whose body names FFTW_INIT, stays a finding */
 CASE(skipped_own_macro)
 
+/*   skipped_guarded_macro  an #ifdef USE_CUBLAS arm no build compiles
+ *                       defines CUBLAS_SCALAR inside an include guard
+ *                       (`#ifndef GAIN_PRIVATE` / `#define GAIN_PRIVATE`,
+ *                       as primme's cublas_wrapper.c does) and uses it after
+ *                       the guard: the file's own macro, in the same arm
+ *                       (a guard is no condition), no backend name; the
+ *                       cuBLAS include, type and call are listed */
+CASE(skipped_guarded_macro)
+
 /* Unsafe changes (docs/ember-migrate.md, "Safe and unsafe changes"):
  *   unsafe_left     a call template marked safe, one of whose calls holds
  *                   a call (next_stride(), counting the sends) in an
@@ -1022,7 +1031,7 @@ int main(void)
         BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(if0_branches), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
         BOTH(library_prefix_paste), BOTH(macro_paste_other), BOTH(macro_chain_paste),
-        BOTH(skipped_own_macro),
+        BOTH(skipped_own_macro), BOTH(skipped_guarded_macro),
         BOTH(unsafe_left), BOTH(unsafe_applied),
         BOTH(custom_unused), cmocka_unit_test(test_then_custom_unused), BOTH(custom_unused_applied),
         BOTH(rename_keeps_include),
