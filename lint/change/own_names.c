@@ -465,6 +465,14 @@ static bool names_library(el_own_names *o, size_t b, size_t e, size_t skip, cons
     return false;
 }
 
+/* Is a use in the arms use_key wherever the definition in the arms
+ * def_key is: the same arms, or arms nested in them (`#ifdef USE_CUBLAS`
+ * around both, and an `#ifdef USE_HALF` around the use only)? */
+static bool within(const char *def_key, const char *use_key)
+{
+    return !strncmp(def_key, use_key, strlen(def_key));
+}
+
 bool el_own_names_own(el_own_names *o, const char *name)
 {
     uintptr_t v = (uintptr_t)el_strmap_get(&o->verdict, name);
@@ -475,7 +483,7 @@ bool el_own_names_own(el_own_names *o, const char *name)
     for (size_t k = (size_t)(uintptr_t)el_strmap_get(&o->first, name); k && !library;
          k = o->v[k - 1].next) {
         const definition *d = &o->v[k - 1];
-        if (!d->compiled && !(o->use_key && !strcmp(arms_at(o, d->nb), o->use_key) &&
+        if (!d->compiled && !(o->use_key && within(arms_at(o, d->nb), o->use_key) &&
                               !never_compiled(o->use_key)))
             continue; /* another arm's (#ifdef NO_CBLAS for a use under #ifdef WITH_CBLAS), or
                        * an #if 0's */

@@ -969,9 +969,11 @@ CASE(skipped_own_macro)
  *                       defines CUBLAS_SCALAR inside an include guard
  *                       (`#ifndef GAIN_PRIVATE` / `#define GAIN_PRIVATE`,
  *                       as primme's cublas_wrapper.c does) and uses it after
- *                       the guard: the file's own macro, in the same arm
- *                       (a guard is no condition), no backend name; the
- *                       cuBLAS include, type and call are listed */
+ *                       the guard, and in an #else nested in the arm: the
+ *                       file's own macro (a guard is no condition, and a
+ *                       use nested deeper is where the definition is), no
+ *                       backend name; the cuBLAS include, type and call
+ *                       are listed */
 CASE(skipped_guarded_macro)
 
 /* Unsafe changes (docs/ember-migrate.md, "Safe and unsafe changes"):
