@@ -272,19 +272,98 @@ static bool starts(const char *s, const char *p)
     return !strncmp(s, p, strlen(p));
 }
 
-/* Does the line after the #if that ends at le define the macro that #if
- * tests for being undefined (an include guard)? */
-static bool include_guard(const char *t, size_t n, size_t le)
+/* Is the identifier name written elsewhere in t than at the two offsets
+ * (outside comments and literals)? */
+static bool name_elsewhere(const char *t, size_t n, const char *name, size_t at1, size_t at2)
 {
-    size_t j = le < n ? le + 1 : n;
-    while (j < n && (t[j] == ' ' || t[j] == '\t'))
-        j++;
+    size_t len = strlen(name);
+    for (size_t i = 0; i < n;) {
+        size_t j = el_text_skip_lexeme(t, n, i);
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        size_t e = 0;
+        if (el_text_ident_at(t, n, i, &e)) {
+            if (e - i == len && !memcmp(t + i, name, len) && i != at1 && i != at2)
+                return true;
+            i = e;
+            continue;
+        }
+        i++;
+    }
+    return false;
+}
+
+/* Does the #if whose line ends at le end (its #endif) with nothing but
+ * blanks and comments after it? */
+static bool endif_closes_file(const char *t, size_t n, size_t le)
+{
+    size_t depth = 1;
+    for (size_t i = le; i < n;) {
+        size_t j = el_text_skip_lexeme(t, n, i);
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        if (!el_text_directive_at(t, i)) {
+            i++;
+            continue;
+        }
+        size_t dle = el_text_line_end(t, n, i);
+        char *d = squeeze(t, i, dle);
+        if (starts(d, "#if"))
+            depth++;
+        else if (starts(d, "#endif") && --depth == 0) {
+            free(d);
+            return el_text_skip_blanks(t, n, dle) >= n;
+        }
+        free(d);
+        i = dle;
+    }
+    return false;
+}
+
+/* Is the #if at ifl (squeezed to d, its line ending at le) an include
+ * guard: `#ifndef X` (or `#if !defined(X)`), then, past blank lines and
+ * comments, an empty `#define X`, X written nowhere else in the file, and
+ * the #if's #endif the end of the file -- or, nested in another #if arm
+ * (nested), the guard of that arm's private part (primme's
+ * cublas_wrapper.c)?  A `#ifndef HAVE_CBLAS` / `#define HAVE_CBLAS 0`
+ * feature default is no guard: its body is not empty and it is tested
+ * elsewhere. */
+static bool include_guard(const char *t, size_t n, const char *d, size_t ifl, size_t le, bool nested)
+{
+    size_t j = el_text_skip_blanks(t, n, le);
     if (j >= n || !el_text_directive_at(t, j))
         return false;
     size_t dle = el_text_line_end(t, n, j), nb = 0;
-    char macro[8];
+    char macro[256];
     size_t body = el_text_define_body(t, j, dle, macro, sizeof macro, &nb);
-    return body && body > nb && el_own_names_guarded_by_ifndef(t, j, nb, body);
+    if (!body || body <= nb || body - nb >= sizeof macro || el_text_skip_blanks(t, dle, body) < dle)
+        return false;
+    int len = (int)(body - nb);
+    while (len > 0 && !el_text_ident_char(t[nb + (size_t)len - 1]))
+        len--;
+    char *a = el_xasprintf("#ifndef%.*s", len, t + nb),
+         *b = el_xasprintf("#if!defined(%.*s)", len, t + nb),
+         *c = el_xasprintf("#if!defined%.*s", len, t + nb);
+    bool form = !strcmp(d, a) || !strcmp(d, b) || !strcmp(d, c);
+    free(a);
+    free(b);
+    free(c);
+    if (!form)
+        return false;
+    /* where the #if names it */
+    size_t at = ifl;
+    while (at < le && !(el_text_ident_at(t, n, at, &(size_t){0}) && (size_t)len <= le - at &&
+                        !memcmp(t + at, t + nb, (size_t)len) &&
+                        !(at + (size_t)len < n && el_text_ident_char(t[at + (size_t)len]))))
+        at++;
+    char *name = el_xasprintf("%.*s", len, t + nb);
+    bool r = at < le && !name_elsewhere(t, n, name, at, nb) && (nested || endif_closes_file(t, n, le));
+    free(name);
+    return r;
 }
 
 /* Record, for every directive that opens, switches or closes an arm, the
@@ -313,7 +392,8 @@ static void scan_arms(el_own_names *o)
             /* an include guard (`#ifndef PRIV_H` then `#define PRIV_H`) is
              * true wherever the arm around it is: no condition of its own,
              * so a macro defined inside it is in the arm of a use after it */
-            stack[depth++] = el_xstrdup(include_guard(t, n, le) ? "" : d);
+            bool guard = include_guard(t, n, d, i, le, depth > 0);
+            stack[depth++] = el_xstrdup(guard ? "" : d);
         } else if (depth && (starts(d, "#elif") || starts(d, "#else"))) {
             /* the arm after the #if's: named by both */
             char *first = stack[depth - 1];

@@ -976,6 +976,15 @@ CASE(skipped_own_macro)
  *                       are listed */
 CASE(skipped_guarded_macro)
 
+/*   guard_feature_default  `#ifndef HAVE_CBLAS` / `#define HAVE_CBLAS 0`
+ *                       (a feature default, tested by #if HAVE_CBLAS) is
+ *                       no include guard: built with HAVE_CBLAS=1, the
+ *                       <cblas.h> include stays for the cblas_ddot under
+ *                       #if HAVE_CBLAS && defined(USE_DOUBLE_CHECKS)
+ *                       (51f6354 took it for a guard and removed the
+ *                       include) */
+CASE(guard_feature_default)
+
 /* Unsafe changes (docs/ember-migrate.md, "Safe and unsafe changes"):
  *   unsafe_left     a call template marked safe, one of whose calls holds
  *                   a call (next_stride(), counting the sends) in an
@@ -1033,7 +1042,7 @@ int main(void)
         BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(if0_branches), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
         BOTH(library_prefix_paste), BOTH(macro_paste_other), BOTH(macro_chain_paste),
-        BOTH(skipped_own_macro), BOTH(skipped_guarded_macro),
+        BOTH(skipped_own_macro), BOTH(skipped_guarded_macro), BOTH(guard_feature_default),
         BOTH(unsafe_left), BOTH(unsafe_applied),
         BOTH(custom_unused), cmocka_unit_test(test_then_custom_unused), BOTH(custom_unused_applied),
         BOTH(rename_keeps_include),
