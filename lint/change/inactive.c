@@ -694,7 +694,7 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
     } else if (t && !again) {
         note_read(ctx, file, sb, se, l->count, n);
     }
-    s->own = t && real ? el_own_names_new(t, n, sb, se, l->count, library_name, ctx) : NULL;
+    s->own = t && real ? el_own_names_new(t, n, sb, se, l->count, done.off, done.n, library_name, ctx) : NULL;
     for (unsigned i = 0; t && real && i < l->count; i++) {
         size_t b = sb[i], e = se[i];
         if (b >= e || e > n)

@@ -483,9 +483,28 @@ static char *name_of(const el_own_names *o, size_t b, size_t e, char *buf, size_
     return buf;
 }
 
+/* Is one of the sorted offsets c[0..nc) on the line holding offset i? */
+static bool cursor_on_line(const char *t, size_t n, size_t i, const size_t *c, size_t nc)
+{
+    size_t ls = i, le = i;
+    while (ls > 0 && t[ls - 1] != '\n')
+        ls--;
+    while (le < n && t[le] != '\n')
+        le++;
+    size_t lo = 0, hi = nc;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c[mid] < ls)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < nc && c[lo] <= le;
+}
+
 el_own_names *el_own_names_new(const char *t, size_t n, const size_t *skip_b,
-                               const size_t *skip_e, size_t n_skip, el_library_name_fn library,
-                               void *ud)
+                               const size_t *skip_e, size_t n_skip, const size_t *cursors,
+                               size_t n_cursors, el_library_name_fn library, void *ud)
 {
     el_own_names *o = calloc(1, sizeof *o);
     if (!o)
@@ -503,6 +522,9 @@ el_own_names *el_own_names_new(const char *t, size_t n, const size_t *skip_b,
         d->compiled = true;
         for (size_t k = 0; k < n_skip && d->compiled; k++)
             d->compiled = !(skip_b[k] <= d->nb && d->nb < skip_e[k]);
+        /* skipped by the first entry, compiled by another */
+        if (!d->compiled && n_cursors && cursor_on_line(t, n, d->nb, cursors, n_cursors))
+            d->compiled = true;
         if (d->ne - d->nb >= sizeof name)
             continue; /* (a name that long is no library's) */
         name_of(o, d->nb, d->ne, name, sizeof name);

@@ -985,6 +985,13 @@ CASE(skipped_guarded_macro)
  *                       include) */
 CASE(guard_feature_default)
 
+/*   self_include_sibling_macro  a file that includes itself once per element
+ *                       type defines its own CBLAS_ELEM in sibling #if arms
+ *                       the first entry skips and later ones compile: a
+ *                       use in a newly read arm is the file's own macro,
+ *                       no backend name (9260b67 listed it) */
+CASE(self_include_sibling_macro)
+
 /* Unsafe changes (docs/ember-migrate.md, "Safe and unsafe changes"):
  *   unsafe_left     a call template marked safe, one of whose calls holds
  *                   a call (next_stride(), counting the sends) in an
@@ -1042,7 +1049,7 @@ int main(void)
         BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(if0_branches), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
         BOTH(library_prefix_paste), BOTH(macro_paste_other), BOTH(macro_chain_paste),
-        BOTH(skipped_own_macro), BOTH(skipped_guarded_macro), BOTH(guard_feature_default),
+        BOTH(skipped_own_macro), BOTH(skipped_guarded_macro), BOTH(guard_feature_default), BOTH(self_include_sibling_macro),
         BOTH(unsafe_left), BOTH(unsafe_applied),
         BOTH(custom_unused), cmocka_unit_test(test_then_custom_unused), BOTH(custom_unused_applied),
         BOTH(rename_keeps_include),
