@@ -446,12 +446,10 @@ static enum CXChildVisitResult compiled_visit(CXCursor c, CXCursor parent, CXCli
     unsigned off = 0;
     clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, &off);
     if (!f || !clang_File_isEqual(f, w->file)) {
-        /* a declaration elsewhere holds none of the file's code, unless
-         * the file is entered inside it */
-        CXFile ef = NULL;
-        clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)), &ef, NULL, NULL,
-                                   NULL);
-        return ef && clang_File_isEqual(ef, w->file) ? CXChildVisit_Recurse : CXChildVisit_Continue;
+        /* a declaration elsewhere may have the file entered inside it (a
+         * function body that includes it: neither end of its extent is
+         * in the file), so every depth is visited */
+        return CXChildVisit_Recurse;
     }
     el_grow(&w->off, &w->cap, w->n + 2, sizeof *w->off);
     w->off[w->n++] = off;

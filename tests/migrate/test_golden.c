@@ -992,6 +992,15 @@ CASE(guard_feature_default)
  *                       no backend name (9260b67 listed it) */
 CASE(self_include_sibling_macro)
 
+/*   include_in_body     a header included three times, the last inside a
+ *                       function body (the only entry compiling its
+ *                       cblas_sasum arm): the call is compiled code,
+ *                       rewritten by its template, not listed as skipped
+ *                       (9260b67 found no cursor of the entry inside the
+ *                       body: listed "in skipped code" the call it rewrote);
+ *                       cblas_isamax keeps <cblas.h> */
+CASE(include_in_body)
+
 /* Unsafe changes (docs/ember-migrate.md, "Safe and unsafe changes"):
  *   unsafe_left     a call template marked safe, one of whose calls holds
  *                   a call (next_stride(), counting the sends) in an
@@ -1049,7 +1058,7 @@ int main(void)
         BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(if0_branches), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
         BOTH(library_prefix_paste), BOTH(macro_paste_other), BOTH(macro_chain_paste),
-        BOTH(skipped_own_macro), BOTH(skipped_guarded_macro), BOTH(guard_feature_default), BOTH(self_include_sibling_macro),
+        BOTH(skipped_own_macro), BOTH(skipped_guarded_macro), BOTH(guard_feature_default), BOTH(self_include_sibling_macro), BOTH(include_in_body),
         BOTH(unsafe_left), BOTH(unsafe_applied),
         BOTH(custom_unused), cmocka_unit_test(test_then_custom_unused), BOTH(custom_unused_applied),
         BOTH(rename_keeps_include),
