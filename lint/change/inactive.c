@@ -622,6 +622,11 @@ static void read_arms(el_ctx *ctx, state *s, const char *path, const char *t, si
     }
     int depth = 0;
     size_t arm = 0, dir = 0;
+    /* a depth-0 #elif/#else: the range holds the rest of the chain (the
+     * first entry took an earlier arm), each arm after it read as one
+     * (read_arm reads its nested arms) */
+    bool sibling = false;
+    size_t sdir = 0, sarm = 0;
     while (i < e) {
         if (el_text_directive_at(t, i)) {
             size_t le = el_text_line_end(t, n, i);
@@ -635,9 +640,18 @@ static void read_arms(el_ctx *ctx, state *s, const char *path, const char *t, si
                     arm = le + 1;
                 }
             } else if (c == 2 || c == 3) {
-                if (depth == 0)
-                    break; /* the end of the range's own arm */
-                if (depth == 1)
+                if (depth == 0) {
+                    if (sibling)
+                        read_arm(ctx, s, path, t, n, sdir, sarm, ls, done);
+                    sibling = c == 2;
+                    if (!sibling)
+                        break; /* the chain's #endif */
+                    sdir = ls;
+                    sarm = le + 1;
+                    i = le + 1;
+                    continue;
+                }
+                if (depth == 1 && !sibling)
                     read_arm(ctx, s, path, t, n, dir, arm, ls, done);
                 if (c == 3)
                     depth--;
@@ -652,6 +666,8 @@ static void read_arms(el_ctx *ctx, state *s, const char *path, const char *t, si
         size_t j = el_text_skip_lexeme(t, n, i);
         i = j > i ? j : i + 1;
     }
+    if (sibling)
+        read_arm(ctx, s, path, t, n, sdir, sarm, e < n ? e : n, done);
 }
 
 static void on_file(el_ctx *ctx, void *st, CXFile file)

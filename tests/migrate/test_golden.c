@@ -1001,6 +1001,14 @@ CASE(self_include_sibling_macro)
  *                       cblas_isamax keeps <cblas.h> */
 CASE(include_in_body)
 
+/*   self_include_else_arm  a generic header entered once per element type
+ *                       (#if REAL_IS_FLOAT / #elif REAL_IS_DOUBLE / #else):
+ *                       the first entry skips the rest of the chain as one
+ *                       range; the #else arm no entry compiles is read as
+ *                       skipped code (cblas_csscal listed, <cblas.h> kept),
+ *                       not lost at the #else (9260b67 stopped there) */
+CASE(self_include_else_arm)
+
 /* Unsafe changes (docs/ember-migrate.md, "Safe and unsafe changes"):
  *   unsafe_left     a call template marked safe, one of whose calls holds
  *                   a call (next_stride(), counting the sends) in an
@@ -1058,7 +1066,7 @@ int main(void)
         BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(if0_branches), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
         BOTH(library_prefix_paste), BOTH(macro_paste_other), BOTH(macro_chain_paste),
-        BOTH(skipped_own_macro), BOTH(skipped_guarded_macro), BOTH(guard_feature_default), BOTH(self_include_sibling_macro), BOTH(include_in_body),
+        BOTH(skipped_own_macro), BOTH(skipped_guarded_macro), BOTH(guard_feature_default), BOTH(self_include_sibling_macro), BOTH(include_in_body), BOTH(self_include_else_arm),
         BOTH(unsafe_left), BOTH(unsafe_applied),
         BOTH(custom_unused), cmocka_unit_test(test_then_custom_unused), BOTH(custom_unused_applied),
         BOTH(rename_keeps_include),
