@@ -446,12 +446,10 @@ static enum CXChildVisitResult compiled_visit(CXCursor c, CXCursor parent, CXCli
     unsigned off = 0;
     clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, &off);
     if (!f || !clang_File_isEqual(f, w->file)) {
-        /* a declaration elsewhere holds none of the file's code, unless
-         * the file is entered inside it */
-        CXFile ef = NULL;
-        clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)), &ef, NULL, NULL,
-                                   NULL);
-        return ef && clang_File_isEqual(ef, w->file) ? CXChildVisit_Recurse : CXChildVisit_Continue;
+        /* a declaration elsewhere may have the file entered inside it (a
+         * function body that includes it: neither end of its extent is
+         * in the file), so every depth is visited */
+        return CXChildVisit_Recurse;
     }
     el_grow(&w->off, &w->cap, w->n + 2, sizeof *w->off);
     w->off[w->n++] = off;
@@ -555,6 +553,123 @@ static bool library_name(const char *name, void *ud)
     return el_backend_of_symbol(cfg, name, be, sizeof be) || el_backend_prefix_of(cfg, name, true);
 }
 
+/* The conditional directive at t[i] (a '#' that starts a directive):
+ * 1 for #if/#ifdef/#ifndef, 2 for #elif/#elifdef/#elifndef/#else, 3 for
+ * #endif, 0 for another directive. */
+static int conditional_at(const char *t, size_t n, size_t i)
+{
+    i++;
+    while (i < n && (t[i] == ' ' || t[i] == '\t'))
+        i++;
+    size_t e = i;
+    while (e < n && el_text_ident_char(t[e]))
+        e++;
+    size_t len = e - i;
+    const char *w = t + i;
+    if ((len == 2 && !strncmp(w, "if", 2)) || (len == 5 && !strncmp(w, "ifdef", 5)) ||
+        (len == 6 && !strncmp(w, "ifndef", 6)))
+        return 1;
+    if ((len == 4 && (!strncmp(w, "elif", 4) || !strncmp(w, "else", 4))) ||
+        (len == 7 && !strncmp(w, "elifdef", 7)) || (len == 8 && !strncmp(w, "elifndef", 8)))
+        return 2;
+    return len == 5 && !strncmp(w, "endif", 5) ? 3 : 0;
+}
+
+static void read_arms(el_ctx *ctx, state *s, const char *path, const char *t, size_t n,
+                      size_t b, size_t e, const compiled *done, bool past_opening);
+
+/* The arm t[a..z) of an #if nested in text some entry compiles, opened
+ * by the directive at t[d]: skipped
+ * code when no entry has a cursor in it (read as a range of its own), else
+ * the arms nested in it are looked at in turn. */
+static void read_arm(el_ctx *ctx, state *s, const char *path, const char *t, size_t n, size_t d,
+                     size_t a, size_t z, const compiled *done)
+{
+    if (a >= z)
+        return;
+    /* (a cursor at the arm's first byte counts: compiled_in looks past b) */
+    if (compiled_in(done, a ? a - 1 : 0, z)) {
+        read_arms(ctx, s, path, t, n, a, z, done, false);
+        return;
+    }
+    /* (from the directive at d that opens it, as libclang's ranges are) */
+    json_object *r = range_json(ctx, s, path, t, n, d, z);
+    if (r) {
+        el_fact(ctx, EL_FACT_INACTIVE,
+                json_object_to_json_string_ext(r, JSON_C_TO_STRING_PLAIN |
+                                                      JSON_C_TO_STRING_NOSLASHESCAPE));
+        json_object_put(r);
+    }
+}
+
+/* A range of a file the TU entered more than once that the first entry
+ * skipped and another entry compiles (primme's cublas_wrapper.c: the
+ * file's main entry skips its whole `#ifdef SUPPORTED_TYPE` body, which
+ * each element type's entry compiles): libclang gives no ranges of the
+ * later entries, so the #if arms nested in it that no entry compiles --
+ * no cursor of the TU lies in them (`#ifdef USE_CUBLAS` there) -- are
+ * read as skipped code.  past_opening: t[b..] starts with the directive
+ * that opened the range. */
+static void read_arms(el_ctx *ctx, state *s, const char *path, const char *t, size_t n,
+                      size_t b, size_t e, const compiled *done, bool past_opening)
+{
+    size_t i = b;
+    if (past_opening) {
+        while (i < e && (t[i] == ' ' || t[i] == '\t'))
+            i++;
+        if (i < e && t[i] == '#')
+            i = el_text_line_end(t, n, i) + 1;
+    }
+    int depth = 0;
+    size_t arm = 0, dir = 0;
+    /* a depth-0 #elif/#else: the range holds the rest of the chain (the
+     * first entry took an earlier arm), each arm after it read as one
+     * (read_arm reads its nested arms) */
+    bool sibling = false;
+    size_t sdir = 0, sarm = 0;
+    while (i < e) {
+        if (el_text_directive_at(t, i)) {
+            size_t le = el_text_line_end(t, n, i);
+            int c = conditional_at(t, n, i);
+            size_t ls = i;
+            while (ls > 0 && t[ls - 1] != '\n')
+                ls--;
+            if (c == 1) {
+                if (depth++ == 0) {
+                    dir = ls;
+                    arm = le + 1;
+                }
+            } else if (c == 2 || c == 3) {
+                if (depth == 0) {
+                    if (sibling)
+                        read_arm(ctx, s, path, t, n, sdir, sarm, ls, done);
+                    sibling = c == 2;
+                    if (!sibling)
+                        break; /* the chain's #endif */
+                    sdir = ls;
+                    sarm = le + 1;
+                    i = le + 1;
+                    continue;
+                }
+                if (depth == 1 && !sibling)
+                    read_arm(ctx, s, path, t, n, dir, arm, ls, done);
+                if (c == 3)
+                    depth--;
+                else if (depth == 1) {
+                    dir = ls;
+                    arm = le + 1;
+                }
+            }
+            i = le + 1;
+            continue;
+        }
+        size_t j = el_text_skip_lexeme(t, n, i);
+        i = j > i ? j : i + 1;
+    }
+    if (sibling)
+        read_arm(ctx, s, path, t, n, sdir, sarm, e < n ? e : n, done);
+}
+
 static void on_file(el_ctx *ctx, void *st, CXFile file)
 {
     state *s = st;
@@ -593,11 +708,15 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
     } else if (t && !again) {
         note_read(ctx, file, sb, se, l->count, n);
     }
-    s->own = t && real ? el_own_names_new(t, n, sb, se, l->count, library_name, ctx) : NULL;
+    s->own = t && real ? el_own_names_new(t, n, sb, se, l->count, done.off, done.n, library_name, ctx) : NULL;
     for (unsigned i = 0; t && real && i < l->count; i++) {
         size_t b = sb[i], e = se[i];
-        if (b >= e || e > n || compiled_in(&done, b, e))
+        if (b >= e || e > n)
             continue;
+        if (compiled_in(&done, b, e)) {
+            read_arms(ctx, s, real, t, n, b, e, &done, true);
+            continue;
+        }
         json_object *r = range_json(ctx, s, real, t, n, b, e);
         if (r) {
             el_fact(ctx, EL_FACT_INACTIVE,

@@ -19,8 +19,9 @@
  *   - each #include of a backend header.
  * libclang gives the ranges the first entry into a file skipped; of a
  * file the TU enters more than once (a template that includes itself,
- * torch7's generic/ files) a range holding code another entry compiles
- * is not skipped code and is not read.
+ * torch7's generic/ files, primme's linalg/ files) a range holding code
+ * another entry compiles is not skipped code: only the #if arms nested
+ * in it that hold no code of any entry are read.
  * el_inactive_blocks then tells whether a fix must not be applied
  * because the skipped code needs what it removes. */
 #ifndef EL_INACTIVE_H

@@ -272,6 +272,100 @@ static bool starts(const char *s, const char *p)
     return !strncmp(s, p, strlen(p));
 }
 
+/* Is the identifier name written elsewhere in t than at the two offsets
+ * (outside comments and literals)? */
+static bool name_elsewhere(const char *t, size_t n, const char *name, size_t at1, size_t at2)
+{
+    size_t len = strlen(name);
+    for (size_t i = 0; i < n;) {
+        size_t j = el_text_skip_lexeme(t, n, i);
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        size_t e = 0;
+        if (el_text_ident_at(t, n, i, &e)) {
+            if (e - i == len && !memcmp(t + i, name, len) && i != at1 && i != at2)
+                return true;
+            i = e;
+            continue;
+        }
+        i++;
+    }
+    return false;
+}
+
+/* Does the #if whose line ends at le end (its #endif) with nothing but
+ * blanks and comments after it? */
+static bool endif_closes_file(const char *t, size_t n, size_t le)
+{
+    size_t depth = 1;
+    for (size_t i = le; i < n;) {
+        size_t j = el_text_skip_lexeme(t, n, i);
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        if (!el_text_directive_at(t, i)) {
+            i++;
+            continue;
+        }
+        size_t dle = el_text_line_end(t, n, i);
+        char *d = squeeze(t, i, dle);
+        if (starts(d, "#if"))
+            depth++;
+        else if (starts(d, "#endif") && --depth == 0) {
+            free(d);
+            return el_text_skip_blanks(t, n, dle) >= n;
+        }
+        free(d);
+        i = dle;
+    }
+    return false;
+}
+
+/* Is the #if at ifl (squeezed to d, its line ending at le) an include
+ * guard: `#ifndef X` (or `#if !defined(X)`), then, past blank lines and
+ * comments, an empty `#define X`, X written nowhere else in the file, and
+ * the #if's #endif the end of the file -- or, nested in another #if arm
+ * (nested), the guard of that arm's private part (primme's
+ * cublas_wrapper.c)?  A `#ifndef HAVE_CBLAS` / `#define HAVE_CBLAS 0`
+ * feature default is no guard: its body is not empty and it is tested
+ * elsewhere. */
+static bool include_guard(const char *t, size_t n, const char *d, size_t ifl, size_t le, bool nested)
+{
+    size_t j = el_text_skip_blanks(t, n, le);
+    if (j >= n || !el_text_directive_at(t, j))
+        return false;
+    size_t dle = el_text_line_end(t, n, j), nb = 0;
+    char macro[256];
+    size_t body = el_text_define_body(t, j, dle, macro, sizeof macro, &nb);
+    if (!body || body <= nb || body - nb >= sizeof macro || el_text_skip_blanks(t, dle, body) < dle)
+        return false;
+    int len = (int)(body - nb);
+    while (len > 0 && !el_text_ident_char(t[nb + (size_t)len - 1]))
+        len--;
+    char *a = el_xasprintf("#ifndef%.*s", len, t + nb),
+         *b = el_xasprintf("#if!defined(%.*s)", len, t + nb),
+         *c = el_xasprintf("#if!defined%.*s", len, t + nb);
+    bool form = !strcmp(d, a) || !strcmp(d, b) || !strcmp(d, c);
+    free(a);
+    free(b);
+    free(c);
+    if (!form)
+        return false;
+    /* where the #if names it */
+    size_t at = ifl;
+    while (at < le && !(el_text_ident_at(t, n, at, &(size_t){0}) && (size_t)len <= le - at &&
+                        !memcmp(t + at, t + nb, (size_t)len) &&
+                        !(at + (size_t)len < n && el_text_ident_char(t[at + (size_t)len]))))
+        at++;
+    char *name = el_xasprintf("%.*s", len, t + nb);
+    bool r = at < le && !name_elsewhere(t, n, name, at, nb) && (nested || endif_closes_file(t, n, le));
+    free(name);
+    return r;
+}
+
 /* Record, for every directive that opens, switches or closes an arm, the
  * arms the text after it is in. */
 static void scan_arms(el_own_names *o)
@@ -295,7 +389,11 @@ static void scan_arms(el_own_names *o)
         bool changed = true;
         if (starts(d, "#if")) {
             el_grow(&stack, &cap, depth + 1, sizeof *stack);
-            stack[depth++] = el_xstrdup(d);
+            /* an include guard (`#ifndef PRIV_H` then `#define PRIV_H`) is
+             * true wherever the arm around it is: no condition of its own,
+             * so a macro defined inside it is in the arm of a use after it */
+            bool guard = include_guard(t, n, d, i, le, depth > 0);
+            stack[depth++] = el_xstrdup(guard ? "" : d);
         } else if (depth && (starts(d, "#elif") || starts(d, "#else"))) {
             /* the arm after the #if's: named by both */
             char *first = stack[depth - 1];
@@ -312,7 +410,8 @@ static void scan_arms(el_own_names *o)
         if (changed) {
             el_buf key = {0};
             for (size_t k = 0; k < depth; k++)
-                el_buf_printf(&key, "%s\n", stack[k]);
+                if (stack[k][0])
+                    el_buf_printf(&key, "%s\n", stack[k]);
             el_grow(&o->seg_at, &o->cap_seg, o->n_seg + 1, sizeof *o->seg_at);
             el_grow(&o->seg_key, &o->cap_key, o->n_seg + 1, sizeof *o->seg_key);
             o->seg_at[o->n_seg] = le;
@@ -384,9 +483,28 @@ static char *name_of(const el_own_names *o, size_t b, size_t e, char *buf, size_
     return buf;
 }
 
+/* Is one of the sorted offsets c[0..nc) on the line holding offset i? */
+static bool cursor_on_line(const char *t, size_t n, size_t i, const size_t *c, size_t nc)
+{
+    size_t ls = i, le = i;
+    while (ls > 0 && t[ls - 1] != '\n')
+        ls--;
+    while (le < n && t[le] != '\n')
+        le++;
+    size_t lo = 0, hi = nc;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c[mid] < ls)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < nc && c[lo] <= le;
+}
+
 el_own_names *el_own_names_new(const char *t, size_t n, const size_t *skip_b,
-                               const size_t *skip_e, size_t n_skip, el_library_name_fn library,
-                               void *ud)
+                               const size_t *skip_e, size_t n_skip, const size_t *cursors,
+                               size_t n_cursors, el_library_name_fn library, void *ud)
 {
     el_own_names *o = calloc(1, sizeof *o);
     if (!o)
@@ -404,6 +522,9 @@ el_own_names *el_own_names_new(const char *t, size_t n, const size_t *skip_b,
         d->compiled = true;
         for (size_t k = 0; k < n_skip && d->compiled; k++)
             d->compiled = !(skip_b[k] <= d->nb && d->nb < skip_e[k]);
+        /* skipped by the first entry, compiled by another */
+        if (!d->compiled && n_cursors && cursor_on_line(t, n, d->nb, cursors, n_cursors))
+            d->compiled = true;
         if (d->ne - d->nb >= sizeof name)
             continue; /* (a name that long is no library's) */
         name_of(o, d->nb, d->ne, name, sizeof name);
@@ -446,6 +567,14 @@ static bool names_library(el_own_names *o, size_t b, size_t e, size_t skip, cons
     return false;
 }
 
+/* Is a use in the arms use_key wherever the definition in the arms
+ * def_key is: the same arms, or arms nested in them (`#ifdef USE_CUBLAS`
+ * around both, and an `#ifdef USE_HALF` around the use only)? */
+static bool within(const char *def_key, const char *use_key)
+{
+    return !strncmp(def_key, use_key, strlen(def_key));
+}
+
 bool el_own_names_own(el_own_names *o, const char *name)
 {
     uintptr_t v = (uintptr_t)el_strmap_get(&o->verdict, name);
@@ -456,7 +585,7 @@ bool el_own_names_own(el_own_names *o, const char *name)
     for (size_t k = (size_t)(uintptr_t)el_strmap_get(&o->first, name); k && !library;
          k = o->v[k - 1].next) {
         const definition *d = &o->v[k - 1];
-        if (!d->compiled && !(o->use_key && !strcmp(arms_at(o, d->nb), o->use_key) &&
+        if (!d->compiled && !(o->use_key && within(arms_at(o, d->nb), o->use_key) &&
                               !never_compiled(o->use_key)))
             continue; /* another arm's (#ifdef NO_CBLAS for a use under #ifdef WITH_CBLAS), or
                        * an #if 0's */

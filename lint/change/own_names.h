@@ -26,10 +26,14 @@ typedef struct el_own_names el_own_names;
 typedef bool (*el_library_name_fn)(const char *name, void *ud);
 
 /* The definitions in text t (n bytes) of a file whose skipped ranges in
- * this TU are [skip_b[k], skip_e[k]).  NULL when out of memory. */
+ * this TU are [skip_b[k], skip_e[k]).  A file the TU enters more than
+ * once: libclang gives the first entry's skipped ranges only, and
+ * cursors[0..n_cursors) (sorted offsets) are where some entry has a
+ * cursor: a definition on such a line is compiled (none: NULL, 0).  NULL
+ * when out of memory. */
 el_own_names *el_own_names_new(const char *t, size_t n, const size_t *skip_b,
-                               const size_t *skip_e, size_t n_skip, el_library_name_fn library,
-                               void *ud);
+                               const size_t *skip_e, size_t n_skip, const size_t *cursors,
+                               size_t n_cursors, el_library_name_fn library, void *ud);
 /* The offset of the use the next questions are about (its #if arms). */
 void el_own_names_at(el_own_names *o, size_t off);
 /* Is `name`, used there, the file's own? */

@@ -38,6 +38,31 @@ static void test_builtin_default(void **state)
     json_object_put(j);
 }
 
+/* A configuration above TMPDIR (a user's /tmp/.emberlint.json that turns
+ * EH101 off) does not reach the scratch trees (they go elsewhere):
+ * test_builtin_default with TMPDIR under such a file sees the built-in. */
+static void test_hostile_config_above_tmpdir(void **state)
+{
+    (void)state;
+    char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+    char *hostile = tt_tmpdir();
+    free(tt_write(hostile, ".emberlint.json", "{\"rules\": {\"EH101\": \"off\"}}"));
+    setenv("TMPDIR", hostile, 1);
+    char *mine = tt_dir;
+    tt_dir = tt_tmpdir();
+    unsetenv("TMPDIR");
+    if (old)
+        setenv("TMPDIR", old, 1);
+    assert_null(strstr(tt_dir, hostile));
+    test_builtin_default(state);
+    tt_rmtree(tt_dir);
+    free(tt_dir);
+    tt_dir = mine;
+    tt_rmtree(hostile);
+    free(hostile);
+    free(old);
+}
+
 static void test_discovery_upward_nearest_wins(void **state)
 {
     (void)state;
@@ -183,6 +208,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         tt_scratch_test(test_builtin_default),
+        tt_scratch_test(test_hostile_config_above_tmpdir),
         tt_scratch_test(test_discovery_upward_nearest_wins),
         tt_scratch_test(test_config_keys),
         tt_scratch_test(test_enabled_false_and_applies_backend),

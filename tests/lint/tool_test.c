@@ -150,10 +150,55 @@ bool tt_contains(const char *text, const char *needle)
 
 /* ---- scratch trees ---- */
 
+/* Is there a .emberlint.json in dir (absolute, real) or a directory above?
+ * Configurations cascade upward, so one there (a user's
+ * /tmp/.emberlint.json) would reach every scratch tree below. */
+static bool tt_config_above(const char *dir)
+{
+    char *d = tt_fmt("%s", dir);
+    bool found = false;
+    for (;;) {
+        char *cand = tt_fmt("%s/.emberlint.json", strcmp(d, "/") ? d : "");
+        struct stat st;
+        found = stat(cand, &st) == 0 && !S_ISDIR(st.st_mode);
+        free(cand);
+        char *slash = strrchr(d, '/');
+        if (found || !slash || !strcmp(d, "/"))
+            break;
+        if (slash == d)
+            slash[1] = '\0';
+        else
+            *slash = '\0';
+    }
+    free(d);
+    return found;
+}
+
+/* Where scratch trees go: TMPDIR (else /tmp), unless a configuration sits
+ * in it or above, then the first of /tmp, /var/tmp, /dev/shm with none
+ * (the tests expect the built-in above their trees, and no project root
+ * other than their own). */
+static char *tt_scratch_base(void)
+{
+    const char *env = getenv("TMPDIR");
+    const char *cands[] = {env && *env ? env : "/tmp", "/tmp", "/var/tmp", "/dev/shm"};
+    for (size_t i = 0; i < sizeof cands / sizeof *cands; i++) {
+        char *real = realpath(cands[i], NULL);
+        if (real && !tt_config_above(real))
+            return real;
+        free(real);
+    }
+    print_error("tt_tmpdir: every temporary directory (TMPDIR, /tmp, /var/tmp, /dev/shm) "
+                "has a .emberlint.json in it or above, which would reach the tests' trees\n");
+    fail();
+    return NULL;
+}
+
 char *tt_tmpdir(void)
 {
-    const char *base = getenv("TMPDIR");
-    char *tmpl = tt_fmt("%s/ember-tool-test-XXXXXX", base && *base ? base : "/tmp");
+    char *base = tt_scratch_base();
+    char *tmpl = tt_fmt("%s/ember-tool-test-XXXXXX", base);
+    free(base);
     assert_non_null(mkdtemp(tmpl));
     /* realpath: /tmp may be a symlink */
     char *real = realpath(tmpl, NULL);

@@ -790,11 +790,21 @@ CASE(rename_keeps_include)
  *                       the template parsed alone skips it all; the include of the
  *                       file that instantiates it stays; in an arm no
  *                       build compiles, a prototype is no call and a
- *                       macro or type is named as such */
+ *                       macro or type is named as such
+ *   self_include_main   a file that is its own template (primme's
+ *                       linalg/ files: `#ifndef THIS_FILE`, then a header
+ *                       that includes THIS_FILE once per element type):
+ *                       the main entry skips the whole body the others
+ *                       compile, and libclang gives the skipped ranges of
+ *                       that entry only; an #if arm in it that no entry
+ *                       compiles (SCALE_CHECKS, USE_GPU with its
+ *                       <cublas_v2.h>) is skipped code, listed; an arm one
+ *                       entry compiles (a #define over two lines) is not */
 CASE(backend_defined)
 CASE(legacy_extern)
 CASE(legacy_own_skipped)
 CASE(self_include)
+CASE(self_include_main)
 
 /* Public code that calls a library directly, with a project's call
  * templates (.emberlint.json "rewrites") onto helpers of its own:
@@ -988,6 +998,50 @@ CASE(macro_chain_paste)
  *                      the project's too (its macros are looked through) */
 CASE(skipped_own_macro)
 
+/*   skipped_guarded_macro  an #ifdef USE_CUBLAS arm no build compiles
+ *                       defines CUBLAS_SCALAR inside an include guard
+ *                       (`#ifndef GAIN_PRIVATE` / `#define GAIN_PRIVATE`,
+ *                       as primme's cublas_wrapper.c does) and uses it after
+ *                       the guard, and in an #else nested in the arm: the
+ *                       file's own macro (a guard is no condition, and a
+ *                       use nested deeper is where the definition is), no
+ *                       backend name; the cuBLAS include, type and call
+ *                       are listed */
+CASE(skipped_guarded_macro)
+
+/*   guard_feature_default  `#ifndef HAVE_CBLAS` / `#define HAVE_CBLAS 0`
+ *                       (a feature default, tested by #if HAVE_CBLAS) is
+ *                       no include guard: built with HAVE_CBLAS=1, the
+ *                       <cblas.h> include stays for the cblas_ddot under
+ *                       #if HAVE_CBLAS && defined(USE_DOUBLE_CHECKS)
+ *                       (51f6354 took it for a guard and removed the
+ *                       include) */
+CASE(guard_feature_default)
+
+/*   self_include_sibling_macro  a file that includes itself once per element
+ *                       type defines its own CBLAS_ELEM in sibling #if arms
+ *                       the first entry skips and later ones compile: a
+ *                       use in a newly read arm is the file's own macro,
+ *                       no backend name (9260b67 listed it) */
+CASE(self_include_sibling_macro)
+
+/*   include_in_body     a header included three times, the last inside a
+ *                       function body (the only entry compiling its
+ *                       cblas_sasum arm): the call is compiled code,
+ *                       rewritten by its template, not listed as skipped
+ *                       (9260b67 found no cursor of the entry inside the
+ *                       body: listed "in skipped code" the call it rewrote);
+ *                       cblas_isamax keeps <cblas.h> */
+CASE(include_in_body)
+
+/*   self_include_else_arm  a generic header entered once per element type
+ *                       (#if REAL_IS_FLOAT / #elif REAL_IS_DOUBLE / #else):
+ *                       the first entry skips the rest of the chain as one
+ *                       range; the #else arm no entry compiles is read as
+ *                       skipped code (cblas_csscal listed, <cblas.h> kept),
+ *                       not lost at the #else (9260b67 stopped there) */
+CASE(self_include_else_arm)
+
 /* Unsafe changes (docs/ember-migrate.md, "Safe and unsafe changes"):
  *   unsafe_left     a call template marked safe, one of whose calls holds
  *                   a call (next_stride(), counting the sends) in an
@@ -1038,14 +1092,14 @@ int main(void)
         BOTH(macro_argument),
         BOTH(custom_dispatch), BOTH(custom_refused), BOTH(custom_in_backends),
         BOTH(custom_ifdef), BOTH(backend_defined), BOTH(legacy_extern), BOTH(legacy_own_skipped),
-        BOTH(self_include), BOTH(template_args10), BOTH(template_app_prefix),
+        BOTH(self_include), BOTH(self_include_main), BOTH(template_args10), BOTH(template_app_prefix),
         BOTH(template_skipped), BOTH(template_keeps_names), BOTH(template_drops_names),
         BOTH(template_literal_names), BOTH(template_repeats_arg), BOTH(template_many_calls),
         BOTH(template_literal_arg),
         BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(if0_branches), BOTH(if_constant), BOTH(template_macro_call), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
         BOTH(library_prefix_paste), BOTH(macro_paste_other), BOTH(macro_chain_paste),
-        BOTH(skipped_own_macro),
+        BOTH(skipped_own_macro), BOTH(skipped_guarded_macro), BOTH(guard_feature_default), BOTH(self_include_sibling_macro), BOTH(include_in_body), BOTH(self_include_else_arm),
         BOTH(unsafe_left), BOTH(unsafe_applied),
         BOTH(custom_unused), cmocka_unit_test(test_then_custom_unused), BOTH(custom_unused_applied),
         BOTH(rename_keeps_include),
