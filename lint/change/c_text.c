@@ -128,3 +128,21 @@ size_t el_text_define_body(const char *t, size_t i, size_t le, char *name, size_
         *name_at = p;
     return q;
 }
+
+size_t el_text_next_directive(const char *t, size_t n, size_t i, size_t *le)
+{
+    while (i < n) {
+        size_t j = el_text_skip_lexeme(t, n, i);
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        if (el_text_directive_at(t, i)) {
+            *le = el_text_line_end(t, n, i);
+            return i;
+        }
+        i++;
+    }
+    *le = n;
+    return n;
+}

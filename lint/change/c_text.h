@@ -33,6 +33,10 @@ size_t el_text_line_end(const char *t, size_t n, size_t i);
  * line)? */
 bool el_text_directive_at(const char *t, size_t i);
 
+/* The next directive's '#' at or after i, comments and literals skipped,
+ * with *le its line's end (el_text_line_end); n when there is none. */
+size_t el_text_next_directive(const char *t, size_t n, size_t i, size_t *le);
+
 /* A `#define NAME body` on t[i..le) (i at the '#'): the body's start, the
  * macro's name into name (cut to cap) and its start into *name_at (may be
  * NULL); 0 when it is another directive. */

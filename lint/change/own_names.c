@@ -299,18 +299,9 @@ static bool name_elsewhere(const char *t, size_t n, const char *name, size_t at1
  * blanks and comments after it? */
 static bool endif_closes_file(const char *t, size_t n, size_t le)
 {
-    size_t depth = 1;
-    for (size_t i = le; i < n;) {
-        size_t j = el_text_skip_lexeme(t, n, i);
-        if (j != i) {
-            i = j;
-            continue;
-        }
-        if (!el_text_directive_at(t, i)) {
-            i++;
-            continue;
-        }
-        size_t dle = el_text_line_end(t, n, i);
+    size_t depth = 1, dle = le;
+    for (size_t i = el_text_next_directive(t, n, le, &dle); i < n;
+         i = el_text_next_directive(t, n, dle, &dle)) {
         char *d = squeeze(t, i, dle);
         if (starts(d, "#if"))
             depth++;
@@ -319,7 +310,6 @@ static bool endif_closes_file(const char *t, size_t n, size_t le)
             return el_text_skip_blanks(t, n, dle) >= n;
         }
         free(d);
-        i = dle;
     }
     return false;
 }
@@ -373,18 +363,9 @@ static void scan_arms(el_own_names *o)
     char **stack = NULL; /* each open #if: its arm's key, outermost first */
     size_t depth = 0, cap = 0;
     const char *t = o->t;
-    size_t n = o->n;
-    for (size_t i = 0; i < n;) {
-        size_t j = el_text_skip_lexeme(t, n, i);
-        if (j != i) {
-            i = j;
-            continue;
-        }
-        if (!el_text_directive_at(t, i)) {
-            i++;
-            continue;
-        }
-        size_t le = el_text_line_end(t, n, i);
+    size_t n = o->n, le = 0;
+    for (size_t i = el_text_next_directive(t, n, 0, &le); i < n;
+         i = el_text_next_directive(t, n, le, &le)) {
         char *d = squeeze(t, i, le);
         bool changed = true;
         if (starts(d, "#if")) {
@@ -417,7 +398,6 @@ static void scan_arms(el_own_names *o)
             o->seg_at[o->n_seg] = le;
             o->seg_key[o->n_seg++] = key.s ? el_buf_take(&key) : el_xstrdup("");
         }
-        i = le;
     }
     for (size_t k = 0; k < depth; k++)
         free(stack[k]);
