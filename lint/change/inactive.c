@@ -432,11 +432,54 @@ static json_object *range_json(el_ctx *ctx, state *s, const char *path, const ch
 
 /* The offsets in a file at which the TU has cursors (the code some
  * entry into the file compiles), sorted. */
+typedef struct file_offset {
+    CXFile file;
+    unsigned off;
+} file_offset;
+
 typedef struct compiled {
     CXFile file;
     size_t *off;
     size_t n, cap;
+    file_offset *entry; /* each #include on the way into the file, every entry */
+    size_t n_entry, cap_entry;
 } compiled;
+
+/* clang_getInclusions: the #include lines that lead into w->file. */
+static void note_entry(CXFile included, CXSourceLocation *stack, unsigned len, CXClientData d)
+{
+    compiled *w = d;
+    if (!clang_File_isEqual(included, w->file))
+        return;
+    for (unsigned i = 0; i < len; i++) {
+        el_grow(&w->entry, &w->cap_entry, w->n_entry + 1, sizeof *w->entry);
+        file_offset *e = &w->entry[w->n_entry++];
+        e->file = NULL;
+        clang_getExpansionLocation(stack[i], &e->file, NULL, NULL, &e->off);
+    }
+}
+
+/* Is w->file entered inside cursor c, of another file: its extent ends in
+ * the file, or holds an #include on the way into it (a function body
+ * that includes the file: neither end of its extent is in it)?  The rest
+ * of the TU (the system headers' declarations) is not walked. */
+static bool enters_file(const compiled *w, CXCursor c)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile bf = NULL, ef = NULL;
+    unsigned b = 0, e = 0;
+    clang_getExpansionLocation(clang_getRangeStart(r), &bf, NULL, NULL, &b);
+    clang_getExpansionLocation(clang_getRangeEnd(r), &ef, NULL, NULL, &e);
+    if (ef && clang_File_isEqual(ef, w->file))
+        return true;
+    if (!bf || !ef || !clang_File_isEqual(bf, ef))
+        return true; /* (an extent across files: looked into) */
+    for (size_t i = 0; i < w->n_entry; i++)
+        if (w->entry[i].file && clang_File_isEqual(w->entry[i].file, bf) && b <= w->entry[i].off &&
+            w->entry[i].off <= e)
+            return true;
+    return false;
+}
 
 static enum CXChildVisitResult compiled_visit(CXCursor c, CXCursor parent, CXClientData d)
 {
@@ -445,12 +488,8 @@ static enum CXChildVisitResult compiled_visit(CXCursor c, CXCursor parent, CXCli
     CXFile f = NULL;
     unsigned off = 0;
     clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, &off);
-    if (!f || !clang_File_isEqual(f, w->file)) {
-        /* a declaration elsewhere may have the file entered inside it (a
-         * function body that includes it: neither end of its extent is
-         * in the file), so every depth is visited */
-        return CXChildVisit_Recurse;
-    }
+    if (!f || !clang_File_isEqual(f, w->file))
+        return enters_file(w, c) ? CXChildVisit_Recurse : CXChildVisit_Continue;
     el_grow(&w->off, &w->cap, w->n + 2, sizeof *w->off);
     w->off[w->n++] = off;
     /* a macro's argument is compiled where it is spelled (CHECK(\n
@@ -699,8 +738,9 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
      * template that includes itself (`#ifndef GEN_FILE ... #else body
      * #endif`) skips its body there and compiles it in the later ones:
      * what any entry compiles is not skipped code */
-    compiled done = {file, NULL, 0, 0};
+    compiled done = {file, NULL, 0, 0, NULL, 0, 0};
     if (t && real && again && elc_tu_whole(tu)) {
+        clang_getInclusions(tu, note_entry, &done);
         clang_visitChildren(clang_getTranslationUnitCursor(tu), compiled_visit, &done);
         if (done.n)
             qsort(done.off, done.n, sizeof *done.off, cmp_size);
@@ -730,6 +770,7 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
     free(sb);
     free(se);
     free(done.off);
+    free(done.entry);
     free(real);
     clang_disposeSourceRangeList(l);
 }
