@@ -806,7 +806,6 @@ static void config_free(el_config *c)
     free(c);
 }
 
-/* A fresh config for path/root that inherits everything of base. */
 /* (Re)index backend_prefixes as they stand (prefix_index.h): at load, so
  * that a configuration met after finalize answers el_backend_of_symbol
  * from its own entries, and again at finalize, with <backend> expanded. */
@@ -817,6 +816,7 @@ static void index_prefixes(el_config *c)
     el_prefix_index_build(&c->prefix_index, c->prefixes.v, c->prefixes.n, raw->v, raw->n);
 }
 
+/* A fresh config for path/root that inherits everything of base. */
 static el_config *config_derive(const el_config *base, const char *path, const char *root)
 {
     el_config *c = config_new(path, root);

@@ -676,7 +676,7 @@ static bool eval_magnitude(CXCursor e, unsigned long long *m)
 
 /* Two constants whose quotient is too large for the floating type to hold
  * a fraction: (double)(LLONG_MAX / 2) (redis's util.c bounds a double by
- * it) is 2^62, where doubles are 1024 apart.  The conversion rounds away
+ * it) is just under 2^62, where doubles are 512 apart.  The conversion rounds away
  * more than the division truncates. */
 static bool beyond_precision(CXCursor num, CXCursor den, CXType to)
 {
