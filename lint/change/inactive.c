@@ -428,6 +428,18 @@ static json_object *range_json(el_ctx *ctx, state *s, const char *path, const ch
     return r;
 }
 
+/* The skipped range [b, e) of path as one EL_FACT_INACTIVE. */
+static void note_inactive(el_ctx *ctx, state *s, const char *path, const char *t, size_t n, size_t b,
+                          size_t e)
+{
+    json_object *r = range_json(ctx, s, path, t, n, b, e);
+    if (!r)
+        return;
+    el_fact(ctx, EL_FACT_INACTIVE,
+            json_object_to_json_string_ext(r, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+    json_object_put(r);
+}
+
 /* ---- a file the TU enters more than once --------------------------------- */
 
 /* The offsets in a file at which the TU has cursors (the code some
@@ -632,13 +644,7 @@ static void read_arm(el_ctx *ctx, state *s, const char *path, const char *t, siz
         return;
     }
     /* (from the directive at d that opens it, as libclang's ranges are) */
-    json_object *r = range_json(ctx, s, path, t, n, d, z);
-    if (r) {
-        el_fact(ctx, EL_FACT_INACTIVE,
-                json_object_to_json_string_ext(r, JSON_C_TO_STRING_PLAIN |
-                                                      JSON_C_TO_STRING_NOSLASHESCAPE));
-        json_object_put(r);
-    }
+    note_inactive(ctx, s, path, t, n, d, z);
 }
 
 /* A range of a file the TU entered more than once that the first entry
@@ -757,13 +763,7 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
             read_arms(ctx, s, real, t, n, b, e, &done, true);
             continue;
         }
-        json_object *r = range_json(ctx, s, real, t, n, b, e);
-        if (r) {
-            el_fact(ctx, EL_FACT_INACTIVE,
-                    json_object_to_json_string_ext(r, JSON_C_TO_STRING_PLAIN |
-                                                          JSON_C_TO_STRING_NOSLASHESCAPE));
-            json_object_put(r);
-        }
+        note_inactive(ctx, s, real, t, n, b, e);
     }
     el_own_names_free(s->own);
     s->own = NULL;

@@ -1011,13 +1011,19 @@ static macro_table *macros_of(CXTranslationUnit tu, bool *own)
     return active->macros;
 }
 
+/* elc_macro_named's answer from the table t. */
+static int named_in(macro_table *t, const char *name)
+{
+    CXCursor def = clang_getNullCursor();
+    int k = macro_kind(t, name, &def);
+    return k == NOT_MACRO ? 0 : k == IS_MACRO ? (clang_Cursor_isMacroFunctionLike(def) ? 2 : 1) : -1;
+}
+
 int elc_macro_named(CXTranslationUnit tu, const char *name)
 {
     bool own = false;
     macro_table *t = macros_of(tu, &own);
-    CXCursor def = clang_getNullCursor();
-    int k = macro_kind(t, name, &def);
-    int r = k == NOT_MACRO ? 0 : k == IS_MACRO ? (clang_Cursor_isMacroFunctionLike(def) ? 2 : 1) : -1;
+    int r = named_in(t, name);
     if (own)
         macro_table_free(t);
     return r;
@@ -1031,7 +1037,7 @@ int elc_macro_named_here(CXTranslationUnit tu, const char *name)
     if (t && !t->failed && !t->whole && !el_strmap_get(&t->index, name))
         r = -2; /* (not asked further: the TU is not wanted whole for it) */
     else
-        r = elc_macro_named(tu, name);
+        r = named_in(t, name); /* (the table read above, not a second one) */
     if (own)
         macro_table_free(t);
     return r;
