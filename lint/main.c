@@ -492,6 +492,7 @@ int main(int argc, char **argv)
 {
     el_path_init();
     elc_parse_in_caller_thread();
+    elc_keep_heap();
     el_cli cli;
     char *err = NULL;
     if (el_cli_parse(argc, argv, &cli, &err) < 0) {

@@ -259,6 +259,7 @@ int main(int argc, char **argv)
     el_progname = "ember-migrate";
     el_path_init();
     elc_parse_in_caller_thread();
+    elc_keep_heap();
     parsed p;
     memset(&p, 0, sizeof p);
     char *err = NULL;

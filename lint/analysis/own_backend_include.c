@@ -11,6 +11,7 @@
 #include "mem.h"
 #include "path.h"
 #include "strbuf.h"
+#include "realpath_cache.h"
 
 bool el_include_is_backend_private(const el_config *cfg, const char *spelled, const char *real)
 {
@@ -34,7 +35,7 @@ static bool names_backend_header(const el_config *cfg, const char *path, const c
     char *real = NULL;
     if (!angled) {
         char *near = el_path_join(dir, spelled);
-        real = el_path_real(near);
+        real = el_realpath_cached(near);
         free(near);
     }
     bool yes = el_include_is_backend_private(cfg, spelled, real) &&

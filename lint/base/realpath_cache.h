@@ -9,7 +9,9 @@
 #define EL_REALPATH_CACHE_H
 
 /* realpath(path) as a new string (the caller frees it), or NULL when it
- * cannot be resolved (then errno is set the first time only). */
+ * cannot be resolved (then errno says why, as realpath's did).  Names are
+ * resolved a component at a time, each directory once a run: a readlink
+ * per new name, not one per component of every name. */
 char *el_realpath_cached(const char *path);
 
 #endif

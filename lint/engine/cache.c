@@ -41,6 +41,7 @@ struct el_cache {
     int dirfd;
     char *root;          /* absolute, no trailing slash ("/" is kept as is) */
     size_t root_len;
+    unsigned long long seed; /* for temporary names (random_bits) */
     atomic_uint serial;
 };
 
@@ -84,6 +85,18 @@ static void write_once(int dirfd, const char *name, const char *text)
     close(fd);
 }
 
+/* A seed for temporary names (random_bits). */
+static unsigned long long random_seed(void)
+{
+    unsigned long long v = 0;
+    if (getrandom(&v, sizeof v, GRND_NONBLOCK) == (ssize_t)sizeof v)
+        return v;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (unsigned long long)ts.tv_nsec * 0x9e3779b97f4a7c15ull ^ (unsigned long long)getpid() << 32 ^
+           (unsigned long long)ts.tv_sec;
+}
+
 el_cache *el_cache_open(const char *dir, const char *root, char **err)
 {
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -110,6 +123,7 @@ el_cache *el_cache_open(const char *dir, const char *root, char **err)
     c->dirfd = fd;
     c->root = el_xstrdup(root);
     c->root_len = strlen(c->root);
+    c->seed = random_seed();
     return c;
 }
 
@@ -574,16 +588,16 @@ static char *entry_text(const el_cache *c, const char *hex, const el_tu_result *
     return text;
 }
 
-/* Unpredictable bits for temporary names (O_EXCL makes them safe anyway). */
+/* Bits for temporary names: the cache's random seed and a serial,
+ * mixed (splitmix64), so a run asks getrandom once, not once an entry.
+ * O_EXCL makes a name that is taken (by another run) safe anyway: the
+ * next one is tried. */
 static unsigned long long random_bits(el_cache *c)
 {
-    unsigned long long v = 0;
-    if (getrandom(&v, sizeof v, GRND_NONBLOCK) == (ssize_t)sizeof v)
-        return v;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (unsigned long long)ts.tv_nsec * 0x9e3779b97f4a7c15ull ^ (unsigned long long)getpid() << 32 ^
-           atomic_fetch_add(&c->serial, 1u);
+    unsigned long long z = c->seed + 0x9e3779b97f4a7c15ull * (atomic_fetch_add(&c->serial, 1u) + 1ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
 }
 
 /* A new temporary file in the cache directory, never an existing one

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "strmap.h"
 
@@ -19,6 +22,19 @@ void elc_parse_in_caller_thread(void)
         return;
     if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= LIBCLANG_PARSE_STACK)
         setenv("LIBCLANG_NOTHREADS", "1", 0);
+}
+
+/* What each TU leaves of the heap for the next one (elc_keep_heap). */
+#define KEPT_HEAP (64u << 20)
+
+void elc_keep_heap(void)
+{
+#if defined(__GLIBC__) && defined(M_TOP_PAD)
+    const char *t = getenv("GLIBC_TUNABLES");
+    if (getenv("MALLOC_TOP_PAD_") || (t && strstr(t, "top_pad")))
+        return; /* the user's choice */
+    mallopt(M_TOP_PAD, (int)KEPT_HEAP);
+#endif
 }
 
 #define MAX_ALIAS_HOPS 8

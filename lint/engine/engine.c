@@ -1048,7 +1048,10 @@ static void *worker(void *arg)
         pthread_mutex_lock(&r->lock);
         r->phase_done++;
         r->done += finished;
-        pthread_cond_signal(&r->cond);
+        /* the caller wakes every 200 ms for the progress line anyway:
+         * woken only at the phase's end, not after every job */
+        if (r->phase_done == r->phase_end - r->phase_begin)
+            pthread_cond_signal(&r->cond);
         pthread_mutex_unlock(&r->lock);
     }
     if (partial_idx)

@@ -19,6 +19,7 @@
 #include "strbuf.h"
 #include "strmap.h"
 #include "utf8.h"
+#include "realpath_cache.h"
 
 typedef struct walker {
     el_configs *cfgs;
@@ -73,7 +74,7 @@ static const el_config *config_for(walker *w, const char *abs_file)
 /* Read and register one regular file.  shown: the path as given. */
 static void add_file(walker *w, const char *shown, bool explicit_arg)
 {
-    char *real = el_path_real(shown);
+    char *real = el_realpath_cached(shown); /* libclang's names of it resolve from the same */
     if (!real) {
         if (errno == ELOOP)
             skipped(shown, "symlink loop, skipped");

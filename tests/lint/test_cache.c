@@ -2,7 +2,8 @@
  * what the cold run printed and answers every TU from the cache (bench/
  * measures how much faster); an edited included header, file or configuration invalidates
  * what depends on it; files that do not parse are cached too; a corrupt or
- * unusable cache is never fatal.  (test_cache_trust.c: entries as input,
+ * unusable cache is never fatal; runs at once on one cache leave every
+ * entry whole and no temporary file.  (test_cache_trust.c: entries as input,
  * shadowing headers, moved trees; test_cache_property.c: random edits.) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "clang_api.h" /* EL_LIBCLANG_PATH */
 #include "lint_test.h"
@@ -276,6 +278,59 @@ static void test_parse_errors_cached(void **state)
     tt_free(&r);
 }
 
+/* Three cold runs at once on one cache directory (each writes every
+ * entry: a temporary file of its own, renamed into place): no temporary
+ * file is left, and the next run answers every TU from the cache with
+ * the report a run without a cache gives. */
+static void test_concurrent_runs(void **state)
+{
+    (void)state;
+    make_tree(12);
+    pid_t pids[3];
+    for (int i = 0; i < 3; i++) {
+        pids[i] = fork();
+        assert_true(pids[i] >= 0);
+        if (pids[i] == 0) {
+            int null = open("/dev/null", O_WRONLY);
+            if (null < 0 || chdir(tt_dir) != 0)
+                _exit(127);
+            dup2(null, 1);
+            dup2(null, 2);
+            execl(EMBERLINT, EMBERLINT, "--select", LT_RULES, "--cache-dir", "cache", "-j", "2",
+                  "src", (char *)NULL);
+            _exit(127);
+        }
+    }
+    for (int i = 0; i < 3; i++) {
+        int status = 0;
+        assert_int_equal(waitpid(pids[i], &status, 0), pids[i]);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 1); /* findings */
+    }
+    char *cdir = tt_path(tt_dir, "cache");
+    DIR *d = opendir(cdir);
+    assert_non_null(d);
+    struct dirent *e;
+    size_t entries = 0;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        assert_false(n > 4 && strcmp(e->d_name + n - 4, ".tmp") == 0);
+        entries += n > 5 && strcmp(e->d_name + n - 5, ".json") == 0;
+    }
+    closedir(d);
+    free(cdir);
+    assert_int_equal(entries, 12);
+    tt_run warm = lint("src", NULL);
+    unsigned tus, cached;
+    tu_counts(warm.err, &tus, &cached);
+    assert_int_equal(tus, 12);
+    assert_int_equal(cached, 12);
+    tt_run none = lt_lint(tt_dir, "--no-cache", "--format", "json", "src", NULL);
+    assert_string_equal(warm.out, none.out);
+    tt_free(&warm);
+    tt_free(&none);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -285,6 +340,7 @@ int main(void)
         tt_scratch_test(test_header_change_invalidates),
         tt_scratch_test(test_no_cache_and_bad_caches),
         tt_scratch_test(test_parse_errors_cached),
+        tt_scratch_test(test_concurrent_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,17 +3,21 @@
  * it get the very places a search without it finds empty, a header's
  * directives keep their own delimiters (the memo keys on the offset), and
  * a header rewritten during the run is read again (the key holds its
- * modification time). */
+ * modification time).  Whether something is at a place the search looked
+ * (el_filehash_exists) is read from directory listings: the answers must
+ * be stat's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <fcntl.h>
+#include <unistd.h>
 #include "clang_api.h"
 
 #include "lint_test.h"
 #include "finding.h"
+#include "filehash.h"
 #include "include_search.h"
 #include "path.h"
 
@@ -119,11 +123,61 @@ static void test_memo_gives_the_same_places(void **state)
     el_include_memo_free(memo);
 }
 
+/* What stat says el_filehash_exists should: something not a directory. */
+static bool stat_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
+}
+
+static void test_exists_agrees_with_stat(void **state)
+{
+    (void)state;
+    tt_w("d/f.h", "int f;\n");
+    tt_w("d/sub/g.h", "int g;\n");
+    tt_w("e/Upper.h", "int u;\n");
+    char *d = tt_path(tt_dir, "d");
+    assert_int_equal(symlink("f.h", tt_path(d, "link.h")), 0);
+    assert_int_equal(symlink("sub", tt_path(d, "linkdir")), 0);
+    assert_int_equal(symlink("nowhere.h", tt_path(d, "dangling.h")), 0);
+    assert_int_equal(mkfifo(tt_path(d, "fifo.h"), 0600), 0);
+    const char *rels[] = {"d/f.h", "d/sub", "d/sub/g.h", "d/missing.h", "d/link.h", "d/linkdir",
+                          "d/linkdir/g.h", "d/dangling.h", "d/fifo.h", "d/F.h", "e/upper.h",
+                          "e/Upper.h", "nodir/x.h", "d/f.h/x.h", "d/sub/../f.h", "d/./f.h", "d",
+                          "d/sub/missing/x.h"};
+    el_filehash *fs = el_filehash_new();
+    for (int round = 0; round < 2; round++) { /* the second from what the first learned */
+        for (size_t i = 0; i < sizeof rels / sizeof rels[0]; i++) {
+            char *p = tt_path(tt_dir, rels[i]);
+            bool got = el_filehash_exists(fs, p), want = stat_exists(p);
+            if (got != want) {
+                print_error("%s: exists %d, stat %d\n", rels[i], got, want);
+                fail();
+            }
+            free(p);
+        }
+    }
+    el_filehash_free(fs);
+    /* a file that appears is seen by the next run (a new el_filehash), and
+     * one in a directory listed before */
+    fs = el_filehash_new();
+    char *before = tt_path(d, "new.h");
+    assert_false(el_filehash_exists(fs, before));
+    el_filehash_free(fs);
+    tt_w("d/new.h", "int n;\n");
+    fs = el_filehash_new();
+    assert_true(el_filehash_exists(fs, before));
+    el_filehash_free(fs);
+    free(before);
+    free(d);
+}
+
 int main(void)
 {
     el_path_init();
     const struct CMUnitTest tests[] = {
         tt_scratch_test(test_memo_gives_the_same_places),
+        tt_scratch_test(test_exists_agrees_with_stat),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
