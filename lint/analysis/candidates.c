@@ -26,7 +26,7 @@ bool sf_candidates_enter(el_ctx *ctx, sf_candidates *cs, CXCursor c)
     sf_observe(ctx, c);
     if (clang_getCursorKind(c) == CXCursor_FunctionDecl) {
         CXCursor outer;
-        if (clang_isCursorDefinition(c) && !el_enclosing_function(ctx, &outer)) {
+        if (el_is_definition(ctx, c) && !el_enclosing_function(ctx, &outer)) {
             cs->n = 0;
             cs->applies = el_applies_to(ctx, c);
         }

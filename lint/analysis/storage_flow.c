@@ -937,18 +937,26 @@ static void check_tu(el_ctx *ctx)
     }
 }
 
+static bool same_value(CXCursor a, CXCursor b)
+{
+    return a.kind == b.kind && a.data[0] == b.data[0] && a.data[1] == b.data[1] &&
+           a.data[2] == b.data[2];
+}
+
 void sf_observe(el_ctx *ctx, CXCursor c)
 {
     check_tu(ctx);
     /* Every rule of the module hands the same cursor in turn: the first
      * one feeds. */
+    if (T.have_last && same_value(c, T.last)) /* (most often the very same value) */
+        return;
     if (T.have_last && clang_equalCursors(c, T.last))
         return;
     T.last = c;
     T.have_last = true;
     enum CXCursorKind kind = clang_getCursorKind(c);
     if (kind == CXCursor_FunctionDecl) {
-        if (!clang_isCursorDefinition(c) || (T.in_function && !T.left))
+        if (!el_is_definition(ctx, c) || (T.in_function && !T.left))
             return; /* a prototype, or nested (a GNU extension): part of the outer one */
         func_clear(&T.f, false);
         T.f.fn = c;

@@ -268,10 +268,44 @@ static capture first_capture(const comps *pc, const comps *xc, const unsigned ch
     return (capture){0};
 }
 
+/* The last component of a pattern when it is literal (no * ? [ \\ or <,
+ * and no trailing '/'): the last component of any path it matches is
+ * that text.  *n its length; NULL when it is not literal. */
+static const char *literal_tail(const char *pattern, size_t lp, size_t *n)
+{
+    if (!lp || pattern[lp - 1] == '/')
+        return NULL;
+    size_t b = lp;
+    while (b > 0 && pattern[b - 1] != '/') {
+        char c = pattern[b - 1];
+        if (c == '*' || c == '?' || c == '[' || c == '\\' || c == '<')
+            return NULL;
+        b--;
+    }
+    *n = lp - b;
+    return pattern + b;
+}
+
 bool el_pattern_match(const char *pattern, const char *path, char *out, size_t capn)
 {
     bool anchored = pattern[0] == '/';
     size_t lp = strlen(pattern), lx = strlen(path);
+    /* Most patterns end in a literal name ("cblas.h"), and most paths
+     * asked end in another: told apart here, without splitting either
+     * (the configuration's lists are matched against every file a rule
+     * asks about). */
+    size_t tn = 0;
+    const char *tail = literal_tail(pattern, lp, &tn);
+    if (tail) {
+        size_t e = lx;
+        while (e > 0 && path[e - 1] == '/')
+            e--;
+        size_t b = e;
+        while (b > 0 && path[b - 1] != '/')
+            b--;
+        if (e - b != tn || memcmp(path + b, tail, tn) != 0)
+            return false;
+    }
     /* A trailing '/' means a directory: something below it, or the
      * directory itself when the path names one (ends in '/'), never a
      * file of that name ("backends/<name>/" is not "backends/x.h"). */

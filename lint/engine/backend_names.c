@@ -9,6 +9,7 @@
 
 #include "clang_util.h"
 #include "config.h"
+#include "mem.h"
 #include "prefix_index.h"
 #include "realpath_cache.h"
 #include "rule.h"
@@ -151,22 +152,33 @@ const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool up
     char last = len ? name[len - 1] : '\0', first = name[0];
     /* (upper_matches_pattern takes only names without a lower-case letter) */
     bool upper_pattern = upper && !has_lower(name);
-    for (size_t i = 0; i < np; i++) {
-        const el_prefix_entry *e = &ix->entries[i];
-        if (e->pattern) {
-            if (ends_apart(e, last))
+    /* the entries the first and last characters do not rule out, in
+     * order (prefix_index.h) */
+    uint64_t small[16], *bits = ix->words <= 16 ? small : el_xmalloc(ix->words * sizeof *bits);
+    if (ix->words)
+        el_prefix_candidates(ix, first, last, upper, bits);
+    const char *hit = NULL;
+    for (size_t k = 0; k < ix->words && !hit; k++)
+        for (uint64_t b = bits[k]; b && !hit; b &= b - 1) {
+            const el_prefix_entry *e = &ix->entries[k * 64 + (size_t)__builtin_ctzll(b)];
+            if (e->pattern) {
+                if (ends_apart(e, last))
+                    continue;
+                if (fnmatch(e->text, name, 0) == 0 ||
+                    (upper_pattern && upper_matches_pattern(e->text, name)))
+                    hit = e->text;
                 continue;
-            if (fnmatch(e->text, name, 0) == 0 ||
-                (upper_pattern && upper_matches_pattern(e->text, name)))
-                return e->text;
-            continue;
+            }
+            if (e->len && first != e->first && !(upper && first == upper_of(e->first)))
+                continue;
+            if ((len > e->len && strncmp(name, e->text, e->len) == 0) ||
+                (upper && upper_has_prefix(e->text, name)))
+                hit = e->text;
         }
-        if (e->len && first != e->first && !(upper && first == upper_of(e->first)))
-            continue;
-        if ((len > e->len && strncmp(name, e->text, e->len) == 0) ||
-            (upper && upper_has_prefix(e->text, name)))
-            return e->text;
-    }
+    if (bits != small)
+        free(bits);
+    if (hit)
+        return hit;
     if (np == 0) {
         const char *p = el_config_backend_prefix(cfg, name);
         if (p && len > strlen(p))

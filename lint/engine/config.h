@@ -33,6 +33,9 @@ typedef struct el_strlist {
     char **v;
     el_origin *from;
     size_t n, cap;
+    /* how many entries hold each string, once the list is long (config.c's
+     * list_add: the built-in lists have hundreds of entries) */
+    struct el_strmap *count;
 } el_strlist;
 
 /* One entry of a map key ("replacements", "copy_out", ...). */

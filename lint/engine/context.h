@@ -40,6 +40,10 @@ struct el_ctx {
 
     el_file_slot *files;
     size_t n_files, cap_files;
+    /* each file's slot + 1 by its CXFile, open addressing (cap_file_index
+     * a power of two, at most half full) */
+    size_t *file_index;
+    size_t cap_file_index;
     /* every file the TU read, in inclusion order, the main file first */
     const CXFile *tu_files;
     size_t n_tu_files;
@@ -53,6 +57,7 @@ struct el_ctx {
     CXSourceLocation here;
     CXFile here_file;
     CXCursor here_cursor; /* the cursor visited last, at `here` */
+    signed char here_definition; /* clang_isCursorDefinition(here_cursor), -1 not asked yet */
     /* the linted files' offset ranges: most locations' file without
      * asking libclang (file_offsets.h) */
     el_file_offsets offsets;

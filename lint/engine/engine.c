@@ -317,6 +317,13 @@ static bool same_node(CXCursor a, CXCursor b)
 {
     if (elc_kind_is_statement(a.kind) || elc_kind_is_expression(a.kind))
         return a.kind == b.kind && a.data[1] == b.data[1];
+    /* (clang_equalCursors compares the kinds and the data, the
+     * declarations' data[1] aside: the same value is the same node, and
+     * another kind is another) */
+    if (a.kind != b.kind)
+        return false;
+    if (a.data[0] == b.data[0] && a.data[1] == b.data[1] && a.data[2] == b.data[2])
+        return true;
     return clang_equalCursors(a, b);
 }
 
@@ -478,6 +485,7 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
     ctx->here = loc;
     ctx->here_file = f;
     ctx->here_cursor = c;
+    ctx->here_definition = -1;
     if (kind == CXCursor_MacroExpansion && ctx->depth == 0)
         elc_macro_spans_feed(ctx->macro_spans, c);
     dispatch(w, c, kind, false);
@@ -485,7 +493,8 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
         dispatch(w, c, kind, true);
         return CXChildVisit_Continue;
     }
-    el_grow(&ctx->stack, &ctx->cap_stack, ctx->depth + 1, sizeof *ctx->stack);
+    if (ctx->depth + 1 > ctx->cap_stack)
+        el_grow(&ctx->stack, &ctx->cap_stack, ctx->depth + 1, sizeof *ctx->stack);
     ctx->stack[ctx->depth++] = c;
     return CXChildVisit_Recurse;
 }
@@ -797,6 +806,7 @@ static bool record_prefix(void *ud, CXTranslationUnit tu, const char *prefix_fil
     for (size_t i = 0; i < ctx.n_files; i++)
         free(ctx.files[i].path);
     free(ctx.files);
+    free(ctx.file_index);
     return ok;
 }
 
@@ -974,6 +984,7 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
     for (size_t i = 0; i < ctx.n_files; i++)
         free(ctx.files[i].path);
     free(ctx.files);
+    free(ctx.file_index);
     free(ctx.stack);
     return status;
 }

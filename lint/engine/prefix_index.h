@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* An entry of backend_prefixes with <backend> expanded. */
 typedef struct el_prefix_entry {
@@ -35,6 +36,15 @@ typedef struct el_backend_slot {
 typedef struct el_prefix_index {
     el_prefix_entry *entries;
     size_t n_entries;
+    /* Which entries a name can match, as bit sets over the entries
+     * (`words` 64-bit words each), so that a name meets only those
+     * (el_prefix_candidates): per character c, the plain entries starting
+     * with c, those whose upper-case first character is c, the patterns
+     * whose literal last character is c; and the entries every name
+     * meets (an empty plain entry, a pattern ending in a wildcard). */
+    size_t words;
+    uint64_t *plain_first, *plain_upper, *pattern_last; /* 256 x words */
+    uint64_t *always;                                   /* words */
     el_backend_slot *slots;
     size_t n_slots;
 } el_prefix_index;
@@ -44,5 +54,12 @@ typedef struct el_prefix_index {
 void el_prefix_index_build(el_prefix_index *ix, char *const *expanded, size_t n_expanded,
                            char *const *raw, size_t n_raw);
 void el_prefix_index_free(el_prefix_index *ix);
+
+/* The entries (bits, ix->words words) a name with this first and last
+ * character may match (a superset of those it does: the entries a
+ * plain prefix or a pattern's last character does not rule out; upper:
+ * a plain prefix's upper-case spelling counts).  In index order. */
+void el_prefix_candidates(const el_prefix_index *ix, char first, char last, bool upper,
+                          uint64_t *bits);
 
 #endif

@@ -203,6 +203,9 @@ CXCursor el_ancestor(const el_ctx *ctx, unsigned n);
 bool el_enclosing(const el_ctx *ctx, enum CXCursorKind kind, CXCursor *out);
 /* The function definition the current cursor is in; false outside one. */
 bool el_enclosing_function(const el_ctx *ctx, CXCursor *out);
+/* clang_isCursorDefinition(c), asked of libclang once for the cursor
+ * being visited however many rules ask (~190 instructions a call). */
+bool el_is_definition(el_ctx *ctx, CXCursor c);
 
 /* ---- configuration and knowledge ------------------------------------ */
 

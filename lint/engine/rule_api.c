@@ -1,6 +1,7 @@
 /* lint/engine/rule_api.c -- what rules can ask and tell the engine (rule.h). */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,15 +19,41 @@
 
 /* ---- files ------------------------------------------------------------- */
 
+static size_t file_hash(CXFile file, size_t mask)
+{
+    uint64_t h = (uint64_t)(uintptr_t)file * 0x9E3779B97F4A7C15ULL;
+    return (size_t)(h >> 32) & mask;
+}
+
+static void index_file(el_ctx *ctx, size_t slot)
+{
+    size_t mask = ctx->cap_file_index - 1;
+    size_t i = file_hash(ctx->files[slot].file, mask);
+    while (ctx->file_index[i])
+        i = (i + 1) & mask;
+    ctx->file_index[i] = slot + 1;
+}
+
+/* The slot of file: the last one asked, or from the index (a TU has tens
+ * of files, and the rules ask about each cursor's). */
 el_file_slot *el_ctx_slot(el_ctx *ctx, CXFile file)
 {
     if (ctx->n_files && ctx->files[ctx->last_slot].file == file)
         return &ctx->files[ctx->last_slot];
-    for (size_t i = 0; i < ctx->n_files; i++) {
-        if (ctx->files[i].file == file) {
-            ctx->last_slot = i;
-            return &ctx->files[i];
-        }
+    if (ctx->cap_file_index) {
+        size_t mask = ctx->cap_file_index - 1;
+        for (size_t i = file_hash(file, mask), k; (k = ctx->file_index[i]) != 0; i = (i + 1) & mask)
+            if (ctx->files[k - 1].file == file) {
+                ctx->last_slot = k - 1;
+                return &ctx->files[k - 1];
+            }
+    }
+    if ((ctx->n_files + 1) * 2 > ctx->cap_file_index) {
+        free(ctx->file_index);
+        ctx->cap_file_index = ctx->cap_file_index ? ctx->cap_file_index * 2 : 64;
+        ctx->file_index = el_xcalloc(ctx->cap_file_index, sizeof *ctx->file_index);
+        for (size_t i = 0; i < ctx->n_files; i++)
+            index_file(ctx, i);
     }
     el_grow(&ctx->files, &ctx->cap_files, ctx->n_files + 1, sizeof *ctx->files);
     el_file_slot *s = &ctx->files[ctx->n_files];
@@ -47,6 +74,7 @@ el_file_slot *el_ctx_slot(el_ctx *ctx, CXFile file)
             s->source = el_sources_find(ctx->sources, s->path);
     }
     ctx->last_slot = ctx->n_files++;
+    index_file(ctx, ctx->last_slot);
     return s;
 }
 
@@ -447,6 +475,21 @@ bool el_enclosing(const el_ctx *ctx, enum CXCursorKind kind, CXCursor *out)
         }
     }
     return false;
+}
+
+static bool same_value(CXCursor a, CXCursor b)
+{
+    return a.kind == b.kind && a.data[0] == b.data[0] && a.data[1] == b.data[1] &&
+           a.data[2] == b.data[2];
+}
+
+bool el_is_definition(el_ctx *ctx, CXCursor c)
+{
+    if (!same_value(c, ctx->here_cursor))
+        return clang_isCursorDefinition(c) != 0;
+    if (ctx->here_definition < 0)
+        ctx->here_definition = clang_isCursorDefinition(c) != 0;
+    return ctx->here_definition != 0;
 }
 
 bool el_enclosing_function(const el_ctx *ctx, CXCursor *out)

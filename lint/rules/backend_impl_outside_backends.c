@@ -55,7 +55,7 @@ static const char *project_prefix(const el_config *cfg, const char *name)
 static bool on_definition(el_ctx *ctx, CXCursor c)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
-    if (!clang_isCursorDefinition(c))
+    if (!el_is_definition(ctx, c))
         return false;
     enum CXCursorKind parent = clang_getCursorKind(clang_getCursorSemanticParent(c));
     if (k == CXCursor_VarDecl && parent != CXCursor_TranslationUnit && parent != CXCursor_Namespace &&
@@ -126,7 +126,7 @@ static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
         return;
     if (k == CXCursor_FunctionDecl || k == CXCursor_VarDecl) {
         bool named = on_definition(ctx, c);
-        if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(c) && el_depth(ctx) == 0) {
+        if (k == CXCursor_FunctionDecl && el_is_definition(ctx, c) && el_depth(ctx) == 0) {
             s->named = named;
             CXFile f = NULL;
             elc_cursor_location(c, &f, NULL, NULL);

@@ -307,7 +307,7 @@ static void note_external_use(el_ctx *ctx, state *s, CXCursor fn, CXCursor ref,
 static void note_definition(el_ctx *ctx, CXCursor fn)
 {
     const char *backend = NULL;
-    if (!clang_isCursorDefinition(fn) || clang_getCursorLinkage(fn) != CXLinkage_External)
+    if (!el_is_definition(ctx, fn) || clang_getCursorLinkage(fn) != CXLinkage_External)
         return;
     el_file_class cls = el_cursor_class(ctx, fn, &backend);
     char name[256];

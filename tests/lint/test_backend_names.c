@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lint_test.h"
+#include "backend_header_memo.h"
 #include "config.h"
 #include "knowledge.h"
 #include "metadata.h"
@@ -142,7 +143,8 @@ static void agree_around_entries(const el_config *cfg)
         }
     }
     static const char *const others[] = {"", "a", "_", "printf", "memcpy", "size_t", "main",
-                                         "eh_add", "eh_matmul", "EH_OK", "NULL", "FILE"};
+                                         "eh_add", "eh_matmul", "EH_OK", "NULL", "FILE",
+                                         "\xe9t\xe9", "a\xff", "\xff_", "$", "_64_"};
     for (size_t i = 0; i < sizeof others / sizeof *others; i++)
         agree(cfg, others[i]);
 }
@@ -215,6 +217,42 @@ static void test_project_entries(void **state)
     el_configs_free(cfgs);
 }
 
+/* el_backend_header_memo answers as el_config_is_backend_header does,
+ * for each configuration apart (one thread's memo holds several), however
+ * the spelling and the path read run together. */
+static void test_header_memo(void **state)
+{
+    (void)state;
+    tt_w("one/.emberlint.json", "{\"backend_headers\": [\"gpu/k.h\", \"x 2:y\"]}\n");
+    tt_w("one/a.c", "int x;\n");
+    tt_w("two/.emberlint.json", "{\"backend_headers\": [\"cpu/k.h\"]}\n");
+    tt_w("two/a.c", "int x;\n");
+    el_configs *c1, *c2;
+    const el_config *one = config_of(&c1, "one/a.c");
+    const el_config *two = config_of(&c2, "two/a.c");
+    char *gpu = tt_path(tt_dir, "one/gpu/k.h"), *cpu = tt_path(tt_dir, "two/cpu/k.h");
+    const char *spelled[] = {"gpu/k.h", "cpu/k.h", "k.h", "x 2:y", "x", "", "eh/backend_api.h"};
+    const char *resolved[] = {NULL, gpu, cpu, "/nowhere/x 2:y", "/nowhere/y"};
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < sizeof spelled / sizeof *spelled; i++)
+            for (size_t j = 0; j < sizeof resolved / sizeof *resolved; j++)
+                for (int k = 0; k < 2; k++) {
+                    const el_config *cfg = k ? two : one;
+                    bool want = el_config_is_backend_header(cfg, spelled[i], resolved[j]);
+                    if (el_backend_header_memo(cfg, spelled[i], resolved[j]) != want) {
+                        print_error("config %d, '%s' at '%s': not %d\n", k, spelled[i],
+                                    resolved[j] ? resolved[j] : "(null)", want);
+                        fail();
+                    }
+                }
+    assert_true(el_backend_header_memo(one, "gpu/k.h", NULL));
+    assert_false(el_backend_header_memo(two, "gpu/k.h", NULL));
+    free(gpu);
+    free(cpu);
+    el_configs_free(c1);
+    el_configs_free(c2);
+}
+
 int main(void)
 {
     el_path_init();
@@ -226,6 +264,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         tt_scratch_test(test_builtin_entries),
         tt_scratch_test(test_project_entries),
+        tt_scratch_test(test_header_memo),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     el_knowledge_free();

@@ -63,6 +63,40 @@ static void test_semantics(void **state)
 }
 
 /* Component globs: the same answers as fnmatch(3) without flags. */
+/* A pattern ending in a literal name is first told apart by its last
+ * component alone (pattern.c's literal_tail): the answer and the capture
+ * must be those of the same pattern with its last character written as a
+ * one-character set, which goes the whole way. */
+static void test_literal_tail_shortcut(void **state)
+{
+    (void)state;
+    static const char *const patterns[] = {
+        "cblas.h", "/cblas.h", "include/cblas.h", "**/cblas.h", "backends/<name>/k.c",
+        "src/ggml-<name>/ops.c", "a/**/b", "/a/b", "x", "vendor/*/lib.h", "<name>/x.h",
+    };
+    static const char *const paths[] = {
+        "cblas.h", "usr/include/cblas.h", "include/cblas.h", "cblas.h.in", "xcblas.h",
+        "cblas.h/", "include/cblas.h/", "backends/blas/k.c", "backends/blas/k.cc",
+        "src/ggml-cuda/ops.c", "src/ggml-/ops.c", "a/b", "a/x/b", "a/b/", "b", "x", "y/x",
+        "x/", "vendor/v1/lib.h", "vendor/lib.h", "blas/x.h", "", "/", "//x",
+    };
+    for (size_t i = 0; i < sizeof patterns / sizeof *patterns; i++) {
+        char slow[128];
+        size_t n = strlen(patterns[i]);
+        snprintf(slow, sizeof slow, "%.*s[%c]", (int)(n - 1), patterns[i], patterns[i][n - 1]);
+        for (size_t j = 0; j < sizeof paths / sizeof *paths; j++) {
+            char cap_fast[64] = "?", cap_slow[64] = "?";
+            bool fast = el_pattern_match(patterns[i], paths[j], cap_fast, sizeof cap_fast);
+            bool want = el_pattern_match(slow, paths[j], cap_slow, sizeof cap_slow);
+            if (fast != want || strcmp(cap_fast, cap_slow) != 0) {
+                print_error("'%s' against '%s': %d '%s', '%s' gives %d '%s'\n", patterns[i],
+                            paths[j], fast, cap_fast, slow, want, cap_slow);
+                fail();
+            }
+        }
+    }
+}
+
 static void test_glob_agrees_with_fnmatch(void **state)
 {
     (void)state;
@@ -205,6 +239,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_semantics),
+        cmocka_unit_test(test_literal_tail_shortcut),
         cmocka_unit_test(test_glob_agrees_with_fnmatch),
         cmocka_unit_test(test_hostile_globstars),
         cmocka_unit_test(test_hostile_stars),

@@ -189,6 +189,47 @@ static void test_nested_inheritance(void **state)
     tt_free(&r);
 }
 
+/* The lists keep their first entry of each string and their order however
+ * long they are (config.c counts a long list's strings instead of
+ * comparing each new entry with every other): a name once, a path
+ * pattern once per directory that declares it, removed then added again
+ * at the end. */
+static void test_long_lists_keep_order(void **state)
+{
+    (void)state;
+    tt_w(".emberlint.json",
+         "{\"vendor_headers\": {\"add\": [\"zz1.h\",\"cblas.h\",\"zz2.h\",\"zz1.h\",\"sub/q.h\"], "
+         "\"remove\": [\"fftw3.h\"]}, "
+         "\"storage_accessors\": {\"add\": [\"get_a\",\"get_b\",\"get_a\"]}}");
+    tt_w("sub/.emberlint.json",
+         "{\"vendor_headers\": {\"add\": [\"sub/q.h\",\"zz2.h\",\"fftw3.h\"], \"remove\": [\"cuda.h\"]}, "
+         "\"storage_accessors\": {\"add\": [\"get_b\",\"get_c\"]}}");
+    tt_w("sub/y.c", "int y;\n");
+    tt_run r = lt_emberlint(tt_dir, "--show-config", "sub/y.c", NULL);
+    assert_int_equal(r.status, 0);
+    const char *want =
+        "  \"zz1.h\"                             # .emberlint.json:1:29\n"
+        "  \"zz2.h\"                             # .emberlint.json:1:47\n"
+        "  \"sub/q.h\"                           # .emberlint.json:1:63\n"
+        "  \"sub/q.h\"                           # sub/.emberlint.json:1:29\n"
+        "  \"zz2.h\"                             # sub/.emberlint.json:1:39\n"
+        "  \"fftw3.h\"                           # sub/.emberlint.json:1:47\n";
+    if (!tt_contains(r.out, want)) {
+        print_error("--show-config:\n%s\nwanted in it:\n%s", r.out, want);
+        fail();
+    }
+    assert_true(tt_contains(r.out, "  \"get_a\"                             # .emberlint.json:1:129\n"
+                                   "  \"get_b\"                             # .emberlint.json:1:137\n"
+                                   "  \"get_c\"                             # sub/.emberlint.json:1:120\n"));
+    /* the built-in cblas.h once, where the built-in list has it */
+    const char *first = strstr(r.out, "\"cblas.h\"");
+    assert_non_null(first);
+    assert_null(strstr(first + 1, "\"cblas.h\""));
+    assert_true(tt_contains(r.out, "  \"cblas.h\"                           # built-in"));
+    assert_false(tt_contains(r.out, "\"cuda.h\""));
+    tt_free(&r);
+}
+
 static void test_errors_at_their_position(void **state)
 {
     (void)state;
@@ -423,6 +464,7 @@ int main(void)
         tt_scratch_test(test_libeh_keeps_its_suggestions),
         tt_scratch_test(test_vendor_header_of_the_project),
         tt_scratch_test(test_nested_inheritance),
+        tt_scratch_test(test_long_lists_keep_order),
         tt_scratch_test(test_errors_at_their_position),
         tt_scratch_test(test_backend_names_and_patterns),
         tt_scratch_test(test_backend_pattern_names_the_backend),
