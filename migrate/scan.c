@@ -990,36 +990,18 @@ static bool in_bounds(const char *path, void *ud)
     return el_bounds_contain(ud, path);
 }
 
-/* The files a -p run without PATH scans: the database's (the first
- * *n_db), and the tree's headers they include.  NULL with *err when the
- * database names files that do not exist (it is stale). */
-static char **db_inputs(const el_compdb *db, const el_bounds *b, size_t *n, size_t *n_db,
-                        char **err)
+/* The files a -p run without PATH scans: the database's that exist (the
+ * first *n_db), and the tree's headers they include. */
+static char **db_inputs(const el_compdb *db, const el_bounds *b, size_t *n, size_t *n_db)
 {
-    char **v = NULL;
-    size_t cap = 0, missing = 0;
-    const char *first = NULL;
+    char **v = el_xcalloc(1, sizeof *v);
+    size_t cap = 0;
     *n = 0;
+    /* the files it lists that do not exist: said by el_compdb_check_missing */
     for (size_t i = 0; i < el_compdb_file_count(db); i++) {
         const char *f = el_compdb_file(db, i);
-        if (access(f, F_OK) != 0) {
-            if (!missing++)
-                first = f;
-            continue;
-        }
-        add_unique(&v, n, &cap, f);
-    }
-    if (missing) {
-        char *d = el_path_display(first);
-        *err = el_xasprintf("the compilation database is stale: %zu file%s it lists do%s not exist "
-                            "(%s%s); regenerate it (an earlier apply moved them?)", missing,
-                            missing == 1 ? "" : "s", missing == 1 ? "es" : "", d,
-                            missing > 1 ? ", ..." : "");
-        free(d);
-        for (size_t i = 0; i < *n; i++)
-            free(v[i]);
-        free(v);
-        return NULL;
+        if (access(f, F_OK) == 0)
+            add_unique(&v, n, &cap, f);
     }
     *n_db = *n;
     size_t nh = 0;
@@ -1082,7 +1064,8 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         em_tree_free(out);
         return -1;
     }
-    if (o->compdb_dir && !(out->db = el_compdb_load(o->compdb_dir, err))) {
+    if (o->compdb_dir && (!(out->db = el_compdb_load(o->compdb_dir, err)) ||
+                          el_compdb_check_missing(out->db, "migrated", o->verbose, err) < 0)) {
         em_tree_free(out);
         return -1;
     }
@@ -1090,11 +1073,8 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     char **db_paths = NULL;
     char *const *paths = o->paths;
     int rc = -1;
-    if (!n_paths && out->db &&
-        !(paths = db_paths = db_inputs(out->db, &out->bounds, &n_paths, &n_db, err))) {
-        em_tree_free(out);
-        return -1;
-    }
+    if (!n_paths && out->db)
+        paths = db_paths = db_inputs(out->db, &out->bounds, &n_paths, &n_db);
     el_configs *cfgs = NULL;
     el_filehash *hashes = NULL;
     el_fact_list facts = {0};
@@ -1102,7 +1082,9 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     el_unbuilt unbuilt = {0};
     bool *selected = NULL;
     if (!n_paths) {
-        *err = el_xstrdup("no PATH given");
+        *err = db_paths ? el_xasprintf("%s/compile_commands.json lists no file to migrate (build "
+                                       "first, or name PATHs)", o->compdb_dir)
+                        : el_xstrdup("no PATH given");
         goto done;
     }
     if (!(cfgs = el_configs_new(NULL, err)))

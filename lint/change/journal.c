@@ -767,6 +767,27 @@ static char *moved_path(const char *path, const char *old_root, const char *new_
     return p;
 }
 
+/* Is the journal file a copy of j made with its tree (copied_from) whose
+ * files, where the tree is now, lie under one of roots?  A journal above
+ * the PATHs copied with the tree (`cp -a proj proj2`, then a run on
+ * proj2/src) names the files of the tree it was written in, none under
+ * the PATHs, and was skipped silently as a sibling's. */
+static bool copy_touches(const el_journal *j, const char *file, char *const *roots, size_t n)
+{
+    char *old_root = NULL, *new_root = NULL;
+    if (!copied_from(j, file, &old_root, &new_root))
+        return false;
+    bool in = false;
+    for (size_t k = 0; k < j->n_ops && !in; k++) {
+        char *p = moved_path(j->ops[k].path, old_root, new_root);
+        in = p && inside_any(p, roots, n);
+        free(p);
+    }
+    free(old_root);
+    free(new_root);
+    return in;
+}
+
 /* A journal copied here with its tree: say where it was written, whether
  * that run is still unresolved there, and what state the copy's files are
  * in.  Returns true when this copy's files are half-changed (the run on
@@ -910,7 +931,9 @@ int el_journal_recover(char *const *dirs, size_t n, bool fix, char **err)
         bool read_ok = journal_read(f.files[i], &j);
         if (probe >= 0)
             close(probe);
-        if (f.above[i] && (!read_ok || !touches(&j, roots, n_roots))) {
+        if (f.above[i] && (!read_ok || !touches(&j, roots, n_roots)) &&
+            !(read_ok && copy_touches(&j, f.files[i], roots, n_roots))) {
+            /* a sibling tree's run */
             el_journal_free(&j);
             free(shown);
             rc--;

@@ -318,11 +318,18 @@ static bool endif_closes_file(const char *t, size_t n, size_t le)
  * guard: `#ifndef X` (or `#if !defined(X)`), then, past blank lines and
  * comments, an empty `#define X`, X written nowhere else in the file, and
  * the #if's #endif the end of the file -- or, nested in another #if arm
- * (nested), the guard of that arm's private part (primme's
- * cublas_wrapper.c)?  A `#ifndef HAVE_CBLAS` / `#define HAVE_CBLAS 0`
- * feature default is no guard: its body is not empty and it is tested
- * elsewhere. */
-static bool include_guard(const char *t, size_t n, const char *d, size_t ifl, size_t le, bool nested)
+ * (outer_closes is then whether the outermost #if around it ends the
+ * file), the guard of that arm's private part in a file that is one
+ * conditional to its end (primme's cublas_wrapper.c: `#ifdef
+ * SUPPORTED_TYPE` ... `#ifdef USE_CUBLAS` / `#ifndef
+ * CUBLAS_WRAPPER_PRIVATE` ... `#endif` ... `#endif` `#endif`, the file
+ * entered once per element type).  A `#ifndef HAVE_CBLAS` / `#define
+ * HAVE_CBLAS 0` feature default is no guard: its body is not empty and
+ * it is tested elsewhere.  Nor is a nested one with code after the
+ * conditionals around it: nothing says the file is entered again, or
+ * that X is not defined before it (another header, -DX). */
+static bool include_guard(const char *t, size_t n, const char *d, size_t ifl, size_t le,
+                          bool nested, bool outer_closes)
 {
     size_t j = el_text_skip_blanks(t, n, le);
     if (j >= n || !el_text_directive_at(t, j))
@@ -351,7 +358,8 @@ static bool include_guard(const char *t, size_t n, const char *d, size_t ifl, si
                         !(at + (size_t)len < n && el_text_ident_char(t[at + (size_t)len]))))
         at++;
     char *name = el_xasprintf("%.*s", len, t + nb);
-    bool r = at < le && !name_elsewhere(t, n, name, at, nb) && (nested || endif_closes_file(t, n, le));
+    bool r = at < le && !name_elsewhere(t, n, name, at, nb) &&
+             ((nested && outer_closes) || endif_closes_file(t, n, le));
     free(name);
     return r;
 }
@@ -362,6 +370,10 @@ static void scan_arms(el_own_names *o)
 {
     char **stack = NULL; /* each open #if: its arm's key, outermost first */
     size_t depth = 0, cap = 0;
+    /* the outermost open #if: its line's end, and whether its #endif ends
+     * the file (-1: not known yet) */
+    size_t outer_le = 0;
+    int outer_closes = -1;
     const char *t = o->t;
     size_t n = o->n, le = 0;
     for (size_t i = el_text_next_directive(t, n, 0, &le); i < n;
@@ -373,7 +385,15 @@ static void scan_arms(el_own_names *o)
             /* an include guard (`#ifndef PRIV_H` then `#define PRIV_H`) is
              * true wherever the arm around it is: no condition of its own,
              * so a macro defined inside it is in the arm of a use after it */
-            bool guard = include_guard(t, n, d, i, le, depth > 0);
+            if (depth == 0) {
+                outer_le = le;
+                outer_closes = -1;
+            } else if (outer_closes < 0 && starts(d, "#if") && d[3] != 'd') {
+                /* (asked once per outermost #if, and only around a
+                 * #ifndef or #if !defined: a guard's forms) */
+                outer_closes = endif_closes_file(t, n, outer_le);
+            }
+            bool guard = include_guard(t, n, d, i, le, depth > 0, outer_closes > 0);
             stack[depth++] = el_xstrdup(guard ? "" : d);
         } else if (depth && (starts(d, "#elif") || starts(d, "#else"))) {
             /* the arm after the #if's: named by both */

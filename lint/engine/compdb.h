@@ -64,6 +64,15 @@ char *const *el_compdb_paths_or(const el_compdb *db, char *const *paths, size_t 
  * (compdb_headers.c).  A new array of new strings (*n of them). */
 char **el_compdb_tree_headers(const el_compdb *db, char *const *files, size_t n_files,
                               bool (*inside)(const char *path, void *ud), void *ud, size_t *n);
+/* The files a loaded database lists that do not exist (each once, in
+ * database order).  None of them existing (and at least one listed): -1
+ * with *err ("BUILD_DIR/compile_commands.json is stale: none of the N
+ * files it lists exists ..."): the database describes another tree or
+ * an earlier state of this one, and a run would lint or migrate nothing
+ * while saying only that nothing is built.  Some missing: one warning on
+ * stderr naming them (up to three; every one, one a line, with verbose),
+ * and 0.  Both tools call it after loading, with or without PATH. */
+int el_compdb_check_missing(const el_compdb *db, const char *what, bool verbose, char **err);
 void el_compdb_free(el_compdb *db);
 
 void el_args_free(char **args, size_t n);

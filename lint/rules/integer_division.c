@@ -25,7 +25,8 @@
  * through, (n + (size_t)d - 1) / (size_t)d; not when the divisor has
  * side effects, (n + f() - 1) / f() calls f twice), half a product of
  * two integers one apart (n * (n + 1) / 2: exact), trunc(a / b) and
- * floor(u / v) of unsigned operands (the same value), constants beyond
+ * floor(u / v) of unsigned operands or of operands never negative
+ * ((long)u, constants >= 0: the same value), constants beyond
  * the floating type's precision ((double)(LLONG_MAX / 2)), and an
  * operand that is itself the value of a
  * function C declared implicitly and the TU declares nowhere (its `int`
@@ -702,12 +703,158 @@ static bool exact_constants(CXCursor num, CXCursor den)
     return ma % mb == 0;
 }
 
+static bool unsigned_kind(CXType t)
+{
+    switch (t.kind) {
+    case CXType_UChar: case CXType_UShort: case CXType_UInt: case CXType_ULong: case CXType_ULongLong:
+    case CXType_UInt128: case CXType_Char_U: case CXType_Bool:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Is e (through parentheses and implicit conversions) a use of var? */
+static bool names_var(CXCursor e, CXCursor var)
+{
+    e = sf_strip(e, false);
+    return clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
+           clang_equalCursors(clang_getCursorReferenced(e), var);
+}
+
+typedef struct counter_writes {
+    CXCursor var;
+    bool bad; /* a write that may make it negative, or its address taken */
+} counter_writes;
+
+/* Every write to the counter in the loop: ++, or += of a constant >= 0. */
+static enum CXChildVisitResult visit_writes(CXCursor c, CXCursor parent, CXClientData ud)
+{
+    (void)parent;
+    counter_writes *w = ud;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    CXCursor kid[2];
+    if (k == CXCursor_UnaryOperator && sf_children(c, kid, 1) == 1 && names_var(kid[0], w->var)) {
+        char op[4];
+        /* ++ only: --, and & (written through a pointer), are not */
+        if (!sf_unary_operator(c, op, sizeof op, NULL) || strcmp(op, "++") != 0)
+            w->bad = true;
+    } else if ((k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) &&
+               sf_children(c, kid, 2) == 2 && names_var(kid[0], w->var)) {
+        char op[4];
+        long long v = 0;
+        if (!sf_binary_operator(c, op, sizeof op))
+            w->bad = true;
+        else if (!strcmp(op, "+="))
+            w->bad |= !eval_constant(kid[1], &v, NULL, NULL) || v < 0;
+        else if (strchr(op, '=') && strcmp(op, "==") && strcmp(op, "!=") && strcmp(op, "<=") &&
+                 strcmp(op, ">="))
+            w->bad = true; /* =, -=, *=, ... */
+    }
+    return w->bad ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Is the use of a signed variable at e, inside the loop being walked
+ * (the ancestors of the current cursor), a loop counter that counts up
+ * from a constant >= 0: declared in that for's init with such a value,
+ * and in the whole loop only ever incremented (++, += constant >= 0),
+ * its address never taken? */
+static bool up_counter(el_ctx *ctx, CXCursor e)
+{
+    e = sf_strip(e, false);
+    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor var = clang_getCursorReferenced(e);
+    if (clang_getCursorKind(var) != CXCursor_VarDecl)
+        return false;
+    for (unsigned j = 0; j < el_depth(ctx); j++) {
+        CXCursor f = el_ancestor(ctx, j);
+        if (clang_getCursorKind(f) != CXCursor_ForStmt)
+            continue;
+        CXCursor init[1], decl[2], value[1];
+        /* for (int i = 0, ...; ...): the init is a DeclStmt holding var */
+        if (sf_children(f, init, 1) < 1 || clang_getCursorKind(init[0]) != CXCursor_DeclStmt)
+            continue;
+        unsigned nd = sf_children(init[0], decl, 2);
+        bool declares = false;
+        for (unsigned d = 0; d < nd && d < 2; d++)
+            declares |= clang_equalCursors(decl[d], var);
+        if (!declares)
+            continue;
+        long long v = 0;
+        if (sf_children(var, value, 1) != 1 || !eval_constant(value[0], &v, NULL, NULL) || v < 0)
+            return false;
+        counter_writes w = {var, false};
+        clang_visitChildren(f, visit_writes, &w);
+        return !w.bad;
+    }
+    return false;
+}
+
+/* Is integer expression e provably never negative, from its text alone:
+ * a constant >= 0, a value of an unsigned type, one converted from an
+ * unsigned type to a wider one ((long)u, an unsigned short promoted to
+ * int), a non-negative value widened, a loop counter counting up from
+ * a constant >= 0 (up_counter), or +, *, /, %, >> of such values (& of
+ * one).  Anything else -- another signed variable, a call, a narrowing
+ * conversion ((int)u may be negative), a subtraction -- is not. */
+static bool never_negative(el_ctx *ctx, CXCursor e, int depth)
+{
+    if (depth > 16)
+        return false;
+    CXType t = clang_getCanonicalType(clang_getCursorType(e));
+    if (unsigned_kind(t))
+        return true;
+    long long v = 0;
+    bool u = false;
+    if (eval_constant(e, &v, NULL, &u))
+        return u || v >= 0;
+    CXCursor k[2];
+    unsigned nk = sf_children(e, k, 2);
+    switch (clang_getCursorKind(e)) {
+    case CXCursor_ParenExpr:
+        return nk == 1 && never_negative(ctx, k[0], depth + 1);
+    case CXCursor_UnexposedExpr: /* an implicit conversion */
+    case CXCursor_CStyleCastExpr: {
+        if (nk != 1)
+            return false;
+        CXType from = clang_getCanonicalType(clang_getCursorType(k[0]));
+        long long to_size = clang_Type_getSizeOf(t), from_size = clang_Type_getSizeOf(from);
+        if (!elc_type_is_integer(t) || !elc_type_is_integer(from) || to_size <= 0 || from_size <= 0)
+            return false;
+        /* unsigned into a wider type, or a non-negative value not narrowed */
+        if (unsigned_kind(from))
+            return to_size > from_size;
+        return to_size >= from_size && never_negative(ctx, k[0], depth + 1);
+    }
+    case CXCursor_DeclRefExpr:
+        return up_counter(ctx, e);
+    case CXCursor_BinaryOperator: {
+        char op[4];
+        if (nk != 2 || !sf_binary_operator(e, op, sizeof op))
+            return false;
+        if (!strcmp(op, "+") || !strcmp(op, "*") || !strcmp(op, "/"))
+            return never_negative(ctx, k[0], depth + 1) && never_negative(ctx, k[1], depth + 1);
+        if (!strcmp(op, "%") || !strcmp(op, ">>"))
+            return never_negative(ctx, k[0], depth + 1);
+        if (!strcmp(op, "&"))
+            return never_negative(ctx, k[0], depth + 1) || never_negative(ctx, k[1], depth + 1);
+        return false;
+    }
+    default:
+        return false;
+    }
+}
+
 /* Is the conversion at ancestor `at` the argument of a call that
  * truncates anyway: trunc (C's division truncates toward zero too), or
- * floor of an unsigned quotient (redis's floor(dictSize(d) / 10))?  The
- * value is the same either way.  Not ceil or round: ceil(a / b) of
- * integers is the classic bug. */
-static bool truncating_argument(el_ctx *ctx, unsigned at, CXType quotient)
+ * floor of a quotient that is never negative (redis's
+ * floor(dictSize(d) / 10), unsigned; floor((long)len / 2) of an
+ * unsigned len, a constant, sizeof)?  The value is the same either way.
+ * Not floor of a signed quotient that may be negative (floor(-7 / 2) is
+ * -4, the division gives -3), nor ceil or round: ceil(a / b) of integers
+ * is the classic bug. */
+static bool truncating_argument(el_ctx *ctx, unsigned at, CXType quotient, CXCursor a, CXCursor b)
 {
     if (at + 1 >= el_depth(ctx))
         return false;
@@ -718,16 +865,9 @@ static bool truncating_argument(el_ctx *ctx, unsigned at, CXType quotient)
     elc_spelling(call, name, sizeof name);
     if (!strcmp(name, "trunc") || !strcmp(name, "truncf") || !strcmp(name, "truncl"))
         return true;
-    bool is_unsigned = false;
-    switch (quotient.kind) {
-    case CXType_UChar: case CXType_UShort: case CXType_UInt: case CXType_ULong: case CXType_ULongLong:
-    case CXType_UInt128: case CXType_Char_U:
-        is_unsigned = true;
-        break;
-    default:
-        break;
-    }
-    return is_unsigned && (!strcmp(name, "floor") || !strcmp(name, "floorf") || !strcmp(name, "floorl"));
+    if (strcmp(name, "floor") && strcmp(name, "floorf") && strcmp(name, "floorl"))
+        return false;
+    return unsigned_kind(quotient) || (never_negative(ctx, a, 0) && never_negative(ctx, b, 0));
 }
 
 static void on_binary(el_ctx *ctx, void *state, CXCursor c)
@@ -752,8 +892,8 @@ static void on_binary(el_ctx *ctx, void *state, CXCursor c)
         return; /* exact */
     if (beyond_precision(k[0], k[1], to))
         return; /* (double)(LLONG_MAX / 2): the conversion rounds more than the fraction */
-    if (truncating_argument(ctx, at, t))
-        return; /* trunc(a / b), floor(u / v): the same value */
+    if (truncating_argument(ctx, at, t, k[0], k[1]))
+        return; /* trunc(a / b), floor(u / v), floor of a / b never negative: the same value */
     if (implicit_call_value(ctx, k[0]) || implicit_call_value(ctx, k[1]))
         return; /* the operand's type is not known in this configuration */
     if (rounding_idiom(k[0], k[1]))

@@ -237,14 +237,19 @@ static void test_copied_journal(void **state)
     char *cmd = tt_fmt("that run is not resolved there yet: `ember-migrate apply %s` completes or "
                        "undoes it (and then migrates %s too)", orig_app, orig_app);
     const char *cmds[] = {"plan", "apply"};
-    for (size_t k = 0; k < 2; k++) {
-        tt_run r = mt_migrate(copy, NULL, cmds[k], "app", NULL);
+    /* on the copy's tree, and on a folder below its journal (app/ops: the
+     * journal, in app/, is above the PATH; it was skipped silently as a
+     * sibling tree's, and the half-changed copy migrated) */
+    const char *paths[] = {"app", "app/ops"};
+    for (size_t k = 0; k < 4; k++) {
+        tt_run r = mt_migrate(copy, NULL, cmds[k % 2], paths[k / 2], NULL);
         if (r.status != 2 || !tt_contains(r.err, where) || !tt_contains(r.err, cmd) ||
             !tt_contains(r.err, "this tree is half-changed, and nothing is done here") ||
             tt_contains(r.err, "same PATHs"))
-            fail_msg("%s on the copy: status %d\n%s", cmds[k], r.status, r.err);
+            fail_msg("%s %s on the copy: status %d\n%s", cmds[k % 2], paths[k / 2], r.status,
+                     r.err);
         char *now = tt_snapshot(copy, true);
-        tt_assert_same(snap, now, cmds[k]);
+        tt_assert_same(snap, now, cmds[k % 2]);
         free(now);
         tt_free(&r);
     }
@@ -269,15 +274,17 @@ static void test_copied_journal(void **state)
     /* a copy whose files the run had not touched: said so, and it goes on */
     dir = killed_tree(false);
     copy = copy_tree(dir);
-    r = mt_migrate(copy, NULL, "plan", "app", NULL);
     assert_non_null(realpath(dir, real));
     free(where);
     where = tt_fmt("the journal of a run interrupted in %s/app, copied or moved here", real);
-    if (r.status == 2 || !tt_contains(r.err, where) ||
-        !tt_contains(r.err, "none of the files here was changed by it: remove ") ||
-        !tt_contains(r.out, "+#include <eh/eh.h>"))
-        fail_msg("plan on an unchanged copy: status %d\n%s", r.status, r.err);
-    tt_free(&r);
+    for (size_t k = 0; k < 2; k++) {
+        r = mt_migrate(copy, NULL, "plan", paths[k], NULL);
+        if (r.status == 2 || !tt_contains(r.err, where) ||
+            !tt_contains(r.err, "none of the files here was changed by it: remove ") ||
+            (k == 0 && !tt_contains(r.out, "+#include <eh/eh.h>")))
+            fail_msg("plan %s on an unchanged copy: status %d\n%s", paths[k], r.status, r.err);
+        tt_free(&r);
+    }
     tt_rmtree(copy);
     tt_rmtree(dir);
     free(copy);
