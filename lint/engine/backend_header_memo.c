@@ -142,3 +142,17 @@ bool el_legacy_backend_memo(const el_config *cfg, const char *resolved)
 {
     return answer('L', legacy_backend, cfg, NULL, resolved);
 }
+
+static bool own_macro_file(const el_config *cfg, const char *spelled, const char *resolved)
+{
+    (void)spelled;
+    char be[64];
+    return resolved && el_config_in_project(cfg, resolved) &&
+           !el_config_is_vendor_header(cfg, resolved) &&
+           el_config_classify(cfg, resolved, be, sizeof be) != EL_FILE_BACKEND;
+}
+
+bool el_own_macro_file_memo(const el_config *cfg, const char *resolved)
+{
+    return answer('M', own_macro_file, cfg, NULL, resolved);
+}

@@ -19,5 +19,9 @@ bool el_backend_header_memo(const el_config *cfg, const char *spelled, const cha
 /* el_config_legacy_backend(cfg, resolved, ...) != false, the same way
  * (EH101 and EH104 ask it of every include too). */
 bool el_legacy_backend_memo(const el_config *cfg, const char *resolved);
+/* Is resolved a file whose macros are the project's own (el_macro_is_own:
+ * in the project, no vendor header, no backend's file)?  The vendor
+ * header patterns alone cost ~100 000 instructions a question. */
+bool el_own_macro_file_memo(const el_config *cfg, const char *resolved);
 
 #endif

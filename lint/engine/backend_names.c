@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend_header_memo.h"
 #include "clang_util.h"
 #include "config.h"
 #include "mem.h"
@@ -198,9 +199,7 @@ bool el_macro_is_own(const el_config *cfg, CXCursor def)
     char path[4096];
     elc_string(clang_getFileName(f), path, sizeof path);
     char *real = path[0] ? el_realpath_cached(path) : NULL;
-    char be[64];
-    bool own = real && el_config_in_project(cfg, real) && !el_config_is_vendor_header(cfg, real) &&
-               el_config_classify(cfg, real, be, sizeof be) != EL_FILE_BACKEND;
+    bool own = real && el_own_macro_file_memo(cfg, real);
     free(real);
     return own;
 }

@@ -10,7 +10,6 @@
 #include <malloc.h>
 #endif
 
-#include "strmap.h"
 
 /* libclang's own stack for a parse thread (CIndex.cpp: 8 MiB) */
 #define LIBCLANG_PARSE_STACK (8u << 20)
@@ -107,10 +106,12 @@ typedef struct span {
 
 typedef struct macro_table macro_table;
 static void macro_table_free(macro_table *t);
+static void macro_table_fed(macro_table *t);
 
 struct elc_macro_spans {
     CXTranslationUnit tu;
-    macro_table *macros;       /* read the first time a body needs them */
+    macro_table *macros;       /* fed by the engine's walk, or read the first time a body needs them */
+    bool defs_closed;          /* no more definitions are fed */
     bool loaded;               /* every file's spans (one walk of their own) */
     bool fed_done;             /* the spans of the files in fed (the engine's walk) */
     bool sorted;
@@ -187,6 +188,10 @@ void elc_macro_spans_feed(elc_macro_spans *m, CXCursor expansion)
 
 void elc_macro_spans_feed_done(elc_macro_spans *m)
 {
+    if (m) {
+        macro_table_fed(m->macros);
+        m->defs_closed = true;
+    }
     if (m && m->fed && !m->loaded)
         m->fed_done = true;
 }
@@ -941,11 +946,23 @@ static void read_arguments(CXTranslationUnit tu, CXCursor exp, body *b)
 
 enum { NOT_MACRO, IS_MACRO, MACROS_UNKNOWN };
 
+/* A name's slot in a macro table's index: its hash, and its definition
+ * (index + 1 in defs; 0 an empty slot); twice: defined more than once. */
+typedef struct macro_slot {
+    uint64_t hash;
+    size_t def;
+    bool twice;
+} macro_slot;
+
 struct macro_table {
     CXTranslationUnit tu;
     bool whole;                /* every macro was read (no precompiled prefix) */
     bool failed;               /* out of memory: none are known */
-    el_strmap index;           /* name -> index + 1 in defs */
+    bool fed;                  /* defs from the engine's walk (elc_macro_spans_feed_definition) */
+    bool feeding;              /* ... which has not passed them all yet */
+    bool indexed;              /* slots hold defs' names */
+    macro_slot *slots;         /* open addressing, by name (no copy of it kept) */
+    size_t cap_slots;          /* a power of two */
     CXCursor *defs;
     size_t n, cap;
 };
@@ -954,16 +971,71 @@ static void macro_table_free(macro_table *t)
 {
     if (!t)
         return;
-    el_strmap_free(&t->index);
+    free(t->slots);
     free(t->defs);
     free(t);
 }
 
-static bool note_definition(CXCursor c, enum CXCursorKind kind, void *d)
+/* A name as the table keeps it: its first 127 bytes (a name of 128 or
+ * more is then none of the table's: the keys were spelled into 128
+ * bytes). */
+enum { MACRO_NAME_MAX = 127 };
+
+static uint64_t name_hash(const char *s, size_t len)
 {
-    macro_table *t = d;
-    if (kind != CXCursor_MacroDefinition)
-        return true;
+    uint64_t h = 0xCBF29CE484222325ULL;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 0x100000001B3ULL;
+    return h;
+}
+
+/* Is the name of slot x's definition name[0..len)? */
+static bool slot_is(const macro_table *t, const macro_slot *x, const char *name, size_t len)
+{
+    CXString sp = clang_getCursorSpelling(t->defs[x->def - 1]);
+    const char *c = clang_getCString(sp);
+    size_t n = c ? strnlen(c, MACRO_NAME_MAX) : 0;
+    bool same = n == len && memcmp(c, name, len) == 0;
+    clang_disposeString(sp);
+    return same;
+}
+
+/* The slot of name[0..len) (hash h): its own, or the empty one it would take. */
+static macro_slot *slot_of(const macro_table *t, const char *name, size_t len, uint64_t h)
+{
+    size_t mask = t->cap_slots - 1;
+    for (size_t j = h & mask;; j = (j + 1) & mask) {
+        macro_slot *x = &t->slots[j];
+        if (!x->def || (x->hash == h && slot_is(t, x, name, len)))
+            return x;
+    }
+}
+
+/* Which definition name has: 0 none, UINTPTR_MAX defined twice, else its
+ * index in defs + 1. */
+static uintptr_t macro_lookup(const macro_table *t, const char *name)
+{
+    size_t len = strlen(name);
+    if (!t->cap_slots || len > MACRO_NAME_MAX)
+        return 0;
+    const macro_slot *x = slot_of(t, name, len, name_hash(name, len));
+    return !x->def ? 0 : x->twice ? UINTPTR_MAX : (uintptr_t)x->def;
+}
+
+static macro_table *macro_table_new(CXTranslationUnit tu)
+{
+    macro_table *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    /* A prefix's macros (system headers') are not visited: a name not
+     * found may be one of them (macro_kind). */
+    t->tu = tu;
+    t->whole = tu != partial;
+    return t;
+}
+
+static bool add_definition(macro_table *t, CXCursor c)
+{
     if (t->n == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 1024;
         CXCursor *v = realloc(t->defs, cap * sizeof *v);
@@ -974,27 +1046,73 @@ static bool note_definition(CXCursor c, enum CXCursorKind kind, void *d)
         t->defs = v;
         t->cap = cap;
     }
-    char name[128];
     t->defs[t->n++] = c;
-    elc_spelling(c, name, sizeof name);
-    /* defined twice (#undef, then again): which one a use sees is not
-     * known here */
-    el_strmap_put(&t->index, name,
-                  el_strmap_get(&t->index, name) ? (void *)UINTPTR_MAX : (void *)(uintptr_t)t->n);
     return true;
+}
+
+/* The engine's walk has fed every definition. */
+static void macro_table_fed(macro_table *t)
+{
+    if (t)
+        t->feeding = false;
+}
+
+static bool note_definition(CXCursor c, enum CXCursorKind kind, void *d)
+{
+    return kind != CXCursor_MacroDefinition || add_definition(d, c);
+}
+
+/* The names of the definitions, the first time one is asked for. */
+static void macro_table_index(macro_table *t)
+{
+    if (t->indexed)
+        return;
+    t->indexed = true;
+    size_t cap = 16;
+    while (cap < t->n * 2)
+        cap *= 2;
+    t->slots = calloc(cap, sizeof *t->slots);
+    if (!t->slots) {
+        t->failed = true;
+        return;
+    }
+    t->cap_slots = cap;
+    for (size_t i = 0; i < t->n; i++) {
+        CXString sp = clang_getCursorSpelling(t->defs[i]);
+        const char *c = clang_getCString(sp);
+        size_t len = c ? strnlen(c, MACRO_NAME_MAX) : 0;
+        uint64_t h = name_hash(c ? c : "", len);
+        macro_slot *x = slot_of(t, c ? c : "", len, h);
+        /* defined twice (#undef, then again): which one a use sees is not
+         * known here */
+        if (x->def)
+            x->twice = true;
+        else
+            *x = (macro_slot){h, i + 1, false};
+        clang_disposeString(sp);
+    }
 }
 
 static macro_table *macro_table_read(CXTranslationUnit tu)
 {
-    macro_table *t = calloc(1, sizeof *t);
-    if (!t)
-        return NULL;
-    /* A prefix's macros (system headers') are not visited: a name not
-     * found may be one of them (macro_kind). */
-    t->tu = tu;
-    t->whole = tu != partial;
-    elc_visit_preprocessing(tu, note_definition, t);
+    macro_table *t = macro_table_new(tu);
+    if (t)
+        elc_visit_preprocessing(tu, note_definition, t);
     return t;
+}
+
+void elc_macro_spans_feed_definition(elc_macro_spans *m, CXCursor def)
+{
+    if (!m)
+        return;
+    if (!m->macros && !m->defs_closed) {
+        m->macros = macro_table_new(m->tu);
+        if (!m->macros)
+            return;
+        m->macros->fed = m->macros->feeding = true;
+    }
+    if (m->macros->feeding && !m->macros->failed)
+        add_definition(m->macros, def);
 }
 
 /* Is name a macro (*def: its definition)? */
@@ -1002,7 +1120,7 @@ static int macro_kind(macro_table *t, const char *name, CXCursor *def)
 {
     if (!t || t->failed)
         return MACROS_UNKNOWN;
-    uintptr_t k = (uintptr_t)el_strmap_get(&t->index, name);
+    uintptr_t k = macro_lookup(t, name);
     if (!k && !t->whole) {
         elc_tu_whole(t->tu); /* the file is linted again without its prefix */
         return MACROS_UNKNOWN;
@@ -1020,11 +1138,24 @@ static int macro_kind(macro_table *t, const char *name, CXCursor *def)
 static macro_table *macros_of(CXTranslationUnit tu, bool *own)
 {
     *own = !active || active->tu != tu;
-    if (*own)
-        return macro_table_read(tu);
-    if (!active->macros)
-        active->macros = macro_table_read(tu);
-    return active->macros;
+    macro_table *t = NULL;
+    if (*own) {
+        t = macro_table_read(tu);
+    } else {
+        active->defs_closed = true; /* (no table is fed from now on) */
+        if (active->macros && active->macros->feeding) {
+            /* asked before the engine's walk passed every definition: a
+             * walk of its own */
+            macro_table_free(active->macros);
+            active->macros = NULL;
+        }
+        if (!active->macros)
+            active->macros = macro_table_read(tu);
+        t = active->macros;
+    }
+    if (t && !t->failed)
+        macro_table_index(t);
+    return t;
 }
 
 /* elc_macro_named's answer from the table t. */
@@ -1050,7 +1181,7 @@ int elc_macro_named_here(CXTranslationUnit tu, const char *name)
     bool own = false;
     macro_table *t = macros_of(tu, &own);
     int r;
-    if (t && !t->failed && !t->whole && !el_strmap_get(&t->index, name))
+    if (t && !t->failed && !t->whole && !macro_lookup(t, name))
         r = -2; /* (not asked further: the TU is not wanted whole for it) */
     else
         r = named_in(t, name); /* (the table read above, not a second one) */

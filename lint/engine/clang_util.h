@@ -168,6 +168,12 @@ bool elc_macro_spans_within_argument(elc_macro_spans *m, CXFile f, unsigned b, u
 void elc_macro_spans_feed_files(elc_macro_spans *m, const CXFile *files, size_t n);
 void elc_macro_spans_feed(elc_macro_spans *m, CXCursor expansion);
 void elc_macro_spans_feed_done(elc_macro_spans *m);
+/* Likewise every macro definition of the TU (the engine's walk passes
+ * them all, every file's, before the first declaration): the table
+ * elc_macro_named and elc_macro_definition answer from, its names read
+ * the first time one is asked after elc_macro_spans_feed_done.  A
+ * question before that reads the table in a walk of its own. */
+void elc_macro_spans_feed_definition(elc_macro_spans *m, CXCursor def);
 /* Use m for elc_in_macro and the operator helpers on this thread (NULL:
  * stop; do so before the TU is disposed). */
 void elc_macro_spans_use(elc_macro_spans *m);

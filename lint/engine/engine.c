@@ -462,6 +462,8 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
     enum CXCursorKind kind = c.kind; /* (what clang_getCursorKind returns) */
     if (ctx->depth == 0) {
         top_level(w, c, kind);
+        if (kind == CXCursor_MacroDefinition)
+            elc_macro_spans_feed_definition(ctx->macro_spans, c);
         /* a preprocessing cursor (no children) that no rule wants and the
          * macro spans do not need: not even its location (most of a TU's
          * top level is the system headers' macro definitions) */

@@ -74,10 +74,18 @@ typedef struct span {
     char *usr;
 } span;
 
+/* A use of a macro the project defines, looked through at the end. */
+typedef struct own_use {
+    CXCursor use, def;
+    size_t at;              /* where among the pendings its finding goes */
+} own_use;
+
 typedef struct state {
     bs_cache seen;
     pending *p;
     size_t n_p, cap_p;
+    own_use *own;
+    size_t n_own, cap_own;
     span *calls;
     size_t n_calls, cap_calls;
     span *undecided;        /* calls the project hook decides */
@@ -734,12 +742,15 @@ static void on_macro(el_ctx *ctx, state *s, CXCursor c)
         /* the project's own macro: a library macro its body names (through
          * the project's macros) is no expansion libclang shows, so it is
          * reported here: `#define MY_PLAN_FLAGS FFTW_MEASURE` */
-        const char *inner = through_own_macro(ctx, s, d);
-        if (!inner || on_directive_line(ctx, clang_getCursorLocation(c)))
-            return;
-        elc_spelling(c, name, sizeof name);
-        snprintf(msg, sizeof msg, "use of backend macro '%s' (through macro '%s')", inner, name);
-        defer(s, clang_getCursorLocation(c), true, msg);
+        /* Looked through at the end (own_macro_uses), when the engine's
+         * walk has passed every macro definition of the TU: the macro
+         * table is then the one that walk fed, not one read in a walk of
+         * its own. */
+        own_use *v = sep_grow(s->own, &s->cap_own, s->n_own, sizeof *v);
+        if (v) {
+            s->own = v;
+            s->own[s->n_own++] = (own_use){c, d, s->n_p};
+        }
         return;
     }
     if (on_directive_line(ctx, clang_getCursorLocation(c)))
@@ -795,10 +806,37 @@ static bool inside_call(const state *s, const pending *q)
     return inside(s->calls, s->n_calls, q) != NULL;
 }
 
+/* The uses of the project's own macros on_macro held back: a finding
+ * where the body names a library macro through the project's macros, put
+ * among the pendings where on_macro would have put it. */
+static void own_macro_uses(el_ctx *ctx, state *s)
+{
+    size_t added = 0;
+    for (size_t i = 0; i < s->n_own; i++) {
+        const own_use *u = &s->own[i];
+        const char *inner = through_own_macro(ctx, s, u->def);
+        if (!inner || on_directive_line(ctx, clang_getCursorLocation(u->use)))
+            continue;
+        char name[256], msg[1024];
+        elc_spelling(u->use, name, sizeof name);
+        snprintf(msg, sizeof msg, "use of backend macro '%s' (through macro '%s')", inner, name);
+        if (!defer(s, clang_getCursorLocation(u->use), true, msg))
+            continue;
+        size_t at = u->at + added++;
+        pending q = s->p[s->n_p - 1];
+        memmove(&s->p[at + 1], &s->p[at], (s->n_p - 1 - at) * sizeof *s->p);
+        s->p[at] = q;
+    }
+    free(s->own);
+    s->own = NULL;
+    s->n_own = s->cap_own = 0;
+}
+
 static void end(el_ctx *ctx, void *st)
 {
     state *s = st;
     CXTranslationUnit tu = el_tu(ctx);
+    own_macro_uses(ctx, s);
     for (size_t i = 0; i < s->n_p; i++) {
         const pending *q = &s->p[i];
         if (inside_call(s, q))

@@ -573,6 +573,85 @@ static void test_macro_spans_fed(void **state)
     dispose(&p);
 }
 
+/* The macro table (elc_macro_named, elc_macro_definition) is likewise
+ * fed the TU's macro definitions by the engine's walk, so it is not read
+ * in a walk of its own; one asked before the feeding is done walks. */
+static enum CXChildVisitResult feed_definitions(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    if (clang_getCursorKind(c) == CXCursor_MacroDefinition)
+        elc_macro_spans_feed_definition(d, c);
+    return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult feed_first_definition(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    if (clang_getCursorKind(c) != CXCursor_MacroDefinition)
+        return CXChildVisit_Continue;
+    char name[64];
+    if (strcmp(elc_spelling(c, name, sizeof name), "ONE") != 0)
+        return CXChildVisit_Continue;
+    elc_macro_spans_feed_definition(d, c);
+    return CXChildVisit_Break;
+}
+
+static void expect_whole_table(CXTranslationUnit tu)
+{
+    assert_int_equal(elc_macro_named(tu, "ONE"), 1);
+    assert_int_equal(elc_macro_named(tu, "TWO"), 2);
+    assert_int_equal(elc_macro_named(tu, "TWICE"), -1); /* defined twice */
+    assert_int_equal(elc_macro_named(tu, "LATE"), 1);   /* after its use: still the TU's */
+    assert_int_equal(elc_macro_named(tu, "f"), 0);
+    assert_int_equal(elc_macro_named(tu, "NULL"), 1);  /* a system header's */
+    assert_false(clang_Cursor_isNull(elc_macro_definition(tu, "TWO")));
+    assert_true(clang_Cursor_isNull(elc_macro_definition(tu, "TWICE")));
+}
+
+static void test_macro_table_fed(void **state)
+{
+    (void)state;
+    parsed p = parse("#include <stddef.h>\n"
+                     "#define ONE 1\n"
+                     "#define TWO(x) (x + ONE)\n"
+                     "#define TWICE 1\n"
+                     "#undef TWICE\n"
+                     "#define TWICE 2\n"
+                     "int f(void) { return TWO(ONE); }\n"
+                     "#define LATE 3\n");
+    /* no table in use: read for each question */
+    expect_whole_table(p.tu);
+    /* fed every definition by a walk, then done */
+    elc_macro_spans *m = elc_macro_spans_new(p.tu);
+    elc_macro_spans_use(m);
+    clang_visitChildren(clang_getTranslationUnitCursor(p.tu), feed_definitions, m);
+    elc_macro_spans_feed_done(m);
+    expect_whole_table(p.tu);
+    elc_macro_spans_use(NULL);
+    elc_macro_spans_free(m);
+    /* the fed table is the one asked, not one read again: fed ONE only */
+    m = elc_macro_spans_new(p.tu);
+    elc_macro_spans_use(m);
+    clang_visitChildren(clang_getTranslationUnitCursor(p.tu), feed_first_definition, m);
+    elc_macro_spans_feed_done(m);
+    assert_int_equal(elc_macro_named(p.tu, "ONE"), 1);
+    assert_int_equal(elc_macro_named(p.tu, "TWO"), 0);
+    elc_macro_spans_use(NULL);
+    elc_macro_spans_free(m);
+    /* asked before the feeding is done: a walk of its own, and what is
+     * fed after it is ignored */
+    m = elc_macro_spans_new(p.tu);
+    elc_macro_spans_use(m);
+    clang_visitChildren(clang_getTranslationUnitCursor(p.tu), feed_first_definition, m);
+    expect_whole_table(p.tu);
+    clang_visitChildren(clang_getTranslationUnitCursor(p.tu), feed_definitions, m);
+    elc_macro_spans_feed_done(m);
+    expect_whole_table(p.tu);
+    elc_macro_spans_use(NULL);
+    elc_macro_spans_free(m);
+    dispose(&p);
+}
+
 /* ---- elc_parse_in_caller_thread ------------------------------------------ */
 
 enum { ENV_UNSET = 10, ENV_ONE, ENV_OTHER, NO_LIMIT };
@@ -650,6 +729,7 @@ int main(void)
         cmocka_unit_test(test_macro_spans),
         cmocka_unit_test(test_preprocessing_first),
         cmocka_unit_test(test_macro_spans_fed),
+        cmocka_unit_test(test_macro_table_fed),
         cmocka_unit_test(test_directives),
         cmocka_unit_test(test_parse_in_caller_thread),
     };
