@@ -303,7 +303,9 @@ static void note_external_use(el_ctx *ctx, state *s, CXCursor fn, CXCursor ref,
 }
 
 /* A function defined in a backend file (its USR and backend), or in a
- * linted non-backend file with a library's prefix (the project's own). */
+ * linted non-backend file with a library's prefix (the project's own,
+ * unless it only hands the call on to the library's build of the routine:
+ * el_definition_forwards). */
 static void note_definition(el_ctx *ctx, CXCursor fn)
 {
     const char *backend = NULL;
@@ -313,8 +315,9 @@ static void note_definition(el_ctx *ctx, CXCursor fn)
     char name[256];
     if (cls == EL_FILE_EXTERNAL ||
         (cls != EL_FILE_BACKEND &&
-         !el_backend_prefix_of(el_ctx_config(ctx), elc_spelling(fn, name, sizeof name), true)))
-        return;
+         (!el_backend_prefix_of(el_ctx_config(ctx), elc_spelling(fn, name, sizeof name), true) ||
+          el_definition_forwards(el_ctx_config(ctx), fn))))
+        return; /* a shim handing the call on to the library's build is not the project's own */
     CXString usr = clang_getCursorUSR(fn);
     const char *u = clang_getCString(usr);
     if (u && u[0]) {
