@@ -174,7 +174,7 @@ static bs_why classify(el_ctx *ctx, bs_cache *c, CXCursor decl, char *backend, s
     CXCursor def = clang_getCursorDefinition(decl);
     if (!clang_Cursor_isNull(def)) {
         const sep_file_class *di = sep_decl_file(ctx, &c->files, def);
-        if (di && di->linted && di->cls != EL_FILE_BACKEND)
+        if (di && di->linted && di->cls != EL_FILE_BACKEND && !el_definition_forwards(cfg, def))
             return BS_NOT_BACKEND;
     }
     /* declared by the project, defined elsewhere: the project's own when

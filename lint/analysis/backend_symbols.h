@@ -18,7 +18,10 @@
  *     in every TU: seen defined here, or -- declared first in a
  *     non-backend file of the project that is not a vendor header
  *     (darknet's cuda_make_array(), declared in its darknet.h, defined in
- *     its cuda.c) -- BS_UNDECIDED, settled across the run.  A prototype of
+ *     its cuda.c) -- BS_UNDECIDED, settled across the run; a definition
+ *     that hands the call on to the library's build of the same routine
+ *     (dgesv_ calling dgesv$NEWLAPACK, el_definition_forwards) is no
+ *     definition of the project's.  A prototype of
  *     a library function the project writes instead of the include is
  *     still the library's.
  * A macro of a linted non-backend file is the frontend's own: its body is

@@ -31,6 +31,10 @@ typedef struct decl_info {
     const char *kind;         /* "function", "macro", "type", "variable", "constant" */
     bool own_macro;           /* a macro of a project-own file whose body names no
                                * backend identifier (backend_symbols.c, as EH102) */
+    char **mtok;              /* a macro: its definition's tokens after the name
+                               * (a function-like one's parameter list first) */
+    size_t n_mtok;
+    bool fn_like;             /* a function-like macro */
 } decl_info;
 
 typedef struct state {
@@ -109,6 +113,23 @@ static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClient
                         !clang_Location_isInSystemHeader(clang_getCursorLocation(c)) &&
                         !el_macro_body_names_backend(cfg, el_tu(w->ctx), c) &&
                         !fallback_define(w->ctx, f, c, name);
+    }
+    if (k == CXCursor_MacroDefinition) {
+        CXToken *toks = NULL;
+        unsigned nt = 0;
+        CXTranslationUnit tu = el_tu(w->ctx);
+        clang_tokenize(tu, clang_getCursorExtent(c), &toks, &nt);
+        di->fn_like = clang_Cursor_isMacroFunctionLike(c);
+        if (nt > 1) {
+            di->mtok = el_xcalloc(nt - 1, sizeof *di->mtok);
+            for (unsigned t = 1; t < nt; t++) {
+                CXString sp = clang_getTokenSpelling(tu, toks[t]);
+                di->mtok[di->n_mtok++] = el_xstrdup(clang_getCString(sp));
+                clang_disposeString(sp);
+            }
+        }
+        if (toks)
+            clang_disposeTokens(tu, toks, nt);
     }
     el_strmap_put(&w->s->decls, name, di);
     return CXChildVisit_Continue;
@@ -197,10 +218,13 @@ static bool backend_include(el_ctx *ctx, const char *file, const char *spelled, 
  * pasted: an operand of ##, such as eh_ref_ in `eh_ref_##op`, a backend
  * function whose name is only known where the macro is used. */
 static json_object *id_json(el_ctx *ctx, state *s, const char *path, const char *t, size_t off,
-                            size_t len, bool call, const char *in_macro, bool pasted)
+                            size_t len, bool call, const char *in_macro, bool pasted,
+                            const char *made)
 {
     char name[256], probe[272];
-    snprintf(name, sizeof name, "%.*s", (int)len, t + off);
+    snprintf(name, sizeof name, "%s", made ? made : "");
+    if (!made)
+        snprintf(name, sizeof name, "%.*s", (int)len, t + off);
     snprintf(probe, sizeof probe, "%sx", name);
     if (s->own)
         el_own_names_at(s->own, off);
@@ -225,6 +249,17 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *path, const char 
     if (!ok && !function)
         snprintf(why, sizeof why, "no op replaces a backend %s: rewrite this use by hand",
                  d ? d->kind : "type, variable, constant or macro");
+    if (made) {
+        /* the use M(x) at off, of len bytes, is no name to rename */
+        ok = false;
+        size_t m = 0;
+        while (m < len && el_text_ident_char(t[off + m]))
+            m++;
+        snprintf(why, sizeof why, "macro %.*s pastes the name %s together from its argument "
+                                  "(%.*s), so the name is not written out here and no rewrite "
+                                  "can reach the call: rewrite this call by hand",
+                 (int)m, t + off, name, (int)len, t + off);
+    }
     if (in_macro) {
         ok = false;
         snprintf(why, sizeof why, "%s is %s inside macro %s (an edit there would change "
@@ -336,6 +371,217 @@ static size_t paren_end(const char *t, size_t n, size_t open)
     return n;
 }
 
+/* ---- a name a macro pastes together, in skipped code ---- */
+
+/* A list of tokens (their spellings). */
+typedef struct tok_list {
+    char **v;
+    size_t n, cap;
+} tok_list;
+
+static void tl_add(tok_list *l, const char *t, size_t len)
+{
+    el_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v);
+    l->v[l->n++] = el_xstrndup(t, len);
+}
+
+static void tl_free(tok_list *l)
+{
+    for (size_t k = 0; k < l->n; k++)
+        free(l->v[k]);
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
+static bool tl_ident(const char *t)
+{
+    return el_text_ident_start(t[0]);
+}
+
+#define PASTE_DEPTH 8
+
+static bool expand(el_ctx *ctx, state *s, const tok_list *in, tok_list *out, const char **active,
+                   int depth);
+
+/* The tokens of function-like macro d's use with the arguments args
+ * (each a token list), its parameters replaced and ## applied, into out. */
+static bool substitute(const decl_info *d, tok_list *args, size_t n_args, const tok_list *xargs,
+                       tok_list *out)
+{
+    /* the parameter list: "(" a "," b ")" */
+    size_t k = 0, n_params = 0;
+    const char *params[16];
+    if (d->n_mtok == 0 || strcmp(d->mtok[0], "("))
+        return false;
+    for (k = 1; k < d->n_mtok && strcmp(d->mtok[k], ")"); k++) {
+        if (!strcmp(d->mtok[k], ","))
+            continue;
+        if (!tl_ident(d->mtok[k]) || n_params == 16)
+            return false; /* variadic and the like: not followed */
+        params[n_params++] = d->mtok[k];
+    }
+    if (k == d->n_mtok || n_params != n_args)
+        return false;
+    for (size_t b = k + 1; b < d->n_mtok; b++) {
+        const char *t = d->mtok[b];
+        if (!strcmp(t, "#"))
+            return false; /* a string is made: no name */
+        bool pasted = (b > k + 1 && !strcmp(d->mtok[b - 1], "##")) ||
+                      (b + 1 < d->n_mtok && !strcmp(d->mtok[b + 1], "##"));
+        size_t p = 0;
+        while (p < n_params && strcmp(params[p], t))
+            p++;
+        if (p == n_params) {
+            tl_add(out, t, strlen(t));
+            continue;
+        }
+        const tok_list *a = pasted ? &args[p] : &xargs[p];
+        if (a->n == 0 && pasted)
+            tl_add(out, "", 0); /* an empty argument pastes nothing */
+        for (size_t j = 0; j < a->n; j++)
+            tl_add(out, a->v[j], strlen(a->v[j]));
+    }
+    /* ## joins its neighbours */
+    size_t w = 0;
+    for (size_t r = 0; r < out->n; r++) {
+        if (!strcmp(out->v[r], "##") && w > 0 && r + 1 < out->n) {
+            char *j = el_xasprintf("%s%s", out->v[w - 1], out->v[r + 1]);
+            free(out->v[w - 1]);
+            free(out->v[r]);
+            free(out->v[r + 1]);
+            out->v[w - 1] = j;
+            r++;
+            continue;
+        }
+        out->v[w++] = out->v[r];
+    }
+    out->n = w;
+    /* the placeholders an empty argument left */
+    w = 0;
+    for (size_t r = 0; r < out->n; r++) {
+        if (!out->v[r][0]) {
+            free(out->v[r]);
+            continue;
+        }
+        out->v[w++] = out->v[r];
+    }
+    out->n = w;
+    return true;
+}
+
+static bool is_active(const char **active, int depth, const char *name)
+{
+    for (int k = 0; k < depth; k++)
+        if (!strcmp(active[k], name))
+            return true;
+    return false;
+}
+
+/* Expand the macros the TU defines in `in` (rescanning what they give),
+ * into out; false when a use is beyond this small preprocessor. */
+static bool expand(el_ctx *ctx, state *s, const tok_list *in, tok_list *out, const char **active,
+                   int depth)
+{
+    if (depth >= PASTE_DEPTH)
+        return false;
+    for (size_t i = 0; i < in->n; i++) {
+        const char *t = in->v[i];
+        const decl_info *d = tl_ident(t) && !is_active(active, depth, t) ? decl_of(ctx, s, t) : NULL;
+        if (!d || strcmp(d->kind, "macro") || (d->fn_like && (i + 1 == in->n || strcmp(in->v[i + 1], "(")))) {
+            tl_add(out, t, strlen(t));
+            continue;
+        }
+        tok_list body = {0};
+        bool ok = true;
+        if (!d->fn_like) {
+            for (size_t k = 0; k < d->n_mtok; k++)
+                tl_add(&body, d->mtok[k], strlen(d->mtok[k]));
+        } else {
+            /* the arguments, up to the matching ')' */
+            tok_list args[16] = {{0}}, xargs[16] = {{0}};
+            size_t n_args = 1, j = i + 2;
+            int level = 0;
+            for (; j < in->n; j++) {
+                const char *a = in->v[j];
+                if (!strcmp(a, "(")) {
+                    level++;
+                } else if (!strcmp(a, ")")) {
+                    if (level-- == 0)
+                        break;
+                } else if (!strcmp(a, ",") && level == 0) {
+                    if (n_args == 16) {
+                        ok = false;
+                        break;
+                    }
+                    n_args++;
+                    continue;
+                }
+                tl_add(&args[n_args - 1], a, strlen(a));
+            }
+            if (j == in->n)
+                ok = false;
+            if (n_args == 1 && args[0].n == 0 && d->n_mtok > 1 && !strcmp(d->mtok[1], ")"))
+                n_args = 0; /* M() of a macro without parameters */
+            active[depth] = t;
+            for (size_t a = 0; ok && a < n_args; a++)
+                ok = expand(ctx, s, &args[a], &xargs[a], active, depth + 1);
+            ok = ok && substitute(d, args, n_args, xargs, &body);
+            for (size_t a = 0; a < 16; a++) {
+                tl_free(&args[a]);
+                tl_free(&xargs[a]);
+            }
+            i = j;
+        }
+        active[depth] = t;
+        ok = ok && expand(ctx, s, &body, out, active, depth + 1);
+        tl_free(&body);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+/* The name `M(args)` expands to when M is a function-like macro the TU
+ * defines and the expansion is one identifier (R's F77_CALL(dgemm),
+ * LA(gesvd) of `#define LA(x) GLUE(d, x, _)`), into out; its arguments
+ * must be identifiers or numbers.  [i, close) is the use. */
+static bool pasted_name(el_ctx *ctx, state *s, const char *t, size_t i, size_t open, size_t close,
+                        char *out, size_t cap)
+{
+    tok_list use = {0}, res = {0};
+    size_t k = i;
+    while (k < open && el_text_ident_char(t[k]))
+        k++;
+    tl_add(&use, t + i, k - i);
+    tl_add(&use, "(", 1);
+    bool ok = true;
+    for (size_t a = open + 1; ok && a + 1 < close;) {
+        char c = t[a];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            a++;
+        } else if (c == ',') {
+            tl_add(&use, ",", 1);
+            a++;
+        } else if (el_text_ident_char(c)) {
+            size_t e = a;
+            while (e + 1 < close && el_text_ident_char(t[e]))
+                e++;
+            tl_add(&use, t + a, e - a);
+            a = e;
+        } else {
+            ok = false;
+        }
+    }
+    tl_add(&use, ")", 1);
+    const char *active[PASTE_DEPTH];
+    ok = ok && expand(ctx, s, &use, &res, active, 0) && res.n == 1 && tl_ident(res.v[0]);
+    if (ok)
+        snprintf(out, cap, "%s", res.v[0]);
+    tl_free(&use);
+    tl_free(&res);
+    return ok;
+}
+
 /* Lex the token at i (a backend name into ids); where the next starts.
  * b: the start of the skipped text (declared_at looks no further back);
  * *fold: the end of the arguments of the last backend call listed, where
@@ -366,7 +612,26 @@ static size_t lex_id(el_ctx *ctx, state *s, const char *path, const char *t, siz
         return k;
     if (!call && i < *fold)
         return k;
-    json_object *o = id_json(ctx, s, path, t, i, k - i, call, in_macro, pasted);
+    /* M(x)(...): a call of the name macro M pastes together (F77_CALL(dgemm)) */
+    if (call && !in_macro) {
+        char mname[256], made[256];
+        snprintf(mname, sizeof mname, "%.*s", (int)(k - i), t + i);
+        const decl_info *d = decl_of(ctx, s, mname);
+        size_t close = d && d->fn_like ? paren_end(t, n, p) : 0;
+        size_t after = close ? el_text_skip_blanks(t, n, close) : 0;
+        if (close && after < n && t[after] == '(' &&
+            pasted_name(ctx, s, t, i, p, close, made, sizeof made) && strcmp(made, mname) &&
+            backend_name(ctx, s, path, made)) {
+            json_object *o = id_json(ctx, s, path, t, i, close - i, true, NULL, false, made);
+            if (o) {
+                json_object_array_add(ids, o);
+                size_t end = paren_end(t, n, after);
+                *fold = end > *fold ? end : *fold;
+            }
+            return close;
+        }
+    }
+    json_object *o = id_json(ctx, s, path, t, i, k - i, call, in_macro, pasted, NULL);
     if (o)
         json_object_array_add(ids, o);
     if (o && call) {
@@ -780,6 +1045,9 @@ static void free_decl(const char *key, void *value, void *ud)
     (void)key;
     (void)ud;
     decl_info *d = value;
+    for (size_t k = 0; k < d->n_mtok; k++)
+        free(d->mtok[k]);
+    free(d->mtok);
     free(d->file);
     free(d);
 }

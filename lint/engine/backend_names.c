@@ -188,6 +188,52 @@ const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool up
     return NULL;
 }
 
+/* The routine a name stands for: its undecorated Fortran name when it
+ * has a decoration (dgetrf_64_, dgetrf$NEWLAPACK: dgetrf_), else itself. */
+static void routine_of(const char *name, char *buf, size_t n)
+{
+    if (!undecorated(name, true, buf, n))
+        snprintf(buf, n, "%s", name);
+}
+
+typedef struct forward_walk {
+    const el_config *cfg;
+    const char *name;    /* the defined function's */
+    const char *routine; /* the routine it stands for */
+    bool found;
+} forward_walk;
+
+static enum CXChildVisitResult forward_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    forward_walk *w = data;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+        CXCursor callee = clang_getCursorReferenced(c);
+        char name[256], routine[256];
+        if (clang_getCursorKind(callee) == CXCursor_FunctionDecl &&
+            elc_spelling(callee, name, sizeof name)[0] && strcmp(name, w->name) != 0) {
+            routine_of(name, routine, sizeof routine);
+            if (strcmp(routine, w->routine) == 0 && el_backend_prefix_of(w->cfg, name, true)) {
+                w->found = true;
+                return CXChildVisit_Break;
+            }
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+bool el_definition_forwards(const el_config *cfg, CXCursor def)
+{
+    char name[256], routine[256];
+    if (clang_getCursorKind(def) != CXCursor_FunctionDecl || !clang_isCursorDefinition(def) ||
+        !elc_spelling(def, name, sizeof name)[0])
+        return false;
+    routine_of(name, routine, sizeof routine);
+    forward_walk w = {cfg, name, routine, false};
+    clang_visitChildren(def, forward_visit, &w);
+    return w.found;
+}
+
 bool el_macro_is_own(const el_config *cfg, CXCursor def)
 {
     if (clang_Location_isInSystemHeader(clang_getCursorLocation(def)))

@@ -236,6 +236,13 @@ const char *el_backend_of_symbol(const el_config *cfg, const char *name, char *b
  * none.  With `upper`, a prefix also matches in upper case ("CBLAS_",
  * "FFTW", "EH_BLAS_"), as library macros are spelled. */
 const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool upper);
+/* Is function definition def a shim that hands its call on to the
+ * library's build of the same routine under another decoration (dgetrf_
+ * calling dgetrf_64_, dgesv_ calling dgesv$NEWLAPACK: the callee's
+ * undecorated name is def's, and it has a backend prefix)?  Such a
+ * definition does not make the name the project's own: its callers still
+ * call the library. */
+bool el_definition_forwards(const el_config *cfg, CXCursor def);
 /* Is macro definition def the project's own: defined in a file of the
  * project that is neither a backend's, nor a vendor header, nor a system
  * header?  (EH102 looks through such a macro's body.) */

@@ -239,6 +239,31 @@ static const char *through_macro(el_ctx *ctx, CXSourceLocation loc, const char *
     return buf;
 }
 
+/* A project macro named as a library routine that stands for the
+ * library's build of it without the Fortran underscore or in upper case
+ * (cvxopt's `#define dgemm_ dgemm` under BLAS_NO_UNDERSCORE, SuperLU's
+ * `#define dgemm_ DGEMM` under UpCase): at ref, a use of function fn
+ * (`name`), the line shows such a macro.  Then the call is the library's
+ * though `name` alone is no library name (a plain `dgemm` is too often a
+ * project's own); not when this TU defines fn. */
+static bool routine_alias(el_ctx *ctx, CXCursor ref, CXCursor fn, const char *name)
+{
+    char via[300];
+    through_macro(ctx, clang_getCursorLocation(ref), name, via, sizeof via);
+    const char *q = strchr(via, '\'');
+    const char *e = q ? strchr(q + 1, '\'') : NULL;
+    size_t len = strlen(name);
+    if (!e || (size_t)(e - q - 1) != len + 1 || q[len + 1] != '_' ||
+        !clang_Cursor_isNull(clang_getCursorDefinition(fn)))
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if (tolower((unsigned char)q[1 + i]) != tolower((unsigned char)name[i]))
+            return false;
+    char word[256];
+    snprintf(word, sizeof word, "%.*s", (int)(e - q - 1), q + 1);
+    return el_backend_prefix_of(el_ctx_config(ctx), word, true) != NULL;
+}
+
 /* " of backend 'blas'" for symbols known by where they are declared. */
 static const char *whose(why w, const char *backend, char *buf, size_t n)
 {
@@ -311,7 +336,9 @@ static void note_external_use(el_ctx *ctx, state *s, CXCursor fn, CXCursor ref,
 }
 
 /* A function defined in a backend file (its USR and backend), or in a
- * linted non-backend file with a library's prefix (the project's own). */
+ * linted non-backend file with a library's prefix (the project's own,
+ * unless it only hands the call on to the library's build of the routine:
+ * el_definition_forwards). */
 static void note_definition(el_ctx *ctx, CXCursor fn)
 {
     const char *backend = NULL;
@@ -321,8 +348,9 @@ static void note_definition(el_ctx *ctx, CXCursor fn)
     char name[256];
     if (cls == EL_FILE_EXTERNAL ||
         (cls != EL_FILE_BACKEND &&
-         !el_backend_prefix_of(el_ctx_config(ctx), elc_spelling(fn, name, sizeof name), true)))
-        return;
+         (!el_backend_prefix_of(el_ctx_config(ctx), elc_spelling(fn, name, sizeof name), true) ||
+          el_definition_forwards(el_ctx_config(ctx), fn))))
+        return; /* a shim handing the call on to the library's build is not the project's own */
     CXString usr = clang_getCursorUSR(fn);
     const char *u = clang_getCString(usr);
     if (u && u[0]) {
@@ -471,6 +499,8 @@ static void on_declref(el_ctx *ctx, state *s, CXCursor c)
     }
     why w = backend_decl(ctx, s, d, backend, sizeof backend);
     CXCursor call;
+    if (w == NOT_BACKEND && k == CXCursor_FunctionDecl && routine_alias(ctx, c, d, name))
+        w = BS_BY_PREFIX;
     if (w == BS_UNDECIDED) {
         note_external_use(ctx, s, d, c, true);
         return;

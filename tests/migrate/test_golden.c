@@ -919,6 +919,15 @@ CASE(macro_chain)
  *                         types, and fftw3.h stays */
 CASE(library_prefix_paste)
 
+/*   skipped_paste  the same pasting macros in an #ifdef arm no build
+ *                  compiles (cvxgrp/scs's BLAS(gesvd) under
+ *                  USE_SPECTRAL_CONES): LA(gesvd)(...) and FNAME(dgetrf)(...)
+ *                  are read by expanding the TU's macros over the skipped
+ *                  text, and listed as pasted calls of dgesvd_ and
+ *                  dgetrf_; a prototype there, and the solver's own
+ *                  FNAME(rescale), are not */
+CASE(skipped_paste)
+
 /*   if0_skipped  xiaoyeli/superlu's EXAMPLE/ *itersol.c: a BLAS call kept
  *                under `#if 0` beside its replacement: listed (emberlint
  *                reports it) but not with "name one with --define-sets to
@@ -1107,7 +1116,7 @@ int main(void)
         BOTH(template_literal_arg),
         BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(if0_branches), BOTH(if_constant), BOTH(template_macro_call), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
-        BOTH(library_prefix_paste), BOTH(macro_paste_other), BOTH(macro_chain_paste),
+        BOTH(library_prefix_paste), BOTH(skipped_paste), BOTH(macro_paste_other), BOTH(macro_chain_paste),
         BOTH(skipped_own_macro), BOTH(skipped_guarded_macro), BOTH(guard_nested_mid_file), BOTH(guard_feature_default), BOTH(self_include_sibling_macro), BOTH(include_in_body), BOTH(self_include_else_arm),
         BOTH(unsafe_left), BOTH(unsafe_applied),
         BOTH(custom_unused), cmocka_unit_test(test_then_custom_unused), BOTH(custom_unused_applied),
