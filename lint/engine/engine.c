@@ -790,7 +790,7 @@ static bool record_prefix(void *ud, CXTranslationUnit tu, const char *prefix_fil
                           char *const *args, size_t n_args, el_tu_result *pre)
 {
     run *r = ud;
-    el_ctx ctx = {.sources = r->sources, .tu = tu, .last_finding = -1};
+    el_ctx ctx = {.sources = r->sources, .tu = tu, .last_finding = -1, .here_definition = -1};
     tu_files files = {0};
     clang_getInclusions(tu, files_visit, &files);
     incl in = {r, &ctx, pre, {0}};
@@ -883,7 +883,7 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
     }
 
     el_ctx ctx = {.main = src, .sources = r->sources, .result = res,
-                  .want_fixes = r->o->want_fixes, .last_finding = -1};
+                  .want_fixes = r->o->want_fixes, .last_finding = -1, .here_definition = -1};
     size_t slots = r->n_metas + r->n_extra;
     size_t *rule_slot = el_xcalloc(slots + 1, sizeof *rule_slot);
     ctx.rules = el_xcalloc(slots + 1, sizeof *ctx.rules);

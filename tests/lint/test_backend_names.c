@@ -247,10 +247,47 @@ static void test_header_memo(void **state)
                 }
     assert_true(el_backend_header_memo(one, "gpu/k.h", NULL));
     assert_false(el_backend_header_memo(two, "gpu/k.h", NULL));
+
+    /* Questions whose keys would be one text without the spelling's
+     * length ("a +b", not found; "a" at "b -") or without the mark of a
+     * path (found at "" or not found), each pair answered differently,
+     * asked in both orders. */
+    tt_w("three/.emberlint.json",
+         "{\"backend_headers\": [\"a +b\"], \"backend_dirs\": [\"kern/<name>/\"]}\n");
+    tt_w("three/a.c", "int x;\n");
+    tt_w("four/.emberlint.json",
+         "{\"backend_headers\": [\"a +b\"], \"backend_dirs\": [\"kern/<name>/\"]}\n");
+    tt_w("four/a.c", "int x;\n");
+    el_configs *c3, *c4;
+    const el_config *three = config_of(&c3, "three/a.c");
+    const el_config *four = config_of(&c4, "four/a.c");
+    static const char *const pairs[][4] = {
+        {"a +b", NULL, "a", "b -"},
+        {"kern/cu/k.h", NULL, "kern/cu/k.h", ""},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
+        const char *sa = pairs[i][0], *ra = pairs[i][1], *sb = pairs[i][2], *rb = pairs[i][3];
+        for (int k = 0; k < 2; k++) {
+            const el_config *cfg = k ? four : three;
+            bool want_a = el_config_is_backend_header(cfg, sa, ra);
+            bool want_b = el_config_is_backend_header(cfg, sb, rb);
+            assert_true(want_a != want_b);
+            /* three (a memo of its own: another root) asks the first of the
+             * pair first, four the second */
+            for (int round = 0; round < 2; round++) {
+                if (k == 0)
+                    assert_int_equal(el_backend_header_memo(cfg, sa, ra), want_a);
+                assert_int_equal(el_backend_header_memo(cfg, sb, rb), want_b);
+                assert_int_equal(el_backend_header_memo(cfg, sa, ra), want_a);
+            }
+        }
+    }
     free(gpu);
     free(cpu);
     el_configs_free(c1);
     el_configs_free(c2);
+    el_configs_free(c3);
+    el_configs_free(c4);
 }
 
 int main(void)

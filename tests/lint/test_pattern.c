@@ -95,6 +95,13 @@ static void test_literal_tail_shortcut(void **state)
             }
         }
     }
+    /* A last component holding * ? [ \\ or < is not literal: the
+     * shortcut would compare it as written and miss these. */
+    expect("x.?", "a/x.h", true, "");
+    expect("k\\.c", "d/k.c", true, "");
+    expect("<name>.h", "d/cuda.h", true, "cuda");
+    expect("x[.]h", "x.h", true, "");
+    expect("*.h", "d/x.h", true, "");
 }
 
 static void test_glob_agrees_with_fnmatch(void **state)

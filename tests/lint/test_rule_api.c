@@ -28,6 +28,9 @@ typedef struct probe_state {
 } probe_state;
 
 static char trace[4096]; /* -j 1: one TU at a time */
+/* el_is_definition asked about another declaration; its wrong answers
+ * (counted, not asserted: the walk may run on another thread) */
+static unsigned asked_other, wrong_definition;
 
 static void note(const char *fmt, const char *arg)
 {
@@ -61,6 +64,18 @@ static void probe_cursor(el_ctx *ctx, void *state, CXCursor c)
     if (clang_getCursorKind(c) == CXCursor_FunctionDecl) {
         s->functions++;
         note("enter %s;", elc_spelling(c, name, sizeof name));
+        /* el_is_definition about the visited cursor, then about another
+         * declaration of the function (the prototype while the definition
+         * is visited, the definition while the prototype is): the answer
+         * kept for the visited cursor is not the other's */
+        bool def = clang_isCursorDefinition(c) != 0;
+        wrong_definition += el_is_definition(ctx, c) != def;
+        CXCursor other = def ? clang_getCanonicalCursor(c) : clang_getCursorDefinition(c);
+        if (!clang_Cursor_isNull(other) && !clang_equalCursors(other, c)) {
+            wrong_definition += el_is_definition(ctx, other) != !def;
+            asked_other++;
+        }
+        wrong_definition += el_is_definition(ctx, c) != def;
         const char *backend = NULL;
         el_file_class cls = el_cursor_class(ctx, c, &backend);
         char msg[64];
@@ -173,7 +188,9 @@ static bool has_finding(const el_findings *f, const char *file_base, unsigned li
 static void test_hooks_and_findings(void **state)
 {
     (void)state;
-    free(tt_write(tt_dir, "src/util.h", "static inline int util(int a) { return a * 2; }\n"));
+    free(tt_write(tt_dir, "src/util.h",
+                  "static inline int util(int a) { return a * 2; }\n"
+                  "int f(int x);\n"));
     free(tt_write(tt_dir, "src/main.c",
                   "#include <stdio.h>\n"
                   "#include \"util.h\"\n"
@@ -187,13 +204,16 @@ static void test_hooks_and_findings(void **state)
     el_sources srcs = {0};
     el_configs *cfgs = NULL;
     trace[0] = '\0';
+    asked_other = wrong_definition = 0;
     lint_tree(&f, &srcs, &cfgs);
 
     /* backends/blas/k.c, then src/main.c (sorted); headers through main.c */
     assert_string_equal(trace, "begin k.c;enter eh_blas_k;leave eh_blas_k;files k.c ;"
-                               "begin main.c;enter util;leave util;enter f;leave f;files main.c util.h ;");
+                               "begin main.c;enter util;leave util;enter f;leave f;enter f;leave f;"
+                               "files main.c util.h ;");
     assert_true(has_finding(&f, "util.h", 1, "function util (frontend) at depth 0"));
     assert_true(has_finding(&f, "util.h", 1, "'*' in util, parent ReturnStmt"));
+    assert_true(has_finding(&f, "util.h", 2, "function f (frontend) at depth 0"));
     assert_true(has_finding(&f, "main.c", 3, "function f (frontend) at depth 0"));
     assert_true(has_finding(&f, "main.c", 6, "'+' in f, parent ReturnStmt, in a loop"));
     assert_true(has_finding(&f, "main.c", 1, "at the top of main.c"));
@@ -203,7 +223,11 @@ static void test_hooks_and_findings(void **state)
         assert_string_not_equal(el_path_base(f.v[i].file), "k.c");
         assert_string_not_equal(f.v[i].message, "never shown");
     }
-    assert_int_equal(f.n, 6);
+    assert_int_equal(f.n, 7);
+    /* f's prototype in util.h and its definition in main.c each asked
+     * about the other */
+    assert_int_equal(asked_other, 2);
+    assert_int_equal(wrong_definition, 0);
 
     /* queries on the configuration */
     char *main_c = tt_path(tt_dir, "src/main.c");
