@@ -204,6 +204,10 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
         fprintf(stderr, "emberlint: %zu translation units parsed with a shared prefix were parsed "
                         "again without it: a rule reads every file of them\n",
                 r->stats.parsed_again);
+    if (c->verbose && r->stats.macro_table_walks)
+        fprintf(stderr, "emberlint: %zu translation units read their macro table in a walk of "
+                        "its own (asked before the engine's walk had fed it)\n",
+                r->stats.macro_table_walks);
     return 0;
 }
 

@@ -112,6 +112,7 @@ struct elc_macro_spans {
     CXTranslationUnit tu;
     macro_table *macros;       /* fed by the engine's walk, or read the first time a body needs them */
     bool defs_closed;          /* no more definitions are fed */
+    unsigned table_walks;      /* macro tables read in a walk of their own */
     bool loaded;               /* every file's spans (one walk of their own) */
     bool fed_done;             /* the spans of the files in fed (the engine's walk) */
     bool sorted;
@@ -1101,6 +1102,11 @@ static macro_table *macro_table_read(CXTranslationUnit tu)
     return t;
 }
 
+unsigned elc_macro_spans_table_walks(const elc_macro_spans *m)
+{
+    return m ? m->table_walks : 0;
+}
+
 void elc_macro_spans_feed_definition(elc_macro_spans *m, CXCursor def)
 {
     if (!m)
@@ -1149,8 +1155,10 @@ static macro_table *macros_of(CXTranslationUnit tu, bool *own)
             macro_table_free(active->macros);
             active->macros = NULL;
         }
-        if (!active->macros)
+        if (!active->macros) {
             active->macros = macro_table_read(tu);
+            active->table_walks++;
+        }
         t = active->macros;
     }
     if (t && !t->failed)

@@ -174,6 +174,9 @@ void elc_macro_spans_feed_done(elc_macro_spans *m);
  * the first time one is asked after elc_macro_spans_feed_done.  A
  * question before that reads the table in a walk of its own. */
 void elc_macro_spans_feed_definition(elc_macro_spans *m, CXCursor def);
+/* How many times m's macro table was read in a walk of its own (not fed,
+ * or asked before the feeding was done): 0 when the feeding served. */
+unsigned elc_macro_spans_table_walks(const elc_macro_spans *m);
 /* Use m for elc_in_macro and the operator helpers on this thread (NULL:
  * stop; do so before the TU is disposed). */
 void elc_macro_spans_use(elc_macro_spans *m);

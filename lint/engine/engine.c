@@ -58,6 +58,7 @@ typedef struct job {
     bool looked_up;             /* the cache was read (result.from_cache: a hit) */
     bool prefixed;              /* linted with its prefix's PCH */
     bool parsed_again;          /* parsed with it, then again without */
+    unsigned macro_table_walks; /* elc_macro_spans_table_walks, summed over its parses */
     el_tu_result result;
 } job;
 
@@ -975,6 +976,7 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
         el_file_offsets_free(&ctx.offsets);
         elc_tu_partial(NULL);
         elc_macro_spans_use(NULL);
+        j->macro_table_walks += elc_macro_spans_table_walks(ctx.macro_spans);
         elc_macro_spans_free(ctx.macro_spans);
         clang_disposeTranslationUnit(tu);
     }
@@ -1630,6 +1632,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
             stats->cached++;
         stats->prefixed += r.jobs[i].prefixed;
         stats->parsed_again += r.jobs[i].parsed_again;
+        stats->macro_table_walks += r.jobs[i].macro_table_walks;
         if (o->tus_out)
             copy_record(sources, &r.jobs[i], i >= phase1, o->tus_out);
     }

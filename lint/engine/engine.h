@@ -133,6 +133,8 @@ typedef struct el_engine_stats {
     size_t prefixed;            /* of which parsed with a shared prefix PCH */
     size_t parsed_again;        /* parsed with one, then again without: a rule read them whole */
     size_t pchs;                /* prefix PCHs built (prefix_pch.h) */
+    size_t macro_table_walks;   /* macro tables read in a walk of their own, not fed by
+                                 * the engine's (elc_macro_spans_table_walks) */
 } el_engine_stats;
 
 /* Lint the sources; findings into out (sorted, unique, suppressions

@@ -77,7 +77,6 @@ typedef struct span {
 /* A use of a macro the project defines, looked through at the end. */
 typedef struct own_use {
     CXCursor use, def;
-    size_t at;              /* where among the pendings its finding goes */
 } own_use;
 
 typedef struct state {
@@ -779,7 +778,7 @@ static void on_macro(el_ctx *ctx, state *s, CXCursor c)
         own_use *v = sep_grow(s->own, &s->cap_own, s->n_own, sizeof *v);
         if (v) {
             s->own = v;
-            s->own[s->n_own++] = (own_use){c, d, s->n_p};
+            s->own[s->n_own++] = (own_use){c, d};
         }
         return;
     }
@@ -837,11 +836,9 @@ static bool inside_call(const state *s, const pending *q)
 }
 
 /* The uses of the project's own macros on_macro held back: a finding
- * where the body names a library macro through the project's macros, put
- * among the pendings where on_macro would have put it. */
+ * where the body names a library macro through the project's macros. */
 static void own_macro_uses(el_ctx *ctx, state *s)
 {
-    size_t added = 0;
     for (size_t i = 0; i < s->n_own; i++) {
         const own_use *u = &s->own[i];
         const char *inner = through_own_macro(ctx, s, u->def);
@@ -850,12 +847,8 @@ static void own_macro_uses(el_ctx *ctx, state *s)
         char name[256], msg[1024];
         elc_spelling(u->use, name, sizeof name);
         snprintf(msg, sizeof msg, "use of backend macro '%s' (through macro '%s')", inner, name);
-        if (!defer(s, clang_getCursorLocation(u->use), true, msg))
-            continue;
-        size_t at = u->at + added++;
-        pending q = s->p[s->n_p - 1];
-        memmove(&s->p[at + 1], &s->p[at], (s->n_p - 1 - at) * sizeof *s->p);
-        s->p[at] = q;
+        /* appended: the findings' order comes from the final sort (cmp_finding) */
+        defer(s, clang_getCursorLocation(u->use), true, msg);
     }
     free(s->own);
     s->own = NULL;

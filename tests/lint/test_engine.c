@@ -2,7 +2,8 @@
  * -j 1; compile_commands.json (-p) and arguments after `--`; default
  * flags (<stddef.h>, libeh's headers found in the tree); headers linted
  * alone when no .c includes them; a .c template its includer skips not
- * blamed for failing alone; deterministic order. */
+ * blamed for failing alone; deterministic order; the macro table fed by
+ * the engine's walk. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1015,6 +1016,40 @@ static void test_move_empty_list(void **state)
     free(dst.v);
 }
 
+/* The engine's walk feeds the macro table the TU's macro definitions
+ * (elc_macro_spans_feed_definition), and EH102 looks through the
+ * project's macros at its end: no table is read in a walk of its own (-v
+ * says when one is).  The answers are the same from a table read in a
+ * walk of its own, so only this tells that the walk fed it.  A project
+ * macro named like a library's, from a project header not linted, is
+ * judged mid-walk, before the feeding is done: that TU still walks. */
+#define OWN_WALK "read their macro table in a walk of its own"
+
+static void test_macro_table_fed_by_walk(void **state)
+{
+    (void)state;
+    tt_w(".emberlint.json", "{\"exclude\": [\"/include/\"]}\n");
+    tt_w("include/spec.h", "#define SPEC_BIT(n) (1U << (n))\n"
+                           "#define FFTW_MINE SPEC_BIT(5)\n");
+    tt_w("src/fed.c", "#include <fftw3.h>\n"
+                      "#define PLAN_FLAGS (FFTW_ESTIMATE | 1U)\n"
+                      "unsigned flags(void) { return PLAN_FLAGS; }\n");
+    tt_w("src/mid.c", "#include \"../include/spec.h\"\n"
+                      "unsigned mine(void) { return FFTW_MINE; }\n");
+    tt_run r = lt_emberlint(tt_dir, "--select", "EH102", "--no-cache", "-v", "-j", "1", "src/fed.c",
+                           NULL);
+    assert_int_equal(r.status, 1);
+    /* the table was asked (PLAN_FLAGS's body: FFTW_ESTIMATE is a macro) */
+    assert_true(tt_contains(r.out, "src/fed.c:3:31: error: use of backend macro 'FFTW_ESTIMATE' "
+                                   "(through macro 'PLAN_FLAGS') [EH102]"));
+    assert_false(tt_contains(r.err, OWN_WALK));
+    tt_free(&r);
+    r = lt_emberlint(tt_dir, "--select", "EH102", "--no-cache", "-v", "-j", "1", "src/mid.c", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(tt_contains(r.err, "emberlint: 1 translation units " OWN_WALK));
+    tt_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1043,6 +1078,7 @@ int main(void)
         tt_scratch_test(test_language_after_dashes),
         tt_scratch_test(test_headers),
         tt_scratch_test(test_template_its_includer_skips),
+        tt_scratch_test(test_macro_table_fed_by_walk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
