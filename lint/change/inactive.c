@@ -42,6 +42,7 @@ typedef struct state {
     el_strmap decls;          /* top-level name -> decl_info */
     el_rewriter *rw;
     el_own_names *own;        /* the file being lexed: names its text defines */
+    size_t paste_budget;      /* tokens expand may still make for this use */
 } state;
 
 /* Is the file holding a declaration backend code (a backend directory, a
@@ -399,6 +400,10 @@ static bool tl_ident(const char *t)
 }
 
 #define PASTE_DEPTH 8
+/* The tokens expanding one use may make, all levels together: a tower of
+ * macros each using the next several times (M2(x) M1(x) M1(x) ...) grows
+ * exponentially and is given up, not expanded (a pasted name is a few). */
+#define PASTE_BUDGET 1024
 
 static bool expand(el_ctx *ctx, state *s, const tok_list *in, tok_list *out, const char **active,
                    int depth);
@@ -486,6 +491,9 @@ static bool expand(el_ctx *ctx, state *s, const tok_list *in, tok_list *out, con
         return false;
     for (size_t i = 0; i < in->n; i++) {
         const char *t = in->v[i];
+        if (s->paste_budget == 0)
+            return false;
+        s->paste_budget--; /* each token read, at every level */
         const decl_info *d = tl_ident(t) && !is_active(active, depth, t) ? decl_of(ctx, s, t) : NULL;
         if (!d || strcmp(d->kind, "macro") || (d->fn_like && (i + 1 == in->n || strcmp(in->v[i + 1], "(")))) {
             tl_add(out, t, strlen(t));
@@ -526,6 +534,8 @@ static bool expand(el_ctx *ctx, state *s, const tok_list *in, tok_list *out, con
             for (size_t a = 0; ok && a < n_args; a++)
                 ok = expand(ctx, s, &args[a], &xargs[a], active, depth + 1);
             ok = ok && substitute(d, args, n_args, xargs, &body);
+            if (ok && body.n > s->paste_budget)
+                ok = false; /* beyond the budget: given up */
             for (size_t a = 0; a < 16; a++) {
                 tl_free(&args[a]);
                 tl_free(&xargs[a]);
@@ -574,12 +584,30 @@ static bool pasted_name(el_ctx *ctx, state *s, const char *t, size_t i, size_t o
     }
     tl_add(&use, ")", 1);
     const char *active[PASTE_DEPTH];
+    s->paste_budget = PASTE_BUDGET;
     ok = ok && expand(ctx, s, &use, &res, active, 0) && res.n == 1 && tl_ident(res.v[0]);
     if (ok)
         snprintf(out, cap, "%s", res.v[0]);
     tl_free(&use);
     tl_free(&res);
     return ok;
+}
+
+/* The end of the arguments at t[open] (its ')' + 1) when they are only
+ * what pasted_name reads (identifiers, numbers, commas, blanks), else 0:
+ * a '(' never closed is not looked for to the end of the range again at
+ * each such use (P(dgemm; on many lines). */
+static size_t name_args_end(const char *t, size_t n, size_t open)
+{
+    for (size_t i = open + 1; i < n; i++) {
+        char c = t[i];
+        if (c == ')')
+            return i + 1;
+        if (!el_text_ident_char(c) && c != ',' && c != ' ' && c != '\t' && c != '\n' &&
+            c != '\r')
+            return 0;
+    }
+    return 0;
 }
 
 /* Lex the token at i (a backend name into ids); where the next starts.
@@ -617,7 +645,7 @@ static size_t lex_id(el_ctx *ctx, state *s, const char *path, const char *t, siz
         char mname[256], made[256];
         snprintf(mname, sizeof mname, "%.*s", (int)(k - i), t + i);
         const decl_info *d = decl_of(ctx, s, mname);
-        size_t close = d && d->fn_like ? paren_end(t, n, p) : 0;
+        size_t close = d && d->fn_like ? name_args_end(t, n, p) : 0;
         size_t after = close ? el_text_skip_blanks(t, n, close) : 0;
         if (close && after < n && t[after] == '(' &&
             pasted_name(ctx, s, t, i, p, close, made, sizeof made) && strcmp(made, mname) &&
@@ -675,7 +703,10 @@ static json_object *range_json(el_ctx *ctx, state *s, const char *path, const ch
             i = le;
             continue;
         }
-        i = lex_id(ctx, s, path, t, n, b, i, NULL, ids, &fold);
+        /* (e, not n: a call's parentheses are looked for up to the end
+         * of the range, never past its #endif nor to the end of the file
+         * for each unbalanced '(') */
+        i = lex_id(ctx, s, path, t, e, b, i, NULL, ids, &fold);
     }
     if (!json_object_array_length(ids) && !json_object_array_length(incs)) {
         json_object_put(ids);

@@ -212,8 +212,14 @@ static enum CXChildVisitResult forward_visit(CXCursor c, CXCursor parent, CXClie
         char name[256], routine[256];
         if (clang_getCursorKind(callee) == CXCursor_FunctionDecl &&
             elc_spelling(callee, name, sizeof name)[0] && strcmp(name, w->name) != 0) {
+            /* Only a decoration the project cannot define itself: the
+             * $NEWLAPACK names of Accelerate exist only through the asm
+             * labels of Apple's headers.  A dgemm_64_ may be the project's
+             * own ILP64 routine (defined in another file of the run), so a
+             * dgemm_ calling it says nothing about whose dgemm_ is. */
             routine_of(name, routine, sizeof routine);
-            if (strcmp(routine, w->routine) == 0 && el_backend_prefix_of(w->cfg, name, true)) {
+            if (strstr(name, "$NEWLAPACK") && strcmp(routine, w->routine) == 0 &&
+                el_backend_prefix_of(w->cfg, name, true)) {
                 w->found = true;
                 return CXChildVisit_Break;
             }

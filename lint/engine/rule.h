@@ -237,9 +237,11 @@ const char *el_backend_of_symbol(const el_config *cfg, const char *name, char *b
  * "FFTW", "EH_BLAS_"), as library macros are spelled. */
 const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool upper);
 /* Is function definition def a shim that hands its call on to the
- * library's build of the same routine under another decoration (dgetrf_
- * calling dgetrf_64_, dgesv_ calling dgesv$NEWLAPACK: the callee's
- * undecorated name is def's, and it has a backend prefix)?  Such a
+ * library's build of the same routine under a decoration a project cannot
+ * define itself (dgesv_ calling dgesv$NEWLAPACK or dgesv$NEWLAPACK$ILP64,
+ * Accelerate's asm-label names: the callee's undecorated name is def's,
+ * and it has a backend prefix; not dgetrf_ calling dgetrf_64_, which may
+ * be the project's own ILP64 routine)?  Such a
  * definition does not make the name the project's own: its callers still
  * call the library. */
 bool el_definition_forwards(const el_config *cfg, CXCursor def);

@@ -238,31 +238,6 @@ static const char *through_macro(el_ctx *ctx, CXSourceLocation loc, const char *
     return buf;
 }
 
-/* A project macro named as a library routine that stands for the
- * library's build of it without the Fortran underscore or in upper case
- * (cvxopt's `#define dgemm_ dgemm` under BLAS_NO_UNDERSCORE, SuperLU's
- * `#define dgemm_ DGEMM` under UpCase): at ref, a use of function fn
- * (`name`), the line shows such a macro.  Then the call is the library's
- * though `name` alone is no library name (a plain `dgemm` is too often a
- * project's own); not when this TU defines fn. */
-static bool routine_alias(el_ctx *ctx, CXCursor ref, CXCursor fn, const char *name)
-{
-    char via[300];
-    through_macro(ctx, clang_getCursorLocation(ref), name, via, sizeof via);
-    const char *q = strchr(via, '\'');
-    const char *e = q ? strchr(q + 1, '\'') : NULL;
-    size_t len = strlen(name);
-    if (!e || (size_t)(e - q - 1) != len + 1 || q[len + 1] != '_' ||
-        !clang_Cursor_isNull(clang_getCursorDefinition(fn)))
-        return false;
-    for (size_t i = 0; i < len; i++)
-        if (tolower((unsigned char)q[1 + i]) != tolower((unsigned char)name[i]))
-            return false;
-    char word[256];
-    snprintf(word, sizeof word, "%.*s", (int)(e - q - 1), q + 1);
-    return el_backend_prefix_of(el_ctx_config(ctx), word, true) != NULL;
-}
-
 /* " of backend 'blas'" for symbols known by where they are declared. */
 static const char *whose(why w, const char *backend, char *buf, size_t n)
 {
@@ -498,8 +473,6 @@ static void on_declref(el_ctx *ctx, state *s, CXCursor c)
     }
     why w = backend_decl(ctx, s, d, backend, sizeof backend);
     CXCursor call;
-    if (w == NOT_BACKEND && k == CXCursor_FunctionDecl && routine_alias(ctx, c, d, name))
-        w = BS_BY_PREFIX;
     if (w == BS_UNDECIDED) {
         note_external_use(ctx, s, d, c, true);
         return;

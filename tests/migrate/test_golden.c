@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -928,6 +929,44 @@ CASE(library_prefix_paste)
  *                  FNAME(rescale), are not */
 CASE(skipped_paste)
 
+/*   skipped_paste_tower  a tower of macros each using the next sixteen
+ *                  times (M7(x): 16^7 tokens) in skipped code: each use is
+ *                  given up past the expander's budget of tokens a site,
+ *                  and the pasted FNAME(dgetrf)(...) after them is still
+ *                  listed.  Run with the address space of ember-migrate
+ *                  limited to 1.5 GiB (enough for libclang, nothing like
+ *                  the gigabytes the whole expansion takes): without the
+ *                  budget the run fails on memory, it does not hang */
+static struct rlimit tower_limit(void)
+{
+    struct rlimit old, rl;
+    assert_int_equal(getrlimit(RLIMIT_AS, &old), 0);
+    rl = old;
+#if !defined(__SANITIZE_ADDRESS__)
+    rl.rlim_cur = (rlim_t)1536 << 20;
+    if (old.rlim_max != RLIM_INFINITY && rl.rlim_cur > old.rlim_max)
+        rl.rlim_cur = old.rlim_max;
+    assert_int_equal(setrlimit(RLIMIT_AS, &rl), 0);
+#endif
+    return old;
+}
+
+static void test_plan_skipped_paste_tower(void **state)
+{
+    (void)state;
+    struct rlimit old = tower_limit();
+    check_plan("skipped_paste_tower");
+    assert_int_equal(setrlimit(RLIMIT_AS, &old), 0);
+}
+
+static void test_apply_skipped_paste_tower(void **state)
+{
+    (void)state;
+    struct rlimit old = tower_limit();
+    check_apply("skipped_paste_tower");
+    assert_int_equal(setrlimit(RLIMIT_AS, &old), 0);
+}
+
 /*   if0_skipped  xiaoyeli/superlu's EXAMPLE/ *itersol.c: a BLAS call kept
  *                under `#if 0` beside its replacement: listed (emberlint
  *                reports it) but not with "name one with --define-sets to
@@ -1116,7 +1155,7 @@ int main(void)
         BOTH(template_literal_arg),
         BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(if0_branches), BOTH(if_constant), BOTH(template_macro_call), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
-        BOTH(library_prefix_paste), BOTH(skipped_paste), BOTH(macro_paste_other), BOTH(macro_chain_paste),
+        BOTH(library_prefix_paste), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(macro_paste_other), BOTH(macro_chain_paste),
         BOTH(skipped_own_macro), BOTH(skipped_guarded_macro), BOTH(guard_nested_mid_file), BOTH(guard_feature_default), BOTH(self_include_sibling_macro), BOTH(include_in_body), BOTH(self_include_else_arm),
         BOTH(unsafe_left), BOTH(unsafe_applied),
         BOTH(custom_unused), cmocka_unit_test(test_then_custom_unused), BOTH(custom_unused_applied),
