@@ -240,7 +240,8 @@ static listing *dir_listing(el_filehash *m, const char *dir)
 /* Whether something other than a directory is at path, from its
  * directory's listing: 1 yes, 0 no, -1 the listing cannot tell (a name
  * the listing has as a link or of unknown type; one that differs only in
- * case, which a case-insensitive directory would find; a name that is
+ * case, which a case-insensitive directory would find; a name with a
+ * byte >= 0x80, whose other cases fold() does not know; a name that is
  * not plain). */
 static int exists_listed(el_filehash *m, const char *path)
 {
@@ -264,6 +265,9 @@ static int exists_listed(el_filehash *m, const char *path)
         return 0;
     if (type)
         return -1;
+    for (const char *c = base; *c; c++)
+        if ((unsigned char)*c >= 0x80)
+            return -1; /* only ASCII is folded: another case cannot be ruled out */
     char *f = el_xstrdup(base);
     fold(f);
     bool other_case = el_strmap_get(&l->folded, f) != NULL;

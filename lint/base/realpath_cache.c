@@ -6,11 +6,13 @@
  * of a run that sit in a few dozen directories cost a readlink each, not
  * six.  The current directory (getcwd's answer, already physical) is
  * known from the start.  A symbolic link met on the way is resolved by
- * realpath(3) itself. */
+ * realpath(3) itself, as is a relative name when the current directory
+ * is not known (getcwd failed). */
 #include "realpath_cache.h"
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,7 +34,7 @@ static char failed[256];
 typedef struct prefix {
     char *real;     /* NULL: cannot be resolved (err says why) */
     int err;
-    bool dir;       /* known to be a directory */
+    atomic_bool dir; /* known to be a directory (read without the lock) */
 } prefix;
 
 static prefix *prefix_put(const char *key, char *real, int err, bool dir)
@@ -43,11 +45,11 @@ static prefix *prefix_put(const char *key, char *real, int err, bool dir)
         p = el_xcalloc(1, sizeof *p);
         p->real = real;
         p->err = err;
-        p->dir = dir;
+        atomic_init(&p->dir, dir);
         el_strmap_put(&prefixes, key, p);
     } else {
         if (dir)
-            p->dir = true;
+            atomic_store(&p->dir, true);
         free(real);
     }
     pthread_mutex_unlock(&lock);
@@ -72,7 +74,7 @@ static char *real_parent(const char *real)
 /* Whether the prefix p (resolved) is a directory: known, or asked once. */
 static bool is_dir(const char *key, prefix *p)
 {
-    if (p->dir)
+    if (atomic_load(&p->dir))
         return true;
     struct stat st;
     bool d = stat(p->real, &st) == 0 && S_ISDIR(st.st_mode);
@@ -180,11 +182,14 @@ static char *resolve_name(const char *path)
         if (cwd[0] == '/' && cwd[1]) {
             prefix *c = el_xcalloc(1, sizeof *c);
             c->real = el_xstrdup(cwd);
-            c->dir = true;
+            atomic_init(&c->dir, true);
             el_strmap_put(&prefixes, cwd, c);
         }
     }
     pthread_mutex_unlock(&lock);
+    const char *cwd = el_cwd();
+    if (path[0] != '/' && !(cwd[0] == '/' && cwd[1]))
+        return el_path_real(path); /* getcwd failed (or the current directory is "/") */
     char *abs = path[0] == '/' ? el_xstrdup(path) : el_path_join(el_cwd(), path);
     size_t len = strlen(abs);
     bool trailing = len > 1 && abs[len - 1] == '/';

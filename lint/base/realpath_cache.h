@@ -4,7 +4,11 @@
  * their names costs a readlink per path component: a linted tree spends
  * more time in the kernel resolving paths than in most rules.  The files
  * a run reads do not move while it runs, so each name is resolved once.
- * Thread-safe. */
+ * Answers are per process and kept for the run: a tree changed during a
+ * run (a symbolic link re-pointed, a directory renamed) is seen as it was
+ * when a name was first asked.  Links are counted per component (each
+ * chain resolved by realpath(3)), so a name whose components are two
+ * chains of 25 links resolves where realpath(3) says ELOOP.  Thread-safe. */
 #ifndef EL_REALPATH_CACHE_H
 #define EL_REALPATH_CACHE_H
 
