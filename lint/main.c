@@ -387,7 +387,8 @@ static int lint(el_cli *c)
     el_compdb *db = NULL;
     if (c->build_dir) {
         db = el_compdb_load(c->build_dir, &err);
-        if (db && el_compdb_check_missing(db, "linted", c->verbose, &err) < 0) {
+        if (db && el_compdb_check_missing(db, c->paths, c->n_paths, "linted", false, c->verbose,
+                                           &err) < 0) {
             el_compdb_free(db);
             db = NULL;
         }

@@ -249,6 +249,7 @@ static int parse(int argc, char **argv, parsed *p)
         return usage_error("--unsafe-fixes is an option of plan and apply%s", "");
     o->safe_only = (p->cmd == CMD_PLAN || p->cmd == CMD_APPLY) && !o->unsafe_fixes;
     o->scan.recover = p->cmd == CMD_APPLY;
+    o->scan.refuse_missing = p->cmd == CMD_APPLY;
     if (!o->scan.n_paths && !o->scan.compdb_dir)
         return usage_error("no PATH given%s", "");
     return 0;

@@ -1065,7 +1065,9 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         return -1;
     }
     if (o->compdb_dir && (!(out->db = el_compdb_load(o->compdb_dir, err)) ||
-                          el_compdb_check_missing(out->db, "migrated", o->verbose, err) < 0)) {
+                          el_compdb_check_missing(out->db, o->paths, o->n_paths, "migrated",
+                                                  o->refuse_missing && !o->n_paths, o->verbose,
+                                                  err) < 0)) {
         em_tree_free(out);
         return -1;
     }

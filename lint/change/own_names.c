@@ -295,8 +295,9 @@ static bool name_elsewhere(const char *t, size_t n, const char *name, size_t at1
     return false;
 }
 
-/* Does the #if whose line ends at le end (its #endif) with nothing but
- * blanks and comments after it? */
+/* Does the #if whose line ends at le end (its #endif) the file: nothing
+ * after it but blanks, comments and the #endif lines of conditionals
+ * around it (a file wrapped in its own guard)? */
 static bool endif_closes_file(const char *t, size_t n, size_t le)
 {
     size_t depth = 1, dle = le;
@@ -307,7 +308,20 @@ static bool endif_closes_file(const char *t, size_t n, size_t le)
             depth++;
         else if (starts(d, "#endif") && --depth == 0) {
             free(d);
-            return el_text_skip_blanks(t, n, dle) >= n;
+            for (;;) {
+                size_t j = el_text_skip_blanks(t, n, dle);
+                if (j >= n)
+                    return true;
+                if (!el_text_directive_at(t, j))
+                    return false;
+                size_t e = el_text_line_end(t, n, j);
+                char *x = squeeze(t, j, e);
+                bool endif = starts(x, "#endif");
+                free(x);
+                if (!endif)
+                    return false;
+                dle = e;
+            }
         }
         free(d);
     }
@@ -368,12 +382,12 @@ static bool include_guard(const char *t, size_t n, const char *d, size_t ifl, si
  * arms the text after it is in. */
 static void scan_arms(el_own_names *o)
 {
-    char **stack = NULL; /* each open #if: its arm's key, outermost first */
-    size_t depth = 0, cap = 0;
-    /* the outermost open #if: its line's end, and whether its #endif ends
-     * the file (-1: not known yet) */
-    size_t outer_le = 0;
-    int outer_closes = -1;
+    char **stack = NULL; /* each open #if: its arm's key ("" a guard), outermost first */
+    size_t depth = 0, cap = 0, cap_le = 0, cap_cl = 0;
+    /* each open #if: its line's end, and whether its #endif ends the file
+     * (-1: not asked yet) */
+    size_t *les = NULL;
+    int *closes = NULL;
     const char *t = o->t;
     size_t n = o->n, le = 0;
     for (size_t i = el_text_next_directive(t, n, 0, &le); i < n;
@@ -382,18 +396,29 @@ static void scan_arms(el_own_names *o)
         bool changed = true;
         if (starts(d, "#if")) {
             el_grow(&stack, &cap, depth + 1, sizeof *stack);
+            el_grow(&les, &cap_le, depth + 1, sizeof *les);
+            el_grow(&closes, &cap_cl, depth + 1, sizeof *closes);
             /* an include guard (`#ifndef PRIV_H` then `#define PRIV_H`) is
              * true wherever the arm around it is: no condition of its own,
-             * so a macro defined inside it is in the arm of a use after it */
-            if (depth == 0) {
-                outer_le = le;
-                outer_closes = -1;
-            } else if (outer_closes < 0 && starts(d, "#if") && d[3] != 'd') {
-                /* (asked once per outermost #if, and only around a
+             * so a macro defined inside it is in the arm of a use after it.
+             * Nested, it is one when the outermost conditional around it
+             * that is no guard ends the file (a top-level guard wrapping
+             * the file does not count: its #endif ends any file); with
+             * only guards around it, it is as a top-level one. */
+            size_t outer = 0;
+            while (outer < depth && !stack[outer][0])
+                outer++;
+            bool nested = outer < depth, outer_closes = false;
+            if (nested && starts(d, "#if") && d[3] != 'd') {
+                /* (asked once per conditional, and only around a
                  * #ifndef or #if !defined: a guard's forms) */
-                outer_closes = endif_closes_file(t, n, outer_le);
+                if (closes[outer] < 0)
+                    closes[outer] = endif_closes_file(t, n, les[outer]);
+                outer_closes = closes[outer] > 0;
             }
-            bool guard = include_guard(t, n, d, i, le, depth > 0, outer_closes > 0);
+            bool guard = include_guard(t, n, d, i, le, nested, outer_closes);
+            les[depth] = le;
+            closes[depth] = -1;
             stack[depth++] = el_xstrdup(guard ? "" : d);
         } else if (depth && (starts(d, "#elif") || starts(d, "#else"))) {
             /* the arm after the #if's: named by both */
@@ -422,6 +447,8 @@ static void scan_arms(el_own_names *o)
     for (size_t k = 0; k < depth; k++)
         free(stack[k]);
     free(stack);
+    free(les);
+    free(closes);
 }
 
 /* The arms the text at off is in ("" outside any). */

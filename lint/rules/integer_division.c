@@ -724,10 +724,24 @@ static bool names_var(CXCursor e, CXCursor var)
 
 typedef struct counter_writes {
     CXCursor var;
+    long long max; /* the counter type's largest value */
     bool bad; /* a write that may make it negative, or its address taken */
 } counter_writes;
 
-/* Every write to the counter in the loop: ++, or += of a constant >= 0. */
+/* Is e a constant from 0 to max?  (`i += 0xFFFFFFFFu` on an int i is
+ * i -= 1: an unsigned constant the counter's type cannot hold wraps.) */
+static bool constant_upto(CXCursor e, long long max)
+{
+    unsigned long long m = 0;
+    bool u = false;
+    long long v = 0;
+    if (!eval_constant(e, &v, &m, &u))
+        return false;
+    return u ? m <= (unsigned long long)max : v >= 0 && v <= max;
+}
+
+/* Every write to the counter in the loop: ++, or += of a constant from 0
+ * to the counter type's max. */
 static enum CXChildVisitResult visit_writes(CXCursor c, CXCursor parent, CXClientData ud)
 {
     (void)parent;
@@ -742,11 +756,10 @@ static enum CXChildVisitResult visit_writes(CXCursor c, CXCursor parent, CXClien
     } else if ((k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) &&
                sf_children(c, kid, 2) == 2 && names_var(kid[0], w->var)) {
         char op[4];
-        long long v = 0;
         if (!sf_binary_operator(c, op, sizeof op))
             w->bad = true;
         else if (!strcmp(op, "+="))
-            w->bad |= !eval_constant(kid[1], &v, NULL, NULL) || v < 0;
+            w->bad |= !constant_upto(kid[1], w->max);
         else if (strchr(op, '=') && strcmp(op, "==") && strcmp(op, "!=") && strcmp(op, "<=") &&
                  strcmp(op, ">="))
             w->bad = true; /* =, -=, *=, ... */
@@ -758,7 +771,9 @@ static enum CXChildVisitResult visit_writes(CXCursor c, CXCursor parent, CXClien
  * (the ancestors of the current cursor), a loop counter that counts up
  * from a constant >= 0: declared in that for's init with such a value,
  * and in the whole loop only ever incremented (++, += constant >= 0),
- * its address never taken? */
+ * its address never taken?  Its type at least int wide (a signed char
+ * or short wraps), and every constant (the start, what += adds) one
+ * that type holds: `i += 0xFFFFFFFFu` is i -= 1. */
 static bool up_counter(el_ctx *ctx, CXCursor e)
 {
     e = sf_strip(e, false);
@@ -781,10 +796,16 @@ static bool up_counter(el_ctx *ctx, CXCursor e)
             declares |= clang_equalCursors(decl[d], var);
         if (!declares)
             continue;
-        long long v = 0;
-        if (sf_children(var, value, 1) != 1 || !eval_constant(value[0], &v, NULL, NULL) || v < 0)
+        /* at least int wide: a signed char or short counter wraps to
+         * negative values (++ on 127 stores -128) */
+        CXType vt = clang_getCanonicalType(clang_getCursorType(var));
+        long long size = clang_Type_getSizeOf(vt);
+        if (size < (long long)sizeof(int) || size > (long long)sizeof(long long))
             return false;
-        counter_writes w = {var, false};
+        long long max = (long long)(~0ULL >> (65 - 8 * size));
+        if (sf_children(var, value, 1) != 1 || !constant_upto(value[0], max))
+            return false;
+        counter_writes w = {var, max, false};
         clang_visitChildren(f, visit_writes, &w);
         return !w.bad;
     }

@@ -1066,6 +1066,13 @@ CASE(skipped_guarded_macro)
  *                       nested #ifndef X / #define X for a guard) */
 CASE(guard_nested_mid_file)
 
+/*   guard_nested_in_guarded_file  the same file wrapped in its own
+ *                       include guard: that guard's #endif ends the file,
+ *                       which says nothing of the arm around the nested
+ *                       one; CUBLAS_SCALAR's uses are still listed (0894ea2
+ *                       listed none: the guard counted as the outermost #if) */
+CASE(guard_nested_in_guarded_file)
+
 /*   guard_feature_default  `#ifndef HAVE_CBLAS` / `#define HAVE_CBLAS 0`
  *                       (a feature default, tested by #if HAVE_CBLAS) is
  *                       no include guard: built with HAVE_CBLAS=1, the
@@ -1156,7 +1163,7 @@ int main(void)
         BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(if0_branches), BOTH(if_constant), BOTH(template_macro_call), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
         BOTH(library_prefix_paste), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(macro_paste_other), BOTH(macro_chain_paste),
-        BOTH(skipped_own_macro), BOTH(skipped_guarded_macro), BOTH(guard_nested_mid_file), BOTH(guard_feature_default), BOTH(self_include_sibling_macro), BOTH(include_in_body), BOTH(self_include_else_arm),
+        BOTH(skipped_own_macro), BOTH(skipped_guarded_macro), BOTH(guard_nested_mid_file), BOTH(guard_nested_in_guarded_file), BOTH(guard_feature_default), BOTH(self_include_sibling_macro), BOTH(include_in_body), BOTH(self_include_else_arm),
         BOTH(unsafe_left), BOTH(unsafe_applied),
         BOTH(custom_unused), cmocka_unit_test(test_then_custom_unused), BOTH(custom_unused_applied),
         BOTH(rename_keeps_include),

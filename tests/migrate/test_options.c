@@ -573,6 +573,35 @@ static void test_stale_database(void **state)
                                        "'cblas_sdot'"));
         tt_free(&r);
     }
+    /* apply without PATH refuses: the others would be changed without
+     * the missing file (one the build writes, calling the old names), and
+     * the tree would no longer build once it is written */
+    char *main_c = tt_path(dir, "app/main.c");
+    char *before = tt_read(main_c, NULL);
+    tt_run r = mt_migrate_args(app, "apply", "-p", "../build", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "ember-migrate: ../build/compile_commands.json lists 1 file that "
+                                   "does not exist (ops/blas/gemm.c): not applied, as the others "
+                                   "would be changed without it"));
+    assert_true(tt_contains(r.err, "or name the PATHs to migrate"));
+    char *after = tt_read(main_c, NULL);
+    assert_string_equal(after, before);
+    free(after);
+    tt_free(&r);
+    /* narrowed by a PATH, apply warns and goes on */
+    r = mt_migrate_args(app, "apply", "-p", "../build", ".", NULL);
+    assert_int_not_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "ember-migrate: warning: ../build/compile_commands.json lists "
+                                   "1 file that does not exist (ops/blas/gemm.c), not migrated"));
+    tt_free(&r);
+    /* a missing file outside the PATHs is not this run's business */
+    r = mt_migrate_args(app, "plan", "-p", "../build", "main.c", NULL);
+    assert_int_not_equal(r.status, 2);
+    assert_false(tt_contains(r.err, "does not exist"));
+    assert_true(tt_contains(r.err, "main.c:3:10: manual: [EH102]"));
+    tt_free(&r);
+    free(before);
+    free(main_c);
     free(app);
     tt_rmtree(dir);
     free(dir);
