@@ -1066,7 +1066,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     }
     if (o->compdb_dir && (!(out->db = el_compdb_load(o->compdb_dir, err)) ||
                           el_compdb_check_missing(out->db, o->paths, o->n_paths, "migrated",
-                                                  o->refuse_missing && !o->n_paths, o->verbose,
+                                                  o->refuse_missing, o->verbose,
                                                   err) < 0)) {
         em_tree_free(out);
         return -1;

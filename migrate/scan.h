@@ -159,9 +159,10 @@ typedef struct em_scan_opts {
     const char *define_sets; /* --define-sets, or NULL */
     bool recover;            /* resolve an interrupted apply first (else: refuse) */
     bool verbose;            /* -v: notes (compiler arguments dropped) */
-    bool refuse_missing;     /* apply: without PATH, a file the -p database lists
-                                that does not exist is an error (the others would be
-                                changed without it), not a warning */
+    bool refuse_missing;     /* apply: a file the -p database lists under the
+                                PATHs (all of them without PATH) that does not exist
+                                is an error (the others would be changed without
+                                it), not a warning */
     const char *custom_ns;   /* --namespace: backend functions with no op become
                                 custom ops of this namespace (custom_ops.h); NULL: not */
     /* analyze --shard K/N (lint/engine/shard.h): scan only this shard's

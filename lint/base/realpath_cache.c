@@ -155,8 +155,10 @@ static prefix *resolve(const char *abs, size_t len)
     if (!real && err == ENOMEM)
         el_oom();
     if (!real) {
-        /* not remembered: a directory made later in the run (ember-migrate
-         * writes) is found then */
+        /* a prefix that does not resolve is not remembered (a directory
+         * made later in the run, by ember-migrate's writes, is found when
+         * another name under it is asked); el_realpath_cached does
+         * remember the failed name itself for the run */
         static _Thread_local prefix failure;
         failure.err = err ? err : ENOENT;
         free(key);

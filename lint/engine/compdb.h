@@ -71,10 +71,10 @@ char **el_compdb_tree_headers(const el_compdb *db, char *const *files, size_t n_
  * an earlier state of this one, and a run would lint or migrate nothing
  * while saying only that nothing is built.  Some missing: one warning on
  * stderr naming them (up to three; every one, one a line, with verbose),
- * and 0; with refuse (ember-migrate apply without PATH, which would
- * change the others and leave these calling the old names) -1 with *err
- * instead.  With PATHs (n_paths > 0) only the missing files under them
- * are warned about or refused; none existing is still an error.  Both
+ * and 0; with refuse (ember-migrate apply, which would change the
+ * others and leave these calling the old names) -1 with *err instead.
+ * With PATHs (n_paths > 0) only the missing files under them are warned
+ * about or refused; none existing is still an error.  Both
  * tools call it after loading, with or without PATH. */
 int el_compdb_check_missing(const el_compdb *db, char *const *paths, size_t n_paths,
                             const char *what, bool refuse, bool verbose, char **err);
