@@ -137,10 +137,15 @@ static void test_exists_agrees_with_stat(void **state)
     tt_w("d/sub/g.h", "int g;\n");
     tt_w("e/Upper.h", "int u;\n");
     char *d = tt_path(tt_dir, "d");
-    assert_int_equal(symlink("f.h", tt_path(d, "link.h")), 0);
-    assert_int_equal(symlink("sub", tt_path(d, "linkdir")), 0);
-    assert_int_equal(symlink("nowhere.h", tt_path(d, "dangling.h")), 0);
-    assert_int_equal(mkfifo(tt_path(d, "fifo.h"), 0600), 0);
+    const char *links[][2] = {{"f.h", "link.h"}, {"sub", "linkdir"}, {"nowhere.h", "dangling.h"}};
+    for (size_t i = 0; i < 3; i++) {
+        char *at = tt_path(d, links[i][1]);
+        assert_int_equal(symlink(links[i][0], at), 0);
+        free(at);
+    }
+    char *fifo = tt_path(d, "fifo.h");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    free(fifo);
     const char *rels[] = {"d/f.h", "d/sub", "d/sub/g.h", "d/missing.h", "d/link.h", "d/linkdir",
                           "d/linkdir/g.h", "d/dangling.h", "d/fifo.h", "d/F.h", "e/upper.h",
                           "e/Upper.h", "nodir/x.h", "d/f.h/x.h", "d/sub/../f.h", "d/./f.h", "d",

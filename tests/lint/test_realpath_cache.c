@@ -68,13 +68,15 @@ static void test_agrees_with_realpath(void **state)
         for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
             same_as_realpath(names[i]);
             if (names[i][0] && names[i][0] != '/') {
-                char *abs = tt_path(tt_path(d, "top"), names[i]);
+                char *top = tt_path(d, "top"), *abs = tt_path(top, names[i]);
                 same_as_realpath(abs);
                 free(abs);
+                free(top);
                 /* through the link to this directory */
-                char *via = tt_path(tt_path(d, "top/incl/.."), names[i]);
+                char *up = tt_path(d, "top/incl/.."), *via = tt_path(up, names[i]);
                 same_as_realpath(via);
                 free(via);
+                free(up);
             }
         }
     }
