@@ -947,10 +947,10 @@ CASE(skipped_paste)
 
 static struct rlimit tower_limit(void)
 {
-    struct rlimit old, rl;
+    struct rlimit old;
     assert_int_equal(getrlimit(RLIMIT_AS, &old), 0);
-    rl = old;
 #if !defined(TOWER_UNLIMITED)
+    struct rlimit rl = old;
     rl.rlim_cur = (rlim_t)1536 << 20;
     if (old.rlim_max != RLIM_INFINITY && rl.rlim_cur > old.rlim_max)
         rl.rlim_cur = old.rlim_max;
