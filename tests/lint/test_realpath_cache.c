@@ -45,14 +45,25 @@ static void test_agrees_with_realpath(void **state)
     tt_w("other/deep/x.h", "int x;\n");
     tt_w("other/y.h", "int y;\n");
     const char *d = tt_dir;
-    assert_int_equal(symlink("../other/deep", tt_path(d, "top/inc/deep")), 0);   /* to a directory */
-    assert_int_equal(symlink("deep/x.h", tt_path(d, "top/inc/x.h")), 0);         /* through a link */
-    assert_int_equal(symlink(tt_path(d, "other/y.h"), tt_path(d, "top/y.h")), 0); /* absolute */
-    assert_int_equal(symlink("nowhere.h", tt_path(d, "top/dangling.h")), 0);
-    assert_int_equal(symlink("loop2", tt_path(d, "top/loop1")), 0);
-    assert_int_equal(symlink("loop1", tt_path(d, "top/loop2")), 0);
-    assert_int_equal(symlink("inc", tt_path(d, "top/incl")), 0);
-    assert_int_equal(chdir(tt_path(d, "top")), 0);
+    char *y = tt_path(d, "other/y.h");
+    const char *links[][2] = {
+        {"../other/deep", "top/inc/deep"}, /* to a directory */
+        {"deep/x.h", "top/inc/x.h"},       /* through a link */
+        {y, "top/y.h"},                    /* absolute */
+        {"nowhere.h", "top/dangling.h"},
+        {"loop2", "top/loop1"},
+        {"loop1", "top/loop2"},
+        {"inc", "top/incl"},
+    };
+    for (size_t i = 0; i < sizeof links / sizeof links[0]; i++) {
+        char *at = tt_path(d, links[i][1]);
+        assert_int_equal(symlink(links[i][0], at), 0);
+        free(at);
+    }
+    free(y);
+    char *top_dir = tt_path(d, "top");
+    assert_int_equal(chdir(top_dir), 0);
+    free(top_dir);
     el_path_init(); /* the current directory, as emberlint's main takes it */
 
     const char *names[] = {
