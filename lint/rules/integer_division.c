@@ -27,7 +27,11 @@
  * two integers one apart (n * (n + 1) / 2: exact), trunc(a / b) and
  * floor(u / v) of unsigned operands or of operands never negative
  * ((long)u, constants >= 0: the same value), constants beyond
- * the floating type's precision ((double)(LLONG_MAX / 2)), and an
+ * the floating type's precision ((double)(LLONG_MAX / 2)), a divisor
+ * that is one object's size (bytes / sizeof(double), bytes / (2 *
+ * sizeof(double)): a count of whole elements; not n * sizeof(double)),
+ * an overflow guard (x > INT_MAX / k: an object-like *_MAX or *_MIN
+ * macro divided, the quotient compared), and an
  * operand that is itself the value of a
  * function C declared implicitly and the TU declares nowhere (its `int`
  * is not its type -- csound's `FL(1.0) / 12` where its FL macro is not
@@ -891,6 +895,142 @@ static bool truncating_argument(el_ctx *ctx, unsigned at, CXType quotient, CXCur
     return unsigned_kind(quotient) || (never_negative(ctx, a, 0) && never_negative(ctx, b, 0));
 }
 
+/* Is e (a UnaryExpr) a sizeof, not an _Alignof?  Read from the token
+ * where it starts, as spelled: in the file, a macro's argument or a
+ * macro's body (`#define ELT sizeof(double)`). */
+static bool is_sizeof(CXCursor e)
+{
+    if (clang_getCursorKind(e) != CXCursor_UnaryExpr)
+        return false;
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(e);
+    CXToken *t = tu ? clang_getToken(tu, clang_getRangeStart(clang_getCursorExtent(e))) : NULL;
+    if (!t)
+        return false;
+    char s[16];
+    bool yes = clang_getTokenKind(*t) == CXToken_Keyword &&
+               strcmp(elc_string(clang_getTokenSpelling(tu, *t), s, sizeof s), "sizeof") == 0;
+    clang_disposeTokens(tu, t, 1);
+    return yes;
+}
+
+/* Through parentheses, implicit conversions and casts to an integer type
+ * other than _Bool (whether they keep the value is asked afterwards). */
+static CXCursor strip_any_int_casts(CXCursor e)
+{
+    e = sf_strip(e, false);
+    for (int guard = 0; guard < 16 && clang_getCursorKind(e) == CXCursor_CStyleCastExpr; guard++) {
+        CXType to = clang_getCanonicalType(clang_getCursorType(e));
+        CXCursor in = sf_last_child(e);
+        if (clang_Cursor_isNull(in) || !elc_type_is_integer(to) || to.kind == CXType_Bool)
+            break;
+        e = sf_strip(in, false);
+    }
+    return e;
+}
+
+/* Is e the size of one object of a fixed size: sizeof(T) or sizeof x,
+ * or such a size times a positive integer constant (2 * sizeof(double),
+ * sizeof(long) * CHAR_BIT)?  Not a size times a variable
+ * (n * sizeof(double)): that is a buffer's size, and bytes divided by it
+ * is as often a fill ratio as a count. */
+static bool object_size(CXCursor e, int depth)
+{
+    e = strip_any_int_casts(e);
+    if (is_sizeof(e))
+        return true;
+    CXCursor k[2];
+    long long v;
+    if (depth > 8 || !is_binary(e, "*", k))
+        return false;
+    /* (the constant no size itself: sizeof(double) * sizeof(float) is no object's) */
+    return (object_size(k[0], depth + 1) && eval_int(k[1], &v) && v > 0 && !object_size(k[1], depth + 1)) ||
+           (eval_int(k[0], &v) && v > 0 && !object_size(k[0], depth + 1) && object_size(k[1], depth + 1));
+}
+
+/* Is the divisor an object's size (object_size), through parentheses and
+ * casts to integer types that keep its value ((int)sizeof(double);
+ * not (char)sizeof(struct big) of 300)?  bytes / sizeof(double) counts
+ * whole elements: the truncation is the point.  A sizeof that is not a
+ * constant (a VLA's) only through casts at least as wide. */
+static bool object_size_divisor(CXCursor den)
+{
+    CXCursor e = strip_any_int_casts(den);
+    if (!object_size(e, 0))
+        return false;
+    long long size, v;
+    if (eval_int(e, &size))
+        return size > 0 && eval_int(den, &v) && v == size;
+    return clang_equalCursors(strip_int_casts(den), e);
+}
+
+/* Is e, through parentheses, implicit conversions and casts at least as
+ * wide, exactly one use of an object-like macro whose name ends in _MAX
+ * or _MIN (INT_MAX, SIZE_MAX, PTRDIFF_MAX, R_XLEN_T_MAX), of an integer
+ * constant value, written in the file or in a macro's argument?  The use
+ * is found where the constant is written (libclang's spelling location
+ * of a macro's body is the use of the macro); a use whose extent is more
+ * than its name is a function-like macro's (LIM_MAX(a, b)). */
+static bool limit_macro(CXCursor e)
+{
+    e = strip_int_casts(e);
+    if (!eval_constant(e, NULL, NULL, NULL))
+        return false;
+    CXSourceRange r = clang_getCursorExtent(e);
+    CXFile bf = NULL, ef = NULL, uf = NULL, vf = NULL;
+    unsigned bo = 0, eo = 0, ub = 0, ue = 0;
+    clang_getSpellingLocation(clang_getRangeStart(r), &bf, NULL, NULL, &bo);
+    clang_getSpellingLocation(clang_getRangeEnd(r), &ef, NULL, NULL, &eo);
+    if (!bf || !ef || !clang_File_isEqual(bf, ef))
+        return false;
+    CXCursor use = elc_macro_expansion_at(clang_Cursor_getTranslationUnit(e), bf, bo);
+    if (clang_Cursor_isNull(use))
+        return false;
+    char name[256];
+    size_t n = strlen(elc_spelling(use, name, sizeof name));
+    if (n < 5 || (strcmp(name + n - 4, "_MAX") != 0 && strcmp(name + n - 4, "_MIN") != 0))
+        return false;
+    CXSourceRange ur = clang_getCursorExtent(use);
+    clang_getSpellingLocation(clang_getRangeStart(ur), &uf, NULL, NULL, &ub);
+    clang_getSpellingLocation(clang_getRangeEnd(ur), &vf, NULL, NULL, &ue);
+    return uf && vf && clang_File_isEqual(uf, bf) && clang_File_isEqual(vf, bf) && ue - ub == n && bo >= ub &&
+           eo >= bo && eo <= ue;
+}
+
+static bool comparison_operator(const char *op)
+{
+    return !strcmp(op, "<") || !strcmp(op, ">") || !strcmp(op, "<=") || !strcmp(op, ">=") || !strcmp(op, "==") ||
+           !strcmp(op, "!=");
+}
+
+/* An overflow guard: `if (x > INT_MAX / k)`, `d < SIZE_MAX / n` -- an
+ * integer limit (limit_macro) divided, the quotient an operand of a
+ * relational or equality comparison whose other side made it floating.
+ * Between the division and the comparison only parentheses and
+ * conversions (implicit, or a cast written: (double)(INT_MAX / k) < d),
+ * no ?: and no arithmetic.  `double lim = INT_MAX / k;` is no guard. */
+static bool limit_guard(el_ctx *ctx, unsigned at, CXCursor num)
+{
+    if (!limit_macro(num))
+        return false;
+    unsigned depth = el_depth(ctx);
+    for (unsigned i = 0; i < depth; i++) {
+        CXCursor a = el_ancestor(ctx, i);
+        switch (clang_getCursorKind(a)) {
+        case CXCursor_ParenExpr:
+        case CXCursor_UnexposedExpr:
+        case CXCursor_CStyleCastExpr:
+            break;
+        case CXCursor_BinaryOperator: {
+            char op[4];
+            return i > at && sf_binary_operator(a, op, sizeof op) && comparison_operator(op);
+        }
+        default:
+            return false;
+        }
+    }
+    return false;
+}
+
 static void on_binary(el_ctx *ctx, void *state, CXCursor c)
 {
     (void)state;
@@ -921,6 +1061,10 @@ static void on_binary(el_ctx *ctx, void *state, CXCursor c)
         return; /* (n + d - 1) / d: rounds in integers on purpose */
     if (consecutive_halved(k[0], k[1]) || consecutive_sixth(k[0], k[1]))
         return; /* n * (n + 1) / 2, n * (n + 1) * (n + 2) / 6: exact */
+    if (object_size_divisor(k[1]))
+        return; /* bytes / sizeof(double): counts whole elements */
+    if (limit_guard(ctx, at, k[0]))
+        return; /* x > INT_MAX / k: an overflow guard */
     char ts[64], fs[64];
     elc_string(clang_getTypeSpelling(to), ts, sizeof ts);
     elc_string(clang_getTypeSpelling(t), fs, sizeof fs);
