@@ -44,6 +44,16 @@ CXCursor sf_last_child(CXCursor c)
     return last;
 }
 
+bool sf_is_relational(const char *op)
+{
+    return !strcmp(op, "<") || !strcmp(op, ">") || !strcmp(op, "<=") || !strcmp(op, ">=");
+}
+
+bool sf_is_comparison(const char *op)
+{
+    return sf_is_relational(op) || !strcmp(op, "==") || !strcmp(op, "!=");
+}
+
 CXCursor sf_strip(CXCursor e, bool casts)
 {
     for (int guard = 0; guard < 64 && !clang_Cursor_isNull(e); guard++) {

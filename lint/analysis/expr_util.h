@@ -26,5 +26,9 @@ bool sf_unary_operator(CXCursor u, char *op, size_t n, bool *postfix);
 CXCursor sf_strip(CXCursor e, bool casts);
 /* The last child of c (a cast's operand), or a null cursor. */
 CXCursor sf_last_child(CXCursor c);
+/* op (an operator's spelling) is relational: <, >, <= or >=. */
+bool sf_is_relational(const char *op);
+/* op is a comparison: relational, == or !=. */
+bool sf_is_comparison(const char *op);
 
 #endif

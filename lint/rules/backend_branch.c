@@ -259,7 +259,7 @@ static enum CXChildVisitResult judge(CXCursor c, CXCursor p, CXClientData d)
         break;
     case CXCursor_BinaryOperator:
         if (elc_binary_operator(c, op, sizeof op)) {
-            if (!bb_is_comparison(op))
+            if (!sf_is_comparison(op))
                 break;
             CXCursor l = elc_child(c, 0), r = elc_child(c, 1);
             bool tl = tainted(a, l, 0), tr = tainted(a, r, 0);

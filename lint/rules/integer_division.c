@@ -29,9 +29,10 @@
  * ((long)u, constants >= 0: the same value), constants beyond
  * the floating type's precision ((double)(LLONG_MAX / 2)), a divisor
  * that is one object's size (bytes / sizeof(double), bytes / (2 *
- * sizeof(double)): a count of whole elements; not n * sizeof(double)),
- * an overflow guard (x > INT_MAX / k: an object-like *_MAX or *_MIN
- * macro divided, the quotient compared), and an
+ * sizeof(double)): a count of whole elements; not the sizeof of an
+ * array, nor n * sizeof(double): a buffer's size), an overflow guard
+ * (x > INT_MAX / k: an object-like *_MAX or *_MIN macro of a limit's
+ * value divided, the quotient an operand of <, >, <= or >=), and an
  * operand that is itself the value of a
  * function C declared implicitly and the TU declares nowhere (its `int`
  * is not its type -- csound's `FL(1.0) / 12` where its FL macro is not
@@ -338,11 +339,13 @@ static bool written_literal(CXCursor e)
 }
 
 /* Through parentheses, implicit conversions and casts written to an
- * integer type at least as wide as the integer they convert: (size_t)d
- * is d's value, for the divisor as for the addend of
- * (n + (size_t)d - 1) / (size_t)d or (n + d - 1) / (size_t)d.  A
- * narrowing cast ((char)d) may change the value and stays. */
-static CXCursor strip_int_casts(CXCursor e)
+ * integer type other than _Bool.  Unless any_width, only casts at least
+ * as wide as the integer they convert: (size_t)d is d's value, for the
+ * divisor as for the addend of (n + (size_t)d - 1) / (size_t)d or
+ * (n + d - 1) / (size_t)d, and a narrowing cast ((char)d) may change the
+ * value and stays.  With any_width every such cast (whether it keeps the
+ * value is for the caller to ask: (int)sizeof(double)). */
+static CXCursor strip_int_casts(CXCursor e, bool any_width)
 {
     e = sf_strip(e, false);
     for (int guard = 0; guard < 16 && clang_getCursorKind(e) == CXCursor_CStyleCastExpr; guard++) {
@@ -350,11 +353,14 @@ static CXCursor strip_int_casts(CXCursor e)
         if (clang_Cursor_isNull(in))
             break;
         CXType to = clang_getCanonicalType(clang_getCursorType(e));
-        CXType from = clang_getCanonicalType(clang_getCursorType(in));
-        long long st = clang_Type_getSizeOf(to), sf = clang_Type_getSizeOf(from);
-        if (!elc_type_is_integer(to) || !elc_type_is_integer(from) || to.kind == CXType_Bool || st <= 0 ||
-            sf <= 0 || st < sf)
+        if (!elc_type_is_integer(to) || to.kind == CXType_Bool)
             break;
+        if (!any_width) {
+            CXType from = clang_getCanonicalType(clang_getCursorType(in));
+            long long st = clang_Type_getSizeOf(to), sf = clang_Type_getSizeOf(from);
+            if (!elc_type_is_integer(from) || st <= 0 || sf <= 0 || st < sf)
+                break;
+        }
         e = sf_strip(in, false);
     }
     return e;
@@ -418,8 +424,8 @@ static bool same_expr(CXCursor a, CXCursor b)
 {
     if (clang_Cursor_isNull(a) || clang_Cursor_isNull(b))
         return false;
-    a = strip_int_casts(a);
-    b = strip_int_casts(b);
+    a = strip_int_casts(a, false);
+    b = strip_int_casts(b, false);
     /* f() written twice is two calls, d-- two decrements: maybe two values */
     if (has_side_effect(a) || has_side_effect(b))
         return false;
@@ -533,7 +539,7 @@ static bool rounding_addend(CXCursor r, CXCursor other, CXCursor den)
     if (den_const && written_literal(r) && eval_int(r, &rv))
         return rv == dv - 1 || rv == dv / 2;
     CXCursor k[2];
-    r = strip_int_casts(r);
+    r = strip_int_casts(r, false);
     if (is_binary(r, "-", k))
         return is_value(k[1], 1) && is_divisor(k[0], den);
     if (is_binary(r, "/", k))
@@ -570,7 +576,7 @@ static bool rounding_idiom(CXCursor num, CXCursor den)
         if (eval_int(den, &dv) && dv <= 2)
             return false;
         for (int i = 0; i < 2; i++)
-            if (is_binary(strip_int_casts(k[i]), "-", m) && is_value(m[1], 1) &&
+            if (is_binary(strip_int_casts(k[i], false), "-", m) && is_value(m[1], 1) &&
                 !(written_literal(m[0]) && written_literal(k[1 - i])) && is_divisor(k[1 - i], den))
                 return true;
         return false;
@@ -592,7 +598,7 @@ static bool rounding_idiom(CXCursor num, CXCursor den)
 static void product_factors(CXCursor e, CXCursor *out, unsigned *n, unsigned max, int depth)
 {
     CXCursor k[2];
-    e = strip_int_casts(e);
+    e = strip_int_casts(e, false);
     if (depth < 8 && is_binary(e, "*", k)) {
         product_factors(k[0], out, n, max, depth + 1);
         product_factors(k[1], out, n, max, depth + 1);
@@ -605,7 +611,7 @@ static void product_factors(CXCursor e, CXCursor *out, unsigned *n, unsigned max
 static bool next_to(CXCursor a, CXCursor b)
 {
     CXCursor k[2];
-    b = strip_int_casts(b);
+    b = strip_int_casts(b, false);
     if (is_binary(b, "+", k))
         return (is_value(k[1], 1) && same_expr(k[0], a)) || (is_value(k[0], 1) && same_expr(k[1], a));
     if (is_binary(b, "-", k))
@@ -634,7 +640,7 @@ static bool consecutive_halved(CXCursor num, CXCursor den)
 static void offset_form(CXCursor e, CXCursor *base, int *off)
 {
     CXCursor k[2];
-    e = strip_int_casts(e);
+    e = strip_int_casts(e, false);
     *base = e;
     *off = 0;
     for (int c = 1; c <= 2; c++) {
@@ -913,71 +919,66 @@ static bool is_sizeof(CXCursor e)
     return yes;
 }
 
-/* Through parentheses, implicit conversions and casts to an integer type
- * other than _Bool (whether they keep the value is asked afterwards). */
-static CXCursor strip_any_int_casts(CXCursor e)
+/* Is e (a sizeof) the size of an array, or of a type not read here?
+ * sizeof buf, sizeof(ring), sizeof s.data, sizeof *rows of
+ * double (*rows)[8], sizeof(block_t) of an array typedef, sizeof(char[64]),
+ * a VLA's: a buffer's size, not one object's.  The operand written as an
+ * expression is sizeof's one child, of a type of the sizeof's size; a
+ * type named is read from its TypeRef; a bound (the 64 of
+ * sizeof(char[64])) is a child that is no operand. */
+static bool sizeof_array(CXCursor e)
 {
-    e = sf_strip(e, false);
-    for (int guard = 0; guard < 16 && clang_getCursorKind(e) == CXCursor_CStyleCastExpr; guard++) {
-        CXType to = clang_getCanonicalType(clang_getCursorType(e));
-        CXCursor in = sf_last_child(e);
-        if (clang_Cursor_isNull(in) || !elc_type_is_integer(to) || to.kind == CXType_Bool)
-            break;
-        e = sf_strip(in, false);
-    }
-    return e;
-}
-
-/* Is e the size of one object of a fixed size: sizeof(T) or sizeof x,
- * or such a size times a positive integer constant (2 * sizeof(double),
- * sizeof(long) * CHAR_BIT)?  Not a size times a variable
- * (n * sizeof(double)): that is a buffer's size, and bytes divided by it
- * is as often a fill ratio as a count. */
-static bool object_size(CXCursor e, int depth)
-{
-    e = strip_any_int_casts(e);
-    if (is_sizeof(e))
+    CXCursor k[4];
+    unsigned n = sf_children(e, k, 4);
+    if (n > 4)
         return true;
-    CXCursor k[2];
-    long long v;
-    if (depth > 8 || !is_binary(e, "*", k))
-        return false;
-    /* (the constant no size itself: sizeof(double) * sizeof(float) is no object's) */
-    return (object_size(k[0], depth + 1) && eval_int(k[1], &v) && v > 0 && !object_size(k[1], depth + 1)) ||
-           (eval_int(k[0], &v) && v > 0 && !object_size(k[0], depth + 1) && object_size(k[1], depth + 1));
+    for (unsigned i = 0; i < n; i++) {
+        enum CXCursorKind kind = clang_getCursorKind(k[i]);
+        CXType t = clang_getCanonicalType(clang_getCursorType(k[i]));
+        if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
+            t.kind == CXType_VariableArray || t.kind == CXType_DependentSizedArray)
+            return true;
+        if (kind == CXCursor_TypeRef)
+            continue;
+        long long size;
+        if (n != 1 || !clang_isExpression(kind) || kind == CXCursor_IntegerLiteral || !eval_int(e, &size) ||
+            clang_Type_getSizeOf(t) != size)
+            return true;
+    }
+    return false; /* sizeof(double), sizeof(struct rec), sizeof *r */
 }
 
-/* Is the divisor an object's size (object_size), through parentheses and
- * casts to integer types that keep its value ((int)sizeof(double);
- * not (char)sizeof(struct big) of 300)?  bytes / sizeof(double) counts
- * whole elements: the truncation is the point.  A sizeof that is not a
- * constant (a VLA's) only through casts at least as wide. */
-static bool object_size_divisor(CXCursor den)
+/* Is e, through parentheses and integer casts that keep its value
+ * ((int)sizeof(double); not (char)sizeof(struct big) of 300), the size
+ * of one object: sizeof(T) or sizeof x, not of an array (sizeof_array)?
+ * A size not known here (a template's sizeof(T)) only through casts at
+ * least as wide. */
+static bool object_size(CXCursor e)
 {
-    CXCursor e = strip_any_int_casts(den);
-    if (!object_size(e, 0))
+    CXCursor s = strip_int_casts(e, true);
+    if (!is_sizeof(s) || sizeof_array(s))
         return false;
     long long size, v;
-    if (eval_int(e, &size))
-        return size > 0 && eval_int(den, &v) && v == size;
-    return clang_equalCursors(strip_int_casts(den), e);
+    if (eval_int(s, &size))
+        return size > 0 && eval_int(e, &v) && v == size;
+    return clang_equalCursors(strip_int_casts(e, false), s);
 }
 
-/* Is e, through parentheses, implicit conversions and casts at least as
- * wide, exactly one use of an object-like macro whose name ends in _MAX
- * or _MIN (INT_MAX, SIZE_MAX, PTRDIFF_MAX, R_XLEN_T_MAX), of an integer
- * constant value, written in the file or in a macro's argument?  The use
- * is found where the constant is written (libclang's spelling location
- * of a macro's body is the use of the macro); a use whose extent is more
- * than its name is a function-like macro's (LIM_MAX(a, b)). */
-static bool limit_macro(CXCursor e)
+/* Is e, as a whole, one use of an object-like macro, found where its
+ * value is spelled: in the file or in a macro's argument (INT_MAX of
+ * REQUIRE(x <= INT_MAX / k), not REQUIRE)?  Its name into name, the
+ * use's text [*ub, *ue) of *uf.  libclang's spelling location of a token
+ * of a macro's body is that macro's outermost use, found with
+ * elc_macro_expansion_at; a use whose text is more than its name is a
+ * function-like macro's (LIM_MAX(a, b)).  object_macro_use and
+ * elc_macro_named do not serve: the first takes the macro at e's
+ * expansion location (REQUIRE), and the second does not know a system
+ * header's INT_MAX while a precompiled prefix holds it (-1). */
+static bool macro_use_of(CXCursor e, char *name, size_t size, CXFile *uf, unsigned *ub, unsigned *ue)
 {
-    e = strip_int_casts(e);
-    if (!eval_constant(e, NULL, NULL, NULL))
-        return false;
     CXSourceRange r = clang_getCursorExtent(e);
-    CXFile bf = NULL, ef = NULL, uf = NULL, vf = NULL;
-    unsigned bo = 0, eo = 0, ub = 0, ue = 0;
+    CXFile bf = NULL, ef = NULL, vf = NULL;
+    unsigned bo = 0, eo = 0;
     clang_getSpellingLocation(clang_getRangeStart(r), &bf, NULL, NULL, &bo);
     clang_getSpellingLocation(clang_getRangeEnd(r), &ef, NULL, NULL, &eo);
     if (!bf || !ef || !clang_File_isEqual(bf, ef))
@@ -985,32 +986,100 @@ static bool limit_macro(CXCursor e)
     CXCursor use = elc_macro_expansion_at(clang_Cursor_getTranslationUnit(e), bf, bo);
     if (clang_Cursor_isNull(use))
         return false;
-    char name[256];
-    size_t n = strlen(elc_spelling(use, name, sizeof name));
-    if (n < 5 || (strcmp(name + n - 4, "_MAX") != 0 && strcmp(name + n - 4, "_MIN") != 0))
-        return false;
+    size_t n = strlen(elc_spelling(use, name, size));
     CXSourceRange ur = clang_getCursorExtent(use);
-    clang_getSpellingLocation(clang_getRangeStart(ur), &uf, NULL, NULL, &ub);
-    clang_getSpellingLocation(clang_getRangeEnd(ur), &vf, NULL, NULL, &ue);
-    return uf && vf && clang_File_isEqual(uf, bf) && clang_File_isEqual(vf, bf) && ue - ub == n && bo >= ub &&
-           eo >= bo && eo <= ue;
+    *uf = NULL;
+    clang_getSpellingLocation(clang_getRangeStart(ur), uf, NULL, NULL, ub);
+    clang_getSpellingLocation(clang_getRangeEnd(ur), &vf, NULL, NULL, ue);
+    return n > 0 && *uf && vf && clang_File_isEqual(*uf, bf) && clang_File_isEqual(vf, bf) && *ue - *ub == n &&
+           bo >= *ub && eo >= bo && eo <= *ue;
 }
 
-static bool comparison_operator(const char *op)
+/* Is f, a factor of a product with the object size `size`, a small
+ * count written as digits: an integer literal from 1 to 16
+ * (2 * sizeof(double): a complex pair), or CHAR_BIT
+ * (sizeof(unsigned long) * CHAR_BIT: the bits of a word)?  Not a named
+ * constant (RING_CAP * sizeof ring[0], PAIR * sizeof(float): the size
+ * of a buffer as often as of a group), nor a larger number
+ * (4096 * sizeof(short)).  In a macro's body the literal and the sizeof
+ * are both at the macro's use (#define CPLX (2 * sizeof(double))), and a
+ * name in that body is not told from digits. */
+static bool group_factor(CXCursor f, CXCursor size)
 {
-    return !strcmp(op, "<") || !strcmp(op, ">") || !strcmp(op, "<=") || !strcmp(op, ">=") || !strcmp(op, "==") ||
-           !strcmp(op, "!=");
+    f = sf_strip(f, false);
+    long long v;
+    if (clang_getCursorKind(f) != CXCursor_IntegerLiteral || !eval_int(f, &v) || v < 1 || v > 16)
+        return false;
+    char name[256];
+    CXFile uf = NULL, sf = NULL;
+    unsigned ub = 0, ue = 0, so = 0;
+    if (!macro_use_of(f, name, sizeof name, &uf, &ub, &ue) || strcmp(name, "CHAR_BIT") == 0)
+        return true;
+    clang_getSpellingLocation(clang_getRangeStart(clang_getCursorExtent(size)), &sf, NULL, NULL, &so);
+    return sf && clang_File_isEqual(sf, uf) && so >= ub && so < ue;
+}
+
+/* Is the divisor an object's size (object_size), or such a size times a
+ * small count written as digits (group_factor), through parentheses and
+ * casts to integer types that keep its value?  bytes / sizeof(double)
+ * counts whole elements: the truncation is the point.  Not the size of
+ * an array (used / sizeof buf is a fill ratio), nor a size times a
+ * variable or a named constant (a buffer's size). */
+static bool object_size_divisor(CXCursor den)
+{
+    if (object_size(den))
+        return true;
+    CXCursor e = strip_int_casts(den, true), k[2];
+    long long p, v;
+    return is_binary(e, "*", k) &&
+           ((object_size(k[0]) && group_factor(k[1], k[0])) || (group_factor(k[0], k[1]) && object_size(k[1]))) &&
+           (eval_int(e, &p) ? p > 0 && eval_int(den, &v) && v == p
+                            : clang_equalCursors(strip_int_casts(den, false), e));
+}
+
+/* Is e's value shaped as an integer type's limit: 2^n - 1 or -2^n with
+ * n >= 7 (SCHAR_MAX's 127 and up: INT_MAX, UINT_MAX, LLONG_MIN,
+ * SIZE_MAX), or 2^n with n >= 24 (the largest integers a floating type
+ * holds exactly: R's R_XLEN_T_MAX, 2^52)?  Smaller powers of two are
+ * sizes (PATH_MAX 4096) as often; a scale's top (SCORE_MAX 100) is no
+ * limit. */
+static bool limit_value(CXCursor e)
+{
+    long long v;
+    unsigned long long m;
+    bool u;
+    if (!eval_constant(e, &v, &m, &u))
+        return false;
+    bool pow2 = m != 0 && (m & (m - 1)) == 0;
+    if (!u && v < 0)
+        return pow2 && m >= 128ULL;
+    return (((m + 1) & m) == 0 && m >= 127ULL) || (pow2 && m >= (1ULL << 24));
 }
 
 /* An overflow guard: `if (x > INT_MAX / k)`, `d < SIZE_MAX / n` -- an
- * integer limit (limit_macro) divided, the quotient an operand of a
- * relational or equality comparison whose other side made it floating.
- * Between the division and the comparison only parentheses and
- * conversions (implicit, or a cast written: (double)(INT_MAX / k) < d),
- * no ?: and no arithmetic.  `double lim = INT_MAX / k;` is no guard. */
-static bool limit_guard(el_ctx *ctx, unsigned at, CXCursor num)
+ * integer limit divided, the quotient an operand of a relational
+ * comparison whose other side made it floating.  The limit: the whole
+ * dividend (through parentheses and widening casts) is one use of an
+ * object-like macro named *_MAX or *_MIN (macro_use_of) with a value
+ * shaped as a limit (limit_value), and the divisor is written after that
+ * use, not in its body (#define LOAD_MAX (7 / 2) holds the whole
+ * quotient).  Between the division and the comparison only parentheses
+ * and conversions (implicit, or a cast written: (double)(INT_MAX / k) < d),
+ * no ?: and no arithmetic.  Not == or !=: equality bounds nothing.
+ * `double lim = INT_MAX / k;` is no guard. */
+static bool limit_guard(el_ctx *ctx, CXCursor num, CXCursor den)
 {
-    if (!limit_macro(num))
+    char name[256];
+    CXFile uf = NULL, df = NULL;
+    unsigned ub = 0, ue = 0, dof = 0;
+    CXCursor e = strip_int_casts(num, false);
+    if (!macro_use_of(e, name, sizeof name, &uf, &ub, &ue))
+        return false;
+    size_t n = strlen(name);
+    if (n < 5 || (strcmp(name + n - 4, "_MAX") != 0 && strcmp(name + n - 4, "_MIN") != 0) || !limit_value(e))
+        return false;
+    clang_getSpellingLocation(clang_getRangeStart(clang_getCursorExtent(den)), &df, NULL, NULL, &dof);
+    if (!df || !clang_File_isEqual(df, uf) || dof < ue)
         return false;
     unsigned depth = el_depth(ctx);
     for (unsigned i = 0; i < depth; i++) {
@@ -1022,7 +1091,7 @@ static bool limit_guard(el_ctx *ctx, unsigned at, CXCursor num)
             break;
         case CXCursor_BinaryOperator: {
             char op[4];
-            return i > at && sf_binary_operator(a, op, sizeof op) && comparison_operator(op);
+            return sf_binary_operator(a, op, sizeof op) && sf_is_relational(op);
         }
         default:
             return false;
@@ -1063,7 +1132,7 @@ static void on_binary(el_ctx *ctx, void *state, CXCursor c)
         return; /* n * (n + 1) / 2, n * (n + 1) * (n + 2) / 6: exact */
     if (object_size_divisor(k[1]))
         return; /* bytes / sizeof(double): counts whole elements */
-    if (limit_guard(ctx, at, k[0]))
+    if (limit_guard(ctx, k[0], k[1]))
         return; /* x > INT_MAX / k: an overflow guard */
     char ts[64], fs[64];
     elc_string(clang_getTypeSpelling(to), ts, sizeof ts);

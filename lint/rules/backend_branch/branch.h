@@ -12,6 +12,7 @@
 #include "clang_api.h"
 
 #include "clang_util.h"
+#include "expr_util.h"
 #include "rewrite.h"
 #include "rule.h"
 
@@ -44,16 +45,6 @@ static inline bool bb_callee_in(CXCursor call, const bb_names *l, char *name, si
         elc_spelling(m, name, n);
     }
     return bb_matches(l, name);
-}
-
-/* ==, !=, <, >, <=, >= */
-static inline bool bb_is_comparison(const char *op)
-{
-    static const char *const comparisons[] = {"==", "!=", "<", ">", "<=", ">=", NULL};
-    for (const char *const *q = comparisons; *q; q++)
-        if (strcmp(op, *q) == 0)
-            return true;
-    return false;
 }
 
 /* ---- the fix (collapse.c) ------------------------------------------- */

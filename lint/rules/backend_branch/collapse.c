@@ -65,7 +65,7 @@ static bool pure(const bb_fixer *fx, CXCursor e, int depth)
     case CXCursor_BinaryOperator: {
         if (!elc_binary_operator(e, op, sizeof op))
             return false;
-        if (!(strcmp(op, "&&") == 0 || strcmp(op, "||") == 0 || bb_is_comparison(op)))
+        if (!(strcmp(op, "&&") == 0 || strcmp(op, "||") == 0 || sf_is_comparison(op)))
             return false;
         break;
     }

@@ -46,7 +46,7 @@ static bool tested(el_ctx *ctx, CXCursor c)
         case CXCursor_BinaryOperator:
             if (!elc_binary_operator(a, op, sizeof op))
                 return false;
-            return bb_is_comparison(op) || strcmp(op, "&&") == 0 || strcmp(op, "||") == 0;
+            return sf_is_comparison(op) || strcmp(op, "&&") == 0 || strcmp(op, "||") == 0;
         case CXCursor_IfStmt:
         case CXCursor_WhileStmt:
         case CXCursor_SwitchStmt:
