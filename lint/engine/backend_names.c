@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "backend_header_memo.h"
 #include "clang_util.h"
@@ -200,8 +201,17 @@ typedef struct forward_walk {
     const el_config *cfg;
     const char *name;    /* the defined function's */
     const char *routine; /* the routine it stands for */
+    bool ilp64;          /* look for a call of the routine's _64_ build */
     bool found;
+    CXCursor callee;     /* (ilp64) the function called */
 } forward_walk;
+
+/* name ends in the ILP64 suffix _64_ (either case: it has no letter). */
+static bool ilp64_name(const char *name)
+{
+    size_t len = strlen(name);
+    return len > 4 && strcmp(name + len - 4, "_64_") == 0;
+}
 
 static enum CXChildVisitResult forward_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -212,15 +222,23 @@ static enum CXChildVisitResult forward_visit(CXCursor c, CXCursor parent, CXClie
         char name[256], routine[256];
         if (clang_getCursorKind(callee) == CXCursor_FunctionDecl &&
             elc_spelling(callee, name, sizeof name)[0] && strcmp(name, w->name) != 0) {
-            /* Only a decoration the project cannot define itself: the
-             * $NEWLAPACK names of Accelerate exist only through the asm
-             * labels of Apple's headers.  A dgemm_64_ may be the project's
-             * own ILP64 routine (defined in another file of the run), so a
-             * dgemm_ calling it says nothing about whose dgemm_ is. */
+            /* el_definition_forwards: only a decoration the project
+             * cannot define itself, the $NEWLAPACK names of Accelerate,
+             * which exist only through the asm labels of Apple's headers.
+             * A dgemm_64_ may be the project's own ILP64 routine (defined
+             * in another file of the run), so a dgemm_ calling it is
+             * el_definition_forwards_ilp64's, whose answer leaves the
+             * question to the run. */
             routine_of(name, routine, sizeof routine);
-            if (strstr(name, "$NEWLAPACK") && strcmp(routine, w->routine) == 0 &&
+            bool decorated = w->ilp64 ? ilp64_name(name) && !strstr(name, "$NEWLAPACK")
+                                      : strstr(name, "$NEWLAPACK") != NULL;
+            /* (DGETRF_ calling DGETRF_64_: the routine of the one is
+             * upper case, of the other lower case) */
+            if (decorated &&
+                (w->ilp64 ? strcasecmp(routine, w->routine) : strcmp(routine, w->routine)) == 0 &&
                 el_backend_prefix_of(w->cfg, name, true)) {
                 w->found = true;
+                w->callee = callee;
                 return CXChildVisit_Break;
             }
         }
@@ -235,8 +253,23 @@ bool el_definition_forwards(const el_config *cfg, CXCursor def)
         !elc_spelling(def, name, sizeof name)[0])
         return false;
     routine_of(name, routine, sizeof routine);
-    forward_walk w = {cfg, name, routine, false};
+    forward_walk w = {cfg, name, routine, false, false, clang_getNullCursor()};
     clang_visitChildren(def, forward_visit, &w);
+    return w.found;
+}
+
+bool el_definition_forwards_ilp64(const el_config *cfg, CXCursor def, CXCursor *callee)
+{
+    char name[256], routine[256];
+    *callee = clang_getNullCursor();
+    if (clang_getCursorKind(def) != CXCursor_FunctionDecl || !clang_isCursorDefinition(def) ||
+        !elc_spelling(def, name, sizeof name)[0] || ilp64_name(name))
+        return false; /* an ILP64 routine handing on to another spelling of itself: none */
+    routine_of(name, routine, sizeof routine);
+    forward_walk w = {cfg, name, routine, true, false, clang_getNullCursor()};
+    clang_visitChildren(def, forward_visit, &w);
+    if (w.found)
+        *callee = w.callee;
     return w.found;
 }
 

@@ -20,6 +20,10 @@
  * reported call (its arguments: one finding per call) or, for a macro, at
  * the place of another finding.
  *
+ * Also reported: a use of a function named through an alias macro of a
+ * BLAS or LAPACK routine (`#define dgemm_ dgemm`, routine_alias), unless
+ * a linted non-backend file of the run defines it (the project hook).
+ *
  * Also reported: a call of a function the configuration's "rewrites"
  * give a template for (a project's own wrapper to migrate), whatever its
  * name.  The fix of a reported call is its rewrite (lint/change/rewrite.h): the
@@ -238,6 +242,53 @@ static const char *through_macro(el_ctx *ctx, CXSourceLocation loc, const char *
     return buf;
 }
 
+/* Is `name` what an alias macro of a BLAS or LAPACK routine stands for:
+ * the routine's Fortran name without its underscore (dgemm, or DGEMM as
+ * upper-case mangling has it: dgemm_ and DGEMM_ match a routine pattern of
+ * backend_prefixes)?  Not a backend name by itself: too many projects'
+ * own functions look the same. */
+static bool alias_target(const el_config *cfg, const char *name)
+{
+    char routine[256];
+    size_t len = strlen(name);
+    if (!len || len + 2 > sizeof routine || name[len - 1] == '_')
+        return false;
+    memcpy(routine, name, len);
+    memcpy(routine + len, "_", 2);
+    const char *hit = el_backend_prefix_of(cfg, routine, true);
+    return hit && el_prefix_is_pattern(hit);
+}
+
+/* The line names fn (`name`, a use at ref) through an alias macro of its
+ * routine: the macro is the routine's Fortran name, fn the routine
+ * without the underscore or in another case (cvxopt's `#define dgemm_
+ * dgemm` under BLAS_NO_UNDERSCORE, SuperLU's `#define dgemm_ DGEMM` under
+ * UpCase: `dgemm_(...)` calls dgemm).  The macro's name into alias[n].
+ * Whether dgemm is the library's is the run's question: the project's own
+ * when any linted file of it defines dgemm (note_definition). */
+static bool routine_alias(el_ctx *ctx, state *s, CXCursor ref, CXCursor fn, const char *name,
+                          char *alias, size_t n)
+{
+    enum { ASKED = 1, TARGET = 2 };
+    const el_config *cfg = el_ctx_config(ctx);
+    unsigned char *flags = bs_flags(&s->seen, fn); /* the name's answer, once per TU */
+    if (flags && !*flags)
+        *flags = (unsigned char)(ASKED | (alias_target(cfg, name) ? TARGET : 0));
+    if (flags ? !(*flags & TARGET) : !alias_target(cfg, name))
+        return false;
+    char via[300];
+    through_macro(ctx, clang_getCursorLocation(ref), name, via, sizeof via);
+    const char *q = strchr(via, '\''), *e = q ? strchr(q + 1, '\'') : NULL;
+    size_t len = strlen(name);
+    if (!e || (size_t)(e - q - 1) != len + 1 || q[1 + len] != '_' || len + 2 > n)
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if (tolower((unsigned char)q[1 + i]) != tolower((unsigned char)name[i]))
+            return false;
+    snprintf(alias, n, "%.*s", (int)(len + 1), q + 1);
+    return el_backend_prefix_of(cfg, alias, true) != NULL;
+}
+
 /* " of backend 'blas'" for symbols known by where they are declared. */
 static const char *whose(why w, const char *backend, char *buf, size_t n)
 {
@@ -256,21 +307,28 @@ static bool is_callee(el_ctx *ctx, CXCursor e, CXCursor *call);
 #define FACT_DEF "EH102.def"
 #define FACT_OWN "EH102.own"
 #define FACT_ARG "EH102.arg"
+#define FACT_SHIM "EH102.shim"
 
 /* A use of a function this TU neither defines nor knows as a backend's
  * (the project's own, declared in darknet.h): a backend's after all when
  * a backend file defines it, which only the TU of that file knows; and
  * when it has a library's prefix (undecided), the library's unless a
- * linted non-backend file defines it.  The project hook decides. */
+ * linted non-backend file defines it.  The project hook decides.  A
+ * definition in sight that is a shim (bs_shim: dgetrf_ handing on to
+ * dgetrf_64_) leaves the question open too.  `alias`: the line names fn
+ * through an alias macro of the routine (routine_alias: `dgemm_` for
+ * dgemm), whose hint the finding takes; the library's unless the project
+ * defines fn, wherever fn is declared. */
 static void note_external_use(el_ctx *ctx, state *s, CXCursor fn, CXCursor ref,
-                              bool library_prefix)
+                              bool library_prefix, const char *alias)
 {
     /* only a backend file of the run can define it */
     if (!library_prefix && !el_linted_backend_code(ctx))
         return;
-    if (!clang_Cursor_isNull(clang_getCursorDefinition(fn)) || !el_applies_at(ctx, clang_getCursorLocation(ref)))
+    if ((!clang_Cursor_isNull(clang_getCursorDefinition(fn)) && !bs_shim(&s->seen, fn)) ||
+        !el_applies_at(ctx, clang_getCursorLocation(ref)))
         return;
-    if (clang_Location_isInSystemHeader(clang_getCursorLocation(clang_getCanonicalCursor(fn))))
+    if (!alias && clang_Location_isInSystemHeader(clang_getCursorLocation(clang_getCanonicalCursor(fn))))
         return;
     /* "USR\tname\thint", once per function and TU */
     char **note = bs_note(&s->seen, fn);
@@ -293,12 +351,12 @@ static void note_external_use(el_ctx *ctx, state *s, CXCursor fn, CXCursor ref,
     const char *t1 = strchr(*note, '\t'), *t2 = strchr(t1 + 1, '\t');
     CXCursor call;
     bool callee = is_callee(ctx, ref, &call);
-    char via[256], fname[256];
+    char via[256], fname[256], ah[300];
     snprintf(fname, sizeof fname, "%.*s", (int)(t2 - t1 - 1), t1 + 1);
     through_macro(ctx, clang_getCursorLocation(ref), fname, via, sizeof via);
     char *v = el_xasprintf("%.*s\t%.*s\t%s\t%u\t%u\t%d\t%d\t%s%s", (int)(t1 - *note), *note,
                            (int)(t2 - t1 - 1), t1 + 1, path, line, col, callee, library_prefix,
-                           via, t2 + 1);
+                           via, alias ? hint(ctx, alias, ah, sizeof ah) : t2 + 1);
     el_fact(ctx, FACT_USE, v);
     free(v);
     /* what its arguments use waits for the verdict (end, project) */
@@ -312,27 +370,45 @@ static void note_external_use(el_ctx *ctx, state *s, CXCursor fn, CXCursor ref,
 /* A function defined in a backend file (its USR and backend), or in a
  * linted non-backend file with a library's prefix (the project's own,
  * unless it only hands the call on to the library's build of the routine:
- * el_definition_forwards). */
+ * el_definition_forwards; one handing it on to the routine's ILP64 build,
+ * el_definition_forwards_ilp64, is the project's when that is: its USR
+ * and the ILP64 routine's) or named as a routine an alias macro stands
+ * for (alias_target: dgemm, the project's own). */
 static void note_definition(el_ctx *ctx, CXCursor fn)
 {
     const char *backend = NULL;
     if (!el_is_definition(ctx, fn) || clang_getCursorLinkage(fn) != CXLinkage_External)
         return;
     el_file_class cls = el_cursor_class(ctx, fn, &backend);
+    const el_config *cfg = el_ctx_config(ctx);
     char name[256];
-    if (cls == EL_FILE_EXTERNAL ||
-        (cls != EL_FILE_BACKEND &&
-         (!el_backend_prefix_of(el_ctx_config(ctx), elc_spelling(fn, name, sizeof name), true) ||
-          el_definition_forwards(el_ctx_config(ctx), fn))))
-        return; /* a shim handing the call on to the library's build is not the project's own */
-    CXString usr = clang_getCursorUSR(fn);
-    const char *u = clang_getCString(usr);
-    if (u && u[0]) {
-        char *v = el_xasprintf("%s\t%s", u, cls == EL_FILE_BACKEND ? backend : "");
-        el_fact(ctx, cls == EL_FILE_BACKEND ? FACT_DEF : FACT_OWN, v);
+    CXCursor ilp64 = clang_getNullCursor();
+    if (cls == EL_FILE_EXTERNAL)
+        return;
+    if (cls != EL_FILE_BACKEND) {
+        elc_spelling(fn, name, sizeof name);
+        if (!el_backend_prefix_of(cfg, name, true) && !alias_target(cfg, name))
+            return;
+        if (el_definition_forwards(cfg, fn))
+            return; /* a shim handing the call on to the library's build is not the project's own */
+        el_definition_forwards_ilp64(cfg, fn, &ilp64);
+    }
+    const char *key = cls == EL_FILE_BACKEND ? FACT_DEF : FACT_OWN;
+    CXString usr = clang_getCursorUSR(fn), usr64 = {0};
+    const char *u = clang_getCString(usr), *second = cls == EL_FILE_BACKEND ? backend : "";
+    if (!clang_Cursor_isNull(ilp64)) {
+        usr64 = clang_getCursorUSR(ilp64);
+        second = clang_getCString(usr64);
+        key = FACT_SHIM;
+    }
+    if (u && u[0] && second && (clang_Cursor_isNull(ilp64) || second[0])) {
+        char *v = el_xasprintf("%s\t%s", u, second);
+        el_fact(ctx, key, v);
         free(v);
     }
     clang_disposeString(usr);
+    if (!clang_Cursor_isNull(ilp64))
+        clang_disposeString(usr64);
 }
 
 /* A fact's value "a\tb\t...": its first n fields into f (in place; the
@@ -348,21 +424,36 @@ static void split_tabs(char *v, char **f, int n)
     }
 }
 
+/* Is the function of USR usr the project's own: defined in a linted
+ * non-backend file of the run, or a shim onto the ILP64 build of its
+ * routine that is (FACT_SHIM: dgetrf_ calling dgetrf_64_ is the library's
+ * way in when nothing in the run defines dgetrf_64_)? */
+static bool own_function(const el_strmap *own, const el_strmap *shims, const char *usr)
+{
+    if (el_strmap_get(own, usr))
+        return true;
+    const char *ilp64 = el_strmap_get(shims, usr);
+    return ilp64 && el_strmap_get(own, ilp64);
+}
+
 static void project(el_project *p)
 {
-    el_strmap defs = {0}, own = {0};
+    el_strmap defs = {0}, own = {0}, shims = {0};
     size_t n = el_project_fact_count(p);
     for (size_t i = 0; i < n; i++) {
         const char *key = NULL, *value = NULL;
         el_project_fact(p, i, NULL, &key, &value);
-        bool def = strcmp(key, FACT_DEF) == 0;
-        if (!def && strcmp(key, FACT_OWN) != 0)
+        el_strmap *m = strcmp(key, FACT_DEF) == 0    ? &defs
+                       : strcmp(key, FACT_OWN) == 0  ? &own
+                       : strcmp(key, FACT_SHIM) == 0 ? &shims
+                                                     : NULL;
+        if (!m)
             continue;
         const char *tab = strchr(value, '\t');
         if (!tab)
             continue;
         char *usr = el_xstrndup(value, (size_t)(tab - value));
-        el_strmap_put(def ? &defs : &own, usr, (void *)(tab + 1));
+        el_strmap_put(m, usr, (void *)(tab + 1));
         free(usr);
     }
     for (size_t i = 0; i < n; i++) {
@@ -375,7 +466,7 @@ static void project(el_project *p)
             char *v = el_xstrdup(value);
             char *f[5] = {0};
             split_tabs(v, f, 5);
-            if (f[4] && !el_strmap_get(&defs, f[0]) && el_strmap_get(&own, f[0]))
+            if (f[4] && !el_strmap_get(&defs, f[0]) && own_function(&own, &shims, f[0]))
                 el_project_report(p, f[1], (unsigned)atoi(f[2]), (unsigned)atoi(f[3]), "%s", f[4]);
             free(v);
             continue;
@@ -390,7 +481,7 @@ static void project(el_project *p)
             continue;
         }
         const char *backend = el_strmap_get(&defs, f[0]);
-        bool library = !backend && atoi(f[6]) && !el_strmap_get(&own, f[0]);
+        bool library = !backend && atoi(f[6]) && !own_function(&own, &shims, f[0]);
         bool call = atoi(f[5]);
         /* f[7]: " (through macro 'M')" if any, then the hint */
         const char *hint_text = f[7], *via_end = NULL;
@@ -410,6 +501,7 @@ static void project(el_project *p)
     }
     el_strmap_free(&defs);
     el_strmap_free(&own);
+    el_strmap_free(&shims);
 }
 
 /* ---- the cursors ------------------------------------------------------------ */
@@ -474,7 +566,7 @@ static void on_declref(el_ctx *ctx, state *s, CXCursor c)
     why w = backend_decl(ctx, s, d, backend, sizeof backend);
     CXCursor call;
     if (w == BS_UNDECIDED) {
-        note_external_use(ctx, s, d, c, true);
+        note_external_use(ctx, s, d, c, true, NULL);
         return;
     }
     if (w == NOT_BACKEND) {
@@ -489,7 +581,11 @@ static void on_declref(el_ctx *ctx, state *s, CXCursor c)
                      "replace with '%.200s'", name, t->replacement);
             report_call(ctx, s, c, call, msg);
         } else if (k == CXCursor_FunctionDecl) {
-            note_external_use(ctx, s, d, c, false);
+            /* through an alias macro (`dgemm_` for dgemm): the library's
+             * unless the project defines dgemm, which the run decides */
+            char alias[256];
+            bool aliased = routine_alias(ctx, s, c, d, name, alias, sizeof alias);
+            note_external_use(ctx, s, d, c, aliased, aliased ? alias : NULL);
         }
         return;
     }
