@@ -184,13 +184,19 @@ static bs_why classify(el_ctx *ctx, bs_cache *c, CXCursor decl, char *backend, s
                 *shim = true; /* the library's own build under another name */
             } else if (el_definition_forwards_ilp64(cfg, def, &ilp64)) {
                 /* dgetrf_ calling dgetrf_64_: the project's own when the
-                 * ILP64 routine is (seen defined here), else whoever
+                 * ILP64 routine is (seen defined here), a backend's when
+                 * that one's is (declared in its file), else whoever
                  * defines dgetrf_64_ in the run decides (the project
                  * hook), wherever dgetrf_ is declared first */
                 *shim = true;
                 char be[64];
-                if (bs_classify(ctx, c, ilp64, be, sizeof be) == BS_NOT_BACKEND)
+                bs_why w = bs_classify(ctx, c, ilp64, be, sizeof be);
+                if (w == BS_NOT_BACKEND)
                     return BS_NOT_BACKEND;
+                if (w == BS_BY_LOCATION) {
+                    copy_name(backend, n, be);
+                    return BS_BY_LOCATION;
+                }
                 return BS_UNDECIDED;
             } else {
                 return BS_NOT_BACKEND;

@@ -23,8 +23,9 @@
  *     (dgesv_ calling dgesv$NEWLAPACK, el_definition_forwards) is no
  *     definition of the project's, and one that hands it on to the
  *     routine's ILP64 build (dgetrf_ calling dgetrf_64_,
- *     el_definition_forwards_ilp64) is the project's exactly when
- *     dgetrf_64_ is: seen defined here (BS_NOT_BACKEND), else
+ *     el_definition_forwards_ilp64) is whose dgetrf_64_ is: the
+ *     project's when seen defined here (BS_NOT_BACKEND), a backend's
+ *     when declared in its file (BS_BY_LOCATION, that backend), else
  *     BS_UNDECIDED, settled across the run (bs_shim tells the caller
  *     such a definition is in sight).  A prototype of
  *     a library function the project writes instead of the include is
@@ -93,7 +94,7 @@ char **bs_note(bs_cache *c, CXCursor decl);
  * that hands the call on to the library's build of the same routine
  * ($NEWLAPACK: BS_UNDECIDED or BS_BY_PREFIX) or to its ILP64 build
  * (dgetrf_64_: BS_UNDECIDED unless this TU sees the project define
- * dgetrf_64_)?  Then the definition in sight makes decl no project
+ * dgetrf_64_, or a backend declare it)?  Then the definition in sight makes decl no project
  * function: its uses wait for the run's verdict.  false before
  * bs_classify was asked. */
 bool bs_shim(bs_cache *c, CXCursor decl);

@@ -43,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "clang_util.h"
 #include "config.h"
@@ -206,27 +207,23 @@ static size_t continuation(const char *t, size_t size, size_t i)
     return 0;
 }
 
-/* " (through macro 'FFTMALLOC')" when the file writes the name at loc as a
- * macro of another name (#define FFTMALLOC fftwf_malloc): what the line
- * shows is the macro, not the name the message quotes; else "".  The
- * identifier at loc is read as the compiler reads it, across line
- * continuations (eh_ref_\<newline>abs is eh_ref_abs, written out). */
-static const char *through_macro(el_ctx *ctx, CXSourceLocation loc, const char *name, char *buf,
-                                 size_t n)
+/* The identifier the file writes at loc (where a macro is used, or
+ * where a macro's argument is written) into word[n], read as the compiler
+ * reads it, across line continuations (eh_ref_\<newline>abs is
+ * eh_ref_abs, written out); "" when loc starts none. */
+static const char *word_at(el_ctx *ctx, CXSourceLocation loc, char *word, size_t n)
 {
-    buf[0] = '\0';
+    word[0] = '\0';
     CXFile f = NULL;
     unsigned off = 0;
-    /* where the macro is used, or where a macro's argument is written */
     clang_getFileLocation(loc, &f, NULL, NULL, &off);
     size_t size = 0;
     const char *t = f ? el_file_text(ctx, f, &size) : NULL;
-    if (!t || off >= size || !ident_char(t[off]) || isdigit((unsigned char)t[off]) ||
+    if (!n || !t || off >= size || !ident_char(t[off]) || isdigit((unsigned char)t[off]) ||
         (off > 0 && ident_char(t[off - 1])))
-        return buf;
-    char word[256];
+        return word;
     size_t w = 0;
-    for (size_t i = off; i < size && w + 1 < sizeof word;) {
+    for (size_t i = off; i < size && w + 1 < n;) {
         size_t k = continuation(t, size, i);
         if (k) {
             i += k;
@@ -237,7 +234,18 @@ static const char *through_macro(el_ctx *ctx, CXSourceLocation loc, const char *
         }
     }
     word[w] = '\0';
-    if (strcmp(word, name) != 0)
+    return word;
+}
+
+/* " (through macro 'FFTMALLOC')" when the file writes the name at loc as a
+ * macro of another name (#define FFTMALLOC fftwf_malloc): what the line
+ * shows is the macro, not the name the message quotes; else "". */
+static const char *through_macro(el_ctx *ctx, CXSourceLocation loc, const char *name, char *buf,
+                                 size_t n)
+{
+    char word[256];
+    buf[0] = '\0';
+    if (word_at(ctx, loc, word, sizeof word)[0] && strcmp(word, name) != 0)
         snprintf(buf, n, " (through macro '%.200s')", word);
     return buf;
 }
@@ -276,16 +284,15 @@ static bool routine_alias(el_ctx *ctx, state *s, CXCursor ref, CXCursor fn, cons
         *flags = (unsigned char)(ASKED | (alias_target(cfg, name) ? TARGET : 0));
     if (flags ? !(*flags & TARGET) : !alias_target(cfg, name))
         return false;
-    char via[300];
-    through_macro(ctx, clang_getCursorLocation(ref), name, via, sizeof via);
-    const char *q = strchr(via, '\''), *e = q ? strchr(q + 1, '\'') : NULL;
+    /* the macro the line shows: the routine's name, `name` and its
+     * underscore in either case */
+    char word[256];
     size_t len = strlen(name);
-    if (!e || (size_t)(e - q - 1) != len + 1 || q[1 + len] != '_' || len + 2 > n)
+    word_at(ctx, clang_getCursorLocation(ref), word, sizeof word);
+    if (strlen(word) != len + 1 || word[len] != '_' || len + 2 > n ||
+        strncasecmp(word, name, len) != 0)
         return false;
-    for (size_t i = 0; i < len; i++)
-        if (tolower((unsigned char)q[1 + i]) != tolower((unsigned char)name[i]))
-            return false;
-    snprintf(alias, n, "%.*s", (int)(len + 1), q + 1);
+    snprintf(alias, n, "%s", word);
     return el_backend_prefix_of(cfg, alias, true) != NULL;
 }
 
@@ -367,43 +374,59 @@ static void note_external_use(el_ctx *ctx, state *s, CXCursor fn, CXCursor ref,
     }
 }
 
-/* A function defined in a backend file (its USR and backend), or in a
- * linted non-backend file with a library's prefix (the project's own,
- * unless it only hands the call on to the library's build of the routine:
- * el_definition_forwards; one handing it on to the routine's ILP64 build,
- * el_definition_forwards_ilp64, is the project's when that is: its USR
- * and the ILP64 routine's) or named as a routine an alias macro stands
- * for (alias_target: dgemm, the project's own). */
-static void note_definition(el_ctx *ctx, CXCursor fn)
+/* A function defined in a backend file (its USR and backend, FACT_DEF),
+ * or in a linted non-backend file with a library's prefix (the project's
+ * own, FACT_OWN, unless it only hands the call on to the library's build
+ * of the routine: el_definition_forwards) or named as a routine an alias
+ * macro stands for (alias_target: dgemm, the project's own).  A shim onto
+ * the routine's ILP64 build (el_definition_forwards_ilp64, static ones
+ * too: their callers are in sight of them alone) is whose that build is:
+ * the project's own or a backend's when the TU sees so (bs_classify's
+ * verdict of the shim), else FACT_SHIM, its USR and the ILP64 routine's,
+ * for the project hook. */
+static void note_definition(el_ctx *ctx, state *s, CXCursor fn)
 {
     const char *backend = NULL;
-    if (!el_is_definition(ctx, fn) || clang_getCursorLinkage(fn) != CXLinkage_External)
+    if (!el_is_definition(ctx, fn))
         return;
+    bool external = clang_getCursorLinkage(fn) == CXLinkage_External;
     el_file_class cls = el_cursor_class(ctx, fn, &backend);
     const el_config *cfg = el_ctx_config(ctx);
-    char name[256];
+    char name[256], shim_backend[64] = "";
     CXCursor ilp64 = clang_getNullCursor();
-    if (cls == EL_FILE_EXTERNAL)
+    if (cls == EL_FILE_EXTERNAL || (cls == EL_FILE_BACKEND && !external))
         return;
+    enum { OWN, DEF, SHIM } key = cls == EL_FILE_BACKEND ? DEF : OWN;
     if (cls != EL_FILE_BACKEND) {
         elc_spelling(fn, name, sizeof name);
         if (!el_backend_prefix_of(cfg, name, true) && !alias_target(cfg, name))
             return;
         if (el_definition_forwards(cfg, fn))
             return; /* a shim handing the call on to the library's build is not the project's own */
-        el_definition_forwards_ilp64(cfg, fn, &ilp64);
+        if (el_definition_forwards_ilp64(cfg, fn, &ilp64)) {
+            why w = backend_decl(ctx, s, fn, shim_backend, sizeof shim_backend);
+            if (w == NOT_BACKEND) {
+                ilp64 = clang_getNullCursor(); /* onto the project's own, seen here */
+            } else if (w == BY_LOCATION) {
+                ilp64 = clang_getNullCursor(); /* onto a backend's, seen here */
+                key = DEF;
+                backend = shim_backend;
+            } else {
+                key = SHIM;
+            }
+        } else if (!external) {
+            return;
+        }
     }
-    const char *key = cls == EL_FILE_BACKEND ? FACT_DEF : FACT_OWN;
     CXString usr = clang_getCursorUSR(fn), usr64 = {0};
-    const char *u = clang_getCString(usr), *second = cls == EL_FILE_BACKEND ? backend : "";
+    const char *u = clang_getCString(usr), *second = key == DEF ? backend : "";
     if (!clang_Cursor_isNull(ilp64)) {
         usr64 = clang_getCursorUSR(ilp64);
         second = clang_getCString(usr64);
-        key = FACT_SHIM;
     }
-    if (u && u[0] && second && (clang_Cursor_isNull(ilp64) || second[0])) {
+    if (u && u[0] && second && (key != SHIM || second[0])) {
         char *v = el_xasprintf("%s\t%s", u, second);
-        el_fact(ctx, key, v);
+        el_fact(ctx, key == DEF ? FACT_DEF : key == SHIM ? FACT_SHIM : FACT_OWN, v);
         free(v);
     }
     clang_disposeString(usr);
@@ -436,6 +459,19 @@ static bool own_function(const el_strmap *own, const el_strmap *shims, const cha
     return ilp64 && el_strmap_get(own, ilp64);
 }
 
+/* The backend that defines the function of USR usr, or the ILP64 build
+ * it is a shim onto (a call of dgetrf_ is one of backend lapack64's
+ * dgetrf_64_, as the shim's own call is reported); NULL when none. */
+static const char *backend_function(const el_strmap *defs, const el_strmap *shims,
+                                    const char *usr)
+{
+    const char *backend = el_strmap_get(defs, usr);
+    if (backend)
+        return backend;
+    const char *ilp64 = el_strmap_get(shims, usr);
+    return ilp64 ? el_strmap_get(defs, ilp64) : NULL;
+}
+
 static void project(el_project *p)
 {
     el_strmap defs = {0}, own = {0}, shims = {0};
@@ -466,7 +502,7 @@ static void project(el_project *p)
             char *v = el_xstrdup(value);
             char *f[5] = {0};
             split_tabs(v, f, 5);
-            if (f[4] && !el_strmap_get(&defs, f[0]) && own_function(&own, &shims, f[0]))
+            if (f[4] && !backend_function(&defs, &shims, f[0]) && own_function(&own, &shims, f[0]))
                 el_project_report(p, f[1], (unsigned)atoi(f[2]), (unsigned)atoi(f[3]), "%s", f[4]);
             free(v);
             continue;
@@ -480,7 +516,7 @@ static void project(el_project *p)
             free(v);
             continue;
         }
-        const char *backend = el_strmap_get(&defs, f[0]);
+        const char *backend = backend_function(&defs, &shims, f[0]);
         bool library = !backend && atoi(f[6]) && !own_function(&own, &shims, f[0]);
         bool call = atoi(f[5]);
         /* f[7]: " (through macro 'M')" if any, then the hint */
@@ -868,7 +904,7 @@ static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
     if (k == CXCursor_FunctionDecl || (k == CXCursor_VarDecl && el_depth(ctx) == 0)) {
         bs_note_declaration(ctx, &s->seen, c); /* what backend files declare */
         if (k == CXCursor_FunctionDecl)
-            note_definition(ctx, c);
+            note_definition(ctx, s, c);
         return;
     }
     if (!el_applies_to(ctx, c))
