@@ -11,8 +11,10 @@
 #include "config.h"
 
 typedef struct bs_verdict {
-    bool known;             /* w and backend are set */
+    bool known;             /* w, shim and backend are set */
+    bool shim;              /* a definition of the TU hands the call on (bs_shim) */
     unsigned char w;
+    unsigned char flags;    /* the caller's (bs_flags) */
     char backend[64];
     char *note;
 } bs_verdict;
@@ -135,10 +137,12 @@ static const char *declared_in_backend(bs_cache *c, CXCursor decl)
     return hit;
 }
 
-static bs_why classify(el_ctx *ctx, bs_cache *c, CXCursor decl, char *backend, size_t n)
+static bs_why classify(el_ctx *ctx, bs_cache *c, CXCursor decl, char *backend, size_t n,
+                       bool *shim)
 {
     const el_config *cfg = el_ctx_config(ctx);
     backend[0] = '\0';
+    *shim = false;
     char name[256];
     elc_spelling(decl, name, sizeof name);
     if (!name[0])
@@ -174,8 +178,30 @@ static bs_why classify(el_ctx *ctx, bs_cache *c, CXCursor decl, char *backend, s
     CXCursor def = clang_getCursorDefinition(decl);
     if (!clang_Cursor_isNull(def)) {
         const sep_file_class *di = sep_decl_file(ctx, &c->files, def);
-        if (di && di->linted && di->cls != EL_FILE_BACKEND && !el_definition_forwards(cfg, def))
-            return BS_NOT_BACKEND;
+        CXCursor ilp64;
+        if (di && di->linted && di->cls != EL_FILE_BACKEND) {
+            if (el_definition_forwards(cfg, def)) {
+                *shim = true; /* the library's own build under another name */
+            } else if (el_definition_forwards_ilp64(cfg, def, &ilp64)) {
+                /* dgetrf_ calling dgetrf_64_: the project's own when the
+                 * ILP64 routine is (seen defined here), a backend's when
+                 * that one's is (declared in its file), else whoever
+                 * defines dgetrf_64_ in the run decides (the project
+                 * hook), wherever dgetrf_ is declared first */
+                *shim = true;
+                char be[64];
+                bs_why w = bs_classify(ctx, c, ilp64, be, sizeof be);
+                if (w == BS_NOT_BACKEND)
+                    return BS_NOT_BACKEND;
+                if (w == BS_BY_LOCATION) {
+                    copy_name(backend, n, be);
+                    return BS_BY_LOCATION;
+                }
+                return BS_UNDECIDED;
+            } else {
+                return BS_NOT_BACKEND;
+            }
+        }
     }
     /* declared by the project, defined elsewhere: the project's own when
      * it defines it (another TU knows), the library's when it merely
@@ -188,17 +214,19 @@ static bs_why classify(el_ctx *ctx, bs_cache *c, CXCursor decl, char *backend, s
 bs_why bs_classify(el_ctx *ctx, bs_cache *c, CXCursor decl, char *backend, size_t n)
 {
     bs_verdict *e = slot_of(c, decl);
+    bool shim = false;
     if (!e)
-        return classify(ctx, c, decl, backend, n);
+        return classify(ctx, c, decl, backend, n, &shim);
     if (!e->known) {
         char be[64];
-        bs_why w = classify(ctx, c, decl, be, sizeof be);
-        e = slot_of(c, decl); /* classify may not grow the table, but be safe */
+        bs_why w = classify(ctx, c, decl, be, sizeof be, &shim);
+        e = slot_of(c, decl); /* classify grows the table when it asks about a shim's callee */
         if (!e) {
             copy_name(backend, n, be);
             return w;
         }
         e->w = (unsigned char)w;
+        e->shim = shim;
         copy_name(e->backend, sizeof e->backend, be);
         e->known = true;
     }
@@ -210,6 +238,18 @@ char **bs_note(bs_cache *c, CXCursor decl)
 {
     bs_verdict *e = slot_of(c, decl);
     return e ? &e->note : NULL;
+}
+
+bool bs_shim(bs_cache *c, CXCursor decl)
+{
+    bs_verdict *e = slot_of(c, decl);
+    return e && e->known && e->shim;
+}
+
+unsigned char *bs_flags(bs_cache *c, CXCursor decl)
+{
+    bs_verdict *e = slot_of(c, decl);
+    return e ? &e->flags : NULL;
 }
 
 void bs_cache_free(bs_cache *c)

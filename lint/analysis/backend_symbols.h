@@ -21,7 +21,13 @@
  *     its cuda.c) -- BS_UNDECIDED, settled across the run; a definition
  *     that hands the call on to the library's build of the same routine
  *     (dgesv_ calling dgesv$NEWLAPACK, el_definition_forwards) is no
- *     definition of the project's.  A prototype of
+ *     definition of the project's, and one that hands it on to the
+ *     routine's ILP64 build (dgetrf_ calling dgetrf_64_,
+ *     el_definition_forwards_ilp64) is whose dgetrf_64_ is: the
+ *     project's when seen defined here (BS_NOT_BACKEND), a backend's
+ *     when declared in its file (BS_BY_LOCATION, that backend), else
+ *     BS_UNDECIDED, settled across the run (bs_shim tells the caller
+ *     such a definition is in sight).  A prototype of
  *     a library function the project writes instead of the include is
  *     still the library's.
  * A macro of a linted non-backend file is the frontend's own: its body is
@@ -53,9 +59,10 @@ typedef enum bs_why {
     BS_BY_PREFIX,        /* its name says so */
     BS_BY_LOCATION,      /* it is declared in a backend's file */
     BS_UNDECIDED,        /* a function with a library's prefix that the project
-                            declares but this TU does not see defined: a
-                            backend's unless a linted non-backend file defines
-                            it (decided across the run, EH102's project hook) */
+                            declares but this TU does not see defined (or
+                            sees defined as a shim, bs_shim): a backend's
+                            unless a linted non-backend file defines it
+                            (decided across the run, EH102's project hook) */
 } bs_why;
 
 /* Per-TU state: zero it before use, free with bs_cache_free. */
@@ -83,6 +90,17 @@ bs_why bs_classify(el_ctx *ctx, bs_cache *c, CXCursor decl, char *backend, size_
  * type reference gives), NULL at first; the cache frees it.  NULL when
  * memory runs out. */
 char **bs_note(bs_cache *c, CXCursor decl);
+/* Did bs_classify find decl's definition in this TU to be a shim, one
+ * that hands the call on to the library's build of the same routine
+ * ($NEWLAPACK: BS_UNDECIDED or BS_BY_PREFIX) or to its ILP64 build
+ * (dgetrf_64_: BS_UNDECIDED unless this TU sees the project define
+ * dgetrf_64_, or a backend declare it)?  Then the definition in sight makes decl no project
+ * function: its uses wait for the run's verdict.  false before
+ * bs_classify was asked. */
+bool bs_shim(bs_cache *c, CXCursor decl);
+/* A byte the caller keeps with the declaration (EH102: what it found out
+ * about the name once), 0 at first; NULL when memory runs out. */
+unsigned char *bs_flags(bs_cache *c, CXCursor decl);
 void bs_cache_free(bs_cache *c);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "backend_header_memo.h"
 #include "clang_util.h"
@@ -196,48 +197,115 @@ static void routine_of(const char *name, char *buf, size_t n)
         snprintf(buf, n, "%s", name);
 }
 
+/* name ends in the ILP64 suffix _64_ (either case: it has no letter). */
+static bool ilp64_name(const char *name)
+{
+    size_t len = strlen(name);
+    return len > 4 && strcmp(name + len - 4, "_64_") == 0;
+}
+
+/* The two builds of a routine a definition may hand the call on to (name
+ * a callee's, routine the routine it stands for, own the defined
+ * function's).  A $NEWLAPACK name is a decoration the project cannot
+ * define itself: Accelerate's names exist only through the asm labels of
+ * Apple's headers.  A _64_ name may be the project's own ILP64 routine,
+ * defined in another file of the run, so whose a shim onto it is is the
+ * run's question (DGETRF_ calling DGETRF_64_: the routine of the one is
+ * upper case, of the other lower case, hence the case-blind match). */
+static bool newlapack_build(const char *name, const char *routine, const char *own)
+{
+    return strstr(name, "$NEWLAPACK") != NULL && strcmp(routine, own) == 0;
+}
+
+static bool ilp64_build(const char *name, const char *routine, const char *own)
+{
+    return ilp64_name(name) && !strstr(name, "$NEWLAPACK") && strcasecmp(routine, own) == 0;
+}
+
+/* What an ILP64 shim may call besides the routine it hands on to: the C
+ * library's allocation and copy helpers (a workspace, or an ipiv array of
+ * the other integer width). */
+static bool shim_helper(const char *name)
+{
+    static const char *const helpers[] = {"malloc", "calloc",  "realloc", "aligned_alloc",
+                                          "free",   "memcpy",  "memmove", "memset"};
+    for (size_t i = 0; i < sizeof helpers / sizeof helpers[0]; i++)
+        if (strcmp(name, helpers[i]) == 0)
+            return true;
+    return false;
+}
+
 typedef struct forward_walk {
     const el_config *cfg;
     const char *name;    /* the defined function's */
     const char *routine; /* the routine it stands for */
-    bool found;
+    bool (*build)(const char *name, const char *routine, const char *own);
+    bool found;          /* it calls that build of the routine */
+    bool other;          /* it calls anything else but shim_helper's */
+    CXCursor callee;     /* the build it calls */
 } forward_walk;
 
 static enum CXChildVisitResult forward_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
     forward_walk *w = data;
-    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
-        CXCursor callee = clang_getCursorReferenced(c);
-        char name[256], routine[256];
-        if (clang_getCursorKind(callee) == CXCursor_FunctionDecl &&
-            elc_spelling(callee, name, sizeof name)[0] && strcmp(name, w->name) != 0) {
-            /* Only a decoration the project cannot define itself: the
-             * $NEWLAPACK names of Accelerate exist only through the asm
-             * labels of Apple's headers.  A dgemm_64_ may be the project's
-             * own ILP64 routine (defined in another file of the run), so a
-             * dgemm_ calling it says nothing about whose dgemm_ is. */
-            routine_of(name, routine, sizeof routine);
-            if (strstr(name, "$NEWLAPACK") && strcmp(routine, w->routine) == 0 &&
-                el_backend_prefix_of(w->cfg, name, true)) {
-                w->found = true;
-                return CXChildVisit_Break;
-            }
-        }
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    CXCursor callee = clang_getCursorReferenced(c);
+    char name[256], routine[256];
+    if (clang_getCursorKind(callee) != CXCursor_FunctionDecl ||
+        !elc_spelling(callee, name, sizeof name)[0]) {
+        w->other = true; /* through a pointer */
+        return CXChildVisit_Recurse;
+    }
+    routine_of(name, routine, sizeof routine);
+    if (strcmp(name, w->name) != 0 && w->build(name, routine, w->routine) &&
+        el_backend_prefix_of(w->cfg, name, true)) {
+        if (!w->found)
+            w->callee = callee;
+        w->found = true;
+    } else if (!shim_helper(name)) {
+        w->other = true;
     }
     return CXChildVisit_Recurse;
 }
 
-bool el_definition_forwards(const el_config *cfg, CXCursor def)
+/* Walk function definition def (false when it is none) for its calls of
+ * `build` of its routine, and of anything else. */
+static bool forward_scan(const el_config *cfg, CXCursor def,
+                         bool (*build)(const char *, const char *, const char *),
+                         forward_walk *w)
 {
     char name[256], routine[256];
     if (clang_getCursorKind(def) != CXCursor_FunctionDecl || !clang_isCursorDefinition(def) ||
         !elc_spelling(def, name, sizeof name)[0])
         return false;
     routine_of(name, routine, sizeof routine);
-    forward_walk w = {cfg, name, routine, false};
-    clang_visitChildren(def, forward_visit, &w);
-    return w.found;
+    *w = (forward_walk){cfg, name, routine, build, false, false, clang_getNullCursor()};
+    clang_visitChildren(def, forward_visit, w);
+    w->name = w->routine = NULL; /* (their buffers end here) */
+    return true;
+}
+
+bool el_definition_forwards(const el_config *cfg, CXCursor def)
+{
+    forward_walk w;
+    return forward_scan(cfg, def, newlapack_build, &w) && w.found;
+}
+
+bool el_definition_forwards_ilp64(const el_config *cfg, CXCursor def, CXCursor *callee)
+{
+    forward_walk w;
+    char name[256];
+    *callee = clang_getNullCursor();
+    /* an ILP64 routine handing on to another spelling of itself is none,
+     * nor a dispatcher that calls anything else as well (its own kernel
+     * for small sizes): the project's own code */
+    if (ilp64_name(elc_spelling(def, name, sizeof name)) ||
+        !forward_scan(cfg, def, ilp64_build, &w) || !w.found || w.other)
+        return false;
+    *callee = w.callee;
+    return true;
 }
 
 bool el_macro_is_own(const el_config *cfg, CXCursor def)

@@ -245,6 +245,18 @@ const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool up
  * definition does not make the name the project's own: its callers still
  * call the library. */
 bool el_definition_forwards(const el_config *cfg, CXCursor def);
+/* Is function definition def a shim onto the ILP64 build of the same
+ * routine (dgetrf_ calling dgetrf_64_, DGETRF_ calling DGETRF_64_: the
+ * callee's name ends in _64_, its undecorated name is def's, and it has a
+ * backend prefix; def's own name does not end in _64_)?  Its calls are
+ * that routine's and nothing else but the C library's allocation and
+ * copy helpers (malloc, calloc, realloc, aligned_alloc, free, memcpy,
+ * memmove, memset): a dispatcher that runs a kernel of its own for some
+ * calls is the project's own code.  *callee receives the function called.  Whose def is depends on whose the callee is: the
+ * library's when no file of the run defines it (EH102 settles that
+ * across the run), the project's own when the project carries its ILP64
+ * build itself. */
+bool el_definition_forwards_ilp64(const el_config *cfg, CXCursor def, CXCursor *callee);
 /* Is macro definition def the project's own: defined in a file of the
  * project that is neither a backend's, nor a vendor header, nor a system
  * header?  (EH102 looks through such a macro's body.) */

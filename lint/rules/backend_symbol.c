@@ -20,6 +20,10 @@
  * reported call (its arguments: one finding per call) or, for a macro, at
  * the place of another finding.
  *
+ * Also reported: a use of a function named through an alias macro of a
+ * BLAS or LAPACK routine (`#define dgemm_ dgemm`, routine_alias), unless
+ * a linted non-backend file of the run defines it (the project hook).
+ *
  * Also reported: a call of a function the configuration's "rewrites"
  * give a template for (a project's own wrapper to migrate), whatever its
  * name.  The fix of a reported call is its rewrite (lint/change/rewrite.h): the
@@ -39,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "clang_util.h"
 #include "config.h"
@@ -202,27 +207,23 @@ static size_t continuation(const char *t, size_t size, size_t i)
     return 0;
 }
 
-/* " (through macro 'FFTMALLOC')" when the file writes the name at loc as a
- * macro of another name (#define FFTMALLOC fftwf_malloc): what the line
- * shows is the macro, not the name the message quotes; else "".  The
- * identifier at loc is read as the compiler reads it, across line
- * continuations (eh_ref_\<newline>abs is eh_ref_abs, written out). */
-static const char *through_macro(el_ctx *ctx, CXSourceLocation loc, const char *name, char *buf,
-                                 size_t n)
+/* The identifier the file writes at loc (where a macro is used, or
+ * where a macro's argument is written) into word[n], read as the compiler
+ * reads it, across line continuations (eh_ref_\<newline>abs is
+ * eh_ref_abs, written out); "" when loc starts none. */
+static const char *word_at(el_ctx *ctx, CXSourceLocation loc, char *word, size_t n)
 {
-    buf[0] = '\0';
+    word[0] = '\0';
     CXFile f = NULL;
     unsigned off = 0;
-    /* where the macro is used, or where a macro's argument is written */
     clang_getFileLocation(loc, &f, NULL, NULL, &off);
     size_t size = 0;
     const char *t = f ? el_file_text(ctx, f, &size) : NULL;
-    if (!t || off >= size || !ident_char(t[off]) || isdigit((unsigned char)t[off]) ||
+    if (!n || !t || off >= size || !ident_char(t[off]) || isdigit((unsigned char)t[off]) ||
         (off > 0 && ident_char(t[off - 1])))
-        return buf;
-    char word[256];
+        return word;
     size_t w = 0;
-    for (size_t i = off; i < size && w + 1 < sizeof word;) {
+    for (size_t i = off; i < size && w + 1 < n;) {
         size_t k = continuation(t, size, i);
         if (k) {
             i += k;
@@ -233,9 +234,66 @@ static const char *through_macro(el_ctx *ctx, CXSourceLocation loc, const char *
         }
     }
     word[w] = '\0';
-    if (strcmp(word, name) != 0)
+    return word;
+}
+
+/* " (through macro 'FFTMALLOC')" when the file writes the name at loc as a
+ * macro of another name (#define FFTMALLOC fftwf_malloc): what the line
+ * shows is the macro, not the name the message quotes; else "". */
+static const char *through_macro(el_ctx *ctx, CXSourceLocation loc, const char *name, char *buf,
+                                 size_t n)
+{
+    char word[256];
+    buf[0] = '\0';
+    if (word_at(ctx, loc, word, sizeof word)[0] && strcmp(word, name) != 0)
         snprintf(buf, n, " (through macro '%.200s')", word);
     return buf;
+}
+
+/* Is `name` what an alias macro of a BLAS or LAPACK routine stands for:
+ * the routine's Fortran name without its underscore (dgemm, or DGEMM as
+ * upper-case mangling has it: dgemm_ and DGEMM_ match a routine pattern of
+ * backend_prefixes)?  Not a backend name by itself: too many projects'
+ * own functions look the same. */
+static bool alias_target(const el_config *cfg, const char *name)
+{
+    char routine[256];
+    size_t len = strlen(name);
+    if (!len || len + 2 > sizeof routine || name[len - 1] == '_')
+        return false;
+    memcpy(routine, name, len);
+    memcpy(routine + len, "_", 2);
+    const char *hit = el_backend_prefix_of(cfg, routine, true);
+    return hit && el_prefix_is_pattern(hit);
+}
+
+/* The line names fn (`name`, a use at ref) through an alias macro of its
+ * routine: the macro is the routine's Fortran name, fn the routine
+ * without the underscore or in another case (cvxopt's `#define dgemm_
+ * dgemm` under BLAS_NO_UNDERSCORE, SuperLU's `#define dgemm_ DGEMM` under
+ * UpCase: `dgemm_(...)` calls dgemm).  The macro's name into alias[n].
+ * Whether dgemm is the library's is the run's question: the project's own
+ * when any linted file of it defines dgemm (note_definition). */
+static bool routine_alias(el_ctx *ctx, state *s, CXCursor ref, CXCursor fn, const char *name,
+                          char *alias, size_t n)
+{
+    enum { ASKED = 1, TARGET = 2 };
+    const el_config *cfg = el_ctx_config(ctx);
+    unsigned char *flags = bs_flags(&s->seen, fn); /* the name's answer, once per TU */
+    if (flags && !*flags)
+        *flags = (unsigned char)(ASKED | (alias_target(cfg, name) ? TARGET : 0));
+    if (flags ? !(*flags & TARGET) : !alias_target(cfg, name))
+        return false;
+    /* the macro the line shows: the routine's name, `name` and its
+     * underscore in either case */
+    char word[256];
+    size_t len = strlen(name);
+    word_at(ctx, clang_getCursorLocation(ref), word, sizeof word);
+    if (strlen(word) != len + 1 || word[len] != '_' || len + 2 > n ||
+        strncasecmp(word, name, len) != 0)
+        return false;
+    snprintf(alias, n, "%s", word);
+    return el_backend_prefix_of(cfg, alias, true) != NULL;
 }
 
 /* " of backend 'blas'" for symbols known by where they are declared. */
@@ -256,21 +314,28 @@ static bool is_callee(el_ctx *ctx, CXCursor e, CXCursor *call);
 #define FACT_DEF "EH102.def"
 #define FACT_OWN "EH102.own"
 #define FACT_ARG "EH102.arg"
+#define FACT_SHIM "EH102.shim"
 
 /* A use of a function this TU neither defines nor knows as a backend's
  * (the project's own, declared in darknet.h): a backend's after all when
  * a backend file defines it, which only the TU of that file knows; and
  * when it has a library's prefix (undecided), the library's unless a
- * linted non-backend file defines it.  The project hook decides. */
+ * linted non-backend file defines it.  The project hook decides.  A
+ * definition in sight that is a shim (bs_shim: dgetrf_ handing on to
+ * dgetrf_64_) leaves the question open too.  `alias`: the line names fn
+ * through an alias macro of the routine (routine_alias: `dgemm_` for
+ * dgemm), whose hint the finding takes; the library's unless the project
+ * defines fn, wherever fn is declared. */
 static void note_external_use(el_ctx *ctx, state *s, CXCursor fn, CXCursor ref,
-                              bool library_prefix)
+                              bool library_prefix, const char *alias)
 {
     /* only a backend file of the run can define it */
     if (!library_prefix && !el_linted_backend_code(ctx))
         return;
-    if (!clang_Cursor_isNull(clang_getCursorDefinition(fn)) || !el_applies_at(ctx, clang_getCursorLocation(ref)))
+    if ((!clang_Cursor_isNull(clang_getCursorDefinition(fn)) && !bs_shim(&s->seen, fn)) ||
+        !el_applies_at(ctx, clang_getCursorLocation(ref)))
         return;
-    if (clang_Location_isInSystemHeader(clang_getCursorLocation(clang_getCanonicalCursor(fn))))
+    if (!alias && clang_Location_isInSystemHeader(clang_getCursorLocation(clang_getCanonicalCursor(fn))))
         return;
     /* "USR\tname\thint", once per function and TU */
     char **note = bs_note(&s->seen, fn);
@@ -293,12 +358,12 @@ static void note_external_use(el_ctx *ctx, state *s, CXCursor fn, CXCursor ref,
     const char *t1 = strchr(*note, '\t'), *t2 = strchr(t1 + 1, '\t');
     CXCursor call;
     bool callee = is_callee(ctx, ref, &call);
-    char via[256], fname[256];
+    char via[256], fname[256], ah[300];
     snprintf(fname, sizeof fname, "%.*s", (int)(t2 - t1 - 1), t1 + 1);
     through_macro(ctx, clang_getCursorLocation(ref), fname, via, sizeof via);
     char *v = el_xasprintf("%.*s\t%.*s\t%s\t%u\t%u\t%d\t%d\t%s%s", (int)(t1 - *note), *note,
                            (int)(t2 - t1 - 1), t1 + 1, path, line, col, callee, library_prefix,
-                           via, t2 + 1);
+                           via, alias ? hint(ctx, alias, ah, sizeof ah) : t2 + 1);
     el_fact(ctx, FACT_USE, v);
     free(v);
     /* what its arguments use waits for the verdict (end, project) */
@@ -309,30 +374,64 @@ static void note_external_use(el_ctx *ctx, state *s, CXCursor fn, CXCursor ref,
     }
 }
 
-/* A function defined in a backend file (its USR and backend), or in a
- * linted non-backend file with a library's prefix (the project's own,
- * unless it only hands the call on to the library's build of the routine:
- * el_definition_forwards). */
-static void note_definition(el_ctx *ctx, CXCursor fn)
+/* A function defined in a backend file (its USR and backend, FACT_DEF),
+ * or in a linted non-backend file with a library's prefix (the project's
+ * own, FACT_OWN, unless it only hands the call on to the library's build
+ * of the routine: el_definition_forwards) or named as a routine an alias
+ * macro stands for (alias_target: dgemm, the project's own).  A shim onto
+ * the routine's ILP64 build (el_definition_forwards_ilp64, static ones
+ * too: their callers are in sight of them alone) is whose that build is:
+ * the project's own or a backend's when the TU sees so (bs_classify's
+ * verdict of the shim), else FACT_SHIM, its USR and the ILP64 routine's,
+ * for the project hook. */
+static void note_definition(el_ctx *ctx, state *s, CXCursor fn)
 {
     const char *backend = NULL;
-    if (!el_is_definition(ctx, fn) || clang_getCursorLinkage(fn) != CXLinkage_External)
+    if (!el_is_definition(ctx, fn))
         return;
+    bool external = clang_getCursorLinkage(fn) == CXLinkage_External;
     el_file_class cls = el_cursor_class(ctx, fn, &backend);
-    char name[256];
-    if (cls == EL_FILE_EXTERNAL ||
-        (cls != EL_FILE_BACKEND &&
-         (!el_backend_prefix_of(el_ctx_config(ctx), elc_spelling(fn, name, sizeof name), true) ||
-          el_definition_forwards(el_ctx_config(ctx), fn))))
-        return; /* a shim handing the call on to the library's build is not the project's own */
-    CXString usr = clang_getCursorUSR(fn);
-    const char *u = clang_getCString(usr);
-    if (u && u[0]) {
-        char *v = el_xasprintf("%s\t%s", u, cls == EL_FILE_BACKEND ? backend : "");
-        el_fact(ctx, cls == EL_FILE_BACKEND ? FACT_DEF : FACT_OWN, v);
+    const el_config *cfg = el_ctx_config(ctx);
+    char name[256], shim_backend[64] = "";
+    CXCursor ilp64 = clang_getNullCursor();
+    if (cls == EL_FILE_EXTERNAL || (cls == EL_FILE_BACKEND && !external))
+        return;
+    enum { OWN, DEF, SHIM } key = cls == EL_FILE_BACKEND ? DEF : OWN;
+    if (cls != EL_FILE_BACKEND) {
+        elc_spelling(fn, name, sizeof name);
+        if (!el_backend_prefix_of(cfg, name, true) && !alias_target(cfg, name))
+            return;
+        if (el_definition_forwards(cfg, fn))
+            return; /* a shim handing the call on to the library's build is not the project's own */
+        if (el_definition_forwards_ilp64(cfg, fn, &ilp64)) {
+            why w = backend_decl(ctx, s, fn, shim_backend, sizeof shim_backend);
+            if (w == NOT_BACKEND) {
+                ilp64 = clang_getNullCursor(); /* onto the project's own, seen here */
+            } else if (w == BY_LOCATION) {
+                ilp64 = clang_getNullCursor(); /* onto a backend's, seen here */
+                key = DEF;
+                backend = shim_backend;
+            } else {
+                key = SHIM;
+            }
+        } else if (!external) {
+            return;
+        }
+    }
+    CXString usr = clang_getCursorUSR(fn), usr64 = {0};
+    const char *u = clang_getCString(usr), *second = key == DEF ? backend : "";
+    if (!clang_Cursor_isNull(ilp64)) {
+        usr64 = clang_getCursorUSR(ilp64);
+        second = clang_getCString(usr64);
+    }
+    if (u && u[0] && second && (key != SHIM || second[0])) {
+        char *v = el_xasprintf("%s\t%s", u, second);
+        el_fact(ctx, key == DEF ? FACT_DEF : key == SHIM ? FACT_SHIM : FACT_OWN, v);
         free(v);
     }
     clang_disposeString(usr);
+    if (!clang_Cursor_isNull(ilp64))
+        clang_disposeString(usr64);
 }
 
 /* A fact's value "a\tb\t...": its first n fields into f (in place; the
@@ -348,21 +447,49 @@ static void split_tabs(char *v, char **f, int n)
     }
 }
 
+/* Is the function of USR usr the project's own: defined in a linted
+ * non-backend file of the run, or a shim onto the ILP64 build of its
+ * routine that is (FACT_SHIM: dgetrf_ calling dgetrf_64_ is the library's
+ * way in when nothing in the run defines dgetrf_64_)? */
+static bool own_function(const el_strmap *own, const el_strmap *shims, const char *usr)
+{
+    if (el_strmap_get(own, usr))
+        return true;
+    const char *ilp64 = el_strmap_get(shims, usr);
+    return ilp64 && el_strmap_get(own, ilp64);
+}
+
+/* The backend that defines the function of USR usr, or the ILP64 build
+ * it is a shim onto (a call of dgetrf_ is one of backend lapack64's
+ * dgetrf_64_, as the shim's own call is reported); NULL when none. */
+static const char *backend_function(const el_strmap *defs, const el_strmap *shims,
+                                    const char *usr)
+{
+    const char *backend = el_strmap_get(defs, usr);
+    if (backend)
+        return backend;
+    const char *ilp64 = el_strmap_get(shims, usr);
+    return ilp64 ? el_strmap_get(defs, ilp64) : NULL;
+}
+
 static void project(el_project *p)
 {
-    el_strmap defs = {0}, own = {0};
+    el_strmap defs = {0}, own = {0}, shims = {0};
     size_t n = el_project_fact_count(p);
     for (size_t i = 0; i < n; i++) {
         const char *key = NULL, *value = NULL;
         el_project_fact(p, i, NULL, &key, &value);
-        bool def = strcmp(key, FACT_DEF) == 0;
-        if (!def && strcmp(key, FACT_OWN) != 0)
+        el_strmap *m = strcmp(key, FACT_DEF) == 0    ? &defs
+                       : strcmp(key, FACT_OWN) == 0  ? &own
+                       : strcmp(key, FACT_SHIM) == 0 ? &shims
+                                                     : NULL;
+        if (!m)
             continue;
         const char *tab = strchr(value, '\t');
         if (!tab)
             continue;
         char *usr = el_xstrndup(value, (size_t)(tab - value));
-        el_strmap_put(def ? &defs : &own, usr, (void *)(tab + 1));
+        el_strmap_put(m, usr, (void *)(tab + 1));
         free(usr);
     }
     for (size_t i = 0; i < n; i++) {
@@ -375,7 +502,7 @@ static void project(el_project *p)
             char *v = el_xstrdup(value);
             char *f[5] = {0};
             split_tabs(v, f, 5);
-            if (f[4] && !el_strmap_get(&defs, f[0]) && el_strmap_get(&own, f[0]))
+            if (f[4] && !backend_function(&defs, &shims, f[0]) && own_function(&own, &shims, f[0]))
                 el_project_report(p, f[1], (unsigned)atoi(f[2]), (unsigned)atoi(f[3]), "%s", f[4]);
             free(v);
             continue;
@@ -389,8 +516,8 @@ static void project(el_project *p)
             free(v);
             continue;
         }
-        const char *backend = el_strmap_get(&defs, f[0]);
-        bool library = !backend && atoi(f[6]) && !el_strmap_get(&own, f[0]);
+        const char *backend = backend_function(&defs, &shims, f[0]);
+        bool library = !backend && atoi(f[6]) && !own_function(&own, &shims, f[0]);
         bool call = atoi(f[5]);
         /* f[7]: " (through macro 'M')" if any, then the hint */
         const char *hint_text = f[7], *via_end = NULL;
@@ -410,6 +537,7 @@ static void project(el_project *p)
     }
     el_strmap_free(&defs);
     el_strmap_free(&own);
+    el_strmap_free(&shims);
 }
 
 /* ---- the cursors ------------------------------------------------------------ */
@@ -474,7 +602,7 @@ static void on_declref(el_ctx *ctx, state *s, CXCursor c)
     why w = backend_decl(ctx, s, d, backend, sizeof backend);
     CXCursor call;
     if (w == BS_UNDECIDED) {
-        note_external_use(ctx, s, d, c, true);
+        note_external_use(ctx, s, d, c, true, NULL);
         return;
     }
     if (w == NOT_BACKEND) {
@@ -489,7 +617,11 @@ static void on_declref(el_ctx *ctx, state *s, CXCursor c)
                      "replace with '%.200s'", name, t->replacement);
             report_call(ctx, s, c, call, msg);
         } else if (k == CXCursor_FunctionDecl) {
-            note_external_use(ctx, s, d, c, false);
+            /* through an alias macro (`dgemm_` for dgemm): the library's
+             * unless the project defines dgemm, which the run decides */
+            char alias[256];
+            bool aliased = routine_alias(ctx, s, c, d, name, alias, sizeof alias);
+            note_external_use(ctx, s, d, c, aliased, aliased ? alias : NULL);
         }
         return;
     }
@@ -772,7 +904,7 @@ static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
     if (k == CXCursor_FunctionDecl || (k == CXCursor_VarDecl && el_depth(ctx) == 0)) {
         bs_note_declaration(ctx, &s->seen, c); /* what backend files declare */
         if (k == CXCursor_FunctionDecl)
-            note_definition(ctx, c);
+            note_definition(ctx, s, c);
         return;
     }
     if (!el_applies_to(ctx, c))
