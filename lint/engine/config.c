@@ -1607,9 +1607,40 @@ json_object *el_config_rule_options(const el_config *c, const char *rule_id)
 static const el_list_key path_keys[] = {EL_BACKEND_DIRS, EL_CORE_PATHS, EL_LEGACY_BACKEND_DIRS,
                                         EL_EXCLUDE};
 
+static char *hit_key_named(const el_origin *o, const char *key, const char *pattern)
+{
+    return el_xasprintf("%s\x1f%s\x1f%s", o->file ? o->file : "", key, pattern);
+}
+
 static char *hit_key(const el_origin *o, size_t k, const char *pattern)
 {
-    return el_xasprintf("%s\x1f%s\x1f%s", o->file ? o->file : "", list_keys[k].name, pattern);
+    return hit_key_named(o, list_keys[k].name, pattern);
+}
+
+/* backend_files entries ("NAME:PATTERN") that match abs_path. */
+static void note_backend_file_hits(el_configs *s, const el_config *c, const char *abs_path)
+{
+    const el_strlist *l = &c->backend_files;
+    for (size_t i = 0; i < l->n; i++) {
+        const char *colon = strchr(l->v[i], ':');
+        if (l->from[i].builtin || !colon)
+            continue;
+        if (match_at(l->from[i].root ? l->from[i].root : c->root, colon + 1, abs_path, NULL, 0)) {
+            char *key = hit_key_named(&l->from[i], "backend_files", l->v[i]);
+            el_strmap_put(&s->hits, key, (void *)1);
+            free(key);
+        }
+    }
+}
+
+/* A backend_files pattern names files a walk lints: a directory
+ * (`/src/gpu/`), or files of a linted language (`/src/gpu.c`,
+ * `/src/gpu_[a-z].h`); `/src/gpu_[a-z].cu` names files no walk takes, so
+ * that it matches none of the linted ones says nothing. */
+static bool lintable_pattern(const el_config *c, const char *pattern)
+{
+    size_t n = strlen(pattern);
+    return (n && pattern[n - 1] == '/') || el_config_language_of(c, pattern) != NULL;
 }
 
 static void note_hits(el_configs *s, const el_config *c, size_t k, const char *abs_path)
@@ -1649,13 +1680,68 @@ void el_configs_quiet_unmatched(el_configs *s, el_list_key key)
     s->quiet_keys |= 1u << key;
 }
 
+/* --config FILE away from the linted files (`--config ../cfg/x.json`):
+ * its patterns anchored with a leading '/' are relative to FILE's
+ * directory, so when that holds none of the linted files they match
+ * nothing (the files stay frontend, silently).  Said once, with them. */
+static void warn_forced_elsewhere(const el_config *c, char *const *paths, size_t n)
+{
+    if (!c->path || !c->root || !n)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        char *rel = el_path_under(paths[i], c->root);
+        bool in = rel != NULL;
+        free(rel);
+        if (in)
+            return;
+    }
+    el_buf b = {0};
+    size_t shown_n = 0, total = 0;
+    for (size_t k = 0; k <= sizeof path_keys / sizeof *path_keys; k++) {
+        bool files = k == sizeof path_keys / sizeof *path_keys;
+        const el_strlist *l = files ? &c->backend_files : &c->lists[path_keys[k]];
+        for (size_t i = 0; i < l->n; i++) {
+            const el_origin *o = &l->from[i];
+            const char *pat = l->v[i];
+            if (files) {
+                const char *colon = strchr(pat, ':');
+                pat = colon ? colon + 1 : pat;
+            }
+            if (o->builtin || !o->file || strcmp(o->file, c->path) != 0 || !anchored(pat))
+                continue;
+            if (shown_n++ < 3)
+                el_buf_printf(&b, "%s'%s' (\"%s\")", shown_n > 1 ? ", " : "", pat,
+                              files ? "backend_files" : list_keys[path_keys[k]].name);
+            total++;
+        }
+    }
+    if (total) {
+        char *shown = el_path_display(c->path);
+        char *dir = el_path_display(c->root);
+        if (total > 3)
+            el_buf_printf(&b, " and %zu more", total - 3);
+        fprintf(stderr, "%s: warning: %s: a pattern with a leading '/' is anchored at the "
+                "configuration's directory %s, which holds none of the linted files, so %s "
+                "match%s nothing: give them relative to %s, or without the leading '/', or put "
+                "the configuration at the project's root as .emberlint.json\n", el_progname,
+                shown, dir, el_buf_str(&b), total > 1 ? "" : "es", dir);
+        free(shown);
+        free(dir);
+    }
+    el_buf_free(&b);
+}
+
 void el_configs_warn_unmatched(el_configs *s, char *const *paths, const el_config *const *cfgs,
                                size_t n, char *const *dirs, size_t n_dirs)
 {
+    if (s->forced)
+        warn_forced_elsewhere(s->forced, paths, n);
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < sizeof path_keys / sizeof *path_keys; k++)
             if (path_keys[k] != EL_EXCLUDE)
                 note_hits(s, cfgs[i], path_keys[k], paths[i]);
+    for (size_t i = 0; i < n; i++)
+        note_backend_file_hits(s, cfgs[i], paths[i]);
     size_t n_list = s->forced ? 1 : s->n_all;
     for (size_t ci = 0; ci < n_list; ci++) {
         el_config *c = s->forced ? s->forced : s->all[ci];
@@ -1684,6 +1770,26 @@ void el_configs_warn_unmatched(el_configs *s, char *const *paths, const el_confi
                         list_keys[path_keys[k]].name, l->v[i]);
                 free(shown);
             }
+        }
+        /* a backend's files: a pattern that names none of them (a typo,
+         * a file moved) would leave its backend with no file at all */
+        const el_strlist *l = &c->backend_files;
+        for (size_t i = 0; i < l->n; i++) {
+            const el_origin *o = &l->from[i];
+            const char *colon = strchr(l->v[i], ':');
+            if (o->builtin || !o->file || strcmp(o->file, c->path) != 0 || !colon ||
+                !lintable_pattern(c, colon + 1))
+                continue;
+            char *key = hit_key_named(o, "backend_files", l->v[i]);
+            bool hit = el_strmap_get(&s->hits, key) != NULL;
+            free(key);
+            if (hit)
+                continue;
+            char *shown = el_path_display(o->file);
+            fprintf(stderr, "%s: warning: %s:%u:%u: \"backend_files\" pattern '%s' of backend "
+                    "'%.*s' matches none of the linted files\n", el_progname, shown, o->line,
+                    o->col, colon + 1, (int)(colon - l->v[i]), l->v[i]);
+            free(shown);
         }
     }
 }

@@ -308,6 +308,57 @@ static void test_backend_names_and_patterns(void **state)
     tt_free(&r);
 }
 
+/* A backend_files pattern that names none of the linted files (a typo:
+ * PLASMA's core_blas/ given as core_blass/) left its backend with no
+ * file, silently: warned as the other path patterns are; one naming files
+ * no walk lints (.cu) is not. */
+static void test_backend_files_matching_nothing(void **state)
+{
+    (void)state;
+    tt_w(".emberlint.json", "{\n"
+                         "  \"backend_files\": {\"kern\": [\"/kern/*.c\", \"/kernn/*.c\",\n"
+                         "                               \"/kern/*_gpu.cu\", \"/inc/\"]}\n"
+                         "}\n");
+    tt_w("kern/gemm.c", "void kern_gemm(int n) { (void)n; }\n");
+    tt_w("inc/kern.h", "void kern_gemm(int n);\n");
+    tt_w("app/main.c", "#include \"../inc/kern.h\"\nvoid run(void) { kern_gemm(2); }\n");
+    tt_run r = lt_emberlint(tt_dir, "--no-cache", ".", NULL);
+    assert_true(tt_contains(r.err, "emberlint: warning: .emberlint.json:2:43: \"backend_files\" "
+                                   "pattern '/kernn/*.c' of backend 'kern' matches none of the "
+                                   "linted files\n"));
+    assert_false(tt_contains(r.err, "'/kern/*.c'"));
+    assert_false(tt_contains(r.err, "_gpu.cu"));
+    assert_false(tt_contains(r.err, "'/inc/'"));
+    tt_free(&r);
+}
+
+/* --config FILE away from the tree (`--config ../cfg/plasma.json`): its
+ * anchored patterns are relative to FILE's directory and matched nothing,
+ * and nothing said so: every file stayed frontend.  One warning names
+ * them; an unanchored pattern works from anywhere and is not named. */
+static void test_config_elsewhere_anchored(void **state)
+{
+    (void)state;
+    tt_w("cfg/proj.json", "{\"backend_files\": {\"kern\": [\"/kern/*.c\"]},\n"
+                       " \"core_paths\": [\"/core/\", \"glue/\"]}\n");
+    tt_w("proj/kern/gemm.c", "void kern_gemm(int n) { (void)n; }\n");
+    tt_w("proj/glue/x.c", "int x;\n");
+    tt_run r = lt_emberlint(tt_dir, "--no-cache", "--config", "cfg/proj.json", "proj", NULL);
+    assert_true(tt_contains(r.err, "emberlint: warning: cfg/proj.json: a pattern with a leading '/' "
+                                   "is anchored at the configuration's directory cfg, which holds "
+                                   "none of the linted files, so '/core/' (\"core_paths\"), "
+                                   "'/kern/*.c' (\"backend_files\") match nothing: give them "
+                                   "relative to cfg, or without the leading '/', or put the "
+                                   "configuration at the project's root as .emberlint.json\n"));
+    assert_false(tt_contains(r.err, "glue/"));
+    tt_free(&r);
+    /* the configuration in the tree it lints: its patterns work, no word */
+    tt_w("proj/proj.json", "{\"backend_files\": {\"kern\": [\"/kern/*.c\"]}}\n");
+    r = lt_emberlint(tt_dir, "--no-cache", "--config", "proj/proj.json", "proj", NULL);
+    assert_false(tt_contains(r.err, "anchored"));
+    tt_free(&r);
+}
+
 /* A backend_prefixes pattern holding <backend>: the name says which
  * backend (EH102 at the call, EH104 at a definition outside backends/). */
 static void test_backend_pattern_names_the_backend(void **state)
@@ -467,6 +518,8 @@ int main(void)
         tt_scratch_test(test_long_lists_keep_order),
         tt_scratch_test(test_errors_at_their_position),
         tt_scratch_test(test_backend_names_and_patterns),
+        tt_scratch_test(test_backend_files_matching_nothing),
+        tt_scratch_test(test_config_elsewhere_anchored),
         tt_scratch_test(test_backend_pattern_names_the_backend),
         tt_scratch_test(test_anchored_patterns_stay_in_their_root),
         tt_scratch_test(test_cxx_from_the_compile_database),
