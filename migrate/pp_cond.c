@@ -248,14 +248,27 @@ static bool apply(const char *op, val a, val b, val *r)
 {
     bool u = a.u || b.u; /* the usual conversions */
     int64_t sa = (int64_t)a.v, sb = (int64_t)b.v;
-    r->u = u;
+    bool logic = !strcmp(op, "||") || !strcmp(op, "&&"),
+         compare = !strcmp(op, "==") || !strcmp(op, "!=") ||
+                   ((op[0] == '<' || op[0] == '>') && op[1] != op[0]),
+         shift = !strcmp(op, "<<") || !strcmp(op, ">>");
+    /* the result's type, known or not: a comparison or && || is a signed
+     * int (`(0 ? 0u > defined(A) : -1) > 0` is 0), a shift has its left
+     * operand's type, the rest the usual conversions */
+    r->u = logic || compare ? false : shift ? a.u : u;
     r->unk = false;
+    /* what the known path refuses the compiler rejects or leaves
+     * undefined whatever is defined: `defined(A) / 0 && 0` is no 0; a
+     * divisor that is unknown may be 0 in some configuration */
+    if ((op[0] == '/' || op[0] == '%') && (b.unk || b.v == 0))
+        return false;
+    if (shift && !b.unk && (b.v >= 64 || (!b.u && sb < 0)))
+        return false; /* undefined: not a value to decide by */
     if (a.unk || b.unk) {
         /* decided only by a known operand of && that is 0, or of || that
          * is not; anything else on an unknown value is unknown */
         bool is_or = !strcmp(op, "||");
-        if (is_or || !strcmp(op, "&&")) {
-            r->u = false;
+        if (logic) {
             if ((!a.unk && (a.v != 0) == is_or) || (!b.unk && (b.v != 0) == is_or)) {
                 r->v = is_or;
                 return true;
@@ -265,9 +278,8 @@ static bool apply(const char *op, val a, val b, val *r)
         r->unk = true;
         return true;
     }
-    if (!strcmp(op, "||") || !strcmp(op, "&&")) {
+    if (logic) {
         r->v = op[0] == '|' ? (a.v || b.v) : (a.v && b.v);
-        r->u = false;
     } else if (!strcmp(op, "|")) {
         r->v = a.v | b.v;
     } else if (!strcmp(op, "^")) {
@@ -276,17 +288,11 @@ static bool apply(const char *op, val a, val b, val *r)
         r->v = a.v & b.v;
     } else if (!strcmp(op, "==") || !strcmp(op, "!=")) {
         r->v = (a.v == b.v) == (op[0] == '=');
-        r->u = false;
     } else if (op[0] == '<' && op[1] != '<') {
         r->v = u ? (op[1] ? a.v <= b.v : a.v < b.v) : (op[1] ? sa <= sb : sa < sb);
-        r->u = false;
     } else if (op[0] == '>' && op[1] != '>') {
         r->v = u ? (op[1] ? a.v >= b.v : a.v > b.v) : (op[1] ? sa >= sb : sa > sb);
-        r->u = false;
-    } else if (!strcmp(op, "<<") || !strcmp(op, ">>")) {
-        if (b.v >= 64 || (!b.u && sb < 0))
-            return false; /* undefined: not a value to decide by */
-        r->u = a.u;
+    } else if (shift) { /* past the width: undefined, refused above */
         r->v = op[0] == '<' ? a.v << b.v : a.u ? a.v >> b.v : (uint64_t)(sa >> b.v);
     } else if (!strcmp(op, "+")) {
         r->v = a.v + b.v;
@@ -295,7 +301,7 @@ static bool apply(const char *op, val a, val b, val *r)
     } else if (!strcmp(op, "*")) {
         r->v = a.v * b.v;
     } else { /* / and % */
-        if (b.v == 0 || (!u && sa == INT64_MIN && sb == -1))
+        if (!u && sa == INT64_MIN && sb == -1) /* a 0 divisor is refused above */
             return false;
         if (op[0] == '/')
             r->v = u ? a.v / b.v : (uint64_t)(sa / sb);

@@ -41,6 +41,11 @@ static void test_constant_conditions(void **state)
         {"2 || !defined A", 1},                 {"(defined(A) || defined(B)) && 0", 0},
         {"defined ( A ) && (1 - 1)", 0},        {"defined(A) ? 3 : 3", 3},
         {"1 ? 0 : defined(A)", 0},              {"(defined(A) && 0) || 5 > 4", 1},
+        /* a comparison on an unknown value is a signed int, a shift has
+         * its left operand's type, as on known ones */
+        {"(0 ? 0u > defined(A) : -1) > 0", 0},  {"(0 ? 1u == defined(A) : -1) > 0", 0},
+        {"(0 ? defined(A) << 1u : -1) > 0", 0}, {"(0 ? 1u << defined(A) : -1) > 0", 1},
+        {"(0 ? defined(A) + 0u : -1) > 0", 1},  {"(0 ? 1u <= defined(A) : -1) < 0", 1},
     };
     for (size_t i = 0; i < sizeof yes / sizeof *yes; i++) {
         long long v = 12345;
@@ -63,6 +68,10 @@ static void test_constant_conditions(void **state)
         "defined(A) ? 0 : 1", "0 ? 1 : defined(A)", "defined(A) && FOO", "defined(A) && 0 || FOO",
         "defined",         "defined(",        "defined(A",     "defined()",
         "defined(1) && 0", "defined defined && 0", "(defined(A) && 0) || defined(B)",
+        /* compilers reject a division by 0 whatever is defined, as
+         * `(1 / 0) && 0`; a divisor that is unknown may be 0 */
+        "defined(A) / 0 && 0", "defined(A) % 0 && 0", "(1 % (0 * defined(A))) || 1",
+        "1 / defined(A) || 1", "(1 % !defined(A)) && 0", "(defined(A) << 64) && 0",
     };
     for (size_t i = 0; i < sizeof no / sizeof *no; i++)
         if (cst(no[i], NULL))
