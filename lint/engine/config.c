@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "config_internal.h"
 #include "config_json.h"
 #include "embedded.h"
 #include "language.h"
@@ -1040,7 +1041,15 @@ static int parse_file(const char *path, parsed *p, char **err)
 /* Apply a parsed file on top of base. */
 static el_config *load_parsed(const el_config *base, parsed *p, char **err)
 {
-    char *root = el_path_dirname(p->abs);
+    /* the directory its patterns are relative to, symlinks resolved as
+     * the linted files' paths are (a discovered file's already is; not
+     * --config link/p.json, whose '/'-anchored patterns matched nothing) */
+    char *dir = el_path_dirname(p->abs);
+    char *root = el_path_real(dir);
+    if (root)
+        free(dir);
+    else
+        root = dir;
     el_config *c = config_derive(base, p->abs, root);
     free(root);
     if (p->root) {
@@ -1059,17 +1068,6 @@ static el_config *load_parsed(const el_config *base, parsed *p, char **err)
 }
 
 /* ---- discovery ------------------------------------------------------------------ */
-
-struct el_configs {
-    el_config *builtin;
-    el_config *forced;
-    el_strmap by_dir;     /* directory -> el_config* (builtin when none) */
-    el_config **all;      /* loaded files, owned */
-    size_t n_all, cap_all;
-    el_strlist seen_backends;
-    el_strmap hits;       /* "file\x1fkey\x1fpattern" of patterns that matched */
-    unsigned quiet_keys;  /* 1 << el_list_key: no warning when unmatched */
-};
 
 el_configs *el_configs_new(const char *forced, char **err)
 {
@@ -1306,6 +1304,7 @@ void el_configs_free(el_configs *s)
     el_strmap_free(&s->by_dir);
     el_strmap_free(&s->hits);
     list_free(&s->seen_backends);
+    el_strmap_free(&s->excluded);
     free(s);
 }
 
@@ -1364,20 +1363,38 @@ static long match_list(const el_config *c, const el_strlist *l, const char *abs_
     return hit;
 }
 
+bool el_config_anchored(const char *pattern)
+{
+    return anchored(pattern);
+}
+
+bool el_config_match_at(const char *root, const char *pattern, const char *abs_path)
+{
+    return match_at(root, pattern, abs_path, NULL, 0);
+}
+
+long el_config_backend_file_at(const el_config *c, const char *abs_path, size_t from)
+{
+    const el_strlist *l = &c->backend_files;
+    for (size_t i = from; i < l->n; i++) {
+        const char *colon = strchr(l->v[i], ':');
+        if (colon && match_at(l->from[i].root ? l->from[i].root : c->root, colon + 1, abs_path,
+                              NULL, 0))
+            return (long)i;
+    }
+    return -1;
+}
+
 /* The backend_files entry matching abs_path: its name into backend[n]. */
 static bool backend_file(const el_config *c, const char *abs_path, char *backend, size_t n)
 {
-    const el_strlist *l = &c->backend_files;
-    for (size_t i = 0; i < l->n; i++) {
-        const char *colon = strchr(l->v[i], ':');
-        if (colon && match_at(l->from[i].root ? l->from[i].root : c->root, colon + 1, abs_path,
-                              NULL, 0)) {
-            if (backend && n)
-                snprintf(backend, n, "%.*s", (int)(colon - l->v[i]), l->v[i]);
-            return true;
-        }
-    }
-    return false;
+    long i = el_config_backend_file_at(c, abs_path, 0);
+    if (i < 0)
+        return false;
+    const char *entry = c->backend_files.v[i];
+    if (backend && n)
+        snprintf(backend, n, "%.*s", (int)(strchr(entry, ':') - entry), entry);
+    return true;
 }
 
 el_file_class el_config_classify(const el_config *c, const char *abs_path, char *backend, size_t n)
@@ -1600,196 +1617,4 @@ json_object *el_config_rule_options(const el_config *c, const char *rule_id)
 {
     int k = el_meta_index(rule_id);
     return k < 0 ? NULL : c->rules[k].options;
-}
-
-/* ---- patterns that match nothing ------------------------------------------------- */
-
-static const el_list_key path_keys[] = {EL_BACKEND_DIRS, EL_CORE_PATHS, EL_LEGACY_BACKEND_DIRS,
-                                        EL_EXCLUDE};
-
-static char *hit_key_named(const el_origin *o, const char *key, const char *pattern)
-{
-    return el_xasprintf("%s\x1f%s\x1f%s", o->file ? o->file : "", key, pattern);
-}
-
-static char *hit_key(const el_origin *o, size_t k, const char *pattern)
-{
-    return hit_key_named(o, list_keys[k].name, pattern);
-}
-
-/* backend_files entries ("NAME:PATTERN") that match abs_path. */
-static void note_backend_file_hits(el_configs *s, const el_config *c, const char *abs_path)
-{
-    const el_strlist *l = &c->backend_files;
-    for (size_t i = 0; i < l->n; i++) {
-        const char *colon = strchr(l->v[i], ':');
-        if (l->from[i].builtin || !colon)
-            continue;
-        if (match_at(l->from[i].root ? l->from[i].root : c->root, colon + 1, abs_path, NULL, 0)) {
-            char *key = hit_key_named(&l->from[i], "backend_files", l->v[i]);
-            el_strmap_put(&s->hits, key, (void *)1);
-            free(key);
-        }
-    }
-}
-
-/* A backend_files pattern names files a walk lints: a directory
- * (`/src/gpu/`), or files of a linted language (`/src/gpu.c`,
- * `/src/gpu_[a-z].h`); `/src/gpu_[a-z].cu` names files no walk takes, so
- * that it matches none of the linted ones says nothing. */
-static bool lintable_pattern(const el_config *c, const char *pattern)
-{
-    size_t n = strlen(pattern);
-    return (n && pattern[n - 1] == '/') || el_config_language_of(c, pattern) != NULL;
-}
-
-static void note_hits(el_configs *s, const el_config *c, size_t k, const char *abs_path)
-{
-    const el_strlist *l = &c->lists[k];
-    for (size_t i = 0; i < l->n; i++) {
-        if (l->from[i].builtin)
-            continue;
-        if (match_at(l->from[i].root, l->v[i], abs_path, NULL, 0)) {
-            char *key = hit_key(&l->from[i], k, l->v[i]);
-            el_strmap_put(&s->hits, key, (void *)1);
-            free(key);
-        }
-    }
-}
-
-void el_configs_note_excluded(el_configs *s, const el_config *c, const char *abs_path)
-{
-    note_hits(s, c, EL_EXCLUDE, abs_path);
-}
-
-/* dir lies at or below one of dirs[0..n). */
-static bool under_any(const char *dir, char *const *dirs, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        char *rel = el_path_under(dir, dirs[i]);
-        bool in = rel != NULL;
-        free(rel);
-        if (in)
-            return true;
-    }
-    return false;
-}
-
-void el_configs_quiet_unmatched(el_configs *s, el_list_key key)
-{
-    s->quiet_keys |= 1u << key;
-}
-
-/* --config FILE away from the linted files (`--config ../cfg/x.json`):
- * its patterns anchored with a leading '/' are relative to FILE's
- * directory, so when that holds none of the linted files they match
- * nothing (the files stay frontend, silently).  Said once, with them. */
-static void warn_forced_elsewhere(const el_config *c, char *const *paths, size_t n)
-{
-    if (!c->path || !c->root || !n)
-        return;
-    for (size_t i = 0; i < n; i++) {
-        char *rel = el_path_under(paths[i], c->root);
-        bool in = rel != NULL;
-        free(rel);
-        if (in)
-            return;
-    }
-    el_buf b = {0};
-    size_t shown_n = 0, total = 0;
-    for (size_t k = 0; k <= sizeof path_keys / sizeof *path_keys; k++) {
-        bool files = k == sizeof path_keys / sizeof *path_keys;
-        const el_strlist *l = files ? &c->backend_files : &c->lists[path_keys[k]];
-        for (size_t i = 0; i < l->n; i++) {
-            const el_origin *o = &l->from[i];
-            const char *pat = l->v[i];
-            if (files) {
-                const char *colon = strchr(pat, ':');
-                pat = colon ? colon + 1 : pat;
-            }
-            if (o->builtin || !o->file || strcmp(o->file, c->path) != 0 || !anchored(pat))
-                continue;
-            if (shown_n++ < 3)
-                el_buf_printf(&b, "%s'%s' (\"%s\")", shown_n > 1 ? ", " : "", pat,
-                              files ? "backend_files" : list_keys[path_keys[k]].name);
-            total++;
-        }
-    }
-    if (total) {
-        char *shown = el_path_display(c->path);
-        char *dir = el_path_display(c->root);
-        if (total > 3)
-            el_buf_printf(&b, " and %zu more", total - 3);
-        fprintf(stderr, "%s: warning: %s: a pattern with a leading '/' is anchored at the "
-                "configuration's directory %s, which holds none of the linted files, so %s "
-                "match%s nothing: give them relative to %s, or without the leading '/', or put "
-                "the configuration at the project's root as .emberlint.json\n", el_progname,
-                shown, dir, el_buf_str(&b), total > 1 ? "" : "es", dir);
-        free(shown);
-        free(dir);
-    }
-    el_buf_free(&b);
-}
-
-void el_configs_warn_unmatched(el_configs *s, char *const *paths, const el_config *const *cfgs,
-                               size_t n, char *const *dirs, size_t n_dirs)
-{
-    if (s->forced)
-        warn_forced_elsewhere(s->forced, paths, n);
-    for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; k < sizeof path_keys / sizeof *path_keys; k++)
-            if (path_keys[k] != EL_EXCLUDE)
-                note_hits(s, cfgs[i], path_keys[k], paths[i]);
-    for (size_t i = 0; i < n; i++)
-        note_backend_file_hits(s, cfgs[i], paths[i]);
-    size_t n_list = s->forced ? 1 : s->n_all;
-    for (size_t ci = 0; ci < n_list; ci++) {
-        el_config *c = s->forced ? s->forced : s->all[ci];
-        /* only where a directory named on the command line holds the
-         * whole configuration (a few files named, or a compile
-         * database's, say little about what a pattern should match) */
-        bool covered = n_dirs && under_any(c->root, dirs, n_dirs);
-        if (!covered)
-            continue;
-        for (size_t k = 0; k < sizeof path_keys / sizeof *path_keys; k++) {
-            if (s->quiet_keys & 1u << path_keys[k])
-                continue;
-            const el_strlist *l = &c->lists[path_keys[k]];
-            for (size_t i = 0; i < l->n; i++) {
-                const el_origin *o = &l->from[i];
-                if (o->builtin || !o->file || strcmp(o->file, c->path) != 0)
-                    continue; /* only what this file declares */
-                char *key = hit_key(o, path_keys[k], l->v[i]);
-                bool hit = el_strmap_get(&s->hits, key) != NULL;
-                free(key);
-                if (hit)
-                    continue;
-                char *shown = el_path_display(o->file);
-                fprintf(stderr, "%s: warning: %s:%u:%u: \"%s\" pattern '%s' matches none of the "
-                        "linted files\n", el_progname, shown, o->line, o->col,
-                        list_keys[path_keys[k]].name, l->v[i]);
-                free(shown);
-            }
-        }
-        /* a backend's files: a pattern that names none of them (a typo,
-         * a file moved) would leave its backend with no file at all */
-        const el_strlist *l = &c->backend_files;
-        for (size_t i = 0; i < l->n; i++) {
-            const el_origin *o = &l->from[i];
-            const char *colon = strchr(l->v[i], ':');
-            if (o->builtin || !o->file || strcmp(o->file, c->path) != 0 || !colon ||
-                !lintable_pattern(c, colon + 1))
-                continue;
-            char *key = hit_key_named(o, "backend_files", l->v[i]);
-            bool hit = el_strmap_get(&s->hits, key) != NULL;
-            free(key);
-            if (hit)
-                continue;
-            char *shown = el_path_display(o->file);
-            fprintf(stderr, "%s: warning: %s:%u:%u: \"backend_files\" pattern '%s' of backend "
-                    "'%.*s' matches none of the linted files\n", el_progname, shown, o->line,
-                    o->col, colon + 1, (int)(colon - l->v[i]), l->v[i]);
-            free(shown);
-        }
-    }
 }
