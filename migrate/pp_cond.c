@@ -14,13 +14,14 @@
 
 /* ---- tokens ---------------------------------------------------------------- */
 
-enum { T_END, T_NUM, T_OP, T_BAD };
+enum { T_END, T_NUM, T_OP, T_NAME, T_BAD };
 
 typedef struct tok {
     int kind;
     char op[3];     /* T_OP: the punctuator */
     uint64_t v;     /* T_NUM */
     bool u;         /* T_NUM: unsigned (a u suffix, or too big for intmax_t) */
+    bool defined;   /* T_NAME: the word `defined` */
 } tok;
 
 typedef struct lexer {
@@ -134,7 +135,18 @@ static void next(lexer *L)
             return;
         }
     }
-    /* a name (a macro, defined, true), a literal of another kind, a comma */
+    /* a name: only `defined` is evaluated (an operator, whatever is
+     * defined); any other (a macro, true) ends the evaluation */
+    if (el_text_ident_char(c)) {
+        size_t e = i;
+        while (e < n && el_text_ident_char(s[e]))
+            e++;
+        L->t.kind = T_NAME;
+        L->t.defined = e - i == 7 && !memcmp(s + i, "defined", 7);
+        L->i = e;
+        return;
+    }
+    /* a literal of another kind, a comma */
     L->t.kind = T_BAD;
     L->i = n;
 }
@@ -146,9 +158,16 @@ static bool is_op(const lexer *L, const char *op)
 
 /* ---- evaluation ------------------------------------------------------------ */
 
+/* A value; unk: `defined NAME`, or one computed from it, whose value
+ * depends on the configuration (v then means nothing).  `defined` is an
+ * operator the preprocessor evaluates before any macro is expanded, so
+ * it is 0 or 1 and cannot change how the condition groups, as a macro
+ * can (`#define FOO 1 || 1` makes `FOO && 0` true): `defined(FOO) && 0`
+ * is 0 whatever is defined, `0 && FOO` is not decided. */
 typedef struct val {
     uint64_t v;
     bool u;
+    bool unk;
 } val;
 
 static bool expr(lexer *L, val *out);
@@ -159,7 +178,27 @@ static bool unary_at(lexer *L, val *out)
     if (L->t.kind == T_NUM) {
         out->v = L->t.v;
         out->u = L->t.u;
+        out->unk = false;
         next(L);
+        return true;
+    }
+    if (L->t.kind == T_NAME && L->t.defined) {
+        /* defined NAME, defined ( NAME ) */
+        next(L);
+        bool paren = is_op(L, "(");
+        if (paren)
+            next(L);
+        if (L->t.kind != T_NAME || L->t.defined)
+            return false;
+        next(L);
+        if (paren) {
+            if (!is_op(L, ")"))
+                return false;
+            next(L);
+        }
+        out->v = 0;
+        out->u = false;
+        out->unk = true;
         return true;
     }
     if (is_op(L, "(")) {
@@ -182,6 +221,7 @@ static bool unary_at(lexer *L, val *out)
             out->v = op == '~' ? ~a.v : op == '-' ? (uint64_t)0 - a.v : a.v;
             out->u = a.u;
         }
+        out->unk = a.unk;
         return true;
     }
     return false;
@@ -208,10 +248,38 @@ static bool apply(const char *op, val a, val b, val *r)
 {
     bool u = a.u || b.u; /* the usual conversions */
     int64_t sa = (int64_t)a.v, sb = (int64_t)b.v;
-    r->u = u;
-    if (!strcmp(op, "||") || !strcmp(op, "&&")) {
+    bool logic = !strcmp(op, "||") || !strcmp(op, "&&"),
+         compare = !strcmp(op, "==") || !strcmp(op, "!=") ||
+                   ((op[0] == '<' || op[0] == '>') && op[1] != op[0]),
+         shift = !strcmp(op, "<<") || !strcmp(op, ">>");
+    /* the result's type, known or not: a comparison or && || is a signed
+     * int (`(0 ? 0u > defined(A) : -1) > 0` is 0), a shift has its left
+     * operand's type, the rest the usual conversions */
+    r->u = logic || compare ? false : shift ? a.u : u;
+    r->unk = false;
+    /* what the known path refuses the compiler rejects or leaves
+     * undefined whatever is defined: `defined(A) / 0 && 0` is no 0; a
+     * divisor that is unknown may be 0 in some configuration */
+    if ((op[0] == '/' || op[0] == '%') && (b.unk || b.v == 0))
+        return false;
+    if (shift && !b.unk && (b.v >= 64 || (!b.u && sb < 0)))
+        return false; /* undefined: not a value to decide by */
+    if (a.unk || b.unk) {
+        /* decided only by a known operand of && that is 0, or of || that
+         * is not; anything else on an unknown value is unknown */
+        bool is_or = !strcmp(op, "||");
+        if (logic) {
+            if ((!a.unk && (a.v != 0) == is_or) || (!b.unk && (b.v != 0) == is_or)) {
+                r->v = is_or;
+                return true;
+            }
+        }
+        r->v = 0;
+        r->unk = true;
+        return true;
+    }
+    if (logic) {
         r->v = op[0] == '|' ? (a.v || b.v) : (a.v && b.v);
-        r->u = false;
     } else if (!strcmp(op, "|")) {
         r->v = a.v | b.v;
     } else if (!strcmp(op, "^")) {
@@ -220,17 +288,11 @@ static bool apply(const char *op, val a, val b, val *r)
         r->v = a.v & b.v;
     } else if (!strcmp(op, "==") || !strcmp(op, "!=")) {
         r->v = (a.v == b.v) == (op[0] == '=');
-        r->u = false;
     } else if (op[0] == '<' && op[1] != '<') {
         r->v = u ? (op[1] ? a.v <= b.v : a.v < b.v) : (op[1] ? sa <= sb : sa < sb);
-        r->u = false;
     } else if (op[0] == '>' && op[1] != '>') {
         r->v = u ? (op[1] ? a.v >= b.v : a.v > b.v) : (op[1] ? sa >= sb : sa > sb);
-        r->u = false;
-    } else if (!strcmp(op, "<<") || !strcmp(op, ">>")) {
-        if (b.v >= 64 || (!b.u && sb < 0))
-            return false; /* undefined: not a value to decide by */
-        r->u = a.u;
+    } else if (shift) { /* past the width: undefined, refused above */
         r->v = op[0] == '<' ? a.v << b.v : a.u ? a.v >> b.v : (uint64_t)(sa >> b.v);
     } else if (!strcmp(op, "+")) {
         r->v = a.v + b.v;
@@ -239,7 +301,7 @@ static bool apply(const char *op, val a, val b, val *r)
     } else if (!strcmp(op, "*")) {
         r->v = a.v * b.v;
     } else { /* / and % */
-        if (b.v == 0 || (!u && sa == INT64_MIN && sb == -1))
+        if (!u && sa == INT64_MIN && sb == -1) /* a 0 divisor is refused above */
             return false;
         if (op[0] == '/')
             r->v = u ? a.v / b.v : (uint64_t)(sa / sb);
@@ -289,6 +351,8 @@ static bool expr(lexer *L, val *out)
     if (!ok)
         return false;
     val r = out->v ? a : b;
+    if (out->unk) /* either branch: decided when both are the same value */
+        r.unk = a.unk || b.unk || a.v != b.v;
     r.u = a.u || b.u;
     *out = r;
     return true;
@@ -325,7 +389,7 @@ bool em_pp_const(const char *c, size_t n, long long *value)
     lexer L = {s, strlen(s), 0, {0}, 0};
     next(&L);
     val v;
-    bool ok = L.t.kind != T_END && expr(&L, &v) && L.t.kind == T_END;
+    bool ok = L.t.kind != T_END && expr(&L, &v) && L.t.kind == T_END && !v.unk;
     free(s);
     if (ok && value)
         *value = (long long)v.v;

@@ -1,9 +1,10 @@
 /* migrate/pp_cond.h -- conditionals whose value needs no macro: `#if 0`,
  * `#if (0)`, `#if 0L`, `#if !1`, `#if 1 - 1`, the `#else` of `#if 1`.
  * Code under such a branch is switched off in every build configuration
- * (no --define-sets can compile it); a condition that names anything
- * (a macro, `defined`, `true`) is never taken as constant, since a macro
- * may expand to any tokens. */
+ * (no --define-sets can compile it); a condition that names a macro
+ * (or `true`) is never taken as constant, since a macro may expand to
+ * any tokens.  `defined NAME` is 0 or 1 and regroups nothing: it decides
+ * nothing alone, but `#if defined(HAVE_CBLAS) && 0` is constant 0. */
 #ifndef EM_PP_COND_H
 #define EM_PP_COND_H
 
@@ -15,9 +16,11 @@
  * tokens: an integer constant expression of literals (decimal, octal,
  * hex, binary; u/l suffixes), parentheses and the unary, binary and
  * ?: operators, evaluated as the preprocessor does (intmax_t /
- * uintmax_t)?  True with its value in *value; false when it names
- * anything, holds another token (a character, string or floating
- * literal, a comma) or cannot be evaluated (a division by zero). */
+ * uintmax_t), with `defined NAME` / `defined(NAME)` as an unknown 0 or
+ * 1 that only a known operand of && (0) or || (not 0) decides?  True
+ * with its value in *value; false when it names a macro, holds another
+ * token (a character, string or floating literal, a comma), cannot be
+ * evaluated (a division by zero) or depends on what is defined. */
 bool em_pp_const(const char *c, size_t n, long long *value);
 
 /* Is the byte at site of the file text d[0..len) in a branch that no

@@ -921,7 +921,7 @@ static void skipped_include(builder *b, const el_inactive_range *r, const el_ina
     char msg[512];
     snprintf(msg, sizeof msg, "include of backend header '%s' in code the preprocessor skips "
                               "in every configuration", c->spelled);
-    el_findings_add(&t->findings, "EH101", EL_SEV_ERROR, r->path, c->line, 1, msg);
+    el_findings_add(&t->findings, "EH101", EL_SEV_ERROR, r->path, c->line, c->col, msg);
     char dead[384], why[512];
     if (under_dead_branch(t, r->path, c->off, dead, sizeof dead))
         snprintf(why, sizeof why, "the include stays: it is under %s, which no configuration "
@@ -930,7 +930,7 @@ static void skipped_include(builder *b, const el_inactive_range *r, const el_ina
         snprintf(why, sizeof why, "the include stays: no configuration compiles the code "
                                   "around it (name one with --define-sets, or change it by "
                                   "hand)");
-    tree_add_why(t, r->path, c->line, 1, why);
+    tree_add_why(t, r->path, c->line, c->col, why);
     /* an include the moves know about, so it follows a header that moves */
     char *dir = el_path_dirname(r->path);
     char *j = el_path_join(dir, c->spelled);

@@ -690,7 +690,9 @@ static json_object *range_json(el_ctx *ctx, state *s, const char *path, const ch
                 json_object_object_add(o, "angled", json_object_new_boolean(angled));
                 json_object_object_add(o, "off", json_object_new_int64((int64_t)i));
                 json_object_object_add(o, "end", json_object_new_int64((int64_t)(le < n ? le + 1 : le)));
-                json_object_object_add(o, "line", json_object_new_int64(line_at(t, i, NULL)));
+                unsigned col, line = line_at(t, i, &col);
+                json_object_object_add(o, "line", json_object_new_int64(line));
+                json_object_object_add(o, "col", json_object_new_int64(col));
                 json_object_array_add(incs, o);
             }
             free(inc);
@@ -1198,6 +1200,9 @@ static void add_range(el_inactive *out, json_object *o)
         c->off = (size_t)jint(x, "off");
         c->end = (size_t)jint(x, "end");
         c->line = (unsigned)jint(x, "line");
+        c->col = (unsigned)jint(x, "col");
+        if (!c->col)
+            c->col = 1;
     }
 }
 

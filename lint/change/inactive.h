@@ -63,7 +63,7 @@ typedef struct el_inactive_inc {
     char *spelled;
     bool angled;
     size_t off, end;          /* the directive: from its '#' to past its line */
-    unsigned line;
+    unsigned line, col;       /* of its '#' (indented: `    #include <cblas.h>`) */
 } el_inactive_inc;
 
 /* One skipped range of a file (as one TU saw it). */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "config_internal.h"
 #include "config_json.h"
 #include "embedded.h"
 #include "language.h"
@@ -1040,7 +1041,15 @@ static int parse_file(const char *path, parsed *p, char **err)
 /* Apply a parsed file on top of base. */
 static el_config *load_parsed(const el_config *base, parsed *p, char **err)
 {
-    char *root = el_path_dirname(p->abs);
+    /* the directory its patterns are relative to, symlinks resolved as
+     * the linted files' paths are (a discovered file's already is; not
+     * --config link/p.json, whose '/'-anchored patterns matched nothing) */
+    char *dir = el_path_dirname(p->abs);
+    char *root = el_path_real(dir);
+    if (root)
+        free(dir);
+    else
+        root = dir;
     el_config *c = config_derive(base, p->abs, root);
     free(root);
     if (p->root) {
@@ -1059,17 +1068,6 @@ static el_config *load_parsed(const el_config *base, parsed *p, char **err)
 }
 
 /* ---- discovery ------------------------------------------------------------------ */
-
-struct el_configs {
-    el_config *builtin;
-    el_config *forced;
-    el_strmap by_dir;     /* directory -> el_config* (builtin when none) */
-    el_config **all;      /* loaded files, owned */
-    size_t n_all, cap_all;
-    el_strlist seen_backends;
-    el_strmap hits;       /* "file\x1fkey\x1fpattern" of patterns that matched */
-    unsigned quiet_keys;  /* 1 << el_list_key: no warning when unmatched */
-};
 
 el_configs *el_configs_new(const char *forced, char **err)
 {
@@ -1306,6 +1304,7 @@ void el_configs_free(el_configs *s)
     el_strmap_free(&s->by_dir);
     el_strmap_free(&s->hits);
     list_free(&s->seen_backends);
+    el_strmap_free(&s->excluded);
     free(s);
 }
 
@@ -1364,20 +1363,38 @@ static long match_list(const el_config *c, const el_strlist *l, const char *abs_
     return hit;
 }
 
+bool el_config_anchored(const char *pattern)
+{
+    return anchored(pattern);
+}
+
+bool el_config_match_at(const char *root, const char *pattern, const char *abs_path)
+{
+    return match_at(root, pattern, abs_path, NULL, 0);
+}
+
+long el_config_backend_file_at(const el_config *c, const char *abs_path, size_t from)
+{
+    const el_strlist *l = &c->backend_files;
+    for (size_t i = from; i < l->n; i++) {
+        const char *colon = strchr(l->v[i], ':');
+        if (colon && match_at(l->from[i].root ? l->from[i].root : c->root, colon + 1, abs_path,
+                              NULL, 0))
+            return (long)i;
+    }
+    return -1;
+}
+
 /* The backend_files entry matching abs_path: its name into backend[n]. */
 static bool backend_file(const el_config *c, const char *abs_path, char *backend, size_t n)
 {
-    const el_strlist *l = &c->backend_files;
-    for (size_t i = 0; i < l->n; i++) {
-        const char *colon = strchr(l->v[i], ':');
-        if (colon && match_at(l->from[i].root ? l->from[i].root : c->root, colon + 1, abs_path,
-                              NULL, 0)) {
-            if (backend && n)
-                snprintf(backend, n, "%.*s", (int)(colon - l->v[i]), l->v[i]);
-            return true;
-        }
-    }
-    return false;
+    long i = el_config_backend_file_at(c, abs_path, 0);
+    if (i < 0)
+        return false;
+    const char *entry = c->backend_files.v[i];
+    if (backend && n)
+        snprintf(backend, n, "%.*s", (int)(strchr(entry, ':') - entry), entry);
+    return true;
 }
 
 el_file_class el_config_classify(const el_config *c, const char *abs_path, char *backend, size_t n)
@@ -1600,90 +1617,4 @@ json_object *el_config_rule_options(const el_config *c, const char *rule_id)
 {
     int k = el_meta_index(rule_id);
     return k < 0 ? NULL : c->rules[k].options;
-}
-
-/* ---- patterns that match nothing ------------------------------------------------- */
-
-static const el_list_key path_keys[] = {EL_BACKEND_DIRS, EL_CORE_PATHS, EL_LEGACY_BACKEND_DIRS,
-                                        EL_EXCLUDE};
-
-static char *hit_key(const el_origin *o, size_t k, const char *pattern)
-{
-    return el_xasprintf("%s\x1f%s\x1f%s", o->file ? o->file : "", list_keys[k].name, pattern);
-}
-
-static void note_hits(el_configs *s, const el_config *c, size_t k, const char *abs_path)
-{
-    const el_strlist *l = &c->lists[k];
-    for (size_t i = 0; i < l->n; i++) {
-        if (l->from[i].builtin)
-            continue;
-        if (match_at(l->from[i].root, l->v[i], abs_path, NULL, 0)) {
-            char *key = hit_key(&l->from[i], k, l->v[i]);
-            el_strmap_put(&s->hits, key, (void *)1);
-            free(key);
-        }
-    }
-}
-
-void el_configs_note_excluded(el_configs *s, const el_config *c, const char *abs_path)
-{
-    note_hits(s, c, EL_EXCLUDE, abs_path);
-}
-
-/* dir lies at or below one of dirs[0..n). */
-static bool under_any(const char *dir, char *const *dirs, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        char *rel = el_path_under(dir, dirs[i]);
-        bool in = rel != NULL;
-        free(rel);
-        if (in)
-            return true;
-    }
-    return false;
-}
-
-void el_configs_quiet_unmatched(el_configs *s, el_list_key key)
-{
-    s->quiet_keys |= 1u << key;
-}
-
-void el_configs_warn_unmatched(el_configs *s, char *const *paths, const el_config *const *cfgs,
-                               size_t n, char *const *dirs, size_t n_dirs)
-{
-    for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; k < sizeof path_keys / sizeof *path_keys; k++)
-            if (path_keys[k] != EL_EXCLUDE)
-                note_hits(s, cfgs[i], path_keys[k], paths[i]);
-    size_t n_list = s->forced ? 1 : s->n_all;
-    for (size_t ci = 0; ci < n_list; ci++) {
-        el_config *c = s->forced ? s->forced : s->all[ci];
-        /* only where a directory named on the command line holds the
-         * whole configuration (a few files named, or a compile
-         * database's, say little about what a pattern should match) */
-        bool covered = n_dirs && under_any(c->root, dirs, n_dirs);
-        if (!covered)
-            continue;
-        for (size_t k = 0; k < sizeof path_keys / sizeof *path_keys; k++) {
-            if (s->quiet_keys & 1u << path_keys[k])
-                continue;
-            const el_strlist *l = &c->lists[path_keys[k]];
-            for (size_t i = 0; i < l->n; i++) {
-                const el_origin *o = &l->from[i];
-                if (o->builtin || !o->file || strcmp(o->file, c->path) != 0)
-                    continue; /* only what this file declares */
-                char *key = hit_key(o, path_keys[k], l->v[i]);
-                bool hit = el_strmap_get(&s->hits, key) != NULL;
-                free(key);
-                if (hit)
-                    continue;
-                char *shown = el_path_display(o->file);
-                fprintf(stderr, "%s: warning: %s:%u:%u: \"%s\" pattern '%s' matches none of the "
-                        "linted files\n", el_progname, shown, o->line, o->col,
-                        list_keys[path_keys[k]].name, l->v[i]);
-                free(shown);
-            }
-        }
-    }
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lint_test.h"
 
@@ -308,6 +309,117 @@ static void test_backend_names_and_patterns(void **state)
     tt_free(&r);
 }
 
+/* A backend_files pattern that names none of the linted files (a typo:
+ * PLASMA's core_blas/ given as core_blass/) left its backend with no
+ * file, silently: warned as the other path patterns are; one naming files
+ * no walk lints (.cu) is not. */
+static void test_backend_files_matching_nothing(void **state)
+{
+    (void)state;
+    tt_w(".emberlint.json", "{\n"
+                         "  \"backend_files\": {\"kern\": [\"/kern/*.c\", \"/kernn/*.c\",\n"
+                         "                               \"/kern/*_gpu.cu\", \"/inc/\"]}\n"
+                         "}\n");
+    tt_w("kern/gemm.c", "void kern_gemm(int n) { (void)n; }\n");
+    tt_w("inc/kern.h", "void kern_gemm(int n);\n");
+    tt_w("app/main.c", "#include \"../inc/kern.h\"\nvoid run(void) { kern_gemm(2); }\n");
+    tt_run r = lt_emberlint(tt_dir, "--no-cache", ".", NULL);
+    assert_true(tt_contains(r.err, "emberlint: warning: .emberlint.json:2:43: \"backend_files\" "
+                                   "pattern '/kernn/*.c' of backend 'kern' matches none of the "
+                                   "linted files\n"));
+    assert_false(tt_contains(r.err, "'/kern/*.c'"));
+    assert_false(tt_contains(r.err, "_gpu.cu"));
+    assert_false(tt_contains(r.err, "'/inc/'"));
+    tt_free(&r);
+}
+
+/* --config FILE away from the tree (`--config ../cfg/plasma.json`): its
+ * anchored patterns are relative to FILE's directory and matched nothing,
+ * and nothing said so: every file stayed frontend.  One warning names
+ * them; an unanchored pattern works from anywhere and is not named. */
+static void test_config_elsewhere_anchored(void **state)
+{
+    (void)state;
+    tt_w("cfg/proj.json", "{\"backend_files\": {\"kern\": [\"/kern/*.c\"]},\n"
+                       " \"core_paths\": [\"/core/\", \"glue/\"]}\n");
+    tt_w("proj/kern/gemm.c", "void kern_gemm(int n) { (void)n; }\n");
+    tt_w("proj/glue/x.c", "int x;\n");
+    tt_run r = lt_emberlint(tt_dir, "--no-cache", "--config", "cfg/proj.json", "proj", NULL);
+    assert_true(tt_contains(r.err, "emberlint: warning: cfg/proj.json: a pattern with a leading '/' "
+                                   "is anchored at the configuration's directory cfg, which holds "
+                                   "none of the linted files, so '/core/' (\"core_paths\"), "
+                                   "'/kern/*.c' (\"backend_files\") match nothing: give them "
+                                   "relative to cfg, or without the leading '/', or put the "
+                                   "configuration at the project's root as .emberlint.json\n"));
+    assert_false(tt_contains(r.err, "glue/"));
+    tt_free(&r);
+    /* from a directory holding the configuration too: that warning
+     * only, not each of its patterns again */
+    r = lt_emberlint(tt_dir, "--no-cache", "--config", "cfg/proj.json", ".", NULL);
+    assert_true(tt_contains(r.err, "which holds none of the linted files"));
+    assert_false(tt_contains(r.err, "matches none"));
+    tt_free(&r);
+    /* the configuration in the tree it lints: its patterns work, no word */
+    tt_w("proj/proj.json", "{\"backend_files\": {\"kern\": [\"/kern/*.c\"]}}\n");
+    r = lt_emberlint(tt_dir, "--no-cache", "--config", "proj/proj.json", "proj", NULL);
+    assert_false(tt_contains(r.err, "anchored"));
+    tt_free(&r);
+}
+
+/* A pattern naming headers the walk skips (in an excluded directory, or
+ * found through -I outside the tree) still classifies them when a linted
+ * file includes them: it was warned as matching nothing, and following
+ * the warning lost EH101 and EH102.  Silent now; one naming only sources
+ * (/kernn/x.c) is still warned. */
+static void test_patterns_naming_skipped_headers(void **state)
+{
+    (void)state;
+    tt_w(".emberlint.json", "{\"backend_files\": {\"kern\": [\"/kern/*.c\", \"/third/third_*.h\",\n"
+                         "                               \"ext_*.h\", \"/kernn/*.c\"]},\n"
+                         " \"backend_dirs\": [\"/vendor/<name>/\"],\n"
+                         " \"exclude\": [\"/third/\", \"/vendor/\"]}\n");
+    tt_w("third/third_blas.h", "void third_gemm(int n);\n");
+    tt_w("vendor/vblas/v.h", "void vblas_gemm(int n);\n");
+    tt_w("app/two.c", "#include \"../third/third_blas.h\"\n"
+                   "void run2(void) { third_gemm(2); }\n");
+    tt_w("app/three.c", "#include \"../vendor/vblas/v.h\"\nvoid run3(void) { vblas_gemm(2); }\n");
+    tt_w("kern/gemm.c", "void kern_gemm(int n) { (void)n; }\n");
+    tt_run r = run(".", NULL, NULL);
+    assert_true(tt_contains(r.out, "app/two.c:2:19: error: call to backend function 'third_gemm' "
+                                   "of backend 'kern' [EH102]"));
+    assert_true(tt_contains(r.out, "app/three.c:2:19: error: call to backend function "
+                                   "'vblas_gemm' of backend 'vblas' [EH102]"));
+    assert_true(tt_contains(r.err, "pattern '/kernn/*.c' of backend 'kern' matches none"));
+    assert_false(tt_contains(r.err, "third_"));
+    assert_false(tt_contains(r.err, "ext_"));
+    assert_false(tt_contains(r.err, "/vendor/"));
+    tt_free(&r);
+}
+
+/* --config through a symlink (`--config link/p.json link`, link -> proj):
+ * its '/'-anchored patterns were matched against the link's path, the
+ * files against their real one, so none matched (no EH102) and a warning
+ * said the configuration lay away from the tree.  Its directory is
+ * resolved as a discovered configuration's is. */
+static void test_config_through_symlink(void **state)
+{
+    (void)state;
+    tt_w("proj/p.json", "{\"backend_files\": {\"kern\": [\"/kern/*.c\"]},\n"
+                     " \"core_paths\": [\"/core/\"]}\n");
+    tt_w("proj/kern/gemm.c", "void kern_gemm(int n) { (void)n; }\n");
+    tt_w("proj/core/c.c", "int core_x;\n");
+    tt_w("proj/app/m.c", "void kern_gemm(int n);\nvoid run(void) { kern_gemm(2); }\n");
+    char *target = tt_path(tt_dir, "proj"), *link = tt_path(tt_dir, "link");
+    assert_int_equal(symlink(target, link), 0);
+    tt_run r = run("--config", "link/p.json", "link");
+    assert_true(tt_contains(r.out, "m.c:2:18: error: call to backend function 'kern_gemm' of "
+                                   "backend 'kern' [EH102]"));
+    assert_false(tt_contains(r.err, "warning"));
+    tt_free(&r);
+    free(target);
+    free(link);
+}
+
 /* A backend_prefixes pattern holding <backend>: the name says which
  * backend (EH102 at the call, EH104 at a definition outside backends/). */
 static void test_backend_pattern_names_the_backend(void **state)
@@ -467,6 +579,10 @@ int main(void)
         tt_scratch_test(test_long_lists_keep_order),
         tt_scratch_test(test_errors_at_their_position),
         tt_scratch_test(test_backend_names_and_patterns),
+        tt_scratch_test(test_backend_files_matching_nothing),
+        tt_scratch_test(test_config_elsewhere_anchored),
+        tt_scratch_test(test_patterns_naming_skipped_headers),
+        tt_scratch_test(test_config_through_symlink),
         tt_scratch_test(test_backend_pattern_names_the_backend),
         tt_scratch_test(test_anchored_patterns_stay_in_their_root),
         tt_scratch_test(test_cxx_from_the_compile_database),

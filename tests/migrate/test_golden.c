@@ -1003,6 +1003,22 @@ CASE(if0_branches)
  *                `defined()`, `0 && NORM_OFF` -- keeps the advice */
 CASE(if_constant)
 
+/*   defined_and_zero  a BLAS path switched off after a feature test,
+ *                     `#if defined(HAVE_CBLAS) && 0` (numpy's
+ *                     matmul.c.src), around an include and a call, and
+ *                     the #else of `#if defined HAVE_BLAS || 1`: false
+ *                     (true) whatever is defined, since `defined` is 0 or
+ *                     1 and regroups nothing; `defined(HAVE_BLAS) && 1`
+ *                     and `FAST_NORM && 0` (a macro may be `1 || 1`) keep
+ *                     the advice "name one with --define-sets" */
+CASE(defined_and_zero)
+
+/*   skipped_include_indented  vendor includes indented under their #if
+ *                             (`    #include <mkl_cblas.h>`, `  #  include`,
+ *                             PLASMA's core_lapack.h): listed at their
+ *                             '#', as a compiled one is, not at column 1 */
+CASE(skipped_include_indented)
+
 /*   template_macro_call  call templates and the project's macros: a
  *                        template onto CHECKED_SCAL, a macro that calls
  *                        cblas_sscal itself, and one that writes
@@ -1169,7 +1185,7 @@ int main(void)
         BOTH(template_literal_names), BOTH(template_repeats_arg), BOTH(template_many_calls),
         BOTH(template_literal_arg),
         BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(macro_chain), BOTH(if0_skipped),
-        BOTH(if0_branches), BOTH(if_constant), BOTH(template_macro_call), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
+        BOTH(if0_branches), BOTH(if_constant), BOTH(defined_and_zero), BOTH(skipped_include_indented), BOTH(template_macro_call), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
         BOTH(library_prefix_paste), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(macro_paste_other), BOTH(macro_chain_paste),
         BOTH(skipped_own_macro), BOTH(skipped_guarded_macro), BOTH(guard_nested_mid_file), BOTH(guard_nested_in_guarded_file), BOTH(guard_feature_default), BOTH(self_include_sibling_macro), BOTH(include_in_body), BOTH(self_include_else_arm),
         BOTH(unsafe_left), BOTH(unsafe_applied),

@@ -34,6 +34,18 @@ static void test_constant_conditions(void **state)
         {"1 && 0", 0},     {"0 || 2", 1},     {"1 ? 0 : 2", 0},  {"0 ? 1 : 2", 2},
         {"0 /* off */", 0}, {"0 // off", 0},  {"1 \\\n - 1", 0}, {"-1 < 0u", 0},
         {"0xFFFFFFFFFFFFFFFF == -1", 1},
+        /* `defined` is 0 or 1 and regroups nothing: a known operand of
+         * && or || decides (numpy's `#if defined(HAVE_CBLAS) && 0`) */
+        {"defined(HAVE_CBLAS) && 0", 0},        {"defined HAVE_CBLAS && 0", 0},
+        {"0 && defined(A)", 0},                 {"defined(A) || 1", 1},
+        {"2 || !defined A", 1},                 {"(defined(A) || defined(B)) && 0", 0},
+        {"defined ( A ) && (1 - 1)", 0},        {"defined(A) ? 3 : 3", 3},
+        {"1 ? 0 : defined(A)", 0},              {"(defined(A) && 0) || 5 > 4", 1},
+        /* a comparison on an unknown value is a signed int, a shift has
+         * its left operand's type, as on known ones */
+        {"(0 ? 0u > defined(A) : -1) > 0", 0},  {"(0 ? 1u == defined(A) : -1) > 0", 0},
+        {"(0 ? defined(A) << 1u : -1) > 0", 0}, {"(0 ? 1u << defined(A) : -1) > 0", 1},
+        {"(0 ? defined(A) + 0u : -1) > 0", 1},  {"(0 ? 1u <= defined(A) : -1) < 0", 1},
     };
     for (size_t i = 0; i < sizeof yes / sizeof *yes; i++) {
         long long v = 12345;
@@ -50,6 +62,16 @@ static void test_constant_conditions(void **state)
         "1, 0",       "(0",           "0)",           "0 0",         "08",
         "0x",         "0b2",          "1'000",        "__has_include(<cblas.h>)",
         "99999999999999999999",
+        /* what is defined decides; a macro may regroup the condition
+         * (`#define FOO 1 || 1`); `defined` misused */
+        "defined(A) && 1", "defined(A) || 0", "!defined(A)",   "defined(A) + 0",
+        "defined(A) ? 0 : 1", "0 ? 1 : defined(A)", "defined(A) && FOO", "defined(A) && 0 || FOO",
+        "defined",         "defined(",        "defined(A",     "defined()",
+        "defined(1) && 0", "defined defined && 0", "(defined(A) && 0) || defined(B)",
+        /* compilers reject a division by 0 whatever is defined, as
+         * `(1 / 0) && 0`; a divisor that is unknown may be 0 */
+        "defined(A) / 0 && 0", "defined(A) % 0 && 0", "(1 % (0 * defined(A))) || 1",
+        "1 / defined(A) || 1", "(1 % !defined(A)) && 0", "(defined(A) << 64) && 0",
     };
     for (size_t i = 0; i < sizeof no / sizeof *no; i++)
         if (cst(no[i], NULL))
@@ -93,6 +115,13 @@ static void test_dead_branches(void **state)
     assert_false(dead("#define OFF 0\n#if OFF\nSITE\n#endif\n", why, sizeof why));
     assert_false(dead("#if 0\n#endif\nSITE\n", why, sizeof why));
     assert_false(dead("#ifdef X\n#else\nSITE\n#endif\n", why, sizeof why));
+    /* switched off by `&& 0` whatever is defined (numpy's matmul.c.src:
+     * the advice was "name one with --define-sets") */
+    assert_true(dead("#if defined(HAVE_CBLAS) && 0\nSITE\n#endif\n", why, sizeof why));
+    assert_string_equal(why, "`#if defined(HAVE_CBLAS) && 0` (line 1), false whatever is defined");
+    assert_true(dead("#if defined(A) || 1\n#else\nSITE\n#endif\n", why, sizeof why));
+    assert_false(dead("#if defined(HAVE_CBLAS) && 1\nSITE\n#endif\n", why, sizeof why));
+    assert_false(dead("#if FOO && 0\nSITE\n#endif\n", why, sizeof why));
     /* a CRLF file's continuation (backslash, CR, LF) carries the
      * condition on: `#if 0 || defined(USE_DOT)`, not `#if 0` */
     assert_false(dead("#if 0 \\\r\n    || defined(USE_DOT)\r\nSITE\r\n#endif\r\n", why, sizeof why));
