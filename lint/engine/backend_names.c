@@ -222,15 +222,34 @@ static bool ilp64_build(const char *name, const char *routine, const char *own)
     return ilp64_name(name) && !strstr(name, "$NEWLAPACK") && strcasecmp(routine, own) == 0;
 }
 
-/* What an ILP64 shim may call besides the routine it hands on to: the C
- * library's allocation and copy helpers (a workspace, or an ipiv array of
- * the other integer width). */
+/* What an ILP64 shim may call besides the routine it hands on to, none
+ * of which does the routine's work: the C library's allocation and copy
+ * helpers (a workspace, or an ipiv array of the other integer width,
+ * posix_memalign too), LAPACK's error hooks (xerbla_, lsame_: any case or
+ * decoration routine_of undoes, or none: XERBLA, xerbla_64_), functions
+ * that do not return (abort, exit, and what `assert` expands to on glibc,
+ * musl, macOS, bionic and Windows: a build without NDEBUG calls it, one
+ * with NDEBUG does not, and the verdict must not differ) and the
+ * compiler's builtins (__builtin_expect, __builtin_unreachable, ...). */
 static bool shim_helper(const char *name)
 {
-    static const char *const helpers[] = {"malloc", "calloc",  "realloc", "aligned_alloc",
-                                          "free",   "memcpy",  "memmove", "memset"};
+    static const char *const helpers[] = {
+        "malloc",       "calloc",        "realloc",       "aligned_alloc",
+        "posix_memalign", "free",        "memcpy",        "memmove",
+        "memset",       "abort",         "exit",          "_Exit",
+        "quick_exit",   "__assert_fail", "__assert_perror_fail", "__assert_rtn",
+        "__assert",     "__assert2",     "_assert",       "_wassert",
+    };
+    static const char *const hooks[] = {"xerbla_", "xerbla", "lsame_", "lsame"};
     for (size_t i = 0; i < sizeof helpers / sizeof helpers[0]; i++)
         if (strcmp(name, helpers[i]) == 0)
+            return true;
+    if (strncmp(name, "__builtin_", 10) == 0)
+        return true;
+    char routine[256];
+    routine_of(name, routine, sizeof routine);
+    for (size_t i = 0; i < sizeof hooks / sizeof hooks[0]; i++)
+        if (strcasecmp(routine, hooks[i]) == 0)
             return true;
     return false;
 }

@@ -250,9 +250,15 @@ bool el_definition_forwards(const el_config *cfg, CXCursor def);
  * callee's name ends in _64_, its undecorated name is def's, and it has a
  * backend prefix; def's own name does not end in _64_)?  Its calls are
  * that routine's and nothing else but the C library's allocation and
- * copy helpers (malloc, calloc, realloc, aligned_alloc, free, memcpy,
- * memmove, memset): a dispatcher that runs a kernel of its own for some
- * calls is the project's own code.  *callee receives the function called.  Whose def is depends on whose the callee is: the
+ * copy helpers (malloc, calloc, realloc, aligned_alloc, posix_memalign,
+ * free, memcpy, memmove, memset), LAPACK's error hooks (xerbla_, lsame_,
+ * in any case or decoration), functions that do not return (abort, exit,
+ * _Exit, quick_exit, and what assert expands to: __assert_fail,
+ * __assert_rtn, ..., so NDEBUG does not change the verdict) and
+ * __builtin_*: a dispatcher that calls a kernel of its own for some calls
+ * is the project's own code (one that computes small cases inline, with
+ * no call, still looks like a shim: only calls are looked at).  *callee
+ * receives the function called.  Whose def is depends on whose the callee is: the
  * library's when no file of the run defines it (EH102 settles that
  * across the run), the project's own when the project carries its ILP64
  * build itself. */

@@ -316,6 +316,18 @@ static bool is_callee(el_ctx *ctx, CXCursor e, CXCursor *call);
 #define FACT_ARG "EH102.arg"
 #define FACT_SHIM "EH102.shim"
 
+/* The key a function's facts go under: its USR, and for a function with
+ * internal linkage (a static ILP64 shim) the TU's main file too, since
+ * such a USR holds only the basename of the file that declares it
+ * (c:shims.h@F@dpttrf_, c:lp.c@F@dgesv_): every TU including the header,
+ * and every file of that basename, has one of its own.  Allocated. */
+static char *fact_key(el_ctx *ctx, CXCursor fn, const char *usr)
+{
+    if (clang_getCursorLinkage(fn) != CXLinkage_Internal)
+        return el_xstrdup(usr);
+    return el_xasprintf("%s@tu:%s", usr, el_main_file(ctx));
+}
+
 /* A use of a function this TU neither defines nor knows as a backend's
  * (the project's own, declared in darknet.h): a backend's after all when
  * a backend file defines it, which only the TU of that file knows; and
@@ -344,7 +356,9 @@ static void note_external_use(el_ctx *ctx, state *s, CXCursor fn, CXCursor ref,
         const char *u = clang_getCString(usr);
         char name[256], h[300];
         elc_spelling(fn, name, sizeof name);
-        *note = el_xasprintf("%s\t%s\t%s", u ? u : "", name, hint(ctx, name, h, sizeof h));
+        char *key = u && u[0] ? fact_key(ctx, fn, u) : NULL;
+        *note = el_xasprintf("%s\t%s\t%s", key ? key : "", name, hint(ctx, name, h, sizeof h));
+        free(key);
         clang_disposeString(usr);
     }
     if (!note || !*note || (*note)[0] == '\t')
@@ -382,8 +396,11 @@ static void note_external_use(el_ctx *ctx, state *s, CXCursor fn, CXCursor ref,
  * the routine's ILP64 build (el_definition_forwards_ilp64, static ones
  * too: their callers are in sight of them alone) is whose that build is:
  * the project's own or a backend's when the TU sees so (bs_classify's
- * verdict of the shim), else FACT_SHIM, its USR and the ILP64 routine's,
- * for the project hook. */
+ * verdict of the shim; for a static shim no fact then: the TU settles
+ * it), else FACT_SHIM, its USR and the ILP64 routine's, for the project
+ * hook.  A static shim's USR holds only its file's basename, so its
+ * facts go under its USR and the TU's main file (fact_key): a header's
+ * static shim is one per TU, as are those of a/lp.c and b/lp.c. */
 static void note_definition(el_ctx *ctx, state *s, CXCursor fn)
 {
     const char *backend = NULL;
@@ -405,6 +422,8 @@ static void note_definition(el_ctx *ctx, state *s, CXCursor fn)
             return; /* a shim handing the call on to the library's build is not the project's own */
         if (el_definition_forwards_ilp64(cfg, fn, &ilp64)) {
             why w = backend_decl(ctx, s, fn, shim_backend, sizeof shim_backend);
+            if (!external && w != BS_UNDECIDED)
+                return; /* a static shim this TU settles: its callers are here alone */
             if (w == NOT_BACKEND) {
                 ilp64 = clang_getNullCursor(); /* onto the project's own, seen here */
             } else if (w == BY_LOCATION) {
@@ -425,7 +444,9 @@ static void note_definition(el_ctx *ctx, state *s, CXCursor fn)
         second = clang_getCString(usr64);
     }
     if (u && u[0] && second && (key != SHIM || second[0])) {
-        char *v = el_xasprintf("%s\t%s", u, second);
+        char *k = fact_key(ctx, fn, u);
+        char *v = el_xasprintf("%s\t%s", k, second);
+        free(k);
         el_fact(ctx, key == DEF ? FACT_DEF : key == SHIM ? FACT_SHIM : FACT_OWN, v);
         free(v);
     }

@@ -217,6 +217,86 @@ static void test_project_entries(void **state)
     el_configs_free(cfgs);
 }
 
+/* el_definition_forwards_ilp64: what a shim may call besides the ILP64
+ * build of its routine does not change the verdict, and neither does
+ * NDEBUG (assert calls __assert_fail without it, nothing with it). */
+static enum CXChildVisitResult find_def(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    void **want = d;
+    CXString sp = clang_getCursorSpelling(c);
+    if (clang_getCursorKind(c) == CXCursor_FunctionDecl && clang_isCursorDefinition(c) &&
+        strcmp(clang_getCString(sp), want[0]) == 0)
+        *(CXCursor *)want[1] = c;
+    clang_disposeString(sp);
+    return CXChildVisit_Continue;
+}
+
+static bool forwards_ilp64(const el_config *cfg, const char *code, const char *fn, bool ndebug)
+{
+    CXIndex idx = clang_createIndex(0, 0);
+    struct CXUnsavedFile f = {"/virtual/shim.c", code, (unsigned long)strlen(code)};
+    const char *args[] = {"-std=c11", "-w", "-DNDEBUG"};
+    CXTranslationUnit tu = NULL;
+    assert_int_equal(clang_parseTranslationUnit2(idx, "/virtual/shim.c", args, ndebug ? 3 : 2, &f,
+                                                 1, 0, &tu),
+                     CXError_Success);
+    CXCursor def = clang_getNullCursor(), callee;
+    void *want[2] = {(void *)fn, &def};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), find_def, want);
+    assert_false(clang_Cursor_isNull(def));
+    bool r = el_definition_forwards_ilp64(cfg, def, &callee);
+    clang_disposeTranslationUnit(tu);
+    clang_disposeIndex(idx);
+    return r;
+}
+
+static void test_ilp64_shim_calls(void **state)
+{
+    (void)state;
+    tt_w("src/a.c", "int x;\n");
+    el_configs *cfgs;
+    const el_config *cfg = config_of(&cfgs, "src/a.c");
+    static const char head[] =
+        "#include <assert.h>\n#include <stdlib.h>\n"
+        "void xerbla_(const char *, const int *, int);\n"
+        "void XERBLA(const char *, const int *, int);\n"
+        "int lsame_(const char *, const char *, int, int);\n"
+        "void dpotrf_64_(const char *u, const long *n, double *a, const long *lda, long *info);\n"
+        "static void kernel(double *a) { a[0] = 1; }\n";
+    static const char *const bodies[] = {
+        "assert(n && *n >= 0);",
+        "if (*n < 0) { int e = 2; xerbla_(\"DPOTRF\", &e, 6); return; }",
+        "if (*n < 0) { int e = 2; XERBLA(\"DPOTRF\", &e, 6); return; }",
+        "if (!lsame_(u, \"U\", 1, 1)) abort();",
+        "if (*n < 0) exit(1);",
+        "if (__builtin_expect(*n < 0, 0)) _Exit(2);",
+        "void *w = NULL; if (posix_memalign(&w, 64, 8)) abort(); free(w);",
+    };
+    char code[2048];
+    for (size_t i = 0; i < sizeof bodies / sizeof *bodies; i++) {
+        snprintf(code, sizeof code,
+                 "%svoid dpotrf_(const char *u, const int *n, double *a, const int *lda,"
+                 " int *info)\n{ %s long ln = *n, llda = *lda, li = 0;"
+                 " dpotrf_64_(u, &ln, a, &llda, &li); *info = (int)li; }\n",
+                 head, bodies[i]);
+        for (int nd = 0; nd < 2; nd++)
+            if (!forwards_ilp64(cfg, code, "dpotrf_", nd)) {
+                print_error("not a shim%s: %s\n", nd ? " with NDEBUG" : "", bodies[i]);
+                fail();
+            }
+    }
+    /* a kernel of its own for some calls: no shim */
+    snprintf(code, sizeof code,
+             "%svoid dpotrf_(const char *u, const int *n, double *a, const int *lda,"
+             " int *info)\n{ if (*n == 1) { kernel(a); return; }"
+             " long ln = *n, llda = *lda, li = 0; dpotrf_64_(u, &ln, a, &llda, &li);"
+             " *info = (int)li; }\n",
+             head);
+    assert_false(forwards_ilp64(cfg, code, "dpotrf_", false));
+    el_configs_free(cfgs);
+}
+
 /* el_backend_header_memo answers as el_config_is_backend_header does,
  * for each configuration apart (one thread's memo holds several), however
  * the spelling and the path read run together. */
@@ -302,6 +382,7 @@ int main(void)
         tt_scratch_test(test_builtin_entries),
         tt_scratch_test(test_project_entries),
         tt_scratch_test(test_header_memo),
+        tt_scratch_test(test_ilp64_shim_calls),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     el_knowledge_free();
