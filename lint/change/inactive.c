@@ -39,10 +39,19 @@ typedef struct decl_info {
 
 typedef struct state {
     bool indexed;
-    el_strmap decls;          /* top-level name -> decl_info */
+    el_strmap decls;          /* top-level name -> decl_info (the first declaration) */
+    el_strmap macros;         /* name -> decl_info of its macro (the preprocessor's view:
+                               * a macro is expanded whatever else has the name) */
+    el_strmap funcs;          /* name -> decl_info of its function declaration */
+    decl_info **all;          /* every decl_info made (freed at the end) */
+    size_t n_all, cap_all;
     el_rewriter *rw;
     el_own_names *own;        /* the file being lexed: names its text defines */
-    size_t paste_budget;      /* tokens expand may still make for this use */
+    size_t paste_budget;      /* tokens expand may still read for this use */
+    size_t paste_made;        /* tokens substitution may still make for this use */
+    size_t use_end;           /* the end of the last macro use read for # (past its ')') */
+    size_t *strz;             /* offsets of the names in it only made strings of (#x) */
+    size_t n_strz, cap_strz;
 } state;
 
 /* Is the file holding a declaration backend code (a backend directory, a
@@ -93,7 +102,12 @@ static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClient
         return CXChildVisit_Continue;
     char name[256];
     elc_spelling(c, name, sizeof name);
-    if (!name[0] || el_strmap_get(&w->s->decls, name))
+    bool first = name[0] && !el_strmap_get(&w->s->decls, name),
+         macro = first || (k == CXCursor_MacroDefinition && name[0] &&
+                           !el_strmap_get(&w->s->macros, name)),
+         func = first || (k == CXCursor_FunctionDecl && name[0] &&
+                          !el_strmap_get(&w->s->funcs, name));
+    if (!first && !macro && !func)
         return CXChildVisit_Continue;
     CXFile f = NULL;
     clang_getSpellingLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
@@ -132,12 +146,18 @@ static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClient
         if (toks)
             clang_disposeTokens(tu, toks, nt);
     }
-    el_strmap_put(&w->s->decls, name, di);
+    if (first)
+        el_strmap_put(&w->s->decls, name, di);
+    if (k == CXCursor_MacroDefinition && !el_strmap_get(&w->s->macros, name))
+        el_strmap_put(&w->s->macros, name, di);
+    if (k == CXCursor_FunctionDecl && !el_strmap_get(&w->s->funcs, name))
+        el_strmap_put(&w->s->funcs, name, di);
+    el_grow(&w->s->all, &w->s->cap_all, w->s->n_all + 1, sizeof *w->s->all);
+    w->s->all[w->s->n_all++] = di;
     return CXChildVisit_Continue;
 }
 
-/* What the TU declares as `name` (NULL: nothing). */
-static const decl_info *decl_of(el_ctx *ctx, state *s, const char *name)
+static void index_tu(el_ctx *ctx, state *s)
 {
     if (!s->indexed) {
         s->indexed = true;
@@ -145,7 +165,29 @@ static const decl_info *decl_of(el_ctx *ctx, state *s, const char *name)
         if (elc_tu_whole(el_tu(ctx)))
             clang_visitChildren(clang_getTranslationUnitCursor(el_tu(ctx)), index_visit, &w);
     }
+}
+
+/* What the TU declares as `name` (NULL: nothing). */
+static const decl_info *decl_of(el_ctx *ctx, state *s, const char *name)
+{
+    index_tu(ctx, s);
     return el_strmap_get(&s->decls, name);
+}
+
+/* The macro the TU defines as `name` (NULL: none), whatever else it
+ * declares so (`#define dgetrf_ LAPACK_dgetrf` beside lapack.h's
+ * function dgetrf_). */
+static const decl_info *macro_of(el_ctx *ctx, state *s, const char *name)
+{
+    index_tu(ctx, s);
+    return el_strmap_get(&s->macros, name);
+}
+
+/* The function the TU declares as `name` (NULL: none). */
+static const decl_info *func_of(el_ctx *ctx, state *s, const char *name)
+{
+    index_tu(ctx, s);
+    return el_strmap_get(&s->funcs, name);
 }
 
 /* Does `name`, in skipped code of file `path`, name backend code here?
@@ -214,13 +256,62 @@ static bool backend_include(el_ctx *ctx, const char *file, const char *spelled, 
     return r;
 }
 
+/* Does the function `name`, called in skipped code of file `path`, name
+ * backend code here: an eh_<backend>_ name, or one a backend header (or,
+ * with a library's prefix, any other file) declares -- not the file
+ * itself, whose own function it is?  Asked of the function an alias
+ * macro reaches (`#define dgetrf_ LAPACK_dgetrf` beside lapack.h's
+ * dgetrf_). */
+static bool backend_function(el_ctx *ctx, state *s, const char *path, const char *name)
+{
+    const el_config *cfg = el_ctx_config(ctx);
+    const decl_info *f = func_of(ctx, s, name);
+    char be[64];
+    if (el_backend_of_symbol(cfg, name, be, sizeof be))
+        return true;
+    if (!f)
+        return backend_name(ctx, s, path, name);
+    return (f->backend || el_backend_prefix_of(cfg, name, true)) &&
+           !(f->file && !strcmp(f->file, path));
+}
+
+/* Why the call through alias macro `alias` (an object-like one) of the
+ * backend function `name` has no rewrite, as where the code is compiled
+ * (scan_rule.c): the macro's body names it, or a macro of its body makes
+ * it. */
+static void alias_why(el_ctx *ctx, state *s, const char *alias, const char *name, char *why,
+                      size_t cap)
+{
+    const decl_info *m = macro_of(ctx, s, alias);
+    const char *via = NULL;
+    bool spells = false;
+    for (size_t k = 0; m && k < m->n_mtok && !spells; k++)
+        spells = !strcmp(m->mtok[k], name);
+    for (size_t k = 0; m && k < m->n_mtok && !spells && !via; k++)
+        if (el_text_ident_start(m->mtok[k][0]) && strcmp(m->mtok[k], alias) && macro_of(ctx, s, m->mtok[k]))
+            via = m->mtok[k];
+    if (via)
+        snprintf(why, cap, "%s comes from macro %s, through macro %s of its body (an edit of "
+                           "either would change every use of it): rewrite the macros or this "
+                           "use by hand",
+                 name, alias, via);
+    else
+        snprintf(why, cap, "%s is named inside macro %s (an edit there would change every use "
+                           "of the macro): rewrite the macro or this use by hand",
+                 name, alias);
+}
+
 /* A backend name found in skipped code; in_macro: in a #define's body,
  * which is never renamed (an edit there changes every use of the macro);
  * pasted: an operand of ##, such as eh_ref_ in `eh_ref_##op`, a backend
- * function whose name is only known where the macro is used. */
+ * function whose name is only known where the macro is used; made: the
+ * name the macro use at off (of len bytes) makes; alias: the object-like
+ * macro written at off, called, which reaches the function `made` (NULL:
+ * its own name, `#define dgetrf_ LAPACK_dgetrf`) -- the caller knows it
+ * is backend code. */
 static json_object *id_json(el_ctx *ctx, state *s, const char *path, const char *t, size_t off,
                             size_t len, bool call, const char *in_macro, bool pasted,
-                            const char *made)
+                            const char *made, const char *alias)
 {
     char name[256], probe[272];
     snprintf(name, sizeof name, "%s", made ? made : "");
@@ -229,7 +320,8 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *path, const char 
     snprintf(probe, sizeof probe, "%sx", name);
     if (s->own)
         el_own_names_at(s->own, off);
-    if (!backend_name(ctx, s, path, name) && !(pasted && backend_name(ctx, s, path, probe)))
+    if (!alias && !backend_name(ctx, s, path, name) &&
+        !(pasted && backend_name(ctx, s, path, probe)))
         return NULL;
     if (!s->rw)
         s->rw = el_rewriter_new(el_tu(ctx), el_ctx_config(ctx));
@@ -241,7 +333,8 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *path, const char 
         snprintf(why, sizeof why, "%s is not declared where it is skipped, so its signature "
                                   "cannot be compared with %s's", target, target);
     }
-    const decl_info *d = decl_of(ctx, s, name);
+    /* (the function an alias reaches: what its call calls) */
+    const decl_info *d = alias ? func_of(ctx, s, name) : decl_of(ctx, s, name);
     char be[64];
     /* a type, variable, constant or macro: no op replaces it (a name
      * nothing declares here is a function when called or named so) */
@@ -250,16 +343,32 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *path, const char 
     if (!ok && !function)
         snprintf(why, sizeof why, "no op replaces a backend %s: rewrite this use by hand",
                  d ? d->kind : "type, variable, constant or macro");
-    if (made) {
+    if (made && alias) {
+        /* the alias at off is no name to rename */
+        ok = false;
+        alias_why(ctx, s, alias, name, why, sizeof why);
+    } else if (made) {
         /* the use M(x) at off, of len bytes, is no name to rename */
         ok = false;
         size_t m = 0;
         while (m < len && el_text_ident_char(t[off + m]))
             m++;
+        char use[256];
+        size_t u = 0;
+        for (size_t q = 0; q < len && u + 1 < sizeof use; q++) {
+            char c = t[off + q];
+            bool blank = strchr(" \t\r\n\\", c) != NULL;
+            if (blank && (u == 0 || use[u - 1] == ' ' || use[u - 1] == '('))
+                continue; /* the use on one line, its blanks as one */
+            if (c == ')' && u && use[u - 1] == ' ')
+                u--;
+            use[u++] = blank ? ' ' : c;
+        }
+        use[u] = '\0';
         snprintf(why, sizeof why, "macro %.*s pastes the name %s together from its argument "
                                   "(%.*s), so the name is not written out here and no rewrite "
                                   "can reach the call: rewrite this call by hand",
-                 (int)m, t + off, name, (int)len, t + off);
+                 (int)m, t + off, name, (int)u, use);
     }
     if (in_macro) {
         ok = false;
@@ -372,24 +481,43 @@ static size_t paren_end(const char *t, size_t n, size_t open)
     return n;
 }
 
-/* ---- a name a macro pastes together, in skipped code ---- */
+/* ---- the TU's macros over skipped text ---- */
 
-/* A list of tokens (their spellings). */
+/* A token of a macro use being expanded. */
+#define NO_ORIGIN SIZE_MAX
+typedef struct tok {
+    char *s;                  /* its spelling ("": a placemarker, an empty argument's) */
+    size_t origin;            /* the byte offset in the file of the token it copies, or NO_ORIGIN */
+    bool blue;                /* "painted blue": a macro's name met in its own expansion,
+                               * never to be expanded (C11 6.10.3.4p2) */
+    bool paste;               /* a ## of a macro's body (not one an argument brings) */
+} tok;
+
 typedef struct tok_list {
-    char **v;
+    tok *v;
     size_t n, cap;
 } tok_list;
 
-static void tl_add(tok_list *l, const char *t, size_t len)
+static void tl_push(tok_list *l, char *owned, size_t origin, bool blue)
 {
     el_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v);
-    l->v[l->n++] = el_xstrndup(t, len);
+    l->v[l->n++] = (tok){owned, origin, blue, false};
+}
+
+static void tl_add(tok_list *l, const char *t, size_t len, size_t origin)
+{
+    tl_push(l, el_xstrndup(t, len), origin, false);
+}
+
+static void tl_copy(tok_list *l, const tok *t)
+{
+    tl_push(l, el_xstrdup(t->s), t->origin, t->blue);
 }
 
 static void tl_free(tok_list *l)
 {
     for (size_t k = 0; k < l->n; k++)
-        free(l->v[k]);
+        free(l->v[k].s);
     free(l->v);
     memset(l, 0, sizeof *l);
 }
@@ -399,215 +527,471 @@ static bool tl_ident(const char *t)
     return el_text_ident_start(t[0]);
 }
 
-#define PASTE_DEPTH 8
-/* The tokens expanding one use may make, all levels together: a tower of
- * macros each using the next several times (M2(x) M1(x) M1(x) ...) grows
- * exponentially and is given up, not expanded (a pasted name is a few). */
+/* The tokens expanding one use may read, all levels together: a tower of
+ * macros each using the next several times (M2(x): M1(x) M1(x) ...) grows
+ * exponentially and is given up, not expanded (a pasted name is a few).
+ * Substitution may make at most PASTE_MADE tokens a use (memory: a body
+ * is made before its tokens are read), arguments nest PASTE_DEPTH deep. */
 #define PASTE_BUDGET 1024
+#define PASTE_MADE (16 * PASTE_BUDGET)
+#define PASTE_DEPTH 64
+#define PASTE_ARGS 16
 
-static bool expand(el_ctx *ctx, state *s, const tok_list *in, tok_list *out, const char **active,
-                   int depth);
+/* One use of a macro being expanded: this small preprocessor. */
+typedef struct expander {
+    el_ctx *ctx;
+    state *s;
+    size_t *strz;             /* origins of the tokens # made a string of */
+    size_t n_strz, cap_strz;
+} expander;
 
-/* The tokens of function-like macro d's use with the arguments args
- * (each a token list), its parameters replaced and ## applied, into out. */
-static bool substitute(const decl_info *d, tok_list *args, size_t n_args, const tok_list *xargs,
-                       tok_list *out)
+/* A list of tokens being rescanned: the use's, or a macro's replacement
+ * (macro: its name, disabled while any of its tokens is being read). */
+typedef struct frame {
+    tok_list toks;
+    size_t pos;
+    char *macro;
+    bool owned;
+} frame;
+
+typedef struct reader {
+    frame *v;
+    size_t n, cap;
+} reader;
+
+static void rd_pop(reader *r)
 {
-    /* the parameter list: "(" a "," b ")" */
-    size_t k = 0, n_params = 0;
-    const char *params[16];
+    frame *f = &r->v[--r->n];
+    if (f->owned)
+        tl_free(&f->toks);
+    free(f->macro);
+}
+
+/* The next token (NULL at the end); the replacements read to their end
+ * are left first, re-enabling their macros. */
+static const tok *rd_next(reader *r)
+{
+    while (r->n > 1 && r->v[r->n - 1].pos == r->v[r->n - 1].toks.n)
+        rd_pop(r);
+    frame *f = &r->v[r->n - 1];
+    return f->pos < f->toks.n ? &f->toks.v[f->pos++] : NULL;
+}
+
+/* The next token without reading it (a '(' after a function-like name may
+ * follow its replacement: `#define F G` then F(x)). */
+static const tok *rd_peek(const reader *r)
+{
+    for (size_t k = r->n; k-- > 0;)
+        if (r->v[k].pos < r->v[k].toks.n)
+            return &r->v[k].toks.v[r->v[k].pos];
+    return NULL;
+}
+
+/* Is the macro `name` disabled: being replaced here or around here? */
+static bool disabled(const reader *r, const char *const *outer, size_t n_outer, const char *name)
+{
+    for (size_t k = 0; k < r->n; k++)
+        if (r->v[k].macro && !strcmp(r->v[k].macro, name))
+            return true;
+    for (size_t k = 0; k < n_outer; k++)
+        if (!strcmp(outer[k], name))
+            return true;
+    return false;
+}
+
+/* The parameters of function-like macro d ("(" a "," b ")" first in its
+ * tokens): their names into params, the index of its body's first token
+ * into *body; false for a variadic one and the like (not followed). */
+static bool macro_params(const decl_info *d, const char **params, size_t *n_params, size_t *body)
+{
+    size_t k, n = 0;
     if (d->n_mtok == 0 || strcmp(d->mtok[0], "("))
         return false;
     for (k = 1; k < d->n_mtok && strcmp(d->mtok[k], ")"); k++) {
         if (!strcmp(d->mtok[k], ","))
             continue;
-        if (!tl_ident(d->mtok[k]) || n_params == 16)
-            return false; /* variadic and the like: not followed */
-        params[n_params++] = d->mtok[k];
+        if (!tl_ident(d->mtok[k]) || n == PASTE_ARGS)
+            return false;
+        params[n++] = d->mtok[k];
     }
-    if (k == d->n_mtok || n_params != n_args)
+    if (k == d->n_mtok)
         return false;
-    for (size_t b = k + 1; b < d->n_mtok; b++) {
-        const char *t = d->mtok[b];
-        if (!strcmp(t, "#"))
-            return false; /* a string is made: no name */
-        bool pasted = (b > k + 1 && !strcmp(d->mtok[b - 1], "##")) ||
-                      (b + 1 < d->n_mtok && !strcmp(d->mtok[b + 1], "##"));
-        size_t p = 0;
-        while (p < n_params && strcmp(params[p], t))
-            p++;
-        if (p == n_params) {
-            tl_add(out, t, strlen(t));
-            continue;
+    *n_params = n;
+    *body = k + 1;
+    return true;
+}
+
+static int param_index(const char *const *params, size_t n_params, const char *t)
+{
+    for (size_t p = 0; p < n_params; p++)
+        if (!strcmp(params[p], t))
+            return (int)p;
+    return -1;
+}
+
+/* The string literal #x makes of argument a (its tokens, one blank
+ * between them; '"' and '\' of a literal escaped), noting the origins of
+ * the tokens it swallows. */
+static char *stringize(expander *x, const tok_list *a)
+{
+    size_t len = 3;
+    for (size_t j = 0; j < a->n; j++)
+        len += 2 * strlen(a->v[j].s) + 1;
+    char *out = el_xmalloc(len), *o = out;
+    *o++ = '"';
+    for (size_t j = 0; j < a->n; j++) {
+        const char *sp = a->v[j].s;
+        bool lit = sp[0] == '"' || sp[0] == '\'' || strchr(sp, '"') || strchr(sp, '\'');
+        if (j && sp[0])
+            *o++ = ' ';
+        for (; *sp; sp++) {
+            if (lit && (*sp == '"' || *sp == '\\'))
+                *o++ = '\\';
+            *o++ = *sp;
         }
-        const tok_list *a = pasted ? &args[p] : &xargs[p];
-        if (a->n == 0 && pasted)
-            tl_add(out, "", 0); /* an empty argument pastes nothing */
-        for (size_t j = 0; j < a->n; j++)
-            tl_add(out, a->v[j], strlen(a->v[j]));
+        if (a->v[j].origin != NO_ORIGIN) {
+            el_grow(&x->strz, &x->cap_strz, x->n_strz + 1, sizeof *x->strz);
+            x->strz[x->n_strz++] = a->v[j].origin;
+        }
     }
-    /* ## joins its neighbours */
+    *o++ = '"';
+    *o = '\0';
+    return out;
+}
+
+static bool expand(expander *x, const tok_list *in, tok_list *out, const char *const *outer,
+                   size_t n_outer, int depth);
+
+/* Join the tokens around each ## of a macro's body, then drop the
+ * placemarkers. */
+static void paste_all(tok_list *out)
+{
     size_t w = 0;
     for (size_t r = 0; r < out->n; r++) {
-        if (!strcmp(out->v[r], "##") && w > 0 && r + 1 < out->n) {
-            char *j = el_xasprintf("%s%s", out->v[w - 1], out->v[r + 1]);
-            free(out->v[w - 1]);
-            free(out->v[r]);
-            free(out->v[r + 1]);
-            out->v[w - 1] = j;
+        if (out->v[r].paste && w > 0 && r + 1 < out->n) {
+            tok *l = &out->v[w - 1], *rt = &out->v[r + 1];
+            char *j = el_xasprintf("%s%s", l->s, rt->s);
+            /* a placemarker and a token: that token (C11 6.10.3.3p3) */
+            size_t origin = !l->s[0] ? rt->origin : !rt->s[0] ? l->origin : NO_ORIGIN;
+            bool blue = !l->s[0] ? rt->blue : !rt->s[0] ? l->blue : false;
+            free(l->s);
+            free(out->v[r].s);
+            free(rt->s);
+            *l = (tok){j, origin, blue, false};
             r++;
             continue;
         }
         out->v[w++] = out->v[r];
     }
     out->n = w;
-    /* the placeholders an empty argument left */
     w = 0;
     for (size_t r = 0; r < out->n; r++) {
-        if (!out->v[r][0]) {
-            free(out->v[r]);
+        if (!out->v[r].s[0]) {
+            free(out->v[r].s);
             continue;
         }
         out->v[w++] = out->v[r];
     }
     out->n = w;
+}
+
+/* The replacement of macro d's use (args: its arguments as written, each
+ * a token list; none for an object-like macro), parameters replaced --
+ * each argument macro-expanded first (once, whatever the number of its
+ * uses), except as an operand of # or ## -- and ## applied, into out.
+ * active: the macros disabled where the use is (for its arguments). */
+static bool substitute(expander *x, const decl_info *d, tok_list *args, size_t n_args,
+                       const char *const *active, size_t n_active, int depth, tok_list *out)
+{
+    const char *params[PASTE_ARGS];
+    size_t n_params = 0, body = 0;
+    tok_list xargs[PASTE_ARGS] = {{0}};
+    bool done[PASTE_ARGS] = {false}, ok = true;
+    if (d->fn_like) {
+        if (!macro_params(d, params, &n_params, &body))
+            return false;
+        if (n_args == 1 && n_params == 0 && args[0].n == 0)
+            n_args = 0; /* M() of a macro without parameters */
+        if (n_args != n_params)
+            return false;
+    }
+    for (size_t b = body; ok && b < d->n_mtok; b++) {
+        const char *t = d->mtok[b];
+        int p = d->fn_like ? param_index(params, n_params, t) : -1;
+        if (d->fn_like && !strcmp(t, "#") && b + 1 < d->n_mtok &&
+            (p = param_index(params, n_params, d->mtok[b + 1])) >= 0) {
+            tl_push(out, stringize(x, &args[p]), NO_ORIGIN, false); /* a string: no name */
+            b++;
+        } else if (p < 0) {
+            tl_add(out, t, strlen(t), NO_ORIGIN);
+            out->v[out->n - 1].paste = !strcmp(t, "##") && b > body && b + 1 < d->n_mtok;
+        } else if ((b > body && !strcmp(d->mtok[b - 1], "##")) ||
+                   (b + 1 < d->n_mtok && !strcmp(d->mtok[b + 1], "##"))) {
+            if (args[p].n == 0)
+                tl_add(out, "", 0, NO_ORIGIN); /* an empty argument pastes nothing */
+            for (size_t j = 0; j < args[p].n; j++)
+                tl_copy(out, &args[p].v[j]);
+        } else {
+            if (!done[p])
+                ok = expand(x, &args[p], &xargs[p], active, n_active, depth + 1);
+            done[p] = true;
+            for (size_t j = 0; ok && j < xargs[p].n; j++)
+                tl_copy(out, &xargs[p].v[j]);
+        }
+        if (out->n > x->s->paste_made)
+            ok = false; /* beyond the budget: given up */
+    }
+    for (size_t a = 0; a < PASTE_ARGS; a++)
+        tl_free(&xargs[a]);
+    if (!ok)
+        return false;
+    x->s->paste_made -= out->n;
+    paste_all(out);
     return true;
 }
 
-static bool is_active(const char **active, int depth, const char *name)
+/* Expand the macros the TU defines in `in`, rescanning each replacement
+ * with the tokens after it, into out (C11 6.10.3): a macro's name in its
+ * own replacement is painted blue, and left as it is for good; outer: the
+ * macros disabled around `in` (an argument's).  false when a use is
+ * beyond this small preprocessor or the budget. */
+static bool expand(expander *x, const tok_list *in, tok_list *out, const char *const *outer,
+                   size_t n_outer, int depth)
 {
-    for (int k = 0; k < depth; k++)
-        if (!strcmp(active[k], name))
-            return true;
-    return false;
-}
-
-/* Expand the macros the TU defines in `in` (rescanning what they give),
- * into out; false when a use is beyond this small preprocessor. */
-static bool expand(el_ctx *ctx, state *s, const tok_list *in, tok_list *out, const char **active,
-                   int depth)
-{
-    if (depth >= PASTE_DEPTH)
+    if (depth > PASTE_DEPTH)
         return false;
-    for (size_t i = 0; i < in->n; i++) {
-        const char *t = in->v[i];
-        if (s->paste_budget == 0)
-            return false;
-        s->paste_budget--; /* each token read, at every level */
-        const decl_info *d = tl_ident(t) && !is_active(active, depth, t) ? decl_of(ctx, s, t) : NULL;
-        if (!d || strcmp(d->kind, "macro") || (d->fn_like && (i + 1 == in->n || strcmp(in->v[i + 1], "(")))) {
-            tl_add(out, t, strlen(t));
+    reader r = {0};
+    el_grow(&r.v, &r.cap, 1, sizeof *r.v);
+    r.v[r.n++] = (frame){*in, 0, NULL, false};
+    bool ok = true;
+    const tok *t;
+    while (ok && (t = rd_next(&r))) {
+        if (x->s->paste_budget == 0) {
+            ok = false;
+            break;
+        }
+        x->s->paste_budget--; /* each token read, at every level */
+        const decl_info *d = !t->blue && tl_ident(t->s) ? macro_of(x->ctx, x->s, t->s) : NULL;
+        if (!d) {
+            tl_copy(out, t);
             continue;
         }
-        tok_list body = {0};
-        bool ok = true;
-        if (!d->fn_like) {
-            for (size_t k = 0; k < d->n_mtok; k++)
-                tl_add(&body, d->mtok[k], strlen(d->mtok[k]));
-        } else {
-            /* the arguments, up to the matching ')' */
-            tok_list args[16] = {{0}}, xargs[16] = {{0}};
-            size_t n_args = 1, j = i + 2;
+        if (disabled(&r, outer, n_outer, t->s)) {
+            tl_copy(out, t);
+            out->v[out->n - 1].blue = true;
+            continue;
+        }
+        const tok *nx = d->fn_like ? rd_peek(&r) : NULL;
+        if (d->fn_like && (!nx || strcmp(nx->s, "("))) {
+            tl_copy(out, t); /* a function-like macro's name alone */
+            continue;
+        }
+        char *name = el_xstrdup(t->s);
+        tok_list args[PASTE_ARGS] = {{0}}, body = {0};
+        size_t n_args = 0;
+        if (d->fn_like) {
+            /* the arguments, up to the matching ')' (t is gone once read past) */
+            rd_next(&r);
+            n_args = 1;
             int level = 0;
-            for (; j < in->n; j++) {
-                const char *a = in->v[j];
-                if (!strcmp(a, "(")) {
+            /* (not counted against the budget: each is read where it
+             * is expanded, or put into the replacement and read there --
+             * counted here too, an argument nested n deep would be read
+             * n times) */
+            for (;;) {
+                const tok *a = rd_next(&r);
+                if (!a) {
+                    ok = false; /* never closed */
+                    break;
+                }
+                if (!strcmp(a->s, "(")) {
                     level++;
-                } else if (!strcmp(a, ")")) {
+                } else if (!strcmp(a->s, ")")) {
                     if (level-- == 0)
                         break;
-                } else if (!strcmp(a, ",") && level == 0) {
-                    if (n_args == 16) {
+                } else if (!strcmp(a->s, ",") && level == 0) {
+                    if (n_args == PASTE_ARGS) {
                         ok = false;
                         break;
                     }
                     n_args++;
                     continue;
                 }
-                tl_add(&args[n_args - 1], a, strlen(a));
+                tl_copy(&args[n_args - 1], a);
             }
-            if (j == in->n)
-                ok = false;
-            if (n_args == 1 && args[0].n == 0 && d->n_mtok > 1 && !strcmp(d->mtok[1], ")"))
-                n_args = 0; /* M() of a macro without parameters */
-            active[depth] = t;
-            for (size_t a = 0; ok && a < n_args; a++)
-                ok = expand(ctx, s, &args[a], &xargs[a], active, depth + 1);
-            ok = ok && substitute(d, args, n_args, xargs, &body);
-            if (ok && body.n > s->paste_budget)
-                ok = false; /* beyond the budget: given up */
-            for (size_t a = 0; a < 16; a++) {
-                tl_free(&args[a]);
-                tl_free(&xargs[a]);
-            }
-            i = j;
         }
-        active[depth] = t;
-        ok = ok && expand(ctx, s, &body, out, active, depth + 1);
-        tl_free(&body);
-        if (!ok)
-            return false;
-    }
-    return true;
-}
-
-/* The name `M(args)` expands to when M is a function-like macro the TU
- * defines and the expansion is one identifier (R's F77_CALL(dgemm),
- * LA(gesvd) of `#define LA(x) GLUE(d, x, _)`), into out; its arguments
- * must be identifiers or numbers.  [i, close) is the use. */
-static bool pasted_name(el_ctx *ctx, state *s, const char *t, size_t i, size_t open, size_t close,
-                        char *out, size_t cap)
-{
-    tok_list use = {0}, res = {0};
-    size_t k = i;
-    while (k < open && el_text_ident_char(t[k]))
-        k++;
-    tl_add(&use, t + i, k - i);
-    tl_add(&use, "(", 1);
-    bool ok = true;
-    for (size_t a = open + 1; ok && a + 1 < close;) {
-        char c = t[a];
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-            a++;
-        } else if (c == ',') {
-            tl_add(&use, ",", 1);
-            a++;
-        } else if (el_text_ident_char(c)) {
-            size_t e = a;
-            while (e + 1 < close && el_text_ident_char(t[e]))
-                e++;
-            tl_add(&use, t + a, e - a);
-            a = e;
-        } else {
-            ok = false;
+        if (ok) {
+            /* its arguments are expanded where the use is: with the macros
+             * being replaced there disabled, not this one */
+            const char **active = el_xcalloc(n_outer + r.n + 1, sizeof *active);
+            size_t n_active = 0;
+            for (size_t k = 0; k < n_outer; k++)
+                active[n_active++] = outer[k];
+            for (size_t k = 0; k < r.n; k++)
+                if (r.v[k].macro)
+                    active[n_active++] = r.v[k].macro;
+            ok = substitute(x, d, args, n_args, active, n_active, depth, &body);
+            free(active);
         }
+        for (size_t a = 0; a < PASTE_ARGS; a++)
+            tl_free(&args[a]);
+        if (!ok) {
+            tl_free(&body);
+            free(name);
+            break;
+        }
+        el_grow(&r.v, &r.cap, r.n + 1, sizeof *r.v);
+        r.v[r.n++] = (frame){body, 0, name, true};
     }
-    tl_add(&use, ")", 1);
-    const char *active[PASTE_DEPTH];
-    s->paste_budget = PASTE_BUDGET;
-    ok = ok && expand(ctx, s, &use, &res, active, 0) && res.n == 1 && tl_ident(res.v[0]);
-    if (ok)
-        snprintf(out, cap, "%s", res.v[0]);
-    tl_free(&use);
-    tl_free(&res);
+    while (r.n > 1)
+        rd_pop(&r);
+    free(r.v);
     return ok;
 }
 
-/* The end of the arguments at t[open] (its ')' + 1) when they are only
- * what pasted_name reads (identifiers, numbers, commas, blanks), else 0:
- * a '(' never closed is not looked for to the end of the range again at
- * each such use (P(dgemm; on many lines). */
-static size_t name_args_end(const char *t, size_t n, size_t open)
+/* The tokens of the macro use at t[i..] -- its name t[i..k), then its
+ * arguments, from the '(' at t[open] to the matching ')' -- into use,
+ * each with its offset; the use's end (past its ')'), or 0 when it is
+ * not closed within n, holds a directive, or is longer than the budget
+ * (a '(' never closed is not looked for to the end of the range at each
+ * use). */
+static size_t lex_use(const char *t, size_t n, size_t i, size_t k, size_t open, tok_list *use)
 {
-    for (size_t i = open + 1; i < n; i++) {
-        char c = t[i];
-        if (c == ')')
-            return i + 1;
-        if (!el_text_ident_char(c) && c != ',' && c != ' ' && c != '\t' && c != '\n' &&
-            c != '\r')
+    tl_add(use, t + i, k - i, i);
+    int depth = 0;
+    for (size_t a = open; a < n && use->n <= PASTE_BUDGET;) {
+        char c = t[a];
+        if (strchr(" \t\r\n\f\v", c) || (c == '\\' && a + 1 < n && strchr("\r\n", t[a + 1]))) {
+            a++;
+            continue;
+        }
+        if (c == '#' && el_text_directive_at(t, a))
             return 0;
+        size_t j = el_text_skip_lexeme(t, n, a);
+        if (j == a && el_text_ident_char(c)) {
+            /* an identifier, or a number (with its exponent's sign) */
+            bool num = !el_text_ident_start(c);
+            for (j = a + 1; j < n; j++) {
+                if (el_text_ident_char(t[j]) || (num && t[j] == '.'))
+                    continue;
+                if (num && strchr("+-", t[j]) && strchr("eEpP", t[j - 1]))
+                    continue;
+                break;
+            }
+        } else if (j == a) {
+            j = a + (c == '#' && a + 1 < n && t[a + 1] == '#' ? 2 : 1);
+        } else if (c == '/') {
+            a = j; /* a comment */
+            continue;
+        }
+        tl_add(use, t + a, j - a, a);
+        a = j;
+        if (c == '(')
+            depth++;
+        else if (c == ')' && --depth == 0)
+            return a;
     }
     return 0;
+}
+
+/* Expand the use in `use` alone, budgets reset; res: what it gives. */
+static bool expand_use(el_ctx *ctx, state *s, const tok_list *use, tok_list *res, expander *x)
+{
+    *x = (expander){ctx, s, NULL, 0, 0};
+    s->paste_budget = PASTE_BUDGET;
+    s->paste_made = PASTE_MADE;
+    return expand(x, use, res, NULL, 0, 0);
+}
+
+/* Is the name at off of the last macro use read one # made a string of
+ * (and no more)? */
+static bool stringized(const state *s, size_t off)
+{
+    for (size_t k = 0; k < s->n_strz; k++)
+        if (s->strz[k] == off)
+            return true;
+    return false;
+}
+
+/* The names of the use [.., end) # made strings of, and that are no
+ * tokens of what it gives (res) besides: noted, up to end. */
+static void note_strings(state *s, const expander *x, const tok_list *res, size_t end)
+{
+    s->n_strz = 0;
+    s->use_end = end;
+    for (size_t k = 0; k < x->n_strz; k++) {
+        bool kept = false;
+        for (size_t j = 0; j < res->n && !kept; j++)
+            kept = res->v[j].origin == x->strz[k];
+        if (kept || stringized(s, x->strz[k]))
+            continue;
+        el_grow(&s->strz, &s->cap_strz, s->n_strz + 1, sizeof *s->strz);
+        s->strz[s->n_strz++] = x->strz[k];
+    }
+}
+
+/* A use of macro m (`mname`, t[i..k), its '(' or the call's at t[p]) in
+ * skipped code, expanded with the TU's macros:
+ *   - M(x)(...), a call of the name it makes (F77_CALL(dgemm),
+ *     BLAS(BLAS_PREFIX(gemm))): listed as pasted by M;
+ *   - ALIAS(...) of an object-like macro that reaches a backend function
+ *     (`#define dgesv F77_GLOBAL(dgesv, DGESV)`, lapack.h's LAPACK_dgesv):
+ *     listed as a call of that function, through the macro;
+ *   - any other use (not inside one read before): the names of its
+ *     arguments it only makes strings of are noted (not listed).
+ * The end of what was read when a call is listed, else 0. */
+static size_t macro_call(el_ctx *ctx, state *s, const char *path, const char *t, size_t n,
+                         size_t i, size_t k, size_t p, const decl_info *m, const char *mname,
+                         json_object *ids, size_t *fold)
+{
+    tok_list use = {0}, res = {0};
+    expander x = {0};
+    size_t ret = 0;
+    if (m->fn_like) {
+        size_t close = lex_use(t, n, i, k, p, &use);
+        size_t after = close ? el_text_skip_blanks(t, n, close) : 0;
+        bool called = close && after < n && t[after] == '(';
+        if (close && (called || i >= s->use_end) && expand_use(ctx, s, &use, &res, &x)) {
+            const char *made = res.n == 1 && tl_ident(res.v[0].s) ? res.v[0].s : NULL;
+            if (called && made && strcmp(made, mname) && backend_name(ctx, s, path, made)) {
+                json_object *o = id_json(ctx, s, path, t, i, close - i, true, NULL, false, made,
+                                         NULL);
+                if (o) {
+                    json_object_array_add(ids, o);
+                    size_t end = paren_end(t, n, after);
+                    *fold = end > *fold ? end : *fold;
+                }
+                ret = close;
+            } else if (i >= s->use_end) {
+                note_strings(s, &x, &res, close);
+            }
+        }
+    } else {
+        tl_add(&use, t + i, k - i, i);
+        if (expand_use(ctx, s, &use, &res, &x) && res.n == 1 && tl_ident(res.v[0].s)) {
+            /* the function it reaches: its own name when that is painted
+             * blue (`#define dgetrf_ LAPACK_dgetrf`, lapack.h's
+             * `#define LAPACK_dgetrf LAPACK_GLOBAL(dgetrf,DGETRF)`) */
+            const char *r = res.v[0].s;
+            bool same = !strcmp(r, mname);
+            const decl_info *d = decl_of(ctx, s, r);
+            bool fn = func_of(ctx, s, r) || (!d && !same);
+            if (fn && backend_function(ctx, s, path, r)) {
+                json_object *o = id_json(ctx, s, path, t, i, k - i, true, NULL, false,
+                                         same ? NULL : r, mname);
+                if (o) {
+                    json_object_array_add(ids, o);
+                    size_t end = paren_end(t, n, p);
+                    *fold = end > *fold ? end : *fold;
+                }
+                ret = k;
+            }
+        }
+    }
+    free(x.strz);
+    tl_free(&use);
+    tl_free(&res);
+    return ret;
 }
 
 /* Lex the token at i (a backend name into ids); where the next starts.
@@ -635,31 +1019,24 @@ static size_t lex_id(el_ctx *ctx, state *s, const char *path, const char *t, siz
     bool pasted = in_macro && ((p + 1 < n && t[p] == '#' && t[p + 1] == '#') ||
                                (q >= 2 && t[q - 1] == '#' && t[q - 2] == '#'));
     bool call = p < n && t[p] == '(';
+    /* a name a macro use around it makes a string of (STR(dgemm_) of
+     * `#define STR(x) #x`) is no use of it */
+    if (!in_macro && i < s->use_end && stringized(s, i))
+        return k;
     /* a declaration alone uses nothing (EH102 reports none either) */
     if (call && !in_macro && declared_at(t, b, i))
         return k;
     if (!call && i < *fold)
         return k;
-    /* M(x)(...): a call of the name macro M pastes together (F77_CALL(dgemm)) */
     if (call && !in_macro) {
-        char mname[256], made[256];
+        char mname[256];
         snprintf(mname, sizeof mname, "%.*s", (int)(k - i), t + i);
-        const decl_info *d = decl_of(ctx, s, mname);
-        size_t close = d && d->fn_like ? name_args_end(t, n, p) : 0;
-        size_t after = close ? el_text_skip_blanks(t, n, close) : 0;
-        if (close && after < n && t[after] == '(' &&
-            pasted_name(ctx, s, t, i, p, close, made, sizeof made) && strcmp(made, mname) &&
-            backend_name(ctx, s, path, made)) {
-            json_object *o = id_json(ctx, s, path, t, i, close - i, true, NULL, false, made);
-            if (o) {
-                json_object_array_add(ids, o);
-                size_t end = paren_end(t, n, after);
-                *fold = end > *fold ? end : *fold;
-            }
-            return close;
-        }
+        const decl_info *m = macro_of(ctx, s, mname);
+        size_t r = m ? macro_call(ctx, s, path, t, n, i, k, p, m, mname, ids, fold) : 0;
+        if (r)
+            return r;
     }
-    json_object *o = id_json(ctx, s, path, t, i, k - i, call, in_macro, pasted, NULL);
+    json_object *o = id_json(ctx, s, path, t, i, k - i, call, in_macro, pasted, NULL, NULL);
     if (o)
         json_object_array_add(ids, o);
     if (o && call) {
@@ -675,6 +1052,8 @@ static json_object *range_json(el_ctx *ctx, state *s, const char *path, const ch
 {
     json_object *ids = json_object_new_array(), *incs = json_object_new_array();
     size_t fold = 0;
+    s->use_end = 0;
+    s->n_strz = 0;
     for (size_t i = b; i < e;) {
         /* a directive: an include is noted, the others are not code */
         size_t ls = i;
@@ -1071,11 +1450,8 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
     clang_disposeSourceRangeList(l);
 }
 
-static void free_decl(const char *key, void *value, void *ud)
+static void free_decl(decl_info *d)
 {
-    (void)key;
-    (void)ud;
-    decl_info *d = value;
     for (size_t k = 0; k < d->n_mtok; k++)
         free(d->mtok[k]);
     free(d->mtok);
@@ -1087,8 +1463,13 @@ static void end(el_ctx *ctx, void *st)
 {
     (void)ctx;
     state *s = st;
-    el_strmap_each(&s->decls, free_decl, NULL);
+    for (size_t i = 0; i < s->n_all; i++)
+        free_decl(s->all[i]);
+    free(s->all);
     el_strmap_free(&s->decls);
+    el_strmap_free(&s->macros);
+    el_strmap_free(&s->funcs);
+    free(s->strz);
     el_rewriter_free(s->rw);
 }
 
