@@ -15,6 +15,7 @@
 #include "config.h"
 #include "text_pos.h"
 #include "include_line.h"
+#include "macro_expand.h"
 #include "mem.h"
 #include "own_names.h"
 #include "path.h"
@@ -31,11 +32,16 @@ typedef struct decl_info {
     const char *kind;         /* "function", "macro", "type", "variable", "constant" */
     bool own_macro;           /* a macro of a project-own file whose body names no
                                * backend identifier (backend_symbols.c, as EH102) */
-    char **mtok;              /* a macro: its definition's tokens after the name
-                               * (a function-like one's parameter list first) */
-    size_t n_mtok;
-    bool fn_like;             /* a function-like macro */
+    em_macro m;               /* a macro: its definition (tokens after the name) */
+    bool unsure;              /* a macro defined more than once, differently, or
+                               * #undef'd: its uses are not followed */
 } decl_info;
+
+struct state;
+typedef struct lookup_ctx {
+    el_ctx *ctx;
+    struct state *s;
+} lookup_ctx;
 
 typedef struct state {
     bool indexed;
@@ -47,8 +53,12 @@ typedef struct state {
     size_t n_all, cap_all;
     el_rewriter *rw;
     el_own_names *own;        /* the file being lexed: names its text defines */
-    size_t paste_budget;      /* tokens expand may still read for this use */
-    size_t paste_made;        /* tokens substitution may still make for this use */
+    em_expander x;            /* the small preprocessor of skipped code */
+    lookup_ctx look;          /* its lookup's data */
+    size_t plain_end;         /* the end of the last use whose arguments name no
+                               * backend code: only calls in it are expanded */
+    size_t fail_end;          /* the end of the last use given up at a budget: the
+                               * uses inside it are not expanded again */
     size_t use_end;           /* the end of the last macro use read for # (past its ')') */
     size_t *strz;             /* offsets of the names in it only made strings of (#x) */
     size_t n_strz, cap_strz;
@@ -134,12 +144,12 @@ static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClient
         unsigned nt = 0;
         CXTranslationUnit tu = el_tu(w->ctx);
         clang_tokenize(tu, clang_getCursorExtent(c), &toks, &nt);
-        di->fn_like = clang_Cursor_isMacroFunctionLike(c);
+        di->m.fn_like = clang_Cursor_isMacroFunctionLike(c);
         if (nt > 1) {
-            di->mtok = el_xcalloc(nt - 1, sizeof *di->mtok);
+            di->m.tok = el_xcalloc(nt - 1, sizeof *di->m.tok);
             for (unsigned t = 1; t < nt; t++) {
                 CXString sp = clang_getTokenSpelling(tu, toks[t]);
-                di->mtok[di->n_mtok++] = el_xstrdup(clang_getCString(sp));
+                di->m.tok[di->m.n_tok++] = el_xstrdup(clang_getCString(sp));
                 clang_disposeString(sp);
             }
         }
@@ -285,11 +295,12 @@ static void alias_why(el_ctx *ctx, state *s, const char *alias, const char *name
     const decl_info *m = macro_of(ctx, s, alias);
     const char *via = NULL;
     bool spells = false;
-    for (size_t k = 0; m && k < m->n_mtok && !spells; k++)
-        spells = !strcmp(m->mtok[k], name);
-    for (size_t k = 0; m && k < m->n_mtok && !spells && !via; k++)
-        if (el_text_ident_start(m->mtok[k][0]) && strcmp(m->mtok[k], alias) && macro_of(ctx, s, m->mtok[k]))
-            via = m->mtok[k];
+    for (size_t k = 0; m && k < m->m.n_tok && !spells; k++)
+        spells = !strcmp(m->m.tok[k], name);
+    for (size_t k = 0; m && k < m->m.n_tok && !spells && !via; k++)
+        if (el_text_ident_start(m->m.tok[k][0]) && strcmp(m->m.tok[k], alias) &&
+            macro_of(ctx, s, m->m.tok[k]))
+            via = m->m.tok[k];
     if (via)
         snprintf(why, cap, "%s comes from macro %s, through macro %s of its body (an edit of "
                            "either would change every use of it): rewrite the macros or this "
@@ -481,426 +492,24 @@ static size_t paren_end(const char *t, size_t n, size_t open)
     return n;
 }
 
-/* ---- the TU's macros over skipped text ---- */
+/* ---- the TU's macros over skipped text (macro_expand.c) ---- */
 
-/* A token of a macro use being expanded. */
-#define NO_ORIGIN SIZE_MAX
-typedef struct tok {
-    char *s;                  /* its spelling ("": a placemarker, an empty argument's) */
-    size_t origin;            /* the byte offset in the file of the token it copies, or NO_ORIGIN */
-    bool blue;                /* "painted blue": a macro's name met in its own expansion,
-                               * never to be expanded (C11 6.10.3.4p2) */
-    bool paste;               /* a ## of a macro's body (not one an argument brings) */
-} tok;
-
-typedef struct tok_list {
-    tok *v;
-    size_t n, cap;
-} tok_list;
-
-static void tl_push(tok_list *l, char *owned, size_t origin, bool blue)
+/* The expander's lookup: the TU's macro of that name, unless its uses are
+ * given up (defined more than once, differently, or #undef'd: which one
+ * holds at a use is not known here). */
+static const em_macro *lookup_macro(void *ud, const char *name)
 {
-    el_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v);
-    l->v[l->n++] = (tok){owned, origin, blue, false};
-}
-
-static void tl_add(tok_list *l, const char *t, size_t len, size_t origin)
-{
-    tl_push(l, el_xstrndup(t, len), origin, false);
-}
-
-static void tl_copy(tok_list *l, const tok *t)
-{
-    tl_push(l, el_xstrdup(t->s), t->origin, t->blue);
-}
-
-static void tl_free(tok_list *l)
-{
-    for (size_t k = 0; k < l->n; k++)
-        free(l->v[k].s);
-    free(l->v);
-    memset(l, 0, sizeof *l);
-}
-
-static bool tl_ident(const char *t)
-{
-    return el_text_ident_start(t[0]);
-}
-
-/* The tokens expanding one use may read, all levels together: a tower of
- * macros each using the next several times (M2(x): M1(x) M1(x) ...) grows
- * exponentially and is given up, not expanded (a pasted name is a few).
- * Substitution may make at most PASTE_MADE tokens a use (memory: a body
- * is made before its tokens are read), arguments nest PASTE_DEPTH deep. */
-#define PASTE_BUDGET 1024
-#define PASTE_MADE (16 * PASTE_BUDGET)
-#define PASTE_DEPTH 64
-#define PASTE_ARGS 16
-
-/* One use of a macro being expanded: this small preprocessor. */
-typedef struct expander {
-    el_ctx *ctx;
-    state *s;
-    size_t *strz;             /* origins of the tokens # made a string of */
-    size_t n_strz, cap_strz;
-} expander;
-
-/* A list of tokens being rescanned: the use's, or a macro's replacement
- * (macro: its name, disabled while any of its tokens is being read). */
-typedef struct frame {
-    tok_list toks;
-    size_t pos;
-    char *macro;
-    bool owned;
-} frame;
-
-typedef struct reader {
-    frame *v;
-    size_t n, cap;
-} reader;
-
-static void rd_pop(reader *r)
-{
-    frame *f = &r->v[--r->n];
-    if (f->owned)
-        tl_free(&f->toks);
-    free(f->macro);
-}
-
-/* The next token (NULL at the end); the replacements read to their end
- * are left first, re-enabling their macros. */
-static const tok *rd_next(reader *r)
-{
-    while (r->n > 1 && r->v[r->n - 1].pos == r->v[r->n - 1].toks.n)
-        rd_pop(r);
-    frame *f = &r->v[r->n - 1];
-    return f->pos < f->toks.n ? &f->toks.v[f->pos++] : NULL;
-}
-
-/* The next token without reading it (a '(' after a function-like name may
- * follow its replacement: `#define F G` then F(x)). */
-static const tok *rd_peek(const reader *r)
-{
-    for (size_t k = r->n; k-- > 0;)
-        if (r->v[k].pos < r->v[k].toks.n)
-            return &r->v[k].toks.v[r->v[k].pos];
-    return NULL;
-}
-
-/* Is the macro `name` disabled: being replaced here or around here? */
-static bool disabled(const reader *r, const char *const *outer, size_t n_outer, const char *name)
-{
-    for (size_t k = 0; k < r->n; k++)
-        if (r->v[k].macro && !strcmp(r->v[k].macro, name))
-            return true;
-    for (size_t k = 0; k < n_outer; k++)
-        if (!strcmp(outer[k], name))
-            return true;
-    return false;
-}
-
-/* The parameters of function-like macro d ("(" a "," b ")" first in its
- * tokens): their names into params, the index of its body's first token
- * into *body; false for a variadic one and the like (not followed). */
-static bool macro_params(const decl_info *d, const char **params, size_t *n_params, size_t *body)
-{
-    size_t k, n = 0;
-    if (d->n_mtok == 0 || strcmp(d->mtok[0], "("))
-        return false;
-    for (k = 1; k < d->n_mtok && strcmp(d->mtok[k], ")"); k++) {
-        if (!strcmp(d->mtok[k], ","))
-            continue;
-        if (!tl_ident(d->mtok[k]) || n == PASTE_ARGS)
-            return false;
-        params[n++] = d->mtok[k];
-    }
-    if (k == d->n_mtok)
-        return false;
-    *n_params = n;
-    *body = k + 1;
-    return true;
-}
-
-static int param_index(const char *const *params, size_t n_params, const char *t)
-{
-    for (size_t p = 0; p < n_params; p++)
-        if (!strcmp(params[p], t))
-            return (int)p;
-    return -1;
-}
-
-/* The string literal #x makes of argument a (its tokens, one blank
- * between them; '"' and '\' of a literal escaped), noting the origins of
- * the tokens it swallows. */
-static char *stringize(expander *x, const tok_list *a)
-{
-    size_t len = 3;
-    for (size_t j = 0; j < a->n; j++)
-        len += 2 * strlen(a->v[j].s) + 1;
-    char *out = el_xmalloc(len), *o = out;
-    *o++ = '"';
-    for (size_t j = 0; j < a->n; j++) {
-        const char *sp = a->v[j].s;
-        bool lit = sp[0] == '"' || sp[0] == '\'' || strchr(sp, '"') || strchr(sp, '\'');
-        if (j && sp[0])
-            *o++ = ' ';
-        for (; *sp; sp++) {
-            if (lit && (*sp == '"' || *sp == '\\'))
-                *o++ = '\\';
-            *o++ = *sp;
-        }
-        if (a->v[j].origin != NO_ORIGIN) {
-            el_grow(&x->strz, &x->cap_strz, x->n_strz + 1, sizeof *x->strz);
-            x->strz[x->n_strz++] = a->v[j].origin;
-        }
-    }
-    *o++ = '"';
-    *o = '\0';
-    return out;
-}
-
-static bool expand(expander *x, const tok_list *in, tok_list *out, const char *const *outer,
-                   size_t n_outer, int depth);
-
-/* Join the tokens around each ## of a macro's body, then drop the
- * placemarkers. */
-static void paste_all(tok_list *out)
-{
-    size_t w = 0;
-    for (size_t r = 0; r < out->n; r++) {
-        if (out->v[r].paste && w > 0 && r + 1 < out->n) {
-            tok *l = &out->v[w - 1], *rt = &out->v[r + 1];
-            char *j = el_xasprintf("%s%s", l->s, rt->s);
-            /* a placemarker and a token: that token (C11 6.10.3.3p3) */
-            size_t origin = !l->s[0] ? rt->origin : !rt->s[0] ? l->origin : NO_ORIGIN;
-            bool blue = !l->s[0] ? rt->blue : !rt->s[0] ? l->blue : false;
-            free(l->s);
-            free(out->v[r].s);
-            free(rt->s);
-            *l = (tok){j, origin, blue, false};
-            r++;
-            continue;
-        }
-        out->v[w++] = out->v[r];
-    }
-    out->n = w;
-    w = 0;
-    for (size_t r = 0; r < out->n; r++) {
-        if (!out->v[r].s[0]) {
-            free(out->v[r].s);
-            continue;
-        }
-        out->v[w++] = out->v[r];
-    }
-    out->n = w;
-}
-
-/* The replacement of macro d's use (args: its arguments as written, each
- * a token list; none for an object-like macro), parameters replaced --
- * each argument macro-expanded first (once, whatever the number of its
- * uses), except as an operand of # or ## -- and ## applied, into out.
- * active: the macros disabled where the use is (for its arguments). */
-static bool substitute(expander *x, const decl_info *d, tok_list *args, size_t n_args,
-                       const char *const *active, size_t n_active, int depth, tok_list *out)
-{
-    const char *params[PASTE_ARGS];
-    size_t n_params = 0, body = 0;
-    tok_list xargs[PASTE_ARGS] = {{0}};
-    bool done[PASTE_ARGS] = {false}, ok = true;
-    if (d->fn_like) {
-        if (!macro_params(d, params, &n_params, &body))
-            return false;
-        if (n_args == 1 && n_params == 0 && args[0].n == 0)
-            n_args = 0; /* M() of a macro without parameters */
-        if (n_args != n_params)
-            return false;
-    }
-    for (size_t b = body; ok && b < d->n_mtok; b++) {
-        const char *t = d->mtok[b];
-        int p = d->fn_like ? param_index(params, n_params, t) : -1;
-        if (d->fn_like && !strcmp(t, "#") && b + 1 < d->n_mtok &&
-            (p = param_index(params, n_params, d->mtok[b + 1])) >= 0) {
-            tl_push(out, stringize(x, &args[p]), NO_ORIGIN, false); /* a string: no name */
-            b++;
-        } else if (p < 0) {
-            tl_add(out, t, strlen(t), NO_ORIGIN);
-            out->v[out->n - 1].paste = !strcmp(t, "##") && b > body && b + 1 < d->n_mtok;
-        } else if ((b > body && !strcmp(d->mtok[b - 1], "##")) ||
-                   (b + 1 < d->n_mtok && !strcmp(d->mtok[b + 1], "##"))) {
-            if (args[p].n == 0)
-                tl_add(out, "", 0, NO_ORIGIN); /* an empty argument pastes nothing */
-            for (size_t j = 0; j < args[p].n; j++)
-                tl_copy(out, &args[p].v[j]);
-        } else {
-            if (!done[p])
-                ok = expand(x, &args[p], &xargs[p], active, n_active, depth + 1);
-            done[p] = true;
-            for (size_t j = 0; ok && j < xargs[p].n; j++)
-                tl_copy(out, &xargs[p].v[j]);
-        }
-        if (out->n > x->s->paste_made)
-            ok = false; /* beyond the budget: given up */
-    }
-    for (size_t a = 0; a < PASTE_ARGS; a++)
-        tl_free(&xargs[a]);
-    if (!ok)
-        return false;
-    x->s->paste_made -= out->n;
-    paste_all(out);
-    return true;
-}
-
-/* Expand the macros the TU defines in `in`, rescanning each replacement
- * with the tokens after it, into out (C11 6.10.3): a macro's name in its
- * own replacement is painted blue, and left as it is for good; outer: the
- * macros disabled around `in` (an argument's).  false when a use is
- * beyond this small preprocessor or the budget. */
-static bool expand(expander *x, const tok_list *in, tok_list *out, const char *const *outer,
-                   size_t n_outer, int depth)
-{
-    if (depth > PASTE_DEPTH)
-        return false;
-    reader r = {0};
-    el_grow(&r.v, &r.cap, 1, sizeof *r.v);
-    r.v[r.n++] = (frame){*in, 0, NULL, false};
-    bool ok = true;
-    const tok *t;
-    while (ok && (t = rd_next(&r))) {
-        if (x->s->paste_budget == 0) {
-            ok = false;
-            break;
-        }
-        x->s->paste_budget--; /* each token read, at every level */
-        const decl_info *d = !t->blue && tl_ident(t->s) ? macro_of(x->ctx, x->s, t->s) : NULL;
-        if (!d) {
-            tl_copy(out, t);
-            continue;
-        }
-        if (disabled(&r, outer, n_outer, t->s)) {
-            tl_copy(out, t);
-            out->v[out->n - 1].blue = true;
-            continue;
-        }
-        const tok *nx = d->fn_like ? rd_peek(&r) : NULL;
-        if (d->fn_like && (!nx || strcmp(nx->s, "("))) {
-            tl_copy(out, t); /* a function-like macro's name alone */
-            continue;
-        }
-        char *name = el_xstrdup(t->s);
-        tok_list args[PASTE_ARGS] = {{0}}, body = {0};
-        size_t n_args = 0;
-        if (d->fn_like) {
-            /* the arguments, up to the matching ')' (t is gone once read past) */
-            rd_next(&r);
-            n_args = 1;
-            int level = 0;
-            /* (not counted against the budget: each is read where it
-             * is expanded, or put into the replacement and read there --
-             * counted here too, an argument nested n deep would be read
-             * n times) */
-            for (;;) {
-                const tok *a = rd_next(&r);
-                if (!a) {
-                    ok = false; /* never closed */
-                    break;
-                }
-                if (!strcmp(a->s, "(")) {
-                    level++;
-                } else if (!strcmp(a->s, ")")) {
-                    if (level-- == 0)
-                        break;
-                } else if (!strcmp(a->s, ",") && level == 0) {
-                    if (n_args == PASTE_ARGS) {
-                        ok = false;
-                        break;
-                    }
-                    n_args++;
-                    continue;
-                }
-                tl_copy(&args[n_args - 1], a);
-            }
-        }
-        if (ok) {
-            /* its arguments are expanded where the use is: with the macros
-             * being replaced there disabled, not this one */
-            const char **active = el_xcalloc(n_outer + r.n + 1, sizeof *active);
-            size_t n_active = 0;
-            for (size_t k = 0; k < n_outer; k++)
-                active[n_active++] = outer[k];
-            for (size_t k = 0; k < r.n; k++)
-                if (r.v[k].macro)
-                    active[n_active++] = r.v[k].macro;
-            ok = substitute(x, d, args, n_args, active, n_active, depth, &body);
-            free(active);
-        }
-        for (size_t a = 0; a < PASTE_ARGS; a++)
-            tl_free(&args[a]);
-        if (!ok) {
-            tl_free(&body);
-            free(name);
-            break;
-        }
-        el_grow(&r.v, &r.cap, r.n + 1, sizeof *r.v);
-        r.v[r.n++] = (frame){body, 0, name, true};
-    }
-    while (r.n > 1)
-        rd_pop(&r);
-    free(r.v);
-    return ok;
-}
-
-/* The tokens of the macro use at t[i..] -- its name t[i..k), then its
- * arguments, from the '(' at t[open] to the matching ')' -- into use,
- * each with its offset; the use's end (past its ')'), or 0 when it is
- * not closed within n, holds a directive, or is longer than the budget
- * (a '(' never closed is not looked for to the end of the range at each
- * use). */
-static size_t lex_use(const char *t, size_t n, size_t i, size_t k, size_t open, tok_list *use)
-{
-    tl_add(use, t + i, k - i, i);
-    int depth = 0;
-    for (size_t a = open; a < n && use->n <= PASTE_BUDGET;) {
-        char c = t[a];
-        if (strchr(" \t\r\n\f\v", c) || (c == '\\' && a + 1 < n && strchr("\r\n", t[a + 1]))) {
-            a++;
-            continue;
-        }
-        if (c == '#' && el_text_directive_at(t, a))
-            return 0;
-        size_t j = el_text_skip_lexeme(t, n, a);
-        if (j == a && el_text_ident_char(c)) {
-            /* an identifier, or a number (with its exponent's sign) */
-            bool num = !el_text_ident_start(c);
-            for (j = a + 1; j < n; j++) {
-                if (el_text_ident_char(t[j]) || (num && t[j] == '.'))
-                    continue;
-                if (num && strchr("+-", t[j]) && strchr("eEpP", t[j - 1]))
-                    continue;
-                break;
-            }
-        } else if (j == a) {
-            j = a + (c == '#' && a + 1 < n && t[a + 1] == '#' ? 2 : 1);
-        } else if (c == '/') {
-            a = j; /* a comment */
-            continue;
-        }
-        tl_add(use, t + a, j - a, a);
-        a = j;
-        if (c == '(')
-            depth++;
-        else if (c == ')' && --depth == 0)
-            return a;
-    }
-    return 0;
+    lookup_ctx *l = ud;
+    const decl_info *d = macro_of(l->ctx, l->s, name);
+    return d && !d->unsure ? &d->m : NULL;
 }
 
 /* Expand the use in `use` alone, budgets reset; res: what it gives. */
-static bool expand_use(el_ctx *ctx, state *s, const tok_list *use, tok_list *res, expander *x)
+static bool expand_use(el_ctx *ctx, state *s, const em_list *use, em_list *res)
 {
-    *x = (expander){ctx, s, NULL, 0, 0};
-    s->paste_budget = PASTE_BUDGET;
-    s->paste_made = PASTE_MADE;
-    return expand(x, use, res, NULL, 0, 0);
+    s->look = (lookup_ctx){ctx, s};
+    em_reset(&s->x);
+    return em_expand(&s->x, use, res);
 }
 
 /* Is the name at off of the last macro use read one # made a string of
@@ -915,7 +524,7 @@ static bool stringized(const state *s, size_t off)
 
 /* The names of the use [.., end) # made strings of, and that are no
  * tokens of what it gives (res) besides: noted, up to end. */
-static void note_strings(state *s, const expander *x, const tok_list *res, size_t end)
+static void note_strings(state *s, const em_expander *x, const em_list *res, size_t end)
 {
     s->n_strz = 0;
     s->use_end = end;
@@ -928,6 +537,15 @@ static void note_strings(state *s, const expander *x, const tok_list *res, size_
         el_grow(&s->strz, &s->cap_strz, s->n_strz + 1, sizeof *s->strz);
         s->strz[s->n_strz++] = x->strz[k];
     }
+}
+
+/* Does a name of the use's arguments name backend code? */
+static bool names_backend(el_ctx *ctx, state *s, const char *path, const em_list *use)
+{
+    for (size_t k = 1; k < use->n; k++)
+        if (el_text_ident_start(use->v[k].s[0]) && backend_name(ctx, s, path, use->v[k].s))
+            return true;
+    return false;
 }
 
 /* A use of macro m (`mname`, t[i..k), its '(' or the call's at t[p]) in
@@ -944,15 +562,35 @@ static size_t macro_call(el_ctx *ctx, state *s, const char *path, const char *t,
                          size_t i, size_t k, size_t p, const decl_info *m, const char *mname,
                          json_object *ids, size_t *fold)
 {
-    tok_list use = {0}, res = {0};
-    expander x = {0};
+    em_list use = {0}, res = {0};
     size_t ret = 0;
-    if (m->fn_like) {
-        size_t close = lex_use(t, n, i, k, p, &use);
+    if (!s->x.lookup)
+        em_init(&s->x, lookup_macro, &s->look);
+    if (m->m.fn_like) {
+        /* inside a use given up at a budget: so would this one be (a
+         * tower is not expanded again at each of its uses) */
+        if (i < s->plain_end) { /* only a call is looked at: is it one? */
+            size_t e = el_text_skip_blanks(t, n, paren_end(t, n, p));
+            if (!(e < n && t[e] == '('))
+                return 0;
+        }
+        size_t close = i < s->fail_end ? 0 : em_lex_use(&s->x, t, n, i, k, p, &use);
         size_t after = close ? el_text_skip_blanks(t, n, close) : 0;
         bool called = close && after < n && t[after] == '(';
-        if (close && (called || i >= s->use_end) && expand_use(ctx, s, &use, &res, &x)) {
-            const char *made = res.n == 1 && tl_ident(res.v[0].s) ? res.v[0].s : NULL;
+        /* a use not called is expanded for the names # makes strings of:
+         * only when it has a backend name to find so (nor are the uses
+         * in one that has none) */
+        bool look = close && !called && i >= s->use_end && i >= s->plain_end;
+        if (look && !names_backend(ctx, s, path, &use)) {
+            s->plain_end = close;
+            look = false;
+        }
+        bool ok = close && (called || look) && expand_use(ctx, s, &use, &res);
+        if (close && !ok && s->x.exhausted)
+            s->fail_end = close;
+        if (ok) {
+            const char *made = res.n == 1 && el_text_ident_start(res.v[0].s[0]) ? res.v[0].s
+                                                                                 : NULL;
             if (called && made && strcmp(made, mname) && backend_name(ctx, s, path, made)) {
                 json_object *o = id_json(ctx, s, path, t, i, close - i, true, NULL, false, made,
                                          NULL);
@@ -963,12 +601,13 @@ static size_t macro_call(el_ctx *ctx, state *s, const char *path, const char *t,
                 }
                 ret = close;
             } else if (i >= s->use_end) {
-                note_strings(s, &x, &res, close);
+                note_strings(s, &s->x, &res, close);
             }
         }
     } else {
-        tl_add(&use, t + i, k - i, i);
-        if (expand_use(ctx, s, &use, &res, &x) && res.n == 1 && tl_ident(res.v[0].s)) {
+        em_add(&s->x, &use, t + i, k - i, i);
+        if (expand_use(ctx, s, &use, &res) && res.n == 1 &&
+            el_text_ident_start(res.v[0].s[0])) {
             /* the function it reaches: its own name when that is painted
              * blue (`#define dgetrf_ LAPACK_dgetrf`, lapack.h's
              * `#define LAPACK_dgetrf LAPACK_GLOBAL(dgetrf,DGETRF)`) */
@@ -988,9 +627,9 @@ static size_t macro_call(el_ctx *ctx, state *s, const char *path, const char *t,
             }
         }
     }
-    free(x.strz);
-    tl_free(&use);
-    tl_free(&res);
+    em_list_free(&use);
+    em_list_free(&res);
+    em_release(&s->x);
     return ret;
 }
 
@@ -1053,6 +692,8 @@ static json_object *range_json(el_ctx *ctx, state *s, const char *path, const ch
     json_object *ids = json_object_new_array(), *incs = json_object_new_array();
     size_t fold = 0;
     s->use_end = 0;
+    s->fail_end = 0;
+    s->plain_end = 0;
     s->n_strz = 0;
     for (size_t i = b; i < e;) {
         /* a directive: an include is noted, the others are not code */
@@ -1452,9 +1093,9 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
 
 static void free_decl(decl_info *d)
 {
-    for (size_t k = 0; k < d->n_mtok; k++)
-        free(d->mtok[k]);
-    free(d->mtok);
+    for (size_t k = 0; k < d->m.n_tok; k++)
+        free(d->m.tok[k]);
+    free(d->m.tok);
     free(d->file);
     free(d);
 }
@@ -1470,6 +1111,7 @@ static void end(el_ctx *ctx, void *st)
     el_strmap_free(&s->macros);
     el_strmap_free(&s->funcs);
     free(s->strz);
+    em_free(&s->x);
     el_rewriter_free(s->rw);
 }
 
