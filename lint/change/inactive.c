@@ -35,12 +35,15 @@ typedef struct decl_info {
     em_macro m;               /* a macro: its definition (tokens after the name) */
     bool unsure;              /* a macro defined more than once, differently, or
                                * #undef'd: its uses are not followed */
+    unsigned def_off;         /* a macro: the offset of its name in file */
 } decl_info;
 
 struct state;
 typedef struct lookup_ctx {
     el_ctx *ctx;
     struct state *s;
+    const char *path;         /* the file of the use, and its offset */
+    size_t off;
 } lookup_ctx;
 
 typedef struct state {
@@ -94,6 +97,46 @@ static bool fallback_define(el_ctx *ctx, CXFile f, CXCursor c, const char *name)
            el_own_names_guarded_by_ifndef(t, off, off, off + len);
 }
 
+/* The definition of the macro at c into d (its tokens, kind, offset). */
+static void macro_tokens(CXTranslationUnit tu, CXCursor c, decl_info *d)
+{
+    CXToken *toks = NULL;
+    unsigned nt = 0;
+    clang_tokenize(tu, clang_getCursorExtent(c), &toks, &nt);
+    d->m.fn_like = clang_Cursor_isMacroFunctionLike(c);
+    clang_getSpellingLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &d->def_off);
+    if (nt > 1) {
+        d->m.tok = el_xcalloc(nt - 1, sizeof *d->m.tok);
+        for (unsigned t = 1; t < nt; t++) {
+            CXString sp = clang_getTokenSpelling(tu, toks[t]);
+            d->m.tok[d->m.n_tok++] = el_xstrdup(clang_getCString(sp));
+            clang_disposeString(sp);
+        }
+    }
+    if (toks)
+        clang_disposeTokens(tu, toks, nt);
+}
+
+static void free_tokens(decl_info *d)
+{
+    for (size_t k = 0; k < d->m.n_tok; k++)
+        free(d->m.tok[k]);
+    free(d->m.tok);
+    d->m.tok = NULL;
+    d->m.n_tok = 0;
+}
+
+/* Are the two definitions the same (C11 6.10.3p2, blanks aside)? */
+static bool same_macro(const decl_info *a, const decl_info *b)
+{
+    if (a->m.fn_like != b->m.fn_like || a->m.n_tok != b->m.n_tok)
+        return false;
+    for (size_t k = 0; k < a->m.n_tok; k++)
+        if (strcmp(a->m.tok[k], b->m.tok[k]))
+            return false;
+    return true;
+}
+
 typedef struct index_walk {
     el_ctx *ctx;
     state *s;
@@ -112,6 +155,18 @@ static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClient
         return CXChildVisit_Continue;
     char name[256];
     elc_spelling(c, name, sizeof name);
+    decl_info *prev = k == CXCursor_MacroDefinition && name[0]
+                          ? el_strmap_get(&w->s->macros, name)
+                          : NULL;
+    if (prev) {
+        /* defined again: which definition holds at a use is not known
+         * here, unless they are the same */
+        decl_info again = {0};
+        macro_tokens(el_tu(w->ctx), c, &again);
+        prev->unsure |= !same_macro(prev, &again);
+        free_tokens(&again);
+        return CXChildVisit_Continue;
+    }
     bool first = name[0] && !el_strmap_get(&w->s->decls, name),
          macro = first || (k == CXCursor_MacroDefinition && name[0] &&
                            !el_strmap_get(&w->s->macros, name)),
@@ -139,23 +194,8 @@ static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClient
                         !el_macro_body_names_backend(cfg, el_tu(w->ctx), c) &&
                         !fallback_define(w->ctx, f, c, name);
     }
-    if (k == CXCursor_MacroDefinition) {
-        CXToken *toks = NULL;
-        unsigned nt = 0;
-        CXTranslationUnit tu = el_tu(w->ctx);
-        clang_tokenize(tu, clang_getCursorExtent(c), &toks, &nt);
-        di->m.fn_like = clang_Cursor_isMacroFunctionLike(c);
-        if (nt > 1) {
-            di->m.tok = el_xcalloc(nt - 1, sizeof *di->m.tok);
-            for (unsigned t = 1; t < nt; t++) {
-                CXString sp = clang_getTokenSpelling(tu, toks[t]);
-                di->m.tok[di->m.n_tok++] = el_xstrdup(clang_getCString(sp));
-                clang_disposeString(sp);
-            }
-        }
-        if (toks)
-            clang_disposeTokens(tu, toks, nt);
-    }
+    if (k == CXCursor_MacroDefinition)
+        macro_tokens(el_tu(w->ctx), c, di);
     if (first)
         el_strmap_put(&w->s->decls, name, di);
     if (k == CXCursor_MacroDefinition && !el_strmap_get(&w->s->macros, name))
@@ -501,13 +541,17 @@ static const em_macro *lookup_macro(void *ud, const char *name)
 {
     lookup_ctx *l = ud;
     const decl_info *d = macro_of(l->ctx, l->s, name);
-    return d && !d->unsure ? &d->m : NULL;
+    /* (one the file defines after the use is none there) */
+    if (!d || d->unsure || (d->file && !strcmp(d->file, l->path) && d->def_off > l->off))
+        return NULL;
+    return &d->m;
 }
 
 /* Expand the use in `use` alone, budgets reset; res: what it gives. */
-static bool expand_use(el_ctx *ctx, state *s, const em_list *use, em_list *res)
+static bool expand_use(el_ctx *ctx, state *s, const char *path, size_t off, const em_list *use,
+                       em_list *res)
 {
-    s->look = (lookup_ctx){ctx, s};
+    s->look = (lookup_ctx){ctx, s, path, off};
     em_reset(&s->x);
     return em_expand(&s->x, use, res);
 }
@@ -585,7 +629,7 @@ static size_t macro_call(el_ctx *ctx, state *s, const char *path, const char *t,
             s->plain_end = close;
             look = false;
         }
-        bool ok = close && (called || look) && expand_use(ctx, s, &use, &res);
+        bool ok = close && (called || look) && expand_use(ctx, s, path, i, &use, &res);
         if (close && !ok && s->x.exhausted)
             s->fail_end = close;
         if (ok) {
@@ -606,7 +650,7 @@ static size_t macro_call(el_ctx *ctx, state *s, const char *path, const char *t,
         }
     } else {
         em_add(&s->x, &use, t + i, k - i, i);
-        if (expand_use(ctx, s, &use, &res) && res.n == 1 &&
+        if (expand_use(ctx, s, path, i, &use, &res) && res.n == 1 &&
             el_text_ident_start(res.v[0].s[0])) {
             /* the function it reaches: its own name when that is painted
              * blue (`#define dgetrf_ LAPACK_dgetrf`, lapack.h's
@@ -1031,6 +1075,54 @@ static void read_arms(el_ctx *ctx, state *s, const char *path, const char *t, si
         read_arm(ctx, s, path, t, n, sdir, sarm, e < n ? e : n, done);
 }
 
+/* The #define and #undef lines of file `path` (text t, compiled or
+ * skipped): a macro the TU defines that is #undef'd, or defined here
+ * otherwise (in an arm the preprocessor skipped), is not followed. */
+static void note_directives(el_ctx *ctx, state *s, const char *path, const char *t, size_t n)
+{
+    if (!s->x.lookup)
+        em_init(&s->x, lookup_macro, &s->look);
+    for (size_t a = 0; a < n; a++) {
+        if (t[a] != '#' || !el_text_directive_at(t, a))
+            continue;
+        size_t w = el_text_skip_blanks(t, n, a + 1), we = w;
+        while (we < n && el_text_ident_char(t[we]))
+            we++;
+        bool undef = we - w == 5 && !strncmp(t + w, "undef", 5);
+        if (!undef && !(we - w == 6 && !strncmp(t + w, "define", 6)))
+            continue;
+        size_t nb = el_text_skip_blanks(t, n, we), ne = nb;
+        while (ne < n && el_text_ident_char(t[ne]))
+            ne++;
+        char name[256];
+        if (ne == nb || ne - nb >= sizeof name)
+            continue;
+        snprintf(name, sizeof name, "%.*s", (int)(ne - nb), t + nb);
+        index_tu(ctx, s);
+        decl_info *d = el_strmap_get(&s->macros, name);
+        if (!d || d->unsure)
+            continue;
+        if (undef) {
+            d->unsure = true;
+            continue;
+        }
+        if (d->file && !strcmp(d->file, path) && d->def_off == nb)
+            continue; /* the definition the TU has */
+        /* the line's end, past its continuations */
+        size_t le = ne;
+        while (le < n && t[le] != '\n')
+            le += t[le] == '\\' && le + 1 < n && t[le + 1] == '\n' ? 2 : 1;
+        em_list body = {0};
+        em_lex(&s->x, t + ne, le - ne, &body);
+        bool same = d->m.fn_like == (ne < n && t[ne] == '(') && body.n == d->m.n_tok;
+        for (size_t k = 0; same && k < body.n; k++)
+            same = !strcmp(body.v[k].s, d->m.tok[k]);
+        d->unsure |= !same;
+        em_list_free(&body);
+        em_release(&s->x);
+    }
+}
+
 static void on_file(el_ctx *ctx, void *st, CXFile file)
 {
     state *s = st;
@@ -1070,6 +1162,8 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
     } else if (t && !again) {
         note_read(ctx, file, sb, se, l->count, n);
     }
+    if (t && real)
+        note_directives(ctx, s, real, t, n);
     s->own = t && real ? el_own_names_new(t, n, sb, se, l->count, done.off, done.n, library_name, ctx) : NULL;
     for (unsigned i = 0; t && real && i < l->count; i++) {
         size_t b = sb[i], e = se[i];
@@ -1093,9 +1187,7 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
 
 static void free_decl(decl_info *d)
 {
-    for (size_t k = 0; k < d->m.n_tok; k++)
-        free(d->m.tok[k]);
-    free(d->m.tok);
+    free_tokens(d);
     free(d->file);
     free(d);
 }

@@ -1007,6 +1007,14 @@ CASE(skipped_paste_recursion)
  *                  listed */
 CASE(skipped_alias)
 
+/*   skipped_macro_redefined  macros a skipped use may not see as the TU
+ *                  has them: defined again differently (FN, ALIAS),
+ *                  #undef'd (GONE, in the skipped code), defined otherwise
+ *                  in a skipped arm (ARMS), defined after the use (LATE):
+ *                  not followed, nothing listed rather than a routine the
+ *                  code may not call; SAME, defined again alike, is */
+CASE(skipped_macro_redefined)
+
 /*   skipped_paste_deep  arguments nested 24 and 40 deep in skipped code,
  *                  BOTH(x) of SECOND(x, x) (2^24 expansions if each use
  *                  of an argument expanded it again) and WRAP(x): each
@@ -1226,7 +1234,7 @@ int main(void)
         BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(if0_branches), BOTH(if_constant), BOTH(template_macro_call), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
         BOTH(library_prefix_paste), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(skipped_paste_nested), BOTH(skipped_paste_recursion),
-        BOTH(skipped_alias), BOTH(skipped_paste_deep), BOTH(macro_paste_other), BOTH(macro_chain_paste),
+        BOTH(skipped_alias), BOTH(skipped_macro_redefined), BOTH(skipped_paste_deep), BOTH(macro_paste_other), BOTH(macro_chain_paste),
         BOTH(skipped_own_macro), BOTH(skipped_guarded_macro), BOTH(guard_nested_mid_file), BOTH(guard_nested_in_guarded_file), BOTH(guard_feature_default), BOTH(self_include_sibling_macro), BOTH(include_in_body), BOTH(self_include_else_arm),
         BOTH(unsafe_left), BOTH(unsafe_applied),
         BOTH(custom_unused), cmocka_unit_test(test_then_custom_unused), BOTH(custom_unused_applied),
