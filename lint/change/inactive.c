@@ -58,6 +58,8 @@ typedef struct state {
     el_own_names *own;        /* the file being lexed: names its text defines */
     em_expander x;            /* the small preprocessor of skipped code */
     lookup_ctx look;          /* its lookup's data */
+    const char *paster;       /* the macro whose ## made the name of the call
+                               * being listed (id_json), or NULL */
     size_t plain_end;         /* the end of the last use whose arguments name no
                                * backend code: only calls in it are expanded */
     size_t fail_end;          /* the end of the last use given up at a budget: the
@@ -416,10 +418,24 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *path, const char 
             use[u++] = blank ? ' ' : c;
         }
         use[u] = '\0';
-        snprintf(why, sizeof why, "macro %.*s pastes the name %s together from its argument "
-                                  "(%.*s), so the name is not written out here and no rewrite "
+        /* the macro whose ## made the name: the one used, or one it
+         * reaches (BOTH(FNAME(dgetrs)) passes on the name FNAME makes) */
+        const char *by = s->paster;
+        char how[400];
+        if (!by)
+            snprintf(how, sizeof how, "macro %.*s gives the name %s from its argument (%.*s)",
+                     (int)m, t + off, name, (int)u, use);
+        else if (strlen(by) == m && !strncmp(by, t + off, m))
+            snprintf(how, sizeof how,
+                     "macro %s pastes the name %s together from its argument (%.*s)", by, name,
+                     (int)u, use);
+        else
+            snprintf(how, sizeof how,
+                     "macro %s pastes the name %s together in the use of macro %.*s (%.*s)", by,
+                     name, (int)m, t + off, (int)u, use);
+        snprintf(why, sizeof why, "%s, so the name is not written out here and no rewrite "
                                   "can reach the call: rewrite this call by hand",
-                 (int)m, t + off, name, (int)u, use);
+                 how);
     }
     if (in_macro) {
         ok = false;
@@ -636,8 +652,10 @@ static size_t macro_call(el_ctx *ctx, state *s, const char *path, const char *t,
             const char *made = res.n == 1 && el_text_ident_start(res.v[0].s[0]) ? res.v[0].s
                                                                                  : NULL;
             if (called && made && strcmp(made, mname) && backend_name(ctx, s, path, made)) {
+                s->paster = res.v[0].by;
                 json_object *o = id_json(ctx, s, path, t, i, close - i, true, NULL, false, made,
                                          NULL);
+                s->paster = NULL;
                 if (o) {
                     json_object_array_add(ids, o);
                     size_t end = paren_end(t, n, after);

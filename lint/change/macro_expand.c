@@ -109,7 +109,7 @@ static bool push(em_expander *x, em_list *l, em_tok t)
 void em_add(em_expander *x, em_list *l, const char *t, size_t len, size_t origin)
 {
     el_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v);
-    l->v[l->n++] = (em_tok){intern(x, t, len), origin, false, false, false};
+    l->v[l->n++] = (em_tok){intern(x, t, len), origin, false, false, false, NULL};
 }
 
 /* em_add, the token after a blank or not. */
@@ -338,7 +338,7 @@ static bool expand(em_expander *x, const em_list *in, em_list *out, const char *
 
 /* Join the tokens around each ## of a macro's body, then drop the
  * placemarkers. */
-static void paste_all(em_expander *x, em_list *out)
+static void paste_all(em_expander *x, em_list *out, const char *by)
 {
     size_t w = 0;
     for (size_t r = 0; r < out->n; r++) {
@@ -351,7 +351,8 @@ static void paste_all(em_expander *x, em_list *out)
             /* a placemarker and a token: that token (C11 6.10.3.3p3) */
             size_t origin = !l->s[0] ? rt->origin : !rt->s[0] ? l->origin : EM_NO_ORIGIN;
             bool blue = !l->s[0] ? rt->blue : !rt->s[0] ? l->blue : false;
-            *l = (em_tok){j, origin, blue, false, l->space};
+            const char *made = !l->s[0] ? rt->by : !rt->s[0] ? l->by : by;
+            *l = (em_tok){j, origin, blue, false, l->space, made};
             r++;
             continue;
         }
@@ -370,7 +371,8 @@ static void paste_all(em_expander *x, em_list *out)
  * each argument macro-expanded first (once, whatever the number of its
  * uses), except as an operand of # or ## -- and ## applied, into out.
  * active: the macros disabled where the use is (for its arguments). */
-static bool substitute(em_expander *x, const em_macro *d, em_list *args, size_t n_args,
+static bool substitute(em_expander *x, const char *name, const em_macro *d, em_list *args,
+                       size_t n_args,
                        const char *const *active, size_t n_active, unsigned depth, em_list *out)
 {
     const char *params[EM_ARGS];
@@ -392,15 +394,15 @@ static bool substitute(em_expander *x, const em_macro *d, em_list *args, size_t 
         int p = d->fn_like ? param_index(params, n_params, t) : -1;
         if (d->fn_like && !strcmp(t, "#") && b + 1 < d->n_tok &&
             (p = param_index(params, n_params, d->tok[b + 1])) >= 0) {
-            ok = push(x, out, (em_tok){stringize(x, &args[p]), EM_NO_ORIGIN, false, false, true});
+            ok = push(x, out, (em_tok){stringize(x, &args[p]), EM_NO_ORIGIN, false, false, true, NULL});
             b++;
         } else if (p < 0) {
             bool paste = !strcmp(t, "##") && b > body && b + 1 < d->n_tok;
-            ok = push(x, out, (em_tok){t, EM_NO_ORIGIN, false, paste, true});
+            ok = push(x, out, (em_tok){t, EM_NO_ORIGIN, false, paste, true, NULL});
         } else if ((b > body && !strcmp(d->tok[b - 1], "##")) ||
                    (b + 1 < d->n_tok && !strcmp(d->tok[b + 1], "##"))) {
             if (args[p].n == 0) /* an empty argument pastes nothing */
-                ok = push(x, out, (em_tok){"", EM_NO_ORIGIN, false, false, false});
+                ok = push(x, out, (em_tok){"", EM_NO_ORIGIN, false, false, false, NULL});
             for (size_t j = 0; ok && j < args[p].n; j++)
                 ok = push(x, out, args[p].v[j]);
         } else {
@@ -414,7 +416,7 @@ static bool substitute(em_expander *x, const em_macro *d, em_list *args, size_t 
     for (size_t a = 0; a < EM_ARGS; a++)
         em_list_free(&xargs[a]);
     if (ok)
-        paste_all(x, out);
+        paste_all(x, out, name);
     return ok;
 }
 
@@ -497,7 +499,7 @@ static bool expand(em_expander *x, const em_list *in, em_list *out, const char *
             for (size_t k = 0; k < r.n; k++)
                 if (r.v[k].macro)
                     active[n_active++] = r.v[k].macro;
-            ok = substitute(x, d, args, n_args, active, n_active, depth, &body);
+            ok = substitute(x, name, d, args, n_args, active, n_active, depth, &body);
             free(active);
         }
         for (size_t a = 0; a < EM_ARGS; a++)

@@ -50,6 +50,7 @@ typedef struct em_tok {
     bool blue;                /* painted blue (C11 6.10.3.4p2) */
     bool paste;               /* a ## of a macro's body (not one an argument brings) */
     bool space;               /* written after a blank (# keeps one there) */
+    const char *by;           /* the macro whose ## made it, or NULL */
 } em_tok;
 
 typedef struct em_list {
