@@ -15,6 +15,7 @@
 #include "config.h"
 #include "text_pos.h"
 #include "include_line.h"
+#include "macro_expand.h"
 #include "mem.h"
 #include "own_names.h"
 #include "path.h"
@@ -31,18 +32,41 @@ typedef struct decl_info {
     const char *kind;         /* "function", "macro", "type", "variable", "constant" */
     bool own_macro;           /* a macro of a project-own file whose body names no
                                * backend identifier (backend_symbols.c, as EH102) */
-    char **mtok;              /* a macro: its definition's tokens after the name
-                               * (a function-like one's parameter list first) */
-    size_t n_mtok;
-    bool fn_like;             /* a function-like macro */
+    em_macro m;               /* a macro: its definition (tokens after the name) */
+    bool unsure;              /* a macro defined more than once, differently, or
+                               * #undef'd: its uses are not followed */
+    unsigned def_off;         /* a macro: the offset of its name in file */
 } decl_info;
+
+struct state;
+typedef struct lookup_ctx {
+    el_ctx *ctx;
+    struct state *s;
+    const char *path;         /* the file of the use, and its offset */
+    size_t off;
+} lookup_ctx;
 
 typedef struct state {
     bool indexed;
-    el_strmap decls;          /* top-level name -> decl_info */
+    el_strmap decls;          /* top-level name -> decl_info (the first declaration) */
+    el_strmap macros;         /* name -> decl_info of its macro (the preprocessor's view:
+                               * a macro is expanded whatever else has the name) */
+    el_strmap funcs;          /* name -> decl_info of its function declaration */
+    decl_info **all;          /* every decl_info made (freed at the end) */
+    size_t n_all, cap_all;
     el_rewriter *rw;
     el_own_names *own;        /* the file being lexed: names its text defines */
-    size_t paste_budget;      /* tokens expand may still make for this use */
+    em_expander x;            /* the small preprocessor of skipped code */
+    lookup_ctx look;          /* its lookup's data */
+    const char *paster;       /* the macro whose ## made the name of the call
+                               * being listed (id_json), or NULL */
+    size_t plain_end;         /* the end of the last use whose arguments name no
+                               * backend code: only calls in it are expanded */
+    size_t fail_end;          /* the end of the last use given up at a budget: the
+                               * uses inside it are not expanded again */
+    size_t use_end;           /* the end of the last macro use read for # (past its ')') */
+    size_t *strz;             /* offsets of the names in it only made strings of (#x) */
+    size_t n_strz, cap_strz;
 } state;
 
 /* Is the file holding a declaration backend code (a backend directory, a
@@ -75,6 +99,46 @@ static bool fallback_define(el_ctx *ctx, CXFile f, CXCursor c, const char *name)
            el_own_names_guarded_by_ifndef(t, off, off, off + len);
 }
 
+/* The definition of the macro at c into d (its tokens, kind, offset). */
+static void macro_tokens(CXTranslationUnit tu, CXCursor c, decl_info *d)
+{
+    CXToken *toks = NULL;
+    unsigned nt = 0;
+    clang_tokenize(tu, clang_getCursorExtent(c), &toks, &nt);
+    d->m.fn_like = clang_Cursor_isMacroFunctionLike(c);
+    clang_getSpellingLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &d->def_off);
+    if (nt > 1) {
+        d->m.tok = el_xcalloc(nt - 1, sizeof *d->m.tok);
+        for (unsigned t = 1; t < nt; t++) {
+            CXString sp = clang_getTokenSpelling(tu, toks[t]);
+            d->m.tok[d->m.n_tok++] = el_xstrdup(clang_getCString(sp));
+            clang_disposeString(sp);
+        }
+    }
+    if (toks)
+        clang_disposeTokens(tu, toks, nt);
+}
+
+static void free_tokens(decl_info *d)
+{
+    for (size_t k = 0; k < d->m.n_tok; k++)
+        free(d->m.tok[k]);
+    free(d->m.tok);
+    d->m.tok = NULL;
+    d->m.n_tok = 0;
+}
+
+/* Are the two definitions the same (C11 6.10.3p2, blanks aside)? */
+static bool same_macro(const decl_info *a, const decl_info *b)
+{
+    if (a->m.fn_like != b->m.fn_like || a->m.n_tok != b->m.n_tok)
+        return false;
+    for (size_t k = 0; k < a->m.n_tok; k++)
+        if (strcmp(a->m.tok[k], b->m.tok[k]))
+            return false;
+    return true;
+}
+
 typedef struct index_walk {
     el_ctx *ctx;
     state *s;
@@ -93,7 +157,24 @@ static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClient
         return CXChildVisit_Continue;
     char name[256];
     elc_spelling(c, name, sizeof name);
-    if (!name[0] || el_strmap_get(&w->s->decls, name))
+    decl_info *prev = k == CXCursor_MacroDefinition && name[0]
+                          ? el_strmap_get(&w->s->macros, name)
+                          : NULL;
+    if (prev) {
+        /* defined again: which definition holds at a use is not known
+         * here, unless they are the same */
+        decl_info again = {0};
+        macro_tokens(el_tu(w->ctx), c, &again);
+        prev->unsure |= !same_macro(prev, &again);
+        free_tokens(&again);
+        return CXChildVisit_Continue;
+    }
+    bool first = name[0] && !el_strmap_get(&w->s->decls, name),
+         macro = first || (k == CXCursor_MacroDefinition && name[0] &&
+                           !el_strmap_get(&w->s->macros, name)),
+         func = first || (k == CXCursor_FunctionDecl && name[0] &&
+                          !el_strmap_get(&w->s->funcs, name));
+    if (!first && !macro && !func)
         return CXChildVisit_Continue;
     CXFile f = NULL;
     clang_getSpellingLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
@@ -115,29 +196,20 @@ static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClient
                         !el_macro_body_names_backend(cfg, el_tu(w->ctx), c) &&
                         !fallback_define(w->ctx, f, c, name);
     }
-    if (k == CXCursor_MacroDefinition) {
-        CXToken *toks = NULL;
-        unsigned nt = 0;
-        CXTranslationUnit tu = el_tu(w->ctx);
-        clang_tokenize(tu, clang_getCursorExtent(c), &toks, &nt);
-        di->fn_like = clang_Cursor_isMacroFunctionLike(c);
-        if (nt > 1) {
-            di->mtok = el_xcalloc(nt - 1, sizeof *di->mtok);
-            for (unsigned t = 1; t < nt; t++) {
-                CXString sp = clang_getTokenSpelling(tu, toks[t]);
-                di->mtok[di->n_mtok++] = el_xstrdup(clang_getCString(sp));
-                clang_disposeString(sp);
-            }
-        }
-        if (toks)
-            clang_disposeTokens(tu, toks, nt);
-    }
-    el_strmap_put(&w->s->decls, name, di);
+    if (k == CXCursor_MacroDefinition)
+        macro_tokens(el_tu(w->ctx), c, di);
+    if (first)
+        el_strmap_put(&w->s->decls, name, di);
+    if (k == CXCursor_MacroDefinition && !el_strmap_get(&w->s->macros, name))
+        el_strmap_put(&w->s->macros, name, di);
+    if (k == CXCursor_FunctionDecl && !el_strmap_get(&w->s->funcs, name))
+        el_strmap_put(&w->s->funcs, name, di);
+    el_grow(&w->s->all, &w->s->cap_all, w->s->n_all + 1, sizeof *w->s->all);
+    w->s->all[w->s->n_all++] = di;
     return CXChildVisit_Continue;
 }
 
-/* What the TU declares as `name` (NULL: nothing). */
-static const decl_info *decl_of(el_ctx *ctx, state *s, const char *name)
+static void index_tu(el_ctx *ctx, state *s)
 {
     if (!s->indexed) {
         s->indexed = true;
@@ -145,7 +217,29 @@ static const decl_info *decl_of(el_ctx *ctx, state *s, const char *name)
         if (elc_tu_whole(el_tu(ctx)))
             clang_visitChildren(clang_getTranslationUnitCursor(el_tu(ctx)), index_visit, &w);
     }
+}
+
+/* What the TU declares as `name` (NULL: nothing). */
+static const decl_info *decl_of(el_ctx *ctx, state *s, const char *name)
+{
+    index_tu(ctx, s);
     return el_strmap_get(&s->decls, name);
+}
+
+/* The macro the TU defines as `name` (NULL: none), whatever else it
+ * declares so (`#define dgetrf_ LAPACK_dgetrf` beside lapack.h's
+ * function dgetrf_). */
+static const decl_info *macro_of(el_ctx *ctx, state *s, const char *name)
+{
+    index_tu(ctx, s);
+    return el_strmap_get(&s->macros, name);
+}
+
+/* The function the TU declares as `name` (NULL: none). */
+static const decl_info *func_of(el_ctx *ctx, state *s, const char *name)
+{
+    index_tu(ctx, s);
+    return el_strmap_get(&s->funcs, name);
 }
 
 /* Does `name`, in skipped code of file `path`, name backend code here?
@@ -214,13 +308,63 @@ static bool backend_include(el_ctx *ctx, const char *file, const char *spelled, 
     return r;
 }
 
+/* Does the function `name`, called in skipped code of file `path`, name
+ * backend code here: an eh_<backend>_ name, or one a backend header (or,
+ * with a library's prefix, any other file) declares -- not the file
+ * itself, whose own function it is?  Asked of the function an alias
+ * macro reaches (`#define dgetrf_ LAPACK_dgetrf` beside lapack.h's
+ * dgetrf_). */
+static bool backend_function(el_ctx *ctx, state *s, const char *path, const char *name)
+{
+    const el_config *cfg = el_ctx_config(ctx);
+    const decl_info *f = func_of(ctx, s, name);
+    char be[64];
+    if (el_backend_of_symbol(cfg, name, be, sizeof be))
+        return true;
+    if (!f)
+        return backend_name(ctx, s, path, name);
+    return (f->backend || el_backend_prefix_of(cfg, name, true)) &&
+           !(f->file && !strcmp(f->file, path));
+}
+
+/* Why the call through alias macro `alias` (an object-like one) of the
+ * backend function `name` has no rewrite, as where the code is compiled
+ * (scan_rule.c): the macro's body names it, or a macro of its body makes
+ * it. */
+static void alias_why(el_ctx *ctx, state *s, const char *alias, const char *name, char *why,
+                      size_t cap)
+{
+    const decl_info *m = macro_of(ctx, s, alias);
+    const char *via = NULL;
+    bool spells = false;
+    for (size_t k = 0; m && k < m->m.n_tok && !spells; k++)
+        spells = !strcmp(m->m.tok[k], name);
+    for (size_t k = 0; m && k < m->m.n_tok && !spells && !via; k++)
+        if (el_text_ident_start(m->m.tok[k][0]) && strcmp(m->m.tok[k], alias) &&
+            macro_of(ctx, s, m->m.tok[k]))
+            via = m->m.tok[k];
+    if (via)
+        snprintf(why, cap, "%s comes from macro %s, through macro %s of its body (an edit of "
+                           "either would change every use of it): rewrite the macros or this "
+                           "use by hand",
+                 name, alias, via);
+    else
+        snprintf(why, cap, "%s is named inside macro %s (an edit there would change every use "
+                           "of the macro): rewrite the macro or this use by hand",
+                 name, alias);
+}
+
 /* A backend name found in skipped code; in_macro: in a #define's body,
  * which is never renamed (an edit there changes every use of the macro);
  * pasted: an operand of ##, such as eh_ref_ in `eh_ref_##op`, a backend
- * function whose name is only known where the macro is used. */
+ * function whose name is only known where the macro is used; made: the
+ * name the macro use at off (of len bytes) makes; alias: the object-like
+ * macro written at off, called, which reaches the function `made` (NULL:
+ * its own name, `#define dgetrf_ LAPACK_dgetrf`) -- the caller knows it
+ * is backend code. */
 static json_object *id_json(el_ctx *ctx, state *s, const char *path, const char *t, size_t off,
                             size_t len, bool call, const char *in_macro, bool pasted,
-                            const char *made)
+                            const char *made, const char *alias)
 {
     char name[256], probe[272];
     snprintf(name, sizeof name, "%s", made ? made : "");
@@ -229,7 +373,8 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *path, const char 
     snprintf(probe, sizeof probe, "%sx", name);
     if (s->own)
         el_own_names_at(s->own, off);
-    if (!backend_name(ctx, s, path, name) && !(pasted && backend_name(ctx, s, path, probe)))
+    if (!alias && !backend_name(ctx, s, path, name) &&
+        !(pasted && backend_name(ctx, s, path, probe)))
         return NULL;
     if (!s->rw)
         s->rw = el_rewriter_new(el_tu(ctx), el_ctx_config(ctx));
@@ -241,7 +386,8 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *path, const char 
         snprintf(why, sizeof why, "%s is not declared where it is skipped, so its signature "
                                   "cannot be compared with %s's", target, target);
     }
-    const decl_info *d = decl_of(ctx, s, name);
+    /* (the function an alias reaches: what its call calls) */
+    const decl_info *d = alias ? func_of(ctx, s, name) : decl_of(ctx, s, name);
     char be[64];
     /* a type, variable, constant or macro: no op replaces it (a name
      * nothing declares here is a function when called or named so) */
@@ -250,16 +396,46 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *path, const char 
     if (!ok && !function)
         snprintf(why, sizeof why, "no op replaces a backend %s: rewrite this use by hand",
                  d ? d->kind : "type, variable, constant or macro");
-    if (made) {
+    if (made && alias) {
+        /* the alias at off is no name to rename */
+        ok = false;
+        alias_why(ctx, s, alias, name, why, sizeof why);
+    } else if (made) {
         /* the use M(x) at off, of len bytes, is no name to rename */
         ok = false;
         size_t m = 0;
         while (m < len && el_text_ident_char(t[off + m]))
             m++;
-        snprintf(why, sizeof why, "macro %.*s pastes the name %s together from its argument "
-                                  "(%.*s), so the name is not written out here and no rewrite "
+        char use[256];
+        size_t u = 0;
+        for (size_t q = 0; q < len && u + 1 < sizeof use; q++) {
+            char c = t[off + q];
+            bool blank = strchr(" \t\r\n\\", c) != NULL;
+            if (blank && (u == 0 || use[u - 1] == ' ' || use[u - 1] == '('))
+                continue; /* the use on one line, its blanks as one */
+            if (c == ')' && u && use[u - 1] == ' ')
+                u--;
+            use[u++] = blank ? ' ' : c;
+        }
+        use[u] = '\0';
+        /* the macro whose ## made the name: the one used, or one it
+         * reaches (BOTH(FNAME(dgetrs)) passes on the name FNAME makes) */
+        const char *by = s->paster;
+        char how[400];
+        if (!by)
+            snprintf(how, sizeof how, "macro %.*s gives the name %s from its argument (%.*s)",
+                     (int)m, t + off, name, (int)u, use);
+        else if (strlen(by) == m && !strncmp(by, t + off, m))
+            snprintf(how, sizeof how,
+                     "macro %s pastes the name %s together from its argument (%.*s)", by, name,
+                     (int)u, use);
+        else
+            snprintf(how, sizeof how,
+                     "macro %s pastes the name %s together in the use of macro %.*s (%.*s)", by,
+                     name, (int)m, t + off, (int)u, use);
+        snprintf(why, sizeof why, "%s, so the name is not written out here and no rewrite "
                                   "can reach the call: rewrite this call by hand",
-                 (int)m, t + off, name, (int)len, t + off);
+                 how);
     }
     if (in_macro) {
         ok = false;
@@ -372,242 +548,151 @@ static size_t paren_end(const char *t, size_t n, size_t open)
     return n;
 }
 
-/* ---- a name a macro pastes together, in skipped code ---- */
+/* ---- the TU's macros over skipped text (macro_expand.c) ---- */
 
-/* A list of tokens (their spellings). */
-typedef struct tok_list {
-    char **v;
-    size_t n, cap;
-} tok_list;
-
-static void tl_add(tok_list *l, const char *t, size_t len)
+/* The expander's lookup: the TU's macro of that name, unless its uses are
+ * given up (defined more than once, differently, or #undef'd: which one
+ * holds at a use is not known here). */
+static const em_macro *lookup_macro(void *ud, const char *name)
 {
-    el_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v);
-    l->v[l->n++] = el_xstrndup(t, len);
+    lookup_ctx *l = ud;
+    const decl_info *d = macro_of(l->ctx, l->s, name);
+    /* (one the file defines after the use is none there) */
+    if (!d || d->unsure || (d->file && !strcmp(d->file, l->path) && d->def_off > l->off))
+        return NULL;
+    return &d->m;
 }
 
-static void tl_free(tok_list *l)
+/* Expand the use in `use` alone, budgets reset; res: what it gives. */
+static bool expand_use(el_ctx *ctx, state *s, const char *path, size_t off, const em_list *use,
+                       em_list *res)
 {
-    for (size_t k = 0; k < l->n; k++)
-        free(l->v[k]);
-    free(l->v);
-    memset(l, 0, sizeof *l);
+    s->look = (lookup_ctx){ctx, s, path, off};
+    em_reset(&s->x);
+    return em_expand(&s->x, use, res);
 }
 
-static bool tl_ident(const char *t)
+/* Is the name at off of the last macro use read one # made a string of
+ * (and no more)? */
+static bool stringized(const state *s, size_t off)
 {
-    return el_text_ident_start(t[0]);
-}
-
-#define PASTE_DEPTH 8
-/* The tokens expanding one use may make, all levels together: a tower of
- * macros each using the next several times (M2(x) M1(x) M1(x) ...) grows
- * exponentially and is given up, not expanded (a pasted name is a few). */
-#define PASTE_BUDGET 1024
-
-static bool expand(el_ctx *ctx, state *s, const tok_list *in, tok_list *out, const char **active,
-                   int depth);
-
-/* The tokens of function-like macro d's use with the arguments args
- * (each a token list), its parameters replaced and ## applied, into out. */
-static bool substitute(const decl_info *d, tok_list *args, size_t n_args, const tok_list *xargs,
-                       tok_list *out)
-{
-    /* the parameter list: "(" a "," b ")" */
-    size_t k = 0, n_params = 0;
-    const char *params[16];
-    if (d->n_mtok == 0 || strcmp(d->mtok[0], "("))
-        return false;
-    for (k = 1; k < d->n_mtok && strcmp(d->mtok[k], ")"); k++) {
-        if (!strcmp(d->mtok[k], ","))
-            continue;
-        if (!tl_ident(d->mtok[k]) || n_params == 16)
-            return false; /* variadic and the like: not followed */
-        params[n_params++] = d->mtok[k];
-    }
-    if (k == d->n_mtok || n_params != n_args)
-        return false;
-    for (size_t b = k + 1; b < d->n_mtok; b++) {
-        const char *t = d->mtok[b];
-        if (!strcmp(t, "#"))
-            return false; /* a string is made: no name */
-        bool pasted = (b > k + 1 && !strcmp(d->mtok[b - 1], "##")) ||
-                      (b + 1 < d->n_mtok && !strcmp(d->mtok[b + 1], "##"));
-        size_t p = 0;
-        while (p < n_params && strcmp(params[p], t))
-            p++;
-        if (p == n_params) {
-            tl_add(out, t, strlen(t));
-            continue;
-        }
-        const tok_list *a = pasted ? &args[p] : &xargs[p];
-        if (a->n == 0 && pasted)
-            tl_add(out, "", 0); /* an empty argument pastes nothing */
-        for (size_t j = 0; j < a->n; j++)
-            tl_add(out, a->v[j], strlen(a->v[j]));
-    }
-    /* ## joins its neighbours */
-    size_t w = 0;
-    for (size_t r = 0; r < out->n; r++) {
-        if (!strcmp(out->v[r], "##") && w > 0 && r + 1 < out->n) {
-            char *j = el_xasprintf("%s%s", out->v[w - 1], out->v[r + 1]);
-            free(out->v[w - 1]);
-            free(out->v[r]);
-            free(out->v[r + 1]);
-            out->v[w - 1] = j;
-            r++;
-            continue;
-        }
-        out->v[w++] = out->v[r];
-    }
-    out->n = w;
-    /* the placeholders an empty argument left */
-    w = 0;
-    for (size_t r = 0; r < out->n; r++) {
-        if (!out->v[r][0]) {
-            free(out->v[r]);
-            continue;
-        }
-        out->v[w++] = out->v[r];
-    }
-    out->n = w;
-    return true;
-}
-
-static bool is_active(const char **active, int depth, const char *name)
-{
-    for (int k = 0; k < depth; k++)
-        if (!strcmp(active[k], name))
+    for (size_t k = 0; k < s->n_strz; k++)
+        if (s->strz[k] == off)
             return true;
     return false;
 }
 
-/* Expand the macros the TU defines in `in` (rescanning what they give),
- * into out; false when a use is beyond this small preprocessor. */
-static bool expand(el_ctx *ctx, state *s, const tok_list *in, tok_list *out, const char **active,
-                   int depth)
+/* The names of the use [.., end) # made strings of, and that are no
+ * tokens of what it gives (res) besides: noted, up to end. */
+static void note_strings(state *s, const em_expander *x, const em_list *res, size_t end)
 {
-    if (depth >= PASTE_DEPTH)
-        return false;
-    for (size_t i = 0; i < in->n; i++) {
-        const char *t = in->v[i];
-        if (s->paste_budget == 0)
-            return false;
-        s->paste_budget--; /* each token read, at every level */
-        const decl_info *d = tl_ident(t) && !is_active(active, depth, t) ? decl_of(ctx, s, t) : NULL;
-        if (!d || strcmp(d->kind, "macro") || (d->fn_like && (i + 1 == in->n || strcmp(in->v[i + 1], "(")))) {
-            tl_add(out, t, strlen(t));
+    s->n_strz = 0;
+    s->use_end = end;
+    for (size_t k = 0; k < x->n_strz; k++) {
+        bool kept = false;
+        for (size_t j = 0; j < res->n && !kept; j++)
+            kept = res->v[j].origin == x->strz[k];
+        if (kept || stringized(s, x->strz[k]))
             continue;
+        el_grow(&s->strz, &s->cap_strz, s->n_strz + 1, sizeof *s->strz);
+        s->strz[s->n_strz++] = x->strz[k];
+    }
+}
+
+/* Does a name of the use's arguments name backend code? */
+static bool names_backend(el_ctx *ctx, state *s, const char *path, const em_list *use)
+{
+    for (size_t k = 1; k < use->n; k++)
+        if (el_text_ident_start(use->v[k].s[0]) && backend_name(ctx, s, path, use->v[k].s))
+            return true;
+    return false;
+}
+
+/* A use of macro m (`mname`, t[i..k), its '(' or the call's at t[p]) in
+ * skipped code, expanded with the TU's macros:
+ *   - M(x)(...), a call of the name it makes (F77_CALL(dgemm),
+ *     BLAS(BLAS_PREFIX(gemm))): listed as pasted by M;
+ *   - ALIAS(...) of an object-like macro that reaches a backend function
+ *     (`#define dgesv F77_GLOBAL(dgesv, DGESV)`, lapack.h's LAPACK_dgesv):
+ *     listed as a call of that function, through the macro;
+ *   - any other use (not inside one read before): the names of its
+ *     arguments it only makes strings of are noted (not listed).
+ * The end of what was read when a call is listed, else 0. */
+static size_t macro_call(el_ctx *ctx, state *s, const char *path, const char *t, size_t n,
+                         size_t i, size_t k, size_t p, const decl_info *m, const char *mname,
+                         json_object *ids, size_t *fold)
+{
+    em_list use = {0}, res = {0};
+    size_t ret = 0;
+    if (!s->x.lookup)
+        em_init(&s->x, lookup_macro, &s->look);
+    if (m->m.fn_like) {
+        /* inside a use given up at a budget: so would this one be (a
+         * tower is not expanded again at each of its uses) */
+        if (i < s->plain_end) { /* only a call is looked at: is it one? */
+            size_t e = el_text_skip_blanks(t, n, paren_end(t, n, p));
+            if (!(e < n && t[e] == '('))
+                return 0;
         }
-        tok_list body = {0};
-        bool ok = true;
-        if (!d->fn_like) {
-            for (size_t k = 0; k < d->n_mtok; k++)
-                tl_add(&body, d->mtok[k], strlen(d->mtok[k]));
-        } else {
-            /* the arguments, up to the matching ')' */
-            tok_list args[16] = {{0}}, xargs[16] = {{0}};
-            size_t n_args = 1, j = i + 2;
-            int level = 0;
-            for (; j < in->n; j++) {
-                const char *a = in->v[j];
-                if (!strcmp(a, "(")) {
-                    level++;
-                } else if (!strcmp(a, ")")) {
-                    if (level-- == 0)
-                        break;
-                } else if (!strcmp(a, ",") && level == 0) {
-                    if (n_args == 16) {
-                        ok = false;
-                        break;
-                    }
-                    n_args++;
-                    continue;
+        size_t close = i < s->fail_end ? 0 : em_lex_use(&s->x, t, n, i, k, p, &use);
+        size_t after = close ? el_text_skip_blanks(t, n, close) : 0;
+        bool called = close && after < n && t[after] == '(';
+        /* a use not called is expanded for the names # makes strings of:
+         * only when it has a backend name to find so (nor are the uses
+         * in one that has none) */
+        bool look = close && !called && i >= s->use_end && i >= s->plain_end;
+        if (look && !names_backend(ctx, s, path, &use)) {
+            s->plain_end = close;
+            look = false;
+        }
+        bool ok = close && (called || look) && expand_use(ctx, s, path, i, &use, &res);
+        if (close && !ok && s->x.exhausted)
+            s->fail_end = close;
+        if (ok) {
+            const char *made = res.n == 1 && el_text_ident_start(res.v[0].s[0]) ? res.v[0].s
+                                                                                 : NULL;
+            if (called && made && strcmp(made, mname) && backend_name(ctx, s, path, made)) {
+                s->paster = res.v[0].by;
+                json_object *o = id_json(ctx, s, path, t, i, close - i, true, NULL, false, made,
+                                         NULL);
+                s->paster = NULL;
+                if (o) {
+                    json_object_array_add(ids, o);
+                    size_t end = paren_end(t, n, after);
+                    *fold = end > *fold ? end : *fold;
                 }
-                tl_add(&args[n_args - 1], a, strlen(a));
+                ret = close;
+            } else if (i >= s->use_end) {
+                note_strings(s, &s->x, &res, close);
             }
-            if (j == in->n)
-                ok = false;
-            if (n_args == 1 && args[0].n == 0 && d->n_mtok > 1 && !strcmp(d->mtok[1], ")"))
-                n_args = 0; /* M() of a macro without parameters */
-            active[depth] = t;
-            for (size_t a = 0; ok && a < n_args; a++)
-                ok = expand(ctx, s, &args[a], &xargs[a], active, depth + 1);
-            ok = ok && substitute(d, args, n_args, xargs, &body);
-            if (ok && body.n > s->paste_budget)
-                ok = false; /* beyond the budget: given up */
-            for (size_t a = 0; a < 16; a++) {
-                tl_free(&args[a]);
-                tl_free(&xargs[a]);
-            }
-            i = j;
         }
-        active[depth] = t;
-        ok = ok && expand(ctx, s, &body, out, active, depth + 1);
-        tl_free(&body);
-        if (!ok)
-            return false;
-    }
-    return true;
-}
-
-/* The name `M(args)` expands to when M is a function-like macro the TU
- * defines and the expansion is one identifier (R's F77_CALL(dgemm),
- * LA(gesvd) of `#define LA(x) GLUE(d, x, _)`), into out; its arguments
- * must be identifiers or numbers.  [i, close) is the use. */
-static bool pasted_name(el_ctx *ctx, state *s, const char *t, size_t i, size_t open, size_t close,
-                        char *out, size_t cap)
-{
-    tok_list use = {0}, res = {0};
-    size_t k = i;
-    while (k < open && el_text_ident_char(t[k]))
-        k++;
-    tl_add(&use, t + i, k - i);
-    tl_add(&use, "(", 1);
-    bool ok = true;
-    for (size_t a = open + 1; ok && a + 1 < close;) {
-        char c = t[a];
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-            a++;
-        } else if (c == ',') {
-            tl_add(&use, ",", 1);
-            a++;
-        } else if (el_text_ident_char(c)) {
-            size_t e = a;
-            while (e + 1 < close && el_text_ident_char(t[e]))
-                e++;
-            tl_add(&use, t + a, e - a);
-            a = e;
-        } else {
-            ok = false;
+    } else {
+        em_add(&s->x, &use, t + i, k - i, i);
+        if (expand_use(ctx, s, path, i, &use, &res) && res.n == 1 &&
+            el_text_ident_start(res.v[0].s[0])) {
+            /* the function it reaches: its own name when that is painted
+             * blue (`#define dgetrf_ LAPACK_dgetrf`, lapack.h's
+             * `#define LAPACK_dgetrf LAPACK_GLOBAL(dgetrf,DGETRF)`) */
+            const char *r = res.v[0].s;
+            bool same = !strcmp(r, mname);
+            const decl_info *d = decl_of(ctx, s, r);
+            bool fn = func_of(ctx, s, r) || (!d && !same);
+            if (fn && backend_function(ctx, s, path, r)) {
+                json_object *o = id_json(ctx, s, path, t, i, k - i, true, NULL, false,
+                                         same ? NULL : r, mname);
+                if (o) {
+                    json_object_array_add(ids, o);
+                    size_t end = paren_end(t, n, p);
+                    *fold = end > *fold ? end : *fold;
+                }
+                ret = k;
+            }
         }
     }
-    tl_add(&use, ")", 1);
-    const char *active[PASTE_DEPTH];
-    s->paste_budget = PASTE_BUDGET;
-    ok = ok && expand(ctx, s, &use, &res, active, 0) && res.n == 1 && tl_ident(res.v[0]);
-    if (ok)
-        snprintf(out, cap, "%s", res.v[0]);
-    tl_free(&use);
-    tl_free(&res);
-    return ok;
-}
-
-/* The end of the arguments at t[open] (its ')' + 1) when they are only
- * what pasted_name reads (identifiers, numbers, commas, blanks), else 0:
- * a '(' never closed is not looked for to the end of the range again at
- * each such use (P(dgemm; on many lines). */
-static size_t name_args_end(const char *t, size_t n, size_t open)
-{
-    for (size_t i = open + 1; i < n; i++) {
-        char c = t[i];
-        if (c == ')')
-            return i + 1;
-        if (!el_text_ident_char(c) && c != ',' && c != ' ' && c != '\t' && c != '\n' &&
-            c != '\r')
-            return 0;
-    }
-    return 0;
+    em_list_free(&use);
+    em_list_free(&res);
+    em_release(&s->x);
+    return ret;
 }
 
 /* Lex the token at i (a backend name into ids); where the next starts.
@@ -635,31 +720,24 @@ static size_t lex_id(el_ctx *ctx, state *s, const char *path, const char *t, siz
     bool pasted = in_macro && ((p + 1 < n && t[p] == '#' && t[p + 1] == '#') ||
                                (q >= 2 && t[q - 1] == '#' && t[q - 2] == '#'));
     bool call = p < n && t[p] == '(';
+    /* a name a macro use around it makes a string of (STR(dgemm_) of
+     * `#define STR(x) #x`) is no use of it */
+    if (!in_macro && i < s->use_end && stringized(s, i))
+        return k;
     /* a declaration alone uses nothing (EH102 reports none either) */
     if (call && !in_macro && declared_at(t, b, i))
         return k;
     if (!call && i < *fold)
         return k;
-    /* M(x)(...): a call of the name macro M pastes together (F77_CALL(dgemm)) */
     if (call && !in_macro) {
-        char mname[256], made[256];
+        char mname[256];
         snprintf(mname, sizeof mname, "%.*s", (int)(k - i), t + i);
-        const decl_info *d = decl_of(ctx, s, mname);
-        size_t close = d && d->fn_like ? name_args_end(t, n, p) : 0;
-        size_t after = close ? el_text_skip_blanks(t, n, close) : 0;
-        if (close && after < n && t[after] == '(' &&
-            pasted_name(ctx, s, t, i, p, close, made, sizeof made) && strcmp(made, mname) &&
-            backend_name(ctx, s, path, made)) {
-            json_object *o = id_json(ctx, s, path, t, i, close - i, true, NULL, false, made);
-            if (o) {
-                json_object_array_add(ids, o);
-                size_t end = paren_end(t, n, after);
-                *fold = end > *fold ? end : *fold;
-            }
-            return close;
-        }
+        const decl_info *m = macro_of(ctx, s, mname);
+        size_t r = m ? macro_call(ctx, s, path, t, n, i, k, p, m, mname, ids, fold) : 0;
+        if (r)
+            return r;
     }
-    json_object *o = id_json(ctx, s, path, t, i, k - i, call, in_macro, pasted, NULL);
+    json_object *o = id_json(ctx, s, path, t, i, k - i, call, in_macro, pasted, NULL, NULL);
     if (o)
         json_object_array_add(ids, o);
     if (o && call) {
@@ -675,6 +753,10 @@ static json_object *range_json(el_ctx *ctx, state *s, const char *path, const ch
 {
     json_object *ids = json_object_new_array(), *incs = json_object_new_array();
     size_t fold = 0;
+    s->use_end = 0;
+    s->fail_end = 0;
+    s->plain_end = 0;
+    s->n_strz = 0;
     for (size_t i = b; i < e;) {
         /* a directive: an include is noted, the others are not code */
         size_t ls = i;
@@ -1013,6 +1095,54 @@ static void read_arms(el_ctx *ctx, state *s, const char *path, const char *t, si
         read_arm(ctx, s, path, t, n, sdir, sarm, e < n ? e : n, done);
 }
 
+/* The #define and #undef lines of file `path` (text t, compiled or
+ * skipped): a macro the TU defines that is #undef'd, or defined here
+ * otherwise (in an arm the preprocessor skipped), is not followed. */
+static void note_directives(el_ctx *ctx, state *s, const char *path, const char *t, size_t n)
+{
+    if (!s->x.lookup)
+        em_init(&s->x, lookup_macro, &s->look);
+    for (size_t a = 0; a < n; a++) {
+        if (t[a] != '#' || !el_text_directive_at(t, a))
+            continue;
+        size_t w = el_text_skip_blanks(t, n, a + 1), we = w;
+        while (we < n && el_text_ident_char(t[we]))
+            we++;
+        bool undef = we - w == 5 && !strncmp(t + w, "undef", 5);
+        if (!undef && !(we - w == 6 && !strncmp(t + w, "define", 6)))
+            continue;
+        size_t nb = el_text_skip_blanks(t, n, we), ne = nb;
+        while (ne < n && el_text_ident_char(t[ne]))
+            ne++;
+        char name[256];
+        if (ne == nb || ne - nb >= sizeof name)
+            continue;
+        snprintf(name, sizeof name, "%.*s", (int)(ne - nb), t + nb);
+        index_tu(ctx, s);
+        decl_info *d = el_strmap_get(&s->macros, name);
+        if (!d || d->unsure)
+            continue;
+        if (undef) {
+            d->unsure = true;
+            continue;
+        }
+        if (d->file && !strcmp(d->file, path) && d->def_off == nb)
+            continue; /* the definition the TU has */
+        /* the line's end, past its continuations */
+        size_t le = ne;
+        while (le < n && t[le] != '\n')
+            le += t[le] == '\\' && le + 1 < n && t[le + 1] == '\n' ? 2 : 1;
+        em_list body = {0};
+        em_lex(&s->x, t + ne, le - ne, &body);
+        bool same = d->m.fn_like == (ne < n && t[ne] == '(') && body.n == d->m.n_tok;
+        for (size_t k = 0; same && k < body.n; k++)
+            same = !strcmp(body.v[k].s, d->m.tok[k]);
+        d->unsure |= !same;
+        em_list_free(&body);
+        em_release(&s->x);
+    }
+}
+
 static void on_file(el_ctx *ctx, void *st, CXFile file)
 {
     state *s = st;
@@ -1052,6 +1182,8 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
     } else if (t && !again) {
         note_read(ctx, file, sb, se, l->count, n);
     }
+    if (t && real)
+        note_directives(ctx, s, real, t, n);
     s->own = t && real ? el_own_names_new(t, n, sb, se, l->count, done.off, done.n, library_name, ctx) : NULL;
     for (unsigned i = 0; t && real && i < l->count; i++) {
         size_t b = sb[i], e = se[i];
@@ -1073,14 +1205,9 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
     clang_disposeSourceRangeList(l);
 }
 
-static void free_decl(const char *key, void *value, void *ud)
+static void free_decl(decl_info *d)
 {
-    (void)key;
-    (void)ud;
-    decl_info *d = value;
-    for (size_t k = 0; k < d->n_mtok; k++)
-        free(d->mtok[k]);
-    free(d->mtok);
+    free_tokens(d);
     free(d->file);
     free(d);
 }
@@ -1089,8 +1216,14 @@ static void end(el_ctx *ctx, void *st)
 {
     (void)ctx;
     state *s = st;
-    el_strmap_each(&s->decls, free_decl, NULL);
+    for (size_t i = 0; i < s->n_all; i++)
+        free_decl(s->all[i]);
+    free(s->all);
     el_strmap_free(&s->decls);
+    el_strmap_free(&s->macros);
+    el_strmap_free(&s->funcs);
+    free(s->strz);
+    em_free(&s->x);
     el_rewriter_free(s->rw);
 }
 

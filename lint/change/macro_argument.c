@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "clang_util.h"
+#include "macro_expand.h"
 
 typedef struct toks {
     CXTranslationUnit tu;
@@ -41,6 +42,32 @@ static bool is_param(const params *ps, const char *s)
         if (strcmp(ps->name[i], s) == 0)
             return true;
     return false;
+}
+
+/* The parameters of the function-like macro whose definition is d (its
+ * name, then "(" ...), as the expander of skipped code reads them
+ * (macro_expand.h: `...` is __VA_ARGS__); *body: the index of its body's
+ * first token (0: no parameter list read). */
+static void read_params(const toks *d, params *ps, size_t *body)
+{
+    enum { MAX = 64 };
+    char text[MAX][64];
+    const char *tok[MAX], *names[32];
+    size_t nt = 0, np = 0, b = 0;
+    bool variadic = false;
+    for (unsigned i = 1; i < d->n && nt < MAX; i++) {
+        text_of(d, i, text[nt], sizeof text[0]);
+        tok[nt] = text[nt];
+        nt++;
+        if (!strcmp(text[nt - 1], ")"))
+            break;
+    }
+    *body = 0;
+    if (!em_params(tok, nt, names, 32, &np, &b, &variadic))
+        return;
+    for (size_t j = 0; j < np; j++)
+        snprintf(ps->name[ps->n++], sizeof ps->name[0], "%s", names[j]);
+    *body = 1 + b;
 }
 
 /* Can token i, right before a `(` or before the argument, make a macro
@@ -137,20 +164,16 @@ bool el_macro_argument_of(CXCursor ref, CXFile *file, unsigned *offset, unsigned
     int k = elc_macro_argument_at(tu, exp, sf, so, arg_b, arg_e);
     /* the parameters; the one it is given to: the k-th, or __VA_ARGS__ */
     params ps = {0};
-    char p[64] = "", s[64];
-    unsigned i = 2;
-    for (; k >= 0 && i < d.n && !is(&d, i, ")"); i++) {
-        text_of(&d, i, s, sizeof s);
-        if (strcmp(s, ",") == 0)
-            continue;
-        if (strcmp(s, "...") == 0)
-            snprintf(s, sizeof s, "__VA_ARGS__");
-        if (ps.n < 32)
-            snprintf(ps.name[ps.n++], sizeof ps.name[0], "%s", s);
-        if (!p[0] && ((int)ps.n - 1 == k || strcmp(s, "__VA_ARGS__") == 0))
-            snprintf(p, sizeof p, "%s", s);
-    }
-    bool ok = k >= 0 && p[0];
+    char p[64] = "";
+    size_t body = 0;
+    if (k >= 0)
+        read_params(&d, &ps, &body);
+    /* the k-th, or __VA_ARGS__ when k is past the named ones */
+    for (unsigned j = 0; k >= 0 && j < ps.n && !p[0]; j++)
+        if ((int)j == k || strcmp(ps.name[j], "__VA_ARGS__") == 0)
+            snprintf(p, sizeof p, "%s", ps.name[j]);
+    size_t i = body ? body - 1 : d.n;
+    bool ok = k >= 0 && p[0] && body;
     if (ok) {
         size_t size = 0;
         const char *t = clang_getFileContents(tu, sf, &size);

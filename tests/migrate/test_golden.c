@@ -975,6 +975,69 @@ static void test_apply_skipped_paste_tower(void **state)
     assert_int_equal(setrlimit(RLIMIT_AS, &old), 0);
 }
 
+/*   skipped_paste_nested  a pasting macro used inside its own argument,
+ *                  GLUE(GLUE(d, gesv), _)(...), and inside another's,
+ *                  FNAME(PREFIX(gemm))(...), in skipped code: the
+ *                  argument is expanded before it is put in (with GLUE
+ *                  not yet being replaced), as C does -- listed as the
+ *                  pasted calls of dgesv_, dgemm_ and dpotrf_ (the use on
+ *                  two lines said on one), not given up */
+CASE(skipped_paste_nested)
+
+/*   skipped_paste_recursion  macros where the expansion must stop, in
+ *                  skipped code: `#define dsyrk_ dsyrk_` and dtrsm_ ->
+ *                  TRSM -> dtrsm_ are calls of the functions (a name met
+ *                  in its own expansion is left as it is, "painted blue");
+ *                  TRSM(...) is TRSM(...) again, no library's; CALL(f) of
+ *                  `#define CALL(f) CALL(f)` names dgemv_ (a use);
+ *                  PING/PONG calls nothing.  # makes strings: STR(dgemm_)
+ *                  and XSTR(dgeqrf_) are not listed, NAMED(dorgqr_) (#f,
+ *                  f) is; ## pastes its operand as written: F77(F77(dgeev))
+ *                  and CAT(d, CAT(ge, sv_)) make no library's name */
+CASE(skipped_paste_recursion)
+
+/*   skipped_alias  calls through an object-like alias of a routine
+ *                  (`#define dgesv F77_GLOBAL(dgesv, DGESV)`, `#define
+ *                  dpotrf_ F77_GLOBAL(dpotrf, DPOTRF)`, `#define xgemm
+ *                  dgemm_`) in compiled code and in skipped code: the
+ *                  skipped ones listed as calls of the routine the alias
+ *                  reaches, with the reason compiled code gives (not "no
+ *                  op replaces a backend macro", nor nothing at all);
+ *                  solve_impl reaches the solver's own function: not
+ *                  listed */
+CASE(skipped_alias)
+
+/*   skipped_macro_redefined  macros a skipped use may not see as the TU
+ *                  has them: defined again differently (FN, ALIAS),
+ *                  #undef'd (GONE, in the skipped code), defined otherwise
+ *                  in a skipped arm (ARMS), defined after the use (LATE):
+ *                  not followed, nothing listed rather than a routine the
+ *                  code may not call; SAME, defined again alike, is */
+CASE(skipped_macro_redefined)
+
+/*   skipped_paste_deep  arguments nested 24 and 40 deep in skipped code,
+ *                  BOTH(x) of SECOND(x, x) (2^24 expansions if each use
+ *                  of an argument expanded it again) and WRAP(x): each
+ *                  argument expanded once, the calls listed; TWICE(x) (x
+ *                  x) 40 deep is given up at the budget (2^40 tokens), a
+ *                  use 70 deep past the expander's depth.  Run under the
+ *                  tower's limit on the address space */
+static void test_plan_skipped_paste_deep(void **state)
+{
+    (void)state;
+    struct rlimit old = tower_limit();
+    check_plan("skipped_paste_deep");
+    assert_int_equal(setrlimit(RLIMIT_AS, &old), 0);
+}
+
+static void test_apply_skipped_paste_deep(void **state)
+{
+    (void)state;
+    struct rlimit old = tower_limit();
+    check_apply("skipped_paste_deep");
+    assert_int_equal(setrlimit(RLIMIT_AS, &old), 0);
+}
+
 /*   if0_skipped  xiaoyeli/superlu's EXAMPLE/ *itersol.c: a BLAS call kept
  *                under `#if 0` beside its replacement: listed (emberlint
  *                reports it) but not with "name one with --define-sets to
@@ -1186,7 +1249,8 @@ int main(void)
         BOTH(template_literal_arg),
         BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(if0_branches), BOTH(if_constant), BOTH(defined_and_zero), BOTH(skipped_include_indented), BOTH(template_macro_call), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
-        BOTH(library_prefix_paste), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(macro_paste_other), BOTH(macro_chain_paste),
+        BOTH(library_prefix_paste), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(skipped_paste_nested), BOTH(skipped_paste_recursion),
+        BOTH(skipped_alias), BOTH(skipped_macro_redefined), BOTH(skipped_paste_deep), BOTH(macro_paste_other), BOTH(macro_chain_paste),
         BOTH(skipped_own_macro), BOTH(skipped_guarded_macro), BOTH(guard_nested_mid_file), BOTH(guard_nested_in_guarded_file), BOTH(guard_feature_default), BOTH(self_include_sibling_macro), BOTH(include_in_body), BOTH(self_include_else_arm),
         BOTH(unsafe_left), BOTH(unsafe_applied),
         BOTH(custom_unused), cmocka_unit_test(test_then_custom_unused), BOTH(custom_unused_applied),
