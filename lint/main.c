@@ -453,6 +453,7 @@ static int lint(el_cli *c)
     }
     if (lint_once(c, db, selected, paths, n_paths, headers, n_headers, w, &run) < 0)
         goto done;
+    el_sources_note_unwalked_cxx(&run.sources, "linted", "lint"); /* once: not after a relint */
     int fix_rc = 0;
     if (fixing) {
         bool relint = false;

@@ -1101,6 +1101,8 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     if (db_paths)
         el_sources_walked(&out->sources, db_paths + n_db, n_paths - n_db);
     el_configs_finalize(cfgs);
+    if (!o->quiet && !o->n_merge) /* (the shards said it) */
+        el_sources_note_unwalked_cxx(&out->sources, "scanned", "scan");
     if (out->sources.io_errors) {
         *err = el_xasprintf("%d path%s could not be read (see above)", out->sources.io_errors,
                             out->sources.io_errors == 1 ? "" : "s");

@@ -32,6 +32,10 @@ typedef struct walker {
     size_t root;            /* el_source.root of the files the walk finds */
     int config_error;
     size_t text_kept;       /* bytes of header text kept (EL_SOURCES_TEXT_BUDGET) */
+    /* C++ files passed over for "languages" (el_sources.cxx_unwalked):
+     * real path -> 1 + the index of the walk's root */
+    el_strmap cxx_unwalked;
+    char *cxx_languages;    /* the first one's "languages", as JSON */
 } walker;
 
 /* Messages: the path as the user gave it (cleaned for the terminal). */
@@ -211,6 +215,81 @@ static bool walked_source(walker *w, const char *path)
     return yes;
 }
 
+/* A C++ file the walk passes over: counted, unless its configuration
+ * excludes it (then "languages" is not why). */
+static void note_unwalked_cxx(walker *w, const char *path)
+{
+    char *real = el_realpath_cached(path);
+    if (!real)
+        return;
+    const el_config *cfg = el_strmap_get(&w->cxx_unwalked, real) ? NULL : config_for(w, real);
+    if (cfg && !w->no_exclude && el_config_excluded(cfg, real)) {
+        el_configs_note_excluded(w->cfgs, cfg, real); /* (the pattern matched a file) */
+    } else if (cfg) {
+        el_strmap_put(&w->cxx_unwalked, real, (void *)(w->root + 1));
+        if (!w->cxx_languages) { /* the first one's: ["c"] */
+            const el_strlist *l = el_config_list(cfg, EL_LANGUAGES);
+            el_buf b = {0};
+            el_buf_puts(&b, "[");
+            for (size_t i = 0; l && i < l->n; i++)
+                el_buf_printf(&b, "%s\"%s\"", i ? ", " : "", l->v[i]);
+            el_buf_puts(&b, "]");
+            w->cxx_languages = el_buf_take(&b);
+        }
+    }
+    free(real);
+}
+
+typedef struct unwalked_count {
+    const el_sources *out;
+    bool *roots;             /* [root]: held one */
+    size_t n;
+} unwalked_count;
+
+static void count_unwalked(const char *real, void *v, void *ud)
+{
+    unwalked_count *c = ud;
+    if (el_sources_find(c->out, real) >= 0)
+        return; /* linted anyway: named on the command line */
+    c->roots[(size_t)v - 1] = true;
+    c->n++;
+}
+
+/* el_sources.cxx_unwalked*, once the sources are sorted. */
+static void sum_unwalked_cxx(walker *w, char *const *paths, size_t n, el_sources *out)
+{
+    unwalked_count c = {.out = out, .roots = el_xcalloc(n + 2, sizeof *c.roots)};
+    el_strmap_each(&w->cxx_unwalked, count_unwalked, &c);
+    if (c.n) {
+        el_buf under = {0};
+        for (size_t r = 1; r <= n; r++) {
+            if (!c.roots[r])
+                continue;
+            char *clean = el_utf8_clean(paths[r - 1]);
+            el_buf_printf(&under, "%s%s", under.n ? ", " : "", clean);
+            free(clean);
+        }
+        out->cxx_unwalked = c.n;
+        out->cxx_unwalked_under = el_buf_take(&under);
+        out->cxx_unwalked_languages = w->cxx_languages;
+        w->cxx_languages = NULL;
+    }
+    free(w->cxx_languages);
+    free(c.roots);
+    el_strmap_free(&w->cxx_unwalked);
+}
+
+void el_sources_note_unwalked_cxx(const el_sources *s, const char *done, const char *to_do)
+{
+    if (!s->cxx_unwalked)
+        return;
+    fprintf(stderr, "%s: note: %zu C++ file%s under %s %s not %s (", el_progname, s->cxx_unwalked,
+            s->cxx_unwalked == 1 ? "" : "s", s->cxx_unwalked_under, s->cxx_unwalked == 1 ? "was" : "were",
+            done);
+    fprintf(stderr, "\"languages\" is %s; add \"c++\" to it in .emberlint.json to %s them)\n",
+            s->cxx_unwalked_languages, to_do);
+}
+
 /* stack: "dev:ino" of the directories being walked, for loop detection. */
 static void walk_dir(walker *w, const char *dir, el_strmap *stack)
 {
@@ -286,6 +365,8 @@ static void walk_dir(walker *w, const char *dir, el_strmap *stack)
                 add_file(w, child, false);
             else
                 skipped(child, "not a regular file, skipped");
+        } else if (!w->config_error && S_ISREG(cst.st_mode) && el_path_is_cxx(names[i])) {
+            note_unwalked_cxx(w, child);
         }
         free(child);
     }
@@ -390,6 +471,7 @@ int el_sources_collect(char *const *paths, size_t n, el_configs *cfgs, size_t ma
         qsort(out->v, out->n, sizeof *out->v, cmp_source);
     for (size_t i = 0; i < out->n; i++)
         out->any_backend |= out->v[i].cls == EL_FILE_BACKEND;
+    sum_unwalked_cxx(&w, paths, n, out);
     if (!w.config_error)
         warn_unmatched(cfgs, paths, n, out);
     return w.config_error ? -1 : 0;
@@ -429,6 +511,8 @@ void el_sources_free(el_sources *s)
         el_suppressions_free(&s->v[i].supp);
     }
     free(s->v);
+    free(s->cxx_unwalked_under);
+    free(s->cxx_unwalked_languages);
     memset(s, 0, sizeof *s);
 }
 

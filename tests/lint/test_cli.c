@@ -71,6 +71,56 @@ static void test_nothing_to_lint(void **state)
     tt_free(&r);
 }
 
+/* A walk passes C++ files over while "languages" leaves C++ out (the
+ * default); a mixed tree (a C library with its BLAS calls in .cpp files)
+ * would look clean, so the run says how many it passed over, once -- not
+ * those "exclude" skips, nor one named on the command line. */
+static void test_unwalked_cxx(void **state)
+{
+    tree *t = *state;
+    const char *note = "emberlint: note: 2 C++ files under src were not linted (\"languages\" is "
+                       "[\"c\"]; add \"c++\" to it in .emberlint.json to lint them)\n";
+    tt_run r = lt_lint(t->dir, "--no-cache", "src", NULL);
+    assert_false(tt_contains(r.err, "C++"));
+    tt_free(&r);
+    free(tt_write(t->dir, "src/blas.cpp", "#include <cblas.h>\nint gemm() { return 0; }\n"));
+    free(tt_write(t->dir, "src/k/util.hpp", "int util();\n"));
+    free(tt_write(t->dir, "src/gen/made.cc", "int made() { return 0; }\n"));
+    free(tt_write(t->dir, "src/k/old.hh", "int old();\n"));
+    free(tt_write(t->dir, ".emberlint.json", "{\"exclude\": [\"src/gen/\", \"*.hh\"]}\n"));
+    r = lt_lint(t->dir, "--no-cache", "src", NULL);
+    assert_int_equal(r.status, 1); /* the C findings: a note never fails a run */
+    assert_true(tt_contains(r.err, note));
+    assert_false(tt_contains(strstr(r.err, note) + strlen(note), "C++")); /* once */
+    assert_false(tt_contains(r.out, "blas.cpp"));
+    /* the patterns matched (the C++ files) */
+    assert_false(tt_contains(r.err, "matches none"));
+    tt_free(&r);
+    /* --diff and --fix lint again after fixing: still once */
+    r = lt_lint(t->dir, "--no-cache", "--fix", "src", NULL);
+    assert_true(tt_contains(r.err, note));
+    assert_false(tt_contains(strstr(r.err, note) + strlen(note), "C++"));
+    tt_free(&r);
+    /* one named is linted */
+    r = lt_lint(t->dir, "--no-cache", "src", "src/blas.cpp", NULL);
+    assert_true(tt_contains(r.err, "emberlint: note: 1 C++ file under src was not linted ("));
+    assert_true(tt_contains(r.out, "src/blas.cpp:1:1: error: "));
+    tt_free(&r);
+    /* a directory named is walked whole, even if excluded */
+    r = lt_lint(t->dir, "--no-cache", "src/k", "src/gen", NULL);
+    assert_true(tt_contains(r.err, "emberlint: note: 2 C++ files under src/k, src/gen were not linted ("));
+    tt_free(&r);
+    r = lt_lint(t->dir, "--no-cache", "src/good.c", NULL); /* no walk */
+    assert_false(tt_contains(r.err, "C++"));
+    tt_free(&r);
+    /* "languages" holds C++: linted, no note */
+    free(tt_write(t->dir, ".emberlint.json", "{\"languages\": [\"c\", \"c++\"]}\n"));
+    r = lt_lint(t->dir, "--no-cache", "src", NULL);
+    assert_false(tt_contains(r.err, "not linted"));
+    assert_true(tt_contains(r.out, "src/blas.cpp:1:1: error: "));
+    tt_free(&r);
+}
+
 static void test_text_format_line(void **state)
 {
     tree *t = *state;
@@ -457,6 +507,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_exit_codes, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_nothing_to_lint, tree_setup, tree_teardown),
+        cmocka_unit_test_setup_teardown(test_unwalked_cxx, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_text_format_line, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_fail_on, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_select_ignore, tree_setup, tree_teardown),
