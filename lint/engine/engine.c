@@ -1201,6 +1201,37 @@ static void add_job(run *r, size_t *cap, size_t src)
     j->key = job_key(r, j);
 }
 
+static bool in_sources(const char *path, void *ud)
+{
+    return el_sources_find(ud, path) >= 0;
+}
+
+/* Into out (real path -> 1): the run's headers the database's C++ files
+ * include, when the run lints none of those files ("languages" leaves C++
+ * out, or they are outside the PATHs).  Such a header is built -- by the
+ * C++ files -- not left out of this configuration; alone, as C, it would
+ * only fail to parse (igraph's C++ directories' .h files). */
+static void cxx_only_headers(const el_compdb *db, const el_sources *sources, el_strmap *out)
+{
+    char **files = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0; i < el_compdb_file_count(db); i++) {
+        const char *f = el_compdb_file(db, i);
+        if (el_path_is_cxx(f) && el_sources_find(sources, f) < 0) {
+            el_grow(&files, &cap, n + 1, sizeof *files);
+            files[n++] = (char *)f;
+        }
+    }
+    size_t nh = 0;
+    char **h = n ? el_compdb_tree_headers(db, files, n, in_sources, (void *)sources, &nh) : NULL;
+    for (size_t i = 0; i < nh; i++) {
+        el_strmap_put(out, h[i], (void *)1);
+        free(h[i]);
+    }
+    free(h);
+    free(files);
+}
+
 /* The database lists files, none of them in the tree the run is in. */
 static bool none_here(const el_compdb *db)
 {
@@ -1590,6 +1621,8 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
      * headers no built file reads are a backend's it leaves out), so
      * that `-p build include examples`, with examples/ unbuilt, lints
      * include/.  Named on the command line, it is linted. */
+    el_strmap by_cxx = {0};
+    bool by_cxx_known = false;
     for (size_t i = 0; i < sources->n; i++) {
         if (!sources->v[i].is_header || el_strmap_get(&covered, sources->v[i].path) ||
             !in_shard(o, sources, i))
@@ -1598,12 +1631,20 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
         bool with_sources = root && root_has_sources[root] ? true
                             : root ? builds_sources : builds_sources || unlisted;
         if (build && !sources->v[i].named && with_sources) {
-            el_unbuilt_add(&left, sources->v[i].path, true);
+            if (!by_cxx_known) {
+                cxx_only_headers(build, sources, &by_cxx);
+                by_cxx_known = true;
+            }
+            if (el_strmap_get(&by_cxx, sources->v[i].path))
+                el_unbuilt_add_by_cxx(&left, sources->v[i].path);
+            else
+                el_unbuilt_add(&left, sources->v[i].path, true);
             continue;
         }
         add_job(&r, &cap, i);
     }
     el_strmap_free(&covered);
+    el_strmap_free(&by_cxx);
     free(root_has_sources);
     if (o->tus_out) { /* a shard's report, even of 1/1: the merge says it */
         o->tus_out->unbuilt = left;

@@ -20,10 +20,15 @@ typedef struct el_unbuilt {
     struct el_unbuilt_file {
         char *path;           /* absolute */
         bool header;
+        bool by_cxx;          /* a header the database's C++ files include,
+                                 none of which this run lints (languages) */
     } *v;
     size_t n, cap;
 } el_unbuilt;
 void el_unbuilt_add(el_unbuilt *u, const char *path, bool header);
+/* The same, for a header only C++ files include that the run does not
+ * lint: built, but by files left out (the note says so, not "not built"). */
+void el_unbuilt_add_by_cxx(el_unbuilt *u, const char *path);
 /* Mark the sources u lists as not built (el_source.not_built). */
 void el_unbuilt_mark(const el_unbuilt *u, el_sources *sources);
 void el_unbuilt_free(el_unbuilt *u);

@@ -362,6 +362,39 @@ static void test_database_lists_nothing(void **state)
     tt_free(&r);
 }
 
+/* With a database, a header only the database's C++ files include,
+ * while the run lints none of them ("languages" leaves C++ out), is
+ * built -- by those files -- not "not built in this configuration" (43
+ * of igraph's 45 such headers were C++ headers with a .h name). */
+static void test_database_cxx_only_headers(void **state)
+{
+    tree *t = *state;
+    free(tt_write(t->dir, "m/core.c", "#include \"core.h\"\nint core(void) { return 0; }\n"));
+    free(tt_write(t->dir, "m/core.h", "int core(void);\n"));
+    free(tt_write(t->dir, "m/graph.cpp", "#include \"graph.h\"\nint Graph::n() { return 0; }\n"));
+    free(tt_write(t->dir, "m/graph.h", "#include \"node.h\"\nclass Graph { public: int n(); };\n"));
+    free(tt_write(t->dir, "m/node.h", "class Node {};\n"));
+    free(tt_write(t->dir, "m/unused.h", "int unused(void);\n"));
+    char *db = tt_fmt("[{\"directory\": \"%s/m\", \"file\": \"core.c\", \"command\": \"cc -c core.c\"},"
+                      " {\"directory\": \"%s/m\", \"file\": \"graph.cpp\", \"command\": \"c++ -c graph.cpp\"}]",
+                      t->dir, t->dir);
+    free(tt_write(t->dir, "build/compile_commands.json", db));
+    free(db);
+    tt_run r = lt_lint(t->dir, "--no-cache", "-v", "-p", "build", "m", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(tt_contains(r.err, "emberlint: 1 header under the paths is included by none of the "
+                                   "files compile_commands.json builds (not built in this "
+                                   "configuration): not linted (a file named on the command line "
+                                   "is):\n  m/unused.h\n"));
+    assert_true(tt_contains(r.err, "emberlint: 2 headers under the paths are included only by C++ "
+                                   "files compile_commands.json builds, which this run does not "
+                                   "lint (outside the paths, or left out by \"languages\"): not "
+                                   "linted (a file named on the command line is):\n"
+                                   "  m/graph.h\n  m/node.h\n"));
+    assert_true(tt_contains(r.err, "emberlint: note: 1 C++ file under m was not linted"));
+    tt_free(&r);
+}
+
 /* A stale database (made in another checkout, or before its files
  * moved): none of its files exists.  With PATH as without, an error
  * (every file under the paths was "not built", and the run ended with
@@ -522,6 +555,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_database_language_before_file, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_stale_database, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_database_lists_nothing, tree_setup, tree_teardown),
+        cmocka_unit_test_setup_teardown(test_database_cxx_only_headers, tree_setup, tree_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
