@@ -55,7 +55,7 @@ static void test_every_configuration(void **state)
     el_config cfg;
     memset(&cfg, 0, sizeof cfg);
     el_source src = source_at(main_c, &cfg);
-    el_sources s = {&src, 1, 1, 0, false};
+    el_sources s = {.v = &src, .n = 1, .cap = 1};
     el_buildcfgs b;
     char *err = NULL;
     assert_int_equal(el_buildcfgs_make(&b, NULL, &s, "FAST;!FAST", &err), 0);
@@ -183,7 +183,7 @@ static void test_define_sets(void **state)
     el_config cfg;
     memset(&cfg, 0, sizeof cfg);
     el_source src = source_at(main_c, &cfg);
-    el_sources s = {&src, 1, 1, 0, false};
+    el_sources s = {.v = &src, .n = 1, .cap = 1};
     el_buildcfgs b;
     assert_int_equal(el_buildcfgs_make(&b, db, &s, NULL, &err), 0);
     assert_int_equal(b.n, 2);
