@@ -393,6 +393,21 @@ static void test_database_cxx_only_headers(void **state)
                                    "  m/graph.h\n  m/node.h\n"));
     assert_true(tt_contains(r.err, "emberlint: note: 1 C++ file under m was not linted"));
     tt_free(&r);
+    /* the merge of shards says what one run says */
+    for (int k = 1; k <= 2; k++) {
+        char *shard = tt_fmt("%d/2", k), *out = tt_fmt("part%d.json", k);
+        r = lt_lint(t->dir, "--no-cache", "-p", "build", "--format", "json", "--shard", shard, "-o", out,
+                    "m", NULL);
+        tt_free(&r);
+        free(shard);
+        free(out);
+    }
+    r = lt_emberlint(t->dir, "merge", "part1.json", "part2.json", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(tt_contains(r.err, "emberlint: 1 header under the paths is included by none of the "));
+    assert_true(tt_contains(r.err, "emberlint: 2 headers under the paths are included only by C++ "
+                                   "files compile_commands.json builds"));
+    tt_free(&r);
 }
 
 /* A stale database (made in another checkout, or before its files
