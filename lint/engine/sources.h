@@ -56,10 +56,12 @@ typedef struct el_sources {
      * configuration's "languages" leaves C++ out (not those its "exclude"
      * patterns skip, nor those linted anyway: named on the command line):
      * how many, the PATHs walked that held them ("src, tests"), and the
-     * first one's "languages" (JSON: ["c"]). */
+     * first one's "languages" (JSON: ["c"]) and file. */
     size_t cxx_unwalked;
     char *cxx_unwalked_under;
     char *cxx_unwalked_languages;
+    char *cxx_unwalked_config; /* the configuration file that says it (shown: --config
+                                  FILE's, or a .emberlint.json), NULL: the built-in */
 } el_sources;
 /* The sources a run linted: all but those it left out as not built. */
 size_t el_sources_linted(const el_sources *s);

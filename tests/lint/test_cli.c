@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lint_test.h"
 
@@ -101,6 +102,17 @@ static void test_unwalked_cxx(void **state)
     assert_true(tt_contains(r.err, note));
     assert_false(tt_contains(strstr(r.err, note) + strlen(note), "C++"));
     tt_free(&r);
+    /* a link to one is the same file, counted once; --config FILE is the
+     * file named */
+    char *link = tt_fmt("%s/src/k/link.cpp", t->dir);
+    assert_int_equal(symlink("../blas.cpp", link), 0);
+    free(tt_write(t->dir, "my.json", "{\"exclude\": [\"src/gen/\", \"*.hh\"]}\n"));
+    r = lt_lint(t->dir, "--no-cache", "--config", "my.json", "src", NULL);
+    assert_true(tt_contains(r.err, "emberlint: note: 2 C++ files under src were not linted (\"languages\" "
+                                   "is [\"c\"]; add \"c++\" to it in my.json to lint them)\n"));
+    tt_free(&r);
+    unlink(link);
+    free(link);
     /* one named is linted */
     r = lt_lint(t->dir, "--no-cache", "src", "src/blas.cpp", NULL);
     assert_true(tt_contains(r.err, "emberlint: note: 1 C++ file under src was not linted ("));
