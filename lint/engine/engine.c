@@ -1201,37 +1201,6 @@ static void add_job(run *r, size_t *cap, size_t src)
     j->key = job_key(r, j);
 }
 
-static bool in_sources(const char *path, void *ud)
-{
-    return el_sources_find(ud, path) >= 0;
-}
-
-/* Into out (real path -> 1): the run's headers the database's C++ files
- * include, when the run lints none of those files ("languages" leaves C++
- * out, or they are outside the PATHs).  Such a header is built -- by the
- * C++ files -- not left out of this configuration; alone, as C, it would
- * only fail to parse (igraph's C++ directories' .h files). */
-static void cxx_only_headers(const el_compdb *db, const el_sources *sources, el_strmap *out)
-{
-    char **files = NULL;
-    size_t n = 0, cap = 0;
-    for (size_t i = 0; i < el_compdb_file_count(db); i++) {
-        const char *f = el_compdb_file(db, i);
-        if (el_path_is_cxx(f) && el_sources_find(sources, f) < 0) {
-            el_grow(&files, &cap, n + 1, sizeof *files);
-            files[n++] = (char *)f;
-        }
-    }
-    size_t nh = 0;
-    char **h = n ? el_compdb_tree_headers(db, files, n, in_sources, (void *)sources, &nh) : NULL;
-    for (size_t i = 0; i < nh; i++) {
-        el_strmap_put(out, h[i], (void *)1);
-        free(h[i]);
-    }
-    free(h);
-    free(files);
-}
-
 /* The database lists files, none of them in the tree the run is in. */
 static bool none_here(const el_compdb *db)
 {
@@ -1606,7 +1575,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
     el_unbuilt left = {0};
     for (size_t k = 0; k < n_unbuilt; k++)
         if (!el_strmap_get(&covered, sources->v[unbuilt[k]].path))
-            el_unbuilt_add(&left, sources->v[unbuilt[k]].path, false);
+            el_unbuilt_add(&left, sources->v[unbuilt[k]].path, false, false);
     free(unbuilt);
 
     /* Headers no .c included get a TU of their own -- except, with a
@@ -1632,13 +1601,10 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
                             : root ? builds_sources : builds_sources || unlisted;
         if (build && !sources->v[i].named && with_sources) {
             if (!by_cxx_known) {
-                cxx_only_headers(build, sources, &by_cxx);
+                el_unbuilt_cxx_only_headers(build, sources, &by_cxx);
                 by_cxx_known = true;
             }
-            if (el_strmap_get(&by_cxx, sources->v[i].path))
-                el_unbuilt_add_by_cxx(&left, sources->v[i].path);
-            else
-                el_unbuilt_add(&left, sources->v[i].path, true);
+            el_unbuilt_add(&left, sources->v[i].path, true, el_strmap_get(&by_cxx, sources->v[i].path));
             continue;
         }
         add_job(&r, &cap, i);

@@ -301,13 +301,10 @@ static int load_unbuilt(json_object *list, el_strmap *read, el_unbuilt *out, con
         }
         json_object *by_cxx = NULL;
         char *abs = abs_of(json_object_get_string(file), NULL);
-        if (el_strmap_get(read, abs))
-            ;
-        else if (json_object_get_boolean(header) && json_object_object_get_ex(o, "by_cxx", &by_cxx) &&
-                 json_object_get_boolean(by_cxx))
-            el_unbuilt_add_by_cxx(out, abs);
-        else
-            el_unbuilt_add(out, abs, json_object_get_boolean(header));
+        if (!el_strmap_get(read, abs))
+            el_unbuilt_add(out, abs, json_object_get_boolean(header),
+                           json_object_object_get_ex(o, "by_cxx", &by_cxx) &&
+                               json_object_get_boolean(by_cxx));
         free(abs);
     }
     return 0;

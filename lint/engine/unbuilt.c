@@ -6,23 +6,45 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compdb.h"
+#include "language.h"
 #include "mem.h"
 #include "path.h"
 #include "progname.h"
 #include "utf8.h"
 
-void el_unbuilt_add(el_unbuilt *u, const char *path, bool header)
+void el_unbuilt_add(el_unbuilt *u, const char *path, bool header, bool by_cxx)
 {
     el_grow(&u->v, &u->cap, u->n + 1, sizeof *u->v);
     u->v[u->n].path = el_xstrdup(path);
-    u->v[u->n].by_cxx = false;
+    u->v[u->n].by_cxx = header && by_cxx;
     u->v[u->n++].header = header;
 }
 
-void el_unbuilt_add_by_cxx(el_unbuilt *u, const char *path)
+static bool in_sources(const char *path, void *ud)
 {
-    el_unbuilt_add(u, path, true);
-    u->v[u->n - 1].by_cxx = true;
+    return el_sources_find(ud, path) >= 0;
+}
+
+void el_unbuilt_cxx_only_headers(const el_compdb *db, const el_sources *sources, el_strmap *out)
+{
+    char **files = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0; i < el_compdb_file_count(db); i++) {
+        const char *f = el_compdb_file(db, i);
+        if (el_path_is_cxx(f) && el_sources_find(sources, f) < 0) {
+            el_grow(&files, &cap, n + 1, sizeof *files);
+            files[n++] = (char *)f;
+        }
+    }
+    size_t nh = 0;
+    char **h = n ? el_compdb_tree_headers(db, files, n, in_sources, (void *)sources, &nh) : NULL;
+    for (size_t i = 0; i < nh; i++) {
+        el_strmap_put(out, h[i], (void *)1);
+        free(h[i]);
+    }
+    free(h);
+    free(files);
 }
 
 void el_unbuilt_mark(const el_unbuilt *u, el_sources *sources)
@@ -121,8 +143,7 @@ void el_unbuilt_across_add(el_unbuilt_across *a, el_unbuilt *left, const el_sour
     for (size_t i = 0; i < left->n; i++) {
         if (el_strmap_put(&a->seen, left->v[i].path, (void *)1))
             continue;
-        el_unbuilt_add(&a->left, left->v[i].path, left->v[i].header);
-        a->left.v[a->left.n - 1].by_cxx = left->v[i].by_cxx;
+        el_unbuilt_add(&a->left, left->v[i].path, left->v[i].header, left->v[i].by_cxx);
     }
     el_unbuilt_free(left);
 }
@@ -132,10 +153,7 @@ void el_unbuilt_across_take(el_unbuilt_across *a, el_unbuilt *out)
     el_unbuilt_free(out);
     for (size_t i = 0; i < a->left.n; i++)
         if (!el_strmap_get(&a->built, a->left.v[i].path))
-        {
-            el_unbuilt_add(out, a->left.v[i].path, a->left.v[i].header);
-            out->v[out->n - 1].by_cxx = a->left.v[i].by_cxx;
-        }
+            el_unbuilt_add(out, a->left.v[i].path, a->left.v[i].header, a->left.v[i].by_cxx);
     el_unbuilt_free(&a->left);
     el_strmap_free(&a->built);
     el_strmap_free(&a->seen);

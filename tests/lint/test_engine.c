@@ -893,10 +893,10 @@ static void test_unbuilt_across_configurations(void **state)
     el_sources s0 = {.v = a0, .n = 2, .cap = 2}, s1 = {.v = a1, .n = 2, .cap = 2};
     el_unbuilt_across across = {0};
     el_unbuilt left = {0}, out = {0};
-    el_unbuilt_add(&left, "/t/b.c", false);
+    el_unbuilt_add(&left, "/t/b.c", false, false);
     el_unbuilt_across_add(&across, &left, &s0);
     assert_int_equal(left.n, 0);
-    el_unbuilt_add(&left, "/t/c.c", false);
+    el_unbuilt_add(&left, "/t/c.c", false, false);
     el_unbuilt_across_add(&across, &left, &s1);
     el_unbuilt_across_take(&across, &out);
     assert_int_equal(out.n, 1);

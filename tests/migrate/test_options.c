@@ -524,11 +524,6 @@ static void test_template_its_includer_skips(void **state)
     free(dir);
 }
 
-/* A compilation database naming files that moved.  None of its files
- * exists: an error, with PATH as without (with PATH every file was "not
- * built" and the run ended "nothing to migrate" with exit 0).  Some: a
- * warning naming them, and the others are migrated.  emberlint says the
- * same (tests/lint/test_cli.c). */
 /* A walk passes C++ files over while "languages" leaves C++ out (the
  * default): the plan of a mixed tree whose BLAS calls are in .cpp files
  * would look complete, so the scan says how many it passed over, once,
@@ -564,6 +559,11 @@ static void test_unwalked_cxx(void **state)
     free(dir);
 }
 
+/* A compilation database naming files that moved.  None of its files
+ * exists: an error, with PATH as without (with PATH every file was "not
+ * built" and the run ended "nothing to migrate" with exit 0).  Some: a
+ * warning naming them, and the others are migrated.  emberlint says the
+ * same (tests/lint/test_cli.c). */
 static void test_stale_database(void **state)
 {
     (void)state;
