@@ -453,6 +453,11 @@ static int lint(el_cli *c)
     }
     if (lint_once(c, db, selected, paths, n_paths, headers, n_headers, w, &run) < 0)
         goto done;
+    /* once: not after a relint; not by a shard (the merge says it: what
+     * one run says) nor under --diff-base (a pre-commit hook's run on
+     * every commit: the C++ files it passes over are not the change's) */
+    if (!c->shard_count && !c->diff_base)
+        el_sources_note_unwalked_cxx(&run.sources, "linted", "lint");
     int fix_rc = 0;
     if (fixing) {
         bool relint = false;

@@ -174,6 +174,7 @@ int el_merge_run(el_cli *c)
                          .shards_had_compdb = json_object_object_get_ex(inv, "compdb", &had_db) &&
                                               json_object_get_boolean(had_db)};
     el_engine_finish(&eo, &sources, &recs, &findings);
+    el_sources_note_unwalked_cxx(&sources, "linted", "lint"); /* (the shards do not) */
     if (c->verbose)
         fprintf(stderr, "emberlint: merged %zu shard%s: %zu files, %zu translation units, %zu findings\n",
                 m.n, m.n == 1 ? "" : "s", el_sources_linted(&sources), recs.n, findings.n);

@@ -156,6 +156,7 @@ static int parse(int argc, char **argv, parsed *p)
             p->version = true;
         } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
             o->quiet = true;
+            o->scan.quiet = true;
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
             o->scan.verbose = true;
         } else if (strcmp(a, "--backup") == 0) {

@@ -1101,6 +1101,8 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     if (db_paths)
         el_sources_walked(&out->sources, db_paths + n_db, n_paths - n_db);
     el_configs_finalize(cfgs);
+    if (!o->quiet && !o->shard_count) /* (a shard does not: the merge says it, as emberlint's) */
+        el_sources_note_unwalked_cxx(&out->sources, "scanned", "scan");
     if (out->sources.io_errors) {
         *err = el_xasprintf("%d path%s could not be read (see above)", out->sources.io_errors,
                             out->sources.io_errors == 1 ? "" : "s");
@@ -1183,7 +1185,8 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     }
     el_findings_sort_unique(&out->findings);
     el_unbuilt_across_take(&across, &unbuilt);
-    el_unbuilt_note(&unbuilt, o->verbose);
+    if (!o->shard_count) /* (a shard's files only: the merge says it for all, as emberlint's) */
+        el_unbuilt_note(&unbuilt, o->verbose);
 
     builder b = {.t = out, .sources = &out->sources};
     build(&b, &facts);

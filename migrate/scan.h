@@ -159,6 +159,7 @@ typedef struct em_scan_opts {
     const char *define_sets; /* --define-sets, or NULL */
     bool recover;            /* resolve an interrupted apply first (else: refuse) */
     bool verbose;            /* -v: notes (compiler arguments dropped) */
+    bool quiet;              /* -q: not the note on C++ files a walk passed over */
     bool refuse_missing;     /* apply: a file the -p database lists under the
                                 PATHs (all of them without PATH) that does not exist
                                 is an error (the others would be changed without

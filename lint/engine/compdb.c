@@ -357,28 +357,43 @@ el_compdb *el_compdb_load(const char *build_dir, char **err)
     return out;
 }
 
-static size_t common_prefix(const char *a, const char *b)
+/* A file's directory, in place: el_path_dirname's without the copy. */
+typedef struct dir_part {
+    const char *s;
+    size_t n;
+} dir_part;
+
+static dir_part dir_of(const char *file)
+{
+    const char *s = strrchr(file, '/');
+    if (!s)
+        return (dir_part){".", 1};
+    return (dir_part){file, s == file ? 1 : (size_t)(s - file)};
+}
+
+static size_t common_prefix(dir_part a, dir_part b)
 {
     size_t i = 0, last = 0;
-    while (a[i] && a[i] == b[i]) {
-        if (a[i] == '/')
+    while (i < a.n && i < b.n && a.s[i] == b.s[i]) {
+        if (a.s[i] == '/')
             last = i;
         i++;
     }
-    if ((a[i] == '\0' || a[i] == '/') && (b[i] == '\0' || b[i] == '/'))
+    if ((i == a.n || a.s[i] == '/') && (i == b.n || b.s[i] == '/'))
         last = i;
     return last;
 }
 
 /* The entry a file is parsed with: its own first, else a neighbour's
- * (el_compdb_args); NULL when the database is empty. */
+ * (el_compdb_args); NULL when the database is empty.  (No allocation:
+ * el_compdb_tree_headers asks it for every directory it reads.) */
 static const entry *entry_for(const el_compdb *db, const char *abs_file)
 {
     if (!db || !db->n)
         return NULL;
     const entry *best = NULL;
     size_t best_score = 0;
-    char *dir = el_path_dirname(abs_file);
+    dir_part dir = dir_of(abs_file);
     for (size_t i = 0; i < db->n; i++) {
         const entry *e = &db->v[i];
         if (strcmp(e->file, abs_file) == 0) {
@@ -387,29 +402,37 @@ static const entry *entry_for(const el_compdb *db, const char *abs_file)
         }
         if (el_path_has_ext(e->file, ".cu"))
             continue; /* nvcc's options are no guess for a C or C++ file */
-        char *edir = el_path_dirname(e->file);
-        size_t score = strcmp(edir, dir) == 0 ? (size_t)-1 / 2 : common_prefix(edir, dir);
-        free(edir);
+        dir_part edir = dir_of(e->file);
+        size_t score = edir.n == dir.n && memcmp(edir.s, dir.s, dir.n) == 0 ? (size_t)-1 / 2
+                                                                              : common_prefix(edir, dir);
         if (!best || score > best_score) {
             best = e;
             best_score = score;
         }
     }
-    free(dir);
     return best;
+}
+
+static char **copy_args(const entry *e, size_t *n)
+{
+    char **args = el_xmalloc((e->n_args + 1) * sizeof *args);
+    for (size_t i = 0; i < e->n_args; i++)
+        args[i] = el_xstrdup(e->args[i]);
+    *n = e->n_args;
+    return args;
+}
+
+char **el_compdb_entry_args(const el_compdb *db, size_t i, size_t *n)
+{
+    *n = 0;
+    return db && i < db->n ? copy_args(&db->v[i], n) : NULL;
 }
 
 char **el_compdb_args(const el_compdb *db, const char *abs_file, size_t *n)
 {
     *n = 0;
     const entry *best = entry_for(db, abs_file);
-    if (!best)
-        return NULL;
-    char **args = el_xmalloc((best->n_args + 1) * sizeof *args);
-    for (size_t i = 0; i < best->n_args; i++)
-        args[i] = el_xstrdup(best->args[i]);
-    *n = best->n_args;
-    return args;
+    return best ? copy_args(best, n) : NULL;
 }
 
 /* Is entry e one of the file's own? */

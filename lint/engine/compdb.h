@@ -17,6 +17,9 @@ el_compdb *el_compdb_load(const char *build_dir, char **err);
  * same directory, else of the nearest directory.  NULL when the database
  * is empty.  *n receives the count; free with el_args_free. */
 char **el_compdb_args(const el_compdb *db, const char *abs_file, size_t *n);
+/* The arguments of the database's i-th entry (el_compdb_file(db, i)'s
+ * first), as el_compdb_args; NULL when there is none. */
+char **el_compdb_entry_args(const el_compdb *db, size_t i, size_t *n);
 /* The database has an entry of the file's own (absolute real path). */
 bool el_compdb_lists(const el_compdb *db, const char *abs_file);
 /* Build configurations: the distinct argument lists the database gives
@@ -64,6 +67,10 @@ char *const *el_compdb_paths_or(const el_compdb *db, char *const *paths, size_t 
  * (compdb_headers.c).  A new array of new strings (*n of them). */
 char **el_compdb_tree_headers(const el_compdb *db, char *const *files, size_t n_files,
                               bool (*inside)(const char *path, void *ud), void *ud, size_t *n);
+/* How many entries' arguments the last el_compdb_tree_headers read: once
+ * per file the database lists, once per directory for the others (a
+ * header borrows its directory's entry) -- tests check it stays so. */
+extern size_t el_compdb_tree_reads;
 /* The files a loaded database lists that do not exist (each once, in
  * database order).  None of them existing (and at least one listed): -1
  * with *err ("BUILD_DIR/compile_commands.json is stale: none of the N

@@ -11,31 +11,42 @@
 #include "mem.h"
 #include "path.h"
 #include "strbuf.h"
+#include "strmap.h"
+
+/* A file's -I and -iquote directories. */
+typedef struct dirs {
+    char **v;
+    size_t n;
+} dirs;
 
 typedef struct found {
     char **v;
     size_t n, cap;
+    el_strmap seen;          /* v's, -> 1 */
+    el_strmap own;           /* a file the database lists -> 1 + its first entry's index */
+    el_strmap by_dir;        /* a directory -> the dirs of the files it holds that the
+                                database does not list (the entry they borrow is the
+                                directory's: el_compdb_args) */
+    size_t reads;            /* el_compdb_args calls (test_compdb counts them) */
     bool (*inside)(const char *path, void *ud);
     void *ud;
 } found;
 
+size_t el_compdb_tree_reads;
+
 static bool add_once(found *f, const char *path)
 {
-    for (size_t i = 0; i < f->n; i++)
-        if (strcmp(f->v[i], path) == 0)
-            return false;
+    if (el_strmap_put(&f->seen, path, (void *)1))
+        return false;
     el_grow(&f->v, &f->cap, f->n + 1, sizeof *f->v);
     f->v[f->n++] = el_xstrdup(path);
     return true;
 }
 
-/* The -I and -iquote directories of a file's database entry. */
-static char **include_dirs(const el_compdb *db, const char *file, size_t *n)
+/* The -I and -iquote directories of an argument list (freed). */
+static dirs dirs_of(char **args, size_t na)
 {
-    size_t na = 0;
-    char **args = el_compdb_args(db, file, &na);
-    char **v = el_xcalloc(na + 1, sizeof *v);
-    *n = 0;
+    dirs d = {.v = el_xcalloc(na + 1, sizeof *d.v)};
     for (size_t i = 0; i < na; i++) {
         const char *a = args[i];
         const char *dir = NULL;
@@ -44,10 +55,52 @@ static char **include_dirs(const el_compdb *db, const char *file, size_t *n)
         else if (!strncmp(a, "-I", 2) && a[2])
             dir = a + 2;
         if (dir)
-            v[(*n)++] = el_xstrdup(dir);
+            d.v[d.n++] = el_xstrdup(dir);
     }
     el_args_free(args, na);
-    return v;
+    return d;
+}
+
+static void dirs_free(dirs *d)
+{
+    for (size_t k = 0; d && k < d->n; k++)
+        free(d->v[k]);
+    if (d)
+        free(d->v);
+    free(d);
+}
+
+static void dirs_free_each(const char *key, void *v, void *ud)
+{
+    (void)key, (void)ud;
+    dirs_free(v);
+}
+
+/* The -I and -iquote directories of a file's database entry (its own,
+ * else its directory's, once per directory): owned by f (NULL: none). */
+static const dirs *include_dirs(found *f, const el_compdb *db, const char *file, dirs **fresh)
+{
+    size_t na = 0;
+    size_t own = (size_t)el_strmap_get(&f->own, file);
+    *fresh = NULL;
+    if (own) {
+        f->reads++;
+        *fresh = el_xcalloc(1, sizeof **fresh);
+        char **args = el_compdb_entry_args(db, own - 1, &na);
+        **fresh = dirs_of(args, na);
+        return *fresh;
+    }
+    char *dir = el_path_dirname(file);
+    dirs *d = el_strmap_get(&f->by_dir, dir);
+    if (!d) {
+        f->reads++;
+        d = el_xcalloc(1, sizeof *d);
+        char **args = el_compdb_args(db, file, &na);
+        *d = dirs_of(args, na);
+        el_strmap_put(&f->by_dir, dir, d);
+    }
+    free(dir);
+    return d;
 }
 
 /* Follow the includes of path, read as text (every #if arm), adding the
@@ -61,8 +114,9 @@ static void headers_of(const el_compdb *db, found *f, const char *path, int dept
     }
     size_t len = b.n;
     char *text = el_buf_take(&b);
-    size_t nd = 0;
-    char **dirs = include_dirs(db, path, &nd);
+    dirs *fresh = NULL;
+    const dirs *d = include_dirs(f, db, path, &fresh);
+    size_t nd = d->n;
     char *own = el_path_dirname(path);
     for (size_t ls = 0; ls < len;) {
         size_t le = ls;
@@ -75,7 +129,7 @@ static void headers_of(const el_compdb *db, found *f, const char *path, int dept
             char *spelled = el_xstrndup(name, nl);
             char *hit = NULL;
             for (size_t k = angled ? 0 : (size_t)-1; !hit && (k == (size_t)-1 || k < nd); k++) {
-                char *j = el_path_join(k == (size_t)-1 ? own : dirs[k], spelled);
+                char *j = el_path_join(k == (size_t)-1 ? own : d->v[k], spelled);
                 hit = el_path_real(j);
                 free(j);
             }
@@ -89,9 +143,7 @@ static void headers_of(const el_compdb *db, found *f, const char *path, int dept
         ls = le + 1;
     }
     free(own);
-    for (size_t k = 0; k < nd; k++)
-        free(dirs[k]);
-    free(dirs);
+    dirs_free(fresh);
     free(text);
 }
 
@@ -99,8 +151,15 @@ char **el_compdb_tree_headers(const el_compdb *db, char *const *files, size_t n_
                               bool (*inside)(const char *path, void *ud), void *ud, size_t *n)
 {
     found f = {.inside = inside, .ud = ud};
+    for (size_t i = el_compdb_file_count(db); i-- > 0;) /* (the first entry of a file: el_compdb_args's) */
+        el_strmap_put(&f.own, el_compdb_file(db, i), (void *)(i + 1));
     for (size_t i = 0; i < n_files; i++)
         headers_of(db, &f, files[i], 0);
+    el_strmap_each(&f.by_dir, dirs_free_each, NULL);
+    el_strmap_free(&f.by_dir);
+    el_strmap_free(&f.own);
+    el_strmap_free(&f.seen);
+    el_compdb_tree_reads = f.reads;
     *n = f.n;
     return f.v;
 }

@@ -1575,7 +1575,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
     el_unbuilt left = {0};
     for (size_t k = 0; k < n_unbuilt; k++)
         if (!el_strmap_get(&covered, sources->v[unbuilt[k]].path))
-            el_unbuilt_add(&left, sources->v[unbuilt[k]].path, false);
+            el_unbuilt_add(&left, sources->v[unbuilt[k]].path, false, false);
     free(unbuilt);
 
     /* Headers no .c included get a TU of their own -- except, with a
@@ -1590,6 +1590,8 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
      * headers no built file reads are a backend's it leaves out), so
      * that `-p build include examples`, with examples/ unbuilt, lints
      * include/.  Named on the command line, it is linted. */
+    el_strmap by_cxx = {0};
+    bool by_cxx_known = false;
     for (size_t i = 0; i < sources->n; i++) {
         if (!sources->v[i].is_header || el_strmap_get(&covered, sources->v[i].path) ||
             !in_shard(o, sources, i))
@@ -1598,12 +1600,17 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
         bool with_sources = root && root_has_sources[root] ? true
                             : root ? builds_sources : builds_sources || unlisted;
         if (build && !sources->v[i].named && with_sources) {
-            el_unbuilt_add(&left, sources->v[i].path, true);
+            if (!by_cxx_known) {
+                el_unbuilt_cxx_only_headers(build, sources, &by_cxx);
+                by_cxx_known = true;
+            }
+            el_unbuilt_add(&left, sources->v[i].path, true, el_strmap_get(&by_cxx, sources->v[i].path));
             continue;
         }
         add_job(&r, &cap, i);
     }
     el_strmap_free(&covered);
+    el_strmap_free(&by_cxx);
     free(root_has_sources);
     if (o->tus_out) { /* a shard's report, even of 1/1: the merge says it */
         o->tus_out->unbuilt = left;

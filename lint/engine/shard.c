@@ -141,6 +141,8 @@ json_object *el_shard_payload(const char *tool, unsigned index, unsigned count,
         json_object_object_add(o, "file", json_object_new_string(file));
         free(file);
         json_object_object_add(o, "header", json_object_new_boolean(recs->unbuilt.v[i].header));
+        if (recs->unbuilt.v[i].by_cxx) /* (only C++ files the run leaves out include it) */
+            json_object_object_add(o, "by_cxx", json_object_new_boolean(true));
         json_object_array_add(unbuilt, o);
     }
     json_object_object_add(p, "unbuilt", unbuilt);
@@ -297,9 +299,12 @@ static int load_unbuilt(json_object *list, el_strmap *read, el_unbuilt *out, con
             *err = el_xasprintf("%s: the shard payload is malformed", what);
             return -1;
         }
+        json_object *by_cxx = NULL;
         char *abs = abs_of(json_object_get_string(file), NULL);
         if (!el_strmap_get(read, abs))
-            el_unbuilt_add(out, abs, json_object_get_boolean(header));
+            el_unbuilt_add(out, abs, json_object_get_boolean(header),
+                           json_object_object_get_ex(o, "by_cxx", &by_cxx) &&
+                               json_object_get_boolean(by_cxx));
         free(abs);
     }
     return 0;

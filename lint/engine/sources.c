@@ -32,6 +32,11 @@ typedef struct walker {
     size_t root;            /* el_source.root of the files the walk finds */
     int config_error;
     size_t text_kept;       /* bytes of header text kept (EL_SOURCES_TEXT_BUDGET) */
+    /* C++ files passed over for "languages" (el_sources.cxx_unwalked):
+     * "dev:ino" -> 1 + the index of the walk's root */
+    el_strmap cxx_unwalked;
+    char *cxx_languages;    /* the first one's "languages", as JSON */
+    char *cxx_config;       /* its configuration file (shown), NULL: the built-in */
 } walker;
 
 /* Messages: the path as the user gave it (cleaned for the terminal). */
@@ -211,6 +216,102 @@ static bool walked_source(walker *w, const char *path)
     return yes;
 }
 
+/* A C++ file the walk passes over: counted (once however many links
+ * reach it: by the dev:ino the walk's stat has, no realpath), unless its
+ * configuration excludes it (then "languages" is not why). */
+static void note_unwalked_cxx(walker *w, const char *path, const struct stat *st)
+{
+    char key[64];
+    snprintf(key, sizeof key, "%llu:%llu", (unsigned long long)st->st_dev,
+             (unsigned long long)st->st_ino);
+    if (el_strmap_get(&w->cxx_unwalked, key))
+        return;
+    char *abs = el_path_abs(path);
+    const el_config *cfg = config_for(w, abs);
+    if (cfg && !w->no_exclude && el_config_excluded(cfg, abs)) {
+        el_configs_note_excluded(w->cfgs, cfg, abs); /* (the pattern matched a file) */
+    } else if (cfg) {
+        el_strmap_put(&w->cxx_unwalked, key, (void *)(w->root + 1));
+        if (!w->cxx_languages) { /* the first one's: ["c"], and its file */
+            const el_strlist *l = el_config_list(cfg, EL_LANGUAGES);
+            el_buf b = {0};
+            el_buf_puts(&b, "[");
+            for (size_t i = 0; l && i < l->n; i++)
+                el_buf_printf(&b, "%s\"%s\"", i ? ", " : "", l->v[i]);
+            el_buf_puts(&b, "]");
+            w->cxx_languages = el_buf_take(&b);
+            w->cxx_config = cfg->path ? el_path_display(cfg->path) : NULL;
+        }
+    }
+    free(abs);
+}
+
+typedef struct unwalked_count {
+    el_strmap linted;        /* dev:ino of the C++ files linted anyway (named on the
+                                command line) */
+    bool *roots;             /* [root]: held one */
+    size_t n;
+} unwalked_count;
+
+static void count_unwalked(const char *key, void *v, void *ud)
+{
+    unwalked_count *c = ud;
+    if (el_strmap_get(&c->linted, key))
+        return; /* linted anyway: named on the command line */
+    c->roots[(size_t)v - 1] = true;
+    c->n++;
+}
+
+/* el_sources.cxx_unwalked*, once the sources are sorted. */
+static void sum_unwalked_cxx(walker *w, char *const *paths, size_t n, el_sources *out)
+{
+    unwalked_count c = {.roots = el_xcalloc(n + 2, sizeof *c.roots)};
+    struct stat st;
+    for (size_t i = 0; w->cxx_unwalked.n && i < out->n; i++) {
+        if (!el_path_is_cxx(out->v[i].path) || stat(out->v[i].path, &st) != 0)
+            continue;
+        char key[64];
+        snprintf(key, sizeof key, "%llu:%llu", (unsigned long long)st.st_dev,
+                 (unsigned long long)st.st_ino);
+        el_strmap_put(&c.linted, key, (void *)1);
+    }
+    el_strmap_each(&w->cxx_unwalked, count_unwalked, &c);
+    if (c.n) {
+        el_buf under = {0};
+        for (size_t r = 1; r <= n; r++) {
+            if (!c.roots[r])
+                continue;
+            char *clean = el_utf8_clean(paths[r - 1]);
+            el_buf_printf(&under, "%s%s", under.n ? ", " : "", clean);
+            free(clean);
+        }
+        out->cxx_unwalked = c.n;
+        out->cxx_unwalked_under = el_buf_take(&under);
+        out->cxx_unwalked_languages = w->cxx_languages;
+        out->cxx_unwalked_config = w->cxx_config;
+        w->cxx_languages = NULL;
+        w->cxx_config = NULL;
+    }
+    free(w->cxx_languages);
+    free(w->cxx_config);
+    free(c.roots);
+    el_strmap_free(&c.linted);
+    el_strmap_free(&w->cxx_unwalked);
+}
+
+void el_sources_note_unwalked_cxx(const el_sources *s, const char *done, const char *to_do)
+{
+    if (!s->cxx_unwalked)
+        return;
+    fprintf(stderr, "%s: note: %zu C++ file%s under %s %s not %s (", el_progname, s->cxx_unwalked,
+            s->cxx_unwalked == 1 ? "" : "s", s->cxx_unwalked_under, s->cxx_unwalked == 1 ? "was" : "were",
+            done);
+    char *cfg = s->cxx_unwalked_config ? el_utf8_clean(s->cxx_unwalked_config) : NULL;
+    fprintf(stderr, "\"languages\" is %s; add \"c++\" to it in %s to %s them)\n",
+            s->cxx_unwalked_languages, cfg ? cfg : ".emberlint.json", to_do);
+    free(cfg);
+}
+
 /* stack: "dev:ino" of the directories being walked, for loop detection. */
 static void walk_dir(walker *w, const char *dir, el_strmap *stack)
 {
@@ -286,6 +387,8 @@ static void walk_dir(walker *w, const char *dir, el_strmap *stack)
                 add_file(w, child, false);
             else
                 skipped(child, "not a regular file, skipped");
+        } else if (!w->config_error && S_ISREG(cst.st_mode) && el_path_is_cxx(names[i])) {
+            note_unwalked_cxx(w, child, &cst);
         }
         free(child);
     }
@@ -390,6 +493,7 @@ int el_sources_collect(char *const *paths, size_t n, el_configs *cfgs, size_t ma
         qsort(out->v, out->n, sizeof *out->v, cmp_source);
     for (size_t i = 0; i < out->n; i++)
         out->any_backend |= out->v[i].cls == EL_FILE_BACKEND;
+    sum_unwalked_cxx(&w, paths, n, out);
     if (!w.config_error)
         warn_unmatched(cfgs, paths, n, out);
     return w.config_error ? -1 : 0;
@@ -429,6 +533,9 @@ void el_sources_free(el_sources *s)
         el_suppressions_free(&s->v[i].supp);
     }
     free(s->v);
+    free(s->cxx_unwalked_under);
+    free(s->cxx_unwalked_languages);
+    free(s->cxx_unwalked_config);
     memset(s, 0, sizeof *s);
 }
 

@@ -52,6 +52,16 @@ typedef struct el_sources {
     size_t n, cap;
     int io_errors;           /* missing / unreadable paths */
     bool any_backend;        /* some linted file is backend code */
+    /* C++ sources and headers a walk passed over because their
+     * configuration's "languages" leaves C++ out (not those its "exclude"
+     * patterns skip, nor those linted anyway: named on the command line):
+     * how many, the PATHs walked that held them ("src, tests"), and the
+     * first one's "languages" (JSON: ["c"]) and file. */
+    size_t cxx_unwalked;
+    char *cxx_unwalked_under;
+    char *cxx_unwalked_languages;
+    char *cxx_unwalked_config; /* the configuration file that says it (shown: --config
+                                  FILE's, or a .emberlint.json), NULL: the built-in */
 } el_sources;
 /* The sources a run linted: all but those it left out as not built. */
 size_t el_sources_linted(const el_sources *s);
@@ -66,6 +76,10 @@ int el_sources_collect(char *const *paths, size_t n, el_configs *cfgs, size_t ma
  * through them, and one no file the database builds includes in this
  * configuration is not linted alone (engine.h, not built). */
 void el_sources_walked(el_sources *s, char *const *paths, size_t n);
+/* When a walk passed over C++ files (cxx_unwalked), say so once on
+ * stderr: `PROG: note: N C++ files under src were not DONE (...; add it
+ * to TO_DO them)`; done, to_do: "linted", "lint". */
+void el_sources_note_unwalked_cxx(const el_sources *s, const char *done, const char *to_do);
 /* The headers' text kept for the run, at most this many bytes in all. */
 #define EL_SOURCES_TEXT_BUDGET (64u << 20)
 

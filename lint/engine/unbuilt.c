@@ -6,16 +6,45 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compdb.h"
+#include "language.h"
 #include "mem.h"
 #include "path.h"
 #include "progname.h"
 #include "utf8.h"
 
-void el_unbuilt_add(el_unbuilt *u, const char *path, bool header)
+void el_unbuilt_add(el_unbuilt *u, const char *path, bool header, bool by_cxx)
 {
     el_grow(&u->v, &u->cap, u->n + 1, sizeof *u->v);
     u->v[u->n].path = el_xstrdup(path);
+    u->v[u->n].by_cxx = header && by_cxx;
     u->v[u->n++].header = header;
+}
+
+static bool in_sources(const char *path, void *ud)
+{
+    return el_sources_find(ud, path) >= 0;
+}
+
+void el_unbuilt_cxx_only_headers(const el_compdb *db, const el_sources *sources, el_strmap *out)
+{
+    char **files = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0; i < el_compdb_file_count(db); i++) {
+        const char *f = el_compdb_file(db, i);
+        if (el_path_is_cxx(f) && el_sources_find(sources, f) < 0) {
+            el_grow(&files, &cap, n + 1, sizeof *files);
+            files[n++] = (char *)f;
+        }
+    }
+    size_t nh = 0;
+    char **h = n ? el_compdb_tree_headers(db, files, n, in_sources, (void *)sources, &nh) : NULL;
+    for (size_t i = 0; i < nh; i++) {
+        el_strmap_put(out, h[i], (void *)1);
+        free(h[i]);
+    }
+    free(h);
+    free(files);
 }
 
 void el_unbuilt_mark(const el_unbuilt *u, el_sources *sources)
@@ -40,14 +69,21 @@ static int cmp_shown(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Which note tells of a file: 0 sources, 1 headers, 2 headers only
+ * C++ files not linted include. */
+static int kind_of(const struct el_unbuilt_file *f)
+{
+    return !f->header ? 0 : f->by_cxx ? 2 : 1;
+}
+
 /* -v: the files of one note, one a line, relative to the current
  * directory. */
-static void list_unbuilt(const el_unbuilt *u, bool headers)
+static void list_unbuilt(const el_unbuilt *u, int kind)
 {
     char **shown = el_xcalloc(u->n + 1, sizeof *shown);
     size_t n = 0;
     for (size_t i = 0; i < u->n; i++)
-        if (u->v[i].header == headers)
+        if (kind_of(&u->v[i]) == kind)
             shown[n++] = el_path_display(u->v[i].path);
     if (n > 1)
         qsort(shown, n, sizeof *shown, cmp_shown);
@@ -62,10 +98,10 @@ static void list_unbuilt(const el_unbuilt *u, bool headers)
 
 void el_unbuilt_note(const el_unbuilt *u, bool verbose)
 {
-    size_t headers = 0;
+    size_t count[3] = {0};
     for (size_t i = 0; i < u->n; i++)
-        headers += u->v[i].header;
-    size_t files = u->n - headers;
+        count[kind_of(&u->v[i])]++;
+    size_t files = count[0], headers = count[1], by_cxx = count[2];
     const char *which = verbose ? ":" : "";
     if (files) {
         fprintf(stderr, "%s: %zu source file%s under the paths %s not in compile_commands.json "
@@ -73,7 +109,7 @@ void el_unbuilt_note(const el_unbuilt *u, bool verbose)
                 "line is)%s\n", el_progname, files, files == 1 ? "" : "s", files == 1 ? "is" : "are",
                 which);
         if (verbose)
-            list_unbuilt(u, false);
+            list_unbuilt(u, 0);
     }
     if (headers) {
         fprintf(stderr, "%s: %zu header%s under the paths %s included by none of the files "
@@ -81,7 +117,17 @@ void el_unbuilt_note(const el_unbuilt *u, bool verbose)
                 "file named on the command line is)%s\n", el_progname, headers,
                 headers == 1 ? "" : "s", headers == 1 ? "is" : "are", which);
         if (verbose)
-            list_unbuilt(u, true);
+            list_unbuilt(u, 1);
+    }
+    /* built, by C++ files the run leaves out: parsed alone as C they
+     * would only fail */
+    if (by_cxx) {
+        fprintf(stderr, "%s: %zu header%s under the paths %s included only by C++ files "
+                "compile_commands.json builds, which this run does not lint (outside the paths, or left out by \"languages\"): "
+                "not linted (a file named on the command line is)%s\n", el_progname, by_cxx,
+                by_cxx == 1 ? "" : "s", by_cxx == 1 ? "is" : "are", which);
+        if (verbose)
+            list_unbuilt(u, 2);
     }
 }
 
@@ -97,7 +143,7 @@ void el_unbuilt_across_add(el_unbuilt_across *a, el_unbuilt *left, const el_sour
     for (size_t i = 0; i < left->n; i++) {
         if (el_strmap_put(&a->seen, left->v[i].path, (void *)1))
             continue;
-        el_unbuilt_add(&a->left, left->v[i].path, left->v[i].header);
+        el_unbuilt_add(&a->left, left->v[i].path, left->v[i].header, left->v[i].by_cxx);
     }
     el_unbuilt_free(left);
 }
@@ -107,7 +153,7 @@ void el_unbuilt_across_take(el_unbuilt_across *a, el_unbuilt *out)
     el_unbuilt_free(out);
     for (size_t i = 0; i < a->left.n; i++)
         if (!el_strmap_get(&a->built, a->left.v[i].path))
-            el_unbuilt_add(out, a->left.v[i].path, a->left.v[i].header);
+            el_unbuilt_add(out, a->left.v[i].path, a->left.v[i].header, a->left.v[i].by_cxx);
     el_unbuilt_free(&a->left);
     el_strmap_free(&a->built);
     el_strmap_free(&a->seen);

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "compdb.h"
 #include "sources.h"
 #include "strmap.h"
 
@@ -20,10 +21,20 @@ typedef struct el_unbuilt {
     struct el_unbuilt_file {
         char *path;           /* absolute */
         bool header;
+        bool by_cxx;          /* a header the database's C++ files include,
+                                 none of which this run lints (languages) */
     } *v;
     size_t n, cap;
 } el_unbuilt;
-void el_unbuilt_add(el_unbuilt *u, const char *path, bool header);
+/* by_cxx (a header): only C++ files include it that the run does not
+ * lint -- built, but by files left out (its own note, not "not built"). */
+void el_unbuilt_add(el_unbuilt *u, const char *path, bool header, bool by_cxx);
+/* Into out (real path -> 1): the run's headers (sources) the database's
+ * C++ files include, when the run lints none of those files ("languages"
+ * leaves C++ out, or they are outside the PATHs).  Such a header is built
+ * -- by the C++ files -- not left out of this configuration; alone, as C,
+ * it would only fail to parse (igraph's C++ directories' .h files). */
+void el_unbuilt_cxx_only_headers(const el_compdb *db, const el_sources *sources, el_strmap *out);
 /* Mark the sources u lists as not built (el_source.not_built). */
 void el_unbuilt_mark(const el_unbuilt *u, el_sources *sources);
 void el_unbuilt_free(el_unbuilt *u);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lint_test.h"
 
@@ -68,6 +69,67 @@ static void test_nothing_to_lint(void **state)
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "src/goood.c: No such file or directory"));
     assert_false(tt_contains(r.err, "nothing to lint"));
+    tt_free(&r);
+}
+
+/* A walk passes C++ files over while "languages" leaves C++ out (the
+ * default); a mixed tree (a C library with its BLAS calls in .cpp files)
+ * would look clean, so the run says how many it passed over, once -- not
+ * those "exclude" skips, nor one named on the command line. */
+static void test_unwalked_cxx(void **state)
+{
+    tree *t = *state;
+    const char *note = "emberlint: note: 2 C++ files under src were not linted (\"languages\" is "
+                       "[\"c\"]; add \"c++\" to it in .emberlint.json to lint them)\n";
+    tt_run r = lt_lint(t->dir, "--no-cache", "src", NULL);
+    assert_false(tt_contains(r.err, "C++"));
+    tt_free(&r);
+    free(tt_write(t->dir, "src/blas.cpp", "#include <cblas.h>\nint gemm() { return 0; }\n"));
+    free(tt_write(t->dir, "src/k/util.hpp", "int util();\n"));
+    free(tt_write(t->dir, "src/gen/made.cc", "int made() { return 0; }\n"));
+    free(tt_write(t->dir, "src/k/old.hh", "int old();\n"));
+    free(tt_write(t->dir, ".emberlint.json", "{\"exclude\": [\"src/gen/\", \"*.hh\"]}\n"));
+    r = lt_lint(t->dir, "--no-cache", "src", NULL);
+    assert_int_equal(r.status, 1); /* the C findings: a note never fails a run */
+    assert_true(tt_contains(r.err, note));
+    assert_false(tt_contains(strstr(r.err, note) + strlen(note), "C++")); /* once */
+    assert_false(tt_contains(r.out, "blas.cpp"));
+    /* the patterns matched (the C++ files) */
+    assert_false(tt_contains(r.err, "matches none"));
+    tt_free(&r);
+    /* --diff and --fix lint again after fixing: still once */
+    r = lt_lint(t->dir, "--no-cache", "--fix", "src", NULL);
+    assert_true(tt_contains(r.err, note));
+    assert_false(tt_contains(strstr(r.err, note) + strlen(note), "C++"));
+    tt_free(&r);
+    /* a link to one is the same file, counted once; --config FILE is the
+     * file named */
+    char *link = tt_fmt("%s/src/k/link.cpp", t->dir);
+    assert_int_equal(symlink("../blas.cpp", link), 0);
+    free(tt_write(t->dir, "my.json", "{\"exclude\": [\"src/gen/\", \"*.hh\"]}\n"));
+    r = lt_lint(t->dir, "--no-cache", "--config", "my.json", "src", NULL);
+    assert_true(tt_contains(r.err, "emberlint: note: 2 C++ files under src were not linted (\"languages\" "
+                                   "is [\"c\"]; add \"c++\" to it in my.json to lint them)\n"));
+    tt_free(&r);
+    unlink(link);
+    free(link);
+    /* one named is linted */
+    r = lt_lint(t->dir, "--no-cache", "src", "src/blas.cpp", NULL);
+    assert_true(tt_contains(r.err, "emberlint: note: 1 C++ file under src was not linted ("));
+    assert_true(tt_contains(r.out, "src/blas.cpp:1:1: error: "));
+    tt_free(&r);
+    /* a directory named is walked whole, even if excluded */
+    r = lt_lint(t->dir, "--no-cache", "src/k", "src/gen", NULL);
+    assert_true(tt_contains(r.err, "emberlint: note: 2 C++ files under src/k, src/gen were not linted ("));
+    tt_free(&r);
+    r = lt_lint(t->dir, "--no-cache", "src/good.c", NULL); /* no walk */
+    assert_false(tt_contains(r.err, "C++"));
+    tt_free(&r);
+    /* "languages" holds C++: linted, no note */
+    free(tt_write(t->dir, ".emberlint.json", "{\"languages\": [\"c\", \"c++\"]}\n"));
+    r = lt_lint(t->dir, "--no-cache", "src", NULL);
+    assert_false(tt_contains(r.err, "not linted"));
+    assert_true(tt_contains(r.out, "src/blas.cpp:1:1: error: "));
     tt_free(&r);
 }
 
@@ -312,6 +374,62 @@ static void test_database_lists_nothing(void **state)
     tt_free(&r);
 }
 
+/* With a database, a header only the database's C++ files include,
+ * while the run lints none of them ("languages" leaves C++ out), is
+ * built -- by those files -- not "not built in this configuration" (43
+ * of igraph's 45 such headers were C++ headers with a .h name). */
+static void test_database_cxx_only_headers(void **state)
+{
+    tree *t = *state;
+    free(tt_write(t->dir, "m/core.c", "#include \"core.h\"\nint core(void) { return 0; }\n"));
+    free(tt_write(t->dir, "m/core.h", "int core(void);\n"));
+    free(tt_write(t->dir, "m/graph.cpp", "#include \"graph.h\"\nint Graph::n() { return 0; }\n"));
+    free(tt_write(t->dir, "m/graph.h", "#include \"node.h\"\nclass Graph { public: int n(); };\n"));
+    free(tt_write(t->dir, "m/node.h", "class Node {};\n"));
+    free(tt_write(t->dir, "m/unused.h", "int unused(void);\n"));
+    char *db = tt_fmt("[{\"directory\": \"%s/m\", \"file\": \"core.c\", \"command\": \"cc -c core.c\"},"
+                      " {\"directory\": \"%s/m\", \"file\": \"graph.cpp\", \"command\": \"c++ -c graph.cpp\"}]",
+                      t->dir, t->dir);
+    free(tt_write(t->dir, "build/compile_commands.json", db));
+    free(db);
+    tt_run r = lt_lint(t->dir, "--no-cache", "-v", "-p", "build", "m", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(tt_contains(r.err, "emberlint: 1 header under the paths is included by none of the "
+                                   "files compile_commands.json builds (not built in this "
+                                   "configuration): not linted (a file named on the command line "
+                                   "is):\n  m/unused.h\n"));
+    assert_true(tt_contains(r.err, "emberlint: 2 headers under the paths are included only by C++ "
+                                   "files compile_commands.json builds, which this run does not "
+                                   "lint (outside the paths, or left out by \"languages\"): not "
+                                   "linted (a file named on the command line is):\n"
+                                   "  m/graph.h\n  m/node.h\n"));
+    assert_true(tt_contains(r.err, "emberlint: note: 1 C++ file under m was not linted"));
+    tt_free(&r);
+    /* the merge of shards says what one run says (its stderr is one
+     * run's); the shards say nothing of it, the C++ note included */
+    r = lt_lint(t->dir, "--no-cache", "-p", "build", "--format", "json", "m", NULL);
+    char *single = strdup(r.err);
+    tt_free(&r);
+    for (int k = 1; k <= 2; k++) {
+        char *shard = tt_fmt("%d/2", k), *out = tt_fmt("part%d.json", k);
+        r = lt_lint(t->dir, "--no-cache", "-p", "build", "--format", "json", "--shard", shard, "-o", out,
+                    "m", NULL);
+        assert_false(tt_contains(r.err, "C++ file"));
+        tt_free(&r);
+        free(shard);
+        free(out);
+    }
+    r = lt_emberlint(t->dir, "merge", "part1.json", "part2.json", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(tt_contains(r.err, "emberlint: 1 header under the paths is included by none of the "));
+    assert_true(tt_contains(r.err, "emberlint: 2 headers under the paths are included only by C++ "
+                                   "files compile_commands.json builds"));
+    assert_true(tt_contains(r.err, "emberlint: note: 1 C++ file under m was not linted"));
+    assert_string_equal(r.err, single);
+    free(single);
+    tt_free(&r);
+}
+
 /* A stale database (made in another checkout, or before its files
  * moved): none of its files exists.  With PATH as without, an error
  * (every file under the paths was "not built", and the run ended with
@@ -457,6 +575,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_exit_codes, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_nothing_to_lint, tree_setup, tree_teardown),
+        cmocka_unit_test_setup_teardown(test_unwalked_cxx, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_text_format_line, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_fail_on, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_select_ignore, tree_setup, tree_teardown),
@@ -471,6 +590,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_database_language_before_file, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_stale_database, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_database_lists_nothing, tree_setup, tree_teardown),
+        cmocka_unit_test_setup_teardown(test_database_cxx_only_headers, tree_setup, tree_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gitdiff.h"
 #include "lint_test.h"
@@ -51,6 +52,19 @@ static void test_only_changed_lines(void **state)
     assert_int_equal(r.status, 0); /* nothing changed */
     assert_string_equal(r.out, "");
     tt_free(&r);
+    /* the C++ files "languages" passes over: said by a run of the whole
+     * tree, not by a pre-commit hook's on every commit */
+    tt_w("src/w.cpp", "int w() { return 0; }\n");
+    r = lt_lint(tt_dir, "--no-cache", "src", NULL);
+    assert_true(tt_contains(r.err, "emberlint: note: 1 C++ file under src was not linted"));
+    tt_free(&r);
+    r = lint("HEAD", "text");
+    assert_int_equal(r.status, 0);
+    assert_false(tt_contains(r.err, "C++ file"));
+    tt_free(&r);
+    char *cxx = tt_fmt("%s/src/w.cpp", tt_dir);
+    unlink(cxx);
+    free(cxx);
     /* an unstaged edit adds a finding; the old ones stay quiet */
     tt_w("src/app.c", APP_C "#include <fftw3.h>\n");
     r = lint("HEAD", "text");

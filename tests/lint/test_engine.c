@@ -890,13 +890,13 @@ static void test_unbuilt_across_configurations(void **state)
     (void)state;
     el_source a0[2] = {{.path = "/t/a.c"}, {.path = "/t/b.c"}};
     el_source a1[2] = {{.path = "/t/b.c"}, {.path = "/t/c.c"}};
-    el_sources s0 = {a0, 2, 2, 0, false}, s1 = {a1, 2, 2, 0, false};
+    el_sources s0 = {.v = a0, .n = 2, .cap = 2}, s1 = {.v = a1, .n = 2, .cap = 2};
     el_unbuilt_across across = {0};
     el_unbuilt left = {0}, out = {0};
-    el_unbuilt_add(&left, "/t/b.c", false);
+    el_unbuilt_add(&left, "/t/b.c", false, false);
     el_unbuilt_across_add(&across, &left, &s0);
     assert_int_equal(left.n, 0);
-    el_unbuilt_add(&left, "/t/c.c", false);
+    el_unbuilt_add(&left, "/t/c.c", false, false);
     el_unbuilt_across_add(&across, &left, &s1);
     el_unbuilt_across_take(&across, &out);
     assert_int_equal(out.n, 1);

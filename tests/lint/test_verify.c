@@ -20,6 +20,7 @@
 #include "config.h"
 #include "lint_test.h"
 #include "path.h"
+#include "strbuf.h"
 #include "verify.h"
 
 static el_source source_at(char *path, el_config *cfg)
@@ -55,7 +56,7 @@ static void test_every_configuration(void **state)
     el_config cfg;
     memset(&cfg, 0, sizeof cfg);
     el_source src = source_at(main_c, &cfg);
-    el_sources s = {&src, 1, 1, 0, false};
+    el_sources s = {.v = &src, .n = 1, .cap = 1};
     el_buildcfgs b;
     char *err = NULL;
     assert_int_equal(el_buildcfgs_make(&b, NULL, &s, "FAST;!FAST", &err), 0);
@@ -183,7 +184,7 @@ static void test_define_sets(void **state)
     el_config cfg;
     memset(&cfg, 0, sizeof cfg);
     el_source src = source_at(main_c, &cfg);
-    el_sources s = {&src, 1, 1, 0, false};
+    el_sources s = {.v = &src, .n = 1, .cap = 1};
     el_buildcfgs b;
     assert_int_equal(el_buildcfgs_make(&b, db, &s, NULL, &err), 0);
     assert_int_equal(b.n, 2);
@@ -205,6 +206,60 @@ static void test_define_sets(void **state)
     free(dir);
 }
 
+static bool anywhere(const char *path, void *ud)
+{
+    (void)path, (void)ud;
+    return true;
+}
+
+/* el_compdb_tree_headers reads each listed file's entry once (a hash, not
+ * a walk of the database per file) and a directory's borrowed entry once
+ * for all its unlisted headers: the -p C++-header check stays linear. */
+static void test_tree_headers_reads(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    char *files[3];
+    el_buf json = {0};
+    el_buf_puts(&json, "[");
+    for (int i = 0; i < 3; i++) {
+        char *name = tt_fmt("f%d.cpp", i);
+        char *text = tt_fmt("#include \"h%d.h\"\n", i);
+        files[i] = tt_write(dir, name, text);
+        el_buf_printf(&json, "%s{\"directory\": \"%s\", \"file\": \"%s\", \"command\": "
+                      "\"c++ -Iinc -c %s\"}", i ? ",\n" : "", dir, name, name);
+        free(name);
+        free(text);
+        name = tt_fmt("inc/h%d.h", i);
+        text = tt_fmt("#include \"g%d.h\"\n", i);
+        free(tt_write(dir, name, text));
+        free(name);
+        free(text);
+        name = tt_fmt("inc/g%d.h", i);
+        free(tt_write(dir, name, "int g;\n"));
+        free(name);
+    }
+    el_buf_puts(&json, "]\n");
+    free(tt_write(dir, "compile_commands.json", json.s));
+    el_buf_free(&json);
+    char *err = NULL;
+    el_compdb *db = el_compdb_load(dir, &err);
+    assert_non_null(db);
+    size_t n = 0;
+    char **h = el_compdb_tree_headers(db, files, 3, anywhere, NULL, &n);
+    assert_int_equal(n, 6); /* h0..h2, g0..g2 (g%d.h found beside h%d.h) */
+    /* 3 own entries + 1 for inc/ (not one per header: 6) */
+    assert_int_equal(el_compdb_tree_reads, 4);
+    for (size_t i = 0; i < n; i++)
+        free(h[i]);
+    free(h);
+    for (int i = 0; i < 3; i++)
+        free(files[i]);
+    el_compdb_free(db);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 int main(void)
 {
     el_path_init();
@@ -212,6 +267,7 @@ int main(void)
         cmocka_unit_test(test_every_configuration),
         cmocka_unit_test(test_new_places),
         cmocka_unit_test(test_define_sets),
+        cmocka_unit_test(test_tree_headers_reads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

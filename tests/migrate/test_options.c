@@ -524,6 +524,41 @@ static void test_template_its_includer_skips(void **state)
     free(dir);
 }
 
+/* A walk passes C++ files over while "languages" leaves C++ out (the
+ * default): the plan of a mixed tree whose BLAS calls are in .cpp files
+ * would look complete, so the scan says how many it passed over, once,
+ * not those "exclude" skips, and not with -q. */
+static void test_unwalked_cxx(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "app/main.c", "#include <cblas.h>\n"
+                                     "float dot(const float *x, const float *y, int n)\n"
+                                     "{ return cblas_sdot(n, x, 1, y, 1); }\n"));
+    tt_run r = mt_migrate(dir, NULL, "plan", "app", NULL);
+    assert_false(tt_contains(r.err, "C++"));
+    tt_free(&r);
+    free(tt_write(dir, "app/solve.cpp", "#include <cblas.h>\n"
+                                        "float dot2(const float *x, int n)\n"
+                                        "{ return cblas_sdot(n, x, 1, x, 1); }\n"));
+    free(tt_write(dir, "app/gen/made.cc", "int made() { return 0; }\n"));
+    free(tt_write(dir, ".emberlint.json", "{\"exclude\": [\"app/gen/\"]}\n"));
+    const char *note = "ember-migrate: note: 1 C++ file under app was not scanned (\"languages\" is "
+                       "[\"c\"]; add \"c++\" to it in .emberlint.json to scan them)\n";
+    const char *cmds[] = {"plan", "analyze"};
+    for (size_t i = 0; i < 2; i++) {
+        r = mt_migrate(dir, NULL, cmds[i], "app", NULL);
+        assert_true(tt_contains(r.err, note));
+        assert_false(tt_contains(strstr(r.err, note) + strlen(note), "C++")); /* once */
+        tt_free(&r);
+    }
+    r = mt_migrate(dir, NULL, "plan", "-q", "app", NULL);
+    assert_false(tt_contains(r.err, "C++"));
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 /* A compilation database naming files that moved.  None of its files
  * exists: an error, with PATH as without (with PATH every file was "not
  * built" and the run ended "nothing to migrate" with exit 0).  Some: a
@@ -683,6 +718,7 @@ int main(void)
         cmocka_unit_test(test_define_sets_with_database),
         cmocka_unit_test(test_template_its_includer_skips),
         cmocka_unit_test(test_stale_database),
+        cmocka_unit_test(test_unwalked_cxx),
         cmocka_unit_test(test_backend_by_backend),
         cmocka_unit_test(test_compile_commands),
         cmocka_unit_test(test_include_shared_with_other_backend),

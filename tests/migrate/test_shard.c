@@ -128,12 +128,37 @@ static void test_refusals(void **state)
     tt_free(&r);
 }
 
+/* The note on the C++ files a walk passes over: the shards leave it to
+ * the merge, which says it as one run does (emberlint's the same). */
+static void test_cxx_note(void **state)
+{
+    (void)state;
+    tt_w("legacy/extra/solve.cpp", "int solve() { return 0; }\n");
+    const char *note = "ember-migrate: note: 1 C++ file under legacy was not scanned";
+    tt_run whole = analyze("legacy", "json", 0, 0);
+    assert_true(tt_contains(whole.err, note));
+    for (int k = 1; k <= 2; k++) {
+        tt_run s = analyze("legacy", "json", k, 2);
+        assert_false(tt_contains(s.err, "C++ file"));
+        char *name = tt_fmt("shard-%d.json", k);
+        free(tt_write(tt_dir, name, s.out));
+        free(name);
+        tt_free(&s);
+    }
+    tt_run m = merge("json", 2);
+    assert_true(tt_contains(m.err, note));
+    assert_string_equal(m.err, whole.err);
+    tt_free(&m);
+    tt_free(&whole);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_legacy, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_fixtures, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_refusals, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_cxx_note, setup, tt_scratch_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
