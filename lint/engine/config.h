@@ -144,6 +144,10 @@ void el_configs_note_backend(el_configs *s, const char *name);
 /* An exclude pattern of c skipped abs_path (for the warning about
  * patterns that match nothing). */
 void el_configs_note_excluded(el_configs *s, const el_config *c, const char *abs_path);
+/* A C++ file a walk passed over for "languages" (abs_path): the path
+ * patterns of c that match it matched a file (no warning beside the note
+ * about such files). */
+void el_configs_note_passed_over(el_configs *s, const el_config *c, const char *abs_path);
 /* No warning for the key's patterns that match nothing (ember-migrate
  * empties the legacy backend directories it moves). */
 void el_configs_quiet_unmatched(el_configs *s, el_list_key key);

@@ -92,6 +92,14 @@ void el_configs_note_excluded(el_configs *s, const el_config *c, const char *abs
     el_strmap_put(&s->excluded, abs_path, (void *)1);
 }
 
+void el_configs_note_passed_over(el_configs *s, const el_config *c, const char *abs_path)
+{
+    for (size_t k = 0; k < N_PATH_KEYS; k++)
+        if (path_keys[k] != EL_EXCLUDE)
+            note_hits(s, c, path_keys[k], abs_path);
+    note_backend_file_hits(s, c, abs_path);
+}
+
 void el_configs_quiet_unmatched(el_configs *s, el_list_key key)
 {
     s->quiet_keys |= 1u << key;
@@ -304,12 +312,8 @@ void el_configs_warn_unmatched(el_configs *s, char *const *paths, const el_confi
 {
     /* its anchored patterns are named there, not again one by one */
     bool anchored_said = s->forced && warn_forced_elsewhere(s->forced, paths, n);
-    for (size_t i = 0; i < n; i++) {
-        for (size_t k = 0; k < N_PATH_KEYS; k++)
-            if (path_keys[k] != EL_EXCLUDE)
-                note_hits(s, cfgs[i], path_keys[k], paths[i]);
-        note_backend_file_hits(s, cfgs[i], paths[i]);
-    }
+    for (size_t i = 0; i < n; i++)
+        el_configs_note_passed_over(s, cfgs[i], paths[i]);
     size_t n_list = s->forced ? 1 : s->n_all;
     for (size_t ci = 0; ci < n_list; ci++) {
         const el_config *c = s->forced ? s->forced : s->all[ci];

@@ -218,19 +218,20 @@ static bool walked_source(walker *w, const char *path)
 
 /* A C++ file the walk passes over: counted (once however many links
  * reach it: by the dev:ino the walk's stat has, no realpath), unless its
- * configuration excludes it (then "languages" is not why). */
+ * configuration excludes it (then "languages" is not why).  Either way
+ * the patterns matching it matched a file (no "matches none" warning for
+ * a backend directory of C++ files beside the note about them). */
 static void note_unwalked_cxx(walker *w, const char *path, const struct stat *st)
 {
     char key[64];
     snprintf(key, sizeof key, "%llu:%llu", (unsigned long long)st->st_dev,
              (unsigned long long)st->st_ino);
-    if (el_strmap_get(&w->cxx_unwalked, key))
-        return;
     char *abs = el_path_abs(path);
     const el_config *cfg = config_for(w, abs);
     if (cfg && !w->no_exclude && el_config_excluded(cfg, abs)) {
         el_configs_note_excluded(w->cfgs, cfg, abs); /* (the pattern matched a file) */
-    } else if (cfg) {
+    } else if (cfg && !el_strmap_get(&w->cxx_unwalked, key)) {
+        el_configs_note_passed_over(w->cfgs, cfg, abs);
         el_strmap_put(&w->cxx_unwalked, key, (void *)(w->root + 1));
         if (!w->cxx_languages) { /* the first one's: ["c"], and its file */
             const el_strlist *l = el_config_list(cfg, EL_LANGUAGES);

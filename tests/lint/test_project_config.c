@@ -333,6 +333,26 @@ static void test_backend_files_matching_nothing(void **state)
     tt_free(&r);
 }
 
+/* A backend directory holding only C++ files, passed over for
+ * "languages": ["c"], was warned as matching none of the linted files
+ * beside the note about those files; its patterns matched them.  A typo
+ * is still warned. */
+static void test_backend_dirs_of_cxx_passed_over(void **state)
+{
+    (void)state;
+    tt_w(".emberlint.json", "{\"languages\": [\"c\"], \"backend_dirs\": [\"/src/gpu/<name>/\"],\n"
+                         " \"backend_files\": {\"cuda\": [\"/src/gpu2/\"], \"blas\": [\"/src/gpuu/\"]}}\n");
+    tt_w("src/gpu/cuda/k.cpp", "int k;\n");
+    tt_w("src/gpu2/m.cpp", "int m;\n");
+    tt_w("src/core/a.c", "int a;\n");
+    tt_run r = lt_emberlint(tt_dir, "--no-cache", ".", NULL);
+    assert_true(tt_contains(r.err, "2 C++ files under ."));
+    assert_false(tt_contains(r.err, "'/src/gpu/<name>/'"));
+    assert_false(tt_contains(r.err, "'/src/gpu2/'"));
+    assert_true(tt_contains(r.err, "pattern '/src/gpuu/' of backend 'blas' matches none"));
+    tt_free(&r);
+}
+
 /* --config FILE away from the tree (`--config ../cfg/plasma.json`): its
  * anchored patterns are relative to FILE's directory and matched nothing,
  * and nothing said so: every file stayed frontend.  One warning names
@@ -580,6 +600,7 @@ int main(void)
         tt_scratch_test(test_errors_at_their_position),
         tt_scratch_test(test_backend_names_and_patterns),
         tt_scratch_test(test_backend_files_matching_nothing),
+        tt_scratch_test(test_backend_dirs_of_cxx_passed_over),
         tt_scratch_test(test_config_elsewhere_anchored),
         tt_scratch_test(test_patterns_naming_skipped_headers),
         tt_scratch_test(test_config_through_symlink),
