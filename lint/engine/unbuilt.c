@@ -96,38 +96,33 @@ static void list_unbuilt(const el_unbuilt *u, int kind)
     free(shown);
 }
 
+/* What each kind of unbuilt file is, in kind_of's order.  Headers built
+ * only by C++ files the run leaves out stay unlinted: parsed alone as C
+ * they would only fail. */
+static const struct {
+    const char *noun, *why;
+} unbuilt_kinds[3] = {
+    {"source file", "not in compile_commands.json (not built in this configuration)"},
+    {"header", "included by none of the files compile_commands.json builds (not built in this "
+               "configuration)"},
+    {"header", "included only by C++ files compile_commands.json builds, which this run does "
+               "not lint (outside the paths, or left out by \"languages\")"},
+};
+
 void el_unbuilt_note(const el_unbuilt *u, bool verbose)
 {
     size_t count[3] = {0};
     for (size_t i = 0; i < u->n; i++)
         count[kind_of(&u->v[i])]++;
-    size_t files = count[0], headers = count[1], by_cxx = count[2];
-    const char *which = verbose ? ":" : "";
-    if (files) {
-        fprintf(stderr, "%s: %zu source file%s under the paths %s not in compile_commands.json "
-                "(not built in this configuration): not linted (a file named on the command "
-                "line is)%s\n", el_progname, files, files == 1 ? "" : "s", files == 1 ? "is" : "are",
-                which);
+    for (int k = 0; k < 3; k++) {
+        if (!count[k])
+            continue;
+        fprintf(stderr, "%s: %zu %s%s under the paths %s %s: not linted (a file named on the "
+                "command line is)%s\n", el_progname, count[k], unbuilt_kinds[k].noun,
+                count[k] == 1 ? "" : "s", count[k] == 1 ? "is" : "are", unbuilt_kinds[k].why,
+                verbose ? ":" : "");
         if (verbose)
-            list_unbuilt(u, 0);
-    }
-    if (headers) {
-        fprintf(stderr, "%s: %zu header%s under the paths %s included by none of the files "
-                "compile_commands.json builds (not built in this configuration): not linted (a "
-                "file named on the command line is)%s\n", el_progname, headers,
-                headers == 1 ? "" : "s", headers == 1 ? "is" : "are", which);
-        if (verbose)
-            list_unbuilt(u, 1);
-    }
-    /* built, by C++ files the run leaves out: parsed alone as C they
-     * would only fail */
-    if (by_cxx) {
-        fprintf(stderr, "%s: %zu header%s under the paths %s included only by C++ files "
-                "compile_commands.json builds, which this run does not lint (outside the paths, or left out by \"languages\"): "
-                "not linted (a file named on the command line is)%s\n", el_progname, by_cxx,
-                by_cxx == 1 ? "" : "s", by_cxx == 1 ? "is" : "are", which);
-        if (verbose)
-            list_unbuilt(u, 2);
+            list_unbuilt(u, k);
     }
 }
 
