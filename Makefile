@@ -111,7 +111,7 @@ $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP) | $(DEPS_STAMP)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 define SIMD_RULE
-$$(BUILD)/obj/%.$(1).o: %.c $$(FLAGS_STAMP)
+$$(BUILD)/obj/%.$(1).o: %.c $$(FLAGS_STAMP) | $$(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(CPPFLAGS) -DEH_ISA_SUFFIX=$(1) $$(CFLAGS) $$(ISA_FLAGS_$(1)) $$(SIMD_VECT) -MMD -MP -c $$< -o $$@
 endef
