@@ -88,10 +88,25 @@ typedef int (*bench_fn)(void *arg);
  * -1 if any run failed. */
 int bench_time(bench_ctx *ctx, bench_fn fn, void *arg, bench_stats *out);
 
-/* Two functions timed alternately (a, b, a, b, ...), after one warm-up
- * run of each: a load that changes during the measurement (other work on
- * a shared machine) then weighs on both alike, and their ratio compares
- * like with like.  The run count is planned from the slower warm-up. */
+/* Several things timed round by round (a, b, c, a, b, c, ...; each round
+ * starts one later), after one warm-up run of each: a load that changes
+ * during the measurement (other work on a shared machine) then weighs on
+ * all alike, and their ratios compare like with like.  The run count is
+ * planned from the slowest warm-up, and at least min_reps (but never
+ * more than --reps): a few rows of a second or two each get enough runs
+ * for a steady median within the budget.  An item whose run fails is marked
+ * `failed` and left out of the later rounds.  Returns how many items were
+ * measured; -1 for more than BENCH_SET_MAX items. */
+#define BENCH_SET_MAX 8
+typedef struct bench_timed {
+    bench_fn fn;
+    void *arg;
+    bench_stats st; /* out */
+    int failed;     /* out */
+} bench_timed;
+int bench_time_set(bench_ctx *ctx, bench_timed *items, size_t n, int min_reps);
+
+/* bench_time_set of two: 0 when both were measured, else -1. */
 int bench_time_pair(bench_ctx *ctx, bench_fn fa, void *arg_a, bench_stats *out_a, bench_fn fb,
                     void *arg_b, bench_stats *out_b);
 

@@ -61,6 +61,7 @@
 #define TIDY_CHECK "readability-else-after-return"
 #define DIFF_BASE_GOAL_S 1.0 /* --diff-base, one line changed, warm cache */
 #define MAX_CPU_SAMPLES 64
+#define COLD_TREE_ROUNDS 7 /* timed rounds of the project-tree cold case, at least */
 
 /* Extra compiler arguments after `--` (what `make lint-dogfood` passes). */
 static const char *const extra_args[] = {"-Ilibeh/include", "-D_POSIX_C_SOURCE=200809L"};
@@ -232,17 +233,10 @@ typedef struct lint_env {
     int quick;
 } lint_env;
 
-/* Time `c`; on success add the row, else a skipped row saying why (and,
- * for the subject tools, an error: they must run).  1 if measured. */
-static int time_row(lint_env *e, tcmd *c, const char *id, const char *label, int must_run,
-                    bench_stats *st)
+/* A row for `c` that could not be timed: run it once more with its output
+ * kept, and say why (for the subject tools, also an error: they must run). */
+static void failed_row(lint_env *e, tcmd *c, const char *id, const char *label, int must_run)
 {
-    memset(st, 0, sizeof *st);
-    if (bench_time(e->ctx, tcmd_run, c, st) == 0) {
-        bench_row(e->ctx, id, label, st, 1, NULL);
-        return 1;
-    }
-    /* Run it once more with its output kept, to say why. */
     char logp[4200], why[512];
     snprintf(logp, sizeof logp, "%s/lint-failed.log", e->work);
     int status = c->status;
@@ -254,6 +248,19 @@ static int time_row(lint_env *e, tcmd *c, const char *id, const char *label, int
     bench_row_skipped(e->ctx, id, label, "%s", why);
     if (must_run)
         bench_error(e->ctx, "%s", why);
+}
+
+/* Time `c`; on success add the row, else a skipped row saying why.  1 if
+ * measured. */
+static int time_row(lint_env *e, tcmd *c, const char *id, const char *label, int must_run,
+                    bench_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    if (bench_time(e->ctx, tcmd_run, c, st) == 0) {
+        bench_row(e->ctx, id, label, st, 1, NULL);
+        return 1;
+    }
+    failed_row(e, c, id, label, must_run);
     return 0;
 }
 
@@ -442,69 +449,88 @@ static void cold_case(lint_env *e, const char *id, const char *title, const strv
     memset(cold, 0, sizeof *cold);
     char base[4200];
     snprintf(base, sizeof base, "%s/lint-cache/%s-cold", e->work, id);
-    tcmd c;
-    bench_stats st;
+    /* The rows, timed round by round (bench_time_set): a load that comes
+     * or goes during the case weighs on every row alike. */
+    enum { EMBERLINT, NOPCH, PARSE, PARSE_PLAIN, TIDY, N_ROWS };
+    static const struct {
+        const char *id, *label, *cpu_id, *cpu_label;
+        int must_run;
+    } rows[N_ROWS] = {
+        [EMBERLINT] = {"emberlint", "emberlint -j 1, empty cache", "emberlint_cpu",
+                       "emberlint: CPU time (user + system)", 1},
+        /* without the shared prefix PCH: every file parses its system
+         * headers itself, as the other rows do */
+        [NOPCH] = {"emberlint_nopch", "emberlint -j 1 --no-pch, empty cache",
+                   "emberlint_nopch_cpu", "emberlint --no-pch: CPU time", 1},
+        [PARSE] = {"parse", "libclang parse only (same TUs, flags)", "parse_cpu",
+                   "parse only: CPU time", 1},
+        [PARSE_PLAIN] = {"parse_plain", "libclang parse only, no preprocessing record",
+                         "parse_plain_cpu", "parse only, no preprocessing record: CPU time", 1},
+        [TIDY] = {"tidy", "clang-tidy, 1 check", "tidy_cpu", "clang-tidy: CPU time", 0},
+    };
+    const char *why_not[N_ROWS] = {e->why_no_emberlint, e->why_no_emberlint, e->why_no_parse,
+                                   e->why_no_parse, e->why_no_tidy};
+    char base_nopch[4300];
+    snprintf(base_nopch, sizeof base_nopch, "%s-nopch", base);
+    tcmd cmds[N_ROWS];
+    bench_timed items[N_ROWS];
+    size_t n_items = 0, item_of[N_ROWS];
+    memset(cmds, 0, sizeof cmds);
+    for (size_t r = 0; r < N_ROWS; r++) {
+        item_of[r] = N_ROWS;
+        if (why_not[r])
+            continue;
+        if (r == EMBERLINT)
+            emberlint_cmd(e, &cmds[r], paths, 1, base, NULL);
+        else if (r == NOPCH)
+            emberlint_opt_cmd(e, &cmds[r], paths, 1, base_nopch, NULL, true);
+        else if (r == PARSE || r == PARSE_PLAIN)
+            parse_cmd(e, &cmds[r], files, r == PARSE_PLAIN);
+        else
+            tidy_cmd(e, &cmds[r], files);
+        item_of[r] = n_items;
+        items[n_items++] = (bench_timed){.fn = tcmd_run, .arg = &cmds[r]};
+    }
+    lint_rm_tree(base);
+    lint_rm_tree(base_nopch);
+    /* the tree's rows take a second or two each: enough rounds for a
+     * steady median (3, what the budget gives, let one slow spell decide) */
+    bench_time_set(ctx, items, n_items, strcmp(id, "tree") == 0 ? COLD_TREE_ROUNDS : 0);
+    lint_rm_tree(base);
+    lint_rm_tree(base_nopch);
     /* CPU time (user + system) of the same runs, shown after the wall times */
-    bench_stats cpu_e, cpu_n, cpu_p, cpu_q, cpu_t;
-    int have_cpu_e = 0, have_cpu_n = 0, have_cpu_p = 0, have_cpu_q = 0, have_cpu_t = 0;
-    if (e->why_no_emberlint) {
-        bench_row_skipped(ctx, "emberlint", "emberlint -j 1, empty cache", "%s", e->why_no_emberlint);
-    } else {
-        lint_rm_tree(base);
-        emberlint_cmd(e, &c, paths, 1, base, NULL);
-        if (time_row(e, &c, "emberlint", "emberlint -j 1, empty cache", 1, &st)) {
-            *cold = st;
-            have_cpu_e = cpu_stats(&c, &cpu_e);
+    bench_stats cpu[N_ROWS];
+    int have_cpu[N_ROWS] = {0};
+    for (size_t r = 0; r < N_ROWS; r++) {
+        if (why_not[r]) {
+            bench_row_skipped(ctx, rows[r].id, rows[r].label, "%s", why_not[r]);
+        } else if (items[item_of[r]].failed) {
+            failed_row(e, &cmds[r], rows[r].id, rows[r].label, rows[r].must_run);
+        } else {
+            bench_row(ctx, rows[r].id, rows[r].label, &items[item_of[r]].st, 1, NULL);
+            have_cpu[r] = cpu_stats(&cmds[r], &cpu[r]);
+            if (r == EMBERLINT)
+                *cold = items[item_of[r]].st;
         }
-        sv_free(&c.argv);
-        lint_rm_tree(base);
-        /* the same without the shared prefix PCH: every file parses its
-         * system headers itself, as the other rows do */
-        emberlint_opt_cmd(e, &c, paths, 1, base, NULL, true);
-        if (time_row(e, &c, "emberlint_nopch", "emberlint -j 1 --no-pch, empty cache", 1, &st))
-            have_cpu_n = cpu_stats(&c, &cpu_n);
-        sv_free(&c.argv);
-        lint_rm_tree(base);
     }
-    if (e->why_no_parse) {
-        bench_row_skipped(ctx, "parse", "libclang parse only (same TUs, flags)", "%s",
-                          e->why_no_parse);
-    } else {
-        parse_cmd(e, &c, files, 0);
-        if (time_row(e, &c, "parse", "libclang parse only (same TUs, flags)", 1, &st))
-            have_cpu_p = cpu_stats(&c, &cpu_p);
-        sv_free(&c.argv);
-        parse_cmd(e, &c, files, 1);
-        if (time_row(e, &c, "parse_plain", "libclang parse only, no preprocessing record", 1, &st))
-            have_cpu_q = cpu_stats(&c, &cpu_q);
-        sv_free(&c.argv);
+    for (size_t r = 0; r < N_ROWS; r++) {
+        if (have_cpu[r])
+            bench_row(ctx, rows[r].cpu_id, rows[r].cpu_label, &cpu[r], 1, NULL);
+        if (!why_not[r])
+            sv_free(&cmds[r].argv);
     }
-    if (e->why_no_tidy) {
-        bench_row_skipped(ctx, "tidy", "clang-tidy, 1 check", "%s", e->why_no_tidy);
-    } else {
-        tidy_cmd(e, &c, files);
-        if (time_row(e, &c, "tidy", "clang-tidy, 1 check", 0, &st))
-            have_cpu_t = cpu_stats(&c, &cpu_t);
-        sv_free(&c.argv);
-    }
-    if (have_cpu_e)
-        bench_row(ctx, "emberlint_cpu", "emberlint: CPU time (user + system)", &cpu_e, 1,
-                  NULL);
-    if (have_cpu_n)
-        bench_row(ctx, "emberlint_nopch_cpu", "emberlint --no-pch: CPU time", &cpu_n, 1, NULL);
-    if (have_cpu_p)
-        bench_row(ctx, "parse_cpu", "parse only: CPU time", &cpu_p, 1, NULL);
-    if (have_cpu_q)
-        bench_row(ctx, "parse_plain_cpu", "parse only, no preprocessing record: CPU time", &cpu_q,
-                  1, NULL);
-    if (have_cpu_t)
-        bench_row(ctx, "tidy_cpu", "clang-tidy: CPU time", &cpu_t, 1, NULL);
+    bench_stats cpu_e = cpu[EMBERLINT], cpu_n = cpu[NOPCH], cpu_p = cpu[PARSE],
+                cpu_q = cpu[PARSE_PLAIN], cpu_t = cpu[TIDY];
+    int have_cpu_e = have_cpu[EMBERLINT], have_cpu_n = have_cpu[NOPCH], have_cpu_p = have_cpu[PARSE],
+        have_cpu_q = have_cpu[PARSE_PLAIN], have_cpu_t = have_cpu[TIDY];
 
     if (strcmp(id, "tree") == 0) {
         bench_note(ctx, "every row parses the same .c files with -std=c11 -I<tree>/libeh/include "
                         "-I<tree>/libeh -Ilibeh/include -D_POSIX_C_SOURCE=200809L -w (emberlint's "
                         "defaults plus `-- -Ilibeh/include -D_POSIX_C_SOURCE=200809L`), one file "
-                        "after another on one thread");
+                        "after another on one thread; the rows are timed round by round "
+                        "(each round runs every row once, starting one row later than the "
+                        "last), so a load that comes or goes weighs on all of them");
         bench_note(ctx, "emberlint: a fresh, empty --cache-dir per run (a first run, cache "
                         "entries written); exit status 1 (findings) counts as success");
         bench_note(ctx, "emberlint shares the system headers files start with (one precompiled "

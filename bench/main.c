@@ -193,37 +193,57 @@ int bench_time(bench_ctx *ctx, bench_fn fn, void *arg, bench_stats *out)
     return 0;
 }
 
+int bench_time_set(bench_ctx *ctx, bench_timed *items, size_t n, int min_reps)
+{
+    if (n > BENCH_SET_MAX)
+        return -1;
+    double slowest = 0;
+    for (size_t i = 0; i < n; i++) {
+        memset(&items[i].st, 0, sizeof items[i].st);
+        double a = bench_now();
+        items[i].failed = items[i].fn(items[i].arg) != 0;
+        double w = bench_now() - a;
+        if (!items[i].failed && w > slowest)
+            slowest = w;
+    }
+    int reps = plan_reps(ctx, slowest);
+    if (min_reps > ctx->opts.reps)
+        min_reps = ctx->opts.reps;
+    if (reps < min_reps)
+        reps = min_reps;
+    static double t[BENCH_SET_MAX][MAX_REPS], c[BENCH_SET_MAX][MAX_REPS];
+    for (int r = 0; r < reps; r++) {
+        /* each round starts one item later: no item is always the first
+         * after a pause or always follows the same other */
+        for (size_t k = 0; k < n; k++) {
+            size_t i = ((size_t)r + k) % n;
+            if (items[i].failed)
+                continue;
+            double c0 = cpu_now(), a = bench_now();
+            items[i].failed = items[i].fn(items[i].arg) != 0;
+            t[i][r] = bench_now() - a;
+            c[i][r] = cpu_now() - c0;
+        }
+    }
+    int measured = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (items[i].failed)
+            continue;
+        summarize(t[i], reps, &items[i].st);
+        items[i].st.cpu_median_s = median_of(c[i], reps);
+        measured++;
+    }
+    return measured;
+}
+
 int bench_time_pair(bench_ctx *ctx, bench_fn fa, void *arg_a, bench_stats *out_a, bench_fn fb,
                     void *arg_b, bench_stats *out_b)
 {
-    memset(out_a, 0, sizeof *out_a);
-    memset(out_b, 0, sizeof *out_b);
-    double t0 = bench_now();
-    if (fa(arg_a) != 0)
-        return -1;
-    double t1 = bench_now();
-    if (fb(arg_b) != 0)
-        return -1;
-    double wa = t1 - t0, wb = bench_now() - t1;
-    int reps = plan_reps(ctx, wa > wb ? wa : wb);
-    double ta[MAX_REPS], tb[MAX_REPS], ca[MAX_REPS], cb[MAX_REPS];
-    for (int i = 0; i < reps; i++) {
-        double c0 = cpu_now(), a = bench_now();
-        if (fa(arg_a) != 0)
-            return -1;
-        double c1 = cpu_now(), b = bench_now();
-        if (fb(arg_b) != 0)
-            return -1;
-        tb[i] = bench_now() - b;
-        cb[i] = cpu_now() - c1;
-        ta[i] = b - a;
-        ca[i] = c1 - c0;
-    }
-    summarize(ta, reps, out_a);
-    summarize(tb, reps, out_b);
-    out_a->cpu_median_s = median_of(ca, reps);
-    out_b->cpu_median_s = median_of(cb, reps);
-    return 0;
+    bench_timed items[2] = {{.fn = fa, .arg = arg_a}, {.fn = fb, .arg = arg_b}};
+    int measured = bench_time_set(ctx, items, 2, 0);
+    *out_a = items[0].st;
+    *out_b = items[1].st;
+    return measured == 2 ? 0 : -1;
 }
 
 /* fork + exec; stdout/stderr captured into malloc'd strings when the
