@@ -18,7 +18,9 @@
  * EH103's, and only for backend_macros).  Calls are reported at once;
  * other uses at the end of the TU, unless they sit in the extent of a
  * reported call (its arguments: one finding per call) or, for a macro, at
- * the place of another finding.
+ * the place of another finding.  Each is reported where the file writes
+ * it (elc_written_location): a name in a macro's argument at its own place, so two
+ * calls in one use of a wrapper macro are two findings.
  *
  * Also reported: a use of a function named through an alias macro of a
  * BLAS or LAPACK routine (`#define dgemm_ dgemm`, routine_alias), unless
@@ -115,6 +117,15 @@ static why backend_decl(el_ctx *ctx, state *s, CXCursor decl, char *backend, siz
 
 /* ---- reporting ------------------------------------------------------------- */
 
+/* Report msg at a place elc_written_location gave (by its path: a location libclang
+ * makes of a place in a macro's argument is the macro's expansion). */
+static void report_written(el_ctx *ctx, CXFile f, unsigned line, unsigned col, const char *msg)
+{
+    const char *path = el_file_path(ctx, f);
+    if (path)
+        el_report_at(ctx, path, line, col, "%s", msg);
+}
+
 /* Remember a call's extent (and, for an undecided one, its function's USR). */
 static void add_span(span **v, size_t *n, size_t *cap, CXCursor call, const char *usr)
 {
@@ -126,8 +137,8 @@ static void add_span(span **v, size_t *n, size_t *cap, CXCursor call, const char
     CXSourceRange r = clang_getCursorExtent(call);
     CXFile f2 = NULL;
     unsigned end = 0;
-    clang_getExpansionLocation(clang_getRangeStart(r), &sp->file, NULL, NULL, &sp->begin);
-    clang_getExpansionLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &end);
+    elc_written_location(clang_getRangeStart(r), &sp->file, NULL, NULL, &sp->begin);
+    elc_written_location(clang_getRangeEnd(r), &f2, NULL, NULL, &end);
     sp->end = f2 == sp->file && end > sp->begin ? end : sp->begin;
     sp->usr = usr ? el_xstrdup(usr) : NULL;
 }
@@ -135,7 +146,10 @@ static void add_span(span **v, size_t *n, size_t *cap, CXCursor call, const char
 /* Report a call now, with its rewrite as the fix, and remember its extent. */
 static void report_call(el_ctx *ctx, state *s, CXCursor at, CXCursor call, const char *msg)
 {
-    el_report(ctx, at, "%s", msg);
+    CXFile f = NULL;
+    unsigned line = 0, col = 0;
+    elc_written_location(clang_getCursorLocation(at), &f, &line, &col, NULL);
+    report_written(ctx, f, line, col, msg);
     if (!s->rw)
         s->rw = el_rewriter_new(el_tu(ctx), el_ctx_config(ctx));
     el_call_rewrite rw;
@@ -155,7 +169,7 @@ static pending *defer(state *s, CXSourceLocation loc, bool macro, const char *ms
     s->p = v;
     pending *q = &s->p[s->n_p++];
     memset(q, 0, sizeof *q);
-    clang_getExpansionLocation(loc, &q->file, &q->line, &q->col, &q->offset);
+    elc_written_location(loc, &q->file, &q->line, &q->col, &q->offset);
     q->macro = macro;
     snprintf(q->msg, sizeof q->msg, "%s", msg);
     return q;
@@ -365,7 +379,7 @@ static void note_external_use(el_ctx *ctx, state *s, CXCursor fn, CXCursor ref,
         return; /* no USR */
     CXFile f = NULL;
     unsigned line = 0, col = 0;
-    clang_getExpansionLocation(clang_getCursorLocation(ref), &f, &line, &col, NULL);
+    elc_written_location(clang_getCursorLocation(ref), &f, &line, &col, NULL);
     const char *path = el_file_path(ctx, f);
     if (!path)
         return;
@@ -1001,7 +1015,7 @@ static void end(el_ctx *ctx, void *st)
             el_fact(ctx, FACT_ARG, v);
             free(v);
         } else if (!dup) {
-            el_report_loc(ctx, clang_getLocation(tu, q->file, q->line, q->col), "%s", q->msg);
+            report_written(ctx, q->file, q->line, q->col, q->msg);
             if (q->fix.text)
                 el_rewrite_attach(ctx, tu, &q->fix);
         }
