@@ -72,7 +72,7 @@ typedef struct pending {
     el_call_rewrite fix;      /* a reference's rename (text NULL: none) */
 } pending;
 
-/* The extent of a reported call, in expansion offsets (inclusive); for a
+/* The extent of a reported call, in written offsets (inclusive, add_span); for a
  * call the project hook decides (a library-prefixed function the project
  * declares itself), the function's USR. */
 typedef struct span {
@@ -126,8 +126,53 @@ static void report_written(el_ctx *ctx, CXFile f, unsigned line, unsigned col, c
         el_report_at(ctx, path, line, col, "%s", msg);
 }
 
-/* Remember a call's extent (and, for an undecided one, its function's USR). */
-static void add_span(span **v, size_t *n, size_t *cap, CXCursor call, const char *usr)
+/* The end of the macro use whose name starts at off in text t, as a
+ * call's extent ends (just past its last token): past the name and, for a
+ * function-like use, its balanced argument list; off itself when no
+ * identifier starts there. */
+static unsigned macro_use_end(const char *t, size_t size, unsigned off)
+{
+    size_t i = off;
+    while (i < size && (isalnum((unsigned char)t[i]) || t[i] == '_'))
+        i++;
+    if (i == off)
+        return off;
+    size_t j = i;
+    while (j < size && isspace((unsigned char)t[j]))
+        j++;
+    if (j >= size || t[j] != '(')
+        return (unsigned)i;
+    int depth = 0;
+    for (; j < size; j++) {
+        char c = t[j];
+        if (c == '"' || c == '\'') {
+            for (j++; j < size && t[j] != c; j++)
+                if (t[j] == '\\')
+                    j++;
+        } else if (c == '/' && j + 1 < size && t[j + 1] == '*') {
+            for (j += 2; j + 1 < size && !(t[j] == '*' && t[j + 1] == '/'); j++)
+                ;
+            j++;
+        } else if (c == '/' && j + 1 < size && t[j + 1] == '/') {
+            while (j < size && t[j] != '\n')
+                j++;
+        } else if (c == '(') {
+            depth++;
+        } else if (c == ')' && --depth == 0) {
+            return (unsigned)j + 1;
+        }
+    }
+    return (unsigned)i;
+}
+
+/* Remember a call's extent (and, for an undecided one, its function's USR),
+ * in written offsets.  A closing ')' a macro's body supplies is written as
+ * that macro's use (`GEMM(CblasRowMajor, ...)` in another macro's argument,
+ * `ROWWISE(LAPACKE_dgesv, n, ...)` whose body writes the call's first
+ * argument): the extent then covers the whole use, from its name to its
+ * own ')', so what the body or the use's arguments supply is inside. */
+static void add_span(el_ctx *ctx, span **v, size_t *n, size_t *cap, CXCursor call,
+                     const char *usr)
 {
     span *g = sep_grow(*v, cap, *n, sizeof *g);
     if (!g)
@@ -139,7 +184,15 @@ static void add_span(span **v, size_t *n, size_t *cap, CXCursor call, const char
     unsigned end = 0;
     elc_written_location(clang_getRangeStart(r), &sp->file, NULL, NULL, &sp->begin);
     elc_written_location(clang_getRangeEnd(r), &f2, NULL, NULL, &end);
-    sp->end = f2 == sp->file && end > sp->begin ? end : sp->begin;
+    sp->end = sp->begin;
+    if (f2 == sp->file) {
+        size_t size = 0;
+        const char *t = el_file_text(ctx, f2, &size);
+        unsigned use_end = t && end < size ? macro_use_end(t, size, end) : end;
+        if (end < sp->begin)
+            sp->begin = end;
+        sp->end = use_end > sp->begin ? use_end : sp->begin;
+    }
     sp->usr = usr ? el_xstrdup(usr) : NULL;
 }
 
@@ -157,7 +210,7 @@ static void report_call(el_ctx *ctx, state *s, CXCursor at, CXCursor call, const
         el_rewrite_attach(ctx, el_tu(ctx), &rw);
         el_call_rewrite_clear(&rw);
     }
-    add_span(&s->calls, &s->n_calls, &s->cap_calls, call, NULL);
+    add_span(ctx, &s->calls, &s->n_calls, &s->cap_calls, call, NULL);
 }
 
 /* Hold a use back until the end. */
@@ -397,7 +450,7 @@ static void note_external_use(el_ctx *ctx, state *s, CXCursor fn, CXCursor ref,
     /* what its arguments use waits for the verdict (end, project) */
     if (callee && library_prefix) {
         char *usr = el_xstrndup(*note, (size_t)(t1 - *note));
-        add_span(&s->undecided, &s->n_undecided, &s->cap_undecided, call, usr);
+        add_span(ctx, &s->undecided, &s->n_undecided, &s->cap_undecided, call, usr);
         free(usr);
     }
 }
@@ -962,17 +1015,36 @@ static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
     }
 }
 
-static const span *inside(const span *v, size_t n, const pending *q)
+/* The span holding the use q: in its written extent, or q written as the
+ * use of a macro whose argument list holds the whole call (what the body of
+ * `ROWWISE(LAPACKE_dgesv, n, ...)` supplies, `f(LAPACK_ROW_MAJOR, ...)`, is
+ * written at ROWWISE, before the call's first written token). */
+static const span *inside(el_ctx *ctx, const span *v, size_t n, const pending *q)
 {
-    for (size_t i = 0; i < n; i++)
-        if (v[i].file == q->file && v[i].begin <= q->offset && q->offset <= v[i].end)
+    unsigned use_end = q->offset;
+    bool looked = false;
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].file != q->file)
+            continue;
+        if (v[i].begin <= q->offset && q->offset <= v[i].end)
             return &v[i];
+        if (q->offset > v[i].begin)
+            continue;
+        if (!looked) {
+            size_t size = 0;
+            const char *t = el_file_text(ctx, q->file, &size);
+            use_end = t && q->offset < size ? macro_use_end(t, size, q->offset) : q->offset;
+            looked = true;
+        }
+        if (v[i].end <= use_end)
+            return &v[i];
+    }
     return NULL;
 }
 
-static bool inside_call(const state *s, const pending *q)
+static bool inside_call(el_ctx *ctx, const state *s, const pending *q)
 {
-    return inside(s->calls, s->n_calls, q) != NULL;
+    return inside(ctx, s->calls, s->n_calls, q) != NULL;
 }
 
 /* The uses of the project's own macros on_macro held back: a finding
@@ -1002,12 +1074,12 @@ static void end(el_ctx *ctx, void *st)
     own_macro_uses(ctx, s);
     for (size_t i = 0; i < s->n_p; i++) {
         const pending *q = &s->p[i];
-        if (inside_call(s, q))
+        if (inside_call(ctx, s, q))
             continue;
         bool dup = false; /* a macro at the place of another finding */
         for (size_t k = 0; k < s->n_p && q->macro && !dup; k++)
             dup = !s->p[k].macro && s->p[k].file == q->file && s->p[k].offset == q->offset;
-        const span *u = dup || q->fix.text ? NULL : inside(s->undecided, s->n_undecided, q);
+        const span *u = dup || q->fix.text ? NULL : inside(ctx, s->undecided, s->n_undecided, q);
         const char *path = u ? el_file_path(ctx, q->file) : NULL;
         if (path) {
             /* in the arguments of a call the project hook decides */

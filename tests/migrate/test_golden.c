@@ -926,7 +926,11 @@ CASE(library_prefix_paste)
  *                  the library's mangling -- two calls in one wrapper's use
  *                  are two sites, and one on the line after the wrapper's
  *                  name is listed on its own line, each where emberlint
- *                  reports it, with the reason of its macros */
+ *                  reports it, with the reason of its macros; and calls
+ *                  part of whose text a wrapper's body supplies (the ')'
+ *                  of GEMM(...) in CALL's argument, ROWWISE's first
+ *                  argument): one site each, the library constants the
+ *                  call's arguments */
 CASE(wrapped_calls)
 
 /*   skipped_paste  the same pasting macros in an #ifdef arm no build
