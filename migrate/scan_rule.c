@@ -752,7 +752,8 @@ static void emit_why_rw(el_ctx *ctx, CXCursor at, CXCursor fn, const char *why,
 {
     CXFile f = NULL, df = NULL;
     unsigned line = 0, col = 0;
-    clang_getExpansionLocation(clang_getCursorLocation(at), &f, &line, &col, NULL);
+    /* EH102's place of the finding, which the reason is matched to */
+    elc_written_location(clang_getCursorLocation(at), &f, &line, &col, NULL);
     const char *path = el_file_path(ctx, f);
     if (!path)
         return;

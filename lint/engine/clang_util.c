@@ -83,6 +83,25 @@ bool elc_cursor_location(CXCursor c, CXFile *file, unsigned *line, unsigned *col
     return elc_location(clang_getCursorLocation(c), file, line, col);
 }
 
+bool elc_written_location(CXSourceLocation loc, CXFile *file, unsigned *line, unsigned *col,
+                          unsigned *offset)
+{
+    CXFile ef = NULL, ff = NULL;
+    unsigned el = 0, ec = 0, eo = 0, fl = 0, fc = 0, fo = 0;
+    clang_getExpansionLocation(loc, &ef, &el, &ec, &eo);
+    clang_getFileLocation(loc, &ff, &fl, &fc, &fo);
+    bool in_file = ff && ef && clang_File_isEqual(ff, ef);
+    if (file)
+        *file = in_file ? ff : ef;
+    if (line)
+        *line = in_file ? fl : el;
+    if (col)
+        *col = in_file ? fc : ec;
+    if (offset)
+        *offset = in_file ? fo : eo;
+    return ef != NULL;
+}
+
 el_file_stamp elc_file_stamp(CXFile f)
 {
     CXFileUniqueID id;

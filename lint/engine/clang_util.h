@@ -96,6 +96,17 @@ const char *elc_spelling(CXCursor c, char *buf, size_t n);
  * file, 1-based line and byte column.  false when not in a file. */
 bool elc_location(CXSourceLocation loc, CXFile *file, unsigned *line, unsigned *col);
 bool elc_cursor_location(CXCursor c, CXFile *file, unsigned *line, unsigned *col);
+/* Where the file writes what is at loc: for a name in a macro's argument
+ * (`CALL_BLAS("dot", r = BLASdot_(...) - BLASdot_(...))`), the argument's
+ * own place, so two calls in one macro use are two places, each on its
+ * line; for a name in a macro's body, the macro's use (where it expands).
+ * libclang's file location when it is in the file the expansion is in,
+ * else the expansion location.  file, line, col, offset may be NULL;
+ * false when not in a file.  (A CXSourceLocation libclang makes of such
+ * a place, clang_getLocation, is the macro's expansion again: keep the
+ * file and position.) */
+bool elc_written_location(CXSourceLocation loc, CXFile *file, unsigned *line, unsigned *col,
+                          unsigned *offset);
 /* The file's name as libclang has it. */
 const char *elc_file_name(CXFile f, char *buf, size_t n);
 /* The stamp libclang saw f with (device, inode, modification time);

@@ -18,7 +18,9 @@
  * EH103's, and only for backend_macros).  Calls are reported at once;
  * other uses at the end of the TU, unless they sit in the extent of a
  * reported call (its arguments: one finding per call) or, for a macro, at
- * the place of another finding.
+ * the place of another finding.  Each is reported where the file writes
+ * it (elc_written_location): a name in a macro's argument at its own place, so two
+ * calls in one use of a wrapper macro are two findings.
  *
  * Also reported: a use of a function named through an alias macro of a
  * BLAS or LAPACK routine (`#define dgemm_ dgemm`, routine_alias), unless
@@ -70,7 +72,7 @@ typedef struct pending {
     el_call_rewrite fix;      /* a reference's rename (text NULL: none) */
 } pending;
 
-/* The extent of a reported call, in expansion offsets (inclusive); for a
+/* The extent of a reported call, in written offsets (inclusive, add_span); for a
  * call the project hook decides (a library-prefixed function the project
  * declares itself), the function's USR. */
 typedef struct span {
@@ -115,8 +117,62 @@ static why backend_decl(el_ctx *ctx, state *s, CXCursor decl, char *backend, siz
 
 /* ---- reporting ------------------------------------------------------------- */
 
-/* Remember a call's extent (and, for an undecided one, its function's USR). */
-static void add_span(span **v, size_t *n, size_t *cap, CXCursor call, const char *usr)
+/* Report msg at a place elc_written_location gave (by its path: a location libclang
+ * makes of a place in a macro's argument is the macro's expansion). */
+static void report_written(el_ctx *ctx, CXFile f, unsigned line, unsigned col, const char *msg)
+{
+    const char *path = el_file_path(ctx, f);
+    if (path)
+        el_report_at(ctx, path, line, col, "%s", msg);
+}
+
+/* The end of the macro use whose name starts at off in text t, as a
+ * call's extent ends (just past its last token): past the name and, for a
+ * function-like use, its balanced argument list; off itself when no
+ * identifier starts there. */
+static unsigned macro_use_end(const char *t, size_t size, unsigned off)
+{
+    size_t i = off;
+    while (i < size && (isalnum((unsigned char)t[i]) || t[i] == '_'))
+        i++;
+    if (i == off)
+        return off;
+    size_t j = i;
+    while (j < size && isspace((unsigned char)t[j]))
+        j++;
+    if (j >= size || t[j] != '(')
+        return (unsigned)i;
+    int depth = 0;
+    for (; j < size; j++) {
+        char c = t[j];
+        if (c == '"' || c == '\'') {
+            for (j++; j < size && t[j] != c; j++)
+                if (t[j] == '\\')
+                    j++;
+        } else if (c == '/' && j + 1 < size && t[j + 1] == '*') {
+            for (j += 2; j + 1 < size && !(t[j] == '*' && t[j + 1] == '/'); j++)
+                ;
+            j++;
+        } else if (c == '/' && j + 1 < size && t[j + 1] == '/') {
+            while (j < size && t[j] != '\n')
+                j++;
+        } else if (c == '(') {
+            depth++;
+        } else if (c == ')' && --depth == 0) {
+            return (unsigned)j + 1;
+        }
+    }
+    return (unsigned)i;
+}
+
+/* Remember a call's extent (and, for an undecided one, its function's USR),
+ * in written offsets.  A closing ')' a macro's body supplies is written as
+ * that macro's use (`GEMM(CblasRowMajor, ...)` in another macro's argument,
+ * `ROWWISE(LAPACKE_dgesv, n, ...)` whose body writes the call's first
+ * argument): the extent then covers the whole use, from its name to its
+ * own ')', so what the body or the use's arguments supply is inside. */
+static void add_span(el_ctx *ctx, span **v, size_t *n, size_t *cap, CXCursor call,
+                     const char *usr)
 {
     span *g = sep_grow(*v, cap, *n, sizeof *g);
     if (!g)
@@ -126,16 +182,27 @@ static void add_span(span **v, size_t *n, size_t *cap, CXCursor call, const char
     CXSourceRange r = clang_getCursorExtent(call);
     CXFile f2 = NULL;
     unsigned end = 0;
-    clang_getExpansionLocation(clang_getRangeStart(r), &sp->file, NULL, NULL, &sp->begin);
-    clang_getExpansionLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &end);
-    sp->end = f2 == sp->file && end > sp->begin ? end : sp->begin;
+    elc_written_location(clang_getRangeStart(r), &sp->file, NULL, NULL, &sp->begin);
+    elc_written_location(clang_getRangeEnd(r), &f2, NULL, NULL, &end);
+    sp->end = sp->begin;
+    if (f2 == sp->file) {
+        size_t size = 0;
+        const char *t = el_file_text(ctx, f2, &size);
+        unsigned use_end = t && end < size ? macro_use_end(t, size, end) : end;
+        if (end < sp->begin)
+            sp->begin = end;
+        sp->end = use_end > sp->begin ? use_end : sp->begin;
+    }
     sp->usr = usr ? el_xstrdup(usr) : NULL;
 }
 
 /* Report a call now, with its rewrite as the fix, and remember its extent. */
 static void report_call(el_ctx *ctx, state *s, CXCursor at, CXCursor call, const char *msg)
 {
-    el_report(ctx, at, "%s", msg);
+    CXFile f = NULL;
+    unsigned line = 0, col = 0;
+    elc_written_location(clang_getCursorLocation(at), &f, &line, &col, NULL);
+    report_written(ctx, f, line, col, msg);
     if (!s->rw)
         s->rw = el_rewriter_new(el_tu(ctx), el_ctx_config(ctx));
     el_call_rewrite rw;
@@ -143,7 +210,7 @@ static void report_call(el_ctx *ctx, state *s, CXCursor at, CXCursor call, const
         el_rewrite_attach(ctx, el_tu(ctx), &rw);
         el_call_rewrite_clear(&rw);
     }
-    add_span(&s->calls, &s->n_calls, &s->cap_calls, call, NULL);
+    add_span(ctx, &s->calls, &s->n_calls, &s->cap_calls, call, NULL);
 }
 
 /* Hold a use back until the end. */
@@ -155,7 +222,7 @@ static pending *defer(state *s, CXSourceLocation loc, bool macro, const char *ms
     s->p = v;
     pending *q = &s->p[s->n_p++];
     memset(q, 0, sizeof *q);
-    clang_getExpansionLocation(loc, &q->file, &q->line, &q->col, &q->offset);
+    elc_written_location(loc, &q->file, &q->line, &q->col, &q->offset);
     q->macro = macro;
     snprintf(q->msg, sizeof q->msg, "%s", msg);
     return q;
@@ -365,7 +432,7 @@ static void note_external_use(el_ctx *ctx, state *s, CXCursor fn, CXCursor ref,
         return; /* no USR */
     CXFile f = NULL;
     unsigned line = 0, col = 0;
-    clang_getExpansionLocation(clang_getCursorLocation(ref), &f, &line, &col, NULL);
+    elc_written_location(clang_getCursorLocation(ref), &f, &line, &col, NULL);
     const char *path = el_file_path(ctx, f);
     if (!path)
         return;
@@ -383,7 +450,7 @@ static void note_external_use(el_ctx *ctx, state *s, CXCursor fn, CXCursor ref,
     /* what its arguments use waits for the verdict (end, project) */
     if (callee && library_prefix) {
         char *usr = el_xstrndup(*note, (size_t)(t1 - *note));
-        add_span(&s->undecided, &s->n_undecided, &s->cap_undecided, call, usr);
+        add_span(ctx, &s->undecided, &s->n_undecided, &s->cap_undecided, call, usr);
         free(usr);
     }
 }
@@ -948,17 +1015,36 @@ static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
     }
 }
 
-static const span *inside(const span *v, size_t n, const pending *q)
+/* The span holding the use q: in its written extent, or q written as the
+ * use of a macro whose argument list holds the whole call (what the body of
+ * `ROWWISE(LAPACKE_dgesv, n, ...)` supplies, `f(LAPACK_ROW_MAJOR, ...)`, is
+ * written at ROWWISE, before the call's first written token). */
+static const span *inside(el_ctx *ctx, const span *v, size_t n, const pending *q)
 {
-    for (size_t i = 0; i < n; i++)
-        if (v[i].file == q->file && v[i].begin <= q->offset && q->offset <= v[i].end)
+    unsigned use_end = q->offset;
+    bool looked = false;
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].file != q->file)
+            continue;
+        if (v[i].begin <= q->offset && q->offset <= v[i].end)
             return &v[i];
+        if (q->offset > v[i].begin)
+            continue;
+        if (!looked) {
+            size_t size = 0;
+            const char *t = el_file_text(ctx, q->file, &size);
+            use_end = t && q->offset < size ? macro_use_end(t, size, q->offset) : q->offset;
+            looked = true;
+        }
+        if (v[i].end <= use_end)
+            return &v[i];
+    }
     return NULL;
 }
 
-static bool inside_call(const state *s, const pending *q)
+static bool inside_call(el_ctx *ctx, const state *s, const pending *q)
 {
-    return inside(s->calls, s->n_calls, q) != NULL;
+    return inside(ctx, s->calls, s->n_calls, q) != NULL;
 }
 
 /* The uses of the project's own macros on_macro held back: a finding
@@ -988,12 +1074,12 @@ static void end(el_ctx *ctx, void *st)
     own_macro_uses(ctx, s);
     for (size_t i = 0; i < s->n_p; i++) {
         const pending *q = &s->p[i];
-        if (inside_call(s, q))
+        if (inside_call(ctx, s, q))
             continue;
         bool dup = false; /* a macro at the place of another finding */
         for (size_t k = 0; k < s->n_p && q->macro && !dup; k++)
             dup = !s->p[k].macro && s->p[k].file == q->file && s->p[k].offset == q->offset;
-        const span *u = dup || q->fix.text ? NULL : inside(s->undecided, s->n_undecided, q);
+        const span *u = dup || q->fix.text ? NULL : inside(ctx, s->undecided, s->n_undecided, q);
         const char *path = u ? el_file_path(ctx, q->file) : NULL;
         if (path) {
             /* in the arguments of a call the project hook decides */
@@ -1001,7 +1087,7 @@ static void end(el_ctx *ctx, void *st)
             el_fact(ctx, FACT_ARG, v);
             free(v);
         } else if (!dup) {
-            el_report_loc(ctx, clang_getLocation(tu, q->file, q->line, q->col), "%s", q->msg);
+            report_written(ctx, q->file, q->line, q->col, q->msg);
             if (q->fix.text)
                 el_rewrite_attach(ctx, tu, &q->fix);
         }

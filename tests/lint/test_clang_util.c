@@ -374,6 +374,46 @@ static void test_locations_and_tree(void **state)
     dispose(&p);
 }
 
+/* elc_written_location: a name in a macro's argument where the file
+ * writes it (two in one use are two places, one on a continuation line on
+ * that line); a name in a macro's body at the macro's use. */
+static void test_written_location(void **state)
+{
+    (void)state;
+    parsed p = parse("int g(int);\n"
+                     "#define CALL(x) do { x; } while (0)\n"
+                     "#define G(v) g(v)\n"
+                     "void f(int a)\n"
+                     "{\n"
+                     "  CALL(a = g(1) + g(2));\n"
+                     "  CALL(a =\n"
+                     "       g(3));\n"
+                     "  CALL(G(a));\n"
+                     "}\n");
+    collect refs = find(&p, CXCursor_DeclRefExpr);
+    /* the g of each call: two on line 6, one on the continuation line 8,
+     * and G's body's at G's use on line 9 */
+    unsigned want_line[] = {6, 6, 8, 9}, want_col[] = {12, 19, 8, 8}, k = 0;
+    for (unsigned i = 0; i < refs.n; i++) {
+        CXCursor d = elc_referenced(refs.found[i]);
+        char name[64];
+        if (strcmp(elc_spelling(d, name, sizeof name), "g") != 0)
+            continue;
+        CXFile file = NULL;
+        unsigned line = 0, col = 0, off = 0;
+        assert_true(elc_written_location(clang_getCursorLocation(refs.found[i]), &file, &line, &col, &off));
+        assert_true(k < 4);
+        assert_int_equal(line, want_line[k]);
+        assert_int_equal(col, want_col[k]);
+        assert_string_equal(elc_file_name(file, name, sizeof name), "/virtual/t.c");
+        k++;
+    }
+    assert_int_equal(k, 4);
+    /* NULL outputs are fine */
+    assert_true(elc_written_location(clang_getCursorLocation(refs.found[0]), NULL, NULL, NULL, NULL));
+    dispose(&p);
+}
+
 /* elc_in_macro answered from the TU's macro spans: the same answers for
  * macro bodies, macro arguments and plain code; and which byte ranges a
  * fix may replace. */
@@ -726,6 +766,7 @@ int main(void)
         cmocka_unit_test(test_operator_macro),
         cmocka_unit_test(test_callee),
         cmocka_unit_test(test_locations_and_tree),
+        cmocka_unit_test(test_written_location),
         cmocka_unit_test(test_macro_spans),
         cmocka_unit_test(test_preprocessing_first),
         cmocka_unit_test(test_macro_spans_fed),

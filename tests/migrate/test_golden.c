@@ -920,6 +920,19 @@ CASE(macro_chain)
  *                         types, and fftw3.h stays */
 CASE(library_prefix_paste)
 
+/*   wrapped_calls  a solver library's style (PETSc's PetscCallBLAS around
+ *                  BLASdot_, pasted to ddot_): every call in an argument of
+ *                  a wrapper macro, the routine's name made by macros of
+ *                  the library's mangling -- two calls in one wrapper's use
+ *                  are two sites, and one on the line after the wrapper's
+ *                  name is listed on its own line, each where emberlint
+ *                  reports it, with the reason of its macros; and calls
+ *                  part of whose text a wrapper's body supplies (the ')'
+ *                  of GEMM(...) in CALL's argument, ROWWISE's first
+ *                  argument): one site each, the library constants the
+ *                  call's arguments */
+CASE(wrapped_calls)
+
 /*   skipped_paste  the same pasting macros in an #ifdef arm no build
  *                  compiles (cvxgrp/scs's BLAS(gesvd) under
  *                  USE_SPECTRAL_CONES): LA(gesvd)(...) and FNAME(dgetrf)(...)
@@ -1249,7 +1262,7 @@ int main(void)
         BOTH(template_literal_arg),
         BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(if0_branches), BOTH(if_constant), BOTH(defined_and_zero), BOTH(skipped_include_indented), BOTH(template_macro_call), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
-        BOTH(library_prefix_paste), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(skipped_paste_nested), BOTH(skipped_paste_recursion),
+        BOTH(library_prefix_paste), BOTH(wrapped_calls), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(skipped_paste_nested), BOTH(skipped_paste_recursion),
         BOTH(skipped_alias), BOTH(skipped_macro_redefined), BOTH(skipped_paste_deep), BOTH(macro_paste_other), BOTH(macro_chain_paste),
         BOTH(skipped_own_macro), BOTH(skipped_guarded_macro), BOTH(guard_nested_mid_file), BOTH(guard_nested_in_guarded_file), BOTH(guard_feature_default), BOTH(self_include_sibling_macro), BOTH(include_in_body), BOTH(self_include_else_arm),
         BOTH(unsafe_left), BOTH(unsafe_applied),
