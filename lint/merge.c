@@ -149,6 +149,11 @@ int el_merge_run(el_cli *c)
                            n_paths > 1 ? ", ..." : "");
         goto fail;
     }
+    /* (the files the shards' TUs name, before the walk: a merge in
+     * another directory where the paths exist, "." from `/`, would walk
+     * whatever lies there before it found the tree differs) */
+    if (el_shard_check_here(m.payloads, m.whats, m.n, "emberlint", &err) < 0)
+        goto fail;
     if (!json_object_object_get_ex(inv, "max_file_size", &mfs)) {
         err = el_xasprintf("%s: the shard payload is malformed", m.whats[0]);
         goto fail;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "hash.h"
 #include "mem.h"
@@ -334,6 +335,39 @@ int el_shard_check_cwd(json_object *payload, const char *what, char **err)
     int rc = check_cwd(get(payload, "cwd", json_type_string), cwd, what, err);
     free(cwd);
     return rc;
+}
+
+/* The translation units' main files of payload p are here (relative to
+ * the root), else -1 with *err. */
+static int check_tu_files(json_object *p, const char *what, char **err)
+{
+    json_object *tus = get(p, "tus", json_type_array);
+    for (size_t t = 0; tus && t < json_object_array_length(tus); t++) {
+        json_object *file = get(json_object_array_get_idx(tus, t), "file", json_type_string);
+        if (!file)
+            continue; /* (malformed: el_shard_join says so) */
+        char *abs = abs_of(json_object_get_string(file), NULL);
+        struct stat st;
+        bool here = stat(abs, &st) == 0 && S_ISREG(st.st_mode);
+        free(abs);
+        if (!here) {
+            *err = el_xasprintf("%s: %s, a file of the shard, is not here: run the merge in the "
+                                "directory the shards ran in", what, json_object_get_string(file));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int el_shard_check_here(json_object *const *payloads, const char *const *whats, size_t n,
+                        const char *tool, char **err)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!el_shard_invocation(payloads[i], tool, whats[i], err) ||
+            el_shard_check_cwd(payloads[i], whats[i], err) < 0 ||
+            check_tu_files(payloads[i], whats[i], err) < 0)
+            return -1;
+    return 0;
 }
 
 int el_shard_join(json_object *const *payloads, const char *const *whats, size_t n,

@@ -49,6 +49,15 @@ char **el_shard_invocation_paths(json_object *invocation, size_t *n, const char 
  * the merge walks the shards' paths, which are relative to it. */
 int el_shard_check_cwd(json_object *payload, const char *what, char **err);
 
+/* 0 when every payload is one of `tool`'s, ran in the current directory
+ * (el_shard_check_cwd) and the main file of each of its translation
+ * units is here, else -1 with *err.  Only the files the payloads name
+ * are looked at: checked before the merge walks the shards' paths, so
+ * that a merge in the wrong directory (`/`, a home directory) says so
+ * without walking what lies there. */
+int el_shard_check_here(json_object *const *payloads, const char *const *whats, size_t n,
+                        const char *tool, char **err);
+
 /* Join the payloads of every shard of a run into TU records in job order
  * (.c files in source order, then the headers no .c included), checked
  * against the sources the merge collected: every shard once, the same

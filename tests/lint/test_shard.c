@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lint_test.h"
 #include "strbuf.h"
@@ -333,6 +334,36 @@ static void test_relocated_merge(void **state)
     free(copy);
 }
 
+/* A merge in another directory where the shards' paths exist too (the
+ * shards ran over "." somewhere, the merge runs in `/` or a home
+ * directory) says so from the files the payloads name: it walks nothing
+ * there (a walk would warn of the broken symlink below, and take hours
+ * from `/`). */
+static void test_merge_elsewhere_walks_nothing(void **state)
+{
+    (void)state;
+    shards("json", 2);
+    char *other = tt_tmpdir();
+    free(tt_write(other, "inc/unrelated.h", "int unrelated(void);\n"));
+    free(tt_write(other, "backends/README", "not the shards' tree\n"));
+    char *big = tt_path(other, "src/big"), *z = tt_path(other, "src/big/z.c");
+    free(tt_write(other, "src/big/keep.txt", ""));
+    assert_int_equal(symlink("nowhere.c", z), 0);
+    char *a = tt_fmt("%s/shard-1.json", tt_dir), *b = tt_fmt("%s/shard-2.json", tt_dir);
+    tt_run r = lt_emberlint(other, "merge", a, b, NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, ", a file of the shard, is not here: run the merge in the "
+                                   "directory the shards ran in"));
+    assert_false(tt_contains(r.err, "broken symlink"));
+    tt_free(&r);
+    free(a);
+    free(b);
+    free(z);
+    free(big);
+    tt_rmtree(other);
+    free(other);
+}
+
 /* With a compile database: a .c file it does not list and no TU reads,
  * and headers no TU reads, are "not built in this configuration".  A
  * shard cannot tell (another shard's TU may read them: the template
@@ -410,6 +441,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_merge_refuses, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_shard_usage, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_relocated_merge, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_merge_elsewhere_walks_nothing, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_unbuilt_noted_by_the_merge, setup, tt_scratch_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "migrate_test.h"
 
@@ -128,6 +129,37 @@ static void test_refusals(void **state)
     tt_free(&r);
 }
 
+/* A merge in another directory where the shards' paths exist too (`/`,
+ * a home directory) says so from the files the payloads name, and walks
+ * nothing there (a walk would warn of the broken symlink below). */
+static void test_merge_elsewhere_walks_nothing(void **state)
+{
+    (void)state;
+    for (int k = 1; k <= 2; k++) {
+        tt_run s = analyze("legacy", "json", k, 2);
+        char *name = tt_fmt("shard-%d.json", k);
+        free(tt_write(tt_dir, name, s.out));
+        free(name);
+        tt_free(&s);
+    }
+    char *other = tt_tmpdir();
+    free(tt_write(other, "legacy/big/keep.txt", ""));
+    char *z = tt_path(other, "legacy/big/z.c");
+    assert_int_equal(symlink("nowhere.c", z), 0);
+    char *a = tt_fmt("%s/shard-1.json", tt_dir), *b = tt_fmt("%s/shard-2.json", tt_dir);
+    tt_run r = mt_migrate_args(other, "merge", a, b, NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, ", a file of the shard, is not here: run the merge in the "
+                                   "directory the shards ran in"));
+    assert_false(tt_contains(r.err, "broken symlink"));
+    tt_free(&r);
+    free(a);
+    free(b);
+    free(z);
+    tt_rmtree(other);
+    free(other);
+}
+
 /* The note on the C++ files a walk passes over: the shards leave it to
  * the merge, which says it as one run does (emberlint's the same). */
 static void test_cxx_note(void **state)
@@ -158,6 +190,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_legacy, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_fixtures, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_refusals, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_merge_elsewhere_walks_nothing, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_cxx_note, setup, tt_scratch_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
