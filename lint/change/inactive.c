@@ -18,6 +18,7 @@
 #include "macro_expand.h"
 #include "mem.h"
 #include "own_names.h"
+#include "paren_match.h"
 #include "path.h"
 #include "rewrite.h"
 #include "rule.h"
@@ -67,6 +68,9 @@ typedef struct state {
     size_t use_end;           /* the end of the last macro use read for # (past its ')') */
     size_t *strz;             /* offsets of the names in it only made strings of (#x) */
     size_t n_strz, cap_strz;
+    const char *text;         /* the file being read, text[0..text_n) */
+    size_t text_n;
+    el_parens *parens;        /* where its parenthesised texts end (made on first use) */
 } state;
 
 /* Is the file holding a declaration backend code (a backend directory, a
@@ -529,23 +533,16 @@ static bool declared_at(const char *t, size_t b, size_t i)
     return word_before(t, b, p, &w2, &we2) && type_word(t, w2, we2);
 }
 
-/* The end of the parenthesised text at t[open] (its ')' + 1), or n. */
-static size_t paren_end(const char *t, size_t n, size_t open)
+/* The end of the parenthesised text at t[open] (its ')' + 1), or n: t is
+ * the file being read, n at most its end (paren_match.h: linear over any
+ * number of calls, unclosed ones too). */
+static size_t paren_end(state *s, const char *t, size_t n, size_t open)
 {
-    int depth = 0;
-    for (size_t i = open; i < n;) {
-        size_t j = el_text_skip_lexeme(t, n, i);
-        if (j != i) {
-            i = j;
-            continue;
-        }
-        if (t[i] == '(')
-            depth++;
-        else if (t[i] == ')' && --depth == 0)
-            return i + 1;
-        i++;
-    }
-    return n;
+    if (t != s->text)
+        return el_parens_scan(t, n, open);
+    if (!s->parens)
+        s->parens = el_parens_new(s->text, s->text_n);
+    return el_parens_end(s->parens, n, open);
 }
 
 /* ---- the TU's macros over skipped text (macro_expand.c) ---- */
@@ -630,7 +627,7 @@ static size_t macro_call(el_ctx *ctx, state *s, const char *path, const char *t,
         /* inside a use given up at a budget: so would this one be (a
          * tower is not expanded again at each of its uses) */
         if (i < s->plain_end) { /* only a call is looked at: is it one? */
-            size_t e = el_text_skip_blanks(t, n, paren_end(t, n, p));
+            size_t e = el_text_skip_blanks(t, n, paren_end(s, t, n, p));
             if (!(e < n && t[e] == '('))
                 return 0;
         }
@@ -658,7 +655,7 @@ static size_t macro_call(el_ctx *ctx, state *s, const char *path, const char *t,
                 s->paster = NULL;
                 if (o) {
                     json_object_array_add(ids, o);
-                    size_t end = paren_end(t, n, after);
+                    size_t end = paren_end(s, t, n, after);
                     *fold = end > *fold ? end : *fold;
                 }
                 ret = close;
@@ -682,7 +679,7 @@ static size_t macro_call(el_ctx *ctx, state *s, const char *path, const char *t,
                                          same ? NULL : r, mname);
                 if (o) {
                     json_object_array_add(ids, o);
-                    size_t end = paren_end(t, n, p);
+                    size_t end = paren_end(s, t, n, p);
                     *fold = end > *fold ? end : *fold;
                 }
                 ret = k;
@@ -741,7 +738,7 @@ static size_t lex_id(el_ctx *ctx, state *s, const char *path, const char *t, siz
     if (o)
         json_object_array_add(ids, o);
     if (o && call) {
-        size_t end = paren_end(t, n, p);
+        size_t end = paren_end(s, t, n, p);
         *fold = end > *fold ? end : *fold;
     }
     return k;
@@ -1182,6 +1179,8 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
     } else if (t && !again) {
         note_read(ctx, file, sb, se, l->count, n);
     }
+    s->text = t;
+    s->text_n = n;
     if (t && real)
         note_directives(ctx, s, real, t, n);
     s->own = t && real ? el_own_names_new(t, n, sb, se, l->count, done.off, done.n, library_name, ctx) : NULL;
@@ -1197,6 +1196,9 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
     }
     el_own_names_free(s->own);
     s->own = NULL;
+    el_parens_free(s->parens);
+    s->parens = NULL;
+    s->text = NULL;
     free(sb);
     free(se);
     free(done.off);
@@ -1223,6 +1225,7 @@ static void end(el_ctx *ctx, void *st)
     el_strmap_free(&s->macros);
     el_strmap_free(&s->funcs);
     free(s->strz);
+    el_parens_free(s->parens);
     em_free(&s->x);
     el_rewriter_free(s->rw);
 }
