@@ -157,6 +157,8 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
         free(err);
         return -1;
     }
+    if (c->shard_count) /* (the merge warns, as one run does) */
+        el_configs_quiet_all_unmatched(r->cfgs);
     if (el_sources_collect(paths, n_paths, r->cfgs, c->max_file_size, r->hashes, &r->sources) < 0)
         return -1;
     el_sources_walked(&r->sources, walked, n_walked);

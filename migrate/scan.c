@@ -1093,6 +1093,8 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         goto done;
     /* a migrated tree has emptied its legacy backend directories */
     el_configs_quiet_unmatched(cfgs, EL_LEGACY_BACKEND_DIRS);
+    if (o->shard_count) /* (ember-migrate merge warns, as one run does) */
+        el_configs_quiet_all_unmatched(cfgs);
     hashes = el_filehash_new();
     if (el_sources_collect(paths, n_paths, cfgs, MAX_FILE_SIZE, hashes, &out->sources) < 0) {
         *err = el_xstrdup("configuration error (see above)");

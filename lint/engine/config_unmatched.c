@@ -105,6 +105,11 @@ void el_configs_quiet_unmatched(el_configs *s, el_list_key key)
     s->quiet_keys |= 1u << key;
 }
 
+void el_configs_quiet_all_unmatched(el_configs *s)
+{
+    s->quiet_all = true;
+}
+
 /* A backend_files pattern names files a walk lints: a directory
  * (`/src/gpu/`), or files of a linted language (`/src/gpu.c`,
  * `/src/gpu_[a-z].h`); `/src/gpu_[a-z].cu` names files no walk takes, so
@@ -310,6 +315,8 @@ static bool worth_warning(const el_configs *s, const el_config *c, const declare
 void el_configs_warn_unmatched(el_configs *s, char *const *paths, const el_config *const *cfgs,
                                size_t n, char *const *dirs, size_t n_dirs)
 {
+    if (s->quiet_all)
+        return;
     /* its anchored patterns are named there, not again one by one */
     bool anchored_said = s->forced && warn_forced_elsewhere(s->forced, paths, n);
     for (size_t i = 0; i < n; i++)

@@ -364,6 +364,39 @@ static void test_merge_elsewhere_walks_nothing(void **state)
     free(other);
 }
 
+/* A configuration pattern that matches none of the linted files: the
+ * shards leave the warning to the merge, which walks the same tree with
+ * the same configuration, so that shards and merge say it once, as one
+ * run does (as the C++ and not-built notes). */
+static void test_config_warning_once(void **state)
+{
+    (void)state;
+    tt_w("src/.emberlint.json", "{\"core_paths\": [\"/nosuch/\"]}\n");
+    tt_run whole = lint_run(false, "json", NULL, NULL);
+    assert_true(tt_contains(whole.err, "src/.emberlint.json:1:17: \"core_paths\" pattern '/nosuch/' "
+                                       "matches none of the"));
+    static const int counts[] = {1, 2, 3};
+    for (size_t c = 0; c < 3; c++) {
+        int n = counts[c];
+        el_buf err = {0};
+        for (int k = 1; k <= n; k++) {
+            char *spec = tt_fmt("%d/%d", k, n), *out = tt_fmt("shard-%d.json", k);
+            tt_run r = lint_run(false, "json", spec, out);
+            el_buf_puts(&err, r.err);
+            tt_free(&r);
+            free(spec);
+            free(out);
+        }
+        tt_run m = merge("json", "json", n);
+        assert_int_equal(m.status, 1);
+        el_buf_puts(&err, m.err);
+        assert_string_equal(err.s ? err.s : "", whole.err);
+        tt_free(&m);
+        el_buf_free(&err);
+    }
+    tt_free(&whole);
+}
+
 /* With a compile database: a .c file it does not list and no TU reads,
  * and headers no TU reads, are "not built in this configuration".  A
  * shard cannot tell (another shard's TU may read them: the template
@@ -442,6 +475,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_shard_usage, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_relocated_merge, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_merge_elsewhere_walks_nothing, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_config_warning_once, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_unbuilt_noted_by_the_merge, setup, tt_scratch_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

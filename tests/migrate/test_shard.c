@@ -160,6 +160,31 @@ static void test_merge_elsewhere_walks_nothing(void **state)
     free(other);
 }
 
+/* A configuration pattern that matches none of the files: the shards
+ * leave the warning to the merge, so that shards and merge say it once,
+ * as one run does (emberlint's the same). */
+static void test_config_warning_once(void **state)
+{
+    (void)state;
+    tt_w("legacy/.emberlint.json", "{\"core_paths\": [\"/nosuch/\"]}\n");
+    tt_run whole = analyze("legacy", "json", 0, 0);
+    assert_true(tt_contains(whole.err, "legacy/.emberlint.json:1:17: \"core_paths\" pattern "
+                                       "'/nosuch/' matches none of the"));
+    for (int k = 1; k <= 2; k++) {
+        tt_run s = analyze("legacy", "json", k, 2);
+        /* (a shard says its own summary line, nothing else) */
+        assert_false(tt_contains(s.err, "warning"));
+        char *name = tt_fmt("shard-%d.json", k);
+        free(tt_write(tt_dir, name, s.out));
+        free(name);
+        tt_free(&s);
+    }
+    tt_run m = merge("json", 2);
+    assert_string_equal(m.err, whole.err);
+    tt_free(&m);
+    tt_free(&whole);
+}
+
 /* The note on the C++ files a walk passes over: the shards leave it to
  * the merge, which says it as one run does (emberlint's the same). */
 static void test_cxx_note(void **state)
@@ -191,6 +216,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fixtures, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_refusals, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_merge_elsewhere_walks_nothing, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_config_warning_once, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_cxx_note, setup, tt_scratch_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
