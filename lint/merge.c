@@ -173,7 +173,7 @@ int el_merge_run(el_cli *c)
     if (el_shard_join(m.payloads, m.whats, m.n, "emberlint", &sources, &recs, &err) < 0)
         goto fail;
     el_unbuilt_mark(&recs.unbuilt, &sources);
-    el_unbuilt_note(&recs.unbuilt, c->verbose);
+    el_unbuilt_note(&recs.unbuilt, c->verbose, "linted", "lint");
     json_object *had_db;
     el_engine_opts eo = {.selected = selected,
                          .shards_had_compdb = json_object_object_get_ex(inv, "compdb", &had_db) &&

@@ -1095,6 +1095,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     el_configs_quiet_unmatched(cfgs, EL_LEGACY_BACKEND_DIRS);
     if (o->shard_count) /* (ember-migrate merge warns, as one run does) */
         el_configs_quiet_all_unmatched(cfgs);
+    el_configs_set_done(cfgs, "scanned");
     hashes = el_filehash_new();
     if (el_sources_collect(paths, n_paths, cfgs, MAX_FILE_SIZE, hashes, &out->sources) < 0) {
         *err = el_xstrdup("configuration error (see above)");
@@ -1149,6 +1150,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
             .extra_rules = extra,
             .facts_out = &pass_facts,
             .verbose = o->verbose,
+            .done = "scanned",
         };
         el_engine_stats stats = {0};
         el_tu_records recs = {0};
@@ -1188,7 +1190,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     el_findings_sort_unique(&out->findings);
     el_unbuilt_across_take(&across, &unbuilt);
     if (!o->shard_count) /* (a shard's files only: the merge says it for all, as emberlint's) */
-        el_unbuilt_note(&unbuilt, o->verbose);
+        el_unbuilt_note(&unbuilt, o->verbose, "scanned", "scan");
 
     builder b = {.t = out, .sources = &out->sources};
     build(&b, &facts);

@@ -1173,9 +1173,9 @@ static void note_dropped(run *r, const el_source *src, char **dropped, size_t n)
             if (cpu)
                 fprintf(stderr, "%s: warning: %s: compiler argument '%s' dropped: libclang refuses it "
                                 "(a CPU it does not know, or another target's), so the macros it defines (__AVX2__, __ARM_NEON, ...) "
-                                "are not set and code under them is not linted: give a CPU it "
+                                "are not set and code under them is not %s: give a CPU it "
                                 "knows or the features' own flags (-- -mavx2)\n",
-                        el_progname, shown, dropped[i]);
+                        el_progname, shown, dropped[i], r->o->done ? r->o->done : "linted");
             else
                 fprintf(stderr, "%s: note: %s: compiler argument '%s' dropped: only arguments "
                                 "that affect parsing alone are passed on (docs/emberlint.md)\n",
@@ -1619,7 +1619,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
         *o->unbuilt_out = left;
     } else {
         el_unbuilt_mark(&left, sources);
-        el_unbuilt_note(&left, o->verbose);
+        el_unbuilt_note(&left, o->verbose, "linted", "lint"); /* (emberlint's: ember-migrate takes them) */
         el_unbuilt_free(&left);
     }
     /* the response files the entries of this run's files name that could
