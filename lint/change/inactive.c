@@ -534,8 +534,10 @@ static bool declared_at(const char *t, size_t b, size_t i)
 }
 
 /* The end of the parenthesised text at t[open] (its ')' + 1), or n: t is
- * the file being read, n at most its end (paren_match.h: linear over any
- * number of calls, unclosed ones too). */
+ * the file being read, n at most its end (paren_match.h: one pass over
+ * the file answers every '(' it reads as code, unclosed ones too; a '('
+ * it read as comment or literal text -- after a directive line skipped
+ * unread whose comment runs on -- is scanned up to n, the range's end). */
 static size_t paren_end(state *s, const char *t, size_t n, size_t open)
 {
     if (t != s->text)
