@@ -524,10 +524,6 @@ static void test_template_its_includer_skips(void **state)
     free(dir);
 }
 
-/* A walk passes C++ files over while "languages" leaves C++ out (the
- * default): the plan of a mixed tree whose BLAS calls are in .cpp files
- * would look complete, so the scan says how many it passed over, once,
- * not those "exclude" skips, and not with -q. */
 /* ember-migrate scans, it does not lint: its notes on what a run leaves
  * out say so (the text is emberlint's table, the verb passed in;
  * test_cli test_database_cxx_only_headers pins emberlint's words): the
@@ -570,6 +566,10 @@ static void test_notes_say_scanned(void **state)
     free(dir);
 }
 
+/* A walk passes C++ files over while "languages" leaves C++ out (the
+ * default): the plan of a mixed tree whose BLAS calls are in .cpp files
+ * would look complete, so the scan says how many it passed over, once,
+ * not those "exclude" skips, and not with -q. */
 static void test_unwalked_cxx(void **state)
 {
     (void)state;
