@@ -28,6 +28,7 @@
 #include "merge.h"
 #include "metadata.h"
 #include "path.h"
+#include "progname.h"
 #include "registry.h"
 #include "report.h"
 #include "shard.h"
@@ -389,7 +390,7 @@ static int lint(el_cli *c)
     el_compdb *db = NULL;
     if (c->build_dir) {
         db = el_compdb_load(c->build_dir, &err);
-        if (db && el_compdb_check_missing(db, c->paths, c->n_paths, "linted", false, c->verbose,
+        if (db && el_compdb_check_missing(db, c->paths, c->n_paths, EL_LINTED, false, c->verbose,
                                            &err) < 0) {
             el_compdb_free(db);
             db = NULL;
@@ -459,7 +460,7 @@ static int lint(el_cli *c)
      * one run says) nor under --diff-base (a pre-commit hook's run on
      * every commit: the C++ files it passes over are not the change's) */
     if (!c->shard_count && !c->diff_base)
-        el_sources_note_unwalked_cxx(&run.sources, "linted", "lint");
+        el_sources_note_unwalked_cxx(&run.sources, EL_LINTED, EL_LINT);
     int fix_rc = 0;
     if (fixing) {
         bool relint = false;

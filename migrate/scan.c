@@ -38,6 +38,10 @@
 
 #define MAX_FILE_SIZE (64u << 20)
 #define KERNELS_DEF "kernels.def"
+/* What ember-migrate's notes say it does with a file (emberlint's
+ * EL_LINTED, EL_LINT in the texts the tools share). */
+#define SCANNED "scanned"
+#define SCAN "scan"
 
 /* ---- small helpers ---------------------------------------------------------- */
 
@@ -1095,7 +1099,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     el_configs_quiet_unmatched(cfgs, EL_LEGACY_BACKEND_DIRS);
     if (o->shard_count) /* (ember-migrate merge warns, as one run does) */
         el_configs_quiet_all_unmatched(cfgs);
-    el_configs_set_done(cfgs, "scanned");
+    el_configs_set_done(cfgs, SCANNED);
     hashes = el_filehash_new();
     if (el_sources_collect(paths, n_paths, cfgs, MAX_FILE_SIZE, hashes, &out->sources) < 0) {
         *err = el_xstrdup("configuration error (see above)");
@@ -1105,7 +1109,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         el_sources_walked(&out->sources, db_paths + n_db, n_paths - n_db);
     el_configs_finalize(cfgs);
     if (!o->quiet && !o->shard_count) /* (a shard does not: the merge says it, as emberlint's) */
-        el_sources_note_unwalked_cxx(&out->sources, "scanned", "scan");
+        el_sources_note_unwalked_cxx(&out->sources, SCANNED, SCAN);
     if (out->sources.io_errors) {
         *err = el_xasprintf("%d path%s could not be read (see above)", out->sources.io_errors,
                             out->sources.io_errors == 1 ? "" : "s");
@@ -1150,7 +1154,8 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
             .extra_rules = extra,
             .facts_out = &pass_facts,
             .verbose = o->verbose,
-            .done = "scanned",
+            .done = SCANNED,
+            .to_do = SCAN,
         };
         el_engine_stats stats = {0};
         el_tu_records recs = {0};
@@ -1159,7 +1164,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         int joined = 0;
         if (o->n_merge) {
             joined = el_shard_join(o->merge_payloads, o->merge_whats, o->n_merge, "ember-migrate",
-                                   &sub, &recs, err);
+                                   SCANNED, &sub, &recs, err);
             if (joined == 0) {
                 here = recs.unbuilt;
                 recs.unbuilt = (el_unbuilt){0};
@@ -1190,7 +1195,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     el_findings_sort_unique(&out->findings);
     el_unbuilt_across_take(&across, &unbuilt);
     if (!o->shard_count) /* (a shard's files only: the merge says it for all, as emberlint's) */
-        el_unbuilt_note(&unbuilt, o->verbose, "scanned", "scan");
+        el_unbuilt_note(&unbuilt, o->verbose, SCANNED, SCAN);
 
     builder b = {.t = out, .sources = &out->sources};
     build(&b, &facts);

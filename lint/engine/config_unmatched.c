@@ -117,7 +117,7 @@ void el_configs_set_done(el_configs *s, const char *done)
 
 static const char *done_of(const el_configs *s)
 {
-    return s->done ? s->done : "linted";
+    return s->done ? s->done : EL_LINTED;
 }
 
 /* A backend_files pattern names files a walk lints: a directory

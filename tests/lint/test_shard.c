@@ -244,6 +244,21 @@ static void test_merge_refuses(void **state)
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "differ from those shard"));
     tt_free(&r);
+    /* a file deleted since, the others here: the tree changed, not
+     * another directory */
+    shards("json", 3);
+    char *gone = tt_path(tt_dir, "src/part1/mod_1.c");
+    char *kept = tt_read(gone, NULL);
+    assert_int_equal(unlink(gone), 0);
+    r = merge("text", "json", 3);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "the files here differ from those shard 1/3 linted (another commit, "
+                                   "or edited since?)"));
+    assert_false(tt_contains(r.err, "is here: run the merge in the directory"));
+    tt_free(&r);
+    tt_w("src/part1/mod_1.c", kept);
+    free(kept);
+    free(gone);
     /* merged in another directory: said first, before the shards' paths
      * (relative to where they ran) are walked and found missing; outside
      * a git work tree the current directory is the root, so by the paths */
@@ -352,8 +367,27 @@ static void test_merge_elsewhere_walks_nothing(void **state)
     char *a = tt_fmt("%s/shard-1.json", tt_dir), *b = tt_fmt("%s/shard-2.json", tt_dir);
     tt_run r = lt_emberlint(other, "merge", a, b, NULL);
     assert_int_equal(r.status, 2);
-    assert_true(tt_contains(r.err, ", a file of the shard, is not here: run the merge in the "
-                                   "directory the shards ran in"));
+    assert_true(tt_contains(r.err, ": none of the files the shards name ("));
+    assert_true(tt_contains(r.err, ", ...) is here: run the merge in the directory the shards ran in"));
+    assert_false(tt_contains(r.err, "broken symlink"));
+    tt_free(&r);
+    /* shards that built none of the files (-p, a database of a file
+     * outside the paths, no header under them): no translation unit, the
+     * payloads name the files not built */
+    tt_w("tools/gen.c", "int gen(void) { return 0; }\n");
+    tt_w("compile_commands.json", "[{\"directory\": \".\", \"file\": \"tools/gen.c\", "
+                                  "\"command\": \"cc -c tools/gen.c\"}]\n");
+    for (int k = 1; k <= 2; k++) {
+        const char *argv[] = {"-p", ".", "--cache-dir", "cache", "--select", RULES, "--format", "json",
+                              "--shard", k == 1 ? "1/2" : "2/2", "-o", k == 1 ? "shard-1.json" : "shard-2.json",
+                              "src", "backends", "--", LT_INCLUDE, NULL};
+        tt_run s = lt_emberlintv(tt_dir, argv, NULL);
+        assert_true(s.status == 0 || s.status == 1);
+        tt_free(&s);
+    }
+    r = lt_emberlint(other, "merge", a, b, NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, ", ...) is here: run the merge in the directory the shards ran in"));
     assert_false(tt_contains(r.err, "broken symlink"));
     tt_free(&r);
     free(a);

@@ -149,8 +149,8 @@ static void test_merge_elsewhere_walks_nothing(void **state)
     char *a = tt_fmt("%s/shard-1.json", tt_dir), *b = tt_fmt("%s/shard-2.json", tt_dir);
     tt_run r = mt_migrate_args(other, "merge", a, b, NULL);
     assert_int_equal(r.status, 2);
-    assert_true(tt_contains(r.err, ", a file of the shard, is not here: run the merge in the "
-                                   "directory the shards ran in"));
+    assert_true(tt_contains(r.err, ": none of the files the shards name (legacy/"));
+    assert_true(tt_contains(r.err, ", ...) is here: run the merge in the directory the shards ran in"));
     assert_false(tt_contains(r.err, "broken symlink"));
     tt_free(&r);
     free(a);
@@ -158,6 +158,29 @@ static void test_merge_elsewhere_walks_nothing(void **state)
     free(z);
     tt_rmtree(other);
     free(other);
+}
+
+/* A file deleted since the shards ran, in the right directory: the tree
+ * changed (not another directory), said in ember-migrate's words. */
+static void test_merge_after_a_deletion(void **state)
+{
+    (void)state;
+    for (int k = 1; k <= 2; k++) {
+        tt_run s = analyze("legacy", "json", k, 2);
+        char *name = tt_fmt("shard-%d.json", k);
+        free(tt_write(tt_dir, name, s.out));
+        free(name);
+        tt_free(&s);
+    }
+    char *gone = tt_path(tt_dir, "legacy/report.c");
+    assert_int_equal(unlink(gone), 0);
+    free(gone);
+    tt_run r = merge("text", 2);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "the files here differ from those shard 1/2 scanned (another "
+                                   "commit, or edited since?)"));
+    assert_false(tt_contains(r.err, "is here: run the merge in the directory"));
+    tt_free(&r);
 }
 
 /* A configuration pattern that matches none of the files: the shards
@@ -216,6 +239,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fixtures, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_refusals, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_merge_elsewhere_walks_nothing, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_merge_after_a_deletion, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_config_warning_once, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_cxx_note, setup, tt_scratch_teardown),
     };
