@@ -71,6 +71,8 @@ typedef struct state {
     const char *text;         /* the file being read, text[0..text_n) */
     size_t text_n;
     el_parens *parens;        /* where its parenthesised texts end (made on first use) */
+    el_line_index lines;      /* its line starts (made on first use) */
+    bool have_lines;
 } state;
 
 /* Is the file holding a declaration backend code (a backend directory, a
@@ -274,11 +276,20 @@ static bool backend_name(el_ctx *ctx, state *s, const char *path, const char *na
     return d && d->backend && !(d->file && !strcmp(d->file, path));
 }
 
-/* The line of byte off of t (and its column, when col is given). */
-static unsigned line_at(const char *t, size_t off, unsigned *col)
+/* The line of byte off of t, the file being read (and its column, when
+ * col is given): from its line starts, found once (counting from the top
+ * for each site made a file of thousands of listed calls quadratic). */
+static unsigned line_at(state *s, const char *t, size_t off, unsigned *col)
 {
     unsigned line = 0, c = 0;
-    el_text_line_col(t, (size_t)-1, off, &line, &c);
+    if (t == s->text) {
+        if (!s->have_lines)
+            el_line_index_init(&s->lines, s->text, s->text_n);
+        s->have_lines = true;
+        el_line_index_line_col(&s->lines, off, &line, &c);
+    } else {
+        el_text_line_col(t, (size_t)-1, off, &line, &c);
+    }
     if (col)
         *col = c;
     return line;
@@ -447,7 +458,7 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *path, const char 
                                   "every use of the macro): rewrite the macro by hand", name,
                  pasted ? "pasted into a name (##)" : "named", in_macro);
     }
-    unsigned col, line = line_at(t, off, &col);
+    unsigned col, line = line_at(s, t, off, &col);
     json_object *o = json_object_new_object();
     json_object_object_add(o, "name", json_object_new_string(name));
     json_object_object_add(o, "off", json_object_new_int64((int64_t)off));
@@ -771,7 +782,7 @@ static json_object *range_json(el_ctx *ctx, state *s, const char *path, const ch
                 json_object_object_add(o, "angled", json_object_new_boolean(angled));
                 json_object_object_add(o, "off", json_object_new_int64((int64_t)i));
                 json_object_object_add(o, "end", json_object_new_int64((int64_t)(le < n ? le + 1 : le)));
-                unsigned col, line = line_at(t, i, &col);
+                unsigned col, line = line_at(s, t, i, &col);
                 json_object_object_add(o, "line", json_object_new_int64(line));
                 json_object_object_add(o, "col", json_object_new_int64(col));
                 json_object_array_add(incs, o);
@@ -800,8 +811,8 @@ static json_object *range_json(el_ctx *ctx, state *s, const char *path, const ch
     json_object_object_add(r, "path", json_object_new_string(path));
     json_object_object_add(r, "begin", json_object_new_int64((int64_t)b));
     json_object_object_add(r, "end", json_object_new_int64((int64_t)e));
-    json_object_object_add(r, "line", json_object_new_int64(line_at(t, b, NULL)));
-    json_object_object_add(r, "end_line", json_object_new_int64(line_at(t, e, NULL)));
+    json_object_object_add(r, "line", json_object_new_int64(line_at(s, t, b, NULL)));
+    json_object_object_add(r, "end_line", json_object_new_int64(line_at(s, t, e, NULL)));
     json_object_object_add(r, "ids", ids);
     json_object_object_add(r, "incs", incs);
     return r;
@@ -1200,6 +1211,9 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
     s->own = NULL;
     el_parens_free(s->parens);
     s->parens = NULL;
+    if (s->have_lines)
+        el_line_index_free(&s->lines);
+    s->have_lines = false;
     s->text = NULL;
     free(sb);
     free(se);
