@@ -28,6 +28,7 @@
 #include "merge.h"
 #include "metadata.h"
 #include "path.h"
+#include "progname.h"
 #include "registry.h"
 #include "report.h"
 #include "shard.h"
@@ -157,6 +158,8 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
         free(err);
         return -1;
     }
+    if (c->shard_count) /* (the merge warns, as one run does) */
+        el_configs_quiet_all_unmatched(r->cfgs);
     if (el_sources_collect(paths, n_paths, r->cfgs, c->max_file_size, r->hashes, &r->sources) < 0)
         return -1;
     el_sources_walked(&r->sources, walked, n_walked);
@@ -387,7 +390,7 @@ static int lint(el_cli *c)
     el_compdb *db = NULL;
     if (c->build_dir) {
         db = el_compdb_load(c->build_dir, &err);
-        if (db && el_compdb_check_missing(db, c->paths, c->n_paths, "linted", false, c->verbose,
+        if (db && el_compdb_check_missing(db, c->paths, c->n_paths, EL_LINTED, false, c->verbose,
                                            &err) < 0) {
             el_compdb_free(db);
             db = NULL;
@@ -457,7 +460,7 @@ static int lint(el_cli *c)
      * one run says) nor under --diff-base (a pre-commit hook's run on
      * every commit: the C++ files it passes over are not the change's) */
     if (!c->shard_count && !c->diff_base)
-        el_sources_note_unwalked_cxx(&run.sources, "linted", "lint");
+        el_sources_note_unwalked_cxx(&run.sources, EL_LINTED, EL_LINT);
     int fix_rc = 0;
     if (fixing) {
         bool relint = false;

@@ -15,6 +15,7 @@
 #include "mem.h"
 #include "metadata.h"
 #include "path.h"
+#include "progname.h"
 #include "shard.h"
 #include "sources.h"
 
@@ -149,6 +150,11 @@ int el_merge_run(el_cli *c)
                            n_paths > 1 ? ", ..." : "");
         goto fail;
     }
+    /* (by the files the shards name, before the walk: a merge in
+     * another directory where the paths exist, "." from `/`, would walk
+     * whatever lies there before it found the tree differs) */
+    if (el_shard_check_here(m.payloads, m.whats, m.n, "emberlint", &err) < 0)
+        goto fail;
     if (!json_object_object_get_ex(inv, "max_file_size", &mfs)) {
         err = el_xasprintf("%s: the shard payload is malformed", m.whats[0]);
         goto fail;
@@ -165,16 +171,16 @@ int el_merge_run(el_cli *c)
     if (el_sources_collect(paths, n_paths, cfgs, (size_t)json_object_get_int64(mfs), hashes, &sources) < 0)
         goto done; /* printed */
     el_configs_finalize(cfgs);
-    if (el_shard_join(m.payloads, m.whats, m.n, "emberlint", &sources, &recs, &err) < 0)
+    if (el_shard_join(m.payloads, m.whats, m.n, "emberlint", EL_LINTED, &sources, &recs, &err) < 0)
         goto fail;
     el_unbuilt_mark(&recs.unbuilt, &sources);
-    el_unbuilt_note(&recs.unbuilt, c->verbose);
+    el_unbuilt_note(&recs.unbuilt, c->verbose, EL_LINTED, EL_LINT);
     json_object *had_db;
     el_engine_opts eo = {.selected = selected,
                          .shards_had_compdb = json_object_object_get_ex(inv, "compdb", &had_db) &&
                                               json_object_get_boolean(had_db)};
     el_engine_finish(&eo, &sources, &recs, &findings);
-    el_sources_note_unwalked_cxx(&sources, "linted", "lint"); /* (the shards do not) */
+    el_sources_note_unwalked_cxx(&sources, EL_LINTED, EL_LINT); /* (the shards do not) */
     if (c->verbose)
         fprintf(stderr, "emberlint: merged %zu shard%s: %zu files, %zu translation units, %zu findings\n",
                 m.n, m.n == 1 ? "" : "s", el_sources_linted(&sources), recs.n, findings.n);

@@ -34,6 +34,10 @@ int em_run_merge(const em_opts *o)
     size_t n_paths = 0;
     if (!inv || !(paths = el_shard_invocation_paths(inv, &n_paths, whats[0], &err)))
         goto done;
+    /* here, by the files the shards name, before the paths are
+     * walked (a merge elsewhere, "." from `/`, would walk what lies there) */
+    if (el_shard_check_here(payloads, whats, n, "ember-migrate", &err) < 0)
+        goto done;
     em_opts whole = *o;
     whole.scan.paths = paths;
     whole.scan.n_paths = n_paths;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "c_text.h"
+#include "mem.h"
 #include "text_pos.h"
 
 /* ---- tokens ---------------------------------------------------------------- */
@@ -459,20 +460,62 @@ static void spell(const char *d, size_t len, size_t i, char *out, size_t cap)
     free(s);
 }
 
-static unsigned line_of(const char *d, size_t len, size_t off)
+enum { DEPTH = 64 };
+
+struct em_pp_walk {
+    const char *d;
+    size_t len;
+    size_t i;     /* the next line start to read */
+    size_t site;  /* the last site asked (lines starting before it are read) */
+    level lv[DEPTH];
+    size_t depth; /* may pass DEPTH: those levels count as taken */
+    size_t work;  /* lines read, over all sites */
+    el_line_index lines; /* for the lines quoted in why (made on first use) */
+    bool have_lines;
+};
+
+static unsigned line_of(em_pp_walk *w, size_t off)
 {
+    if (!w->have_lines)
+        el_line_index_init(&w->lines, w->d, w->len);
+    w->have_lines = true;
     unsigned line = 1, col = 1;
-    el_text_line_col(d, len, off, &line, &col);
+    el_line_index_line_col(&w->lines, off, &line, &col);
     return line;
 }
 
-bool em_pp_dead_branch(const char *d, size_t len, size_t site, char *why, size_t cap)
+static void walk_release(em_pp_walk *w)
 {
-    enum { DEPTH = 64 };
-    level lv[DEPTH];
-    size_t depth = 0; /* may pass DEPTH: those levels count as taken */
-    size_t i = 0;
+    if (w->have_lines)
+        el_line_index_free(&w->lines);
+    w->have_lines = false;
+}
+
+em_pp_walk *em_pp_walk_new(const char *d, size_t len)
+{
+    em_pp_walk *w = el_xcalloc(1, sizeof *w);
+    w->d = d;
+    w->len = len;
+    return w;
+}
+
+size_t em_pp_walk_work(const em_pp_walk *w) { return w->work; }
+
+void em_pp_walk_free(em_pp_walk *w)
+{
+    if (w)
+        walk_release(w);
+    free(w);
+}
+
+/* Read the lines of w->d that start before site. */
+static void walk_to(em_pp_walk *w, size_t site)
+{
+    const char *d = w->d;
+    size_t len = w->len, i = w->i, depth = w->depth;
+    level *lv = w->lv;
     while (i < site && i < len) {
+        w->work++;
         /* at a line start */
         size_t j = i;
         while (j < len && (d[j] == ' ' || d[j] == '\t'))
@@ -547,6 +590,23 @@ bool em_pp_dead_branch(const char *d, size_t len, size_t site, char *why, size_t
         if (i < len)
             i++;
     }
+    w->i = i;
+    w->depth = depth;
+}
+
+bool em_pp_walk_dead_at(em_pp_walk *w, size_t site, char *why, size_t cap)
+{
+    /* the state at site is the one after the lines starting before it:
+     * an earlier site than the last starts over */
+    if (site < w->site) {
+        w->i = 0;
+        w->depth = 0;
+    }
+    w->site = site;
+    walk_to(w, site);
+    const char *d = w->d;
+    size_t len = w->len, depth = w->depth;
+    const level *lv = w->lv;
     for (size_t k = 0; k < depth && k < DEPTH; k++) {
         if (!lv[k].dead)
             continue;
@@ -556,13 +616,21 @@ bool em_pp_dead_branch(const char *d, size_t len, size_t site, char *why, size_t
             snprintf(why, cap, "#if 0");
         else if (lv[k].taken_at == SIZE_MAX)
             snprintf(why, cap, "`%s` (line %u), false whatever is defined", a,
-                     line_of(d, len, lv[k].dead_at));
+                     line_of(w, lv[k].dead_at));
         else {
             spell(d, len, lv[k].taken_at, b, sizeof b);
             snprintf(why, cap, "`%s` (line %u) after `%s` (line %u), true whatever is defined", a,
-                     line_of(d, len, lv[k].dead_at), b, line_of(d, len, lv[k].taken_at));
+                     line_of(w, lv[k].dead_at), b, line_of(w, lv[k].taken_at));
         }
         return true;
     }
     return false;
+}
+
+bool em_pp_dead_branch(const char *d, size_t len, size_t site, char *why, size_t cap)
+{
+    em_pp_walk w = {.d = d, .len = len};
+    bool dead = em_pp_walk_dead_at(&w, site, why, cap);
+    walk_release(&w);
+    return dead;
 }

@@ -32,4 +32,16 @@ bool em_pp_const(const char *c, size_t n, long long *value);
  * and why it is never taken. */
 bool em_pp_dead_branch(const char *d, size_t len, size_t site, char *why, size_t cap);
 
+/* The same for many sites of one text, in one walk of it when they come
+ * in increasing order (an earlier site than the last starts it over):
+ * em_pp_dead_branch per site read the file from its top each time, and
+ * thousands of sites in one file made that quadratic.  d is borrowed. */
+typedef struct em_pp_walk em_pp_walk;
+em_pp_walk *em_pp_walk_new(const char *d, size_t len);
+bool em_pp_walk_dead_at(em_pp_walk *w, size_t site, char *why, size_t cap);
+void em_pp_walk_free(em_pp_walk *w);
+/* The lines read so far, over all sites: the work, for tests that check
+ * it grows with the text, not with the text times the sites. */
+size_t em_pp_walk_work(const em_pp_walk *w);
+
 #endif

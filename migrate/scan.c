@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,9 +36,14 @@
 #include "shard.h"
 #include "sources.h"
 #include "strbuf.h"
+#include "strmap.h"
 
 #define MAX_FILE_SIZE (64u << 20)
 #define KERNELS_DEF "kernels.def"
+/* What ember-migrate's notes say it does with a file (emberlint's
+ * EL_LINTED, EL_LINT in the texts the tools share). */
+#define SCANNED "scanned"
+#define SCAN "scan"
 
 /* ---- small helpers ---------------------------------------------------------- */
 
@@ -102,10 +108,19 @@ static long op_index(const char *name)
 
 /* ---- the model -------------------------------------------------------------- */
 
+/* The file the skipped sites being listed are in, read once for the walk
+ * of its conditionals (em_pp_walk: one pass for all its sites). */
+typedef struct dead_walk {
+    char *path, *data;
+    size_t len;
+    em_pp_walk *w;
+} dead_walk;
+
 typedef struct builder {
     em_tree *t;
     size_t cap_files, cap_defs, cap_incs, cap_tables, cap_backends;
     const el_sources *sources;
+    dead_walk dead;
 } builder;
 
 static const em_file *file_of(const em_tree *t, const char *path)
@@ -209,26 +224,36 @@ static void add_include(builder *b, json_object *o)
     in->end = (size_t)jint(o, "end");
 }
 
+static char *why_place(const char *path, unsigned line, unsigned col)
+{
+    return el_xasprintf("%u:%u:%s", line, col, path);
+}
+
+/* The first reason recorded at a place, or NULL; the others there follow
+ * it through `next`, in the order they were recorded. */
 static em_why *find_why(const em_tree *t, const char *path, unsigned line, unsigned col)
 {
-    for (size_t i = 0; i < t->n_whys; i++)
-        if (t->whys[i].line == line && t->whys[i].col == col && !strcmp(t->whys[i].path, path))
-            return &t->whys[i];
-    return NULL;
+    char *key = why_place(path, line, col);
+    size_t i = (size_t)(uintptr_t)el_strmap_get(&t->why_places, key);
+    free(key);
+    return i ? &t->whys[i - 1] : NULL;
+}
+
+static em_why *next_why(const em_tree *t, const em_why *w)
+{
+    return w->next ? &t->whys[w->next - 1] : NULL;
 }
 
 /* Record (or sharpen) the reason at a place: a reason given replaces "". */
 static void tree_add_why_decl(em_tree *t, const char *path, unsigned line, unsigned col,
                               const char *why, const char *decl)
 {
-    em_why *w = find_why(t, path, line, col);
+    em_why *first = find_why(t, path, line, col), *w = first, *last = first;
     /* a second, different reason at one place is another symbol's (a macro
      * that calls eh_blas_abs in one configuration, eh_ref_abs in another) */
-    for (size_t i = 0; w && why[0] && w->why[0] && strcmp(w->why, why) && i < t->n_whys; i++)
-        w = t->whys[i].line == line && t->whys[i].col == col && !strcmp(t->whys[i].path, path) &&
-                    !strcmp(t->whys[i].why, why)
-                ? &t->whys[i]
-                : w;
+    for (em_why *x = first; w && why[0] && w->why[0] && strcmp(w->why, why) && x;
+         x = next_why(t, x))
+        w = !strcmp(x->why, why) ? x : w;
     if (w && (!why[0] || !w->why[0] || !strcmp(w->why, why))) {
         if (!w->why[0] && why[0]) {
             free(w->why);
@@ -238,9 +263,19 @@ static void tree_add_why_decl(em_tree *t, const char *path, unsigned line, unsig
             w->decl = el_xstrdup(decl);
         return;
     }
+    while (last && last->next)
+        last = next_why(t, last);
+    size_t last_i = last ? (size_t)(last - t->whys) : 0;
     el_grow(&t->whys, &t->cap_whys, t->n_whys + 1, sizeof *t->whys);
     t->whys[t->n_whys++] =
-        (em_why){el_xstrdup(path), line, col, el_xstrdup(why), decl ? el_xstrdup(decl) : NULL};
+        (em_why){el_xstrdup(path), line, col, el_xstrdup(why), decl ? el_xstrdup(decl) : NULL, 0};
+    if (last) {
+        t->whys[last_i].next = t->n_whys;
+    } else {
+        char *key = why_place(path, line, col);
+        el_strmap_put(&t->why_places, key, (void *)(uintptr_t)t->n_whys);
+        free(key);
+    }
 }
 
 static void tree_add_why(em_tree *t, const char *path, unsigned line, unsigned col,
@@ -263,12 +298,9 @@ const char *em_tree_why(const em_tree *t, const char *path, unsigned line, unsig
     const em_why *w = find_why(t, path, line, col);
     /* of several reasons at the place, the one that names the symbol */
     size_t nl = name ? strlen(name) : 0;
-    for (size_t i = 0; w && nl && i < t->n_whys; i++) {
-        const em_why *x = &t->whys[i];
-        if (x->line == line && x->col == col && !strcmp(x->path, path) &&
-            !strncmp(x->why, name, nl) && (x->why[nl] == ' ' || x->why[nl] == ':'))
+    for (const em_why *x = w; x && nl; x = next_why(t, x))
+        if (!strncmp(x->why, name, nl) && (x->why[nl] == ' ' || x->why[nl] == ':'))
             return x->why;
-    }
     return w && w->why[0] ? w->why : NULL;
 }
 
@@ -291,9 +323,31 @@ static bool reaches_depth(const em_tree *t, const char *from, const char *to, in
     return false;
 }
 
+/* The answers so far, for the includes there were (a tree given more
+ * includes starts over).  The planner asks of every pair of a site's file
+ * and an include's: thousands of sites asked the same few pairs. */
+struct em_reach_memo {
+    el_strmap answers; /* "from\nto" -> NO or YES */
+    size_t n_incs;
+};
+enum { REACH_NO = 1, REACH_YES = 2 };
+
 bool em_tree_reaches(const em_tree *t, const char *from, const char *to)
 {
-    return reaches_depth(t, from, to, 0);
+    em_reach_memo *m = t->reach;
+    if (!m)
+        return reaches_depth(t, from, to, 0);
+    if (m->n_incs != t->n_incs) {
+        el_strmap_free(&m->answers);
+        m->n_incs = t->n_incs;
+    }
+    char *key = el_xasprintf("%s\n%s", from, to);
+    uintptr_t known = (uintptr_t)el_strmap_get(&m->answers, key);
+    bool yes = known ? known == REACH_YES : reaches_depth(t, from, to, 0);
+    if (!known)
+        el_strmap_put(&m->answers, key, (void *)(uintptr_t)(yes ? REACH_YES : REACH_NO));
+    free(key);
+    return yes;
 }
 
 static em_table *new_table(builder *b, em_table_kind kind, const char *path, unsigned line,
@@ -847,9 +901,17 @@ static const em_def *def_at(const em_tree *t, const char *path, size_t off)
  * `#if 1`: pp_cond.h)?  Naming a configuration with --define-sets would
  * not help.  Asked only of a site some configuration skips; true with the
  * branch described in why. */
-static bool under_dead_branch(const em_tree *t, const char *path, size_t off, char *why,
-                              size_t cap)
+static void dead_walk_free(dead_walk *d)
 {
+    em_pp_walk_free(d->w);
+    free(d->data);
+    free(d->path);
+    memset(d, 0, sizeof *d);
+}
+
+static bool under_dead_branch(builder *b, const char *path, size_t off, char *why, size_t cap)
+{
+    const em_tree *t = b->t;
     const el_source *src = em_tree_source(t, path);
     bool skipped = false;
     for (size_t k = 0; k < t->cfgs.n && !skipped; k++) {
@@ -858,13 +920,17 @@ static bool under_dead_branch(const em_tree *t, const char *path, size_t off, ch
         const el_inactive_range *r = el_inactive_at(&t->inactive[k], path, off, off);
         skipped = r && r->begin <= off;
     }
-    char *data = NULL;
-    size_t len = 0;
-    if (!skipped || el_read_file(path, &data, &len, NULL, NULL) != 0)
+    if (!skipped)
         return false;
-    bool yes = em_pp_dead_branch(data, len, off, why, cap);
-    free(data);
-    return yes;
+    dead_walk *d = &b->dead;
+    if (!d->path || strcmp(d->path, path) != 0) {
+        dead_walk_free(d);
+        if (el_read_file(path, &d->data, &d->len, NULL, NULL) != 0)
+            return false;
+        d->path = el_xstrdup(path);
+        d->w = em_pp_walk_new(d->data, d->len);
+    }
+    return em_pp_walk_dead_at(d->w, off, why, cap);
 }
 
 /* A backend name no configuration compiles: an EH102 site of its own,
@@ -897,7 +963,7 @@ static void skipped_name(builder *b, const el_inactive_range *r, const el_inacti
     }
     char why[1024], dead[384], unseen[512];
     /* code under #if 0 is switched off: no --define-sets compiles it */
-    if (under_dead_branch(t, r->path, id->off, dead, sizeof dead))
+    if (under_dead_branch(b, r->path, id->off, dead, sizeof dead))
         snprintf(unseen, sizeof unseen, "it is under %s: no configuration can compile it", dead);
     else
         snprintf(unseen, sizeof unseen, "no configuration compiles it: name one with "
@@ -923,7 +989,7 @@ static void skipped_include(builder *b, const el_inactive_range *r, const el_ina
                               "in every configuration", c->spelled);
     el_findings_add(&t->findings, "EH101", EL_SEV_ERROR, r->path, c->line, c->col, msg);
     char dead[384], why[512];
-    if (under_dead_branch(t, r->path, c->off, dead, sizeof dead))
+    if (under_dead_branch(b, r->path, c->off, dead, sizeof dead))
         snprintf(why, sizeof why, "the include stays: it is under %s, which no configuration "
                                   "can compile (change it by hand)", dead);
     else
@@ -953,8 +1019,7 @@ static void skipped_include(builder *b, const el_inactive_range *r, const el_ina
 static void add_skipped(builder *b)
 {
     em_tree *t = b->t;
-    char **seen = NULL;
-    size_t n_seen = 0, cap_seen = 0;
+    el_strmap seen = {0}; /* path:offset of the sites listed */
     for (size_t k = 0; k < t->cfgs.n; k++) {
         for (size_t i = 0; i < t->inactive[k].n; i++) {
             const el_inactive_range *r = &t->inactive[k].v[i];
@@ -966,10 +1031,9 @@ static void add_skipped(builder *b)
                 if (!em_tree_skipped_everywhere(t, r->path, off))
                     continue; /* a configuration compiles it: its findings say */
                 char *key = el_xasprintf("%s:%zu", r->path, off);
-                size_t before = n_seen;
-                add_unique(&seen, &n_seen, &cap_seen, key);
+                bool again = el_strmap_put(&seen, key, (void *)1) != NULL;
                 free(key);
-                if (n_seen == before)
+                if (again)
                     continue;
                 if (m < r->n_ids)
                     skipped_name(b, r, &r->ids[m]);
@@ -978,9 +1042,8 @@ static void add_skipped(builder *b)
             }
         }
     }
-    for (size_t i = 0; i < n_seen; i++)
-        free(seen[i]);
-    free(seen);
+    el_strmap_free(&seen);
+    dead_walk_free(&b->dead);
 }
 
 /* ---- -p without PATH ------------------------------------------------------------- */
@@ -1093,6 +1156,9 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         goto done;
     /* a migrated tree has emptied its legacy backend directories */
     el_configs_quiet_unmatched(cfgs, EL_LEGACY_BACKEND_DIRS);
+    if (o->shard_count) /* (ember-migrate merge warns, as one run does) */
+        el_configs_quiet_all_unmatched(cfgs);
+    el_configs_set_done(cfgs, SCANNED);
     hashes = el_filehash_new();
     if (el_sources_collect(paths, n_paths, cfgs, MAX_FILE_SIZE, hashes, &out->sources) < 0) {
         *err = el_xstrdup("configuration error (see above)");
@@ -1102,7 +1168,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         el_sources_walked(&out->sources, db_paths + n_db, n_paths - n_db);
     el_configs_finalize(cfgs);
     if (!o->quiet && !o->shard_count) /* (a shard does not: the merge says it, as emberlint's) */
-        el_sources_note_unwalked_cxx(&out->sources, "scanned", "scan");
+        el_sources_note_unwalked_cxx(&out->sources, SCANNED, SCAN);
     if (out->sources.io_errors) {
         *err = el_xasprintf("%d path%s could not be read (see above)", out->sources.io_errors,
                             out->sources.io_errors == 1 ? "" : "s");
@@ -1147,6 +1213,8 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
             .extra_rules = extra,
             .facts_out = &pass_facts,
             .verbose = o->verbose,
+            .done = SCANNED,
+            .to_do = SCAN,
         };
         el_engine_stats stats = {0};
         el_tu_records recs = {0};
@@ -1155,7 +1223,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         int joined = 0;
         if (o->n_merge) {
             joined = el_shard_join(o->merge_payloads, o->merge_whats, o->n_merge, "ember-migrate",
-                                   &sub, &recs, err);
+                                   SCANNED, &sub, &recs, err);
             if (joined == 0) {
                 here = recs.unbuilt;
                 recs.unbuilt = (el_unbuilt){0};
@@ -1186,10 +1254,11 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     el_findings_sort_unique(&out->findings);
     el_unbuilt_across_take(&across, &unbuilt);
     if (!o->shard_count) /* (a shard's files only: the merge says it for all, as emberlint's) */
-        el_unbuilt_note(&unbuilt, o->verbose);
+        el_unbuilt_note(&unbuilt, o->verbose, SCANNED, SCAN);
 
     builder b = {.t = out, .sources = &out->sources};
     build(&b, &facts);
+    out->reach = el_xcalloc(1, sizeof *out->reach);
     out->custom = el_xcalloc(1, sizeof *out->custom);
     em_custom_scan_collect(out->custom, &facts);
     rc = 0;
@@ -1257,6 +1326,10 @@ void em_tree_free(em_tree *t)
         free(t->whys[i].decl);
     }
     free(t->whys);
+    el_strmap_free(&t->why_places);
+    if (t->reach)
+        el_strmap_free(&t->reach->answers);
+    free(t->reach);
     for (size_t i = 0; i < t->n_incs; i++) {
         free(t->incs[i].path);
         free(t->incs[i].spelled);

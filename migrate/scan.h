@@ -45,6 +45,7 @@
 #include "hash.h"
 #include "inactive.h"
 #include "sources.h"
+#include "strmap.h"
 
 /* A top-level definition (function, or file-scope variable) in a file
  * that ember-migrate may move, or that a moved definition needs. */
@@ -82,6 +83,7 @@ typedef struct em_why {
     unsigned line, col;      /* the finding's place */
     char *why;               /* "" when it has a rewrite */
     char *decl;              /* the file declaring the function it names, or NULL */
+    size_t next;             /* the next reason at the same place: its index + 1, or 0 */
 } em_why;
 
 /* An #include directive of a linted file. */
@@ -125,6 +127,8 @@ typedef struct em_file {
                                 the tree's root) */
 } em_file;
 
+typedef struct em_reach_memo em_reach_memo; /* em_tree_reaches' answers (scan.c) */
+
 typedef struct em_tree {
     em_file *files;     size_t n_files;     /* sorted by path */
     em_def *defs;       size_t n_defs;      /* by file, then offset */
@@ -134,6 +138,11 @@ typedef struct em_tree {
                                                backend names and includes of code the
                                                preprocessor skips in every configuration */
     em_why *whys;       size_t n_whys, cap_whys; /* the reasons of sites without a fix */
+    em_reach_memo *reach;                   /* made by the scan: the planner asks
+                                               em_tree_reaches of every site */
+    el_strmap why_places;                   /* "line:col:path" -> the first reason there
+                                               (its index + 1): a file of thousands of
+                                               sites made a search of the list quadratic */
     char **backends;    size_t n_backends;  /* known backend names, sorted */
     char *root;         /* where backends/ is for files outside legacy directories:
                            the first legacy application's root, else the directory

@@ -6,4 +6,10 @@
 
 extern const char *el_progname;
 
+/* What emberlint's messages say it does with a file ("not linted", "add
+ * it to lint them"): the default of the texts the tools share, which
+ * ember-migrate gives its own ("scanned", "scan"). */
+#define EL_LINTED "linted"
+#define EL_LINT "lint"
+
 #endif

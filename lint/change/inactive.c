@@ -18,6 +18,7 @@
 #include "macro_expand.h"
 #include "mem.h"
 #include "own_names.h"
+#include "paren_match.h"
 #include "path.h"
 #include "rewrite.h"
 #include "rule.h"
@@ -67,6 +68,11 @@ typedef struct state {
     size_t use_end;           /* the end of the last macro use read for # (past its ')') */
     size_t *strz;             /* offsets of the names in it only made strings of (#x) */
     size_t n_strz, cap_strz;
+    const char *text;         /* the file being read, text[0..text_n) */
+    size_t text_n;
+    el_parens *parens;        /* where its parenthesised texts end (made on first use) */
+    el_line_index lines;      /* its line starts (made on first use) */
+    bool have_lines;
 } state;
 
 /* Is the file holding a declaration backend code (a backend directory, a
@@ -270,11 +276,20 @@ static bool backend_name(el_ctx *ctx, state *s, const char *path, const char *na
     return d && d->backend && !(d->file && !strcmp(d->file, path));
 }
 
-/* The line of byte off of t (and its column, when col is given). */
-static unsigned line_at(const char *t, size_t off, unsigned *col)
+/* The line of byte off of t, the file being read (and its column, when
+ * col is given): from its line starts, found once (counting from the top
+ * for each site made a file of thousands of listed calls quadratic). */
+static unsigned line_at(state *s, const char *t, size_t off, unsigned *col)
 {
     unsigned line = 0, c = 0;
-    el_text_line_col(t, (size_t)-1, off, &line, &c);
+    if (t == s->text) {
+        if (!s->have_lines)
+            el_line_index_init(&s->lines, s->text, s->text_n);
+        s->have_lines = true;
+        el_line_index_line_col(&s->lines, off, &line, &c);
+    } else {
+        el_text_line_col(t, (size_t)-1, off, &line, &c);
+    }
     if (col)
         *col = c;
     return line;
@@ -443,7 +458,7 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *path, const char 
                                   "every use of the macro): rewrite the macro by hand", name,
                  pasted ? "pasted into a name (##)" : "named", in_macro);
     }
-    unsigned col, line = line_at(t, off, &col);
+    unsigned col, line = line_at(s, t, off, &col);
     json_object *o = json_object_new_object();
     json_object_object_add(o, "name", json_object_new_string(name));
     json_object_object_add(o, "off", json_object_new_int64((int64_t)off));
@@ -529,23 +544,18 @@ static bool declared_at(const char *t, size_t b, size_t i)
     return word_before(t, b, p, &w2, &we2) && type_word(t, w2, we2);
 }
 
-/* The end of the parenthesised text at t[open] (its ')' + 1), or n. */
-static size_t paren_end(const char *t, size_t n, size_t open)
+/* The end of the parenthesised text at t[open] (its ')' + 1), or n: t is
+ * the file being read, n at most its end (paren_match.h: one pass over
+ * the file answers every '(' it reads as code, unclosed ones too; a '('
+ * it read as comment or literal text -- after a directive line skipped
+ * unread whose comment runs on -- is scanned up to n, the range's end). */
+static size_t paren_end(state *s, const char *t, size_t n, size_t open)
 {
-    int depth = 0;
-    for (size_t i = open; i < n;) {
-        size_t j = el_text_skip_lexeme(t, n, i);
-        if (j != i) {
-            i = j;
-            continue;
-        }
-        if (t[i] == '(')
-            depth++;
-        else if (t[i] == ')' && --depth == 0)
-            return i + 1;
-        i++;
-    }
-    return n;
+    if (t != s->text)
+        return el_parens_scan(t, n, open);
+    if (!s->parens)
+        s->parens = el_parens_new(s->text, s->text_n);
+    return el_parens_end(s->parens, n, open);
 }
 
 /* ---- the TU's macros over skipped text (macro_expand.c) ---- */
@@ -630,7 +640,7 @@ static size_t macro_call(el_ctx *ctx, state *s, const char *path, const char *t,
         /* inside a use given up at a budget: so would this one be (a
          * tower is not expanded again at each of its uses) */
         if (i < s->plain_end) { /* only a call is looked at: is it one? */
-            size_t e = el_text_skip_blanks(t, n, paren_end(t, n, p));
+            size_t e = el_text_skip_blanks(t, n, paren_end(s, t, n, p));
             if (!(e < n && t[e] == '('))
                 return 0;
         }
@@ -658,7 +668,7 @@ static size_t macro_call(el_ctx *ctx, state *s, const char *path, const char *t,
                 s->paster = NULL;
                 if (o) {
                     json_object_array_add(ids, o);
-                    size_t end = paren_end(t, n, after);
+                    size_t end = paren_end(s, t, n, after);
                     *fold = end > *fold ? end : *fold;
                 }
                 ret = close;
@@ -682,7 +692,7 @@ static size_t macro_call(el_ctx *ctx, state *s, const char *path, const char *t,
                                          same ? NULL : r, mname);
                 if (o) {
                     json_object_array_add(ids, o);
-                    size_t end = paren_end(t, n, p);
+                    size_t end = paren_end(s, t, n, p);
                     *fold = end > *fold ? end : *fold;
                 }
                 ret = k;
@@ -741,7 +751,7 @@ static size_t lex_id(el_ctx *ctx, state *s, const char *path, const char *t, siz
     if (o)
         json_object_array_add(ids, o);
     if (o && call) {
-        size_t end = paren_end(t, n, p);
+        size_t end = paren_end(s, t, n, p);
         *fold = end > *fold ? end : *fold;
     }
     return k;
@@ -772,7 +782,7 @@ static json_object *range_json(el_ctx *ctx, state *s, const char *path, const ch
                 json_object_object_add(o, "angled", json_object_new_boolean(angled));
                 json_object_object_add(o, "off", json_object_new_int64((int64_t)i));
                 json_object_object_add(o, "end", json_object_new_int64((int64_t)(le < n ? le + 1 : le)));
-                unsigned col, line = line_at(t, i, &col);
+                unsigned col, line = line_at(s, t, i, &col);
                 json_object_object_add(o, "line", json_object_new_int64(line));
                 json_object_object_add(o, "col", json_object_new_int64(col));
                 json_object_array_add(incs, o);
@@ -801,8 +811,8 @@ static json_object *range_json(el_ctx *ctx, state *s, const char *path, const ch
     json_object_object_add(r, "path", json_object_new_string(path));
     json_object_object_add(r, "begin", json_object_new_int64((int64_t)b));
     json_object_object_add(r, "end", json_object_new_int64((int64_t)e));
-    json_object_object_add(r, "line", json_object_new_int64(line_at(t, b, NULL)));
-    json_object_object_add(r, "end_line", json_object_new_int64(line_at(t, e, NULL)));
+    json_object_object_add(r, "line", json_object_new_int64(line_at(s, t, b, NULL)));
+    json_object_object_add(r, "end_line", json_object_new_int64(line_at(s, t, e, NULL)));
     json_object_object_add(r, "ids", ids);
     json_object_object_add(r, "incs", incs);
     return r;
@@ -1182,6 +1192,8 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
     } else if (t && !again) {
         note_read(ctx, file, sb, se, l->count, n);
     }
+    s->text = t;
+    s->text_n = n;
     if (t && real)
         note_directives(ctx, s, real, t, n);
     s->own = t && real ? el_own_names_new(t, n, sb, se, l->count, done.off, done.n, library_name, ctx) : NULL;
@@ -1197,6 +1209,12 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
     }
     el_own_names_free(s->own);
     s->own = NULL;
+    el_parens_free(s->parens);
+    s->parens = NULL;
+    if (s->have_lines)
+        el_line_index_free(&s->lines);
+    s->have_lines = false;
+    s->text = NULL;
     free(sb);
     free(se);
     free(done.off);
@@ -1223,6 +1241,7 @@ static void end(el_ctx *ctx, void *st)
     el_strmap_free(&s->macros);
     el_strmap_free(&s->funcs);
     free(s->strz);
+    el_parens_free(s->parens);
     em_free(&s->x);
     el_rewriter_free(s->rw);
 }

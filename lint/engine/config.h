@@ -151,6 +151,14 @@ void el_configs_note_passed_over(el_configs *s, const el_config *c, const char *
 /* No warning for the key's patterns that match nothing (ember-migrate
  * empties the legacy backend directories it moves). */
 void el_configs_quiet_unmatched(el_configs *s, el_list_key key);
+/* No warning about unmatched patterns at all: a shard's run (--shard
+ * K/N).  The merge walks the same tree with the same configuration and
+ * warns, so that the shards and the merge say what one run says, once. */
+void el_configs_quiet_all_unmatched(el_configs *s);
+/* What the warnings say the tool did with the files ("matches none of the
+ * linted files"): "linted" unless set (ember-migrate: "scanned").  done
+ * is borrowed (a literal). */
+void el_configs_set_done(el_configs *s, const char *done);
 /* Warn (stderr, "PROG: warning: FILE:LINE:COL: ...") about each path
  * pattern of a project's configuration that matched none of the linted
  * files (paths[0..n) absolute, real, sorted), when the configuration's

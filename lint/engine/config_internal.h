@@ -20,6 +20,8 @@ struct el_configs {
     el_strmap hits;       /* "file\x1fkey\x1fpattern" of patterns that matched */
     el_strmap excluded;   /* what the walk skipped as excluded (a directory ends in '/') */
     unsigned quiet_keys;  /* 1 << el_list_key: no warning when unmatched */
+    bool quiet_all;       /* none at all (a shard's run: its merge warns) */
+    const char *done;     /* what the tool did with the files: "linted" (NULL), "scanned" */
 };
 
 /* The pattern is anchored at its configuration's directory (a leading '/'). */

@@ -105,6 +105,21 @@ void el_configs_quiet_unmatched(el_configs *s, el_list_key key)
     s->quiet_keys |= 1u << key;
 }
 
+void el_configs_quiet_all_unmatched(el_configs *s)
+{
+    s->quiet_all = true;
+}
+
+void el_configs_set_done(el_configs *s, const char *done)
+{
+    s->done = done;
+}
+
+static const char *done_of(const el_configs *s)
+{
+    return s->done ? s->done : EL_LINTED;
+}
+
 /* A backend_files pattern names files a walk lints: a directory
  * (`/src/gpu/`), or files of a linted language (`/src/gpu.c`,
  * `/src/gpu_[a-z].h`); `/src/gpu_[a-z].cu` names files no walk takes, so
@@ -240,7 +255,7 @@ static bool under_any(const char *dir, char *const *dirs, size_t n)
  * directory, so when that holds none of the linted files they match
  * nothing (the files stay frontend, silently).  Said once, with them;
  * true when said. */
-static bool warn_forced_elsewhere(const el_config *c, char *const *paths, size_t n)
+static bool warn_forced_elsewhere(const el_config *c, char *const *paths, size_t n, const char *done)
 {
     if (!c->path || !c->root || !n)
         return false;
@@ -269,10 +284,10 @@ static bool warn_forced_elsewhere(const el_config *c, char *const *paths, size_t
         if (total > 3)
             el_buf_printf(&b, " and %zu more", total - 3);
         fprintf(stderr, "%s: warning: %s: a pattern with a leading '/' is anchored at the "
-                "configuration's directory %s, which holds none of the linted files, so %s "
+                "configuration's directory %s, which holds none of the %s files, so %s "
                 "match%s nothing: give them relative to %s, or without the leading '/', or put "
                 "the configuration at the project's root as .emberlint.json\n", el_progname,
-                shown, dir, el_buf_str(&b), total > 1 ? "" : "es", dir);
+                shown, dir, done, el_buf_str(&b), total > 1 ? "" : "es", dir);
         free(shown);
         free(dir);
     }
@@ -310,8 +325,10 @@ static bool worth_warning(const el_configs *s, const el_config *c, const declare
 void el_configs_warn_unmatched(el_configs *s, char *const *paths, const el_config *const *cfgs,
                                size_t n, char *const *dirs, size_t n_dirs)
 {
+    if (s->quiet_all)
+        return;
     /* its anchored patterns are named there, not again one by one */
-    bool anchored_said = s->forced && warn_forced_elsewhere(s->forced, paths, n);
+    bool anchored_said = s->forced && warn_forced_elsewhere(s->forced, paths, n, done_of(s));
     for (size_t i = 0; i < n; i++)
         el_configs_note_passed_over(s, cfgs[i], paths[i]);
     size_t n_list = s->forced ? 1 : s->n_all;
@@ -330,13 +347,13 @@ void el_configs_warn_unmatched(el_configs *s, char *const *paths, const el_confi
             char *shown = el_path_display(d[i].o->file);
             if (d[i].key < 0)
                 fprintf(stderr, "%s: warning: %s:%u:%u: \"backend_files\" pattern '%s' of "
-                        "backend '%.*s' matches none of the linted files\n", el_progname, shown,
+                        "backend '%.*s' matches none of the %s files\n", el_progname, shown,
                         d[i].o->line, d[i].o->col, d[i].pattern,
-                        (int)(d[i].pattern - 1 - d[i].entry), d[i].entry);
+                        (int)(d[i].pattern - 1 - d[i].entry), d[i].entry, done_of(s));
             else
                 fprintf(stderr, "%s: warning: %s:%u:%u: \"%s\" pattern '%s' matches none of "
-                        "the linted files\n", el_progname, shown, d[i].o->line, d[i].o->col,
-                        key_name(&d[i]), d[i].pattern);
+                        "the %s files\n", el_progname, shown, d[i].o->line, d[i].o->col,
+                        key_name(&d[i]), d[i].pattern, done_of(s));
             free(shown);
         }
         free(d);

@@ -1161,6 +1161,17 @@ static bool cpu_choice(const char *a)
     return strncmp(a, "-march=", 7) == 0 || strncmp(a, "-mcpu=", 6) == 0;
 }
 
+/* What the notes say the run does with code (el_engine_opts.done). */
+static const char *done_of(const el_engine_opts *o)
+{
+    return o->done ? o->done : EL_LINTED;
+}
+
+static const char *to_do_of(const el_engine_opts *o)
+{
+    return o->to_do ? o->to_do : EL_LINT;
+}
+
 /* Each compiler argument dropped, once a run: under -v every one, else a
  * CPU choice. */
 static void note_dropped(run *r, const el_source *src, char **dropped, size_t n)
@@ -1173,9 +1184,9 @@ static void note_dropped(run *r, const el_source *src, char **dropped, size_t n)
             if (cpu)
                 fprintf(stderr, "%s: warning: %s: compiler argument '%s' dropped: libclang refuses it "
                                 "(a CPU it does not know, or another target's), so the macros it defines (__AVX2__, __ARM_NEON, ...) "
-                                "are not set and code under them is not linted: give a CPU it "
+                                "are not set and code under them is not %s: give a CPU it "
                                 "knows or the features' own flags (-- -mavx2)\n",
-                        el_progname, shown, dropped[i]);
+                        el_progname, shown, dropped[i], done_of(r->o));
             else
                 fprintf(stderr, "%s: note: %s: compiler argument '%s' dropped: only arguments "
                                 "that affect parsing alone are passed on (docs/emberlint.md)\n",
@@ -1619,7 +1630,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
         *o->unbuilt_out = left;
     } else {
         el_unbuilt_mark(&left, sources);
-        el_unbuilt_note(&left, o->verbose);
+        el_unbuilt_note(&left, o->verbose, done_of(o), to_do_of(o));
         el_unbuilt_free(&left);
     }
     /* the response files the entries of this run's files name that could

@@ -41,6 +41,9 @@ typedef struct el_engine_opts {
      * want_fixes and not cache_fixes there is none either. */
     bool no_prefix_pch;
     bool verbose;               /* notes on stderr (compiler arguments dropped) */
+    const char *done, *to_do;   /* what the notes say the run does with code:
+                                 * EL_LINTED, EL_LINT (NULL), ember-migrate's
+                                 * "scanned", "scan" */
     /* Keep the fixes rules attach to findings (emberlint --fix,
      * ember-migrate).  Fixes are not cached: with this set the cache is
      * neither read nor written. */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "hash.h"
 #include "mem.h"
@@ -336,8 +337,52 @@ int el_shard_check_cwd(json_object *payload, const char *what, char **err)
     return rc;
 }
 
+/* The files payload p names -- its translation units' main files and the
+ * files it did not build -- counted in *named, and those of them here
+ * (relative to the root) in *here; the first named in *first. */
+static void count_files_here(json_object *p, size_t *named, size_t *here, const char **first)
+{
+    static const char *const lists[] = {"tus", "unbuilt"};
+    for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++) {
+        json_object *list = get(p, lists[l], json_type_array);
+        for (size_t t = 0; list && t < json_object_array_length(list); t++) {
+            json_object *file = get(json_object_array_get_idx(list, t), "file", json_type_string);
+            if (!file)
+                continue; /* (malformed: el_shard_join says so) */
+            if (!*first)
+                *first = json_object_get_string(file);
+            char *abs = abs_of(json_object_get_string(file), NULL);
+            struct stat st;
+            (*named)++;
+            *here += stat(abs, &st) == 0 && S_ISREG(st.st_mode);
+            free(abs);
+        }
+    }
+}
+
+int el_shard_check_here(json_object *const *payloads, const char *const *whats, size_t n,
+                        const char *tool, char **err)
+{
+    size_t named = 0, here = 0;
+    const char *first = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (!el_shard_invocation(payloads[i], tool, whats[i], err) ||
+            el_shard_check_cwd(payloads[i], whats[i], err) < 0)
+            return -1;
+        count_files_here(payloads[i], &named, &here, &first);
+    }
+    /* none here: another directory; some missing only: the tree changed
+     * since, which el_shard_join's check of the tree says */
+    if (named && !here) {
+        *err = el_xasprintf("%s: none of the files the shards name (%s%s) is here: run the merge in "
+                            "the directory the shards ran in", whats[0], first, named > 1 ? ", ..." : "");
+        return -1;
+    }
+    return 0;
+}
+
 int el_shard_join(json_object *const *payloads, const char *const *whats, size_t n,
-                  const char *tool, el_sources *sources, el_tu_records *out, char **err)
+                  const char *tool, const char *done, el_sources *sources, el_tu_records *out, char **err)
 {
     memset(out, 0, sizeof *out);
     if (!n) {
@@ -385,8 +430,8 @@ int el_shard_join(json_object *const *payloads, const char *const *whats, size_t
         if (check_cwd(pcwd, cwd, whats[i], err) < 0)
             goto done;
         if (strcmp(json_object_get_string(tree), hex) != 0) {
-            *err = el_xasprintf("%s: the files here differ from those shard %u/%u linted (another "
-                                "commit, or edited since?)", whats[i], ki, ni);
+            *err = el_xasprintf("%s: the files here differ from those shard %u/%u %s (another "
+                                "commit, or edited since?)", whats[i], ki, ni, done);
             goto done;
         }
         loader l = {json_object_get_string(root), el_shard_root()};

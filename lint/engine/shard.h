@@ -49,12 +49,24 @@ char **el_shard_invocation_paths(json_object *invocation, size_t *n, const char 
  * the merge walks the shards' paths, which are relative to it. */
 int el_shard_check_cwd(json_object *payload, const char *what, char **err);
 
+/* 0 when every payload is one of `tool`'s, ran in the current directory
+ * (el_shard_check_cwd) and some file the payloads name (their
+ * translation units' main files, the files they did not build) is here,
+ * else -1 with *err.  Only those files are looked at: checked before the
+ * merge walks the shards' paths, so that a merge in the wrong directory
+ * (`/`, a home directory) says so without walking what lies there.  Some
+ * of them missing only is a tree changed since the shards ran, which
+ * el_shard_join says. */
+int el_shard_check_here(json_object *const *payloads, const char *const *whats, size_t n,
+                        const char *tool, char **err);
+
 /* Join the payloads of every shard of a run into TU records in job order
  * (.c files in source order, then the headers no .c included), checked
  * against the sources the merge collected: every shard once, the same
  * invocation and tree.  -1 with *err.  whats[i] names payload i (its
- * file) in messages. */
+ * file) in messages; done, what the tool did with the files (EL_LINTED,
+ * ember-migrate's "scanned"). */
 int el_shard_join(json_object *const *payloads, const char *const *whats, size_t n,
-                  const char *tool, el_sources *sources, el_tu_records *out, char **err);
+                  const char *tool, const char *done, el_sources *sources, el_tu_records *out, char **err);
 
 #endif

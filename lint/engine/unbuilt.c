@@ -96,20 +96,21 @@ static void list_unbuilt(const el_unbuilt *u, int kind)
     free(shown);
 }
 
-/* What each kind of unbuilt file is, in kind_of's order.  Headers built
- * only by C++ files the run leaves out stay unlinted: parsed alone as C
- * they would only fail. */
+/* What each kind of unbuilt file is, in kind_of's order (the tool's verb
+ * between why and then, when then is set).  Headers built only by C++
+ * files the run leaves out stay unread: parsed alone as C they would
+ * only fail. */
 static const struct {
-    const char *noun, *why;
+    const char *noun, *why, *then;
 } unbuilt_kinds[3] = {
-    {"source file", "not in compile_commands.json (not built in this configuration)"},
+    {"source file", "not in compile_commands.json (not built in this configuration)", NULL},
     {"header", "included by none of the files compile_commands.json builds (not built in this "
-               "configuration)"},
-    {"header", "included only by C++ files compile_commands.json builds, which this run does "
-               "not lint (outside the paths, or left out by \"languages\")"},
+               "configuration)", NULL},
+    {"header", "included only by C++ files compile_commands.json builds, which this run does not",
+     "(outside the paths, or left out by \"languages\")"},
 };
 
-void el_unbuilt_note(const el_unbuilt *u, bool verbose)
+void el_unbuilt_note(const el_unbuilt *u, bool verbose, const char *done, const char *to_do)
 {
     size_t count[3] = {0};
     for (size_t i = 0; i < u->n; i++)
@@ -117,10 +118,12 @@ void el_unbuilt_note(const el_unbuilt *u, bool verbose)
     for (int k = 0; k < 3; k++) {
         if (!count[k])
             continue;
-        fprintf(stderr, "%s: %zu %s%s under the paths %s %s: not linted (a file named on the "
+        fprintf(stderr, "%s: %zu %s%s under the paths %s %s%s%s%s%s: not %s (a file named on the "
                 "command line is)%s\n", el_progname, count[k], unbuilt_kinds[k].noun,
                 count[k] == 1 ? "" : "s", count[k] == 1 ? "is" : "are", unbuilt_kinds[k].why,
-                verbose ? ":" : "");
+                unbuilt_kinds[k].then ? " " : "", unbuilt_kinds[k].then ? to_do : "",
+                unbuilt_kinds[k].then ? " " : "", unbuilt_kinds[k].then ? unbuilt_kinds[k].then : "",
+                done, verbose ? ":" : "");
         if (verbose)
             list_unbuilt(u, k);
     }

@@ -40,8 +40,10 @@ void el_unbuilt_mark(const el_unbuilt *u, el_sources *sources);
 void el_unbuilt_free(el_unbuilt *u);
 /* The note on stderr that says how many there are (nothing for none);
  * verbose (-v): and which, one a line after it, relative to the current
- * directory. */
-void el_unbuilt_note(const el_unbuilt *u, bool verbose);
+ * directory.  done and to_do say what the tool does with a file
+ * ("linted", "lint"; ember-migrate: "scanned", "scan"), as
+ * el_sources_note_unwalked_cxx's. */
+void el_unbuilt_note(const el_unbuilt *u, bool verbose, const char *done, const char *to_do);
 
 /* Across build configurations: a file is left out when no configuration
  * whose sources hold it built it. */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lint_test.h"
 #include "strbuf.h"
@@ -243,6 +244,21 @@ static void test_merge_refuses(void **state)
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "differ from those shard"));
     tt_free(&r);
+    /* a file deleted since, the others here: the tree changed, not
+     * another directory */
+    shards("json", 3);
+    char *gone = tt_path(tt_dir, "src/part1/mod_1.c");
+    char *kept = tt_read(gone, NULL);
+    assert_int_equal(unlink(gone), 0);
+    r = merge("text", "json", 3);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "the files here differ from those shard 1/3 linted (another commit, "
+                                   "or edited since?)"));
+    assert_false(tt_contains(r.err, "is here: run the merge in the directory"));
+    tt_free(&r);
+    tt_w("src/part1/mod_1.c", kept);
+    free(kept);
+    free(gone);
     /* merged in another directory: said first, before the shards' paths
      * (relative to where they ran) are walked and found missing; outside
      * a git work tree the current directory is the root, so by the paths */
@@ -333,6 +349,88 @@ static void test_relocated_merge(void **state)
     free(copy);
 }
 
+/* A merge in another directory where the shards' paths exist too (the
+ * shards ran over "." somewhere, the merge runs in `/` or a home
+ * directory) says so from the files the payloads name: it walks nothing
+ * there (a walk would warn of the broken symlink below, and take hours
+ * from `/`). */
+static void test_merge_elsewhere_walks_nothing(void **state)
+{
+    (void)state;
+    shards("json", 2);
+    char *other = tt_tmpdir();
+    free(tt_write(other, "inc/unrelated.h", "int unrelated(void);\n"));
+    free(tt_write(other, "backends/README", "not the shards' tree\n"));
+    char *big = tt_path(other, "src/big"), *z = tt_path(other, "src/big/z.c");
+    free(tt_write(other, "src/big/keep.txt", ""));
+    assert_int_equal(symlink("nowhere.c", z), 0);
+    char *a = tt_fmt("%s/shard-1.json", tt_dir), *b = tt_fmt("%s/shard-2.json", tt_dir);
+    tt_run r = lt_emberlint(other, "merge", a, b, NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, ": none of the files the shards name ("));
+    assert_true(tt_contains(r.err, ", ...) is here: run the merge in the directory the shards ran in"));
+    assert_false(tt_contains(r.err, "broken symlink"));
+    tt_free(&r);
+    /* shards that built none of the files (-p, a database of a file
+     * outside the paths, no header under them): no translation unit, the
+     * payloads name the files not built */
+    tt_w("tools/gen.c", "int gen(void) { return 0; }\n");
+    tt_w("compile_commands.json", "[{\"directory\": \".\", \"file\": \"tools/gen.c\", "
+                                  "\"command\": \"cc -c tools/gen.c\"}]\n");
+    for (int k = 1; k <= 2; k++) {
+        const char *argv[] = {"-p", ".", "--cache-dir", "cache", "--select", RULES, "--format", "json",
+                              "--shard", k == 1 ? "1/2" : "2/2", "-o", k == 1 ? "shard-1.json" : "shard-2.json",
+                              "src", "backends", "--", LT_INCLUDE, NULL};
+        tt_run s = lt_emberlintv(tt_dir, argv, NULL);
+        assert_true(s.status == 0 || s.status == 1);
+        tt_free(&s);
+    }
+    r = lt_emberlint(other, "merge", a, b, NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, ", ...) is here: run the merge in the directory the shards ran in"));
+    assert_false(tt_contains(r.err, "broken symlink"));
+    tt_free(&r);
+    free(a);
+    free(b);
+    free(z);
+    free(big);
+    tt_rmtree(other);
+    free(other);
+}
+
+/* A configuration pattern that matches none of the linted files: the
+ * shards leave the warning to the merge, which walks the same tree with
+ * the same configuration, so that shards and merge say it once, as one
+ * run does (as the C++ and not-built notes). */
+static void test_config_warning_once(void **state)
+{
+    (void)state;
+    tt_w("src/.emberlint.json", "{\"core_paths\": [\"/nosuch/\"]}\n");
+    tt_run whole = lint_run(false, "json", NULL, NULL);
+    assert_true(tt_contains(whole.err, "src/.emberlint.json:1:17: \"core_paths\" pattern '/nosuch/' "
+                                       "matches none of the linted files"));
+    static const int counts[] = {1, 2, 3};
+    for (size_t c = 0; c < 3; c++) {
+        int n = counts[c];
+        el_buf err = {0};
+        for (int k = 1; k <= n; k++) {
+            char *spec = tt_fmt("%d/%d", k, n), *out = tt_fmt("shard-%d.json", k);
+            tt_run r = lint_run(false, "json", spec, out);
+            el_buf_puts(&err, r.err);
+            tt_free(&r);
+            free(spec);
+            free(out);
+        }
+        tt_run m = merge("json", "json", n);
+        assert_int_equal(m.status, 1);
+        el_buf_puts(&err, m.err);
+        assert_string_equal(err.s ? err.s : "", whole.err);
+        tt_free(&m);
+        el_buf_free(&err);
+    }
+    tt_free(&whole);
+}
+
 /* With a compile database: a .c file it does not list and no TU reads,
  * and headers no TU reads, are "not built in this configuration".  A
  * shard cannot tell (another shard's TU may read them: the template
@@ -410,6 +508,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_merge_refuses, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_shard_usage, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_relocated_merge, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_merge_elsewhere_walks_nothing, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_config_warning_once, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_unbuilt_noted_by_the_merge, setup, tt_scratch_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -455,10 +455,10 @@ static void test_define_sets_with_database(void **state)
     free(json);
     static const char source_note[] =
         "ember-migrate: 1 source file under the paths is not in compile_commands.json (not built in "
-        "this configuration): not linted (a file named on the command line is)";
+        "this configuration): not scanned (a file named on the command line is)";
     static const char header_note[] =
         "ember-migrate: 1 header under the paths is included by none of the files "
-        "compile_commands.json builds (not built in this configuration): not linted (a file named "
+        "compile_commands.json builds (not built in this configuration): not scanned (a file named "
         "on the command line is)";
     /* (without the sets, x.h is not built either) */
     tt_run one = mt_migrate(dir, NULL, "plan", "-p", "build", "src", NULL);
@@ -506,7 +506,7 @@ static void test_template_its_includer_skips(void **state)
     assert_false(tt_contains(r.err, "does not parse"));
     assert_true(tt_contains(r.err, "ember-migrate: 1 source file under the paths is not in "
                                    "compile_commands.json (not built in this configuration): not "
-                                   "linted (a file named on the command line is):\n"
+                                   "scanned (a file named on the command line is):\n"
                                    "  src/simd/neon.c\n"));
     tt_free(&r);
     char *before = tt_snapshot(dir, true);
@@ -519,6 +519,48 @@ static void test_template_its_includer_skips(void **state)
     tt_assert_same(before, now, "nothing to migrate");
     free(now);
     free(before);
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
+/* ember-migrate scans, it does not lint: its notes on what a run leaves
+ * out say so (the text is emberlint's table, the verb passed in;
+ * test_cli test_database_cxx_only_headers pins emberlint's words): the
+ * headers only C++ files include, the C++ files passed over, a
+ * configuration pattern that matches no file. */
+static void test_notes_say_scanned(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "m/core.c", "#include \"core.h\"\nint core(void) { return 0; }\n"));
+    free(tt_write(dir, "m/core.h", "int core(void);\n"));
+    free(tt_write(dir, "m/graph.cpp", "#include \"graph.h\"\nint Graph::n() { return 0; }\n"));
+    free(tt_write(dir, "m/graph.h", "#include \"node.h\"\nclass Graph { public: int n(); };\n"));
+    free(tt_write(dir, "m/node.h", "class Node {};\n"));
+    free(tt_write(dir, "m/unused.h", "int unused(void);\n"));
+    free(tt_write(dir, "m/.emberlint.json", "{\"core_paths\": [\"/nosuch/\"]}\n"));
+    char *db = tt_fmt("[{\"directory\": \"%s/m\", \"file\": \"core.c\", \"command\": \"cc -c -march=armv8-a core.c\"},"
+                      " {\"directory\": \"%s/m\", \"file\": \"graph.cpp\", \"command\": \"c++ -c graph.cpp\"}]",
+                      dir, dir);
+    free(tt_write(dir, "build/compile_commands.json", db));
+    free(db);
+    tt_run r = mt_migrate(dir, NULL, "analyze", "-p", "build", "m", NULL);
+    assert_true(tt_contains(r.err, "ember-migrate: 1 header under the paths is included by none of "
+                                   "the files compile_commands.json builds (not built in this "
+                                   "configuration): not scanned (a file named on the command line "
+                                   "is)\n"));
+    assert_true(tt_contains(r.err, "ember-migrate: 2 headers under the paths are included only by "
+                                   "C++ files compile_commands.json builds, which this run does not "
+                                   "scan (outside the paths, or left out by \"languages\"): not "
+                                   "scanned (a file named on the command line is)\n"));
+    assert_true(tt_contains(r.err, "ember-migrate: note: 1 C++ file under m was not scanned"));
+    assert_true(tt_contains(r.err, "\"core_paths\" pattern '/nosuch/' matches none of the scanned "
+                                   "files\n"));
+    assert_true(tt_contains(r.err, "compiler argument '-march=armv8-a' dropped: libclang refuses it"));
+    assert_true(tt_contains(r.err, "are not set and code under them is not scanned: give a CPU"));
+    assert_false(tt_contains(r.err, "linted"));
+    assert_false(tt_contains(r.err, "not lint "));
     tt_free(&r);
     tt_rmtree(dir);
     free(dir);
@@ -727,6 +769,7 @@ int main(void)
         cmocka_unit_test(test_own_macro_named_like_backend),
         cmocka_unit_test(test_define_sets_keep_the_language),
         cmocka_unit_test(test_openmp_regions),
+        cmocka_unit_test(test_notes_say_scanned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -134,6 +134,72 @@ static void test_dead_branches(void **state)
     assert_true(dead("#if 0\n#define OPEN \"/*\"\nSITE\n#endif\n/* */\n", why, sizeof why));
 }
 
+/* The texts of test_dead_branches, and one of every kind of line. */
+static const char *const walk_texts[] = {
+    "#if 0\nSITE\n#endif\n",
+    "int x;\n#if (0)\nSITE\n#endif\n",
+    "#if 1\nint a;\n#else\nSITE\n#endif\n",
+    "#ifdef A\n#elif 2 > 1\n#elif defined(B)\nSITE\n#endif\n",
+    "#  if /* old\n */ 0\n#if 0\nSITE\n#endif\n#endif\n",
+    "#if 0\n/*\n#endif\n*/\nSITE\n#endif\n",
+    "#if 0\n#endif\nchar *s = \"\\\n#if 0\";\nSITE\n",
+    "#if 0 \\\r\n    || 0\r\nSITE\r\n#endif\r\n",
+    "#if 0\n#define OPEN \"/*\"\n#else\nSITE\n#endif\nint x; /* c */\n",
+    "#if 1\na\n#else\nb\n#if 0\nc\n#endif\n#endif\n#if 0\nd // x \\\ne\n#elif 1\nf\n#else\ng\n"
+    "#endif\n  #  if !1\nh 'x' \"#if\" /* #else */\n#endif\n",
+};
+
+/* One walk asked of every offset in turn gives what a walk of its own per
+ * offset gives, and an earlier offset than the last starts it over. */
+static void test_walk_many_sites(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < sizeof walk_texts / sizeof walk_texts[0]; k++) {
+        const char *t = walk_texts[k];
+        size_t n = strlen(t);
+        em_pp_walk *up = em_pp_walk_new(t, n), *down = em_pp_walk_new(t, n);
+        for (size_t i = 0; i <= n + 1; i++) {
+            char a[256], b[256], c[256];
+            a[0] = b[0] = c[0] = '\0';
+            bool one = em_pp_dead_branch(t, n, i, a, sizeof a);
+            assert_int_equal(em_pp_walk_dead_at(up, i, b, sizeof b), one);
+            if (one)
+                assert_string_equal(a, b);
+            size_t j = n + 1 - i; /* the same offsets, last first */
+            bool back = em_pp_dead_branch(t, n, j, a, sizeof a);
+            assert_int_equal(em_pp_walk_dead_at(down, j, c, sizeof c), back);
+            if (back)
+                assert_string_equal(a, c);
+        }
+        em_pp_walk_free(up);
+        em_pp_walk_free(down);
+    }
+}
+
+/* A site on every line of a file of many lines: each line is read once
+ * (a walk from the top per site, as before, read lines * sites / 2). */
+static void test_walk_reads_each_line_once(void **state)
+{
+    (void)state;
+    enum { LINES = 20000 };
+    static const char line[] = "cblas_sgemm(\n";
+    size_t n = 6 + (LINES) * (sizeof line - 1) + 7;
+    char *t = malloc(n + 1);
+    assert_non_null(t);
+    memcpy(t, "#if 0\n", 6);
+    for (size_t i = 0; i < LINES; i++)
+        memcpy(t + 6 + i * (sizeof line - 1), line, sizeof line - 1);
+    memcpy(t + n - 7, "#endif\n", 7);
+    t[n] = '\0';
+    em_pp_walk *w = em_pp_walk_new(t, n);
+    char why[64];
+    for (size_t i = 0; i < LINES; i++)
+        assert_true(em_pp_walk_dead_at(w, 6 + i * (sizeof line - 1), why, sizeof why));
+    assert_true(em_pp_walk_work(w) <= LINES + 1);
+    em_pp_walk_free(w);
+    free(t);
+}
+
 static void test_deep_nesting(void **state)
 {
     (void)state;
@@ -159,6 +225,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_constant_conditions),
         cmocka_unit_test(test_dead_branches),
+        cmocka_unit_test(test_walk_many_sites),
+        cmocka_unit_test(test_walk_reads_each_line_once),
         cmocka_unit_test(test_deep_nesting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "migrate_test.h"
 
@@ -128,6 +129,85 @@ static void test_refusals(void **state)
     tt_free(&r);
 }
 
+/* A merge in another directory where the shards' paths exist too (`/`,
+ * a home directory) says so from the files the payloads name, and walks
+ * nothing there (a walk would warn of the broken symlink below). */
+static void test_merge_elsewhere_walks_nothing(void **state)
+{
+    (void)state;
+    for (int k = 1; k <= 2; k++) {
+        tt_run s = analyze("legacy", "json", k, 2);
+        char *name = tt_fmt("shard-%d.json", k);
+        free(tt_write(tt_dir, name, s.out));
+        free(name);
+        tt_free(&s);
+    }
+    char *other = tt_tmpdir();
+    free(tt_write(other, "legacy/big/keep.txt", ""));
+    char *z = tt_path(other, "legacy/big/z.c");
+    assert_int_equal(symlink("nowhere.c", z), 0);
+    char *a = tt_fmt("%s/shard-1.json", tt_dir), *b = tt_fmt("%s/shard-2.json", tt_dir);
+    tt_run r = mt_migrate_args(other, "merge", a, b, NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, ": none of the files the shards name (legacy/"));
+    assert_true(tt_contains(r.err, ", ...) is here: run the merge in the directory the shards ran in"));
+    assert_false(tt_contains(r.err, "broken symlink"));
+    tt_free(&r);
+    free(a);
+    free(b);
+    free(z);
+    tt_rmtree(other);
+    free(other);
+}
+
+/* A file deleted since the shards ran, in the right directory: the tree
+ * changed (not another directory), said in ember-migrate's words. */
+static void test_merge_after_a_deletion(void **state)
+{
+    (void)state;
+    for (int k = 1; k <= 2; k++) {
+        tt_run s = analyze("legacy", "json", k, 2);
+        char *name = tt_fmt("shard-%d.json", k);
+        free(tt_write(tt_dir, name, s.out));
+        free(name);
+        tt_free(&s);
+    }
+    char *gone = tt_path(tt_dir, "legacy/report.c");
+    assert_int_equal(unlink(gone), 0);
+    free(gone);
+    tt_run r = merge("text", 2);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "the files here differ from those shard 1/2 scanned (another "
+                                   "commit, or edited since?)"));
+    assert_false(tt_contains(r.err, "is here: run the merge in the directory"));
+    tt_free(&r);
+}
+
+/* A configuration pattern that matches none of the files: the shards
+ * leave the warning to the merge, so that shards and merge say it once,
+ * as one run does (emberlint's the same). */
+static void test_config_warning_once(void **state)
+{
+    (void)state;
+    tt_w("legacy/.emberlint.json", "{\"core_paths\": [\"/nosuch/\"]}\n");
+    tt_run whole = analyze("legacy", "json", 0, 0);
+    assert_true(tt_contains(whole.err, "legacy/.emberlint.json:1:17: \"core_paths\" pattern "
+                                       "'/nosuch/' matches none of the scanned files"));
+    for (int k = 1; k <= 2; k++) {
+        tt_run s = analyze("legacy", "json", k, 2);
+        /* (a shard says its own summary line, nothing else) */
+        assert_false(tt_contains(s.err, "warning"));
+        char *name = tt_fmt("shard-%d.json", k);
+        free(tt_write(tt_dir, name, s.out));
+        free(name);
+        tt_free(&s);
+    }
+    tt_run m = merge("json", 2);
+    assert_string_equal(m.err, whole.err);
+    tt_free(&m);
+    tt_free(&whole);
+}
+
 /* The note on the C++ files a walk passes over: the shards leave it to
  * the merge, which says it as one run does (emberlint's the same). */
 static void test_cxx_note(void **state)
@@ -158,6 +238,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_legacy, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_fixtures, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_refusals, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_merge_elsewhere_walks_nothing, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_merge_after_a_deletion, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_config_warning_once, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_cxx_note, setup, tt_scratch_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
