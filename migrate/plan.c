@@ -40,6 +40,7 @@
 #include "c_text.h"
 #include "texts.h"
 #include "text_pos.h"
+#include "paren_match.h"
 
 /* ---- what a fix names ------------------------------------------------- */
 
@@ -417,26 +418,6 @@ static bool next_kept_name(const el_config *cfg, const char *s, size_t n, size_t
     return false;
 }
 
-/* The offset just past the ')' closing the '(' at t[open], or len;
- * literals and comments skipped. */
-static size_t close_paren(const char *t, size_t len, size_t open)
-{
-    int depth = 0;
-    for (size_t i = open; i < len;) {
-        size_t past = el_text_skip_lexeme(t, len, i);
-        if (past != i) {
-            i = past;
-            continue;
-        }
-        if (t[i] == '(')
-            depth++;
-        else if (t[i] == ')' && --depth == 0)
-            return i + 1;
-        i++;
-    }
-    return len;
-}
-
 /* Does EH102 report what is written at offset off of path (tx its
  * text): a finding there, or inside the parentheses of a call it reports
  * (the names in a call's arguments are part of its site)? */
@@ -457,7 +438,7 @@ static bool reported_at(const em_tree *t, const char *path, const em_text *tx, s
             j++;
         while (j < tx->len && strchr(" \t\r\n", tx->data[j]))
             j++;
-        if (j < tx->len && tx->data[j] == '(' && off < close_paren(tx->data, tx->len, j))
+        if (j < tx->len && tx->data[j] == '(' && off < el_parens_scan(tx->data, tx->len, j))
             return true;
     }
     return false;

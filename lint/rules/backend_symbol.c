@@ -57,6 +57,7 @@
 #include "backend_symbols.h"
 #include "omp_pragma.h"
 #include "separation.h"
+#include "paren_match.h"
 
 #define RULE "EH102"
 
@@ -142,27 +143,11 @@ static unsigned macro_use_end(const char *t, size_t size, unsigned off)
         j++;
     if (j >= size || t[j] != '(')
         return (unsigned)i;
-    int depth = 0;
-    for (; j < size; j++) {
-        char c = t[j];
-        if (c == '"' || c == '\'') {
-            for (j++; j < size && t[j] != c; j++)
-                if (t[j] == '\\')
-                    j++;
-        } else if (c == '/' && j + 1 < size && t[j + 1] == '*') {
-            for (j += 2; j + 1 < size && !(t[j] == '*' && t[j + 1] == '/'); j++)
-                ;
-            j++;
-        } else if (c == '/' && j + 1 < size && t[j + 1] == '/') {
-            while (j < size && t[j] != '\n')
-                j++;
-        } else if (c == '(') {
-            depth++;
-        } else if (c == ')' && --depth == 0) {
-            return (unsigned)j + 1;
-        }
-    }
-    return (unsigned)i;
+    /* (el_parens_scan gives size for an unclosed list: then the name) */
+    size_t e = el_parens_scan(t, size, j);
+    if (e == size && t[size - 1] != ')')
+        return (unsigned)i;
+    return (unsigned)e;
 }
 
 /* Remember a call's extent (and, for an undecided one, its function's USR),
