@@ -129,6 +129,18 @@ static bool undecorated(const char *name, bool upper, char *buf, size_t n)
     return changed;
 }
 
+bool el_routine_alias_target(const el_config *cfg, const char *name)
+{
+    char routine[256];
+    size_t len = strlen(name);
+    if (!len || len + 2 > sizeof routine || name[len - 1] == '_')
+        return false;
+    memcpy(routine, name, len);
+    memcpy(routine + len, "_", 2);
+    const char *hit = el_backend_prefix_of(cfg, routine, true);
+    return hit && el_prefix_is_pattern(hit);
+}
+
 static bool has_lower(const char *s)
 {
     for (; *s; s++)
