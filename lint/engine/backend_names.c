@@ -141,6 +141,17 @@ bool el_routine_alias_target(const el_config *cfg, const char *name)
     return hit && el_prefix_is_pattern(hit);
 }
 
+bool el_routine_pasted_from(const char *name, const char *arg)
+{
+    size_t len = strlen(name), alen = strlen(arg), p = len - alen;
+    if (!alen || alen >= len || p > 2 || strcasecmp(name + p, arg) != 0)
+        return false;
+    for (size_t i = 0; i < p; i++)
+        if (!strchr("sdcziSDCZI", name[i]))
+            return false;
+    return true;
+}
+
 static bool has_lower(const char *s)
 {
     for (; *s; s++)

@@ -244,6 +244,11 @@ const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool up
  * shows it for the routine (cvxopt's `#define dgemm_ dgemm`, SCS's
  * `BLAS(gemm)` pasting d##gemm). */
 bool el_routine_alias_target(const el_config *cfg, const char *name);
+/* Is `name` (dgemv) what a macro pasting a routine's precision letters
+ * onto its argument makes of `arg` (gemv): arg is name but for one or two
+ * of s, d, c, z and i before it (case aside: idamax of amax, DGEMV of
+ * GEMV)?  Only the text: the caller asks el_routine_alias_target too. */
+bool el_routine_pasted_from(const char *name, const char *arg);
 /* Is function definition def a shim that hands its call on to the
  * library's build of the same routine under a decoration a project cannot
  * define itself (dgesv_ calling dgesv$NEWLAPACK or dgesv$NEWLAPACK$ILP64,

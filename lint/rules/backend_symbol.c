@@ -253,18 +253,6 @@ static const char *through_macro(el_ctx *ctx, CXSourceLocation loc, const char *
     return buf;
 }
 
-/* Is name[0..p) the precision letters of a BLAS or LAPACK routine's name
- * (d of dgemv, id of idamax, dz of dznrm2): one or two of s, d, c, z, i? */
-static bool precision_letters(const char *name, size_t p)
-{
-    if (p < 1 || p > 2)
-        return false;
-    for (size_t i = 0; i < p; i++)
-        if (!strchr("sdcziSDCZI", name[i]))
-            return false;
-    return true;
-}
-
 /* Past the blanks, comments and line continuations at t[i]. */
 static size_t skip_blanks(const char *t, size_t size, size_t i)
 {
@@ -289,7 +277,7 @@ static bool paste_alias(el_ctx *ctx, CXSourceLocation loc, const char *name)
     CXFile f = NULL;
     unsigned off = 0;
     clang_getFileLocation(loc, &f, NULL, NULL, &off);
-    size_t size = 0, len = strlen(name);
+    size_t size = 0;
     const char *t = f ? el_file_text(ctx, f, &size) : NULL;
     if (!t || off >= size)
         return false;
@@ -308,10 +296,14 @@ static bool paste_alias(el_ctx *ctx, CXSourceLocation loc, const char *name)
             i++;
         size_t alen = i - a;
         i = skip_blanks(t, size, i);
-        if (alen && alen < len && !isdigit((unsigned char)t[a]) && i < size &&
-            (t[i] == ',' || t[i] == ')') && strncasecmp(name + len - alen, t + a, alen) == 0 &&
-            precision_letters(name, len - alen))
-            return true;
+        char arg[256];
+        if (alen && alen < sizeof arg && !isdigit((unsigned char)t[a]) && i < size &&
+            (t[i] == ',' || t[i] == ')')) {
+            memcpy(arg, t + a, alen);
+            arg[alen] = '\0';
+            if (el_routine_pasted_from(name, arg))
+                return true;
+        }
         /* on to the next argument */
         for (int depth = 0; i < size && (depth > 0 || t[i] != ','); i++) {
             if (t[i] == '(')
