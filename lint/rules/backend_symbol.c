@@ -23,8 +23,10 @@
  * Also reported: a use of a function named through an alias macro of a
  * BLAS or LAPACK routine (`#define dgemm_ dgemm`, routine_alias) or a
  * macro pasting the routine's precision letters onto its argument
- * (`BLAS(gemv)` of `#define BLAS(x) d##x`, paste_alias), unless a linted
- * non-backend file of the run defines it (the project hook).
+ * (`BLAS(gemv)` of `#define BLAS(x) d##x`, paste_alias) or a macro
+ * handing it to a name-mangling macro as Fortran twins (`#define
+ * hypre_dgemm hypre_F90_NAME_BLAS(dgemm, DGEMM)`, twins_in_body), unless
+ * a linted non-backend file of the run defines it (the project hook).
  *
  * Also reported: a call of a function the configuration's "rewrites"
  * give a template for (a project's own wrapper to migrate), whatever its
@@ -263,6 +265,50 @@ static size_t skip_blanks(const char *t, size_t size, size_t i)
     }
 }
 
+/* Are a and b, two arguments in a row of a macro, a Fortran routine's
+ * name in lower and in upper case, the way name-mangling
+ * macros take it (autoconf's FC_FUNC(dgemm, DGEMM), hypre's
+ * hypre_F90_NAME_BLAS(dgemm, DGEMM)), one of them `name`: the macro
+ * gives the routine's name as the compiler mangles it, here without the
+ * underscore (dgemm) or in upper case (DGEMM)? */
+static bool fortran_twins(const char *a, const char *b, const char *name)
+{
+    return a[0] && strcasecmp(a, b) == 0 && strcmp(a, b) != 0 &&
+           (strcmp(a, name) == 0 || strcmp(b, name) == 0);
+}
+
+/* Does the body of macro `macro` (hypre's object-like `#define
+ * hypre_dgemm hypre_F90_NAME_BLAS(dgemm, DGEMM)`) hand the routine's name
+ * to a macro as a pair of Fortran twins (fortran_twins), one of them
+ * `name`? */
+static bool twins_in_body(el_ctx *ctx, const char *macro, const char *name)
+{
+    CXTranslationUnit tu = el_tu(ctx);
+    CXCursor def = elc_macro_definition(tu, macro);
+    if (clang_Cursor_isNull(def))
+        return false;
+    unsigned nt = 0, body = 0;
+    CXToken *toks = elc_macro_tokens(tu, def, &nt, &body);
+    bool yes = false;
+    for (unsigned i = body; i + 3 < nt && !yes; i++) {
+        char p[8], a[256], c[8], b[256], e[8];
+        elc_string(clang_getTokenSpelling(tu, toks[i]), p, sizeof p);
+        elc_string(clang_getTokenSpelling(tu, toks[i + 2]), c, sizeof c);
+        if ((strcmp(p, "(") && strcmp(p, ",")) || strcmp(c, ",") ||
+            clang_getTokenKind(toks[i + 1]) != CXToken_Identifier ||
+            clang_getTokenKind(toks[i + 3]) != CXToken_Identifier)
+            continue;
+        elc_string(clang_getTokenSpelling(tu, toks[i + 1]), a, sizeof a);
+        elc_string(clang_getTokenSpelling(tu, toks[i + 3]), b, sizeof b);
+        e[0] = '\0';
+        if (i + 4 < nt)
+            elc_string(clang_getTokenSpelling(tu, toks[i + 4]), e, sizeof e);
+        yes = (!strcmp(e, ",") || !strcmp(e, ")")) && fortran_twins(a, b, name);
+    }
+    clang_disposeTokens(tu, toks, nt);
+    return yes;
+}
+
 /* Does the function-like macro the file uses at loc (BLAS in
  * `BLAS(gemv)(...)`) make `name` (dgemv, a routine without its
  * underscore) by pasting the routine's precision letters onto one of its
@@ -324,7 +370,9 @@ static bool paste_alias(el_ctx *ctx, CXSourceLocation loc, const char *name)
  * UpCase: `dgemm_(...)` calls dgemm).  The macro's name into alias[n].
  * Or the line shows a macro that pastes the routine's precision letters
  * onto its argument (paste_alias: SCS's BLAS(gemv) is dgemv under
- * NOBLASSUFFIX): alias[n] is then the routine's Fortran name, dgemv_.
+ * NOBLASSUFFIX), or one whose body gives the routine's name in lower and
+ * upper case to a mangling macro (twins_in_body: hypre's hypre_dgemm):
+ * alias[n] is then the routine's Fortran name, dgemv_.
  * Whether dgemm is the library's is the run's question: the project's own
  * when any linted file of it defines dgemm (note_definition). */
 static bool routine_alias(el_ctx *ctx, state *s, CXCursor ref, CXCursor fn, const char *name,
@@ -343,7 +391,8 @@ static bool routine_alias(el_ctx *ctx, state *s, CXCursor ref, CXCursor fn, cons
     size_t len = strlen(name);
     word_at(ctx, clang_getCursorLocation(ref), word, sizeof word);
     if (word[0] && strcmp(word, name) != 0 && len + 2 <= n &&
-        paste_alias(ctx, clang_getCursorLocation(ref), name)) {
+        (paste_alias(ctx, clang_getCursorLocation(ref), name) ||
+         twins_in_body(ctx, word, name))) {
         snprintf(alias, n, "%s_", name);
         return true;
     }
