@@ -2,6 +2,7 @@
  * (inactive.h). */
 #include "inactive.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -743,6 +744,12 @@ static size_t lex_id(el_ctx *ctx, state *s, const char *path, const char *t, siz
     bool pasted = in_macro && ((p + 1 < n && t[p] == '#' && t[p + 1] == '#') ||
                                (q >= 2 && t[q - 1] == '#' && t[q - 2] == '#'));
     bool call = p < n && t[p] == '(';
+    /* a member's name (`data->cublas_handle`, `.cublas_handle = h`): a
+     * field of the project's struct, which EH102 does not report where
+     * the code is compiled (not the `f` of a number `1.f`) */
+    if ((q >= 2 && t[q - 1] == '>' && t[q - 2] == '-') ||
+        (q >= 1 && t[q - 1] == '.' && !(q >= 2 && isdigit((unsigned char)t[q - 2]))))
+        return k;
     /* a name a macro use around it makes a string of (STR(dgemm_) of
      * `#define STR(x) #x`) is no use of it */
     if (!in_macro && i < s->use_end && stringized(s, i))
