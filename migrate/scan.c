@@ -936,9 +936,27 @@ static bool under_dead_branch(builder *b, const char *path, size_t off, char *wh
 /* A backend name no configuration compiles: an EH102 site of its own,
  * rewritten when the rename is proven where it is skipped (same callee,
  * same signature as the op), else left for a person with the reason. */
+/* Does the tree define `name`, a routine's name without its Fortran
+ * underscore (dscal, which a macro pasted together in skipped code), in
+ * code that is not a backend's: the project's own routine, as EH102
+ * takes it where the code is compiled? */
+static bool own_routine(builder *b, const char *path, const char *name)
+{
+    const el_config *cfg = config_of(b, path);
+    if (!cfg || !el_routine_alias_target(cfg, name))
+        return false;
+    for (size_t i = 0; i < b->t->n_defs; i++)
+        if (!b->t->defs[i].in_backends && !b->t->defs[i].backend[0] &&
+            !strcmp(b->t->defs[i].name, name))
+            return true;
+    return false;
+}
+
 static void skipped_name(builder *b, const el_inactive_range *r, const el_inactive_id *id)
 {
     em_tree *t = b->t;
+    if (own_routine(b, r->path, id->name))
+        return;
     const em_def *in = def_at(t, r->path, id->off);
     bool backend_fn = in && in->backend[0];
     char msg[512], what[64];

@@ -785,13 +785,17 @@ static void emit_why(el_ctx *ctx, CXCursor at, CXCursor fn, const char *why)
 }
 
 /* Might EH102 report a use of the function `name`: an eh_<backend>_
- * name, a library's (cblas_, fftw, ...), or one the configuration gives
- * a call template for?  (Only the sites EH102 reports read the reason.) */
+ * name, a library's (cblas_, fftw, ...), a routine without its Fortran
+ * underscore that a macro of the line stands for (dgemv of SCS's
+ * BLAS(gemv) under NOBLASSUFFIX: el_routine_alias_target), or one the
+ * configuration gives a call template for?  (Only the sites EH102
+ * reports read the reason.) */
 static bool maybe_backend_function(const el_config *cfg, const char *name)
 {
     char be[64];
     return el_backend_of_symbol(cfg, name, be, sizeof be) ||
-           el_backend_prefix_of(cfg, name, false) || el_config_rewrite_for(cfg, name);
+           el_backend_prefix_of(cfg, name, false) || el_routine_alias_target(cfg, name) ||
+           el_config_rewrite_for(cfg, name);
 }
 
 /* A use of a backend function EH102 reports: when it gets no rewrite,

@@ -2,6 +2,7 @@
  * (inactive.h). */
 #include "inactive.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -61,6 +62,8 @@ typedef struct state {
     lookup_ctx look;          /* its lookup's data */
     const char *paster;       /* the macro whose ## made the name of the call
                                * being listed (id_json), or NULL */
+    bool routine_paste;       /* ... and made it a routine's without the Fortran
+                               * underscore from its argument (pasted_routine) */
     size_t plain_end;         /* the end of the last use whose arguments name no
                                * backend code: only calls in it are expanded */
     size_t fail_end;          /* the end of the last use given up at a budget: the
@@ -388,7 +391,7 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *path, const char 
     snprintf(probe, sizeof probe, "%sx", name);
     if (s->own)
         el_own_names_at(s->own, off);
-    if (!alias && !backend_name(ctx, s, path, name) &&
+    if (!alias && !(made && s->routine_paste) && !backend_name(ctx, s, path, name) &&
         !(pasted && backend_name(ctx, s, path, probe)))
         return NULL;
     if (!s->rw)
@@ -609,6 +612,22 @@ static void note_strings(state *s, const em_expander *x, const em_list *res, siz
     }
 }
 
+/* Does the use (a macro and its arguments) make `made`, a BLAS or LAPACK
+ * routine without its Fortran underscore, by pasting the routine's
+ * precision letters onto an argument (SCS's BLAS(gemv) of `#define
+ * BLAS(x) d##x` is dgemv), and does the file not define it itself?  The
+ * library's routine, as EH102 takes it in compiled code. */
+static bool pasted_routine(el_ctx *ctx, state *s, const char *made, const em_list *use)
+{
+    if (!el_routine_alias_target(el_ctx_config(ctx), made) ||
+        (s->own && el_own_names_own(s->own, made)))
+        return false;
+    for (size_t k = 1; k < use->n; k++)
+        if (el_routine_pasted_from(made, use->v[k].s))
+            return true;
+    return false;
+}
+
 /* Does a name of the use's arguments name backend code? */
 static bool names_backend(el_ctx *ctx, state *s, const char *path, const em_list *use)
 {
@@ -661,11 +680,16 @@ static size_t macro_call(el_ctx *ctx, state *s, const char *path, const char *t,
         if (ok) {
             const char *made = res.n == 1 && el_text_ident_start(res.v[0].s[0]) ? res.v[0].s
                                                                                  : NULL;
-            if (called && made && strcmp(made, mname) && backend_name(ctx, s, path, made)) {
+            bool routine = called && made && strcmp(made, mname) &&
+                           pasted_routine(ctx, s, made, &use);
+            if (called && made && strcmp(made, mname) &&
+                (routine || backend_name(ctx, s, path, made))) {
                 s->paster = res.v[0].by;
+                s->routine_paste = routine;
                 json_object *o = id_json(ctx, s, path, t, i, close - i, true, NULL, false, made,
                                          NULL);
                 s->paster = NULL;
+                s->routine_paste = false;
                 if (o) {
                     json_object_array_add(ids, o);
                     size_t end = paren_end(s, t, n, after);
@@ -730,6 +754,12 @@ static size_t lex_id(el_ctx *ctx, state *s, const char *path, const char *t, siz
     bool pasted = in_macro && ((p + 1 < n && t[p] == '#' && t[p + 1] == '#') ||
                                (q >= 2 && t[q - 1] == '#' && t[q - 2] == '#'));
     bool call = p < n && t[p] == '(';
+    /* a member's name (`data->cublas_handle`, `.cublas_handle = h`): a
+     * field of the project's struct, which EH102 does not report where
+     * the code is compiled (not the `f` of a number `1.f`) */
+    if ((q >= 2 && t[q - 1] == '>' && t[q - 2] == '-') ||
+        (q >= 1 && t[q - 1] == '.' && !(q >= 2 && isdigit((unsigned char)t[q - 2]))))
+        return k;
     /* a name a macro use around it makes a string of (STR(dgemm_) of
      * `#define STR(x) #x`) is no use of it */
     if (!in_macro && i < s->use_end && stringized(s, i))

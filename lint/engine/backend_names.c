@@ -129,6 +129,29 @@ static bool undecorated(const char *name, bool upper, char *buf, size_t n)
     return changed;
 }
 
+bool el_routine_alias_target(const el_config *cfg, const char *name)
+{
+    char routine[256];
+    size_t len = strlen(name);
+    if (!len || len + 2 > sizeof routine || name[len - 1] == '_')
+        return false;
+    memcpy(routine, name, len);
+    memcpy(routine + len, "_", 2);
+    const char *hit = el_backend_prefix_of(cfg, routine, true);
+    return hit && el_prefix_is_pattern(hit);
+}
+
+bool el_routine_pasted_from(const char *name, const char *arg)
+{
+    size_t len = strlen(name), alen = strlen(arg), p = len - alen;
+    if (!alen || alen >= len || p > 2 || strcasecmp(name + p, arg) != 0)
+        return false;
+    for (size_t i = 0; i < p; i++)
+        if (!strchr("sdcziSDCZI", name[i]))
+            return false;
+    return true;
+}
+
 static bool has_lower(const char *s)
 {
     for (; *s; s++)

@@ -236,6 +236,19 @@ const char *el_backend_of_symbol(const el_config *cfg, const char *name, char *b
  * none.  With `upper`, a prefix also matches in upper case ("CBLAS_",
  * "FFTW", "EH_BLAS_"), as library macros are spelled. */
 const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool upper);
+/* Is `name` what an alias macro of a BLAS or LAPACK routine stands for:
+ * the routine's Fortran name without its underscore (dgemm, or DGEMM as
+ * upper-case mangling has it: dgemm_ and DGEMM_ match a routine pattern of
+ * backend_prefixes)?  Not a backend name by itself: too many projects'
+ * own functions look the same; EH102 takes it where a macro of the line
+ * shows it for the routine (cvxopt's `#define dgemm_ dgemm`, SCS's
+ * `BLAS(gemm)` pasting d##gemm). */
+bool el_routine_alias_target(const el_config *cfg, const char *name);
+/* Is `name` (dgemv) what a macro pasting a routine's precision letters
+ * onto its argument makes of `arg` (gemv): arg is name but for one or two
+ * of s, d, c, z and i before it (case aside: idamax of amax, DGEMV of
+ * GEMV)?  Only the text: the caller asks el_routine_alias_target too. */
+bool el_routine_pasted_from(const char *name, const char *arg);
 /* Is function definition def a shim that hands its call on to the
  * library's build of the same routine under a decoration a project cannot
  * define itself (dgesv_ calling dgesv$NEWLAPACK or dgesv$NEWLAPACK$ILP64,

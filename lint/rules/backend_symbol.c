@@ -23,7 +23,11 @@
  * calls in one use of a wrapper macro are two findings.
  *
  * Also reported: a use of a function named through an alias macro of a
- * BLAS or LAPACK routine (`#define dgemm_ dgemm`, routine_alias), unless
+ * BLAS or LAPACK routine (`#define dgemm_ dgemm`, routine_alias) or a
+ * macro pasting the routine's precision letters onto its argument
+ * (`BLAS(gemv)` of `#define BLAS(x) d##x`, paste_alias) or a macro
+ * handing it to a name-mangling macro as Fortran twins (`#define
+ * hypre_dgemm hypre_F90_NAME_BLAS(dgemm, DGEMM)`, twins_in_body), unless
  * a linted non-backend file of the run defines it (the project hook).
  *
  * Also reported: a call of a function the configuration's "rewrites"
@@ -47,6 +51,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "c_text.h"
 #include "clang_util.h"
 #include "config.h"
 #include "mem.h"
@@ -302,21 +307,112 @@ static const char *through_macro(el_ctx *ctx, CXSourceLocation loc, const char *
     return buf;
 }
 
-/* Is `name` what an alias macro of a BLAS or LAPACK routine stands for:
- * the routine's Fortran name without its underscore (dgemm, or DGEMM as
- * upper-case mangling has it: dgemm_ and DGEMM_ match a routine pattern of
- * backend_prefixes)?  Not a backend name by itself: too many projects'
- * own functions look the same. */
-static bool alias_target(const el_config *cfg, const char *name)
+/* Past the blanks, comments and line continuations at t[i]. */
+static size_t skip_blanks(const char *t, size_t size, size_t i)
 {
-    char routine[256];
-    size_t len = strlen(name);
-    if (!len || len + 2 > sizeof routine || name[len - 1] == '_')
+    for (size_t k;; i += k) {
+        i = el_text_skip_blanks(t, size, i);
+        if ((k = continuation(t, size, i)) == 0)
+            return i;
+    }
+}
+
+/* Are a and b, two arguments in a row of a macro, a Fortran routine's
+ * name in lower and in upper case, the way name-mangling
+ * macros take it (autoconf's FC_FUNC(dgemm, DGEMM), hypre's
+ * hypre_F90_NAME_BLAS(dgemm, DGEMM)), one of them `name`: the macro
+ * gives the routine's name as the compiler mangles it, here without the
+ * underscore (dgemm) or in upper case (DGEMM)? */
+static bool fortran_twins(const char *a, const char *b, const char *name)
+{
+    return a[0] && strcasecmp(a, b) == 0 && strcmp(a, b) != 0 &&
+           (strcmp(a, name) == 0 || strcmp(b, name) == 0);
+}
+
+/* Does the body of macro `macro` (hypre's object-like `#define
+ * hypre_dgemm hypre_F90_NAME_BLAS(dgemm, DGEMM)`) hand the routine's name
+ * to a macro as a pair of Fortran twins (fortran_twins), one of them
+ * `name`? */
+static bool twins_in_body(el_ctx *ctx, const char *macro, const char *name)
+{
+    CXTranslationUnit tu = el_tu(ctx);
+    CXCursor def = elc_macro_definition(tu, macro);
+    if (clang_Cursor_isNull(def))
         return false;
-    memcpy(routine, name, len);
-    memcpy(routine + len, "_", 2);
-    const char *hit = el_backend_prefix_of(cfg, routine, true);
-    return hit && el_prefix_is_pattern(hit);
+    unsigned nt = 0, body = 0;
+    CXToken *toks = elc_macro_tokens(tu, def, &nt, &body);
+    bool yes = false;
+    for (unsigned i = body; i + 3 < nt && !yes; i++) {
+        char p[8], a[256], c[8], b[256], e[8];
+        elc_string(clang_getTokenSpelling(tu, toks[i]), p, sizeof p);
+        elc_string(clang_getTokenSpelling(tu, toks[i + 2]), c, sizeof c);
+        if ((strcmp(p, "(") && strcmp(p, ",")) || strcmp(c, ",") ||
+            clang_getTokenKind(toks[i + 1]) != CXToken_Identifier ||
+            clang_getTokenKind(toks[i + 3]) != CXToken_Identifier)
+            continue;
+        elc_string(clang_getTokenSpelling(tu, toks[i + 1]), a, sizeof a);
+        elc_string(clang_getTokenSpelling(tu, toks[i + 3]), b, sizeof b);
+        e[0] = '\0';
+        if (i + 4 < nt)
+            elc_string(clang_getTokenSpelling(tu, toks[i + 4]), e, sizeof e);
+        yes = (!strcmp(e, ",") || !strcmp(e, ")")) && fortran_twins(a, b, name);
+    }
+    clang_disposeTokens(tu, toks, nt);
+    return yes;
+}
+
+/* Does the function-like macro the file uses at loc (BLAS in
+ * `BLAS(gemv)(...)`) make `name` (dgemv, a routine without its
+ * underscore) by pasting the routine's precision letters onto one of its
+ * arguments: an argument that is an identifier alone and is the name but
+ * for one or two of s, d, c, z and i before it?  SCS's `#define BLAS(x)
+ * d##x` under NOBLASSUFFIX, whose uses are dgemv_ where the library has
+ * the underscore; BLASI(amax) is idamax.  The arguments are read from the
+ * file's text, as the compiler reads them (continuations, nesting). */
+static bool paste_alias(el_ctx *ctx, CXSourceLocation loc, const char *name)
+{
+    enum { MAX_SCAN = 4096 };
+    CXFile f = NULL;
+    unsigned off = 0;
+    clang_getFileLocation(loc, &f, NULL, NULL, &off);
+    size_t size = 0;
+    const char *t = f ? el_file_text(ctx, f, &size) : NULL;
+    if (!t || off >= size)
+        return false;
+    if (size - off > MAX_SCAN)
+        size = off + MAX_SCAN;
+    size_t i = off, k;
+    while (i < size && ((k = continuation(t, size, i)) != 0 || ident_char(t[i])))
+        i += k ? k : 1; /* the macro's name */
+    i = skip_blanks(t, size, i);
+    if (i >= size || t[i] != '(')
+        return false;
+    for (i++;;) {
+        i = skip_blanks(t, size, i);
+        size_t a = i;
+        while (i < size && ident_char(t[i]))
+            i++;
+        size_t alen = i - a;
+        i = skip_blanks(t, size, i);
+        char arg[256];
+        if (alen && alen < sizeof arg && !isdigit((unsigned char)t[a]) && i < size &&
+            (t[i] == ',' || t[i] == ')')) {
+            memcpy(arg, t + a, alen);
+            arg[alen] = '\0';
+            if (el_routine_pasted_from(name, arg))
+                return true;
+        }
+        /* on to the next argument */
+        for (int depth = 0; i < size && (depth > 0 || t[i] != ','); i++) {
+            if (t[i] == '(')
+                depth++;
+            else if (t[i] == ')' && depth-- == 0)
+                return false;
+        }
+        if (i >= size)
+            return false;
+        i++;
+    }
 }
 
 /* The line names fn (`name`, a use at ref) through an alias macro of its
@@ -324,6 +420,11 @@ static bool alias_target(const el_config *cfg, const char *name)
  * without the underscore or in another case (cvxopt's `#define dgemm_
  * dgemm` under BLAS_NO_UNDERSCORE, SuperLU's `#define dgemm_ DGEMM` under
  * UpCase: `dgemm_(...)` calls dgemm).  The macro's name into alias[n].
+ * Or the line shows a macro that pastes the routine's precision letters
+ * onto its argument (paste_alias: SCS's BLAS(gemv) is dgemv under
+ * NOBLASSUFFIX), or one whose body gives the routine's name in lower and
+ * upper case to a mangling macro (twins_in_body: hypre's hypre_dgemm):
+ * alias[n] is then the routine's Fortran name, dgemv_.
  * Whether dgemm is the library's is the run's question: the project's own
  * when any linted file of it defines dgemm (note_definition). */
 static bool routine_alias(el_ctx *ctx, state *s, CXCursor ref, CXCursor fn, const char *name,
@@ -333,14 +434,20 @@ static bool routine_alias(el_ctx *ctx, state *s, CXCursor ref, CXCursor fn, cons
     const el_config *cfg = el_ctx_config(ctx);
     unsigned char *flags = bs_flags(&s->seen, fn); /* the name's answer, once per TU */
     if (flags && !*flags)
-        *flags = (unsigned char)(ASKED | (alias_target(cfg, name) ? TARGET : 0));
-    if (flags ? !(*flags & TARGET) : !alias_target(cfg, name))
+        *flags = (unsigned char)(ASKED | (el_routine_alias_target(cfg, name) ? TARGET : 0));
+    if (flags ? !(*flags & TARGET) : !el_routine_alias_target(cfg, name))
         return false;
     /* the macro the line shows: the routine's name, `name` and its
      * underscore in either case */
     char word[256];
     size_t len = strlen(name);
     word_at(ctx, clang_getCursorLocation(ref), word, sizeof word);
+    if (word[0] && strcmp(word, name) != 0 && len + 2 <= n &&
+        (paste_alias(ctx, clang_getCursorLocation(ref), name) ||
+         twins_in_body(ctx, word, name))) {
+        snprintf(alias, n, "%s_", name);
+        return true;
+    }
     if (strlen(word) != len + 1 || word[len] != '_' || len + 2 > n ||
         strncasecmp(word, name, len) != 0)
         return false;
@@ -444,8 +551,8 @@ static void note_external_use(el_ctx *ctx, state *s, CXCursor fn, CXCursor ref,
  * or in a linted non-backend file with a library's prefix (the project's
  * own, FACT_OWN, unless it only hands the call on to the library's build
  * of the routine: el_definition_forwards) or named as a routine an alias
- * macro stands for (alias_target: dgemm, the project's own).  A shim onto
- * the routine's ILP64 build (el_definition_forwards_ilp64, static ones
+ * macro stands for (el_routine_alias_target: dgemm, the project's own).
+ * A shim onto the routine's ILP64 build (el_definition_forwards_ilp64, static ones
  * too: their callers are in sight of them alone) is whose that build is:
  * the project's own or a backend's when the TU sees so (bs_classify's
  * verdict of the shim; for a static shim no fact then: the TU settles
@@ -468,7 +575,7 @@ static void note_definition(el_ctx *ctx, state *s, CXCursor fn)
     enum { OWN, DEF, SHIM } key = cls == EL_FILE_BACKEND ? DEF : OWN;
     if (cls != EL_FILE_BACKEND) {
         elc_spelling(fn, name, sizeof name);
-        if (!el_backend_prefix_of(cfg, name, true) && !alias_target(cfg, name))
+        if (!el_backend_prefix_of(cfg, name, true) && !el_routine_alias_target(cfg, name))
             return;
         if (el_definition_forwards(cfg, fn))
             return; /* a shim handing the call on to the library's build is not the project's own */

@@ -903,6 +903,24 @@ CASE(f77_call_macro)
  *                    inside macro LA", a name the macro never spells) */
 CASE(precision_paste)
 
+/*   precision_paste_bare  the same macros for a library without the
+ *                         Fortran underscore (scs's NOBLASSUFFIX: BLAS(x)
+ *                         is d ## x): BLAS(axpy) calls the library's
+ *                         daxpy, listed as pasted from its argument (not
+ *                         "no libeh op does what this backend function
+ *                         does"), in skipped code too; the solver's own
+ *                         dscal, which it defines through the same macro,
+ *                         is not listed, compiled or skipped */
+CASE(precision_paste_bare)
+
+/*   skipped_member  hypre's device handles: fields named after the GPU
+ *                   libraries (`data->cublas_handle`, `.cuda_device =`)
+ *                   in code only a GPU build compiles are the project's
+ *                   struct's members, not library names (EH102 does not
+ *                   report them where the code is compiled): only the
+ *                   library's calls and include there are listed */
+CASE(skipped_member)
+
 /*   macro_chain  LLNL/sundials' LAPACK names: `#define xgetrf dgetrf_f77`,
  *                `#define dgetrf_f77 LAPACK_NAME(dgetrf, DGETRF)`, which
  *                pastes dgetrf_: the macro at the call does not spell the
@@ -1260,7 +1278,7 @@ int main(void)
         BOTH(template_skipped), BOTH(template_keeps_names), BOTH(template_drops_names),
         BOTH(template_literal_names), BOTH(template_repeats_arg), BOTH(template_many_calls),
         BOTH(template_literal_arg),
-        BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(macro_chain), BOTH(if0_skipped),
+        BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(precision_paste_bare), BOTH(skipped_member), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(if0_branches), BOTH(if_constant), BOTH(defined_and_zero), BOTH(skipped_include_indented), BOTH(template_macro_call), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
         BOTH(library_prefix_paste), BOTH(wrapped_calls), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(skipped_paste_nested), BOTH(skipped_paste_recursion),
         BOTH(skipped_alias), BOTH(skipped_macro_redefined), BOTH(skipped_paste_deep), BOTH(macro_paste_other), BOTH(macro_chain_paste),
