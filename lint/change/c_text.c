@@ -88,6 +88,45 @@ size_t el_text_skip_blanks(const char *t, size_t n, size_t i)
     }
 }
 
+/* Is there a line comment on t[ls..le) (literals and block comments
+ * passed over)?  Its start, or le. */
+static size_t line_comment_at(const char *t, size_t ls, size_t le)
+{
+    for (size_t j = ls; j < le;) {
+        if (t[j] == '/' && j + 1 < le && t[j + 1] == '/')
+            return j;
+        size_t k = el_text_skip_lexeme(t, le, j);
+        j = k > j ? k : j + 1;
+    }
+    return le;
+}
+
+size_t el_text_back_blanks(const char *t, size_t b, size_t i)
+{
+    for (;;) {
+        while (i > b && ((t[i - 1] && strchr(" \t\r\f\v", t[i - 1])) ||
+                         (t[i - 1] == '\\' && (t[i] == '\n' || t[i] == '\r'))))
+            i--;
+        if (i > b && t[i - 1] == '\n') {
+            size_t le = --i, ls = le;
+            while (ls > b && t[ls - 1] != '\n')
+                ls--;
+            i = line_comment_at(t, ls, le);
+            continue;
+        }
+        if (i >= b + 4 && t[i - 1] == '/' && t[i - 2] == '*') {
+            size_t j = i - 3;
+            while (j > b && !(t[j - 1] == '/' && t[j] == '*'))
+                j--;
+            if (j > b) {
+                i = j - 1;
+                continue;
+            }
+        }
+        return i;
+    }
+}
+
 size_t el_text_line_end(const char *t, size_t n, size_t i)
 {
     while (i < n && t[i] != '\n') {

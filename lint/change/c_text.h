@@ -25,6 +25,11 @@ size_t el_text_skip_lexeme(const char *t, size_t n, size_t i);
 /* Past blanks, newlines and comments from i (not past a literal). */
 size_t el_text_skip_blanks(const char *t, size_t n, size_t i);
 
+/* Back from i past blanks, newlines, line continuations and comments
+ * (a block comment, a line comment on an earlier line), never before b:
+ * the end of the token before i. */
+size_t el_text_back_blanks(const char *t, size_t b, size_t i);
+
 /* The end of the line at i, continuation lines included (backslash-LF
  * and backslash-CR-LF). */
 size_t el_text_line_end(const char *t, size_t n, size_t i);

@@ -729,6 +729,32 @@ static size_t macro_call(el_ctx *ctx, state *s, const char *path, const char *t,
     return ret;
 }
 
+/* Is the name at t[i] a member's (`data->cublas_handle`, `g->` and a
+ * newline or a comment before it, `.cublas_handle = h`, `g2.cuda_device`)?
+ * A field of the project's struct, which EH102 does not report where the
+ * code is compiled.  Not the `f` of a number (`1.f`, `.5e3.f`: the token
+ * before the `.` a pp-number), nor a C++ trailing return type
+ * (`auto f() -> cudaError_t`, `[]() -> cublasStatus_t`: `)` before the
+ * `->`).  b: the start of the skipped text. */
+static bool member_name(const char *t, size_t b, size_t i)
+{
+    size_t q = el_text_back_blanks(t, b, i);
+    if (q >= b + 2 && t[q - 1] == '>' && t[q - 2] == '-') {
+        size_t r = el_text_back_blanks(t, b, q - 2);
+        return !(r > b && t[r - 1] == ')');
+    }
+    if (!(q > b && t[q - 1] == '.'))
+        return false;
+    if (q != i) /* `1. f` is no number */
+        return true;
+    size_t s = q - 1; /* the start of the token the '.' ends */
+    while (s > b && (el_text_ident_char(t[s - 1]) || t[s - 1] == '.'))
+        s--;
+    bool number = isdigit((unsigned char)t[s]) ||
+                  (t[s] == '.' && isdigit((unsigned char)t[s + 1]));
+    return !number;
+}
+
 /* Lex the token at i (a backend name into ids); where the next starts.
  * b: the start of the skipped text (declared_at looks no further back);
  * *fold: the end of the arguments of the last backend call listed, where
@@ -754,11 +780,7 @@ static size_t lex_id(el_ctx *ctx, state *s, const char *path, const char *t, siz
     bool pasted = in_macro && ((p + 1 < n && t[p] == '#' && t[p + 1] == '#') ||
                                (q >= 2 && t[q - 1] == '#' && t[q - 2] == '#'));
     bool call = p < n && t[p] == '(';
-    /* a member's name (`data->cublas_handle`, `.cublas_handle = h`): a
-     * field of the project's struct, which EH102 does not report where
-     * the code is compiled (not the `f` of a number `1.f`) */
-    if ((q >= 2 && t[q - 1] == '>' && t[q - 2] == '-') ||
-        (q >= 1 && t[q - 1] == '.' && !(q >= 2 && isdigit((unsigned char)t[q - 2]))))
+    if (member_name(t, b, i))
         return k;
     /* a name a macro use around it makes a string of (STR(dgemm_) of
      * `#define STR(x) #x`) is no use of it */

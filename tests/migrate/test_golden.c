@@ -918,7 +918,11 @@ CASE(precision_paste_bare)
  *                   in code only a GPU build compiles are the project's
  *                   struct's members, not library names (EH102 does not
  *                   report them where the code is compiled): only the
- *                   library's calls and include there are listed */
+ *                   library's calls and include there are listed; also
+ *                   `c2.cuda_device` (a name before the `.`, no number
+ *                   like `1.f`) and `to->` with a newline or a comment
+ *                   before the name; in C++ (gpu_launch.cpp) a trailing
+ *                   return type, `auto f() -> cudaError_t`, is listed */
 CASE(skipped_member)
 
 /*   macro_chain  LLNL/sundials' LAPACK names: `#define xgetrf dgetrf_f77`,
