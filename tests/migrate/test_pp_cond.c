@@ -145,8 +145,8 @@ static const char *const walk_texts[] = {
     "#if 0\n#endif\nchar *s = \"\\\n#if 0\";\nSITE\n",
     "#if 0 \\\r\n    || 0\r\nSITE\r\n#endif\r\n",
     "#if 0\n#define OPEN \"/*\"\n#else\nSITE\n#endif\nint x; /* c */\n",
-    "#if 1\na\n#else\nb\n#if 0\nc\n#endif\n#endif\n#if 0\nd // x \\\ne\n#elif 1\nf\n#else\ng\n"
-    "#endif\n  #  if !1\nh 'x' \"#if\" /* #else */\n#endif\n",
+    ("#if 1\na\n#else\nb\n#if 0\nc\n#endif\n#endif\n#if 0\nd // x \\\ne\n#elif 1\nf\n#else\ng\n"
+     "#endif\n  #  if !1\nh 'x' \"#if\" /* #else */\n#endif\n"),
 };
 
 /* One walk asked of every offset in turn gives what a walk of its own per
