@@ -16,6 +16,7 @@
 #include "config.h"
 #include "text_pos.h"
 #include "include_line.h"
+#include "language.h"
 #include "macro_expand.h"
 #include "mem.h"
 #include "own_names.h"
@@ -733,15 +734,18 @@ static size_t macro_call(el_ctx *ctx, state *s, const char *path, const char *t,
  * newline or a comment before it, `.cublas_handle = h`, `g2.cuda_device`)?
  * A field of the project's struct, which EH102 does not report where the
  * code is compiled.  Not the `f` of a number (`1.f`, `.5e3.f`: the token
- * before the `.` a pp-number), nor a C++ trailing return type
+ * before the `.` a pp-number), nor, in a C++ file, a trailing return type
  * (`auto f() -> cudaError_t`, `[]() -> cublasStatus_t`: `)` before the
- * `->`).  b: the start of the skipped text. */
-static bool member_name(const char *t, size_t b, size_t i)
+ * `->`, and no `(` or `=` after the name, which `get()->fn(...)` and
+ * `(*p)->handle = h` have).  b: the start of the skipped text; next: the
+ * first character after the name and the blanks after it. */
+static bool member_name(const char *t, size_t b, size_t i, char next, bool cxx)
 {
     size_t q = el_text_back_blanks(t, b, i);
     if (q >= b + 2 && t[q - 1] == '>' && t[q - 2] == '-') {
         size_t r = el_text_back_blanks(t, b, q - 2);
-        return !(r > b && t[r - 1] == ')');
+        bool trailing_type = cxx && r > b && t[r - 1] == ')' && next != '(' && next != '=';
+        return !trailing_type;
     }
     if (!(q > b && t[q - 1] == '.'))
         return false;
@@ -780,7 +784,7 @@ static size_t lex_id(el_ctx *ctx, state *s, const char *path, const char *t, siz
     bool pasted = in_macro && ((p + 1 < n && t[p] == '#' && t[p + 1] == '#') ||
                                (q >= 2 && t[q - 1] == '#' && t[q - 2] == '#'));
     bool call = p < n && t[p] == '(';
-    if (member_name(t, b, i))
+    if (member_name(t, b, i, p < n ? t[p] : '\0', el_path_is_cxx(path)))
         return k;
     /* a name a macro use around it makes a string of (STR(dgemm_) of
      * `#define STR(x) #x`) is no use of it */
