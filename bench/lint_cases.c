@@ -513,6 +513,9 @@ static void cold_case(lint_env *e, const char *id, const char *title, const strv
                 *cold = items[item_of[r]].st;
         }
     }
+    /* (a failed row's run again, for its log, wrote a cache too) */
+    lint_rm_tree(base);
+    lint_rm_tree(base_nopch);
     for (size_t r = 0; r < N_ROWS; r++) {
         if (have_cpu[r])
             bench_row(ctx, rows[r].cpu_id, rows[r].cpu_label, &cpu[r], 1, NULL);
