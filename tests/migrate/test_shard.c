@@ -50,6 +50,21 @@ static tt_run merge(const char *format, int n)
     return r;
 }
 
+/* Shards 1..upto of n of the tree, analyzed and written to shard-K.json
+ * for merge(); a shard's stderr must not say `quiet` (NULL: no check). */
+static void write_shards(const char *tree, int upto, int n, const char *quiet)
+{
+    for (int k = 1; k <= upto; k++) {
+        tt_run s = analyze(tree, "json", k, n);
+        if (quiet)
+            assert_false(tt_contains(s.err, quiet));
+        char *name = tt_fmt("shard-%d.json", k);
+        free(tt_write(tt_dir, name, s.out));
+        free(name);
+        tt_free(&s);
+    }
+}
+
 static void check_tree(const char *tree, int want_status)
 {
     static const char *const formats[] = {"json", "text", "markdown"};
@@ -99,13 +114,7 @@ static void test_fixtures(void **state)
 static void test_refusals(void **state)
 {
     (void)state;
-    for (int k = 1; k <= 2; k++) {
-        tt_run s = analyze("legacy", "json", k, 3);
-        char *name = tt_fmt("shard-%d.json", k);
-        free(tt_write(tt_dir, name, s.out));
-        free(name);
-        tt_free(&s);
-    }
+    write_shards("legacy", 2, 3, NULL);
     tt_run r = merge("text", 2);
     assert_int_equal(r.status, 2);
     assert_true(tt_contains(r.err, "ember-migrate: shard 3/3 is missing"));
@@ -135,13 +144,7 @@ static void test_refusals(void **state)
 static void test_merge_elsewhere_walks_nothing(void **state)
 {
     (void)state;
-    for (int k = 1; k <= 2; k++) {
-        tt_run s = analyze("legacy", "json", k, 2);
-        char *name = tt_fmt("shard-%d.json", k);
-        free(tt_write(tt_dir, name, s.out));
-        free(name);
-        tt_free(&s);
-    }
+    write_shards("legacy", 2, 2, NULL);
     char *other = tt_tmpdir();
     free(tt_write(other, "legacy/big/keep.txt", ""));
     char *z = tt_path(other, "legacy/big/z.c");
@@ -165,13 +168,7 @@ static void test_merge_elsewhere_walks_nothing(void **state)
 static void test_merge_after_a_deletion(void **state)
 {
     (void)state;
-    for (int k = 1; k <= 2; k++) {
-        tt_run s = analyze("legacy", "json", k, 2);
-        char *name = tt_fmt("shard-%d.json", k);
-        free(tt_write(tt_dir, name, s.out));
-        free(name);
-        tt_free(&s);
-    }
+    write_shards("legacy", 2, 2, NULL);
     char *gone = tt_path(tt_dir, "legacy/report.c");
     assert_int_equal(unlink(gone), 0);
     free(gone);
@@ -193,15 +190,8 @@ static void test_config_warning_once(void **state)
     tt_run whole = analyze("legacy", "json", 0, 0);
     assert_true(tt_contains(whole.err, "legacy/.emberlint.json:1:17: \"core_paths\" pattern "
                                        "'/nosuch/' matches none of the scanned files"));
-    for (int k = 1; k <= 2; k++) {
-        tt_run s = analyze("legacy", "json", k, 2);
-        /* (a shard says its own summary line, nothing else) */
-        assert_false(tt_contains(s.err, "warning"));
-        char *name = tt_fmt("shard-%d.json", k);
-        free(tt_write(tt_dir, name, s.out));
-        free(name);
-        tt_free(&s);
-    }
+    /* (a shard says its own summary line, nothing else) */
+    write_shards("legacy", 2, 2, "warning");
     tt_run m = merge("json", 2);
     assert_string_equal(m.err, whole.err);
     tt_free(&m);
@@ -217,14 +207,7 @@ static void test_cxx_note(void **state)
     const char *note = "ember-migrate: note: 1 C++ file under legacy was not scanned";
     tt_run whole = analyze("legacy", "json", 0, 0);
     assert_true(tt_contains(whole.err, note));
-    for (int k = 1; k <= 2; k++) {
-        tt_run s = analyze("legacy", "json", k, 2);
-        assert_false(tt_contains(s.err, "C++ file"));
-        char *name = tt_fmt("shard-%d.json", k);
-        free(tt_write(tt_dir, name, s.out));
-        free(name);
-        tt_free(&s);
-    }
+    write_shards("legacy", 2, 2, "C++ file");
     tt_run m = merge("json", 2);
     assert_true(tt_contains(m.err, note));
     assert_string_equal(m.err, whole.err);
