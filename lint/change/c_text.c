@@ -185,3 +185,104 @@ size_t el_text_next_directive(const char *t, size_t n, size_t i, size_t *le)
     *le = n;
     return n;
 }
+
+/* Words that may stand before `(...) {` without naming a function. */
+static bool statement_word(const char *t, size_t len)
+{
+    static const char *const words[] = {"if",      "while",   "for",      "switch",
+                                        "return",  "sizeof",  "_Generic", "__attribute__",
+                                        "catch",   "alignof", "_Alignof", "typeof",
+                                        "__typeof__", "decltype", "defined", "__declspec"};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (strlen(words[i]) == len && memcmp(words[i], t, len) == 0)
+            return true;
+    return false;
+}
+
+/* Past `(...)` from the '(' at t[i] (comments and literals inside
+ * skipped), or n when it is not closed. */
+static size_t past_parens(const char *t, size_t n, size_t i)
+{
+    int depth = 0;
+    while (i < n) {
+        size_t k = el_text_skip_lexeme(t, n, i);
+        if (k > i) {
+            i = k;
+            continue;
+        }
+        if (t[i] == '(')
+            depth++;
+        else if (t[i] == ')' && --depth == 0)
+            return i + 1;
+        i++;
+    }
+    return n;
+}
+
+/* Is t[i..e) struct, union or enum? */
+static bool tag_word(const char *t, size_t i, size_t e)
+{
+    return (e - i == 6 && memcmp(t + i, "struct", 6) == 0) ||
+           (e - i == 5 && memcmp(t + i, "union", 5) == 0) ||
+           (e - i == 4 && memcmp(t + i, "enum", 4) == 0);
+}
+
+void el_text_each_definition(const char *t, size_t n,
+                             void (*fn)(const char *name, size_t len, el_text_def_kind kind,
+                                        void *ud),
+                             void *ud)
+{
+    size_t decl = 0; /* where the current declaration began */
+    for (size_t i = 0; i < n;) {
+        size_t k = el_text_skip_lexeme(t, n, i);
+        if (k > i) {
+            i = k;
+            continue;
+        }
+        if (t[i] == '#' && el_text_directive_at(t, i)) {
+            i = decl = el_text_line_end(t, n, i);
+            continue;
+        }
+        if (t[i] == ';' || t[i] == '{' || t[i] == '}') {
+            decl = ++i;
+            continue;
+        }
+        size_t e;
+        if (!el_text_ident_at(t, n, i, &e)) {
+            i++;
+            continue;
+        }
+        if (tag_word(t, i, e)) {
+            size_t ns = el_text_skip_blanks(t, n, e), ne;
+            if (el_text_ident_at(t, n, ns, &ne) && el_text_skip_blanks(t, n, ne) < n &&
+                t[el_text_skip_blanks(t, n, ne)] == '{')
+                fn(t + ns, ne - ns, EL_TEXT_TAG, ud);
+            i = e;
+            continue;
+        }
+        size_t open = el_text_skip_blanks(t, n, e);
+        bool qualified = i >= 2 && t[i - 1] == ':' && t[i - 2] == ':';
+        if (open < n && t[open] == '(' && !qualified && !statement_word(t + i, e - i)) {
+            size_t after = el_text_skip_blanks(t, n, past_parens(t, n, open));
+            while (after < n && el_text_ident_at(t, n, after, &k) && k - after == 13 &&
+                   memcmp(t + after, "__attribute__", 13) == 0)
+                after = el_text_skip_blanks(t, n, past_parens(t, n, el_text_skip_blanks(t, n, k)));
+            if (after < n && t[after] == '{') {
+                bool is_static = false;
+                for (size_t j = decl, je; j < i && !is_static;) {
+                    size_t jk = el_text_skip_lexeme(t, i, j);
+                    if (jk > j) {
+                        j = jk;
+                    } else if (el_text_ident_at(t, i, j, &je)) {
+                        is_static = je - j == 6 && memcmp(t + j, "static", 6) == 0;
+                        j = je;
+                    } else {
+                        j++;
+                    }
+                }
+                fn(t + i, e - i, is_static ? EL_TEXT_STATIC_FUNCTION : EL_TEXT_FUNCTION, ud);
+            }
+        }
+        i = e;
+    }
+}

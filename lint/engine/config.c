@@ -1146,8 +1146,9 @@ void el_configs_note_backend(el_configs *s, const char *name)
  * backend_dirs pattern (anchored, or relative to the directory that
  * declared it), the directory before the component holding <name>, read
  * for entries that component matches ("src/ggml-<name>/" reads src/ for
- * ggml-cuda, ggml-cpu, ...). */
-static void discover_backends(el_config *c)
+ * ggml-cuda, ggml-cpu, ...): fn(backend name, its directory, ud). */
+void el_config_each_backend_dir(const el_config *c,
+                                void (*fn)(const char *name, const char *dir, void *ud), void *ud)
 {
     const el_strlist *dirs = &c->lists[EL_BACKEND_DIRS];
     for (size_t i = 0; i < dirs->n; i++) {
@@ -1177,7 +1178,7 @@ static void discover_backends(el_config *c)
                 struct stat st;
                 if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode) &&
                     el_pattern_match(comp, e->d_name, name, sizeof name) && name[0])
-                    list_add(&c->lists[EL_BACKENDS], name, (el_origin){0});
+                    fn(name, sub, ud);
                 free(sub);
             }
             closedir(d);
@@ -1185,6 +1186,17 @@ static void discover_backends(el_config *c)
         free(dir);
         free(comp);
     }
+}
+
+static void add_backend(const char *name, const char *dir, void *ud)
+{
+    (void)dir;
+    list_add(ud, name, (el_origin){0});
+}
+
+static void discover_backends(el_config *c)
+{
+    el_config_each_backend_dir(c, add_backend, &c->lists[EL_BACKENDS]);
 }
 
 /* A directory of the configuration's chain (its own or one further up),

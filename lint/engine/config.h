@@ -214,6 +214,12 @@ const el_strlist *el_config_list(const el_config *c, el_list_key k);
 /* Does an entry of list k, a pattern (`*` and `?` work), match name? */
 bool el_config_list_matches(const el_config *c, el_list_key k, const char *name);
 
+/* Each backend directory on disk below c (its backend_dirs patterns:
+ * "algebra/<name>/" gives algebra/builtin, algebra/mkl, ...): fn(the
+ * backend's name, the directory, ud).  Also how c learns the backends
+ * its tree has. */
+void el_config_each_backend_dir(const el_config *c,
+                                void (*fn)(const char *name, const char *dir, void *ud), void *ud);
 /* The names of the keys ("backend_dirs", "replacements"). */
 const char *el_config_key_name(el_list_key k);
 const char *el_config_map_name(el_map_key k);

@@ -45,6 +45,7 @@
  * cursor shows it (lint/analysis/omp_pragma.h). */
 #include <ctype.h>
 #include <fnmatch.h>
+#include <pthread.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +55,7 @@
 #include "c_text.h"
 #include "clang_util.h"
 #include "config.h"
+#include "hash.h"
 #include "mem.h"
 #include "metadata.h"
 #include "strmap.h"
@@ -63,6 +65,7 @@
 #include "omp_pragma.h"
 #include "separation.h"
 #include "paren_match.h"
+#include "backend_symbol/backend_texts.h"
 
 #define RULE "EH102"
 
@@ -474,6 +477,8 @@ static bool is_callee(el_ctx *ctx, CXCursor e, CXCursor *call);
 #define FACT_OWN "EH102.own"
 #define FACT_ARG "EH102.arg"
 #define FACT_SHIM "EH102.shim"
+/* a FACT_DEF value: two backends define the function (backend_texts.h) */
+#define SEVERAL_BACKENDS "<several>"
 
 /* The key a function's facts go under: its USR, and for a function with
  * internal linkage (a static ILP64 shim) the TU's main file too, since
@@ -646,10 +651,29 @@ static const char *backend_function(const el_strmap *defs, const el_strmap *shim
                                     const char *usr)
 {
     const char *backend = el_strmap_get(defs, usr);
-    if (backend)
-        return backend;
-    const char *ilp64 = el_strmap_get(shims, usr);
-    return ilp64 ? el_strmap_get(defs, ilp64) : NULL;
+    if (!backend) {
+        const char *ilp64 = el_strmap_get(shims, usr);
+        backend = ilp64 ? el_strmap_get(defs, ilp64) : NULL;
+    }
+    return backend && strcmp(backend, SEVERAL_BACKENDS) != 0 ? backend : NULL;
+}
+
+/* Is the function (name) that `backend` defines the interface backends
+ * share: defined by another backend too, in a file of the run (defs: the
+ * USR then maps to SEVERAL_BACKENDS) or in the text of one the run does
+ * not parse (backend_texts.h)? */
+static bool shared_by_backends(el_project *p, bs_backend_texts **texts, const el_strmap *defs,
+                               const char *usr, const char *name, const char *backend)
+{
+    const char *d = el_strmap_get(defs, usr);
+    if (d && strcmp(d, SEVERAL_BACKENDS) == 0)
+        return true;
+    if (!*texts) {
+        *texts = bs_backend_texts_new();
+        for (size_t i = 0; i < el_project_file_count(p); i++)
+            bs_backend_texts_add_config(*texts, el_project_file_config(p, i));
+    }
+    return bs_backend_texts_other_defines(*texts, name, backend);
 }
 
 static void project(el_project *p)
@@ -669,9 +693,11 @@ static void project(el_project *p)
         if (!tab)
             continue;
         char *usr = el_xstrndup(value, (size_t)(tab - value));
-        el_strmap_put(m, usr, (void *)(tab + 1));
+        const char *had = m == &defs ? el_strmap_get(m, usr) : NULL;
+        el_strmap_put(m, usr, had && strcmp(had, tab + 1) != 0 ? SEVERAL_BACKENDS : (void *)(tab + 1));
         free(usr);
     }
+    bs_backend_texts *texts = NULL;
     for (size_t i = 0; i < n; i++) {
         const char *key = NULL, *value = NULL;
         el_project_fact(p, i, NULL, &key, &value);
@@ -697,7 +723,11 @@ static void project(el_project *p)
             continue;
         }
         const char *backend = backend_function(&defs, &shims, f[0]);
-        bool library = !backend && atoi(f[6]) && !own_function(&own, &shims, f[0]);
+        bool shared = (backend || el_strmap_get(&defs, f[0])) &&
+                      shared_by_backends(p, &texts, &defs, f[0], f[1], backend ? backend : "");
+        if (shared)
+            backend = NULL;
+        bool library = !backend && !shared && atoi(f[6]) && !own_function(&own, &shims, f[0]);
         bool call = atoi(f[5]);
         /* f[7]: " (through macro 'M')" if any, then the hint */
         const char *hint_text = f[7], *via_end = NULL;
@@ -715,6 +745,7 @@ static void project(el_project *p)
                               f[1], via_len, f[7], call ? "" : " (its address)", hint_text);
         free(v);
     }
+    bs_backend_texts_free(texts);
     el_strmap_free(&defs);
     el_strmap_free(&own);
     el_strmap_free(&shims);
@@ -885,6 +916,47 @@ static void on_call(el_ctx *ctx, state *s, CXCursor call)
     report_call(ctx, s, call, call, msg);
 }
 
+/* The backend texts of configuration cfg (backend_texts.h), read once a
+ * run and shared by the threads: a run's configurations stay, so one
+ * kept by its directory and fingerprint is the same. */
+static const bs_backend_texts *texts_of(const el_config *cfg)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static el_strmap by_config;
+    char hex[33];
+    el_hash_hex(cfg->fingerprint, hex);
+    char *key = el_xasprintf("%s\n%s", cfg->root ? cfg->root : "", hex);
+    pthread_mutex_lock(&lock);
+    bs_backend_texts *t = el_strmap_get(&by_config, key);
+    if (!t) {
+        t = bs_backend_texts_new();
+        bs_backend_texts_add_config(t, cfg);
+        bs_backend_texts_read(t);
+        el_strmap_put(&by_config, key, t);
+    }
+    pthread_mutex_unlock(&lock);
+    free(key);
+    return t;
+}
+
+/* backend_decl for a type: a struct, union or enum that a backend's file
+ * defines is no one backend's when another backend defines it too (the
+ * interface type the build links one backend's version of: OSQP's
+ * `struct OSQPVectorf_`, which every algebra backend defines). */
+static why type_decl(el_ctx *ctx, state *s, CXCursor d, char *backend, size_t n)
+{
+    why w = backend_decl(ctx, s, d, backend, n);
+    enum CXCursorKind k = clang_getCursorKind(d);
+    if (w != BY_LOCATION ||
+        (k != CXCursor_StructDecl && k != CXCursor_UnionDecl && k != CXCursor_EnumDecl))
+        return w;
+    char tag[256];
+    elc_spelling(d, tag, sizeof tag);
+    return tag[0] && bs_backend_texts_other_defines_tag(texts_of(el_ctx_config(ctx)), tag, backend)
+               ? NOT_BACKEND
+               : w;
+}
+
 /* The first backend declaration along a type: through pointers, arrays,
  * qualifiers and typedef chains, to the record or enum. */
 static bool backend_in_type(el_ctx *ctx, state *s, CXType t, char *name, size_t nn,
@@ -910,7 +982,7 @@ static bool backend_in_type(el_ctx *ctx, state *s, CXType t, char *name, size_t 
             CXCursor d = clang_getTypeDeclaration(t);
             if (clang_Cursor_isNull(d))
                 return false;
-            *w = backend_decl(ctx, s, d, backend, nb);
+            *w = type_decl(ctx, s, d, backend, nb);
             if (*w != NOT_BACKEND) {
                 elc_spelling(d, name, nn);
                 return true;
@@ -933,7 +1005,7 @@ static bool type_finding(el_ctx *ctx, state *s, CXCursor d, enum CXCursorKind k,
                          size_t n)
 {
     char backend[64], name[256], o[96];
-    why w = backend_decl(ctx, s, d, backend, sizeof backend);
+    why w = type_decl(ctx, s, d, backend, sizeof backend);
     if (w != NOT_BACKEND) {
         elc_spelling(d, name, sizeof name);
         snprintf(msg, n, "use of backend type '%s'%s", name, whose(w, backend, o, sizeof o));
