@@ -1147,7 +1147,7 @@ void el_configs_note_backend(el_configs *s, const char *name)
  * declared it), the directory before the component holding <name>, read
  * for entries that component matches ("src/ggml-<name>/" reads src/ for
  * ggml-cuda, ggml-cpu, ...): fn(backend name, its directory, ud). */
-void el_config_each_backend_dir(const el_config *c,
+void el_config_each_backend_dir(const el_config *c, bool at_project,
                                 void (*fn)(const char *name, const char *dir, void *ud), void *ud)
 {
     const el_strlist *dirs = &c->lists[EL_BACKEND_DIRS];
@@ -1165,7 +1165,10 @@ void el_config_each_backend_dir(const el_config *c,
         const char *end = strchr(cap, '/');
         char *comp = end ? el_xstrndup(slash, (size_t)(end - slash)) : el_xstrdup(slash);
         char *prefix = el_xstrndup(p, (size_t)(slash - p));
-        char *dir = el_path_join(dirs->from[i].root ? dirs->from[i].root : c->root, prefix);
+        const char *base = dirs->from[i].root ? dirs->from[i].root : c->root;
+        if (at_project && dirs->from[i].builtin && c->project_root)
+            base = c->project_root; /* (the built-in's is the current directory) */
+        char *dir = el_path_join(base, prefix);
         free(prefix);
         DIR *d = opendir(dir);
         if (d) {
@@ -1196,7 +1199,7 @@ static void add_backend(const char *name, const char *dir, void *ud)
 
 static void discover_backends(el_config *c)
 {
-    el_config_each_backend_dir(c, add_backend, &c->lists[EL_BACKENDS]);
+    el_config_each_backend_dir(c, false, add_backend, &c->lists[EL_BACKENDS]);
 }
 
 /* A directory of the configuration's chain (its own or one further up),

@@ -217,8 +217,11 @@ bool el_config_list_matches(const el_config *c, el_list_key k, const char *name)
 /* Each backend directory on disk below c (its backend_dirs patterns:
  * "algebra/<name>/" gives algebra/builtin, algebra/mkl, ...): fn(the
  * backend's name, the directory, ud).  Also how c learns the backends
- * its tree has. */
-void el_config_each_backend_dir(const el_config *c,
+ * its tree has.  The built-in patterns are relative to the current
+ * directory; at_project: to the project's (the outermost .emberlint.json
+ * of c's chain), when there is one, so that the answer does not depend on
+ * where the tool runs. */
+void el_config_each_backend_dir(const el_config *c, bool at_project,
                                 void (*fn)(const char *name, const char *dir, void *ud), void *ud);
 /* The names of the keys ("backend_dirs", "replacements"). */
 const char *el_config_key_name(el_list_key k);

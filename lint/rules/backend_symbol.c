@@ -45,7 +45,6 @@
  * cursor shows it (lint/analysis/omp_pragma.h). */
 #include <ctype.h>
 #include <fnmatch.h>
-#include <pthread.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +54,6 @@
 #include "c_text.h"
 #include "clang_util.h"
 #include "config.h"
-#include "hash.h"
 #include "mem.h"
 #include "metadata.h"
 #include "strmap.h"
@@ -77,6 +75,8 @@ typedef struct pending {
     CXFile file;
     unsigned line, col, offset;
     bool macro;
+    char tag[128];            /* a struct, union or enum the run decides (type_decl) */
+    char tag_backend[64];
     char msg[1024];
     el_call_rewrite fix;      /* a reference's rename (text NULL: none) */
 } pending;
@@ -110,7 +110,8 @@ typedef struct state {
 
 static const enum CXCursorKind kinds[] = {
     CXCursor_DeclRefExpr, CXCursor_CallExpr, CXCursor_TypeRef, CXCursor_MacroExpansion,
-    CXCursor_FunctionDecl, CXCursor_VarDecl, EL_KINDS_END,
+    CXCursor_FunctionDecl, CXCursor_VarDecl, CXCursor_StructDecl, CXCursor_UnionDecl,
+    CXCursor_EnumDecl, EL_KINDS_END,
 };
 
 /* ---- what is a backend symbol --------------------------------------------- */
@@ -219,6 +220,17 @@ static pending *defer(state *s, CXSourceLocation loc, bool macro, const char *ms
     q->macro = macro;
     snprintf(q->msg, sizeof q->msg, "%s", msg);
     return q;
+}
+
+/* defer() a type finding; note is type_finding's "TAG\tBACKEND\t...". */
+static void defer_type(state *s, CXSourceLocation loc, const char *note, const char *msg)
+{
+    pending *q = defer(s, loc, false, msg);
+    const char *t1 = strchr(note, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+    if (q && t2) {
+        snprintf(q->tag, sizeof q->tag, "%.*s", (int)(t1 - note), note);
+        snprintf(q->tag_backend, sizeof q->tag_backend, "%.*s", (int)(t2 - t1 - 1), t1 + 1);
+    }
 }
 
 /* LAPACKE's _work variant of a call (LAPACKE_dgesv_work: the caller
@@ -477,6 +489,8 @@ static bool is_callee(el_ctx *ctx, CXCursor e, CXCursor *call);
 #define FACT_OWN "EH102.own"
 #define FACT_ARG "EH102.arg"
 #define FACT_SHIM "EH102.shim"
+#define FACT_TAG "EH102.tag"
+#define FACT_TAGDEF "EH102.tagdef"
 /* a FACT_DEF value: two backends define the function (backend_texts.h) */
 #define SEVERAL_BACKENDS "<several>"
 
@@ -658,22 +672,48 @@ static const char *backend_function(const el_strmap *defs, const el_strmap *shim
     return backend && strcmp(backend, SEVERAL_BACKENDS) != 0 ? backend : NULL;
 }
 
+/* The backends' definitions (backend_texts.h): the structs, unions and
+ * enums the run's backend files define (FACT_TAGDEF; their functions are
+ * FACT_DEF), and the text of the backend files the run does not parse.
+ * `names` keeps the backend names the facts give. */
+static bs_backend_texts *run_texts(el_project *p, bs_backend_texts **texts, char ***names,
+                                   size_t *n_names)
+{
+    if (*texts)
+        return *texts;
+    bs_backend_texts *t = *texts = bs_backend_texts_new();
+    for (size_t i = 0; i < el_project_file_count(p); i++) {
+        bs_backend_texts_add_config(t, el_project_file_config(p, i));
+        bs_backend_texts_skip(t, el_project_file(p, i));
+    }
+    for (size_t i = 0; i < el_project_fact_count(p); i++) {
+        const char *key = NULL, *value = NULL;
+        el_project_fact(p, i, NULL, &key, &value);
+        const char *tab = strcmp(key, FACT_TAGDEF) == 0 ? strchr(value, '\t') : NULL;
+        if (!tab)
+            continue;
+        *names = el_xrealloc(*names, (*n_names + 1) * sizeof **names);
+        char *backend = (*names)[(*n_names)++] = el_xstrdup(tab + 1);
+        char *tag = el_xstrndup(value, (size_t)(tab - value));
+        bs_backend_texts_note(t, true, tag, backend);
+        free(tag);
+    }
+    return t;
+}
+
+
+
 /* Is the function (name) that `backend` defines the interface backends
  * share: defined by another backend too, in a file of the run (defs: the
  * USR then maps to SEVERAL_BACKENDS) or in the text of one the run does
  * not parse (backend_texts.h)? */
-static bool shared_by_backends(el_project *p, bs_backend_texts **texts, const el_strmap *defs,
-                               const char *usr, const char *name, const char *backend)
+static bool shared_by_backends(bs_backend_texts *texts, const el_strmap *defs, const char *usr,
+                               const char *name, const char *backend)
 {
     const char *d = el_strmap_get(defs, usr);
     if (d && strcmp(d, SEVERAL_BACKENDS) == 0)
         return true;
-    if (!*texts) {
-        *texts = bs_backend_texts_new();
-        for (size_t i = 0; i < el_project_file_count(p); i++)
-            bs_backend_texts_add_config(*texts, el_project_file_config(p, i));
-    }
-    return bs_backend_texts_other_defines(*texts, name, backend);
+    return bs_backend_texts_other_defines(texts, name, backend);
 }
 
 static void project(el_project *p)
@@ -698,6 +738,8 @@ static void project(el_project *p)
         free(usr);
     }
     bs_backend_texts *texts = NULL;
+    char **names = NULL;
+    size_t n_names = 0;
     for (size_t i = 0; i < n; i++) {
         const char *key = NULL, *value = NULL;
         el_project_fact(p, i, NULL, &key, &value);
@@ -713,6 +755,18 @@ static void project(el_project *p)
             free(v);
             continue;
         }
+        if (strcmp(key, FACT_TAG) == 0) {
+            /* "tag\tbackend\tpath\tline\tcol\tmessage": a use of a struct a
+             * backend's file defines, unless another backend defines it */
+            char *v = el_xstrdup(value);
+            char *f[6] = {0};
+            split_tabs(v, f, 6);
+            if (f[5] && !bs_backend_texts_other_defines_tag(run_texts(p, &texts, &names, &n_names),
+                                                            f[0], f[1]))
+                el_project_report(p, f[2], (unsigned)atoi(f[3]), (unsigned)atoi(f[4]), "%s", f[5]);
+            free(v);
+            continue;
+        }
         if (strcmp(key, FACT_USE) != 0)
             continue;
         char *v = el_xstrdup(value);
@@ -723,11 +777,11 @@ static void project(el_project *p)
             continue;
         }
         const char *backend = backend_function(&defs, &shims, f[0]);
-        bool shared = (backend || el_strmap_get(&defs, f[0])) &&
-                      shared_by_backends(p, &texts, &defs, f[0], f[1], backend ? backend : "");
-        if (shared)
-            backend = NULL;
-        bool library = !backend && !shared && atoi(f[6]) && !own_function(&own, &shims, f[0]);
+        if ((backend || el_strmap_get(&defs, f[0])) &&
+            shared_by_backends(run_texts(p, &texts, &names, &n_names), &defs, f[0], f[1],
+                               backend ? backend : ""))
+            backend = NULL; /* the interface; a library's name stays the library's */
+        bool library = !backend && atoi(f[6]) && !own_function(&own, &shims, f[0]);
         bool call = atoi(f[5]);
         /* f[7]: " (through macro 'M')" if any, then the hint */
         const char *hint_text = f[7], *via_end = NULL;
@@ -746,6 +800,9 @@ static void project(el_project *p)
         free(v);
     }
     bs_backend_texts_free(texts);
+    for (size_t i = 0; i < n_names; i++)
+        free(names[i]);
+    free(names);
     el_strmap_free(&defs);
     el_strmap_free(&own);
     el_strmap_free(&shims);
@@ -916,51 +973,29 @@ static void on_call(el_ctx *ctx, state *s, CXCursor call)
     report_call(ctx, s, call, call, msg);
 }
 
-/* The backend texts of configuration cfg (backend_texts.h), read once a
- * run and shared by the threads: a run's configurations stay, so one
- * kept by its directory and fingerprint is the same. */
-static const bs_backend_texts *texts_of(const el_config *cfg)
-{
-    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    static el_strmap by_config;
-    char hex[33];
-    el_hash_hex(cfg->fingerprint, hex);
-    char *key = el_xasprintf("%s\n%s", cfg->root ? cfg->root : "", hex);
-    pthread_mutex_lock(&lock);
-    bs_backend_texts *t = el_strmap_get(&by_config, key);
-    if (!t) {
-        t = bs_backend_texts_new();
-        bs_backend_texts_add_config(t, cfg);
-        bs_backend_texts_read(t);
-        el_strmap_put(&by_config, key, t);
-    }
-    pthread_mutex_unlock(&lock);
-    free(key);
-    return t;
-}
-
-/* backend_decl for a type: a struct, union or enum that a backend's file
- * defines is no one backend's when another backend defines it too (the
- * interface type the build links one backend's version of: OSQP's
- * `struct OSQPVectorf_`, which every algebra backend defines). */
-static why type_decl(el_ctx *ctx, state *s, CXCursor d, char *backend, size_t n)
+/* backend_decl for a type.  A struct, union or enum that a backend's
+ * file defines is that backend's unless another backend defines it too
+ * (the interface type the build links one backend's version of: OSQP's
+ * `struct OSQPVectorf_`, which every algebra backend defines); the run
+ * knows that (backend_texts.h, read by the project hook), so such a
+ * verdict gives its tag in tag[] (else ""): the finding waits for the
+ * run. */
+static why type_decl(el_ctx *ctx, state *s, CXCursor d, char *backend, size_t n, char *tag,
+                     size_t tn)
 {
     why w = backend_decl(ctx, s, d, backend, n);
     enum CXCursorKind k = clang_getCursorKind(d);
-    if (w != BY_LOCATION ||
-        (k != CXCursor_StructDecl && k != CXCursor_UnionDecl && k != CXCursor_EnumDecl))
-        return w;
-    char tag[256];
-    elc_spelling(d, tag, sizeof tag);
-    return tag[0] && bs_backend_texts_other_defines_tag(texts_of(el_ctx_config(ctx)), tag, backend)
-               ? NOT_BACKEND
-               : w;
+    tag[0] = '\0';
+    if (w == BY_LOCATION &&
+        (k == CXCursor_StructDecl || k == CXCursor_UnionDecl || k == CXCursor_EnumDecl))
+        elc_spelling(d, tag, tn);
+    return w;
 }
 
 /* The first backend declaration along a type: through pointers, arrays,
  * qualifiers and typedef chains, to the record or enum. */
 static bool backend_in_type(el_ctx *ctx, state *s, CXType t, char *name, size_t nn,
-                            char *backend, size_t nb, why *w)
+                            char *backend, size_t nb, why *w, char *tag, size_t tn)
 {
     for (int guard = 0; guard < 16; guard++) {
         switch (t.kind) {
@@ -982,7 +1017,7 @@ static bool backend_in_type(el_ctx *ctx, state *s, CXType t, char *name, size_t 
             CXCursor d = clang_getTypeDeclaration(t);
             if (clang_Cursor_isNull(d))
                 return false;
-            *w = type_decl(ctx, s, d, backend, nb);
+            *w = type_decl(ctx, s, d, backend, nb, tag, tn);
             if (*w != NOT_BACKEND) {
                 elc_spelling(d, name, nn);
                 return true;
@@ -1000,28 +1035,38 @@ static bool backend_in_type(el_ctx *ctx, state *s, CXType t, char *name, size_t 
 }
 
 /* The finding for a reference to the type declaration d into msg[]; false
- * when there is none. */
+ * when there is none.  msg is "TAG\tBACKEND\tmessage": the tag and backend
+ * of a struct, union or enum the run decides (type_decl), else two empty
+ * fields. */
 static bool type_finding(el_ctx *ctx, state *s, CXCursor d, enum CXCursorKind k, char *msg,
                          size_t n)
 {
-    char backend[64], name[256], o[96];
-    why w = type_decl(ctx, s, d, backend, sizeof backend);
+    char backend[64], name[256], o[96], tag[128];
+    why w = type_decl(ctx, s, d, backend, sizeof backend, tag, sizeof tag);
     if (w != NOT_BACKEND) {
         elc_spelling(d, name, sizeof name);
-        snprintf(msg, n, "use of backend type '%s'%s", name, whose(w, backend, o, sizeof o));
+        snprintf(msg, n, "%s\t%s\tuse of backend type '%s'%s", tag, tag[0] ? backend : "", name,
+                 whose(w, backend, o, sizeof o));
         return true;
     }
     if (k != CXCursor_TypedefDecl)
         return false;
     char alias[256], target[256];
     if (backend_in_type(ctx, s, clang_getTypedefDeclUnderlyingType(d), target, sizeof target,
-                        backend, sizeof backend, &w)) {
+                        backend, sizeof backend, &w, tag, sizeof tag)) {
         elc_spelling(d, alias, sizeof alias);
-        snprintf(msg, n, "use of type '%s', an alias of backend type '%s'%s", alias, target,
-                 whose(w, backend, o, sizeof o));
+        snprintf(msg, n, "%s\t%s\tuse of type '%s', an alias of backend type '%s'%s", tag,
+                 tag[0] ? backend : "", alias, target, whose(w, backend, o, sizeof o));
         return true;
     }
     return false;
+}
+
+/* A type finding's message without its tag and backend fields. */
+static const char *type_text(const char *note)
+{
+    const char *t1 = strchr(note, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+    return t2 ? t2 + 1 : note;
 }
 
 /* The finding of type d (msg, the same for every use) at the reference
@@ -1055,15 +1100,15 @@ static void on_typeref(el_ctx *ctx, state *s, CXCursor c)
     char full[1024];
     if (note && *note) {
         if ((*note)[0])
-            defer(s, clang_getCursorLocation(c), false,
-                  type_message(ctx, c, d, *note, full, sizeof full));
+            defer_type(s, clang_getCursorLocation(c), *note,
+                       type_message(ctx, c, d, type_text(*note), full, sizeof full));
         return;
     }
     char msg[1024];
     bool found = type_finding(ctx, s, d, k, msg, sizeof msg);
     if (found)
-        defer(s, clang_getCursorLocation(c), false,
-              type_message(ctx, c, d, msg, full, sizeof full));
+        defer_type(s, clang_getCursorLocation(c), msg,
+                   type_message(ctx, c, d, type_text(msg), full, sizeof full));
     /* Remember it (type_finding may have grown the table: look d up again). */
     note = bs_note(&s->seen, d);
     if (note && !*note)
@@ -1149,10 +1194,32 @@ static void on_macro(el_ctx *ctx, state *s, CXCursor c)
     defer(s, clang_getCursorLocation(c), true, msg);
 }
 
+/* A struct, union or enum a backend file defines at file scope
+ * (FACT_TAGDEF "tag\tbackend"): two backends' is the interface
+ * (backend_texts.h). */
+static void note_tag_definition(el_ctx *ctx, CXCursor c)
+{
+    const char *backend = NULL;
+    if (el_depth(ctx) != 0 || !el_is_definition(ctx, c) ||
+        el_cursor_class(ctx, c, &backend) != EL_FILE_BACKEND || !backend || !backend[0])
+        return;
+    char tag[256];
+    elc_spelling(c, tag, sizeof tag);
+    if (!tag[0] || strchr(tag, ' ') || strchr(tag, '('))
+        return; /* (an anonymous one) */
+    char *v = el_xasprintf("%s\t%s", tag, backend);
+    el_fact(ctx, FACT_TAGDEF, v);
+    free(v);
+}
+
 static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
 {
     state *s = st;
     enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_StructDecl || k == CXCursor_UnionDecl || k == CXCursor_EnumDecl) {
+        note_tag_definition(ctx, c);
+        return;
+    }
     if (k == CXCursor_FunctionDecl || (k == CXCursor_VarDecl && el_depth(ctx) == 0)) {
         bs_note_declaration(ctx, &s->seen, c); /* what backend files declare */
         if (k == CXCursor_FunctionDecl)
@@ -1249,6 +1316,12 @@ static void end(el_ctx *ctx, void *st)
             /* in the arguments of a call the project hook decides */
             char *v = el_xasprintf("%s\t%s\t%u\t%u\t%s", u->usr, path, q->line, q->col, q->msg);
             el_fact(ctx, FACT_ARG, v);
+            free(v);
+        } else if (!dup && q->tag[0] && (path = el_file_path(ctx, q->file))) {
+            /* a struct another backend may define too: the run decides */
+            char *v = el_xasprintf("%s\t%s\t%s\t%u\t%u\t%s", q->tag, q->tag_backend, path,
+                                   q->line, q->col, q->msg);
+            el_fact(ctx, FACT_TAG, v);
             free(v);
         } else if (!dup) {
             report_written(ctx, q->file, q->line, q->col, q->msg);

@@ -51,6 +51,34 @@ static void test_functions(void **state)
           "yes");
 }
 
+/* What is not a file-scope definition of the C interface (the review's
+ * cases: each was read as one). */
+static void test_not_interface(void **state)
+{
+    (void)state;
+    /* static through an earlier prototype (C11 6.2.2p5) */
+    check("static void helper(void);\nvoid entry(void) { helper(); }\nvoid helper(void) { }\n",
+          "entry static:helper");
+    /* #if 0 blocks; their #else is read */
+    check("#if 0\nvoid off(void) { }\n#if X\nvoid off2(void) { }\n#endif\n#else\nvoid on(void) { }\n#endif\n",
+          "on");
+    /* C++: members, namespaces, a constructor's initializer list */
+    check("class Plan {\n  int n_; void (*init_fn)(void);\n  Plan() : n_(0), init_fn(0) { }\n"
+          "  void member_fn(void) { }\n};\nnamespace gpu { void ns_fn(void) { } }\n"
+          "Plan::Plan(int k) : init_fn(0) { }\n",
+          "");
+    /* CUDA device code */
+    check("__global__ void kernel_fn(float *x) { }\n__device__ float dev_fn(float x) { return x; }\n"
+          "__host__ __device__ float both_fn(float x) { return x; }\n",
+          "both_fn");
+    /* a struct inside a function or another struct is not a file-scope tag */
+    check("void f(void) { struct params { int n; } p; (void)p; }\n"
+          "struct outer { struct inner { int a; } i; };\n",
+          "f tag:outer");
+    /* an unclosed '(' does not swallow the rest of the file */
+    check("int broken = g(1, 2;\nvoid after(void) { }\n", "after");
+}
+
 static void test_tags(void **state)
 {
     (void)state;
@@ -65,6 +93,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_functions),
+        cmocka_unit_test(test_not_interface),
         cmocka_unit_test(test_tags),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

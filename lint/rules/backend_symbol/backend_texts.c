@@ -1,8 +1,9 @@
-/* lint/rules/backend_symbol/backend_texts.c -- the functions backends
- * define, from their files' text (backend_texts.h). */
+/* lint/rules/backend_symbol/backend_texts.c -- the functions and types
+ * backends define, from their files' text (backend_texts.h). */
 #include "backend_texts.h"
 
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -10,6 +11,7 @@
 #include "c_text.h"
 #include "mem.h"
 #include "path.h"
+#include "realpath_cache.h"
 #include "strbuf.h"
 #include "strmap.h"
 
@@ -19,12 +21,15 @@
 
 typedef struct backend_dir {
     char *name, *dir;
+    const el_config *cfg;     /* whose backend_dirs found it */
 } backend_dir;
 
 struct bs_backend_texts {
     backend_dir *dirs;
     size_t n_dirs, cap_dirs;
     el_strmap seen_dirs;
+    el_strmap seen_configs;
+    el_strmap parsed;         /* real paths of the files the run parses: not read */
     bool read;
     el_strmap functions;      /* name -> its backend's name (in dirs), or SEVERAL */
     el_strmap tags;           /* struct, union and enum tags, the same way */
@@ -35,20 +40,39 @@ bs_backend_texts *bs_backend_texts_new(void)
     return el_xcalloc(1, sizeof(bs_backend_texts));
 }
 
+typedef struct adding {
+    bs_backend_texts *t;
+    const el_config *cfg;
+} adding;
+
 static void add_dir(const char *name, const char *dir, void *ud)
 {
-    bs_backend_texts *t = ud;
-    if (el_strmap_get(&t->seen_dirs, dir))
+    adding *a = ud;
+    if (el_strmap_get(&a->t->seen_dirs, dir))
         return;
-    el_strmap_put(&t->seen_dirs, dir, (void *)1);
-    el_grow(&t->dirs, &t->cap_dirs, t->n_dirs + 1, sizeof *t->dirs);
-    t->dirs[t->n_dirs++] = (backend_dir){el_xstrdup(name), el_xstrdup(dir)};
+    el_strmap_put(&a->t->seen_dirs, dir, (void *)1);
+    el_grow(&a->t->dirs, &a->t->cap_dirs, a->t->n_dirs + 1, sizeof *a->t->dirs);
+    a->t->dirs[a->t->n_dirs++] = (backend_dir){el_xstrdup(name), el_xstrdup(dir), a->cfg};
 }
 
 void bs_backend_texts_add_config(bs_backend_texts *t, const el_config *c)
 {
-    if (c)
-        el_config_each_backend_dir(c, add_dir, t);
+    if (!c)
+        return;
+    char key[32];
+    snprintf(key, sizeof key, "%p", (const void *)c);
+    if (el_strmap_get(&t->seen_configs, key))
+        return;
+    el_strmap_put(&t->seen_configs, key, (void *)1);
+    adding a = {t, c};
+    el_config_each_backend_dir(c, true, add_dir, &a);
+}
+
+void bs_backend_texts_skip(bs_backend_texts *t, const char *path)
+{
+    char *real = el_realpath_cached(path);
+    el_strmap_put(&t->parsed, real ? real : path, (void *)1);
+    free(real);
 }
 
 static bool code_file(const char *name)
@@ -58,6 +82,24 @@ static bool code_file(const char *name)
         if (el_path_has_ext(name, ext[i]))
             return true;
     return false;
+}
+
+/* A backend's tests (mocks of the interface, not its code). */
+static bool test_dir(const char *name)
+{
+    return strcmp(name, "test") == 0 || strcmp(name, "tests") == 0 || strcmp(name, "testing") == 0;
+}
+
+void bs_backend_texts_note(bs_backend_texts *t, bool tag, const char *name, const char *backend)
+{
+    if (!name[0])
+        return;
+    el_strmap *m = tag ? &t->tags : &t->functions;
+    const char *had = el_strmap_get(m, name);
+    if (!had)
+        el_strmap_put(m, name, (void *)backend);
+    else if (had != SEVERAL && strcmp(had, backend) != 0)
+        el_strmap_put(m, name, SEVERAL);
 }
 
 typedef struct reading {
@@ -70,15 +112,25 @@ static void note_definition(const char *name, size_t len, el_text_def_kind kind,
     reading *r = ud;
     if (kind == EL_TEXT_STATIC_FUNCTION || len >= 256)
         return;
-    el_strmap *m = kind == EL_TEXT_TAG ? &r->t->tags : &r->t->functions;
     char key[256];
     memcpy(key, name, len);
     key[len] = 0;
-    const char *had = el_strmap_get(m, key);
-    if (!had)
-        el_strmap_put(m, key, r->d->name);
-    else if (had != SEVERAL && strcmp(had, r->d->name) != 0)
-        el_strmap_put(m, key, SEVERAL);
+    bs_backend_texts_note(r->t, kind == EL_TEXT_TAG, key, r->d->name);
+}
+
+/* A file of the directory's backend by the configuration (its core
+ * paths, the backend a narrower pattern names), and not one the run
+ * parses (what that says is in the facts). */
+static bool read_file_of(const reading *r, const char *path)
+{
+    char backend[64];
+    if (el_config_classify(r->d->cfg, path, backend, sizeof backend) != EL_FILE_BACKEND ||
+        strcmp(backend, r->d->name) != 0)
+        return false;
+    char *real = el_realpath_cached(path);
+    bool parsed = el_strmap_get(&r->t->parsed, real ? real : path) != NULL;
+    free(real);
+    return !parsed;
 }
 
 static void read_tree(reading *r, const char *dir, int depth)
@@ -92,9 +144,14 @@ static void read_tree(reading *r, const char *dir, int depth)
             continue;
         char *p = el_path_join(dir, e->d_name);
         struct stat st;
-        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-            read_tree(r, p, depth + 1);
-        } else if (S_ISREG(st.st_mode) && (size_t)st.st_size <= MAX_FILE && code_file(e->d_name)) {
+        /* (lstat: a symbolic link is not followed, so a loop cannot hold the run) */
+        if (lstat(p, &st) != 0) {
+            /* gone meanwhile */
+        } else if (S_ISDIR(st.st_mode)) {
+            if (!test_dir(e->d_name))
+                read_tree(r, p, depth + 1);
+        } else if (S_ISREG(st.st_mode) && (size_t)st.st_size <= MAX_FILE &&
+                   code_file(e->d_name) && read_file_of(r, p)) {
             el_buf b = {0};
             if (el_buf_read_path(&b, p))
                 el_text_each_definition(el_buf_str(&b), b.n, note_definition, r);
@@ -128,10 +185,10 @@ bool bs_backend_texts_other_defines(bs_backend_texts *t, const char *name, const
     return other(&t->functions, name, backend);
 }
 
-bool bs_backend_texts_other_defines_tag(const bs_backend_texts *t, const char *tag,
-                                        const char *backend)
+bool bs_backend_texts_other_defines_tag(bs_backend_texts *t, const char *tag, const char *backend)
 {
-    return t->read && other(&t->tags, tag, backend);
+    bs_backend_texts_read(t);
+    return other(&t->tags, tag, backend);
 }
 
 void bs_backend_texts_free(bs_backend_texts *t)
@@ -144,6 +201,8 @@ void bs_backend_texts_free(bs_backend_texts *t)
     }
     free(t->dirs);
     el_strmap_free(&t->seen_dirs);
+    el_strmap_free(&t->seen_configs);
+    el_strmap_free(&t->parsed);
     el_strmap_free(&t->functions);
     el_strmap_free(&t->tags);
     free(t);
