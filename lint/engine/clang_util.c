@@ -1803,6 +1803,22 @@ const char *elc_operator_macro(CXCursor c, char *buf, size_t n)
     return clang_Cursor_isNull(exp) ? NULL : elc_spelling(exp, buf, n);
 }
 
+CXSourceLocation elc_operator_location(CXCursor c)
+{
+    char op[8];
+    bool post = false;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    bool in_file = k == CXCursor_UnaryOperator
+                       ? unary_in_file(c, op, sizeof op, &post)
+                       : binary_in_file(c, k == CXCursor_CompoundAssignOperator, op, sizeof op);
+    if (!in_file) {
+        CXCursor exp = operator_expansion(c);
+        if (!clang_Cursor_isNull(exp))
+            return clang_getCursorLocation(exp);
+    }
+    return clang_getCursorLocation(c);
+}
+
 bool elc_is_arithmetic_op(const char *op)
 {
     return strcmp(op, "+") == 0 || strcmp(op, "-") == 0 || strcmp(op, "*") == 0 ||

@@ -414,6 +414,45 @@ static void test_written_location(void **state)
     dispose(&p);
 }
 
+/* elc_operator_location, then elc_written_location: an operator in a
+ * macro's argument where its expression is written (two in one use are
+ * two places, one on a continuation line on that line); one in a macro's
+ * body at that macro's use, also when its operands are the use's
+ * arguments on the next line, and for a macro used in another's argument
+ * at the inner use. */
+static void test_operator_location(void **state)
+{
+    (void)state;
+    parsed p = parse("#define CALL(x) do { x; } while (0)\n"
+                     "#define RATIO(a, b) (a / b)\n"
+                     "#define HALF(v) ((v) / 2)\n"
+                     "void f(int a, int b, int r)\n"
+                     "{\n"
+                     "  CALL(r = a / b + b / a);\n"
+                     "  CALL(r =\n"
+                     "       a / b);\n"
+                     "  r = RATIO(\n"
+                     "      a, b);\n"
+                     "  CALL(r = HALF(a));\n"
+                     "}\n");
+    collect ops = find(&p, CXCursor_BinaryOperator);
+    unsigned want_line[] = {6, 6, 8, 9, 11}, want_col[] = {12, 20, 8, 7, 12}, k = 0;
+    for (unsigned i = 0; i < ops.n; i++) {
+        char op[8];
+        if (!elc_binary_operator(ops.found[i], op, sizeof op) || strcmp(op, "/") != 0)
+            continue;
+        CXFile file = NULL;
+        unsigned line = 0, col = 0;
+        assert_true(elc_written_location(elc_operator_location(ops.found[i]), &file, &line, &col, NULL));
+        assert_true(k < 5);
+        assert_int_equal(line, want_line[k]);
+        assert_int_equal(col, want_col[k]);
+        k++;
+    }
+    assert_int_equal(k, 5);
+    dispose(&p);
+}
+
 /* elc_in_macro answered from the TU's macro spans: the same answers for
  * macro bodies, macro arguments and plain code; and which byte ranges a
  * fix may replace. */
@@ -767,6 +806,7 @@ int main(void)
         cmocka_unit_test(test_callee),
         cmocka_unit_test(test_locations_and_tree),
         cmocka_unit_test(test_written_location),
+        cmocka_unit_test(test_operator_location),
         cmocka_unit_test(test_macro_spans),
         cmocka_unit_test(test_preprocessing_first),
         cmocka_unit_test(test_macro_spans_fed),
