@@ -84,6 +84,23 @@ static void binary_ops(parsed *p, char *out, size_t n)
     }
 }
 
+/* check_binary with the TU's macro spans in use, as in the engine's walk. */
+static void check_binary_spans(const char *code, const char *want)
+{
+    parsed p = parse(code);
+    elc_macro_spans *m = elc_macro_spans_new(p.tu);
+    elc_macro_spans_use(m);
+    char got[512];
+    binary_ops(&p, got, sizeof got);
+    elc_macro_spans_use(NULL);
+    elc_macro_spans_free(m);
+    if (strcmp(got, want) != 0) {
+        print_error("code: %s\ngot:  [%s]\nwant: [%s]\n", code, got, want);
+        fail();
+    }
+    dispose(&p);
+}
+
 static void check_binary(const char *code, const char *want)
 {
     parsed p = parse(code);
@@ -168,6 +185,15 @@ static void test_binary_operators(void **state)
     /* the comma between two arguments is not the operator */
     check_binary("#define DIV(a, b) (a / b)\nint f(int i, int k) { return DIV(i, k); }", "/");
     check_binary("#define SUB(a, b) (a - b)\nint f(int i, int k) { return SUB(i + 1, k); }", "- +");
+    /* ... nor when the use is in another macro's argument (a wrapper),
+     * with the TU's macro spans as the engine has them; an operator in
+     * one argument of the inner use is the file's */
+    check_binary_spans("#define CALL(x) do { x; } while (0)\n#define DIV(a, b) (a / b)\n"
+                       "void f(int i, int k, int r) { CALL(r = DIV(i, k)); }", "= /");
+    check_binary_spans("#define CALL(x) do { x; } while (0)\n#define ID(a) (a)\n"
+                       "void f(int i, int k, int r) { CALL(r = ID(i - k)); }", "= -");
+    check_binary_spans("#define CALL(x) do { x; } while (0)\n"
+                       "void f(int i, int k, int r) { CALL(r = i / k + k / i); }", "= + / /");
     /* a body that pastes tokens: its tokens are not the expansion's */
     check_binary("#define PASTE(a, b) (a##b - a + 1)\nint f(int xy, int x) { return PASTE(x, y); }", "? ?");
     /* a macro used in another's argument: Q's << is Q's, not DIV's / (the
