@@ -1683,8 +1683,9 @@ static bool last_op_between(CXTranslationUnit tu, CXFile f, unsigned from, unsig
 }
 
 /* Are operands spelled at lo and ro (in file f) either plain code, or in
- * one argument of the use of the macro c is expanded from?  DIV(i, k)
- * with DIV(a, b) (a / b): between i and k is the use's comma. */
+ * one argument of the use of the macro c is expanded from (and of a use
+ * inside that argument holding both)?  DIV(i, k) with DIV(a, b) (a / b),
+ * also as CALL(r = DIV(i, k)): between i and k is DIV's use's comma. */
 static bool one_argument(CXCursor c, CXCursor lhs, CXCursor rhs, CXFile f, unsigned lo,
                          unsigned ro)
 {
@@ -1697,9 +1698,25 @@ static bool one_argument(CXCursor c, CXCursor lhs, CXCursor rhs, CXFile f, unsig
     CXCursor exp = elc_macro_expansion_of(c);
     if (clang_Cursor_isNull(exp))
         return true;
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
     unsigned b = 0, e = 0;
-    return elc_macro_argument_at(clang_Cursor_getTranslationUnit(c), exp, f, lo, &b, &e) >= 0 &&
-           b <= ro && ro < e;
+    if (elc_macro_argument_at(tu, exp, f, lo, &b, &e) < 0 || ro < b || ro >= e)
+        return false;
+    /* Both in one argument of a wrapper; the left one in an argument of a
+     * macro used there, whose use holds the right one too: in another of
+     * its arguments, the text between holds that use's comma
+     * (TRACED("r", r -= RAW(total, count)) with RAW(a, b) (a / b)). */
+    CXCursor in = expansion_at(tu, f, lo);
+    if (clang_getCursorKind(in) != CXCursor_MacroExpansion || clang_equalCursors(in, exp))
+        return true;
+    CXSourceRange ir = clang_getCursorExtent(in);
+    CXFile inf = NULL;
+    unsigned ib = 0, ie = 0;
+    clang_getExpansionLocation(clang_getRangeStart(ir), &inf, NULL, NULL, &ib);
+    clang_getExpansionLocation(clang_getRangeEnd(ir), NULL, NULL, NULL, &ie);
+    if (inf != f || lo < ib || ro >= ie || elc_macro_argument_at(tu, in, f, lo, &b, &e) < 0)
+        return true;
+    return b <= ro && ro < e;
 }
 
 /* The operator of binary operator c when the file has it between where
@@ -1801,6 +1818,22 @@ const char *elc_operator_macro(CXCursor c, char *buf, size_t n)
     }
     CXCursor exp = operator_expansion(c);
     return clang_Cursor_isNull(exp) ? NULL : elc_spelling(exp, buf, n);
+}
+
+CXSourceLocation elc_operator_location(CXCursor c)
+{
+    char op[8];
+    bool post = false;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    bool in_file = k == CXCursor_UnaryOperator
+                       ? unary_in_file(c, op, sizeof op, &post)
+                       : binary_in_file(c, k == CXCursor_CompoundAssignOperator, op, sizeof op);
+    if (!in_file) {
+        CXCursor exp = operator_expansion(c);
+        if (!clang_Cursor_isNull(exp))
+            return clang_getCursorLocation(exp);
+    }
+    return clang_getCursorLocation(c);
 }
 
 bool elc_is_arithmetic_op(const char *op)

@@ -234,6 +234,13 @@ bool elc_unary_operator(CXCursor c, char *op, size_t n, bool *postfix);
  * findings are reported -- into buf; NULL when the file has the operator
  * (a macro argument's text included). */
 const char *elc_operator_macro(CXCursor c, char *buf, size_t n);
+/* Where a finding about operator c (binary or unary) goes, to be given
+ * to elc_written_location: c's own location (its expression's start)
+ * when the file has the operator, a macro argument's text included, so
+ * that two in one argument (`WRAP(a / b + c / d)`, or on a continuation
+ * line of the use) are two places; else the use of the macro whose body
+ * has it, the one elc_operator_macro names (`SAME(HALVE(n))`: HALVE's). */
+CXSourceLocation elc_operator_location(CXCursor c);
 /* + - * / % (the arithmetic binary operators). */
 bool elc_is_arithmetic_op(const char *op);
 /* The compound assignments: += -= *= /= %= <<= >>= &= ^= |=. */

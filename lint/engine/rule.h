@@ -113,6 +113,15 @@ typedef struct el_rule {
  * is printf-formatted, one line, no trailing period needed. */
 void el_report(el_ctx *ctx, CXCursor at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Where the file writes what is at `at` (elc_written_location): a place
+ * in a macro's argument as itself, so two expressions in one argument
+ * (`WRAP(a / b + c / d)`, or one on a continuation line of the use) are
+ * two findings, each on its line; a place in a macro's body at the
+ * macro's use, as el_report_loc.  (For an operator, give
+ * elc_operator_location: one written in a macro's body goes to that
+ * macro's use even when its operands are the argument's.) */
+void el_report_written(el_ctx *ctx, CXSourceLocation at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* At a source location (expansion location is used). */
 void el_report_loc(el_ctx *ctx, CXSourceLocation at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

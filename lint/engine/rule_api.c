@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "clang_util.h"
 #include "config.h"
 #include "context.h"
 #include "knowledge.h"
@@ -253,11 +254,9 @@ static void add_current(el_ctx *ctx, const char *path, unsigned line, unsigned c
         ctx->last_finding = (long)out->n - 1;
 }
 
-static void report_loc(el_ctx *ctx, CXSourceLocation loc, const char *msg)
+/* Add a finding at a place of file f (a linted source's, else none). */
+static void report_in(el_ctx *ctx, CXFile f, unsigned line, unsigned col, const char *msg)
 {
-    CXFile f = NULL;
-    unsigned line = 0, col = 0;
-    clang_getExpansionLocation(loc, &f, &line, &col, NULL);
     ctx->fix_open = false;
     ctx->last_finding = -1;
     if (!f)
@@ -268,6 +267,14 @@ static void report_loc(el_ctx *ctx, CXSourceLocation loc, const char *msg)
     add_current(ctx, s->path, line, col, msg);
 }
 
+static void report_loc(el_ctx *ctx, CXSourceLocation loc, const char *msg)
+{
+    CXFile f = NULL;
+    unsigned line = 0, col = 0;
+    clang_getExpansionLocation(loc, &f, &line, &col, NULL);
+    report_in(ctx, f, line, col, msg);
+}
+
 void el_report(el_ctx *ctx, CXCursor at, const char *fmt, ...)
 {
     char msg[MSG_MAX];
@@ -276,6 +283,19 @@ void el_report(el_ctx *ctx, CXCursor at, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     report_loc(ctx, clang_getCursorLocation(at), msg);
+}
+
+void el_report_written(el_ctx *ctx, CXSourceLocation at, const char *fmt, ...)
+{
+    char msg[MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    CXFile f = NULL;
+    unsigned line = 0, col = 0;
+    elc_written_location(at, &f, &line, &col, NULL);
+    report_in(ctx, f, line, col, msg);
 }
 
 void el_report_loc(el_ctx *ctx, CXSourceLocation at, const char *fmt, ...)

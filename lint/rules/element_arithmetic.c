@@ -12,7 +12,9 @@
  * covers copying data out and back in).  Each operator is reported where
  * one of its own operands is an element, so `p[i] * 2 + b` is one finding
  * (at the `*`), and what is computed from a finding is not reported
- * again. */
+ * again.  Each is reported where the operator is written
+ * (el_report_written): in a macro's argument at its own place, so two in
+ * one argument are two findings; in a macro's body at the macro's use. */
 #include <stdio.h>
 #include <string.h>
 
@@ -123,7 +125,7 @@ static void judge(el_ctx *ctx, const sf_func *f, CXCursor c)
     const char *from = left ? left : right;
     char op[8], use[160], macro[128], in[160] = "";
     bool integer = elc_type_is_integer(type);
-    /* reported at the macro's use, where the operator is not written */
+    /* in a macro's body: reported at the macro's use, where the operator is not written */
     if (elc_operator_macro(c, macro, sizeof macro))
         snprintf(in, sizeof in, " in macro '%s'", macro);
 
@@ -135,9 +137,10 @@ static void judge(el_ctx *ctx, const sf_func *f, CXCursor c)
             snprintf(op, sizeof op, "neg");
         else if (strcmp(op, "++") != 0 && strcmp(op, "--") != 0)
             return;
-        el_report(ctx, c, "'%s'%s on an element of tensor storage (from %s)%s",
-                  strcmp(op, "neg") == 0 ? "-" : op, in, from,
-                  advice(ctx, op, integer, false, false, use, sizeof use));
+        el_report_written(ctx, elc_operator_location(c),
+                          "'%s'%s on an element of tensor storage (from %s)%s",
+                          strcmp(op, "neg") == 0 ? "-" : op, in, from,
+                          advice(ctx, op, integer, false, false, use, sizeof use));
         return;
     }
     /* + - * / % convert both operands to the type of their result; a
@@ -158,17 +161,20 @@ static void judge(el_ctx *ctx, const sf_func *f, CXCursor c)
             return;
         bool accumulates = !left && clang_getCursorKind(sf_strip(k[0], false)) == CXCursor_DeclRefExpr;
         if (accumulates && (op[0] == '+' || op[0] == '*'))
-            el_report(ctx, c, "'%s='%s accumulates elements of tensor storage (from %s) on the host%s",
-                      op, in, from, advice(ctx, op, integer, false, true, use, sizeof use));
+            el_report_written(ctx, elc_operator_location(c),
+                              "'%s='%s accumulates elements of tensor storage (from %s) on the host%s",
+                              op, in, from, advice(ctx, op, integer, false, true, use, sizeof use));
         else
-            el_report(ctx, c, "'%s='%s on an element of tensor storage (from %s)%s", op, in, from,
-                      advice(ctx, op, integer, !(left && right), false, use, sizeof use));
+            el_report_written(ctx, elc_operator_location(c),
+                              "'%s='%s on an element of tensor storage (from %s)%s", op, in, from,
+                              advice(ctx, op, integer, !(left && right), false, use, sizeof use));
         return;
     }
     if (!elc_is_arithmetic_op(op))
         return;
-    el_report(ctx, c, "'%s'%s on an element of tensor storage (from %s)%s", op, in, from,
-              advice(ctx, op, integer, !(left && right), false, use, sizeof use));
+    el_report_written(ctx, elc_operator_location(c),
+                      "'%s'%s on an element of tensor storage (from %s)%s", op, in, from,
+                      advice(ctx, op, integer, !(left && right), false, use, sizeof use));
 }
 
 static void on_cursor(el_ctx *ctx, void *st_, CXCursor c)

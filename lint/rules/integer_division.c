@@ -36,7 +36,9 @@
  * operand that is itself the value of a
  * function C declared implicitly and the TU declares nowhere (its `int`
  * is not its type -- csound's `FL(1.0) / 12` where its FL macro is not
- * defined). */
+ * defined).  Reported where the `/` is written (el_report_written): in a
+ * macro's argument at its own place, so two in one argument are two
+ * findings; in a macro's body at the macro's use, naming the macro. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1140,11 +1142,12 @@ static void on_binary(el_ctx *ctx, void *state, CXCursor c)
     char use[160], on_tensors[200] = "", macro[128], in_macro[160] = "";
     if (sf_suggest_operator(ctx, "/", false, false, use, sizeof use))
         snprintf(on_tensors, sizeof on_tensors, ", or use %s on tensors", use);
-    /* reported at the macro's use, where no `/` is written */
+    /* in a macro's body: reported at the macro's use, where no `/` is written */
     if (elc_operator_macro(c, macro, sizeof macro))
         snprintf(in_macro, sizeof in_macro, " in macro '%s'", macro);
-    el_report(ctx, c, "integer division (%s)%s converted to %s: the fraction is lost before the "
-              "conversion; convert an operand first ((%s)a / b)%s", fs, in_macro, ts, ts, on_tensors);
+    el_report_written(ctx, elc_operator_location(c),
+                      "integer division (%s)%s converted to %s: the fraction is lost before the "
+                      "conversion; convert an operand first ((%s)a / b)%s", fs, in_macro, ts, ts, on_tensors);
 }
 
 const el_rule el_rule_integer_division = {

@@ -84,6 +84,23 @@ static void binary_ops(parsed *p, char *out, size_t n)
     }
 }
 
+/* check_binary with the TU's macro spans in use, as in the engine's walk. */
+static void check_binary_spans(const char *code, const char *want)
+{
+    parsed p = parse(code);
+    elc_macro_spans *m = elc_macro_spans_new(p.tu);
+    elc_macro_spans_use(m);
+    char got[512];
+    binary_ops(&p, got, sizeof got);
+    elc_macro_spans_use(NULL);
+    elc_macro_spans_free(m);
+    if (strcmp(got, want) != 0) {
+        print_error("code: %s\ngot:  [%s]\nwant: [%s]\n", code, got, want);
+        fail();
+    }
+    dispose(&p);
+}
+
 static void check_binary(const char *code, const char *want)
 {
     parsed p = parse(code);
@@ -168,6 +185,15 @@ static void test_binary_operators(void **state)
     /* the comma between two arguments is not the operator */
     check_binary("#define DIV(a, b) (a / b)\nint f(int i, int k) { return DIV(i, k); }", "/");
     check_binary("#define SUB(a, b) (a - b)\nint f(int i, int k) { return SUB(i + 1, k); }", "- +");
+    /* ... nor when the use is in another macro's argument (a wrapper),
+     * with the TU's macro spans as the engine has them; an operator in
+     * one argument of the inner use is the file's */
+    check_binary_spans("#define CALL(x) do { x; } while (0)\n#define DIV(a, b) (a / b)\n"
+                       "void f(int i, int k, int r) { CALL(r = DIV(i, k)); }", "= /");
+    check_binary_spans("#define CALL(x) do { x; } while (0)\n#define ID(a) (a)\n"
+                       "void f(int i, int k, int r) { CALL(r = ID(i - k)); }", "= -");
+    check_binary_spans("#define CALL(x) do { x; } while (0)\n"
+                       "void f(int i, int k, int r) { CALL(r = i / k + k / i); }", "= + / /");
     /* a body that pastes tokens: its tokens are not the expansion's */
     check_binary("#define PASTE(a, b) (a##b - a + 1)\nint f(int xy, int x) { return PASTE(x, y); }", "? ?");
     /* a macro used in another's argument: Q's << is Q's, not DIV's / (the
@@ -411,6 +437,45 @@ static void test_written_location(void **state)
     assert_int_equal(k, 4);
     /* NULL outputs are fine */
     assert_true(elc_written_location(clang_getCursorLocation(refs.found[0]), NULL, NULL, NULL, NULL));
+    dispose(&p);
+}
+
+/* elc_operator_location, then elc_written_location: an operator in a
+ * macro's argument where its expression is written (two in one use are
+ * two places, one on a continuation line on that line); one in a macro's
+ * body at that macro's use, also when its operands are the use's
+ * arguments on the next line, and for a macro used in another's argument
+ * at the inner use. */
+static void test_operator_location(void **state)
+{
+    (void)state;
+    parsed p = parse("#define CALL(x) do { x; } while (0)\n"
+                     "#define RATIO(a, b) (a / b)\n"
+                     "#define HALF(v) ((v) / 2)\n"
+                     "void f(int a, int b, int r)\n"
+                     "{\n"
+                     "  CALL(r = a / b + b / a);\n"
+                     "  CALL(r =\n"
+                     "       a / b);\n"
+                     "  r = RATIO(\n"
+                     "      a, b);\n"
+                     "  CALL(r = HALF(a));\n"
+                     "}\n");
+    collect ops = find(&p, CXCursor_BinaryOperator);
+    unsigned want_line[] = {6, 6, 8, 9, 11}, want_col[] = {12, 20, 8, 7, 12}, k = 0;
+    for (unsigned i = 0; i < ops.n; i++) {
+        char op[8];
+        if (!elc_binary_operator(ops.found[i], op, sizeof op) || strcmp(op, "/") != 0)
+            continue;
+        CXFile file = NULL;
+        unsigned line = 0, col = 0;
+        assert_true(elc_written_location(elc_operator_location(ops.found[i]), &file, &line, &col, NULL));
+        assert_true(k < 5);
+        assert_int_equal(line, want_line[k]);
+        assert_int_equal(col, want_col[k]);
+        k++;
+    }
+    assert_int_equal(k, 5);
     dispose(&p);
 }
 
@@ -767,6 +832,7 @@ int main(void)
         cmocka_unit_test(test_callee),
         cmocka_unit_test(test_locations_and_tree),
         cmocka_unit_test(test_written_location),
+        cmocka_unit_test(test_operator_location),
         cmocka_unit_test(test_macro_spans),
         cmocka_unit_test(test_preprocessing_first),
         cmocka_unit_test(test_macro_spans_fed),
