@@ -135,10 +135,39 @@ static void report_written(el_ctx *ctx, CXFile f, unsigned line, unsigned col, c
         el_report_at(ctx, path, line, col, "%s", msg);
 }
 
+/* An identifier's character (bytes of UTF-8 names too, and `$`, which
+ * clang accepts in names as gcc does). */
+static bool ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_' || c == '$' || (unsigned char)c >= 0x80;
+}
+
+/* A line continuation at t[i] (backslash, newline or CR LF): its length,
+ * else 0. */
+static size_t continuation(const char *t, size_t size, size_t i)
+{
+    if (i + 1 < size && t[i] == '\\' && t[i + 1] == '\n')
+        return 2;
+    if (i + 2 < size && t[i] == '\\' && t[i + 1] == '\r' && t[i + 2] == '\n')
+        return 3;
+    return 0;
+}
+
+/* Past the blanks, comments and line continuations at t[i]. */
+static size_t skip_blanks(const char *t, size_t size, size_t i)
+{
+    for (size_t k;; i += k) {
+        i = el_text_skip_blanks(t, size, i);
+        if ((k = continuation(t, size, i)) == 0)
+            return i;
+    }
+}
+
 /* The end of the macro use whose name starts at off in text t, as a
  * call's extent ends (just past its last token): past the name and, for a
- * function-like use, its balanced argument list; off itself when no
- * identifier starts there. */
+ * function-like use, its balanced argument list, which blanks, comments
+ * and line continuations may come before; off itself when no identifier
+ * starts there. */
 static unsigned macro_use_end(const char *t, size_t size, unsigned off)
 {
     size_t i = off;
@@ -146,9 +175,7 @@ static unsigned macro_use_end(const char *t, size_t size, unsigned off)
         i++;
     if (i == off)
         return off;
-    size_t j = i;
-    while (j < size && isspace((unsigned char)t[j]))
-        j++;
+    size_t j = skip_blanks(t, size, i); /* a comment, a continuation */
     if (j >= size || t[j] != '(')
         return (unsigned)i;
     /* (el_parens_scan gives size for an unclosed list: then the name) */
@@ -249,24 +276,6 @@ static const char *hint(el_ctx *ctx, const char *name, char *buf, size_t n)
     return buf;
 }
 
-/* An identifier's character (bytes of UTF-8 names too, and `$`, which
- * clang accepts in names as gcc does). */
-static bool ident_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_' || c == '$' || (unsigned char)c >= 0x80;
-}
-
-/* A line continuation at t[i] (backslash, newline or CR LF): its length,
- * else 0. */
-static size_t continuation(const char *t, size_t size, size_t i)
-{
-    if (i + 1 < size && t[i] == '\\' && t[i + 1] == '\n')
-        return 2;
-    if (i + 2 < size && t[i] == '\\' && t[i + 1] == '\r' && t[i + 2] == '\n')
-        return 3;
-    return 0;
-}
-
 /* The identifier the file writes at loc (where a macro is used, or
  * where a macro's argument is written) into word[n], read as the compiler
  * reads it, across line continuations (eh_ref_\<newline>abs is
@@ -308,16 +317,6 @@ static const char *through_macro(el_ctx *ctx, CXSourceLocation loc, const char *
     if (word_at(ctx, loc, word, sizeof word)[0] && strcmp(word, name) != 0)
         snprintf(buf, n, " (through macro '%.200s')", word);
     return buf;
-}
-
-/* Past the blanks, comments and line continuations at t[i]. */
-static size_t skip_blanks(const char *t, size_t size, size_t i)
-{
-    for (size_t k;; i += k) {
-        i = el_text_skip_blanks(t, size, i);
-        if ((k = continuation(t, size, i)) == 0)
-            return i;
-    }
 }
 
 /* Are a and b, two arguments in a row of a macro, a Fortran routine's
