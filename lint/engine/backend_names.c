@@ -141,6 +141,25 @@ bool el_routine_alias_target(const el_config *cfg, const char *name)
     return hit && el_prefix_is_pattern(hit);
 }
 
+bool el_routine_mangled_stem(const el_config *cfg, const char *name, char *stem, size_t n)
+{
+    size_t len = strlen(name), b, e;
+    if (len > 3 && name[len - 1] == '_' && name[len - 2] == '_' && name[len - 3] != '_' &&
+        name[0] != '_') {
+        b = 0, e = len - 2; /* dgemm__ */
+    } else if (len > 2 && name[0] == '_' && name[1] != '_' && name[len - 1] == '_' &&
+               name[len - 2] != '_') {
+        b = 1, e = len - 1; /* _dgemm_ */
+    } else {
+        return false;
+    }
+    if (e - b + 1 > n)
+        return false;
+    memcpy(stem, name + b, e - b);
+    stem[e - b] = '\0';
+    return el_routine_alias_target(cfg, stem);
+}
+
 bool el_routine_pasted_from(const char *name, const char *arg)
 {
     size_t len = strlen(name), alen = strlen(arg), p = len - alen;

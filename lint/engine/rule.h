@@ -253,6 +253,14 @@ const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool up
  * shows it for the routine (cvxopt's `#define dgemm_ dgemm`, SCS's
  * `BLAS(gemm)` pasting d##gemm). */
 bool el_routine_alias_target(const el_config *cfg, const char *name);
+/* Is `name` a routine's Fortran name as the other manglings of
+ * configure-time macros give it (hypre's HYPRE_FMANGLE 3 and 5, autoconf's
+ * FC_FUNC): dgemm__ (two underscores) or _dgemm_ (one before, one after),
+ * where dgemm_ matches a routine pattern of backend_prefixes?  The bare
+ * routine (dgemm) into stem[n].  Not a backend name by itself: EH102 takes
+ * it only where a mangling macro hands the routine's name in lower and
+ * upper case (FC_FUNC(dgemm, DGEMM)). */
+bool el_routine_mangled_stem(const el_config *cfg, const char *name, char *stem, size_t n);
 /* Is `name` (dgemv) what a macro pasting a routine's precision letters
  * onto its argument makes of `arg` (gemv): arg is name but for one or two
  * of s, d, c, z and i before it (case aside: idamax of amax, DGEMV of

@@ -25,9 +25,11 @@
  * Also reported: a use of a function named through an alias macro of a
  * BLAS or LAPACK routine (`#define dgemm_ dgemm`, routine_alias) or a
  * macro pasting the routine's precision letters onto its argument
- * (`BLAS(gemv)` of `#define BLAS(x) d##x`, paste_alias) or a macro
- * handing it to a name-mangling macro as Fortran twins (`#define
- * hypre_dgemm hypre_F90_NAME_BLAS(dgemm, DGEMM)`, twins_in_body), unless
+ * (`BLAS(gemv)` of `#define BLAS(x) d##x`, or `#define GEMV BLAS(gemv)`)
+ * or a macro handing it to a name-mangling macro as Fortran twins
+ * (`#define hypre_dgemm hypre_F90_NAME_BLAS(dgemm, DGEMM)`, or
+ * `FC_FUNC(dgemm, DGEMM)(...)`, which may give dgemm__ or _dgemm_ too:
+ * mangled_at_use, named_in_body), unless
  * a linted non-backend file of the run defines it (the project hook).
  *
  * Also reported: a call of a function the configuration's "rewrites"
@@ -136,10 +138,39 @@ static void report_written(el_ctx *ctx, CXFile f, unsigned line, unsigned col, c
         el_report_at(ctx, path, line, col, "%s", msg);
 }
 
+/* An identifier's character (bytes of UTF-8 names too, and `$`, which
+ * clang accepts in names as gcc does). */
+static bool ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_' || c == '$' || (unsigned char)c >= 0x80;
+}
+
+/* A line continuation at t[i] (backslash, newline or CR LF): its length,
+ * else 0. */
+static size_t continuation(const char *t, size_t size, size_t i)
+{
+    if (i + 1 < size && t[i] == '\\' && t[i + 1] == '\n')
+        return 2;
+    if (i + 2 < size && t[i] == '\\' && t[i + 1] == '\r' && t[i + 2] == '\n')
+        return 3;
+    return 0;
+}
+
+/* Past the blanks, comments and line continuations at t[i]. */
+static size_t skip_blanks(const char *t, size_t size, size_t i)
+{
+    for (size_t k;; i += k) {
+        i = el_text_skip_blanks(t, size, i);
+        if ((k = continuation(t, size, i)) == 0)
+            return i;
+    }
+}
+
 /* The end of the macro use whose name starts at off in text t, as a
  * call's extent ends (just past its last token): past the name and, for a
- * function-like use, its balanced argument list; off itself when no
- * identifier starts there. */
+ * function-like use, its balanced argument list, which blanks, comments
+ * and line continuations may come before; off itself when no identifier
+ * starts there. */
 static unsigned macro_use_end(const char *t, size_t size, unsigned off)
 {
     size_t i = off;
@@ -147,9 +178,7 @@ static unsigned macro_use_end(const char *t, size_t size, unsigned off)
         i++;
     if (i == off)
         return off;
-    size_t j = i;
-    while (j < size && isspace((unsigned char)t[j]))
-        j++;
+    size_t j = skip_blanks(t, size, i); /* a comment, a continuation */
     if (j >= size || t[j] != '(')
         return (unsigned)i;
     /* (el_parens_scan gives size for an unclosed list: then the name) */
@@ -261,24 +290,6 @@ static const char *hint(el_ctx *ctx, const char *name, char *buf, size_t n)
     return buf;
 }
 
-/* An identifier's character (bytes of UTF-8 names too, and `$`, which
- * clang accepts in names as gcc does). */
-static bool ident_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_' || c == '$' || (unsigned char)c >= 0x80;
-}
-
-/* A line continuation at t[i] (backslash, newline or CR LF): its length,
- * else 0. */
-static size_t continuation(const char *t, size_t size, size_t i)
-{
-    if (i + 1 < size && t[i] == '\\' && t[i + 1] == '\n')
-        return 2;
-    if (i + 2 < size && t[i] == '\\' && t[i + 1] == '\r' && t[i + 2] == '\n')
-        return 3;
-    return 0;
-}
-
 /* The identifier the file writes at loc (where a macro is used, or
  * where a macro's argument is written) into word[n], read as the compiler
  * reads it, across line continuations (eh_ref_\<newline>abs is
@@ -322,16 +333,6 @@ static const char *through_macro(el_ctx *ctx, CXSourceLocation loc, const char *
     return buf;
 }
 
-/* Past the blanks, comments and line continuations at t[i]. */
-static size_t skip_blanks(const char *t, size_t size, size_t i)
-{
-    for (size_t k;; i += k) {
-        i = el_text_skip_blanks(t, size, i);
-        if ((k = continuation(t, size, i)) == 0)
-            return i;
-    }
-}
-
 /* Are a and b, two arguments in a row of a macro, a Fortran routine's
  * name in lower and in upper case, the way name-mangling
  * macros take it (autoconf's FC_FUNC(dgemm, DGEMM), hypre's
@@ -344,56 +345,22 @@ static bool fortran_twins(const char *a, const char *b, const char *name)
            (strcmp(a, name) == 0 || strcmp(b, name) == 0);
 }
 
-/* Does the body of macro `macro` (hypre's object-like `#define
- * hypre_dgemm hypre_F90_NAME_BLAS(dgemm, DGEMM)`) hand the routine's name
- * to a macro as a pair of Fortran twins (fortran_twins), one of them
- * `name`? */
-static bool twins_in_body(el_ctx *ctx, const char *macro, const char *name)
-{
-    CXTranslationUnit tu = el_tu(ctx);
-    CXCursor def = elc_macro_definition(tu, macro);
-    if (clang_Cursor_isNull(def))
-        return false;
-    unsigned nt = 0, body = 0;
-    CXToken *toks = elc_macro_tokens(tu, def, &nt, &body);
-    bool yes = false;
-    for (unsigned i = body; i + 3 < nt && !yes; i++) {
-        char p[8], a[256], c[8], b[256], e[8];
-        elc_string(clang_getTokenSpelling(tu, toks[i]), p, sizeof p);
-        elc_string(clang_getTokenSpelling(tu, toks[i + 2]), c, sizeof c);
-        if ((strcmp(p, "(") && strcmp(p, ",")) || strcmp(c, ",") ||
-            clang_getTokenKind(toks[i + 1]) != CXToken_Identifier ||
-            clang_getTokenKind(toks[i + 3]) != CXToken_Identifier)
-            continue;
-        elc_string(clang_getTokenSpelling(tu, toks[i + 1]), a, sizeof a);
-        elc_string(clang_getTokenSpelling(tu, toks[i + 3]), b, sizeof b);
-        e[0] = '\0';
-        if (i + 4 < nt)
-            elc_string(clang_getTokenSpelling(tu, toks[i + 4]), e, sizeof e);
-        yes = (!strcmp(e, ",") || !strcmp(e, ")")) && fortran_twins(a, b, name);
-    }
-    clang_disposeTokens(tu, toks, nt);
-    return yes;
-}
-
-/* Does the function-like macro the file uses at loc (BLAS in
- * `BLAS(gemv)(...)`) make `name` (dgemv, a routine without its
- * underscore) by pasting the routine's precision letters onto one of its
- * arguments: an argument that is an identifier alone and is the name but
- * for one or two of s, d, c, z and i before it?  SCS's `#define BLAS(x)
- * d##x` under NOBLASSUFFIX, whose uses are dgemv_ where the library has
- * the underscore; BLASI(amax) is idamax.  The arguments are read from the
- * file's text, as the compiler reads them (continuations, nesting). */
-static bool paste_alias(el_ctx *ctx, CXSourceLocation loc, const char *name)
+/* The arguments of the function-like macro use the file writes at loc
+ * (BLAS in `BLAS(gemv)(...)`, FC_FUNC in `FC_FUNC(dgemm, DGEMM)(...)`),
+ * read from the file's text as the compiler reads them (comments,
+ * continuations, nesting): each that is an identifier alone into args[k]
+ * (max of them), "" for any other; how many. */
+enum { MAX_ARGS = 8, ARG_LEN = 256 };
+static size_t use_arguments(el_ctx *ctx, CXSourceLocation loc, char args[][ARG_LEN], size_t max)
 {
     enum { MAX_SCAN = 4096 };
     CXFile f = NULL;
     unsigned off = 0;
     clang_getFileLocation(loc, &f, NULL, NULL, &off);
-    size_t size = 0;
+    size_t size = 0, n = 0;
     const char *t = f ? el_file_text(ctx, f, &size) : NULL;
     if (!t || off >= size)
-        return false;
+        return 0;
     if (size - off > MAX_SCAN)
         size = off + MAX_SCAN;
     size_t i = off, k;
@@ -401,33 +368,105 @@ static bool paste_alias(el_ctx *ctx, CXSourceLocation loc, const char *name)
         i += k ? k : 1; /* the macro's name */
     i = skip_blanks(t, size, i);
     if (i >= size || t[i] != '(')
-        return false;
-    for (i++;;) {
+        return 0;
+    for (i++; n < max;) {
         i = skip_blanks(t, size, i);
         size_t a = i;
         while (i < size && ident_char(t[i]))
             i++;
         size_t alen = i - a;
         i = skip_blanks(t, size, i);
-        char arg[256];
-        if (alen && alen < sizeof arg && !isdigit((unsigned char)t[a]) && i < size &&
+        char *arg = args[n++];
+        arg[0] = '\0';
+        if (alen && alen < ARG_LEN && !isdigit((unsigned char)t[a]) && i < size &&
             (t[i] == ',' || t[i] == ')')) {
             memcpy(arg, t + a, alen);
             arg[alen] = '\0';
-            if (el_routine_pasted_from(name, arg))
-                return true;
         }
         /* on to the next argument */
         for (int depth = 0; i < size && (depth > 0 || t[i] != ','); i++) {
             if (t[i] == '(')
                 depth++;
             else if (t[i] == ')' && depth-- == 0)
-                return false;
+                return n;
         }
         if (i >= size)
-            return false;
+            return 0; /* no ')': no use */
         i++;
     }
+    return n;
+}
+
+/* Does the function-like macro the file uses at loc make `name` (dgemv, a
+ * routine without its underscore) by pasting the routine's precision
+ * letters onto one of its arguments: an argument that is an identifier
+ * alone and is the name but for one or two of s, d, c, z and i before it
+ * (el_routine_pasted_from)?  SCS's `#define BLAS(x) d##x` under
+ * NOBLASSUFFIX, whose uses are dgemv_ where the library has the
+ * underscore; BLASI(amax) is idamax.  Or does it take the routine's name
+ * as Fortran twins, one of them `stem` (fortran_twins: autoconf's
+ * `FC_FUNC(dgemm, DGEMM)(...)` written at the call)? */
+static bool mangled_at_use(el_ctx *ctx, CXSourceLocation loc, const char *name, const char *stem,
+                           bool paste)
+{
+    char args[MAX_ARGS][ARG_LEN];
+    size_t n = use_arguments(ctx, loc, args, MAX_ARGS);
+    for (size_t k = 0; k < n; k++) {
+        if (paste && args[k][0] && el_routine_pasted_from(name, args[k]))
+            return true;
+        if (k + 1 < n && fortran_twins(args[k], args[k + 1], stem))
+            return true;
+    }
+    return false;
+}
+
+/* Does the body of macro `macro` name the routine the way the line's use
+ * would: hand its name to a macro as a pair of Fortran twins, one of them
+ * `stem` (fortran_twins: hypre's object-like `#define hypre_dgemm
+ * hypre_F90_NAME_BLAS(dgemm, DGEMM)`), or, when `paste`, give a macro an
+ * argument `name` is pasted from (el_routine_pasted_from: `#define GEMV
+ * BLAS(gemv)` of SCS's pasting BLAS), or is the body one name alone, a
+ * macro of which this holds (`#define MV GEMV`, a few steps)? */
+static bool named_in_body(el_ctx *ctx, const char *macro, const char *name, const char *stem,
+                          bool paste, int depth)
+{
+    CXTranslationUnit tu = el_tu(ctx);
+    CXCursor def = elc_macro_definition(tu, macro);
+    if (clang_Cursor_isNull(def) || depth > 4)
+        return false;
+    unsigned nt = 0, body = 0;
+    CXToken *toks = elc_macro_tokens(tu, def, &nt, &body);
+    bool yes = false;
+    if (nt == body + 1 && clang_getTokenKind(toks[body]) == CXToken_Identifier) {
+        char alias[256];
+        elc_string(clang_getTokenSpelling(tu, toks[body]), alias, sizeof alias);
+        yes = strcmp(alias, macro) != 0 && named_in_body(ctx, alias, name, stem, paste, depth + 1);
+    }
+    for (unsigned i = body; i + 2 < nt && !yes; i++) {
+        char p[8], a[256], c[8], b[256], e[8];
+        elc_string(clang_getTokenSpelling(tu, toks[i]), p, sizeof p);
+        elc_string(clang_getTokenSpelling(tu, toks[i + 2]), c, sizeof c);
+        if ((strcmp(p, "(") && strcmp(p, ",")) ||
+            clang_getTokenKind(toks[i + 1]) != CXToken_Identifier)
+            continue;
+        elc_string(clang_getTokenSpelling(tu, toks[i + 1]), a, sizeof a);
+        /* an argument alone of a macro's use in the body: BLAS(gemv) */
+        if (paste && !strcmp(p, "(") && (!strcmp(c, ")") || !strcmp(c, ",")) && i > body &&
+            clang_getTokenKind(toks[i - 1]) == CXToken_Identifier &&
+            el_routine_pasted_from(name, a)) {
+            yes = true;
+            break;
+        }
+        if (strcmp(c, ",") || i + 3 >= nt || clang_getTokenKind(toks[i + 3]) != CXToken_Identifier)
+            continue;
+        elc_string(clang_getTokenSpelling(tu, toks[i + 3]), b, sizeof b);
+        e[0] = '\0';
+        if (i + 4 < nt)
+            elc_string(clang_getTokenSpelling(tu, toks[i + 4]), e, sizeof e);
+        yes = (!strcmp(e, ",") || !strcmp(e, ")")) && fortran_twins(a, b, stem);
+    }
+    clang_disposeTokens(tu, toks, nt);
+    return yes;
 }
 
 /* The line names fn (`name`, a use at ref) through an alias macro of its
@@ -436,10 +475,14 @@ static bool paste_alias(el_ctx *ctx, CXSourceLocation loc, const char *name)
  * dgemm` under BLAS_NO_UNDERSCORE, SuperLU's `#define dgemm_ DGEMM` under
  * UpCase: `dgemm_(...)` calls dgemm).  The macro's name into alias[n].
  * Or the line shows a macro that pastes the routine's precision letters
- * onto its argument (paste_alias: SCS's BLAS(gemv) is dgemv under
- * NOBLASSUFFIX), or one whose body gives the routine's name in lower and
- * upper case to a mangling macro (twins_in_body: hypre's hypre_dgemm):
- * alias[n] is then the routine's Fortran name, dgemv_.
+ * onto its argument (mangled_at_use: SCS's BLAS(gemv) is dgemv under
+ * NOBLASSUFFIX) or whose body is such a use (named_in_body: `#define GEMV
+ * BLAS(gemv)`), or one given the routine's name in lower and upper case
+ * at the line (FC_FUNC(dgemm, DGEMM)) or handing it so to a mangling
+ * macro in its body (hypre's hypre_dgemm): alias[n] is then the routine's
+ * Fortran name, dgemv_.  Those twins alone make dgemm__ and _dgemm_
+ * (el_routine_mangled_stem, hypre's manglings 3 and 5) the routine's:
+ * a function so named and written as it is is no evidence.
  * Whether dgemm is the library's is the run's question: the project's own
  * when any linted file of it defines dgemm (note_definition). */
 static bool routine_alias(el_ctx *ctx, state *s, CXCursor ref, CXCursor fn, const char *name,
@@ -448,21 +491,42 @@ static bool routine_alias(el_ctx *ctx, state *s, CXCursor ref, CXCursor fn, cons
     enum { ASKED = 1, TARGET = 2 };
     const el_config *cfg = el_ctx_config(ctx);
     unsigned char *flags = bs_flags(&s->seen, fn); /* the name's answer, once per TU */
+    char stem[256];
+    bool mangled = el_routine_mangled_stem(cfg, name, stem, sizeof stem);
+    if (!mangled)
+        snprintf(stem, sizeof stem, "%s", name);
     if (flags && !*flags)
-        *flags = (unsigned char)(ASKED | (el_routine_alias_target(cfg, name) ? TARGET : 0));
-    if (flags ? !(*flags & TARGET) : !el_routine_alias_target(cfg, name))
+        *flags = (unsigned char)(ASKED | (mangled || el_routine_alias_target(cfg, name) ? TARGET : 0));
+    if (flags ? !(*flags & TARGET) : !mangled && !el_routine_alias_target(cfg, name))
         return false;
     /* the macro the line shows: the routine's name, `name` and its
-     * underscore in either case */
+     * underscore in either case; a macro making it of the routine's stem
+     * or of its Fortran twins, at the line or in its body */
     char word[256];
     size_t len = strlen(name);
-    word_at(ctx, clang_getCursorLocation(ref), word, sizeof word);
-    if (word[0] && strcmp(word, name) != 0 && len + 2 <= n &&
-        (paste_alias(ctx, clang_getCursorLocation(ref), name) ||
-         twins_in_body(ctx, word, name))) {
-        snprintf(alias, n, "%s_", name);
+    CXSourceLocation loc = clang_getCursorLocation(ref);
+    word_at(ctx, loc, word, sizeof word);
+    if (!strcmp(word, name)) {
+        /* written as an argument of a macro's use (`FC_FUNC(dgemm,
+         * DGEMM)(...)` whose body is `name`): that use is what the line
+         * shows */
+        CXFile fe = NULL, fw = NULL;
+        unsigned oe = 0, ow = 0;
+        clang_getExpansionLocation(loc, &fe, NULL, NULL, &oe);
+        clang_getFileLocation(loc, &fw, NULL, NULL, &ow);
+        if (fe && fe == fw && oe < ow) {
+            loc = clang_getLocationForOffset(el_tu(ctx), fe, oe);
+            word_at(ctx, loc, word, sizeof word);
+        }
+    }
+    if (word[0] && strcmp(word, name) != 0 && strlen(stem) + 2 <= n &&
+        (mangled_at_use(ctx, loc, name, stem, !mangled) ||
+         named_in_body(ctx, word, name, stem, !mangled, 0))) {
+        snprintf(alias, n, "%s_", stem);
         return true;
     }
+    if (mangled)
+        return false; /* dgemm__ written as it is: no evidence */
     if (strlen(word) != len + 1 || word[len] != '_' || len + 2 > n ||
         strncasecmp(word, name, len) != 0)
         return false;
@@ -594,7 +658,9 @@ static void note_definition(el_ctx *ctx, state *s, CXCursor fn)
     enum { OWN, DEF, SHIM } key = cls == EL_FILE_BACKEND ? DEF : OWN;
     if (cls != EL_FILE_BACKEND) {
         elc_spelling(fn, name, sizeof name);
-        if (!el_backend_prefix_of(cfg, name, true) && !el_routine_alias_target(cfg, name))
+        char stem[256];
+        if (!el_backend_prefix_of(cfg, name, true) && !el_routine_alias_target(cfg, name) &&
+            !el_routine_mangled_stem(cfg, name, stem, sizeof stem))
             return;
         if (el_definition_forwards(cfg, fn))
             return; /* a shim handing the call on to the library's build is not the project's own */

@@ -177,6 +177,18 @@ static void test_builtin_entries(void **state)
     assert_string_equal(el_backend_prefix_of(cfg, "dgesv$NEWLAPACK", false), "[sdcz]gesv_");
     assert_string_equal(el_backend_prefix_of(cfg, "DGEMM_64_", true), "[sdcz]gemm_");
     assert_null(el_backend_prefix_of(cfg, "DGEMM_64_", false));
+    /* the other manglings of a routine: dgemm__, _dgemm_ (hypre's 3, 5) */
+    char stem[16];
+    assert_true(el_routine_mangled_stem(cfg, "dgemm__", stem, sizeof stem));
+    assert_string_equal(stem, "dgemm");
+    assert_true(el_routine_mangled_stem(cfg, "_dpotrf_", stem, sizeof stem));
+    assert_string_equal(stem, "dpotrf");
+    assert_false(el_routine_mangled_stem(cfg, "dgemm_", stem, sizeof stem));
+    assert_false(el_routine_mangled_stem(cfg, "dgemm___", stem, sizeof stem));
+    assert_false(el_routine_mangled_stem(cfg, "__dgemm_", stem, sizeof stem));
+    assert_false(el_routine_mangled_stem(cfg, "_dgemm__", stem, sizeof stem));
+    assert_false(el_routine_mangled_stem(cfg, "dsort__", stem, sizeof stem));
+    assert_false(el_routine_mangled_stem(cfg, "dgemm__", stem, 5)); /* no room */
     el_configs_free(cfgs);
 }
 
