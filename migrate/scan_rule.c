@@ -807,7 +807,7 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
     const el_config *cfg = el_ctx_config(ctx);
     if (!s->rw)
         s->rw = el_rewriter_new(el_tu(ctx), cfg);
-    char name[256], be[64], why[1024], tmp[512], target[160];
+    char name[256], be[64], why[2048], tmp[512], target[160], advice[1024];
     el_call_rewrite rw;
     if (clang_getCursorKind(c) == CXCursor_CallExpr) {
         /* through a pointer: EH102 reports the call */
@@ -862,10 +862,11 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
     if (written_by_macro(ctx, c, name, macro, sizeof macro) && macro[0] && st &&
         argument_pasted && pasted_from_argument(st, ssize, soff, macro, name, arg, sizeof arg)) {
         /* the macro is the platform's (R's F77_CALL): no edit of it helps */
+        el_rewrite_routine_advice(s->rw, name, advice, sizeof advice);
         snprintf(why, sizeof why, "macro %s pastes the name %s together from its argument "
                                   "(%s(%s)), so the name is not written out here and no rewrite "
-                                  "can reach the call: rewrite this call by hand",
-                 macro, name, macro, arg);
+                                  "can reach the call: rewrite this call by hand%s",
+                 macro, name, macro, arg, advice);
     } else if (written_by_macro(ctx, c, name, macro, sizeof macro) && macro[0] && st &&
                !body.spells && body.pastes_param &&
                (macro_use_args(st, ssize, soff, macro, use_args, sizeof use_args),
@@ -874,26 +875,29 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
          * (not CALL(foo, ...) pasting log_##f and naming dscal_ through
          * a macro) */
         const char *args = use_args;
+        el_rewrite_routine_advice(s->rw, name, advice, sizeof advice);
         if (args[0])
             snprintf(why, sizeof why, "macro %s pastes the name %s together from its arguments "
                                       "(%s(%s)), so the name is not written out here and no "
-                                      "rewrite can reach the call: rewrite this call by hand",
-                     macro, name, macro, args);
+                                      "rewrite can reach the call: rewrite this call by hand%s",
+                     macro, name, macro, args, advice);
         else
             snprintf(why, sizeof why, "macro %s pastes the name %s together from its arguments, "
                                       "so the name is not written out here and no rewrite can "
-                                      "reach the call: rewrite this call by hand",
-                     macro, name);
+                                      "reach the call: rewrite this call by hand%s",
+                     macro, name, advice);
     } else if (written_by_macro(ctx, c, name, macro, sizeof macro) && macro[0] &&
                macro_makes_through(el_tu(ctx), sf, soff, macro, name, arg, sizeof arg)) {
+        el_rewrite_routine_advice(s->rw, name, advice, sizeof advice);
         snprintf(why, sizeof why, "%s comes from macro %s, through macro %s of its body (an edit "
                                   "of either would change every use of it): rewrite the macros "
-                                  "or this use by hand",
-                 name, macro, arg);
+                                  "or this use by hand%s",
+                 name, macro, arg, advice);
     } else if (written_by_macro(ctx, c, name, macro, sizeof macro)) {
+        el_rewrite_routine_advice(s->rw, name, advice, sizeof advice);
         snprintf(why, sizeof why, "%s is named inside macro %s (an edit there would change every "
-                                  "use of the macro): rewrite the macro or this use by hand",
-                 name, macro[0] ? macro : "?");
+                                  "use of the macro): rewrite the macro or this use by hand%s",
+                 name, macro[0] ? macro : "?", advice);
     } else if (rw.why[0]) {
         snprintf(why, sizeof why, "%s", rw.why); /* the call's place or text */
     } else if (!eh_name && el_config_rewrite_for(cfg, name)) {

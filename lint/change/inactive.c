@@ -397,7 +397,7 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *path, const char 
         return NULL;
     if (!s->rw)
         s->rw = el_rewriter_new(el_tu(ctx), el_ctx_config(ctx));
-    char target[160], why[512];
+    char target[160], why[2048];
     el_fix_safety safety = EL_FIX_NONE;
     bool ok = el_rewrite_name(s->rw, name, target, sizeof target, &safety, why, sizeof why);
     if (ok && safety != EL_FIX_SAFE) {
@@ -419,6 +419,9 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *path, const char 
         /* the alias at off is no name to rename */
         ok = false;
         alias_why(ctx, s, alias, name, why, sizeof why);
+        char advice[1024];
+        el_rewrite_routine_advice(s->rw, name, advice, sizeof advice);
+        snprintf(why + strlen(why), sizeof why - strlen(why), "%s", advice);
     } else if (made) {
         /* the use M(x) at off, of len bytes, is no name to rename */
         ok = false;
@@ -452,9 +455,11 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *path, const char 
             snprintf(how, sizeof how,
                      "macro %s pastes the name %s together in the use of macro %.*s (%.*s)", by,
                      name, (int)m, t + off, (int)u, use);
+        char advice[1024];
+        el_rewrite_routine_advice(s->rw, name, advice, sizeof advice);
         snprintf(why, sizeof why, "%s, so the name is not written out here and no rewrite "
-                                  "can reach the call: rewrite this call by hand",
-                 how);
+                                  "can reach the call: rewrite this call by hand%s",
+                 how, advice);
     }
     if (in_macro) {
         ok = false;

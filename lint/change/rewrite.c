@@ -747,6 +747,40 @@ bool el_rewrite_name(el_rewriter *rw, const char *name, char *target, size_t tn,
     return contract_rewrite(rw, fn_decl(rw, name), name, target, tn, safety, why, wn);
 }
 
+void el_rewrite_routine_advice(el_rewriter *rw, const char *name, char *advice, size_t n)
+{
+    advice[0] = '\0';
+    if (!rw)
+        return;
+    char routine[256], use[512], target[160], why[1024];
+    snprintf(routine, sizeof routine, "%s", name);
+    /* dgemv or DGEMV (a mangling without the underscore): the data knows
+     * the Fortran routine dgemv_ (cblas_dgemv's entry) */
+    if (!el_symbol_replacement(rw->cfg, name, use, sizeof use) &&
+        !el_config_rewrite_for(rw->cfg, name) && el_routine_alias_target(rw->cfg, name))
+        snprintf(routine, sizeof routine, "%s_", name);
+    char what[320] = "";
+    if (strcmp(routine, name) != 0)
+        snprintf(what, sizeof what, "%s is routine %s without its underscore, and ", name,
+                 routine);
+    /* (el_rewrite_name's text for a template is for a use that is no
+     * call: a plain call is one the template rewrites) */
+    const el_rewrite_rule *tpl = el_config_rewrite_for(rw->cfg, routine);
+    if (tpl) {
+        snprintf(advice, n, "; %sa plain call of %s is rewritten by its call template "
+                            "(\"rewrites\") into %s",
+                 what, routine, tpl->replacement);
+        return;
+    }
+    el_fix_safety safety = EL_FIX_NONE;
+    bool ok = el_rewrite_name(rw, routine, target, sizeof target, &safety, why, sizeof why);
+    if (ok)
+        snprintf(advice, n, "; %sa plain call of %s becomes %s", what, routine, target);
+    else
+        snprintf(advice, n, "; %sa plain call of %s gets: %s", what, routine,
+                 why[0] ? why : "no rewrite");
+}
+
 /* The refusal of a call whose text is not `name(arguments)` as the AST
  * has it (a macro supplies its parentheses, or stands for arguments):
  * an edit of the text could not be checked against the call. */

@@ -116,6 +116,15 @@ bool el_rewrite_custom_wrapper(const el_config *cfg, const char *name, char *tar
 bool el_rewrite_name(el_rewriter *rw, const char *name, char *target, size_t tn,
                      el_fix_safety *safety, char *why, size_t wn);
 
+/* The advice a plain call of the routine `name` gets (el_rewrite_name's:
+ * the op to use and how, or that no op does it), for a use no rewrite can
+ * reach because a macro makes the name (BLAS(gemv) pasting dgemv): "; a
+ * plain call of dgemv_ gets: no call template ... onto eh_matmul ...",
+ * the Fortran routine looked up for a name without its underscore
+ * (el_routine_alias_target: dgemv, DGEMV), which names the routine in
+ * the advice.  Written to advice[] (n bytes, "" when rw is NULL). */
+void el_rewrite_routine_advice(el_rewriter *rw, const char *name, char *advice, size_t n);
+
 /* The rewrites of the calls in c (an expression or statement; c itself
  * when it is a call), in the order of the text, none inside another: a
  * template's text already has the calls in its arguments rewritten, so

@@ -913,6 +913,16 @@ CASE(precision_paste)
  *                         is not listed, compiled or skipped */
 CASE(precision_paste_bare)
 
+/*   fortran_twin_advice  hypre's routines named by a macro that mangles
+ *                        the Fortran twins (solver_dgemm for
+ *                        F90_NAME_BLAS(dgemm, DGEMM), here DGEMM; the
+ *                        same through name##_ for ddot_, compiled and
+ *                        skipped): each is listed with the macro's
+ *                        reason and the advice a plain call of the
+ *                        routine gets (DGEMM as DGEMM_: eh_matmul's; no
+ *                        op for DORMQR_) */
+CASE(fortran_twin_advice)
+
 /*   skipped_member  hypre's device handles: fields named after the GPU
  *                   libraries (`data->cublas_handle`, `.cuda_device =`)
  *                   in code only a GPU build compiles are the project's
@@ -1282,7 +1292,7 @@ int main(void)
         BOTH(template_skipped), BOTH(template_keeps_names), BOTH(template_drops_names),
         BOTH(template_literal_names), BOTH(template_repeats_arg), BOTH(template_many_calls),
         BOTH(template_literal_arg),
-        BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(precision_paste_bare), BOTH(skipped_member), BOTH(macro_chain), BOTH(if0_skipped),
+        BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(precision_paste_bare), BOTH(fortran_twin_advice), BOTH(skipped_member), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(if0_branches), BOTH(if_constant), BOTH(defined_and_zero), BOTH(skipped_include_indented), BOTH(template_macro_call), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
         BOTH(library_prefix_paste), BOTH(wrapped_calls), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(skipped_paste_nested), BOTH(skipped_paste_recursion),
         BOTH(skipped_alias), BOTH(skipped_macro_redefined), BOTH(skipped_paste_deep), BOTH(macro_paste_other), BOTH(macro_chain_paste),
