@@ -1,7 +1,6 @@
 /* lint/change/c_text.h -- reading C source text where there is no parse:
  * the code the preprocessor skipped (inactive.c) and the names a file's
- * text defines (own_names.c), and the functions and tags a backend that
- * is not built defines (EH102).  Tokens only: identifiers, comments and
+ * text defines (own_names.c).  Tokens only: identifiers, comments and
  * literals, lines with their continuations, #define. */
 #ifndef EL_C_TEXT_H
 #define EL_C_TEXT_H
@@ -48,23 +47,5 @@ size_t el_text_next_directive(const char *t, size_t n, size_t i, size_t *le);
  * NULL); 0 when it is another directive. */
 size_t el_text_define_body(const char *t, size_t i, size_t le, char *name, size_t cap,
                            size_t *name_at);
-
-/* What el_text_each_definition found. */
-typedef enum el_text_def_kind {
-    EL_TEXT_FUNCTION,        /* name(...) { */
-    EL_TEXT_STATIC_FUNCTION, /* the same, with `static` before it in its declaration */
-    EL_TEXT_TAG,             /* struct, union or enum name { */
-} el_text_def_kind;
-
-/* Each function definition of text t as the text shows it -- a name,
- * `(...)`, perhaps `__attribute__((...))`, then `{` -- and each struct,
- * union or enum with a body: fn(name, its length, kind, ud).  For the
- * files no run parses (a backend that is not built): a reading, not a
- * parse, so a macro that writes a definition is not seen, and a call a
- * macro body follows with `{` may be. */
-void el_text_each_definition(const char *t, size_t n,
-                             void (*fn)(const char *name, size_t len, el_text_def_kind kind,
-                                        void *ud),
-                             void *ud);
 
 #endif

@@ -1,11 +1,11 @@
 /* tests/lint/test_text_definitions.c -- el_text_each_definition
- * (lint/change/c_text.h): the functions and tags a file's text defines,
+ * (lint/change/text_definitions.h): the functions and tags a file's text defines,
  * read without a parse (backends a run does not build). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "c_text.h"
+#include "text_definitions.h"
 #include "lint_test.h"
 
 static void collect(const char *name, size_t len, el_text_def_kind kind, void *ud)

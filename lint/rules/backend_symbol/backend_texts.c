@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "c_text.h"
+#include "text_definitions.h"
 #include "mem.h"
 #include "path.h"
 #include "realpath_cache.h"
