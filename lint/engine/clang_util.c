@@ -131,6 +131,8 @@ typedef struct span {
 
 typedef struct macro_table macro_table;
 static void macro_table_free(macro_table *t);
+typedef struct use_cache use_cache;
+static void use_cache_free(use_cache *u);
 static void macro_table_fed(macro_table *t);
 
 struct elc_macro_spans {
@@ -138,6 +140,11 @@ struct elc_macro_spans {
     macro_table *macros;       /* fed by the engine's walk, or read the first time a body needs them */
     bool defs_closed;          /* no more definitions are fed */
     unsigned table_walks;      /* macro tables read in a walk of their own */
+    use_cache *uses;           /* the arguments of the uses asked about, by where they begin */
+    unsigned long use_reads;   /* uses tokenized for their arguments */
+    CXCursor last_binary;      /* the last operator binary_in_file read, its answer, its operator */
+    bool last_found;
+    char last_op[8];
     bool loaded;               /* every file's spans (one walk of their own) */
     bool fed_done;             /* the spans of the files in fed (the engine's walk) */
     bool sorted;
@@ -150,8 +157,10 @@ struct elc_macro_spans {
 elc_macro_spans *elc_macro_spans_new(CXTranslationUnit tu)
 {
     elc_macro_spans *m = calloc(1, sizeof *m);
-    if (m)
+    if (m) {
         m->tu = tu;
+        m->last_binary = clang_getNullCursor();
+    }
     return m;
 }
 
@@ -161,6 +170,7 @@ void elc_macro_spans_free(elc_macro_spans *m)
         free(m->v);
         free(m->fed);
         macro_table_free(m->macros);
+        use_cache_free(m->uses);
     }
     free(m);
 }
@@ -403,6 +413,8 @@ static _Thread_local elc_macro_spans *active;
 void elc_macro_spans_use(elc_macro_spans *m)
 {
     active = m;
+    if (m)
+        m->last_binary = clang_getNullCursor();
 }
 
 /* The macro expansion at offset off of f (a null cursor when none). */
@@ -890,9 +902,11 @@ static void body_free(body *b)
 /* The arguments of the use exp (its tokens), split at the commas outside
  * parentheses (only parentheses group them): each one's text [b, e) in
  * the file, at most max.  Their count; *file: the use's file. */
-static unsigned use_arguments(CXTranslationUnit tu, CXCursor exp, argument *args, unsigned max,
-                              CXFile *file)
+static unsigned tokenize_arguments(CXTranslationUnit tu, CXCursor exp, argument *args, unsigned max,
+                                   CXFile *file)
 {
+    if (active && active->tu == tu)
+        active->use_reads++;
     CXToken *toks = NULL;
     unsigned nt = 0, p = 0;
     clang_tokenize(tu, clang_getCursorExtent(exp), &toks, &nt);
@@ -931,6 +945,112 @@ static unsigned use_arguments(CXTranslationUnit tu, CXCursor exp, argument *args
     if (toks)
         clang_disposeTokens(tu, toks, nt);
     return p;
+}
+
+/* The arguments of the uses of a TU's macros, each use read once: an
+ * operator's helpers ask about its use for every operator in it, which
+ * read again each time was quadratic in the use's size.  Keyed on where
+ * the use begins (file, offset); open addressing, grown at half full. */
+typedef struct use_entry {
+    CXFile file;                /* NULL: an empty slot */
+    unsigned off;
+    unsigned n;                 /* use_arguments' count */
+    CXFile uf;                  /* and its file */
+    argument *args;             /* n of them */
+} use_entry;
+
+struct use_cache {
+    use_entry *v;
+    size_t n, cap;
+};
+
+static void use_cache_free(use_cache *u)
+{
+    if (!u)
+        return;
+    for (size_t i = 0; i < u->cap; i++)
+        free(u->v[i].args);
+    free(u->v);
+    free(u);
+}
+
+static size_t use_slot(const use_cache *u, CXFile f, unsigned off)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)f * 0x9e3779b97f4a7c15u) ^ (off * 0xff51afd7ed558ccdu);
+    size_t i = (size_t)(h ^ (h >> 29)) & (u->cap - 1);
+    while (u->v[i].file && (u->v[i].file != f || u->v[i].off != off))
+        i = (i + 1) & (u->cap - 1);
+    return i;
+}
+
+static bool use_cache_grow(use_cache *u)
+{
+    size_t cap = u->cap ? u->cap * 2 : 64;
+    use_entry *old = u->v;
+    size_t old_cap = u->cap;
+    use_entry *v = calloc(cap, sizeof *v);
+    if (!v)
+        return false;
+    u->v = v;
+    u->cap = cap;
+    for (size_t i = 0; i < old_cap; i++)
+        if (old[i].file)
+            u->v[use_slot(u, old[i].file, old[i].off)] = old[i];
+    free(old);
+    return true;
+}
+
+/* use_arguments' answer for exp, from the active spans' cache when they
+ * are this TU's (read and kept the first time), else read now. */
+static unsigned use_arguments(CXTranslationUnit tu, CXCursor exp, argument *args, unsigned max,
+                              CXFile *file)
+{
+    CXFile f = NULL;
+    unsigned off = 0;
+    if (!active || active->tu != tu)
+        return tokenize_arguments(tu, exp, args, max, file);
+    clang_getSpellingLocation(clang_getRangeStart(clang_getCursorExtent(exp)), &f, NULL, NULL, &off);
+    if (!f)
+        return tokenize_arguments(tu, exp, args, max, file);
+    if (!active->uses)
+        active->uses = calloc(1, sizeof *active->uses);
+    use_cache *u = active->uses;
+    if (!u || ((u->n + 1) * 2 > u->cap && !use_cache_grow(u)))
+        return tokenize_arguments(tu, exp, args, max, file);
+    use_entry *x = &u->v[use_slot(u, f, off)];
+    if (!x->file) {
+        argument all[PARAMS_MAX * 2];
+        memset(all, 0, sizeof all);
+        CXFile uf = NULL;
+        unsigned n = tokenize_arguments(tu, exp, all, PARAMS_MAX * 2, &uf);
+        argument *keep = n ? malloc(n * sizeof *keep) : NULL;
+        if (n && !keep) {
+            unsigned k = n < max ? n : max;
+            memcpy(args, all, k * sizeof *args);
+            if (file)
+                *file = uf;
+            return k;
+        }
+        if (n)
+            memcpy(keep, all, n * sizeof *keep);
+        x->file = f;
+        x->off = off;
+        x->n = n;
+        x->uf = uf;
+        x->args = keep;
+        u->n++;
+    }
+    unsigned k = x->n < max ? x->n : max;
+    if (k)
+        memcpy(args, x->args, k * sizeof *args);
+    if (file)
+        *file = x->uf;
+    return k;
+}
+
+unsigned long elc_macro_spans_use_reads(const elc_macro_spans *m)
+{
+    return m ? m->use_reads : 0;
 }
 
 int elc_macro_argument_at(CXTranslationUnit tu, CXCursor exp, CXFile f, unsigned off,
@@ -1721,7 +1841,7 @@ static bool one_argument(CXCursor c, CXCursor lhs, CXCursor rhs, CXFile f, unsig
 
 /* The operator of binary operator c when the file has it between where
  * its operands are spelled (a macro argument's text included). */
-static bool binary_in_file(CXCursor c, bool compound, char *op, size_t n)
+static bool read_binary_in_file(CXCursor c, bool compound, char *op, size_t n)
 {
     CXCursor lhs = elc_child(c, 0), rhs = elc_child(c, 1);
     if (clang_Cursor_isNull(lhs) || clang_Cursor_isNull(rhs))
@@ -1743,6 +1863,30 @@ static bool binary_in_file(CXCursor c, bool compound, char *op, size_t n)
                                op, n);
     }
     return false;
+}
+
+/* read_binary_in_file, remembering the last answer in the active spans:
+ * a rule asks elc_binary_operator, elc_operator_macro and
+ * elc_operator_location about one operator in a row (compound follows
+ * from c's kind, so the cursor is the whole key). */
+static bool binary_in_file(CXCursor c, bool compound, char *op, size_t n)
+{
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+    if (!active || active->tu != tu)
+        return read_binary_in_file(c, compound, op, n);
+    if (!clang_Cursor_isNull(active->last_binary) && clang_equalCursors(active->last_binary, c)) {
+        if (active->last_found)
+            snprintf(op, n, "%s", active->last_op);
+        return active->last_found;
+    }
+    char mine[8] = "";
+    bool found = read_binary_in_file(c, compound, mine, sizeof mine);
+    active->last_binary = c;
+    active->last_found = found;
+    snprintf(active->last_op, sizeof active->last_op, "%s", mine);
+    if (found)
+        snprintf(op, n, "%s", mine);
+    return found;
 }
 
 bool elc_binary_operator(CXCursor c, char *op, size_t n)

@@ -189,6 +189,10 @@ void elc_macro_spans_feed_definition(elc_macro_spans *m, CXCursor def);
 /* How many times m's macro table was read in a walk of its own (not fed,
  * or asked before the feeding was done): 0 when the feeding served. */
 unsigned elc_macro_spans_table_walks(const elc_macro_spans *m);
+/* How many macro uses were tokenized for their arguments while m was in
+ * use: each use once (m keeps their arguments), however many operators
+ * in it are asked about -- for tests that check the work stays linear. */
+unsigned long elc_macro_spans_use_reads(const elc_macro_spans *m);
 /* Use m for elc_in_macro and the operator helpers on this thread (NULL:
  * stop; do so before the TU is disposed). */
 void elc_macro_spans_use(elc_macro_spans *m);
@@ -224,7 +228,16 @@ const char *elc_callee_name(CXCursor call, char *buf, size_t n);
  * CXCursor_CompoundAssignOperator ("+=", ...).  false when it cannot be
  * determined: one written in a macro body whose operands match the
  * body's tokens at operators of several kinds (`-(w) : ~(w)`), or none
- * (an expression of another macro's body, expanded inside this one). */
+ * (an expression of another macro's body, expanded inside this one).
+ * Needs the TU's macro spans in use (elc_macro_spans_use) for a use
+ * inside a wrapper's argument, `CALL(r = DIV(i, k))` with `DIV(a, b)
+ * (a / b)`: without them, finding the use at i asks clang_getCursor,
+ * which answers the expression there, not the expansion, so DIV's comma
+ * between i and k is taken for the operator.  emberlint always has them
+ * (the engine puts each TU's in use before its rules run); with them,
+ * the uses' arguments are read once per use, and this helper,
+ * elc_operator_macro and elc_operator_location asked in a row about one
+ * operator read it once. */
 bool elc_binary_operator(CXCursor c, char *op, size_t n);
 /* The operator of a CXCursor_UnaryOperator ("-", "!", "~", "*", "&",
  * "++", "--", "+"); *postfix for x++ / x--. */

@@ -479,6 +479,68 @@ static void test_operator_location(void **state)
     dispose(&p);
 }
 
+/* Every binary operator asked about as EH302 asks: its operator, its
+ * macro, where its finding goes. */
+static enum CXChildVisitResult ask_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
+        char op[8], macro[32];
+        if (elc_binary_operator(c, op, sizeof op) && strcmp(op, "/") == 0) {
+            (void)elc_operator_macro(c, macro, sizeof macro);
+            CXFile file = NULL;
+            unsigned line = 0, col = 0;
+            if (elc_written_location(elc_operator_location(c), &file, &line, &col, NULL))
+                (*(unsigned *)d)++;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* One wrapper use holding n divisions (and n / 4 uses of RAW in it): the
+ * uses tokenized for their arguments while every operator is asked about,
+ * with the TU's spans as the engine has them; *placed: divisions placed. */
+static unsigned long use_reads_for(unsigned n, unsigned *placed)
+{
+    size_t cap = 256 + (size_t)n * 16;
+    char *code = malloc(cap);
+    assert_non_null(code);
+    size_t len = (size_t)snprintf(code, cap,
+                                  "#define CALL(x) do { x; } while (0)\n"
+                                  "#define RAW(a, b) (a / b)\n"
+                                  "void f(int a, int b, double r)\n{\n  CALL(r += 0");
+    for (unsigned i = 0; i < n; i++)
+        len += (size_t)snprintf(code + len, cap - len, i % 4 ? " + a / b" : " + RAW(a, b)");
+    snprintf(code + len, cap - len, ");\n}\n");
+    parsed p = parse(code);
+    elc_macro_spans *m = elc_macro_spans_new(p.tu);
+    elc_macro_spans_use(m);
+    *placed = 0;
+    clang_visitChildren(clang_getTranslationUnitCursor(p.tu), ask_visit, placed);
+    unsigned long reads = elc_macro_spans_use_reads(m);
+    elc_macro_spans_use(NULL);
+    elc_macro_spans_free(m);
+    dispose(&p);
+    free(code);
+    return reads;
+}
+
+/* The helpers read each macro use's arguments once however many
+ * operators it holds (they were read again for every one: quadratic in
+ * the use's size); counted, not timed. */
+static void test_operator_helpers_read_each_use_once(void **state)
+{
+    (void)state;
+    unsigned small = 0, large = 0;
+    unsigned long r40 = use_reads_for(40, &small), r400 = use_reads_for(400, &large);
+    assert_int_equal(small, 40);
+    assert_int_equal(large, 400);
+    /* at most CALL's use and each RAW use, once */
+    assert_true(r40 <= 1 + 10);
+    assert_true(r400 <= 1 + 100);
+}
+
 /* elc_in_macro answered from the TU's macro spans: the same answers for
  * macro bodies, macro arguments and plain code; and which byte ranges a
  * fix may replace. */
@@ -833,6 +895,7 @@ int main(void)
         cmocka_unit_test(test_locations_and_tree),
         cmocka_unit_test(test_written_location),
         cmocka_unit_test(test_operator_location),
+        cmocka_unit_test(test_operator_helpers_read_each_use_once),
         cmocka_unit_test(test_macro_spans),
         cmocka_unit_test(test_preprocessing_first),
         cmocka_unit_test(test_macro_spans_fed),
