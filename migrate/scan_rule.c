@@ -421,6 +421,37 @@ static bool written_by_macro(el_ctx *ctx, CXCursor c, const char *name, char *ma
     return !t || e - off != n || strncmp(t + off, name, n) != 0;
 }
 
+/* Is the use c (a routine's name, dgemm: el_routine_alias_target, or
+ * dgemm__, _dgemm_: el_routine_mangled_stem) written as an argument of a
+ * macro's use (autoconf's FC_FUNC(dgemm, DGEMM))?  The macro's name into
+ * macro[mn]. */
+static bool routine_argument_of(el_ctx *ctx, CXCursor c, char *macro, size_t mn)
+{
+    const el_config *cfg = el_ctx_config(ctx);
+    char name[256], stem[256];
+    elc_spelling(c, name, sizeof name);
+    if (!el_routine_alias_target(cfg, name) && !el_routine_mangled_stem(cfg, name, stem, sizeof stem))
+        return false;
+    CXFile sf = NULL, ef = NULL;
+    unsigned soff = 0, eoff = 0;
+    CXSourceLocation loc = clang_getCursorLocation(c);
+    clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);
+    clang_getExpansionLocation(loc, &ef, NULL, NULL, &eoff);
+    if (!sf || !ef || !clang_File_isEqual(sf, ef) || eoff >= soff)
+        return false;
+    size_t size = 0, e = eoff;
+    const char *t = clang_getFileContents(el_tu(ctx), ef, &size);
+    while (t && e < size && el_text_ident_char(t[e]))
+        e++;
+    if (!t || e == eoff || e > soff)
+        return false;
+    size_t i = el_text_skip_blanks(t, size, e);
+    if (i >= soff || t[i] != '(')
+        return false;
+    snprintf(macro, mn, "%.*s", (int)(e - eoff), t + eoff);
+    return true;
+}
+
 /* Does the macro use at t[off..] (`F77_CALL(dgemm)`, the macro's name is
  * macro[]) paste the name together from the identifier it is given: the
  * name is the argument with a short prefix of letters (a precision: s, d,
@@ -787,14 +818,16 @@ static void emit_why(el_ctx *ctx, CXCursor at, CXCursor fn, const char *why)
 /* Might EH102 report a use of the function `name`: an eh_<backend>_
  * name, a library's (cblas_, fftw, ...), a routine without its Fortran
  * underscore that a macro of the line stands for (dgemv of SCS's
- * BLAS(gemv) under NOBLASSUFFIX: el_routine_alias_target), or one the
+ * BLAS(gemv) under NOBLASSUFFIX: el_routine_alias_target), one under
+ * hypre's manglings 3 and 5 (dgemv__, _dgemv_: el_routine_mangled_stem), or one the
  * configuration gives a call template for?  (Only the sites EH102
  * reports read the reason.) */
 static bool maybe_backend_function(const el_config *cfg, const char *name)
 {
-    char be[64];
+    char be[64], stem[256];
     return el_backend_of_symbol(cfg, name, be, sizeof be) ||
            el_backend_prefix_of(cfg, name, false) || el_routine_alias_target(cfg, name) ||
+           el_routine_mangled_stem(cfg, name, stem, sizeof stem) ||
            el_config_rewrite_for(cfg, name);
 }
 
@@ -898,6 +931,16 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
         snprintf(why, sizeof why, "%s is named inside macro %s (an edit there would change every "
                                   "use of the macro): rewrite the macro or this use by hand%s",
                  name, macro[0] ? macro : "?", advice);
+    } else if (!eh_name && !el_config_rewrite_for(cfg, name) &&
+               !el_symbol_replacement(cfg, name, tmp, sizeof tmp) &&
+               routine_argument_of(ctx, c, macro, sizeof macro)) {
+        /* FC_FUNC(dgemm, DGEMM)(...): the routine's name handed to a
+         * mangling macro at the call (EH102's Fortran twins) */
+        el_rewrite_routine_advice(s->rw, name, advice, sizeof advice);
+        snprintf(why, sizeof why, "%s is handed to macro %s, which makes the name called here "
+                                  "(an edit of the macro would change every use of it): rewrite "
+                                  "this use by hand%s",
+                 name, macro, advice);
     } else if (rw.why[0]) {
         snprintf(why, sizeof why, "%s", rw.why); /* the call's place or text */
     } else if (!eh_name && el_config_rewrite_for(cfg, name)) {

@@ -2,6 +2,7 @@
  * eh_<backend>_<op> -> eh_<op>, and the configuration's call templates. */
 #include "rewrite.h"
 
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -752,17 +753,31 @@ void el_rewrite_routine_advice(el_rewriter *rw, const char *name, char *advice, 
     advice[0] = '\0';
     if (!rw)
         return;
-    char routine[256], use[512], target[160], why[1024];
+    char routine[256], use[512], target[160], why[1024], lower[240], stem[240];
     snprintf(routine, sizeof routine, "%s", name);
-    /* dgemv or DGEMV (a mangling without the underscore): the data knows
-     * the Fortran routine dgemv_ (cblas_dgemv's entry) */
+    /* the routine in lower case: the data and a project's templates name
+     * dgemm_, not DGEMM_ */
+    size_t k = 0;
+    for (; name[k] && k + 1 < sizeof lower; k++)
+        lower[k] = (char)tolower((unsigned char)name[k]);
+    lower[k] = '\0';
+    const char *how = NULL;
+    /* dgemv or DGEMV (a mangling without the underscore), dgemv__ or
+     * _dgemv_ (hypre's manglings 3 and 5, el_routine_mangled_stem): the
+     * data knows the Fortran routine dgemv_ (cblas_dgemv's entry) */
     if (!el_symbol_replacement(rw->cfg, name, use, sizeof use) &&
-        !el_config_rewrite_for(rw->cfg, name) && el_routine_alias_target(rw->cfg, name))
-        snprintf(routine, sizeof routine, "%s_", name);
+        !el_config_rewrite_for(rw->cfg, name)) {
+        if (el_routine_alias_target(rw->cfg, lower)) {
+            snprintf(routine, sizeof routine, "%s_", lower);
+            how = "without its underscore";
+        } else if (el_routine_mangled_stem(rw->cfg, lower, stem, sizeof stem)) {
+            snprintf(routine, sizeof routine, "%s_", stem);
+            how = "under another Fortran mangling";
+        }
+    }
     char what[320] = "";
-    if (strcmp(routine, name) != 0)
-        snprintf(what, sizeof what, "%s is routine %s without its underscore, and ", name,
-                 routine);
+    if (how)
+        snprintf(what, sizeof what, "%s is routine %s %s, and ", name, routine, how);
     /* (el_rewrite_name's text for a template is for a use that is no
      * call: a plain call is one the template rewrites) */
     const el_rewrite_rule *tpl = el_config_rewrite_for(rw->cfg, routine);

@@ -120,9 +120,10 @@ bool el_rewrite_name(el_rewriter *rw, const char *name, char *target, size_t tn,
  * the op to use and how, or that no op does it), for a use no rewrite can
  * reach because a macro makes the name (BLAS(gemv) pasting dgemv): "; a
  * plain call of dgemv_ gets: no call template ... onto eh_matmul ...",
- * the Fortran routine looked up for a name without its underscore
- * (el_routine_alias_target: dgemv, DGEMV), which names the routine in
- * the advice.  Written to advice[] (n bytes, "" when rw is NULL). */
+ * the Fortran routine looked up, in lower case, for a name without its
+ * underscore (el_routine_alias_target: dgemv, DGEMV as dgemv_) or under
+ * hypre's other manglings (el_routine_mangled_stem: dgemv__, _dgemv_),
+ * which names the routine in the advice.  Written to advice[] (n bytes, "" when rw is NULL). */
 void el_rewrite_routine_advice(el_rewriter *rw, const char *name, char *advice, size_t n);
 
 /* The rewrites of the calls in c (an expression or statement; c itself

@@ -420,12 +420,48 @@ static bool mangled_at_use(el_ctx *ctx, CXSourceLocation loc, const char *name, 
     return false;
 }
 
+/* Does function-like macro `macro` paste (##) in its body, or hand its
+ * arguments on to a macro that does (a few steps: PREC(x) is PASTE(d, x),
+ * PASTE pastes)?  Not a tag macro (`#define TIC(x) timer_start(#x)`): its
+ * argument in a body is no routine's stem. */
+static bool macro_pastes(CXTranslationUnit tu, const char *macro, int depth)
+{
+    CXCursor def = elc_macro_definition(tu, macro);
+    if (clang_Cursor_isNull(def) || depth > 4 || !clang_Cursor_isMacroFunctionLike(def))
+        return false;
+    unsigned nt = 0, body = 0;
+    CXToken *toks = elc_macro_tokens(tu, def, &nt, &body);
+    bool yes = false;
+    for (unsigned i = body; i < nt && !yes; i++) {
+        char t[256];
+        elc_string(clang_getTokenSpelling(tu, toks[i]), t, sizeof t);
+        if (!strcmp(t, "##"))
+            yes = true;
+        else if (clang_getTokenKind(toks[i]) == CXToken_Identifier && i + 1 < nt &&
+                 strcmp(t, macro) != 0) {
+            char nx[8];
+            elc_string(clang_getTokenSpelling(tu, toks[i + 1]), nx, sizeof nx);
+            yes = !strcmp(nx, "(") && macro_pastes(tu, t, depth + 1);
+        }
+    }
+    clang_disposeTokens(tu, toks, nt);
+    return yes;
+}
+
+static bool pasting_macro(CXTranslationUnit tu, CXToken tok)
+{
+    char m[256];
+    elc_string(clang_getTokenSpelling(tu, tok), m, sizeof m);
+    return macro_pastes(tu, m, 0);
+}
+
 /* Does the body of macro `macro` name the routine the way the line's use
  * would: hand its name to a macro as a pair of Fortran twins, one of them
  * `stem` (fortran_twins: hypre's object-like `#define hypre_dgemm
  * hypre_F90_NAME_BLAS(dgemm, DGEMM)`), or, when `paste`, give a macro an
  * argument `name` is pasted from (el_routine_pasted_from: `#define GEMV
- * BLAS(gemv)` of SCS's pasting BLAS), or is the body one name alone, a
+ * BLAS(gemv)` of SCS's pasting BLAS; a macro that pastes, macro_pastes,
+ * not a tag like TIC(gemv)), or is the body one name alone, a
  * macro of which this holds (`#define MV GEMV`, a few steps)? */
 static bool named_in_body(el_ctx *ctx, const char *macro, const char *name, const char *stem,
                           bool paste, int depth)
@@ -453,7 +489,7 @@ static bool named_in_body(el_ctx *ctx, const char *macro, const char *name, cons
         /* an argument alone of a macro's use in the body: BLAS(gemv) */
         if (paste && !strcmp(p, "(") && (!strcmp(c, ")") || !strcmp(c, ",")) && i > body &&
             clang_getTokenKind(toks[i - 1]) == CXToken_Identifier &&
-            el_routine_pasted_from(name, a)) {
+            el_routine_pasted_from(name, a) && pasting_macro(tu, toks[i - 1])) {
             yes = true;
             break;
         }

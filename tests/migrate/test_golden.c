@@ -923,6 +923,18 @@ CASE(precision_paste_bare)
  *                        op for DORMQR_) */
 CASE(fortran_twin_advice)
 
+/*   fortran_mangled_advice  the same under hypre's manglings 3 and 5
+ *                           (solver_dscal for F90_TWO(dscal, DSCAL),
+ *                           dscal__; solver_ddot for _ddot_) and a bare
+ *                           FC_FUNC(dgemm, DGEMM) call: each is the
+ *                           routine dscal_, ddot_, dgemm_ and gets its
+ *                           advice (eh_multiply_scalar's, eh_dot's,
+ *                           eh_matmul's), not "no libeh op does what
+ *                           this backend function does"; DAXPY
+ *                           (upper case) is looked up as daxpy_, whose
+ *                           call template the project gives */
+CASE(fortran_mangled_advice)
+
 /*   skipped_member  hypre's device handles: fields named after the GPU
  *                   libraries (`data->cublas_handle`, `.cuda_device =`)
  *                   in code only a GPU build compiles are the project's
@@ -1292,7 +1304,7 @@ int main(void)
         BOTH(template_skipped), BOTH(template_keeps_names), BOTH(template_drops_names),
         BOTH(template_literal_names), BOTH(template_repeats_arg), BOTH(template_many_calls),
         BOTH(template_literal_arg),
-        BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(precision_paste_bare), BOTH(fortran_twin_advice), BOTH(skipped_member), BOTH(macro_chain), BOTH(if0_skipped),
+        BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(precision_paste_bare), BOTH(fortran_twin_advice), BOTH(fortran_mangled_advice), BOTH(skipped_member), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(if0_branches), BOTH(if_constant), BOTH(defined_and_zero), BOTH(skipped_include_indented), BOTH(template_macro_call), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
         BOTH(library_prefix_paste), BOTH(wrapped_calls), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(skipped_paste_nested), BOTH(skipped_paste_recursion),
         BOTH(skipped_alias), BOTH(skipped_macro_redefined), BOTH(skipped_paste_deep), BOTH(macro_paste_other), BOTH(macro_chain_paste),
