@@ -77,7 +77,7 @@ typedef struct pending {
     CXFile file;
     unsigned line, col, offset;
     bool macro;
-    char tag[128];            /* a struct, union or enum the run decides (type_decl) */
+    char tag[256];            /* a struct, union or enum the run decides (type_decl) */
     char tag_backend[64];
     char msg[1024];
     el_call_rewrite fix;      /* a reference's rename (text NULL: none) */
@@ -803,8 +803,6 @@ static bs_backend_texts *run_texts(el_project *p, bs_backend_texts **texts, char
     return t;
 }
 
-
-
 /* Is the function (name) that `backend` defines the interface backends
  * share: defined by another backend too, in a file of the run (defs: the
  * USR then maps to SEVERAL_BACKENDS) or in the text of one the run does
@@ -1143,7 +1141,7 @@ static bool backend_in_type(el_ctx *ctx, state *s, CXType t, char *name, size_t 
 static bool type_finding(el_ctx *ctx, state *s, CXCursor d, enum CXCursorKind k, char *msg,
                          size_t n)
 {
-    char backend[64], name[256], o[96], tag[128];
+    char backend[64], name[256], o[96], tag[256];
     why w = type_decl(ctx, s, d, backend, sizeof backend, tag, sizeof tag);
     if (w != NOT_BACKEND) {
         elc_spelling(d, name, sizeof name);
