@@ -252,13 +252,20 @@ static pending *defer(state *s, CXSourceLocation loc, bool macro, const char *ms
 }
 
 /* defer() a type finding; note is type_finding's "TAG\tBACKEND\t...". */
+/* A type finding's message without its tag and backend fields. */
+static const char *type_text(const char *note)
+{
+    const char *t1 = strchr(note, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+    return t2 ? t2 + 1 : note;
+}
+
 static void defer_type(state *s, CXSourceLocation loc, const char *note, const char *msg)
 {
     pending *q = defer(s, loc, false, msg);
-    const char *t1 = strchr(note, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
-    if (q && t2) {
+    const char *text = type_text(note), *t1 = strchr(note, '\t');
+    if (q && text != note) {
         snprintf(q->tag, sizeof q->tag, "%.*s", (int)(t1 - note), note);
-        snprintf(q->tag_backend, sizeof q->tag_backend, "%.*s", (int)(t2 - t1 - 1), t1 + 1);
+        snprintf(q->tag_backend, sizeof q->tag_backend, "%.*s", (int)(text - t1 - 2), t1 + 1);
     }
 }
 
@@ -351,7 +358,7 @@ static bool fortran_twins(const char *a, const char *b, const char *name)
  * continuations, nesting): each that is an identifier alone into args[k]
  * (max of them), "" for any other; how many. */
 enum { MAX_ARGS = 8, ARG_LEN = 256 };
-static size_t use_arguments(el_ctx *ctx, CXSourceLocation loc, char args[][ARG_LEN], size_t max)
+static size_t identifier_arguments(el_ctx *ctx, CXSourceLocation loc, char args[][ARG_LEN], size_t max)
 {
     enum { MAX_SCAN = 4096 };
     CXFile f = NULL;
@@ -410,7 +417,7 @@ static bool mangled_at_use(el_ctx *ctx, CXSourceLocation loc, const char *name, 
                            bool paste)
 {
     char args[MAX_ARGS][ARG_LEN];
-    size_t n = use_arguments(ctx, loc, args, MAX_ARGS);
+    size_t n = identifier_arguments(ctx, loc, args, MAX_ARGS);
     for (size_t k = 0; k < n; k++) {
         if (paste && args[k][0] && el_routine_pasted_from(name, args[k]))
             return true;
@@ -1160,13 +1167,6 @@ static bool type_finding(el_ctx *ctx, state *s, CXCursor d, enum CXCursorKind k,
         return true;
     }
     return false;
-}
-
-/* A type finding's message without its tag and backend fields. */
-static const char *type_text(const char *note)
-{
-    const char *t1 = strchr(note, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
-    return t2 ? t2 + 1 : note;
 }
 
 /* The finding of type d (msg, the same for every use) at the reference
