@@ -291,7 +291,10 @@ eh_status eh_ref_fft_nomem(const char *op, int64_t n)
 
 /* ---- windows -------------------------------------------------------- */
 
-static eh_status cosine_window(const eh_op_call *call, double alpha)
+/* w[k] = alpha - beta cos(2 pi k / M).  beta is its own constant, not
+ * 1 - alpha: 1 - 0.54 is 0.45999999999999996 in double, which would make
+ * Hamming's ends 0.08000000000000007 instead of NumPy's 0.54 - 0.46. */
+static eh_status cosine_window(const eh_op_call *call, double alpha, double beta)
 {
     eh_tensor *out = call->out[0];
     int64_t n = out->shape[0];
@@ -301,16 +304,16 @@ static eh_status cosine_window(const eh_op_call *call, double alpha)
         if (n > 1) {
             double c, s;
             cos_sin_2pi(k, M, &c, &s);
-            v = alpha - (1.0 - alpha) * c;
+            v = alpha - beta * c;
         }
         eh_store_f64(out->data, out->dtype, k, v);
     }
     return EH_OK;
 }
 
-eh_status eh_ref_hann_window(const eh_op_call *call) { return cosine_window(call, 0.5); }
+eh_status eh_ref_hann_window(const eh_op_call *call) { return cosine_window(call, 0.5, 0.5); }
 
-eh_status eh_ref_hamming_window(const eh_op_call *call) { return cosine_window(call, 0.54); }
+eh_status eh_ref_hamming_window(const eh_op_call *call) { return cosine_window(call, 0.54, 0.46); }
 
 /* ---- frame ---------------------------------------------------------- */
 

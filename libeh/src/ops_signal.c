@@ -7,8 +7,9 @@
  * hann_window, hamming_window  (CREATION, 0 inputs)
  *   out[0]  shape (n,), n >= 0, dtype EH_F16 / EH_F32 / EH_F64.
  *   p.i[0]  1 periodic, 0 symmetric.
- *   Values: a - (1 - a) cos(2 pi k / M), a = 0.5 (hann) or 0.54 (hamming,
- *   i.e. 0.54 - 0.46 cos), M = n if periodic else n - 1; n == 1 gives [1].
+ *   Values: a - b cos(2 pi k / M), (a, b) = (0.5, 0.5) (hann) or
+ *   (0.54, 0.46) (hamming; b is not computed as 1 - a, which is not 0.46
+ *   in double), M = n if periodic else n - 1; n == 1 gives [1].
  *
  * frame  (SHAPE, 1 input)
  *   in[0]   x, any dtype, ndim >= 1.

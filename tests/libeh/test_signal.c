@@ -146,6 +146,44 @@ static void test_window_relations(void **state)
     eh_scope_end();
 }
 
+/* Hamming's coefficients are 0.54 and 0.46 as written, as NumPy's
+ * `hamming` (0.54 - 0.46 cos): the ends of a symmetric window are exactly
+ * 0.54 - 0.46 (0.08000000000000002), the middle of an odd one 0.54 + 0.46.
+ * Computing beta as 1 - 0.54 (0.45999999999999996) gave ends of
+ * 0.08000000000000007.  Checked on every backend (the others share ref's
+ * window kernel today; a backend with its own must give the same bits). */
+static void test_window_coefficients_all_backends(void **state)
+{
+    (void)state;
+    const char *names[16];
+    int nb = eh_list_backends(names, 16);
+    assert_true(nb >= 1);
+    const char *was = eh_get_backend();
+    volatile double a = 0.54, b = 0.46;
+    double lo = a - b, hi = a + b;
+    for (int i = 0; i < nb && i < 16; i++) {
+        assert_int_equal(eh_set_backend(names[i]), EH_OK);
+        eh_scope_begin();
+        for (int64_t n = 3; n <= 9; n += 2) {
+            eh_tensor *s = eh_hamming_window(n, 0, EH_F64);
+            eh_tensor *p = eh_hamming_window(n - 1, 1, EH_F64);
+            assert_non_null(s);
+            assert_non_null(p);
+            assert_true(t_at(s, 0) == lo);
+            assert_true(t_at(s, n - 1) == lo);
+            assert_true(t_at(s, n / 2) == hi);
+            assert_true(t_at(p, 0) == lo);
+            assert_true(t_at(p, n / 2) == hi);
+        }
+        /* Hann: 0.5 - 0.5 cos, ends 0 and middle 1 exactly. */
+        eh_tensor *h = eh_hann_window(5, 0, EH_F64);
+        assert_non_null(h);
+        assert_true(t_at(h, 0) == 0.0 && t_at(h, 2) == 1.0 && t_at(h, 4) == 0.0);
+        eh_scope_end();
+    }
+    assert_int_equal(eh_set_backend(was), EH_OK);
+}
+
 static void test_window_edges(void **state)
 {
     (void)state;
@@ -969,6 +1007,7 @@ int main(void)
         EH_TEST(test_hann_known),
         EH_TEST(test_hamming_known),
         EH_TEST(test_window_relations),
+        EH_TEST(test_window_coefficients_all_backends),
         EH_TEST(test_window_edges),
         EH_TEST(test_window_dtypes),
         EH_TEST(test_window_errors),
