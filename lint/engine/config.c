@@ -483,11 +483,21 @@ static int apply_option(const loader *L, const el_rule_meta *m, el_rule_setting 
     path[3] = key;
     if (!type) {
         el_buf known = {0};
+        const char *names[64];
+        size_t nn = 0;
         if (m->options) {
             json_object_object_foreach(m->options, name, spec) {
                 (void)spec;
                 el_buf_printf(&known, "%s\"%s\"", known.n ? ", " : "", name);
+                if (nn < sizeof names / sizeof names[0])
+                    names[nn++] = name;
             }
+        }
+        const char *near = el_suggest(key, names, nn);
+        if (near) {
+            el_buf_free(&known);
+            return fail(L, path, 4, "rules.%s.options: unknown option \"%s\": did you mean \"%s\"?", m->id,
+                        key, near);
         }
         int rc = fail(L, path, 4, "rules.%s.options: unknown option \"%s\"%s%s", m->id, key,
                       known.n ? ": expected " : " (the rule has no options)", known.n ? known.s : "");
