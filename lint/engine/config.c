@@ -22,6 +22,7 @@
 #include "pattern.h"
 #include "progname.h"
 #include "strbuf.h"
+#include "suggest.h"
 #include "strmap.h"
 
 #define CONFIG_NAME ".emberlint.json"
@@ -482,11 +483,21 @@ static int apply_option(const loader *L, const el_rule_meta *m, el_rule_setting 
     path[3] = key;
     if (!type) {
         el_buf known = {0};
+        const char *names[64];
+        size_t nn = 0;
         if (m->options) {
             json_object_object_foreach(m->options, name, spec) {
                 (void)spec;
                 el_buf_printf(&known, "%s\"%s\"", known.n ? ", " : "", name);
+                if (nn < sizeof names / sizeof names[0])
+                    names[nn++] = name;
             }
+        }
+        const char *near = el_suggest(key, names, nn);
+        if (near) {
+            el_buf_free(&known);
+            return fail(L, path, 4, "rules.%s.options: unknown option \"%s\": did you mean \"%s\"?", m->id,
+                        key, near);
         }
         int rc = fail(L, path, 4, "rules.%s.options: unknown option \"%s\"%s%s", m->id, key,
                       known.n ? ": expected " : " (the rule has no options)", known.n ? known.s : "");
@@ -786,6 +797,19 @@ static int apply_key(const loader *L, const char *key, json_object *val)
         if (strcmp(key, map_keys[k].name) == 0)
             return apply_map(L, k, val);
     const char *path[1] = {key};
+    const char *names[N_OTHER_KEYS + EL_N_LIST_KEYS + EL_N_MAP_KEYS];
+    size_t nn = 0;
+    for (size_t k = 0; k < N_OTHER_KEYS; k++)
+        names[nn++] = other_keys[k].name;
+    for (size_t k = 0; k < EL_N_LIST_KEYS; k++)
+        names[nn++] = list_keys[k].name;
+    for (size_t k = 0; k < EL_N_MAP_KEYS; k++)
+        names[nn++] = map_keys[k].name;
+    const char *near = el_suggest(key, names, nn);
+    if (near) {
+        fail(L, path, 1, "unknown key \"%s\": did you mean \"%s\"?", key, near);
+        return -1;
+    }
     char *expected = expected_keys();
     fail(L, path, 1, "unknown key \"%s\": expected one of %s", key, expected);
     free(expected);

@@ -637,7 +637,7 @@ static void call_file_hooks(el_ctx *ctx, const tu_files *all, bool want_files)
  * text at the diagnostic, which points at the name): a quoted
  * "asm/proj.h" is the project's own, <asm/...> the system's. */
 static void note_missing_include(el_tu_result *res, const el_source *src, CXTranslationUnit tu,
-                                 CXDiagnostic d)
+                                 CXDiagnostic d, bool as_c)
 {
     CXString s = clang_getDiagnosticSpelling(d);
     const char *msg = clang_getCString(s);
@@ -651,6 +651,8 @@ static void note_missing_include(el_tu_result *res, const el_source *src, CXTran
         char delim = text && off < size && (text[off] == '<' || text[off] == '"') ? text[off] : '?';
         char *name = el_xasprintf("%c%.*s", delim, (int)(q - msg - 1), msg + 1);
         el_result_add_fact(res, src->path, EL_FACT_MISSING_INCLUDE, name);
+        if (as_c)
+            el_result_add_fact(res, src->path, EL_FACT_MISSING_INCLUDE_IN_C, name);
         free(name);
     }
     clang_disposeString(s);
@@ -660,6 +662,7 @@ typedef struct missing {
     const char *name;
     size_t files;
     bool angled;    /* some file wrote it <name> */
+    bool in_c;      /* some TU parsed as C missed it */
 } missing;
 
 static int cmp_missing(const void *a, const void *b)
@@ -677,6 +680,10 @@ static void missing_includes_note(const el_fact_rec *const *facts, size_t n, boo
     missing *m = NULL;
     size_t nm = 0, cap = 0;
     el_strmap files = {0};
+    el_strmap in_c = {0}; /* names a TU parsed as C missed */
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(facts[i]->key, EL_FACT_MISSING_INCLUDE_IN_C) == 0)
+            el_strmap_put(&in_c, facts[i]->value, (void *)1);
     for (size_t i = 0; i < n; i++) {
         if (strcmp(facts[i]->key, EL_FACT_MISSING_INCLUDE) != 0)
             continue;
@@ -695,11 +702,13 @@ static void missing_includes_note(const el_fact_rec *const *facts, size_t n, boo
             ;
         if (k == nm) {
             el_grow(&m, &cap, nm + 1, sizeof *m);
-            m[nm++] = (missing){name, 0, false};
+            m[nm++] = (missing){name, 0, false, false};
         }
         m[k].files++;
         m[k].angled |= angled;
+        m[k].in_c |= el_strmap_get(&in_c, v) != NULL;
     }
+    el_strmap_free(&in_c);
     if (nm == 0) {
         el_strmap_free(&files);
         return;
@@ -713,7 +722,9 @@ static void missing_includes_note(const el_fact_rec *const *facts, size_t n, boo
             el_buf_printf(&b, "%s'%s' (%zu file%s)", k ? ", " : "", m[k].name, m[k].files,
                           m[k].files == 1 ? "" : "s");
         eh |= k < 4 && strncmp(m[k].name, "eh/", 3) == 0;
-        if (!cxx && el_is_cxx_std_header(m[k].name))
+        /* only where a TU parsed as C missed it: a C++ file parsed as
+         * C++ that misses <QtWidgets> lacks the flags, not the language */
+        if (!cxx && m[k].in_c && el_is_cxx_std_header(m[k].name))
             cxx = m[k].name;
         /* the C library's own headers (glibc's bits/, gnu/; the kernel's
          * asm/), written <...>: what is missing is a target's system
@@ -872,7 +883,7 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
             if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
                 errors = true;
                 if (!pch)
-                    note_missing_include(res, src, tu, d);
+                    note_missing_include(res, src, tu, d, parsed_as_c(src, j));
             }
             clang_disposeDiagnostic(d);
         }

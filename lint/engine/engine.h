@@ -23,6 +23,9 @@
 /* The fact the engine records for an #include that was not found (value:
  * the name as written); the run prints one note about them on stderr. */
 #define EL_FACT_MISSING_INCLUDE "el.missing-include"
+/* The same fact, once more, when the TU was parsed as C: only then is a
+ * C++ header's absence (<cmath>) the sign of C++ code parsed as C. */
+#define EL_FACT_MISSING_INCLUDE_IN_C "el.missing-include-in-c"
 /* The fact the engine records for a linted file the TU included more than
  * once (a template per element type): the run's findings there are one
  * per rule and place (el_findings_one_per_place). */

@@ -1102,6 +1102,46 @@ static bool limit_guard(el_ctx *ctx, CXCursor num, CXCursor den)
     return false;
 }
 
+/* e through parentheses, implicit conversions and casts to a floating
+ * type: the integer `a` of `(double)a`. */
+static CXCursor strip_float_casts(CXCursor e)
+{
+    e = sf_strip(e, false);
+    for (int guard = 0; guard < 16 && clang_getCursorKind(e) == CXCursor_CStyleCastExpr; guard++) {
+        CXCursor in = sf_last_child(e);
+        if (clang_Cursor_isNull(in) || !elc_type_is_floating(clang_getCanonicalType(clang_getCursorType(e))))
+            break;
+        e = sf_strip(in, false);
+    }
+    return e;
+}
+
+/* The quotient converted at ancestor `at` is an operand of `-`, `==` or
+ * `!=` whose other operand is the floating division of the same operands:
+ * `(double)a / b - a / b` is the fraction of a / b, `(double)a / b == a /
+ * b` asks whether b divides a.  The truncation is the point. */
+static bool fraction_test(el_ctx *ctx, unsigned at, CXCursor num, CXCursor den)
+{
+    unsigned depth = el_depth(ctx), i = at + 1;
+    while (i < depth && clang_getCursorKind(el_ancestor(ctx, i)) == CXCursor_ParenExpr)
+        i++;
+    if (i >= depth)
+        return false;
+    CXCursor op = el_ancestor(ctx, i), mine = el_ancestor(ctx, i - 1), k[2], f[2];
+    char o[4];
+    if (clang_getCursorKind(op) != CXCursor_BinaryOperator || sf_children(op, k, 2) != 2 ||
+        !sf_binary_operator(op, o, sizeof o) ||
+        (strcmp(o, "-") != 0 && strcmp(o, "==") != 0 && strcmp(o, "!=") != 0))
+        return false;
+    CXCursor other = clang_equalCursors(k[0], mine) ? k[1] : clang_equalCursors(k[1], mine) ? k[0] : clang_getNullCursor();
+    if (clang_Cursor_isNull(other))
+        return false;
+    other = sf_strip(other, false);
+    if (!is_binary(other, "/", f) || !elc_type_is_floating(clang_getCanonicalType(clang_getCursorType(other))))
+        return false;
+    return same_expr(strip_float_casts(f[0]), num) && same_expr(strip_float_casts(f[1]), den);
+}
+
 static void on_binary(el_ctx *ctx, void *state, CXCursor c)
 {
     (void)state;
@@ -1136,6 +1176,8 @@ static void on_binary(el_ctx *ctx, void *state, CXCursor c)
         return; /* bytes / sizeof(double): counts whole elements */
     if (limit_guard(ctx, k[0], k[1]))
         return; /* x > INT_MAX / k: an overflow guard */
+    if (fraction_test(ctx, at, k[0], k[1]))
+        return; /* (double)a / b - a / b: the fraction, on purpose */
     char ts[64], fs[64];
     elc_string(clang_getTypeSpelling(to), ts, sizeof ts);
     elc_string(clang_getTypeSpelling(t), fs, sizeof fs);

@@ -186,6 +186,12 @@ static void test_malformed(void **state)
                                       "backend_macros, legacy_backend_dirs, languages, storage_accessors, "
                                       "scalar_reads, kernel_registrars, define_sets, replacements, copy_out, "
                                       "to_tensor, host_copies\n"},
+        /* a key a typo or two away from one: that one is named */
+        {"{\"backend_file\": {}}", ":1:2: unknown key \"backend_file\": did you mean \"backend_files\"?\n"},
+        {"{\"langauges\": [\"c\"]}", ":1:2: unknown key \"langauges\": did you mean \"languages\"?\n"},
+        {"{\"rules\": {\"EH103\": {\"options\": {\"backend_predicate\": [\"x\"]}}}}",
+         ":1:34: rules.EH103.options: unknown option \"backend_predicate\": did you mean \"backend_predicates\"?\n"},
+        {"{\"Core_Path\": []}", ":1:2: unknown key \"Core_Path\": did you mean \"core_paths\"?\n"},
         {"{\"rules\": {\"EH101\": {\"enabled\": 1}}}", ":1:22: rules.EH101.enabled: expected true or false\n"},
         {"{\"x\": \"\xff\"}", ":1:8: expected valid UTF-8\n"},
     };

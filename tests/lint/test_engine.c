@@ -811,6 +811,14 @@ static void test_missing_includes_note(void **state)
     r = lt_lint(tt_dir, "--no-cache", "src", NULL);
     assert_true(tt_contains(r.err, "is C++'s: files that include it are C++ parsed as C"));
     tt_free(&r);
+    /* a C++ file parsed as C++ that misses a header without an extension
+     * (libsvm's svm-toy.cpp: <QtWidgets>) lacks flags, not the language */
+    tt_w("toy/toy.cpp", "#include <QtWidgets>\nint t() { return 0; }\n");
+    r = lt_lint(tt_dir, "--no-cache", "toy/toy.cpp", NULL);
+    assert_true(tt_contains(r.err, "emberlint: includes not found: 'QtWidgets' (1 file); give the "
+                                   "compiler the project's flags"));
+    assert_false(tt_contains(r.err, "parsed as C"));
+    tt_free(&r);
     /* a --target without its system headers: glibc's own bits/ are missing */
     tt_w("src/cross.c", "#include <bits/h1-no-such-libc-header.h>\nint c(void) { return 0; }\n");
     r = lt_lint(tt_dir, "--no-cache", "src/cross.c", NULL);

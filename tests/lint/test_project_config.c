@@ -238,7 +238,9 @@ static void test_errors_at_their_position(void **state)
         const char *text, *message;
     } cases[] = {
         {"{\"rules\": {\"EH105\": {\"options\": {\n  \"tabel_types\": [\"x\"]}}}}",
-         ":2:3: rules.EH105.options: unknown option \"tabel_types\": expected \"table_types\", "
+         ":2:3: rules.EH105.options: unknown option \"tabel_types\": did you mean \"table_types\"?\n"},
+        {"{\"rules\": {\"EH105\": {\"options\": {\n  \"op_tables\": [\"x\"]}}}}",
+         ":2:3: rules.EH105.options: unknown option \"op_tables\": expected \"table_types\", "
          "\"kernels_field\", \"op_enum_prefix\", \"optional\", \"delegate_field\", "
          "\"custom_kernel_functions\", \"custom_kernel_types\", \"custom_op_def_types\", "
          "\"custom_op_exempt_fields\"\n"},
