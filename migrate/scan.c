@@ -27,6 +27,7 @@
 #include "journal.h"
 #include "mem.h"
 #include "metadata.h"
+#include "own_routines.h"
 #include "path.h"
 #include "pp_cond.h"
 #include "rule.h"
@@ -172,6 +173,7 @@ static void add_def(builder *b, json_object *o)
     d->is_const = jbool(o, "const");
     d->is_kernel = jbool(o, "kernel");
     d->in_macro = jbool(o, "in_macro");
+    d->forwards = jbool(o, "forwards");
     d->local_deps = jbool(o, "local_deps");
     d->in_backends = f->backend[0] != '\0';
     d->line = (unsigned)jint(o, "line");
@@ -1276,6 +1278,8 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
 
     builder b = {.t = out, .sources = &out->sources};
     build(&b, &facts);
+    if (!o->quiet && !o->shard_count) /* (a shard's defs only: the merge says it) */
+        em_own_routines_note(out, stderr);
     out->reach = el_xcalloc(1, sizeof *out->reach);
     out->custom = el_xcalloc(1, sizeof *out->custom);
     em_custom_scan_collect(out->custom, &facts);

@@ -317,6 +317,14 @@ static void on_definition(el_ctx *ctx, scan_state *s, CXCursor c)
             strstr(why, "signature"))
             json_object_object_add(o, "signature", json_object_new_string(why));
     }
+    if (is_fn) {
+        /* a shim onto the library's build is no copy of the routine */
+        CXCursor callee;
+        const el_config *cfg = el_ctx_config(ctx);
+        json_object_object_add(o, "forwards",
+                               json_object_new_boolean(el_definition_forwards(cfg, c) ||
+                                                       el_definition_forwards_ilp64(cfg, c, &callee)));
+    }
     json_object_object_add(o, "in_macro", json_object_new_boolean(elc_in_macro(c)));
     json_object_object_add(o, "line", json_object_new_int64(line));
     json_object_object_add(o, "begin", json_object_new_int64((int64_t)begin));

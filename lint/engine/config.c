@@ -269,6 +269,33 @@ static bool template_ok(const char *t)
     return true;
 }
 
+/* Do the template's brackets ((), [], {}) nest and close, outside its
+ * string and character literals, and do its literals end?  A template
+ * "f($1" makes every call it rewrites code that does not parse. */
+static bool template_balanced(const char *t)
+{
+    char stack[64];
+    size_t n = 0;
+    for (; *t; t++) {
+        if (*t == '"' || *t == '\'') {
+            char q = *t;
+            for (t++; *t && *t != q; t++)
+                if (*t == '\\' && t[1])
+                    t++;
+            if (!*t)
+                return false;
+        } else if (*t == '(' || *t == '[' || *t == '{') {
+            if (n == sizeof stack)
+                return false;
+            stack[n++] = *t == '(' ? ')' : *t == '[' ? ']' : '}';
+        } else if (*t == ')' || *t == ']' || *t == '}') {
+            if (!n || stack[--n] != *t)
+                return false;
+        }
+    }
+    return n == 0;
+}
+
 /* ---- list keys -------------------------------------------------------------- */
 
 static int check_entry(const loader *L, size_t k, const char *s, const char *const *path, size_t n)
@@ -716,6 +743,10 @@ static int apply_rewrites(const loader *L, json_object *val)
         if (!r || !json_object_get_string(r)[0] || !template_ok(json_object_get_string(r)))
             return fail(L, path, 2, "rewrites[%zu].replacement: expected a call template "
                         "($1, $2, ... for the arguments, $* for all, $$ for '$')", i + 1);
+        if (!template_balanced(json_object_get_string(r)))
+            return fail(L, path, 2, "rewrites[%zu].replacement: its brackets or quotes do not "
+                        "balance: every '(', '[', '{' and literal of the template must close in "
+                        "it", i + 1);
         if (strcmp(safety, "safe") != 0 && strcmp(safety, "unsafe") != 0)
             return fail(L, path, 2, "rewrites[%zu].safety: expected \"safe\" or \"unsafe\"", i + 1);
         rewrite_add(L->c, json_object_get_string(f), json_object_get_string(r),

@@ -194,6 +194,17 @@ static void test_malformed(void **state)
         {"{\"Core_Path\": []}", ":1:2: unknown key \"Core_Path\": did you mean \"core_paths\"?\n"},
         {"{\"rules\": {\"EH101\": {\"enabled\": 1}}}", ":1:22: rules.EH101.enabled: expected true or false\n"},
         {"{\"x\": \"\xff\"}", ":1:8: expected valid UTF-8\n"},
+        /* a template whose brackets or literals do not close would make
+         * code that does not parse of every call it rewrites */
+        {"{\"rewrites\": [{\"function\": \"ddot_\", \"replacement\": \"f($1\"}]}",
+         ":1:15: rewrites[1].replacement: its brackets or quotes do not balance: every '(', '[', "
+         "'{' and literal of the template must close in it\n"},
+        {"{\"rewrites\": [{\"function\": \"ddot_\", \"replacement\": \"f($1])\"}]}",
+         ":1:15: rewrites[1].replacement: its brackets or quotes do not balance: every '(', '[', "
+         "'{' and literal of the template must close in it\n"},
+        {"{\"rewrites\": [{\"function\": \"ddot_\", \"replacement\": \"log(\\\"$1)\"}]}",
+         ":1:15: rewrites[1].replacement: its brackets or quotes do not balance: every '(', '[', "
+         "'{' and literal of the template must close in it\n"},
     };
     tt_w("src/a.c", "int a;\n");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -566,6 +566,66 @@ static void test_notes_say_scanned(void **state)
     free(dir);
 }
 
+/* A tree carrying its own copy of BLAS (liblinear's blas/ddot.c defines
+ * ddot_): EH102 takes the calls of ddot_ as the project's own, so the
+ * plan of the whole tree listed nothing and said "nothing to migrate",
+ * while a plan of the calling file alone listed every call.  The scan
+ * says which definitions did that and how to have the calls listed:
+ * excluding the copy lists them; -q says nothing; a static helper named
+ * like a routine makes no note (its calls are its file's). */
+static void test_own_library_copy_noted(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "app/blas/blas.h", "double ddot_(int *n, double *x, int *incx, double *y, int *incy);\n"));
+    free(tt_write(dir, "app/blas/ddot.c", "#include \"blas.h\"\n"
+                                          "double ddot_(int *n, double *x, int *incx, double *y, int *incy)\n"
+                                          "{ double s = 0; for (int i = 0; i < *n; i++) s += x[i * *incx] * y[i * *incy]; return s; }\n"));
+    free(tt_write(dir, "app/solve.c", "#include \"blas/blas.h\"\n"
+                                      "double norm2(double *x, int n)\n"
+                                      "{ int one = 1; return ddot_(&n, x, &one, x, &one); }\n"));
+    const char *note = "ember-migrate: note: the tree defines 1 function named as a library's "
+                       "routine (ddot_; app/blas/ddot.c:2): calls of it are taken as the "
+                       "project's own code and not listed; if it is a copy of the library, add "
+                       "its directory to \"exclude\" in .emberlint.json and run again\n";
+    const char *cmds[] = {"plan", "analyze"};
+    for (size_t i = 0; i < 2; i++) {
+        tt_run r = mt_migrate(dir, NULL, cmds[i], "app", NULL);
+        assert_true(tt_contains(r.err, note));
+        assert_false(tt_contains(r.err, "manual:"));
+        tt_free(&r);
+    }
+    tt_run r = mt_migrate(dir, NULL, "plan", "-q", "app", NULL);
+    assert_false(tt_contains(r.err, "note"));
+    tt_free(&r);
+    /* as the note says: the copy excluded, the call is the library's */
+    free(tt_write(dir, ".emberlint.json", "{\"exclude\": [\"app/blas/\"]}\n"));
+    r = mt_migrate(dir, NULL, "plan", "app", NULL);
+    assert_false(tt_contains(r.err, "note"));
+    assert_true(tt_contains(r.err, "app/solve.c:3:23: manual: [EH102] call to backend function 'ddot_'"));
+    tt_free(&r);
+    /* a file's static helper named like a routine: no note */
+    tt_rmtree(dir);
+    free(dir);
+    dir = tt_tmpdir();
+    free(tt_write(dir, "app/solve.c", "static double ddot_(int n, const double *x)\n"
+                                      "{ double s = 0; for (int i = 0; i < n; i++) s += x[i] * x[i]; return s; }\n"
+                                      "double norm2(const double *x, int n) { return ddot_(n, x); }\n"));
+    r = mt_migrate(dir, NULL, "plan", "app", NULL);
+    assert_false(tt_contains(r.err, "note"));
+    tt_free(&r);
+    /* a shim handing the call on to the library's ILP64 build is no
+     * copy of the routine: its callers call the library */
+    free(tt_write(dir, "app/shim.c", "void dgetrf_64_(long *m, long *n, double *a, long *lda, long *ipiv, long *info);\n"
+                                     "void dgetrf_(long *m, long *n, double *a, long *lda, long *ipiv, long *info)\n"
+                                     "{ dgetrf_64_(m, n, a, lda, ipiv, info); }\n"));
+    r = mt_migrate(dir, NULL, "plan", "app", NULL);
+    assert_false(tt_contains(r.err, "note"));
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 /* A walk passes C++ files over while "languages" leaves C++ out (the
  * default): the plan of a mixed tree whose BLAS calls are in .cpp files
  * would look complete, so the scan says how many it passed over, once,
@@ -770,6 +830,7 @@ int main(void)
         cmocka_unit_test(test_define_sets_keep_the_language),
         cmocka_unit_test(test_openmp_regions),
         cmocka_unit_test(test_notes_say_scanned),
+        cmocka_unit_test(test_own_library_copy_noted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
