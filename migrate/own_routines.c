@@ -13,8 +13,13 @@ enum { SHOWN = 4 }; /* names the note spells out */
 
 /* Is d a function EH102 takes as the project's own version of a
  * library's routine: defined outside backends/, with external linkage,
- * named as the library's, not a shim handing the call on to it, and no
- * backend code (eh_ref_sum, or a legacy directory's: it moves)? */
+ * named as a routine of a library's Fortran interface (a pattern entry of
+ * backend_prefixes: ddot_, DGEMM_), not a shim handing the call on to it,
+ * and no backend code (eh_ref_sum, or a legacy directory's: it moves)?
+ * Only such names: calls of a project's own `ddot` or `dgemm__` are no
+ * library calls to begin with, and a plain prefix (cuda_set_device,
+ * darknet's) names the project's own wrappers far more often than a copy
+ * of the library, which "exclude" would then hide. */
 static bool own_routine(const em_tree *t, const em_def *d)
 {
     if (!d->is_function || d->is_static || d->in_backends || d->backend[0] || d->in_macro ||
@@ -22,10 +27,18 @@ static bool own_routine(const em_tree *t, const em_def *d)
         return false;
     long i = el_sources_find(&t->sources, d->path);
     const el_config *cfg = i >= 0 ? t->sources.v[i].cfg : NULL;
-    char stem[256];
-    return cfg && (el_backend_prefix_of(cfg, d->name, true) ||
-                   el_routine_alias_target(cfg, d->name) ||
-                   el_routine_mangled_stem(cfg, d->name, stem, sizeof stem));
+    const char *hit = cfg ? el_backend_prefix_of(cfg, d->name, true) : NULL;
+    return hit && el_prefix_is_pattern(hit);
+}
+
+/* Was d's name counted by an earlier definition (the same routine under
+ * another build configuration, or a second copy)? */
+static bool counted_before(const em_tree *t, size_t k)
+{
+    for (size_t i = 0; i < k; i++)
+        if (strcmp(t->defs[i].name, t->defs[k].name) == 0 && own_routine(t, &t->defs[i]))
+            return true;
+    return false;
 }
 
 void em_own_routines_note(const em_tree *t, FILE *out)
@@ -35,7 +48,7 @@ void em_own_routines_note(const em_tree *t, FILE *out)
     char names[SHOWN * 80] = "";
     for (size_t i = 0; i < t->n_defs; i++) {
         const em_def *d = &t->defs[i];
-        if (!own_routine(t, d))
+        if (!own_routine(t, d) || counted_before(t, i))
             continue;
         if (!first)
             first = d;

@@ -219,6 +219,16 @@ static void test_malformed(void **state)
         free(want);
         tt_free(&r);
     }
+    /* brackets and quotes inside a template's literals balance nothing:
+     * f($1, '(', "\")[") is a good template */
+    tt_w("src/.emberlint.json", "{\"rewrites\": [{\"function\": \"ddot_\", \"replacement\": "
+                                "\"f($1, '(', \\\"\\\\\\\")[\\\")\"}]}\n");
+    tt_w("src/ok.c", "int ok;\n");
+    tt_run r = lt_lint(tt_dir, "--no-cache", "src", NULL);
+    if (r.status != 0)
+        print_error("status %d\nstderr: %s", r.status, r.err);
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
 }
 
 int main(void)

@@ -622,6 +622,17 @@ static void test_own_library_copy_noted(void **state)
     r = mt_migrate(dir, NULL, "plan", "app", NULL);
     assert_false(tt_contains(r.err, "note"));
     tt_free(&r);
+    /* the project's own ddot (no library call has that name) and its own
+     * cuda_ wrappers (a plain prefix) are no copy of a library: no note */
+    free(tt_write(dir, "app/mine.c", "double ddot(int n, const double *x, const double *y)\n"
+                                     "{ double s = 0; for (int i = 0; i < n; i++) s += x[i] * y[i]; return s; }\n"
+                                     "int cuda_get_device(void) { return 0; }\n"));
+    free(tt_write(dir, "app/use.c", "double ddot(int n, const double *x, const double *y);\n"
+                                    "int cuda_get_device(void);\n"
+                                    "double sq(const double *x, int n) { return ddot(n, x, x) + cuda_get_device(); }\n"));
+    r = mt_migrate(dir, NULL, "plan", "app", NULL);
+    assert_false(tt_contains(r.err, "note"));
+    tt_free(&r);
     tt_rmtree(dir);
     free(dir);
 }
