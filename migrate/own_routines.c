@@ -27,8 +27,7 @@ static bool own_routine(const em_tree *t, const em_def *d)
         return false;
     long i = el_sources_find(&t->sources, d->path);
     const el_config *cfg = i >= 0 ? t->sources.v[i].cfg : NULL;
-    const char *hit = cfg ? el_backend_prefix_of(cfg, d->name, true) : NULL;
-    return hit && el_prefix_is_pattern(hit);
+    return cfg && el_routine_name(cfg, d->name);
 }
 
 /* Was d's name counted by an earlier definition (the same routine under

@@ -317,10 +317,12 @@ static void on_definition(el_ctx *ctx, scan_state *s, CXCursor c)
             strstr(why, "signature"))
             json_object_object_add(o, "signature", json_object_new_string(why));
     }
-    if (is_fn) {
-        /* a shim onto the library's build is no copy of the routine */
+    const el_config *cfg = el_ctx_config(ctx);
+    if (is_fn && el_routine_name(cfg, name)) {
+        /* a shim onto the library's build is no copy of the routine (asked
+         * only of the names own_routines.c counts: each asking walks the
+         * body twice) */
         CXCursor callee;
-        const el_config *cfg = el_ctx_config(ctx);
         json_object_object_add(o, "forwards",
                                json_object_new_boolean(el_definition_forwards(cfg, c) ||
                                                        el_definition_forwards_ilp64(cfg, c, &callee)));

@@ -129,6 +129,12 @@ static bool undecorated(const char *name, bool upper, char *buf, size_t n)
     return changed;
 }
 
+bool el_routine_name(const el_config *cfg, const char *name)
+{
+    const char *hit = el_backend_prefix_of(cfg, name, true);
+    return hit && el_prefix_is_pattern(hit);
+}
+
 bool el_routine_alias_target(const el_config *cfg, const char *name)
 {
     char routine[256];
@@ -137,8 +143,7 @@ bool el_routine_alias_target(const el_config *cfg, const char *name)
         return false;
     memcpy(routine, name, len);
     memcpy(routine + len, "_", 2);
-    const char *hit = el_backend_prefix_of(cfg, routine, true);
-    return hit && el_prefix_is_pattern(hit);
+    return el_routine_name(cfg, routine);
 }
 
 bool el_routine_mangled_stem(const el_config *cfg, const char *name, char *stem, size_t n)

@@ -22,8 +22,8 @@
 #include "pattern.h"
 #include "progname.h"
 #include "strbuf.h"
-#include "suggest.h"
 #include "strmap.h"
+#include "suggest.h"
 
 #define CONFIG_NAME ".emberlint.json"
 #define MAX_CONFIG_BYTES (4u << 20)
@@ -804,16 +804,18 @@ static const struct {
 #define N_OTHER_KEYS (sizeof other_keys / sizeof other_keys[0])
 
 /* "root, rules, ...": every key a file may hold, from the tables above. */
-static char *expected_keys(void)
+enum { N_KEYS = N_OTHER_KEYS + EL_N_LIST_KEYS + EL_N_MAP_KEYS };
+
+/* Every top-level key's name, in the order the error lists them. */
+static void key_names(const char *names[N_KEYS])
 {
-    el_buf b = {0};
+    size_t nn = 0;
     for (size_t k = 0; k < N_OTHER_KEYS; k++)
-        el_buf_printf(&b, "%s%s", b.n ? ", " : "", other_keys[k].name);
+        names[nn++] = other_keys[k].name;
     for (size_t k = 0; k < EL_N_LIST_KEYS; k++)
-        el_buf_printf(&b, ", %s", list_keys[k].name);
+        names[nn++] = list_keys[k].name;
     for (size_t k = 0; k < EL_N_MAP_KEYS; k++)
-        el_buf_printf(&b, ", %s", map_keys[k].name);
-    return el_buf_take(&b);
+        names[nn++] = map_keys[k].name;
 }
 
 static int apply_key(const loader *L, const char *key, json_object *val)
@@ -828,22 +830,18 @@ static int apply_key(const loader *L, const char *key, json_object *val)
         if (strcmp(key, map_keys[k].name) == 0)
             return apply_map(L, k, val);
     const char *path[1] = {key};
-    const char *names[N_OTHER_KEYS + EL_N_LIST_KEYS + EL_N_MAP_KEYS];
-    size_t nn = 0;
-    for (size_t k = 0; k < N_OTHER_KEYS; k++)
-        names[nn++] = other_keys[k].name;
-    for (size_t k = 0; k < EL_N_LIST_KEYS; k++)
-        names[nn++] = list_keys[k].name;
-    for (size_t k = 0; k < EL_N_MAP_KEYS; k++)
-        names[nn++] = map_keys[k].name;
-    const char *near = el_suggest(key, names, nn);
+    const char *names[N_KEYS];
+    key_names(names);
+    const char *near = el_suggest(key, names, N_KEYS);
     if (near) {
         fail(L, path, 1, "unknown key \"%s\": did you mean \"%s\"?", key, near);
         return -1;
     }
-    char *expected = expected_keys();
-    fail(L, path, 1, "unknown key \"%s\": expected one of %s", key, expected);
-    free(expected);
+    el_buf expected = {0};
+    for (size_t k = 0; k < N_KEYS; k++)
+        el_buf_printf(&expected, "%s%s", k ? ", " : "", names[k]);
+    fail(L, path, 1, "unknown key \"%s\": expected one of %s", key, expected.s);
+    el_buf_free(&expected);
     return -1;
 }
 

@@ -245,6 +245,10 @@ const char *el_backend_of_symbol(const el_config *cfg, const char *name, char *b
  * none.  With `upper`, a prefix also matches in upper case ("CBLAS_",
  * "FFTW", "EH_BLAS_"), as library macros are spelled. */
 const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool upper);
+/* Is `name` a routine of a library's Fortran interface: does it match a
+ * pattern entry of backend_prefixes (dgemm_, DGEMM_: "[sd]gemm_"), not
+ * merely start with a library's prefix (cblas_, cuda_)? */
+bool el_routine_name(const el_config *cfg, const char *name);
 /* Is `name` what an alias macro of a BLAS or LAPACK routine stands for:
  * the routine's Fortran name without its underscore (dgemm, or DGEMM as
  * upper-case mangling has it: dgemm_ and DGEMM_ match a routine pattern of
