@@ -290,14 +290,13 @@ eh_status eh_blas_det(const eh_op_call *call)
                                  : LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, (lapack_int)n,
                                                        (lapack_int)n, A, (lapack_int)n, piv);
         if (info == 0) {
-            /* ref's order: the permutation's sign, then the pivots in turn */
+            /* ref's product: the permutation's sign, then the pivots in
+             * turn, without overflow or underflow on the way */
             int sign = 1;
             for (int64_t i = 0; i < n; i++)
                 if (piv[i] != (lapack_int)(i + 1))
                     sign = -sign;
-            d = sign;
-            for (int64_t i = 0; i < n; i++)
-                d *= A[i * n + i];
+            d = eh_ref_det_from_lu(A, n, sign);
         } else if (info < 0) {
             eh_mem_free(A);
             eh_mem_free(piv);

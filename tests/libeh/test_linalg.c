@@ -1011,6 +1011,43 @@ static void test_det_known(void **state)
     END();
 }
 
+/* The pivots' product never overflows or underflows on the way: det is
+ * inf or 0 only when the determinant itself is beyond the f64 range, as in
+ * NumPy (which sums logarithms).  A plain product gave inf for
+ * diag(1e200, 1e200, 1e-200) and 0 for diag(1e-200, 1e-200, 1e200). */
+static void test_det_no_intermediate_overflow(void **state)
+{
+    (void)state;
+    BEGIN();
+/* relative 1e-14, no absolute tolerance */
+#define DET_REL(t, dt, v) assert_tensor(t, dt, 0, NULL, ((const double[]){v}), 0.0, 1e-14)
+    DET_REL(eh_det(T(EH_F64, SHAPE(3, 3), 1e200, 0, 0, 0, 1e200, 0, 0, 0, 1e-200)), EH_F64, 1e200);
+    DET_REL(eh_det(T(EH_F64, SHAPE(3, 3), 1e-200, 0, 0, 0, 1e-200, 0, 0, 0, 1e200)), EH_F64, 1e-200);
+    /* a row swap: the sign survives the scaling */
+    DET_REL(eh_det(T(EH_F64, SHAPE(3, 3), 0, 1e200, 0, 1e200, 0, 0, 0, 0, 1e-200)), EH_F64, -1e200);
+    /* a batch: 1e300 * 1e300 * 1e-300 * 1e-300 = 1 and 1e200 * 1e200 *
+     * 1e-300 * 1e-300 = 1e-200; a determinant itself beyond the range
+     * still gives inf or 0 */
+    double big[2 * 16] = {0};
+    const double d0[4] = {1e300, 1e300, 1e-300, 1e-300}, d1[4] = {1e200, 1e200, 1e-300, 1e-300};
+    for (int i = 0; i < 4; i++) {
+        big[i * 4 + i] = d0[i];
+        big[16 + i * 4 + i] = d1[i];
+    }
+    assert_tensor(eh_det(t_from(EH_F64, 3, SHAPE(2, 4, 4), big)), EH_F64, 1, SHAPE(2),
+                  ((const double[]){1, 1e-200}), 0.0, 1e-14);
+    EXPECT0(eh_det(T(EH_F64, SHAPE(2, 2), 1e300, 0, 0, 1e300)), EH_F64, INFINITY);
+    EXPECT0(eh_det(T(EH_F64, SHAPE(2, 2), -1e-300, 0, 0, 1e-300)), EH_F64, -0.0);
+    /* the plain product's bits wherever it stays in the normal range */
+    EXPECT0(eh_det(T(EH_F64, SHAPE(2, 2), 3, 0, 0, 0.1)), EH_F64, 3 * 0.1);
+    /* f32: computed in f64, so 1e30 * 1e30 * 1e-30 is 1e30 (it was too) and
+     * 1e30 * 1e30 alone overflows only when rounded to f32 */
+    DET_REL(eh_det(T(EH_F32, SHAPE(3, 3), 1e30, 0, 0, 0, 1e30, 0, 0, 0, 1e-30)), EH_F32, (double)1e30f);
+    EXPECT0(eh_det(T(EH_F32, SHAPE(2, 2), 1e30, 0, 0, 1e30)), EH_F32, INFINITY);
+#undef DET_REL
+    END();
+}
+
 static void test_det_edge_and_errors(void **state)
 {
     (void)state;
@@ -2003,6 +2040,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_lu_getf2_bits_every_isa, gf_setup, gf_teardown),
         EH_TEST(test_det_known),
         EH_TEST(test_det_edge_and_errors),
+        EH_TEST(test_det_no_intermediate_overflow),
         EH_TEST(test_cholesky_known),
         EH_TEST(test_cholesky_property),
         EH_TEST(test_cholesky_edge_and_errors),
