@@ -139,6 +139,25 @@ static int lapack_ready(const eh_tensor *t, int64_t per)
     return 1;
 }
 
+/* Whether getrf's factor (n x n, pivots on the diagonal A[j * n + j]) has
+ * a pivot that is nonzero but below DBL_MIN.  OpenBLAS's getrf scales the
+ * column under a pivot by its reciprocal, which overflows below 1/DBL_MAX
+ * (0 * inf: NaN factors; diag(1e-310, 1) gave NaN for solve, inv and
+ * det), and is inexact where ref divides (below DBL_MIN, LAPACK's sfmin
+ * test).  lapack_ready catches matrices whose entries are all subnormal
+ * before LAPACK runs; a subnormal pivot among normal entries, or one that
+ * the elimination makes, is only seen here: the call then runs ref's
+ * kernel, for the whole batch. */
+static int subnormal_pivot(const double *A, int64_t n)
+{
+    for (int64_t j = 0; j < n; j++) {
+        double p = fabs(A[j * n + j]);
+        if (p > 0.0 && p < DBL_MIN)
+            return 1;
+    }
+    return 0;
+}
+
 /* A LAPACK routine reporting a bad argument (info < 0): a bug here, not
  * the caller's, so EH_ERR_INTERNAL naming the op, routine and argument. */
 static eh_status lapack_rejected(const char *what, lapack_int info)
@@ -197,6 +216,12 @@ eh_status eh_blas_solve(const eh_op_call *call)
          * test_lu_verdict_thread_count). */
         lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, (lapack_int)n, (lapack_int)n, A,
                                               (lapack_int)n, piv);
+        if (info >= 0 && subnormal_pivot(A, n)) {
+            eh_mem_free(A);
+            eh_mem_free(B);
+            eh_mem_free(piv);
+            return eh_ref_solve(call);
+        }
         if (info > 0) {
             st = eh_ref_linalg_fail(EH_REF_MSG_SOLVE_SINGULAR, idx, bnd > 0);
             goto done;
@@ -246,6 +271,12 @@ eh_status eh_blas_inv(const eh_op_call *call)
         load_cm(a, m * n * n, n, n, A, n);
         lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, (lapack_int)n, (lapack_int)n, A,
                                               (lapack_int)n, piv);
+        if (info >= 0 && subnormal_pivot(A, n)) {
+            eh_mem_free(A);
+            eh_mem_free(W);
+            eh_mem_free(piv);
+            return eh_ref_inv(call);
+        }
         if (info == 0)
             info = LAPACKE_dgetri_work(LAPACK_COL_MAJOR, (lapack_int)n, A, (lapack_int)n, piv, W,
                                        lwork);
@@ -289,6 +320,11 @@ eh_status eh_blas_det(const eh_op_call *call)
         lapack_int info = n == 0 ? 0
                                  : LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, (lapack_int)n,
                                                        (lapack_int)n, A, (lapack_int)n, piv);
+        if (info >= 0 && subnormal_pivot(A, n)) {
+            eh_mem_free(A);
+            eh_mem_free(piv);
+            return eh_ref_det(call);
+        }
         if (info == 0) {
             /* ref's product: the permutation's sign, then the pivots in
              * turn, without overflow or underflow on the way */

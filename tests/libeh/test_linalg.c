@@ -1215,9 +1215,50 @@ static void test_qr_extreme_scale(void **state)
     END();
 }
 
+/* A subnormal pivot among normal entries: OpenBLAS's getrf scales the
+ * column below a pivot by its reciprocal, which overflows for a pivot
+ * below 1/DBL_MAX (0 * inf: NaN factors, NaN in NumPy 1.24 too); ref
+ * divides by pivots below DBL_MIN, as LAPACK's sfmin test.  blas gave
+ * NaN for all of these (its check caught only matrices whose entries are
+ * all subnormal); now it hands a matrix with such a pivot to ref. */
+static void test_subnormal_pivot(void **state)
+{
+    (void)state;
+    BEGIN();
+    const double s = 1e-310, tol = tol_of(EH_F64);
+    for (int d = 0; d < 2; d++) {
+        eh_dtype dt = FLOATS[d];
+        /* f32: 1e-40 is subnormal there, and 1e-310 would be 0 */
+        double p = dt == EH_F32 ? (double)1e-40f : s;
+        EXPECT_NEAR(eh_solve(T(dt, SHAPE(2, 2), p, 0.0, 0.0, 1), T(dt, SHAPE(2), p, 1)), dt,
+                    tol_of(dt), SHAPE(2), 1, 1);
+        /* a batch: the regular first matrix and the second, pivot s */
+        EXPECT_NEAR(eh_solve(T(dt, SHAPE(2, 2, 2), 2, 0, 0, 4, p, 0.0, 0.0, 1),
+                             T(dt, SHAPE(2, 2, 1), 2, 4, p, 1)),
+                    dt, tol_of(dt), SHAPE(2, 2, 1), 1, 1, 1, 1);
+    }
+    /* 1 / s overflows: inf, the exact inverse rounded */
+    EXPECT_NEAR(eh_inv(T(EH_F64, SHAPE(2, 2), s, 0.0, 0.0, 1)), EH_F64, tol, SHAPE(2, 2), INFINITY,
+                0, 0, 1);
+    EXPECT_NEAR(eh_inv(T(EH_F64, SHAPE(2, 2), 0x1p-1030, 0.0, 0.0, 0x1p1000)), EH_F64, tol,
+                SHAPE(2, 2), INFINITY, 0, 0, 0x1p-1000);
+    assert_tensor(eh_det(T(EH_F64, SHAPE(2, 2), s, 0.0, 0.0, 1e300)), EH_F64, 0, NULL,
+                  ((const double[]){s * 1e300}), 0.0, 1e-15);
+    /* a pivot that becomes subnormal during the elimination:
+     * [[1, 1], [1, 1 + 2^-52]] scaled by 2^-1000 leaves 2^-1052; det
+     * 2^-1000 2^-1052 2^1000, exactly */
+    const double t = 0x1p-1000;
+    assert_tensor(eh_det(T(EH_F64, SHAPE(3, 3), t, t, 0, t, t + 0x1p-1052, 0, 0, 0, 0x1p1000)), EH_F64,
+                  0, NULL, ((const double[]){0x1p-1052}), 0.0, 0.0);
+    EXPECT_NEAR(eh_solve(T(EH_F64, SHAPE(3, 3), t, t, 0, t, t + 0x1p-1052, 0, 0, 0, 0x1p1000),
+                         T(EH_F64, SHAPE(3), t, t + 0x1p-1052, 0x1p1000)),
+                EH_F64, tol, SHAPE(3), 0, 1, 1);
+    END();
+}
+
 /* Matrices whose entries are all subnormal: LAPACK's getrf divides by a
- * subnormal pivot (its reciprocal overflows, NaN); ref scales by a power
- * of two first.  blas hands them to ref, so every backend solves them. */
+ * subnormal pivot (its reciprocal overflows, NaN); ref divides by pivots
+ * below DBL_MIN.  blas hands them to ref, so every backend solves them. */
 static void test_subnormal_matrices(void **state)
 {
     (void)state;
@@ -2047,6 +2088,7 @@ int main(void)
         EH_TEST(test_qr_known),
         EH_TEST(test_qr_extreme_scale),
         EH_TEST(test_subnormal_matrices),
+        EH_TEST(test_subnormal_pivot),
         EH_TEST(test_qr_property),
         EH_TEST(test_qr_edge_and_errors),
         EH_TEST(test_svd_known),
