@@ -288,6 +288,18 @@ eh_status eh_blas_inv(const eh_op_call *call)
             st = lapack_rejected("inv: LAPACK", info);
             goto done;
         }
+        /* getri inverts U first, which can overflow where the inverse
+         * does not (u11^-1 u12 = 1e389 for [[1e-180, 1e209], [5e-181,
+         * 3e209]], whose inverse has 1.2e180): a finite matrix (the only
+         * kind LAPACK sees here) with a non-finite getri result goes to
+         * ref, which solves for the columns of the identity (as NumPy's
+         * gesv does) and gives inf only where an entry itself overflows */
+        if (!eh_ref_all_finite(A, n * n)) {
+            eh_mem_free(A);
+            eh_mem_free(W);
+            eh_mem_free(piv);
+            return eh_ref_inv(call);
+        }
         store_cm(out, m * n * n, n, n, A, n);
     }
 done:

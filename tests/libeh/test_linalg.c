@@ -1256,6 +1256,28 @@ static void test_subnormal_pivot(void **state)
     END();
 }
 
+/* An inverse whose entries are finite although inv(U) overflows: LAPACK's
+ * getri inverts U first (here u11^-1 u12 = 1e389, inf) and gave inf for
+ * the first row on blas and lazy; ref (and NumPy, through gesv with the
+ * identity) solve for the columns of the identity and get the inverse,
+ * [[3e209, -1e209], [-5e-181, 1e-180]] / 2.5e29.  blas now hands such a
+ * matrix (a finite input whose getri result is not finite) to ref. */
+static void test_inv_no_intermediate_overflow(void **state)
+{
+    (void)state;
+    BEGIN();
+    assert_tensor(eh_inv(T(EH_F64, SHAPE(2, 2), 1e-180, 1e209, 5e-181, 3e209)), EH_F64, 2, SHAPE(2, 2),
+                  ((const double[]){1.2e180, -4e179, -2e-210, 4e-210}), 0.0, 1e-15);
+    /* in a batch, after a regular matrix */
+    assert_tensor(eh_inv(T(EH_F64, SHAPE(2, 2, 2), 2, 0, 0, 4, 1e-180, 1e209, 5e-181, 3e209)), EH_F64, 3,
+                  SHAPE(2, 2, 2), ((const double[]){0.5, 0, 0, 0.25, 1.2e180, -4e179, -2e-210, 4e-210}),
+                  0.0, 1e-15);
+    /* an inverse that does overflow is still inf (1 / 1e-310) */
+    EXPECT_NEAR(eh_inv(T(EH_F64, SHAPE(2, 2), 1e-310, 0, 0, 1e300)), EH_F64, tol_of(EH_F64), SHAPE(2, 2),
+                INFINITY, 0, 0, 1e-300);
+    END();
+}
+
 /* Matrices whose entries are all subnormal: LAPACK's getrf divides by a
  * subnormal pivot (its reciprocal overflows, NaN); ref divides by pivots
  * below DBL_MIN.  blas hands them to ref, so every backend solves them. */
@@ -2089,6 +2111,7 @@ int main(void)
         EH_TEST(test_qr_extreme_scale),
         EH_TEST(test_subnormal_matrices),
         EH_TEST(test_subnormal_pivot),
+        EH_TEST(test_inv_no_intermediate_overflow),
         EH_TEST(test_qr_property),
         EH_TEST(test_qr_edge_and_errors),
         EH_TEST(test_svd_known),
