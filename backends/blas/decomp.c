@@ -293,7 +293,7 @@ eh_status eh_blas_inv(const eh_op_call *call)
          * 3e209]], whose inverse has 1.2e180): a finite matrix (the only
          * kind LAPACK sees here) with a non-finite getri result goes to
          * ref, which solves for the columns of the identity (as NumPy's
-         * gesv does) and gives inf only where an entry itself overflows */
+         * gesv does) */
         if (!eh_ref_all_finite(A, n * n)) {
             eh_mem_free(A);
             eh_mem_free(W);
