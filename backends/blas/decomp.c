@@ -139,6 +139,25 @@ static int lapack_ready(const eh_tensor *t, int64_t per)
     return 1;
 }
 
+/* Whether getrf's factor (n x n, pivots on the diagonal A[j * n + j]) has
+ * a pivot that is nonzero but below DBL_MIN.  OpenBLAS's getrf scales the
+ * column under a pivot by its reciprocal, which overflows below 1/DBL_MAX
+ * (0 * inf: NaN factors; diag(1e-310, 1) gave NaN for solve, inv and
+ * det), and is inexact where ref divides (below DBL_MIN, LAPACK's sfmin
+ * test).  lapack_ready catches matrices whose entries are all subnormal
+ * before LAPACK runs; a subnormal pivot among normal entries, or one that
+ * the elimination makes, is only seen here: the call then runs ref's
+ * kernel, for the whole batch. */
+static int subnormal_pivot(const double *A, int64_t n)
+{
+    for (int64_t j = 0; j < n; j++) {
+        double p = fabs(A[j * n + j]);
+        if (p > 0.0 && p < DBL_MIN)
+            return 1;
+    }
+    return 0;
+}
+
 /* A LAPACK routine reporting a bad argument (info < 0): a bug here, not
  * the caller's, so EH_ERR_INTERNAL naming the op, routine and argument. */
 static eh_status lapack_rejected(const char *what, lapack_int info)
@@ -197,6 +216,12 @@ eh_status eh_blas_solve(const eh_op_call *call)
          * test_lu_verdict_thread_count). */
         lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, (lapack_int)n, (lapack_int)n, A,
                                               (lapack_int)n, piv);
+        if (info >= 0 && subnormal_pivot(A, n)) {
+            eh_mem_free(A);
+            eh_mem_free(B);
+            eh_mem_free(piv);
+            return eh_ref_solve(call);
+        }
         if (info > 0) {
             st = eh_ref_linalg_fail(EH_REF_MSG_SOLVE_SINGULAR, idx, bnd > 0);
             goto done;
@@ -246,6 +271,12 @@ eh_status eh_blas_inv(const eh_op_call *call)
         load_cm(a, m * n * n, n, n, A, n);
         lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, (lapack_int)n, (lapack_int)n, A,
                                               (lapack_int)n, piv);
+        if (info >= 0 && subnormal_pivot(A, n)) {
+            eh_mem_free(A);
+            eh_mem_free(W);
+            eh_mem_free(piv);
+            return eh_ref_inv(call);
+        }
         if (info == 0)
             info = LAPACKE_dgetri_work(LAPACK_COL_MAJOR, (lapack_int)n, A, (lapack_int)n, piv, W,
                                        lwork);
@@ -256,6 +287,18 @@ eh_status eh_blas_inv(const eh_op_call *call)
         if (info < 0) {
             st = lapack_rejected("inv: LAPACK", info);
             goto done;
+        }
+        /* getri inverts U first, which can overflow where the inverse
+         * does not (u11^-1 u12 = 1e389 for [[1e-180, 1e209], [5e-181,
+         * 3e209]], whose inverse has 1.2e180): a finite matrix (the only
+         * kind LAPACK sees here) with a non-finite getri result goes to
+         * ref, which solves for the columns of the identity (as NumPy's
+         * gesv does) */
+        if (!eh_ref_all_finite(A, n * n)) {
+            eh_mem_free(A);
+            eh_mem_free(W);
+            eh_mem_free(piv);
+            return eh_ref_inv(call);
         }
         store_cm(out, m * n * n, n, n, A, n);
     }
@@ -289,15 +332,19 @@ eh_status eh_blas_det(const eh_op_call *call)
         lapack_int info = n == 0 ? 0
                                  : LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, (lapack_int)n,
                                                        (lapack_int)n, A, (lapack_int)n, piv);
+        if (info >= 0 && subnormal_pivot(A, n)) {
+            eh_mem_free(A);
+            eh_mem_free(piv);
+            return eh_ref_det(call);
+        }
         if (info == 0) {
-            /* ref's order: the permutation's sign, then the pivots in turn */
+            /* ref's product: the permutation's sign, then the pivots in
+             * turn, without overflow or underflow on the way */
             int sign = 1;
             for (int64_t i = 0; i < n; i++)
                 if (piv[i] != (lapack_int)(i + 1))
                     sign = -sign;
-            d = sign;
-            for (int64_t i = 0; i < n; i++)
-                d *= A[i * n + i];
+            d = eh_ref_det_from_lu(A, n, sign);
         } else if (info < 0) {
             eh_mem_free(A);
             eh_mem_free(piv);

@@ -8,7 +8,9 @@
  *                    of largest magnitude, as LAPACK's idamax); up to
  *                    order 9 in OpenBLAS's getf2 order (left-looking),
  *                    above in the textbook right-looking order (lu_factor);
- *                    an exactly zero pivot means singular.
+ *                    an exactly zero pivot means singular; det
+ *                    multiplies the pivots without overflow on the way
+ *                    (eh_ref_det_from_lu).
  *   cholesky         the column-by-column Cholesky-Banachiewicz recurrence
  *                    on the lower triangle; a pivot that is not > 0 fails.
  *   qr               Householder reflections, then R's diagonal made >= 0.
@@ -29,6 +31,7 @@
  * libeh/src/ops_linalg.c.  The helpers other ref files use are declared in
  * linalg_kernels.h (blas's decompositions use them too). */
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -373,6 +376,35 @@ done:
     return st;
 }
 
+/* x = m 2^e with |m| in [0.5, 1) for finite nonzero x; 0, inf and NaN are
+ * their own mantissa with exponent 0 (frexp leaves theirs unspecified). */
+static double split_pow2(double x, int64_t *e)
+{
+    int k = 0;
+    if (isfinite(x) && x != 0.0)
+        x = frexp(x, &k);
+    *e += k;
+    return x;
+}
+
+double eh_ref_det_from_lu(const double *A, int64_t n, int sign)
+{
+    double m = sign;
+    int64_t e = 0;
+    for (int64_t i = 0; i < n; i++) {
+        /* both factors in [0.5, 1): the product is normal, rounded once as
+         * the plain product is when that one is normal too */
+        m = split_pow2(m * split_pow2(A[i * n + i], &e), &e);
+    }
+    /* |e| stays below 1100 * n: far inside int for any matrix in memory,
+     * clamped all the same (ldexp saturates to inf or 0 well before) */
+    if (e > INT_MAX)
+        e = INT_MAX;
+    else if (e < INT_MIN)
+        e = INT_MIN;
+    return ldexp(m, (int)e);
+}
+
 eh_status eh_ref_det(const eh_op_call *call)
 {
     const eh_tensor *a = call->in[0];
@@ -391,11 +423,8 @@ eh_status eh_ref_det(const eh_op_call *call)
         int sign;
         double d = 0.0;
         load(a, m * n * n, n * n, A);
-        if (!lu_factor(A, n, piv, &sign)) {
-            d = sign;
-            for (int64_t i = 0; i < n; i++)
-                d *= A[i * n + i];
-        }
+        if (!lu_factor(A, n, piv, &sign))
+            d = eh_ref_det_from_lu(A, n, sign);
         eh_ref_linalg_store(out, m, 1, &d);
     }
 done:

@@ -65,6 +65,18 @@ int eh_ref_all_finite(const double *x, int64_t n);
  * and eigh do this, and blas's qr (dgeqrf does not scale by itself). */
 int eh_ref_pow2_normalize(double *x, int64_t n);
 
+/* The determinant of an LU-factored n x n matrix: sign (the row
+ * permutation's, +-1) times the product of the diagonal A[i * n + i]
+ * (row- or column-major alike), taken in order with the exponents kept
+ * apart (frexp), so that no partial product overflows or underflows: the
+ * result is inf or 0 only when the determinant itself is beyond the f64
+ * range (NumPy's det, which sums logarithms, also avoids that; a plain
+ * product gave inf for diag(1e200, 1e200, 1e-200)).  Where every partial
+ * product of the plain loop stays normal, the bits are the plain loop's;
+ * a subnormal result is rounded once.  NaN and Inf propagate as in the
+ * plain product (0 * Inf is NaN).  ref's det and blas's use it. */
+double eh_ref_det_from_lu(const double *A, int64_t n, int sign);
+
 /* ---- the sign convention of svd and eigh (docs/ops/linalg.md) --------------- */
 
 /* The index of the first entry of x[0], x[stride], ... (n entries) whose

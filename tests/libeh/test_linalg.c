@@ -1011,6 +1011,43 @@ static void test_det_known(void **state)
     END();
 }
 
+/* The pivots' product never overflows or underflows on the way: det is
+ * inf or 0 only when the determinant itself is beyond the f64 range, as in
+ * NumPy (which sums logarithms).  A plain product gave inf for
+ * diag(1e200, 1e200, 1e-200) and 0 for diag(1e-200, 1e-200, 1e200). */
+static void test_det_no_intermediate_overflow(void **state)
+{
+    (void)state;
+    BEGIN();
+/* relative 1e-14, no absolute tolerance */
+#define DET_REL(t, dt, v) assert_tensor(t, dt, 0, NULL, ((const double[]){v}), 0.0, 1e-14)
+    DET_REL(eh_det(T(EH_F64, SHAPE(3, 3), 1e200, 0, 0, 0, 1e200, 0, 0, 0, 1e-200)), EH_F64, 1e200);
+    DET_REL(eh_det(T(EH_F64, SHAPE(3, 3), 1e-200, 0, 0, 0, 1e-200, 0, 0, 0, 1e200)), EH_F64, 1e-200);
+    /* a row swap: the sign survives the scaling */
+    DET_REL(eh_det(T(EH_F64, SHAPE(3, 3), 0, 1e200, 0, 1e200, 0, 0, 0, 0, 1e-200)), EH_F64, -1e200);
+    /* a batch: 1e300 * 1e300 * 1e-300 * 1e-300 = 1 and 1e200 * 1e200 *
+     * 1e-300 * 1e-300 = 1e-200; a determinant itself beyond the range
+     * still gives inf or 0 */
+    double big[2 * 16] = {0};
+    const double d0[4] = {1e300, 1e300, 1e-300, 1e-300}, d1[4] = {1e200, 1e200, 1e-300, 1e-300};
+    for (int i = 0; i < 4; i++) {
+        big[i * 4 + i] = d0[i];
+        big[16 + i * 4 + i] = d1[i];
+    }
+    assert_tensor(eh_det(t_from(EH_F64, 3, SHAPE(2, 4, 4), big)), EH_F64, 1, SHAPE(2),
+                  ((const double[]){1, 1e-200}), 0.0, 1e-14);
+    EXPECT0(eh_det(T(EH_F64, SHAPE(2, 2), 1e300, 0, 0, 1e300)), EH_F64, INFINITY);
+    EXPECT0(eh_det(T(EH_F64, SHAPE(2, 2), -1e-300, 0, 0, 1e-300)), EH_F64, -0.0);
+    /* the plain product's bits wherever it stays in the normal range */
+    EXPECT0(eh_det(T(EH_F64, SHAPE(2, 2), 3, 0, 0, 0.1)), EH_F64, 3 * 0.1);
+    /* f32: computed in f64, so 1e30 * 1e30 * 1e-30 is 1e30 (it was too) and
+     * 1e30 * 1e30 alone overflows only when rounded to f32 */
+    DET_REL(eh_det(T(EH_F32, SHAPE(3, 3), 1e30, 0, 0, 0, 1e30, 0, 0, 0, 1e-30)), EH_F32, (double)1e30f);
+    EXPECT0(eh_det(T(EH_F32, SHAPE(2, 2), 1e30, 0, 0, 1e30)), EH_F32, INFINITY);
+#undef DET_REL
+    END();
+}
+
 static void test_det_edge_and_errors(void **state)
 {
     (void)state;
@@ -1178,9 +1215,72 @@ static void test_qr_extreme_scale(void **state)
     END();
 }
 
+/* A subnormal pivot among normal entries: OpenBLAS's getrf scales the
+ * column below a pivot by its reciprocal, which overflows for a pivot
+ * below 1/DBL_MAX (0 * inf: NaN factors, NaN in NumPy 1.24 too); ref
+ * divides by pivots below DBL_MIN, as LAPACK's sfmin test.  blas gave
+ * NaN for all of these (its check caught only matrices whose entries are
+ * all subnormal); now it hands a matrix with such a pivot to ref. */
+static void test_subnormal_pivot(void **state)
+{
+    (void)state;
+    BEGIN();
+    const double s = 1e-310, tol = tol_of(EH_F64);
+    for (int d = 0; d < 2; d++) {
+        eh_dtype dt = FLOATS[d];
+        /* f32: 1e-40 is subnormal there, and 1e-310 would be 0 */
+        double p = dt == EH_F32 ? (double)1e-40f : s;
+        EXPECT_NEAR(eh_solve(T(dt, SHAPE(2, 2), p, 0.0, 0.0, 1), T(dt, SHAPE(2), p, 1)), dt,
+                    tol_of(dt), SHAPE(2), 1, 1);
+        /* a batch: the regular first matrix and the second, pivot s */
+        EXPECT_NEAR(eh_solve(T(dt, SHAPE(2, 2, 2), 2, 0, 0, 4, p, 0.0, 0.0, 1),
+                             T(dt, SHAPE(2, 2, 1), 2, 4, p, 1)),
+                    dt, tol_of(dt), SHAPE(2, 2, 1), 1, 1, 1, 1);
+    }
+    /* 1 / s overflows: inf, the exact inverse rounded */
+    EXPECT_NEAR(eh_inv(T(EH_F64, SHAPE(2, 2), s, 0.0, 0.0, 1)), EH_F64, tol, SHAPE(2, 2), INFINITY,
+                0, 0, 1);
+    EXPECT_NEAR(eh_inv(T(EH_F64, SHAPE(2, 2), 0x1p-1030, 0.0, 0.0, 0x1p1000)), EH_F64, tol,
+                SHAPE(2, 2), INFINITY, 0, 0, 0x1p-1000);
+    assert_tensor(eh_det(T(EH_F64, SHAPE(2, 2), s, 0.0, 0.0, 1e300)), EH_F64, 0, NULL,
+                  ((const double[]){s * 1e300}), 0.0, 1e-15);
+    /* a pivot that becomes subnormal during the elimination:
+     * [[1, 1], [1, 1 + 2^-52]] scaled by 2^-1000 leaves 2^-1052; det
+     * 2^-1000 2^-1052 2^1000, exactly */
+    const double t = 0x1p-1000;
+    assert_tensor(eh_det(T(EH_F64, SHAPE(3, 3), t, t, 0, t, t + 0x1p-1052, 0, 0, 0, 0x1p1000)), EH_F64,
+                  0, NULL, ((const double[]){0x1p-1052}), 0.0, 0.0);
+    EXPECT_NEAR(eh_solve(T(EH_F64, SHAPE(3, 3), t, t, 0, t, t + 0x1p-1052, 0, 0, 0, 0x1p1000),
+                         T(EH_F64, SHAPE(3), t, t + 0x1p-1052, 0x1p1000)),
+                EH_F64, tol, SHAPE(3), 0, 1, 1);
+    END();
+}
+
+/* An inverse whose entries are finite although inv(U) overflows: LAPACK's
+ * getri inverts U first (here u11^-1 u12 = 1e389, inf) and gave inf for
+ * the first row on blas and lazy; ref (and NumPy, through gesv with the
+ * identity) solve for the columns of the identity and get the inverse,
+ * [[3e209, -1e209], [-5e-181, 1e-180]] / 2.5e29.  blas now hands such a
+ * matrix (a finite input whose getri result is not finite) to ref. */
+static void test_inv_no_intermediate_overflow(void **state)
+{
+    (void)state;
+    BEGIN();
+    assert_tensor(eh_inv(T(EH_F64, SHAPE(2, 2), 1e-180, 1e209, 5e-181, 3e209)), EH_F64, 2, SHAPE(2, 2),
+                  ((const double[]){1.2e180, -4e179, -2e-210, 4e-210}), 0.0, 1e-15);
+    /* in a batch, after a regular matrix */
+    assert_tensor(eh_inv(T(EH_F64, SHAPE(2, 2, 2), 2, 0, 0, 4, 1e-180, 1e209, 5e-181, 3e209)), EH_F64, 3,
+                  SHAPE(2, 2, 2), ((const double[]){0.5, 0, 0, 0.25, 1.2e180, -4e179, -2e-210, 4e-210}),
+                  0.0, 1e-15);
+    /* an inverse that does overflow is still inf (1 / 1e-310) */
+    EXPECT_NEAR(eh_inv(T(EH_F64, SHAPE(2, 2), 1e-310, 0, 0, 1e300)), EH_F64, tol_of(EH_F64), SHAPE(2, 2),
+                INFINITY, 0, 0, 1e-300);
+    END();
+}
+
 /* Matrices whose entries are all subnormal: LAPACK's getrf divides by a
- * subnormal pivot (its reciprocal overflows, NaN); ref scales by a power
- * of two first.  blas hands them to ref, so every backend solves them. */
+ * subnormal pivot (its reciprocal overflows, NaN); ref divides by pivots
+ * below DBL_MIN.  blas hands them to ref, so every backend solves them. */
 static void test_subnormal_matrices(void **state)
 {
     (void)state;
@@ -2003,12 +2103,15 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_lu_getf2_bits_every_isa, gf_setup, gf_teardown),
         EH_TEST(test_det_known),
         EH_TEST(test_det_edge_and_errors),
+        EH_TEST(test_det_no_intermediate_overflow),
         EH_TEST(test_cholesky_known),
         EH_TEST(test_cholesky_property),
         EH_TEST(test_cholesky_edge_and_errors),
         EH_TEST(test_qr_known),
         EH_TEST(test_qr_extreme_scale),
         EH_TEST(test_subnormal_matrices),
+        EH_TEST(test_subnormal_pivot),
+        EH_TEST(test_inv_no_intermediate_overflow),
         EH_TEST(test_qr_property),
         EH_TEST(test_qr_edge_and_errors),
         EH_TEST(test_svd_known),
