@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "c_lexeme.h"
 #include "config_internal.h"
 #include "config_json.h"
 #include "embedded.h"
@@ -270,30 +271,48 @@ static bool template_ok(const char *t)
 }
 
 /* Do the template's brackets ((), [], {}) nest and close, outside its
- * string and character literals, and do its literals end?  A template
- * "f($1" makes every call it rewrites code that does not parse. */
+ * comments and string and character literals (raw strings too), and do
+ * its literals and comments end?  A template "f($1" makes every call it
+ * rewrites code that does not parse; a bracket in a comment, a digit
+ * separator ("f(1'000 * $1)") and a raw string ("g(R\"(x)\")") are
+ * good ones. */
 static bool template_balanced(const char *t)
 {
-    char stack[64];
-    size_t n = 0;
-    for (; *t; t++) {
-        if (*t == '"' || *t == '\'') {
-            char q = *t;
-            for (t++; *t && *t != q; t++)
-                if (*t == '\\' && t[1])
-                    t++;
-            if (!*t)
-                return false;
-        } else if (*t == '(' || *t == '[' || *t == '{') {
-            if (n == sizeof stack)
-                return false;
-            stack[n++] = *t == '(' ? ')' : *t == '[' ? ']' : '}';
-        } else if (*t == ')' || *t == ']' || *t == '}') {
-            if (!n || stack[--n] != *t)
-                return false;
+    size_t n = strlen(t), depth = 0, cap = 0;
+    char *stack = NULL;
+    bool ok = true;
+    for (size_t i = 0, end; i < n && ok; i = end) {
+        if (t[i] == '$') { /* $N, $*, $$: never the start of a number */
+            end = i + 1 < n ? i + 2 : n;
+            while (end < n && t[end] >= '0' && t[end] <= '9')
+                end++;
+            continue;
+        }
+        el_lexeme k = el_lexeme_at(t, n, i, &end);
+        if (end > n) {
+            ok = false;
+        } else if (k != EL_LX_OTHER) {
+            continue;
+        } else if (t[i] == '(' || t[i] == '[' || t[i] == '{') {
+            el_grow(&stack, &cap, depth + 1, 1);
+            stack[depth++] = t[i] == '(' ? ')' : t[i] == '[' ? ']' : '}';
+        } else if (t[i] == ')' || t[i] == ']' || t[i] == '}') {
+            ok = depth && stack[--depth] == t[i];
         }
     }
-    return n == 0;
+    free(stack);
+    return ok && depth == 0;
+}
+
+/* Does the template hold a // comment?  Put in place of a call, it would
+ * take what follows the call on its line: the ';', a closing ')'. */
+static bool template_line_comment(const char *t)
+{
+    size_t n = strlen(t);
+    for (size_t i = 0, end; i < n; i = end > n ? n : end)
+        if (el_lexeme_at(t, n, i, &end) == EL_LX_COMMENT && t[i + 1] == '/')
+            return true;
+    return false;
 }
 
 /* ---- list keys -------------------------------------------------------------- */
@@ -803,6 +822,10 @@ static int apply_rewrites(const loader *L, json_object *val)
             return fail(L, path, 2, "rewrites[%zu].replacement: its brackets or quotes do not "
                         "balance: every '(', '[', '{' and literal of the template must close in "
                         "it", i + 1);
+        if (template_line_comment(json_object_get_string(r)))
+            return fail(L, path, 2, "rewrites[%zu].replacement: a // comment would take the rest "
+                        "of the line of every call it rewrites (the ';' after it): write /* ... */",
+                        i + 1);
         if (strcmp(safety, "safe") != 0 && strcmp(safety, "unsafe") != 0)
             return fail(L, path, 2, "rewrites[%zu].safety: expected \"safe\" or \"unsafe\"", i + 1);
         rewrite_add(L->c, json_object_get_string(f), json_object_get_string(r),

@@ -229,6 +229,17 @@ static void test_malformed(void **state)
         {"{\"rewrites\": [{\"function\": \"ddot_\", \"replacement\": \"log(\\\"$1)\"}]}",
          ":1:15: rewrites[1].replacement: its brackets or quotes do not balance: every '(', '[', "
          "'{' and literal of the template must close in it\n"},
+        /* a comment that does not close, or that takes the closing bracket */
+        {"{\"rewrites\": [{\"function\": \"ddot_\", \"replacement\": \"f($1 /* )\"}]}",
+         ":1:15: rewrites[1].replacement: its brackets or quotes do not balance: every '(', '[', "
+         "'{' and literal of the template must close in it\n"},
+        {"{\"rewrites\": [{\"function\": \"ddot_\", \"replacement\": \"f($1 // )\"}]}",
+         ":1:15: rewrites[1].replacement: its brackets or quotes do not balance: every '(', '[', "
+         "'{' and literal of the template must close in it\n"},
+        /* a line comment would take what follows the call on its line */
+        {"{\"rewrites\": [{\"function\": \"ddot_\", \"replacement\": \"f($1) // ddot_\"}]}",
+         ":1:15: rewrites[1].replacement: a // comment would take the rest of the line of every "
+         "call it rewrites (the ';' after it): write /* ... */\n"},
     };
     tt_w("src/a.c", "int a;\n");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -253,6 +264,30 @@ static void test_malformed(void **state)
         print_error("status %d\nstderr: %s", r.status, r.err);
     assert_int_equal(r.status, 0);
     tt_free(&r);
+    /* nor do they in a comment, and a quote in a comment, a digit
+     * separator (C23, C++14) or a raw string (C++) opens no literal */
+    static const char *const good[] = {
+        "f($1 /* ) */)",
+        "f($1 /* [ */, $2) /* it's */",
+        "f(/* don't */ $1)",
+        "f(1'000 * $1)",
+        "f(1'000 * $1, 0x1'0000)",
+        "g(R\\\"(x)\\\")",
+        "g(R\\\"(\\\")\\\", $1)",
+        "g(R\\\"d(\\\")\\\")d\\\", u8R\\\"(')\\\", $1)",
+        "g(L'(', u8\\\")\\\", $1)",
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        char *text = tt_fmt("{\"rewrites\": [{\"function\": \"ddot_\", \"replacement\": \"%s\"}]}\n",
+                            good[i]);
+        tt_w("src/.emberlint.json", text);
+        free(text);
+        r = lt_lint(tt_dir, "--no-cache", "src", NULL);
+        if (r.status != 0)
+            print_error("template %s: status %d\nstderr: %s", good[i], r.status, r.err);
+        assert_int_equal(r.status, 0);
+        tt_free(&r);
+    }
 }
 
 int main(void)
