@@ -2,7 +2,6 @@
 #include "suggest.h"
 
 #include <ctype.h>
-#include <stdbool.h>
 #include <string.h>
 
 #define MAX_LEN 64
@@ -37,21 +36,30 @@ static unsigned distance(const char *a, const char *b)
     return d[la][lb] > 2 ? 3 : d[la][lb];
 }
 
+size_t el_suggest_all(const char *word, const char *const *candidates, size_t n,
+                      const char **out, size_t max)
+{
+    /* a word under 5 characters gets one typo of slack, a longer one two: a
+     * two-letter word is two edits from every other two-letter one */
+    unsigned slack = strlen(word) < 5 ? 1 : 2, bd = slack + 1;
+    size_t found = 0;
+    for (size_t k = 0; k < n; k++) {
+        unsigned dk = distance(word, candidates[k]);
+        if (dk > slack || dk > bd)
+            continue;
+        if (dk < bd) {
+            bd = dk;
+            found = 0;
+        }
+        if (found < max)
+            out[found] = candidates[k];
+        found++;
+    }
+    return found;
+}
+
 const char *el_suggest(const char *word, const char *const *candidates, size_t n)
 {
     const char *best = NULL;
-    unsigned bd = 3;
-    bool tie = false;
-    for (size_t k = 0; k < n; k++) {
-        unsigned dk = distance(word, candidates[k]);
-        if (dk < bd) {
-            best = candidates[k];
-            bd = dk;
-            tie = false;
-        } else if (dk == bd && best) {
-            tie = true;
-        }
-    }
-    /* a two-letter word is two edits from every other two-letter one */
-    return tie || bd > 2 || (bd == 2 && strlen(word) < 5) ? NULL : best;
+    return el_suggest_all(word, candidates, n, &best, 1) == 1 ? best : NULL;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c_lexeme.h"
 #include "c_text.h"
 #include "clang_util.h"
 #include "config.h"
@@ -169,14 +170,11 @@ static bool split_args(const char *t, size_t n, size_t open, size_t *close, unsi
     *nargs = 0;
     for (size_t i = open; i < n; i++) {
         char c = t[i];
-        if (c == '"' || c == '\'') {
-            for (i++; i < n && t[i] != c; i++)
-                if (t[i] == '\\')
-                    i++;
-            continue;
-        }
-        if (c == '/' && i + 1 < n && (t[i + 1] == '*' || t[i + 1] == '/')) {
-            i = el_text_skip_blanks(t, n, i) - 1;
+        size_t lx_end;
+        if (el_lexeme_at(t, n, i, &lx_end) != EL_LX_OTHER) { /* no bracket or comma in it */
+            if (lx_end > n)
+                return false;
+            i = lx_end - 1;
             continue;
         }
         if (c == '(' || c == '[' || c == '{') {
@@ -242,14 +240,13 @@ static bool ident_char(char c, bool tpl)
            (unsigned char)c >= 0x80 || (c == '$' && !tpl);
 }
 
-/* Past the literal whose quote is at t[i]; n when it is not closed. */
-static size_t skip_literal(const char *t, size_t n, size_t i)
+/* Past the comment, literal (a raw string too) or number (1'000) at t[i],
+ * or i when there is none; n + 1 when it does not close. */
+static size_t skip_lexeme(const char *t, size_t n, size_t i)
 {
-    char q = t[i];
-    for (i++; i < n && t[i] != q && t[i] != '\n'; i++)
-        if (t[i] == '\\')
-            i++;
-    return i < n && t[i] == q ? i + 1 : n + 1;
+    size_t end;
+    el_lexeme k = el_lexeme_at(t, n, i, &end);
+    return k == EL_LX_COMMENT || k == EL_LX_LITERAL || k == EL_LX_NUMBER ? end : i;
 }
 
 /* Past the group whose opener is at t[i]; n + 1 when it is not balanced. */
@@ -259,12 +256,8 @@ static size_t skip_group(const char *t, size_t n, size_t i)
     size_t depth = 0;
     while (i < n) {
         char c = t[i];
-        if (c == '"' || c == '\'') {
-            i = skip_literal(t, n, i);
-            continue;
-        }
-        if (c == '/' && i + 1 < n && (t[i + 1] == '*' || t[i + 1] == '/')) {
-            size_t j = el_text_skip_blanks(t, n, i);
+        size_t j;
+        if (el_lexeme_at(t, n, i, &j) != EL_LX_OTHER) { /* a name, number, literal or comment: no bracket in it */
             if (j >= n)
                 return n + 1;
             i = j;
@@ -305,24 +298,20 @@ static token next_token(const char *t, size_t n, size_t i, bool tpl)
         while (k.kind == TK_ARG && j < n && t[j] >= '0' && t[j] <= '9')
             j++;
     } else if ((c >= '0' && c <= '9') || (c == '.' && j < n && t[j] >= '0' && t[j] <= '9')) {
-        k.kind = TK_NUMBER; /* a pp-number: 1.5e-3f, 0x1p+4 */
-        while (j < n && (ident_char(t[j], tpl) || t[j] == '.' ||
-                         ((t[j] == '+' || t[j] == '-') && strchr("eEpP", t[j - 1]))))
-            j++;
+        k.kind = TK_NUMBER; /* a pp-number: 1.5e-3f, 0x1p+4, 1'000 */
+        j = skip_lexeme(t, n, i);
     } else if (ident_char(c, tpl)) {
-        while (j < n && ident_char(t[j], tpl))
-            j++;
         k.kind = TK_IDENT;
-        /* an encoding prefix: L"..", u8"..", U'.' */
-        size_t l = j - i;
-        if (j < n && (t[j] == '"' || t[j] == '\'') &&
-            ((l == 1 && strchr("LuU", c)) || (l == 2 && c == 'u' && t[i + 1] == '8'))) {
+        size_t lit = skip_lexeme(t, n, i);
+        if (lit > i) { /* an encoding prefix: L"..", u8"..", U'.', R"(..)" */
             k.kind = TK_STRING;
-            j = skip_literal(t, n, j);
+            j = lit;
         }
+        while (k.kind == TK_IDENT && j < n && ident_char(t[j], tpl))
+            j++;
     } else if (c == '"' || c == '\'') {
         k.kind = TK_STRING;
-        j = skip_literal(t, n, i);
+        j = skip_lexeme(t, n, i);
     } else if (c == '(' || c == '[' || c == '{') {
         k.kind = c == '(' ? TK_PAREN : c == '[' ? TK_BRACKET : TK_BRACE;
         j = skip_group(t, n, i);
@@ -344,22 +333,18 @@ static token next_token(const char *t, size_t n, size_t i, bool tpl)
 static size_t skip_unit(const char *t, size_t n, size_t i, bool tpl)
 {
     char c = t[i];
-    if (c == '"' || c == '\'')
-        return skip_literal(t, n, i);
     if (c == '/' && i + 1 < n && (t[i + 1] == '*' || t[i + 1] == '/'))
         return el_text_skip_blanks(t, n, i);
+    if (c != '$') { /* a literal (with its prefix), a number (1'000) */
+        size_t j = skip_lexeme(t, n, i);
+        if (j > i)
+            return j;
+    }
     if (tpl && c == '$') {
         size_t j = i + 1;
         if (j < n && (t[j] == '*' || t[j] == '$'))
             return j + 1;
         while (j < n && t[j] >= '0' && t[j] <= '9')
-            j++;
-        return j;
-    }
-    if (c >= '0' && c <= '9') {
-        size_t j = i + 1;
-        while (j < n && (ident_char(t[j], tpl) || t[j] == '.' ||
-                         ((t[j] == '+' || t[j] == '-') && strchr("eEpP", t[j - 1]))))
             j++;
         return j;
     }
@@ -516,17 +501,39 @@ static void keep_range(el_call_rewrite *r, unsigned b, unsigned e)
     }
 }
 
+/* Would s, put into the template's comment or literal that starts at
+ * tpl[text_b] (of kind text), end that comment -- a block comment's "*" "/",
+ * a newline in a line comment?  Then r->why says so (what: "$2", "$*"). */
+static bool ends_comment(const char *tpl, el_lexeme text, size_t text_b, const char *s,
+                         const char *what, el_call_rewrite *r)
+{
+    if (text != EL_LX_COMMENT)
+        return false;
+    bool block = tpl[text_b + 1] == '*';
+    if (block ? !strstr(s, "*/") : !strchr(s, '\n'))
+        return false;
+    snprintf(r->why, sizeof r->why,
+             "the call template writes %s inside a comment, and the call's text for it holds "
+             "%s, which would end the comment: rewrite this use by hand",
+             what, block ? "'*/'" : "a newline");
+    return true;
+}
+
 /* Expand a template with the arguments' text, the rewrites of the calls
  * in them (inner) applied, *safety made the worse of itself and those
  * used; NULL when it names an argument the call does not have.
  * Parentheses go around the whole when the template is not one operand,
  * and around an argument that is not one operand unless its $N is a whole
  * operand of a list (whole_slot); $* (an argument list) and anything
- * inside a string literal of the template go in as written.  The ranges of
- * the call's text it puts in as code are noted in r (keep_range): an
+ * inside a string literal or comment of the template go in as written.
+ * The template is read as C (c_lexeme.h): a quote in a comment ("it's"),
+ * a digit separator (1'000) or a raw string opens no literal.  The ranges
+ * of the call's text it puts in as code are noted in r (keep_range): an
  * argument the template writes only inside a string literal ("\"$1\"")
- * is text there, not code -- it is dropped (its names are no longer
- * used, its side effects are lost) like one the template leaves out. */
+ * or a comment is text there, not code -- it is dropped (its names are no
+ * longer used, its side effects are lost) like one the template leaves
+ * out; one whose text would end the comment it is put in (a "*" "/", or a
+ * newline in a line comment) gets no rewrite. */
 static char *expand(const char *tpl, const char *t, const unsigned *b, const unsigned *e,
                     unsigned nargs, unsigned all_b, unsigned all_e, const el_rewrite_list *inner,
                     el_fix_safety *safety, el_call_rewrite *r)
@@ -536,17 +543,29 @@ static char *expand(const char *tpl, const char *t, const unsigned *b, const uns
     bool wrap = next_token(tpl, n, 0, true).kind != TK_END && !is_postfix_expr(tpl, n, true);
     if (wrap)
         el_buf_putc(&out, '(');
-    char quote = 0;
+    /* tpl[text_b..text_e): the comment or literal i is in, if any */
+    size_t text_b = 0, text_e = 0;
+    el_lexeme text = EL_LX_OTHER;
     for (size_t i = 0; i < n; i++) {
         char c = tpl[i];
+        bool quote = i < text_e;
         if (c != '$') {
-            if (quote && c == '\\' && i + 1 < n) {
+            if (quote && text == EL_LX_LITERAL && c == '\\' && i + 1 < n) {
                 el_buf_putn(&out, tpl + i, 2);
                 i++;
                 continue;
             }
-            if (quote ? c == quote : (c == '"' || c == '\''))
-                quote = quote ? 0 : c;
+            size_t end;
+            el_lexeme k = quote ? EL_LX_OTHER : el_lexeme_at(tpl, n, i, &end);
+            if (k == EL_LX_COMMENT || k == EL_LX_LITERAL) {
+                text = k;
+                text_b = i;
+                text_e = end < n ? end : n;
+            } else if (k == EL_LX_IDENT || k == EL_LX_NUMBER) { /* 1'000 opens no literal */
+                el_buf_putn(&out, tpl + i, end - i);
+                i = end - 1;
+                continue;
+            }
             el_buf_putc(&out, c);
             continue;
         }
@@ -555,7 +574,8 @@ static char *expand(const char *tpl, const char *t, const unsigned *b, const uns
             el_buf_putc(&out, '$');
         } else if (d == '*') {
             char *all = el_rewrite_apply(t, all_b, (unsigned)code_end(t, all_b, all_e), inner, safety);
-            if (!all) {
+            if (!all || (quote && ends_comment(tpl, text, text_b, all, "$*", r))) {
+                free(all);
                 el_buf_free(&out);
                 return NULL;
             }
@@ -582,6 +602,13 @@ static char *expand(const char *tpl, const char *t, const unsigned *b, const uns
             unsigned k = (unsigned)(num - 1);
             char *arg = el_rewrite_apply(t, b[k], (unsigned)code_end(t, b[k], e[k]), inner, safety);
             if (!arg) {
+                el_buf_free(&out);
+                return NULL;
+            }
+            char what[32];
+            snprintf(what, sizeof what, "$%lu", num);
+            if (quote && ends_comment(tpl, text, text_b, arg, what, r)) {
+                free(arg);
                 el_buf_free(&out);
                 return NULL;
             }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "c_lexeme.h"
 #include "config_internal.h"
 #include "config_json.h"
 #include "embedded.h"
@@ -270,30 +271,48 @@ static bool template_ok(const char *t)
 }
 
 /* Do the template's brackets ((), [], {}) nest and close, outside its
- * string and character literals, and do its literals end?  A template
- * "f($1" makes every call it rewrites code that does not parse. */
+ * comments and string and character literals (raw strings too), and do
+ * its literals and comments end?  A template "f($1" makes every call it
+ * rewrites code that does not parse; a bracket in a comment, a digit
+ * separator ("f(1'000 * $1)") and a raw string ("g(R\"(x)\")") are
+ * good ones. */
 static bool template_balanced(const char *t)
 {
-    char stack[64];
-    size_t n = 0;
-    for (; *t; t++) {
-        if (*t == '"' || *t == '\'') {
-            char q = *t;
-            for (t++; *t && *t != q; t++)
-                if (*t == '\\' && t[1])
-                    t++;
-            if (!*t)
-                return false;
-        } else if (*t == '(' || *t == '[' || *t == '{') {
-            if (n == sizeof stack)
-                return false;
-            stack[n++] = *t == '(' ? ')' : *t == '[' ? ']' : '}';
-        } else if (*t == ')' || *t == ']' || *t == '}') {
-            if (!n || stack[--n] != *t)
-                return false;
+    size_t n = strlen(t), depth = 0, cap = 0;
+    char *stack = NULL;
+    bool ok = true;
+    for (size_t i = 0, end; i < n && ok; i = end) {
+        if (t[i] == '$') { /* $N, $*, $$: never the start of a number */
+            end = i + 1 < n ? i + 2 : n;
+            while (end < n && t[end] >= '0' && t[end] <= '9')
+                end++;
+            continue;
+        }
+        el_lexeme k = el_lexeme_at(t, n, i, &end);
+        if (end > n) {
+            ok = false;
+        } else if (k != EL_LX_OTHER) {
+            continue;
+        } else if (t[i] == '(' || t[i] == '[' || t[i] == '{') {
+            el_grow(&stack, &cap, depth + 1, 1);
+            stack[depth++] = t[i] == '(' ? ')' : t[i] == '[' ? ']' : '}';
+        } else if (t[i] == ')' || t[i] == ']' || t[i] == '}') {
+            ok = depth && stack[--depth] == t[i];
         }
     }
-    return n == 0;
+    free(stack);
+    return ok && depth == 0;
+}
+
+/* Does the template hold a // comment?  Put in place of a call, it would
+ * take what follows the call on its line: the ';', a closing ')'. */
+static bool template_line_comment(const char *t)
+{
+    size_t n = strlen(t);
+    for (size_t i = 0, end; i < n; i = end > n ? n : end)
+        if (el_lexeme_at(t, n, i, &end) == EL_LX_COMMENT && t[i + 1] == '/')
+            return true;
+    return false;
 }
 
 /* ---- list keys -------------------------------------------------------------- */
@@ -510,17 +529,18 @@ static int apply_option(const loader *L, const el_rule_meta *m, el_rule_setting 
     path[3] = key;
     if (!type) {
         el_buf known = {0};
-        const char *names[64];
-        size_t nn = 0;
+        /* as many names as the rule has options, however many that is */
+        size_t nn = 0, cap = m->options ? (size_t)json_object_object_length(m->options) : 0;
+        const char **names = el_xcalloc(cap ? cap : 1, sizeof *names);
         if (m->options) {
             json_object_object_foreach(m->options, name, spec) {
                 (void)spec;
                 el_buf_printf(&known, "%s\"%s\"", known.n ? ", " : "", name);
-                if (nn < sizeof names / sizeof names[0])
-                    names[nn++] = name;
+                names[nn++] = name;
             }
         }
         const char *near = el_suggest(key, names, nn);
+        free(names);
         if (near) {
             el_buf_free(&known);
             return fail(L, path, 4, "rules.%s.options: unknown option \"%s\": did you mean \"%s\"?", m->id,
@@ -616,13 +636,43 @@ static int apply_option(const loader *L, const el_rule_meta *m, el_rule_setting 
     return 0;
 }
 
+/* "\"a\", \"b\" or \"c\"" (conj "or" or "and") into b. */
+static void quoted_list(el_buf *b, const char *const *v, size_t n, const char *conj)
+{
+    for (size_t i = 0; i < n; i++)
+        el_buf_printf(b, "%s\"%s\"", i == 0 ? "" : i + 1 == n ? conj : ", ", v[i]);
+}
+
+/* The keys of a rule's object, each read by apply_rule. */
+static const char *const rule_keys[] = {"enabled", "severity", "applies_to", "options"};
+#define N_RULE_KEYS (sizeof rule_keys / sizeof rule_keys[0])
+
+/* An ID that is no rule's: the IDs a typo from it (every rule's, from
+ * rules/rules.json), or where to find them. */
+static int unknown_rule(const loader *L, const char *id, const char *const *path)
+{
+    size_t n = el_meta_count();
+    const char **ids = el_xcalloc(n ? n : 1, sizeof *ids), *near[8];
+    for (size_t i = 0; i < n; i++)
+        ids[i] = el_meta_at(i)->id;
+    size_t nn = el_suggest_all(id, ids, n, near, sizeof near / sizeof near[0]);
+    free(ids);
+    if (nn == 0 || nn > sizeof near / sizeof near[0])
+        return fail(L, path, 2, "unknown rule ID \"%s\": expected a rule ID "
+                    "(see emberlint --list-rules)", id);
+    el_buf which = {0};
+    quoted_list(&which, near, nn, " or ");
+    int rc = fail(L, path, 2, "unknown rule ID \"%s\": did you mean %s?", id, which.s);
+    el_buf_free(&which);
+    return rc;
+}
+
 static int apply_rule(const loader *L, const char *id, json_object *v)
 {
     int k = el_meta_index(id);
     const char *path[6] = {"rules", id};
     if (k < 0)
-        return fail(L, path, 2, "unknown rule ID \"%s\": expected a rule ID "
-                    "(see emberlint --list-rules)", id);
+        return unknown_rule(L, id, path);
     const el_rule_meta *m = el_meta_at((size_t)k);
     el_rule_setting *rs = &L->c->rules[k];
     if (json_object_is_type(v, json_type_string)) {
@@ -673,8 +723,15 @@ static int apply_rule(const loader *L, const char *id, json_object *v)
                     return -1;
             }
         } else {
-            return fail(L, path, 3, "rules.%s: unknown key \"%s\": expected \"enabled\", "
-                        "\"severity\", \"applies_to\" or \"options\"", id, key);
+            const char *near = el_suggest(key, rule_keys, N_RULE_KEYS);
+            if (near)
+                return fail(L, path, 3, "rules.%s: unknown key \"%s\": did you mean \"%s\"?",
+                            id, key, near);
+            el_buf keys = {0};
+            quoted_list(&keys, rule_keys, N_RULE_KEYS, " or ");
+            int rc = fail(L, path, 3, "rules.%s: unknown key \"%s\": expected %s", id, key, keys.s);
+            el_buf_free(&keys);
+            return rc;
         }
     }
     return 0;
@@ -706,6 +763,10 @@ static void rewrites_free(el_config *c)
     c->n_rewrites = c->cap_rewrites = 0;
 }
 
+/* The keys of a "rewrites" entry, each a string. */
+static const char *const rewrite_keys[] = {"function", "replacement", "safety", "note"};
+#define N_REWRITE_KEYS (sizeof rewrite_keys / sizeof rewrite_keys[0])
+
 static int apply_rewrites(const loader *L, json_object *val)
 {
     const char *path[3] = {"rewrites"};
@@ -724,6 +785,7 @@ static int apply_rewrites(const loader *L, json_object *val)
             bool str = json_object_is_type(v, json_type_string);
             if (is_comment_key(key))
                 continue;
+            const char *near = NULL;
             if (strcmp(key, "function") == 0 && str) {
                 f = v;
             } else if (strcmp(key, "replacement") == 0 && str) {
@@ -732,21 +794,38 @@ static int apply_rewrites(const loader *L, json_object *val)
                 safety = json_object_get_string(v);
             } else if (strcmp(key, "note") == 0 && str) {
                 note = json_object_get_string(v);
+            } else if ((near = el_suggest(key, rewrite_keys, N_REWRITE_KEYS)) &&
+                       strcmp(near, key) != 0) {
+                return fail(L, path, 2, "rewrites[%zu]: unknown key \"%s\": did you mean "
+                            "\"%s\"?", i + 1, key, near);
             } else {
-                return fail(L, path, 2, "rewrites[%zu]: unexpected \"%s\": expected string "
-                            "values for \"function\", \"replacement\", \"safety\" and \"note\"",
-                            i + 1, key);
+                el_buf keys = {0};
+                quoted_list(&keys, rewrite_keys, N_REWRITE_KEYS, " and ");
+                int rc = fail(L, path, 2, "rewrites[%zu]: unexpected \"%s\": expected string "
+                              "values for %s", i + 1, key, keys.s);
+                el_buf_free(&keys);
+                return rc;
             }
         }
-        if (!f || !is_identifier(json_object_get_string(f)))
+        if (!f)
+            return fail(L, path, 2, "rewrites[%zu]: missing \"function\": the name of the "
+                        "function whose calls the template rewrites", i + 1);
+        if (!is_identifier(json_object_get_string(f)))
             return fail(L, path, 2, "rewrites[%zu].function: expected the name of a function", i + 1);
-        if (!r || !json_object_get_string(r)[0] || !template_ok(json_object_get_string(r)))
+        if (!r)
+            return fail(L, path, 2, "rewrites[%zu]: missing \"replacement\": the call template "
+                        "($1, $2, ... for the arguments, $* for all, $$ for '$')", i + 1);
+        if (!json_object_get_string(r)[0] || !template_ok(json_object_get_string(r)))
             return fail(L, path, 2, "rewrites[%zu].replacement: expected a call template "
                         "($1, $2, ... for the arguments, $* for all, $$ for '$')", i + 1);
         if (!template_balanced(json_object_get_string(r)))
             return fail(L, path, 2, "rewrites[%zu].replacement: its brackets or quotes do not "
                         "balance: every '(', '[', '{' and literal of the template must close in "
                         "it", i + 1);
+        if (template_line_comment(json_object_get_string(r)))
+            return fail(L, path, 2, "rewrites[%zu].replacement: a // comment would take the rest "
+                        "of the line of every call it rewrites (the ';' after it): write /* ... */",
+                        i + 1);
         if (strcmp(safety, "safe") != 0 && strcmp(safety, "unsafe") != 0)
             return fail(L, path, 2, "rewrites[%zu].safety: expected \"safe\" or \"unsafe\"", i + 1);
         rewrite_add(L->c, json_object_get_string(f), json_object_get_string(r),

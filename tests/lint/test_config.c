@@ -192,6 +192,30 @@ static void test_malformed(void **state)
         {"{\"rules\": {\"EH103\": {\"options\": {\"backend_predicate\": [\"x\"]}}}}",
          ":1:34: rules.EH103.options: unknown option \"backend_predicate\": did you mean \"backend_predicates\"?\n"},
         {"{\"Core_Path\": []}", ":1:2: unknown key \"Core_Path\": did you mean \"core_paths\"?\n"},
+        /* so does a rule ID (every rule's ID known: several when as near),
+         * a key of a rule's object and a key of a rewrite */
+        {"{\"rules\": {\"EH1O2\": \"off\"}}", ":1:12: unknown rule ID \"EH1O2\": did you mean \"EH102\"?\n"},
+        {"{\"rules\": {\"eh101\": \"off\"}}", ":1:12: unknown rule ID \"eh101\": did you mean \"EH101\"?\n"},
+        {"{\"rules\": {\"EH10\": \"off\"}}", ":1:12: unknown rule ID \"EH10\": did you mean \"EH101\", "
+         "\"EH102\", \"EH103\", \"EH104\" or \"EH105\"?\n"},
+        {"{\"rules\": {\"EH102\": {\"severty\": \"note\"}}}",
+         ":1:22: rules.EH102: unknown key \"severty\": did you mean \"severity\"?\n"},
+        {"{\"rules\": {\"EH102\": {\"option\": {}}}}",
+         ":1:22: rules.EH102: unknown key \"option\": did you mean \"options\"?\n"},
+        {"{\"rules\": {\"EH102\": {\"colour\": \"red\"}}}",
+         ":1:22: rules.EH102: unknown key \"colour\": expected \"enabled\", \"severity\", \"applies_to\" "
+         "or \"options\"\n"},
+        {"{\"rewrites\": [{\"function\": \"ddot_\", \"replacment\": \"f($1)\"}]}",
+         ":1:15: rewrites[1]: unknown key \"replacment\": did you mean \"replacement\"?\n"},
+        {"{\"rewrites\": [{\"function\": \"ddot_\", \"replacement\": \"f($1)\", \"safty\": \"safe\"}]}",
+         ":1:15: rewrites[1]: unknown key \"safty\": did you mean \"safety\"?\n"},
+        /* a rewrite without its template or its function says which is missing */
+        {"{\"rewrites\": [{\"function\": \"ddot_\"}]}",
+         ":1:15: rewrites[1]: missing \"replacement\": the call template ($1, $2, ... for the arguments, "
+         "$* for all, $$ for '$')\n"},
+        {"{\"rewrites\": [{\"replacement\": \"f($1)\"}]}",
+         ":1:15: rewrites[1]: missing \"function\": the name of the function whose calls the template "
+         "rewrites\n"},
         {"{\"rules\": {\"EH101\": {\"enabled\": 1}}}", ":1:22: rules.EH101.enabled: expected true or false\n"},
         {"{\"x\": \"\xff\"}", ":1:8: expected valid UTF-8\n"},
         /* a template whose brackets or literals do not close would make
@@ -205,6 +229,17 @@ static void test_malformed(void **state)
         {"{\"rewrites\": [{\"function\": \"ddot_\", \"replacement\": \"log(\\\"$1)\"}]}",
          ":1:15: rewrites[1].replacement: its brackets or quotes do not balance: every '(', '[', "
          "'{' and literal of the template must close in it\n"},
+        /* a comment that does not close, or that takes the closing bracket */
+        {"{\"rewrites\": [{\"function\": \"ddot_\", \"replacement\": \"f($1 /* )\"}]}",
+         ":1:15: rewrites[1].replacement: its brackets or quotes do not balance: every '(', '[', "
+         "'{' and literal of the template must close in it\n"},
+        {"{\"rewrites\": [{\"function\": \"ddot_\", \"replacement\": \"f($1 // )\"}]}",
+         ":1:15: rewrites[1].replacement: its brackets or quotes do not balance: every '(', '[', "
+         "'{' and literal of the template must close in it\n"},
+        /* a line comment would take what follows the call on its line */
+        {"{\"rewrites\": [{\"function\": \"ddot_\", \"replacement\": \"f($1) // ddot_\"}]}",
+         ":1:15: rewrites[1].replacement: a // comment would take the rest of the line of every "
+         "call it rewrites (the ';' after it): write /* ... */\n"},
     };
     tt_w("src/a.c", "int a;\n");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -229,6 +264,30 @@ static void test_malformed(void **state)
         print_error("status %d\nstderr: %s", r.status, r.err);
     assert_int_equal(r.status, 0);
     tt_free(&r);
+    /* nor do they in a comment, and a quote in a comment, a digit
+     * separator (C23, C++14) or a raw string (C++) opens no literal */
+    static const char *const good[] = {
+        "f($1 /* ) */)",
+        "f($1 /* [ */, $2) /* it's */",
+        "f(/* don't */ $1)",
+        "f(1'000 * $1)",
+        "f(1'000 * $1, 0x1'0000)",
+        "g(R\\\"(x)\\\")",
+        "g(R\\\"(\\\")\\\", $1)",
+        "g(R\\\"d(\\\")\\\")d\\\", u8R\\\"(')\\\", $1)",
+        "g(L'(', u8\\\")\\\", $1)",
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        char *text = tt_fmt("{\"rewrites\": [{\"function\": \"ddot_\", \"replacement\": \"%s\"}]}\n",
+                            good[i]);
+        tt_w("src/.emberlint.json", text);
+        free(text);
+        r = lt_lint(tt_dir, "--no-cache", "src", NULL);
+        if (r.status != 0)
+            print_error("template %s: status %d\nstderr: %s", good[i], r.status, r.err);
+        assert_int_equal(r.status, 0);
+        tt_free(&r);
+    }
 }
 
 int main(void)

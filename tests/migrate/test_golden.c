@@ -876,6 +876,18 @@ CASE(template_many_calls)
  *                        and its include stays */
 CASE(template_literal_arg)
 
+/*   template_lexemes     templates read as C and C++, not as quotes: a
+ *                        quote in a comment (n's), a digit separator
+ *                        (1'000) and a raw string holding a quote
+ *                        (R"(")") open no literal, so the sum put into
+ *                        2 * $2 after them is code and gets parentheses;
+ *                        an argument the template writes only in a
+ *                        comment is text there (a call that picks it is
+ *                        lost: unsafe, not applied); an argument holding
+ *                        a comment's end is never put into a comment (no
+ *                        rewrite, listed) */
+CASE(template_lexemes)
+
 /*   fortran_lapack_names  a project that declares the Fortran LAPACK
  *                         routines it calls (dlacpy_, dgeqrt_, dstev_)
  *                         itself: every call listed, none missed for a
@@ -1303,7 +1315,7 @@ int main(void)
         BOTH(self_include), BOTH(self_include_main), BOTH(template_args10), BOTH(template_app_prefix),
         BOTH(template_skipped), BOTH(template_keeps_names), BOTH(template_drops_names),
         BOTH(template_literal_names), BOTH(template_repeats_arg), BOTH(template_many_calls),
-        BOTH(template_literal_arg),
+        BOTH(template_literal_arg), BOTH(template_lexemes),
         BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(precision_paste_bare), BOTH(fortran_twin_advice), BOTH(fortran_mangled_advice), BOTH(skipped_member), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(if0_branches), BOTH(if_constant), BOTH(defined_and_zero), BOTH(skipped_include_indented), BOTH(template_macro_call), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
         BOTH(library_prefix_paste), BOTH(wrapped_calls), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(skipped_paste_nested), BOTH(skipped_paste_recursion),
