@@ -32,7 +32,11 @@
  * sizeof(double)): a count of whole elements; not the sizeof of an
  * array, nor n * sizeof(double): a buffer's size), an overflow guard
  * (x > INT_MAX / k: an object-like *_MAX or *_MIN macro of a limit's
- * value divided, the quotient an operand of <, >, <= or >=), and an
+ * value divided, the quotient an operand of <, >, <= or >=), the
+ * fraction of a quotient ((double)a / b - a / b, == and !=: the same
+ * operands, no integer conversion that may change a value, integers the
+ * floating type holds exactly, no volatile reads, only parentheses and
+ * conversions between the quotient and the operator), and an
  * operand that is itself the value of a
  * function C declared implicitly and the TU declares nowhere (its `int`
  * is not its type -- csound's `FL(1.0) / 12` where its FL macro is not
@@ -1102,12 +1106,21 @@ static bool limit_guard(el_ctx *ctx, CXCursor num, CXCursor den)
     return false;
 }
 
+/* A conversion written as a cast: C's (double)a, C++'s
+ * static_cast<double>(a) and functional double(a). */
+static bool is_cast(CXCursor e)
+{
+    enum CXCursorKind k = clang_getCursorKind(e);
+    return k == CXCursor_CStyleCastExpr || k == CXCursor_CXXStaticCastExpr || k == CXCursor_CXXFunctionalCastExpr;
+}
+
 /* e through parentheses, implicit conversions and casts to a floating
- * type: the integer `a` of `(double)a`. */
+ * type (C's, static_cast and functional ones): the integer `a` of
+ * `(double)a`, `static_cast<double>(a)`, `double(a)`. */
 static CXCursor strip_float_casts(CXCursor e)
 {
     e = sf_strip(e, false);
-    for (int guard = 0; guard < 16 && clang_getCursorKind(e) == CXCursor_CStyleCastExpr; guard++) {
+    for (int guard = 0; guard < 16 && is_cast(e); guard++) {
         CXCursor in = sf_last_child(e);
         if (clang_Cursor_isNull(in) || !elc_type_is_floating(clang_getCanonicalType(clang_getCursorType(e))))
             break;
@@ -1116,16 +1129,199 @@ static CXCursor strip_float_casts(CXCursor e)
     return e;
 }
 
+/* The bits of a floating type's significand, the implicit one counted:
+ * every integer of magnitude up to 2^bits is held exactly.  float 24,
+ * double 53; long double 64 where it is wider than double (x87's
+ * extended; IEEE quad, aarch64's, holds 113, and 64 is then a bound
+ * from below; PowerPC's double-double, whose division is not correctly
+ * rounded, is taken for one of these too), else double's 53 (MSVC,
+ * 32-bit ARM); 0 for a type this
+ * does not know (_Float16's 11 bits hold too little to be worth it). */
+static int significand_bits(CXType t)
+{
+    t = clang_getCanonicalType(t);
+    switch (t.kind) {
+    case CXType_Float:
+        return 24;
+    case CXType_Double:
+        return 53;
+    case CXType_LongDouble:
+        return clang_Type_getSizeOf(t) > (long long)sizeof(double) ? 64 : 53;
+    case CXType_Float128:
+        return 113;
+    default:
+        return 0;
+    }
+}
+
+/* An integer type, an enumeration as its underlying type. */
+static CXType integer_type(CXType t)
+{
+    t = clang_getCanonicalType(t);
+    if (t.kind == CXType_Enum)
+        t = clang_getCanonicalType(clang_getEnumDeclIntegerType(clang_getTypeDeclaration(t)));
+    return t;
+}
+
+/* Is integer type t unsigned (char16_t and char32_t too)? */
+static bool unsigned_integer(CXType t)
+{
+    t = integer_type(t);
+    return unsigned_kind(t) || t.kind == CXType_Char16 || t.kind == CXType_Char32;
+}
+
+/* Does converting integer expression `from` to integer type `to` keep
+ * its value, whatever it is?  Not to _Bool, nor to a narrower type; from
+ * signed to unsigned only a value never negative (never_negative: the 2
+ * of size_t n / 2, a loop counter up from 0), so not the -7 of int a in
+ * a / b with unsigned b, which the usual arithmetic conversions make
+ * 4294967289; from unsigned to signed only into a wider type ((int)u of
+ * 4294967289 is -7; an unsigned short promoted to int keeps it). */
+static bool keeps_value(el_ctx *ctx, CXCursor from, CXType to)
+{
+    CXType f = integer_type(clang_getCursorType(from));
+    to = integer_type(to);
+    long long sf = clang_Type_getSizeOf(f), st = clang_Type_getSizeOf(to);
+    if (to.kind == CXType_Bool || sf <= 0 || st <= 0 || st < sf)
+        return false;
+    bool uf = unsigned_integer(f), ut = unsigned_integer(to);
+    if (ut && !uf)
+        return never_negative(ctx, from, 0);
+    if (!ut && uf)
+        return st > sf;
+    return true;
+}
+
+/* One step of a conversion chain: the conversion `conv` of `from` (an
+ * implicit conversion or a cast).  A floating type narrows *bits to its
+ * significand; between integer types the value must be kept
+ * (keeps_value); anything else is not looked through. */
+static bool chain_step(el_ctx *ctx, CXCursor conv, CXCursor from, int *bits)
+{
+    CXType to = clang_getCanonicalType(clang_getCursorType(conv));
+    CXType ft = clang_getCanonicalType(clang_getCursorType(from));
+    if (elc_type_is_floating(to)) {
+        int b = significand_bits(to);
+        if (b < *bits)
+            *bits = b;
+        return b > 0;
+    }
+    if (!elc_type_is_integer(to) || !elc_type_is_integer(ft))
+        return false;
+    return keeps_value(ctx, from, to);
+}
+
+/* An operand of one of the two divisions of a fraction test, walked
+ * through parentheses, implicit conversions and casts to the value it
+ * converts (into *leaf): each floating type on the way narrows *bits
+ * (chain_step); false when an integer conversion on the way may change
+ * the value -- int a of a / b with unsigned b, (double)(unsigned)a. */
+static bool operand_chain(el_ctx *ctx, CXCursor e, int *bits, CXCursor *leaf)
+{
+    for (int guard = 0; guard < 64; guard++) {
+        enum CXCursorKind k = clang_getCursorKind(e);
+        CXCursor in = clang_getNullCursor(), kid[1];
+        if (k == CXCursor_ParenExpr) {
+            if (sf_children(e, kid, 1) != 1)
+                return false;
+            e = kid[0];
+            continue;
+        }
+        if (k == CXCursor_UnexposedExpr && sf_children(e, kid, 1) == 1)
+            in = kid[0];
+        else if (is_cast(e))
+            in = sf_last_child(e);
+        if (clang_Cursor_isNull(in))
+            break;
+        if (!chain_step(ctx, e, in, bits))
+            return false;
+        e = in;
+    }
+    *leaf = e;
+    return true;
+}
+
+/* Does integer value e hold in a floating type of `bits` bits exactly?
+ * A constant by its magnitude, anything else by its type's width:
+ * 2^width bounds it, signed or not. */
+static bool held_exactly(CXCursor e, int bits)
+{
+    unsigned long long m;
+    CXType t = clang_getCanonicalType(clang_getCursorType(e));
+    if (!elc_type_is_integer(t))
+        return false;
+    if (eval_magnitude(e, &m))
+        return bits >= 64 || m <= 1ULL << bits;
+    long long size = clang_Type_getSizeOf(integer_type(t));
+    return size > 0 && 8 * size <= bits;
+}
+
+static enum CXChildVisitResult find_volatile(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    if (clang_getCursorKind(c) == CXCursor_UnaryExpr)
+        return CXChildVisit_Continue; /* sizeof, _Alignof: not evaluated */
+    CXType t = clang_getCursorType(c);
+    if (clang_isExpression(clang_getCursorKind(c)) &&
+        (clang_isVolatileQualifiedType(t) || clang_isVolatileQualifiedType(clang_getCanonicalType(t)))) {
+        *(bool *)d = true;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Does e name a volatile object (a variable, a member, *p of a pointer
+ * to volatile, a typedef's volatile)?  Two reads of it may give two
+ * values, as two calls may.  Not inside sizeof. */
+static bool reads_volatile(CXCursor e)
+{
+    bool hit = false;
+    if (find_volatile(e, clang_getNullCursor(), &hit) == CXChildVisit_Break)
+        return true;
+    if (clang_getCursorKind(e) != CXCursor_UnaryExpr)
+        clang_visitChildren(e, find_volatile, &hit);
+    return hit;
+}
+
 /* The quotient converted at ancestor `at` is an operand of `-`, `==` or
  * `!=` whose other operand is the floating division of the same operands:
  * `(double)a / b - a / b` is the fraction of a / b, `(double)a / b == a /
- * b` asks whether b divides a.  The truncation is the point. */
-static bool fraction_test(el_ctx *ctx, unsigned at, CXCursor num, CXCursor den)
+ * b` asks whether b divides a.  The truncation is the point -- when the
+ * two divisions divide the same numbers, and the floating one is exact
+ * enough to tell:
+ * - between the integer quotient and the operator only parentheses and
+ *   conversions (implicit, or casts: (double)(a / b)); not a branch of
+ *   ?: ((double)a / b - (c ? a / b : 0) subtracts 0 when c is 0), a
+ *   comma, a call;
+ * - no integer conversion on either side that may change a value: the
+ *   usual arithmetic conversions turn int a of a / b with unsigned b
+ *   into an unsigned (-7 / 2u is 2147483644), where (double)a / b
+ *   divides -7.0 (keeps_value);
+ * - every integer divided held exactly by the narrowest floating type on
+ *   the way (held_exactly): with |a|, |b| <= 2^p (p the significand's
+ *   bits) both convert exactly, the quotient of two such is correctly
+ *   rounded, an integer quotient q (|q| <= |a|) is itself exact, and a
+ *   non-integer one is at least 1/|b| > 2^-p * 2^k from any integer
+ *   (2^k <= |a / b|), more than half an ulp: it never rounds onto one.
+ *   So double (53 bits) holds every integer of 32 bits, float (24) only
+ *   of 16: (float)a / (float)b == a / b with int a = 16777217, b = 2 is
+ *   true (a converts to 16777216.0f), though 2 does not divide a; long
+ *   long operands lose the test in double;
+ * - no operand reads a volatile object: two reads may differ. */
+static bool fraction_test(el_ctx *ctx, unsigned at, CXCursor div, CXCursor num, CXCursor den)
 {
-    unsigned depth = el_depth(ctx), i = at + 1;
-    while (i < depth && clang_getCursorKind(el_ancestor(ctx, i)) == CXCursor_ParenExpr)
-        i++;
-    if (i >= depth)
+    unsigned depth = el_depth(ctx), i = 0;
+    int bits = 1 << 10;
+    for (; i < depth; i++) {
+        CXCursor a = el_ancestor(ctx, i), below = i == 0 ? div : el_ancestor(ctx, i - 1);
+        if (clang_getCursorKind(a) == CXCursor_ParenExpr)
+            continue;
+        if (clang_getCursorKind(a) != CXCursor_UnexposedExpr && !is_cast(a))
+            break;
+        if (!chain_step(ctx, a, below, &bits))
+            return false;
+    }
+    if (i >= depth || i <= at)
         return false;
     CXCursor op = el_ancestor(ctx, i), mine = el_ancestor(ctx, i - 1), k[2], f[2];
     char o[4];
@@ -1137,9 +1333,22 @@ static bool fraction_test(el_ctx *ctx, unsigned at, CXCursor num, CXCursor den)
     if (clang_Cursor_isNull(other))
         return false;
     other = sf_strip(other, false);
-    if (!is_binary(other, "/", f) || !elc_type_is_floating(clang_getCanonicalType(clang_getCursorType(other))))
+    CXType ot = clang_getCanonicalType(clang_getCursorType(other));
+    if (!is_binary(other, "/", f) || !elc_type_is_floating(ot))
         return false;
-    return same_expr(strip_float_casts(f[0]), num) && same_expr(strip_float_casts(f[1]), den);
+    if (!same_expr(strip_float_casts(f[0]), num) || !same_expr(strip_float_casts(f[1]), den))
+        return false;
+    int ob = significand_bits(ot);
+    if (ob < bits)
+        bits = ob;
+    CXCursor all[4] = {f[0], f[1], num, den}, leaf[4];
+    for (int j = 0; j < 4; j++)
+        if (!operand_chain(ctx, all[j], &bits, &leaf[j]) || reads_volatile(all[j]))
+            return false;
+    for (int j = 0; j < 4; j++)
+        if (!held_exactly(leaf[j], bits))
+            return false;
+    return true;
 }
 
 static void on_binary(el_ctx *ctx, void *state, CXCursor c)
@@ -1176,7 +1385,7 @@ static void on_binary(el_ctx *ctx, void *state, CXCursor c)
         return; /* bytes / sizeof(double): counts whole elements */
     if (limit_guard(ctx, k[0], k[1]))
         return; /* x > INT_MAX / k: an overflow guard */
-    if (fraction_test(ctx, at, k[0], k[1]))
+    if (fraction_test(ctx, at, c, k[0], k[1]))
         return; /* (double)a / b - a / b: the fraction, on purpose */
     char ts[64], fs[64];
     elc_string(clang_getTypeSpelling(to), ts, sizeof ts);
