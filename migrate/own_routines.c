@@ -8,67 +8,208 @@
 #include "path.h"
 #include "rule.h"
 #include "sources.h"
+#include "strmap.h"
 
-enum { SHOWN = 4 }; /* names the note spells out */
+enum { SHOWN = 4 }; /* names, directories and configurations the note spells out */
 
-/* Is d a function EH102 takes as the project's own version of a
- * library's routine: defined outside backends/, with external linkage,
- * named as a routine of a library's Fortran interface (a pattern entry of
- * backend_prefixes: ddot_, DGEMM_), not a shim handing the call on to it,
- * and no backend code (eh_ref_sum, or a legacy directory's: it moves)?
- * Only such names: calls of a project's own `ddot` or `dgemm__` are no
- * library calls to begin with, and a plain prefix (cuda_set_device,
- * darknet's) names the project's own wrappers far more often than a copy
- * of the library, which "exclude" would then hide. */
-static bool own_routine(const em_tree *t, const em_def *d)
+static int cmp_use(const void *a, const void *b)
 {
-    if (!d->is_function || d->is_static || d->in_backends || d->backend[0] || d->in_macro ||
-        d->forwards)
-        return false;
-    long i = el_sources_find(&t->sources, d->path);
-    const el_config *cfg = i >= 0 ? t->sources.v[i].cfg : NULL;
-    return cfg && el_routine_name(cfg, d->name);
+    const struct em_own_use *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    if (!c)
+        c = strcmp(x->def, y->def);
+    if (!c)
+        c = strcmp(x->path, y->path);
+    if (!c)
+        c = (x->line > y->line) - (x->line < y->line);
+    if (!c)
+        c = (x->col > y->col) - (x->col < y->col);
+    return c ? c : (x->cfg > y->cfg) - (x->cfg < y->cfg);
 }
 
-/* Was d's name counted by an earlier definition (the same routine under
- * another build configuration, or a second copy)? */
-static bool counted_before(const em_tree *t, size_t k)
+void em_own_uses_add(em_own_uses *u, size_t k, const char *name, const el_fact_list *facts)
 {
-    for (size_t i = 0; i < k; i++)
-        if (strcmp(t->defs[i].name, t->defs[k].name) == 0 && own_routine(t, &t->defs[i]))
-            return true;
-    return false;
+    if (k >= u->n_cfgs) {
+        u->cfg_names = el_xrealloc(u->cfg_names, (k + 1) * sizeof *u->cfg_names);
+        for (size_t i = u->n_cfgs; i <= k; i++)
+            u->cfg_names[i] = NULL;
+        u->n_cfgs = k + 1;
+    }
+    free(u->cfg_names[k]);
+    u->cfg_names[k] = el_xstrdup(name ? name : "");
+    for (size_t i = 0; i < facts->n; i++) {
+        if (strcmp(facts->v[i].key, EL_FACT_OWN_USE) != 0)
+            continue;
+        /* "name\tpath\tline\tcol\tdefpath\tdefline" */
+        char *v = el_xstrdup(facts->v[i].value), *f[6] = {0}, *p = v;
+        for (int j = 0; j < 6 && p; j++) {
+            f[j] = p;
+            p = strchr(p, '\t');
+            if (p)
+                *p++ = '\0';
+        }
+        if (f[5] && f[4][0]) {
+            el_grow(&u->v, &u->cap, u->n + 1, sizeof *u->v);
+            u->v[u->n++] = (struct em_own_use){k,
+                                               el_xstrdup(f[0]),
+                                               el_xstrdup(f[1]),
+                                               (unsigned)atoi(f[2]),
+                                               (unsigned)atoi(f[3]),
+                                               el_xstrdup(f[4]),
+                                               (unsigned)atoi(f[5])};
+        }
+        free(v);
+    }
+    /* by name, then definition: the note names them in that order */
+    if (u->n)
+        qsort(u->v, u->n, sizeof *u->v, cmp_use);
 }
 
-void em_own_routines_note(const em_tree *t, FILE *out)
+void em_own_uses_free(em_own_uses *u)
 {
-    size_t n = 0;
-    const em_def *first = NULL;
-    char names[SHOWN * 80] = "";
+    for (size_t i = 0; i < u->n; i++) {
+        free(u->v[i].name);
+        free(u->v[i].path);
+        free(u->v[i].def);
+    }
+    free(u->v);
+    for (size_t i = 0; i < u->n_cfgs; i++)
+        free(u->cfg_names[i]);
+    free(u->cfg_names);
+    memset(u, 0, sizeof *u);
+}
+
+/* The files of the copy: those defining a routine whose uses were
+ * silenced, and those defining a function named as a library's routine
+ * (reference BLAS's dgemm.c calls lsame_, defined beside it).  Calls made
+ * there are the copy's, which excluding it drops too. */
+static void copy_files(const em_tree *t, const em_own_uses *u, el_strmap *files)
+{
+    for (size_t i = 0; i < u->n; i++)
+        el_strmap_put(files, u->v[i].def, (void *)1);
     for (size_t i = 0; i < t->n_defs; i++) {
         const em_def *d = &t->defs[i];
-        if (!own_routine(t, d) || counted_before(t, i))
+        long k = d->is_function && !d->is_static ? el_sources_find(&t->sources, d->path) : -1;
+        if (k >= 0 && t->sources.v[k].cfg && el_routine_name(t->sources.v[k].cfg, d->name))
+            el_strmap_put(files, d->path, (void *)1);
+    }
+}
+
+/* Does the note count use x: a routine's name, called from outside the
+ * copy? */
+static bool counted(const em_tree *t, const el_strmap *copy, const struct em_own_use *x)
+{
+    long k = el_sources_find(&t->sources, x->path);
+    const el_config *cfg = k >= 0 ? t->sources.v[k].cfg : NULL;
+    return cfg && el_routine_name(cfg, x->name) && !el_strmap_get(copy, x->path);
+}
+
+/* What the note counts of the uses: places, names, definition
+ * directories (display form, with '/'), configurations. */
+enum field { PLACE, NAME, DIR, CFG, N_FIELDS };
+
+/* Use x's key for field f ("" for a configuration past the names). */
+static char *key_of(const em_own_uses *u, const struct em_own_use *x, enum field f)
+{
+    switch (f) {
+    case PLACE:
+        return el_xasprintf("%s\t%s\t%u\t%u", x->name, x->path, x->line, x->col);
+    case NAME:
+        return el_xstrdup(x->name);
+    case DIR: {
+        char *d = el_path_display(x->def);
+        char *slash = strrchr(d, '/');
+        char *r = slash ? el_xasprintf("%.*s/", (int)(slash - d), d) : el_xstrdup("./");
+        free(d);
+        return r;
+    }
+    default:
+        return el_xstrdup(x->cfg < u->n_cfgs && u->cfg_names[x->cfg] ? u->cfg_names[x->cfg] : "");
+    }
+}
+
+/* The distinct values of a field, in the uses' order: their number and
+ * the first SHOWN (allocated). */
+typedef struct distinct {
+    el_strmap seen;
+    size_t n;
+    char *shown[SHOWN];
+} distinct;
+
+static void distinct_add(distinct *d, char *key)
+{
+    if (el_strmap_get(&d->seen, key)) {
+        free(key);
+        return;
+    }
+    el_strmap_put(&d->seen, key, (void *)1);
+    if (d->n < SHOWN)
+        d->shown[d->n] = key;
+    else
+        free(key);
+    d->n++;
+}
+
+/* "a, b and c" (the first SHOWN; ", d and 3 more" past them). */
+static void spell(const distinct *d, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    size_t shown = d->n < SHOWN ? d->n : SHOWN;
+    for (size_t i = 0; i < shown; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == shown && d->n <= SHOWN ? " and " : ", ";
+        size_t used = strlen(buf);
+        snprintf(buf + used, cap - used, "%s%.200s", sep, d->shown[i]);
+    }
+    if (d->n > SHOWN) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, cap - used, " and %zu more", d->n - SHOWN);
+    }
+}
+
+void em_own_routines_note(const em_tree *t, const em_own_uses *u, FILE *out)
+{
+    if (!u->n)
+        return;
+    el_strmap copy = {0};
+    copy_files(t, u, &copy);
+    distinct d[N_FIELDS] = {0};
+    const struct em_own_use *first = NULL;
+    for (size_t i = 0; i < u->n; i++) {
+        if (!counted(t, &copy, &u->v[i]))
             continue;
         if (!first)
-            first = d;
-        if (n < SHOWN) {
-            size_t used = strlen(names);
-            snprintf(names + used, sizeof names - used, "%s%.70s", n ? ", " : "", d->name);
-        }
-        n++;
+            first = &u->v[i];
+        for (int f = 0; f < N_FIELDS; f++)
+            distinct_add(&d[f], key_of(u, &u->v[i], (enum field)f));
     }
-    if (!n)
-        return;
-    char more[48] = "";
-    if (n > SHOWN)
-        snprintf(more, sizeof more, " and %zu more", n - SHOWN);
-    char *where = el_path_display(first->path);
-    fprintf(out,
-            "ember-migrate: note: the tree defines %zu function%s named as a library's routine%s "
-            "(%s%s; %s:%u): calls of %s are taken as the project's own code and not "
-            "listed; if %s a copy of the library, add %s directory to \"exclude\" in "
-            ".emberlint.json and run again\n",
-            n, n == 1 ? "" : "s", n == 1 ? "" : "s", names, more, where, first->line,
-            n == 1 ? "it" : "them", n == 1 ? "it is" : "they are", n == 1 ? "its" : "their");
-    free(where);
+    if (first) {
+        char names[SHOWN * 220], dirs[SHOWN * 220], cfgs[SHOWN * 220 + 32] = "";
+        spell(&d[NAME], names, sizeof names);
+        spell(&d[DIR], dirs, sizeof dirs);
+        /* a configuration that silenced none lists the calls, or
+         * compiles none of them */
+        if (d[CFG].n < t->cfgs.n && t->cfgs.n > 1) {
+            char list[SHOWN * 220];
+            spell(&d[CFG], list, sizeof list);
+            snprintf(cfgs, sizeof cfgs, " in configuration%s %s", d[CFG].n == 1 ? "" : "s", list);
+        }
+        size_t n_uses = d[PLACE].n;
+        bool one = d[NAME].n == 1;
+        char *where = el_path_display(first->def);
+        fprintf(out,
+                "ember-migrate: note: %zu use%s of %zu function%s named as a library's routine%s "
+                "(%s) %s taken as the project's own code and not listed%s: the tree defines %s "
+                "(%s:%u); if %s a copy of the library, add %s to \"exclude\" in "
+                ".emberlint.json and run again\n",
+                n_uses, n_uses == 1 ? "" : "s", d[NAME].n, one ? "" : "s", one ? "" : "s", names,
+                n_uses == 1 ? "is" : "are", cfgs, one ? "it" : "them", where, first->def_line,
+                one ? "it is" : "they are", dirs);
+        free(where);
+    }
+    for (int f = 0; f < N_FIELDS; f++) {
+        for (size_t i = 0; i < d[f].n && i < SHOWN; i++)
+            free(d[f].shown[i]);
+        el_strmap_free(&d[f].seen);
+    }
+    el_strmap_free(&copy);
 }

@@ -1,23 +1,50 @@
 /* A tree that carries its own copy of a library's routines (liblinear's
  * blas/ddot.c defines ddot_): EH102 takes every call of such a name as
  * the project's own code, so a run over the whole tree lists none of
- * them, while a run over a file that calls them lists every call.  The
- * note says which definitions silenced them, and what to do if they are
- * a bundled copy of the library. */
+ * them, while a run over a file that calls them lists every call.  EH102
+ * records each use it silences so (EL_FACT_OWN_USE: the use and the
+ * definition that silenced it, however that definition is written: by a
+ * macro, inside `extern "C" { }`, in a legacy backend directory); the
+ * note is made of that record, per build configuration: which calls were
+ * not listed, which definitions silenced them, and what to do if they
+ * are a bundled copy of the library. */
 #ifndef EM_OWN_ROUTINES_H
 #define EM_OWN_ROUTINES_H
 
 #include <stdio.h>
 
+#include "engine.h"
 #include "scan.h"
 
-/* Print, when some definition outside backends/ named as a library's
- * routine (a name EH102 would take for the library's: ddot_, cblas_sdot,
- * fftw_execute; not a shim handing the call on to the library) is
- * defined, one note naming them (the first few, by file) and telling how
- * to have their calls listed.  Prints nothing otherwise.  (Callers are
- * not looked for: a C++ method calling ddot_ is no definition the scan
- * records.) */
-void em_own_routines_note(const em_tree *t, FILE *out);
+/* The uses EH102 silenced because the project defines the function, of
+ * every configuration scanned. */
+typedef struct em_own_uses {
+    struct em_own_use {
+        size_t cfg;       /* the configuration's index */
+        char *name;       /* as called: ddot_, dgetrf_ (a shim's, not its ILP64 build's) */
+        char *path;       /* the use (absolute, real) */
+        unsigned line, col;
+        char *def;        /* a definition that silenced it (absolute, real) */
+        unsigned def_line;
+    } *v;
+    size_t n, cap;
+    char **cfg_names;     /* by configuration index ("" when the run has one) */
+    size_t n_cfgs;
+} em_own_uses;
+
+/* Take the record of configuration k (called `name` in messages) from
+ * the facts of its engine run (a merge's too: the project hook's record
+ * is made there). */
+void em_own_uses_add(em_own_uses *u, size_t k, const char *name, const el_fact_list *facts);
+void em_own_uses_free(em_own_uses *u);
+
+/* Print, when EH102 silenced some call of a name of a library's Fortran
+ * routine (ddot_, DGEMM_: el_routine_name) made outside the definitions'
+ * own files (a copy's routines calling each other are no call of the
+ * project's), one note: how many calls of which routines were not
+ * listed, in which configurations when not in all, where the tree
+ * defines them, and every directory to exclude to have them listed.
+ * Prints nothing otherwise. */
+void em_own_routines_note(const em_tree *t, const em_own_uses *u, FILE *out);
 
 #endif

@@ -89,6 +89,9 @@ struct el_project {
     size_t n_facts;
     el_findings *out;
     int current_meta;
+    /* facts the hooks add (el_project_fact_add), for opts.facts_out */
+    el_fact_rec *added;
+    size_t n_added, cap_added;
 };
 
 /* Before each hook call: `rule` (index in rules) runs now; a fix can only

@@ -1392,6 +1392,14 @@ static void finish(const el_engine_opts *o, el_sources *sources, el_tu_result *c
     if (o->facts_out)
         for (size_t i = 0; i < p.n_facts; i++)
             copy_fact(o->facts_out, p.facts[i]);
+    for (size_t i = 0; i < p.n_added; i++) {
+        if (o->facts_out)
+            copy_fact(o->facts_out, &p.added[i]);
+        free(p.added[i].file);
+        free(p.added[i].key);
+        free(p.added[i].value);
+    }
+    free(p.added);
     for (size_t i = 0; i < n; i++) {
         /* one per place within each TU first: two TUs that include the
          * template alike (GSL's matrix/test.c, and test_static.c that

@@ -379,6 +379,25 @@ const el_config *el_project_file_config(const el_project *p, size_t i);
 size_t el_project_fact_count(const el_project *p);
 void el_project_fact(const el_project *p, size_t i, const char **file,
                      const char **key, const char **value);
+/* EH102's record of a use of a function named with a library's prefix
+ * (ddot_, cblas_sdot) that it takes as the project's own because a
+ * linted non-backend file of the run defines the function (a bundled
+ * copy of the library silences every call of it):
+ * "name\tpath\tline\tcol\tdefpath\tdefline", the use as written and one
+ * definition (one fact per definition when copies sit in several files;
+ * for a shim onto the routine's ILP64 build, that build's).  A TU's fact
+ * when it sees the definition, else the project hook's
+ * (el_project_fact_add).  Made only where EH102 applies at the use. */
+#define EL_FACT_OWN_USE "EH102.own-use"
+
+/* The running project rule applies at path (a linted file, the rule
+ * enabled there and applying to its class): a finding there would be
+ * reported. */
+bool el_project_applies(const el_project *p, const char *path);
+/* Hand out a fact of the run's verdicts (what a rule decided with the
+ * whole run in sight) to the engine's caller (el_engine_opts.facts_out),
+ * after the TUs' facts; its file is "".  Project hooks do not see it. */
+void el_project_fact_add(el_project *p, const char *key, const char *value);
 /* Report a finding of the running project rule. */
 void el_project_report(el_project *p, const char *path, unsigned line, unsigned col,
                        const char *fmt, ...) __attribute__((format(printf, 5, 6)));

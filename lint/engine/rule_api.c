@@ -760,6 +760,25 @@ void el_project_fact(const el_project *p, size_t i, const char **file, const cha
         *value = f ? f->value : NULL;
 }
 
+bool el_project_applies(const el_project *p, const char *path)
+{
+    if (p->current_meta < 0)
+        return false;
+    char *real = el_path_real(path);
+    long k = el_sources_find(p->sources, real ? real : path);
+    free(real);
+    return k >= 0 && el_rule_applies(&p->sources->v[k], p->current_meta);
+}
+
+void el_project_fact_add(el_project *p, const char *key, const char *value)
+{
+    el_grow(&p->added, &p->cap_added, p->n_added + 1, sizeof *p->added);
+    el_fact_rec *f = &p->added[p->n_added++];
+    f->file = el_xstrdup("");
+    f->key = el_xstrdup(key);
+    f->value = el_xstrdup(value);
+}
+
 void el_project_report(el_project *p, const char *path, unsigned line, unsigned col,
                        const char *fmt, ...)
 {

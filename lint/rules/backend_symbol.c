@@ -673,6 +673,66 @@ static void note_external_use(el_ctx *ctx, state *s, CXCursor fn, CXCursor ref,
     }
 }
 
+/* "path\tline" of where c is written (a definition a macro writes,
+ * `double BLASFUNC(ddot)(...)`: the macro's use), into buf; false when
+ * it is in no file of the TU. */
+static bool place_of(el_ctx *ctx, CXCursor c, char *buf, size_t n)
+{
+    CXFile f = NULL;
+    unsigned line = 0;
+    if (!elc_written_location(clang_getCursorLocation(c), &f, &line, NULL, NULL))
+        return false;
+    const char *path = el_file_path(ctx, f);
+    if (!path)
+        return false;
+    snprintf(buf, n, "%s\t%u", path, line);
+    return true;
+}
+
+/* The definition of fn that makes it the project's own in this TU's
+ * sight (bs_classify's NOT_BACKEND for a library's name): in a linted
+ * non-backend file, handing the call on to no library build; for a shim
+ * onto the routine's ILP64 build, that build's definition when the TU
+ * sees it.  Its place into buf (place_of); false when there is none, or
+ * it is static (a file's helper named like a routine is no copy of a
+ * library). */
+static bool own_definition(el_ctx *ctx, CXCursor fn, char *buf, size_t n)
+{
+    const el_config *cfg = el_ctx_config(ctx);
+    CXCursor def = clang_getCursorDefinition(fn);
+    for (int hop = 0; hop < 2 && !clang_Cursor_isNull(def); hop++) {
+        const char *backend = NULL;
+        el_file_class cls = el_cursor_class(ctx, def, &backend);
+        CXCursor ilp64;
+        if (cls == EL_FILE_EXTERNAL || cls == EL_FILE_BACKEND || el_definition_forwards(cfg, def))
+            return false;
+        if (!el_definition_forwards_ilp64(cfg, def, &ilp64))
+            return clang_getCursorLinkage(def) == CXLinkage_External && place_of(ctx, def, buf, n);
+        def = clang_getCursorDefinition(ilp64);
+    }
+    return false;
+}
+
+/* A use (ref) of fn, named with a library's prefix or through an alias
+ * macro of its routine, that this TU takes as the project's own because
+ * it sees the project define fn: the record of it (EL_FACT_OWN_USE). */
+static void note_own_use(el_ctx *ctx, CXCursor fn, CXCursor ref, const char *name)
+{
+    char def[PATH_MAX + 32];
+    CXFile f = NULL;
+    unsigned line = 0, col = 0;
+    CXSourceLocation at = clang_getCursorLocation(ref);
+    if (!el_applies_at(ctx, at) || !own_definition(ctx, fn, def, sizeof def) ||
+        !elc_written_location(at, &f, &line, &col, NULL))
+        return;
+    const char *path = el_file_path(ctx, f);
+    if (!path)
+        return;
+    char *v = el_xasprintf("%s\t%s\t%u\t%u\t%s", name, path, line, col, def);
+    el_fact(ctx, EL_FACT_OWN_USE, v);
+    free(v);
+}
+
 /* A function defined in a backend file (its USR and backend, FACT_DEF),
  * or in a linted non-backend file with a library's prefix (the project's
  * own, FACT_OWN, unless it only hands the call on to the library's build
@@ -725,7 +785,13 @@ static void note_definition(el_ctx *ctx, state *s, CXCursor fn)
         }
     }
     CXString usr = clang_getCursorUSR(fn), usr64 = {0};
-    const char *u = clang_getCString(usr), *second = key == DEF ? backend : "";
+    /* FACT_OWN: where the project defines it, for the record of the uses
+     * it silences (EL_FACT_OWN_USE); a shim onto the project's own ILP64
+     * build, seen here: that build's place */
+    char place[PATH_MAX + 32] = "";
+    if (key == OWN && !own_definition(ctx, fn, place, sizeof place))
+        place_of(ctx, fn, place, sizeof place);
+    const char *u = clang_getCString(usr), *second = key == DEF ? backend : key == OWN ? place : "";
     if (!clang_Cursor_isNull(ilp64)) {
         usr64 = clang_getCursorUSR(ilp64);
         second = clang_getCString(usr64);
@@ -823,9 +889,56 @@ static bool shared_by_backends(bs_backend_texts *texts, const el_strmap *defs, c
     return bs_backend_texts_other_defines(texts, name, backend);
 }
 
+/* The run's definitions of the project's own functions (FACT_OWN: USR,
+ * "path\tline"), sorted by USR, for the record of the uses they silence. */
+typedef struct own_def {
+    const char *usr;
+    size_t usr_len;
+    const char *place;
+} own_def;
+
+static int cmp_own_def(const void *a, const void *b)
+{
+    const own_def *x = a, *y = b;
+    size_t n = x->usr_len < y->usr_len ? x->usr_len : y->usr_len;
+    int c = memcmp(x->usr, y->usr, n);
+    return c ? c : (x->usr_len > y->usr_len) - (x->usr_len < y->usr_len);
+}
+
+/* By USR, then place (a definition several TUs see comes together). */
+static int cmp_own_def_place(const void *a, const void *b)
+{
+    int c = cmp_own_def(a, b);
+    return c ? c : strcmp(((const own_def *)a)->place, ((const own_def *)b)->place);
+}
+
+/* The use "USR\tname\tpath\tline..." (a FACT_USE's fields f) that the
+ * hook takes as the project's own (own_function): recorded once per
+ * place defining it (EL_FACT_OWN_USE), or its ILP64 build's for a shim. */
+static void record_own_use(el_project *p, const own_def *d, size_t n, const el_strmap *own,
+                           const el_strmap *shims, char *const *f)
+{
+    if (!el_project_applies(p, f[2]))
+        return;
+    const char *usr = el_strmap_get(own, f[0]) ? f[0] : el_strmap_get(shims, f[0]);
+    own_def key = {usr, strlen(usr), NULL};
+    const own_def *hit = n ? bsearch(&key, d, n, sizeof *d, cmp_own_def) : NULL;
+    while (hit && hit > d && cmp_own_def(hit - 1, &key) == 0)
+        hit--;
+    for (; hit && hit < d + n && cmp_own_def(hit, &key) == 0; hit++) {
+        if (hit > d && cmp_own_def(hit - 1, &key) == 0 && strcmp(hit[-1].place, hit->place) == 0)
+            continue; /* the same definition, seen by another TU */
+        char *v = el_xasprintf("%s\t%s\t%s\t%s\t%s", f[1], f[2], f[3], f[4], hit->place);
+        el_project_fact_add(p, EL_FACT_OWN_USE, v);
+        free(v);
+    }
+}
+
 static void project(el_project *p)
 {
     el_strmap defs = {0}, own = {0}, shims = {0};
+    own_def *own_defs = NULL;
+    size_t n_own_defs = 0;
     size_t n = el_project_fact_count(p);
     for (size_t i = 0; i < n; i++) {
         const char *key = NULL, *value = NULL;
@@ -839,11 +952,17 @@ static void project(el_project *p)
         const char *tab = strchr(value, '\t');
         if (!tab)
             continue;
+        if (m == &own) {
+            own_defs = el_xrealloc(own_defs, (n_own_defs + 1) * sizeof *own_defs);
+            own_defs[n_own_defs++] = (own_def){value, (size_t)(tab - value), tab + 1};
+        }
         char *usr = el_xstrndup(value, (size_t)(tab - value));
         const char *had = m == &defs ? el_strmap_get(m, usr) : NULL;
         el_strmap_put(m, usr, had && strcmp(had, tab + 1) != 0 ? SEVERAL_BACKENDS : (void *)(tab + 1));
         free(usr);
     }
+    if (n_own_defs)
+        qsort(own_defs, n_own_defs, sizeof *own_defs, cmp_own_def_place);
     bs_backend_texts *texts = NULL;
     char **names = NULL;
     size_t n_names = 0;
@@ -888,7 +1007,10 @@ static void project(el_project *p)
             shared_by_backends(run_texts(p, &texts, &names, &n_names), &defs, f[0], f[1],
                                backend ? backend : ""))
             backend = NULL; /* the interface; a library's name stays the library's */
-        bool library = !backend && atoi(f[6]) && !own_function(&own, &shims, f[0]);
+        bool silenced = !backend && atoi(f[6]) && own_function(&own, &shims, f[0]);
+        bool library = !backend && atoi(f[6]) && !silenced;
+        if (silenced)
+            record_own_use(p, own_defs, n_own_defs, &own, &shims, f);
         bool call = atoi(f[5]);
         /* f[7]: " (through macro 'M')" if any, then the hint */
         const char *hint_text = f[7], *via_end = NULL;
@@ -913,6 +1035,7 @@ static void project(el_project *p)
     el_strmap_free(&defs);
     el_strmap_free(&own);
     el_strmap_free(&shims);
+    free(own_defs);
 }
 
 /* ---- the cursors ------------------------------------------------------------ */
@@ -997,6 +1120,10 @@ static void on_declref(el_ctx *ctx, state *s, CXCursor c)
             char alias[256];
             bool aliased = routine_alias(ctx, s, c, d, name, alias, sizeof alias);
             note_external_use(ctx, s, d, c, aliased, aliased ? alias : NULL);
+            /* a library's name the TU sees the project define: silenced
+             * here, and recorded (a bundled copy of the library) */
+            if (aliased || el_backend_prefix_of(el_ctx_config(ctx), name, true))
+                note_own_use(ctx, d, c, name);
         }
         return;
     }

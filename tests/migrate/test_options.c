@@ -584,10 +584,10 @@ static void test_own_library_copy_noted(void **state)
     free(tt_write(dir, "app/solve.c", "#include \"blas/blas.h\"\n"
                                       "double norm2(double *x, int n)\n"
                                       "{ int one = 1; return ddot_(&n, x, &one, x, &one); }\n"));
-    const char *note = "ember-migrate: note: the tree defines 1 function named as a library's "
-                       "routine (ddot_; app/blas/ddot.c:2): calls of it are taken as the "
-                       "project's own code and not listed; if it is a copy of the library, add "
-                       "its directory to \"exclude\" in .emberlint.json and run again\n";
+    const char *note = "ember-migrate: note: 1 use of 1 function named as a library's routine "
+                       "(ddot_) is taken as the project's own code and not listed: the tree "
+                       "defines it (app/blas/ddot.c:2); if it is a copy of the library, add "
+                       "app/blas/ to \"exclude\" in .emberlint.json and run again\n";
     const char *cmds[] = {"plan", "analyze"};
     for (size_t i = 0; i < 2; i++) {
         tt_run r = mt_migrate(dir, NULL, cmds[i], "app", NULL);
@@ -632,6 +632,142 @@ static void test_own_library_copy_noted(void **state)
                                     "double sq(const double *x, int n) { return ddot(n, x, x) + cuda_get_device(); }\n"));
     r = mt_migrate(dir, NULL, "plan", "app", NULL);
     assert_false(tt_contains(r.err, "note"));
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
+/* The own-routines note is made of what EH102 silenced, not of what the
+ * tree defines: a routine nobody calls (a dgemm_ the project exports
+ * onto cblas_dgemm), or one only the copy itself calls (dscal_ calling
+ * lsame_), makes no note; a call from the project's code does, naming
+ * the routine it calls only, each call once. */
+static void test_own_note_needs_a_silenced_call(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "app/wrap.c", "#include <cblas.h>\n"
+                                     "void dgemm_(const int *m, const int *n, const int *k, const double *a, const double *b, double *c)\n"
+                                     "{ cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, *m, *n, *k, 1.0, a, *m, b, *k, 0.0, c, *m); }\n"));
+    free(tt_write(dir, "app/blas/lsame.c", "int lsame_(const char *a, const char *b) { return *a == *b; }\n"));
+    free(tt_write(dir, "app/blas/dscal.c", "int lsame_(const char *a, const char *b);\n"
+                                           "void dscal_(int *n, double *a, double *x, int *incx)\n"
+                                           "{ if (lsame_(\"N\", \"N\")) for (int i = 0; i < *n; i++) x[i * *incx] *= *a; }\n"));
+    tt_run r = mt_migrate(dir, NULL, "plan", "app", NULL);
+    assert_false(tt_contains(r.err, "note"));
+    tt_free(&r);
+    free(tt_write(dir, "app/solve.c", "void dscal_(int *n, double *a, double *x, int *incx);\n"
+                                      "void quarter(double *x, int n) { double h = 0.5; int one = 1; dscal_(&n, &h, x, &one); dscal_(&n, &h, x, &one); }\n"));
+    /* two calls on one line are two */
+    r = mt_migrate(dir, NULL, "plan", "app", NULL);
+    assert_true(tt_contains(r.err, "ember-migrate: note: 2 uses of 1 function named as a library's "
+                                   "routine (dscal_) are taken as the project's own code and not "
+                                   "listed: the tree defines it (app/blas/dscal.c:2); if it is a "
+                                   "copy of the library, add app/blas/ to \"exclude\""));
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
+/* Whatever way the tree defines the routine whose calls EH102 silences,
+ * the note says so: a definition a macro writes (OpenBLAS's
+ * `double BLASFUNC(ddot)(...)`), one inside `extern "C" { }` in C++, one
+ * in a legacy backend directory (ops/blas/). */
+static void test_own_note_every_definition(void **state)
+{
+    (void)state;
+    static const char *const body = "(int *n, double *x, int *incx, double *y, int *incy)\n"
+                                    "{ double s = 0; for (int i = 0; i < *n; i++) s += x[i * *incx] * y[i * *incy]; return s; }\n";
+    static const char *const call = "double nn(double *x, int n) { int one = 1; return ddot_(&n, x, &one, x, &one); }\n";
+    char *dir = tt_tmpdir();
+    char *text = tt_fmt("#define BLASFUNC(x) x##_\ndouble BLASFUNC(ddot)%s", body);
+    free(tt_write(dir, "macro/blas/ddot.c", text));
+    free(text);
+    text = tt_fmt("double ddot_(int *n, double *x, int *incx, double *y, int *incy);\n%s", call);
+    free(tt_write(dir, "macro/use.c", text));
+    free(tt_write(dir, "legacy/use.c", text));
+    free(text);
+    text = tt_fmt("extern \"C\" {\ndouble ddot_%s}\n", body);
+    free(tt_write(dir, "cxx/blas/ddot.cpp", text));
+    free(text);
+    text = tt_fmt("extern \"C\" double ddot_(int *n, double *x, int *incx, double *y, int *incy);\n%s", call);
+    free(tt_write(dir, "cxx/use.cpp", text));
+    free(text);
+    free(tt_write(dir, "cxx/.emberlint.json", "{\"languages\": [\"c\", \"c++\"]}\n"));
+    text = tt_fmt("double ddot_%s", body);
+    free(tt_write(dir, "legacy/ops/blas/ddot.c", text));
+    free(text);
+    static const char *const trees[][2] = {{"macro", "macro/blas/ddot.c:2"},
+                                           {"cxx", "cxx/blas/ddot.cpp:2"},
+                                           {"legacy", "legacy/ops/blas/ddot.c:1"}};
+    for (size_t i = 0; i < 3; i++) {
+        tt_run r = mt_migrate(dir, NULL, "plan", trees[i][0], NULL);
+        char *note = tt_fmt("note: 1 use of 1 function named as a library's routine (ddot_) is "
+                            "taken as the project's own code and not listed: the tree defines it "
+                            "(%s)", trees[i][1]);
+        assert_true(tt_contains(r.err, note));
+        free(note);
+        tt_free(&r);
+    }
+    tt_rmtree(dir);
+    free(dir);
+}
+
+/* With --define-sets, the note names the configurations that silenced
+ * the calls when others did not (those list them): a copy of ddot_ under
+ * #ifdef OWN_BLAS. */
+static void test_own_note_per_configuration(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "app/blas/ddot.c", "#ifdef OWN_BLAS\n"
+                                          "double ddot_(int *n, double *x, int *incx, double *y, int *incy)\n"
+                                          "{ double s = 0; for (int i = 0; i < *n; i++) s += x[i * *incx] * y[i * *incy]; return s; }\n"
+                                          "#endif\n"));
+    free(tt_write(dir, "app/use.c", "double ddot_(int *n, double *x, int *incx, double *y, int *incy);\n"
+                                    "double nn(double *x, int n) { int one = 1; return ddot_(&n, x, &one, x, &one); }\n"));
+    tt_run r = mt_migrate(dir, NULL, "plan", "--define-sets", "OWN_BLAS;!OWN_BLAS", "app", NULL);
+    assert_true(tt_contains(r.err, "(ddot_) is taken as the project's own code and not listed in "
+                                   "configuration define set \"OWN_BLAS\": the tree defines it"));
+    assert_true(tt_contains(r.err, "app/use.c:2:51: manual: [EH102] call to backend function 'ddot_'"));
+    tt_free(&r);
+    /* the one configuration: no configuration named */
+    r = mt_migrate(dir, NULL, "plan", "--define-sets", "OWN_BLAS", "app", NULL);
+    assert_true(tt_contains(r.err, "(ddot_) is taken as the project's own code and not listed: "));
+    tt_free(&r);
+    r = mt_migrate(dir, NULL, "plan", "--define-sets", "!OWN_BLAS", "app", NULL);
+    assert_false(tt_contains(r.err, "note"));
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
+/* The note names what is called and every directory defining it: the
+ * shim dgetrf_ (not the ILP64 copy dgetrf_64_ it hands on to, whose
+ * directory is the one to exclude), and ddot_ copied in two directories. */
+static void test_own_note_names_calls_and_directories(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "app/lapack/dgetrf.c", "void dgetrf_64_(long *m, long *n, double *a, long *lda, long *ipiv, long *info)\n"
+                                              "{ *info = 0; (void)m; (void)n; (void)a; (void)lda; (void)ipiv; }\n"));
+    free(tt_write(dir, "app/shim.c", "void dgetrf_64_(long *m, long *n, double *a, long *lda, long *ipiv, long *info);\n"
+                                     "void dgetrf_(long *m, long *n, double *a, long *lda, long *ipiv, long *info)\n"
+                                     "{ dgetrf_64_(m, n, a, lda, ipiv, info); }\n"));
+    static const char *const ddot = "double ddot_(int *n, double *x, int *incx, double *y, int *incy)\n"
+                                    "{ double s = 0; for (int i = 0; i < *n; i++) s += x[i * *incx] * y[i * *incy]; return s; }\n";
+    free(tt_write(dir, "app/blas/ddot.c", ddot));
+    free(tt_write(dir, "app/extra/blas/ddot.c", ddot));
+    free(tt_write(dir, "app/use.c", "void dgetrf_(long *m, long *n, double *a, long *lda, long *ipiv, long *info);\n"
+                                    "double ddot_(int *n, double *x, int *incx, double *y, int *incy);\n"
+                                    "void lu(double *a, long n, long *p) { long info; dgetrf_(&n, &n, a, &n, p, &info); }\n"
+                                    "double nn(double *x, int n) { int one = 1; return ddot_(&n, x, &one, x, &one); }\n"));
+    tt_run r = mt_migrate(dir, NULL, "plan", "app", NULL);
+    assert_true(tt_contains(r.err, "ember-migrate: note: 2 uses of 2 functions named as a library's "
+                                   "routines (ddot_ and dgetrf_) are taken as the project's own code "
+                                   "and not listed: the tree defines them (app/blas/ddot.c:1); if they "
+                                   "are a copy of the library, add app/blas/, app/extra/blas/ and "
+                                   "app/lapack/ to \"exclude\" in .emberlint.json and run again\n"));
     tt_free(&r);
     tt_rmtree(dir);
     free(dir);
@@ -842,6 +978,10 @@ int main(void)
         cmocka_unit_test(test_openmp_regions),
         cmocka_unit_test(test_notes_say_scanned),
         cmocka_unit_test(test_own_library_copy_noted),
+        cmocka_unit_test(test_own_note_needs_a_silenced_call),
+        cmocka_unit_test(test_own_note_every_definition),
+        cmocka_unit_test(test_own_note_per_configuration),
+        cmocka_unit_test(test_own_note_names_calls_and_directories),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -215,6 +215,35 @@ static void test_cxx_note(void **state)
     tt_free(&whole);
 }
 
+/* The note on a tree's own copy of a library's routines: made of the
+ * uses EH102 silenced, which it decides when the shards are joined (the
+ * copy and its caller in different shards, or one), so the merge says it
+ * as one run does and the shards say nothing. */
+static void test_own_routines_note(void **state)
+{
+    (void)state;
+    tt_w("own/blas/blas.h", "double ddot_(int *n, double *x, int *incx, double *y, int *incy);\n");
+    tt_w("own/blas/ddot.c", "#include \"blas.h\"\n"
+                            "double ddot_(int *n, double *x, int *incx, double *y, int *incy)\n"
+                            "{ double s = 0; for (int i = 0; i < *n; i++) s += x[i * *incx] * y[i * *incy]; return s; }\n");
+    tt_w("own/solve.c", "#include \"blas/blas.h\"\n"
+                        "double norm2(double *x, int n) { int one = 1; return ddot_(&n, x, &one, x, &one); }\n");
+    tt_w("own/unity.c", "#include \"blas/ddot.c\"\n"
+                        "double sq(double *x, int n) { int one = 1; return ddot_(&n, x, &one, x, &one); }\n");
+    const char *note = "ember-migrate: note: 2 uses of 1 function named as a library's routine "
+                       "(ddot_) are taken as the project's own code and not listed: the tree "
+                       "defines it (own/blas/ddot.c:2)";
+    tt_run whole = analyze("own", "json", 0, 0);
+    assert_true(tt_contains(whole.err, note));
+    for (int n = 2; n <= 3; n++) {
+        write_shards("own", n, n, "library's routine");
+        tt_run m = merge("json", n);
+        assert_string_equal(m.err, whole.err);
+        tt_free(&m);
+    }
+    tt_free(&whole);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +254,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_merge_after_a_deletion, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_config_warning_once, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_cxx_note, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_own_routines_note, setup, tt_scratch_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
