@@ -173,7 +173,6 @@ static void add_def(builder *b, json_object *o)
     d->is_const = jbool(o, "const");
     d->is_kernel = jbool(o, "kernel");
     d->in_macro = jbool(o, "in_macro");
-    d->forwards = jbool(o, "forwards");
     d->local_deps = jbool(o, "local_deps");
     d->in_backends = f->backend[0] != '\0';
     d->line = (unsigned)jint(o, "line");

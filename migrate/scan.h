@@ -60,8 +60,6 @@ typedef struct em_def {
     bool is_kernel;          /* signature eh_status (const eh_op_call *) */
     bool in_backends;        /* under a backend directory (backends/<name>/) */
     bool in_macro;           /* comes from a macro expansion: never moved */
-    bool forwards;           /* a shim handing its call on to the library's build of
-                                the same routine (el_definition_forwards, _ilp64) */
     unsigned line;           /* of the name */
     size_t begin, end;       /* the whole definition, with its leading comment
                                 and the rest of its last line (newline included) */

@@ -317,16 +317,6 @@ static void on_definition(el_ctx *ctx, scan_state *s, CXCursor c)
             strstr(why, "signature"))
             json_object_object_add(o, "signature", json_object_new_string(why));
     }
-    const el_config *cfg = el_ctx_config(ctx);
-    if (is_fn && el_routine_name(cfg, name)) {
-        /* a shim onto the library's build is no copy of the routine (asked
-         * only of the names own_routines.c counts: each asking walks the
-         * body twice) */
-        CXCursor callee;
-        json_object_object_add(o, "forwards",
-                               json_object_new_boolean(el_definition_forwards(cfg, c) ||
-                                                       el_definition_forwards_ilp64(cfg, c, &callee)));
-    }
     json_object_object_add(o, "in_macro", json_object_new_boolean(elc_in_macro(c)));
     json_object_object_add(o, "line", json_object_new_int64(line));
     json_object_object_add(o, "begin", json_object_new_int64((int64_t)begin));
