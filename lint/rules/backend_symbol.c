@@ -884,6 +884,12 @@ static void project(el_project *p)
             continue;
         }
         const char *backend = backend_function(&defs, &shims, f[0]);
+        /* a function only a backend file the run does not parse defines
+         * (darknet's axpy_gpu in src/blas_kernels.cu, a CUDA file a C run
+         * leaves alone): that backend's, read from its text */
+        if (!backend && !el_strmap_get(&defs, f[0]) && !atoi(f[6]) &&
+            !own_function(&own, &shims, f[0]))
+            backend = bs_backend_texts_defined_by(run_texts(p, &texts, &names, &n_names), f[1]);
         if ((backend || el_strmap_get(&defs, f[0])) &&
             shared_by_backends(run_texts(p, &texts, &names, &n_names), &defs, f[0], f[1],
                                backend ? backend : ""))

@@ -14,7 +14,8 @@
  * the facts their translation units record (bs_backend_texts_note); the
  * others -- not built, so not in compile_commands.json, or C++ and CUDA
  * files a C run leaves alone -- are read from the text of their files
- * under the backend_dirs directories (el_text_each_definition: file-scope
+ * under the backend_dirs directories and those anchored backend_files
+ * patterns name (el_text_each_definition: file-scope
  * definitions that are not static, outside `#if 0`, not CUDA device
  * code), once a run and only when a question comes.  The project hook
  * uses it: verdicts that depend on other files are never cached. */
@@ -43,6 +44,9 @@ void bs_backend_texts_read(bs_backend_texts *t);
  * not static?  A struct, union or enum `tag`?  (read first if need be) */
 bool bs_backend_texts_other_defines(bs_backend_texts *t, const char *name, const char *backend);
 bool bs_backend_texts_other_defines_tag(bs_backend_texts *t, const char *tag, const char *backend);
+/* The one backend whose files' text defines a function `name` (not
+ * static), or NULL: none, or several (the interface). */
+const char *bs_backend_texts_defined_by(bs_backend_texts *t, const char *name);
 void bs_backend_texts_free(bs_backend_texts *t);
 
 #endif
