@@ -34,6 +34,10 @@ struct bs_backend_texts {
     bool read;
     el_strmap functions;      /* name -> its backend's name (in dirs), or SEVERAL */
     el_strmap tags;           /* struct, union and enum tags, the same way */
+    char **own;               /* the run's parsed files that are not a backend's */
+    size_t n_own, cap_own;
+    bool own_read;
+    el_strmap own_functions;  /* the functions their text defines, in any #if arm */
 };
 
 bs_backend_texts *bs_backend_texts_new(void)
@@ -128,6 +132,39 @@ static bool code_file(const char *name)
 static bool test_dir(const char *name)
 {
     return strcmp(name, "test") == 0 || strcmp(name, "tests") == 0 || strcmp(name, "testing") == 0;
+}
+
+void bs_backend_texts_own(bs_backend_texts *t, const char *path)
+{
+    el_grow(&t->own, &t->cap_own, t->n_own + 1, sizeof *t->own);
+    t->own[t->n_own++] = el_xstrdup(path);
+}
+
+static void note_own(const char *name, size_t len, el_text_def_kind kind, void *ud)
+{
+    if (kind != EL_TEXT_FUNCTION || len >= 256)
+        return;
+    char key[256];
+    memcpy(key, name, len);
+    key[len] = 0;
+    el_strmap_put(ud, key, (void *)1);
+}
+
+bool bs_backend_texts_own_defines(bs_backend_texts *t, const char *name)
+{
+    if (!t->own_read) {
+        t->own_read = true;
+        for (size_t i = 0; i < t->n_own; i++) {
+            struct stat st;
+            if (stat(t->own[i], &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > MAX_FILE)
+                continue;
+            el_buf b = {0};
+            if (el_buf_read_path(&b, t->own[i]))
+                el_text_each_definition(el_buf_str(&b), b.n, note_own, &t->own_functions);
+            el_buf_free(&b);
+        }
+    }
+    return el_strmap_get(&t->own_functions, name) != NULL;
 }
 
 void bs_backend_texts_note(bs_backend_texts *t, bool tag, const char *name, const char *backend)
@@ -247,6 +284,10 @@ void bs_backend_texts_free(bs_backend_texts *t)
         free(t->dirs[i].dir);
     }
     free(t->dirs);
+    for (size_t i = 0; i < t->n_own; i++)
+        free(t->own[i]);
+    free(t->own);
+    el_strmap_free(&t->own_functions);
     el_strmap_free(&t->seen_dirs);
     el_strmap_free(&t->seen_configs);
     el_strmap_free(&t->parsed);

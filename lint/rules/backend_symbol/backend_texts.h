@@ -35,6 +35,13 @@ bs_backend_texts *bs_backend_texts_new(void);
 void bs_backend_texts_add_config(bs_backend_texts *t, const el_config *c);
 /* path is parsed by the run: its definitions come as facts, not text. */
 void bs_backend_texts_skip(bs_backend_texts *t, const char *path);
+/* path is parsed by the run and is no backend's file: a function its
+ * text defines (bs_backend_texts_own_defines) is the project's own. */
+void bs_backend_texts_own(bs_backend_texts *t, const char *path);
+/* Does the text of a file given to bs_backend_texts_own define a
+ * function `name`, in any #if arm (the frontend's fallback where the
+ * backend's version is not built)?  Read once, at the first question. */
+bool bs_backend_texts_own_defines(bs_backend_texts *t, const char *name);
 /* A function (tag false) or a struct, union or enum (tag true) that a
  * file of `backend` defines; `backend` must outlive t. */
 void bs_backend_texts_note(bs_backend_texts *t, bool tag, const char *name, const char *backend);
