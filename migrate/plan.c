@@ -343,14 +343,49 @@ static const char *include_target(const em_tree *t, const el_finding *f)
     return NULL;
 }
 
+/* Is name written in the text of header, or of a file of the tree it
+ * includes (but site_file, where the use itself is written), outside
+ * comments and literals -- in code its preprocessor skips too: darknet's
+ * cuda.h declares cuda_make_int_array under #ifdef GPU? */
+static bool header_names(em_texts *texts, const em_tree *t, const char *header, const char *name,
+                         const char *site_file)
+{
+    size_t n = strlen(name);
+    for (size_t k = 0; k < t->n_files; k++) {
+        const char *fp = t->files[k].path;
+        if ((strcmp(fp, header) && !em_tree_reaches(t, header, fp)) || !strcmp(fp, site_file))
+            continue;
+        const em_text *tx = scanned_text(texts, t, fp);
+        for (size_t i = 0, e = 0; tx && i < tx->len;) {
+            size_t past = el_text_skip_lexeme(tx->data, tx->len, i);
+            if (past != i) {
+                i = past;
+            } else if (el_text_ident_at(tx->data, tx->len, i, &e)) {
+                if (e - i == n && !memcmp(tx->data + i, name, n))
+                    return true;
+                i = e;
+            } else {
+                i++;
+            }
+        }
+    }
+    return false;
+}
+
 /* Does the EH102 site k name a function the include of `header` (NULL:
  * not known) brings?  Not knowing is yes: the include stays; a name
- * nothing declares ("") is brought by no include. */
-static bool brings(const em_tree *t, const char *header, const el_finding *k)
+ * nothing declares ("": in code the preprocessor skips) is brought by no
+ * include -- unless the header names it in its own text, in code this
+ * configuration skips there too (the declarations under its #ifdef GPU):
+ * the configuration that compiles the site reads them. */
+static bool brings(em_texts *texts, const em_tree *t, const char *header, const el_finding *k)
 {
     const char *decl = em_tree_decl(t, k->file, k->line, k->col);
-    if (decl && !decl[0])
-        return false;
+    if (decl && !decl[0]) {
+        char name[256];
+        return header && site_name(texts, t, k, name, sizeof name) &&
+               header_names(texts, t, header, name, k->file);
+    }
     return !header || !decl || em_tree_reaches(t, header, decl);
 }
 
@@ -360,13 +395,13 @@ static bool brings(const em_tree *t, const char *header, const el_finding *k)
  * include the header itself (a template such as torch7's generic/ files,
  * compiled with the includes of the file that includes it);
  * and the include brings the name k uses. */
-static bool needs_include(const em_tree *t, const char *header, const el_finding *inc,
-                          const el_finding *k)
+static bool needs_include(em_texts *texts, const em_tree *t, const char *header,
+                          const el_finding *inc, const el_finding *k)
 {
     bool near = em_tree_reaches(t, k->file, inc->file) ||
                 (em_tree_reaches(t, inc->file, k->file) &&
                  !(header && em_tree_reaches(t, k->file, header)));
-    return near && brings(t, header, k);
+    return near && brings(texts, t, header, k);
 }
 
 /* Is the EH102 site f left as it is (no rewrite, or not selected)? */
@@ -507,7 +542,7 @@ static char *template_keeps(const em_tree *t, em_texts *texts, const em_opts *o,
     for (size_t i = 0; i < fs->n; i++) {
         const el_finding *f = &fs->v[i];
         char why[1024], callee[128], name[128];
-        if (strcmp(f->rule, "EH102") || !needs_include(t, header, inc, f))
+        if (strcmp(f->rule, "EH102") || !needs_include(texts, t, header, inc, f))
             continue;
         const el_fix *fix = em_customs_fix(customs, t, texts, f, why, sizeof why, NULL, NULL);
         if (!template_callee(fix, callee, sizeof callee) || !selected(o, t, texts, f, true))
@@ -537,7 +572,7 @@ static char *include_stays(const em_tree *t, em_texts *texts, const em_opts *o,
     char name[256];
     for (size_t i = 0; i < fs->n; i++) {
         const el_finding *f = &fs->v[i];
-        if (strcmp(f->rule, "EH102") || !needs_include(t, header, inc, f) ||
+        if (strcmp(f->rule, "EH102") || !needs_include(texts, t, header, inc, f) ||
             !left_as_is(o, t, texts, customs, f))
             continue;
         if (!site_name(texts, t, f, name, sizeof name))
@@ -999,7 +1034,7 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
         const char *header = include_target(t, f);
         /* a site that needs the include (needs_include) */
         for (size_t k = 0; k < n_keep && !for_person; k++)
-            if (needs_include(t, header, f, keep[k])) {
+            if (needs_include(texts, t, header, f, keep[k])) {
                 kept = true;
                 if (unsafe_out[k])
                     by_unsafe = by_unsafe ? by_unsafe : keep[k];

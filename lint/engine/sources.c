@@ -216,6 +216,19 @@ static bool walked_source(walker *w, const char *path)
     return yes;
 }
 
+/* A CUDA file the walk passes over (no language of emberlint's): the
+ * patterns matching it matched a file -- a backend directory of .cu
+ * files is no typo, and EH102 reads its definitions -- but it is not
+ * counted in the note about C++ files. */
+static void note_unwalked_cuda(walker *w, const char *path)
+{
+    char *abs = el_path_abs(path);
+    const el_config *cfg = config_for(w, abs);
+    if (cfg && !(!w->no_exclude && el_config_excluded(cfg, abs)))
+        el_configs_note_passed_over(w->cfgs, cfg, abs);
+    free(abs);
+}
+
 /* A C++ file the walk passes over: counted (once however many links
  * reach it: by the dev:ino the walk's stat has, no realpath), unless its
  * configuration excludes it (then "languages" is not why).  Either way
@@ -390,6 +403,9 @@ static void walk_dir(walker *w, const char *dir, el_strmap *stack)
                 skipped(child, "not a regular file, skipped");
         } else if (!w->config_error && S_ISREG(cst.st_mode) && el_path_is_cxx(names[i])) {
             note_unwalked_cxx(w, child, &cst);
+        } else if (!w->config_error && S_ISREG(cst.st_mode) &&
+                   (el_path_has_ext(names[i], ".cu") || el_path_has_ext(names[i], ".cuh"))) {
+            note_unwalked_cuda(w, child);
         }
         free(child);
     }

@@ -858,8 +858,13 @@ static bs_backend_texts *run_texts(el_project *p, bs_backend_texts **texts, char
         return *texts;
     bs_backend_texts *t = *texts = bs_backend_texts_new();
     for (size_t i = 0; i < el_project_file_count(p); i++) {
-        bs_backend_texts_add_config(t, el_project_file_config(p, i));
+        const el_config *c = el_project_file_config(p, i);
+        char backend[64];
+        bs_backend_texts_add_config(t, c);
         bs_backend_texts_skip(t, el_project_file(p, i));
+        if (c && el_config_classify(c, el_project_file(p, i), backend, sizeof backend) !=
+                     EL_FILE_BACKEND)
+            bs_backend_texts_own(t, el_project_file(p, i));
     }
     for (size_t i = 0; i < el_project_fact_count(p); i++) {
         const char *key = NULL, *value = NULL;
@@ -1003,6 +1008,17 @@ static void project(el_project *p)
             continue;
         }
         const char *backend = backend_function(&defs, &shims, f[0]);
+        /* a function only a backend file the run does not parse defines
+         * (darknet's axpy_gpu in src/blas_kernels.cu, a CUDA file a C run
+         * leaves alone): that backend's, read from its text -- unless a
+         * file of the run that is no backend's defines it too */
+        if (!backend && !el_strmap_get(&defs, f[0]) && !atoi(f[6]) &&
+            !own_function(&own, &shims, f[0])) {
+            bs_backend_texts *bt = run_texts(p, &texts, &names, &n_names);
+            backend = bs_backend_texts_defined_by(bt, f[1]);
+            if (backend && bs_backend_texts_own_defines(bt, f[1]))
+                backend = NULL; /* the project defines one too (its CPU fallback) */
+        }
         if ((backend || el_strmap_get(&defs, f[0])) &&
             shared_by_backends(run_texts(p, &texts, &names, &n_names), &defs, f[0], f[1],
                                backend ? backend : ""))

@@ -355,6 +355,25 @@ static void test_backend_dirs_of_cxx_passed_over(void **state)
     tt_free(&r);
 }
 
+/* The same for CUDA files (darknet-style): a backend directory holding
+ * only .cu files is read for EH102 (its definitions) and was warned as
+ * matching none of the linted files; a typo is still warned. */
+static void test_backend_dirs_of_cuda_passed_over(void **state)
+{
+    (void)state;
+    tt_w(".emberlint.json", "{\"backend_dirs\": [\"/gpu/<name>/\"],\n"
+                         " \"backend_files\": {\"hip\": [\"/kern/\"], \"blas\": [\"/kernn/\"]}}\n");
+    tt_w("gpu/cuda/axpy.cu", "extern \"C\" void axpy_gpu(int n) { (void)n; }\n");
+    tt_w("kern/k.cuh", "void k_hip(int n);\n");
+    tt_w("src/a.c", "int a;\n");
+    tt_run r = lt_emberlint(tt_dir, "--no-cache", ".", NULL);
+    assert_false(tt_contains(r.err, "'/gpu/<name>/'"));
+    assert_false(tt_contains(r.err, "'/kern/'"));
+    assert_false(tt_contains(r.err, "C++ file"));
+    assert_true(tt_contains(r.err, "pattern '/kernn/' of backend 'blas' matches none"));
+    tt_free(&r);
+}
+
 /* --config FILE away from the tree (`--config ../cfg/plasma.json`): its
  * anchored patterns are relative to FILE's directory and matched nothing,
  * and nothing said so: every file stayed frontend.  One warning names
@@ -602,6 +621,7 @@ int main(void)
         tt_scratch_test(test_errors_at_their_position),
         tt_scratch_test(test_backend_names_and_patterns),
         tt_scratch_test(test_backend_files_matching_nothing),
+        tt_scratch_test(test_backend_dirs_of_cuda_passed_over),
         tt_scratch_test(test_backend_dirs_of_cxx_passed_over),
         tt_scratch_test(test_config_elsewhere_anchored),
         tt_scratch_test(test_patterns_naming_skipped_headers),
