@@ -398,12 +398,20 @@ static enum CXChildVisitResult find_side_effect(CXCursor c, CXCursor parent, CXC
     default:
         break;
     }
+    /* a read of a volatile object (a variable, a member, *p, through a
+     * typedef): two reads may give two values, as two calls may */
+    CXType t = clang_getCursorType(c);
+    if (clang_isExpression(clang_getCursorKind(c)) &&
+        (clang_isVolatileQualifiedType(t) || clang_isVolatileQualifiedType(clang_getCanonicalType(t)))) {
+        *(bool *)d = true;
+        return CXChildVisit_Break;
+    }
     return CXChildVisit_Recurse;
 }
 
 /* May evaluating e change something or give another value next time: a
  * call (f(), also in a macro's argument used twice), ++, --, an
- * assignment?  Not inside sizeof. */
+ * assignment, a volatile read?  Not inside sizeof. */
 static bool has_side_effect(CXCursor e)
 {
     bool hit = false;
@@ -1256,32 +1264,6 @@ static bool held_exactly(CXCursor e, int bits)
     return size > 0 && 8 * size <= bits;
 }
 
-static enum CXChildVisitResult find_volatile(CXCursor c, CXCursor parent, CXClientData d)
-{
-    (void)parent;
-    if (clang_getCursorKind(c) == CXCursor_UnaryExpr)
-        return CXChildVisit_Continue; /* sizeof, _Alignof: not evaluated */
-    CXType t = clang_getCursorType(c);
-    if (clang_isExpression(clang_getCursorKind(c)) &&
-        (clang_isVolatileQualifiedType(t) || clang_isVolatileQualifiedType(clang_getCanonicalType(t)))) {
-        *(bool *)d = true;
-        return CXChildVisit_Break;
-    }
-    return CXChildVisit_Recurse;
-}
-
-/* Does e name a volatile object (a variable, a member, *p of a pointer
- * to volatile, a typedef's volatile)?  Two reads of it may give two
- * values, as two calls may.  Not inside sizeof. */
-static bool reads_volatile(CXCursor e)
-{
-    bool hit = false;
-    if (find_volatile(e, clang_getNullCursor(), &hit) == CXChildVisit_Break)
-        return true;
-    if (clang_getCursorKind(e) != CXCursor_UnaryExpr)
-        clang_visitChildren(e, find_volatile, &hit);
-    return hit;
-}
 
 /* The quotient converted at ancestor `at` is an operand of `-`, `==` or
  * `!=` whose other operand is the floating division of the same operands:
@@ -1343,7 +1325,7 @@ static bool fraction_test(el_ctx *ctx, unsigned at, CXCursor div, CXCursor num, 
         bits = ob;
     CXCursor all[4] = {f[0], f[1], num, den}, leaf[4];
     for (int j = 0; j < 4; j++)
-        if (!operand_chain(ctx, all[j], &bits, &leaf[j]) || reads_volatile(all[j]))
+        if (!operand_chain(ctx, all[j], &bits, &leaf[j]))
             return false;
     for (int j = 0; j < 4; j++)
         if (!held_exactly(leaf[j], bits))
