@@ -52,7 +52,9 @@ typedef struct adding {
 
 static void add_dir_as(adding *a, const char *name, const char *dir, bool flat)
 {
-    char *key = el_xasprintf("%s%s", flat ? "flat:" : "", dir);
+    /* per backend: several backends' files may share a directory (darknet's
+     * src/), and each reads only its own there (read_file_of) */
+    char *key = el_xasprintf("%s\t%s%s", name, flat ? "flat:" : "", dir);
     bool seen = el_strmap_get(&a->t->seen_dirs, key) != NULL;
     if (!seen)
         el_strmap_put(&a->t->seen_dirs, key, (void *)1);
@@ -71,7 +73,7 @@ static void add_dir(const char *name, const char *dir, void *ud)
 /* The directories backend_files patterns name files in: for an anchored
  * pattern (/src/ then *_kernels.cu, or /gpu/), the directory its components
  * name before the first with a wildcard, read for its own files when the
- * rest is one file name, else with its subdirectories.  (A pattern
+ * rest is one file name (not **), else with its subdirectories.  (A pattern
  * without a leading '/' matches anywhere below: not read; a file it
  * names the run does not parse is not known.)  Which files are the
  * backend's the configuration still decides (read_file_of). */
@@ -87,7 +89,8 @@ static void add_backend_files(adding *a, const el_config *c)
         while (slash > p && slash[-1] != '/')
             slash--; /* the start of the first component with a wildcard (or the last) */
         const char *rest = slash;
-        bool flat = !strchr(rest, '/') && rest[0];
+        /* a final ** matches components too: src/gpu/a.cu for "src/" then ** */
+        bool flat = !strchr(rest, '/') && rest[0] && !strstr(rest, "**");
         char *name = el_xstrndup(l->v[i], (size_t)(colon - l->v[i]));
         char *prefix = el_xstrndup(p, (size_t)(slash - p));
         char *dir = el_path_join(l->from[i].root ? l->from[i].root : c->root, prefix);
