@@ -819,9 +819,9 @@ static int apply_rewrites(const loader *L, json_object *val)
             return fail(L, path, 2, "rewrites[%zu].replacement: expected a call template "
                         "($1, $2, ... for the arguments, $* for all, $$ for '$')", i + 1);
         if (!template_balanced(json_object_get_string(r)))
-            return fail(L, path, 2, "rewrites[%zu].replacement: its brackets or quotes do not "
-                        "balance: every '(', '[', '{' and literal of the template must close in "
-                        "it", i + 1);
+            return fail(L, path, 2, "rewrites[%zu].replacement: its brackets, quotes or "
+                        "comments do not balance: every '(', '[', '{', literal and comment of the "
+                        "template must close in it", i + 1);
         if (template_line_comment(json_object_get_string(r)))
             return fail(L, path, 2, "rewrites[%zu].replacement: a // comment would take the rest "
                         "of the line of every call it rewrites (the ';' after it): write /* ... */",

@@ -221,21 +221,21 @@ static void test_malformed(void **state)
         /* a template whose brackets or literals do not close would make
          * code that does not parse of every call it rewrites */
         {"{\"rewrites\": [{\"function\": \"ddot_\", \"replacement\": \"f($1\"}]}",
-         ":1:15: rewrites[1].replacement: its brackets or quotes do not balance: every '(', '[', "
-         "'{' and literal of the template must close in it\n"},
+         ":1:15: rewrites[1].replacement: its brackets, quotes or comments do not balance: every "
+         "'(', '[', '{', literal and comment of the template must close in it\n"},
         {"{\"rewrites\": [{\"function\": \"ddot_\", \"replacement\": \"f($1])\"}]}",
-         ":1:15: rewrites[1].replacement: its brackets or quotes do not balance: every '(', '[', "
-         "'{' and literal of the template must close in it\n"},
+         ":1:15: rewrites[1].replacement: its brackets, quotes or comments do not balance: every "
+         "'(', '[', '{', literal and comment of the template must close in it\n"},
         {"{\"rewrites\": [{\"function\": \"ddot_\", \"replacement\": \"log(\\\"$1)\"}]}",
-         ":1:15: rewrites[1].replacement: its brackets or quotes do not balance: every '(', '[', "
-         "'{' and literal of the template must close in it\n"},
+         ":1:15: rewrites[1].replacement: its brackets, quotes or comments do not balance: every "
+         "'(', '[', '{', literal and comment of the template must close in it\n"},
         /* a comment that does not close, or that takes the closing bracket */
         {"{\"rewrites\": [{\"function\": \"ddot_\", \"replacement\": \"f($1 /* )\"}]}",
-         ":1:15: rewrites[1].replacement: its brackets or quotes do not balance: every '(', '[', "
-         "'{' and literal of the template must close in it\n"},
+         ":1:15: rewrites[1].replacement: its brackets, quotes or comments do not balance: every "
+         "'(', '[', '{', literal and comment of the template must close in it\n"},
         {"{\"rewrites\": [{\"function\": \"ddot_\", \"replacement\": \"f($1 // )\"}]}",
-         ":1:15: rewrites[1].replacement: its brackets or quotes do not balance: every '(', '[', "
-         "'{' and literal of the template must close in it\n"},
+         ":1:15: rewrites[1].replacement: its brackets, quotes or comments do not balance: every "
+         "'(', '[', '{', literal and comment of the template must close in it\n"},
         /* a line comment would take what follows the call on its line */
         {"{\"rewrites\": [{\"function\": \"ddot_\", \"replacement\": \"f($1) // ddot_\"}]}",
          ":1:15: rewrites[1].replacement: a // comment would take the rest of the line of every "
