@@ -79,20 +79,36 @@ void em_own_uses_free(em_own_uses *u)
     memset(u, 0, sizeof *u);
 }
 
-/* The files of the copy: those defining a routine whose uses were
- * silenced, and those defining a function named as a library's routine
- * (reference BLAS's dgemm.c calls lsame_, defined beside it).  Calls made
- * there are the copy's, which excluding it drops too. */
-static void copy_files(const em_tree *t, const em_own_uses *u, el_strmap *files)
+/* The copy: the directories of the definitions that silenced a use,
+ * which the note tells to exclude.  A call made inside them is the
+ * copy's own (reference BLAS's dscal.c calling lsame_, defined beside
+ * it), and excluding the copy drops it too; a call from anywhere else,
+ * a shim onto the library included, is the project's. */
+static void copy_dirs(const em_own_uses *u, el_strmap *dirs)
 {
-    for (size_t i = 0; i < u->n; i++)
-        el_strmap_put(files, u->v[i].def, (void *)1);
-    for (size_t i = 0; i < t->n_defs; i++) {
-        const em_def *d = &t->defs[i];
-        long k = d->is_function && !d->is_static ? el_sources_find(&t->sources, d->path) : -1;
-        if (k >= 0 && t->sources.v[k].cfg && el_routine_name(t->sources.v[k].cfg, d->name))
-            el_strmap_put(files, d->path, (void *)1);
+    for (size_t i = 0; i < u->n; i++) {
+        const char *slash = strrchr(u->v[i].def, '/');
+        if (!slash)
+            continue;
+        char *dir = el_xstrndup(u->v[i].def, (size_t)(slash - u->v[i].def) + 1);
+        if (!el_strmap_get(dirs, dir))
+            el_strmap_put(dirs, dir, (void *)1);
+        free(dir);
     }
+}
+
+/* Is path in one of the copy's directories (or below one)? */
+static bool in_copy(const el_strmap *dirs, const char *path)
+{
+    char *p = el_xstrdup(path);
+    bool in = false;
+    for (char *slash = strrchr(p, '/'); slash && !in; slash = strrchr(p, '/')) {
+        slash[1] = '\0';
+        in = el_strmap_get(dirs, p) != NULL;
+        slash[0] = '\0';
+    }
+    free(p);
+    return in;
 }
 
 /* Does the note count use x: a routine's name, called from outside the
@@ -101,7 +117,7 @@ static bool counted(const em_tree *t, const el_strmap *copy, const struct em_own
 {
     long k = el_sources_find(&t->sources, x->path);
     const el_config *cfg = k >= 0 ? t->sources.v[k].cfg : NULL;
-    return cfg && el_routine_name(cfg, x->name) && !el_strmap_get(copy, x->path);
+    return cfg && el_routine_name(cfg, x->name) && !in_copy(copy, x->path);
 }
 
 /* What the note counts of the uses: places, names, definition
@@ -171,7 +187,7 @@ void em_own_routines_note(const em_tree *t, const em_own_uses *u, FILE *out)
     if (!u->n)
         return;
     el_strmap copy = {0};
-    copy_files(t, u, &copy);
+    copy_dirs(u, &copy);
     distinct d[N_FIELDS] = {0};
     const struct em_own_use *first = NULL;
     for (size_t i = 0; i < u->n; i++) {

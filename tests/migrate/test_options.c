@@ -665,6 +665,16 @@ static void test_own_note_needs_a_silenced_call(void **state)
                                    "listed: the tree defines it (app/blas/dscal.c:2); if it is a "
                                    "copy of the library, add app/blas/ to \"exclude\""));
     tt_free(&r);
+    /* a file outside the copy that defines a routine (a dgemm_ of its own
+     * onto cblas_dgemm) is the project's code: its calls count */
+    free(tt_write(dir, "app/wrap.c", "#include <cblas.h>\n"
+                                     "void dscal_(int *n, double *a, double *x, int *incx);\n"
+                                     "void dgemm_(const int *m, const int *n, const int *k, const double *a, const double *b, double *c)\n"
+                                     "{ cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, *m, *n, *k, 1.0, a, *m, b, *k, 0.0, c, *m); }\n"
+                                     "void halve(double *x, int n) { double h = 0.5; int one = 1; dscal_(&n, &h, x, &one); }\n"));
+    r = mt_migrate(dir, NULL, "plan", "app", NULL);
+    assert_true(tt_contains(r.err, "ember-migrate: note: 3 uses of 1 function"));
+    tt_free(&r);
     tt_rmtree(dir);
     free(dir);
 }
@@ -743,8 +753,10 @@ static void test_own_note_per_configuration(void **state)
 }
 
 /* The note names what is called and every directory defining it: the
- * shim dgetrf_ (not the ILP64 copy dgetrf_64_ it hands on to, whose
- * directory is the one to exclude), and ddot_ copied in two directories. */
+ * shim dgetrf_ as its callers call it (the ILP64 copy dgetrf_64_ it hands
+ * on to is the directory to exclude; the shim, outside it, calls
+ * dgetrf_64_, one more use the copy silences), and ddot_ copied in two
+ * directories. */
 static void test_own_note_names_calls_and_directories(void **state)
 {
     (void)state;
@@ -763,9 +775,9 @@ static void test_own_note_names_calls_and_directories(void **state)
                                     "void lu(double *a, long n, long *p) { long info; dgetrf_(&n, &n, a, &n, p, &info); }\n"
                                     "double nn(double *x, int n) { int one = 1; return ddot_(&n, x, &one, x, &one); }\n"));
     tt_run r = mt_migrate(dir, NULL, "plan", "app", NULL);
-    assert_true(tt_contains(r.err, "ember-migrate: note: 2 uses of 2 functions named as a library's "
-                                   "routines (ddot_ and dgetrf_) are taken as the project's own code "
-                                   "and not listed: the tree defines them (app/blas/ddot.c:1); if they "
+    assert_true(tt_contains(r.err, "ember-migrate: note: 3 uses of 3 functions named as a library's "
+                                   "routines (ddot_, dgetrf_ and dgetrf_64_) are taken as the project's "
+                                   "own code and not listed: the tree defines them (app/blas/ddot.c:1); if they "
                                    "are a copy of the library, add app/blas/, app/extra/blas/ and "
                                    "app/lapack/ to \"exclude\" in .emberlint.json and run again\n"));
     tt_free(&r);
