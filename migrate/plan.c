@@ -344,19 +344,35 @@ static const char *include_target(const em_tree *t, const el_finding *f)
     return NULL;
 }
 
-/* Does the EH102 site k name a function the include of `header` (NULL:
- * not known) brings?  Not knowing is yes: the include stays.  A name
- * nothing declares here ("": in code the preprocessor skips) is not
- * known either: the configuration that compiles the site may read its
- * declaration through the include (darknet's cuda.h declares
- * cuda_make_int_array under its own #ifdef GPU, and brings
- * cudaDeviceSynchronize from <cuda_runtime.h> there), as emberlint --fix
- * keeps it. */
-static bool brings(em_texts *texts, const em_tree *t, const char *header, const el_finding *k)
+/* Does the EH102 site k name a function the include `inc` of `header`
+ * (NULL: not known) brings?  Not knowing is yes: the include stays.  A
+ * name nothing declares here ("": in code the preprocessor skips) is not
+ * known either when it is the include's own file's skipped code: the
+ * configuration that compiles it may read its declaration through the
+ * include (darknet's cuda.h declares cuda_make_int_array under its own
+ * #ifdef GPU, and brings cudaDeviceSynchronize from <cuda_runtime.h>
+ * there), as emberlint --fix keeps it (skipped_include.h).  In another
+ * file's (a header the file includes: darknet.h's #ifdef CUDNN code,
+ * whose own includes bring cudnn.h there) the include brings it only if
+ * the header's text declares it. */
+static bool brings(em_texts *texts, const em_tree *t, const char *header, const el_finding *inc,
+                   const el_finding *k)
 {
-    (void)texts;
     const char *decl = em_tree_decl(t, k->file, k->line, k->col);
-    return !header || !decl || !decl[0] || em_tree_reaches(t, header, decl);
+    if (decl && !decl[0]) {
+        char name[256];
+        if (!strcmp(k->file, inc->file))
+            return true;
+        if (!header || !site_name(texts, t, k, name, sizeof name))
+            return false;
+        const char **files = el_xcalloc(t->n_files + 1, sizeof *files);
+        for (size_t i = 0; i < t->n_files; i++)
+            files[i] = t->files[i].path;
+        bool r = el_header_text_declares(header, name, files, t->n_files, k->file);
+        free(files);
+        return r;
+    }
+    return !header || !decl || em_tree_reaches(t, header, decl);
 }
 
 /* The EH102 sites a plan rewrites, for skipped_needs. */
@@ -389,18 +405,21 @@ static char *skipped_needs(const em_tree *t, em_texts *texts, const el_fix **can
 {
     const el_source *src = em_tree_source(t, f->file);
     rewrites w = {t, texts, cands};
-    for (size_t k = 0; header && k < t->cfgs.n; k++) {
-        if (src && !el_buildcfg_has(&t->cfgs, k, src))
-            continue;
-        char *why = el_skipped_include_needed(&t->inactive[k], f->file, header, rewritten_site, &w);
-        if (why) {
-            char *r = el_xasprintf("the include stays: code the preprocessor skips still "
-                                   "needs it: %s", why);
-            free(why);
-            return r;
-        }
-    }
-    return NULL;
+    const char **files = el_xcalloc(t->n_files + 1, sizeof *files);
+    for (size_t i = 0; i < t->n_files; i++)
+        files[i] = t->files[i].path;
+    char *why = NULL;
+    for (size_t k = 0; header && k < t->cfgs.n && !why; k++)
+        if (!src || el_buildcfg_has(&t->cfgs, k, src))
+            why = el_skipped_include_needed(&t->inactive[k], f->file, header, files, t->n_files,
+                                            rewritten_site, &w);
+    free(files);
+    if (!why)
+        return NULL;
+    char *r = el_xasprintf("the include stays: code the preprocessor skips still needs it: %s",
+                           why);
+    free(why);
+    return r;
 }
 
 /* Does the EH102 site k need the include finding inc points at: k is in
@@ -415,7 +434,7 @@ static bool needs_include(em_texts *texts, const em_tree *t, const char *header,
     bool near = em_tree_reaches(t, k->file, inc->file) ||
                 (em_tree_reaches(t, inc->file, k->file) &&
                  !(header && em_tree_reaches(t, k->file, header)));
-    return near && brings(texts, t, header, k);
+    return near && brings(texts, t, header, inc, k);
 }
 
 /* Is the EH102 site f left as it is (no rewrite, or not selected)? */

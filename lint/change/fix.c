@@ -159,7 +159,12 @@ int el_fix_plan_make(el_fix_plan *plan, const el_findings *f, const el_sources *
              * backend one or not (skipped_include.h: as ember-migrate) */
             char *header = el_skipped_include_header(f->v[i].file, f->v[i].line),
                  *real = realpath(f->v[i].file, NULL);
-            char *need = el_skipped_include_needed(o->inactive, real, header, NULL, NULL);
+            const char **files = el_xcalloc(s->n + 1, sizeof *files);
+            for (size_t k = 0; k < s->n; k++)
+                files[k] = s->v[k].path;
+            char *need = el_skipped_include_needed(o->inactive, real, header, files, s->n, NULL,
+                                                   NULL);
+            free(files);
             if (need)
                 why = el_xasprintf("the include is still needed by code the preprocessor skips "
                                    "in this configuration: %s", need);

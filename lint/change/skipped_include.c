@@ -31,6 +31,26 @@ static bool declarator_word(const char *t, size_t w, size_t e)
     return true;
 }
 
+/* Does the '{' at t[i] open a body whose names declare nothing outside it:
+ * a struct's or union's members (`struct layer { int c; }`), a function's
+ * body (after ')'), an initializer (after '=')?  An enum's constants and
+ * an `extern "C" {` block's names do declare. */
+static bool private_body(const char *t, size_t i)
+{
+    size_t q = el_text_back_blanks(t, 0, i);
+    if (q > 0 && (t[q - 1] == ')' || t[q - 1] == '='))
+        return true;
+    for (int words = 0; words < 2 && q > 0 && el_text_ident_char(t[q - 1]); words++) {
+        size_t w = q;
+        while (w > 0 && el_text_ident_char(t[w - 1]))
+            w--;
+        if ((q - w == 6 && (!strncmp(t + w, "struct", 6))) || (q - w == 5 && !strncmp(t + w, "union", 5)))
+            return true;
+        q = el_text_back_blanks(t, 0, w);
+    }
+    return false;
+}
+
 /* Is the '(' at t[i] a declarator's parameter list (`float *f(int n)`,
  * `void CUDARTAPI f(int n)`, `#define F(a, b)`)?  The word before it
  * follows a word that is no operator word, or a '*'.  A macro used at
@@ -56,16 +76,50 @@ typedef struct reading {
     el_strmap seen;           /* headers read (real paths) */
     size_t n;
     el_strmap words;          /* the names they declare */
+    const char *const *files; /* the tree's files: where an include not found
+                               * beside its includer may be (-I) */
+    size_t n_files;
 } reading;
 
 static void read_header(reading *r, const char *path);
+
+/* The files an #include spelled so may name, from t's directory: the one
+ * beside it when it is quoted and there, else each file of the tree whose
+ * path ends so (a -I directory's; a wrong one only adds names: the
+ * include stays). */
+static void read_included(reading *r, const char *path, const char *spelled, size_t sl,
+                          bool angled)
+{
+    char *rel = el_xstrndup(spelled, sl);
+    if (!angled) {
+        char *dir = el_path_dirname(path);
+        char *j = el_path_join(dir, rel);
+        char *real = realpath(j, NULL);
+        if (real)
+            read_header(r, real);
+        free(j);
+        free(dir);
+        if (real) {
+            free(real);
+            free(rel);
+            return;
+        }
+    }
+    for (size_t k = 0; k < r->n_files; k++) {
+        size_t fl = strlen(r->files[k]);
+        if (fl > sl && r->files[k][fl - sl - 1] == '/' && !strcmp(r->files[k] + fl - sl, rel))
+            read_header(r, r->files[k]);
+    }
+    free(rel);
+}
+
 
 /* The names the text t[0..n) of file `path` declares into r->words, and
  * those of the files its quoted includes name. */
 static void names_in(reading *r, const char *path, const char *t, size_t n)
 {
-    bool params[MAX_DEPTH] = {false};
-    int depth = 0, in_params = 0;
+    bool params[MAX_DEPTH] = {false}, bodies[MAX_DEPTH] = {false};
+    int depth = 0, in_params = 0, braces = 0, in_body = 0;
     for (size_t i = 0, e = 0; i < n;) {
         if (t[i] == '#' && el_text_directive_at(t, i)) {
             size_t le = el_text_line_end(t, n, i);
@@ -73,14 +127,8 @@ static void names_in(reading *r, const char *path, const char *t, size_t n)
             const char *spelled;
             size_t sl;
             if (el_include_line(t + i, le - i, &angled, &spelled, &sl)) {
-                if (sl && !angled) {
-                    char *dir = el_path_dirname(path), *rel = el_xstrndup(spelled, sl);
-                    char *j = el_path_join(dir, rel);
-                    read_header(r, j);
-                    free(j);
-                    free(rel);
-                    free(dir);
-                }
+                if (sl)
+                    read_included(r, path, spelled, sl, angled);
                 i = le;
                 continue;
             }
@@ -92,11 +140,25 @@ static void names_in(reading *r, const char *path, const char *t, size_t n)
             i = past;
         } else if (el_text_ident_at(t, n, i, &e)) {
             char w[256];
-            if (!in_params && e - i < sizeof w) {
+            if (!in_params && !in_body && e - i < sizeof w) {
                 snprintf(w, sizeof w, "%.*s", (int)(e - i), t + i);
                 el_strmap_put(&r->words, w, (void *)1);
             }
             i = e;
+        } else if (t[i] == '{') {
+            bool b = private_body(t, i);
+            if (braces < MAX_DEPTH)
+                bodies[braces] = b;
+            braces++;
+            in_body += b;
+            i++;
+        } else if (t[i] == '}') {
+            if (braces > 0) {
+                braces--;
+                if (braces < MAX_DEPTH && bodies[braces])
+                    in_body--;
+            }
+            i++;
         } else if (t[i] == '(') {
             bool p = parameter_list(t, i);
             if (depth < MAX_DEPTH)
@@ -135,9 +197,12 @@ static void read_header(reading *r, const char *path)
     free(real);
 }
 
-bool el_header_text_declares(const char *header, const char *name)
+bool el_header_text_declares(const char *header, const char *name, const char *const *files,
+                             size_t n_files, const char *user)
 {
-    reading r = {{0}, 0, {0}};
+    reading r = {{0}, 0, {0}, files, n_files};
+    if (user)
+        el_strmap_put(&r.seen, user, (void *)1);
     read_header(&r, header);
     bool hit = el_strmap_get(&r.words, name) != NULL;
     el_strmap_free(&r.seen);
@@ -146,12 +211,13 @@ bool el_header_text_declares(const char *header, const char *name)
 }
 
 char *el_skipped_include_needed(const el_inactive *in, const char *path, const char *header,
+                                const char *const *files, size_t n_files,
                                 bool (*rewritten)(void *ud, const el_inactive_name *x),
                                 void *ud)
 {
     if (!in || !path || !header)
         return NULL;
-    reading r = {{0}, 0, {0}};
+    reading r = {{0}, 0, {0}, files, n_files};
     bool read = false;
     char *why = NULL;
     for (size_t i = 0; i < in->n_names && !why; i++) {
@@ -159,8 +225,10 @@ char *el_skipped_include_needed(const el_inactive *in, const char *path, const c
         if (strcmp(x->path, path) || el_inactive_compiled(in, path, x->off) ||
             (rewritten && rewritten(ud, x)))
             continue;
-        if (!read)
+        if (!read) {
+            el_strmap_put(&r.seen, path, (void *)1); /* (the use's own text declares nothing) */
             read_header(&r, header);
+        }
         read = true;
         if (!el_strmap_get(&r.words, x->name))
             continue;
