@@ -41,6 +41,7 @@
 #include "texts.h"
 #include "text_pos.h"
 #include "paren_match.h"
+#include "skipped_include.h"
 
 /* ---- what a fix names ------------------------------------------------- */
 
@@ -343,50 +344,82 @@ static const char *include_target(const em_tree *t, const el_finding *f)
     return NULL;
 }
 
-/* Is name written in the text of header, or of a file of the tree it
- * includes (but site_file, where the use itself is written), outside
- * comments and literals -- in code its preprocessor skips too: darknet's
- * cuda.h declares cuda_make_int_array under #ifdef GPU? */
-static bool header_names(em_texts *texts, const em_tree *t, const char *header, const char *name,
-                         const char *site_file)
-{
-    size_t n = strlen(name);
-    for (size_t k = 0; k < t->n_files; k++) {
-        const char *fp = t->files[k].path;
-        if ((strcmp(fp, header) && !em_tree_reaches(t, header, fp)) || !strcmp(fp, site_file))
-            continue;
-        const em_text *tx = scanned_text(texts, t, fp);
-        for (size_t i = 0, e = 0; tx && i < tx->len;) {
-            size_t past = el_text_skip_lexeme(tx->data, tx->len, i);
-            if (past != i) {
-                i = past;
-            } else if (el_text_ident_at(tx->data, tx->len, i, &e)) {
-                if (e - i == n && !memcmp(tx->data + i, name, n))
-                    return true;
-                i = e;
-            } else {
-                i++;
-            }
-        }
-    }
-    return false;
-}
-
-/* Does the EH102 site k name a function the include of `header` (NULL:
- * not known) brings?  Not knowing is yes: the include stays; a name
- * nothing declares ("": in code the preprocessor skips) is brought by no
- * include -- unless the header names it in its own text, in code this
- * configuration skips there too (the declarations under its #ifdef GPU):
- * the configuration that compiles the site reads them. */
-static bool brings(em_texts *texts, const em_tree *t, const char *header, const el_finding *k)
+/* Does the EH102 site k name a function the include `inc` of `header`
+ * (NULL: not known) brings?  Not knowing is yes: the include stays.  A
+ * name nothing declares here ("": in code the preprocessor skips) is not
+ * known either when it is the include's own file's skipped code: the
+ * configuration that compiles it may read its declaration through the
+ * include (darknet's cuda.h declares cuda_make_int_array under its own
+ * #ifdef GPU, and brings cudaDeviceSynchronize from <cuda_runtime.h>
+ * there), as emberlint --fix keeps it (skipped_include.h).  In another
+ * file's (a header the file includes: darknet.h's #ifdef CUDNN code,
+ * whose own includes bring cudnn.h there) the include brings it only if
+ * the header's text declares it. */
+static bool brings(em_texts *texts, const em_tree *t, const char *header, const el_finding *inc,
+                   const el_finding *k)
 {
     const char *decl = em_tree_decl(t, k->file, k->line, k->col);
     if (decl && !decl[0]) {
         char name[256];
-        return header && site_name(texts, t, k, name, sizeof name) &&
-               header_names(texts, t, header, name, k->file);
+        if (!strcmp(k->file, inc->file))
+            return true;
+        if (!header || !site_name(texts, t, k, name, sizeof name))
+            return false;
+        const char **files = el_xcalloc(t->n_files + 1, sizeof *files);
+        for (size_t i = 0; i < t->n_files; i++)
+            files[i] = t->files[i].path;
+        bool r = el_header_text_declares(header, name, files, t->n_files, k->file);
+        free(files);
+        return r;
     }
     return !header || !decl || em_tree_reaches(t, header, decl);
+}
+
+/* The EH102 sites a plan rewrites, for skipped_needs. */
+typedef struct rewrites {
+    const em_tree *t;
+    em_texts *texts;
+    const el_fix **cands;     /* by finding: the fix to take, or NULL */
+} rewrites;
+
+/* Is the skipped use x an EH102 site the plan rewrites (its name goes)? */
+static bool rewritten_site(void *ud, const el_inactive_name *x)
+{
+    const rewrites *w = ud;
+    const el_findings *fs = &w->t->findings;
+    char name[256];
+    for (size_t i = 0; i < fs->n; i++)
+        if (w->cands[i] && fs->v[i].line == x->line && !strcmp(fs->v[i].rule, "EH102") &&
+            !strcmp(fs->v[i].file, x->path) &&
+            site_name(w->texts, w->t, &fs->v[i], name, sizeof name) && !strcmp(name, x->name))
+            return true;
+    return false;
+}
+
+/* Why the include finding f points at stays for the code its file's
+ * preprocessor skips in some configuration: a name it uses, backend or
+ * not, that the header's text declares (skipped_include.h, as emberlint
+ * --fix decides), or NULL. */
+static char *skipped_needs(const em_tree *t, em_texts *texts, const el_fix **cands,
+                           const el_finding *f, const char *header)
+{
+    const el_source *src = em_tree_source(t, f->file);
+    rewrites w = {t, texts, cands};
+    const char **files = el_xcalloc(t->n_files + 1, sizeof *files);
+    for (size_t i = 0; i < t->n_files; i++)
+        files[i] = t->files[i].path;
+    char *why = NULL;
+    for (size_t k = 0; header && k < t->cfgs.n && !why; k++)
+        if (!src || el_buildcfg_has(&t->cfgs, k, src))
+            why = el_skipped_include_needed(&t->inactive[k], f->file, header, files, t->n_files,
+                                            rewritten_site, &w);
+    free(files);
+    if (!why)
+        return NULL;
+    char *r = el_xasprintf("the include stays: code the preprocessor skips still needs it: %s",
+                           why);
+    free(why);
+    return r;
 }
 
 /* Does the EH102 site k need the include finding inc points at: k is in
@@ -401,7 +434,7 @@ static bool needs_include(em_texts *texts, const em_tree *t, const char *header,
     bool near = em_tree_reaches(t, k->file, inc->file) ||
                 (em_tree_reaches(t, inc->file, k->file) &&
                  !(header && em_tree_reaches(t, k->file, header)));
-    return near && brings(texts, t, header, k);
+    return near && brings(texts, t, header, inc, k);
 }
 
 /* Is the EH102 site f left as it is (no rewrite, or not selected)? */
@@ -570,19 +603,25 @@ static char *include_stays(const em_tree *t, em_texts *texts, const em_opts *o,
     const el_findings *fs = &t->findings;
     const char *header = include_target(t, inc);
     char name[256];
-    for (size_t i = 0; i < fs->n; i++) {
-        const el_finding *f = &fs->v[i];
-        if (strcmp(f->rule, "EH102") || !needs_include(texts, t, header, inc, f) ||
-            !left_as_is(o, t, texts, customs, f))
-            continue;
-        if (!site_name(texts, t, f, name, sizeof name))
-            continue;
-        char *where = strcmp(f->file, inc->file) ? el_path_display(f->file) : NULL;
-        char *r = el_xasprintf("the include stays: %s%sline %u still uses %s, which is not "
-                               "rewritten", where ? where : "", where ? " " : "", f->line, name);
-        free(where);
-        return r;
-    }
+    /* a site the include provably brings first, then one nothing declares
+     * here (brings: not known, so kept) */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < fs->n; i++) {
+            const el_finding *f = &fs->v[i];
+            if (strcmp(f->rule, "EH102"))
+                continue;
+            const char *decl = em_tree_decl(t, f->file, f->line, f->col);
+            bool undeclared = decl && !decl[0];
+            if (undeclared != (pass == 1) || !needs_include(texts, t, header, inc, f) ||
+                !left_as_is(o, t, texts, customs, f) || !site_name(texts, t, f, name, sizeof name))
+                continue;
+            char *where = strcmp(f->file, inc->file) ? el_path_display(f->file) : NULL;
+            char *r = el_xasprintf("the include stays: %s%sline %u still uses %s, which is not "
+                                   "rewritten", where ? where : "", where ? " " : "", f->line,
+                                   name);
+            free(where);
+            return r;
+        }
     char *kept = template_keeps(t, texts, o, customs, header, inc);
     return kept ? kept : el_xstrdup("the include stays: the file still needs it");
 }
@@ -1041,7 +1080,13 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
                 else
                     for_person = !later[k];
             }
-        if (kept && !for_person && by_unsafe) { /* it goes with an unsafe change */
+        char *skipped = kept ? NULL : skipped_needs(t, texts, cands, f, header);
+        if (skipped) { /* a name of its skipped code that the header declares */
+            manual_finding(p, t, f, skipped);
+            free(skipped);
+            inc_left[n_inc_left++] = f->file;
+            cands[i] = NULL;
+        } else if (kept && !for_person && by_unsafe) { /* it goes with an unsafe change */
             char *owned = NULL;
             char *why = strcmp(by_unsafe->file, f->file)
                             ? el_xasprintf("it goes with an unsafe rewrite in %s (listed)",

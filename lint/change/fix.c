@@ -13,6 +13,7 @@
 #include "mem.h"
 #include "path.h"
 #include "progname.h"
+#include "skipped_include.h"
 
 /* ---- small helpers --------------------------------------------------------- */
 
@@ -153,6 +154,24 @@ int el_fix_plan_make(el_fix_plan *plan, const el_findings *f, const el_sources *
             continue;
         }
         char *why = el_inactive_blocks(o->inactive, f->v[i].rule, fx);
+        if (!why && o->inactive && !strcmp(f->v[i].rule, "EH101")) {
+            /* a name the skipped code uses that the header declares, a
+             * backend one or not (skipped_include.h: as ember-migrate) */
+            char *header = el_skipped_include_header(f->v[i].file, f->v[i].line),
+                 *real = realpath(f->v[i].file, NULL);
+            const char **files = el_xcalloc(s->n + 1, sizeof *files);
+            for (size_t k = 0; k < s->n; k++)
+                files[k] = s->v[k].path;
+            char *need = el_skipped_include_needed(o->inactive, real, header, files, s->n, NULL,
+                                                   NULL);
+            free(files);
+            if (need)
+                why = el_xasprintf("the include is still needed by code the preprocessor skips "
+                                   "in this configuration: %s", need);
+            free(need);
+            free(real);
+            free(header);
+        }
         for (size_t k = 0; !why && o->bounds && k < fx->edits.n; k++)
             if (!el_bounds_contain(o->bounds, fx->edits.v[k].path))
                 why = el_xasprintf("%s lies outside the tree given (reached through a symbolic "

@@ -879,10 +879,87 @@ static json_object *range_json(el_ctx *ctx, state *s, const char *path, const ch
     return r;
 }
 
-/* The skipped range [b, e) of path as one EL_FACT_INACTIVE. */
+/* A word of C that names nothing a header declares. */
+static bool c_keyword(const char *w, size_t n)
+{
+    static const char *const kw[] = {
+        "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+        "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+        "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch",
+        "typedef", "union", "unsigned", "void", "volatile", "while", "_Bool", "_Alignof",
+        "_Alignas", "_Static_assert", "_Thread_local", "_Noreturn", "_Generic", "defined",
+        NULL};
+    for (size_t k = 0; kw[k]; k++)
+        if (strlen(kw[k]) == n && !strncmp(kw[k], w, n))
+            return true;
+    return false;
+}
+
+/* Every name the skipped range [b, e) of path uses -- whatever it names,
+ * backend prefix or not, declared here or not (dev_make_array, which only
+ * the backend header's own #ifdef GPU declares) -- once each, as one
+ * EL_FACT_INACTIVE_NAMES: keywords, members (`p.out`, `g->n`), the words
+ * of directives and comments and literals aside; a #define's body is
+ * code. */
+static void note_names(el_ctx *ctx, state *s, const char *path, const char *t, size_t n, size_t b,
+                       size_t e)
+{
+    json_object *names = json_object_new_array();
+    el_strmap seen = {0};
+    for (size_t i = b; i < e && i < n;) {
+        if (t[i] == '#' && el_text_directive_at(t, i)) {
+            size_t le = el_text_line_end(t, n, i);
+            char macro[128];
+            size_t body = el_text_define_body(t, i, le, macro, sizeof macro, NULL);
+            i = body ? body : le;
+            continue;
+        }
+        size_t past = el_text_skip_lexeme(t, n, i), we = 0;
+        if (past != i) {
+            i = past;
+            continue;
+        }
+        if (!el_text_ident_at(t, n, i, &we)) {
+            i++;
+            continue;
+        }
+        size_t q = el_text_back_blanks(t, b, i);
+        bool member = (q > b && t[q - 1] == '.') ||
+                      (q >= b + 2 && t[q - 1] == '>' && t[q - 2] == '-');
+        char w[256];
+        if (!member && we - i < sizeof w && !c_keyword(t + i, we - i)) {
+            snprintf(w, sizeof w, "%.*s", (int)(we - i), t + i);
+            if (!el_strmap_get(&seen, w)) {
+                el_strmap_put(&seen, w, (void *)1);
+                json_object *o = json_object_new_object();
+                json_object_object_add(o, "name", json_object_new_string(w));
+                json_object_object_add(o, "off", json_object_new_int64((int64_t)i));
+                json_object_object_add(o, "line", json_object_new_int64(line_at(s, t, i, NULL)));
+                json_object_array_add(names, o);
+            }
+        }
+        i = we;
+    }
+    el_strmap_free(&seen);
+    if (json_object_array_length(names)) {
+        json_object *r = json_object_new_object();
+        json_object_object_add(r, "path", json_object_new_string(path));
+        json_object_object_add(r, "names", names);
+        el_fact(ctx, EL_FACT_INACTIVE_NAMES,
+                json_object_to_json_string_ext(r, JSON_C_TO_STRING_PLAIN |
+                                                      JSON_C_TO_STRING_NOSLASHESCAPE));
+        json_object_put(r);
+    } else {
+        json_object_put(names);
+    }
+}
+
+/* The skipped range [b, e) of path as one EL_FACT_INACTIVE (and its
+ * names, EL_FACT_INACTIVE_NAMES). */
 static void note_inactive(el_ctx *ctx, state *s, const char *path, const char *t, size_t n, size_t b,
                           size_t e)
 {
+    note_names(ctx, s, path, t, n, b, e);
     json_object *r = range_json(ctx, s, path, t, n, b, e);
     if (!r)
         return;
@@ -1419,6 +1496,32 @@ static void add_range(el_inactive *out, json_object *o)
     }
 }
 
+/* {"path", "names": [...]} (EL_FACT_INACTIVE_NAMES), each name at its
+ * offset once. */
+static void add_names(el_inactive *out, json_object *o)
+{
+    const char *path = jstr(o, "path");
+    json_object *names = jarr(o, "names");
+    size_t nn = names ? json_object_array_length(names) : 0;
+    for (size_t i = 0; path && i < nn; i++) {
+        json_object *x = json_object_array_get_idx(names, i);
+        const char *name = jstr(x, "name");
+        size_t off = (size_t)jint(x, "off");
+        if (!name)
+            continue;
+        char *key = el_xasprintf("%zu\t%s", off, path);
+        bool have = el_strmap_get(&out->names_seen, key) != NULL;
+        if (!have)
+            el_strmap_put(&out->names_seen, key, (void *)1);
+        free(key);
+        if (have)
+            continue;
+        el_grow(&out->names, &out->cap_names, out->n_names + 1, sizeof *out->names);
+        out->names[out->n_names++] = (el_inactive_name){el_xstrdup(path), el_xstrdup(name), off,
+                                                        (unsigned)jint(x, "line")};
+    }
+}
+
 void el_inactive_from_facts(el_inactive *out, const el_fact_list *facts)
 {
     memset(out, 0, sizeof *out);
@@ -1426,6 +1529,13 @@ void el_inactive_from_facts(el_inactive *out, const el_fact_list *facts)
         const el_fact_rec *f = &facts->v[i];
         if (strcmp(f->key, EL_FACT_INACTIVE_READ) == 0) {
             add_read(out, f->value);
+            continue;
+        }
+        if (strcmp(f->key, EL_FACT_INACTIVE_NAMES) == 0) {
+            json_object *o = json_tokener_parse(f->value);
+            if (o)
+                add_names(out, o);
+            json_object_put(o);
             continue;
         }
         if (strcmp(f->key, EL_FACT_INACTIVE) != 0)
@@ -1522,5 +1632,11 @@ void el_inactive_free(el_inactive *in)
         free(in->reads[i].spans);
     }
     free(in->reads);
+    for (size_t i = 0; i < in->n_names; i++) {
+        free(in->names[i].path);
+        free(in->names[i].name);
+    }
+    free(in->names);
+    el_strmap_free(&in->names_seen);
     memset(in, 0, sizeof *in);
 }

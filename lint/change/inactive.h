@@ -33,6 +33,7 @@
 #include "engine.h"
 #include "finding.h"
 #include "rule.h"
+#include "strmap.h"
 
 #define EL_FACT_INACTIVE "el-inactive"
 /* A linted file the TU read and what it compiled there (value: its real
@@ -43,7 +44,20 @@
  * compiled. */
 #define EL_FACT_INACTIVE_READ "el-inactive.read"
 
+/* Every name a skipped range of a file uses, backend or not (value: JSON
+ * {"path", "names": [{"name", "off", "line"}]}): an include stays while
+ * its header's text declares one (skipped_include.h). */
+#define EL_FACT_INACTIVE_NAMES "el-inactive.names"
+
 extern const el_rule el_inactive_rule;
+
+/* A name skipped code uses (EL_FACT_INACTIVE_NAMES). */
+typedef struct el_inactive_name {
+    char *path;               /* the file (absolute, real) */
+    char *name;
+    size_t off;
+    unsigned line;
+} el_inactive_name;
 
 /* A backend name in skipped code. */
 typedef struct el_inactive_id {
@@ -90,6 +104,9 @@ typedef struct el_inactive {
     size_t n, cap;
     el_inactive_read *reads;
     size_t n_reads, cap_reads;
+    el_inactive_name *names;
+    size_t n_names, cap_names;
+    el_strmap names_seen;     /* "off\tpath" of each name, once */
 } el_inactive;
 
 /* The ranges recorded in facts (several TUs seeing a header give one

@@ -664,7 +664,11 @@ CASE(shared_static)
  *                   that call's site, one alone is its own; definitions
  *                   that do not make a name the project's: another arm's
  *                   (#ifdef NO_CBLAS), an #if 0's, a fallback #ifndef
- *                   FFTW_ESTIMATE, a macro built on an alias
+ *                   FFTW_ESTIMATE, a macro built on an alias; mixer.c's
+ *                   legacy includes stay (its skipped code keeps
+ *                   fftwf_plan, which nothing declares here: a
+ *                   configuration that compiles it may read it through
+ *                   them, as emberlint --fix keeps them)
  *   custom_ops      a kernel libeh has no op for, on one backend only
  *                   (made custom op app.fused_gelu, its fallback that
  *                   backend), one whose signature differs from its op's
@@ -1284,9 +1288,78 @@ CASE(unsafe_applied)
  *                        what brings it where GPU is defined, so it stays
  *                        even with --unsafe-fixes (listed, as emberlint
  *                        --fix keeps it); sync.c's skipped code calls
- *                        only cudaDeviceSynchronize, which dev.h does not
- *                        name: its include goes (unsafe, applied) */
+ *                        only cudaDeviceSynchronize, which nothing declares
+ *                        here: where the code is compiled the include may
+ *                        bring it (darknet's cuda.h includes
+ *                        <cuda_runtime.h> under #ifdef GPU), so it stays
+ *                        too, as emberlint --fix keeps it
+ *   skipped_header_unprefixed
+ *                        as skipped_header_decl, with names of no backend
+ *                        prefix: blend.c's skipped code calls gpu_axpy and
+ *                        hook.c's reads the variable gpu_hook, which only
+ *                        gpu.h's own #ifdef WITH_GPU declares: both
+ *                        includes stay; scale.c's skipped code names only
+ *                        its parameters, which gpu.h writes as parameter
+ *                        names, declaring nothing: its include goes */
 CASE(skipped_header_decl)
+CASE(skipped_header_unprefixed)
+
+/* The include lines a unified diff removes, "FILE: -#include ...\n",
+ * sorted. */
+static char *removed_includes(const char *diff)
+{
+    char *out = calloc(1, 1), *file = NULL;
+    size_t n = 0;
+    for (const char *l = diff; l && *l;) {
+        const char *e = strchr(l, '\n');
+        size_t len = e ? (size_t)(e - l) : strlen(l);
+        if (!strncmp(l, "+++ b/", 6)) {
+            free(file);
+            file = strndup(l + 6, len - 6);
+        } else if (file && !strncmp(l, "-#include", 9)) {
+            char *row = tt_fmt("%s: %.*s\n", file, (int)len, l);
+            out = realloc(out, n + strlen(row) + 1);
+            memcpy(out + n, row, strlen(row) + 1);
+            n += strlen(row);
+            free(row);
+        }
+        l = e ? e + 1 : NULL;
+    }
+    free(file);
+    char *sorted = sorted_unique(out);
+    free(out);
+    return sorted;
+}
+
+/* emberlint --diff --unsafe-fixes and ember-migrate plan --unsafe-fixes
+ * remove the same includes from a tree whose skipped code may need them
+ * (one function decides for both: skipped_include.h). */
+static void test_include_removal_agrees(void **state)
+{
+    (void)state;
+    static const char *const cases[] = {"skipped_header_decl", "skipped_header_unprefixed"};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        char *before = fixture(cases[c], "before");
+        char *dir = tt_tmpdir();
+        tt_copytree(before, dir);
+        const char *lint[] = {EMBERLINT, "--diff", "--unsafe-fixes", "--no-cache", ".", "--",
+                              MT_INCLUDE, NULL};
+        tt_run l = tt_exec(dir, lint, NULL);
+        tt_run m = mt_migrate(dir, NULL, "plan", "--unsafe-fixes", ".", NULL);
+        char *by_lint = removed_includes(l.out), *by_migrate = removed_includes(m.out);
+        if (strcmp(by_lint, by_migrate))
+            print_error("%s: emberlint removes:\n%sember-migrate removes:\n%s", cases[c],
+                        by_lint, by_migrate);
+        assert_string_equal(by_lint, by_migrate);
+        free(by_lint);
+        free(by_migrate);
+        tt_free(&l);
+        tt_free(&m);
+        tt_rmtree(dir);
+        free(dir);
+        free(before);
+    }
+}
 
 /* --backup keeps each modified or deleted file's original as FILE.orig;
  * the tree is otherwise after/. */
@@ -1332,7 +1405,8 @@ int main(void)
         BOTH(library_prefix_paste), BOTH(wrapped_calls), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(skipped_paste_nested), BOTH(skipped_paste_recursion),
         BOTH(skipped_alias), BOTH(skipped_macro_redefined), BOTH(skipped_paste_deep), BOTH(macro_paste_other), BOTH(macro_chain_paste),
         BOTH(skipped_own_macro), BOTH(skipped_guarded_macro), BOTH(guard_nested_mid_file), BOTH(guard_nested_in_guarded_file), BOTH(guard_feature_default), BOTH(self_include_sibling_macro), BOTH(include_in_body), BOTH(self_include_else_arm),
-        BOTH(unsafe_left), BOTH(unsafe_applied), BOTH(skipped_header_decl),
+        BOTH(unsafe_left), BOTH(unsafe_applied), BOTH(skipped_header_decl), BOTH(skipped_header_unprefixed),
+        cmocka_unit_test(test_include_removal_agrees),
         BOTH(custom_unused), cmocka_unit_test(test_then_custom_unused), BOTH(custom_unused_applied),
         BOTH(rename_keeps_include),
         cmocka_unit_test(test_backup),
