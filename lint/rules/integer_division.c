@@ -1289,8 +1289,14 @@ static bool held_exactly(CXCursor e, int bits)
  *   of 16: (float)a / (float)b == a / b with int a = 16777217, b = 2 is
  *   true (a converts to 16777216.0f), though 2 does not divide a; long
  *   long operands lose the test in double;
- * - no operand reads a volatile object: two reads may differ. */
-static bool fraction_test(el_ctx *ctx, unsigned at, CXCursor div, CXCursor num, CXCursor den)
+ * - no operand reads a volatile object: two reads may differ.
+ * A test that is all of that but for the last-but-one point is still a
+ * test of the fraction, only not an exact one: FRACTION_INEXACT, which
+ * is reported as such (*bits: the significand that falls short). */
+typedef enum { NO_FRACTION, FRACTION_EXACT, FRACTION_INEXACT } fraction_kind;
+
+static fraction_kind fraction_test(el_ctx *ctx, unsigned at, CXCursor div, CXCursor num,
+                                   CXCursor den, int *bits_out)
 {
     unsigned depth = el_depth(ctx), i = 0;
     int bits = 1 << 10;
@@ -1301,36 +1307,37 @@ static bool fraction_test(el_ctx *ctx, unsigned at, CXCursor div, CXCursor num, 
         if (clang_getCursorKind(a) != CXCursor_UnexposedExpr && !is_cast(a))
             break;
         if (!chain_step(ctx, a, below, &bits))
-            return false;
+            return NO_FRACTION;
     }
     if (i >= depth || i <= at)
-        return false;
+        return NO_FRACTION;
     CXCursor op = el_ancestor(ctx, i), mine = el_ancestor(ctx, i - 1), k[2], f[2];
     char o[4];
     if (clang_getCursorKind(op) != CXCursor_BinaryOperator || sf_children(op, k, 2) != 2 ||
         !sf_binary_operator(op, o, sizeof o) ||
         (strcmp(o, "-") != 0 && strcmp(o, "==") != 0 && strcmp(o, "!=") != 0))
-        return false;
+        return NO_FRACTION;
     CXCursor other = clang_equalCursors(k[0], mine) ? k[1] : clang_equalCursors(k[1], mine) ? k[0] : clang_getNullCursor();
     if (clang_Cursor_isNull(other))
-        return false;
+        return NO_FRACTION;
     other = sf_strip(other, false);
     CXType ot = clang_getCanonicalType(clang_getCursorType(other));
     if (!is_binary(other, "/", f) || !elc_type_is_floating(ot))
-        return false;
+        return NO_FRACTION;
     if (!same_expr(strip_float_casts(f[0]), num) || !same_expr(strip_float_casts(f[1]), den))
-        return false;
+        return NO_FRACTION;
     int ob = significand_bits(ot);
     if (ob < bits)
         bits = ob;
     CXCursor all[4] = {f[0], f[1], num, den}, leaf[4];
     for (int j = 0; j < 4; j++)
         if (!operand_chain(ctx, all[j], &bits, &leaf[j]))
-            return false;
+            return NO_FRACTION;
+    *bits_out = bits;
     for (int j = 0; j < 4; j++)
         if (!held_exactly(leaf[j], bits))
-            return false;
-    return true;
+            return FRACTION_INEXACT;
+    return FRACTION_EXACT;
 }
 
 static void on_binary(el_ctx *ctx, void *state, CXCursor c)
@@ -1367,11 +1374,22 @@ static void on_binary(el_ctx *ctx, void *state, CXCursor c)
         return; /* bytes / sizeof(double): counts whole elements */
     if (limit_guard(ctx, k[0], k[1]))
         return; /* x > INT_MAX / k: an overflow guard */
-    if (fraction_test(ctx, at, c, k[0], k[1]))
+    int bits = 0;
+    fraction_kind fk = fraction_test(ctx, at, c, k[0], k[1], &bits);
+    if (fk == FRACTION_EXACT)
         return; /* (double)a / b - a / b: the fraction, on purpose */
     char ts[64], fs[64];
     elc_string(clang_getTypeSpelling(to), ts, sizeof ts);
     elc_string(clang_getTypeSpelling(t), fs, sizeof fs);
+    if (fk == FRACTION_INEXACT) {
+        /* the truncation is meant: the advice is how to test it exactly */
+        el_report_written(ctx, elc_operator_location(c),
+                          "integer division (%s) tested against the same division in floating "
+                          "point: a %d-bit significand does not hold every %s exactly, so for "
+                          "large values the test can be wrong; test the remainder (a %% b) "
+                          "instead", fs, bits, fs);
+        return;
+    }
     char use[160], on_tensors[200] = "", macro[128], in_macro[160] = "";
     if (sf_suggest_operator(ctx, "/", false, false, use, sizeof use))
         snprintf(on_tensors, sizeof on_tensors, ", or use %s on tensors", use);
