@@ -344,6 +344,16 @@ static const char *include_target(const em_tree *t, const el_finding *f)
     return NULL;
 }
 
+/* The tree's file paths, for skipped_include.h's search of a header's
+ * includes (allocated; the paths are the tree's). */
+static const char **tree_paths(const em_tree *t)
+{
+    const char **files = el_xcalloc(t->n_files + 1, sizeof *files);
+    for (size_t i = 0; i < t->n_files; i++)
+        files[i] = t->files[i].path;
+    return files;
+}
+
 /* Does the EH102 site k name a function the include `inc` of `header`
  * (NULL: not known) brings?  Not knowing is yes: the include stays.  A
  * name nothing declares here ("": in code the preprocessor skips) is not
@@ -365,9 +375,7 @@ static bool brings(em_texts *texts, const em_tree *t, const char *header, const 
             return true;
         if (!header || !site_name(texts, t, k, name, sizeof name))
             return false;
-        const char **files = el_xcalloc(t->n_files + 1, sizeof *files);
-        for (size_t i = 0; i < t->n_files; i++)
-            files[i] = t->files[i].path;
+        const char **files = tree_paths(t);
         bool r = el_header_text_declares(header, name, files, t->n_files, k->file);
         free(files);
         return r;
@@ -405,9 +413,7 @@ static char *skipped_needs(const em_tree *t, em_texts *texts, const el_fix **can
 {
     const el_source *src = em_tree_source(t, f->file);
     rewrites w = {t, texts, cands};
-    const char **files = el_xcalloc(t->n_files + 1, sizeof *files);
-    for (size_t i = 0; i < t->n_files; i++)
-        files[i] = t->files[i].path;
+    const char **files = tree_paths(t);
     char *why = NULL;
     for (size_t k = 0; header && k < t->cfgs.n && !why; k++)
         if (!src || el_buildcfg_has(&t->cfgs, k, src))

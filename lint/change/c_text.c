@@ -52,6 +52,17 @@ bool el_text_spells_split(const char *t, size_t n, size_t i, const char *name)
     return split && !(i < n && el_text_ident_char(t[i]));
 }
 
+bool el_text_operator_word(const char *t, size_t w, size_t e)
+{
+    static const char *const ops[] = {"return", "case", "sizeof", "else", "do", "goto", "if",
+                                      "while", "for", "switch", "_Alignof", "alignof",
+                                      "__attribute__", "__declspec", "defined", NULL};
+    for (size_t k = 0; ops[k]; k++)
+        if (e - w == strlen(ops[k]) && !strncmp(t + w, ops[k], e - w))
+            return true;
+    return false;
+}
+
 size_t el_text_skip_lexeme(const char *t, size_t n, size_t i)
 {
     if (t[i] == '/' && i + 1 < n && t[i + 1] == '*') {

@@ -19,6 +19,11 @@ bool el_text_ident_at(const char *t, size_t n, size_t i, size_t *e);
  * newline, `abs`)?  The preprocessor joins the lines: one name. */
 bool el_text_spells_split(const char *t, size_t n, size_t i, const char *name);
 
+/* Is the word t[w..e) one a declarator never follows -- an operator or
+ * statement word (return x, case x, sizeof(x), if (x), defined(X)) --
+ * rather than a type or qualifier that may precede a declared name? */
+bool el_text_operator_word(const char *t, size_t w, size_t e);
+
 /* Past a comment or literal at t[i] (i itself when there is none). */
 size_t el_text_skip_lexeme(const char *t, size_t n, size_t i);
 

@@ -505,18 +505,6 @@ static bool word_before(const char *t, size_t b, size_t e, size_t *w, size_t *we
     return q < e && el_text_ident_start(t[q]) && t[line] != '#';
 }
 
-/* An identifier that is a type or a qualifier, not an operator word
- * (return x, case x, sizeof x). */
-static bool type_word(const char *t, size_t w, size_t e)
-{
-    static const char *const ops[] = {"return", "case", "sizeof", "else", "do", "goto",
-                                      "_Alignof", "alignof", NULL};
-    for (size_t k = 0; ops[k]; k++)
-        if (e - w == strlen(ops[k]) && !strncmp(t + w, ops[k], e - w))
-            return false;
-    return true;
-}
-
 /* Is the name at t[i] (followed by '(') declared rather than called:
  * `float cblas_sdot(...)`, `static eh_tensor *eh_ref_f(...)`?  Preceded
  * by a type -- an identifier that is no operator word, or such an
@@ -538,7 +526,7 @@ static bool declared_at(const char *t, size_t b, size_t i)
         break;
     }
     size_t w, we;
-    if (!word_before(t, b, q, &w, &we) || !type_word(t, w, we))
+    if (!word_before(t, b, q, &w, &we) || el_text_operator_word(t, w, we))
         return false;
     if (!star)
         return true;
@@ -550,7 +538,7 @@ static bool declared_at(const char *t, size_t b, size_t i)
     if (p == b || strchr(";{}", t[p - 1]))
         return true;
     size_t w2, we2;
-    return word_before(t, b, p, &w2, &we2) && type_word(t, w2, we2);
+    return word_before(t, b, p, &w2, &we2) && !el_text_operator_word(t, w2, we2);
 }
 
 /* The end of the parenthesised text at t[open] (its ')' + 1), or n: t is

@@ -18,19 +18,6 @@
 /* Parentheses nested deeper are all read as declaring. */
 #define MAX_DEPTH 64
 
-/* Does the word t[w..e) name a type or qualifier a declarator follows
- * (not an operator word: `return f(x)`, `sizeof(x)`)? */
-static bool declarator_word(const char *t, size_t w, size_t e)
-{
-    static const char *const ops[] = {"return", "case", "sizeof", "else", "do", "goto",
-                                      "if", "while", "for", "switch", "_Alignof",
-                                      "__attribute__", "__declspec", "defined", NULL};
-    for (size_t k = 0; ops[k]; k++)
-        if (e - w == strlen(ops[k]) && !strncmp(t + w, ops[k], e - w))
-            return false;
-    return true;
-}
-
 /* Does the '{' at t[i] open a body whose names declare nothing outside it:
  * a struct's or union's members (`struct layer { int c; }`), a function's
  * body (after ')'), an initializer (after '=')?  An enum's constants and
@@ -69,7 +56,7 @@ static bool parameter_list(const char *t, size_t i)
     size_t v = p;
     while (v > 0 && el_text_ident_char(t[v - 1]))
         v--;
-    return v < p && el_text_ident_start(t[v]) && declarator_word(t, v, p);
+    return v < p && el_text_ident_start(t[v]) && !el_text_operator_word(t, v, p);
 }
 
 typedef struct reading {
