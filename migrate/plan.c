@@ -33,6 +33,7 @@
 #include "fileio.h"
 #include "custom_gen.h"
 #include "fix_select.h"
+#include "language.h"
 #include "mem.h"
 #include "path.h"
 #include "rule.h"
@@ -777,8 +778,7 @@ static char *unsafe_reason(const em_tree *t, const em_customs *customs, const el
     if (!strcmp(f->rule, "EH103"))
         return el_xstrdup("the arm it keeps holds an unsafe rewrite");
     if (!strcmp(f->rule, "EH101")) {
-        size_t n = strlen(f->file);
-        if (n < 2 || strcmp(f->file + n - 2, ".c"))
+        if (el_path_is_header(f->file))
             return el_xstrdup("the file is a header: translation units outside the tree given "
                               "may need what the include declares");
         const el_findings *fs = &t->findings;
@@ -1232,8 +1232,7 @@ static void note_new_units(const em_tree *t, em_plan *p, const em_moves *mv, con
     size_t n = 0;
     for (size_t i = 0; i < mv->n_creates; i++) {
         const char *path = mv->creates[i].path;
-        size_t l = strlen(path);
-        if (mv->creates[i].from || l < 2 || strcmp(path + l - 2, ".c"))
+        if (mv->creates[i].from || !el_path_is_unit(path))
             continue;
         char *owned = NULL;
         el_buf_puts(&names, n++ ? ", " : "");

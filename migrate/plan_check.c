@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "changeset.h"
+#include "language.h"
 #include "mem.h"
 #include "path.h"
 #include "verify.h"
@@ -22,7 +23,7 @@ static const el_source *args_for(const em_tree *t, const char *path, const char 
     size_t best = 0;
     for (size_t i = 0; !s && i < t->sources.n; i++) {
         const char *p = t->sources.v[i].path;
-        if (!el_path_has_ext(p, ".c"))
+        if (!el_path_is_unit(p))
             continue;
         size_t k = 0;
         while (p[k] && p[k] == path[k])
@@ -45,26 +46,26 @@ static void add_unit(const em_tree *t, el_verify_units *u, const char *path, con
     free(disp);
 }
 
-/* The translation units that see a changed file: changed .c files, the
- * tree's .c files that include a changed header, and a changed header no
- * .c includes, on its own.  A moved file is judged against what it was
+/* The translation units that see a changed file: changed .c and C++
+ * sources, the tree's sources that include a changed header, and a
+ * changed header no source includes, on its own.  A moved file is judged against what it was
  * at its old place. */
 static void changed_units(const em_tree *t, const el_changeset *cs, el_verify_units *out)
 {
     for (size_t i = 0; i < cs->n; i++) {
         const el_change *c = &cs->v[i];
-        if (c->kind != EL_CHANGE_DELETE && el_path_has_ext(c->path, ".c"))
+        if (c->kind != EL_CHANGE_DELETE && el_path_is_unit(c->path))
             add_unit(t, out, c->path, c->kind == EL_CHANGE_MODIFY ? c->path : c->moved_from,
                      c->moved_from);
     }
     for (size_t i = 0; i < cs->n; i++) {
         const el_change *c = &cs->v[i];
-        if (el_path_has_ext(c->path, ".c"))
+        if (el_path_is_unit(c->path))
             continue;
         bool seen = false;
         for (size_t k = 0; k < t->n_files; k++) {
             const char *p = t->files[k].path;
-            if (!el_path_has_ext(p, ".c") || !em_tree_reaches(t, p, c->path))
+            if (!el_path_is_unit(p) || !em_tree_reaches(t, p, c->path))
                 continue;
             const el_change *pc = el_changeset_find((el_changeset *)cs, p);
             if (pc && pc->kind == EL_CHANGE_DELETE)
@@ -72,7 +73,7 @@ static void changed_units(const em_tree *t, const el_changeset *cs, el_verify_un
             add_unit(t, out, p, p, NULL);
             seen = true;
         }
-        if (!seen && c->kind != EL_CHANGE_DELETE && el_path_has_ext(c->path, ".h"))
+        if (!seen && c->kind != EL_CHANGE_DELETE && el_path_is_header(c->path))
             add_unit(t, out, c->path, c->kind == EL_CHANGE_MODIFY ? c->path : c->moved_from,
                      c->moved_from);
     }

@@ -2,6 +2,8 @@
  * (c_text.h). */
 #include "c_text.h"
 
+#include "c_lexeme.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -63,26 +65,37 @@ bool el_text_operator_word(const char *t, size_t w, size_t e)
     return false;
 }
 
+/* Past the newline that ends the unclosed quote at t[q] (escapes, a
+ * spliced line among them, passed over), or n: a compiler reads on
+ * after the error there. */
+static size_t past_open_quote(const char *t, size_t n, size_t q)
+{
+    size_t i = q + 1;
+    while (i < n && t[i] != '\n')
+        i += t[i] == '\\' ? 2 : 1;
+    return i < n ? i + 1 : n;
+}
+
 size_t el_text_skip_lexeme(const char *t, size_t n, size_t i)
 {
-    if (t[i] == '/' && i + 1 < n && t[i + 1] == '*') {
-        for (i += 2; i + 1 < n && !(t[i] == '*' && t[i + 1] == '/'); i++)
-            ;
-        return i + 2 < n ? i + 2 : n;
-    }
-    if (t[i] == '/' && i + 1 < n && t[i + 1] == '/') {
-        while (i < n && t[i] != '\n')
-            i++;
+    size_t end = i;
+    switch (el_lexeme_at(t, n, i, &end)) {
+    case EL_LX_COMMENT:
+        return end < n ? end : n;
+    case EL_LX_NUMBER: /* (1'000: its quote starts no literal) */
+        return end;
+    case EL_LX_LITERAL:
+        if (end <= n)
+            return end;
+        {
+            size_t q = i;
+            while (t[q] != '"' && t[q] != '\'')
+                q++;
+            return q > i && t[q - 1] == 'R' ? n : past_open_quote(t, n, q);
+        }
+    default:
         return i;
     }
-    if (t[i] == '"' || t[i] == '\'') {
-        char q = t[i];
-        for (i++; i < n && t[i] != q && t[i] != '\n'; i++)
-            if (t[i] == '\\')
-                i++;
-        return i < n ? i + 1 : n;
-    }
-    return i;
 }
 
 size_t el_text_skip_blanks(const char *t, size_t n, size_t i)
@@ -90,9 +103,9 @@ size_t el_text_skip_blanks(const char *t, size_t n, size_t i)
     for (;;) {
         while (i < n && strchr(" \t\r\n\f\v", t[i]))
             i++;
-        if (i >= n || t[i] == '"' || t[i] == '\'')
+        if (i >= n || t[i] != '/')
             return i;
-        size_t j = el_text_skip_lexeme(t, n, i);
+        size_t j = el_text_skip_lexeme(t, n, i); /* a comment */
         if (j == i)
             return i;
         i = j;

@@ -24,7 +24,8 @@ bool el_text_spells_split(const char *t, size_t n, size_t i, const char *name);
  * rather than a type or qualifier that may precede a declared name? */
 bool el_text_operator_word(const char *t, size_t w, size_t e);
 
-/* Past a comment or literal at t[i] (i itself when there is none). */
+/* Past a comment, literal or number at t[i] (i itself when there is none),
+ * as lint/base/c_lexeme.h reads them; a quote left open ends with its line. */
 size_t el_text_skip_lexeme(const char *t, size_t n, size_t i);
 
 /* Past blanks, newlines and comments from i (not past a literal). */

@@ -166,7 +166,7 @@ void el_text_each_definition(const char *t, size_t n,
     for (size_t i = 0; i < n;) {
         size_t k = el_text_skip_lexeme(t, n, i);
         if (k > i) {
-            if (t[i] == '"' || t[i] == '\'')
+            if (t[i] != '/') /* a literal or a number; a comment is no code */
                 prev = t[i];
             i = k;
             continue;

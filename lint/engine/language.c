@@ -28,6 +28,12 @@ bool el_path_is_header(const char *path)
            has_any(path, cxx_headers, sizeof cxx_headers / sizeof *cxx_headers);
 }
 
+bool el_path_is_unit(const char *path)
+{
+    return el_path_has_ext(path, ".c") ||
+           has_any(path, cxx_sources, sizeof cxx_sources / sizeof *cxx_sources);
+}
+
 bool el_is_cxx_std_header(const char *name)
 {
     /* C's headers all end in .h; <cmath>, <vector>, <cstddef> have no

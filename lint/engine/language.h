@@ -11,6 +11,8 @@
 bool el_path_is_cxx(const char *path);
 /* A header by its name: .h and the C++ header extensions. */
 bool el_path_is_header(const char *path);
+/* A translation unit by its name: .c, or a C++ source (.cpp .cc ...). */
+bool el_path_is_unit(const char *path);
 
 /* A header of C++'s kind, as #include names it: without an extension
  * (<cmath>, <vector>; C's end in .h). */

@@ -75,10 +75,35 @@ static void test_declares(void **state)
     free(sub);
 }
 
+/* A header written in C23 or C++: a digit separator's quote and a raw
+ * string's quotes and lines start no literal, so the names after them
+ * on the line are read (an older reading took 1'000's quote for a
+ * character literal running to the end of the line). */
+static void test_declares_after_modern_lexemes(void **state)
+{
+    (void)state;
+    strcpy(dir + strlen(dir) - 6, "XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    char *h = put("dev.h", "enum { BIG = 1'000 }; float *dev_big_array(int n);\n"
+                           "static const char *msg = R\"(it's\n\"quoted\")\"; void gpu_fill(float *x);\n"
+                           "static const char tick = '\\''; void gpu_tick(void);\n");
+    const char *files[] = {h};
+    assert_true(el_header_text_declares(h, "dev_big_array", files, 1, NULL));
+    assert_true(el_header_text_declares(h, "gpu_fill", files, 1, NULL));
+    assert_true(el_header_text_declares(h, "gpu_tick", files, 1, NULL));
+    /* what the literals hold is no declaration */
+    assert_false(el_header_text_declares(h, "quoted", files, 1, NULL));
+    assert_false(el_header_text_declares(h, "it", files, 1, NULL));
+    unlink(h);
+    rmdir(dir);
+    free(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_declares),
+        cmocka_unit_test(test_declares_after_modern_lexemes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,7 +13,7 @@
  *   - a rewrite after which a translation unit would no longer compile
  *     (a moved function used a variable declared only in the file it
  *     left): the check before writing finds the new error, nothing is
- *     written.
+ *     written; the same in C++ sources and headers.
  * And an apply interrupted by SIGTERM as its commit starts finishes the
  * commit first: the tree is the whole migration (after/), with no
  * temporary files, and then the process dies of the signal.
@@ -241,6 +241,46 @@ static void test_verify_error_writes_nothing(void **state)
     free(dir);
 }
 
+/* The same check for C++ sources: a rewrite into a function no C++ unit
+ * declares is refused, in a changed .cpp file and in a changed .hpp
+ * header that only a .cc file includes (both were written unchecked when
+ * only .c files counted as translation units). */
+static void test_verify_error_cxx(void **state)
+{
+    (void)state;
+    static const char *const users[][2] = {
+        {"src/fill.cpp", "#include \"gpu.hpp\"\n\nvoid fill(float *y, long len)\n{\n"
+                         "    gpu_fill(y, len, 1.0f);\n}\n"},
+        {"src/fill.hpp", "#include \"gpu.hpp\"\n\ninline void fill(float *y, long len)\n{\n"
+                         "    gpu_fill(y, len, 1.0f);\n}\n"},
+    };
+    for (size_t u = 0; u < sizeof users / sizeof *users; u++) {
+        char *dir = tt_tmpdir();
+        free(tt_write(dir, ".emberlint.json",
+                      "{\"backend_files\": {\"cuda\": [\"/src/gpu.cpp\", \"/src/gpu.hpp\"]},\n"
+                      " \"frontend_include\": \"\", \"languages\": [\"c\", \"c++\"],\n"
+                      " \"rewrites\": [{\"function\": \"gpu_fill\", \"replacement\": "
+                      "\"host_fill($1, $2, $3)\", \"safety\": \"safe\"}]}\n"));
+        free(tt_write(dir, "src/gpu.hpp", "#pragma once\nvoid gpu_fill(float *y, long len, float v);\n"));
+        free(tt_write(dir, "src/gpu.cpp",
+                      "#include \"gpu.hpp\"\nvoid gpu_fill(float *y, long len, float v)\n{\n"
+                      "    for (long i = 0; i < len; i++)\n        y[i] = v;\n}\n"));
+        free(tt_write(dir, users[u][0], users[u][1]));
+        if (u == 1)
+            free(tt_write(dir, "src/main.cc", "#include \"fill.hpp\"\nint main() { return 0; }\n"));
+        tt_run r = apply_refused(dir, NULL, users[u][0]);
+        char *want = tt_fmt("%s: does not compile after the change", u == 1 ? "src/main.cc" : users[u][0]);
+        if (!tt_contains(r.err, want) || !tt_contains(r.err, "host_fill"))
+            print_error("%s: %s", users[u][0], r.err);
+        assert_true(tt_contains(r.err, want));
+        assert_true(tt_contains(r.err, "host_fill"));
+        free(want);
+        tt_free(&r);
+        tt_rmtree(dir);
+        free(dir);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -251,6 +291,7 @@ int main(void)
         cmocka_unit_test(test_parse_error_refused),
         cmocka_unit_test(test_changed_between_read_and_write),
         cmocka_unit_test(test_verify_error_writes_nothing),
+        cmocka_unit_test(test_verify_error_cxx),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

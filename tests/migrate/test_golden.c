@@ -1300,9 +1300,18 @@ CASE(unsafe_applied)
  *                        gpu.h's own #ifdef WITH_GPU declares: both
  *                        includes stay; scale.c's skipped code names only
  *                        its parameters, which gpu.h writes as parameter
- *                        names, declaring nothing: its include goes */
+ *                        names, declaring nothing: its include goes
+ *   skipped_digit_separator
+ *                        as skipped_header_unprefixed in C++14: fill.cpp's
+ *                        skipped call follows 1'000 on its line, whose
+ *                        quote starts no character literal, so the call is
+ *                        read and the include stays; clear.cpp's skipped
+ *                        code names its own variables after 1'000: its
+ *                        include goes, listed as unsafe (of a source file,
+ *                        not a header) */
 CASE(skipped_header_decl)
 CASE(skipped_header_unprefixed)
+CASE(skipped_digit_separator)
 
 /* The include lines a unified diff removes, "FILE: -#include ...\n",
  * sorted. */
@@ -1337,7 +1346,8 @@ static char *removed_includes(const char *diff)
 static void test_include_removal_agrees(void **state)
 {
     (void)state;
-    static const char *const cases[] = {"skipped_header_decl", "skipped_header_unprefixed"};
+    static const char *const cases[] = {"skipped_header_decl", "skipped_header_unprefixed",
+                                        "skipped_digit_separator"};
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         char *before = fixture(cases[c], "before");
         char *dir = tt_tmpdir();
@@ -1406,6 +1416,7 @@ int main(void)
         BOTH(skipped_alias), BOTH(skipped_macro_redefined), BOTH(skipped_paste_deep), BOTH(macro_paste_other), BOTH(macro_chain_paste),
         BOTH(skipped_own_macro), BOTH(skipped_guarded_macro), BOTH(guard_nested_mid_file), BOTH(guard_nested_in_guarded_file), BOTH(guard_feature_default), BOTH(self_include_sibling_macro), BOTH(include_in_body), BOTH(self_include_else_arm),
         BOTH(unsafe_left), BOTH(unsafe_applied), BOTH(skipped_header_decl), BOTH(skipped_header_unprefixed),
+        BOTH(skipped_digit_separator),
         cmocka_unit_test(test_include_removal_agrees),
         BOTH(custom_unused), cmocka_unit_test(test_then_custom_unused), BOTH(custom_unused_applied),
         BOTH(rename_keeps_include),
