@@ -925,6 +925,15 @@ static void record_own_use(el_project *p, const own_def *d, size_t n, const el_s
 {
     if (!el_project_applies(p, f[2]))
         return;
+    /* as called: through an alias macro of its routine (f[7] starts
+     * " (through macro 'ddot_')" for ddot), the macro's name, as the TU
+     * records it (note_own_use) */
+    char called[256];
+    snprintf(called, sizeof called, "%s", f[1]);
+    size_t len = strlen(f[1]);
+    if (strncmp(f[7], " (through macro '", 17) == 0 && strncasecmp(f[7] + 17, f[1], len) == 0 &&
+        strncmp(f[7] + 17 + len, "_')", 3) == 0 && len + 2 <= sizeof called)
+        snprintf(called, sizeof called, "%.*s", (int)len + 1, f[7] + 17);
     const char *usr = el_strmap_get(own, f[0]) ? f[0] : el_strmap_get(shims, f[0]);
     own_def key = {usr, strlen(usr), NULL};
     const own_def *hit = n ? bsearch(&key, d, n, sizeof *d, cmp_own_def) : NULL;
@@ -933,7 +942,7 @@ static void record_own_use(el_project *p, const own_def *d, size_t n, const el_s
     for (; hit && hit < d + n && cmp_own_def(hit, &key) == 0; hit++) {
         if (hit > d && cmp_own_def(hit - 1, &key) == 0 && strcmp(hit[-1].place, hit->place) == 0)
             continue; /* the same definition, seen by another TU */
-        char *v = el_xasprintf("%s\t%s\t%s\t%s\t%s", f[1], f[2], f[3], f[4], hit->place);
+        char *v = el_xasprintf("%s\t%s\t%s\t%s\t%s", called, f[2], f[3], f[4], hit->place);
         el_project_fact_add(p, EL_FACT_OWN_USE, v);
         free(v);
     }
@@ -1139,7 +1148,7 @@ static void on_declref(el_ctx *ctx, state *s, CXCursor c)
             /* a library's name the TU sees the project define: silenced
              * here, and recorded (a bundled copy of the library) */
             if (aliased || el_backend_prefix_of(el_ctx_config(ctx), name, true))
-                note_own_use(ctx, d, c, name);
+                note_own_use(ctx, d, c, aliased ? alias : name);
         }
         return;
     }

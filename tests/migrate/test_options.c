@@ -637,6 +637,50 @@ static void test_own_library_copy_noted(void **state)
     free(dir);
 }
 
+/* A copy whose routines are defined without their underscore and called
+ * through an alias macro (`#define ddot_ ddot`, as cvxopt writes it):
+ * the note names the routine as called (ddot_), whether the use's TU
+ * sees the definition (one/: the hook of the TU records it) or another
+ * TU defines it (app/: the project hook does). */
+static void test_own_note_alias_macro(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    const char *header = "#define ddot_ ddot\n"
+                         "double ddot_(int *n, double *x, int *incx, double *y, int *incy);\n";
+    const char *body = "double ddot_(int *n, double *x, int *incx, double *y, int *incy)\n"
+                       "{ double s = 0; for (int i = 0; i < *n; i++) s += x[i * *incx] * y[i * *incy]; return s; }\n";
+    const char *use = "double norm2(double *x, int n)\n"
+                      "{ int one = 1; return ddot_(&n, x, &one, x, &one); }\n";
+    free(tt_write(dir, "app/blas/blas.h", header));
+    char *t = tt_fmt("#include \"blas.h\"\n%s", body);
+    free(tt_write(dir, "app/blas/ddot.c", t));
+    free(t);
+    t = tt_fmt("#include \"blas/blas.h\"\n%s", use);
+    free(tt_write(dir, "app/solve.c", t));
+    free(t);
+    t = tt_fmt("%s%s", header, body);
+    free(tt_write(dir, "one/blas/ddot.h", t));
+    free(t);
+    t = tt_fmt("#include \"blas/ddot.h\"\n%s", use);
+    free(tt_write(dir, "one/solve.c", t));
+    free(t);
+    const char *trees[][2] = {{"app", "app/blas/ddot.c:2"}, {"one", "one/blas/ddot.h:3"}};
+    for (size_t i = 0; i < 2; i++) {
+        tt_run r = mt_migrate(dir, NULL, "plan", trees[i][0], NULL);
+        char *note = tt_fmt("ember-migrate: note: 1 use of 1 function named as a library's routine "
+                            "(ddot_) is taken as the project's own code and not listed: the tree "
+                            "defines it (%s)", trees[i][1]);
+        if (!tt_contains(r.err, note))
+            print_error("%s: %s", trees[i][0], r.err);
+        assert_true(tt_contains(r.err, note));
+        free(note);
+        tt_free(&r);
+    }
+    tt_rmtree(dir);
+    free(dir);
+}
+
 /* The own-routines note is made of what EH102 silenced, not of what the
  * tree defines: a routine nobody calls (a dgemm_ the project exports
  * onto cblas_dgemm), or one only the copy itself calls (dscal_ calling
@@ -990,6 +1034,7 @@ int main(void)
         cmocka_unit_test(test_openmp_regions),
         cmocka_unit_test(test_notes_say_scanned),
         cmocka_unit_test(test_own_library_copy_noted),
+        cmocka_unit_test(test_own_note_alias_macro),
         cmocka_unit_test(test_own_note_needs_a_silenced_call),
         cmocka_unit_test(test_own_note_every_definition),
         cmocka_unit_test(test_own_note_per_configuration),
