@@ -501,21 +501,59 @@ static void keep_range(el_call_rewrite *r, unsigned b, unsigned e)
     }
 }
 
-/* Would s, put into the template's comment or literal that starts at
- * tpl[text_b] (of kind text), end that comment -- a block comment's "*" "/",
- * a newline in a line comment?  Then r->why says so (what: "$2", "$*"). */
-static bool ends_comment(const char *tpl, el_lexeme text, size_t text_b, const char *s,
-                         const char *what, el_call_rewrite *r)
+/* The quote of the template's literal at tpl[b] (past its prefix: u8,
+ * L, R...), and whether it is a raw string. */
+static size_t literal_quote(const char *tpl, size_t b, bool *raw)
 {
-    if (text != EL_LX_COMMENT)
-        return false;
-    bool block = tpl[text_b + 1] == '*';
-    if (block ? !strstr(s, "*/") : !strchr(s, '\n'))
+    size_t q = b;
+    while (tpl[q] != '"' && tpl[q] != '\'')
+        q++;
+    *raw = q > b && tpl[q - 1] == 'R';
+    return q;
+}
+
+/* Would s, put into the template's comment or literal that starts at
+ * tpl[text_b] (of kind text), end it or be read otherwise there -- a
+ * block comment's "*" "/", a newline in a line comment; in a quoted
+ * literal its quote, a backslash (an escape) or a newline; in a raw
+ * string its closing delimiter?  Then r->why says so (what: "$2", "$*"). */
+static bool breaks_text(const char *tpl, el_lexeme text, size_t text_b, const char *s,
+                        const char *what, el_call_rewrite *r)
+{
+    const char *held = NULL, *ends = "would end the comment";
+    char close[24] = "";
+    if (text == EL_LX_COMMENT) {
+        bool block = tpl[text_b + 1] == '*';
+        if (block ? strstr(s, "*/") != NULL : strchr(s, '\n') != NULL)
+            held = block ? "'*/'" : "a newline";
+    } else if (text == EL_LX_LITERAL) {
+        bool raw = false;
+        size_t q = literal_quote(tpl, text_b, &raw);
+        ends = "would end the literal";
+        if (raw) {
+            size_t d = strcspn(tpl + q + 1, "(");
+            char delim[20];
+            snprintf(delim, sizeof delim, ")%.*s\"", (int)(d < 16 ? d : 16), tpl + q + 1);
+            if (strstr(s, delim)) {
+                snprintf(close, sizeof close, "'%s'", delim);
+                held = close;
+            }
+        } else if (strchr(s, tpl[q])) {
+            held = tpl[q] == '"' ? "'\"'" : "\"'\"";
+        } else if (strchr(s, '\n')) {
+            held = "a newline";
+        } else if (strchr(s, '\\')) {
+            held = "a backslash";
+            ends = "which the literal would read as an escape";
+        }
+    }
+    if (!held)
         return false;
     snprintf(r->why, sizeof r->why,
-             "the call template writes %s inside a comment, and the call's text for it holds "
-             "%s, which would end the comment: rewrite this use by hand",
-             what, block ? "'*/'" : "a newline");
+             "the call template writes %s inside a %s, and the call's text for it holds %s, "
+             "%s%s: rewrite this use by hand",
+             what, text == EL_LX_COMMENT ? "comment" : "string or character literal", held,
+             strncmp(ends, "which", 5) ? "which " : "", ends);
     return true;
 }
 
@@ -532,8 +570,8 @@ static bool ends_comment(const char *tpl, el_lexeme text, size_t text_b, const c
  * argument the template writes only inside a string literal ("\"$1\"")
  * or a comment is text there, not code -- it is dropped (its names are no
  * longer used, its side effects are lost) like one the template leaves
- * out; one whose text would end the comment it is put in (a "*" "/", or a
- * newline in a line comment) gets no rewrite. */
+ * out; one whose text would end the comment or literal it is put in, or
+ * be read otherwise there (breaks_text), gets no rewrite. */
 static char *expand(const char *tpl, const char *t, const unsigned *b, const unsigned *e,
                     unsigned nargs, unsigned all_b, unsigned all_e, const el_rewrite_list *inner,
                     el_fix_safety *safety, el_call_rewrite *r)
@@ -546,11 +584,12 @@ static char *expand(const char *tpl, const char *t, const unsigned *b, const uns
     /* tpl[text_b..text_e): the comment or literal i is in, if any */
     size_t text_b = 0, text_e = 0;
     el_lexeme text = EL_LX_OTHER;
+    bool raw_text = false; /* it is a raw string: a backslash escapes nothing */
     for (size_t i = 0; i < n; i++) {
         char c = tpl[i];
         bool quote = i < text_e;
         if (c != '$') {
-            if (quote && text == EL_LX_LITERAL && c == '\\' && i + 1 < n) {
+            if (quote && text == EL_LX_LITERAL && !raw_text && c == '\\' && i + 1 < n) {
                 el_buf_putn(&out, tpl + i, 2);
                 i++;
                 continue;
@@ -561,6 +600,8 @@ static char *expand(const char *tpl, const char *t, const unsigned *b, const uns
                 text = k;
                 text_b = i;
                 text_e = end < n ? end : n;
+                if (k == EL_LX_LITERAL)
+                    literal_quote(tpl, i, &raw_text);
             } else if (k == EL_LX_IDENT || k == EL_LX_NUMBER) { /* 1'000 opens no literal */
                 el_buf_putn(&out, tpl + i, end - i);
                 i = end - 1;
@@ -574,7 +615,7 @@ static char *expand(const char *tpl, const char *t, const unsigned *b, const uns
             el_buf_putc(&out, '$');
         } else if (d == '*') {
             char *all = el_rewrite_apply(t, all_b, (unsigned)code_end(t, all_b, all_e), inner, safety);
-            if (!all || (quote && ends_comment(tpl, text, text_b, all, "$*", r))) {
+            if (!all || (quote && breaks_text(tpl, text, text_b, all, "$*", r))) {
                 free(all);
                 el_buf_free(&out);
                 return NULL;
@@ -607,7 +648,7 @@ static char *expand(const char *tpl, const char *t, const unsigned *b, const uns
             }
             char what[32];
             snprintf(what, sizeof what, "$%lu", num);
-            if (quote && ends_comment(tpl, text, text_b, arg, what, r)) {
+            if (quote && breaks_text(tpl, text, text_b, arg, what, r)) {
                 free(arg);
                 el_buf_free(&out);
                 return NULL;

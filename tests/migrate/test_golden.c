@@ -892,6 +892,15 @@ CASE(template_literal_arg)
  *                        rewrite, listed) */
 CASE(template_lexemes)
 
+/*   template_literal_guard  an argument put inside a template's literal:
+ *                        plain text goes in as written ("by 0.5f"); text
+ *                        holding the literal's quote, a newline or a
+ *                        backslash (an escape there) is never put in: no
+ *                        rewrite, listed; in a raw string a backslash
+ *                        escapes nothing, so $2 after it is put in, and an
+ *                        argument holding its end ')"' is listed */
+CASE(template_literal_guard)
+
 /*   fortran_lapack_names  a project that declares the Fortran LAPACK
  *                         routines it calls (dlacpy_, dgeqrt_, dstev_)
  *                         itself: every call listed, none missed for a
@@ -1409,7 +1418,7 @@ int main(void)
         BOTH(self_include), BOTH(self_include_main), BOTH(template_args10), BOTH(template_app_prefix),
         BOTH(template_skipped), BOTH(template_keeps_names), BOTH(template_drops_names),
         BOTH(template_literal_names), BOTH(template_repeats_arg), BOTH(template_many_calls),
-        BOTH(template_literal_arg), BOTH(template_lexemes),
+        BOTH(template_literal_arg), BOTH(template_lexemes), BOTH(template_literal_guard),
         BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(precision_paste_bare), BOTH(fortran_twin_advice), BOTH(fortran_mangled_advice), BOTH(skipped_member), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(if0_branches), BOTH(if_constant), BOTH(defined_and_zero), BOTH(skipped_include_indented), BOTH(template_macro_call), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
         BOTH(library_prefix_paste), BOTH(wrapped_calls), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(skipped_paste_nested), BOTH(skipped_paste_recursion),
