@@ -15,6 +15,7 @@
 #include "macro_argument.h"
 #include "mem.h"
 #include "path.h"
+#include "plan_ops.h"
 #include "rule.h"
 #include "strbuf.h"
 #include "strmap.h"
@@ -37,6 +38,9 @@ struct el_rewriter {
     size_t n_decls, cap_decls;
     file_info files[FILE_CACHE];
     size_t n_files, next_file;
+    char plans_of[128];       /* the executor plans_without answers for ("" none yet) */
+    bool plans_without;       /* el_plans_without_op's answer for it */
+    char planner[128];        /* and its planner */
 };
 
 el_fix_safety el_fix_safety_worst(el_fix_safety a, el_fix_safety b)
@@ -748,6 +752,18 @@ static void type_spelling(CXCursor d, char *buf, size_t n)
     clang_disposeString(s);
 }
 
+/* The file's plans have no op though the executor `name` has a
+ * replacement (plan_ops.c); asked once per executor and TU. */
+static bool plans_without_op(el_rewriter *rw, const char *name)
+{
+    if (strcmp(rw->plans_of, name) != 0) {
+        snprintf(rw->plans_of, sizeof rw->plans_of, "%s", name);
+        rw->plans_without =
+            el_plans_without_op(rw->tu, rw->cfg, name, rw->planner, sizeof rw->planner);
+    }
+    return rw->plans_without;
+}
+
 /* The naming contract for function fn (named name): its target eh_<op>
  * and the safety of the rename; false with why[] when there is none. */
 static bool contract_rewrite(el_rewriter *rw, CXCursor fn, const char *name, char *target,
@@ -772,6 +788,13 @@ static bool contract_rewrite(el_rewriter *rw, CXCursor fn, const char *name, cha
              * reference (&f, a table's entry) */
             snprintf(why, wn, "the call template (\"rewrites\") for %s rewrites calls the "
                               "compiler reads, and this use is not one: rewrite it by hand", name);
+        else if (el_symbol_replacement(rw->cfg, name, use, sizeof use) &&
+                 plans_without_op(rw, name))
+            /* fftwf_execute running a complex DFT's plan: its replacement
+             * (eh_rfft or eh_irfft) is for other plans */
+            snprintf(why, wn, "no libeh op does what %s does with the plans this file makes "
+                              "(%s: no op does what it does; %s are for other plans): rewrite "
+                              "this use by hand", name, rw->planner, use);
         else if (el_symbol_replacement(rw->cfg, name, use, sizeof use))
             /* "replacements" name the op to use, not how the arguments map */
             snprintf(why, wn, "no call template (\"rewrites\") maps its arguments onto %s (ops "

@@ -19,7 +19,9 @@
  *
  * 2. A preprocessor conditional (#if, #elif, #ifdef, #ifndef, defined())
  *    on a backend macro (backend_macros of the configuration: EH_HAVE_BLAS,
- *    EH_BACKEND_*): backend_branch/conditionals.c.
+ *    EH_BACKEND_*), or on a macro the TU defines under such a conditional
+ *    (USE_FFTW of a config header): backend_branch/conditionals.c, with
+ *    backend_branch/derived.c.
  *
  * 3. A call of a backend predicate (options.backend_predicates:
  *    ggml_backend_is_cuda), or a test of a backend variable
@@ -419,8 +421,12 @@ static void end(el_ctx *ctx, void *st)
      * the order on_file saw them: linted files only (asking every included
      * file, system headers too, whether it is linted costs a location
      * lookup each). */
+    bb_derived derived = {0};
+    if (s->n_files)
+        bb_derived_collect(ctx, &derived);
     for (size_t i = 0; i < s->n_files; i++)
-        bb_scan_conditionals(ctx, s->files[i]);
+        bb_scan_conditionals(ctx, s->files[i], &derived);
+    bb_derived_free(&derived);
     free(s->files);
     s->files = NULL;
     free(s->name_fns.v);

@@ -989,6 +989,15 @@ CASE(macro_chain)
  *                         types, and fftw3.h stays */
 CASE(library_prefix_paste)
 
+/*   complex_fft_plan  an FFTW spectrum analyser (liquid-dsp's kind): a
+ *                     complex DFT's plan (fftwf_plan_dft_1d) run by
+ *                     fftwf_execute in another function -- the advice
+ *                     says no op does that, not fftwf_execute's
+ *                     "eh_rfft or eh_irfft", which is for real-input
+ *                     and real-output plans; a file making an r2c plan
+ *                     (dsp2/) keeps that advice */
+CASE(complex_fft_plan)
+
 /*   wrapped_calls  a solver library's style (PETSc's PetscCallBLAS around
  *                  BLASdot_, pasted to ddot_): every call in an argument of
  *                  a wrapper macro, the routine's name made by macros of
@@ -1421,7 +1430,7 @@ int main(void)
         BOTH(template_literal_arg), BOTH(template_lexemes), BOTH(template_literal_guard),
         BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(precision_paste_bare), BOTH(fortran_twin_advice), BOTH(fortran_mangled_advice), BOTH(skipped_member), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(if0_branches), BOTH(if_constant), BOTH(defined_and_zero), BOTH(skipped_include_indented), BOTH(template_macro_call), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
-        BOTH(library_prefix_paste), BOTH(wrapped_calls), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(skipped_paste_nested), BOTH(skipped_paste_recursion),
+        BOTH(library_prefix_paste), BOTH(complex_fft_plan), BOTH(wrapped_calls), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(skipped_paste_nested), BOTH(skipped_paste_recursion),
         BOTH(skipped_alias), BOTH(skipped_macro_redefined), BOTH(skipped_paste_deep), BOTH(macro_paste_other), BOTH(macro_chain_paste),
         BOTH(skipped_own_macro), BOTH(skipped_guarded_macro), BOTH(guard_nested_mid_file), BOTH(guard_nested_in_guarded_file), BOTH(guard_feature_default), BOTH(self_include_sibling_macro), BOTH(include_in_body), BOTH(self_include_else_arm),
         BOTH(unsafe_left), BOTH(unsafe_applied), BOTH(skipped_header_decl), BOTH(skipped_header_unprefixed),

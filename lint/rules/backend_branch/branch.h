@@ -75,9 +75,39 @@ void bb_branch_fix(const bb_fixer *fx, CXCursor at);
 void bb_check_reference(el_ctx *ctx, const bb_names *predicates, const bb_names *variables,
                         CXCursor ref);
 
+/* ---- macros derived from backend macros (derived.c) ----------------- */
+
+/* A macro the TU defines under a conditional on a backend macro. */
+typedef struct bb_derived_macro {
+    char name[128];
+    char via[128];          /* the backend macro the conditional names */
+    char file[128];         /* where it is defined: the file's base name, */
+    unsigned line;          /* and line */
+    bool every_arm;         /* every arm defines it (there is an #else) */
+} bb_derived_macro;
+
+typedef struct bb_derived {
+    bb_derived_macro *v;
+    size_t n, cap;
+} bb_derived;
+
+/* The macros the TU's files (system headers aside) define under a
+ * conditional naming a backend macro, or one already derived, in
+ * inclusion order. */
+void bb_derived_collect(el_ctx *ctx, bb_derived *out);
+const bb_derived_macro *bb_derived_find(const bb_derived *d, const char *name);
+void bb_derived_free(bb_derived *d);
+/* name is a backend macro (backend_macros) or one derived from it. */
+bool bb_names_backend_macro(const el_config *cfg, const bb_derived *d, const char *name);
+/* Quick look at a file's text: a line `# if...` / `# elif...` naming a
+ * backend macro or a derived one (a comment may make it a false hit). */
+bool bb_text_has_conditional(const el_config *cfg, const bb_derived *d, const char *text,
+                             size_t size);
+
 /* ---- preprocessor conditionals (conditionals.c) --------------------- */
 
-/* Report the conditionals on backend macros of linted file f. */
-void bb_scan_conditionals(el_ctx *ctx, CXFile f);
+/* Report the conditionals of linted file f on backend macros and on the
+ * macros derived from them (d). */
+void bb_scan_conditionals(el_ctx *ctx, CXFile f, const bb_derived *d);
 
 #endif

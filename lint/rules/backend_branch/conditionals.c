@@ -1,7 +1,9 @@
 /* lint/rules/backend_branch/conditionals.c -- EH103's second shape: a
  * preprocessor conditional (#if, #elif, #ifdef, #ifndef, defined()) on a
  * backend macro (backend_macros of the configuration: EH_HAVE_BLAS,
- * EH_BACKEND_*).  libclang has no cursors for conditionals, so the file is
+ * EH_BACKEND_*), or on a macro the TU defines under such a conditional
+ * (derived.c; testing with defined() one that every arm defines is no
+ * branch).  libclang has no cursors for conditionals, so the file is
  * tokenized.  Not findings: #define / #undef, a file's include guard
  * (#ifndef X / #define X as its first directives, even when X matches a
  * pattern, as EH_BACKEND_H does), and conditionals inside code the
@@ -12,16 +14,6 @@
 
 #include "branch.h"
 #include "clang_util.h"
-
-static bool ident_start(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-static bool ident_char(char c)
-{
-    return ident_start(c) || (c >= '0' && c <= '9');
-}
 
 /* The end of the logical line holding text[from] (its newline, or size):
  * the first newline at or after `from` not escaped by a backslash.
@@ -39,47 +31,6 @@ static size_t line_end_from(const char *text, size_t size, size_t from)
         e++;
     }
     return e;
-}
-
-/* Quick look at the text: a line `# if...` / `# elif...` naming a backend
- * macro.  False positives (a comment) are sorted out by the tokens. */
-static bool maybe_has_conditional(const el_config *cfg, const char *text, size_t size)
-{
-    size_t i = 0;
-    while (i < size) {
-        size_t j = i;
-        while (j < size && (text[j] == ' ' || text[j] == '\t'))
-            j++;
-        bool directive = j < size && text[j] == '#';
-        if (directive) {
-            j++;
-            while (j < size && (text[j] == ' ' || text[j] == '\t'))
-                j++;
-            directive = (size - j >= 2 && strncmp(text + j, "if", 2) == 0) ||
-                        (size - j >= 4 && strncmp(text + j, "elif", 4) == 0);
-        }
-        size_t end = line_end_from(text, size, j);
-        if (directive) {
-            for (size_t k = j; k < end;) {
-                if (ident_start(text[k]) && (k == 0 || !ident_char(text[k - 1]))) {
-                    char name[256];
-                    size_t l = 0;
-                    while (k < end && ident_char(text[k])) {
-                        if (l + 1 < sizeof name)
-                            name[l++] = text[k];
-                        k++;
-                    }
-                    name[l] = '\0';
-                    if (el_config_is_backend_macro(cfg, name))
-                        return true;
-                } else {
-                    k++;
-                }
-            }
-        }
-        i = end + 1;
-    }
-    return false;
 }
 
 static unsigned token_offset(CXTranslationUnit tu, CXToken t)
@@ -183,13 +134,34 @@ static bool in_skipped(CXTranslationUnit tu, CXFile f, skipped_ranges *sk, unsig
     return false;
 }
 
-void bb_scan_conditionals(el_ctx *ctx, CXFile f)
+/* Token k of the directive is the operand of defined (`defined X`,
+ * `defined(X)`) or of #ifdef / #ifndef: only whether it is defined counts. */
+static bool defined_operand(CXTranslationUnit tu, CXToken *t, const directive *d, unsigned k)
+{
+    if (strcmp(d->name, "ifdef") == 0 || strcmp(d->name, "ifndef") == 0 ||
+        strcmp(d->name, "elifdef") == 0 || strcmp(d->name, "elifndef") == 0)
+        return true;
+    unsigned seen = 0;
+    for (unsigned j = k; j > d->first && seen < 2;) {
+        j--;
+        if (clang_getTokenKind(t[j]) == CXToken_Comment)
+            continue;
+        if (token_is(tu, t[j], "defined"))
+            return true;
+        if (seen++ == 0 && token_is(tu, t[j], "("))
+            continue;
+        return false;
+    }
+    return false;
+}
+
+void bb_scan_conditionals(el_ctx *ctx, CXFile f, const bb_derived *dm)
 {
     CXTranslationUnit tu = el_tu(ctx);
     const el_config *cfg = el_ctx_config(ctx);
     size_t size = 0;
     const char *text = el_file_text(ctx, f, &size);
-    if (!text || !maybe_has_conditional(cfg, text, size))
+    if (!text || !bb_text_has_conditional(cfg, dm, text, size))
         return;
     /* (a location lookup costs more than the text scan: only now) */
     CXSourceLocation start = clang_getLocationForOffset(tu, f, 0);
@@ -264,27 +236,51 @@ void bb_scan_conditionals(el_ctx *ctx, CXFile f)
         if (i == 0 && i + 1 < nd && strcmp(ds[1].name, "define") == 0 &&
             guard_macro(tu, t, d, guard, sizeof guard) && first_token_is(tu, t, &ds[1], guard))
             continue;
-        char macros[512] = "";
-        size_t len = 0, count = 0;
-        unsigned at = 0;
+        char macros[512] = "", derived[512] = "";
+        size_t len = 0, count = 0, dlen = 0, dcount = 0;
+        unsigned at = 0, dat = 0;
+        const bb_derived_macro *first = NULL;
         for (unsigned k = d->first; k < d->end; k++) {
             if (clang_getTokenKind(t[k]) != CXToken_Identifier)
                 continue;
             char id[256];
             elc_string(clang_getTokenSpelling(tu, t[k]), id, sizeof id);
-            if (strcmp(id, "defined") == 0 || !el_config_is_backend_macro(cfg, id) ||
-                strstr(macros, id))
+            if (strcmp(id, "defined") == 0 || strstr(macros, id) || strstr(derived, id))
                 continue;
-            if (count++ == 0)
-                at = k;
-            if (len + strlen(id) + 5 < sizeof macros)
-                len += (size_t)snprintf(macros + len, sizeof macros - len, "%s'%s'",
-                                        len ? ", " : "", id);
+            if (el_config_is_backend_macro(cfg, id)) {
+                if (count++ == 0)
+                    at = k;
+                if (len + strlen(id) + 5 < sizeof macros)
+                    len += (size_t)snprintf(macros + len, sizeof macros - len, "%s'%s'",
+                                            len ? ", " : "", id);
+                continue;
+            }
+            /* a macro defined under a backend conditional: a branch on
+             * its value, or on whether it is defined unless every arm
+             * defines it */
+            const bb_derived_macro *m = bb_derived_find(dm, id);
+            if (!m || (m->every_arm && defined_operand(tu, t, d, k)))
+                continue;
+            if (dcount++ == 0) {
+                dat = k;
+                first = m;
+            }
+            if (dlen + strlen(id) + 5 < sizeof derived)
+                dlen += (size_t)snprintf(derived + dlen, sizeof derived - dlen, "%s'%s'",
+                                         dlen ? ", " : "", id);
         }
-        if (count && !(parent_depth > 0 && in_skipped(tu, f, &skipped, opener, off)))
+        if ((!count && !dcount) || (parent_depth > 0 && in_skipped(tu, f, &skipped, opener, off)))
+            continue;
+        if (count)
             el_report_loc(ctx, clang_getTokenLocation(tu, t[at]),
                           "#%s on backend macro%s %s: frontend code must behave the same on "
                           "every backend", n, count > 1 ? "s" : "", macros);
+        else
+            el_report_loc(ctx, clang_getTokenLocation(tu, t[dat]),
+                          "#%s on macro%s %s (defined under a conditional on backend macro "
+                          "'%s', %s:%u): frontend code must behave the same on every backend",
+                          n, dcount > 1 ? "s" : "", derived, first->via, first->file,
+                          first->line);
     }
     free(open);
     free(ds);

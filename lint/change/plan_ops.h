@@ -1,0 +1,23 @@
+/* lint/change/plan_ops.h -- whether the plans a translation unit makes
+ * have a libeh op, for the advice on the function that runs them
+ * (FFTW's fftwf_execute runs whatever plan it is given). */
+#ifndef EL_CHANGE_PLAN_OPS_H
+#define EL_CHANGE_PLAN_OPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "clang_api.h"
+#include "config.h"
+
+/* executor is a plan runner, `<lib>_execute` (fftwf_execute), and tu
+ * (its files but system headers) makes its plans only with planners `<lib>_plan_*` that
+ * no op replaces ("replacements": fftwf_plan_dft_1d, a complex DFT; not
+ * fftwf_plan_dft_r2c_1d, eh_rfft): then the executor's own replacement
+ * (eh_rfft or eh_irfft) is not for these plans.  The first such planner
+ * into planner[n].  False when the file makes no plan, or one an op
+ * replaces. */
+bool el_plans_without_op(CXTranslationUnit tu, const el_config *cfg, const char *executor,
+                         char *planner, size_t n);
+
+#endif
