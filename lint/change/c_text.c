@@ -76,8 +76,30 @@ static size_t past_open_quote(const char *t, size_t n, size_t q)
     return i < n ? i + 1 : n;
 }
 
+/* Can a comment, literal or number start at t[i]?  Most characters the
+ * callers step through one by one are not one: answered without reading
+ * on (an identifier's letters would each be read to its end). */
+static bool may_start_lexeme(const char *t, size_t n, size_t i)
+{
+    char c = t[i];
+    if (c == '/' || c == '"' || c == '\'' || (c >= '0' && c <= '9') || c == '.')
+        return true;
+    if (c != 'L' && c != 'u' && c != 'U' && c != 'R')
+        return false;
+    /* an encoding prefix (L u U u8, R after one): a quote within 3 */
+    for (size_t k = i + 1; k < n && k <= i + 3; k++) {
+        if (t[k] == '"' || t[k] == '\'')
+            return true;
+        if (t[k] != '8' && t[k] != 'R')
+            return false;
+    }
+    return false;
+}
+
 size_t el_text_skip_lexeme(const char *t, size_t n, size_t i)
 {
+    if (!may_start_lexeme(t, n, i))
+        return i;
     size_t end = i;
     switch (el_lexeme_at(t, n, i, &end)) {
     case EL_LX_COMMENT:

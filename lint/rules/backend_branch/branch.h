@@ -99,6 +99,10 @@ const bb_derived_macro *bb_derived_find(const bb_derived *d, const char *name);
 void bb_derived_free(bb_derived *d);
 /* name is a backend macro (backend_macros) or one derived from it. */
 bool bb_names_backend_macro(const el_config *cfg, const bb_derived *d, const char *name);
+/* The end of the logical line holding text[from] (its newline, or size):
+ * the first newline at or after `from` not escaped by a backslash
+ * (memchr: this runs over every project file of every TU). */
+size_t bb_line_end(const char *text, size_t size, size_t from);
 /* Quick look at a file's text: a line `# if...` / `# elif...` naming a
  * backend macro or a derived one (a comment may make it a false hit). */
 bool bb_text_has_conditional(const el_config *cfg, const bb_derived *d, const char *text,

@@ -15,24 +15,6 @@
 #include "branch.h"
 #include "clang_util.h"
 
-/* The end of the logical line holding text[from] (its newline, or size):
- * the first newline at or after `from` not escaped by a backslash.
- * (memchr: this runs over every linted file of every TU.) */
-static size_t line_end_from(const char *text, size_t size, size_t from)
-{
-    size_t e = from;
-    while (e < size) {
-        const char *nl = memchr(text + e, '\n', size - e);
-        if (!nl)
-            return size;
-        e = (size_t)(nl - text);
-        if (e == 0 || text[e - 1] != '\\')
-            return e;
-        e++;
-    }
-    return e;
-}
-
 static unsigned token_offset(CXTranslationUnit tu, CXToken t)
 {
     unsigned off = 0;
@@ -63,7 +45,7 @@ typedef struct directive {
 
 static unsigned logical_line_end(const char *text, size_t size, unsigned from)
 {
-    return (unsigned)line_end_from(text, size, from);
+    return (unsigned)bb_line_end(text, size, from);
 }
 
 /* The macro an include guard tests: `#ifndef X` or `#if !defined X` /

@@ -13,17 +13,11 @@
 #include <string.h>
 
 #include "branch.h"
+#include "c_text.h"
 #include "clang_util.h"
-
-static bool ident_start(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-static bool ident_char(char c)
-{
-    return ident_start(c) || (c >= '0' && c <= '9');
-}
+#include "config.h"
+#include "mem.h"
+#include "path.h"
 
 const bb_derived_macro *bb_derived_find(const bb_derived *d, const char *name)
 {
@@ -38,10 +32,7 @@ bool bb_names_backend_macro(const el_config *cfg, const bb_derived *d, const cha
     return el_config_is_backend_macro(cfg, name) || bb_derived_find(d, name) != NULL;
 }
 
-/* The end of the logical line holding text[from]: the first newline at or
- * after `from` not escaped by a backslash (memchr: this runs over every
- * file of every TU). */
-static size_t line_end_from(const char *text, size_t size, size_t from)
+size_t bb_line_end(const char *text, size_t size, size_t from)
 {
     size_t e = from;
     while (e < size) {
@@ -72,13 +63,13 @@ bool bb_text_has_conditional(const el_config *cfg, const bb_derived *d, const ch
             directive = (size - j >= 2 && strncmp(text + j, "if", 2) == 0) ||
                         (size - j >= 4 && strncmp(text + j, "elif", 4) == 0);
         }
-        size_t end = line_end_from(text, size, j);
+        size_t end = bb_line_end(text, size, j);
         if (directive) {
             for (size_t k = j; k < end;) {
-                if (ident_start(text[k]) && (k == 0 || !ident_char(text[k - 1]))) {
+                if (el_text_ident_start(text[k]) && (k == 0 || !el_text_ident_char(text[k - 1]))) {
                     char name[256];
                     size_t l = 0;
-                    while (k < end && ident_char(text[k])) {
+                    while (k < end && el_text_ident_char(text[k])) {
                         if (l + 1 < sizeof name)
                             name[l++] = text[k];
                         k++;
@@ -131,14 +122,7 @@ static void add_name(frame *f, const char *name, unsigned line, unsigned arms)
             f->names[i].arms |= arms;
             return;
         }
-    if (f->n == f->cap) {
-        size_t cap = f->cap ? 2 * f->cap : 8;
-        defined_name *v = realloc(f->names, cap * sizeof *v);
-        if (!v)
-            return;
-        f->names = v;
-        f->cap = cap;
-    }
+    el_grow(&f->names, &f->cap, f->n + 1, sizeof *f->names);
     defined_name *e = &f->names[f->n++];
     snprintf(e->name, sizeof e->name, "%s", name);
     e->line = line;
@@ -157,14 +141,7 @@ static void add_derived(walk *w, const frame *f, const defined_name *e)
         }
     if (el_config_is_backend_macro(w->cfg, e->name))
         return;
-    if (d->n == d->cap) {
-        size_t cap = d->cap ? 2 * d->cap : 8;
-        bb_derived_macro *v = realloc(d->v, cap * sizeof *v);
-        if (!v)
-            return;
-        d->v = v;
-        d->cap = cap;
-    }
+    el_grow(&d->v, &d->cap, d->n + 1, sizeof *d->v);
     bb_derived_macro *m = &d->v[d->n++];
     snprintf(m->name, sizeof m->name, "%s", e->name);
     snprintf(m->via, sizeof m->via, "%s", f->via);
@@ -173,16 +150,33 @@ static void add_derived(walk *w, const frame *f, const defined_name *e)
     m->every_arm = every;
 }
 
-/* The first identifier of the condition naming a backend macro, into
- * via[n]; false when none does. */
-static bool condition_names_backend(walk *w, CXTranslationUnit tu, const CXToken *toks,
-                                    unsigned n, char *via, size_t vn)
+/* The identifier at or after t[*i] on the directive line t[..le)
+ * (comments and literals passed over) into id[n], *i past it; false when
+ * the line has no more. */
+static bool next_ident(const char *t, size_t le, size_t *i, char *id, size_t n)
 {
-    for (unsigned k = 0; k < n; k++) {
-        if (clang_getTokenKind(toks[k]) != CXToken_Identifier)
-            continue;
-        char id[128];
-        elc_string(clang_getTokenSpelling(tu, toks[k]), id, sizeof id);
+    while (*i < le) {
+        size_t j = el_text_skip_lexeme(t, le, *i), e = 0;
+        if (j != *i) {
+            *i = j;
+        } else if (el_text_ident_at(t, le, *i, &e)) {
+            snprintf(id, n, "%.*s", (int)(e - *i), t + *i);
+            *i = e;
+            return true;
+        } else {
+            (*i)++;
+        }
+    }
+    return false;
+}
+
+/* The first identifier of the condition t[i..le) naming a backend macro,
+ * into via[n]; false when none does. */
+static bool condition_names_backend(walk *w, const char *t, size_t i, size_t le, char *via,
+                                    size_t vn)
+{
+    char id[128];
+    while (next_ident(t, le, &i, id, sizeof id)) {
         if (strcmp(id, "defined") == 0 || !bb_names_backend_macro(w->cfg, w->out, id))
             continue;
         const bb_derived_macro *m = bb_derived_find(w->out, id);
@@ -192,107 +186,107 @@ static bool condition_names_backend(walk *w, CXTranslationUnit tu, const CXToken
     return false;
 }
 
-static bool on_directive(void *ud, CXTranslationUnit tu, const char *name, const CXToken *toks,
-                         unsigned n, unsigned line)
+/* The directive `name` whose operands are t[i..le), on line `line`. */
+static void on_directive(walk *w, const char *name, const char *t, size_t i, size_t le,
+                         unsigned line)
 {
-    walk *w = ud;
     bool opens = strcmp(name, "if") == 0 || strcmp(name, "ifdef") == 0 ||
                  strcmp(name, "ifndef") == 0;
     if (opens) {
-        if (w->depth == w->cap) {
-            size_t cap = w->cap ? 2 * w->cap : 8;
-            frame *v = realloc(w->frames, cap * sizeof *v);
-            if (!v)
-                return false;
-            w->frames = v;
-            w->cap = cap;
-        }
+        el_grow(&w->frames, &w->cap, w->depth + 1, sizeof *w->frames);
         frame *f = &w->frames[w->depth++];
         memset(f, 0, sizeof *f);
-        f->backend = condition_names_backend(w, tu, toks, n, f->via, sizeof f->via);
-        return true;
+        f->backend = condition_names_backend(w, t, i, le, f->via, sizeof f->via);
+        return;
     }
     if (w->depth == 0)
-        return true;
+        return;
     frame *f = &w->frames[w->depth - 1];
+    char id[128];
     if (strncmp(name, "elif", 4) == 0 || strcmp(name, "else") == 0) {
         if (f->arm + 1 < MAX_ARMS)
             f->arm++;
         if (strcmp(name, "else") == 0)
             f->has_else = true;
         else if (!f->backend)
-            f->backend = condition_names_backend(w, tu, toks, n, f->via, sizeof f->via);
-    } else if (strcmp(name, "define") == 0 && n > 0 &&
-               clang_getTokenKind(toks[0]) == CXToken_Identifier) {
-        char id[128];
-        elc_string(clang_getTokenSpelling(tu, toks[0]), id, sizeof id);
+            f->backend = condition_names_backend(w, t, i, le, f->via, sizeof f->via);
+    } else if (strcmp(name, "define") == 0 && next_ident(t, le, &i, id, sizeof id)) {
         add_name(f, id, line, 1u << f->arm);
     } else if (strcmp(name, "endif") == 0) {
-        for (size_t i = 0; f->backend && i < f->n; i++)
-            add_derived(w, f, &f->names[i]);
+        for (size_t k = 0; f->backend && k < f->n; k++)
+            add_derived(w, f, &f->names[k]);
         /* what it defines, the enclosing arm defines (conservatively: in
          * that arm, whichever of this conditional's arms is taken) */
         if (w->depth > 1) {
             frame *up = &w->frames[w->depth - 2];
-            for (size_t i = 0; i < f->n; i++)
-                add_name(up, f->names[i].name, f->names[i].line, 1u << up->arm);
+            for (size_t k = 0; k < f->n; k++)
+                add_name(up, f->names[k].name, f->names[k].line, 1u << up->arm);
         }
         free(f->names);
         w->depth--;
     }
-    return true;
+}
+
+/* Every directive of text t[0..n), read as text (no tokens: this runs
+ * over every project file a TU includes). */
+static void each_directive(walk *w, const char *t, size_t n)
+{
+    unsigned line = 1;
+    size_t counted = 0; /* newlines counted up to here */
+    for (size_t i = 0, le = 0; (i = el_text_next_directive(t, n, i, &le)) < n; i = le) {
+        for (; counted < i; counted++)
+            line += t[counted] == '\n';
+        size_t b = el_text_skip_blanks(t, le, i + 1), e = b;
+        while (e < le && e - b < 15 && el_text_ident_char(t[e]))
+            e++;
+        char name[16];
+        snprintf(name, sizeof name, "%.*s", (int)(e - b), t + b);
+        on_directive(w, name, t, e, le, line);
+    }
 }
 
 /* ---- the TU's files ---------------------------------------------------- */
 
-typedef struct files {
-    CXFile *v;
-    size_t n, cap;
-} files;
-
-static void on_inclusion(CXFile f, CXSourceLocation *stack, unsigned len, CXClientData ud)
+/* The project's directory, real: that of the outermost .emberlint.json of
+ * cfg's chain (the tool's directory without one), malloc'd or NULL. */
+static char *project_dir(const el_config *cfg)
 {
-    (void)stack;
-    (void)len;
-    files *fs = ud;
-    for (size_t i = 0; i < fs->n; i++)
-        if (clang_File_isEqual(fs->v[i], f))
-            return;
-    if (fs->n == fs->cap) {
-        size_t cap = fs->cap ? 2 * fs->cap : 32;
-        CXFile *v = realloc(fs->v, cap * sizeof *v);
-        if (!v)
-            return;
-        fs->v = v;
-        fs->cap = cap;
-    }
-    fs->v[fs->n++] = f;
+    const char *root = cfg->project_root ? cfg->project_root : cfg->root;
+    return root ? el_path_real(root) : NULL;
+}
+
+/* Is path (real) in the project's directory?  System headers and other
+ * libraries' are not read: asked before their text is, since most of a
+ * TU's files are theirs. */
+static bool in_project(const char *dir, const char *path)
+{
+    char *rel = path && dir ? el_path_under(path, dir) : NULL;
+    bool in = rel != NULL;
+    free(rel);
+    return in;
 }
 
 void bb_derived_collect(el_ctx *ctx, bb_derived *out)
 {
-    CXTranslationUnit tu = el_tu(ctx);
     const el_config *cfg = el_ctx_config(ctx);
-    files fs = {0};
-    clang_getInclusions(tu, on_inclusion, &fs);
-    for (size_t i = 0; i < fs.n; i++) {
-        size_t size = 0;
-        const char *text = clang_getFileContents(tu, fs.v[i], &size);
-        if (!text || !bb_text_has_conditional(cfg, out, text, size) ||
-            clang_Location_isInSystemHeader(clang_getLocationForOffset(tu, fs.v[i], 0)))
+    const CXFile *files = NULL;
+    size_t n = el_tu_files(ctx, &files); /* in inclusion order */
+    char *dir = project_dir(cfg);
+    for (size_t i = 0; i < n; i++) {
+        const char *path = el_file_path(ctx, files[i]);
+        if (el_file_class_of(ctx, files[i], NULL) == EL_FILE_EXTERNAL && !in_project(dir, path))
             continue;
-        walk w = {.cfg = cfg, .out = out};
-        CXString path = clang_getFileName(fs.v[i]);
-        const char *p = clang_getCString(path);
-        const char *slash = p ? strrchr(p, '/') : NULL;
-        w.file = slash ? slash + 1 : p ? p : "";
-        elc_each_directive(tu, fs.v[i], on_directive, &w);
+        size_t size = 0;
+        const char *text = el_file_text(ctx, files[i], &size);
+        if (!text || !bb_text_has_conditional(cfg, out, text, size))
+            continue;
+        walk w = {.cfg = cfg, .out = out, .file = path ? el_path_base(path) : ""};
+        each_directive(&w, text, size);
         for (size_t k = 0; k < w.depth; k++) /* an #if never closed */
             free(w.frames[k].names);
         free(w.frames);
-        clang_disposeString(path);
     }
-    free(fs.v);
+    free(dir);
 }
 
 void bb_derived_free(bb_derived *d)
