@@ -354,6 +354,51 @@ static const char **tree_paths(const em_tree *t)
     return files;
 }
 
+/* Is the include x a backend include (an EH101 finding), which may go
+ * too or sit in an #if of its file? */
+static bool backend_include(const em_tree *t, const em_include *x)
+{
+    const el_findings *fs = &t->findings;
+    for (size_t i = 0; i < fs->n; i++)
+        if (fs->v[i].line == x->line && !strcmp(fs->v[i].rule, "EH101") &&
+            !strcmp(fs->v[i].file, x->path))
+            return true;
+    return false;
+}
+
+/* Does `from` reach `to` through includes that stay: not through a
+ * backend include of any file (as emberlint's EH101 fix counts what a
+ * file may rely on keeping, lint/rules/backend_include.c)? */
+static bool reaches_kept(const em_tree *t, const char *from, const char *to, int depth)
+{
+    if (!strcmp(from, to))
+        return true;
+    if (depth > 32)
+        return false;
+    for (size_t i = 0; i < t->n_incs; i++) {
+        const em_include *x = &t->incs[i];
+        if (!strcmp(x->path, from) && x->resolved && !x->skipped && !backend_include(t, x) &&
+            reaches_kept(t, x->resolved, to, depth + 1))
+            return true;
+    }
+    return false;
+}
+
+/* Does another include of the file of `inc`, one that stays, bring the
+ * declaration decl too (GSL's linalg code includes the CBLAS header that
+ * its gsl_blas.h brings as well)?  Then the name stays declared when the
+ * include goes, as emberlint --fix decides. */
+static bool brought_elsewhere(const em_tree *t, const el_finding *inc, const char *decl)
+{
+    for (size_t i = 0; i < t->n_incs; i++) {
+        const em_include *x = &t->incs[i];
+        if (!strcmp(x->path, inc->file) && x->line != inc->line && x->resolved && !x->skipped &&
+            !backend_include(t, x) && reaches_kept(t, x->resolved, decl, 0))
+            return true;
+    }
+    return false;
+}
+
 /* Does the EH102 site k name a function the include `inc` of `header`
  * (NULL: not known) brings?  Not knowing is yes: the include stays.  A
  * name nothing declares here ("": in code the preprocessor skips) is not
@@ -380,7 +425,7 @@ static bool brings(em_texts *texts, const em_tree *t, const char *header, const 
         free(files);
         return r;
     }
-    return !header || !decl || em_tree_reaches(t, header, decl);
+    return !header || !decl || (em_tree_reaches(t, header, decl) && !brought_elsewhere(t, inc, decl));
 }
 
 /* The EH102 sites a plan rewrites, for skipped_needs. */
