@@ -111,13 +111,15 @@ static bool in_copy(const el_strmap *dirs, const char *path)
     return in;
 }
 
-/* Does the note count use x: a routine's name, called from outside the
- * copy? */
+/* Does the note count use x: a routine's name (its Fortran name, ddot_,
+ * or its C interface's, cblas_ddot: GSL's cblas/), called from outside
+ * the copy? */
 static bool counted(const em_tree *t, const el_strmap *copy, const struct em_own_use *x)
 {
     long k = el_sources_find(&t->sources, x->path);
     const el_config *cfg = k >= 0 ? t->sources.v[k].cfg : NULL;
-    return cfg && el_routine_name(cfg, x->name) && !in_copy(copy, x->path);
+    return cfg && (el_routine_name(cfg, x->name) || el_routine_c_name(cfg, x->name)) &&
+           !in_copy(copy, x->path);
 }
 
 /* What the note counts of the uses: places, names, definition
@@ -182,7 +184,7 @@ static void spell(const distinct *d, char *buf, size_t cap)
     }
 }
 
-void em_own_routines_note(const em_tree *t, const em_own_uses *u, FILE *out)
+void em_own_routines_note(const em_tree *t, const em_own_uses *u, const char *db_only, FILE *out)
 {
     if (!u->n)
         return;
@@ -212,14 +214,22 @@ void em_own_routines_note(const em_tree *t, const em_own_uses *u, FILE *out)
         size_t n_uses = d[PLACE].n;
         bool one = d[NAME].n == 1;
         char *where = el_path_display(first->def);
+        /* -p without PATH scans the files the database names, which
+         * "exclude" does not skip: the run again has to walk the tree */
+        char *again = db_only ? el_xasprintf(" naming the tree (-p %s .): a run without PATH "
+                                             "scans every file compile_commands.json lists, "
+                                             "excluded or not",
+                                             db_only)
+                              : el_xstrdup("");
         fprintf(out,
                 "ember-migrate: note: %zu use%s of %zu function%s named as a library's routine%s "
                 "(%s) %s taken as the project's own code and not listed%s: the tree defines %s "
                 "(%s:%u); if %s a copy of the library, add %s to \"exclude\" in "
-                ".emberlint.json and run again\n",
+                ".emberlint.json and run again%s\n",
                 n_uses, n_uses == 1 ? "" : "s", d[NAME].n, one ? "" : "s", one ? "" : "s", names,
                 n_uses == 1 ? "is" : "are", cfgs, one ? "it" : "them", where, first->def_line,
-                one ? "it is" : "they are", dirs);
+                one ? "it is" : "they are", dirs, again);
+        free(again);
         free(where);
     }
     for (int f = 0; f < N_FIELDS; f++) {

@@ -38,13 +38,16 @@ typedef struct em_own_uses {
 void em_own_uses_add(em_own_uses *u, size_t k, const char *name, const el_fact_list *facts);
 void em_own_uses_free(em_own_uses *u);
 
-/* Print, when EH102 silenced some call of a name of a library's Fortran
- * routine (ddot_, DGEMM_: el_routine_name) made outside the definitions'
+/* Print, when EH102 silenced some call of a name of a library's
+ * routine, Fortran (ddot_, DGEMM_: el_routine_name) or C (cblas_ddot,
+ * LAPACKE_dgesv: el_routine_c_name), made outside the definitions'
  * own files (a copy's routines calling each other are no call of the
  * project's), one note: how many calls of which routines were not
  * listed, in which configurations when not in all, where the tree
- * defines them, and every directory to exclude to have them listed.
- * Prints nothing otherwise. */
-void em_own_routines_note(const em_tree *t, const em_own_uses *u, FILE *out);
+ * defines them, and every directory to exclude to have them listed --
+ * with db_only (the -p BUILD_DIR of a run without PATH, which scans the
+ * database's files whatever "exclude" says), by a run that names the
+ * tree.  Prints nothing otherwise. */
+void em_own_routines_note(const em_tree *t, const em_own_uses *u, const char *db_only, FILE *out);
 
 #endif

@@ -38,6 +38,7 @@
 #include "path.h"
 #include "rule.h"
 #include "strbuf.h"
+#include "strmap.h"
 #include "c_text.h"
 #include "texts.h"
 #include "text_pos.h"
@@ -355,6 +356,68 @@ static const char **tree_paths(const em_tree *t)
     return files;
 }
 
+/* The places of the backend includes (EH101 findings, "path\nline"),
+ * which may go too or sit in an #if of their file. */
+static void backend_includes(const em_tree *t, el_strmap *out)
+{
+    const el_findings *fs = &t->findings;
+    for (size_t i = 0; i < fs->n; i++) {
+        if (strcmp(fs->v[i].rule, "EH101") != 0)
+            continue;
+        char *k = el_xasprintf("%s\n%u", fs->v[i].file, fs->v[i].line);
+        el_strmap_put(out, k, (void *)1);
+        free(k);
+    }
+}
+
+static bool is_backend_include(const el_strmap *backend, const em_include *x)
+{
+    char *k = el_xasprintf("%s\n%u", x->path, x->line);
+    bool yes = el_strmap_get(backend, k) != NULL;
+    free(k);
+    return yes;
+}
+
+/* Does `from` reach `to` through includes that stay: not through a
+ * backend include of any file (as emberlint's EH101 fix counts what a
+ * file may rely on keeping, lint/rules/backend_include.c)?  Each file is
+ * looked through once (seen). */
+static bool reaches_kept(const em_tree *t, const el_strmap *backend, el_strmap *seen,
+                         const char *from, const char *to)
+{
+    if (!strcmp(from, to))
+        return true;
+    if (el_strmap_get(seen, from))
+        return false;
+    el_strmap_put(seen, from, (void *)1);
+    for (size_t i = 0; i < t->n_incs; i++) {
+        const em_include *x = &t->incs[i];
+        if (!strcmp(x->path, from) && x->resolved && !x->skipped &&
+            !is_backend_include(backend, x) && reaches_kept(t, backend, seen, x->resolved, to))
+            return true;
+    }
+    return false;
+}
+
+/* Does another include of the file of `inc`, one that stays, bring the
+ * declaration decl too (GSL's linalg code includes the CBLAS header that
+ * its gsl_blas.h brings as well)?  Then the name stays declared when the
+ * include goes, as emberlint --fix decides. */
+static bool brought_elsewhere(const em_tree *t, const el_finding *inc, const char *decl)
+{
+    el_strmap backend = {0}, seen = {0};
+    backend_includes(t, &backend);
+    bool yes = false;
+    for (size_t i = 0; i < t->n_incs && !yes; i++) {
+        const em_include *x = &t->incs[i];
+        yes = !strcmp(x->path, inc->file) && x->line != inc->line && x->resolved && !x->skipped &&
+              !is_backend_include(&backend, x) && reaches_kept(t, &backend, &seen, x->resolved, decl);
+    }
+    el_strmap_free(&seen);
+    el_strmap_free(&backend);
+    return yes;
+}
+
 /* Does the EH102 site k name a function the include `inc` of `header`
  * (NULL: not known) brings?  Not knowing is yes: the include stays.  A
  * name nothing declares here ("": in code the preprocessor skips) is not
@@ -381,7 +444,7 @@ static bool brings(em_texts *texts, const em_tree *t, const char *header, const 
         free(files);
         return r;
     }
-    return !header || !decl || em_tree_reaches(t, header, decl);
+    return !header || !decl || (em_tree_reaches(t, header, decl) && !brought_elsewhere(t, inc, decl));
 }
 
 /* The EH102 sites a plan rewrites, for skipped_needs. */

@@ -1281,7 +1281,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     build(&b, &facts);
     /* (a shard's uses only: the merge says it, EH102 deciding them all) */
     if (!o->quiet && !o->shard_count)
-        em_own_routines_note(out, &own_uses, stderr);
+        em_own_routines_note(out, &own_uses, o->n_paths ? NULL : o->compdb_dir, stderr);
     out->reach = el_xcalloc(1, sizeof *out->reach);
     out->custom = el_xcalloc(1, sizeof *out->custom);
     em_custom_scan_collect(out->custom, &facts);

@@ -33,7 +33,8 @@
 
 static const enum CXCursorKind kinds[] = {CXCursor_FunctionDecl, CXCursor_VarDecl,
                                           CXCursor_InclusionDirective, CXCursor_MacroExpansion,
-                                          CXCursor_DeclRefExpr, CXCursor_CallExpr, EL_KINDS_END};
+                                          CXCursor_DeclRefExpr, CXCursor_CallExpr,
+                                          CXCursor_TypeRef, EL_KINDS_END};
 
 typedef struct def {
     CXFile file;
@@ -832,11 +833,12 @@ static bool maybe_backend_function(const el_config *cfg, const char *name)
 }
 
 /* A use of a backend function EH102 reports: when it gets no rewrite,
- * record the specific reason for the manual-work list. */
-static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
+ * record the specific reason for the manual-work list.  Whether it
+ * recorded one (with the file declaring the function). */
+static bool on_use(el_ctx *ctx, scan_state *s, CXCursor c)
 {
     if (!el_is_linted(ctx, clang_getCursorLocation(c)))
-        return;
+        return false;
     const el_config *cfg = el_ctx_config(ctx);
     if (!s->rw)
         s->rw = el_rewriter_new(el_tu(ctx), cfg);
@@ -847,20 +849,20 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
         CXCursor callee = elc_strip(elc_child(c, 0));
         if (clang_getCursorKind(callee) == CXCursor_DeclRefExpr &&
             clang_getCursorKind(clang_getCursorReferenced(callee)) == CXCursor_FunctionDecl)
-            return;
+            return false;
         CXCursor fn = elc_callee(c);
         if (clang_Cursor_isNull(fn) ||
             !maybe_backend_function(cfg, elc_spelling(fn, name, sizeof name)))
-            return;
+            return false;
         snprintf(why, sizeof why, "the call goes through a function pointer that holds %s: "
                                   "make the pointer hold the op (or call the op) by hand", name);
         emit_why(ctx, c, fn, why);
-        return;
+        return true;
     }
     CXCursor fn = clang_getCursorReferenced(c);
     if (clang_getCursorKind(fn) != CXCursor_FunctionDecl ||
         !maybe_backend_function(cfg, elc_spelling(fn, name, sizeof name)))
-        return;
+        return false;
     CXCursor call = el_call_of_callee(ctx, c);
     bool ok = clang_Cursor_isNull(call) ? el_rewrite_ref(s->rw, c, &rw)
                                         : el_rewrite_call(s->rw, call, &rw);
@@ -870,7 +872,7 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
          * translation units -- R's and igraph's BLAS prototypes) */
         emit_why_rw(ctx, c, fn, "", clang_Cursor_isNull(call) ? NULL : &rw);
         el_call_rewrite_clear(&rw);
-        return;
+        return true;
     }
     el_fix_safety safety = EL_FIX_NONE;
     bool eh_name = el_backend_of_symbol(cfg, name, be, sizeof be) != NULL;
@@ -946,7 +948,7 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
     } else if (!eh_name && el_config_rewrite_for(cfg, name)) {
         snprintf(why, sizeof why, "the call template for %s does not fit this use", name);
     } else if (!eh_name && !el_symbol_replacement(cfg, name, tmp, sizeof tmp)) {
-        return; /* no op is known to replace it (the plan says so) */
+        return false; /* no op is known to replace it (the plan says so) */
     } else if (!el_rewrite_name(s->rw, name, target, sizeof target, &safety, tmp, sizeof tmp)) {
         snprintf(why, sizeof why, "%s: %s", name, tmp);
     } else if (el_config_rewrite_for(cfg, name)) {
@@ -956,6 +958,7 @@ static void on_use(el_ctx *ctx, scan_state *s, CXCursor c)
                                   "by hand", name);
     }
     emit_why(ctx, c, fn, why);
+    return true;
 }
 
 /* ---- hooks ---------------------------------------------------------------- */
@@ -971,12 +974,58 @@ static bool tentative(CXCursor c)
            clang_equalCursors(clang_getCanonicalCursor(c), c);
 }
 
+/* Is the declaration d one EH102 may report a use of (a backend's, or a
+ * library's by its prefix), or a typedef of one? */
+static bool backend_decl(el_ctx *ctx, CXCursor d, int depth)
+{
+    char name[256];
+    const char *be = NULL;
+    el_file_class k = el_cursor_class(ctx, d, &be);
+    if (k == EL_FILE_BACKEND ||
+        (k == EL_FILE_EXTERNAL &&
+         el_backend_prefix_of(el_ctx_config(ctx), elc_spelling(d, name, sizeof name), true)))
+        return true;
+    if (clang_getCursorKind(d) != CXCursor_TypedefDecl || depth > 8)
+        return false;
+    CXCursor u = clang_getTypeDeclaration(clang_getTypedefDeclUnderlyingType(d));
+    return !clang_Cursor_isNull(u) && backend_decl(ctx, u, depth + 1);
+}
+
+/* A use of a backend's type, constant, variable or function (one on_use
+ * recorded no reason for), in a linted file: record the file declaring
+ * what it names, so that the plan knows which include brings it (an
+ * include that another include of the file brings the same declaration
+ * through can go, as emberlint --fix decides: GSL's CBLAS names, which
+ * its gsl_blas.h brings too).  No reason: the plan says why such a use
+ * is left to a person. */
+static void on_name(el_ctx *ctx, CXCursor c)
+{
+    /* (a backend's own uses include what they like: no EH101 there) */
+    CXSourceLocation at = clang_getCursorLocation(c);
+    if (!el_is_linted(ctx, at) || el_location_class(ctx, at, NULL) == EL_FILE_BACKEND)
+        return;
+    CXCursor d = clang_getCursorReferenced(c);
+    if (clang_Cursor_isNull(d) || clang_getCursorKind(d) == CXCursor_ParmDecl)
+        return;
+    CXFile uf = NULL, df = NULL;
+    clang_getSpellingLocation(at, &uf, NULL, NULL, NULL);
+    clang_getSpellingLocation(clang_getCursorLocation(d), &df, NULL, NULL, NULL);
+    if (!df || clang_File_isEqual(uf, df) || !backend_decl(ctx, d, 0))
+        return; /* (a name of its own file: no include brings it) */
+    emit_why(ctx, c, d, "");
+}
+
 static void on_cursor(el_ctx *ctx, void *state, CXCursor c)
 {
     scan_state *s = state;
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_DeclRefExpr || k == CXCursor_CallExpr) {
-        on_use(ctx, s, c);
+        if (!on_use(ctx, s, c) && k == CXCursor_DeclRefExpr)
+            on_name(ctx, c);
+        return;
+    }
+    if (k == CXCursor_TypeRef) {
+        on_name(ctx, c);
         return;
     }
     if (el_depth(ctx) != 0)

@@ -135,6 +135,41 @@ bool el_routine_name(const el_config *cfg, const char *name)
     return hit && el_prefix_is_pattern(hit);
 }
 
+bool el_routine_c_name(const el_config *cfg, const char *name)
+{
+    /* the C interfaces of BLAS and LAPACK, and the suffixes of their
+     * variants: a complex dot product's result through a pointer
+     * (cblas_zdotc_sub), a driver with its workspace from the caller
+     * (LAPACKE_dgesv_work) */
+    static const char *const interfaces[] = {"cblas_", "LAPACKE_", "LAPACK_"};
+    static const char *const suffixes[] = {"_sub", "_work"};
+    const char *hit = el_backend_prefix_of(cfg, name, false);
+    if (!hit || el_prefix_is_pattern(hit))
+        return false;
+    for (size_t k = 0; k < sizeof interfaces / sizeof *interfaces; k++) {
+        size_t pl = strlen(interfaces[k]);
+        if (strncmp(name, interfaces[k], pl) != 0)
+            continue;
+        char routine[128];
+        size_t len = strlen(name + pl);
+        if (!len || len + 2 > sizeof routine)
+            return false;
+        for (size_t i = 0; i <= len; i++) /* a Fortran name: lower case */
+            routine[i] = lower(name[pl + i]);
+        for (size_t x = 0; x < sizeof suffixes / sizeof *suffixes; x++) {
+            size_t sl = strlen(suffixes[x]);
+            if (len > sl && !strcmp(routine + len - sl, suffixes[x])) {
+                len -= sl;
+                routine[len] = '\0';
+                break;
+            }
+        }
+        memcpy(routine + len, "_", 2);
+        return el_routine_name(cfg, routine);
+    }
+    return false;
+}
+
 bool el_routine_alias_target(const el_config *cfg, const char *name)
 {
     char routine[256];

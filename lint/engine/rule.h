@@ -249,6 +249,11 @@ const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool up
  * pattern entry of backend_prefixes (dgemm_, DGEMM_: "[sd]gemm_"), not
  * merely start with a library's prefix (cblas_, cuda_)? */
 bool el_routine_name(const el_config *cfg, const char *name);
+/* Is `name` such a routine under its C interface, a backend_prefixes
+ * entry of the run (cblas_dgemm, cblas_zdotc_sub, LAPACKE_dgesv,
+ * LAPACKE_dgesv_work: dgemm_, zdotc_, dgesv_ are routines), not merely a
+ * name with that prefix (cblas_scale_rows)? */
+bool el_routine_c_name(const el_config *cfg, const char *name);
 /* Is `name` what an alias macro of a BLAS or LAPACK routine stands for:
  * the routine's Fortran name without its underscore (dgemm, or DGEMM as
  * upper-case mangling has it: dgemm_ and DGEMM_ match a routine pattern of

@@ -189,6 +189,18 @@ static void test_builtin_entries(void **state)
     assert_false(el_routine_mangled_stem(cfg, "_dgemm__", stem, sizeof stem));
     assert_false(el_routine_mangled_stem(cfg, "dsort__", stem, sizeof stem));
     assert_false(el_routine_mangled_stem(cfg, "dgemm__", stem, 5)); /* no room */
+    /* the routines' C interfaces (a bundled CBLAS, GSL's cblas/): the
+     * name after the prefix, less a variant's suffix, is a routine */
+    assert_true(el_routine_c_name(cfg, "cblas_ddot"));
+    assert_true(el_routine_c_name(cfg, "cblas_idamax"));
+    assert_true(el_routine_c_name(cfg, "cblas_zdotu_sub"));
+    assert_true(el_routine_c_name(cfg, "LAPACKE_dgesv"));
+    assert_true(el_routine_c_name(cfg, "LAPACKE_dgesv_work"));
+    assert_false(el_routine_c_name(cfg, "cblas_scale_rows")); /* no routine scale_rows */
+    assert_false(el_routine_c_name(cfg, "cblas_"));
+    assert_false(el_routine_c_name(cfg, "cblas_ddot_"));       /* not as the interface spells it */
+    assert_false(el_routine_c_name(cfg, "ddot_"));             /* the Fortran name: el_routine_name */
+    assert_false(el_routine_c_name(cfg, "mycblas_ddot"));
     el_configs_free(cfgs);
 }
 

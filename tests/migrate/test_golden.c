@@ -776,6 +776,17 @@ CASE(custom_unused_applied)
  *                         that does not compile */
 CASE(rename_keeps_include)
 
+/* A backend's header included beside a core header that brings it too
+ * (GSL's linalg code: <gsl/gsl_cblas.h> beside <gsl/gsl_blas.h>, whose
+ * types header includes it):
+ *   include_elsewhere  the backend constant passed to the core API
+ *                      (flip.c) and a call of the backend's function
+ *                      (direct.c) stay for a person, but the includes
+ *                      go, as emberlint --fix removes them: the core
+ *                      header still declares both
+ *                      (test_include_removal_agrees) */
+CASE(include_elsewhere)
+
 /* The manual-work list against emberlint (public-code surveys):
  *   backend_defined     a function a frontend header declares and a
  *                       backends/<b>/ file defines: its frontend call is
@@ -1365,7 +1376,7 @@ static void test_include_removal_agrees(void **state)
 {
     (void)state;
     static const char *const cases[] = {"skipped_header_decl", "skipped_header_unprefixed",
-                                        "skipped_digit_separator"};
+                                        "skipped_digit_separator", "include_elsewhere"};
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         char *before = fixture(cases[c], "before");
         char *dir = tt_tmpdir();
@@ -1437,7 +1448,7 @@ int main(void)
         BOTH(skipped_digit_separator),
         cmocka_unit_test(test_include_removal_agrees),
         BOTH(custom_unused), cmocka_unit_test(test_then_custom_unused), BOTH(custom_unused_applied),
-        BOTH(rename_keeps_include),
+        BOTH(rename_keeps_include), BOTH(include_elsewhere),
         cmocka_unit_test(test_backup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

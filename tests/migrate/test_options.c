@@ -681,6 +681,67 @@ static void test_own_note_alias_macro(void **state)
     free(dir);
 }
 
+/* A tree carrying its own CBLAS (GSL's cblas/ defines cblas_ddot and the
+ * rest, which its other code calls): EH102 takes the calls as the
+ * project's own, as it does a Fortran routine's copy, and the note says
+ * so, naming the C routines; a function of the project that merely has
+ * the prefix (cblas_scale_rows: no routine scale_rows) makes none.  A -p
+ * run without PATH scans the database's files whatever "exclude" says:
+ * the note tells it to name the tree when it runs again. */
+static void test_own_cblas_copy_noted(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "app/cblas/cblas.h",
+                  "double cblas_ddot(int n, const double *x, int incx, const double *y, int incy);\n"
+                  "void cblas_zdotu_sub(int n, const void *x, int incx, const void *y, int incy, void *dotu);\n"));
+    free(tt_write(dir, "app/cblas/ddot.c", "#include \"cblas.h\"\n"
+                                           "double cblas_ddot(int n, const double *x, int incx, const double *y, int incy)\n"
+                                           "{ double s = 0; for (int i = 0; i < n; i++) s += x[i * incx] * y[i * incy]; return s; }\n"
+                                           "void cblas_zdotu_sub(int n, const void *x, int incx, const void *y, int incy, void *dotu)\n"
+                                           "{ (void)n; (void)x; (void)incx; (void)y; (void)incy; (void)dotu; }\n"));
+    free(tt_write(dir, "app/norm.c", "#include \"cblas/cblas.h\"\n"
+                                     "double norm2(const double *x, int n) { return cblas_ddot(n, x, 1, x, 1); }\n"
+                                     "void zsq(const void *x, int n, void *r) { cblas_zdotu_sub(n, x, 1, x, 1, r); }\n"));
+    const char *note = "ember-migrate: note: 2 uses of 2 functions named as a library's routines "
+                       "(cblas_ddot and cblas_zdotu_sub) are taken as the project's own code and "
+                       "not listed: the tree defines them (app/cblas/ddot.c:2); if they are a copy "
+                       "of the library, add app/cblas/ to \"exclude\" in .emberlint.json and run "
+                       "again\n";
+    tt_run r = mt_migrate(dir, NULL, "plan", "app", NULL);
+    assert_true(tt_contains(r.err, note));
+    tt_free(&r);
+    /* -p without PATH: the same note, telling to name the tree */
+    char *db = tt_fmt("[{\"directory\": \"%s/app\", \"file\": \"norm.c\", \"command\": \"cc -c norm.c\"},"
+                      " {\"directory\": \"%s/app/cblas\", \"file\": \"ddot.c\", \"command\": \"cc -c ddot.c\"}]",
+                      dir, dir);
+    free(tt_write(dir, "build/compile_commands.json", db));
+    free(db);
+    r = mt_migrate(dir, NULL, "plan", "-p", "build", NULL);
+    assert_true(tt_contains(r.err, "add app/cblas/ to \"exclude\" in .emberlint.json and run "
+                                   "again naming the tree (-p build .): a run without PATH scans "
+                                   "every file compile_commands.json lists, excluded or not\n"));
+    tt_free(&r);
+    /* as the note says: excluded, and the tree named, the calls are listed */
+    free(tt_write(dir, ".emberlint.json", "{\"exclude\": [\"app/cblas/\"]}\n"));
+    r = mt_migrate(dir, NULL, "plan", "-p", "build", ".", NULL);
+    assert_false(tt_contains(r.err, "note"));
+    assert_true(tt_contains(r.err, "app/norm.c:2:47: manual: [EH102] call to backend function 'cblas_ddot'"));
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+    /* the project's own function with the prefix: no note */
+    dir = tt_tmpdir();
+    free(tt_write(dir, "app/rows.c", "void cblas_scale_rows(double *a, int n) { for (int i = 0; i < n; i++) a[i] *= 2; }\n"));
+    free(tt_write(dir, "app/use.c", "void cblas_scale_rows(double *a, int n);\n"
+                                    "void twice(double *a, int n) { cblas_scale_rows(a, n); }\n"));
+    r = mt_migrate(dir, NULL, "plan", "app", NULL);
+    assert_false(tt_contains(r.err, "note"));
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 /* The own-routines note is made of what EH102 silenced, not of what the
  * tree defines: a routine nobody calls (a dgemm_ the project exports
  * onto cblas_dgemm), or one only the copy itself calls (dscal_ calling
@@ -1035,6 +1096,7 @@ int main(void)
         cmocka_unit_test(test_notes_say_scanned),
         cmocka_unit_test(test_own_library_copy_noted),
         cmocka_unit_test(test_own_note_alias_macro),
+        cmocka_unit_test(test_own_cblas_copy_noted),
         cmocka_unit_test(test_own_note_needs_a_silenced_call),
         cmocka_unit_test(test_own_note_every_definition),
         cmocka_unit_test(test_own_note_per_configuration),

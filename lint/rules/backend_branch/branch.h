@@ -108,6 +108,33 @@ size_t bb_line_end(const char *text, size_t size, size_t from);
 bool bb_text_has_conditional(const el_config *cfg, const bb_derived *d, const char *text,
                              size_t size);
 
+/* ---- a project file's directives (directive_memo.c) ----------------- */
+
+typedef enum { BB_OPEN, BB_ELIF, BB_ELSE, BB_ENDIF, BB_DEFINE } bb_directive_kind;
+
+typedef struct bb_directive {
+    bb_directive_kind kind;
+    unsigned line;
+    char *words;              /* a condition's identifiers, space-separated;
+                                 a #define's macro name */
+    const el_config *asked;   /* the configuration backend_word answers for */
+    char *backend_word;       /* the first of words that is its backend macro */
+} bb_directive;
+
+typedef struct bb_directives {
+    bb_directive *v;
+    size_t n;
+} bb_directives;
+
+/* The #if/#ifdef/#ifndef/#elif/#else/#endif/#define directives of file f
+ * (real path `path`) of the TU, in order: read from its text once a
+ * thread (path NULL: now, and released by bb_directives_release). */
+bb_directives *bb_directives_of(el_ctx *ctx, CXFile f, const char *path);
+void bb_directives_release(bb_directives *d, const char *path);
+/* The first identifier of x's condition that is a backend macro of cfg
+ * (backend_macros), or NULL; remembered for the last cfg asked. */
+const char *bb_directive_backend_word(bb_directive *x, const el_config *cfg);
+
 /* ---- preprocessor conditionals (conditionals.c) --------------------- */
 
 /* Report the conditionals of linted file f on backend macros and on the

@@ -150,69 +150,52 @@ static void add_derived(walk *w, const frame *f, const defined_name *e)
     m->every_arm = every;
 }
 
-/* The identifier at or after t[*i] on the directive line t[..le)
- * (comments and literals passed over) into id[n], *i past it; false when
- * the line has no more. */
-static bool next_ident(const char *t, size_t le, size_t *i, char *id, size_t n)
+/* The first identifier of directive x's condition naming a backend macro
+ * or a macro derived from one, its backend macro into via[n]; false when
+ * none does. */
+static bool condition_names_backend(walk *w, bb_directive *x, char *via, size_t vn)
 {
-    while (*i < le) {
-        size_t j = el_text_skip_lexeme(t, le, *i), e = 0;
-        if (j != *i) {
-            *i = j;
-        } else if (el_text_ident_at(t, le, *i, &e)) {
-            snprintf(id, n, "%.*s", (int)(e - *i), t + *i);
-            *i = e;
-            return true;
-        } else {
-            (*i)++;
-        }
-    }
-    return false;
-}
-
-/* The first identifier of the condition t[i..le) naming a backend macro,
- * into via[n]; false when none does. */
-static bool condition_names_backend(walk *w, const char *t, size_t i, size_t le, char *via,
-                                    size_t vn)
-{
-    char id[128];
-    while (next_ident(t, le, &i, id, sizeof id)) {
-        if (strcmp(id, "defined") == 0 || !bb_names_backend_macro(w->cfg, w->out, id))
-            continue;
-        const bb_derived_macro *m = bb_derived_find(w->out, id);
-        snprintf(via, vn, "%s", m ? m->via : id);
+    const char *b = bb_directive_backend_word(x, w->cfg);
+    if (b) {
+        snprintf(via, vn, "%s", b);
         return true;
     }
+    for (const char *p = x->words; w->out->n && *p;) {
+        size_t l = strcspn(p, " ");
+        char id[128];
+        snprintf(id, sizeof id, "%.*s", (int)l, p);
+        const bb_derived_macro *m = bb_derived_find(w->out, id);
+        if (m) {
+            snprintf(via, vn, "%s", m->via);
+            return true;
+        }
+        p += l + (p[l] == ' ');
+    }
     return false;
 }
 
-/* The directive `name` whose operands are t[i..le), on line `line`. */
-static void on_directive(walk *w, const char *name, const char *t, size_t i, size_t le,
-                         unsigned line)
+static void on_directive(walk *w, bb_directive *x)
 {
-    bool opens = strcmp(name, "if") == 0 || strcmp(name, "ifdef") == 0 ||
-                 strcmp(name, "ifndef") == 0;
-    if (opens) {
+    if (x->kind == BB_OPEN) {
         el_grow(&w->frames, &w->cap, w->depth + 1, sizeof *w->frames);
         frame *f = &w->frames[w->depth++];
         memset(f, 0, sizeof *f);
-        f->backend = condition_names_backend(w, t, i, le, f->via, sizeof f->via);
+        f->backend = condition_names_backend(w, x, f->via, sizeof f->via);
         return;
     }
     if (w->depth == 0)
         return;
     frame *f = &w->frames[w->depth - 1];
-    char id[128];
-    if (strncmp(name, "elif", 4) == 0 || strcmp(name, "else") == 0) {
+    if (x->kind == BB_ELIF || x->kind == BB_ELSE) {
         if (f->arm + 1 < MAX_ARMS)
             f->arm++;
-        if (strcmp(name, "else") == 0)
+        if (x->kind == BB_ELSE)
             f->has_else = true;
         else if (!f->backend)
-            f->backend = condition_names_backend(w, t, i, le, f->via, sizeof f->via);
-    } else if (strcmp(name, "define") == 0 && next_ident(t, le, &i, id, sizeof id)) {
-        add_name(f, id, line, 1u << f->arm);
-    } else if (strcmp(name, "endif") == 0) {
+            f->backend = condition_names_backend(w, x, f->via, sizeof f->via);
+    } else if (x->kind == BB_DEFINE && x->words[0]) {
+        add_name(f, x->words, x->line, 1u << f->arm);
+    } else if (x->kind == BB_ENDIF) {
         for (size_t k = 0; f->backend && k < f->n; k++)
             add_derived(w, f, &f->names[k]);
         /* what it defines, the enclosing arm defines (conservatively: in
@@ -224,24 +207,6 @@ static void on_directive(walk *w, const char *name, const char *t, size_t i, siz
         }
         free(f->names);
         w->depth--;
-    }
-}
-
-/* Every directive of text t[0..n), read as text (no tokens: this runs
- * over every project file a TU includes). */
-static void each_directive(walk *w, const char *t, size_t n)
-{
-    unsigned line = 1;
-    size_t counted = 0; /* newlines counted up to here */
-    for (size_t i = 0, le = 0; (i = el_text_next_directive(t, n, i, &le)) < n; i = le) {
-        for (; counted < i; counted++)
-            line += t[counted] == '\n';
-        size_t b = el_text_skip_blanks(t, le, i + 1), e = b;
-        while (e < le && e - b < 15 && el_text_ident_char(t[e]))
-            e++;
-        char name[16];
-        snprintf(name, sizeof name, "%.*s", (int)(e - b), t + b);
-        on_directive(w, name, t, e, le, line);
     }
 }
 
@@ -276,15 +241,14 @@ void bb_derived_collect(el_ctx *ctx, bb_derived *out)
         const char *path = el_file_path(ctx, files[i]);
         if (el_file_class_of(ctx, files[i], NULL) == EL_FILE_EXTERNAL && !in_project(dir, path))
             continue;
-        size_t size = 0;
-        const char *text = el_file_text(ctx, files[i], &size);
-        if (!text || !bb_text_has_conditional(cfg, out, text, size))
-            continue;
+        bb_directives *ds = bb_directives_of(ctx, files[i], path);
         walk w = {.cfg = cfg, .out = out, .file = path ? el_path_base(path) : ""};
-        each_directive(&w, text, size);
+        for (size_t k = 0; k < ds->n; k++)
+            on_directive(&w, &ds->v[k]);
         for (size_t k = 0; k < w.depth; k++) /* an #if never closed */
             free(w.frames[k].names);
         free(w.frames);
+        bb_directives_release(ds, path);
     }
     free(dir);
 }
