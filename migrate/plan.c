@@ -841,7 +841,7 @@ static char *unsafe_reason(const em_tree *t, const em_customs *customs, const el
     if (!strcmp(f->rule, "EH103"))
         return el_xstrdup("the arm it keeps holds an unsafe rewrite");
     if (!strcmp(f->rule, "EH101")) {
-        if (el_path_is_header(f->file))
+        if (!el_path_is_unit(f->file)) /* (.h, .hpp, .cuh, .inc, .def: included) */
             return el_xstrdup("the file is a header: translation units outside the tree given "
                               "may need what the include declares");
         const el_findings *fs = &t->findings;

@@ -82,7 +82,13 @@ static size_t past_open_quote(const char *t, size_t n, size_t q)
 static bool may_start_lexeme(const char *t, size_t n, size_t i)
 {
     char c = t[i];
-    if (c == '/' || c == '"' || c == '\'' || (c >= '0' && c <= '9') || c == '.')
+    if (c == '/' || c == '"' || c == '\'' || c == '.')
+        return true;
+    /* inside an identifier (a caller stepping one character at a time):
+     * its digits are no number, its letters no literal's prefix */
+    if (i > 0 && el_text_ident_char(t[i - 1]))
+        return false;
+    if (c >= '0' && c <= '9')
         return true;
     if (c != 'L' && c != 'u' && c != 'U' && c != 'R')
         return false;

@@ -110,13 +110,15 @@ bool bb_text_has_conditional(const el_config *cfg, const bb_derived *d, const ch
 
 /* ---- a project file's directives (directive_memo.c) ----------------- */
 
-typedef enum { BB_OPEN, BB_ELIF, BB_ELSE, BB_ENDIF, BB_DEFINE } bb_directive_kind;
+typedef enum { BB_OPEN, BB_ELIF, BB_ELSE, BB_ENDIF, BB_DEFINE, BB_ERROR } bb_directive_kind;
 
 typedef struct bb_directive {
     bb_directive_kind kind;
     unsigned line;
     char *words;              /* a condition's identifiers, space-separated;
                                  a #define's macro name */
+    bool zero;                /* #if 0: its first arm is never compiled */
+    bool negated;             /* #ifndef X, #if !defined(X): X is words */
     const el_config *asked;   /* the configuration backend_word answers for */
     char *backend_word;       /* the first of words that is its backend macro */
 } bb_directive;
@@ -126,7 +128,7 @@ typedef struct bb_directives {
     size_t n;
 } bb_directives;
 
-/* The #if/#ifdef/#ifndef/#elif/#else/#endif/#define directives of file f
+/* The #if/#ifdef/#ifndef/#elif/#else/#endif/#define/#error directives of file f
  * (real path `path`) of the TU, in order: read from its text once a
  * thread (path NULL: now, and released by bb_directives_release). */
 bb_directives *bb_directives_of(el_ctx *ctx, CXFile f, const char *path);

@@ -18,6 +18,7 @@
 #include "config.h"
 #include "mem.h"
 #include "path.h"
+#include "strmap.h"
 
 const bb_derived_macro *bb_derived_find(const bb_derived *d, const char *name)
 {
@@ -103,6 +104,9 @@ typedef struct frame {
     char via[128];          /* the first backend macro it names */
     unsigned arm;           /* the current arm, 0-based */
     bool has_else;
+    bool zero;              /* #if 0: its first arm is never compiled */
+    const char *negated;    /* #ifndef X: X (defined after it, either way) */
+    unsigned error_arms;    /* the arms that stop at #error: they define all */
     defined_name *names;
     size_t n, cap;
 } frame;
@@ -110,10 +114,37 @@ typedef struct frame {
 typedef struct walk {
     const el_config *cfg;
     bb_derived *out;
+    el_strmap *plain;       /* names defined outside a backend conditional */
     const char *file;       /* the file's name, for messages */
     frame *frames;
     size_t depth, cap;
 } walk;
+
+/* Does the frame define name n in every arm (it has an #else, and each
+ * arm defines it or stops at #error)? */
+static bool every_arm(const frame *f, const defined_name *e)
+{
+    unsigned all = f->arm + 1 >= MAX_ARMS ? ~0u : (1u << (f->arm + 1)) - 1;
+    return f->has_else && ((e->arms | f->error_arms) & all) == all;
+}
+
+/* Is the code at the walk's place compiled in some build: in no arm of an
+ * #if 0?  Does a backend conditional hold it? */
+static bool dead_here(const walk *w)
+{
+    for (size_t k = 0; k < w->depth; k++)
+        if (w->frames[k].zero && w->frames[k].arm == 0)
+            return true;
+    return false;
+}
+
+static bool under_backend(const walk *w)
+{
+    for (size_t k = 0; k < w->depth; k++)
+        if (w->frames[k].backend)
+            return true;
+    return false;
+}
 
 static void add_name(frame *f, const char *name, unsigned line, unsigned arms)
 {
@@ -131,8 +162,7 @@ static void add_name(frame *f, const char *name, unsigned line, unsigned arms)
 
 static void add_derived(walk *w, const frame *f, const defined_name *e)
 {
-    unsigned all = f->arm + 1 >= MAX_ARMS ? ~0u : (1u << (f->arm + 1)) - 1;
-    bool every = f->has_else && (e->arms & all) == all;
+    bool every = every_arm(f, e);
     bb_derived *d = w->out;
     for (size_t i = 0; i < d->n; i++)
         if (strcmp(d->v[i].name, e->name) == 0) {
@@ -181,8 +211,12 @@ static void on_directive(walk *w, bb_directive *x)
         frame *f = &w->frames[w->depth++];
         memset(f, 0, sizeof *f);
         f->backend = condition_names_backend(w, x, f->via, sizeof f->via);
+        f->zero = x->zero;
+        f->negated = x->negated ? x->words : NULL;
         return;
     }
+    if (x->kind == BB_DEFINE && x->words[0] && !dead_here(w) && !under_backend(w))
+        el_strmap_put(w->plain, x->words, (void *)1);
     if (w->depth == 0)
         return;
     frame *f = &w->frames[w->depth - 1];
@@ -193,17 +227,25 @@ static void on_directive(walk *w, bb_directive *x)
             f->has_else = true;
         else if (!f->backend)
             f->backend = condition_names_backend(w, x, f->via, sizeof f->via);
-    } else if (x->kind == BB_DEFINE && x->words[0]) {
+    } else if (x->kind == BB_DEFINE && x->words[0] && !dead_here(w)) {
         add_name(f, x->words, x->line, 1u << f->arm);
+    } else if (x->kind == BB_ERROR && f->arm < MAX_ARMS) {
+        f->error_arms |= 1u << f->arm;
     } else if (x->kind == BB_ENDIF) {
         for (size_t k = 0; f->backend && k < f->n; k++)
             add_derived(w, f, &f->names[k]);
-        /* what it defines, the enclosing arm defines (conservatively: in
-         * that arm, whichever of this conditional's arms is taken) */
+        /* #ifndef X / #define X: X is defined after it, whatever the
+         * backend left (a default) */
+        for (size_t k = 0; f->negated && k < f->n; k++)
+            if (!strcmp(f->names[k].name, f->negated) && (f->names[k].arms & 1u))
+                el_strmap_put(w->plain, f->negated, (void *)1);
+        /* what it defines, the enclosing arm defines: in every case
+         * only when each of its arms does */
         if (w->depth > 1) {
             frame *up = &w->frames[w->depth - 2];
             for (size_t k = 0; k < f->n; k++)
-                add_name(up, f->names[k].name, f->names[k].line, 1u << up->arm);
+                add_name(up, f->names[k].name, f->names[k].line,
+                         every_arm(f, &f->names[k]) ? 1u << up->arm : 0);
         }
         free(f->names);
         w->depth--;
@@ -237,12 +279,13 @@ void bb_derived_collect(el_ctx *ctx, bb_derived *out)
     const CXFile *files = NULL;
     size_t n = el_tu_files(ctx, &files); /* in inclusion order */
     char *dir = project_dir(cfg);
+    el_strmap plain = {0};
     for (size_t i = 0; i < n; i++) {
         const char *path = el_file_path(ctx, files[i]);
         if (el_file_class_of(ctx, files[i], NULL) == EL_FILE_EXTERNAL && !in_project(dir, path))
             continue;
         bb_directives *ds = bb_directives_of(ctx, files[i], path);
-        walk w = {.cfg = cfg, .out = out, .file = path ? el_path_base(path) : ""};
+        walk w = {.cfg = cfg, .out = out, .plain = &plain, .file = path ? el_path_base(path) : ""};
         for (size_t k = 0; k < ds->n; k++)
             on_directive(&w, &ds->v[k]);
         for (size_t k = 0; k < w.depth; k++) /* an #if never closed */
@@ -250,6 +293,12 @@ void bb_derived_collect(el_ctx *ctx, bb_derived *out)
         free(w.frames);
         bb_directives_release(ds, path);
     }
+    /* a name also defined where no backend decides (a default, the
+     * top level): always defined, whatever the backend conditional does */
+    for (size_t k = 0; k < out->n; k++)
+        if (el_strmap_get(&plain, out->v[k].name))
+            out->v[k].every_arm = true;
+    el_strmap_free(&plain);
     free(dir);
 }
 

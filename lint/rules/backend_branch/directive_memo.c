@@ -69,7 +69,8 @@ static int kind_of(const char *t, size_t b, size_t e)
         bb_directive_kind kind;
     } names[] = {{"if", BB_OPEN},     {"ifdef", BB_OPEN},  {"ifndef", BB_OPEN},
                  {"elif", BB_ELIF},   {"elifdef", BB_ELIF}, {"elifndef", BB_ELIF},
-                 {"else", BB_ELSE},   {"endif", BB_ENDIF}, {"define", BB_DEFINE}};
+                 {"else", BB_ELSE},   {"endif", BB_ENDIF}, {"define", BB_DEFINE},
+                 {"error", BB_ERROR}};
     for (size_t k = 0; k < sizeof names / sizeof *names; k++)
         if (strlen(names[k].name) == e - b && memcmp(t + b, names[k].name, e - b) == 0)
             return (int)names[k].kind;
@@ -101,6 +102,40 @@ static char *words_of(const char *t, size_t i, size_t le, bool first_only)
     return el_buf_take(&b);
 }
 
+/* The condition t[i..le) of the #if, #ifdef or #ifndef `dir`: `0`
+ * alone, or one macro's absence (#ifndef X, #if !defined(X), #if
+ * !defined X: words becomes X). */
+static void condition_shape(bb_directive *x, const char *dir, const char *t, size_t i, size_t le)
+{
+    char c[128];
+    size_t n = 0;
+    while (i < le && n + 1 < sizeof c) { /* the condition, blanks and comments out */
+        size_t j = el_text_skip_lexeme(t, le, i);
+        if (j != i && t[i] == '/') {
+            i = j;
+            continue;
+        }
+        if (!strchr(" \t\r\n\\", t[i]))
+            c[n++] = t[i];
+        i++;
+    }
+    c[n] = '\0';
+    const char *sp = strchr(x->words, ' ');
+    bool one_word = x->words[0] && !sp;
+    bool defined_one = sp && sp - x->words == 7 && !strncmp(x->words, "defined", 7) &&
+                       !strchr(sp + 1, ' ');
+    bool is_if = !strcmp(dir, "if");
+    x->zero = is_if && !strcmp(c, "0");
+    x->negated = (!strcmp(dir, "ifndef") && one_word) ||
+                 (is_if && defined_one && !strncmp(c, "!defined", 8) && !strchr(c, '&') &&
+                  !strchr(c, '|'));
+    if (x->negated && defined_one) {
+        char *w = el_xstrdup(sp + 1);
+        free(x->words);
+        x->words = w;
+    }
+}
+
 static bb_directives *read_directives(const char *t, size_t n)
 {
     bb_directives *d = el_xcalloc(1, sizeof *d);
@@ -117,8 +152,14 @@ static bb_directives *read_directives(const char *t, size_t n)
         if (k < 0)
             continue;
         el_grow(&d->v, &cap, d->n + 1, sizeof *d->v);
-        d->v[d->n++] = (bb_directive){.kind = (bb_directive_kind)k, .line = line,
-                                      .words = words_of(t, e, le, k == BB_DEFINE)};
+        bb_directive *x = &d->v[d->n++];
+        *x = (bb_directive){.kind = (bb_directive_kind)k, .line = line,
+                            .words = words_of(t, e, le, k == BB_DEFINE)};
+        if (k == BB_OPEN) {
+            char dir[8];
+            snprintf(dir, sizeof dir, "%.*s", (int)(e - b), t + b);
+            condition_shape(x, dir, t, e, le);
+        }
     }
     return d;
 }
