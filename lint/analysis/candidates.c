@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 
+#include "clang_util.h"
 #include "mem.h"
 
 void sf_candidates_begin(sf_candidates *cs)
@@ -24,7 +25,7 @@ void sf_candidates_end(sf_candidates *cs)
 bool sf_candidates_enter(el_ctx *ctx, sf_candidates *cs, CXCursor c)
 {
     sf_observe(ctx, c);
-    if (clang_getCursorKind(c) == CXCursor_FunctionDecl) {
+    if (elc_is_function_kind(clang_getCursorKind(c))) {
         CXCursor outer;
         if (el_is_definition(ctx, c) && !el_enclosing_function(ctx, &outer)) {
             cs->n = 0;

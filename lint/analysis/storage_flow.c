@@ -955,7 +955,7 @@ void sf_observe(el_ctx *ctx, CXCursor c)
     T.last = c;
     T.have_last = true;
     enum CXCursorKind kind = clang_getCursorKind(c);
-    if (kind == CXCursor_FunctionDecl) {
+    if (elc_is_function_kind(kind)) {
         if (!el_is_definition(ctx, c) || (T.in_function && !T.left))
             return; /* a prototype, or nested (a GNU extension): part of the outer one */
         func_clear(&T.f, false);
@@ -976,7 +976,7 @@ bool sf_in_function(void)
 const sf_func *sf_leave(el_ctx *ctx, CXCursor c)
 {
     check_tu(ctx);
-    if (!T.in_function || clang_getCursorKind(c) != CXCursor_FunctionDecl ||
+    if (!T.in_function || !elc_is_function_kind(clang_getCursorKind(c)) ||
         !clang_equalCursors(c, T.f.fn))
         return NULL;
     T.left = true;

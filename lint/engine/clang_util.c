@@ -2081,6 +2081,13 @@ bool elc_type_is_floating(CXType t)
     }
 }
 
+bool elc_is_function_kind(enum CXCursorKind k)
+{
+    return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
+           k == CXCursor_Destructor || k == CXCursor_ConversionFunction ||
+           k == CXCursor_FunctionTemplate;
+}
+
 bool elc_type_is_integer(CXType t)
 {
     enum CXTypeKind k = clang_getCanonicalType(t).kind;

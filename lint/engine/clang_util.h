@@ -272,6 +272,10 @@ typedef bool (*elc_directive_fn)(void *ud, CXTranslationUnit tu, const char *nam
  * for (#if, #ifdef, #elif never are cursors). */
 void elc_each_directive(CXTranslationUnit tu, CXFile file, elc_directive_fn fn, void *ud);
 
+/* A function declaration of C or C++: a function, a member function, a
+ * constructor, a destructor, a conversion function, a function template. */
+bool elc_is_function_kind(enum CXCursorKind k);
+
 /* ---- types ----------------------------------------------------------- */
 
 /* On the canonical type: float, double, long double, half, _Float16. */

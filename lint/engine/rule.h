@@ -210,7 +210,9 @@ unsigned el_depth(const el_ctx *ctx);
 CXCursor el_ancestor(const el_ctx *ctx, unsigned n);
 /* The nearest ancestor of kind `kind`; false when there is none. */
 bool el_enclosing(const el_ctx *ctx, enum CXCursorKind kind, CXCursor *out);
-/* The function definition the current cursor is in; false outside one. */
+/* The function definition the current cursor is in (in C++ also a member
+ * function, constructor, destructor, conversion function or function
+ * template: elc_is_function_kind); false outside one. */
 bool el_enclosing_function(const el_ctx *ctx, CXCursor *out);
 /* clang_isCursorDefinition(c), asked of libclang once for the cursor
  * being visited however many rules ask (~190 instructions a call). */

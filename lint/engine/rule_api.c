@@ -516,7 +516,7 @@ bool el_enclosing_function(const el_ctx *ctx, CXCursor *out)
 {
     for (unsigned i = ctx->depth; i-- > 0;) {
         CXCursor c = ctx->stack[i];
-        if (clang_getCursorKind(c) == CXCursor_FunctionDecl && clang_isCursorDefinition(c)) {
+        if (elc_is_function_kind(clang_getCursorKind(c)) && clang_isCursorDefinition(c)) {
             if (out)
                 *out = c;
             return true;

@@ -56,8 +56,12 @@ typedef struct state {
     sep_cursor_map named;       /* declaration -> 1 + whether it names a name function */
 } state;
 
+/* Functions of every kind: C++ code compares the name in member
+ * functions, constructors and templates as much as in free functions. */
 static const enum CXCursorKind kinds[] = {
-    CXCursor_FunctionDecl, CXCursor_DeclRefExpr, CXCursor_MemberRefExpr, EL_KINDS_END,
+    CXCursor_FunctionDecl, CXCursor_CXXMethod, CXCursor_Constructor, CXCursor_Destructor,
+    CXCursor_ConversionFunction, CXCursor_FunctionTemplate, CXCursor_DeclRefExpr,
+    CXCursor_MemberRefExpr, EL_KINDS_END,
 };
 
 /* ---- options ---------------------------------------------------------------- */
@@ -118,6 +122,28 @@ static void taint_var(analysis *a, CXCursor var)
     a->changed = true;
 }
 
+static bool is_class_type(CXType t)
+{
+    return clang_getCanonicalType(t).kind == CXType_Record;
+}
+
+/* A C++ construction libclang names no constructor of: an elidable copy
+ * or move (std::string b = f(); before C++17), a CallExpr of class type
+ * whose children are its arguments alone -- a call, even through a
+ * pointer, has its callee among its children and a referenced cursor or
+ * a function-typed first child. */
+static bool is_elided_construction(CXCursor e)
+{
+    if (!clang_Cursor_isNull(clang_getCursorReferenced(e)) || elc_child_count(e) != 1 ||
+        !is_class_type(clang_getCursorType(e)))
+        return false;
+    /* the same class, whatever its qualifiers (const std::string n = f()) */
+    CXCursor arg = elc_child(e, 0);
+    return clang_equalCursors(
+        clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(arg))),
+        clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(e))));
+}
+
 /* Does the expression carry the backend name (or a character of it)? */
 static bool tainted(analysis *a, CXCursor e, int depth)
 {
@@ -130,8 +156,14 @@ static bool tainted(analysis *a, CXCursor e, int depth)
     case CXCursor_CallExpr: {
         if (bb_callee_in(e, &a->s->name_fns, name, sizeof name))
             return true;
-        /* C++: a string constructed from the name is the name */
-        if (clang_getCursorKind(clang_getCursorReferenced(e)) == CXCursor_Constructor) {
+        /* C++: a string constructed from the name is the name; so is one
+         * copied or moved from it, which before C++17 is how a variable is
+         * initialized from a call returning a std::string or from a
+         * const char *: an elidable construction, whose constructor
+         * libclang 14 does not name (a CallExpr without a referenced
+         * cursor, of class type) */
+        if (clang_getCursorKind(clang_getCursorReferenced(e)) == CXCursor_Constructor ||
+            is_elided_construction(e)) {
             unsigned n = elc_child_count(e);
             for (unsigned i = 0; i < n; i++)
                 if (tainted(a, elc_child(e, i), depth + 1))
@@ -164,6 +196,9 @@ static bool tainted(analysis *a, CXCursor e, int depth)
         return false;
     case CXCursor_ConditionalOperator:
         return tainted(a, elc_child(e, 1), depth + 1) || tainted(a, elc_child(e, 2), depth + 1);
+    case CXCursor_InitListExpr: /* C++: std::string b{eh_get_backend()} */
+        return elc_child_count(e) == 1 && is_class_type(clang_getCursorType(e)) &&
+               tainted(a, elc_child(e, 0), depth + 1);
     default:
         return false;
     }
@@ -203,6 +238,14 @@ static enum CXChildVisitResult spread(CXCursor c, CXCursor p, CXClientData d)
             taint_var(a, target_var(elc_child(c, 0)));
         break;
     case CXCursor_CallExpr:
+        /* C++: b = eh_get_backend(); with a std::string b is a call of
+         * its operator= (children: b, the operator, the value) */
+        if (clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_CXXMethod &&
+            strcmp(elc_spelling(c, name, sizeof name), "operator=") == 0 &&
+            elc_child_count(c) == 3 && tainted(a, elc_child(c, 2), 0)) {
+            taint_var(a, target_var(elc_child(c, 0)));
+            break;
+        }
         if (bb_callee_in(c, &a->s->copy_into_fns, name, sizeof name)) {
             unsigned n = elc_child_count(c);
             for (unsigned i = 2; i < n; i++) {
@@ -377,7 +420,7 @@ static bool names_name_function(state *s, CXCursor ref)
 static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
 {
     state *s = st;
-    if (clang_getCursorKind(c) == CXCursor_FunctionDecl) {
+    if (elc_is_function_kind(clang_getCursorKind(c))) {
         if (s->saw_name && clang_isCursorDefinition(c)) /* not a block-scope prototype */
             s->saw_name = false;
         return;
@@ -406,7 +449,7 @@ static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
 static void on_leave(el_ctx *ctx, void *st, CXCursor c)
 {
     state *s = st;
-    if (!(s->saw_name || s->global_alias) || clang_getCursorKind(c) != CXCursor_FunctionDecl ||
+    if (!(s->saw_name || s->global_alias) || !elc_is_function_kind(clang_getCursorKind(c)) ||
         !clang_isCursorDefinition(c))
         return;
     s->saw_name = false;

@@ -17,7 +17,13 @@
  * "languages": ["c", "c++"].  Compared
  * are the findings of the directory's rule, of EH000 and of every rule
  * some annotation in the directory names, so a fixture of one rule does
- * not break when another rule is added. */
+ * not break when another rule is added.
+ * A fixture directory's cxx/ folder is linted a second time under
+ * -std=c++11 (test "<RULE>/cxx c++11"), with the same annotations: many
+ * C++ projects build as C++11 or C++14, whose ASTs differ from C++17's
+ * (a std::string initialized from a call or a const char * is an
+ * elidable move construction there, which libclang names no
+ * constructor of). */
 #include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -30,16 +36,20 @@
 
 #define FIXTURES "tests/lint/fixtures"
 
-static void run_fixture_dir(void **state)
+/* Lint FIXTURES/<rule><sub> (sub "" or "/cxx") with the compiler
+ * arguments std (NULL: the defaults) and compare with its annotations. */
+static void check_fixture(const char *rule, const char *sub, const char *std)
 {
-    const char *rule = *state;
-    char *rel = tt_path(FIXTURES, rule);
+    char *top = tt_path(FIXTURES, rule);
+    char *rel = tt_fmt("%s%s", top, sub);
+    free(top);
     lt_expects e = {0};
     lt_expects_add_rule(&e, rule);
     lt_expects_add_rule(&e, "EH000");
     lt_expects_scan(&e, rel);
 
-    tt_run r = lt_emberlint(NULL, "--no-cache", "--format", "json", rel, NULL);
+    tt_run r = std ? lt_emberlint(NULL, "--no-cache", "--format", "json", rel, "--", std, NULL)
+                   : lt_emberlint(NULL, "--no-cache", "--format", "json", rel, NULL);
     if (r.status != 0 && r.status != 1) {
         print_error("emberlint exited %d on %s\nstderr:\n%s\n", r.status, rel, r.err);
         fail();
@@ -78,6 +88,30 @@ static void run_fixture_dir(void **state)
     assert_int_equal(missing, 0);
 }
 
+static void run_fixture_dir(void **state)
+{
+    check_fixture(*state, "", NULL);
+}
+
+/* state: "<RULE>/cxx c++11" */
+static void run_fixture_cxx11(void **state)
+{
+    char rule[16];
+    snprintf(rule, sizeof rule, "%.*s", (int)strcspn(*state, "/"), (const char *)*state);
+    check_fixture(rule, "/cxx", "-std=c++11");
+}
+
+static bool has_cxx(const char *rule)
+{
+    char *top = tt_path(LINT_SRCDIR, FIXTURES);
+    char *p = tt_fmt("%s/%s/cxx", top, rule);
+    free(top);
+    struct stat st;
+    bool yes = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+    free(p);
+    return yes;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -101,15 +135,25 @@ int main(void)
     closedir(d);
     free(dir);
     qsort(names, n, sizeof *names, cmp_str);
-    struct CMUnitTest *tests = calloc(n + 1, sizeof *tests);
+    struct CMUnitTest *tests = calloc(2 * n + 1, sizeof *tests);
+    char *cxx[256];
+    size_t t = 0, n_cxx = 0;
     for (size_t i = 0; i < n; i++) {
-        tests[i].name = names[i];
-        tests[i].test_func = run_fixture_dir;
-        tests[i].initial_state = names[i];
+        tests[t].name = names[i];
+        tests[t].test_func = run_fixture_dir;
+        tests[t++].initial_state = names[i];
+        if (has_cxx(names[i])) {
+            cxx[n_cxx] = tt_fmt("%s/cxx c++11", names[i]);
+            tests[t].name = cxx[n_cxx];
+            tests[t].test_func = run_fixture_cxx11;
+            tests[t++].initial_state = cxx[n_cxx++];
+        }
     }
-    int rc = _cmocka_run_group_tests("fixtures", tests, n, NULL, NULL);
+    int rc = _cmocka_run_group_tests("fixtures", tests, t, NULL, NULL);
     for (size_t i = 0; i < n; i++)
         free(names[i]);
+    for (size_t i = 0; i < n_cxx; i++)
+        free(cxx[i]);
     free(tests);
     return rc;
 }
