@@ -80,10 +80,9 @@ typedef struct sf_origin {
 /* The cursor kinds sf_observe needs to see (list them in a rule's kinds). */
 /* The function kinds are those of elc_is_function_kind: C++ member
  * functions, constructors and templates are functions as C's are. */
-#define SF_OBSERVED_KINDS                                                          \
-    CXCursor_FunctionDecl, CXCursor_CXXMethod, CXCursor_Constructor, CXCursor_Destructor, \
-        CXCursor_ConversionFunction, CXCursor_FunctionTemplate, CXCursor_CallExpr,         \
-        CXCursor_VarDecl, CXCursor_BinaryOperator, CXCursor_CompoundAssignOperator
+#define SF_OBSERVED_KINDS                                                                     \
+    ELC_FUNCTION_KINDS, CXCursor_CallExpr, CXCursor_VarDecl, CXCursor_BinaryOperator,             \
+        CXCursor_CompoundAssignOperator
 
 /* Forget everything: call from begin() and end() of every rule that uses
  * the module. */

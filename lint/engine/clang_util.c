@@ -2083,9 +2083,11 @@ bool elc_type_is_floating(CXType t)
 
 bool elc_is_function_kind(enum CXCursorKind k)
 {
-    return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
-           k == CXCursor_Destructor || k == CXCursor_ConversionFunction ||
-           k == CXCursor_FunctionTemplate;
+    static const enum CXCursorKind kinds[] = {ELC_FUNCTION_KINDS};
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        if (k == kinds[i])
+            return true;
+    return false;
 }
 
 bool elc_type_is_integer(CXType t)

@@ -273,7 +273,11 @@ typedef bool (*elc_directive_fn)(void *ud, CXTranslationUnit tu, const char *nam
 void elc_each_directive(CXTranslationUnit tu, CXFile file, elc_directive_fn fn, void *ud);
 
 /* A function declaration of C or C++: a function, a member function, a
- * constructor, a destructor, a conversion function, a function template. */
+ * constructor, a destructor, a conversion function, a function template
+ * (the list, for a rule's kinds: ELC_FUNCTION_KINDS). */
+#define ELC_FUNCTION_KINDS                                                                    \
+    CXCursor_FunctionDecl, CXCursor_CXXMethod, CXCursor_Constructor, CXCursor_Destructor,     \
+        CXCursor_ConversionFunction, CXCursor_FunctionTemplate
 bool elc_is_function_kind(enum CXCursorKind k);
 
 /* ---- types ----------------------------------------------------------- */

@@ -59,9 +59,7 @@ typedef struct state {
 /* Functions of every kind: C++ code compares the name in member
  * functions, constructors and templates as much as in free functions. */
 static const enum CXCursorKind kinds[] = {
-    CXCursor_FunctionDecl, CXCursor_CXXMethod, CXCursor_Constructor, CXCursor_Destructor,
-    CXCursor_ConversionFunction, CXCursor_FunctionTemplate, CXCursor_DeclRefExpr,
-    CXCursor_MemberRefExpr, EL_KINDS_END,
+    ELC_FUNCTION_KINDS, CXCursor_DeclRefExpr, CXCursor_MemberRefExpr, EL_KINDS_END,
 };
 
 /* ---- options ---------------------------------------------------------------- */
