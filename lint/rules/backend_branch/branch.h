@@ -133,6 +133,9 @@ typedef struct bb_directives {
  * thread (path NULL: now, and released by bb_directives_release). */
 bb_directives *bb_directives_of(el_ctx *ctx, CXFile f, const char *path);
 void bb_directives_release(bb_directives *d, const char *path);
+/* The next of the space-separated words at *p (a directive's words) into
+ * id[n], *p past it; false at the end. */
+bool bb_next_word(const char **p, char *id, size_t n);
 /* The first identifier of x's condition that is a backend macro of cfg
  * (backend_macros), or NULL; remembered for the last cfg asked. */
 const char *bb_directive_backend_word(bb_directive *x, const el_config *cfg);

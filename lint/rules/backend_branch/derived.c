@@ -190,16 +190,13 @@ static bool condition_names_backend(walk *w, bb_directive *x, char *via, size_t 
         snprintf(via, vn, "%s", b);
         return true;
     }
-    for (const char *p = x->words; w->out->n && *p;) {
-        size_t l = strcspn(p, " ");
-        char id[128];
-        snprintf(id, sizeof id, "%.*s", (int)l, p);
+    char id[128];
+    for (const char *p = x->words; w->out->n && bb_next_word(&p, id, sizeof id);) {
         const bb_derived_macro *m = bb_derived_find(w->out, id);
         if (m) {
             snprintf(via, vn, "%s", m->via);
             return true;
         }
-        p += l + (p[l] == ' ');
     }
     return false;
 }

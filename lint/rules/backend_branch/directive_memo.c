@@ -185,22 +185,28 @@ void bb_directives_release(bb_directives *d, const char *path)
     free_file(NULL, d, NULL);
 }
 
+bool bb_next_word(const char **p, char *id, size_t n)
+{
+    if (!**p)
+        return false;
+    size_t l = strcspn(*p, " ");
+    snprintf(id, n, "%.*s", (int)l, *p);
+    *p += l + ((*p)[l] == ' ');
+    return true;
+}
+
 const char *bb_directive_backend_word(bb_directive *x, const el_config *cfg)
 {
     if (x->asked != cfg) {
         free(x->backend_word);
         x->backend_word = NULL;
         x->asked = cfg;
-        for (const char *w = x->words; *w;) {
-            size_t l = strcspn(w, " ");
-            char id[128];
-            snprintf(id, sizeof id, "%.*s", (int)l, w);
+        char id[128];
+        for (const char *w = x->words; bb_next_word(&w, id, sizeof id);)
             if (strcmp(id, "defined") != 0 && el_config_is_backend_macro(cfg, id)) {
                 x->backend_word = el_xstrdup(id);
                 break;
             }
-            w += l + (w[l] == ' ');
-        }
     }
     return x->backend_word;
 }
