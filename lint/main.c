@@ -27,6 +27,7 @@
 #include "mem.h"
 #include "merge.h"
 #include "metadata.h"
+#include "own_routines.h"
 #include "path.h"
 #include "progname.h"
 #include "registry.h"
@@ -113,7 +114,7 @@ typedef struct lint_run {
     el_sources sources;
     el_findings findings;
     el_include_list includes;   /* want_fixes only */
-    el_fact_list facts;         /* --fix/--diff only: skipped code (lint/change/inactive.h) */
+    el_fact_list facts;         /* skipped code (lint/change/inactive.h: --fix/--diff), own copies */
     el_tu_records tus;          /* --shard only: every TU's own result */
     el_engine_stats stats;
 } lint_run;
@@ -185,7 +186,7 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
         .cache_fixes = w.cache_fixes,
         .includes_out = want_fixes ? &r->includes : NULL,
         .extra_rules = fixing ? fix_rules : NULL,
-        .facts_out = fixing ? &r->facts : NULL,
+        .facts_out = &r->facts,
         .shard_index = c->shard_index,
         .shard_count = c->shard_count,
         .tus_out = w.tus ? &r->tus : NULL,
@@ -459,8 +460,11 @@ static int lint(el_cli *c)
     /* once: not after a relint; not by a shard (the merge says it: what
      * one run says) nor under --diff-base (a pre-commit hook's run on
      * every commit: the C++ files it passes over are not the change's) */
-    if (!c->shard_count && !c->diff_base)
+    if (!c->shard_count && !c->diff_base) {
         el_sources_note_unwalked_cxx(&run.sources, EL_LINTED, EL_LINT);
+        el_own_routines_note_facts(&run.sources, &run.facts, from_db ? c->build_dir : NULL,
+                                   "not reported", stderr);
+    }
     int fix_rc = 0;
     if (fixing) {
         bool relint = false;

@@ -14,6 +14,7 @@
 #include "gate.h"
 #include "mem.h"
 #include "metadata.h"
+#include "own_routines.h"
 #include "path.h"
 #include "progname.h"
 #include "shard.h"
@@ -176,11 +177,16 @@ int el_merge_run(el_cli *c)
     el_unbuilt_mark(&recs.unbuilt, &sources);
     el_unbuilt_note(&recs.unbuilt, c->verbose, EL_LINTED, EL_LINT);
     json_object *had_db;
+    el_fact_list facts = {0};
     el_engine_opts eo = {.selected = selected,
                          .shards_had_compdb = json_object_object_get_ex(inv, "compdb", &had_db) &&
-                                              json_object_get_boolean(had_db)};
+                                              json_object_get_boolean(had_db),
+                         .facts_out = &facts};
     el_engine_finish(&eo, &sources, &recs, &findings);
-    el_sources_note_unwalked_cxx(&sources, EL_LINTED, EL_LINT); /* (the shards do not) */
+    /* (the shards say neither) */
+    el_sources_note_unwalked_cxx(&sources, EL_LINTED, EL_LINT);
+    el_own_routines_note_facts(&sources, &facts, NULL, "not reported", stderr);
+    el_fact_list_free(&facts);
     if (c->verbose)
         fprintf(stderr, "emberlint: merged %zu shard%s: %zu files, %zu translation units, %zu findings\n",
                 m.n, m.n == 1 ? "" : "s", el_sources_linted(&sources), recs.n, findings.n);

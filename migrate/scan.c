@@ -1163,7 +1163,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     el_filehash *hashes = NULL;
     el_fact_list facts = {0};
     el_unbuilt_across across = {0}; /* what each configuration left out as not built */
-    em_own_uses own_uses = {0};     /* the uses EH102 took as the project's own */
+    el_own_uses own_uses = {0};     /* the uses EH102 took as the project's own */
     el_unbuilt unbuilt = {0};
     bool *selected = NULL;
     if (!n_paths) {
@@ -1265,7 +1265,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         attach_template_rewrites(&found, &pass_facts);
         char *name = config_name(out, k);
         merge_findings(out, &found, k, name);
-        em_own_uses_add(&own_uses, k, name, &pass_facts);
+        el_own_uses_add(&own_uses, k, name, &pass_facts);
         free(name);
         el_inactive_from_facts(&out->inactive[k], &pass_facts);
         move_facts(&facts, &pass_facts);
@@ -1281,13 +1281,14 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     build(&b, &facts);
     /* (a shard's uses only: the merge says it, EH102 deciding them all) */
     if (!o->quiet && !o->shard_count)
-        em_own_routines_note(out, &own_uses, o->n_paths ? NULL : o->compdb_dir, stderr);
+        el_own_routines_note(&out->sources, out->cfgs.n, &own_uses, o->n_paths ? NULL : o->compdb_dir,
+                             "not listed", stderr);
     out->reach = el_xcalloc(1, sizeof *out->reach);
     out->custom = el_xcalloc(1, sizeof *out->custom);
     em_custom_scan_collect(out->custom, &facts);
     rc = 0;
 done:
-    em_own_uses_free(&own_uses);
+    el_own_uses_free(&own_uses);
     el_unbuilt_across_take(&across, &unbuilt);
     el_unbuilt_free(&unbuilt);
     el_fact_list_free(&facts);

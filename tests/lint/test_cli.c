@@ -133,6 +133,62 @@ static void test_unwalked_cxx(void **state)
     tt_free(&r);
 }
 
+/* A tree with its own copy of a library's routines (GSL's cblas/):
+ * EH102 takes the calls into it as the project's own, so a run reports
+ * none of them.  The run says so, once (a shard does not: the merge
+ * does), the cached run too, and what to do if the copy is the library. */
+static void test_own_copy_noted(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "app/cblas/cblas.h",
+                  "double cblas_ddot(int n, const double *x, int incx, const double *y, int incy);\n"));
+    free(tt_write(dir, "app/cblas/ddot.c",
+                  "#include \"cblas.h\"\n"
+                  "double cblas_ddot(int n, const double *x, int incx, const double *y, int incy)\n"
+                  "{ double s = 0; for (int i = 0; i < n; i++) s += x[i * incx] * y[i * incy]; return s; }\n"));
+    free(tt_write(dir, "app/norm.c", "#include \"cblas/cblas.h\"\n"
+                                     "double norm2(const double *x, int n) { return cblas_ddot(n, x, 1, x, 1); }\n"));
+    const char *note = "emberlint: note: 1 use of 1 function named as a library's routine (cblas_ddot) "
+                       "is taken as the project's own code and not reported: the tree defines it "
+                       "(app/cblas/ddot.c:2); if it is a copy of the library, add app/cblas/ to "
+                       "\"exclude\" in .emberlint.json and run again\n";
+    for (int warm = 0; warm < 2; warm++) { /* the facts come from the cache too */
+        tt_run r = lt_emberlint(dir, "--select", "EH102", "app", NULL);
+        assert_int_equal(r.status, 0);
+        assert_string_equal(r.out, "");
+        assert_non_null(strstr(r.err, note));
+        assert_null(strstr(strstr(r.err, note) + 1, note)); /* once */
+        tt_free(&r);
+    }
+    tt_run r = lt_emberlint(dir, "--select", "EH102", "--no-cache", "--shard", "1/2", "--format", "json", "-o", "s1.json", "app", NULL);
+    assert_false(tt_contains(r.err, "note"));
+    tt_free(&r);
+    r = lt_emberlint(dir, "--select", "EH102", "--no-cache", "--shard", "2/2", "--format", "json", "-o", "s2.json", "app", NULL);
+    assert_false(tt_contains(r.err, "note"));
+    tt_free(&r);
+    r = lt_emberlint(dir, "merge", "s1.json", "s2.json", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(tt_contains(r.err, note));
+    tt_free(&r);
+    /* as the note says: the copy excluded, the call is reported */
+    free(tt_write(dir, ".emberlint.json", "{\"exclude\": [\"app/cblas/\"]}\n"));
+    r = lt_emberlint(dir, "--select", "EH102", "--no-cache", "app", NULL);
+    assert_int_equal(r.status, 1);
+    assert_false(tt_contains(r.err, "note"));
+    assert_true(tt_contains(r.out, "app/norm.c:2:47: error: call to backend function 'cblas_ddot' [EH102]"));
+    tt_free(&r);
+    /* the project's own function that merely has the prefix: no note */
+    free(tt_write(dir, ".emberlint.json", "{}\n"));
+    free(tt_write(dir, "app/cblas/ddot.c", "int cblas_mine(void) { return 0; }\n"));
+    free(tt_write(dir, "app/norm.c", "int cblas_mine(void);\nint use(void) { return cblas_mine(); }\n"));
+    r = lt_emberlint(dir, "--select", "EH102", "--no-cache", "app", NULL);
+    assert_false(tt_contains(r.err, "note"));
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 static void test_text_format_line(void **state)
 {
     tree *t = *state;
@@ -575,6 +631,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_exit_codes, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_nothing_to_lint, tree_setup, tree_teardown),
+        cmocka_unit_test(test_own_copy_noted),
         cmocka_unit_test_setup_teardown(test_unwalked_cxx, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_text_format_line, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_fail_on, tree_setup, tree_teardown),

@@ -6,6 +6,7 @@
 
 #include "mem.h"
 #include "path.h"
+#include "progname.h"
 #include "rule.h"
 #include "sources.h"
 #include "strmap.h"
@@ -14,7 +15,7 @@ enum { SHOWN = 4 }; /* names, directories and configurations the note spells out
 
 static int cmp_use(const void *a, const void *b)
 {
-    const struct em_own_use *x = a, *y = b;
+    const struct el_own_use *x = a, *y = b;
     int c = strcmp(x->name, y->name);
     if (!c)
         c = strcmp(x->def, y->def);
@@ -27,7 +28,7 @@ static int cmp_use(const void *a, const void *b)
     return c ? c : (x->cfg > y->cfg) - (x->cfg < y->cfg);
 }
 
-void em_own_uses_add(em_own_uses *u, size_t k, const char *name, const el_fact_list *facts)
+void el_own_uses_add(el_own_uses *u, size_t k, const char *name, const el_fact_list *facts)
 {
     if (k >= u->n_cfgs) {
         u->cfg_names = el_xrealloc(u->cfg_names, (k + 1) * sizeof *u->cfg_names);
@@ -50,7 +51,7 @@ void em_own_uses_add(em_own_uses *u, size_t k, const char *name, const el_fact_l
         }
         if (f[5] && f[4][0]) {
             el_grow(&u->v, &u->cap, u->n + 1, sizeof *u->v);
-            u->v[u->n++] = (struct em_own_use){k,
+            u->v[u->n++] = (struct el_own_use){k,
                                                el_xstrdup(f[0]),
                                                el_xstrdup(f[1]),
                                                (unsigned)atoi(f[2]),
@@ -65,7 +66,7 @@ void em_own_uses_add(em_own_uses *u, size_t k, const char *name, const el_fact_l
         qsort(u->v, u->n, sizeof *u->v, cmp_use);
 }
 
-void em_own_uses_free(em_own_uses *u)
+void el_own_uses_free(el_own_uses *u)
 {
     for (size_t i = 0; i < u->n; i++) {
         free(u->v[i].name);
@@ -84,7 +85,7 @@ void em_own_uses_free(em_own_uses *u)
  * copy's own (reference BLAS's dscal.c calling lsame_, defined beside
  * it), and excluding the copy drops it too; a call from anywhere else,
  * a shim onto the library included, is the project's. */
-static void copy_dirs(const em_own_uses *u, el_strmap *dirs)
+static void copy_dirs(const el_own_uses *u, el_strmap *dirs)
 {
     for (size_t i = 0; i < u->n; i++) {
         const char *slash = strrchr(u->v[i].def, '/');
@@ -114,10 +115,10 @@ static bool in_copy(const el_strmap *dirs, const char *path)
 /* Does the note count use x: a routine's name (its Fortran name, ddot_,
  * or its C interface's, cblas_ddot: GSL's cblas/), called from outside
  * the copy? */
-static bool counted(const em_tree *t, const el_strmap *copy, const struct em_own_use *x)
+static bool counted(const el_sources *sources, const el_strmap *copy, const struct el_own_use *x)
 {
-    long k = el_sources_find(&t->sources, x->path);
-    const el_config *cfg = k >= 0 ? t->sources.v[k].cfg : NULL;
+    long k = el_sources_find(sources, x->path);
+    const el_config *cfg = k >= 0 ? sources->v[k].cfg : NULL;
     return cfg && (el_routine_name(cfg, x->name) || el_routine_c_name(cfg, x->name)) &&
            !in_copy(copy, x->path);
 }
@@ -127,7 +128,7 @@ static bool counted(const em_tree *t, const el_strmap *copy, const struct em_own
 enum field { PLACE, NAME, DIR, CFG, N_FIELDS };
 
 /* Use x's key for field f ("" for a configuration past the names). */
-static char *key_of(const em_own_uses *u, const struct em_own_use *x, enum field f)
+static char *key_of(const el_own_uses *u, const struct el_own_use *x, enum field f)
 {
     switch (f) {
     case PLACE:
@@ -184,16 +185,17 @@ static void spell(const distinct *d, char *buf, size_t cap)
     }
 }
 
-void em_own_routines_note(const em_tree *t, const em_own_uses *u, const char *db_only, FILE *out)
+void el_own_routines_note(const el_sources *sources, size_t n_builds, const el_own_uses *u,
+                          const char *db_only, const char *not_done, FILE *out)
 {
     if (!u->n)
         return;
     el_strmap copy = {0};
     copy_dirs(u, &copy);
     distinct d[N_FIELDS] = {0};
-    const struct em_own_use *first = NULL;
+    const struct el_own_use *first = NULL;
     for (size_t i = 0; i < u->n; i++) {
-        if (!counted(t, &copy, &u->v[i]))
+        if (!counted(sources, &copy, &u->v[i]))
             continue;
         if (!first)
             first = &u->v[i];
@@ -206,7 +208,7 @@ void em_own_routines_note(const em_tree *t, const em_own_uses *u, const char *db
         spell(&d[DIR], dirs, sizeof dirs);
         /* a configuration that silenced none lists the calls, or
          * compiles none of them */
-        if (d[CFG].n < t->cfgs.n && t->cfgs.n > 1) {
+        if (d[CFG].n < n_builds && n_builds > 1) {
             char list[SHOWN * 220];
             spell(&d[CFG], list, sizeof list);
             snprintf(cfgs, sizeof cfgs, " in configuration%s %s", d[CFG].n == 1 ? "" : "s", list);
@@ -222,12 +224,12 @@ void em_own_routines_note(const em_tree *t, const em_own_uses *u, const char *db
                                              db_only)
                               : el_xstrdup("");
         fprintf(out,
-                "ember-migrate: note: %zu use%s of %zu function%s named as a library's routine%s "
-                "(%s) %s taken as the project's own code and not listed%s: the tree defines %s "
+                "%s: note: %zu use%s of %zu function%s named as a library's routine%s "
+                "(%s) %s taken as the project's own code and %s%s: the tree defines %s "
                 "(%s:%u); if %s a copy of the library, add %s to \"exclude\" in "
                 ".emberlint.json and run again%s\n",
-                n_uses, n_uses == 1 ? "" : "s", d[NAME].n, one ? "" : "s", one ? "" : "s", names,
-                n_uses == 1 ? "is" : "are", cfgs, one ? "it" : "them", where, first->def_line,
+                el_progname, n_uses, n_uses == 1 ? "" : "s", d[NAME].n, one ? "" : "s",
+                one ? "" : "s", names, n_uses == 1 ? "is" : "are", not_done, cfgs, one ? "it" : "them", where, first->def_line,
                 one ? "it is" : "they are", dirs, again);
         free(again);
         free(where);
@@ -238,4 +240,13 @@ void em_own_routines_note(const em_tree *t, const em_own_uses *u, const char *db
         el_strmap_free(&d[f].seen);
     }
     el_strmap_free(&copy);
+}
+
+void el_own_routines_note_facts(const el_sources *sources, const el_fact_list *facts,
+                                const char *db_only, const char *not_done, FILE *out)
+{
+    el_own_uses u = {0};
+    el_own_uses_add(&u, 0, NULL, facts);
+    el_own_routines_note(sources, 1, &u, db_only, not_done, out);
+    el_own_uses_free(&u);
 }
