@@ -135,6 +135,26 @@ bool el_routine_name(const el_config *cfg, const char *name)
     return hit && el_prefix_is_pattern(hit);
 }
 
+bool el_routine_stem(const el_config *cfg, const char *name, char *stem, size_t n)
+{
+    char buf[256];
+    if (!el_routine_name(cfg, name))
+        return false;
+    if (!undecorated(name, true, buf, sizeof buf)) {
+        size_t len = strlen(name);
+        if (len >= sizeof buf)
+            return false;
+        for (size_t i = 0; i <= len; i++)
+            buf[i] = lower(name[i]);
+    }
+    size_t len = strlen(buf);
+    if (len < 2 || buf[len - 1] != '_' || len > n)
+        return false;
+    memcpy(stem, buf, len - 1);
+    stem[len - 1] = '\0';
+    return true;
+}
+
 bool el_routine_c_name(const el_config *cfg, const char *name)
 {
     /* the C interfaces of BLAS and LAPACK, and the suffixes of their

@@ -256,6 +256,11 @@ bool el_routine_name(const el_config *cfg, const char *name);
  * LAPACKE_dgesv_work: dgemm_, zdotc_, dgesv_ are routines), not merely a
  * name with that prefix (cblas_scale_rows)? */
 bool el_routine_c_name(const el_config *cfg, const char *name);
+/* Is `name` a routine's Fortran name (el_routine_name: dgemm_, DGEMM_,
+ * and decorated, dgemm_64_, scipy_dgemm_)?  The bare routine, lower
+ * case, into stem[n] (dgemm): the C interfaces name it (cblas_dgemm,
+ * LAPACKE_dgesv). */
+bool el_routine_stem(const el_config *cfg, const char *name, char *stem, size_t n);
 /* Is `name` what an alias macro of a BLAS or LAPACK routine stands for:
  * the routine's Fortran name without its underscore (dgemm, or DGEMM as
  * upper-case mangling has it: dgemm_ and DGEMM_ match a routine pattern of

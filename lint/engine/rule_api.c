@@ -527,36 +527,28 @@ bool el_enclosing_function(const el_ctx *ctx, CXCursor *out)
 
 /* ---- knowledge ------------------------------------------------------------ */
 
-/* A Fortran BLAS or LAPACK name (dgemm_, sgesv_, DGEMM_: one case, one
- * trailing underscore) is replaced as its C interface is (cblas_dgemm,
- * LAPACK_sgesv): rules/symbols.json, or the project's entry for the C
- * name, lists those once. */
+/* A Fortran BLAS or LAPACK routine (dgemm_, sgesv_, DGEMM_, and
+ * decorated: dgesv_64_, scipy_dgesv_) is replaced as its C interface is
+ * (cblas_dgemm, LAPACKE_sgesv, LAPACK_sgesv): rules/symbols.json, or the
+ * project's entry for the C name, lists those once.  The project's entry
+ * for any of them comes first. */
 static const el_kv *fortran_replacement(const el_config *cfg, const char *symbol)
 {
-    size_t len = strlen(symbol);
-    if (len < 2 || len > 32 || symbol[len - 1] != '_')
+    static const char *const interfaces[] = {"cblas_", "LAPACKE_", "LAPACK_"};
+    char stem[64];
+    if (!el_routine_stem(cfg, symbol, stem, sizeof stem))
         return NULL;
-    char low[32];
-    bool lower = false, upper = false;
-    for (size_t i = 0; i + 1 < len; i++) {
-        char ch = symbol[i];
-        lower |= ch >= 'a' && ch <= 'z';
-        upper |= ch >= 'A' && ch <= 'Z';
-        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')))
-            return NULL;
-        low[i] = (char)(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
-    }
-    if (lower && upper)
-        return NULL;
-    static const char *const interfaces[] = {"cblas_", "LAPACK_"};
+    const el_kv *builtin = NULL;
     for (size_t k = 0; k < sizeof interfaces / sizeof *interfaces; k++) {
-        char c_name[48];
-        snprintf(c_name, sizeof c_name, "%s%.*s", interfaces[k], (int)(len - 1), low);
+        char c_name[96];
+        snprintf(c_name, sizeof c_name, "%s%s", interfaces[k], stem);
         const el_kv *e = el_config_map_get(cfg, EL_REPLACEMENTS, c_name);
-        if (e)
+        if (e && !e->from.builtin)
             return e;
+        if (e && !builtin)
+            builtin = e;
     }
-    return NULL;
+    return builtin;
 }
 
 /* The built-in replacement: rules/symbols.json, then eh_<backend>_<op>
