@@ -17,6 +17,7 @@
 
 #include "custom_ops.h"
 #include "include_line.h"
+#include "language.h"
 #include "mem.h"
 #include "move_ctx.h"
 #include "path.h"
@@ -300,9 +301,10 @@ static void plan_file(ctx *c, size_t fi)
     if (n_roots) {
         p->moves = true;
         p->dest = target;
-        /* A whole .c moves as it is (appended when its destination
-         * exists); a header moves whole only when nothing is there yet. */
-        p->whole = all && (el_path_has_ext(f->path, ".c") || access(p->dest, F_OK) != 0);
+        /* A whole source (.c, .cpp) moves as it is (appended when its
+         * destination exists); a header moves whole only when nothing is
+         * there yet. */
+        p->whole = all && (el_path_is_unit(f->path) || access(p->dest, F_OK) != 0);
     } else {
         memset(p->role, R_STAY, p->nd);
     }
@@ -320,7 +322,7 @@ static void plan_header(ctx *c, size_t fi)
     const em_tree *t = c->t;
     fplan *p = &c->fp[fi];
     const em_file *f = p->f;
-    if (p->moves || !f->legacy_backend[0] || f->parse_error || !el_path_has_ext(f->path, ".h") ||
+    if (p->moves || !f->legacy_backend[0] || f->parse_error || !el_path_is_header(f->path) ||
         !em_select_backend(c->sel, f->legacy_backend) || p->nd ||
         !el_bounds_contain(&t->bounds, f->path))
         return;

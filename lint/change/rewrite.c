@@ -90,7 +90,12 @@ static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClient
 {
     (void)parent;
     el_rewriter *rw = d;
-    if (clang_getCursorKind(c) != CXCursor_FunctionDecl)
+    enum CXCursorKind k = clang_getCursorKind(c);
+    /* C++: <eh/eh.h>'s declarations are inside extern "C" { }, which
+     * libclang 14 shows as an unexposed declaration (LinkageSpec later) */
+    if (k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
+        return CXChildVisit_Recurse;
+    if (k != CXCursor_FunctionDecl)
         return CXChildVisit_Continue;
     char name[128];
     elc_spelling(c, name, sizeof name);

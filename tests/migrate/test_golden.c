@@ -627,13 +627,18 @@ static void check_then(const char *c)
  *   shared_static  a static variable shared with code that stays: listed,
  *                  its op not moved; a static const one is copied; a
  *                  tentative definition (`static int n;`) moves with its
- *                  only user */
+ *                  only user
+ *   legacy_dir_cxx legacy_dir in C++: a .cpp appended whole to an existing
+ *                  backends/blas/dot.cpp, the .hpp header moving, and the
+ *                  renames safe (<eh/eh.h>'s ops are declared inside
+ *                  extern "C" { }) */
 CASE(legacy_dir)
 CASE(partial_op)
 CASE(existing_dest)
 CASE(manual)
 CASE(table)
 CASE(shared_static)
+CASE(legacy_dir_cxx)
 
 /* One class of real legacy code each (issue 10), in styles of their own:
  *   three_backends  an image toolkit with its own legacy layout (impl/<b>/,
@@ -1429,7 +1434,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         BOTH(legacy_dir), BOTH(partial_op), BOTH(existing_dest), BOTH(manual), BOTH(table),
-        BOTH(shared_static), BOTH(three_backends), BOTH(dispatch_table), BOTH(wrapper_macros),
+        BOTH(shared_static), BOTH(legacy_dir_cxx), BOTH(three_backends), BOTH(dispatch_table), BOTH(wrapper_macros),
         BOTH(ifdef_configs), BOTH(ifdef_skipped), BOTH(custom_ops), BOTH(helpers_licence),
         BOTH(crlf_sources), BOTH(compdb_multi), BOTH(signal_gate), BOTH(skipped_define), BOTH(macro_keeps_use),
         BOTH(macro_argument),
