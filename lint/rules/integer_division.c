@@ -36,7 +36,10 @@
  * fraction of a quotient ((double)a / b - a / b, == and !=: the same
  * operands, no integer conversion that may change a value, integers the
  * floating type holds exactly, no volatile reads, only parentheses and
- * conversions between the quotient and the operator), and an
+ * conversions between the quotient and the operator), a digit of a
+ * quotient-and-remainder decomposition (the function also takes a % b,
+ * or a is x % m and it takes x / m: hours s / 3600 beside s % 3600, the
+ * minutes s % 3600 / 60), and an
  * operand that is itself the value of a
  * function C declared implicitly and the TU declares nowhere (its `int`
  * is not its type -- csound's `FL(1.0) / 12` where its FL macro is not
@@ -1340,6 +1343,56 @@ static fraction_kind fraction_test(el_ctx *ctx, unsigned at, CXCursor div, CXCur
     return FRACTION_EXACT;
 }
 
+/* The walk of a function for `a OP b` (or `a OP= b`) of given operands. */
+typedef struct {
+    const char *op; /* "%" or "/" */
+    CXCursor a, b;
+    bool found;
+} op_search;
+
+static enum CXChildVisitResult visit_op(CXCursor c, CXCursor parent, CXClientData ud)
+{
+    (void)parent;
+    op_search *w = ud;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    CXCursor kid[2];
+    char op[4];
+    size_t n = strlen(w->op);
+    if ((k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) &&
+        sf_binary_operator(c, op, sizeof op) && !strncmp(op, w->op, n) &&
+        (op[n] == '\0' || (op[n] == '=' && op[n + 1] == '\0')) && sf_children(c, kid, 2) == 2 &&
+        same_expr(kid[0], w->a) && same_expr(kid[1], w->b))
+        w->found = true;
+    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static bool function_takes(el_ctx *ctx, const char *op, CXCursor a, CXCursor b)
+{
+    CXCursor fn;
+    if (!el_enclosing_function(ctx, &fn))
+        return false;
+    op_search w = {op, a, b, false};
+    clang_visitChildren(fn, visit_op, &w);
+    return w.found;
+}
+
+/* Is num / den one digit of a quotient-and-remainder decomposition, the
+ * truncation its point: the function also takes the remainder num % den
+ * (or %=), where the fraction goes (hours s / 3600 beside s % 3600,
+ * a row i / w beside its column i % w), or num is itself a remainder
+ * x % m whose quotient x / m the function takes (the minutes
+ * s % 3600 / 60 after the hours s / 3600)?  Operands compared as the
+ * rounding idiom's divisor is (same_expr); none with side effects. */
+static bool divmod_digit(el_ctx *ctx, CXCursor num, CXCursor den)
+{
+    if (has_side_effect(num) || has_side_effect(den))
+        return false;
+    if (function_takes(ctx, "%", num, den))
+        return true;
+    CXCursor k[2];
+    return is_binary(sf_strip(num, false), "%", k) && function_takes(ctx, "/", k[0], k[1]);
+}
+
 static void on_binary(el_ctx *ctx, void *state, CXCursor c)
 {
     (void)state;
@@ -1390,6 +1443,8 @@ static void on_binary(el_ctx *ctx, void *state, CXCursor c)
                           "instead", fs, bits, fs);
         return;
     }
+    if (divmod_digit(ctx, k[0], k[1]))
+        return; /* h = s / 3600 beside s % 3600: a quotient and its remainder */
     char use[160], on_tensors[200] = "", macro[128], in_macro[160] = "";
     if (sf_suggest_operator(ctx, "/", false, false, use, sizeof use))
         snprintf(on_tensors, sizeof on_tensors, ", or use %s on tensors", use);
