@@ -1114,7 +1114,11 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
                                  "this use by hand"
                            : eh102 ? "no op replaces a backend type, variable, constant or "
                                      "macro: rewrite this use by hand"
-                                   : "the branch cannot be collapsed automatically");
+                           : f->message[0] == '#'
+                               ? "a preprocessor conditional has no automatic fix: which "
+                                 "build's code to keep is a decision for a person (keep one "
+                                 "arm by hand)"
+                               : "the branch cannot be collapsed automatically");
             free(stays);
             continue;
         }

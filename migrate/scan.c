@@ -245,16 +245,28 @@ static em_why *next_why(const em_tree *t, const em_why *w)
     return w->next ? &t->whys[w->next - 1] : NULL;
 }
 
-/* Record (or sharpen) the reason at a place: a reason given replaces "". */
-static void tree_add_why_decl(em_tree *t, const char *path, unsigned line, unsigned col,
-                              const char *why, const char *decl)
+/* Is w a reason about the symbol `name` (either unknown: it may be)?  A
+ * place can hold several symbols' reasons: one call is dgetrs_ in one
+ * configuration and, through MKL's #define dgetrs_ dgetrs, dgetrs in
+ * another. */
+static bool why_of(const em_why *w, const char *name)
 {
-    em_why *first = find_why(t, path, line, col), *w = first, *last = first;
+    return !w->name || !name || !strcmp(w->name, name);
+}
+
+/* Record (or sharpen) the reason at a place: a reason given replaces "",
+ * of the same symbol only. */
+static void tree_add_why_decl(em_tree *t, const char *path, unsigned line, unsigned col,
+                              const char *why, const char *decl, const char *name)
+{
+    em_why *first = find_why(t, path, line, col), *w = NULL, *last = first;
+    for (em_why *x = first; x && !w; x = next_why(t, x))
+        w = why_of(x, name) ? x : NULL;
     /* a second, different reason at one place is another symbol's (a macro
      * that calls eh_blas_abs in one configuration, eh_ref_abs in another) */
-    for (em_why *x = first; w && why[0] && w->why[0] && strcmp(w->why, why) && x;
+    for (em_why *x = w; w && why[0] && w->why[0] && strcmp(w->why, why) && x;
          x = next_why(t, x))
-        w = !strcmp(x->why, why) ? x : w;
+        w = !strcmp(x->why, why) && why_of(x, name) ? x : w;
     if (w && (!why[0] || !w->why[0] || !strcmp(w->why, why))) {
         if (!w->why[0] && why[0]) {
             free(w->why);
@@ -262,14 +274,17 @@ static void tree_add_why_decl(em_tree *t, const char *path, unsigned line, unsig
         }
         if (!w->decl && decl)
             w->decl = el_xstrdup(decl);
+        if (!w->name && name)
+            w->name = el_xstrdup(name);
         return;
     }
     while (last && last->next)
         last = next_why(t, last);
     size_t last_i = last ? (size_t)(last - t->whys) : 0;
     el_grow(&t->whys, &t->cap_whys, t->n_whys + 1, sizeof *t->whys);
-    t->whys[t->n_whys++] =
-        (em_why){el_xstrdup(path), line, col, el_xstrdup(why), decl ? el_xstrdup(decl) : NULL, 0};
+    t->whys[t->n_whys++] = (em_why){el_xstrdup(path), line, col, el_xstrdup(why),
+                                    decl ? el_xstrdup(decl) : NULL,
+                                    name ? el_xstrdup(name) : NULL, 0};
     if (last) {
         t->whys[last_i].next = t->n_whys;
     } else {
@@ -282,7 +297,7 @@ static void tree_add_why_decl(em_tree *t, const char *path, unsigned line, unsig
 static void tree_add_why(em_tree *t, const char *path, unsigned line, unsigned col,
                          const char *why)
 {
-    tree_add_why_decl(t, path, line, col, why, NULL);
+    tree_add_why_decl(t, path, line, col, why, NULL, NULL);
 }
 
 static void add_why(builder *b, json_object *o)
@@ -290,7 +305,7 @@ static void add_why(builder *b, json_object *o)
     const char *path = jstr(o, "path"), *why = jstr(o, "why");
     if (path && why)
         tree_add_why_decl(b->t, path, (unsigned)jint(o, "line"), (unsigned)jint(o, "col"), why,
-                          jstr(o, "decl"));
+                          jstr(o, "decl"), jstr(o, "name"));
 }
 
 const char *em_tree_why(const em_tree *t, const char *path, unsigned line, unsigned col,
@@ -302,6 +317,10 @@ const char *em_tree_why(const em_tree *t, const char *path, unsigned line, unsig
     for (const em_why *x = w; x && nl; x = next_why(t, x))
         if (!strncmp(x->why, name, nl) && (x->why[nl] == ' ' || x->why[nl] == ':'))
             return x->why;
+    /* else the first about it: never another symbol's reason (MKL's
+     * dgetrs, named inside macro dgetrs_, is not the plain call's) */
+    while (w && !why_of(w, name))
+        w = next_why(t, w);
     return w && w->why[0] ? w->why : NULL;
 }
 
@@ -995,7 +1014,7 @@ static void skipped_name(builder *b, const el_inactive_range *r, const el_inacti
     else
         snprintf(why, sizeof why, "%s (and %s)", id->why, unseen);
     /* "" (nothing declares it where it is skipped): no include brings it */
-    tree_add_why_decl(t, r->path, id->line, id->col, why, id->decl);
+    tree_add_why_decl(t, r->path, id->line, id->col, why, id->decl, NULL);
 }
 
 /* A backend #include no configuration compiles: kept (and re-pathed when
@@ -1350,6 +1369,7 @@ void em_tree_free(em_tree *t)
         free(t->whys[i].path);
         free(t->whys[i].why);
         free(t->whys[i].decl);
+        free(t->whys[i].name);
     }
     free(t->whys);
     el_strmap_free(&t->why_places);

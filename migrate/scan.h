@@ -83,6 +83,8 @@ typedef struct em_why {
     unsigned line, col;      /* the finding's place */
     char *why;               /* "" when it has a rewrite */
     char *decl;              /* the file declaring the function it names, or NULL */
+    char *name;              /* the symbol it is about, or NULL (a configuration's
+                                reason, a skipped site's) */
     size_t next;             /* the next reason at the same place: its index + 1, or 0 */
 } em_why;
 

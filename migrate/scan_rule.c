@@ -799,6 +799,10 @@ static void emit_why_rw(el_ctx *ctx, CXCursor at, CXCursor fn, const char *why,
     json_object_object_add(o, "line", json_object_new_int64(line));
     json_object_object_add(o, "col", json_object_new_int64(col));
     json_object_object_add(o, "why", json_object_new_string(why));
+    char name[256];
+    /* the symbol: two at one place are two reasons (scan.c) */
+    if (elc_spelling(fn, name, sizeof name)[0])
+        json_object_object_add(o, "name", json_object_new_string(name));
     const char *rw_path = rw && rw->text && !rw->rename ? el_file_path(ctx, rw->file) : NULL;
     if (rw_path) {
         json_object_object_add(o, "rw_path", json_object_new_string(rw_path));

@@ -36,13 +36,17 @@
  * fraction of a quotient ((double)a / b - a / b, == and !=: the same
  * operands, no integer conversion that may change a value, integers the
  * floating type holds exactly, no volatile reads, only parentheses and
- * conversions between the quotient and the operator), and an
+ * conversions between the quotient and the operator), a digit of a
+ * quotient-and-remainder decomposition (the function also takes a % b,
+ * or a is x % m and it takes x / m: hours s / 3600 beside s % 3600, the
+ * minutes s % 3600 / 60), and an
  * operand that is itself the value of a
  * function C declared implicitly and the TU declares nowhere (its `int`
  * is not its type -- csound's `FL(1.0) / 12` where its FL macro is not
  * defined).  Reported where the `/` is written (el_report_written): in a
  * macro's argument at its own place, so two in one argument are two
  * findings; in a macro's body at the macro's use, naming the macro. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +54,9 @@
 #include "clang_util.h"
 #include "expr_util.h"
 #include "function_lists.h"
+#include "mem.h"
 #include "rule.h"
+#include "strmap.h"
 
 static const enum CXCursorKind kinds[] = {CXCursor_BinaryOperator, EL_KINDS_END};
 
@@ -1340,9 +1346,120 @@ static fraction_kind fraction_test(el_ctx *ctx, unsigned at, CXCursor div, CXCur
     return FRACTION_EXACT;
 }
 
+/* The remainders and quotients of the function being linted, gathered
+ * once a function (per-TU state): a division asks whether its function
+ * takes a % b (or x / m), and a function of 20000 divisions must not be
+ * walked 20000 times.  Entries are indexed by operator and a cheap key
+ * of each operand (op_key), and confirmed with same_expr. */
+typedef struct {
+    CXCursor a, b;
+    size_t next; /* the next entry with the same key: its index + 1, or 0 */
+} op_entry;
+
+typedef struct {
+    CXCursor fn; /* the function gathered, when gathered */
+    bool gathered;
+    op_entry *v;
+    size_t n, cap;
+    el_strmap first; /* key -> index + 1 of its first entry */
+} div_state;
+
+/* A key same_expr never tells apart from an equal operand's: the
+ * variable's name, a constant's value, else "?". */
+static void op_key(CXCursor e, char *out, size_t n)
+{
+    e = strip_int_casts(e, false);
+    long long v;
+    char name[200];
+    if (clang_getCursorKind(e) == CXCursor_DeclRefExpr)
+        snprintf(out, n, "d:%s", elc_spelling(clang_getCursorReferenced(e), name, sizeof name));
+    else if (eval_int(e, &v))
+        snprintf(out, n, "#%lld", v);
+    else
+        snprintf(out, n, "?");
+}
+
+static char *entry_key(const char *op, CXCursor a, CXCursor b)
+{
+    char ka[256], kb[256];
+    op_key(a, ka, sizeof ka);
+    op_key(b, kb, sizeof kb);
+    return el_xasprintf("%s\n%s\n%s", op, ka, kb);
+}
+
+static enum CXChildVisitResult gather_op(CXCursor c, CXCursor parent, CXClientData ud)
+{
+    (void)parent;
+    div_state *st = ud;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    CXCursor kid[2];
+    char op[4];
+    if ((k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) &&
+        sf_binary_operator(c, op, sizeof op) && (op[0] == '%' || op[0] == '/') &&
+        (op[1] == '\0' || (op[1] == '=' && op[2] == '\0')) && sf_children(c, kid, 2) == 2) {
+        op[1] = '\0'; /* a %= b takes a % b */
+        char *key = entry_key(op, kid[0], kid[1]);
+        el_grow(&st->v, &st->cap, st->n + 1, sizeof *st->v);
+        st->v[st->n] = (op_entry){kid[0], kid[1],
+                                  (size_t)(uintptr_t)el_strmap_get(&st->first, key)};
+        el_strmap_put(&st->first, key, (void *)(uintptr_t)++st->n);
+        free(key);
+    }
+    return CXChildVisit_Recurse;
+}
+
+static void div_state_clear(div_state *st)
+{
+    free(st->v);
+    el_strmap_free(&st->first);
+    memset(st, 0, sizeof *st);
+}
+
+static bool function_takes(el_ctx *ctx, div_state *st, const char *op, CXCursor a, CXCursor b)
+{
+    CXCursor fn;
+    if (!el_enclosing_function(ctx, &fn))
+        return false;
+    if (!st->gathered || !clang_equalCursors(fn, st->fn)) {
+        div_state_clear(st);
+        st->fn = fn;
+        st->gathered = true;
+        clang_visitChildren(fn, gather_op, st);
+    }
+    char *key = entry_key(op, a, b);
+    size_t i = (size_t)(uintptr_t)el_strmap_get(&st->first, key);
+    free(key);
+    for (; i; i = st->v[i - 1].next)
+        if (same_expr(st->v[i - 1].a, a) && same_expr(st->v[i - 1].b, b))
+            return true;
+    return false;
+}
+
+static void end_tu(el_ctx *ctx, void *state)
+{
+    (void)ctx;
+    div_state_clear(state);
+}
+
+/* Is num / den one digit of a quotient-and-remainder decomposition, the
+ * truncation its point: the function also takes the remainder num % den
+ * (or %=), where the fraction goes (hours s / 3600 beside s % 3600,
+ * a row i / w beside its column i % w), or num is itself a remainder
+ * x % m whose quotient x / m the function takes (the minutes
+ * s % 3600 / 60 after the hours s / 3600)?  Operands compared as the
+ * rounding idiom's divisor is (same_expr); none with side effects. */
+static bool divmod_digit(el_ctx *ctx, div_state *st, CXCursor num, CXCursor den)
+{
+    if (has_side_effect(num) || has_side_effect(den))
+        return false;
+    if (function_takes(ctx, st, "%", num, den))
+        return true;
+    CXCursor k[2];
+    return is_binary(sf_strip(num, false), "%", k) && function_takes(ctx, st, "/", k[0], k[1]);
+}
+
 static void on_binary(el_ctx *ctx, void *state, CXCursor c)
 {
-    (void)state;
     CXType t = clang_getCanonicalType(clang_getCursorType(c));
     if (!elc_type_is_integer(t))
         return;
@@ -1390,6 +1507,8 @@ static void on_binary(el_ctx *ctx, void *state, CXCursor c)
                           "instead", fs, bits, fs);
         return;
     }
+    if (divmod_digit(ctx, state, k[0], k[1]))
+        return; /* h = s / 3600 beside s % 3600: a quotient and its remainder */
     char use[160], on_tensors[200] = "", macro[128], in_macro[160] = "";
     if (sf_suggest_operator(ctx, "/", false, false, use, sizeof use))
         snprintf(on_tensors, sizeof on_tensors, ", or use %s on tensors", use);
@@ -1404,5 +1523,7 @@ static void on_binary(el_ctx *ctx, void *state, CXCursor c)
 const el_rule el_rule_integer_division = {
     .id = "EH302",
     .kinds = kinds,
+    .state_size = sizeof(div_state),
     .on_cursor = on_binary,
+    .end = end_tu,
 };

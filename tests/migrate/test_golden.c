@@ -964,6 +964,22 @@ CASE(precision_paste_bare)
  *                        op for DORMQR_) */
 CASE(fortran_twin_advice)
 
+/*   alias_other_config  one call, two names: dgetrs_ with USE_LAPACK, and
+ *                       MKL's dgetrs through `#define dgetrs_ dgetrs` with
+ *                       USE_MKL (--define-sets "USE_MKL;USE_LAPACK"): each
+ *                       name is listed with its own reason; the plain
+ *                       call's is not the macro's (it was: "dgetrs is
+ *                       named inside macro dgetrs_", the other
+ *                       configuration's reason at the same place) */
+CASE(alias_other_config)
+
+/*   pp_branch_manual  an #ifdef on a backend macro the project names
+ *                     (backend_macros): listed with why it has no fix (a
+ *                     preprocessor conditional: which build to keep is a
+ *                     person's decision), not "the branch cannot be
+ *                     collapsed automatically", which said nothing */
+CASE(pp_branch_manual)
+
 /*   fortran_mangled_advice  the same under hypre's manglings 3 and 5
  *                           (solver_dscal for F90_TWO(dscal, DSCAL),
  *                           dscal__; solver_ddot for _ddot_) and a bare
@@ -1444,7 +1460,7 @@ int main(void)
         BOTH(template_skipped), BOTH(template_keeps_names), BOTH(template_drops_names),
         BOTH(template_literal_names), BOTH(template_repeats_arg), BOTH(template_many_calls),
         BOTH(template_literal_arg), BOTH(template_lexemes), BOTH(template_literal_guard),
-        BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(precision_paste_bare), BOTH(fortran_twin_advice), BOTH(fortran_mangled_advice), BOTH(skipped_member), BOTH(macro_chain), BOTH(if0_skipped),
+        BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(precision_paste_bare), BOTH(fortran_twin_advice), BOTH(alias_other_config), BOTH(pp_branch_manual), BOTH(fortran_mangled_advice), BOTH(skipped_member), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(if0_branches), BOTH(if_constant), BOTH(defined_and_zero), BOTH(skipped_include_indented), BOTH(template_macro_call), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
         BOTH(library_prefix_paste), BOTH(complex_fft_plan), BOTH(wrapped_calls), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(skipped_paste_nested), BOTH(skipped_paste_recursion),
         BOTH(skipped_alias), BOTH(skipped_macro_redefined), BOTH(skipped_paste_deep), BOTH(macro_paste_other), BOTH(macro_chain_paste),
