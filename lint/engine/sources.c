@@ -330,22 +330,7 @@ void el_sources_note_unwalked_cxx(const el_sources *s, const char *done, const c
  * patterns match (the file, or a directory above it: "third_party/")? */
 static bool named_but_excluded(const el_source *src)
 {
-    if (!src->named || src->not_built || !src->cfg)
-        return false;
-    if (el_config_excluded(src->cfg, src->path))
-        return true;
-    char *dir = el_path_dirname(src->path);
-    bool hit = false;
-    while (!hit && strcmp(dir, "/") != 0 && strcmp(dir, ".") != 0) {
-        char *asdir = el_xasprintf("%s/", dir); /* patterns see a directory */
-        hit = el_config_excluded(src->cfg, asdir);
-        free(asdir);
-        char *up = el_path_dirname(dir);
-        free(dir);
-        dir = up;
-    }
-    free(dir);
-    return hit;
+    return src->named && !src->not_built && src->cfg && el_config_excluded_file(src->cfg, src->path);
 }
 
 void el_sources_note_named_excluded(const el_sources *s, const char *build_dir, const char *done)
