@@ -462,6 +462,8 @@ static int lint(el_cli *c)
      * every commit: the C++ files it passes over are not the change's) */
     if (!c->shard_count && !c->diff_base) {
         el_sources_note_unwalked_cxx(&run.sources, EL_LINTED, EL_LINT);
+        if (from_db)
+            el_sources_note_named_excluded(&run.sources, c->build_dir, EL_LINTED);
         el_own_routines_note_facts(&run.sources, &run.facts, from_db ? c->build_dir : NULL,
                                    "not reported", stderr);
     }

@@ -1564,6 +1564,24 @@ bool el_config_excluded(const el_config *c, const char *abs_path)
     return match_list(c, &c->lists[EL_EXCLUDE], abs_path, NULL, 0) >= 0;
 }
 
+bool el_config_excluded_file(const el_config *c, const char *abs_path)
+{
+    if (el_config_excluded(c, abs_path))
+        return true;
+    char *dir = el_path_dirname(abs_path);
+    bool hit = false;
+    while (!hit && strcmp(dir, "/") != 0 && strcmp(dir, ".") != 0) {
+        char *asdir = el_xasprintf("%s/", dir); /* patterns see a directory */
+        hit = el_config_excluded(c, asdir);
+        free(asdir);
+        char *up = el_path_dirname(dir);
+        free(dir);
+        dir = up;
+    }
+    free(dir);
+    return hit;
+}
+
 bool el_config_in_project(const el_config *c, const char *abs_path)
 {
     const char *root = c->project_root ? c->project_root : el_cwd();

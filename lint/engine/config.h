@@ -182,6 +182,9 @@ void el_configs_free(el_configs *s);
 el_file_class el_config_classify(const el_config *c, const char *abs_path, char *backend, size_t n);
 /* The path (absolute, file or directory) matches an exclude pattern. */
 bool el_config_excluded(const el_config *c, const char *abs_path);
+/* A walk would skip the file: an exclude pattern matches it or a
+ * directory above it ("third_party/" and third_party/x/y.c). */
+bool el_config_excluded_file(const el_config *c, const char *abs_path);
 /* The file's language from its name and the configuration's "languages":
  * "c" for .c, .h too unless "languages" leaves C out (then "c++"), "c++"
  * for .cpp/.cc/.cxx/.hpp/.hh/.hxx when "languages" holds "c++"; NULL when

@@ -106,9 +106,12 @@ void el_config_show(FILE *out, const el_config *c, const char *file)
     char backend[64];
     el_file_class cls = el_config_classify(c, abs, backend, sizeof backend);
     const char *lang = el_config_language_of(c, abs);
-    fprintf(out, "# the configuration of %s: %s%s%s%s, %s\n", shown, el_file_class_name(cls),
+    fprintf(out, "# the configuration of %s: %s%s%s%s, %s%s\n", shown, el_file_class_name(cls),
             cls == EL_FILE_BACKEND ? " '" : "", cls == EL_FILE_BACKEND ? backend : "",
-            cls == EL_FILE_BACKEND ? "'" : "", lang ? lang : "not walked (languages)");
+            cls == EL_FILE_BACKEND ? "'" : "", lang ? lang : "not walked (languages)",
+            el_config_excluded_file(c, abs) ? ", excluded (a walk skips it; linted when named, "
+                                              "or listed by -p without PATH)"
+                                            : "");
     fputs("# files, outermost first:", out);
     const el_config *chain[64];
     size_t n = 0;

@@ -326,6 +326,43 @@ void el_sources_note_unwalked_cxx(const el_sources *s, const char *done, const c
     free(cfg);
 }
 
+/* Is src a file the database named that its configuration's "exclude"
+ * patterns match (the file, or a directory above it: "third_party/")? */
+static bool named_but_excluded(const el_source *src)
+{
+    return src->named && !src->not_built && src->cfg && el_config_excluded_file(src->cfg, src->path);
+}
+
+void el_sources_note_named_excluded(const el_sources *s, const char *build_dir, const char *done)
+{
+    size_t n = 0;
+    const el_source *first = NULL;
+    for (size_t i = 0; i < s->n; i++) {
+        if (!named_but_excluded(&s->v[i]))
+            continue;
+        if (!first)
+            first = &s->v[i];
+        n++;
+    }
+    if (!n)
+        return;
+    char *shown = el_utf8_clean(first->display);
+    char *cfg = first->cfg->path ? el_path_display(first->cfg->path) : NULL;
+    char *cfg_clean = cfg ? el_utf8_clean(cfg) : NULL;
+    char *tree = cfg_clean ? el_path_dirname(cfg_clean) : el_xstrdup(".");
+    fprintf(stderr, "%s: note: %zu file%s %s/compile_commands.json builds match%s \"exclude\" in %s "
+                    "(%s%s) and %s %s anyway: without PATH the database names %s; name the tree "
+                    "(-p %s %s) to skip %s\n",
+            el_progname, n, n == 1 ? "" : "s", build_dir, n == 1 ? "es" : "",
+            cfg_clean ? cfg_clean : "the configuration", shown, n > 1 ? ", ..." : "",
+            n == 1 ? "was" : "were", done, n == 1 ? "it" : "them", build_dir, tree,
+            n == 1 ? "it" : "them");
+    free(tree);
+    free(shown);
+    free(cfg);
+    free(cfg_clean);
+}
+
 /* stack: "dev:ino" of the directories being walked, for loop detection. */
 static void walk_dir(walker *w, const char *dir, el_strmap *stack)
 {

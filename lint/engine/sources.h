@@ -80,6 +80,12 @@ void el_sources_walked(el_sources *s, char *const *paths, size_t n);
  * stderr: `PROG: note: N C++ files under src were not DONE (...; add it
  * to TO_DO them)`; done, to_do: "linted", "lint". */
 void el_sources_note_unwalked_cxx(const el_sources *s, const char *done, const char *to_do);
+/* With -p and no PATH the database's files are linted as files named on
+ * the command line, so "exclude" does not skip them: when its patterns
+ * match some, say so once on stderr (`PROG: note: N files BUILD/
+ * compile_commands.json builds match "exclude" in CONFIG (FIRST, ...) and
+ * were DONE anyway: ...; name the tree (-p BUILD DIR, DIR the configuration's) to skip them`). */
+void el_sources_note_named_excluded(const el_sources *s, const char *build_dir, const char *done);
 /* The headers' text kept for the run, at most this many bytes in all. */
 #define EL_SOURCES_TEXT_BUDGET (64u << 20)
 

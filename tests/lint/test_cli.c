@@ -430,6 +430,50 @@ static void test_database_lists_nothing(void **state)
     tt_free(&r);
 }
 
+/* -p without PATH lints the database's files as files named, so an
+ * "exclude" pattern does not skip them (chromaprint's CMake database
+ * builds its copy of kissfft, src/3rdparty/: findings there while the
+ * user's .emberlint.json excludes it, and nothing said).  The run says
+ * so, once, and how to run with the exclusion; naming the tree applies
+ * it and says nothing. */
+static void test_database_excluded_noted(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "app/.emberlint.json", "{\"exclude\": [\"src/3rdparty/\"]}\n"));
+    free(tt_write(dir, "app/src/main.c", "int main(void) { return 0; }\n"));
+    free(tt_write(dir, "app/src/3rdparty/kiss/kiss.c", "#include <cblas.h>\nint kiss(void) { return 0; }\n"));
+    free(tt_write(dir, "app/src/3rdparty/kiss/kissr.c", "int kissr(void) { return 0; }\n"));
+    char *db = tt_fmt("[{\"directory\": \"%s/app/src\", \"file\": \"main.c\", \"command\": \"cc -c main.c\"},"
+                      " {\"directory\": \"%s/app/src\", \"file\": \"3rdparty/kiss/kiss.c\", \"command\": \"cc -c 3rdparty/kiss/kiss.c\"},"
+                      " {\"directory\": \"%s/app/src\", \"file\": \"3rdparty/kiss/kissr.c\", \"command\": \"cc -c 3rdparty/kiss/kissr.c\"}]",
+                      dir, dir, dir);
+    free(tt_write(dir, "build/compile_commands.json", db));
+    free(db);
+    const char *note = "emberlint: note: 2 files build/compile_commands.json builds match \"exclude\" "
+                       "in app/.emberlint.json (app/src/3rdparty/kiss/kiss.c, ...) and were linted "
+                       "anyway: without PATH the database names them; name the tree (-p build app) "
+                       "to skip them\n";
+    tt_run r = lt_lint(dir, "--no-cache", "-p", "build", NULL);
+    assert_int_equal(r.status, 1);
+    assert_true(tt_contains(r.out, "app/src/3rdparty/kiss/kiss.c:1:1: error: "));
+    assert_true(tt_contains(r.err, note));
+    assert_false(tt_contains(strstr(r.err, note) + strlen(note), "\"exclude\"")); /* once */
+    tt_free(&r);
+    /* as it says: the tree named, the pattern applies, no note */
+    r = lt_lint(dir, "--no-cache", "-p", "build", "app", NULL);
+    assert_int_equal(r.status, 0);
+    assert_false(tt_contains(r.err, "\"exclude\" in"));
+    tt_free(&r);
+    /* nothing excluded: no note */
+    free(tt_write(dir, "app/.emberlint.json", "{}\n"));
+    r = lt_lint(dir, "--no-cache", "-p", "build", NULL);
+    assert_false(tt_contains(r.err, "\"exclude\" in"));
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 /* With a database, a header only the database's C++ files include,
  * while the run lints none of them ("languages" leaves C++ out), is
  * built -- by those files -- not "not built in this configuration" (43
@@ -632,6 +676,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_exit_codes, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_nothing_to_lint, tree_setup, tree_teardown),
         cmocka_unit_test(test_own_copy_noted),
+        cmocka_unit_test(test_database_excluded_noted),
         cmocka_unit_test_setup_teardown(test_unwalked_cxx, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_text_format_line, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_fail_on, tree_setup, tree_teardown),

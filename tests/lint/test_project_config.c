@@ -184,6 +184,15 @@ static void test_nested_inheritance(void **state)
     assert_true(tt_contains(r.out, "  EH101 backend-include                warning  # .emberlint.json:1:43\n"));
     assert_true(tt_contains(r.out, "  \"build/\"                            # built-in (rules/default.json:"));
     tt_free(&r);
+    /* a file a walk skips says so (the pattern names its directory) */
+    r = lt_emberlint(tt_dir, "--show-config", "sub/gen/skipped.c", NULL);
+    assert_true(tt_contains(r.out, "# the configuration of sub/gen/skipped.c: frontend, c, excluded "
+                                   "(a walk skips it; linted when named, or listed by -p without "
+                                   "PATH)\n"));
+    tt_free(&r);
+    r = lt_emberlint(tt_dir, "--show-config", "sub/inner.c", NULL);
+    assert_false(tt_contains(r.out, "excluded"));
+    tt_free(&r);
     r = lt_emberlint(tt_dir, "--show-config", "alone", NULL);
     assert_true(tt_contains(r.out, "# files, outermost first: built-in <- alone/.emberlint.json\n"));
     assert_false(tt_contains(r.out, "USE_GPU"));

@@ -566,6 +566,41 @@ static void test_notes_say_scanned(void **state)
     free(dir);
 }
 
+/* -p without PATH scans the database's files as files named, so an
+ * "exclude" pattern does not skip them (chromaprint's database builds
+ * its kissfft copy, src/3rdparty/: the plan listed its definitions as
+ * backend code to move by hand though .emberlint.json excludes it).
+ * The scan says so, as emberlint does; naming the tree applies the
+ * pattern; -q says nothing. */
+static void test_database_excluded_noted(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "app/.emberlint.json", "{\"exclude\": [\"src/3rdparty/\"]}\n"));
+    free(tt_write(dir, "app/src/main.c", "int main(void) { return 0; }\n"));
+    free(tt_write(dir, "app/src/3rdparty/kiss/kiss.c", "int kiss(void) { return 0; }\n"));
+    char *db = tt_fmt("[{\"directory\": \"%s/app/src\", \"file\": \"main.c\", \"command\": \"cc -c main.c\"},"
+                      " {\"directory\": \"%s/app/src\", \"file\": \"3rdparty/kiss/kiss.c\", \"command\": \"cc -c 3rdparty/kiss/kiss.c\"}]",
+                      dir, dir);
+    free(tt_write(dir, "build/compile_commands.json", db));
+    free(db);
+    const char *note = "ember-migrate: note: 1 file build/compile_commands.json builds matches "
+                       "\"exclude\" in app/.emberlint.json (app/src/3rdparty/kiss/kiss.c) and was "
+                       "scanned anyway: without PATH the database names it; name the tree "
+                       "(-p build app) to skip it\n";
+    tt_run r = mt_migrate(dir, NULL, "analyze", "-p", "build", NULL);
+    assert_int_equal(occurrences(r.err, note), 1);
+    tt_free(&r);
+    r = mt_migrate(dir, NULL, "analyze", "-q", "-p", "build", NULL);
+    assert_false(tt_contains(r.err, "\"exclude\" in"));
+    tt_free(&r);
+    r = mt_migrate(dir, NULL, "analyze", "-p", "build", "app", NULL);
+    assert_false(tt_contains(r.err, "\"exclude\" in"));
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 /* A tree carrying its own copy of BLAS (liblinear's blas/ddot.c defines
  * ddot_): EH102 takes the calls of ddot_ as the project's own, so the
  * plan of the whole tree listed nothing and said "nothing to migrate",
@@ -1094,6 +1129,7 @@ int main(void)
         cmocka_unit_test(test_define_sets_keep_the_language),
         cmocka_unit_test(test_openmp_regions),
         cmocka_unit_test(test_notes_say_scanned),
+        cmocka_unit_test(test_database_excluded_noted),
         cmocka_unit_test(test_own_library_copy_noted),
         cmocka_unit_test(test_own_note_alias_macro),
         cmocka_unit_test(test_own_cblas_copy_noted),
