@@ -744,6 +744,29 @@ static bool in_backend_code(el_rewriter *rw, CXCursor call, CXFile f)
     return false;
 }
 
+/* The name of the function whose body holds call into buf ("" at file
+ * scope): the function a template must not call, or the rewrite makes
+ * it call itself. */
+static const char *enclosing_function(CXTranslationUnit tu, CXCursor call, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    /* (a cursor the engine's walk hands on may not know its declaration:
+     * the one libclang finds at the call's place does) */
+    CXCursor at = clang_getCursor(tu, clang_getCursorLocation(call));
+    CXCursor fn = clang_getCursorSemanticParent(clang_Cursor_isNull(at) ? call : at);
+    for (int guard = 0; guard < 8 && !clang_Cursor_isNull(fn); guard++) {
+        enum CXCursorKind k = clang_getCursorKind(fn);
+        if (elc_is_function_kind(k)) {
+            elc_spelling(fn, buf, n);
+            break;
+        }
+        if (k == CXCursor_TranslationUnit || clang_isInvalid(k))
+            break;
+        fn = clang_getCursorSemanticParent(fn);
+    }
+    return buf;
+}
+
 /* The function type of a declaration, spelled ("eh_tensor *(const eh_tensor *)"). */
 static void type_spelling(CXCursor d, char *buf, size_t n)
 {
@@ -1122,6 +1145,21 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
                          "that %s: the rewrite would still need the library and its header: "
                          "rewrite this use by hand, or map the template onto a function",
                          name, macro, where, uses);
+            return false;
+        }
+        /* a wrapper's own call of the routine (PySCF's dgemm_wrapper
+         * calling dgemm_, with the template "dgemm_wrapper(*$1, ...)"):
+         * the rewrite would make the wrapper call itself, forever */
+        char encl[128];
+        out->tpl_text = tpl->replacement;
+        if (enclosing_function(rw->tu, call, encl, sizeof encl)[0] &&
+            el_rewrite_names(out, encl, strlen(encl))) {
+            snprintf(out->why, sizeof out->why,
+                     "the call template (\"rewrites\") for %.64s writes %.64s, the function this "
+                     "call is in: the rewrite would make %.64s call itself without end: rewrite "
+                     "this use by hand (or leave it: it is the wrapper the template calls)",
+                     name, encl, encl);
+            out->tpl_text = NULL;
             return false;
         }
         unsigned all_b = (unsigned)el_text_skip_blanks(t, size, open + 1), all_e = (unsigned)close;
