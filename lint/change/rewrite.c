@@ -798,7 +798,7 @@ static bool contract_rewrite(el_rewriter *rw, CXCursor fn, const char *name, cha
         *safety = EL_FIX_UNSAFE; /* the wrapper is declared by a header ember-migrate writes */
         return true;
     }
-    char use[256];
+    char use[256], own[256];
     if (!op) {
         size_t bl = 0;
         if (el_backend_of_symbol(rw->cfg, name, backend, sizeof backend) &&
@@ -818,6 +818,15 @@ static bool contract_rewrite(el_rewriter *rw, CXCursor fn, const char *name, cha
             snprintf(why, wn, "no libeh op does what %s does with the plans this file makes "
                               "(%s: no op does what it does; %s are for other plans): rewrite "
                               "this use by hand", name, rw->planner, use);
+        else if (el_symbol_replacement(rw->cfg, name, use, sizeof use) &&
+                 el_project_symbol_replacement(rw->cfg, name, own, sizeof own) &&
+                 strncmp(use, "eh_", 3) != 0)
+            /* the project's own function (PySCF's "dgemm_": "NPdgemm"),
+             * which may well take host arrays: no tensors to wrap */
+            snprintf(why, wn, "no call template (\"rewrites\") maps its arguments onto %s (the "
+                              "configuration's \"replacements\" names what to use, not how the "
+                              "arguments map): rewrite this use by hand, or give %s a call "
+                              "template in \"rewrites\"", use, name);
         else if (el_symbol_replacement(rw->cfg, name, use, sizeof use))
             /* "replacements" name the op to use, not how the arguments map */
             snprintf(why, wn, "no call template (\"rewrites\") maps its arguments onto %s (ops "
