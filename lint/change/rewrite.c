@@ -724,26 +724,6 @@ bool el_rewrite_custom_wrapper(const el_config *cfg, const char *name, char *tar
     return true;
 }
 
-/* Backend code not moved yet: its calls are left alone. */
-static bool in_backend_code(el_rewriter *rw, CXCursor call, CXFile f)
-{
-    if (file_is_legacy(rw, f))
-        return true;
-    CXCursor fn = clang_getCursorSemanticParent(call);
-    for (int guard = 0; guard < 8 && !clang_Cursor_isNull(fn); guard++) {
-        enum CXCursorKind k = clang_getCursorKind(fn);
-        if (k == CXCursor_FunctionDecl) {
-            char name[128], be[64];
-            elc_spelling(fn, name, sizeof name);
-            return el_backend_of_symbol(rw->cfg, name, be, sizeof be) != NULL;
-        }
-        if (k == CXCursor_TranslationUnit || clang_isInvalid(k))
-            break;
-        fn = clang_getCursorSemanticParent(fn);
-    }
-    return false;
-}
-
 /* The name of the function whose body holds call into buf ("" at file
  * scope): the function a template must not call, or the rewrite makes
  * it call itself. */
@@ -765,6 +745,16 @@ static const char *enclosing_function(CXTranslationUnit tu, CXCursor call, char 
         fn = clang_getCursorSemanticParent(fn);
     }
     return buf;
+}
+
+/* Backend code not moved yet: its calls are left alone. */
+static bool in_backend_code(el_rewriter *rw, CXCursor call, CXFile f)
+{
+    if (file_is_legacy(rw, f))
+        return true;
+    char name[128], be[64];
+    return enclosing_function(rw->tu, call, name, sizeof name)[0] &&
+           el_backend_of_symbol(rw->cfg, name, be, sizeof be) != NULL;
 }
 
 /* The function type of a declaration, spelled ("eh_tensor *(const eh_tensor *)"). */
