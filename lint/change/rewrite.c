@@ -421,6 +421,44 @@ static const char *side_effect(const char *t, size_t b, size_t e)
     return NULL;
 }
 
+/* How many times the template tpl writes argument k (0-based) as code:
+ * its $N (N = k + 1) and its $* outside the template's comments and
+ * literals.  An argument written twice is evaluated twice. */
+static unsigned template_writes(const char *tpl, unsigned k)
+{
+    size_t n = strlen(tpl);
+    unsigned count = 0;
+    for (size_t i = 0; i < n;) {
+        size_t end = i + 1;
+        el_lexeme lx = el_lexeme_at(tpl, n, i, &end);
+        if (lx == EL_LX_COMMENT || lx == EL_LX_LITERAL) {
+            i = end > i ? end : i + 1;
+            continue;
+        }
+        if (tpl[i] != '$' || i + 1 >= n) {
+            i++;
+            continue;
+        }
+        if (tpl[i + 1] == '$') {
+            i += 2;
+            continue;
+        }
+        if (tpl[i + 1] == '*') {
+            count++;
+            i += 2;
+            continue;
+        }
+        size_t j = i + 1;
+        unsigned long num = 0;
+        while (j < n && tpl[j] >= '0' && tpl[j] <= '9' && num <= 1000000)
+            num = num * 10 + (unsigned long)(tpl[j++] - '0');
+        if (j > i + 1 && num == (unsigned long)k + 1)
+            count++;
+        i = j > i + 1 ? j : i + 1;
+    }
+    return count;
+}
+
 static bool punct_is(const char *t, token k, const char *s)
 {
     return k.kind == TK_PUNCT && k.e - k.b == strlen(s) && strncmp(t + k.b, s, k.e - k.b) == 0;
@@ -1193,12 +1231,31 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
             if (!kept && (what = side_effect(t, b[k], code_end(t, b[k], e[k]))))
                 lost = k + 1;
         }
+        /* one the template writes twice or more (a GEMM of a by a's
+         * transpose, "my_gemm($2, $2, ...)"): its side effect would
+         * happen as many times */
+        unsigned twice = 0, times = 0;
+        const char *twice_what = NULL;
+        for (unsigned k = 0; k < nargs && !what && !twice_what; k++) {
+            unsigned w = template_writes(tpl->replacement, k);
+            if (w >= 2 && (twice_what = side_effect(t, b[k], code_end(t, b[k], e[k])))) {
+                twice = k + 1;
+                times = w;
+            }
+        }
         if (what) {
             out->safety = EL_FIX_UNSAFE;
             snprintf(out->description, sizeof out->description,
                      "replace the call of %s with %.80s%s (unsafe: the template drops argument "
                      "%u, which holds %s: a side effect the rewrite would lose)",
                      name, out->text, strlen(out->text) > 80 ? "..." : "", lost, what);
+        } else if (twice_what) {
+            out->safety = EL_FIX_UNSAFE;
+            snprintf(out->description, sizeof out->description,
+                     "replace the call of %s with %.80s%s (unsafe: the template writes argument "
+                     "%u %u times, which holds %s: its side effect would happen %u times)",
+                     name, out->text, strlen(out->text) > 80 ? "..." : "", twice, times,
+                     twice_what, times);
         } else {
             snprintf(out->description, sizeof out->description,
                      "replace the call of %s with %.160s%s", name, out->text,
