@@ -41,6 +41,15 @@ struct el_rewriter {
     char plans_of[128];       /* the executor plans_without answers for ("" none yet) */
     bool plans_without;       /* el_plans_without_op's answer for it */
     char planner[128];        /* and its planner */
+    /* the TU's top-level function definitions, where their text is
+     * (expansion offsets), in the order of the TU: which one a call is
+     * in (enclosing_function), without a cursor search per call */
+    struct fn_def {
+        CXFile file;
+        unsigned begin, end;
+        size_t decl;          /* index in decls of the name's first declaration */
+    } *defs;
+    size_t n_defs, cap_defs, last_def;
 };
 
 el_fix_safety el_fix_safety_worst(el_fix_safety a, el_fix_safety b)
@@ -65,6 +74,7 @@ void el_rewriter_free(el_rewriter *rw)
     el_strmap_free(&rw->ops);
     el_strmap_free(&rw->fns);
     free(rw->decls);
+    free(rw->defs);
     free(rw);
 }
 
@@ -94,13 +104,28 @@ static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClient
         return CXChildVisit_Continue;
     char name[128];
     elc_spelling(c, name, sizeof name);
-    if (!name[0] || el_strmap_get(&rw->fns, name))
+    if (!name[0])
         return CXChildVisit_Continue;
-    el_grow(&rw->decls, &rw->cap_decls, rw->n_decls + 1, sizeof *rw->decls);
-    rw->decls[rw->n_decls++] = c;
-    el_strmap_put(&rw->fns, name, (void *)(uintptr_t)rw->n_decls);
-    if (strncmp(name, "eh_", 3) == 0 && el_is_op(name))
-        el_strmap_put(&rw->ops, name, (void *)(uintptr_t)rw->n_decls);
+    uintptr_t known = (uintptr_t)el_strmap_get(&rw->fns, name);
+    if (!known) {
+        el_grow(&rw->decls, &rw->cap_decls, rw->n_decls + 1, sizeof *rw->decls);
+        rw->decls[rw->n_decls++] = c;
+        known = rw->n_decls;
+        el_strmap_put(&rw->fns, name, (void *)known);
+        if (strncmp(name, "eh_", 3) == 0 && el_is_op(name))
+            el_strmap_put(&rw->ops, name, (void *)known);
+    }
+    if (clang_isCursorDefinition(c)) {
+        CXSourceRange r = clang_getCursorExtent(c);
+        CXFile f1 = NULL, f2 = NULL;
+        unsigned b = 0, e = 0;
+        clang_getExpansionLocation(clang_getRangeStart(r), &f1, NULL, NULL, &b);
+        clang_getExpansionLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &e);
+        if (f1 && f2 && clang_File_isEqual(f1, f2) && b <= e) {
+            el_grow(&rw->defs, &rw->cap_defs, rw->n_defs + 1, sizeof *rw->defs);
+            rw->defs[rw->n_defs++] = (struct fn_def){f1, b, e, known - 1};
+        }
+    }
     return CXChildVisit_Continue;
 }
 
@@ -765,13 +790,28 @@ bool el_rewrite_custom_wrapper(const el_config *cfg, const char *name, char *tar
 /* The name of the function whose body holds call into buf ("" at file
  * scope): the function a template must not call, or the rewrite makes
  * it call itself. */
-static const char *enclosing_function(CXTranslationUnit tu, CXCursor call, char *buf, size_t n)
+static const char *enclosing_function(el_rewriter *rw, CXCursor call, char *buf, size_t n)
 {
     buf[0] = '\0';
-    /* (a cursor the engine's walk hands on may not know its declaration:
-     * the one libclang finds at the call's place does) */
-    CXCursor at = clang_getCursor(tu, clang_getCursorLocation(call));
-    CXCursor fn = clang_getCursorSemanticParent(clang_Cursor_isNull(at) ? call : at);
+    /* the TU's top-level definitions, where their text is: a cursor the
+     * engine's walk hands on may not know its declaration (its semantic
+     * parent is null), and a cursor search per call would make a file's
+     * calls quadratic (tests/lint/test_linear.c) */
+    index_tu(rw);
+    CXFile f = NULL;
+    unsigned off = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(call), &f, NULL, NULL, &off);
+    for (size_t i = 0; f && i < rw->n_defs; i++) {
+        size_t k = (rw->last_def + i) % rw->n_defs; /* calls come in the text's order */
+        const struct fn_def *d = &rw->defs[k];
+        if (d->begin <= off && off < d->end && clang_File_isEqual(d->file, f)) {
+            rw->last_def = k;
+            elc_spelling(rw->decls[d->decl], buf, n);
+            return buf;
+        }
+    }
+    /* (C++: a member function, a function in a namespace) */
+    CXCursor fn = clang_getCursorSemanticParent(call);
     for (int guard = 0; guard < 8 && !clang_Cursor_isNull(fn); guard++) {
         enum CXCursorKind k = clang_getCursorKind(fn);
         if (elc_is_function_kind(k)) {
@@ -791,7 +831,7 @@ static bool in_backend_code(el_rewriter *rw, CXCursor call, CXFile f)
     if (file_is_legacy(rw, f))
         return true;
     char name[128], be[64];
-    return enclosing_function(rw->tu, call, name, sizeof name)[0] &&
+    return enclosing_function(rw, call, name, sizeof name)[0] &&
            el_backend_of_symbol(rw->cfg, name, be, sizeof be) != NULL;
 }
 
@@ -1189,7 +1229,7 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
          * the rewrite would make the wrapper call itself, forever */
         char encl[128];
         out->tpl_text = tpl->replacement;
-        if (enclosing_function(rw->tu, call, encl, sizeof encl)[0] &&
+        if (enclosing_function(rw, call, encl, sizeof encl)[0] &&
             el_rewrite_names(out, encl, strlen(encl))) {
             snprintf(out->why, sizeof out->why,
                      "the call template (\"rewrites\") for %.64s writes %.64s, the function this "
