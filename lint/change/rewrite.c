@@ -41,6 +41,15 @@ struct el_rewriter {
     char plans_of[128];       /* the executor plans_without answers for ("" none yet) */
     bool plans_without;       /* el_plans_without_op's answer for it */
     char planner[128];        /* and its planner */
+    /* the TU's top-level function definitions, where their text is
+     * (expansion offsets), in the order of the TU: which one a call is
+     * in (enclosing_function), without a cursor search per call */
+    struct fn_def {
+        CXFile file;
+        unsigned begin, end;
+        size_t decl;          /* index in decls of the name's first declaration */
+    } *defs;
+    size_t n_defs, cap_defs, last_def;
 };
 
 el_fix_safety el_fix_safety_worst(el_fix_safety a, el_fix_safety b)
@@ -65,6 +74,7 @@ void el_rewriter_free(el_rewriter *rw)
     el_strmap_free(&rw->ops);
     el_strmap_free(&rw->fns);
     free(rw->decls);
+    free(rw->defs);
     free(rw);
 }
 
@@ -99,13 +109,28 @@ static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClient
         return CXChildVisit_Continue;
     char name[128];
     elc_spelling(c, name, sizeof name);
-    if (!name[0] || el_strmap_get(&rw->fns, name))
+    if (!name[0])
         return CXChildVisit_Continue;
-    el_grow(&rw->decls, &rw->cap_decls, rw->n_decls + 1, sizeof *rw->decls);
-    rw->decls[rw->n_decls++] = c;
-    el_strmap_put(&rw->fns, name, (void *)(uintptr_t)rw->n_decls);
-    if (strncmp(name, "eh_", 3) == 0 && el_is_op(name))
-        el_strmap_put(&rw->ops, name, (void *)(uintptr_t)rw->n_decls);
+    uintptr_t known = (uintptr_t)el_strmap_get(&rw->fns, name);
+    if (!known) {
+        el_grow(&rw->decls, &rw->cap_decls, rw->n_decls + 1, sizeof *rw->decls);
+        rw->decls[rw->n_decls++] = c;
+        known = rw->n_decls;
+        el_strmap_put(&rw->fns, name, (void *)known);
+        if (strncmp(name, "eh_", 3) == 0 && el_is_op(name))
+            el_strmap_put(&rw->ops, name, (void *)known);
+    }
+    if (clang_isCursorDefinition(c)) {
+        CXSourceRange r = clang_getCursorExtent(c);
+        CXFile f1 = NULL, f2 = NULL;
+        unsigned b = 0, e = 0;
+        clang_getExpansionLocation(clang_getRangeStart(r), &f1, NULL, NULL, &b);
+        clang_getExpansionLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &e);
+        if (f1 && f2 && clang_File_isEqual(f1, f2) && b <= e) {
+            el_grow(&rw->defs, &rw->cap_defs, rw->n_defs + 1, sizeof *rw->defs);
+            rw->defs[rw->n_defs++] = (struct fn_def){f1, b, e, known - 1};
+        }
+    }
     return CXChildVisit_Continue;
 }
 
@@ -426,6 +451,44 @@ static const char *side_effect(const char *t, size_t b, size_t e)
     return NULL;
 }
 
+/* How many times the template tpl writes argument k (0-based) as code:
+ * its $N (N = k + 1) and its $* outside the template's comments and
+ * literals.  An argument written twice is evaluated twice. */
+static unsigned template_writes(const char *tpl, unsigned k)
+{
+    size_t n = strlen(tpl);
+    unsigned count = 0;
+    for (size_t i = 0; i < n;) {
+        size_t end = i + 1;
+        el_lexeme lx = el_lexeme_at(tpl, n, i, &end);
+        if (lx == EL_LX_COMMENT || lx == EL_LX_LITERAL) {
+            i = end > i ? end : i + 1;
+            continue;
+        }
+        if (tpl[i] != '$' || i + 1 >= n) {
+            i++;
+            continue;
+        }
+        if (tpl[i + 1] == '$') {
+            i += 2;
+            continue;
+        }
+        if (tpl[i + 1] == '*') {
+            count++;
+            i += 2;
+            continue;
+        }
+        size_t j = i + 1;
+        unsigned long num = 0;
+        while (j < n && tpl[j] >= '0' && tpl[j] <= '9' && num <= 1000000)
+            num = num * 10 + (unsigned long)(tpl[j++] - '0');
+        if (j > i + 1 && num == (unsigned long)k + 1)
+            count++;
+        i = j > i + 1 ? j : i + 1;
+    }
+    return count;
+}
+
 static bool punct_is(const char *t, token k, const char *s)
 {
     return k.kind == TK_PUNCT && k.e - k.b == strlen(s) && strncmp(t + k.b, s, k.e - k.b) == 0;
@@ -729,24 +792,52 @@ bool el_rewrite_custom_wrapper(const el_config *cfg, const char *name, char *tar
     return true;
 }
 
-/* Backend code not moved yet: its calls are left alone. */
-static bool in_backend_code(el_rewriter *rw, CXCursor call, CXFile f)
+/* The name of the function whose body holds call into buf ("" at file
+ * scope): the function a template must not call, or the rewrite makes
+ * it call itself. */
+static const char *enclosing_function(el_rewriter *rw, CXCursor call, char *buf, size_t n)
 {
-    if (file_is_legacy(rw, f))
-        return true;
+    buf[0] = '\0';
+    /* the TU's top-level definitions, where their text is: a cursor the
+     * engine's walk hands on may not know its declaration (its semantic
+     * parent is null), and a cursor search per call would make a file's
+     * calls quadratic (tests/lint/test_linear.c) */
+    index_tu(rw);
+    CXFile f = NULL;
+    unsigned off = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(call), &f, NULL, NULL, &off);
+    for (size_t i = 0; f && i < rw->n_defs; i++) {
+        size_t k = (rw->last_def + i) % rw->n_defs; /* calls come in the text's order */
+        const struct fn_def *d = &rw->defs[k];
+        if (d->begin <= off && off < d->end && clang_File_isEqual(d->file, f)) {
+            rw->last_def = k;
+            elc_spelling(rw->decls[d->decl], buf, n);
+            return buf;
+        }
+    }
+    /* (C++: a member function, a function in a namespace) */
     CXCursor fn = clang_getCursorSemanticParent(call);
     for (int guard = 0; guard < 8 && !clang_Cursor_isNull(fn); guard++) {
         enum CXCursorKind k = clang_getCursorKind(fn);
-        if (k == CXCursor_FunctionDecl) {
-            char name[128], be[64];
-            elc_spelling(fn, name, sizeof name);
-            return el_backend_of_symbol(rw->cfg, name, be, sizeof be) != NULL;
+        if (elc_is_function_kind(k)) {
+            elc_spelling(fn, buf, n);
+            break;
         }
         if (k == CXCursor_TranslationUnit || clang_isInvalid(k))
             break;
         fn = clang_getCursorSemanticParent(fn);
     }
-    return false;
+    return buf;
+}
+
+/* Backend code not moved yet: its calls are left alone. */
+static bool in_backend_code(el_rewriter *rw, CXCursor call, CXFile f)
+{
+    if (file_is_legacy(rw, f))
+        return true;
+    char name[128], be[64];
+    return enclosing_function(rw, call, name, sizeof name)[0] &&
+           el_backend_of_symbol(rw->cfg, name, be, sizeof be) != NULL;
 }
 
 /* The function type of a declaration, spelled ("eh_tensor *(const eh_tensor *)"). */
@@ -780,7 +871,7 @@ static bool contract_rewrite(el_rewriter *rw, CXCursor fn, const char *name, cha
         *safety = EL_FIX_UNSAFE; /* the wrapper is declared by a header ember-migrate writes */
         return true;
     }
-    char use[256];
+    char use[256], own[256];
     if (!op) {
         size_t bl = 0;
         if (el_backend_of_symbol(rw->cfg, name, backend, sizeof backend) &&
@@ -800,6 +891,15 @@ static bool contract_rewrite(el_rewriter *rw, CXCursor fn, const char *name, cha
             snprintf(why, wn, "no libeh op does what %s does with the plans this file makes "
                               "(%s: no op does what it does; %s are for other plans): rewrite "
                               "this use by hand", name, rw->planner, use);
+        else if (el_symbol_replacement(rw->cfg, name, use, sizeof use) &&
+                 el_project_symbol_replacement(rw->cfg, name, own, sizeof own) &&
+                 strncmp(use, "eh_", 3) != 0)
+            /* the project's own function (PySCF's "dgemm_": "NPdgemm"),
+             * which may well take host arrays: no tensors to wrap */
+            snprintf(why, wn, "no call template (\"rewrites\") maps its arguments onto %s (the "
+                              "configuration's \"replacements\" names what to use, not how the "
+                              "arguments map): rewrite this use by hand, or give %s a call "
+                              "template in \"rewrites\"", use, name);
         else if (el_symbol_replacement(rw->cfg, name, use, sizeof use))
             /* "replacements" name the op to use, not how the arguments map */
             snprintf(why, wn, "no call template (\"rewrites\") maps its arguments onto %s (ops "
@@ -1129,6 +1229,21 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
                          name, macro, where, uses);
             return false;
         }
+        /* a wrapper's own call of the routine (PySCF's dgemm_wrapper
+         * calling dgemm_, with the template "dgemm_wrapper(*$1, ...)"):
+         * the rewrite would make the wrapper call itself, forever */
+        char encl[128];
+        out->tpl_text = tpl->replacement;
+        if (enclosing_function(rw, call, encl, sizeof encl)[0] &&
+            el_rewrite_names(out, encl, strlen(encl))) {
+            snprintf(out->why, sizeof out->why,
+                     "the call template (\"rewrites\") for %.64s writes %.64s, the function this "
+                     "call is in: the rewrite would make %.64s call itself without end: rewrite "
+                     "this use by hand (or leave it: it is the wrapper the template calls)",
+                     name, encl, encl);
+            out->tpl_text = NULL;
+            return false;
+        }
         unsigned all_b = (unsigned)el_text_skip_blanks(t, size, open + 1), all_e = (unsigned)close;
         while (all_e > all_b && strchr(" \t\r\n\f\v", t[all_e - 1]))
             all_e--;
@@ -1161,12 +1276,31 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
             if (!kept && (what = side_effect(t, b[k], code_end(t, b[k], e[k]))))
                 lost = k + 1;
         }
+        /* one the template writes twice or more (a GEMM of a by a's
+         * transpose, "my_gemm($2, $2, ...)"): its side effect would
+         * happen as many times */
+        unsigned twice = 0, times = 0;
+        const char *twice_what = NULL;
+        for (unsigned k = 0; k < nargs && !what && !twice_what; k++) {
+            unsigned w = template_writes(tpl->replacement, k);
+            if (w >= 2 && (twice_what = side_effect(t, b[k], code_end(t, b[k], e[k])))) {
+                twice = k + 1;
+                times = w;
+            }
+        }
         if (what) {
             out->safety = EL_FIX_UNSAFE;
             snprintf(out->description, sizeof out->description,
                      "replace the call of %s with %.80s%s (unsafe: the template drops argument "
                      "%u, which holds %s: a side effect the rewrite would lose)",
                      name, out->text, strlen(out->text) > 80 ? "..." : "", lost, what);
+        } else if (twice_what) {
+            out->safety = EL_FIX_UNSAFE;
+            snprintf(out->description, sizeof out->description,
+                     "replace the call of %s with %.80s%s (unsafe: the template writes argument "
+                     "%u %u times, which holds %s: its side effect would happen %u times)",
+                     name, out->text, strlen(out->text) > 80 ? "..." : "", twice, times,
+                     twice_what, times);
         } else {
             snprintf(out->description, sizeof out->description,
                      "replace the call of %s with %.160s%s", name, out->text,

@@ -25,7 +25,9 @@
  * call through a pointer, or for a call in backend code that has not
  * moved yet: a file under a legacy backend directory (ops/<b>/) or a
  * function named eh_<backend>_... (turning its calls into dispatched
- * ops could make it call itself). */
+ * ops could make it call itself), and no template rewrite inside a
+ * function the template's own text names (a wrapper of the routine the
+ * template maps onto: the rewrite would make it call itself). */
 #ifndef EL_REWRITE_H
 #define EL_REWRITE_H
 

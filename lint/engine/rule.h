@@ -354,6 +354,12 @@ json_object *el_config_rule_options(const el_config *cfg, const char *rule_id);
  * libeh/ops.def.  NULL when there is none.  Whatever the TU; rules'
  * messages use el_replacement. */
 const char *el_symbol_replacement(const el_config *cfg, const char *symbol, char *buf, size_t n);
+/* The project's own "replacements" entry for a symbol (its
+ * .emberlint.json files, a Fortran routine through the project's entry
+ * for its C interface), never libeh's built-in ones; NULL when there is
+ * none. */
+const char *el_project_symbol_replacement(const el_config *cfg, const char *symbol, char *buf,
+                                          size_t n);
 /* This TU includes libeh's <eh/eh.h>.  libeh's defaults -- the built-in
  * replacements, the ops EH2xx suggest, <eh/eh.h> in EH101's fix -- are
  * used only then: a project without libeh never hears of them. */

@@ -605,6 +605,12 @@ const char *el_symbol_replacement(const el_config *cfg, const char *symbol, char
     return replacement_for(cfg, symbol, true, buf, n);
 }
 
+const char *el_project_symbol_replacement(const el_config *cfg, const char *symbol, char *buf,
+                                          size_t n)
+{
+    return replacement_for(cfg, symbol, false, buf, n);
+}
+
 static void find_eh_h(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData d)
 {
     (void)stack;

@@ -873,6 +873,20 @@ CASE(template_drops_names)
 CASE(template_literal_names)
 CASE(template_repeats_arg)
 
+/*   template_own_wrapper a template onto the project's own wrapper of the
+ *                        routine (PySCF's dgemm_wrapper: dgemm_'s
+ *                        arguments by value): the caller's call is
+ *                        rewritten, the wrapper's own call of dgemm_ is
+ *                        listed, not made a call of the wrapper itself */
+CASE(template_own_wrapper)
+
+/*   project_replacement_advice a project's "replacements" entry naming its
+ *                        own function (dgemv_ -> matvec_cols, host arrays
+ *                        as dgemv_'s): the call is listed with advice to
+ *                        rewrite it or give it a template, not to wrap
+ *                        arrays in tensors around matvec_cols */
+CASE(project_replacement_advice)
+
 /*   template_many_calls  hundreds of templated calls in a file (an unrolled
  *                        network): every call drops the layout and the
  *                        transposes, and the include goes; in another
@@ -1458,7 +1472,7 @@ int main(void)
         BOTH(custom_ifdef), BOTH(backend_defined), BOTH(legacy_extern), BOTH(legacy_own_skipped),
         BOTH(self_include), BOTH(self_include_main), BOTH(template_args10), BOTH(template_app_prefix),
         BOTH(template_skipped), BOTH(template_keeps_names), BOTH(template_drops_names),
-        BOTH(template_literal_names), BOTH(template_repeats_arg), BOTH(template_many_calls),
+        BOTH(template_literal_names), BOTH(template_repeats_arg), BOTH(template_own_wrapper), BOTH(project_replacement_advice), BOTH(template_many_calls),
         BOTH(template_literal_arg), BOTH(template_lexemes), BOTH(template_literal_guard),
         BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(precision_paste_bare), BOTH(fortran_twin_advice), BOTH(alias_other_config), BOTH(pp_branch_manual), BOTH(fortran_mangled_advice), BOTH(skipped_member), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(if0_branches), BOTH(if_constant), BOTH(defined_and_zero), BOTH(skipped_include_indented), BOTH(template_macro_call), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
