@@ -297,6 +297,37 @@ static const char *hint(el_ctx *ctx, const char *name, char *buf, size_t n)
     return buf;
 }
 
+/* Does the suggestion ("; use NPzgemm") name the function the use is in?
+ * A project's own wrapper that its "replacements" name for a backend
+ * call makes that call itself (PySCF's NPzgemm calls zgemm_, and
+ * "zgemm_": "NPzgemm"): telling it to call itself is no advice. */
+static bool suggests_self(el_ctx *ctx, const char *suggestion)
+{
+    static const char lead[] = "; use ";
+    if (strncmp(suggestion, lead, sizeof lead - 1) != 0)
+        return false;
+    const char *s = suggestion + sizeof lead - 1;
+    size_t n = 0;
+    while (ident_char(s[n]))
+        n++;
+    CXCursor fn;
+    char name[256];
+    if (!n || !el_enclosing_function(ctx, &fn))
+        return false;
+    elc_spelling(fn, name, sizeof name);
+    return strlen(name) == n && strncmp(name, s, n) == 0;
+}
+
+/* The suggestion for name at this use: hint's, unless it names the
+ * function the use is in. */
+static const char *hint_here(el_ctx *ctx, const char *name, char *buf, size_t n)
+{
+    hint(ctx, name, buf, n);
+    if (suggests_self(ctx, buf))
+        buf[0] = '\0';
+    return buf;
+}
+
 /* The identifier the file writes at loc (where a macro is used, or
  * where a macro's argument is written) into word[n], read as the compiler
  * reads it, across line continuations (eh_ref_\<newline>abs is
@@ -660,9 +691,12 @@ static void note_external_use(el_ctx *ctx, state *s, CXCursor fn, CXCursor ref,
     char via[256], fname[256], ah[300];
     snprintf(fname, sizeof fname, "%.*s", (int)(t2 - t1 - 1), t1 + 1);
     through_macro(ctx, clang_getCursorLocation(ref), fname, via, sizeof via);
+    const char *suggestion = alias ? hint(ctx, alias, ah, sizeof ah) : t2 + 1;
+    if (suggests_self(ctx, suggestion))
+        suggestion = "";
     char *v = el_xasprintf("%.*s\t%.*s\t%s\t%u\t%u\t%d\t%d\t%s%s", (int)(t1 - *note), *note,
                            (int)(t2 - t1 - 1), t1 + 1, path, line, col, callee, library_prefix,
-                           via, alias ? hint(ctx, alias, ah, sizeof ah) : t2 + 1);
+                           via, suggestion);
     el_fact(ctx, FACT_USE, v);
     free(v);
     /* what its arguments use waits for the verdict (end, project) */
@@ -1157,13 +1191,13 @@ static void on_declref(el_ctx *ctx, state *s, CXCursor c)
     through_macro(ctx, clang_getCursorLocation(c), name, via, sizeof via);
     if (k == CXCursor_FunctionDecl && is_callee(ctx, c, &call)) {
         snprintf(msg, sizeof msg, "call to backend function '%s'%s%s%s", name, via,
-                 whose(w, backend, o, sizeof o), hint(ctx, name, h, sizeof h));
+                 whose(w, backend, o, sizeof o), hint_here(ctx, name, h, sizeof h));
         report_call(ctx, s, c, call, msg);
         return;
     }
     if (k == CXCursor_FunctionDecl)
         snprintf(msg, sizeof msg, "address of backend function '%s'%s%s taken%s", name, via,
-                 whose(w, backend, o, sizeof o), hint(ctx, name, h, sizeof h));
+                 whose(w, backend, o, sizeof o), hint_here(ctx, name, h, sizeof h));
     else
         snprintf(msg, sizeof msg, "use of backend %s '%s'%s%s",
                  k == CXCursor_VarDecl ? "variable" : "constant", name, via,
@@ -1228,7 +1262,7 @@ static void on_call(el_ctx *ctx, state *s, CXCursor call)
         elc_spelling(v, via, sizeof via);
     char msg[1024];
     snprintf(msg, sizeof msg, "call to backend function '%s'%s through '%s'%s", name,
-             whose(w, backend, o, sizeof o), via, hint(ctx, name, h, sizeof h));
+             whose(w, backend, o, sizeof o), via, hint_here(ctx, name, h, sizeof h));
     report_call(ctx, s, call, call, msg);
 }
 

@@ -135,13 +135,22 @@ void lt_expects_scan(lt_expects *e, const char *rel)
     free(abs);
 }
 
+/* Is says in message; a says ending in '$' only at its end. */
+static bool says_in(const char *message, const char *says)
+{
+    size_t n = strlen(says), m = strlen(message);
+    if (n && says[n - 1] == '$')
+        return m >= n - 1 && strncmp(message + m - (n - 1), says, n - 1) == 0;
+    return strstr(message, says) != NULL;
+}
+
 bool lt_expects_match(lt_expects *e, const char *file, unsigned line, const char *rule,
                       const char *message)
 {
     for (size_t k = 0; k < e->n; k++) {
         lt_expect *x = &e->v[k];
         if (!x->matched && x->line == line && strcmp(x->rule, rule) == 0 && strcmp(x->file, file) == 0 &&
-            (!x->says || (message && strstr(message, x->says)))) {
+            (!x->says || (message && says_in(message, x->says)))) {
             x->matched = true;
             return true;
         }

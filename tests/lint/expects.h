@@ -7,6 +7,7 @@
  *     // expect@12: EH000                           (reported on line 12)
  *     #include <cuda.h>     // expect: EH101, EH000 (two findings)
  *     y = HALF(a, b);       // expect: EH302 "macro 'HALF'" (its message says so)
+ *     y = f(a);             // expect: EH102 "function 'f'$" (its message ends so)
  *
  * A finding is expected in the file that holds the annotation. */
 #ifndef LINT_EXPECTS_H
