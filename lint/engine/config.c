@@ -1568,9 +1568,17 @@ bool el_config_excluded_file(const el_config *c, const char *abs_path)
 {
     if (el_config_excluded(c, abs_path))
         return true;
+    /* the directories a walk of the project would test: those below its
+     * root (a checkout under /src/build/ is not in "build/") */
+    const char *root = c->project_root ? c->project_root : el_cwd();
     char *dir = el_path_dirname(abs_path);
     bool hit = false;
-    while (!hit && strcmp(dir, "/") != 0 && strcmp(dir, ".") != 0) {
+    while (!hit && strcmp(dir, "/") != 0 && strcmp(dir, ".") != 0 && strcmp(dir, root) != 0) {
+        char *rel = el_path_under(dir, root);
+        bool below = rel != NULL;
+        free(rel);
+        if (!below)
+            break;
         char *asdir = el_xasprintf("%s/", dir); /* patterns see a directory */
         hit = el_config_excluded(c, asdir);
         free(asdir);

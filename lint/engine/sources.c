@@ -327,36 +327,53 @@ void el_sources_note_unwalked_cxx(const el_sources *s, const char *done, const c
 }
 
 /* Is src a file the database named that its configuration's "exclude"
- * patterns match (the file, or a directory above it: "third_party/")? */
-static bool named_but_excluded(const el_source *src)
+ * patterns match (the file, or a directory above it: "third_party/")?
+ * Not one the build generates into its own directory (build_real):
+ * the built-in "build/" matches those, and they are the build's. */
+static bool named_but_excluded(const el_source *src, const char *build_real)
 {
-    return src->named && !src->not_built && src->cfg && el_config_excluded_file(src->cfg, src->path);
+    char *in_build = build_real ? el_path_under(src->path, build_real) : NULL;
+    bool generated = in_build != NULL;
+    free(in_build);
+    return src->named && !src->not_built && src->cfg && !generated &&
+           el_config_excluded_file(src->cfg, src->path);
 }
 
 void el_sources_note_named_excluded(const el_sources *s, const char *build_dir, const char *done)
 {
     size_t n = 0;
     const el_source *first = NULL;
+    char *build_real = realpath(build_dir, NULL);
     for (size_t i = 0; i < s->n; i++) {
-        if (!named_but_excluded(&s->v[i]))
+        if (!named_but_excluded(&s->v[i], build_real))
             continue;
         if (!first)
             first = &s->v[i];
         n++;
     }
+    free(build_real);
     if (!n)
         return;
     char *shown = el_utf8_clean(first->display);
     char *cfg = first->cfg->path ? el_path_display(first->cfg->path) : NULL;
     char *cfg_clean = cfg ? el_utf8_clean(cfg) : NULL;
-    char *tree = cfg_clean ? el_path_dirname(cfg_clean) : el_xstrdup(".");
+    /* the project's root (its outermost .emberlint.json): naming a nested
+     * configuration's directory would leave the rest of the tree out */
+    char *root = first->cfg->project_root ? el_path_display(first->cfg->project_root) : NULL;
+    char *tree = root ? el_utf8_clean(root) : el_xstrdup(".");
+    free(root);
+    /* (-p build/: "build/compile_commands.json") */
+    char *bdir = el_xstrdup(build_dir);
+    for (size_t k = strlen(bdir); k > 1 && bdir[k - 1] == '/'; k--)
+        bdir[k - 1] = '\0';
     fprintf(stderr, "%s: note: %zu file%s %s/compile_commands.json builds match%s \"exclude\" in %s "
                     "(%s%s) and %s %s anyway: without PATH the database names %s; name the tree "
                     "(-p %s %s) to skip %s\n",
-            el_progname, n, n == 1 ? "" : "s", build_dir, n == 1 ? "es" : "",
+            el_progname, n, n == 1 ? "" : "s", bdir, n == 1 ? "es" : "",
             cfg_clean ? cfg_clean : "the configuration", shown, n > 1 ? ", ..." : "",
-            n == 1 ? "was" : "were", done, n == 1 ? "it" : "them", build_dir, tree,
+            n == 1 ? "was" : "were", done, n == 1 ? "it" : "them", bdir, tree,
             n == 1 ? "it" : "them");
+    free(bdir);
     free(tree);
     free(shown);
     free(cfg);

@@ -474,6 +474,59 @@ static void test_database_excluded_noted(void **state)
     free(dir);
 }
 
+/* The note's scope: the advice names the project's root, not a nested
+ * configuration's directory (naming that would leave the rest out);
+ * directories above the project are not tested against the patterns (a
+ * checkout under a directory called build/); a source the build
+ * generates into its own directory is the build's, not an excluded one. */
+static void test_database_excluded_note_scope(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, ".emberlint.json", "{}\n"));
+    free(tt_write(dir, "tests/.emberlint.json", "{\"exclude\": [\"fixtures/\"]}\n"));
+    free(tt_write(dir, "src/a.c", "int a(void) { return 0; }\n"));
+    free(tt_write(dir, "tests/t.c", "int t(void) { return 0; }\n"));
+    free(tt_write(dir, "tests/fixtures/f.c", "int f(void) { return 0; }\n"));
+    char *db = tt_fmt("[{\"directory\": \"%s\", \"file\": \"src/a.c\", \"command\": \"cc -c src/a.c\"},"
+                      " {\"directory\": \"%s\", \"file\": \"tests/t.c\", \"command\": \"cc -c tests/t.c\"},"
+                      " {\"directory\": \"%s\", \"file\": \"tests/fixtures/f.c\", \"command\": \"cc -c tests/fixtures/f.c\"}]",
+                      dir, dir, dir);
+    free(tt_write(dir, "build/compile_commands.json", db));
+    free(db);
+    tt_run r = lt_lint(dir, "--no-cache", "-p", "build/", NULL);
+    assert_true(tt_contains(r.err, "emberlint: note: 1 file build/compile_commands.json builds matches "
+                                   "\"exclude\" in tests/.emberlint.json (tests/fixtures/f.c) and was "
+                                   "linted anyway: without PATH the database names it; name the tree "
+                                   "(-p build .) to skip it\n"));
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+
+    /* a project under a directory called build/, with a source its build
+     * generates: no note, and --show-config does not call it excluded */
+    dir = tt_tmpdir();
+    free(tt_write(dir, "build/proj/.emberlint.json", "{}\n"));
+    free(tt_write(dir, "build/proj/src/a.c", "int a(void) { return 0; }\n"));
+    free(tt_write(dir, "build/proj/out/gen/g.c", "int g(void) { return 0; }\n"));
+    db = tt_fmt("[{\"directory\": \"%s/build/proj\", \"file\": \"src/a.c\", \"command\": \"cc -c src/a.c\"},"
+                " {\"directory\": \"%s/build/proj/out\", \"file\": \"gen/g.c\", \"command\": \"cc -c gen/g.c\"}]",
+                dir, dir);
+    free(tt_write(dir, "build/proj/out/compile_commands.json", db));
+    free(db);
+    char *proj = tt_path(dir, "build/proj");
+    r = lt_lint(proj, "--no-cache", "-p", "out", NULL);
+    assert_false(tt_contains(r.err, "\"exclude\" in"));
+    tt_free(&r);
+    r = lt_emberlint(proj, "--show-config", "src/a.c", NULL);
+    assert_int_equal(r.status, 0);
+    assert_false(tt_contains(r.out, "excluded"));
+    tt_free(&r);
+    free(proj);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 /* With a database, a header only the database's C++ files include,
  * while the run lints none of them ("languages" leaves C++ out), is
  * built -- by those files -- not "not built in this configuration" (43
@@ -677,6 +730,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_nothing_to_lint, tree_setup, tree_teardown),
         cmocka_unit_test(test_own_copy_noted),
         cmocka_unit_test(test_database_excluded_noted),
+        cmocka_unit_test(test_database_excluded_note_scope),
         cmocka_unit_test_setup_teardown(test_unwalked_cxx, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_text_format_line, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_fail_on, tree_setup, tree_teardown),
