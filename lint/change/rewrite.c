@@ -41,9 +41,10 @@ struct el_rewriter {
     char plans_of[128];       /* the executor plans_without answers for ("" none yet) */
     bool plans_without;       /* el_plans_without_op's answer for it */
     char planner[128];        /* and its planner */
-    /* the TU's top-level function definitions, where their text is
-     * (expansion offsets), in the order of the TU: which one a call is
-     * in (enclosing_function), without a cursor search per call */
+    /* the TU's function definitions (C++: members and namespaces' too),
+     * where their text is (expansion offsets), in the order of the TU:
+     * which one a call is in (enclosing_function), without a cursor
+     * search per call */
     struct fn_def {
         CXFile file;
         unsigned begin, end;
@@ -96,28 +97,57 @@ bool el_rewrite_drops(const el_call_rewrite *r, CXFile f, unsigned off)
 
 /* ---- the TU's eh_<op> declarations (top level, once per TU) ---------------- */
 
+/* A declaration the index goes into: extern "C" { } (<eh/eh.h>'s
+ * declarations; libclang 14 shows it as an unexposed declaration,
+ * LinkageSpec later), and in C++ namespaces and classes, whose function
+ * definitions a call may be in. */
+static bool index_recurses(enum CXCursorKind k)
+{
+    return k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl || k == CXCursor_Namespace ||
+           k == CXCursor_ClassDecl || k == CXCursor_StructDecl || k == CXCursor_ClassTemplate ||
+           k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_UnionDecl;
+}
+
+/* Is declaration c at the global scope, extern "C" { } aside (its
+ * semantic parent there is the linkage specification)? */
+static bool at_global_scope(CXCursor c)
+{
+    CXCursor p = clang_getCursorSemanticParent(c);
+    for (int guard = 0; guard < 8; guard++) {
+        enum CXCursorKind k = clang_getCursorKind(p);
+        if (k == CXCursor_TranslationUnit)
+            return true;
+        if (k != CXCursor_LinkageSpec && k != CXCursor_UnexposedDecl)
+            return false;
+        p = clang_getCursorSemanticParent(p);
+    }
+    return false;
+}
+
 static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClientData d)
 {
     (void)parent;
     el_rewriter *rw = d;
     enum CXCursorKind k = clang_getCursorKind(c);
-    /* C++: <eh/eh.h>'s declarations are inside extern "C" { }, which
-     * libclang 14 shows as an unexposed declaration (LinkageSpec later) */
-    if (k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
+    if (index_recurses(k))
         return CXChildVisit_Recurse;
-    if (k != CXCursor_FunctionDecl)
+    if (!elc_is_function_kind(k))
         return CXChildVisit_Continue;
     char name[128];
     elc_spelling(c, name, sizeof name);
     if (!name[0])
         return CXChildVisit_Continue;
-    uintptr_t known = (uintptr_t)el_strmap_get(&rw->fns, name);
+    /* the functions a call names: those of the global scope (a member
+     * or a namespace's function is only where a call may be) */
+    bool global = k == CXCursor_FunctionDecl && at_global_scope(c);
+    uintptr_t known = global ? (uintptr_t)el_strmap_get(&rw->fns, name) : 0;
     if (!known) {
         el_grow(&rw->decls, &rw->cap_decls, rw->n_decls + 1, sizeof *rw->decls);
         rw->decls[rw->n_decls++] = c;
         known = rw->n_decls;
-        el_strmap_put(&rw->fns, name, (void *)known);
-        if (strncmp(name, "eh_", 3) == 0 && el_is_op(name))
+        if (global)
+            el_strmap_put(&rw->fns, name, (void *)known);
+        if (global && strncmp(name, "eh_", 3) == 0 && el_is_op(name))
             el_strmap_put(&rw->ops, name, (void *)known);
     }
     if (clang_isCursorDefinition(c)) {
@@ -798,10 +828,11 @@ bool el_rewrite_custom_wrapper(const el_config *cfg, const char *name, char *tar
 static const char *enclosing_function(el_rewriter *rw, CXCursor call, char *buf, size_t n)
 {
     buf[0] = '\0';
-    /* the TU's top-level definitions, where their text is: a cursor the
-     * engine's walk hands on may not know its declaration (its semantic
-     * parent is null), and a cursor search per call would make a file's
-     * calls quadratic (tests/lint/test_linear.c) */
+    /* the TU's function definitions (C++: members and namespaces' too),
+     * where their text is: a cursor the engine's walk hands on may not
+     * know its declaration (its semantic parent is null), and a cursor
+     * search per call would make a file's calls quadratic
+     * (tests/lint/test_linear.c) */
     index_tu(rw);
     CXFile f = NULL;
     unsigned off = 0;
@@ -814,18 +845,6 @@ static const char *enclosing_function(el_rewriter *rw, CXCursor call, char *buf,
             elc_spelling(rw->decls[d->decl], buf, n);
             return buf;
         }
-    }
-    /* (C++: a member function, a function in a namespace) */
-    CXCursor fn = clang_getCursorSemanticParent(call);
-    for (int guard = 0; guard < 8 && !clang_Cursor_isNull(fn); guard++) {
-        enum CXCursorKind k = clang_getCursorKind(fn);
-        if (elc_is_function_kind(k)) {
-            elc_spelling(fn, buf, n);
-            break;
-        }
-        if (k == CXCursor_TranslationUnit || clang_isInvalid(k))
-            break;
-        fn = clang_getCursorSemanticParent(fn);
     }
     return buf;
 }
