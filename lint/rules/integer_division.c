@@ -1362,21 +1362,51 @@ typedef struct {
     op_entry *v;
     size_t n, cap;
     el_strmap first; /* key -> index + 1 of its first entry */
+    /* the remainders the function only tests (n % b != 0, if (n % b)):
+     * their nodes (data[1]), which take no fraction anywhere */
+    const void **tested;
+    size_t n_tested, cap_tested;
 } div_state;
 
 /* A key same_expr never tells apart from an equal operand's: the
- * variable's name, a constant's value, else "?". */
-static void op_key(CXCursor e, char *out, size_t n)
+ * variable's name, a constant's value, an element's, member's or
+ * operation's (x[k + 1], p->sec: what they are made of; depth bounds
+ * it), else "?". */
+static void op_key_at(CXCursor e, char *out, size_t n, int depth)
 {
     e = strip_int_casts(e, false);
     long long v;
-    char name[200];
-    if (clang_getCursorKind(e) == CXCursor_DeclRefExpr)
+    char name[200], sub[2][240];
+    CXCursor kid[2];
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k == CXCursor_DeclRefExpr) {
         snprintf(out, n, "d:%s", elc_spelling(clang_getCursorReferenced(e), name, sizeof name));
-    else if (eval_int(e, &v))
+    } else if (eval_int(e, &v)) {
         snprintf(out, n, "#%lld", v);
-    else
+    } else if (depth > 0 && k == CXCursor_ArraySubscriptExpr && sf_children(e, kid, 2) == 2) {
+        op_key_at(kid[0], sub[0], sizeof sub[0], depth - 1);
+        op_key_at(kid[1], sub[1], sizeof sub[1], depth - 1);
+        snprintf(out, n, "s:%.100s[%.100s]", sub[0], sub[1]);
+    } else if (depth > 0 && k == CXCursor_BinaryOperator && sf_children(e, kid, 2) == 2 &&
+               sf_binary_operator(e, name, sizeof name)) {
+        op_key_at(kid[0], sub[0], sizeof sub[0], depth - 1);
+        op_key_at(kid[1], sub[1], sizeof sub[1], depth - 1);
+        snprintf(out, n, "b:(%.100s%.3s%.100s)", sub[0], name, sub[1]);
+    } else if (depth > 0 && k == CXCursor_MemberRefExpr) {
+        elc_spelling(e, name, sizeof name);
+        if (sf_children(e, kid, 1) == 1)
+            op_key_at(kid[0], sub[0], sizeof sub[0], depth - 1);
+        else
+            snprintf(sub[0], sizeof sub[0], "this");
+        snprintf(out, n, "m:%.100s.%.100s", sub[0], name);
+    } else {
         snprintf(out, n, "?");
+    }
+}
+
+static void op_key(CXCursor e, char *out, size_t n)
+{
+    op_key_at(e, out, n, 3);
 }
 
 static char *entry_key(const char *op, CXCursor a, CXCursor b)
@@ -1387,6 +1417,49 @@ static char *entry_key(const char *op, CXCursor a, CXCursor b)
     return el_xasprintf("%s\n%s\n%s", op, ka, kb);
 }
 
+/* e, a remainder only tested (an operand of a comparison, of ! && ||, a
+ * condition): noted, so that it is not taken as where a fraction goes. */
+static void note_tested(div_state *st, CXCursor e)
+{
+    e = sf_strip(e, true);
+    char op[4];
+    CXCursor kid[2];
+    if (clang_getCursorKind(e) == CXCursor_BinaryOperator && sf_binary_operator(e, op, sizeof op) &&
+        !strcmp(op, "%") && sf_children(e, kid, 2) == 2) {
+        el_grow(&st->tested, &st->cap_tested, st->n_tested + 1, sizeof *st->tested);
+        st->tested[st->n_tested++] = e.data[1];
+    }
+}
+
+static bool was_tested(const div_state *st, CXCursor e)
+{
+    for (size_t i = st->n_tested; i-- > 0;) /* (noted just before it is met) */
+        if (st->tested[i] == e.data[1])
+            return true;
+    return false;
+}
+
+/* The operands c tests (a comparison's, ! && ||'s, a condition). */
+static void note_tests(div_state *st, CXCursor c, enum CXCursorKind k)
+{
+    CXCursor kid[4];
+    char op[4];
+    unsigned n = sf_children(c, kid, 4);
+    if (k == CXCursor_BinaryOperator && n == 2 && sf_binary_operator(c, op, sizeof op) &&
+        (sf_is_comparison(op) || !strcmp(op, "&&") || !strcmp(op, "||"))) {
+        note_tested(st, kid[0]);
+        note_tested(st, kid[1]);
+    } else if (k == CXCursor_UnaryOperator && n == 1 && sf_unary_operator(c, op, sizeof op, NULL) &&
+               !strcmp(op, "!")) {
+        note_tested(st, kid[0]);
+    } else if ((k == CXCursor_IfStmt || k == CXCursor_WhileStmt || k == CXCursor_ConditionalOperator) &&
+               n >= 1) {
+        note_tested(st, kid[0]);
+    } else if (k == CXCursor_DoStmt && n == 2) {
+        note_tested(st, kid[1]);
+    }
+}
+
 static enum CXChildVisitResult gather_op(CXCursor c, CXCursor parent, CXClientData ud)
 {
     (void)parent;
@@ -1394,9 +1467,11 @@ static enum CXChildVisitResult gather_op(CXCursor c, CXCursor parent, CXClientDa
     enum CXCursorKind k = clang_getCursorKind(c);
     CXCursor kid[2];
     char op[4];
+    note_tests(st, c, k);
     if ((k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) &&
         sf_binary_operator(c, op, sizeof op) && (op[0] == '%' || op[0] == '/') &&
-        (op[1] == '\0' || (op[1] == '=' && op[2] == '\0')) && sf_children(c, kid, 2) == 2) {
+        (op[1] == '\0' || (op[1] == '=' && op[2] == '\0')) && sf_children(c, kid, 2) == 2 &&
+        !(op[0] == '%' && op[1] == '\0' && was_tested(st, c))) {
         op[1] = '\0'; /* a %= b takes a % b */
         char *key = entry_key(op, kid[0], kid[1]);
         el_grow(&st->v, &st->cap, st->n + 1, sizeof *st->v);
@@ -1411,6 +1486,7 @@ static enum CXChildVisitResult gather_op(CXCursor c, CXCursor parent, CXClientDa
 static void div_state_clear(div_state *st)
 {
     free(st->v);
+    free(st->tested);
     el_strmap_free(&st->first);
     memset(st, 0, sizeof *st);
 }
