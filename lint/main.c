@@ -186,7 +186,9 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
         .cache_fixes = w.cache_fixes,
         .includes_out = want_fixes ? &r->includes : NULL,
         .extra_rules = fixing ? fix_rules : NULL,
-        .facts_out = &r->facts,
+        /* (the skipped code; EH102's own-use facts for the note on own
+         * copies, which neither a shard nor a --diff-base run prints) */
+        .facts_out = fixing || (!c->shard_count && !c->diff_base) ? &r->facts : NULL,
         .shard_index = c->shard_index,
         .shard_count = c->shard_count,
         .tus_out = w.tus ? &r->tus : NULL,
@@ -465,7 +467,7 @@ static int lint(el_cli *c)
         if (from_db)
             el_sources_note_named_excluded(&run.sources, c->build_dir, EL_LINTED);
         el_own_routines_note_facts(&run.sources, &run.facts, from_db ? c->build_dir : NULL,
-                                   "not reported", stderr);
+                                   "not reported", "lints", stderr);
     }
     int fix_rc = 0;
     if (fixing) {

@@ -185,7 +185,7 @@ int el_merge_run(el_cli *c)
     el_engine_finish(&eo, &sources, &recs, &findings);
     /* (the shards say neither) */
     el_sources_note_unwalked_cxx(&sources, EL_LINTED, EL_LINT);
-    el_own_routines_note_facts(&sources, &facts, NULL, "not reported", stderr);
+    el_own_routines_note_facts(&sources, &facts, NULL, "not reported", "lints", stderr);
     el_fact_list_free(&facts);
     if (c->verbose)
         fprintf(stderr, "emberlint: merged %zu shard%s: %zu files, %zu translation units, %zu findings\n",

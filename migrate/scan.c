@@ -1304,7 +1304,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     /* (a shard's uses only: the merge says it, EH102 deciding them all) */
     if (!o->quiet && !o->shard_count)
         el_own_routines_note(&out->sources, out->cfgs.n, &own_uses, o->n_paths ? NULL : o->compdb_dir,
-                             "not listed", stderr);
+                             "not listed", "scans", stderr);
     out->reach = el_xcalloc(1, sizeof *out->reach);
     out->custom = el_xcalloc(1, sizeof *out->custom);
     em_custom_scan_collect(out->custom, &facts);

@@ -186,7 +186,7 @@ static void spell(const distinct *d, char *buf, size_t cap)
 }
 
 void el_own_routines_note(const el_sources *sources, size_t n_builds, const el_own_uses *u,
-                          const char *db_only, const char *not_done, FILE *out)
+                          const char *db_only, const char *not_done, const char *reads, FILE *out)
 {
     if (!u->n)
         return;
@@ -219,9 +219,9 @@ void el_own_routines_note(const el_sources *sources, size_t n_builds, const el_o
         /* -p without PATH scans the files the database names, which
          * "exclude" does not skip: the run again has to walk the tree */
         char *again = db_only ? el_xasprintf(" naming the tree (-p %s .): a run without PATH "
-                                             "scans every file compile_commands.json lists, "
+                                             "%s every file compile_commands.json lists, "
                                              "excluded or not",
-                                             db_only)
+                                             db_only, reads)
                               : el_xstrdup("");
         fprintf(out,
                 "%s: note: %zu use%s of %zu function%s named as a library's routine%s "
@@ -229,8 +229,9 @@ void el_own_routines_note(const el_sources *sources, size_t n_builds, const el_o
                 "(%s:%u); if %s a copy of the library, add %s to \"exclude\" in "
                 ".emberlint.json and run again%s\n",
                 el_progname, n_uses, n_uses == 1 ? "" : "s", d[NAME].n, one ? "" : "s",
-                one ? "" : "s", names, n_uses == 1 ? "is" : "are", not_done, cfgs, one ? "it" : "them", where, first->def_line,
-                one ? "it is" : "they are", dirs, again);
+                one ? "" : "s", names, n_uses == 1 ? "is" : "are", not_done, cfgs,
+                one ? "it" : "them", where, first->def_line, one ? "it is" : "they are", dirs,
+                again);
         free(again);
         free(where);
     }
@@ -243,10 +244,11 @@ void el_own_routines_note(const el_sources *sources, size_t n_builds, const el_o
 }
 
 void el_own_routines_note_facts(const el_sources *sources, const el_fact_list *facts,
-                                const char *db_only, const char *not_done, FILE *out)
+                                const char *db_only, const char *not_done, const char *reads,
+                                FILE *out)
 {
     el_own_uses u = {0};
     el_own_uses_add(&u, 0, NULL, facts);
-    el_own_routines_note(sources, 1, &u, db_only, not_done, out);
+    el_own_routines_note(sources, 1, &u, db_only, not_done, reads, out);
     el_own_uses_free(&u);
 }

@@ -46,15 +46,16 @@ void el_own_uses_free(el_own_uses *u);
  * which routines were not_done ("not listed", "not reported"), in which
  * of the n_builds build configurations when not in all, where the tree
  * defines them, and every directory to exclude to have them reported --
- * with db_only (the -p BUILD_DIR of a run without PATH, which scans the
- * database's files whatever "exclude" says), by a run that names the
- * tree.  sources says each use's configuration (its names of routines).
+ * with db_only (the -p BUILD_DIR of a run without PATH, which reads
+ * -- "scans", "lints" -- the database's files whatever "exclude" says),
+ * by a run that names the tree.  sources says each use's configuration (its names of routines).
  * Prints nothing otherwise. */
 void el_own_routines_note(const el_sources *sources, size_t n_builds, const el_own_uses *u,
-                          const char *db_only, const char *not_done, FILE *out);
+                          const char *db_only, const char *not_done, const char *reads, FILE *out);
 /* The same of one run's facts, one build configuration (emberlint's run
  * and merge). */
 void el_own_routines_note_facts(const el_sources *sources, const el_fact_list *facts,
-                                const char *db_only, const char *not_done, FILE *out);
+                                const char *db_only, const char *not_done, const char *reads,
+                                FILE *out);
 
 #endif

@@ -171,6 +171,17 @@ static void test_own_copy_noted(void **state)
     assert_int_equal(r.status, 0);
     assert_true(tt_contains(r.err, note));
     tt_free(&r);
+    /* -p without PATH: the note tells to name the tree */
+    char *db = tt_fmt("[{\"directory\": \"%s/app\", \"file\": \"norm.c\", \"command\": \"cc -c norm.c\"},"
+                      " {\"directory\": \"%s/app/cblas\", \"file\": \"ddot.c\", \"command\": \"cc -c ddot.c\"}]",
+                      dir, dir);
+    free(tt_write(dir, "build/compile_commands.json", db));
+    free(db);
+    r = lt_emberlint(dir, "--select", "EH102", "--no-cache", "-p", "build", NULL);
+    assert_true(tt_contains(r.err, "add app/cblas/ to \"exclude\" in .emberlint.json and run again "
+                                   "naming the tree (-p build .): a run without PATH lints every file "
+                                   "compile_commands.json lists, excluded or not\n"));
+    tt_free(&r);
     /* as the note says: the copy excluded, the call is reported */
     free(tt_write(dir, ".emberlint.json", "{\"exclude\": [\"app/cblas/\"]}\n"));
     r = lt_emberlint(dir, "--select", "EH102", "--no-cache", "app", NULL);
