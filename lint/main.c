@@ -142,6 +142,15 @@ static void lint_run_free(lint_run *r)
  * are left out). */
 static const el_rule *const fix_rules[] = {&el_inactive_rule, NULL};
 
+/* Does the run print the notes on what it passed over and took as the
+ * project's own?  Not a shard (the merge says them: what one run says)
+ * nor a --diff-base run (a pre-commit hook's run on every commit: the
+ * files it passes over are not the change's). */
+static bool says_notes(const el_cli *c)
+{
+    return !c->shard_count && !c->diff_base;
+}
+
 /* Collect the sources and lint them; -1 on a configuration error
  * (printed). */
 static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
@@ -187,8 +196,8 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
         .includes_out = want_fixes ? &r->includes : NULL,
         .extra_rules = fixing ? fix_rules : NULL,
         /* (the skipped code; EH102's own-use facts for the note on own
-         * copies, which neither a shard nor a --diff-base run prints) */
-        .facts_out = fixing || (!c->shard_count && !c->diff_base) ? &r->facts : NULL,
+         * copies) */
+        .facts_out = fixing || says_notes(c) ? &r->facts : NULL,
         .shard_index = c->shard_index,
         .shard_count = c->shard_count,
         .tus_out = w.tus ? &r->tus : NULL,
@@ -459,10 +468,7 @@ static int lint(el_cli *c)
     }
     if (lint_once(c, db, selected, paths, n_paths, headers, n_headers, w, &run) < 0)
         goto done;
-    /* once: not after a relint; not by a shard (the merge says it: what
-     * one run says) nor under --diff-base (a pre-commit hook's run on
-     * every commit: the C++ files it passes over are not the change's) */
-    if (!c->shard_count && !c->diff_base) {
+    if (says_notes(c)) { /* once: not after a relint */
         el_sources_note_unwalked_cxx(&run.sources, EL_LINTED, EL_LINT);
         if (from_db)
             el_sources_note_named_excluded(&run.sources, c->build_dir, EL_LINTED);

@@ -1206,7 +1206,8 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     if (db_paths)
         el_sources_walked(&out->sources, db_paths + n_db, n_paths - n_db);
     el_configs_finalize(cfgs);
-    if (!o->quiet && !o->shard_count) /* (a shard does not: the merge says it, as emberlint's) */ {
+    /* (a shard does not: the merge says it, as emberlint's) */
+    if (!o->quiet && !o->shard_count) {
         el_sources_note_unwalked_cxx(&out->sources, SCANNED, SCAN);
         if (db_paths)
             el_sources_note_named_excluded(&out->sources, o->compdb_dir, SCANNED);

@@ -1571,14 +1571,13 @@ bool el_config_excluded_file(const el_config *c, const char *abs_path)
     /* the directories a walk of the project would test: those below its
      * root (a checkout under /src/build/ is not in "build/") */
     const char *root = c->project_root ? c->project_root : el_cwd();
+    char *rel = el_path_under(abs_path, root);
+    if (!rel)
+        return false;
+    free(rel);
     char *dir = el_path_dirname(abs_path);
     bool hit = false;
-    while (!hit && strcmp(dir, "/") != 0 && strcmp(dir, ".") != 0 && strcmp(dir, root) != 0) {
-        char *rel = el_path_under(dir, root);
-        bool below = rel != NULL;
-        free(rel);
-        if (!below)
-            break;
+    while (!hit && strcmp(dir, root) != 0 && strcmp(dir, "/") != 0 && strcmp(dir, ".") != 0) {
         char *asdir = el_xasprintf("%s/", dir); /* patterns see a directory */
         hit = el_config_excluded(c, asdir);
         free(asdir);
