@@ -59,7 +59,7 @@ int em_run_apply(const em_opts *o)
     }
     /* the result must compile as well as the original did, in every
      * configuration, before anything is written */
-    if (em_verify_plan(o, &t, &p, false, "nothing was changed") < 0) {
+    if (em_verify_plan(o, &t, &p, "nothing was changed") < 0) {
         rc = EXIT_TROUBLE;
     } else if (el_changeset_commit(&p.cs, o->backup, &err) != 0) {
         fprintf(stderr, "ember-migrate: %s\n", err); /* it ends with what became of the files */

@@ -1609,7 +1609,7 @@ int em_run_plan(const em_opts *o)
     }
     fflush(stdout);
     if (o->verify && !rc && !el_changeset_empty(&p.cs) &&
-        em_verify_plan(o, &t, &p, true, "the plan would break it") < 0)
+        em_verify_plan(o, &t, &p, "the plan would break it") < 0)
         rc = 2;
     /* a name a template copies twice is listed once, at its argument */
     em_manuals_sort_unique(&p.manual);

@@ -79,13 +79,12 @@ static void changed_units(const em_tree *t, const el_changeset *cs, el_verify_un
     }
 }
 
-int em_verify_plan(const em_opts *o, const em_tree *t, const em_plan *p, bool all,
-                   const char *outcome)
+int em_verify_plan(const em_opts *o, const em_tree *t, const em_plan *p, const char *outcome)
 {
     el_verify_units units = {0};
     changed_units(t, &p->cs, &units);
     el_verify_result r;
-    size_t bad = el_verify(&p->cs, &units, &t->cfgs, o->scan.extra_args, o->scan.n_extra, all, &r);
+    size_t bad = el_verify(&p->cs, &units, &t->cfgs, o->scan.extra_args, o->scan.n_extra, &r);
     for (size_t i = 0; i < r.n; i++) {
         char *m = el_verify_message(&r.v[i]);
         fprintf(stderr, "ember-migrate: %s%s%s\n", m, outcome ? "; " : "", outcome ? outcome : "");

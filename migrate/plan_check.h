@@ -8,16 +8,14 @@
 #ifndef EM_PLAN_CHECK_H
 #define EM_PLAN_CHECK_H
 
-#include <stdbool.h>
-
 #include "options.h"
 #include "plan.h"
 #include "scan.h"
 
-/* Failures on stderr (`ember-migrate: FILE: does not compile after the
- * change (CONFIGURATION): ERROR; outcome`); all: every one, else the
- * first.  0, or -1 when a unit would not compile. */
-int em_verify_plan(const em_opts *o, const em_tree *t, const em_plan *p, bool all,
-                   const char *outcome);
+/* Failures on stderr, one line for each unit the plan would break
+ * (`ember-migrate: FILE: does not compile after the change
+ * (CONFIGURATION): ERROR; outcome`).  0, or -1 when a unit would not
+ * compile. */
+int em_verify_plan(const em_opts *o, const em_tree *t, const em_plan *p, const char *outcome);
 
 #endif

@@ -376,7 +376,7 @@ int el_fix_plan_verify(el_fix_plan *plan, const el_sources *s, const el_fix_opts
         el_verify_units units = {0};
         plan_units(plan, s, o, &units);
         el_verify_result vr;
-        size_t bad = el_verify(&plan->cs, &units, cfgs, o->extra_args, o->n_extra, true, &vr);
+        size_t bad = el_verify(&plan->cs, &units, cfgs, o->extra_args, o->n_extra, &vr);
         bool progress = false;
         for (size_t i = 0; i < vr.n; i++) {
             const char *unit = NULL;

@@ -213,15 +213,15 @@ static int verify_one(const el_verify_unit *x, const el_buildcfgs *cfgs, size_t 
 }
 
 size_t el_verify(const el_changeset *cs, const el_verify_units *units, const el_buildcfgs *cfgs,
-                 char *const *extra, size_t n_extra, bool all, el_verify_result *out)
+                 char *const *extra, size_t n_extra, el_verify_result *out)
 {
     memset(out, 0, sizeof *out);
     unsaved u;
     unsaved_make(cs, &u);
     size_t n_cfg = cfgs ? cfgs->n : 1;
-    for (size_t i = 0; i < units->n && (all || !out->n); i++) {
+    for (size_t i = 0; i < units->n; i++) {
         const el_verify_unit *x = &units->v[i];
-        for (size_t k = 0; k < n_cfg && (all || !out->n); k++) {
+        for (size_t k = 0; k < n_cfg; k++) {
             /* a unit without a source of its own has the first configuration */
             if (x->args ? cfgs && !el_buildcfg_has(cfgs, k, x->args) : k > 0)
                 continue;

@@ -16,7 +16,6 @@
 #ifndef EL_VERIFY_H
 #define EL_VERIFY_H
 
-#include <stdbool.h>
 #include <stddef.h>
 
 #include "buildcfg.h"
@@ -57,10 +56,11 @@ typedef struct el_verify_result {
 } el_verify_result;
 
 /* Verify cs on the units in every configuration of cfgs (extra: the
- * arguments after `--`).  all: go on after the first failure (plan
- * --verify lists them all).  Failures into *out; returns their count. */
+ * arguments after `--`).  Every unit is checked, so a refusal names all
+ * the units a change would break (a unit's first failing configuration).
+ * Failures into *out; returns their count. */
 size_t el_verify(const el_changeset *cs, const el_verify_units *units, const el_buildcfgs *cfgs,
-                 char *const *extra, size_t n_extra, bool all, el_verify_result *out);
+                 char *const *extra, size_t n_extra, el_verify_result *out);
 /* "FILE: does not compile after the change[ (configuration)]: ERROR[, at
  * FILE:LINE:COL of the changed text]". */
 char *el_verify_message(const el_verify_failure *f);

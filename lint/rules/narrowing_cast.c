@@ -11,6 +11,9 @@
  * floating casts, casts of values that never came from a tensor, and
  * implicit conversions (the compiler's -Wfloat-conversion reports those). */
 
+#include <stdio.h>
+#include <string.h>
+
 #include "candidates.h"
 #include "clang_util.h"
 #include "mem.h"
@@ -112,6 +115,25 @@ static bool narrows(CXCursor cast, CXCursor *operand, CXType *from, CXType *to, 
     return rf && ((rt && rt < rf) || *to_int);
 }
 
+/* The rounding function (floor, ceil, round, trunc, rint, nearbyint and
+ * their f and l forms) whose call e is, else NULL: its result is already
+ * a whole number, so a cast to an integer has no fraction to drop. */
+static const char *rounded_by(CXCursor e, char *name, size_t n)
+{
+    static const char *const rounding[] = {"floor", "ceil", "round", "trunc", "rint", "nearbyint"};
+    e = sf_strip(e, false);
+    if (clang_getCursorKind(e) != CXCursor_CallExpr || !elc_callee_name(e, name, n))
+        return NULL;
+    size_t len = strlen(name);
+    for (size_t i = 0; i < sizeof rounding / sizeof *rounding; i++) {
+        size_t k = strlen(rounding[i]);
+        if (!strncmp(name, rounding[i], k) &&
+            (len == k || (len == k + 1 && (name[k] == 'f' || name[k] == 'l'))))
+            return name;
+    }
+    return NULL;
+}
+
 static void judge(el_ctx *ctx, const sf_func *f, CXCursor cast)
 {
     CXCursor operand;
@@ -127,8 +149,14 @@ static void judge(el_ctx *ctx, const sf_func *f, CXCursor cast)
     elc_string(clang_getTypeSpelling(to), ts, sizeof ts);
     const sf_fn *fn = sf_function(el_ctx_config(ctx), src);
     bool scalar = fn && fn->kind == SF_FN_SCALAR_READ;
+    char rname[64], verb[96];
+    const char *rounded = to_int ? rounded_by(operand, rname, sizeof rname) : NULL;
+    if (rounded) /* no fraction left: what is lost is the range (out of it, undefined) */
+        snprintf(verb, sizeof verb, "converts (%s has rounded it)", rounded);
+    else
+        snprintf(verb, sizeof verb, "%s", to_int ? "truncates" : "rounds");
     el_report(ctx, cast, "cast from %s to %s %s a value from %s%s; keep it in a tensor%s", fs, ts,
-              to_int ? "truncates" : "rounds", scalar ? "" : "tensor storage via ", src,
+              verb, scalar ? "" : "tensor storage via ", src,
               el_uses_libeh(ctx) ? " (eh_cast changes a tensor's dtype)" : "");
 }
 

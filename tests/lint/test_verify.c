@@ -72,7 +72,7 @@ static void test_every_configuration(void **state)
     el_verify_units u = {0};
     el_verify_units_add(&u, main_c, main_c, &src, "main.c");
     el_verify_result r;
-    assert_int_equal(el_verify(&cs, &u, &b, NULL, 0, true, &r), 1);
+    assert_int_equal(el_verify(&cs, &u, &b, NULL, 0, &r), 1);
     assert_string_equal(r.v[0].config, "define set \"!FAST\"");
     char *m = el_verify_message(&r.v[0]);
     assert_true(tt_contains(m, "main.c: does not compile after the change (define set \"!FAST\"): "));
@@ -86,7 +86,7 @@ static void test_every_configuration(void **state)
     /* with one configuration only, the broken arm is not seen */
     el_buildcfgs one;
     assert_int_equal(el_buildcfgs_make(&one, NULL, &s, "FAST", &err), 0);
-    assert_int_equal(el_verify(&cs, &u, &one, NULL, 0, true, &r), 0);
+    assert_int_equal(el_verify(&cs, &u, &one, NULL, 0, &r), 0);
     el_verify_result_free(&r);
     el_buildcfgs_free(&one);
 
@@ -121,12 +121,12 @@ static void test_new_places(void **state)
     el_verify_units u = {0};
     el_verify_units_add(&u, to, old, &so, "backends/x/k.c");
     el_verify_result r;
-    assert_int_equal(el_verify(&cs, &u, NULL, NULL, 0, true, &r), 0);
+    assert_int_equal(el_verify(&cs, &u, NULL, NULL, 0, &r), 0);
     el_verify_result_free(&r);
 
     /* but user.c still includes the old place: it is deleted */
     el_verify_units_add(&u, user, user, &su, "user.c");
-    assert_int_equal(el_verify(&cs, &u, NULL, NULL, 0, true, &r), 1);
+    assert_int_equal(el_verify(&cs, &u, NULL, NULL, 0, &r), 1);
     assert_string_equal(r.v[0].display, "user.c");
     assert_true(tt_contains(r.v[0].error, "is deleted by this change"));
     el_verify_result_free(&r);
@@ -139,7 +139,7 @@ static void test_new_places(void **state)
     static const char lost[] = "int u(void) { return k(); }\n";
     assert_int_equal(el_changeset_modify(&cs, user, &hu, lost, strlen(lost), &err), 0);
     el_verify_units_add(&u, user, user, &su, "user.c");
-    assert_int_equal(el_verify(&cs, &u, NULL, NULL, 0, true, &r), 1);
+    assert_int_equal(el_verify(&cs, &u, NULL, NULL, 0, &r), 1);
     assert_true(tt_contains(r.v[0].error, "implicit declaration of function 'k'"));
     el_verify_result_free(&r);
     el_verify_units_free(&u);

@@ -281,6 +281,42 @@ static void test_verify_error_cxx(void **state)
     }
 }
 
+/* apply lists every unit the plan would break, not the first only: a
+ * successful apply checks them all anyway, and a user fixing them one
+ * apply at a time would pay a scan for each. */
+static void test_verify_error_lists_every_unit(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, ".emberlint.json",
+                  "{\"backend_files\": {\"cuda\": [\"/src/gpu.c\", \"/src/gpu.h\"]},\n"
+                  " \"frontend_include\": \"\",\n"
+                  " \"rewrites\": [{\"function\": \"gpu_fill\", \"replacement\": "
+                  "\"host_fill($1, $2, $3)\", \"safety\": \"safe\"}]}\n"));
+    free(tt_write(dir, "src/gpu.h", "#pragma once\nvoid gpu_fill(float *y, long len, float v);\n"));
+    free(tt_write(dir, "src/gpu.c",
+                  "#include \"gpu.h\"\nvoid gpu_fill(float *y, long len, float v)\n{\n"
+                  "    for (long i = 0; i < len; i++)\n        y[i] = v;\n}\n"));
+    static const char *const users[] = {"src/ones.c", "src/twos.c", "src/zeros.c"};
+    for (size_t u = 0; u < sizeof users / sizeof *users; u++) {
+        char *body = tt_fmt("#include \"gpu.h\"\n\nvoid fill%zu(float *y, long len)\n{\n"
+                            "    gpu_fill(y, len, %zu.0f);\n}\n", u, u);
+        free(tt_write(dir, users[u], body));
+        free(body);
+    }
+    tt_run r = apply_refused(dir, NULL, "three units broken");
+    for (size_t u = 0; u < sizeof users / sizeof *users; u++) {
+        char *want = tt_fmt("%s: does not compile after the change", users[u]);
+        if (!tt_contains(r.err, want))
+            print_error("%s missing from: %s", users[u], r.err);
+        assert_true(tt_contains(r.err, want));
+        free(want);
+    }
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -292,6 +328,7 @@ int main(void)
         cmocka_unit_test(test_changed_between_read_and_write),
         cmocka_unit_test(test_verify_error_writes_nothing),
         cmocka_unit_test(test_verify_error_cxx),
+        cmocka_unit_test(test_verify_error_lists_every_unit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
