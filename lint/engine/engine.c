@@ -739,9 +739,14 @@ static void missing_includes_note(const el_fact_rec *const *facts, size_t n, boo
         el_buf_printf(&b, " and %zu more", nm - 4);
     /* C++ headers in .h files (vendored libraries) are parsed as C: the
      * flags are not what is missing */
+    /* "languages": ["c++"] adds to the built-in ["c"], as every list
+     * does: a C++ project that writes it still gets its .h files as C */
     char *cxx_hint = cxx ? el_xasprintf("; <%s> is C++'s: files that include it are C++ parsed as "
-                                        "C (a .h file is C unless the configuration's \"languages\" "
-                                        "leaves C out; or \"exclude\" them)", cxx)
+                                        "C (a .h file is C while the configuration's \"languages\" "
+                                        "holds \"c\", as it does by default, and an array adds to "
+                                        "it: \"languages\": {\"replace\": [\"c++\"]} in "
+                                        ".emberlint.json parses .h files as C++; or \"exclude\" "
+                                        "them)", cxx)
                          : NULL;
     char *libc_hint = libc ? el_xasprintf("; '%s' is the C library's own: the system headers of "
                                           "the target parsed for are missing (a --target needs "

@@ -811,6 +811,23 @@ static void test_missing_includes_note(void **state)
     r = lt_lint(tt_dir, "--no-cache", "src", NULL);
     assert_true(tt_contains(r.err, "is C++'s: files that include it are C++ parsed as C"));
     tt_free(&r);
+    /* "languages": ["c++"] adds C++ to the built-in C (dlib, a C++
+     * library of .h files): the note says how to leave C out, and that
+     * way the header is C++ and the note goes */
+    tt_w(".emberlint.json", "{\"languages\": [\"c++\"]}\n");
+    r = lt_lint(tt_dir, "--no-cache", "src", NULL);
+    assert_true(tt_contains(r.err, "is C++'s: files that include it are C++ parsed as C"));
+    assert_true(tt_contains(r.err, "\"languages\": {\"replace\": [\"c++\"]} in .emberlint.json "
+                                   "parses .h files as C++"));
+    tt_free(&r);
+    tt_w(".emberlint.json", "{\"languages\": {\"replace\": [\"c++\"]}}\n");
+    r = lt_lint(tt_dir, "--no-cache", "src", NULL);
+    assert_false(tt_contains(r.err, "parsed as C"));
+    assert_false(tt_contains(r.err, "cstddef"));
+    tt_free(&r);
+    char *cfg = tt_path(tt_dir, ".emberlint.json");
+    assert_int_equal(unlink(cfg), 0);
+    free(cfg);
     /* a C++ file parsed as C++ that misses a header without an extension
      * (libsvm's svm-toy.cpp: <QtWidgets>) lacks flags, not the language */
     tt_w("toy/toy.cpp", "#include <QtWidgets>\nint t() { return 0; }\n");
