@@ -101,9 +101,18 @@ int el_reparse_errors_with(const el_compdb *db, const el_source *args_src, const
             CXDiagnostic d = clang_getDiagnostic(tu, i);
             if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
                 CXString s = clang_getDiagnosticSpelling(d);
-                const char *m = clang_getCString(s);
-                add(out, m ? m : "");
+                CXString opt = clang_getDiagnosticOption(d, NULL);
+                const char *m = clang_getCString(s), *w = clang_getCString(opt);
+                /* one of strict_flags': C compiles it, with a warning, so
+                 * "does not compile" says why it counts */
+                char *said = NULL;
+                if (strict && w && w[0])
+                    said = el_xasprintf("%s (%s: a warning that a change may not introduce)",
+                                        m ? m : "", w);
+                add(out, said ? said : m ? m : "");
                 add_where(out, d);
+                free(said);
+                clang_disposeString(opt);
                 clang_disposeString(s);
             }
             clang_disposeDiagnostic(d);

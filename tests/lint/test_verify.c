@@ -141,6 +141,9 @@ static void test_new_places(void **state)
     el_verify_units_add(&u, user, user, &su, "user.c");
     assert_int_equal(el_verify(&cs, &u, NULL, NULL, 0, &r), 1);
     assert_true(tt_contains(r.v[0].error, "implicit declaration of function 'k'"));
+    /* an error only because a warning is one for a change: it says so */
+    assert_true(tt_contains(r.v[0].error, "(-Wimplicit-function-declaration: a warning that a "
+                                          "change may not introduce)"));
     el_verify_result_free(&r);
     el_verify_units_free(&u);
     el_changeset_free(&cs);
