@@ -260,6 +260,29 @@ static bool file_unparsed(const em_tree *t, const char *path)
     return f && f->parse_error;
 }
 
+/* Is the finding's place in a preprocessor directive?  Its line, or the
+ * first of the lines backslashes join it to, starts with '#' (EH103 on
+ * `#if HAVE_BLAS` against an `if` on the backend's name). */
+static bool in_directive(em_texts *texts, const em_tree *t, const el_finding *f)
+{
+    const em_text *tx = scanned_text(texts, t, f->file);
+    if (!tx || f->line == 0 || f->line > tx->n_lines)
+        return false;
+    unsigned line = f->line;
+    while (line > 1) { /* the line before ends in a backslash: the directive began there */
+        size_t end = tx->lines[line - 1];
+        while (end > tx->lines[line - 2] && (tx->data[end - 1] == '\n' || tx->data[end - 1] == '\r'))
+            end--;
+        if (end == tx->lines[line - 2] || tx->data[end - 1] != '\\')
+            break;
+        line--;
+    }
+    const char *p = tx->data + tx->lines[line - 1];
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return *p == '#';
+}
+
 /* The identifier written at a finding's place (the name an EH102 site
  * uses); false when there is none. */
 static bool name_at(em_texts *texts, const em_tree *t, const el_finding *f, char *buf, size_t n)
@@ -1114,7 +1137,7 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
                                  "this use by hand"
                            : eh102 ? "no op replaces a backend type, variable, constant or "
                                      "macro: rewrite this use by hand"
-                           : f->message[0] == '#'
+                           : in_directive(texts, t, f)
                                ? "a preprocessor conditional has no automatic fix: which "
                                  "build's code to keep is a decision for a person (keep one "
                                  "arm by hand)"
