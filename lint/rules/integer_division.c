@@ -1362,8 +1362,8 @@ typedef struct {
     op_entry *v;
     size_t n, cap;
     el_strmap first; /* key -> index + 1 of its first entry */
-    /* the remainders the function only tests (n % b != 0, if (n % b)):
-     * their nodes (data[1]), which take no fraction anywhere */
+    /* the remainders the function only tests (n % b != 0, if (n % b))
+     * not met yet: their nodes (data[1]), which take no fraction anywhere */
     const void **tested;
     size_t n_tested, cap_tested;
 } div_state;
@@ -1431,11 +1431,17 @@ static void note_tested(div_state *st, CXCursor e)
     }
 }
 
-static bool was_tested(const div_state *st, CXCursor e)
+/* Each noted remainder is met once, soon after it was noted (below its
+ * test): it leaves the list then, which so holds only the tests pending
+ * on the way down, and a function of thousands of tested remainders does
+ * not search thousands of entries at each one it keeps. */
+static bool was_tested(div_state *st, CXCursor e)
 {
-    for (size_t i = st->n_tested; i-- > 0;) /* (noted just before it is met) */
-        if (st->tested[i] == e.data[1])
+    for (size_t i = st->n_tested; i-- > 0;)
+        if (st->tested[i] == e.data[1]) {
+            st->tested[i] = st->tested[--st->n_tested];
             return true;
+        }
     return false;
 }
 
