@@ -1445,7 +1445,8 @@ static bool was_tested(div_state *st, CXCursor e)
     return false;
 }
 
-/* The operands c tests (a comparison's, ! && ||'s, a condition). */
+/* The operands c tests (a comparison's, ! && ||'s, a condition, what a
+ * switch compares with its cases). */
 static void note_tests(div_state *st, CXCursor c, enum CXCursorKind k)
 {
     CXCursor kid[4];
@@ -1458,7 +1459,11 @@ static void note_tests(div_state *st, CXCursor c, enum CXCursorKind k)
     } else if (k == CXCursor_UnaryOperator && n == 1 && sf_unary_operator(c, op, sizeof op, NULL) &&
                !strcmp(op, "!")) {
         note_tested(st, kid[0]);
-    } else if ((k == CXCursor_IfStmt || k == CXCursor_WhileStmt || k == CXCursor_ConditionalOperator) &&
+    } else if ((k == CXCursor_IfStmt || k == CXCursor_SwitchStmt) && n >= 2 &&
+               clang_getCursorKind(kid[0]) == CXCursor_DeclStmt) {
+        note_tested(st, kid[1]); /* C++17's if (init; cond): the init comes first */
+    } else if ((k == CXCursor_IfStmt || k == CXCursor_WhileStmt || k == CXCursor_SwitchStmt ||
+                k == CXCursor_ConditionalOperator) &&
                n >= 1) {
         note_tested(st, kid[0]);
     } else if (k == CXCursor_DoStmt && n == 2) {
