@@ -738,9 +738,9 @@ static void missing_includes_note(const el_fact_rec *const *facts, size_t n, boo
     if (nm > 4)
         el_buf_printf(&b, " and %zu more", nm - 4);
     /* C++ headers in .h files (vendored libraries) are parsed as C: the
-     * flags are not what is missing */
-    /* "languages": ["c++"] adds to the built-in ["c"], as every list
-     * does: a C++ project that writes it still gets its .h files as C */
+     * flags are not what is missing.  "languages": ["c++"] adds to the
+     * built-in ["c"], as every list does: a C++ project that writes it
+     * still gets its .h files as C, hence the way to replace it */
     char *cxx_hint = cxx ? el_xasprintf("; <%s> is C++'s: files that include it are C++ parsed as "
                                         "C (a .h file is C while the configuration's \"languages\" "
                                         "holds \"c\", as it does by default, and an array adds to "
