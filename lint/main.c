@@ -494,7 +494,8 @@ static int lint(el_cli *c)
     }
     if (c->shard_count)
         payload = el_shard_payload("emberlint", c->shard_index, c->shard_count,
-                                   el_merge_invocation(c, paths, n_paths), &run.sources, &run.tus);
+                                   el_merge_invocation(c, paths, n_paths, from_db, &run.sources),
+                                   &run.sources, &run.tus);
     rc = el_deliver(c, &gate, &run.findings, &run.sources, fixing, payload,
                     run.sources.io_errors || fix_rc == EXIT_TROUBLE);
 done:

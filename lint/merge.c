@@ -25,7 +25,8 @@ static json_object *str_or_null(const char *s)
     return s ? json_object_new_string(s) : NULL;
 }
 
-json_object *el_merge_invocation(const el_cli *c, char *const *paths, size_t n_paths)
+json_object *el_merge_invocation(const el_cli *c, char *const *paths, size_t n_paths, bool db_only,
+                                 const el_sources *sources)
 {
     json_object *o = json_object_new_object();
     json_object *ps = json_object_new_array();
@@ -43,6 +44,8 @@ json_object *el_merge_invocation(const el_cli *c, char *const *paths, size_t n_p
     json_object_object_add(o, "max_file_size", json_object_new_int64((int64_t)c->max_file_size));
     /* (whether, not where: the merge's machine need not have the build) */
     json_object_object_add(o, "compdb", json_object_new_boolean(c->build_dir != NULL));
+    if (db_only)
+        el_shard_invocation_db_only(o, c->build_dir, sources);
     return o;
 }
 
@@ -185,7 +188,13 @@ int el_merge_run(el_cli *c)
     el_engine_finish(&eo, &sources, &recs, &findings);
     /* (the shards say neither) */
     el_sources_note_unwalked_cxx(&sources, EL_LINTED, EL_LINT);
-    el_own_routines_note_facts(&sources, &facts, NULL, "not reported", "lints", stderr);
+    /* and, when the shards ran with -p and no PATH, the notes of such a run */
+    bool *excluded = NULL;
+    const char *db_only = el_shard_db_only(inv, &sources, &excluded);
+    if (db_only)
+        el_sources_note_excluded(&sources, excluded, db_only, EL_LINTED);
+    free(excluded);
+    el_own_routines_note_facts(&sources, &facts, db_only, "not reported", "lints", stderr);
     el_fact_list_free(&facts);
     if (c->verbose)
         fprintf(stderr, "emberlint: merged %zu shard%s: %zu files, %zu translation units, %zu findings\n",

@@ -1131,8 +1131,10 @@ static int check_interrupted(const em_scan_opts *o, const el_bounds *b, char **e
 }
 
 /* How a shard scanned, for ember-migrate merge to scan the same files:
- * the paths (relative to the current directory when under it). */
-static json_object *shard_invocation(char *const *paths, size_t n)
+ * the paths (relative to the current directory when under it); with -p
+ * and no PATH (db_only: BUILD), what the notes of such a run need. */
+static json_object *shard_invocation(char *const *paths, size_t n, const char *db_only,
+                                     const el_sources *sources)
 {
     json_object *o = json_object_new_object(), *ps = json_object_new_array();
     for (size_t i = 0; i < n; i++) {
@@ -1143,6 +1145,8 @@ static json_object *shard_invocation(char *const *paths, size_t n)
         free(abs);
     }
     json_object_object_add(o, "paths", ps);
+    if (db_only)
+        el_shard_invocation_db_only(o, db_only, sources);
     return o;
 }
 
@@ -1206,12 +1210,25 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     if (db_paths)
         el_sources_walked(&out->sources, db_paths + n_db, n_paths - n_db);
     el_configs_finalize(cfgs);
+    /* -p without PATH: BUILD, for the notes (the merge: as its shards
+     * ran, recorded with the files "exclude" matches) */
+    const char *db_only = db_paths ? o->compdb_dir : NULL;
+    bool *excluded = NULL;
+    if (o->n_merge) {
+        json_object *inv = el_shard_invocation(o->merge_payloads[0], "ember-migrate", o->merge_whats[0], err);
+        if (!inv)
+            goto done;
+        db_only = el_shard_db_only(inv, &out->sources, &excluded);
+    } else if (db_only && !o->shard_count) {
+        excluded = el_sources_named_excluded(&out->sources, db_only);
+    }
     /* (a shard does not: the merge says it, as emberlint's) */
     if (!o->quiet && !o->shard_count) {
         el_sources_note_unwalked_cxx(&out->sources, SCANNED, SCAN);
-        if (db_paths)
-            el_sources_note_named_excluded(&out->sources, o->compdb_dir, SCANNED);
+        if (db_only)
+            el_sources_note_excluded(&out->sources, excluded, db_only, SCANNED);
     }
+    free(excluded);
     if (out->sources.io_errors) {
         *err = el_xasprintf("%d path%s could not be read (see above)", out->sources.io_errors,
                             out->sources.io_errors == 1 ? "" : "s");
@@ -1280,7 +1297,9 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
             if (o->shard_count && o->shard_payload)
                 *o->shard_payload = el_shard_payload("ember-migrate", o->shard_index,
                                                      o->shard_count,
-                                                     shard_invocation(paths, n_paths), &sub, &recs);
+                                                     shard_invocation(paths, n_paths, db_only,
+                                                                      &out->sources),
+                                                     &sub, &recs);
         }
         el_tu_records_free(&recs);
         el_unbuilt_across_add(&across, &here, &sub);
@@ -1304,7 +1323,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
     build(&b, &facts);
     /* (a shard's uses only: the merge says it, EH102 deciding them all) */
     if (!o->quiet && !o->shard_count)
-        el_own_routines_note(&out->sources, out->cfgs.n, &own_uses, o->n_paths ? NULL : o->compdb_dir,
+        el_own_routines_note(&out->sources, out->cfgs.n, &own_uses, db_only,
                              "not listed", "scans", stderr);
     out->reach = el_xcalloc(1, sizeof *out->reach);
     out->custom = el_xcalloc(1, sizeof *out->custom);

@@ -14,7 +14,8 @@
 #include "strmap.h"
 #include "finding_json.h"
 
-#define PAYLOAD_FORMAT 1
+/* 2: the invocation says a run without PATH (db_only, excluded) */
+#define PAYLOAD_FORMAT 2
 #define MAX_SHARDS EL_MAX_SHARDS
 
 /* path relative to the root when under it, else the path itself. */
@@ -154,6 +155,43 @@ static json_object *get(json_object *o, const char *key, json_type type)
 {
     json_object *v;
     return o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, type) ? v : NULL;
+}
+
+void el_shard_invocation_db_only(json_object *invocation, const char *build_dir, const el_sources *s)
+{
+    bool *marked = el_sources_named_excluded(s, build_dir);
+    json_object *ex = json_object_new_array();
+    for (size_t i = 0; marked && i < s->n; i++) {
+        if (!marked[i])
+            continue;
+        char *rel = rel_of(s->v[i].path, NULL);
+        json_object_array_add(ex, json_object_new_string(rel));
+        free(rel);
+    }
+    free(marked);
+    json_object_object_add(invocation, "db_only", json_object_new_string(build_dir));
+    json_object_object_add(invocation, "excluded", ex);
+}
+
+const char *el_shard_db_only(json_object *invocation, const el_sources *s, bool **excluded)
+{
+    *excluded = NULL;
+    json_object *b = get(invocation, "db_only", json_type_string);
+    json_object *ex = get(invocation, "excluded", json_type_array);
+    for (size_t i = 0; b && ex && i < json_object_array_length(ex); i++) {
+        json_object *f = json_object_array_get_idx(ex, i);
+        if (!json_object_is_type(f, json_type_string))
+            continue;
+        char *abs = abs_of(json_object_get_string(f), NULL);
+        long k = el_sources_find(s, abs);
+        free(abs);
+        if (k < 0)
+            continue;
+        if (!*excluded)
+            *excluded = el_xcalloc(s->n + 1, sizeof **excluded);
+        (*excluded)[k] = true;
+    }
+    return b ? json_object_get_string(b) : NULL;
 }
 
 json_object *el_shard_payload_of(json_object *report)

@@ -39,6 +39,17 @@ json_object *el_shard_payload_of(json_object *report);
  * not a payload of `tool`. */
 json_object *el_shard_invocation(json_object *payload, const char *tool, const char *what, char **err);
 
+/* A run with -p BUILD and no PATH: its invocation says so, for the
+ * merge to print the notes such a run prints ("db_only": BUILD as given;
+ * "excluded": the database's files "exclude" matches, root-relative,
+ * el_sources_named_excluded).  Every shard records the same, so the
+ * merge checks them equal with the rest of the invocation. */
+void el_shard_invocation_db_only(json_object *invocation, const char *build_dir, const el_sources *s);
+/* Of an invocation: its BUILD (borrowed) when the shards ran with -p
+ * and no PATH, else NULL; *excluded: s->n flags (calloc'd) for the files
+ * of s it records as excluded, or NULL when none. */
+const char *el_shard_db_only(json_object *invocation, const el_sources *s, bool **excluded);
+
 /* The "paths" of an invocation (strings borrowed from it, the array
  * malloc'd, *n set); NULL with *err when it has none.  what: the report,
  * for the message. */

@@ -335,23 +335,36 @@ static bool named_but_excluded(const el_source *src, const char *build_real)
     char *in_build = build_real ? el_path_under(src->path, build_real) : NULL;
     bool generated = in_build != NULL;
     free(in_build);
-    return src->named && !src->not_built && src->cfg && !generated &&
-           el_config_excluded_file(src->cfg, src->path);
+    return src->named && src->cfg && !generated && el_config_excluded_file(src->cfg, src->path);
 }
 
-void el_sources_note_named_excluded(const el_sources *s, const char *build_dir, const char *done)
+bool *el_sources_named_excluded(const el_sources *s, const char *build_dir)
 {
-    size_t n = 0;
-    const el_source *first = NULL;
+    bool *marked = NULL;
     char *build_real = realpath(build_dir, NULL);
     for (size_t i = 0; i < s->n; i++) {
         if (!named_but_excluded(&s->v[i], build_real))
+            continue;
+        if (!marked)
+            marked = el_xcalloc(s->n + 1, sizeof *marked);
+        marked[i] = true;
+    }
+    free(build_real);
+    return marked;
+}
+
+void el_sources_note_excluded(const el_sources *s, const bool *marked, const char *build_dir,
+                              const char *done)
+{
+    size_t n = 0;
+    const el_source *first = NULL;
+    for (size_t i = 0; marked && i < s->n; i++) {
+        if (!marked[i] || s->v[i].not_built || !s->v[i].cfg)
             continue;
         if (!first)
             first = &s->v[i];
         n++;
     }
-    free(build_real);
     if (!n)
         return;
     char *shown = el_utf8_clean(first->display);
@@ -378,6 +391,13 @@ void el_sources_note_named_excluded(const el_sources *s, const char *build_dir, 
     free(shown);
     free(cfg);
     free(cfg_clean);
+}
+
+void el_sources_note_named_excluded(const el_sources *s, const char *build_dir, const char *done)
+{
+    bool *marked = el_sources_named_excluded(s, build_dir);
+    el_sources_note_excluded(s, marked, build_dir, done);
+    free(marked);
 }
 
 /* stack: "dev:ino" of the directories being walked, for loop detection. */

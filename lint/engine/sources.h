@@ -86,6 +86,13 @@ void el_sources_note_unwalked_cxx(const el_sources *s, const char *done, const c
  * compile_commands.json builds match "exclude" in CONFIG (FIRST, ...) and
  * were DONE anyway: ...; name the tree (-p BUILD DIR, DIR the configuration's) to skip them`). */
 void el_sources_note_named_excluded(const el_sources *s, const char *build_dir, const char *done);
+/* Its two halves, for a shard to record what a merge says: the files
+ * the note may count (named, matched by "exclude", not generated into
+ * build_dir), s->n flags (calloc'd) or NULL when none; and the note on
+ * those of them marked[i] that are built (marked NULL: none). */
+bool *el_sources_named_excluded(const el_sources *s, const char *build_dir);
+void el_sources_note_excluded(const el_sources *s, const bool *marked, const char *build_dir,
+                              const char *done);
 /* The headers' text kept for the run, at most this many bytes in all. */
 #define EL_SOURCES_TEXT_BUDGET (64u << 20)
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "lint_test.h"
+#include "strbuf.h"
 
 /* A scratch tree: one EH101 error, one EH001 warning, one clean file. */
 typedef struct tree {
@@ -485,6 +486,109 @@ static void test_database_excluded_noted(void **state)
     free(dir);
 }
 
+/* A CI matrix runs `-p build` without PATH in N shards and merges them:
+ * the merge says what one run says, the notes on the database's files
+ * "exclude" matches and on own copies of a library's routines (with its
+ * advice to name the tree) included, once each (the shards record that
+ * they ran without PATH; the merge printed neither).  Shards that named
+ * the tree note no excluded file, as one run naming it; shards of a run
+ * without PATH and one with are refused. */
+static void test_database_notes_merged(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "app/.emberlint.json", "{\"exclude\": [\"src/3rdparty/\"]}\n"));
+    free(tt_write(dir, "app/src/main.c", "int main(void) { return 0; }\n"));
+    free(tt_write(dir, "app/src/3rdparty/kiss/kiss.c", "#include <cblas.h>\nint kiss(void) { return 0; }\n"));
+    free(tt_write(dir, "app/src/3rdparty/kiss/kissr.c", "int kissr(void) { return 0; }\n"));
+    free(tt_write(dir, "app/cblas/cblas.h",
+                  "double cblas_ddot(int n, const double *x, int incx, const double *y, int incy);\n"));
+    free(tt_write(dir, "app/cblas/ddot.c",
+                  "#include \"cblas.h\"\n"
+                  "double cblas_ddot(int n, const double *x, int incx, const double *y, int incy)\n"
+                  "{ double s = 0; for (int i = 0; i < n; i++) s += x[i * incx] * y[i * incy]; return s; }\n"));
+    free(tt_write(dir, "app/src/norm.c", "#include \"../cblas/cblas.h\"\n"
+                                         "double norm2(const double *x, int n) { return cblas_ddot(n, x, 1, x, 1); }\n"));
+    static const char *const files[] = {"main.c", "3rdparty/kiss/kiss.c", "3rdparty/kiss/kissr.c",
+                                        "norm.c", "../cblas/ddot.c"};
+    el_buf db = {0};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        el_buf_printf(&db, "%s{\"directory\": \"%s/app/src\", \"file\": \"%s\", \"command\": \"cc -c %s\"}",
+                      i ? ", " : "[", dir, files[i], files[i]);
+    el_buf_printf(&db, "]");
+    free(tt_write(dir, "build/compile_commands.json", db.s));
+    el_buf_free(&db);
+    const char *excluded = "emberlint: note: 2 files build/compile_commands.json builds match \"exclude\" "
+                           "in app/.emberlint.json (app/src/3rdparty/kiss/kiss.c, ...) and were linted "
+                           "anyway: without PATH the database names them; name the tree (-p build app) "
+                           "to skip them\n";
+    const char *own = "add app/cblas/ to \"exclude\" in .emberlint.json and run again naming the tree "
+                      "(-p build .): a run without PATH lints every file compile_commands.json lists, "
+                      "excluded or not\n";
+    for (int named = 0; named < 2; named++) { /* -p build, then -p build app */
+        const char *path = named ? "app" : NULL;
+        tt_run whole = lt_emberlint(dir, "--select", "EH0,EH101,EH102", "--no-cache", "--format", "json",
+                                    "-p", "build", path, NULL);
+        assert_int_equal(whole.status, !named); /* (kiss.c's EH101 finding) */
+        assert_int_equal(tt_contains(whole.err, excluded), !named);
+        assert_int_equal(tt_contains(whole.err, own), !named);
+        assert_true(tt_contains(whole.err, "(cblas_ddot) is taken as the project's own code"));
+        for (int n = 1; n <= 3; n++) {
+            const char *margv[8] = {"merge", "--format", "json"};
+            char *names[3];
+            for (int k = 1; k <= n; k++) {
+                char *spec = tt_fmt("%d/%d", k, n);
+                names[k - 1] = tt_fmt("s%d.json", k);
+                margv[2 + k] = names[k - 1];
+                tt_run r = lt_emberlint(dir, "--select", "EH0,EH101,EH102", "--no-cache", "--format",
+                                        "json", "--shard", spec, "-o", names[k - 1], "-p", "build", path,
+                                        NULL);
+                assert_false(tt_contains(r.err, "note"));
+                tt_free(&r);
+                free(spec);
+            }
+            margv[3 + n] = NULL;
+            tt_run m = lt_emberlintv(dir, margv, NULL);
+            assert_int_equal(m.status, whole.status);
+            assert_string_equal(m.out, whole.out);
+            assert_string_equal(m.err, whole.err);
+            tt_free(&m);
+            for (int k = 0; k < n; k++)
+                free(names[k]);
+        }
+        tt_free(&whole);
+    }
+    /* shard 1/2 of -p build app, 2/2 of -p build: refused */
+    tt_run r = lt_emberlint(dir, "--select", "EH0,EH101,EH102", "--no-cache", "--format", "json",
+                            "--shard", "1/2", "-o", "s1.json", "-p", "build", "app", NULL);
+    tt_free(&r);
+    r = lt_emberlint(dir, "--select", "EH0,EH101,EH102", "--no-cache", "--format", "json",
+                     "--shard", "2/2", "-o", "s2.json", "-p", "build", NULL);
+    tt_free(&r);
+    r = lt_emberlint(dir, "merge", "s1.json", "s2.json", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "emberlint: s2.json: the shard ran with other paths or options than s1.json\n"));
+    assert_false(tt_contains(r.err, "note"));
+    tt_free(&r);
+    /* a shard of an older emberlint (payload format 1) is refused */
+    r = lt_emberlint(dir, "--select", "EH0,EH101,EH102", "--no-cache", "--format", "json",
+                     "--shard", "1/1", "-o", "s1.json", "-p", "build", NULL);
+    tt_free(&r);
+    char *s1 = tt_path(dir, "s1.json"), *text = tt_read(s1, NULL);
+    free(s1);
+    assert_true(tt_contains(text, "\"format\": 2"));
+    char *old = tt_replace_all(text, "\"format\": 2", "\"format\": 1");
+    free(tt_write(dir, "s1.json", old));
+    r = lt_emberlint(dir, "merge", "s1.json", NULL);
+    assert_int_equal(r.status, 2);
+    assert_true(tt_contains(r.err, "emberlint: s1.json: shard format 1; this version reads format 2\n"));
+    tt_free(&r);
+    free(old);
+    free(text);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 /* The note's scope: the advice names the project's root, not a nested
  * configuration's directory (naming that would leave the rest out);
  * directories above the project are not tested against the patterns (a
@@ -741,6 +845,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_nothing_to_lint, tree_setup, tree_teardown),
         cmocka_unit_test(test_own_copy_noted),
         cmocka_unit_test(test_database_excluded_noted),
+        cmocka_unit_test(test_database_notes_merged),
         cmocka_unit_test(test_database_excluded_note_scope),
         cmocka_unit_test_setup_teardown(test_unwalked_cxx, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_text_format_line, tree_setup, tree_teardown),

@@ -244,6 +244,100 @@ static void test_own_routines_note(void **state)
     tt_free(&whole);
 }
 
+/* analyze -p build (and PATH, when not NULL), whole (n 0) or shard k
+ * of n into shard-k.json */
+static tt_run analyze_db(const char *path, int k, int n)
+{
+    char *spec = tt_fmt("%d/%d", k, n), *out = tt_fmt("shard-%d.json", k);
+    const char *args[16] = {"analyze", "--all-ops", "--format", "json", "-p", "build"};
+    size_t a = 6;
+    if (n) {
+        args[a++] = "--shard";
+        args[a++] = spec;
+    }
+    args[a++] = path;
+    args[a] = NULL;
+    tt_run r = mt_migratev(tt_dir, NULL, args, false);
+    if (n)
+        free(tt_write(tt_dir, out, r.out));
+    free(spec);
+    free(out);
+    return r;
+}
+
+/* A CI matrix runs analyze -p build without PATH in N shards and merges
+ * them: the merge says what one run says, the note on the database's
+ * files "exclude" matches and the own-copies note's advice to name the
+ * tree included (the shards record that they ran without PATH; the merge
+ * said neither).  Shards naming the tree say what a run naming it says;
+ * shards of both kinds are refused. */
+static void test_database_notes_merged(void **state)
+{
+    (void)state;
+    tt_w("proj/.emberlint.json", "{\"exclude\": [\"src/3rdparty/\"]}\n");
+    tt_w("proj/src/main.c", "int main(void) { return 0; }\n");
+    tt_w("proj/src/3rdparty/kiss/kiss.c", "int kiss(void) { return 0; }\n");
+    tt_w("proj/src/3rdparty/kiss/kissr.c", "int kissr(void) { return 0; }\n");
+    tt_w("proj/blas/blas.h", "double ddot_(int *n, double *x, int *incx, double *y, int *incy);\n");
+    tt_w("proj/blas/ddot.c", "#include \"blas.h\"\n"
+                             "double ddot_(int *n, double *x, int *incx, double *y, int *incy)\n"
+                             "{ double s = 0; for (int i = 0; i < *n; i++) s += x[i * *incx] * y[i * *incy]; return s; }\n");
+    tt_w("proj/src/solve.c", "#include \"../blas/blas.h\"\n"
+                             "double norm2(double *x, int n) { int one = 1; return ddot_(&n, x, &one, x, &one); }\n");
+    static const char *const files[] = {"main.c", "3rdparty/kiss/kiss.c", "3rdparty/kiss/kissr.c",
+                                        "solve.c", "../blas/ddot.c"};
+    char *db = tt_fmt("[");
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char *more = tt_fmt("%s%s{\"directory\": \"%s/proj/src\", \"file\": \"%s\", \"command\": \"cc -c %s\"}",
+                            db, i ? ", " : "", tt_dir, files[i], files[i]);
+        free(db);
+        db = more;
+    }
+    char *all = tt_fmt("%s]", db);
+    tt_w("build/compile_commands.json", all);
+    free(all);
+    free(db);
+    const char *excluded = "ember-migrate: note: 2 files build/compile_commands.json builds match "
+                           "\"exclude\" in proj/.emberlint.json (proj/src/3rdparty/kiss/kiss.c, ...) "
+                           "and were scanned anyway: without PATH the database names them; name the "
+                           "tree (-p build proj) to skip them\n";
+    const char *own = "add proj/blas/ to \"exclude\" in .emberlint.json and run again naming the tree "
+                      "(-p build .): a run without PATH scans every file compile_commands.json lists, "
+                      "excluded or not\n";
+    for (int named = 0; named < 2; named++) { /* -p build, then -p build proj */
+        const char *path = named ? "proj" : NULL;
+        tt_run whole = analyze_db(path, 0, 0);
+        assert_int_equal(tt_contains(whole.err, excluded), !named);
+        assert_int_equal(tt_contains(whole.err, own), !named);
+        assert_true(tt_contains(whole.err, "(ddot_) is taken as the project's own code"));
+        for (int n = 1; n <= 3; n++) {
+            for (int k = 1; k <= n; k++) {
+                tt_run s = analyze_db(path, k, n);
+                assert_true(s.status == 0 || s.status == 1);
+                assert_false(tt_contains(s.err, "note"));
+                tt_free(&s);
+            }
+            tt_run m = merge("json", n);
+            assert_int_equal(m.status, whole.status);
+            assert_string_equal(m.out, whole.out);
+            assert_string_equal(m.err, whole.err);
+            tt_free(&m);
+        }
+        tt_free(&whole);
+    }
+    /* shard 1/2 of -p build proj, 2/2 of -p build: refused */
+    tt_run s = analyze_db("proj", 1, 2);
+    tt_free(&s);
+    s = analyze_db(NULL, 2, 2);
+    tt_free(&s);
+    tt_run m = merge("json", 2);
+    assert_int_equal(m.status, 2);
+    assert_true(tt_contains(m.err, "ember-migrate: shard-2.json: the shard ran with other paths or "
+                                   "options than shard-1.json\n"));
+    assert_false(tt_contains(m.err, "note"));
+    tt_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -255,6 +349,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_config_warning_once, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_cxx_note, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_own_routines_note, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_database_notes_merged, setup, tt_scratch_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
