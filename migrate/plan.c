@@ -1102,10 +1102,11 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
             eh104s[n_eh104++] = f;    /* decided once the includes are */
             continue;
         }
+        /* (a site with no fix is kept, or its include left, above: once) */
         if (generated_site(p, t, f, fix)) {
-            if (eh102)
+            if (eh102 && fix)
                 keep[n_keep++] = f;
-            if (eh101)
+            if (eh101 && fix)
                 inc_left[n_inc_left++] = f->file;
             continue;
         }
@@ -1115,9 +1116,9 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
         if (outside || (!fix && !el_bounds_contain(&t->bounds, f->file))) {
             manual_finding(p, t, f, "the file is reached through a symbolic link that leaves "
                                     "the tree given; such files are only read");
-            if (eh102)
+            if (eh102 && fix)
                 keep[n_keep++] = f;
-            if (eh101)
+            if (eh101 && fix)
                 inc_left[n_inc_left++] = f->file;
             continue;
         }

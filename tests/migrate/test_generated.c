@@ -261,6 +261,69 @@ static void test_one_walk_per_tree(void **state)
     free(dir);
 }
 
+/* Many sites with no fix in a generated header (SUNDIALS'
+ * sundials_lapack_defs.h: its fallback `#define dgetrf_f77 dgetrf_`
+ * lines, and calls no op replaces).  Each was recorded twice in the
+ * plan's list of sites that stay (once as having no fix, once as
+ * generated), a list sized one entry per finding: a heap overflow that
+ * aborted `plan -p build` on the whole tree ("double free or
+ * corruption").  Now each is listed once, at the template. */
+static void test_many_unfixable_sites(void **state)
+{
+    (void)state;
+    enum { SITES = 64 };
+    char *dir = tt_tmpdir();
+    char *tmpl = tt_fmt("%s", "#ifndef EIG_DEFS_H\n#define EIG_DEFS_H\n"
+                              "#cmakedefine EIG_SUFFIX \"@EIG_SUFFIX@\"\n"
+                              "void dgeev_(const char *jl, const char *jr, const int *n, "
+                              "double *a, const int *lda, double *wr, double *wi, double *vl, "
+                              "const int *ldvl, double *vr, const int *ldvr, double *work, "
+                              "const int *lwork, int *info);\n");
+    for (int i = 0; i < SITES; i++) {
+        char *more = tt_fmt("%sstatic inline int eig%d(int n, double *a, double *w, int lw)\n"
+                            "{\n    int info = 0;\n"
+                            "    dgeev_(\"N\", \"N\", &n, a, &n, w, w, 0, &n, 0, &n, w, &lw, "
+                            "&info);\n    return info;\n}\n",
+                            tmpl, i);
+        free(tmpl);
+        tmpl = more;
+    }
+    char *all = tt_fmt("%s#endif\n", tmpl);
+    free(tt_write(dir, "include/eig_defs.h.in", all));
+    char *gen = tt_replace_all(all, "#cmakedefine EIG_SUFFIX \"@EIG_SUFFIX@\"\n",
+                               "#define EIG_SUFFIX \"_\"\n");
+    free(tt_write(dir, "_b/include/eig_defs.h", gen));
+    free(tt_write(dir, "src/eig.c", "#include \"eig_defs.h\"\n\nint first(int n, double *a, "
+                                    "double *w, int lw)\n{\n    return eig0(n, a, w, lw);\n}\n"));
+    char *cache = tt_fmt("# This is the CMakeCache file.\nCMAKE_HOME_DIRECTORY:INTERNAL=%s\n", dir);
+    free(tt_write(dir, "_b/CMakeCache.txt", cache));
+    char *db = tt_fmt("[{\"directory\": \"%s/_b\", \"file\": \"%s/src/eig.c\",\n"
+                      "  \"command\": \"cc -I%s/_b/include %s -c %s/src/eig.c\"}]\n",
+                      dir, dir, dir, MT_INCLUDE, dir);
+    free(tt_write(dir, "_b/compile_commands.json", db));
+    tt_run r = mt_migrate_args(dir, "plan", "-p", "_b", ".", NULL);
+    size_t listed = 0;
+    for (const char *line = r.err; line && *line;) {
+        const char *end = strchr(line, '\n');
+        char *one = end ? tt_fmt("%.*s", (int)(end - line), line) : tt_fmt("%s", line);
+        listed += !strncmp(one, "include/eig_defs.h.in:", 22) &&
+                  tt_contains(one, ": manual: [EH102] call to backend function 'dgeev_'");
+        free(one);
+        line = end ? end + 1 : NULL;
+    }
+    if (r.status != 1 || listed != SITES || r.out[0] != '\0')
+        fail_msg("plan: status %d, %zu sites listed at the template (want %d)\nstdout:\n%s\n"
+                 "stderr:\n%s", r.status, listed, SITES, r.out, r.err);
+    tt_free(&r);
+    free(db);
+    free(cache);
+    free(gen);
+    free(all);
+    free(tmpl);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -273,6 +336,7 @@ int main(void)
         cmocka_unit_test(test_stale_cache_above),
         cmocka_unit_test(test_one_walk_per_tree),
         cmocka_unit_test(test_several_templates),
+        cmocka_unit_test(test_many_unfixable_sites),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
