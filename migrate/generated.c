@@ -122,13 +122,17 @@ static bool has_markers(const char *path)
 }
 
 /* The source tree's files a template may be (named NAME.in or
- * NAME.cmake), found by one walk of the tree for the whole run: a plan
- * asks for every site of a generated file, and a tree may hold tens of
- * thousands of files. */
+ * NAME.cmake), and its C and C++ files (a header configure_file COPYONLY
+ * or file(COPY) copies into the build directory as it is: SCS's
+ * include/cones.h as <build>/include/cones.h), found by one walk of the
+ * tree for the whole run: a plan asks for every site of a generated
+ * file, and a tree may hold tens of thousands of files. */
 typedef struct search {
     char *src, *skip; /* the tree walked, the build directory passed by */
     char **found;
     size_t n, cap, files;
+    char **code; /* the C and C++ files, that a copy may be made from */
+    size_t n_code, cap_code;
 } search;
 
 static search walked;
@@ -143,6 +147,17 @@ static bool template_name(const char *name)
 {
     size_t n = strlen(name);
     return (n > 3 && !strcmp(name + n - 3, ".in")) || (n > 6 && !strcmp(name + n - 6, ".cmake"));
+}
+
+static bool code_name(const char *name)
+{
+    static const char *const exts[] = {".h", ".hh", ".hpp", ".hxx", ".inc", ".def",
+                                       ".c", ".cc", ".cpp", ".cxx"};
+    const char *dot = strrchr(name, '.');
+    for (size_t i = 0; dot && i < sizeof exts / sizeof *exts; i++)
+        if (!strcmp(dot, exts[i]))
+            return true;
+    return false;
 }
 
 static void walk(search *s, const char *dir, int depth)
@@ -169,6 +184,10 @@ static void walk(search *s, const char *dir, int depth)
             el_grow(&s->found, &s->cap, s->n + 1, sizeof *s->found);
             s->found[s->n++] = p;
             continue;
+        } else if (S_ISREG(st.st_mode) && code_name(e->d_name)) {
+            el_grow(&s->code, &s->cap_code, s->n_code + 1, sizeof *s->code);
+            s->code[s->n_code++] = p;
+            continue;
         }
         free(p);
     }
@@ -184,6 +203,9 @@ static const search *candidates(const char *src, const char *build)
     for (size_t i = 0; i < walked.n; i++)
         free(walked.found[i]);
     free(walked.found);
+    for (size_t i = 0; i < walked.n_code; i++)
+        free(walked.code[i]);
+    free(walked.code);
     free(walked.src);
     free(walked.skip);
     memset(&walked, 0, sizeof walked);
@@ -199,10 +221,51 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The template of the file at rel (relative to the build directory)
- * under the source tree src, or NULL (then, when several files could be
- * it, their list into *several). */
-static char *find_template(const char *src, const char *build, const char *rel, char **several)
+static bool same_content(const char *a, const char *b)
+{
+    char *da = NULL, *db = NULL;
+    size_t na = 0, nb = 0;
+    bool same = el_read_file(a, &da, &na, NULL, NULL) == 0 &&
+                el_read_file(b, &db, &nb, NULL, NULL) == 0 && na == nb && !memcmp(da, db, na);
+    free(da);
+    free(db);
+    return same;
+}
+
+/* The file of the source tree the generated file at real is a copy of
+ * (the same name, the same bytes: configure_file COPYONLY, file(COPY)),
+ * or NULL (then, when several are, their list into *several). */
+static char *find_copy(const search *all, const char *real, char **several)
+{
+    const char *base = el_path_base(real);
+    char *best = NULL;
+    el_buf list = {0};
+    size_t hits = 0;
+    for (size_t i = 0; i < all->n_code; i++) {
+        if (strcmp(el_path_base(all->code[i]), base) != 0 || !same_content(all->code[i], real))
+            continue;
+        if (hits++ == 0)
+            best = el_xstrdup(all->code[i]);
+        char *shown = el_path_display(all->code[i]);
+        el_buf_printf(&list, "%s%s", hits > 1 ? ", " : "", shown);
+        free(shown);
+    }
+    if (hits > 1) {
+        free(best);
+        best = NULL;
+        *several = el_buf_take(&list);
+    } else {
+        el_buf_free(&list);
+    }
+    return best;
+}
+
+/* The template of the file at rel (relative to the build directory;
+ * real, its real path) under the source tree src, or NULL (then, when
+ * several files could be it, their list into *several): a template
+ * named after it, else a file it is a copy of. */
+static char *find_template(const char *src, const char *build, const char *rel, const char *real,
+                           char **several)
 {
     const char *base = el_path_base(rel);
     char n_in[512], stem_in[512], n_cmake[512], n_cmake_in[512];
@@ -260,6 +323,8 @@ static char *find_template(const char *src, const char *build, const char *rel, 
     for (size_t i = 0; i < s.n; i++)
         free(s.found[i]);
     free(s.found);
+    if (!best && !*several)
+        best = find_copy(all, real, several);
     return best;
 }
 
@@ -333,7 +398,7 @@ bool em_generated_file(const char *path, unsigned line, unsigned col, const char
             free(last_several);
             last_file = el_xstrdup(real);
             last_several = NULL;
-            last_tmpl = find_template(g->source, build, rel, &last_several);
+            last_tmpl = find_template(g->source, build, rel, real, &last_several);
         }
         g->tmpl = last_tmpl ? el_xstrdup(last_tmpl) : NULL;
         g->several = last_several ? el_xstrdup(last_several) : NULL;

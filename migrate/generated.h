@@ -25,7 +25,8 @@ typedef struct em_generated {
  * for config.h), NAME.cmake or NAME.cmake.in -- at the same place
  * relative to the source tree first, else the one file so named
  * (preferring one with #cmakedefine or @VAR@ markers; with several
- * alike, none: they are listed in several) -- and the place in
+ * alike, none: they are listed in several), else the one C or C++ file
+ * of the same name and the same bytes (configure_file COPYONLY) -- and the place in
  * it of the site at line:col naming `name` (name may be NULL): the same
  * line when it names it there (configure_file keeps lines), else its
  * first line that names it. */

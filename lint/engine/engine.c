@@ -18,6 +18,7 @@
 #include "config.h"
 #include "context.h"
 #include "flags.h"
+#include "header_copies.h"
 #include "include_search.h"
 #include "kernels.h"
 #include "language.h"
@@ -1680,9 +1681,13 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
      * files under the other PATHs (`-p build src include`: include/'s
      * headers no built file reads are a backend's it leaves out), so
      * that `-p build include examples`, with examples/ unbuilt, lints
-     * include/.  Named on the command line, it is linted. */
+     * include/.  Named on the command line, it is linted; so is one
+     * the TUs read a copy of (the same name and bytes, outside the
+     * linted files: CMake's configure_file COPYONLY into the build
+     * directory, header_copies.h). */
     el_strmap by_cxx = {0};
     bool by_cxx_known = false;
+    el_header_copies *copies = NULL;
     for (size_t i = 0; i < sources->n; i++) {
         if (!sources->v[i].is_header || el_strmap_get(&covered, sources->v[i].path) ||
             !in_shard(o, sources, i))
@@ -1691,6 +1696,12 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
         bool with_sources = root && root_has_sources[root] ? true
                             : root ? builds_sources : builds_sources || unlisted;
         if (build && !sources->v[i].named && with_sources) {
+            if (!copies)
+                copies = el_header_copies_new(&covered, sources);
+            if (el_header_copies_has(copies, r.hashes, sources->v[i].path)) {
+                add_job(&r, &cap, i);
+                continue;
+            }
             if (!by_cxx_known) {
                 el_unbuilt_cxx_only_headers(build, sources, &by_cxx);
                 by_cxx_known = true;
@@ -1700,6 +1711,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
         }
         add_job(&r, &cap, i);
     }
+    el_header_copies_free(copies);
     el_strmap_free(&covered);
     el_strmap_free(&by_cxx);
     free(root_has_sources);

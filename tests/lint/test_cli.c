@@ -698,6 +698,38 @@ static void test_database_cxx_only_headers(void **state)
     tt_free(&r);
 }
 
+/* A header the database's files read through a copy the build makes of
+ * it (CMake's configure_file COPYONLY into build/: SCS's include/cones.h
+ * as build/include/cones.h) is built in this configuration: a run over
+ * the tree, whose walk skips build/, lints it (alone), instead of
+ * calling it "included by none" and losing its findings.  A header of
+ * the same name with other bytes is no copy: not built. */
+static void test_database_header_copy(void **state)
+{
+    tree *t = *state;
+    static const char CFG[] = "#ifdef EH_HAVE_BLAS\n#define CFG 1\n#else\n#define CFG 0\n#endif\n";
+    free(tt_write(t->dir, "src/a.c", "#include \"cfg.h\"\n#include \"other.h\"\n"
+                                     "int a(void) { return CFG + OTHER; }\n"));
+    free(tt_write(t->dir, "include/cfg.h", CFG));
+    free(tt_write(t->dir, "build/include/cfg.h", CFG));
+    free(tt_write(t->dir, "include/other.h", "#define OTHER 1\n"));
+    free(tt_write(t->dir, "build/include/other.h", "/* generated */\n#define OTHER 1\n"));
+    char *db = tt_fmt("[{\"directory\": \"%s/build\", \"file\": \"%s/src/a.c\", "
+                      "\"command\": \"cc -I%s/build/include -c %s/src/a.c\"}]",
+                      t->dir, t->dir, t->dir, t->dir);
+    free(tt_write(t->dir, "build/compile_commands.json", db));
+    free(db);
+    tt_run r = lt_emberlint(t->dir, "--no-cache", "-v", "--select", "EH103", "-p", "build", ".", NULL);
+    if (r.status != 1 ||
+        !tt_contains(r.out, "include/cfg.h:1:8: error: #ifdef on backend macro 'EH_HAVE_BLAS'") ||
+        tt_contains(r.out, "build/include") ||
+        !tt_contains(r.err, "emberlint: 1 header under the paths is included by none of the files "
+                            "compile_commands.json builds (not built in this configuration): not "
+                            "linted (a file named on the command line is):\n  include/other.h\n"))
+        fail_msg("status %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+    tt_free(&r);
+}
+
 /* A stale database (made in another checkout, or before its files
  * moved): none of its files exists.  With PATH as without, an error
  * (every file under the paths was "not built", and the run ended with
@@ -863,6 +895,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_stale_database, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_database_lists_nothing, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_database_cxx_only_headers, tree_setup, tree_teardown),
+        cmocka_unit_test_setup_teardown(test_database_header_copy, tree_setup, tree_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -215,6 +215,45 @@ static void test_stale_cache_above(void **state)
     check_not_generated("work/proj", "work", "work", NULL);
 }
 
+/* The tree of make_tree with no template, and the file at rel holding
+ * text (the generated header's own text: a copy of it). */
+static void check_copy(const char *rel, const char *text, const char *where, const char *says,
+                       const char *not_says)
+{
+    char *dir = make_tree(NULL, NULL);
+    free(tt_write(dir, rel, text));
+    tt_run r = mt_migrate_args(dir, "plan", "-p", "_b", ".", NULL);
+    if (r.status != 1 || !tt_contains(r.err, where) || !tt_contains(r.err, says) ||
+        (not_says && tt_contains(r.err, not_says)) ||
+        !tt_contains(r.out, "+    lu_rows(&n, a, ipiv, &info);"))
+        fail_msg("plan: status %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
+static void test_copy_of_source_header(void **state)
+{
+    (void)state;
+    /* SCS's way: configure_file(include/cones.h <build>/include/cones.h
+     * COPYONLY) -- no .in, the build directory's header is a copy of the
+     * tree's own.  Before, "no template of it (lapack_defs.h.in) was
+     * found": the site is listed at the header the copy is made from */
+    char *gen = tt_replace_all(TEMPLATE, "#cmakedefine LAPACK_SUFFIX \"@LAPACK_SUFFIX@\"\n",
+                               "#define LAPACK_SUFFIX \"_\"\n");
+    check_copy("include/lapack_defs.h", gen,
+               "include/lapack_defs.h:13:5: manual: [EH102] call to backend function 'dgetrf_'",
+               "(at _b/include/lapack_defs.h:13:5, a file CMake generates from "
+               "include/lapack_defs.h into the build directory _b: change include/lapack_defs.h, "
+               "never the generated file, then configure again)", "no template of it");
+    /* a header of the same name with other text is no copy of it */
+    char *other = tt_replace_all(gen, "#define LAPACK_SUFFIX \"_\"\n", "");
+    check_copy("include/lapack_defs.h", other, "_b/include/lapack_defs.h:13:5: manual: [EH102]",
+               "no template of it (lapack_defs.h.in) was found under ", NULL);
+    free(other);
+    free(gen);
+}
+
 static void test_several_templates(void **state)
 {
     (void)state;
@@ -337,6 +376,7 @@ int main(void)
         cmocka_unit_test(test_one_walk_per_tree),
         cmocka_unit_test(test_several_templates),
         cmocka_unit_test(test_many_unfixable_sites),
+        cmocka_unit_test(test_copy_of_source_header),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
