@@ -222,6 +222,8 @@ void el_suppress_apply(el_findings *f, el_source *files, size_t n_files, const b
     el_findings meta = {0};
     for (size_t i = 0; i < n_files; i++) {
         el_source *src = &files[i];
+        if (src->not_built)
+            continue; /* not linted (a database's file left out): no rule ran there */
         el_severity sev_unknown = EL_SEV_OFF, sev_unused = EL_SEV_OFF;
         bool want_unknown = meta_enabled(src, EL_RULE_UNKNOWN_RULE, selected, &sev_unknown);
         bool want_unused = meta_enabled(src, EL_RULE_UNUSED_SUPPRESSION, selected, &sev_unused) &&

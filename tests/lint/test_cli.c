@@ -730,6 +730,30 @@ static void test_database_header_copy(void **state)
     tt_free(&r);
 }
 
+/* A source file the database does not build is not linted: its
+ * suppressions are not judged either (src/stale.c's emberlint-ignore of
+ * EH101 was "unused suppression" [EH001] under the note that called the
+ * file not linted); linted when named, they are. */
+static void test_database_unbuilt_suppression(void **state)
+{
+    tree *t = *state;
+    char *db = tt_fmt("[{\"directory\": \"%s\", \"file\": \"src/good.c\", "
+                      "\"command\": \"cc -c src/good.c\"}]", t->dir);
+    free(tt_write(t->dir, "build/compile_commands.json", db));
+    free(db);
+    tt_run r = lt_emberlint(t->dir, "--no-cache", "-p", "build", "src", NULL);
+    if (r.status != 0 || tt_contains(r.out, "stale.c") ||
+        !tt_contains(r.err, "emberlint: 2 source files under the paths are not in "
+                            "compile_commands.json"))
+        fail_msg("status %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+    tt_free(&r);
+    r = lt_emberlint(t->dir, "--no-cache", "-p", "build", "src/stale.c", NULL);
+    if (r.status != 1 || !tt_contains(r.out, "src/stale.c:1:24: warning: unused suppression of "
+                                             "EH101: no EH101 finding here [EH001]"))
+        fail_msg("named: status %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+    tt_free(&r);
+}
+
 /* A stale database (made in another checkout, or before its files
  * moved): none of its files exists.  With PATH as without, an error
  * (every file under the paths was "not built", and the run ended with
@@ -896,6 +920,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_database_lists_nothing, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_database_cxx_only_headers, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_database_header_copy, tree_setup, tree_teardown),
+        cmocka_unit_test_setup_teardown(test_database_unbuilt_suppression, tree_setup, tree_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
