@@ -260,10 +260,11 @@ static bool file_unparsed(const em_tree *t, const char *path)
     return f && f->parse_error;
 }
 
-/* Is the finding's place in a preprocessor directive?  Its line, or the
- * first of the lines backslashes join it to, starts with '#' (EH103 on
- * `#if HAVE_BLAS` against an `if` on the backend's name). */
-static bool in_directive(em_texts *texts, const em_tree *t, const el_finding *f)
+/* Is the finding's place in a preprocessor conditional?  Its line, or
+ * the first of the lines backslashes join it to, starts with `#if`,
+ * `#ifdef`, `#ifndef`, `#elif...` or `#else` (EH103 on `#if HAVE_BLAS`
+ * against an `if` on the backend's name). */
+static bool in_conditional(em_texts *texts, const em_tree *t, const el_finding *f)
 {
     const em_text *tx = scanned_text(texts, t, f->file);
     if (!tx || f->line == 0 || f->line > tx->n_lines)
@@ -280,7 +281,11 @@ static bool in_directive(em_texts *texts, const em_tree *t, const el_finding *f)
     const char *p = tx->data + tx->lines[line - 1];
     while (*p == ' ' || *p == '\t')
         p++;
-    return *p == '#';
+    if (*p++ != '#')
+        return false;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return !strncmp(p, "if", 2) || !strncmp(p, "elif", 4) || !strncmp(p, "else", 4);
 }
 
 /* The identifier written at a finding's place (the name an EH102 site
@@ -1138,7 +1143,7 @@ static void take_fixes(const em_opts *o, const em_tree *t, em_texts *texts, cons
                                  "this use by hand"
                            : eh102 ? "no op replaces a backend type, variable, constant or "
                                      "macro: rewrite this use by hand"
-                           : in_directive(texts, t, f)
+                           : in_conditional(texts, t, f)
                                ? "a preprocessor conditional has no automatic fix: which "
                                  "build's code to keep is a decision for a person (keep one "
                                  "arm by hand)"
