@@ -675,8 +675,6 @@ static int cmp_missing(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-/* Once per run, on stderr: which includes were not found, in how many
- * files, and how to give the compiler what it needs. */
 /* The sources (not headers: every header borrows) among the files that
  * missed an include whose flags the database does not give: parsed with
  * a neighbour's entry (el_compdb_args), which need not hold their own
@@ -705,6 +703,8 @@ static void unlisted_source(const char *file, void *value, void *ud)
     free(abs);
 }
 
+/* Once per run, on stderr: which includes were not found, in how many
+ * files, and how to give the compiler what it needs. */
 static void missing_includes_note(const el_fact_rec *const *facts, size_t n, bool have_db,
                                   const el_compdb *db)
 {
