@@ -232,32 +232,47 @@ static bool same_content(const char *a, const char *b)
     return same;
 }
 
+/* The one file of a search that qualifies: more than one alike (vendored
+ * copies) and none is taken, they are listed for the message. */
+typedef struct only_one {
+    char *best;
+    el_buf list;
+    size_t hits;
+} only_one;
+
+static void only_one_add(only_one *o, const char *path)
+{
+    if (o->hits++ == 0)
+        o->best = el_xstrdup(path);
+    char *shown = el_path_display(path);
+    el_buf_printf(&o->list, "%s%s", o->hits > 1 ? ", " : "", shown);
+    free(shown);
+}
+
+/* The file, or NULL (with the list into *several when there were more). */
+static char *only_one_take(only_one *o, char **several)
+{
+    if (o->hits > 1) {
+        free(o->best);
+        o->best = NULL;
+        *several = el_buf_take(&o->list);
+    } else {
+        el_buf_free(&o->list);
+    }
+    return o->best;
+}
+
 /* The file of the source tree the generated file at real is a copy of
  * (the same name, the same bytes: configure_file COPYONLY, file(COPY)),
  * or NULL (then, when several are, their list into *several). */
 static char *find_copy(const search *all, const char *real, char **several)
 {
     const char *base = el_path_base(real);
-    char *best = NULL;
-    el_buf list = {0};
-    size_t hits = 0;
-    for (size_t i = 0; i < all->n_code; i++) {
-        if (strcmp(el_path_base(all->code[i]), base) != 0 || !same_content(all->code[i], real))
-            continue;
-        if (hits++ == 0)
-            best = el_xstrdup(all->code[i]);
-        char *shown = el_path_display(all->code[i]);
-        el_buf_printf(&list, "%s%s", hits > 1 ? ", " : "", shown);
-        free(shown);
-    }
-    if (hits > 1) {
-        free(best);
-        best = NULL;
-        *several = el_buf_take(&list);
-    } else {
-        el_buf_free(&list);
-    }
-    return best;
+    only_one o = {0};
+    for (size_t i = 0; i < all->n_code; i++)
+        if (!strcmp(el_path_base(all->code[i]), base) && same_content(all->code[i], real))
+            only_one_add(&o, all->code[i]);
+    return only_one_take(&o, several);
 }
 
 /* The template of the file at rel (relative to the build directory;
@@ -296,8 +311,7 @@ static char *find_template(const char *src, const char *build, const char *rel, 
          * more than one alike (vendored copies): none is taken, they are
          * listed */
         for (int pass = 0; pass < 4 && !best && !*several; pass++) {
-            el_buf list = {0};
-            size_t hits = 0;
+            only_one o = {0};
             for (size_t i = 0; i < s.n; i++) {
                 bool own = strcmp(el_path_base(s.found[i]), stem_in) != 0 ||
                            !strcmp(n_in, stem_in);
@@ -305,19 +319,9 @@ static char *find_template(const char *src, const char *build, const char *rel, 
                     continue;
                 if (pass % 2 == 0 && !has_markers(s.found[i]))
                     continue;
-                if (hits++ == 0)
-                    best = el_xstrdup(s.found[i]);
-                char *shown = el_path_display(s.found[i]);
-                el_buf_printf(&list, "%s%s", hits > 1 ? ", " : "", shown);
-                free(shown);
+                only_one_add(&o, s.found[i]);
             }
-            if (hits > 1) {
-                free(best);
-                best = NULL;
-                *several = el_buf_take(&list);
-            } else {
-                el_buf_free(&list);
-            }
+            best = only_one_take(&o, several);
         }
     }
     for (size_t i = 0; i < s.n; i++)
