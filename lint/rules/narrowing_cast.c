@@ -116,21 +116,20 @@ static bool narrows(CXCursor cast, CXCursor *operand, CXType *from, CXType *to, 
 }
 
 /* The rounding function (floor, ceil, round, trunc, rint, nearbyint and
- * their f and l forms) whose call e is, else NULL: its result is already
- * a whole number, so a cast to an integer has no fraction to drop. */
+ * their f and l forms, as libm knows them: sf_libm) whose call e is,
+ * else NULL: its result is already a whole number, so a cast to an
+ * integer has no fraction to drop. */
 static const char *rounded_by(CXCursor e, char *name, size_t n)
 {
     static const char *const rounding[] = {"floor", "ceil", "round", "trunc", "rint", "nearbyint"};
+    const char *base;
     e = sf_strip(e, false);
-    if (clang_getCursorKind(e) != CXCursor_CallExpr || !elc_callee_name(e, name, n))
+    if (clang_getCursorKind(e) != CXCursor_CallExpr || !elc_callee_name(e, name, n) ||
+        !sf_libm(name, NULL, &base))
         return NULL;
-    size_t len = strlen(name);
-    for (size_t i = 0; i < sizeof rounding / sizeof *rounding; i++) {
-        size_t k = strlen(rounding[i]);
-        if (!strncmp(name, rounding[i], k) &&
-            (len == k || (len == k + 1 && (name[k] == 'f' || name[k] == 'l'))))
+    for (size_t i = 0; i < sizeof rounding / sizeof *rounding; i++)
+        if (!strcmp(base, rounding[i]))
             return name;
-    }
     return NULL;
 }
 
