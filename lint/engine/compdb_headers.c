@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "header_copies.h"
 #include "include_line.h"
 #include "language.h"
 #include "mem.h"
@@ -28,6 +29,7 @@ typedef struct found {
                                 database does not list (the entry they borrow is the
                                 directory's: el_compdb_args) */
     size_t reads;            /* el_compdb_args calls (test_compdb counts them) */
+    char *build_real;        /* the database's directory, real (NULL: unknown) */
     bool (*inside)(const char *path, void *ud);
     void *ud;
 } found;
@@ -41,6 +43,21 @@ static bool add_once(found *f, const char *path)
     el_grow(&f->v, &f->cap, f->n + 1, sizeof *f->v);
     f->v[f->n++] = el_xstrdup(path);
     return true;
+}
+
+/* A header the build copied from the tree stands for the tree's
+ * (header_copies.h); the copy is followed: its includes are what the
+ * build reads. */
+static bool add_found(found *f, const char *hit)
+{
+    char *orig = f->build_real ? el_header_copy_original(hit, f->build_real) : NULL;
+    if (!orig || !f->inside(orig, f->ud)) {
+        free(orig);
+        return add_once(f, hit);
+    }
+    add_once(f, orig);
+    free(orig);
+    return !el_strmap_put(&f->seen, hit, (void *)1);
 }
 
 /* The -I and -iquote directories of an argument list (freed). */
@@ -135,7 +152,7 @@ static void headers_of(const el_compdb *db, found *f, const char *path, int dept
             }
             /* headers, and .c files included as templates (liquid-dsp's *.proto.c) */
             bool code = hit && (el_path_is_header(hit) || el_path_has_ext(hit, ".c"));
-            if (code && f->inside(hit, f->ud) && add_once(f, hit))
+            if (code && f->inside(hit, f->ud) && add_found(f, hit))
                 headers_of(db, f, hit, depth + 1);
             free(hit);
             free(spelled);
@@ -151,6 +168,7 @@ char **el_compdb_tree_headers(const el_compdb *db, char *const *files, size_t n_
                               bool (*inside)(const char *path, void *ud), void *ud, size_t *n)
 {
     found f = {.inside = inside, .ud = ud};
+    f.build_real = el_compdb_dir(db) ? el_path_real(el_compdb_dir(db)) : NULL;
     for (size_t i = el_compdb_file_count(db); i-- > 0;) /* (the first entry of a file: el_compdb_args's) */
         el_strmap_put(&f.own, el_compdb_file(db, i), (void *)(i + 1));
     for (size_t i = 0; i < n_files; i++)
@@ -159,6 +177,7 @@ char **el_compdb_tree_headers(const el_compdb *db, char *const *files, size_t n_
     el_strmap_free(&f.by_dir);
     el_strmap_free(&f.own);
     el_strmap_free(&f.seen);
+    free(f.build_real);
     el_compdb_tree_reads = f.reads;
     *n = f.n;
     return f.v;

@@ -7,6 +7,7 @@
 
 #include "mem.h"
 #include "path.h"
+#include "strbuf.h"
 
 struct el_header_copies {
     char **v; /* real paths, sorted by their base name */
@@ -77,4 +78,44 @@ void el_header_copies_free(el_header_copies *c)
         free(c->v[i]);
     free(c->v);
     free(c);
+}
+
+static bool same_file_bytes(const char *a, const char *b)
+{
+    el_buf x = {0}, y = {0};
+    bool same = el_buf_read_path(&x, a) && el_buf_read_path(&y, b) && x.n == y.n &&
+                (x.n == 0 || memcmp(x.s, y.s, x.n) == 0);
+    el_buf_free(&x);
+    el_buf_free(&y);
+    return same;
+}
+
+char *el_header_copy_original(const char *path, const char *build_real)
+{
+    char *rel = el_path_under(path, build_real);
+    if (!rel || !*rel) {
+        free(rel);
+        return NULL;
+    }
+    char *found = NULL;
+    char *dir = el_path_dirname(build_real);
+    while (!found) {
+        char *cand = el_path_join(dir, rel);
+        char *real = el_path_real(cand);
+        free(cand);
+        char *inside = real ? el_path_under(real, build_real) : NULL;
+        if (real && !inside && same_file_bytes(real, path))
+            found = real;
+        else
+            free(real);
+        free(inside);
+        if (found || strcmp(dir, "/") == 0)
+            break;
+        char *up = el_path_dirname(dir);
+        free(dir);
+        dir = up;
+    }
+    free(dir);
+    free(rel);
+    return found;
 }

@@ -25,4 +25,14 @@ el_header_copies *el_header_copies_new(const el_strmap *read, const el_sources *
 bool el_header_copies_has(const el_header_copies *c, el_filehash *hashes, const char *path);
 void el_header_copies_free(el_header_copies *c);
 
+/* The tree's header that path, in the build directory build_real (a real
+ * path), is a copy of: the file at the same place under a directory above
+ * the build directory (<build>/include/cones.h: include/cones.h under the
+ * build directory's parent, or under its parent's), the first that exists,
+ * with the same bytes (CMake's COPYONLY and file(COPY) keep the tree's
+ * layout).  A new real path, or NULL.  A run without PATH (-p BUILD) lints
+ * that header instead of the copy: its findings and fixes are then where
+ * the project keeps the code, as with -p BUILD . */
+char *el_header_copy_original(const char *path, const char *build_real);
+
 #endif

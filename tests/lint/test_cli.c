@@ -728,6 +728,15 @@ static void test_database_header_copy(void **state)
                             "linted (a file named on the command line is):\n  include/other.h\n"))
         fail_msg("status %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
     tt_free(&r);
+    /* Without PATH the copy the TU reads stands for the tree's header: its
+     * findings were reported at build/include/cfg.h, a file the next build
+     * overwrites (and the project does not keep) */
+    r = lt_emberlint(t->dir, "--no-cache", "--select", "EH103", "-p", "build", NULL);
+    if (r.status != 1 ||
+        !tt_contains(r.out, "include/cfg.h:1:8: error: #ifdef on backend macro 'EH_HAVE_BLAS'") ||
+        tt_contains(r.out, "build/include"))
+        fail_msg("without PATH: status %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+    tt_free(&r);
 }
 
 /* A source file the database does not build is not linted: its
