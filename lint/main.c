@@ -423,7 +423,7 @@ static int lint(el_cli *c)
     if (from_db) {
         n_paths = drop_missing(db_paths, n_paths);
         /* and the headers under the current directory they include */
-        headers = el_compdb_tree_headers(db, db_paths, n_paths, under_cwd, NULL, &n_headers);
+        headers = el_compdb_tree_headers_originals(db, db_paths, n_paths, under_cwd, NULL, &n_headers);
         db_paths = el_xrealloc(db_paths, (n_paths + n_headers + 1) * sizeof *db_paths);
         for (size_t i = 0; i < n_headers; i++)
             db_paths[n_paths++] = headers[i];

@@ -67,6 +67,13 @@ char *const *el_compdb_paths_or(const el_compdb *db, char *const *paths, size_t 
  * (compdb_headers.c).  A new array of new strings (*n of them). */
 char **el_compdb_tree_headers(const el_compdb *db, char *const *files, size_t n_files,
                               bool (*inside)(const char *path, void *ud), void *ud, size_t *n);
+/* The same, where a header the build copied from the tree (header_copies.h:
+ * el_header_copy_original) is the tree's header, not the copy: emberlint's
+ * run without PATH lints and fixes the file the project keeps.  (ember-migrate
+ * lists a copy's sites at the tree's header for a person: generated.c.) */
+char **el_compdb_tree_headers_originals(const el_compdb *db, char *const *files, size_t n_files,
+                                        bool (*inside)(const char *path, void *ud), void *ud,
+                                        size_t *n);
 /* How many entries' arguments the last el_compdb_tree_headers read: once
  * per file the database lists, once per directory for the others (a
  * header borrows its directory's entry) -- tests check it stays so. */

@@ -164,11 +164,13 @@ static void headers_of(const el_compdb *db, found *f, const char *path, int dept
     free(text);
 }
 
-char **el_compdb_tree_headers(const el_compdb *db, char *const *files, size_t n_files,
-                              bool (*inside)(const char *path, void *ud), void *ud, size_t *n)
+static char **tree_headers(const el_compdb *db, char *const *files, size_t n_files,
+                           bool (*inside)(const char *path, void *ud), void *ud, size_t *n,
+                           bool originals)
 {
     found f = {.inside = inside, .ud = ud};
-    f.build_real = el_compdb_dir(db) ? el_path_real(el_compdb_dir(db)) : NULL;
+    if (originals && el_compdb_dir(db))
+        f.build_real = el_path_real(el_compdb_dir(db));
     for (size_t i = el_compdb_file_count(db); i-- > 0;) /* (the first entry of a file: el_compdb_args's) */
         el_strmap_put(&f.own, el_compdb_file(db, i), (void *)(i + 1));
     for (size_t i = 0; i < n_files; i++)
@@ -181,4 +183,17 @@ char **el_compdb_tree_headers(const el_compdb *db, char *const *files, size_t n_
     el_compdb_tree_reads = f.reads;
     *n = f.n;
     return f.v;
+}
+
+char **el_compdb_tree_headers(const el_compdb *db, char *const *files, size_t n_files,
+                              bool (*inside)(const char *path, void *ud), void *ud, size_t *n)
+{
+    return tree_headers(db, files, n_files, inside, ud, n, false);
+}
+
+char **el_compdb_tree_headers_originals(const el_compdb *db, char *const *files, size_t n_files,
+                                        bool (*inside)(const char *path, void *ud), void *ud,
+                                        size_t *n)
+{
+    return tree_headers(db, files, n_files, inside, ud, n, true);
 }

@@ -232,6 +232,22 @@ static void check_copy(const char *rel, const char *text, const char *where, con
     free(dir);
 }
 
+/* Without PATH (-p _b) as with it: the site of the copy the TU reads is
+ * listed at the tree's header, for a person (emberlint's run without PATH
+ * lints the tree's header instead of the copy: test_cli). */
+static void check_copy_without_path(const char *text, const char *where, const char *not_says)
+{
+    char *dir = make_tree(NULL, NULL);
+    free(tt_write(dir, "include/lapack_defs.h", text));
+    tt_run r = mt_migrate_args(dir, "plan", "-p", "_b", NULL);
+    if (r.status != 1 || !tt_contains(r.err, where) || tt_contains(r.err, not_says) ||
+        !tt_contains(r.out, "+    lu_rows(&n, a, ipiv, &info);"))
+        fail_msg("plan -p _b: status %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 static void test_copy_of_source_header(void **state)
 {
     (void)state;
@@ -250,6 +266,12 @@ static void test_copy_of_source_header(void **state)
     char *other = tt_replace_all(gen, "#define LAPACK_SUFFIX \"_\"\n", "");
     check_copy("include/lapack_defs.h", other, "_b/include/lapack_defs.h:13:5: manual: [EH102]",
                "no template of it (lapack_defs.h.in) was found under ", NULL);
+    check_copy_without_path(gen, "include/lapack_defs.h:13:5: manual: [EH102] call to backend "
+                                 "function 'dgetrf_': replace the call of dgetrf_ with lu_rows(&n, a, "
+                                 "ipiv, &info): by hand, in the template (at _b/include/lapack_defs.h:13:5",
+                            "_b/include/lapack_defs.h:13:5: manual");
+    check_copy_without_path(other, "_b/include/lapack_defs.h:13:5: manual: [EH102]",
+                            "\ninclude/lapack_defs.h:13:5: manual");
     free(other);
     free(gen);
 }
