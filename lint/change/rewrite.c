@@ -481,10 +481,59 @@ static const char *side_effect(const char *t, size_t b, size_t e)
     return NULL;
 }
 
+/* Is the name t[b..e) an operator whose operand is not evaluated: C's
+ * sizeof and _Alignof, GNU's __alignof__ and typeof, C++'s alignof and
+ * decltype?  (sizeof evaluates an operand of variable length array type;
+ * a call's argument that has one and a side effect is not worth the
+ * analysis.) */
+static bool unevaluated_operator(const char *t, size_t b, size_t e)
+{
+    static const char *const ops[] = {"sizeof",  "_Alignof",   "alignof",   "__alignof__", "__alignof",
+                                      "typeof",  "__typeof__", "__typeof",  "decltype"};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strlen(ops[i]) == e - b && strncmp(t + b, ops[i], e - b) == 0)
+            return true;
+    return false;
+}
+
+static bool punct_is(const char *t, token k, const char *s)
+{
+    return k.kind == TK_PUNCT && k.e - k.b == strlen(s) && strncmp(t + k.b, s, k.e - k.b) == 0;
+}
+
+/* Past the operand at t[i] of such an operator: a unary expression (its
+ * prefix operators, a primary -- a parenthesised group too -- and the
+ * postfix operators after it: sizeof ($1)[0] is sizeof(($1)[0])). */
+static size_t skip_operand(const char *t, size_t n, size_t i)
+{
+    token k = next_token(t, n, i, true);
+    while (k.kind == TK_PUNCT && (strchr("*&+-!~", t[k.b]) != NULL))
+        k = next_token(t, n, k.e, true);
+    if (k.kind == TK_END || k.kind == TK_BAD || k.kind == TK_PUNCT)
+        return k.b;
+    size_t end = k.e;
+    for (;;) {
+        token p = next_token(t, n, end, true);
+        if (p.kind == TK_BRACKET || p.kind == TK_PAREN || punct_is(t, p, "++") || punct_is(t, p, "--")) {
+            end = p.e;
+        } else if (punct_is(t, p, ".") || punct_is(t, p, "->")) {
+            token id = next_token(t, n, p.e, true);
+            if (id.kind != TK_IDENT)
+                break;
+            end = id.e;
+        } else {
+            break;
+        }
+    }
+    return end;
+}
+
 /* How many times the template tpl writes argument k (0-based) as code:
  * its $N (N = k + 1) and its $* outside the template's comments and
- * literals.  An argument written twice is evaluated twice. */
-static unsigned template_writes(const char *tpl, unsigned k)
+ * literals -- and, when evaluated, outside the operands of sizeof and its
+ * kind too.  An argument written twice is evaluated twice; one written
+ * only as sizeof's operand is not evaluated at all. */
+static unsigned template_writes(const char *tpl, unsigned k, bool evaluated)
 {
     size_t n = strlen(tpl);
     unsigned count = 0;
@@ -493,6 +542,10 @@ static unsigned template_writes(const char *tpl, unsigned k)
         el_lexeme lx = el_lexeme_at(tpl, n, i, &end);
         if (lx == EL_LX_COMMENT || lx == EL_LX_LITERAL) {
             i = end > i ? end : i + 1;
+            continue;
+        }
+        if (lx == EL_LX_IDENT && end > i) {
+            i = evaluated && unevaluated_operator(tpl, i, end) ? skip_operand(tpl, n, end) : end;
             continue;
         }
         if (tpl[i] != '$' || i + 1 >= n) {
@@ -517,11 +570,6 @@ static unsigned template_writes(const char *tpl, unsigned k)
         i = j > i + 1 ? j : i + 1;
     }
     return count;
-}
-
-static bool punct_is(const char *t, token k, const char *s)
-{
-    return k.kind == TK_PUNCT && k.e - k.b == strlen(s) && strncmp(t + k.b, s, k.e - k.b) == 0;
 }
 
 static bool ident_is(const char *t, token k, const char *s)
@@ -1287,13 +1335,17 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
          * (calls++, f(x), n = 3): the rewrite loses it, whatever the
          * template's own safety */
         unsigned lost = 0;
+        bool unevaluated = false; /* lost: written, but only as sizeof's operand */
         const char *what = NULL;
         for (unsigned k = 0; k < nargs && !what; k++) {
             bool kept = false;
             for (unsigned j = 0; j < out->n_kept && !kept; j++)
                 kept = out->kept[j][0] <= b[k] && e[k] <= out->kept[j][1];
-            if (!kept && (what = side_effect(t, b[k], code_end(t, b[k], e[k]))))
+            bool evaluated = kept && template_writes(tpl->replacement, k, true) > 0;
+            if (!evaluated && (what = side_effect(t, b[k], code_end(t, b[k], e[k])))) {
                 lost = k + 1;
+                unevaluated = kept;
+            }
         }
         /* one the template writes twice or more (a GEMM of a by a's
          * transpose, "my_gemm($2, $2, ...)"): its side effect would
@@ -1301,7 +1353,7 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
         unsigned twice = 0, times = 0;
         const char *twice_what = NULL;
         for (unsigned k = 0; k < nargs && !what && !twice_what; k++) {
-            unsigned w = template_writes(tpl->replacement, k);
+            unsigned w = template_writes(tpl->replacement, k, true);
             if (w >= 2 && (twice_what = side_effect(t, b[k], code_end(t, b[k], e[k])))) {
                 twice = k + 1;
                 times = w;
@@ -1310,9 +1362,11 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
         if (what) {
             out->safety = EL_FIX_UNSAFE;
             snprintf(out->description, sizeof out->description,
-                     "replace the call of %s with %.80s%s (unsafe: the template drops argument "
-                     "%u, which holds %s: a side effect the rewrite would lose)",
-                     name, out->text, strlen(out->text) > 80 ? "..." : "", lost, what);
+                     "replace the call of %s with %.80s%s (unsafe: the template %s argument "
+                     "%u, which holds %s%s: a side effect the rewrite would lose)",
+                     name, out->text, strlen(out->text) > 80 ? "..." : "",
+                     unevaluated ? "writes" : "drops", lost, what,
+                     unevaluated ? ", only under sizeof, which does not evaluate it" : "");
         } else if (twice_what) {
             out->safety = EL_FIX_UNSAFE;
             snprintf(out->description, sizeof out->description,

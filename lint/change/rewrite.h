@@ -61,7 +61,7 @@ typedef struct el_call_rewrite {
      * long as the configuration), else NULL (el_rewrite_names) */
     const char *tpl_text;
     char callee[128];         /* "eh_blas_matmul" */
-    char description[256];    /* "replace eh_blas_matmul with eh_matmul" */
+    char description[320];    /* "replace eh_blas_matmul with eh_matmul" */
     char why[512];            /* when there is no rewrite, the reason if the
                                * rewriter knows it ("" otherwise) */
 } el_call_rewrite;
