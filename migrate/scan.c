@@ -330,18 +330,10 @@ const char *em_tree_decl(const em_tree *t, const char *path, unsigned line, unsi
     return w ? w->decl : NULL;
 }
 
-static bool reaches_depth(const em_tree *t, const char *from, const char *to, int depth)
-{
-    if (!strcmp(from, to))
-        return true;
-    if (depth > 32)
-        return false;
-    for (size_t i = 0; i < t->n_incs; i++)
-        if (!strcmp(t->incs[i].path, from) && t->incs[i].resolved &&
-            reaches_depth(t, t->incs[i].resolved, to, depth + 1))
-            return true;
-    return false;
-}
+/* An include, as the reach question needs it: from path to resolved. */
+typedef struct edge {
+    const char *path, *resolved;
+} edge;
 
 /* The answers so far, for the includes there were (a tree given more
  * includes starts over).  The planner asks of every pair of a site's file
@@ -349,21 +341,100 @@ static bool reaches_depth(const em_tree *t, const char *from, const char *to, in
 struct em_reach_memo {
     el_strmap answers; /* "from\nto" -> NO or YES */
     size_t n_incs;
+    edge *edges;       /* the tree's includes with a resolved file, by path */
+    size_t n_edges;
 };
 enum { REACH_NO = 1, REACH_YES = 2 };
+enum { REACH_MAX_DEPTH = 33 }; /* includes followed from `from` at most */
+
+size_t em_reach_steps;
+
+static int cmp_edge(const void *a, const void *b)
+{
+    return strcmp(((const edge *)a)->path, ((const edge *)b)->path);
+}
+
+static edge *edges_of(const em_tree *t, size_t *n)
+{
+    edge *v = el_xcalloc(t->n_incs + 1, sizeof *v);
+    *n = 0;
+    for (size_t i = 0; i < t->n_incs; i++)
+        if (t->incs[i].resolved)
+            v[(*n)++] = (edge){t->incs[i].path, t->incs[i].resolved};
+    if (*n > 1)
+        qsort(v, *n, sizeof *v, cmp_edge);
+    return v;
+}
+
+/* The first edge from path (n if none). */
+static size_t first_of(const edge *v, size_t n, const char *path)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(v[mid].path, path) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Breadth first, each file once: a depth-first walk of every path took
+ * time exponential in the include graph's diamonds (darknet's headers
+ * include each other: most of a plan's time was in strcmp). */
+static bool reaches_from(const edge *v, size_t n_edges, const char *from, const char *to)
+{
+    if (!strcmp(from, to))
+        return true;
+    el_strmap seen = {0};
+    const char **level = el_xcalloc(1, sizeof *level), **next = NULL;
+    size_t n = 1, n_next = 0, cap_next = 0;
+    level[0] = from;
+    el_strmap_put(&seen, from, (void *)1);
+    bool found = false;
+    for (int depth = 0; depth < REACH_MAX_DEPTH && n && !found; depth++) {
+        n_next = 0;
+        for (size_t i = 0; i < n && !found; i++)
+            for (size_t k = first_of(v, n_edges, level[i]);
+                 k < n_edges && !strcmp(v[k].path, level[i]) && !found; k++) {
+                em_reach_steps++;
+                if (el_strmap_put(&seen, v[k].resolved, (void *)1))
+                    continue; /* (met before) */
+                found = !strcmp(v[k].resolved, to);
+                el_grow(&next, &cap_next, n_next + 1, sizeof *next);
+                next[n_next++] = v[k].resolved;
+            }
+        free(level);
+        level = next;
+        n = n_next;
+        next = NULL;
+        cap_next = 0;
+    }
+    free(level);
+    el_strmap_free(&seen);
+    return found;
+}
 
 bool em_tree_reaches(const em_tree *t, const char *from, const char *to)
 {
     em_reach_memo *m = t->reach;
-    if (!m)
-        return reaches_depth(t, from, to, 0);
-    if (m->n_incs != t->n_incs) {
+    if (!m) {
+        size_t n = 0;
+        edge *v = edges_of(t, &n);
+        bool yes = reaches_from(v, n, from, to);
+        free(v);
+        return yes;
+    }
+    if (m->n_incs != t->n_incs || !m->edges) {
         el_strmap_free(&m->answers);
+        free(m->edges);
+        m->edges = edges_of(t, &m->n_edges);
         m->n_incs = t->n_incs;
     }
     char *key = el_xasprintf("%s\n%s", from, to);
     uintptr_t known = (uintptr_t)el_strmap_get(&m->answers, key);
-    bool yes = known ? known == REACH_YES : reaches_depth(t, from, to, 0);
+    bool yes = known ? known == REACH_YES : reaches_from(m->edges, m->n_edges, from, to);
     if (!known)
         el_strmap_put(&m->answers, key, (void *)(uintptr_t)(yes ? REACH_YES : REACH_NO));
     free(key);
@@ -1396,8 +1467,10 @@ void em_tree_free(em_tree *t)
     }
     free(t->whys);
     el_strmap_free(&t->why_places);
-    if (t->reach)
+    if (t->reach) {
         el_strmap_free(&t->reach->answers);
+        free(t->reach->edges);
+    }
     free(t->reach);
     for (size_t i = 0; i < t->n_incs; i++) {
         free(t->incs[i].path);

@@ -208,6 +208,10 @@ const char *em_tree_decl(const em_tree *t, const char *path, unsigned line, unsi
 /* Is file `to` file `from`, or reached from it through the tree's
  * includes? */
 bool em_tree_reaches(const em_tree *t, const char *from, const char *to);
+/* The includes em_tree_reaches has looked at, all calls together: each
+ * question looks at each include once at most -- tests check it stays so
+ * (a walk of every path was exponential in the include graph's diamonds). */
+extern size_t em_reach_steps;
 /* The scanned source of path, or NULL. */
 const el_source *em_tree_source(const em_tree *t, const char *path);
 /* Is [off, off] of path skipped by the preprocessor in every build

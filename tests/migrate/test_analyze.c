@@ -297,6 +297,51 @@ static bool has(char **v, size_t n, const char *s)
     return false;
 }
 
+/* em_tree_reaches over a chain of include diamonds (h<i> includes a<i>
+ * and b<i>, both include h<i+1>): a walk of every path looked at 2^levels
+ * paths (darknet's headers made a plan spend most of its time there);
+ * each include is looked at once.  Reached up to 33 includes deep, as
+ * before; a cycle ends. */
+static void test_reach_diamonds(void **state)
+{
+    (void)state;
+    enum { LEVELS = 40 };
+    em_tree t;
+    memset(&t, 0, sizeof t);
+    t.incs = calloc(4 * LEVELS + 1, sizeof *t.incs);
+    char name[LEVELS + 1][3][16];
+    for (int i = 0; i <= LEVELS; i++) {
+        snprintf(name[i][0], sizeof name[i][0], "/h%d.h", i);
+        snprintf(name[i][1], sizeof name[i][1], "/a%d.h", i);
+        snprintf(name[i][2], sizeof name[i][2], "/b%d.h", i);
+    }
+    for (int i = 0; i < LEVELS; i++) {
+        const char *edges[4][2] = {{name[i][0], name[i][1]}, {name[i][0], name[i][2]},
+                                   {name[i][1], name[i + 1][0]}, {name[i][2], name[i + 1][0]}};
+        for (int k = 0; k < 4; k++) {
+            t.incs[t.n_incs].path = (char *)edges[k][0];
+            t.incs[t.n_incs++].resolved = (char *)edges[k][1];
+        }
+    }
+    em_reach_steps = 0;
+    assert_false(em_tree_reaches(&t, name[0][0], "/elsewhere.h"));
+    /* 2 includes of each h, 1 of each a and b, each looked at once */
+    assert_true(em_reach_steps <= 4 * (size_t)LEVELS);
+    assert_true(em_tree_reaches(&t, name[0][0], name[0][0]));
+    assert_true(em_tree_reaches(&t, name[0][0], name[16][0]));  /* 32 includes deep */
+    assert_true(em_tree_reaches(&t, name[0][0], name[16][2]));  /* 33 */
+    assert_false(em_tree_reaches(&t, name[0][0], name[17][0])); /* 34 */
+    assert_true(em_tree_reaches(&t, name[3][1], name[20][0]));
+    assert_false(em_tree_reaches(&t, name[3][1], name[2][0]));
+    /* a cycle: h40 includes h0 */
+    t.incs[t.n_incs].path = name[LEVELS][0];
+    t.incs[t.n_incs++].resolved = name[0][0];
+    em_reach_steps = 0;
+    assert_false(em_tree_reaches(&t, name[LEVELS][0], "/elsewhere.h"));
+    assert_true(em_reach_steps <= 4 * (size_t)LEVELS + 1);
+    free(t.incs);
+}
+
 static void test_scan_model(void **state)
 {
     (void)state;
@@ -571,6 +616,7 @@ int main(void)
         cmocka_unit_test(test_filters),
         cmocka_unit_test(test_usage),
         cmocka_unit_test(test_parse_error),
+        cmocka_unit_test(test_reach_diamonds),
         cmocka_unit_test(test_scan_model),
         cmocka_unit_test(test_repository),
         cmocka_unit_test(test_custom_ops),
