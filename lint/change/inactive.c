@@ -57,6 +57,7 @@ typedef struct state {
     el_strmap funcs;          /* name -> decl_info of its function declaration */
     decl_info **all;          /* every decl_info made (freed at the end) */
     size_t n_all, cap_all;
+    el_strmap decl_files;     /* the index's files: name as libclang gives it -> decl_file */
     el_rewriter *rw;
     el_own_names *own;        /* the file being lexed: names its text defines */
     em_expander x;            /* the small preprocessor of skipped code */
@@ -149,6 +150,39 @@ static bool same_macro(const decl_info *a, const decl_info *b)
     return true;
 }
 
+/* What the index asks of a declaration's file, once per file: the TU's
+ * system headers declare thousands of names, and a realpath and the
+ * backend-header patterns for each took a third of a plan's time. */
+typedef struct decl_file {
+    bool backend;
+    char *real;               /* NULL: none */
+} decl_file;
+
+static const decl_file *decl_file_of(el_ctx *ctx, state *s, CXFile f)
+{
+    static const decl_file none = {false, NULL};
+    char path[PATH_MAX];
+    elc_file_name(f, path, sizeof path);
+    if (!f || !path[0])
+        return &none;
+    decl_file *df = el_strmap_get(&s->decl_files, path);
+    if (!df) {
+        df = el_xcalloc(1, sizeof *df);
+        df->backend = backend_file(ctx, f);
+        df->real = realpath(path, NULL);
+        el_strmap_put(&s->decl_files, path, df);
+    }
+    return df;
+}
+
+static void free_decl_file(const char *key, void *value, void *ud)
+{
+    (void)key, (void)ud;
+    decl_file *df = value;
+    free(df->real);
+    free(df);
+}
+
 typedef struct index_walk {
     el_ctx *ctx;
     state *s;
@@ -189,15 +223,14 @@ static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClient
     CXFile f = NULL;
     clang_getSpellingLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
     decl_info *di = el_xcalloc(1, sizeof *di);
-    di->backend = backend_file(w->ctx, f);
+    const decl_file *df = decl_file_of(w->ctx, w->s, f);
+    di->backend = df->backend;
     di->kind = k == CXCursor_FunctionDecl         ? "function"
                : k == CXCursor_MacroDefinition    ? "macro"
                : k == CXCursor_VarDecl            ? "variable"
                : k == CXCursor_EnumConstantDecl   ? "constant"
                                                   : "type";
-    char path[PATH_MAX];
-    elc_file_name(f, path, sizeof path);
-    di->file = f && path[0] ? realpath(path, NULL) : NULL;
+    di->file = df->real ? el_xstrdup(df->real) : NULL;
     if (k == CXCursor_MacroDefinition && !di->backend && di->file) {
         const el_config *cfg = el_ctx_config(w->ctx);
         di->own_macro = el_config_in_project(cfg, di->file) &&
@@ -1366,6 +1399,8 @@ static void end(el_ctx *ctx, void *st)
     el_strmap_free(&s->decls);
     el_strmap_free(&s->macros);
     el_strmap_free(&s->funcs);
+    el_strmap_each(&s->decl_files, free_decl_file, NULL);
+    el_strmap_free(&s->decl_files);
     free(s->strz);
     el_parens_free(s->parens);
     em_free(&s->x);
