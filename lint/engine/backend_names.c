@@ -87,6 +87,19 @@ static bool ends_apart(const el_prefix_entry *e, char c)
     return e->last && c != e->last && lower(c) != e->last;
 }
 
+/* Does the name s (n bytes; any case, when caseless) not end with the
+ * pattern's literal tail, so that it cannot match?  Asked before fnmatch:
+ * a name ending in '_' meets every Fortran routine pattern by its last
+ * character alone. */
+static bool tail_apart(const el_prefix_entry *e, const char *s, size_t n, bool caseless)
+{
+    const char *t = e->text + e->len - e->tail;
+    if (e->tail > n)
+        return true;
+    return caseless ? strncasecmp(s + n - e->tail, t, e->tail) != 0
+                    : memcmp(s + n - e->tail, t, e->tail) != 0;
+}
+
 /* The Fortran name a library build's decoration of it stands for, into
  * buf (lower case; an all-upper-case name, as some compilers mangle
  * them, too): the ILP64 suffix (dgemm_64_ -> dgemm_), the scipy-openblas
@@ -198,7 +211,7 @@ bool el_routine_alias_target(const el_config *cfg, const char *name)
         return false;
     memcpy(routine, name, len);
     memcpy(routine + len, "_", 2);
-    return el_routine_name(cfg, routine);
+    return el_routine_name_memo(cfg, routine);
 }
 
 bool el_routine_mangled_stem(const el_config *cfg, const char *name, char *stem, size_t n)
@@ -249,7 +262,8 @@ const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool up
         char c = pl ? plain[pl - 1] : '\0';
         for (size_t i = 0; i < np; i++) {
             const el_prefix_entry *e = &ix->entries[i];
-            if (e->routine && !ends_apart(e, c) && fnmatch(e->text, plain, 0) == 0)
+            if (e->routine && !ends_apart(e, c) && !tail_apart(e, plain, pl, false) &&
+                fnmatch(e->text, plain, 0) == 0)
                 return e->text;
         }
     }
@@ -266,7 +280,7 @@ const char *el_backend_prefix_of(const el_config *cfg, const char *name, bool up
         for (uint64_t b = bits[k]; b && !hit; b &= b - 1) {
             const el_prefix_entry *e = &ix->entries[k * 64 + (size_t)__builtin_ctzll(b)];
             if (e->pattern) {
-                if (ends_apart(e, last))
+                if (ends_apart(e, last) || tail_apart(e, name, len, upper_pattern))
                     continue;
                 if (fnmatch(e->text, name, 0) == 0 ||
                     (upper_pattern && upper_matches_pattern(e->text, name)))

@@ -29,6 +29,11 @@ static void index_entry(el_prefix_entry *e, const char *text)
     e->first = e->pattern ? '\0' : text[0];
     char l = e->len ? text[e->len - 1] : '\0';
     e->last = e->pattern && l && !strchr("*?]\\", l) ? l : '\0';
+    /* (stopping at any character a pattern may give a meaning keeps it a
+     * literal run even when that character was escaped) */
+    e->tail = 0;
+    while (e->pattern && e->tail < e->len && !strchr("*?[]\\", text[e->len - 1 - e->tail]))
+        e->tail++;
 }
 
 static void index_slot(el_backend_slot *s, const char *text, const char *at)

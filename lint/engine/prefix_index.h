@@ -21,6 +21,8 @@ typedef struct el_prefix_entry {
     bool routine;      /* a Fortran routine pattern: [sdcz]gemm_ */
     char first;        /* a plain prefix's first character */
     char last;         /* a pattern's last character when it is literal, else '\0' */
+    size_t tail;       /* a pattern's literal characters at its end ("gemm_" of
+                        * [sdcz]gemm_): a name it matches ends with them */
 } el_prefix_entry;
 
 /* An entry of backend_prefixes with <backend> in it (eh_<backend>_). */

@@ -213,13 +213,16 @@ static void test_project_entries(void **state)
     tt_w(".emberlint.json",
          "{\"backends\": [\"gpu\", \"cpu\"],\n"
          " \"backend_prefixes\": [\"vnd_\", \"acc*\", \"x?_<backend>_\", \"my_<backend>_*_k\","
-         " \"<backend>lib_\", \"Q[0-9]\", \"k\\\\_<backend>_\"]}\n");
+         " \"<backend>lib_\", \"Q[0-9]\", \"k\\\\_<backend>_\", \"w[ab]\\\\?x_\", \"[mn]*Zz\"]}\n");
     tt_w("src/a.c", "int x;\n");
     el_configs *cfgs;
     const el_config *cfg = config_of(&cfgs, "src/a.c");
     agree_around_entries(cfg);
     static const char *const names[] = {"vnd_x", "VND_X", "accel", "ACCEL", "xa_gpu_", "xa_gpu_f", "XA_GPU_",
-                                        "my_cpu_fft_k", "my_cpu__k", "gpulib_x", "Q7", "q7"};
+                                        "my_cpu_fft_k", "my_cpu__k", "gpulib_x", "Q7", "q7",
+                                        /* literal tails after an escape, a * and a set */
+                                        "wa?x_", "WA?X_", "waqx_", "wa?X_", "mZz", "nabcZz", "MZZ",
+                                        "mzz", "nZ"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         agree(cfg, names[i]);
 
