@@ -156,14 +156,3 @@ bool el_own_macro_file_memo(const el_config *cfg, const char *resolved)
 {
     return answer('M', own_macro_file, cfg, NULL, resolved);
 }
-
-static bool routine_name(const el_config *cfg, const char *name, const char *unused)
-{
-    (void)unused;
-    return el_routine_name(cfg, name);
-}
-
-bool el_routine_name_memo(const el_config *cfg, const char *name)
-{
-    return cfg ? answer('R', routine_name, cfg, name, NULL) : el_routine_name(cfg, name);
-}

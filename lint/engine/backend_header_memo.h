@@ -1,6 +1,5 @@
-/* lint/engine/backend_header_memo.h -- el_config_is_backend_header (and
- * a few other questions of the configuration's patterns), answered once a
- * thread for each configuration, spelling and file.
+/* lint/engine/backend_header_memo.h -- el_config_is_backend_header,
+ * answered once a thread for each configuration, spelling and file.
  *
  * The question matches every backend_headers and backend_dirs pattern,
  * ~100 000 instructions an include (1.3 M a TU of the bench: EH101 and
@@ -24,10 +23,5 @@ bool el_legacy_backend_memo(const el_config *cfg, const char *resolved);
  * in the project, no vendor header, no backend's file)?  The vendor
  * header patterns alone cost ~100 000 instructions a question. */
 bool el_own_macro_file_memo(const el_config *cfg, const char *resolved);
-/* el_routine_name, the same way: EH102 asks it of every name a linted
- * file uses, with an underscore appended (el_routine_alias_target), and a
- * name ending in '_' meets every Fortran routine pattern of the index
- * (2.8% of a cold run on darknet, mostly fnmatch). */
-bool el_routine_name_memo(const el_config *cfg, const char *name);
 
 #endif

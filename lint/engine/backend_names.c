@@ -211,7 +211,7 @@ bool el_routine_alias_target(const el_config *cfg, const char *name)
         return false;
     memcpy(routine, name, len);
     memcpy(routine + len, "_", 2);
-    return el_routine_name_memo(cfg, routine);
+    return el_routine_name(cfg, routine);
 }
 
 bool el_routine_mangled_stem(const el_config *cfg, const char *name, char *stem, size_t n)
