@@ -554,9 +554,11 @@ static bool named_in_body(el_ctx *ctx, const char *macro, const char *name, cons
  * BLAS(gemv)`), or one given the routine's name in lower and upper case
  * at the line (FC_FUNC(dgemm, DGEMM)) or handing it so to a mangling
  * macro in its body (hypre's hypre_dgemm): alias[n] is then the routine's
- * Fortran name, dgemv_.  Those twins alone make dgemm__ and _dgemm_
- * (el_routine_mangled_stem, hypre's manglings 3 and 5) the routine's:
- * a function so named and written as it is is no evidence.
+ * Fortran name, dgemv_.  Those twins, or an alias macro named as the
+ * routine's Fortran name (SuperLU's `#define dgemm_ dgemm__` under
+ * Add__), alone make dgemm__ and _dgemm_ (el_routine_mangled_stem,
+ * hypre's manglings 3 and 5) the routine's: a function so named and
+ * written as it is is no evidence.
  * Whether dgemm is the library's is the run's question: the project's own
  * when any linted file of it defines dgemm (note_definition). */
 static bool routine_alias(el_ctx *ctx, state *s, CXCursor ref, CXCursor fn, const char *name,
@@ -599,8 +601,17 @@ static bool routine_alias(el_ctx *ctx, state *s, CXCursor ref, CXCursor fn, cons
         snprintf(alias, n, "%s_", stem);
         return true;
     }
-    if (mangled)
-        return false; /* dgemm__ written as it is: no evidence */
+    if (mangled) {
+        /* dgemm__ written as it is: no evidence; through a macro named
+         * as the routine's Fortran name (SuperLU's `#define dgemm_
+         * dgemm__` under Add__, `#define dgemm_ _dgemm_`), the alias */
+        size_t sl = strlen(stem);
+        if (strlen(word) != sl + 1 || word[sl] != '_' || sl + 2 > n ||
+            strncasecmp(word, stem, sl) != 0)
+            return false;
+        snprintf(alias, n, "%s", word);
+        return el_backend_prefix_of(cfg, alias, true) != NULL;
+    }
     if (strlen(word) != len + 1 || word[len] != '_' || len + 2 > n ||
         strncasecmp(word, name, len) != 0)
         return false;
