@@ -1125,6 +1125,21 @@ static void skipped_include(builder *b, const el_inactive_range *r, const el_ina
     in->skipped = true;
 }
 
+/* Does rule `id` report in the file at path, as in compiled code: enabled
+ * in its configuration and applying to its class (core code, as
+ * core_paths make it, is no frontend code: neither EH101 nor EH102 by
+ * default)? */
+static bool rule_applies_in(const builder *b, const char *path, const char *id)
+{
+    long i = el_sources_find(b->sources, path);
+    int meta = el_meta_index(id);
+    if (i < 0 || meta < 0 || !b->sources->v[i].cfg)
+        return false;
+    const el_source *src = &b->sources->v[i];
+    const el_rule_setting *rs = &src->cfg->rules[meta];
+    return rs->enabled && (rs->applies & (EL_APPLIES(src->cls) | EL_APPLIES_PROJECT));
+}
+
 static void add_skipped(builder *b)
 {
     em_tree *t = b->t;
@@ -1135,7 +1150,11 @@ static void add_skipped(builder *b)
             const em_file *f = file_of(t, r->path);
             if (!f || f->backend[0])
                 continue; /* backend code may name its backend */
+            bool names = rule_applies_in(b, r->path, "EH102"),
+                 incs = rule_applies_in(b, r->path, "EH101");
             for (size_t m = 0; m < r->n_ids + r->n_incs; m++) {
+                if (!(m < r->n_ids ? names : incs))
+                    continue; /* core code: the rule does not report there */
                 size_t off = m < r->n_ids ? r->ids[m].off : r->incs[m - r->n_ids].off;
                 if (!em_tree_skipped_everywhere(t, r->path, off))
                     continue; /* a configuration compiles it: its findings say */

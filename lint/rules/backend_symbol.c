@@ -554,9 +554,11 @@ static bool named_in_body(el_ctx *ctx, const char *macro, const char *name, cons
  * BLAS(gemv)`), or one given the routine's name in lower and upper case
  * at the line (FC_FUNC(dgemm, DGEMM)) or handing it so to a mangling
  * macro in its body (hypre's hypre_dgemm): alias[n] is then the routine's
- * Fortran name, dgemv_.  Those twins alone make dgemm__ and _dgemm_
- * (el_routine_mangled_stem, hypre's manglings 3 and 5) the routine's:
- * a function so named and written as it is is no evidence.
+ * Fortran name, dgemv_.  Those twins, or an alias macro named as the
+ * routine's Fortran name (SuperLU's `#define dgemm_ dgemm__` under
+ * Add__), alone make dgemm__ and _dgemm_ (el_routine_mangled_stem,
+ * hypre's manglings 3 and 5) the routine's: a function so named and
+ * written as it is is no evidence.
  * Whether dgemm is the library's is the run's question: the project's own
  * when any linted file of it defines dgemm (note_definition). */
 static bool routine_alias(el_ctx *ctx, state *s, CXCursor ref, CXCursor fn, const char *name,
@@ -599,8 +601,17 @@ static bool routine_alias(el_ctx *ctx, state *s, CXCursor ref, CXCursor fn, cons
         snprintf(alias, n, "%s_", stem);
         return true;
     }
-    if (mangled)
-        return false; /* dgemm__ written as it is: no evidence */
+    if (mangled) {
+        /* dgemm__ written as it is: no evidence; through a macro named
+         * as the routine's Fortran name (SuperLU's `#define dgemm_
+         * dgemm__` under Add__, `#define dgemm_ _dgemm_`), the alias */
+        size_t sl = strlen(stem);
+        if (strlen(word) != sl + 1 || word[sl] != '_' || sl + 2 > n ||
+            strncasecmp(word, stem, sl) != 0)
+            return false;
+        snprintf(alias, n, "%s", word);
+        return el_backend_prefix_of(cfg, alias, true) != NULL;
+    }
     if (strlen(word) != len + 1 || word[len] != '_' || len + 2 > n ||
         strncasecmp(word, name, len) != 0)
         return false;
@@ -951,6 +962,20 @@ static int cmp_own_def_place(const void *a, const void *b)
     return c ? c : strcmp(((const own_def *)a)->place, ((const own_def *)b)->place);
 }
 
+/* Is the macro m (ml characters) an alias of its routine's that names
+ * fn (len characters): m is the routine's Fortran name and fn the same
+ * without the underscore or in another case (ddot_ for ddot, DDOT), or
+ * under a second mangling (ddot__, _ddot_)? */
+static bool alias_names(const char *m, size_t ml, const char *fn, size_t len)
+{
+    if (!ml || m[ml - 1] != '_')
+        return false;
+    if (ml == len + 1)
+        return strncasecmp(m, fn, len) == 0;
+    return ml + 1 == len && ((fn[len - 1] == '_' && strncasecmp(fn, m, ml) == 0) ||
+                             (fn[0] == '_' && strncasecmp(fn + 1, m, ml) == 0));
+}
+
 /* The use "USR\tname\tpath\tline..." (a FACT_USE's fields f) that the
  * hook takes as the project's own (own_function): recorded once per
  * place defining it (EL_FACT_OWN_USE), or its ILP64 build's for a shim. */
@@ -960,14 +985,16 @@ static void record_own_use(el_project *p, const own_def *d, size_t n, const el_s
     if (!el_project_applies(p, f[2]))
         return;
     /* as called: through an alias macro of its routine (f[7] starts
-     * " (through macro 'ddot_')" for ddot), the macro's name, as the TU
-     * records it (note_own_use) */
+     * " (through macro 'ddot_')" for ddot, DDOT, ddot__ or _ddot_), the
+     * macro's name, as the TU records it (note_own_use) */
     char called[256];
     snprintf(called, sizeof called, "%s", f[1]);
-    size_t len = strlen(f[1]);
-    if (strncmp(f[7], " (through macro '", 17) == 0 && strncasecmp(f[7] + 17, f[1], len) == 0 &&
-        strncmp(f[7] + 17 + len, "_')", 3) == 0 && len + 2 <= sizeof called)
-        snprintf(called, sizeof called, "%.*s", (int)len + 1, f[7] + 17);
+    if (strncmp(f[7], " (through macro '", 17) == 0) {
+        const char *m = f[7] + 17;
+        size_t ml = strcspn(m, "'"), len = strlen(f[1]);
+        if (m[ml] == '\'' && ml < sizeof called && alias_names(m, ml, f[1], len))
+            snprintf(called, sizeof called, "%.*s", (int)ml, m);
+    }
     const char *usr = el_strmap_get(own, f[0]) ? f[0] : el_strmap_get(shims, f[0]);
     own_def key = {usr, strlen(usr), NULL};
     const own_def *hit = n ? bsearch(&key, d, n, sizeof *d, cmp_own_def) : NULL;

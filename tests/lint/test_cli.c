@@ -134,6 +134,44 @@ static void test_unwalked_cxx(void **state)
     tt_free(&r);
 }
 
+/* The copy compiled under the other Fortran mangling the tree's alias
+ * macros choose (SuperLU's -DAdd__: `#define daxpy_ daxpy__`, in the copy
+ * and in its callers; or `_daxpy_`): the calls are the project's, and the note names
+ * them as called, by the routine's Fortran name. */
+static void test_own_copy_mangled_noted(void **state)
+{
+    (void)state;
+    static const char *const manglings[] = {"daxpy__", "_daxpy_"};
+    for (size_t k = 0; k < sizeof manglings / sizeof *manglings; k++) {
+        char *dir = tt_tmpdir();
+        char *names = tt_fmt("#define daxpy_ %s\n"
+                             "void daxpy_(const int *n, const double *a, const double *x,\n"
+                             "            const int *incx, double *y, const int *incy);\n",
+                             manglings[k]);
+        free(tt_write(dir, "app/names.h", names));
+        free(names);
+        free(tt_write(dir, "app/blas/daxpy.c",
+                      "#include \"../names.h\"\n"
+                      "void daxpy_(const int *n, const double *a, const double *x, const int *incx,\n"
+                      "            double *y, const int *incy)\n"
+                      "{ for (int i = 0; i < *n; i++) y[i * *incy] += *a * x[i * *incx]; }\n"));
+        free(tt_write(dir, "app/step.c",
+                      "#include \"names.h\"\n"
+                      "void step(double *x, double *y, int n)\n"
+                      "{ int one = 1; double a = 0.5; daxpy_(&n, &a, x, &one, y, &one); }\n"));
+        tt_run r = lt_emberlint(dir, "--select", "EH102", "--no-cache", "app", NULL);
+        assert_int_equal(r.status, 0);
+        assert_string_equal(r.out, "");
+        assert_true(tt_contains(r.err, "emberlint: note: 1 use of 1 function named as a library's "
+                                       "routine (daxpy_) is taken as the project's own code and not "
+                                       "reported: the tree defines it (app/blas/daxpy.c:2); if it is a "
+                                       "copy of the library, add app/blas/ to \"exclude\" in "
+                                       ".emberlint.json"));
+        tt_free(&r);
+        tt_rmtree(dir);
+    }
+}
+
 /* A tree with its own copy of a library's routines (GSL's cblas/):
  * EH102 takes the calls into it as the project's own, so a run reports
  * none of them.  The run says so, once (a shard does not: the merge
@@ -909,6 +947,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_exit_codes, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_nothing_to_lint, tree_setup, tree_teardown),
         cmocka_unit_test(test_own_copy_noted),
+        cmocka_unit_test(test_own_copy_mangled_noted),
         cmocka_unit_test(test_database_excluded_noted),
         cmocka_unit_test(test_database_notes_merged),
         cmocka_unit_test(test_database_excluded_note_scope),

@@ -1270,6 +1270,12 @@ CASE(macro_chain_paste)
  *                      the project's too (its macros are looked through) */
 CASE(skipped_own_macro)
 
+/*   skipped_core       the same #ifdef arm no build compiles, in core code
+ *                      (core_paths: dispatch/) and in application code:
+ *                      only the application's include and call are listed,
+ *                      as EH101 and EH102 report only there where compiled */
+CASE(skipped_core)
+
 /*   skipped_guarded_macro  an #ifdef USE_CUBLAS arm no build compiles
  *                       defines CUBLAS_SCALAR inside an include guard
  *                       (`#ifndef GAIN_PRIVATE` / `#define GAIN_PRIVATE`,
@@ -1485,7 +1491,7 @@ int main(void)
         BOTH(if0_branches), BOTH(if_constant), BOTH(defined_and_zero), BOTH(skipped_include_indented), BOTH(template_macro_call), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
         BOTH(library_prefix_paste), BOTH(complex_fft_plan), BOTH(wrapped_calls), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(skipped_paste_nested), BOTH(skipped_paste_recursion),
         BOTH(skipped_alias), BOTH(skipped_macro_redefined), BOTH(skipped_paste_deep), BOTH(macro_paste_other), BOTH(macro_chain_paste),
-        BOTH(skipped_own_macro), BOTH(skipped_guarded_macro), BOTH(guard_nested_mid_file), BOTH(guard_nested_in_guarded_file), BOTH(guard_feature_default), BOTH(self_include_sibling_macro), BOTH(include_in_body), BOTH(self_include_else_arm),
+        BOTH(skipped_own_macro), BOTH(skipped_core), BOTH(skipped_guarded_macro), BOTH(guard_nested_mid_file), BOTH(guard_nested_in_guarded_file), BOTH(guard_feature_default), BOTH(self_include_sibling_macro), BOTH(include_in_body), BOTH(self_include_else_arm),
         BOTH(unsafe_left), BOTH(template_sizeof), BOTH(unsafe_applied), BOTH(skipped_header_decl), BOTH(skipped_header_unprefixed),
         BOTH(skipped_digit_separator),
         cmocka_unit_test(test_include_removal_agrees),
