@@ -229,8 +229,14 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
 /* The findings fixed count those whose fix lies inside another's (a call
  * in a collapsed branch); "(K unsafe fixes not applied: use
  * --unsafe-fixes)" when K > 0. */
-static void fix_summary(const char *verb, const el_fix_plan *plan)
+/* no_fix: the findings that have no fix at all (EH103's #ifdef, a call no
+ * op replaces): said, so that "would fix 0 findings" on a report of 164
+ * does not read as a failure to fix them. */
+static void fix_summary(const char *verb, const el_fix_plan *plan, const el_findings *found)
 {
+    size_t no_fix = 0;
+    for (size_t i = 0; i < found->n; i++)
+        no_fix += found->v[i].fix == NULL;
     size_t fixed = plan->fixes + plan->covered;
     fprintf(stderr, "emberlint: %s %zu finding%s in %zu file%s", verb, fixed,
             fixed == 1 ? "" : "s", plan->files, plan->files == 1 ? "" : "s");
@@ -240,6 +246,9 @@ static void fix_summary(const char *verb, const el_fix_plan *plan)
     if (plan->kept)
         fprintf(stderr, " (%zu fix%s not applied: listed above)", plan->kept,
                 plan->kept == 1 ? "" : "es");
+    if (no_fix)
+        fprintf(stderr, " (%zu finding%s no automatic fix)", no_fix,
+                no_fix == 1 ? " has" : "s have");
     fputc('\n', stderr);
 }
 
@@ -301,14 +310,14 @@ static int fix_or_diff(const el_cli *c, const el_compdb *db, lint_run *r, bool *
                 rc = EXIT_TROUBLE;
             else if (!el_changeset_empty(&plan.cs))
                 rc = EXIT_FINDINGS;
-            fix_summary("would fix", &plan);
+            fix_summary("would fix", &plan, &r->findings);
         }
     } else if (el_fix_plan_commit(&plan, &r->sources, &fo, &err) < 0) {
         fprintf(stderr, "emberlint: %s\n", err);
         free(err);
         rc = EXIT_TROUBLE;
     } else {
-        fix_summary("fixed", &plan);
+        fix_summary("fixed", &plan, &r->findings);
         *relint = !el_changeset_empty(&plan.cs);
     }
     if (plan.refused && rc != EXIT_TROUBLE)

@@ -747,6 +747,28 @@ static void test_cli_unsafe_fix_in_json(void **state)
     tt_free(&r);
 }
 
+/* Findings no fix exists for (EH103's #ifdef, a backend constant) are
+ * counted in the summary: "would fix 0 findings" alone, on a report of
+ * many, read as fixes that failed (SuperLU: 164 findings, none fixable). */
+static void test_cli_no_fix_counted(void **state)
+{
+    cli_tree *t = *state;
+    static const char branch_c[] = "#ifdef EH_HAVE_BLAS\nint fast = 1;\n#endif\n"
+                                   "#ifdef EH_HAVE_LAZY\nint lazy = 1;\n#endif\n";
+    free(tt_write(t->dir, "src/branch.c", branch_c));
+    tt_run r = lt_emberlint(t->dir, "--no-cache", "--select", "EH103", "--diff", "src/branch.c",
+                            "--", INC, NULL);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "emberlint: would fix 0 findings in 0 files (2 findings have no "
+                               "automatic fix)\n");
+    tt_free(&r);
+    /* every finding with a fix: nothing more said */
+    r = lt_emberlint(t->dir, "--no-cache", "--select", "EH102", "--diff", "src/app.c", "--", INC,
+                     NULL);
+    assert_string_equal(r.err, "emberlint: would fix 1 finding in 1 file\n");
+    tt_free(&r);
+}
+
 int main(void)
 {
     el_path_init();
@@ -764,6 +786,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_refuses_files_that_do_not_parse, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_file_changed_since_read, tree_setup, tree_teardown),
         cmocka_unit_test_setup_teardown(test_cli_diff, cli_setup, cli_teardown),
+        cmocka_unit_test_setup_teardown(test_cli_no_fix_counted, cli_setup, cli_teardown),
         cmocka_unit_test_setup_teardown(test_cli_fix_idempotent, cli_setup, cli_teardown),
         cmocka_unit_test_setup_teardown(test_cli_failed_write, cli_setup, cli_teardown),
         cmocka_unit_test_setup_teardown(test_cli_touched_before_commit, cli_setup, cli_teardown),
