@@ -38,6 +38,7 @@
 #include "sources.h"
 #include "strbuf.h"
 #include "strmap.h"
+#include "unbuilt.h"
 
 #define MAX_FILE_SIZE (64u << 20)
 #define KERNELS_DEF "kernels.def"
@@ -1377,6 +1378,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
             if (joined == 0) {
                 here = recs.unbuilt;
                 recs.unbuilt = (el_unbuilt){0};
+                el_unbuilt_mark(&here, &sub); /* as the run marks them */
                 el_engine_finish(&eo, &sub, &recs, &found);
             }
         } else {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config_internal.h"
 #include "language.h"
@@ -250,44 +251,107 @@ static bool under_any(const char *dir, char *const *dirs, size_t n)
     return false;
 }
 
+/* Did a linted file match d (el_configs_note_passed_over)? */
+static bool was_hit(const el_configs *s, const declared *d)
+{
+    char *hk = hit_key(d->o, key_name(d), d->entry);
+    bool hit = el_strmap_get(&s->hits, hk) != NULL;
+    free(hk);
+    return hit;
+}
+
+/* The leading components of anchored pattern p (after its '/') that hold
+ * no wildcard nor <name> name nothing under root: it can match no file
+ * there.  (No such component: it may match anything.) */
+static bool names_nothing_there(const char *root, const char *p)
+{
+    p += *p == '/';
+    const char *end = p;
+    for (const char *c = p; *c; c++) {
+        if (strchr("*?[<", *c))
+            break;
+        if (*c == '/')
+            end = c;
+        if (!c[1])
+            end = c + 1;
+    }
+    if (end == p)
+        return false;
+    char *prefix = el_xstrndup(p, (size_t)(end - p));
+    char *full = el_path_join(root, prefix);
+    struct stat st;
+    bool none = stat(full, &st) != 0;
+    free(full);
+    free(prefix);
+    return none;
+}
+
 /* --config FILE away from the linted files (`--config ../cfg/x.json`):
  * its patterns anchored with a leading '/' are relative to FILE's
  * directory, so when that holds none of the linted files they match
- * nothing (the files stay frontend, silently).  Said once, with them;
- * true when said. */
-static bool warn_forced_elsewhere(const el_config *c, char *const *paths, size_t n, const char *done)
+ * nothing (the files stay frontend, silently).  So too when FILE's
+ * directory holds them only below a directory named on the command line
+ * (`--config /tmp/x.json /tmp/csdr`: '/fft_fftw.c' is /tmp/fft_fftw.c),
+ * FILE is in none of the named directories, none of those patterns
+ * matched and they name what is not there (the per-pattern warning below
+ * is only for a configuration a named directory holds; `--config
+ * lint.json src`, whose '/tests/' names a directory that is there, lints
+ * a part of the tree).  Said once, with them; true when said. */
+static bool warn_forced_elsewhere(const el_configs *s, const el_config *c, char *const *paths,
+                                  size_t n, char *const *dirs, size_t n_dirs, const char *done)
 {
     if (!c->path || !c->root || !n)
         return false;
-    for (size_t i = 0; i < n; i++) {
+    bool holds = false;
+    for (size_t i = 0; i < n && !holds; i++) {
         char *rel = el_path_under(paths[i], c->root);
-        bool in = rel != NULL;
+        holds = rel != NULL;
         free(rel);
-        if (in)
-            return false;
     }
+    if (holds && (under_any(c->root, dirs, n_dirs) || under_any(c->path, dirs, n_dirs)))
+        return false;
     size_t nd = 0;
     declared *d = declared_patterns(c, &nd);
     el_buf b = {0};
     size_t total = 0;
+    bool any_hit = false;
     for (size_t i = 0; i < nd; i++) {
         if (!el_config_anchored(d[i].pattern))
             continue;
+        any_hit |= holds && (was_hit(s, &d[i]) || !names_nothing_there(d[i].root, d[i].pattern));
         if (total++ < 3)
             el_buf_printf(&b, "%s'%s' (\"%s\")", total > 1 ? ", " : "", d[i].pattern,
                           key_name(&d[i]));
     }
     free(d);
+    if (any_hit)
+        total = 0;
     if (total) {
         char *shown = el_path_display(c->path);
         char *dir = el_path_display(c->root);
+        char *below = holds && n_dirs ? el_path_display(dirs[0]) : NULL;
         if (total > 3)
             el_buf_printf(&b, " and %zu more", total - 3);
-        fprintf(stderr, "%s: warning: %s: a pattern with a leading '/' is anchored at the "
-                "configuration's directory %s, which holds none of the %s files, so %s "
-                "match%s nothing: give them relative to %s, or without the leading '/', or put "
-                "the configuration at the project's root as .emberlint.json\n", el_progname,
-                shown, dir, done, el_buf_str(&b), total > 1 ? "" : "es", dir);
+        if (below)
+            fprintf(stderr, "%s: warning: %s: a pattern with a leading '/' is anchored at the "
+                    "configuration's directory %s, which holds the %s files only below %s, so %s "
+                    "match%s none of them: give them relative to %s, or without the leading "
+                    "'/', or put the configuration at the project's root as .emberlint.json\n",
+                    el_progname, shown, dir, done, below, el_buf_str(&b), total > 1 ? "" : "es",
+                    dir);
+        else if (holds)
+            fprintf(stderr, "%s: warning: %s: a pattern with a leading '/' is anchored at the "
+                    "configuration's directory %s, and %s match%s none of the %s files: give "
+                    "them relative to %s, or without the leading '/', or put the configuration "
+                    "at the project's root as .emberlint.json\n",
+                    el_progname, shown, dir, el_buf_str(&b), total > 1 ? "" : "es", done, dir);
+        else
+            fprintf(stderr, "%s: warning: %s: a pattern with a leading '/' is anchored at the "
+                    "configuration's directory %s, which holds none of the %s files, so %s "
+                    "match%s nothing: give them relative to %s, or without the leading '/', or put "
+                    "the configuration at the project's root as .emberlint.json\n", el_progname,
+                    shown, dir, done, el_buf_str(&b), total > 1 ? "" : "es", dir);
+        free(below);
         free(shown);
         free(dir);
     }
@@ -308,10 +372,7 @@ static bool worth_warning(const el_configs *s, const el_config *c, const declare
         return false;
     if (anchored_said && el_config_anchored(d->pattern))
         return false;
-    char *hk = hit_key(d->o, key_name(d), d->entry);
-    bool hit = el_strmap_get(&s->hits, hk) != NULL;
-    free(hk);
-    if (hit)
+    if (was_hit(s, d))
         return false;
     if (d->key == EL_EXCLUDE)
         return true;
@@ -328,7 +389,8 @@ void el_configs_warn_unmatched(el_configs *s, char *const *paths, const el_confi
     if (s->quiet_all)
         return;
     /* its anchored patterns are named there, not again one by one */
-    bool anchored_said = s->forced && warn_forced_elsewhere(s->forced, paths, n, done_of(s));
+    bool anchored_said =
+        s->forced && warn_forced_elsewhere(s, s->forced, paths, n, dirs, n_dirs, done_of(s));
     for (size_t i = 0; i < n; i++)
         el_configs_note_passed_over(s, cfgs[i], paths[i]);
     size_t n_list = s->forced ? 1 : s->n_all;

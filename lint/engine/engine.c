@@ -1715,13 +1715,14 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
     el_strmap_free(&covered);
     el_strmap_free(&by_cxx);
     free(root_has_sources);
+    /* (the project hooks ask which files were parsed: el_project_file_parsed) */
+    el_unbuilt_mark(&left, sources);
     if (o->tus_out) { /* a shard's report, even of 1/1: the merge says it */
         o->tus_out->unbuilt = left;
     } else if (o->unbuilt_out) {
         el_unbuilt_free(o->unbuilt_out);
         *o->unbuilt_out = left;
     } else {
-        el_unbuilt_mark(&left, sources);
         el_unbuilt_note(&left, o->verbose, done_of(o), to_do_of(o));
         el_unbuilt_free(&left);
     }

@@ -392,6 +392,11 @@ const char *el_project_file(const el_project *p, size_t i);     /* absolute */
 el_file_class el_project_file_class(const el_project *p, size_t i, const char **backend);
 /* The file (absolute) was named on the command line, not found by a walk. */
 bool el_project_file_named(const el_project *p, const char *path);
+/* The run parsed file i (itself or through a file that includes it): not
+ * one it left out as not built (a source compile_commands.json does not
+ * list, a header none of its files includes; unbuilt.h), whose
+ * definitions no fact tells of. */
+bool el_project_file_parsed(const el_project *p, size_t i);
 const el_config *el_project_file_config(const el_project *p, size_t i);
 /* Facts of all TUs, in file order then emission order. */
 size_t el_project_fact_count(const el_project *p);

@@ -724,6 +724,11 @@ bool el_project_file_named(const el_project *p, const char *path)
     return k >= 0 && p->sources->v[k].named;
 }
 
+bool el_project_file_parsed(const el_project *p, size_t i)
+{
+    return i < p->sources->n && !p->sources->v[i].not_built;
+}
+
 el_file_class el_project_file_class(const el_project *p, size_t i, const char **backend)
 {
     if (i >= p->sources->n) {

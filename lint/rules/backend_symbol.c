@@ -906,7 +906,10 @@ static bs_backend_texts *run_texts(el_project *p, bs_backend_texts **texts, char
         const el_config *c = el_project_file_config(p, i);
         char backend[64];
         bs_backend_texts_add_config(t, c);
-        bs_backend_texts_skip(t, el_project_file(p, i));
+        /* (a file the run leaves out as not built is read as text:
+         * csdr's fft_rpi.c, a backend under #ifdef that -p build . walks) */
+        if (el_project_file_parsed(p, i))
+            bs_backend_texts_skip(t, el_project_file(p, i));
         if (c && el_config_classify(c, el_project_file(p, i), backend, sizeof backend) !=
                      EL_FILE_BACKEND)
             bs_backend_texts_own(t, el_project_file(p, i));

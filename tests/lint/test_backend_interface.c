@@ -225,6 +225,33 @@ static void test_what_is_not_read(void **state)
     tt_free(&r);
 }
 
+/* -p build . walks the tree: the other backend's file, a .c file the
+ * database does not build (csdr's fft_rpi.c, all under #ifdef
+ * USE_RPI_FFT, beside the built fft_fftw.c, both defining fft_execute),
+ * is found by the walk and left out as not built: it is not parsed, so
+ * it is read as text like the .cu file (it was taken for a parsed file,
+ * whose definitions the facts would tell, and not read). */
+static void test_walked_unbuilt_backend_read_as_text(void **state)
+{
+    (void)state;
+    write_tree();
+    char *cu = tt_path(tt_dir, "algebra/gpu/vector.cu");
+    assert_int_equal(unlink(cu), 0);
+    free(cu);
+    tt_w("algebra/gpu/vector.c", "#ifdef USE_GPU\n"
+                                 "#include \"../../include/vec.h\"\n"
+                                 "void vec_add(float *y, const float *x, int n) { gpu_axpy(y, x, n); }\n"
+                                 "float vec_dot(const float *x, const float *y, int n)\n"
+                                 "{\n    return gpu_dot(x, y, n);\n}\n"
+                                 "#endif\n");
+    tt_run r = lt_emberlint(tt_dir, "--no-cache", "--select", "EH102", "--format", "json", "-p", "build", ".",
+                            NULL);
+    char *got = eh102_lines(&r);
+    assert_string_equal(got, "solve.c:8:vec_fill solve.c:9:vec_threads");
+    free(got);
+    tt_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -234,6 +261,7 @@ int main(void)
         tt_scratch_test(test_library_name_stays_the_library),
         tt_scratch_test(test_same_from_any_directory),
         tt_scratch_test(test_what_is_not_read),
+        tt_scratch_test(test_walked_unbuilt_backend_read_as_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -416,6 +416,35 @@ static void test_config_elsewhere_anchored(void **state)
     tt_free(&r);
 }
 
+/* --config FILE in a directory above the tree it lints (`--config
+ * /tmp/x.json /tmp/csdr`): FILE's directory holds the linted files, but
+ * only below the directory named, so the pattern of kern's files is FILE's dir/kern/...,
+ * which is not there: it matched nothing and nothing said so (the
+ * per-pattern warning is for a configuration a named directory holds),
+ * every file stayed frontend.  A pattern that names what is there
+ * ('/proj/kern/', or '/proj/tests/' of a run over a part of the tree) is
+ * the user's choice: no word. */
+static void test_config_above_the_tree_anchored(void **state)
+{
+    (void)state;
+    tt_w("x.json", "{\"backend_files\": {\"kern\": [\"/kern/*.c\"]}, \"core_paths\": [\"/glue/\"]}\n");
+    tt_w("proj/kern/gemm.c", "void kern_gemm(int n) { (void)n; }\n");
+    tt_w("proj/glue/x.c", "int x;\n");
+    tt_w("proj/tests/t.c", "int t;\n");
+    tt_run r = lt_emberlint(tt_dir, "--no-cache", "--config", "x.json", "proj", NULL);
+    assert_true(tt_contains(r.err, "emberlint: warning: x.json: a pattern with a leading '/' is "
+                                   "anchored at the configuration's directory ., which holds the "
+                                   "linted files only below proj, so '/glue/' (\"core_paths\"), "
+                                   "'/kern/*.c' (\"backend_files\") match none of them: give them "
+                                   "relative to ., or without the leading '/', or put the "
+                                   "configuration at the project's root as .emberlint.json\n"));
+    tt_free(&r);
+    tt_w("y.json", "{\"backend_files\": {\"kern\": [\"/proj/kern/*.c\"]}, \"core_paths\": [\"/proj/tests/\"]}\n");
+    r = lt_emberlint(tt_dir, "--no-cache", "--config", "y.json", "proj/kern", NULL);
+    assert_false(tt_contains(r.err, "anchored"));
+    tt_free(&r);
+}
+
 /* A pattern naming headers the walk skips (in an excluded directory, or
  * found through -I outside the tree) still classifies them when a linted
  * file includes them: it was warned as matching nothing, and following
@@ -633,6 +662,7 @@ int main(void)
         tt_scratch_test(test_backend_dirs_of_cuda_passed_over),
         tt_scratch_test(test_backend_dirs_of_cxx_passed_over),
         tt_scratch_test(test_config_elsewhere_anchored),
+        tt_scratch_test(test_config_above_the_tree_anchored),
         tt_scratch_test(test_patterns_naming_skipped_headers),
         tt_scratch_test(test_config_through_symlink),
         tt_scratch_test(test_backend_pattern_names_the_backend),

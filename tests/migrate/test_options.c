@@ -925,6 +925,40 @@ static void test_own_note_names_calls_and_directories(void **state)
     free(dir);
 }
 
+/* plan -p build . of a tree whose FFT interface two backends of single
+ * files define (csdr's fft_execute, in fft_fftw.c, built, and in
+ * fft_rpi.c, all under #ifdef USE_RPI_FFT, which the database does not
+ * list): the walk finds the unbuilt backend's file and leaves it out, so
+ * its definitions are read from its text, and the frontend's call of the
+ * interface is no backend's -- nothing for a person (it was listed as a
+ * use of backend 'a' to rewrite by hand: the file was taken for a parsed
+ * one). */
+static void test_walked_unbuilt_backend_interface(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, ".emberlint.json", "{\"backend_files\": {\"a\": [\"/fx_a.c\"], \"b\": [\"/fx_b.c\"]}}\n"));
+    free(tt_write(dir, "api.h", "typedef struct plan plan;\nvoid fx_execute(plan *p);\nplan *fx_make_a(int n);\n"));
+    free(tt_write(dir, "fx_a.c", "#include \"api.h\"\nvoid fx_execute(plan *p) { (void)p; }\n"
+                                 "plan *fx_make_a(int n) { (void)n; return 0; }\n"));
+    free(tt_write(dir, "fx_b.c", "#ifdef USE_B\n#include \"api.h\"\nvoid fx_execute(plan *p)\n{\n}\n#endif\n"));
+    free(tt_write(dir, "front.c", "#include \"api.h\"\nvoid run(int n) { fx_execute(fx_make_a(n)); }\n"));
+    char *db = tt_fmt("[{\"directory\": \"%s\", \"file\": \"fx_a.c\", \"command\": \"cc -c fx_a.c\"},\n"
+                      " {\"directory\": \"%s\", \"file\": \"front.c\", \"command\": \"cc -c front.c\"}]\n",
+                      dir, dir);
+    free(tt_write(dir, "build/compile_commands.json", db));
+    free(db);
+    tt_run r = mt_migrate(dir, NULL, "plan", "-p", "build", ".", NULL);
+    /* fx_make_a, a alone defines: still a's */
+    assert_true(tt_contains(r.out, "backend function 'fx_make_a' of backend 'a'") ||
+                tt_contains(r.err, "backend function 'fx_make_a' of backend 'a'"));
+    assert_false(tt_contains(r.out, "'fx_execute'"));
+    assert_false(tt_contains(r.err, "'fx_execute'"));
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 /* A walk passes C++ files over while "languages" leaves C++ out (the
  * default): the plan of a mixed tree whose BLAS calls are in .cpp files
  * would look complete, so the scan says how many it passed over, once,
@@ -1137,6 +1171,7 @@ int main(void)
         cmocka_unit_test(test_own_note_every_definition),
         cmocka_unit_test(test_own_note_per_configuration),
         cmocka_unit_test(test_own_note_names_calls_and_directories),
+        cmocka_unit_test(test_walked_unbuilt_backend_interface),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
