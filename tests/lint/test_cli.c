@@ -169,6 +169,7 @@ static void test_own_copy_mangled_noted(void **state)
                                        ".emberlint.json"));
         tt_free(&r);
         tt_rmtree(dir);
+        free(dir);
     }
 }
 
