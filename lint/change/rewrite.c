@@ -528,12 +528,12 @@ static size_t skip_operand(const char *t, size_t n, size_t i)
     return end;
 }
 
-/* How many times the template tpl writes argument k (0-based) as code:
- * its $N (N = k + 1) and its $* outside the template's comments and
- * literals -- and, when evaluated, outside the operands of sizeof and its
- * kind too.  An argument written twice is evaluated twice; one written
- * only as sizeof's operand is not evaluated at all. */
-static unsigned template_writes(const char *tpl, unsigned k, bool evaluated)
+/* How many times the template tpl evaluates argument k (0-based): its $N
+ * (N = k + 1) and its $* outside the template's comments and literals
+ * and outside the operands of sizeof and its kind.  An argument written
+ * twice is evaluated twice; one written only as sizeof's operand is not
+ * evaluated at all. */
+static unsigned template_evaluates(const char *tpl, unsigned k)
 {
     size_t n = strlen(tpl);
     unsigned count = 0;
@@ -545,7 +545,7 @@ static unsigned template_writes(const char *tpl, unsigned k, bool evaluated)
             continue;
         }
         if (lx == EL_LX_IDENT && end > i) {
-            i = evaluated && unevaluated_operator(tpl, i, end) ? skip_operand(tpl, n, end) : end;
+            i = unevaluated_operator(tpl, i, end) ? skip_operand(tpl, n, end) : end;
             continue;
         }
         if (tpl[i] != '$' || i + 1 >= n) {
@@ -1341,7 +1341,7 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
             bool kept = false;
             for (unsigned j = 0; j < out->n_kept && !kept; j++)
                 kept = out->kept[j][0] <= b[k] && e[k] <= out->kept[j][1];
-            bool evaluated = kept && template_writes(tpl->replacement, k, true) > 0;
+            bool evaluated = kept && template_evaluates(tpl->replacement, k) > 0;
             if (!evaluated && (what = side_effect(t, b[k], code_end(t, b[k], e[k])))) {
                 lost = k + 1;
                 unevaluated = kept;
@@ -1353,7 +1353,7 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
         unsigned twice = 0, times = 0;
         const char *twice_what = NULL;
         for (unsigned k = 0; k < nargs && !what && !twice_what; k++) {
-            unsigned w = template_writes(tpl->replacement, k, true);
+            unsigned w = template_evaluates(tpl->replacement, k);
             if (w >= 2 && (twice_what = side_effect(t, b[k], code_end(t, b[k], e[k])))) {
                 twice = k + 1;
                 times = w;
