@@ -228,10 +228,9 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
 
 /* The findings fixed count those whose fix lies inside another's (a call
  * in a collapsed branch); "(K unsafe fixes not applied: use
- * --unsafe-fixes)" when K > 0. */
-/* no_fix: the findings that have no fix at all (EH103's #ifdef, a call no
- * op replaces): said, so that "would fix 0 findings" on a report of 164
- * does not read as a failure to fix them. */
+ * --unsafe-fixes)" when K > 0; and the findings that have no fix at all
+ * (EH103's #ifdef, a call no op replaces) are counted, so that "would fix
+ * 0 findings" on a report of 164 does not read as a failure to fix them. */
 static void fix_summary(const char *verb, const el_fix_plan *plan, const el_findings *found)
 {
     size_t no_fix = 0;

@@ -152,7 +152,8 @@ static bool same_macro(const decl_info *a, const decl_info *b)
 
 /* What the index asks of a declaration's file, once per file: the TU's
  * system headers declare thousands of names, and a realpath and the
- * backend-header patterns for each took a third of a plan's time. */
+ * backend-header patterns for each were about a fifth of ember-migrate
+ * plan's samples on darknet. */
 typedef struct decl_file {
     bool backend;
     char *real;               /* NULL: none */
