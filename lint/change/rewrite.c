@@ -501,14 +501,33 @@ static bool punct_is(const char *t, token k, const char *s)
     return k.kind == TK_PUNCT && k.e - k.b == strlen(s) && strncmp(t + k.b, s, k.e - k.b) == 0;
 }
 
+static bool prefix_operator(const char *t, token k)
+{
+    return k.kind == TK_PUNCT && strchr("*&+-!~", t[k.b]) != NULL;
+}
+
 /* Past the operand at t[i] of such an operator: a unary expression (its
  * prefix operators, a primary -- a parenthesised group too -- and the
- * postfix operators after it: sizeof ($1)[0] is sizeof(($1)[0])). */
+ * postfix operators after it: sizeof ($1)[0] is sizeof(($1)[0])).  A
+ * prefix operator's operand may be a cast (sizeof *(const T *)$1) or
+ * another such operator's (sizeof sizeof $1): the operand goes on. */
 static size_t skip_operand(const char *t, size_t n, size_t i)
 {
     token k = next_token(t, n, i, true);
-    while (k.kind == TK_PUNCT && (strchr("*&+-!~", t[k.b]) != NULL))
-        k = next_token(t, n, k.e, true);
+    for (bool prefixed = false;;) {
+        if (prefix_operator(t, k)) {
+            prefixed = true;
+            k = next_token(t, n, k.e, true);
+            continue;
+        }
+        if (k.kind == TK_IDENT && unevaluated_operator(t, k.b, k.e))
+            return skip_operand(t, n, k.e);
+        token a = prefixed && k.kind == TK_PAREN ? next_token(t, n, k.e, true) : k;
+        if (a.b == k.b ||
+            !(a.kind == TK_IDENT || a.kind == TK_ARG || a.kind == TK_NUMBER || a.kind == TK_STRING))
+            break;
+        k = a; /* (T *) then its operand: a cast ((x) - y may be a difference: not one) */
+    }
     if (k.kind == TK_END || k.kind == TK_BAD || k.kind == TK_PUNCT)
         return k.b;
     size_t end = k.e;

@@ -1354,7 +1354,8 @@ CASE(unsafe_left)
  *                   writes a pointer once as code and once under sizeof
  *                   evaluates it once, so a call there is safe (it was
  *                   "writes argument 1 2 times": unsafe); one that writes
- *                   it only under sizeof loses the call (unsafe, listed) */
+ *                   it only under sizeof -- through a cast too: sizeof
+ *                   *(const char *)$1 -- loses the call (unsafe, listed) */
 CASE(template_sizeof)
 CASE(unsafe_applied)
 
