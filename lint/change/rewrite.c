@@ -439,61 +439,30 @@ bool el_rewrite_names(const el_call_rewrite *r, const char *name, size_t len)
     return false;
 }
 
-/* What in t[b..e), an argument a template drops, may have a side effect
- * (a call, ++ or --, an assignment, compound ones included): a short
- * phrase, or NULL for none.  Conservative: sizeof(x) aside, any `(`
- * after a name, `)` or `]` is a call. */
-static const char *side_effect(const char *t, size_t b, size_t e)
-{
-    for (size_t i = b; i < e;) {
-        char c = t[i];
-        size_t j = skip_unit(t, e, i, false);
-        if (j <= i)
-            j = i + 1;
-        if (c == '(') {
-            size_t q = i;
-            while (q > b && strchr(" \t\r\n\f\v", t[q - 1]))
-                q--;
-            char p = q > b ? t[q - 1] : 0;
-            bool named = p == ')' || p == ']';
-            if (p && ident_char(p, false)) {
-                size_t w = q;
-                while (w > b && ident_char(t[w - 1], false))
-                    w--;
-                size_t l = q - w; /* sizeof(x), _Alignof(x): no call */
-                named = !((l == 6 && !memcmp(t + w, "sizeof", 6)) ||
-                          (l == 8 && !memcmp(t + w, "_Alignof", 8)) ||
-                          (l == 7 && !memcmp(t + w, "alignof", 7)));
-            }
-            if (named)
-                return "a call";
-        } else if ((c == '+' || c == '-') && i + 1 < e && t[i + 1] == c) {
-            return c == '+' ? "++" : "--";
-        } else if (c == '=') {
-            char p = i > b ? t[i - 1] : 0, pp = i > b + 1 ? t[i - 2] : 0;
-            bool compare = (i + 1 < e && t[i + 1] == '=') || p == '=' || p == '!' ||
-                           ((p == '<' || p == '>') && pp != p);
-            if (!compare)
-                return "an assignment";
-        }
-        i = j;
-    }
-    return NULL;
-}
-
 /* Is the name t[b..e) an operator whose operand is not evaluated: C's
- * sizeof and _Alignof, GNU's __alignof__ and typeof, C++'s alignof and
- * decltype?  (sizeof evaluates an operand of variable length array type;
- * a call's argument that has one and a side effect is not worth the
- * analysis.) */
+ * sizeof and _Alignof, C23's typeof and typeof_unqual, GNU's __alignof__,
+ * __typeof__ and __builtin_types_compatible_p, C++'s alignof, decltype
+ * and noexcept?  (sizeof evaluates an operand of variable length array
+ * type; a call's argument that has one and a side effect is not worth
+ * the analysis.) */
 static bool unevaluated_operator(const char *t, size_t b, size_t e)
 {
-    static const char *const ops[] = {"sizeof",  "_Alignof",   "alignof",   "__alignof__", "__alignof",
-                                      "typeof",  "__typeof__", "__typeof",  "decltype"};
+    static const char *const ops[] = {"sizeof",        "_Alignof",          "alignof",
+                                      "__alignof__",   "__alignof",         "typeof",
+                                      "__typeof__",    "__typeof",          "typeof_unqual",
+                                      "__typeof_unqual__", "decltype",      "noexcept",
+                                      "__builtin_types_compatible_p"};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (strlen(ops[i]) == e - b && strncmp(t + b, ops[i], e - b) == 0)
             return true;
     return false;
+}
+
+/* _Generic evaluates the association it selects, not its controlling
+ * expression. */
+static bool generic_keyword(const char *t, size_t b, size_t e)
+{
+    return e - b == 8 && strncmp(t + b, "_Generic", 8) == 0;
 }
 
 static bool punct_is(const char *t, token k, const char *s)
@@ -531,6 +500,9 @@ static size_t skip_operand(const char *t, size_t n, size_t i)
     if (k.kind == TK_END || k.kind == TK_BAD || k.kind == TK_PUNCT)
         return k.b;
     size_t end = k.e;
+    token brace = k.kind == TK_PAREN ? next_token(t, n, end, true) : k;
+    if (brace.kind == TK_BRACE) /* a compound literal: sizeof (struct s){$1} */
+        end = brace.e;
     for (;;) {
         token p = next_token(t, n, end, true);
         if (p.kind == TK_BRACKET || p.kind == TK_PAREN || punct_is(t, p, "++") || punct_is(t, p, "--")) {
@@ -547,27 +519,102 @@ static size_t skip_operand(const char *t, size_t n, size_t i)
     return end;
 }
 
-/* How many times the template tpl evaluates argument k (0-based): its $N
- * (N = k + 1) and its $* outside the template's comments and literals
- * and outside the operands of sizeof and its kind.  An argument written
- * twice is evaluated twice; one written only as sizeof's operand is not
- * evaluated at all. */
-static unsigned template_evaluates(const char *tpl, unsigned k)
+/* What in t[b..e), an argument a template drops, may have a side effect
+ * (a call, ++ or --, an assignment, compound ones included): a short
+ * phrase, or NULL for none.  Conservative: an operator whose operand is
+ * not evaluated (sizeof(x), __typeof__(x)) and _Generic( aside, any `(`
+ * after a name, `)` or `]` is a call, and the operands of those are
+ * looked into all the same. */
+static const char *side_effect(const char *t, size_t b, size_t e)
 {
-    size_t n = strlen(tpl);
-    unsigned count = 0;
-    for (size_t i = 0; i < n;) {
+    for (size_t i = b; i < e;) {
+        char c = t[i];
+        size_t j = skip_unit(t, e, i, false);
+        if (j <= i)
+            j = i + 1;
+        if (c == '(') {
+            size_t q = i;
+            while (q > b && strchr(" \t\r\n\f\v", t[q - 1]))
+                q--;
+            char p = q > b ? t[q - 1] : 0;
+            bool named = p == ')' || p == ']';
+            if (p && ident_char(p, false)) {
+                size_t w = q;
+                while (w > b && ident_char(t[w - 1], false))
+                    w--;
+                named = !unevaluated_operator(t, w, q) && !generic_keyword(t, w, q);
+            }
+            if (named)
+                return "a call";
+        } else if ((c == '+' || c == '-') && i + 1 < e && t[i + 1] == c) {
+            return c == '+' ? "++" : "--";
+        } else if (c == '=') {
+            char p = i > b ? t[i - 1] : 0, pp = i > b + 1 ? t[i - 2] : 0;
+            bool compare = (i + 1 < e && t[i + 1] == '=') || p == '=' || p == '!' ||
+                           ((p == '<' || p == '>') && pp != p);
+            if (!compare)
+                return "an assignment";
+        }
+        i = j;
+    }
+    return NULL;
+}
+
+/* Past _Generic's controlling expression when t[i] opens its parentheses
+ * (at the top-level comma), else i. */
+static size_t controlling_end(const char *tpl, size_t n, size_t i)
+{
+    token open = next_token(tpl, n, i, true);
+    if (open.kind != TK_PAREN || open.e < open.b + 2)
+        return i;
+    for (token k = next_token(tpl, open.e - 1, open.b + 1, true); k.kind != TK_END && k.kind != TK_BAD;
+         k = next_token(tpl, open.e - 1, k.e, true))
+        if (punct_is(tpl, k, ","))
+            return k.b;
+    return i;
+}
+
+/* Where the template tpl writes argument k (0-based): its $N (N = k + 1)
+ * and its $* outside the template's comments and literals. */
+typedef struct arg_uses {
+    unsigned evaluated;  /* outside every operand that is not evaluated:
+                            written twice, it is evaluated twice */
+    const char *unseen;  /* else the first such operand's operator that
+                            holds it (its spelling, unseen_len long) */
+    size_t unseen_len;
+} arg_uses;
+
+/* tpl[b..e): operands of sizeof and its kind, and _Generic's controlling
+ * expression, are counted in uses->unseen, not in evaluated. */
+static void count_uses(const char *tpl, size_t b, size_t e, unsigned k, arg_uses *uses, bool in_unseen)
+{
+    for (size_t i = b; i < e;) {
         size_t end = i + 1;
-        el_lexeme lx = el_lexeme_at(tpl, n, i, &end);
+        el_lexeme lx = el_lexeme_at(tpl, e, i, &end);
         if (lx == EL_LX_COMMENT || lx == EL_LX_LITERAL) {
             i = end > i ? end : i + 1;
             continue;
         }
         if (lx == EL_LX_IDENT && end > i) {
-            i = unevaluated_operator(tpl, i, end) ? skip_operand(tpl, n, end) : end;
+            size_t op_end = end;
+            if (unevaluated_operator(tpl, i, end))
+                op_end = skip_operand(tpl, e, end);
+            else if (generic_keyword(tpl, i, end))
+                op_end = controlling_end(tpl, e, end);
+            if (op_end > end && !in_unseen) {
+                arg_uses inner = {0};
+                count_uses(tpl, end, op_end, k, &inner, true);
+                if (inner.evaluated && !uses->unseen) {
+                    uses->unseen = tpl + i;
+                    uses->unseen_len = end - i;
+                }
+            } else if (op_end > end) {
+                count_uses(tpl, end, op_end, k, uses, true);
+            }
+            i = op_end;
             continue;
         }
-        if (tpl[i] != '$' || i + 1 >= n) {
+        if (tpl[i] != '$' || i + 1 >= e) {
             i++;
             continue;
         }
@@ -576,19 +623,40 @@ static unsigned template_evaluates(const char *tpl, unsigned k)
             continue;
         }
         if (tpl[i + 1] == '*') {
-            count++;
+            uses->evaluated++;
             i += 2;
             continue;
         }
         size_t j = i + 1;
         unsigned long num = 0;
-        while (j < n && tpl[j] >= '0' && tpl[j] <= '9' && num <= 1000000)
+        while (j < e && tpl[j] >= '0' && tpl[j] <= '9' && num <= 1000000)
             num = num * 10 + (unsigned long)(tpl[j++] - '0');
         if (j > i + 1 && num == (unsigned long)k + 1)
-            count++;
+            uses->evaluated++;
         i = j > i + 1 ? j : i + 1;
     }
-    return count;
+}
+
+/* ", only under sizeof, which does not evaluate it": where a template
+ * writes an argument it does not evaluate. */
+static void unseen_phrase(const arg_uses *uses, char *out, size_t size)
+{
+    if (!uses->unseen)
+        snprintf(out, size, ", only where it is not evaluated");
+    else if (generic_keyword(uses->unseen, 0, uses->unseen_len))
+        snprintf(out, size, ", only as _Generic's controlling expression, which is not evaluated");
+    else
+        snprintf(out, size, ", only under %.*s, which does not evaluate it", (int)uses->unseen_len,
+                 uses->unseen);
+}
+
+/* How the template tpl uses argument k: how many times it evaluates it,
+ * and where it writes it without evaluating it. */
+static arg_uses template_uses(const char *tpl, unsigned k)
+{
+    arg_uses uses = {0};
+    count_uses(tpl, 0, strlen(tpl), k, &uses, false);
+    return uses;
 }
 
 static bool ident_is(const char *t, token k, const char *s)
@@ -1354,15 +1422,18 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
          * (calls++, f(x), n = 3): the rewrite loses it, whatever the
          * template's own safety */
         unsigned lost = 0;
-        bool unevaluated = false; /* lost: written, but only as sizeof's operand */
+        arg_uses lost_uses = {0};
+        bool unevaluated = false; /* lost: written, but only where it is not evaluated */
         const char *what = NULL;
         for (unsigned k = 0; k < nargs && !what; k++) {
             bool kept = false;
             for (unsigned j = 0; j < out->n_kept && !kept; j++)
                 kept = out->kept[j][0] <= b[k] && e[k] <= out->kept[j][1];
-            bool evaluated = kept && template_evaluates(tpl->replacement, k) > 0;
+            arg_uses arg_use = template_uses(tpl->replacement, k);
+            bool evaluated = kept && arg_use.evaluated > 0;
             if (!evaluated && (what = side_effect(t, b[k], code_end(t, b[k], e[k])))) {
                 lost = k + 1;
+                lost_uses = arg_use;
                 unevaluated = kept;
             }
         }
@@ -1372,20 +1443,22 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
         unsigned twice = 0, times = 0;
         const char *twice_what = NULL;
         for (unsigned k = 0; k < nargs && !what && !twice_what; k++) {
-            unsigned w = template_evaluates(tpl->replacement, k);
+            unsigned w = template_uses(tpl->replacement, k).evaluated;
             if (w >= 2 && (twice_what = side_effect(t, b[k], code_end(t, b[k], e[k])))) {
                 twice = k + 1;
                 times = w;
             }
         }
         if (what) {
+            char unseen[96] = "";
+            if (unevaluated)
+                unseen_phrase(&lost_uses, unseen, sizeof unseen);
             out->safety = EL_FIX_UNSAFE;
             snprintf(out->description, sizeof out->description,
                      "replace the call of %s with %.80s%s (unsafe: the template %s argument "
                      "%u, which holds %s%s: a side effect the rewrite would lose)",
                      name, out->text, strlen(out->text) > 80 ? "..." : "",
-                     unevaluated ? "writes" : "drops", lost, what,
-                     unevaluated ? ", only under sizeof, which does not evaluate it" : "");
+                     unevaluated ? "writes" : "drops", lost, what, unseen);
         } else if (twice_what) {
             out->safety = EL_FIX_UNSAFE;
             snprintf(out->description, sizeof out->description,

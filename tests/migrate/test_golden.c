@@ -1357,6 +1357,17 @@ CASE(unsafe_left)
  *                   it only under sizeof -- through a cast too: sizeof
  *                   *(const char *)$1 -- loses the call (unsafe, listed) */
 CASE(template_sizeof)
+
+/*   template_generic  operands not evaluated beyond sizeof's: _Generic's
+ *                   controlling expression (a template writing a pointer
+ *                   there and in the selected call evaluates it once:
+ *                   safe; one writing it only there loses a call:
+ *                   unsafe, it was applied), a compound literal under
+ *                   sizeof (was applied), __typeof__ in the template
+ *                   (its message names __typeof__, not sizeof) and in an
+ *                   argument the template drops (no call: safe, was "a
+ *                   call") */
+CASE(template_generic)
 CASE(unsafe_applied)
 
 /* An include its file's skipped code needs (public-code survey: darknet):
@@ -1493,7 +1504,7 @@ int main(void)
         BOTH(library_prefix_paste), BOTH(complex_fft_plan), BOTH(wrapped_calls), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(skipped_paste_nested), BOTH(skipped_paste_recursion),
         BOTH(skipped_alias), BOTH(skipped_macro_redefined), BOTH(skipped_paste_deep), BOTH(macro_paste_other), BOTH(macro_chain_paste),
         BOTH(skipped_own_macro), BOTH(skipped_core), BOTH(skipped_guarded_macro), BOTH(guard_nested_mid_file), BOTH(guard_nested_in_guarded_file), BOTH(guard_feature_default), BOTH(self_include_sibling_macro), BOTH(include_in_body), BOTH(self_include_else_arm),
-        BOTH(unsafe_left), BOTH(template_sizeof), BOTH(unsafe_applied), BOTH(skipped_header_decl), BOTH(skipped_header_unprefixed),
+        BOTH(unsafe_left), BOTH(template_sizeof), BOTH(template_generic), BOTH(unsafe_applied), BOTH(skipped_header_decl), BOTH(skipped_header_unprefixed),
         BOTH(skipped_digit_separator),
         cmocka_unit_test(test_include_removal_agrees),
         BOTH(custom_unused), cmocka_unit_test(test_then_custom_unused), BOTH(custom_unused_applied),
