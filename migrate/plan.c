@@ -407,36 +407,19 @@ static bool is_backend_include(const el_strmap *backend, const em_include *x)
     return yes;
 }
 
-/* The includes that stay (resolved, compiled, no backend include), by
- * including file: first[path] is 1 + the index in t->incs of one,
- * next[i] 1 + that of the next of the same file (0: no more). */
-static size_t *kept_includes(const em_tree *t, const el_strmap *backend, el_strmap *first)
-{
-    size_t *next = el_xcalloc(t->n_incs + 1, sizeof *next);
-    for (size_t i = t->n_incs; i-- > 0;) {
-        const em_include *x = &t->incs[i];
-        if (x->resolved && !x->skipped && !is_backend_include(backend, x))
-            next[i] = (size_t)(uintptr_t)el_strmap_put(first, x->path, (void *)(uintptr_t)(i + 1));
-    }
-    return next;
-}
+/* The includes that stay, as emberlint's EH101 fix counts what a file
+ * may rely on keeping (lint/rules/backend_include.c): compiled, no
+ * backend include, and not the include `inc` that may go. */
+typedef struct staying {
+    el_strmap backend;
+    const el_finding *inc;
+} staying;
 
-/* Does `from` reach `to` through includes that stay (as emberlint's EH101
- * fix counts what a file may rely on keeping,
- * lint/rules/backend_include.c)?  Each file is looked through once
- * (seen). */
-static bool reaches_kept(const em_tree *t, const el_strmap *first, const size_t *next,
-                         el_strmap *seen, const char *from, const char *to)
+static bool stays(const em_include *x, void *arg)
 {
-    if (!strcmp(from, to))
-        return true;
-    if (el_strmap_get(seen, from))
-        return false;
-    el_strmap_put(seen, from, (void *)1);
-    for (size_t k = (size_t)(uintptr_t)el_strmap_get(first, from); k; k = next[k - 1])
-        if (reaches_kept(t, first, next, seen, t->incs[k - 1].resolved, to))
-            return true;
-    return false;
+    const staying *s = arg;
+    return !x->skipped && !is_backend_include(&s->backend, x) &&
+           !(x->line == s->inc->line && !strcmp(x->path, s->inc->file));
 }
 
 /* Does another include of the file of `inc`, one that stays, bring the
@@ -445,18 +428,10 @@ static bool reaches_kept(const em_tree *t, const el_strmap *first, const size_t 
  * include goes, as emberlint --fix decides. */
 static bool brought_elsewhere(const em_tree *t, const el_finding *inc, const char *decl)
 {
-    el_strmap backend = {0}, first = {0}, seen = {0};
-    backend_includes(t, &backend);
-    size_t *next = kept_includes(t, &backend, &first);
-    el_strmap_put(&seen, inc->file, (void *)1);
-    bool yes = false;
-    for (size_t k = (size_t)(uintptr_t)el_strmap_get(&first, inc->file); k && !yes; k = next[k - 1])
-        yes = t->incs[k - 1].line != inc->line &&
-              reaches_kept(t, &first, next, &seen, t->incs[k - 1].resolved, decl);
-    free(next);
-    el_strmap_free(&seen);
-    el_strmap_free(&first);
-    el_strmap_free(&backend);
+    staying s = {.inc = inc};
+    backend_includes(t, &s.backend);
+    bool yes = em_tree_reaches_through(t, inc->file, decl, stays, &s);
+    el_strmap_free(&s.backend);
     return yes;
 }
 

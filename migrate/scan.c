@@ -355,12 +355,12 @@ static int cmp_edge(const void *a, const void *b)
     return strcmp(((const edge *)a)->path, ((const edge *)b)->path);
 }
 
-static edge *edges_of(const em_tree *t, size_t *n)
+static edge *edges_of(const em_tree *t, size_t *n, em_include_filter through, void *arg)
 {
     edge *v = el_xcalloc(t->n_incs + 1, sizeof *v);
     *n = 0;
     for (size_t i = 0; i < t->n_incs; i++)
-        if (t->incs[i].resolved)
+        if (t->incs[i].resolved && (!through || through(&t->incs[i], arg)))
             v[(*n)++] = (edge){t->incs[i].path, t->incs[i].resolved};
     if (*n > 1)
         qsort(v, *n, sizeof *v, cmp_edge);
@@ -417,20 +417,25 @@ static bool reaches_from(const edge *v, size_t n_edges, const char *from, const 
     return found;
 }
 
+bool em_tree_reaches_through(const em_tree *t, const char *from, const char *to,
+                             em_include_filter through, void *arg)
+{
+    size_t n = 0;
+    edge *v = edges_of(t, &n, through, arg);
+    bool yes = reaches_from(v, n, from, to);
+    free(v);
+    return yes;
+}
+
 bool em_tree_reaches(const em_tree *t, const char *from, const char *to)
 {
     em_reach_memo *m = t->reach;
-    if (!m) {
-        size_t n = 0;
-        edge *v = edges_of(t, &n);
-        bool yes = reaches_from(v, n, from, to);
-        free(v);
-        return yes;
-    }
+    if (!m)
+        return em_tree_reaches_through(t, from, to, NULL, NULL);
     if (m->n_incs != t->n_incs || !m->edges) {
         el_strmap_free(&m->answers);
         free(m->edges);
-        m->edges = edges_of(t, &m->n_edges);
+        m->edges = edges_of(t, &m->n_edges, NULL, NULL);
         m->n_incs = t->n_incs;
     }
     char *key = el_xasprintf("%s\n%s", from, to);

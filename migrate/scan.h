@@ -206,8 +206,13 @@ const char *em_tree_why(const em_tree *t, const char *path, unsigned line, unsig
 /* The file declaring the backend function the site names, or NULL. */
 const char *em_tree_decl(const em_tree *t, const char *path, unsigned line, unsigned col);
 /* Is file `to` file `from`, or reached from it through the tree's
- * includes? */
+ * includes (33 at most, one after another)? */
 bool em_tree_reaches(const em_tree *t, const char *from, const char *to);
+/* The same through the includes `through` accepts (with arg), each
+ * answer worked out again. */
+typedef bool (*em_include_filter)(const em_include *x, void *arg);
+bool em_tree_reaches_through(const em_tree *t, const char *from, const char *to,
+                             em_include_filter through, void *arg);
 /* The includes em_tree_reaches has looked at, all calls together: each
  * question looks at each include once at most -- tests check it stays so
  * (a walk of every path was exponential in the include graph's diamonds). */
