@@ -443,6 +443,21 @@ static void test_config_above_the_tree_anchored(void **state)
     r = lt_emberlint(tt_dir, "--no-cache", "--config", "y.json", "proj/kern", NULL);
     assert_false(tt_contains(r.err, "anchored"));
     tt_free(&r);
+    /* -p without PATH: no directory is named, the database's files are
+     * the linted ones */
+    char *db = tt_fmt("[{\"directory\": \"%s/proj\", \"file\": \"kern/gemm.c\", \"command\": \"cc -c kern/gemm.c\"},\n"
+                      " {\"directory\": \"%s/proj\", \"file\": \"glue/x.c\", \"command\": \"cc -c glue/x.c\"}]\n",
+                      tt_dir, tt_dir);
+    tt_w("proj/build/compile_commands.json", db);
+    free(db);
+    r = lt_emberlint(tt_dir, "--no-cache", "--config", "x.json", "-p", "proj/build", NULL);
+    assert_true(tt_contains(r.err, "emberlint: warning: x.json: a pattern with a leading '/' is "
+                                   "anchored at the configuration's directory ., and '/glue/' "
+                                   "(\"core_paths\"), '/kern/*.c' (\"backend_files\") match none of "
+                                   "the linted files: give them relative to ., or without the "
+                                   "leading '/', or put the configuration at the project's root as "
+                                   ".emberlint.json\n"));
+    tt_free(&r);
 }
 
 /* A pattern naming headers the walk skips (in an excluded directory, or
