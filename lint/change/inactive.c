@@ -35,6 +35,8 @@ typedef struct decl_info {
     const char *kind;         /* "function", "macro", "type", "variable", "constant" */
     bool own_macro;           /* a macro of a project-own file whose body names no
                                * backend identifier (backend_symbols.c, as EH102) */
+    bool own_decl;            /* a type, constant or variable declared first in a
+                               * project-own file (backend_symbols.c, as EH102) */
     em_macro m;               /* a macro: its definition (tokens after the name) */
     bool unsure;              /* a macro defined more than once, differently, or
                                * #undef'd: its uses are not followed */
@@ -240,6 +242,15 @@ static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClient
                         !el_macro_body_names_backend(cfg, el_tu(w->ctx), c) &&
                         !fallback_define(w->ctx, f, c, name);
     }
+    if (first && k != CXCursor_MacroDefinition && k != CXCursor_FunctionDecl && !di->backend &&
+        di->file) {
+        /* NumPy's npy_cblas.h declares CBLAS's enum CBLAS_ORDER and its
+         * constants itself: the project's where compiled, so here too */
+        const el_config *cfg = el_ctx_config(w->ctx);
+        di->own_decl = el_config_in_project(cfg, di->file) &&
+                       !el_config_is_vendor_header(cfg, di->file) &&
+                       !clang_Location_isInSystemHeader(clang_getCursorLocation(c));
+    }
     if (k == CXCursor_MacroDefinition)
         macro_tokens(el_tu(w->ctx), c, di);
     if (first)
@@ -308,6 +319,8 @@ static bool backend_name(el_ctx *ctx, state *s, const char *path, const char *na
          * not the lexed file's (own_names decides: an `#ifndef
          * FFTW_ESTIMATE` fallback stays the library's) nor a fallback */
         d = decl_of(ctx, s, name);
+        if (d && d->own_decl)
+            return false; /* a type or constant the project declares first (enum CBLAS_ORDER) */
         return !(d && d->own_macro && !(d->file && !strcmp(d->file, path)));
     }
     d = decl_of(ctx, s, name);

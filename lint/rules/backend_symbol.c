@@ -1565,7 +1565,9 @@ static void on_cursor(el_ctx *ctx, void *st, CXCursor c)
 /* The span holding the use q: in its written extent, or q written as the
  * use of a macro whose argument list holds the whole call (what the body of
  * `ROWWISE(LAPACKE_dgesv, n, ...)` supplies, `f(LAPACK_ROW_MAJOR, ...)`, is
- * written at ROWWISE, before the call's first written token). */
+ * written at ROWWISE, before the call's first written token) or the
+ * call's start (`CBLAS_FUNC(cblas_dgemm)(...)`: the macro makes the
+ * callee). */
 static const span *inside(el_ctx *ctx, const span *v, size_t n, const pending *q)
 {
     unsigned use_end = q->offset;
@@ -1584,6 +1586,10 @@ static const span *inside(el_ctx *ctx, const span *v, size_t n, const pending *q
             looked = true;
         }
         if (v[i].end <= use_end)
+            return &v[i];
+        /* the macro's argument list holds the call's start, its callee:
+         * a name-building macro, NumPy's CBLAS_FUNC(cblas_dgemm)(...) */
+        if (v[i].begin <= use_end)
             return &v[i];
     }
     return NULL;

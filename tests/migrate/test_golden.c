@@ -978,6 +978,14 @@ CASE(precision_paste_bare)
  *                        op for DORMQR_) */
 CASE(fortran_twin_advice)
 
+/*   decorated_advice  calls of BLAS routines as ILP64 and wheel builds
+ *                     decorate them (cblas_ddot64_ written and pasted
+ *                     together by a suffix macro, MKL's cblas_dgemm_64,
+ *                     scipy_cblas_daxpy): each gets its plain routine's
+ *                     advice (eh_dot, eh_matmul, ...), not "no libeh op
+ *                     does what cblas_ddot64_ does" */
+CASE(decorated_advice)
+
 /*   alias_other_config  one call, two names: dgetrs_ with USE_LAPACK, and
  *                       MKL's dgetrs through `#define dgetrs_ dgetrs` with
  *                       USE_MKL (--define-sets "USE_MKL;USE_LAPACK"): each
@@ -1270,6 +1278,15 @@ CASE(macro_chain_paste)
  *                      the project's too (its macros are looked through) */
 CASE(skipped_own_macro)
 
+/*   skipped_own_type   include/order.h (excluded from linting) declares
+ *                      the project's own copy of CBLAS's enumerations (as
+ *                      NumPy's npy_cblas.h does): their uses in an #ifdef
+ *                      arm no build compiles are not listed, as EH102 does
+ *                      not report them where compiled; an enumeration it
+ *                      does not declare (CBLAS_SIDE, CblasLeft) and the
+ *                      routine it only prototypes (cblas_dscal) stay */
+CASE(skipped_own_type)
+
 /*   skipped_core       the same #ifdef arm no build compiles, in core code
  *                      (core_paths: dispatch/) and in application code:
  *                      only the application's include and call are listed,
@@ -1499,11 +1516,11 @@ int main(void)
         BOTH(template_skipped), BOTH(template_keeps_names), BOTH(template_drops_names),
         BOTH(template_literal_names), BOTH(template_repeats_arg), BOTH(template_own_wrapper), BOTH(project_replacement_advice), BOTH(template_many_calls),
         BOTH(template_literal_arg), BOTH(template_lexemes), BOTH(template_literal_guard),
-        BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(precision_paste_bare), BOTH(fortran_twin_advice), BOTH(alias_other_config), BOTH(pp_branch_manual), BOTH(fortran_mangled_advice), BOTH(skipped_member), BOTH(macro_chain), BOTH(if0_skipped),
+        BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(precision_paste_bare), BOTH(fortran_twin_advice), BOTH(decorated_advice), BOTH(alias_other_config), BOTH(pp_branch_manual), BOTH(fortran_mangled_advice), BOTH(skipped_member), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(if0_branches), BOTH(if_constant), BOTH(defined_and_zero), BOTH(skipped_include_indented), BOTH(template_macro_call), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
         BOTH(library_prefix_paste), BOTH(complex_fft_plan), BOTH(wrapped_calls), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(skipped_paste_nested), BOTH(skipped_paste_recursion),
         BOTH(skipped_alias), BOTH(skipped_macro_redefined), BOTH(skipped_paste_deep), BOTH(macro_paste_other), BOTH(macro_chain_paste),
-        BOTH(skipped_own_macro), BOTH(skipped_core), BOTH(skipped_guarded_macro), BOTH(guard_nested_mid_file), BOTH(guard_nested_in_guarded_file), BOTH(guard_feature_default), BOTH(self_include_sibling_macro), BOTH(include_in_body), BOTH(self_include_else_arm),
+        BOTH(skipped_own_macro), BOTH(skipped_own_type), BOTH(skipped_core), BOTH(skipped_guarded_macro), BOTH(guard_nested_mid_file), BOTH(guard_nested_in_guarded_file), BOTH(guard_feature_default), BOTH(self_include_sibling_macro), BOTH(include_in_body), BOTH(self_include_else_arm),
         BOTH(unsafe_left), BOTH(template_sizeof), BOTH(template_generic), BOTH(unsafe_applied), BOTH(skipped_header_decl), BOTH(skipped_header_unprefixed),
         BOTH(skipped_digit_separator),
         cmocka_unit_test(test_include_removal_agrees),
