@@ -138,7 +138,9 @@ char *el_path_display(const char *abs)
     for (int level = 1; level <= 2 && strcmp(up, "/") != 0; level++) {
         char *r = el_path_under(abs, up);
         if (r) {
-            char *s = el_xasprintf("%s%s", level == 1 ? "../" : "../../", r);
+            /* the directory itself is "..", not "../." */
+            char *s = strcmp(r, ".") == 0 ? el_xstrdup(level == 1 ? ".." : "../..")
+                                           : el_xasprintf("%s%s", level == 1 ? "../" : "../../", r);
             free(r);
             free(up);
             return s;

@@ -1159,6 +1159,35 @@ static bool not_written_out(el_call_rewrite *out, const char *name, const char *
 
 #define BY_MACRO "a macro supplies its parentheses or arguments"
 
+/* The first name in t[b..e) -- outside brackets, literals and comments --
+ * of a macro whose body is empty (`#define FCONE` where FC_LEN_T is not
+ * defined): its place into *at and length into *len. */
+static bool empty_macro_in(el_rewriter *rw, const char *t, size_t b, size_t e, size_t *at,
+                           size_t *len)
+{
+    for (token k = next_token(t, e, b, false); k.kind != TK_END && k.kind != TK_BAD;
+         k = next_token(t, e, k.e, false)) {
+        if (k.kind != TK_IDENT || k.e - k.b >= 128)
+            continue;
+        char id[128];
+        snprintf(id, sizeof id, "%.*s", (int)(k.e - k.b), t + k.b);
+        CXCursor def = elc_macro_definition(rw->tu, id);
+        if (clang_Cursor_isNull(def))
+            continue;
+        unsigned nt = 0, first = 0;
+        CXToken *toks = elc_macro_tokens(rw->tu, def, &nt, &first);
+        bool empty = nt > 0 && first >= nt;
+        if (toks)
+            clang_disposeTokens(rw->tu, toks, nt);
+        if (empty) {
+            *at = k.b;
+            *len = k.e - k.b;
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Does macro def's body name a library identifier (a backend prefix,
  * el_backend_prefix_of), itself or through the macros it names (depth
  * levels down)?  The first such name into lib; into *calls whether it is
@@ -1413,6 +1442,36 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
         el_rewrite_list_free(&inner);
         if (!out->text)
             return false;
+        /* an argument the template writes that also holds a macro
+         * expanding to nothing here may hold more arguments in another
+         * configuration (R's `&ldc FCONE FCONE`: FCONE is `,(FC_LEN_T)1`
+         * where FC_LEN_T is defined, a Fortran string length), which the
+         * rewrite would carry into another argument or call; dropped
+         * whole, the argument takes them along */
+        for (unsigned k = 0; k < nargs; k++) {
+            size_t at = 0, alen = 0;
+            if (!empty_macro_in(rw, t, b[k], e[k], &at, &alen))
+                continue;
+            bool kept = false;
+            for (unsigned j = 0; j < out->n_kept && !kept; j++)
+                kept = out->kept[j][0] <= at && at < out->kept[j][1];
+            if (!kept)
+                continue;
+            free(out->text);
+            out->text = NULL;
+            out->n_kept = 0;
+            out->tpl_text = NULL;
+            snprintf(out->why, sizeof out->why,
+                     "the call template (\"rewrites\") for %.64s writes argument %u, "
+                     "'%.*s%s', whose %.*s is a macro that expands to nothing here and may "
+                     "stand for more arguments in another configuration (R's FCONE: a Fortran "
+                     "string length where FC_LEN_T is defined): the rewrite would carry them "
+                     "into %.64s: rewrite this call by hand",
+                     name, k + 1, (int)(e[k] - b[k] > 64 ? 64 : e[k] - b[k]), t + b[k],
+                     e[k] - b[k] > 64 ? "..." : "", (int)(alen > 64 ? 64 : alen), t + at,
+                     tpl->replacement);
+            return false;
+        }
         out->rename = false;
         out->in_argument = in_arg;
         out->begin = cb;

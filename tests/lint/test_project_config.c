@@ -439,6 +439,15 @@ static void test_config_above_the_tree_anchored(void **state)
                                    "relative to ., or without the leading '/', or put the "
                                    "configuration at the project's root as .emberlint.json\n"));
     tt_free(&r);
+    /* from inside the tree, the files named: the directory above is
+     * "..", not "../." */
+    char *inside = tt_path(tt_dir, "proj");
+    r = lt_emberlint(inside, "--no-cache", "--config", "../x.json", "kern/gemm.c", NULL);
+    assert_true(tt_contains(r.err, "emberlint: warning: ../x.json: a pattern with a leading '/' is "
+                                   "anchored at the configuration's directory .., and "));
+    assert_true(tt_contains(r.err, "give them relative to .., or"));
+    tt_free(&r);
+    free(inside);
     tt_w("y.json", "{\"backend_files\": {\"kern\": [\"/proj/kern/*.c\"]}, \"core_paths\": [\"/proj/tests/\"]}\n");
     r = lt_emberlint(tt_dir, "--no-cache", "--config", "y.json", "proj/kern", NULL);
     assert_false(tt_contains(r.err, "anchored"));

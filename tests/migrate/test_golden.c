@@ -949,6 +949,16 @@ CASE(fortran_lapack_names)
  *                   rewrite is used) */
 CASE(f77_call_macro)
 
+/*   fortran_hidden_length  R's FCONE (public-code survey: R's array.c and
+ *                   Lapack.c end every call with a character argument
+ *                   `... &ldc FCONE FCONE`): empty where FC_LEN_T is not
+ *                   defined, a hidden string length elsewhere.  A template
+ *                   that writes the argument holding it is refused (the
+ *                   rewrite gemm_cols(..., *(&p FCONE FCONE)) was made, and
+ *                   does not compile with -DUSE_FC_LEN_T); one that drops
+ *                   it, and a call without it, are rewritten */
+CASE(fortran_hidden_length)
+
 /*   precision_paste  a solver's precision macros (cvxgrp/scs's BLAS(x)):
  *                    LA(axpy) pastes d ## axpy ## _ through a second
  *                    macro (the suffix may be a macro), LAI(amax) id ##
@@ -1516,7 +1526,7 @@ int main(void)
         BOTH(template_skipped), BOTH(template_keeps_names), BOTH(template_drops_names),
         BOTH(template_literal_names), BOTH(template_repeats_arg), BOTH(template_own_wrapper), BOTH(project_replacement_advice), BOTH(template_many_calls),
         BOTH(template_literal_arg), BOTH(template_lexemes), BOTH(template_literal_guard),
-        BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(precision_paste), BOTH(precision_paste_bare), BOTH(fortran_twin_advice), BOTH(decorated_advice), BOTH(alias_other_config), BOTH(pp_branch_manual), BOTH(fortran_mangled_advice), BOTH(skipped_member), BOTH(macro_chain), BOTH(if0_skipped),
+        BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(fortran_hidden_length), BOTH(precision_paste), BOTH(precision_paste_bare), BOTH(fortran_twin_advice), BOTH(decorated_advice), BOTH(alias_other_config), BOTH(pp_branch_manual), BOTH(fortran_mangled_advice), BOTH(skipped_member), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(if0_branches), BOTH(if_constant), BOTH(defined_and_zero), BOTH(skipped_include_indented), BOTH(template_macro_call), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
         BOTH(library_prefix_paste), BOTH(complex_fft_plan), BOTH(wrapped_calls), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(skipped_paste_nested), BOTH(skipped_paste_recursion),
         BOTH(skipped_alias), BOTH(skipped_macro_redefined), BOTH(skipped_paste_deep), BOTH(macro_paste_other), BOTH(macro_chain_paste),
