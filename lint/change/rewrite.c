@@ -470,16 +470,41 @@ static bool punct_is(const char *t, token k, const char *s)
     return k.kind == TK_PUNCT && k.e - k.b == strlen(s) && strncmp(t + k.b, s, k.e - k.b) == 0;
 }
 
+static bool ident_is(const char *t, token k, const char *s)
+{
+    return k.kind == TK_IDENT && k.e - k.b == strlen(s) && strncmp(t + k.b, s, k.e - k.b) == 0;
+}
+
 static bool prefix_operator(const char *t, token k)
 {
     return k.kind == TK_PUNCT && strchr("*&+-!~", t[k.b]) != NULL;
 }
 
+/* The parenthesised group k holds a type name for sure: it starts with a
+ * keyword of one (int, struct, const ...) or ends with `*` (T *), which
+ * no expression does.  (x) may be either. */
+static bool surely_type(const char *t, token k)
+{
+    static const char *const kw[] = {"void",   "char",     "short",    "int",    "long",  "float",
+                                     "double", "signed",   "unsigned", "_Bool",  "bool",  "_Complex",
+                                     "struct", "union",    "enum",     "const",  "volatile",
+                                     "restrict", "_Atomic"};
+    token first = next_token(t, k.e - 1, k.b + 1, true), last = first;
+    for (token x = first; x.kind != TK_END && x.kind != TK_BAD; x = next_token(t, k.e - 1, x.e, true))
+        last = x;
+    for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
+        if (ident_is(t, first, kw[i]))
+            return true;
+    return punct_is(t, last, "*");
+}
+
 /* Past the operand at t[i] of such an operator: a unary expression (its
  * prefix operators, a primary -- a parenthesised group too -- and the
  * postfix operators after it: sizeof ($1)[0] is sizeof(($1)[0])).  A
- * prefix operator's operand may be a cast (sizeof *(const T *)$1) or
- * another such operator's (sizeof sizeof $1): the operand goes on. */
+ * prefix operator's operand may be a cast (sizeof *(const T *)$1), casts
+ * one after another (sizeof -(int)(long)$1), a cast of a prefixed operand
+ * (sizeof *(T **)&$1) or of a compound literal (sizeof *(T *)(T[]){$1}),
+ * or another such operator's (sizeof sizeof $1): the operand goes on. */
 static size_t skip_operand(const char *t, size_t n, size_t i)
 {
     token k = next_token(t, n, i, true);
@@ -491,11 +516,18 @@ static size_t skip_operand(const char *t, size_t n, size_t i)
         }
         if (k.kind == TK_IDENT && unevaluated_operator(t, k.b, k.e))
             return skip_operand(t, n, k.e);
-        token a = prefixed && k.kind == TK_PAREN ? next_token(t, n, k.e, true) : k;
-        if (a.b == k.b ||
-            !(a.kind == TK_IDENT || a.kind == TK_ARG || a.kind == TK_NUMBER || a.kind == TK_STRING))
+        if (!prefixed || k.kind != TK_PAREN)
             break;
-        k = a; /* (T *) then its operand: a cast ((x) - y may be a difference: not one) */
+        /* (T *) then its operand: a cast; (x) - y may be a difference:
+         * a prefix operator that may be a binary one continues the
+         * operand only after a group that surely holds a type */
+        token a = next_token(t, n, k.e, true);
+        bool operand = a.kind == TK_IDENT || a.kind == TK_ARG || a.kind == TK_NUMBER ||
+                       a.kind == TK_STRING || a.kind == TK_PAREN || punct_is(t, a, "!") ||
+                       punct_is(t, a, "~") || (prefix_operator(t, a) && surely_type(t, k));
+        if (!operand)
+            break;
+        k = a;
     }
     if (k.kind == TK_END || k.kind == TK_BAD || k.kind == TK_PUNCT)
         return k.b;
@@ -657,11 +689,6 @@ static arg_uses template_uses(const char *tpl, unsigned k)
     arg_uses uses = {0};
     count_uses(tpl, 0, strlen(tpl), k, &uses, false);
     return uses;
-}
-
-static bool ident_is(const char *t, token k, const char *s)
-{
-    return k.kind == TK_IDENT && k.e - k.b == strlen(s) && strncmp(t + k.b, s, k.e - k.b) == 0;
 }
 
 /* t[0..n) is a primary expression followed by postfix operators only.
