@@ -609,17 +609,44 @@ static size_t controlling_end(const char *tpl, size_t n, size_t i)
 /* Where the template tpl writes argument k (0-based): its $N (N = k + 1)
  * and its $* outside the template's comments and literals. */
 typedef struct arg_uses {
-    unsigned evaluated;  /* outside every operand that is not evaluated:
-                            written twice, it is evaluated twice */
-    const char *unseen;  /* else the first such operand's operator that
-                            holds it (its spelling, unseen_len long) */
+    unsigned evaluated;  /* on every path, outside every operand that is not
+                            evaluated: written twice, it is evaluated twice */
+    unsigned maybe;      /* on some paths only: after ?, && or || in its
+                            group, in one of _Generic's associations, or
+                            in a statement after if, while ... */
+    const char *unseen;  /* the first operand not evaluated that holds it:
+                            its operator's spelling, unseen_len long */
     size_t unseen_len;
 } arg_uses;
 
+/* Whether the code being read at a group's level runs on some paths
+ * only; a comma starts a new operand (not in _Generic's associations). */
+typedef struct cond_level {
+    bool inherited, now, generic;
+} cond_level;
+enum { COND_DEPTH = 64 };
+
+/* A keyword after which code may not run: a conditional statement's
+ * body, a jump's aftermath. */
+static bool branch_keyword(const char *t, size_t b, size_t e)
+{
+    static const char *const kw[] = {"if",   "else",  "while",  "for",   "do",
+                                     "switch", "case", "default", "return", "break",
+                                     "continue", "goto"};
+    for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
+        if (strlen(kw[i]) == e - b && strncmp(t + b, kw[i], e - b) == 0)
+            return true;
+    return false;
+}
+
 /* tpl[b..e): operands of sizeof and its kind, and _Generic's controlling
- * expression, are counted in uses->unseen, not in evaluated. */
+ * expression, are counted in uses->unseen, not in evaluated; what runs
+ * on some paths only in uses->maybe.  (in_unseen: inside such an
+ * operand, every use counts in evaluated, for the caller to see.) */
 static void count_uses(const char *tpl, size_t b, size_t e, unsigned k, arg_uses *uses, bool in_unseen)
 {
+    cond_level lv[COND_DEPTH] = {{false, false, false}};
+    size_t depth = 0;
     for (size_t i = b; i < e;) {
         size_t end = i + 1;
         el_lexeme lx = el_lexeme_at(tpl, e, i, &end);
@@ -627,12 +654,18 @@ static void count_uses(const char *tpl, size_t b, size_t e, unsigned k, arg_uses
             i = end > i ? end : i + 1;
             continue;
         }
+        bool cond = lv[depth].now;
         if (lx == EL_LX_IDENT && end > i) {
             size_t op_end = end;
-            if (unevaluated_operator(tpl, i, end))
+            bool generic = false;
+            if (unevaluated_operator(tpl, i, end)) {
                 op_end = skip_operand(tpl, e, end);
-            else if (generic_keyword(tpl, i, end))
+            } else if (generic_keyword(tpl, i, end)) {
                 op_end = controlling_end(tpl, e, end);
+                generic = op_end > end;
+            } else if (branch_keyword(tpl, i, end)) {
+                lv[depth].now = true;
+            }
             if (op_end > end && !in_unseen) {
                 arg_uses inner = {0};
                 count_uses(tpl, end, op_end, k, &inner, true);
@@ -643,19 +676,39 @@ static void count_uses(const char *tpl, size_t b, size_t e, unsigned k, arg_uses
             } else if (op_end > end) {
                 count_uses(tpl, end, op_end, k, uses, true);
             }
+            if (generic) { /* its parenthesis lay in the controlling expression */
+                if (depth + 1 < COND_DEPTH)
+                    depth++;
+                lv[depth] = (cond_level){cond, true, true};
+            }
             i = op_end;
             continue;
         }
-        if (tpl[i] != '$' || i + 1 >= e) {
-            i++;
+        char c = tpl[i];
+        if (c == '(' || c == '[' || c == '{') {
+            if (depth + 1 < COND_DEPTH)
+                depth++;
+            else
+                cond = true; /* too deep to follow: some paths */
+            lv[depth] = (cond_level){cond, cond, false};
+        } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+            depth--;
+        } else if (c == ',' && !lv[depth].generic) {
+            lv[depth].now = lv[depth].inherited;
+        } else if (c == '?' || ((c == '&' || c == '|') && i + 1 < e && tpl[i + 1] == c)) {
+            lv[depth].now = true;
+        }
+        if (c != '$' || i + 1 >= e) {
+            i += (c == '&' || c == '|') && i + 1 < e && tpl[i + 1] == c ? 2 : 1;
             continue;
         }
         if (tpl[i + 1] == '$') {
             i += 2;
             continue;
         }
+        unsigned *count = cond && !in_unseen ? &uses->maybe : &uses->evaluated;
         if (tpl[i + 1] == '*') {
-            uses->evaluated++;
+            (*count)++;
             i += 2;
             continue;
         }
@@ -664,7 +717,7 @@ static void count_uses(const char *tpl, size_t b, size_t e, unsigned k, arg_uses
         while (j < e && tpl[j] >= '0' && tpl[j] <= '9' && num <= 1000000)
             num = num * 10 + (unsigned long)(tpl[j++] - '0');
         if (j > i + 1 && num == (unsigned long)k + 1)
-            uses->evaluated++;
+            (*count)++;
         i = j > i + 1 ? j : i + 1;
     }
 }
@@ -673,7 +726,10 @@ static void count_uses(const char *tpl, size_t b, size_t e, unsigned k, arg_uses
  * writes an argument it does not evaluate. */
 static void unseen_phrase(const arg_uses *uses, char *out, size_t size)
 {
-    if (!uses->unseen)
+    if (uses->maybe)
+        snprintf(out, size, ", only where it may not run (after ?, && or ||, in a _Generic "
+                            "association, or after if ...)");
+    else if (!uses->unseen)
         snprintf(out, size, ", only where it is not evaluated");
     else if (generic_keyword(uses->unseen, 0, uses->unseen_len))
         snprintf(out, size, ", only as _Generic's controlling expression, which is not evaluated");
@@ -1527,16 +1583,19 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
          * transpose, "my_gemm($2, $2, ...)"): its side effect would
          * happen as many times */
         unsigned twice = 0, times = 0;
+        bool up_to = false; /* some of them on some paths only */
         const char *twice_what = NULL;
         for (unsigned k = 0; k < nargs && !what && !twice_what; k++) {
-            unsigned w = template_uses(tpl->replacement, k).evaluated;
+            arg_uses u = template_uses(tpl->replacement, k);
+            unsigned w = u.evaluated + u.maybe; /* at most */
             if (w >= 2 && (twice_what = side_effect(t, b[k], code_end(t, b[k], e[k])))) {
                 twice = k + 1;
                 times = w;
+                up_to = u.maybe > 0;
             }
         }
         if (what) {
-            char unseen[96] = "";
+            char unseen[128] = "";
             if (unevaluated)
                 unseen_phrase(&lost_uses, unseen, sizeof unseen);
             out->safety = EL_FIX_UNSAFE;
@@ -1549,9 +1608,9 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
             out->safety = EL_FIX_UNSAFE;
             snprintf(out->description, sizeof out->description,
                      "replace the call of %s with %.80s%s (unsafe: the template writes argument "
-                     "%u %u times, which holds %s: its side effect would happen %u times)",
+                     "%u %u times, which holds %s: its side effect would happen %s%u times)",
                      name, out->text, strlen(out->text) > 80 ? "..." : "", twice, times,
-                     twice_what, times);
+                     twice_what, up_to ? "up to " : "", times);
         } else {
             snprintf(out->description, sizeof out->description,
                      "replace the call of %s with %.160s%s", name, out->text,

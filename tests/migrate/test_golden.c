@@ -1396,6 +1396,14 @@ CASE(template_sizeof)
  *                   call") */
 CASE(template_generic)
 
+/*   template_conditional  what a template evaluates on some paths only
+ *                   (after ?, && or ||, in one of _Generic's associations)
+ *                   may not run: a call written only there is lost
+ *                   (unsafe; both were applied as safe), one written
+ *                   there and once more may run twice ("up to 2 times");
+ *                   a call before the ? of another argument stays safe */
+CASE(template_conditional)
+
 /*   template_sizeof_cast  sizeof's operand through a cast under a prefix
  *                   operator: a cast of a compound literal
  *                   (*(T *)(T[]){$1}), of an address (*(T *)&$1), of
@@ -1540,7 +1548,7 @@ int main(void)
         BOTH(library_prefix_paste), BOTH(complex_fft_plan), BOTH(wrapped_calls), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(skipped_paste_nested), BOTH(skipped_paste_recursion),
         BOTH(skipped_alias), BOTH(skipped_macro_redefined), BOTH(skipped_paste_deep), BOTH(macro_paste_other), BOTH(macro_chain_paste),
         BOTH(skipped_own_macro), BOTH(skipped_own_type), BOTH(skipped_core), BOTH(skipped_guarded_macro), BOTH(guard_nested_mid_file), BOTH(guard_nested_in_guarded_file), BOTH(guard_feature_default), BOTH(self_include_sibling_macro), BOTH(include_in_body), BOTH(self_include_else_arm),
-        BOTH(unsafe_left), BOTH(template_sizeof), BOTH(template_generic), BOTH(template_sizeof_cast), BOTH(unsafe_applied), BOTH(skipped_header_decl), BOTH(skipped_header_unprefixed),
+        BOTH(unsafe_left), BOTH(template_sizeof), BOTH(template_generic), BOTH(template_conditional), BOTH(template_sizeof_cast), BOTH(unsafe_applied), BOTH(skipped_header_decl), BOTH(skipped_header_unprefixed),
         BOTH(skipped_digit_separator),
         cmocka_unit_test(test_include_removal_agrees),
         BOTH(custom_unused), cmocka_unit_test(test_then_custom_unused), BOTH(custom_unused_applied),
