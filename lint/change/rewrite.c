@@ -1242,9 +1242,32 @@ static bool not_written_out(el_call_rewrite *out, const char *name, const char *
 
 #define BY_MACRO "a macro supplies its parentheses or arguments"
 
+/* Does macro `id` expand to nothing: its body empty (`#define FCONE`
+ * where FC_LEN_T is not defined), or only names of such macros (`#define
+ * LEN1 FCONE`, a few levels)? */
+static bool expands_to_nothing(el_rewriter *rw, const char *id, int depth)
+{
+    CXCursor def = elc_macro_definition(rw->tu, id);
+    if (clang_Cursor_isNull(def) || depth > 4)
+        return false;
+    unsigned nt = 0, first = 0;
+    CXToken *toks = elc_macro_tokens(rw->tu, def, &nt, &first);
+    bool empty = nt > 0;
+    for (unsigned i = first; i < nt && empty; i++) {
+        char name[128];
+        elc_string(clang_getTokenSpelling(rw->tu, toks[i]), name, sizeof name);
+        empty = clang_getTokenKind(toks[i]) == CXToken_Identifier && strcmp(name, id) != 0 &&
+                !clang_Cursor_isMacroFunctionLike(elc_macro_definition(rw->tu, name)) &&
+                expands_to_nothing(rw, name, depth + 1);
+    }
+    if (toks)
+        clang_disposeTokens(rw->tu, toks, nt);
+    return empty;
+}
+
 /* The first name in t[b..e) -- outside brackets, literals and comments --
- * of a macro whose body is empty (`#define FCONE` where FC_LEN_T is not
- * defined): its place into *at and length into *len. */
+ * of a macro that expands to nothing (expands_to_nothing): its place into
+ * *at and length into *len. */
 static bool empty_macro_in(el_rewriter *rw, const char *t, size_t b, size_t e, size_t *at,
                            size_t *len)
 {
@@ -1254,15 +1277,7 @@ static bool empty_macro_in(el_rewriter *rw, const char *t, size_t b, size_t e, s
             continue;
         char id[128];
         snprintf(id, sizeof id, "%.*s", (int)(k.e - k.b), t + k.b);
-        CXCursor def = elc_macro_definition(rw->tu, id);
-        if (clang_Cursor_isNull(def))
-            continue;
-        unsigned nt = 0, first = 0;
-        CXToken *toks = elc_macro_tokens(rw->tu, def, &nt, &first);
-        bool empty = nt > 0 && first >= nt;
-        if (toks)
-            clang_disposeTokens(rw->tu, toks, nt);
-        if (empty) {
+        if (expands_to_nothing(rw, id, 0)) {
             *at = k.b;
             *len = k.e - k.b;
             return true;
