@@ -77,6 +77,7 @@ typedef struct pending {
     CXFile file;
     unsigned line, col, offset;
     bool macro;
+    bool function_like;       /* a function-like macro's use: `(` after it is its arguments */
     char tag[256];            /* a struct, union or enum the run decides (type_decl) */
     char tag_backend[64];
     char msg[1024];
@@ -1507,7 +1508,9 @@ static void on_macro(el_ctx *ctx, state *s, CXCursor c)
         snprintf(msg, sizeof msg, "use of backend macro '%s' of backend '%s'", name, backend);
     else
         snprintf(msg, sizeof msg, "use of backend macro '%s'", name);
-    defer(s, clang_getCursorLocation(c), true, msg);
+    pending *q = defer(s, clang_getCursorLocation(c), true, msg);
+    if (q)
+        q->function_like = clang_Cursor_isMacroFunctionLike(d);
 }
 
 /* A struct, union or enum a backend file defines at file scope
@@ -1588,8 +1591,10 @@ static const span *inside(el_ctx *ctx, const span *v, size_t n, const pending *q
         if (v[i].end <= use_end)
             return &v[i];
         /* the macro's argument list holds the call's start, its callee:
-         * a name-building macro, NumPy's CBLAS_FUNC(cblas_dgemm)(...) */
-        if (v[i].begin <= use_end)
+         * a name-building macro, NumPy's CBLAS_FUNC(cblas_dgemm)(...);
+         * an object-like one has none (`#define HALF 0.5 *`, then `HALF
+         * (cblas_ddot)(...)`: two uses) */
+        if (q->function_like && v[i].begin <= use_end)
             return &v[i];
     }
     return NULL;
