@@ -439,6 +439,15 @@ bool el_rewrite_names(const el_call_rewrite *r, const char *name, size_t len)
     return false;
 }
 
+/* Is the name t[b..e) one of the n in list? */
+static bool name_in(const char *t, size_t b, size_t e, const char *const *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strlen(list[i]) == e - b && strncmp(t + b, list[i], e - b) == 0)
+            return true;
+    return false;
+}
+
 /* Is the name t[b..e) an operator whose operand is not evaluated: C's
  * sizeof and _Alignof, C23's typeof and typeof_unqual, GNU's __alignof__,
  * __typeof__ and __builtin_types_compatible_p, C++'s alignof, decltype
@@ -452,10 +461,7 @@ static bool unevaluated_operator(const char *t, size_t b, size_t e)
                                       "__typeof__",    "__typeof",          "typeof_unqual",
                                       "__typeof_unqual__", "decltype",      "noexcept",
                                       "__builtin_types_compatible_p"};
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (strlen(ops[i]) == e - b && strncmp(t + b, ops[i], e - b) == 0)
-            return true;
-    return false;
+    return name_in(t, b, e, ops, sizeof ops / sizeof ops[0]);
 }
 
 /* _Generic evaluates the association it selects, not its controlling
@@ -492,10 +498,8 @@ static bool surely_type(const char *t, token k)
     token first = next_token(t, k.e - 1, k.b + 1, true), last = first;
     for (token x = first; x.kind != TK_END && x.kind != TK_BAD; x = next_token(t, k.e - 1, x.e, true))
         last = x;
-    for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
-        if (ident_is(t, first, kw[i]))
-            return true;
-    return punct_is(t, last, "*");
+    return (first.kind == TK_IDENT && name_in(t, first.b, first.e, kw, sizeof kw / sizeof kw[0])) ||
+           punct_is(t, last, "*");
 }
 
 /* Past the operand at t[i] of such an operator: a unary expression (its
@@ -633,10 +637,7 @@ static bool branch_keyword(const char *t, size_t b, size_t e)
     static const char *const kw[] = {"if",   "else",  "while",  "for",   "do",
                                      "switch", "case", "default", "return", "break",
                                      "continue", "goto"};
-    for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
-        if (strlen(kw[i]) == e - b && strncmp(t + b, kw[i], e - b) == 0)
-            return true;
-    return false;
+    return name_in(t, b, e, kw, sizeof kw / sizeof kw[0]);
 }
 
 /* tpl[b..e): operands of sizeof and its kind, and _Generic's controlling
