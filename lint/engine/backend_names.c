@@ -100,17 +100,50 @@ static bool tail_apart(const el_prefix_entry *e, const char *s, size_t n, bool c
                     : memcmp(s + n - e->tail, t, e->tail) != 0;
 }
 
+/* How library builds decorate a routine's name, Fortran names and C
+ * interfaces alike (NumPy and SciPy paste these onto the names they
+ * write): the scipy-openblas wheels' prefix, and the suffixes of
+ * Accelerate's new LAPACK (dgesv$NEWLAPACK, cblas_dgemm$NEWLAPACK$ILP64),
+ * OpenBLAS's ILP64 builds (dgemm_64_, cblas_dgemm64_) and MKL's ILP64
+ * names (dgemm_64, cblas_dgemm_64).  The one list of them. */
+static const char decoration_prefix[] = "scipy_";
+static const char *const decoration_suffixes[] = {"$NEWLAPACK$ILP64", "$NEWLAPACK", "64_", "_64"};
+
+/* name without its decoration into buf (n bytes), as written (cblas_dgemm
+ * of cblas_dgemm64_, dgemm_ of dgemm_64_, dgemm of dgemm_64), and the
+ * suffix taken off into *suffix ("" for none); false when it has no
+ * decoration. */
+static bool strip_decoration(const char *name, char *buf, size_t n, const char **suffix)
+{
+    size_t pl = sizeof decoration_prefix - 1;
+    const char *s = strncmp(name, decoration_prefix, pl) == 0 ? name + pl : name;
+    size_t len = strlen(s);
+    *suffix = "";
+    if (len >= n)
+        return false;
+    memcpy(buf, s, len + 1);
+    for (size_t k = 0; k < sizeof decoration_suffixes / sizeof *decoration_suffixes; k++) {
+        size_t sl = strlen(decoration_suffixes[k]);
+        if (len > sl && strcmp(buf + len - sl, decoration_suffixes[k]) == 0) {
+            buf[len - sl] = '\0';
+            *suffix = decoration_suffixes[k];
+            break;
+        }
+    }
+    return buf[0] && strcmp(buf, name) != 0;
+}
+
 /* The Fortran name a library build's decoration of it stands for, into
  * buf (lower case; an all-upper-case name, as some compilers mangle
- * them, too): the ILP64 suffix (dgemm_64_ -> dgemm_), the scipy-openblas
- * prefix (scipy_dgelsd_, scipy_dgelsd_64_), Accelerate's new LAPACK
- * (dgesv$NEWLAPACK, dgesv$NEWLAPACK$ILP64 -> dgesv_).  false when the
- * name has no decoration. */
+ * them, too, with `upper`): dgemm_ of dgemm_64_, scipy_dgemm_, dgemm_64,
+ * dgemm$NEWLAPACK.  false when the name has no decoration, and for
+ * dgemm64_ (OpenBLAS's suffix goes after the routine's underscore). */
 static bool undecorated(const char *name, bool upper, char *buf, size_t n)
 {
-    static const char *const suffixes[] = {"$NEWLAPACK$ILP64", "$NEWLAPACK"};
     size_t len = strlen(name);
-    if (len + 2 > n)
+    char folded[256];
+    const char *suffix;
+    if (len + 2 > n || len + 1 > sizeof folded)
         return false;
     bool has_lower = false;
     for (size_t k = 0; k < len; k++)
@@ -119,27 +152,19 @@ static bool undecorated(const char *name, bool upper, char *buf, size_t n)
         return false; /* DGEMM_64_ only where upper case counts; $NEWLAPACK is never upper-cased */
     for (size_t k = 0; k <= len; k++) {
         char c = name[k];
-        buf[k] = (char)(!has_lower && c >= 'A' && c <= 'Z' ? c + 32 : c);
+        folded[k] = (char)(!has_lower && c >= 'A' && c <= 'Z' ? c + 32 : c);
     }
-    bool changed = false;
-    if (strncmp(buf, "scipy_", 6) == 0) {
-        memmove(buf, buf + 6, len - 5);
-        len -= 6;
-        changed = true;
-    }
-    for (size_t s = 0; s < sizeof suffixes / sizeof *suffixes; s++) {
-        size_t sl = strlen(suffixes[s]);
-        if (len > sl && strcmp(buf + len - sl, suffixes[s]) == 0 && buf[len - sl - 1] != '_') {
-            buf[len - sl] = '_';
-            buf[len - sl + 1] = '\0';
-            return !changed; /* not scipy_ and $NEWLAPACK both */
-        }
-    }
-    if (len > 4 && strcmp(buf + len - 4, "_64_") == 0) {
-        buf[len - 3] = '\0';
-        changed = true;
-    }
-    return changed;
+    if (!strip_decoration(folded, buf, n - 1, &suffix))
+        return false;
+    /* $NEWLAPACK and MKL's _64 replace the routine's underscore, the
+     * others keep it */
+    size_t bl = strlen(buf);
+    bool kept = buf[bl - 1] == '_';
+    if (kept != (!suffix[0] || strcmp(suffix, "64_") == 0))
+        return false;
+    if (!kept)
+        memcpy(buf + bl, "_", 2);
+    return true;
 }
 
 bool el_routine_name(const el_config *cfg, const char *name)
@@ -201,6 +226,17 @@ bool el_routine_c_name(const el_config *cfg, const char *name)
         return el_routine_name(cfg, routine);
     }
     return false;
+}
+
+bool el_routine_plain(const el_config *cfg, const char *name, char *buf, size_t n)
+{
+    char stem[128];
+    if (el_routine_stem(cfg, name, stem, sizeof stem)) {
+        snprintf(buf, n, "%s_", stem);
+        return strcmp(buf, name) != 0;
+    }
+    const char *suffix;
+    return strip_decoration(name, buf, n, &suffix) && el_routine_c_name(cfg, buf);
 }
 
 bool el_routine_alias_target(const el_config *cfg, const char *name)

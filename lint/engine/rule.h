@@ -261,6 +261,13 @@ bool el_routine_c_name(const el_config *cfg, const char *name);
  * case, into stem[n] (dgemm): the C interfaces name it (cblas_dgemm,
  * LAPACKE_dgesv). */
 bool el_routine_stem(const el_config *cfg, const char *name, char *stem, size_t n);
+/* The plain routine a library build's decorated name stands for, into
+ * buf: a Fortran name's (dgelsd_64_, scipy_dgelsd_, MKL's dgelsd_64,
+ * DGELSD_, dgelsd$NEWLAPACK: dgelsd_) or a C interface's (OpenBLAS's
+ * ILP64 cblas_dgemm64_, MKL's cblas_dgemm_64, the wheels'
+ * scipy_cblas_dgemm, Accelerate's cblas_dgemm$NEWLAPACK$ILP64:
+ * cblas_dgemm).  false when the name is plain or no routine's. */
+bool el_routine_plain(const el_config *cfg, const char *name, char *buf, size_t n);
 /* Is `name` what an alias macro of a BLAS or LAPACK routine stands for:
  * the routine's Fortran name without its underscore (dgemm, or DGEMM as
  * upper-case mangling has it: dgemm_ and DGEMM_ match a routine pattern of

@@ -583,39 +583,25 @@ static const char *project_replacement(const el_config *cfg, const char *symbol,
     return buf;
 }
 
-/* The plain name of a routine a library build decorates, into buf: a
- * Fortran name's (dgelsd_64_, scipy_dgelsd_, DGELSD_, dgelsd$NEWLAPACK:
- * dgelsd_) or a C interface's (OpenBLAS's ILP64 cblas_dgemm64_, MKL's
- * cblas_dgemm_64, the wheels' scipy_cblas_dgemm and
- * scipy_cblas_dgemm64_, Accelerate's cblas_dgemm$NEWLAPACK$ILP64:
- * cblas_dgemm; NumPy pastes these onto the names it writes).  false when
- * the name is plain or no routine's. */
-static bool plain_routine(const el_config *cfg, const char *symbol, char *buf, size_t n)
+/* LAPACKE's _work variant of a call (LAPACKE_dgesv_work: the caller
+ * passes the workspace) computes what the plain call does: the plain
+ * name into buf, else false. */
+static bool lapacke_plain_call(const char *name, char *buf, size_t n)
 {
-    char stem[128];
-    if (el_routine_stem(cfg, symbol, stem, sizeof stem)) {
-        snprintf(buf, n, "%s_", stem);
-        return strcmp(buf, symbol) != 0;
-    }
-    static const char *const suffixes[] = {"$NEWLAPACK$ILP64", "$NEWLAPACK", "64_", "_64"};
-    const char *s = strncmp(symbol, "scipy_", 6) == 0 ? symbol + 6 : symbol;
-    size_t len = strlen(s);
-    if (len >= n)
+    static const char prefix[] = "LAPACKE_", suffix[] = "_work";
+    size_t len = strlen(name), pl = sizeof prefix - 1, sl = sizeof suffix - 1;
+    if (len <= pl + sl || strncmp(name, prefix, pl) != 0 || strcmp(name + len - sl, suffix) != 0 ||
+        len - sl >= n)
         return false;
-    memcpy(buf, s, len + 1);
-    for (size_t k = 0; k < sizeof suffixes / sizeof *suffixes; k++) {
-        size_t sl = strlen(suffixes[k]);
-        if (len > sl && strcmp(buf + len - sl, suffixes[k]) == 0) {
-            buf[len - sl] = '\0';
-            break;
-        }
-    }
-    return strcmp(buf, symbol) != 0 && el_routine_c_name(cfg, buf);
+    memcpy(buf, name, len - sl);
+    buf[len - sl] = '\0';
+    return true;
 }
 
-/* The project's entry for `symbol`, else (a decorated routine without an
- * entry of its own) its plain name's, else a Fortran name's C interface
- * entry, else (builtin_ok) the built-in replacement. */
+/* The project's entry for `symbol`, else (a decorated routine or a
+ * LAPACKE _work variant without an entry of its own) its plain name's,
+ * else a Fortran name's C interface entry, else (builtin_ok) the
+ * built-in replacement. */
 static const char *replacement_for(const el_config *cfg, const char *symbol, bool builtin_ok, char *buf,
                                    size_t n)
 {
@@ -624,7 +610,8 @@ static const char *replacement_for(const el_config *cfg, const char *symbol, boo
         return r;
     char plain[256];
     if (!el_config_map_get(cfg, EL_REPLACEMENTS, symbol) &&
-        plain_routine(cfg, symbol, plain, sizeof plain))
+        (el_routine_plain(cfg, symbol, plain, sizeof plain) ||
+         lapacke_plain_call(symbol, plain, sizeof plain)))
         return replacement_for(cfg, plain, builtin_ok, buf, n);
     const el_kv *fortran = el_config_map_get(cfg, EL_REPLACEMENTS, symbol) ? NULL
                                                                           : fortran_replacement(cfg, symbol);

@@ -270,28 +270,11 @@ static void defer_type(state *s, CXSourceLocation loc, const char *note, const c
     }
 }
 
-/* LAPACKE's _work variant of a call (LAPACKE_dgesv_work: the caller
- * passes the workspace) computes what the plain call does: the plain
- * name into buf, else false. */
-static bool lapacke_plain_call(const char *name, char *buf, size_t n)
-{
-    static const char prefix[] = "LAPACKE_", suffix[] = "_work";
-    size_t len = strlen(name), pl = sizeof prefix - 1, sl = sizeof suffix - 1;
-    if (len <= pl + sl || strncmp(name, prefix, pl) != 0 || strcmp(name + len - sl, suffix) != 0 ||
-        len - sl >= n)
-        return false;
-    memcpy(buf, name, len - sl);
-    buf[len - sl] = '\0';
-    return true;
-}
-
-/* "; use eh_matmul" or "".  A _work variant without an entry of its own
- * takes its plain call's: the project's, else libeh's. */
+/* "; use eh_matmul" or "". */
 static const char *hint(el_ctx *ctx, const char *name, char *buf, size_t n)
 {
-    char use[256], plain[256];
-    if (el_replacement(ctx, name, use, sizeof use) ||
-        (lapacke_plain_call(name, plain, sizeof plain) && el_replacement(ctx, plain, use, sizeof use)))
+    char use[256];
+    if (el_replacement(ctx, name, use, sizeof use))
         snprintf(buf, n, "; use %s", use);
     else
         buf[0] = '\0';

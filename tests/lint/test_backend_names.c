@@ -177,6 +177,29 @@ static void test_builtin_entries(void **state)
     assert_string_equal(el_backend_prefix_of(cfg, "dgesv$NEWLAPACK", false), "[sdcz]gesv_");
     assert_string_equal(el_backend_prefix_of(cfg, "DGEMM_64_", true), "[sdcz]gemm_");
     assert_null(el_backend_prefix_of(cfg, "DGEMM_64_", false));
+    assert_string_equal(el_backend_prefix_of(cfg, "dgemm_64", false), "[sdcz]gemm_"); /* MKL */
+    assert_string_equal(el_backend_prefix_of(cfg, "scipy_dgemm_64_", false), "[sdcz]gemm_");
+    assert_null(el_backend_prefix_of(cfg, "dgemm_65", false));
+    assert_null(el_backend_prefix_of(cfg, "dgemm64_", false)); /* OpenBLAS: dgemm_64_ */
+    assert_null(el_backend_prefix_of(cfg, "dgemm__64", false));
+    assert_null(el_backend_prefix_of(cfg, "dgesv_$NEWLAPACK", false));
+    /* the plain routine of a decorated name, one list for both interfaces */
+    char plain[64];
+    static const char *const decorated[][2] = {
+        {"dgelsd_64_", "dgelsd_"},        {"dgelsd_64", "dgelsd_"},
+        {"DGELSD_64", "dgelsd_"},         {"scipy_dgelsd_", "dgelsd_"},
+        {"dgesv$NEWLAPACK", "dgesv_"},    {"cblas_dgemm64_", "cblas_dgemm"},
+        {"cblas_dgemm_64", "cblas_dgemm"}, {"scipy_cblas_dgemm64_", "cblas_dgemm"},
+        {"cblas_dgemm$NEWLAPACK$ILP64", "cblas_dgemm"},
+        {"LAPACKE_dgesv_work64_", "LAPACKE_dgesv_work"}};
+    for (size_t k = 0; k < sizeof decorated / sizeof *decorated; k++) {
+        assert_true(el_routine_plain(cfg, decorated[k][0], plain, sizeof plain));
+        assert_string_equal(plain, decorated[k][1]);
+    }
+    assert_false(el_routine_plain(cfg, "dgelsd_", plain, sizeof plain));
+    assert_false(el_routine_plain(cfg, "cblas_dgemm", plain, sizeof plain));
+    assert_false(el_routine_plain(cfg, "cblas_scale_rows64_", plain, sizeof plain));
+    assert_false(el_routine_plain(cfg, "my_solver_64", plain, sizeof plain));
     /* the other manglings of a routine: dgemm__, _dgemm_ (hypre's 3, 5) */
     char stem[16];
     assert_true(el_routine_mangled_stem(cfg, "dgemm__", stem, sizeof stem));

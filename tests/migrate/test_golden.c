@@ -990,10 +990,11 @@ CASE(fortran_twin_advice)
 
 /*   decorated_advice  calls of BLAS routines as ILP64 and wheel builds
  *                     decorate them (cblas_ddot64_ written and pasted
- *                     together by a suffix macro, MKL's cblas_dgemm_64,
- *                     scipy_cblas_daxpy): each gets its plain routine's
- *                     advice (eh_dot, eh_matmul, ...), not "no libeh op
- *                     does what cblas_ddot64_ does" */
+ *                     together by a suffix macro, MKL's cblas_dgemm_64
+ *                     and dgesv_64, scipy_cblas_daxpy, and
+ *                     LAPACKE_dgesv_work64_): each gets its plain
+ *                     routine's advice (eh_dot, eh_matmul, eh_solve...),
+ *                     not "no libeh op does what cblas_ddot64_ does" */
 CASE(decorated_advice)
 
 /*   alias_other_config  one call, two names: dgetrs_ with USE_LAPACK, and
