@@ -880,6 +880,7 @@ static bool on_use(el_ctx *ctx, scan_state *s, CXCursor c)
     }
     el_fix_safety safety = EL_FIX_NONE;
     bool eh_name = el_backend_of_symbol(cfg, name, be, sizeof be) != NULL;
+    const char *use = clang_Cursor_isNull(call) ? "use" : "call"; /* (an address is no call) */
     char macro[128], arg[128], use_args[96];
     CXFile sf = NULL;
     unsigned soff = 0;
@@ -904,8 +905,8 @@ static bool on_use(el_ctx *ctx, scan_state *s, CXCursor c)
         el_rewrite_routine_advice(s->rw, name, advice, sizeof advice);
         snprintf(why, sizeof why, "macro %s pastes the name %s together from its argument "
                                   "(%s(%s)), so the name is not written out here and no rewrite "
-                                  "can reach the call: rewrite this call by hand%s",
-                 macro, name, macro, arg, advice);
+                                  "can reach the %s: rewrite this %s by hand%s",
+                 macro, name, macro, arg, use, use, advice);
     } else if (written_by_macro(ctx, c, name, macro, sizeof macro) && macro[0] && st &&
                !body.spells && body.pastes_param &&
                (macro_use_args(st, ssize, soff, macro, use_args, sizeof use_args),
@@ -918,13 +919,13 @@ static bool on_use(el_ctx *ctx, scan_state *s, CXCursor c)
         if (args[0])
             snprintf(why, sizeof why, "macro %s pastes the name %s together from its arguments "
                                       "(%s(%s)), so the name is not written out here and no "
-                                      "rewrite can reach the call: rewrite this call by hand%s",
-                     macro, name, macro, args, advice);
+                                      "rewrite can reach the %s: rewrite this %s by hand%s",
+                     macro, name, macro, args, use, use, advice);
         else
             snprintf(why, sizeof why, "macro %s pastes the name %s together from its arguments, "
                                       "so the name is not written out here and no rewrite can "
-                                      "reach the call: rewrite this call by hand%s",
-                     macro, name, advice);
+                                      "reach the %s: rewrite this %s by hand%s",
+                     macro, name, use, use, advice);
     } else if (written_by_macro(ctx, c, name, macro, sizeof macro) && macro[0] &&
                macro_makes_through(el_tu(ctx), sf, soff, macro, name, arg, sizeof arg)) {
         el_rewrite_routine_advice(s->rw, name, advice, sizeof advice);
