@@ -509,6 +509,11 @@ static bool surely_type(const char *t, token k)
  * one after another (sizeof -(int)(long)$1), a cast of a prefixed operand
  * (sizeof *(T **)&$1) or of a compound literal (sizeof *(T *)(T[]){$1}),
  * or another such operator's (sizeof sizeof $1): the operand goes on. */
+static bool all_args(const char *t, token k)
+{
+    return k.kind == TK_PUNCT && k.e - k.b == 2 && t[k.b] == '$' && t[k.b + 1] == '*';
+}
+
 static size_t skip_operand(const char *t, size_t n, size_t i)
 {
     token k = next_token(t, n, i, true);
@@ -526,14 +531,17 @@ static size_t skip_operand(const char *t, size_t n, size_t i)
          * a prefix operator that may be a binary one continues the
          * operand only after a group that surely holds a type */
         token a = next_token(t, n, k.e, true);
-        bool operand = a.kind == TK_IDENT || a.kind == TK_ARG || a.kind == TK_NUMBER ||
+        bool operand = a.kind == TK_IDENT || a.kind == TK_ARG || all_args(t, a) || a.kind == TK_NUMBER ||
                        a.kind == TK_STRING || a.kind == TK_PAREN || punct_is(t, a, "!") ||
                        punct_is(t, a, "~") || (prefix_operator(t, a) && surely_type(t, k));
         if (!operand)
             break;
         k = a;
     }
-    if (k.kind == TK_END || k.kind == TK_BAD || k.kind == TK_PUNCT)
+    /* $* (all the arguments): the operand is the first of them, the others
+     * follow after commas; every one counts as not evaluated (cautious:
+     * a call in any of them keeps the rewrite from being applied as safe) */
+    if (k.kind == TK_END || k.kind == TK_BAD || (k.kind == TK_PUNCT && !all_args(t, k)))
         return k.b;
     size_t end = k.e;
     token brace = k.kind == TK_PAREN ? next_token(t, n, end, true) : k;

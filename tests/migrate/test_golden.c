@@ -1383,7 +1383,9 @@ CASE(unsafe_left)
  *                   evaluates it once, so a call there is safe (it was
  *                   "writes argument 1 2 times": unsafe); one that writes
  *                   it only under sizeof -- through a cast too: sizeof
- *                   *(const char *)$1 -- loses the call (unsafe, listed) */
+ *                   *(const char *)$1, or as the first of all the
+ *                   arguments: sizeof $* (was applied as safe) -- loses
+ *                   the call (unsafe, listed) */
 CASE(template_sizeof)
 
 /*   template_generic  operands not evaluated beyond sizeof's: _Generic's
