@@ -424,5 +424,13 @@ void el_project_fact_add(el_project *p, const char *key, const char *value);
 /* Report a finding of the running project rule. */
 void el_project_report(el_project *p, const char *path, unsigned line, unsigned col,
                        const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The same, for a verdict on what fact `fact` (an index as for
+ * el_project_fact) recorded: the finding is that fact's TU's, so that one
+ * place several TUs build each its own way (a template compiled once per
+ * precision, each time in a TU of its own) is one finding, as it is when
+ * one TU includes it twice (el_findings_one_per_place_across). */
+void el_project_report_for(el_project *p, size_t fact, const char *path, unsigned line,
+                           unsigned col, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
 
 #endif

@@ -1056,7 +1056,7 @@ static void project(el_project *p)
             char *f[5] = {0};
             split_tabs(v, f, 5);
             if (f[4] && !backend_function(&defs, &shims, f[0]) && own_function(&own, &shims, f[0]))
-                el_project_report(p, f[1], (unsigned)atoi(f[2]), (unsigned)atoi(f[3]), "%s", f[4]);
+                el_project_report_for(p, i, f[1], (unsigned)atoi(f[2]), (unsigned)atoi(f[3]), "%s", f[4]);
             free(v);
             continue;
         }
@@ -1068,7 +1068,7 @@ static void project(el_project *p)
             split_tabs(v, f, 6);
             if (f[5] && !bs_backend_texts_other_defines_tag(run_texts(p, &texts, &names, &n_names),
                                                             f[0], f[1]))
-                el_project_report(p, f[2], (unsigned)atoi(f[3]), (unsigned)atoi(f[4]), "%s", f[5]);
+                el_project_report_for(p, i, f[2], (unsigned)atoi(f[3]), (unsigned)atoi(f[4]), "%s", f[5]);
             free(v);
             continue;
         }
@@ -1108,12 +1108,12 @@ static void project(el_project *p)
             hint_text = via_end + 2;
         int via_len = via_end ? (int)(via_end + 2 - f[7]) : 0;
         if (backend)
-            el_project_report(p, f[2], (unsigned)atoi(f[3]), (unsigned)atoi(f[4]),
+            el_project_report_for(p, i, f[2], (unsigned)atoi(f[3]), (unsigned)atoi(f[4]),
                               "%s backend function '%s'%.*s of backend '%s'%s%s",
                               call ? "call to" : "use of", f[1], via_len, f[7], backend,
                               call ? "" : " (its address)", hint_text);
         else if (library)
-            el_project_report(p, f[2], (unsigned)atoi(f[3]), (unsigned)atoi(f[4]),
+            el_project_report_for(p, i, f[2], (unsigned)atoi(f[3]), (unsigned)atoi(f[4]),
                               "%s backend function '%s'%.*s%s%s", call ? "call to" : "use of",
                               f[1], via_len, f[7], call ? "" : " (its address)", hint_text);
         free(v);
