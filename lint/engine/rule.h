@@ -272,7 +272,11 @@ bool el_routine_alias_target(const el_config *cfg, const char *name);
 /* Is `name` a routine's Fortran name as the other manglings of
  * configure-time macros give it (hypre's HYPRE_FMANGLE 3 and 5, autoconf's
  * FC_FUNC): dgemm__ (two underscores) or _dgemm_ (one before, one after),
- * where dgemm_ matches a routine pattern of backend_prefixes?  The bare
+ * or with an ILP64 suffix pasted onto the routine before the mangling
+ * (SuiteSparse's BLAS64_SUFFIX=64, the Sun Performance Library's names:
+ * dgemm64_, dgemm64; its BLAS64__SUFFIX=_64 where the build adds no
+ * underscore: dgemm_64), where dgemm_ matches a routine pattern of
+ * backend_prefixes?  The bare
  * routine (dgemm) into stem[n].  Not a backend name by itself: EH102 takes
  * it only where a mangling macro hands the routine's name in lower and
  * upper case (FC_FUNC(dgemm, DGEMM)). */

@@ -540,6 +540,24 @@ static bool named_in_body(el_ctx *ctx, const char *macro, const char *name, cons
             elc_string(clang_getTokenSpelling(tu, toks[i + 4]), e, sizeof e);
         yes = (!strcmp(e, ",") || !strcmp(e, ")")) && fortran_twins(a, b, stem);
     }
+    /* a macro the body uses that does (SuiteSparse's SUITESPARSE_BLAS_dgemm
+     * checks its integer arguments, then calls SUITESPARSE_BLAS_DGEMM, which
+     * is SUITESPARSE_BLAS(dgemm, DGEMM); UMFPACK's BLAS_GEMM is one more
+     * step above), each macro once, a few steps deep */
+    for (unsigned i = body; i < nt && !yes && depth < 4; i++) {
+        if (clang_getTokenKind(toks[i]) != CXToken_Identifier)
+            continue;
+        char m[256];
+        elc_string(clang_getTokenSpelling(tu, toks[i]), m, sizeof m);
+        bool again = strcmp(m, macro) == 0;
+        for (unsigned j = body; j < i && !again; j++) {
+            char o[256];
+            again = clang_getTokenKind(toks[j]) == CXToken_Identifier &&
+                    !strcmp(elc_string(clang_getTokenSpelling(tu, toks[j]), o, sizeof o), m);
+        }
+        if (!again && !clang_Cursor_isNull(elc_macro_definition(tu, m)))
+            yes = named_in_body(ctx, m, name, stem, paste, depth + 1);
+    }
     clang_disposeTokens(tu, toks, nt);
     return yes;
 }
