@@ -712,11 +712,14 @@ static bool macro_makes(CXTranslationUnit tu, CXCursor mdef, const char *name, u
     for (unsigned i = body; i < nt && !yes && depth > 0; i++) {
         char t[256];
         elc_string(clang_getTokenSpelling(tu, toks[i]), t, sizeof t);
-        if (clang_getTokenKind(toks[i]) != CXToken_Identifier || macro_param(tu, toks, body, i) ||
-            !seen_add(seen, t))
+        if (clang_getTokenKind(toks[i]) != CXToken_Identifier || macro_param(tu, toks, body, i))
             continue;
+        /* only macros take a place in seen: a body's locals and types
+         * (SuiteSparse's M_blas_int, N_blas_int, ...) would fill it before
+         * the macro that names the routine */
         CXCursor d = elc_macro_definition(tu, t);
-        if (clang_Cursor_isNull(d) || !macro_makes(tu, d, name, depth - 1, seen, NULL, 0, paste_ok))
+        if (clang_Cursor_isNull(d) || !seen_add(seen, t) ||
+            !macro_makes(tu, d, name, depth - 1, seen, NULL, 0, paste_ok))
             continue;
         yes = !via || strlen(t) < vn;
         if (via && yes)

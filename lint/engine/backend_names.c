@@ -259,6 +259,12 @@ bool el_routine_mangled_stem(const el_config *cfg, const char *name, char *stem,
     } else if (len > 2 && name[0] == '_' && name[1] != '_' && name[len - 1] == '_' &&
                name[len - 2] != '_') {
         b = 1, e = len - 1; /* _dgemm_ */
+    } else if (len > 4 && !strcmp(name + len - 3, "64_") && name[len - 4] != '_') {
+        b = 0, e = len - 3; /* dgemm64_: an ILP64 suffix pasted on before the underscore */
+    } else if (len > 3 && !strcmp(name + len - 2, "64") && name[len - 3] != '_') {
+        b = 0, e = len - 2; /* dgemm64, the same without the underscore */
+    } else if (len > 4 && !strcmp(name + len - 3, "_64") && name[len - 4] != '_') {
+        b = 0, e = len - 3; /* dgemm_64: the suffix _64, and no underscore after it */
     } else {
         return false;
     }

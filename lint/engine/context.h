@@ -89,6 +89,12 @@ struct el_project {
     size_t n_facts;
     el_findings *out;
     int current_meta;
+    /* the TU (index in the run's results) whose fact facts[i] is */
+    size_t *fact_tu;
+    /* the TU of each finding of out (EL_TU_UNKNOWN: none in particular):
+     * el_project_report_for's fact's, for el_findings_one_per_place_across */
+    size_t *origin;
+    size_t n_origin, cap_origin;
     /* facts the hooks add (el_project_fact_add), for opts.facts_out */
     el_fact_rec *added;
     size_t n_added, cap_added;

@@ -1435,9 +1435,12 @@ static void finish(const el_engine_opts *o, el_sources *sources, el_tu_result *c
         n_facts += res[i]->n_facts;
     el_project p = {.sources = sources, .out = &all};
     p.facts = el_xcalloc(n_facts + 1, sizeof *p.facts);
+    p.fact_tu = el_xcalloc(n_facts + 1, sizeof *p.fact_tu);
     for (size_t i = 0; i < n; i++)
-        for (size_t f = 0; f < res[i]->n_facts; f++)
+        for (size_t f = 0; f < res[i]->n_facts; f++) {
+            p.fact_tu[p.n_facts] = i;
             p.facts[p.n_facts++] = &res[i]->facts[f];
+        }
     for (size_t k = 0; k < nm + n_extra; k++) {
         bool is_extra = k >= nm;
         const el_rule *rule = is_extra ? extra[k - nm] : el_meta_at(k)->impl;
@@ -1470,8 +1473,21 @@ static void finish(const el_engine_opts *o, el_sources *sources, el_tu_result *c
         for (size_t f = 0; f < res[i]->n_facts; f++)
             if (strcmp(res[i]->facts[f].key, EL_FACT_INCLUDED_AGAIN) == 0)
                 el_findings_one_per_place(&res[i]->findings, res[i]->facts[f].file);
+    }
+    /* and across TUs: a file several TUs build each its own way (a
+     * template compiled once per precision, each in a TU of its own) */
+    el_grow(&p.origin, &p.cap_origin, all.n + 1, sizeof *p.origin);
+    for (size_t k = p.n_origin; k < all.n; k++)
+        p.origin[k] = EL_TU_UNKNOWN;
+    for (size_t i = 0; i < n; i++) {
+        el_grow(&p.origin, &p.cap_origin, all.n + res[i]->findings.n + 1, sizeof *p.origin);
+        for (size_t k = 0; k < res[i]->findings.n; k++)
+            p.origin[all.n + k] = i;
         el_findings_move(&all, &res[i]->findings);
     }
+    el_findings_one_per_place_across(&all, p.origin);
+    free(p.origin);
+    free(p.fact_tu);
     el_forgive_kernels(sources, (const el_fact_rec *const *)p.facts, p.n_facts, &all);
     el_strmap again = {0};
     for (size_t i = 0; i < p.n_facts; i++)

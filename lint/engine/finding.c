@@ -204,6 +204,102 @@ void el_findings_one_per_place(el_findings *f, const char *file)
     f->n = out;
 }
 
+/* A finding and the TU that reported it (el_findings_one_per_place_across). */
+typedef struct tu_ref {
+    el_finding *f;
+    size_t tu;
+} tu_ref;
+
+static int cmp_tu_ref(const void *pa, const void *pb)
+{
+    const tu_ref *a = pa, *b = pb;
+    int c = cmp_finding(a->f, b->f);
+    if (c)
+        return c;
+    return a->tu < b->tu ? -1 : a->tu > b->tu;
+}
+
+static bool same_place(const el_finding *a, const el_finding *b)
+{
+    return a->line == b->line && a->col == b->col && strcmp(a->rule, b->rule) == 0 &&
+           strcmp(a->file, b->file) == 0;
+}
+
+static int cmp_size(const void *pa, const void *pb)
+{
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    return a < b ? -1 : a > b;
+}
+
+/* How many TUs report the findings r[0..n). */
+static size_t distinct_tus(const tu_ref *r, size_t n, size_t *scratch)
+{
+    for (size_t i = 0; i < n; i++)
+        scratch[i] = r[i].tu;
+    qsort(scratch, n, sizeof *scratch, cmp_size);
+    size_t d = n > 0;
+    for (size_t i = 1; i < n; i++)
+        d += scratch[i] != scratch[i - 1];
+    return d;
+}
+
+/* One place's group g[0..n) (sorted by message, then TU), reported by
+ * ntu TUs: keep the messages each TU gives, merge the others into the
+ * first of them. */
+static void merge_across_group(tu_ref *g, size_t n, size_t ntu, size_t *scratch)
+{
+    size_t kept_a = n, kept_b = n;
+    for (size_t a = 0, b; a < n; a = b) {
+        for (b = a + 1; b < n && strcmp(g[b].f->message, g[a].f->message) == 0; b++)
+            ;
+        if (distinct_tus(g + a, b - a, scratch) == ntu)
+            continue;
+        if (kept_a == n) {
+            kept_a = a;
+            kept_b = b;
+            continue;
+        }
+        /* the kept message keeps a fix only when every dropped one had it */
+        for (size_t k = a; k < b; k++)
+            for (size_t m = kept_a; m < kept_b; m++)
+                if (g[m].f->fix && !(g[k].f->fix && same_fix(g[m].f->fix, g[k].f->fix))) {
+                    el_fix_free(g[m].f->fix);
+                    g[m].f->fix = NULL;
+                }
+        for (size_t k = a; k < b; k++)
+            el_finding_clear(g[k].f);
+    }
+}
+
+void el_findings_one_per_place_across(el_findings *f, size_t *tu)
+{
+    tu_ref *r = el_xcalloc(f->n + 1, sizeof *r);
+    size_t *scratch = el_xcalloc(f->n + 1, sizeof *scratch);
+    size_t n = 0;
+    for (size_t i = 0; i < f->n; i++)
+        if (tu[i] != EL_TU_UNKNOWN)
+            r[n++] = (tu_ref){&f->v[i], tu[i]};
+    qsort(r, n, sizeof *r, cmp_tu_ref);
+    for (size_t a = 0, b; a < n; a = b) {
+        for (b = a + 1; b < n && same_place(r[b].f, r[a].f); b++)
+            ;
+        if (b - a < 2)
+            continue;
+        size_t ntu = distinct_tus(r + a, b - a, scratch);
+        if (ntu >= 2)
+            merge_across_group(r + a, b - a, ntu, scratch);
+    }
+    free(scratch);
+    free(r);
+    size_t out = 0;
+    for (size_t i = 0; i < f->n; i++)
+        if (f->v[i].file) {
+            tu[out] = tu[i];
+            f->v[out++] = f->v[i];
+        }
+    f->n = out;
+}
+
 void el_findings_free(el_findings *f)
 {
     for (size_t i = 0; i < f->n; i++)

@@ -77,6 +77,18 @@ void el_findings_sort_unique(el_findings *f);
  * came from every inclusion alike (a macro naming two functions, or a
  * constant): those stay. */
 void el_findings_one_per_place(el_findings *f, const char *file);
+/* The TU of a finding that came from none in particular. */
+#define EL_TU_UNKNOWN ((size_t)-1)
+/* The same across translation units: tu[i] is the TU that reported
+ * f->v[i] (EL_TU_UNKNOWN: not merged).  Of the findings of one rule at
+ * one place that two TUs or more report, a message every one of those
+ * TUs gives stays (a macro naming two functions: each TU names both);
+ * the messages only some give differ by build (a file compiled once per
+ * precision or index width, each time in a TU of its own that defines a
+ * macro and includes it) and become one finding, the first in sort
+ * order, with a fix only when each had the same.  Dropped findings are
+ * removed from f, and their entries from tu. */
+void el_findings_one_per_place_across(el_findings *f, size_t *tu);
 void el_findings_free(el_findings *f);
 
 /* A fact a rule recorded for the project hooks. */

@@ -279,7 +279,11 @@ bool el_routine_alias_target(const el_config *cfg, const char *name);
 /* Is `name` a routine's Fortran name as the other manglings of
  * configure-time macros give it (hypre's HYPRE_FMANGLE 3 and 5, autoconf's
  * FC_FUNC): dgemm__ (two underscores) or _dgemm_ (one before, one after),
- * where dgemm_ matches a routine pattern of backend_prefixes?  The bare
+ * or with an ILP64 suffix pasted onto the routine before the mangling
+ * (SuiteSparse's BLAS64_SUFFIX=64, the Sun Performance Library's names:
+ * dgemm64_, dgemm64; its BLAS64__SUFFIX=_64 where the build adds no
+ * underscore: dgemm_64), where dgemm_ matches a routine pattern of
+ * backend_prefixes?  The bare
  * routine (dgemm) into stem[n].  Not a backend name by itself: EH102 takes
  * it only where a mangling macro hands the routine's name in lower and
  * upper case (FC_FUNC(dgemm, DGEMM)). */
@@ -431,5 +435,13 @@ void el_project_fact_add(el_project *p, const char *key, const char *value);
 /* Report a finding of the running project rule. */
 void el_project_report(el_project *p, const char *path, unsigned line, unsigned col,
                        const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The same, for a verdict on what fact `fact` (an index as for
+ * el_project_fact) recorded: the finding is that fact's TU's, so that one
+ * place several TUs build each its own way (a template compiled once per
+ * precision, each time in a TU of its own) is one finding, as it is when
+ * one TU includes it twice (el_findings_one_per_place_across). */
+void el_project_report_for(el_project *p, size_t fact, const char *path, unsigned line,
+                           unsigned col, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
 
 #endif

@@ -804,15 +804,34 @@ void el_project_fact_add(el_project *p, const char *key, const char *value)
     f->value = el_xstrdup(value);
 }
 
-void el_project_report(el_project *p, const char *path, unsigned line, unsigned col,
-                       const char *fmt, ...)
+static void project_vreport(el_project *p, size_t tu, const char *path, unsigned line,
+                            unsigned col, const char *fmt, va_list ap)
 {
     char msg[MSG_MAX];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     char *real = el_path_real(path);
     el_add_finding(p->sources, p->current_meta, real ? real : path, line, col, msg, p->out);
     free(real);
+    el_grow(&p->origin, &p->cap_origin, p->out->n + 1, sizeof *p->origin);
+    while (p->n_origin < p->out->n)
+        p->origin[p->n_origin++] = tu;
+}
+
+void el_project_report(el_project *p, const char *path, unsigned line, unsigned col,
+                       const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    project_vreport(p, EL_TU_UNKNOWN, path, line, col, fmt, ap);
+    va_end(ap);
+}
+
+void el_project_report_for(el_project *p, size_t fact, const char *path, unsigned line,
+                           unsigned col, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    project_vreport(p, p->fact_tu && fact < p->n_facts ? p->fact_tu[fact] : EL_TU_UNKNOWN, path,
+                    line, col, fmt, ap);
+    va_end(ap);
 }

@@ -523,6 +523,24 @@ static bool named_in_body(el_ctx *ctx, const char *macro, const char *name, cons
             elc_string(clang_getTokenSpelling(tu, toks[i + 4]), e, sizeof e);
         yes = (!strcmp(e, ",") || !strcmp(e, ")")) && fortran_twins(a, b, stem);
     }
+    /* a macro the body uses that does (SuiteSparse's SUITESPARSE_BLAS_dgemm
+     * checks its integer arguments, then calls SUITESPARSE_BLAS_DGEMM, which
+     * is SUITESPARSE_BLAS(dgemm, DGEMM); UMFPACK's BLAS_GEMM is one more
+     * step above), each macro once, a few steps deep */
+    for (unsigned i = body; i < nt && !yes && depth < 4; i++) {
+        if (clang_getTokenKind(toks[i]) != CXToken_Identifier)
+            continue;
+        char m[256];
+        elc_string(clang_getTokenSpelling(tu, toks[i]), m, sizeof m);
+        bool again = strcmp(m, macro) == 0;
+        for (unsigned j = body; j < i && !again; j++) {
+            char o[256];
+            again = clang_getTokenKind(toks[j]) == CXToken_Identifier &&
+                    !strcmp(elc_string(clang_getTokenSpelling(tu, toks[j]), o, sizeof o), m);
+        }
+        if (!again && !clang_Cursor_isNull(elc_macro_definition(tu, m)))
+            yes = named_in_body(ctx, m, name, stem, paste, depth + 1);
+    }
     clang_disposeTokens(tu, toks, nt);
     return yes;
 }
@@ -1039,7 +1057,7 @@ static void project(el_project *p)
             char *f[5] = {0};
             split_tabs(v, f, 5);
             if (f[4] && !backend_function(&defs, &shims, f[0]) && own_function(&own, &shims, f[0]))
-                el_project_report(p, f[1], (unsigned)atoi(f[2]), (unsigned)atoi(f[3]), "%s", f[4]);
+                el_project_report_for(p, i, f[1], (unsigned)atoi(f[2]), (unsigned)atoi(f[3]), "%s", f[4]);
             free(v);
             continue;
         }
@@ -1051,7 +1069,7 @@ static void project(el_project *p)
             split_tabs(v, f, 6);
             if (f[5] && !bs_backend_texts_other_defines_tag(run_texts(p, &texts, &names, &n_names),
                                                             f[0], f[1]))
-                el_project_report(p, f[2], (unsigned)atoi(f[3]), (unsigned)atoi(f[4]), "%s", f[5]);
+                el_project_report_for(p, i, f[2], (unsigned)atoi(f[3]), (unsigned)atoi(f[4]), "%s", f[5]);
             free(v);
             continue;
         }
@@ -1091,12 +1109,12 @@ static void project(el_project *p)
             hint_text = via_end + 2;
         int via_len = via_end ? (int)(via_end + 2 - f[7]) : 0;
         if (backend)
-            el_project_report(p, f[2], (unsigned)atoi(f[3]), (unsigned)atoi(f[4]),
+            el_project_report_for(p, i, f[2], (unsigned)atoi(f[3]), (unsigned)atoi(f[4]),
                               "%s backend function '%s'%.*s of backend '%s'%s%s",
                               call ? "call to" : "use of", f[1], via_len, f[7], backend,
                               call ? "" : " (its address)", hint_text);
         else if (library)
-            el_project_report(p, f[2], (unsigned)atoi(f[3]), (unsigned)atoi(f[4]),
+            el_project_report_for(p, i, f[2], (unsigned)atoi(f[3]), (unsigned)atoi(f[4]),
                               "%s backend function '%s'%.*s%s%s", call ? "call to" : "use of",
                               f[1], via_len, f[7], call ? "" : " (its address)", hint_text);
         free(v);
