@@ -1355,6 +1355,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
      * configuration only: a shard's payload is one engine run */
     bool sharded = o->n_merge || o->shard_count;
     size_t n_cfg = sharded ? 1 : out->cfgs.n;
+    el_strmap notes_printed = {0}; /* each configuration's run: a note once */
     for (size_t k = 0; k < n_cfg; k++) {
         el_sources sub = sources_of(out, k);
         el_fact_list pass_facts = {0};
@@ -1371,6 +1372,7 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
             .verbose = o->verbose,
             .done = SCANNED,
             .to_do = SCAN,
+            .notes_printed = &notes_printed,
         };
         el_engine_stats stats = {0};
         el_tu_records recs = {0};
@@ -1408,9 +1410,12 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         free(name);
         el_inactive_from_facts(&out->inactive[k], &pass_facts);
         move_facts(&facts, &pass_facts);
-        if (joined < 0)
+        if (joined < 0) {
+            el_strmap_free(&notes_printed);
             goto done;
+        }
     }
+    el_strmap_free(&notes_printed);
     el_findings_sort_unique(&out->findings);
     el_unbuilt_across_take(&across, &unbuilt);
     if (!o->shard_count) /* (a shard's files only: the merge says it for all, as emberlint's) */

@@ -65,6 +65,67 @@ bool el_text_operator_word(const char *t, size_t w, size_t e)
     return false;
 }
 
+/* The word ending at t[e] (after blanks), its start in *w; false when
+ * the text before is no identifier. */
+static bool word_before(const char *t, size_t b, size_t e, size_t *w, size_t *we)
+{
+    while (e > b && strchr(" \t\r\n", t[e - 1]))
+        e--;
+    size_t q = e;
+    while (q > b && el_text_ident_char(t[q - 1]))
+        q--;
+    *w = q;
+    *we = e;
+    /* a directive's word (`#ifdef USE_CBLAS` before a call) is no type */
+    size_t line = q;
+    while (line > b && t[line - 1] != '\n')
+        line--;
+    while (line < q && (t[line] == ' ' || t[line] == '\t'))
+        line++;
+    return q < e && el_text_ident_start(t[q]) && t[line] != '#';
+}
+
+/* (c_text.h) A function's prototype, `float cblas_sdot(...)`, or a
+ * variable's declarator, `fftw_plan p;`. */
+bool el_text_declared_at(const char *t, size_t b, size_t i)
+{
+    size_t q = i;
+    bool star = false;
+    for (;;) {
+        while (q > b && strchr(" \t\r\n", t[q - 1]))
+            q--;
+        if (q > b && t[q - 1] == '*') {
+            star = true;
+            q--;
+            continue;
+        }
+        break;
+    }
+    size_t w, we;
+    if (!word_before(t, b, q, &w, &we) || el_text_operator_word(t, w, we))
+        return false;
+    if (!star)
+        return true;
+    /* `n * f(x)` multiplies: before the word, a statement starts or
+     * another type word stands (`static float *f(`) */
+    size_t p = w;
+    while (p > b && strchr(" \t\r\n", t[p - 1]))
+        p--;
+    if (p == b || strchr(";{}", t[p - 1]))
+        return true;
+    /* a directive's line before it (`#ifdef WITH_FFTW`, then `fftw_complex
+     * *out;`): the statement starts after it */
+    size_t ls = p;
+    while (ls > b && t[ls - 1] != '\n')
+        ls--;
+    while (ls < p && (t[ls] == ' ' || t[ls] == '\t'))
+        ls++;
+    if (t[ls] == '#')
+        return true;
+    size_t w2, we2;
+    return word_before(t, b, p, &w2, &we2) && !el_text_operator_word(t, w2, we2);
+}
+
 /* Past the newline that ends the unclosed quote at t[q] (escapes, a
  * spliced line among them, passed over), or n: a compiler reads on
  * after the error there. */

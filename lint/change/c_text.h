@@ -24,6 +24,16 @@ bool el_text_spells_split(const char *t, size_t n, size_t i, const char *name);
  * rather than a type or qualifier that may precede a declared name? */
 bool el_text_operator_word(const char *t, size_t w, size_t e);
 
+/* Is the name at t[i] declared rather than used: a type -- an identifier
+ * that is no operator word, or such an identifier and `*`s that a
+ * statement's start or another type word precedes -- before it, as
+ * before a declarator (`float cblas_sdot(`, `static eh_tensor *f(`,
+ * `fftw_plan p;`), where a use follows an operator, a '(' or ',',
+ * `return`, or starts a statement?  b: where the text read starts (no
+ * look further back); a directive's word (`#ifdef X` on the line
+ * before) is no type. */
+bool el_text_declared_at(const char *t, size_t b, size_t i);
+
 /* Past a comment, literal or number at t[i] (i itself when there is none),
  * as lint/base/c_lexeme.h reads them; a quote left open ends with its line. */
 size_t el_text_skip_lexeme(const char *t, size_t n, size_t i);

@@ -442,6 +442,10 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *path, const char 
     if (!alias && !(made && s->routine_paste) && !backend_name(ctx, s, path, name) &&
         !(pasted && backend_name(ctx, s, path, probe)))
         return NULL;
+    /* a variable's declarator: a declaration alone uses nothing, as for
+     * EH102 where the code is compiled */
+    if (!made && !call && !in_macro && s->own && el_own_names_declares_at(s->own, name, off))
+        return NULL;
     if (!s->rw)
         s->rw = el_rewriter_new(el_tu(ctx), el_ctx_config(ctx));
     char target[160], why[2048];
@@ -530,62 +534,6 @@ static json_object *id_json(el_ctx *ctx, state *s, const char *path, const char 
         json_object_object_add(o, "kind", json_object_new_string(d->kind));
     json_object_object_add(o, "why", json_object_new_string(ok ? "" : why));
     return o;
-}
-
-/* The word ending at t[e] (after blanks), its start in *w; false when
- * the text before is no identifier. */
-static bool word_before(const char *t, size_t b, size_t e, size_t *w, size_t *we)
-{
-    while (e > b && strchr(" \t\r\n", t[e - 1]))
-        e--;
-    size_t q = e;
-    while (q > b && el_text_ident_char(t[q - 1]))
-        q--;
-    *w = q;
-    *we = e;
-    /* a directive's word (`#ifdef USE_CBLAS` before a call) is no type */
-    size_t line = q;
-    while (line > b && t[line - 1] != '\n')
-        line--;
-    while (line < q && (t[line] == ' ' || t[line] == '\t'))
-        line++;
-    return q < e && el_text_ident_start(t[q]) && t[line] != '#';
-}
-
-/* Is the name at t[i] (followed by '(') declared rather than called:
- * `float cblas_sdot(...)`, `static eh_tensor *eh_ref_f(...)`?  Preceded
- * by a type -- an identifier that is no operator word, or such an
- * identifier and `*`s that a statement's start or another type word
- * precedes -- as a declarator is; a call's name follows an operator, a
- * '(' or ',', `return`, or starts a statement. */
-static bool declared_at(const char *t, size_t b, size_t i)
-{
-    size_t q = i;
-    bool star = false;
-    for (;;) {
-        while (q > b && strchr(" \t\r\n", t[q - 1]))
-            q--;
-        if (q > b && t[q - 1] == '*') {
-            star = true;
-            q--;
-            continue;
-        }
-        break;
-    }
-    size_t w, we;
-    if (!word_before(t, b, q, &w, &we) || el_text_operator_word(t, w, we))
-        return false;
-    if (!star)
-        return true;
-    /* `n * f(x)` multiplies: before the word, a statement starts or
-     * another type word stands (`static float *f(`) */
-    size_t p = w;
-    while (p > b && strchr(" \t\r\n", t[p - 1]))
-        p--;
-    if (p == b || strchr(";{}", t[p - 1]))
-        return true;
-    size_t w2, we2;
-    return word_before(t, b, p, &w2, &we2) && !el_text_operator_word(t, w2, we2);
 }
 
 /* The end of the parenthesised text at t[open] (its ')' + 1), or n: t is
@@ -800,7 +748,7 @@ static bool member_name(const char *t, size_t b, size_t i, char next, bool cxx)
 }
 
 /* Lex the token at i (a backend name into ids); where the next starts.
- * b: the start of the skipped text (declared_at looks no further back);
+ * b: the start of the skipped text (el_text_declared_at looks no further back);
  * *fold: the end of the arguments of the last backend call listed, where
  * a backend type, constant or macro is part of that call's site (as EH102
  * has it where the code is compiled: cblas_sgemm(CblasRowMajor, ...) is
@@ -831,7 +779,7 @@ static size_t lex_id(el_ctx *ctx, state *s, const char *path, const char *t, siz
     if (!in_macro && i < s->use_end && stringized(s, i))
         return k;
     /* a declaration alone uses nothing (EH102 reports none either) */
-    if (call && !in_macro && declared_at(t, b, i))
+    if (call && !in_macro && el_text_declared_at(t, b, i))
         return k;
     if (!call && i < *fold)
         return k;

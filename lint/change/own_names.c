@@ -19,7 +19,7 @@
  * the same name (index + 1, 0: none). */
 typedef struct definition {
     size_t nb, ne, bb, be, next;
-    bool tag, fallback, compiled;
+    bool tag, fallback, compiled, variable;
 } definition;
 
 enum { UNKNOWN, BUSY, OWN, LIBRARY };
@@ -119,7 +119,7 @@ static size_t scan_enumerators(el_own_names *o, size_t i)
         }
         if (el_text_ident_at(t, n, i, &e)) {
             if (want && depth == 1)
-                add(o, (definition){i, e, i, e, 0, true, false, false});
+                add(o, (definition){i, e, i, e, 0, true, false, false, false});
             want = false;
             i = e;
             continue;
@@ -165,7 +165,7 @@ static size_t scan_tag(el_own_names *o, size_t b, size_t e)
     if (el_text_ident_at(t, n, nb, &ne)) {
         size_t after = el_text_skip_blanks(t, n, ne);
         if (after < n && t[after] == '{')
-            add(o, (definition){nb, ne, nb, ne, 0, true, false, false});
+            add(o, (definition){nb, ne, nb, ne, 0, true, false, false, false});
     }
     size_t open = is_enum ? enum_body(o, e) : n;
     return open < n ? scan_enumerators(o, open) : e;
@@ -228,8 +228,135 @@ static size_t scan_typedef(el_own_names *o, size_t i)
         i++;
     }
     for (size_t k = 0; i < n && k < n_names; k++)
-        add(o, (definition){names[k][0], names[k][1], start, i, 0, body, false, false});
+        add(o, (definition){names[k][0], names[k][1], start, i, 0, body, false, false, false});
     return i;
+}
+
+/* Is the identifier at t[i] a later declarator of a declaration's list
+ * (`double *buf = in, fftw_s[4];`): `,` and `*`s before it, and the
+ * statement it is in -- back to a `;`, `{` or `}` outside brackets; not
+ * in an open `(`, which holds a call's arguments or parameters --
+ * starts with a declarator (el_text_declared_at) before its first `=`,
+ * `[` or `,` outside brackets? */
+static bool later_declarator(const char *t, size_t n, size_t i)
+{
+    size_t q = i;
+    while (q > 0 && (blank(t[q - 1]) || t[q - 1] == '*'))
+        q--;
+    if (q == 0 || t[q - 1] != ',')
+        return false;
+    int depth = 0;
+    size_t st = q - 1;
+    for (; st > 0; st--) {
+        char c = t[st - 1];
+        if (c == ')' || c == ']' || (c == '}' && depth > 0))
+            depth++;
+        else if (c == '(' || c == '[' || (c == '{' && depth > 0)) {
+            if (depth-- == 0)
+                return false; /* arguments or parameters */
+        } else if (depth == 0 && (c == ';' || c == '{' || c == '}'))
+            break;
+        else if (c == '\n' && el_text_directive_at(t, st))
+            break; /* a directive line before the statement */
+    }
+    /* the first declarator: the identifier before the first `=`, `[` or
+     * `,` outside brackets */
+    depth = 0;
+    for (size_t k = st; k < q; k++) {
+        size_t j = el_text_skip_lexeme(t, n, k);
+        if (j != k) {
+            k = j - 1;
+            continue;
+        }
+        char c = t[k];
+        if (c == '(' || c == '{')
+            depth++;
+        else if ((c == ')' || c == '}') && depth > 0)
+            depth--;
+        else if (depth == 0 && (c == '=' || c == '[' || c == ',')) {
+            size_t x = k;
+            while (x > st && blank(t[x - 1]))
+                x--;
+            size_t w = x;
+            while (w > st && el_text_ident_char(t[w - 1]))
+                w--;
+            return w < x && el_text_ident_start(t[w]) && el_text_declared_at(t, st, w);
+        }
+    }
+    return false;
+}
+
+/* A library-named identifier [i, e) that a declaration declares as a
+ * variable -- a local (ImageMagick-style `fftw_plan` on one line,
+ * `fftw_r2c_plan;` on the next), a parameter, a file-scope variable --
+ * is the project's own, as EH102 has it where the code is compiled
+ * (locals, parameters and the project's variables are not reported):
+ * a type before it (el_text_declared_at, not `struct`/`union`/`enum`,
+ * which name a tag, nor a word that takes an operand: `new`, `delete`,
+ * `throw`; nor a qualifier after `(` or `,`: a cast's type), and `;`,
+ * `,`, `=` or `[` after it (a parameter is not read: `(const
+ * fftw_complex)` is a cast).  Initialized with
+ * a library's name alone (`fn_t fftw_free_fn = fftw_free;`, `&fftw_free`)
+ * it stands for that name: a definition whose text names the library.
+ * Returns where the scan goes on. */
+static size_t scan_variable(el_own_names *o, size_t i, size_t e)
+{
+    const char *t = o->t;
+    size_t n = o->n;
+    char name[256];
+    if (e - i >= sizeof name)
+        return e;
+    snprintf(name, sizeof name, "%.*s", (int)(e - i), t + i);
+    if (!o->library || !o->library(name, o->ud))
+        return e;
+    size_t a = el_text_skip_blanks(t, n, e);
+    if (a >= n || !strchr(";,=[", t[a]) || (t[a] == '=' && a + 1 < n && t[a + 1] == '='))
+        return e;
+    if (!el_text_declared_at(t, 0, i) && !later_declarator(t, n, i))
+        return e;
+    /* the word before the declarator (past blanks and `*`s) */
+    size_t q = i;
+    while (q > 0 && (blank(t[q - 1]) || t[q - 1] == '*'))
+        q--;
+    size_t w = q;
+    while (w > 0 && el_text_ident_char(t[w - 1]))
+        w--;
+    static const char *const not_types[] = {"struct", "union", "enum", "class", "new",
+                                            "delete", "throw", "co_return", "co_yield",
+                                            "co_await", NULL};
+    for (const char *const *k = not_types; *k; k++)
+        if (is_word(t, w, q, *k))
+            return e;
+    /* `(const fftw_complex[2])`: a qualifier after `(` or `,` starts a
+     * type name (a cast, a parameter), the identifier is that type */
+    static const char *const qualifiers[] = {"const", "volatile", "restrict", "_Atomic",
+                                             "signed", "unsigned", NULL};
+    size_t before = w;
+    while (before > 0 && blank(t[before - 1]))
+        before--;
+    for (const char *const *k = qualifiers; *k; k++)
+        if (is_word(t, w, q, *k) && before > 0 && strchr("(,", t[before - 1]))
+            return e;
+    size_t bb = e, be = e;
+    bool alias = false;
+    if (t[a] == '=') {
+        /* the initializer, to the `,` or `;` at its depth */
+        bb = el_text_skip_blanks(t, n, a + 1);
+        if (bb < n && t[bb] == '&')
+            bb = el_text_skip_blanks(t, n, bb + 1);
+        size_t ie = 0;
+        if (el_text_ident_at(t, n, bb, &ie)) {
+            size_t after = el_text_skip_blanks(t, n, ie);
+            char init[256];
+            if (after < n && (t[after] == ';' || t[after] == ',') && ie - bb < sizeof init) {
+                snprintf(init, sizeof init, "%.*s", (int)(ie - bb), t + bb);
+                alias = o->library(init, o->ud);
+                be = ie;
+            }
+        }
+    }
+    add(o, (definition){i, e, alias ? bb : e, alias ? be : e, 0, !alias, false, false, true});
+    return e;
 }
 
 /* The directive at t[i] (to le) without blanks: "#ifdefX", "#if0". */
@@ -487,7 +614,7 @@ static void scan(el_own_names *o)
             size_t body = el_text_define_body(t, i, le, macro, sizeof macro, &nb);
             if (body && body > nb)
                 add(o, (definition){nb, body, body, le, 0, false,
-                                    el_own_names_guarded_by_ifndef(t, i, nb, body), false});
+                                    el_own_names_guarded_by_ifndef(t, i, nb, body), false, false});
             i = le;
             continue;
         }
@@ -500,7 +627,8 @@ static void scan(el_own_names *o)
             i = scan_typedef(o, e);
             continue;
         }
-        i = scan_tag(o, i, e);
+        size_t past = scan_tag(o, i, e);
+        i = past != e ? past : scan_variable(o, i, e);
     }
 }
 
@@ -622,6 +750,14 @@ bool el_own_names_own(el_own_names *o, const char *name)
     bool own = any && !library;
     el_strmap_put(&o->verdict, name, (void *)(uintptr_t)(own ? OWN : LIBRARY));
     return own;
+}
+
+bool el_own_names_declares_at(const el_own_names *o, const char *name, size_t off)
+{
+    for (size_t k = (size_t)(uintptr_t)el_strmap_get(&o->first, name); k; k = o->v[k - 1].next)
+        if (o->v[k - 1].variable && o->v[k - 1].nb == off)
+            return true;
+    return false;
 }
 
 void el_own_names_free(el_own_names *o)

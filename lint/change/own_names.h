@@ -4,12 +4,15 @@
  * Where code is compiled, the parser tells a project's own `struct
  * fftw_config` from the library's `fftwf_plan`; in skipped code only the
  * text is there.  A name the text defines -- a struct, union or enum with
- * a body, a typedef, a #define -- is the project's own for a use in a
+ * a body, a typedef, a #define, a variable (a local, a parameter, a
+ * file-scope one: `fftw_plan fftw_fwd;`, which EH102 does not report
+ * where compiled) -- is the project's own for a use in a
  * skipped range when a definition of it is compiled, or lies in an arm
  * of the same conditions as the use (`#ifdef WITH_FFTW` around both, not
  * `#ifdef NO_FFTW`; never an `#if 0`), and none of those stands for a
  * library's name: `#define
  * fftw_malloc fftwf_malloc`, `typedef fftwf_plan fftw_plan_t;`, a
+ * variable initialized with one alone (`fn fftw_free_fn = fftw_free;`), a
  * fallback `#ifndef FFTW_ESTIMATE / #define FFTW_ESTIMATE ...`, or a
  * definition built on such a name (`#define fftw_alloc fftw_malloc`).
  * A prototype defines nothing: code declares the Fortran BLAS names
@@ -38,6 +41,10 @@ el_own_names *el_own_names_new(const char *t, size_t n, const size_t *skip_b,
 void el_own_names_at(el_own_names *o, size_t off);
 /* Is `name`, used there, the file's own? */
 bool el_own_names_own(el_own_names *o, const char *name);
+/* Does the text declare a variable named `name` at offset off (its
+ * declarator: a declaration alone uses nothing, also where the variable
+ * stands for a library's name, `fn fftw_free_fn = fftw_free;`)? */
+bool el_own_names_declares_at(const el_own_names *o, const char *name, size_t off);
 void el_own_names_free(el_own_names *o);
 /* Is the line before the one holding offset i of text t `#ifndef NAME`
  * or `#if !defined(NAME)` for the name at [nb, ne) of t: a fallback

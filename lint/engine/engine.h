@@ -85,6 +85,11 @@ typedef struct el_engine_opts {
      * (-p), which the merge does not load; the notes say what is missing
      * with the build's flags, not that flags are missing. */
     bool shards_had_compdb;
+    /* When not NULL, the notes a caller's earlier runs printed (the
+     * note on includes not found): one printed already is not printed
+     * again (ember-migrate's build configurations miss the same
+     * includes); the caller frees it. */
+    struct el_strmap *notes_printed;
 } el_engine_opts;
 
 /* One translation unit's result (opts.tus_out, el_engine_finish). */

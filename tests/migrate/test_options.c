@@ -892,6 +892,27 @@ static void test_own_note_per_configuration(void **state)
     free(dir);
 }
 
+/* The note on includes not found comes once, however many build
+ * configurations miss the same includes (ImageMagick's MagickCore with
+ * --define-sets for its FFTW delegate on and off printed it twice). */
+static void test_missing_include_note_once(void **state)
+{
+    (void)state;
+    char *dir = tt_tmpdir();
+    free(tt_write(dir, "app/fourier.c", "#include \"generated_config.h\"\n"
+                                        "#ifdef WITH_FFT\n"
+                                        "int fourier_on(void) { return 1; }\n"
+                                        "#endif\n"));
+    tt_run r = mt_migrate(dir, NULL, "plan", "--define-sets", "WITH_FFT;!WITH_FFT", "app", NULL);
+    const char *first = strstr(r.err, "includes not found: 'generated_config.h'");
+    assert_non_null(first);
+    if (strstr(first + 1, "includes not found"))
+        fail_msg("the note came twice:\n%s", r.err);
+    tt_free(&r);
+    tt_rmtree(dir);
+    free(dir);
+}
+
 /* The note names what is called and every directory defining it: the
  * shim dgetrf_ as its callers call it (the ILP64 copy dgetrf_64_ it hands
  * on to is the directory to exclude; the shim, outside it, calls
@@ -1170,6 +1191,7 @@ int main(void)
         cmocka_unit_test(test_own_note_needs_a_silenced_call),
         cmocka_unit_test(test_own_note_every_definition),
         cmocka_unit_test(test_own_note_per_configuration),
+        cmocka_unit_test(test_missing_include_note_once),
         cmocka_unit_test(test_own_note_names_calls_and_directories),
         cmocka_unit_test(test_walked_unbuilt_backend_interface),
     };
