@@ -355,11 +355,15 @@ static void routine_of(const char *name, char *buf, size_t n)
         snprintf(buf, n, "%s", name);
 }
 
-/* name ends in the ILP64 suffix _64_ (either case: it has no letter). */
+/* name ends in an ILP64 suffix (either case: they have no letter):
+ * OpenBLAS's and SuiteSparse's _64_ after the routine's underscore
+ * (dgetrf_64_), MKL's _64 in its place (dgetrf_64), the two ILP64
+ * entries of decoration_suffixes. */
 static bool ilp64_name(const char *name)
 {
     size_t len = strlen(name);
-    return len > 4 && strcmp(name + len - 4, "_64_") == 0;
+    return (len > 4 && strcmp(name + len - 4, "_64_") == 0) ||
+           (len > 3 && strcmp(name + len - 3, "_64") == 0);
 }
 
 /* The two builds of a routine a definition may hand the call on to (name

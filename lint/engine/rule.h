@@ -303,9 +303,10 @@ bool el_routine_pasted_from(const char *name, const char *arg);
  * call the library. */
 bool el_definition_forwards(const el_config *cfg, CXCursor def);
 /* Is function definition def a shim onto the ILP64 build of the same
- * routine (dgetrf_ calling dgetrf_64_, DGETRF_ calling DGETRF_64_: the
- * callee's name ends in _64_, its undecorated name is def's, and it has a
- * backend prefix; def's own name does not end in _64_)?  Its calls are
+ * routine (dgetrf_ calling dgetrf_64_, DGETRF_ calling DGETRF_64_, or
+ * MKL's dgetrf_64: the callee's name ends in _64_ or _64, its
+ * undecorated name is def's, and it has a backend prefix; def's own name
+ * does not end in either)?  Its calls are
  * that routine's and nothing else but the C library's allocation and
  * copy helpers (malloc, calloc, realloc, aligned_alloc, posix_memalign,
  * free, memcpy, memmove, memset), LAPACK's error hooks (xerbla_, lsame_,
