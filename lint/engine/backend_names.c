@@ -130,6 +130,8 @@ static bool strip_decoration(const char *name, char *buf, size_t n, const char *
             break;
         }
     }
+    if (s != name && (*suffix)[0] == '$')
+        return false; /* no build pastes both: scipy_ wheels are not Accelerate */
     return buf[0] && strcmp(buf, name) != 0;
 }
 

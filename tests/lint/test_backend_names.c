@@ -183,6 +183,7 @@ static void test_builtin_entries(void **state)
     assert_null(el_backend_prefix_of(cfg, "dgemm64_", false)); /* OpenBLAS: dgemm_64_ */
     assert_null(el_backend_prefix_of(cfg, "dgemm__64", false));
     assert_null(el_backend_prefix_of(cfg, "dgesv_$NEWLAPACK", false));
+    assert_null(el_backend_prefix_of(cfg, "scipy_dgesv$NEWLAPACK", false));
     /* the plain routine of a decorated name, one list for both interfaces */
     char plain[64];
     static const char *const decorated[][2] = {
@@ -200,6 +201,7 @@ static void test_builtin_entries(void **state)
     assert_false(el_routine_plain(cfg, "cblas_dgemm", plain, sizeof plain));
     assert_false(el_routine_plain(cfg, "cblas_scale_rows64_", plain, sizeof plain));
     assert_false(el_routine_plain(cfg, "my_solver_64", plain, sizeof plain));
+    assert_false(el_routine_plain(cfg, "scipy_cblas_dgemm$NEWLAPACK", plain, sizeof plain));
     /* the other manglings of a routine: dgemm__, _dgemm_ (hypre's 3, 5) */
     char stem[16];
     assert_true(el_routine_mangled_stem(cfg, "dgemm__", stem, sizeof stem));
