@@ -502,18 +502,19 @@ static bool surely_type(const char *t, token k)
            punct_is(t, last, "*");
 }
 
-/* Past the operand at t[i] of such an operator: a unary expression (its
+/* Is k a template's $* (all the call's arguments)? */
+static bool all_args(const char *t, token k)
+{
+    return k.kind == TK_PUNCT && k.e - k.b == 2 && t[k.b] == '$' && t[k.b + 1] == '*';
+}
+
+/* Past the operand at t[i] of an unevaluated operator (sizeof ...): a unary expression (its
  * prefix operators, a primary -- a parenthesised group too -- and the
  * postfix operators after it: sizeof ($1)[0] is sizeof(($1)[0])).  A
  * prefix operator's operand may be a cast (sizeof *(const T *)$1), casts
  * one after another (sizeof -(int)(long)$1), a cast of a prefixed operand
  * (sizeof *(T **)&$1) or of a compound literal (sizeof *(T *)(T[]){$1}),
  * or another such operator's (sizeof sizeof $1): the operand goes on. */
-static bool all_args(const char *t, token k)
-{
-    return k.kind == TK_PUNCT && k.e - k.b == 2 && t[k.b] == '$' && t[k.b + 1] == '*';
-}
-
 static size_t skip_operand(const char *t, size_t n, size_t i)
 {
     token k = next_token(t, n, i, true);
