@@ -65,6 +65,18 @@ bool el_text_operator_word(const char *t, size_t w, size_t e)
     return false;
 }
 
+/* Does the line holding t[q] (not before t[b]) start with '#': is q on a
+ * directive's line? */
+static bool on_directive_line(const char *t, size_t b, size_t q)
+{
+    size_t line = q;
+    while (line > b && t[line - 1] != '\n')
+        line--;
+    while (line < q && (t[line] == ' ' || t[line] == '\t'))
+        line++;
+    return t[line] == '#';
+}
+
 /* The word ending at t[e] (after blanks), its start in *w; false when
  * the text before is no identifier. */
 static bool word_before(const char *t, size_t b, size_t e, size_t *w, size_t *we)
@@ -77,12 +89,7 @@ static bool word_before(const char *t, size_t b, size_t e, size_t *w, size_t *we
     *w = q;
     *we = e;
     /* a directive's word (`#ifdef USE_CBLAS` before a call) is no type */
-    size_t line = q;
-    while (line > b && t[line - 1] != '\n')
-        line--;
-    while (line < q && (t[line] == ' ' || t[line] == '\t'))
-        line++;
-    return q < e && el_text_ident_start(t[q]) && t[line] != '#';
+    return q < e && el_text_ident_start(t[q]) && !on_directive_line(t, b, q);
 }
 
 /* (c_text.h) A function's prototype, `float cblas_sdot(...)`, or a
@@ -115,12 +122,7 @@ bool el_text_declared_at(const char *t, size_t b, size_t i)
         return true;
     /* a directive's line before it (`#ifdef WITH_FFTW`, then `fftw_complex
      * *out;`): the statement starts after it */
-    size_t ls = p;
-    while (ls > b && t[ls - 1] != '\n')
-        ls--;
-    while (ls < p && (t[ls] == ' ' || t[ls] == '\t'))
-        ls++;
-    if (t[ls] == '#')
+    if (on_directive_line(t, b, p))
         return true;
     size_t w2, we2;
     return word_before(t, b, p, &w2, &we2) && !el_text_operator_word(t, w2, we2);
