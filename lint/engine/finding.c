@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "finding_alternatives.h"
 #include "mem.h"
 
 static const char *const sev_names[] = {"off", "note", "warning", "error"};
@@ -125,6 +126,15 @@ static bool same_fix(const el_fix *a, const el_fix *b)
     return true;
 }
 
+/* A kept finding keeps a fix only when the dropped one had the same. */
+static void keep_fix_if_same(el_finding *kept, const el_finding *dropped)
+{
+    if (kept->fix && !(dropped->fix && same_fix(kept->fix, dropped->fix))) {
+        el_fix_free(kept->fix);
+        kept->fix = NULL;
+    }
+}
+
 void el_findings_sort_unique(el_findings *f)
 {
     if (f->n < 2)
@@ -139,10 +149,7 @@ void el_findings_sort_unique(el_findings *f)
              * keeps a fix only when every TU made that same fix -- one
              * TU's "nothing here uses this include" says nothing of the
              * next one's. */
-            if (p->fix && !(x->fix && same_fix(p->fix, x->fix))) {
-                el_fix_free(p->fix);
-                p->fix = NULL;
-            }
+            keep_fix_if_same(p, x);
             el_finding_clear(x);
             continue;
         }
@@ -156,14 +163,28 @@ static int cmp_finding_ptr(const void *pa, const void *pb)
     return cmp_finding(*(el_finding *const *)pa, *(el_finding *const *)pb);
 }
 
+/* The kept finding's message names what the dropped ones named
+ * (finding_alternatives.h). */
+static void name_alternatives(el_finding *kept, const char *const *others, size_t n)
+{
+    char *m = el_message_with_alternatives(kept->message, others, n);
+    if (m) {
+        free(kept->message);
+        kept->message = m;
+    }
+}
+
 /* The group g[0..n) (one rule, one place, sorted by message): a message
  * that repeats came from several inclusions alike (a backend constant a
  * macro names in each; a later sort_unique keeps one); the messages that
  * come once differ by inclusion (what each names: the float, the double
- * function) and become one finding, the first. */
+ * function) and become one finding, the first, naming the others'. */
 static void merge_group(el_finding **g, size_t n)
 {
     el_finding *kept = NULL;
+    el_finding **dropped = el_xcalloc(n + 1, sizeof *dropped);
+    const char **others = el_xcalloc(n + 1, sizeof *others);
+    size_t n_dropped = 0;
     for (size_t a = 0, b; a < n; a = b) {
         for (b = a + 1; b < n && strcmp(g[b]->message, g[a]->message) == 0; b++)
             ;
@@ -173,12 +194,16 @@ static void merge_group(el_finding **g, size_t n)
             kept = g[a];
             continue;
         }
-        if (kept->fix && !(g[a]->fix && same_fix(kept->fix, g[a]->fix))) {
-            el_fix_free(kept->fix);
-            kept->fix = NULL;
-        }
-        el_finding_clear(g[a]);
+        keep_fix_if_same(kept, g[a]);
+        others[n_dropped] = g[a]->message;
+        dropped[n_dropped++] = g[a];
     }
+    if (n_dropped)
+        name_alternatives(kept, others, n_dropped);
+    for (size_t i = 0; i < n_dropped; i++)
+        el_finding_clear(dropped[i]);
+    free(others);
+    free(dropped);
 }
 
 void el_findings_one_per_place(el_findings *f, const char *file)
@@ -249,6 +274,9 @@ static size_t distinct_tus(const tu_ref *r, size_t n, size_t *scratch)
 static void merge_across_group(tu_ref *g, size_t n, size_t ntu, size_t *scratch)
 {
     size_t kept_a = n, kept_b = n;
+    size_t *dropped = el_xcalloc(n + 1, sizeof *dropped);
+    const char **others = el_xcalloc(n + 1, sizeof *others);
+    size_t n_dropped = 0;
     for (size_t a = 0, b; a < n; a = b) {
         for (b = a + 1; b < n && strcmp(g[b].f->message, g[a].f->message) == 0; b++)
             ;
@@ -260,15 +288,19 @@ static void merge_across_group(tu_ref *g, size_t n, size_t ntu, size_t *scratch)
             continue;
         }
         /* the kept message keeps a fix only when every dropped one had it */
-        for (size_t k = a; k < b; k++)
+        for (size_t k = a; k < b; k++) {
             for (size_t m = kept_a; m < kept_b; m++)
-                if (g[m].f->fix && !(g[k].f->fix && same_fix(g[m].f->fix, g[k].f->fix))) {
-                    el_fix_free(g[m].f->fix);
-                    g[m].f->fix = NULL;
-                }
-        for (size_t k = a; k < b; k++)
-            el_finding_clear(g[k].f);
+                keep_fix_if_same(g[m].f, g[k].f);
+            dropped[n_dropped] = k;
+            others[n_dropped++] = g[k].f->message;
+        }
     }
+    for (size_t m = kept_a; n_dropped && m < kept_b; m++)
+        name_alternatives(g[m].f, others, n_dropped);
+    for (size_t i = 0; i < n_dropped; i++)
+        el_finding_clear(g[dropped[i]].f);
+    free(others);
+    free(dropped);
 }
 
 void el_findings_one_per_place_across(el_findings *f, size_t *tu)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "finding.h"
+#include "finding_alternatives.h"
 #include "lint_test.h"
 #include "mem.h"
 #include "sources.h"
@@ -913,16 +914,67 @@ static void test_one_finding_per_place(void **state)
         sscal += strstr(x->message, "cblas_sscal") != NULL;
         if (strstr(x->message, "cblas_dscal")) {
             dscal++; /* the first message in order, its fix gone: not every inclusion had it */
+            assert_string_equal(x->message, "call to 'cblas_dscal' (or 'cblas_sscal', where this line "
+                                            "is compiled again)");
             assert_null(x->fix);
         }
         main_c += strcmp(x->file, "/t/main.c") == 0;
         repeats += x->line == 9;
     }
-    assert_int_equal(sscal, 0);
+    assert_int_equal(sscal, 1); /* named in the kept finding's message */
     assert_int_equal(dscal, 1);
     assert_int_equal(main_c, 2);
     assert_int_equal(repeats, 4);
     el_findings_free(&f);
+}
+
+/* Across TUs: of one place's findings, the message every TU gives stays;
+ * those only some give are one, the first, naming the others'. */
+static void test_one_finding_per_place_across(void **state)
+{
+    (void)state;
+    el_findings f = {0};
+    /* TUs 0 and 2 build the real code, TU 1 the complex; each calls xerbla_ */
+    const char *msg[6] = {"call to 'dgemm_'", "call to 'zgemm_'", "call to 'dgemm_'",
+                          "call to 'xerbla_'", "call to 'xerbla_'", "call to 'xerbla_'"};
+    size_t tus[6] = {0, 1, 2, 0, 1, 2};
+    for (int i = 0; i < 6; i++)
+        el_findings_add(&f, "EH102", EL_SEV_ERROR, "/t/umf.c", 7, 3, msg[i]);
+    el_findings_one_per_place_across(&f, tus);
+    el_findings_sort_unique(&f);
+    assert_int_equal(f.n, 2);
+    assert_string_equal(f.v[0].message, "call to 'dgemm_' (or 'zgemm_', where this line is compiled again)");
+    assert_string_equal(f.v[1].message, "call to 'xerbla_'");
+    el_findings_free(&f);
+}
+
+/* The kept message names what the merged ones named in its stead, at the
+ * first quoted name where they differ; another kind of message, or the
+ * same message, adds nothing; a second merge extends the first's list. */
+static void test_message_alternatives(void **state)
+{
+    (void)state;
+    const char *two[] = {"call to 'zgemm_' (through macro 'GEMM')", "call to 'cgemm_' (through macro 'GEMM')"};
+    char *m = el_message_with_alternatives("call to 'dgemm_' (through macro 'GEMM')", two, 2);
+    assert_string_equal(m, "call to 'dgemm_' (or 'cgemm_', 'zgemm_', where this line is compiled again) "
+                           "(through macro 'GEMM')");
+    /* merged again (another TU's merge): one list, each name once, the kept one not in it */
+    const char *again[] = {"call to 'sgemm_' (or 'dgemm_', 'zgemm_', where this line is compiled again) "
+                           "(through macro 'GEMM')"};
+    char *m2 = el_message_with_alternatives(m, again, 1);
+    assert_string_equal(m2, "call to 'dgemm_' (or 'cgemm_', 'sgemm_', 'zgemm_', where this line is compiled "
+                            "again) (through macro 'GEMM')");
+    free(m);
+    free(m2);
+    /* the names differ later in the message: the list goes there */
+    const char *later[] = {"'GEMM' calls 'sgemm_'"};
+    m = el_message_with_alternatives("'GEMM' calls 'dgemm_'", later, 1);
+    assert_string_equal(m, "'GEMM' calls 'dgemm_' (or 'sgemm_', where this line is compiled again)");
+    free(m);
+    /* another kind of message, the same message, text with a lone quote: nothing */
+    const char *other_kind[] = {"address of 'sgemm_' taken", "call to 'dgemm_'", "the TU's call to 'x'"};
+    assert_null(el_message_with_alternatives("call to 'dgemm_'", other_kind, 3));
+    assert_null(el_message_with_alternatives("no names here", other_kind, 3));
 }
 
 /* Across build configurations, a file is left out as not built when no
@@ -1100,6 +1152,8 @@ int main(void)
         cmocka_unit_test(test_sorted_by_file_line_rule),
         cmocka_unit_test(test_move_empty_list),
         cmocka_unit_test(test_one_finding_per_place),
+        cmocka_unit_test(test_message_alternatives),
+        cmocka_unit_test(test_one_finding_per_place_across),
         cmocka_unit_test(test_unbuilt_across_configurations),
         tt_scratch_test(test_named_header_is_not_excused),
         tt_scratch_test(test_fifo_beside_failing_header),
