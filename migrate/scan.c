@@ -874,6 +874,13 @@ static void attach_template_rewrites(el_findings *found, const el_fact_list *fac
     free(by);
 }
 
+static void free_value(const char *key, void *value, void *ud)
+{
+    (void)key;
+    (void)ud;
+    free(value);
+}
+
 /* The key of a finding's site in em_tree.site_configs: its place, rule
  * and the name it quotes (one per name, as same_site tells them). */
 static char *site_key(const el_finding *f)
@@ -1469,6 +1476,10 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         }
     }
     el_strmap_free(&notes_printed);
+    if (sharded) { /* one configuration read: which report a site is not known */
+        el_strmap_each(&out->site_configs, free_value, NULL);
+        el_strmap_free(&out->site_configs);
+    }
     el_findings_sort_unique(&out->findings);
     el_unbuilt_across_take(&across, &unbuilt);
     if (!o->shard_count) /* (a shard's files only: the merge says it for all, as emberlint's) */
@@ -1508,13 +1519,6 @@ static void free_strs(char **v, size_t n)
     for (size_t i = 0; i < n; i++)
         free(v[i]);
     free(v);
-}
-
-static void free_value(const char *key, void *value, void *ud)
-{
-    (void)key;
-    (void)ud;
-    free(value);
 }
 
 void em_tree_free(em_tree *t)
