@@ -28,6 +28,18 @@ void em_manuals_add(em_manuals *m, const char *file, unsigned line, unsigned col
     x->in_edit = false;
     x->edit_line = x->edit_col = 0;
     x->edit_off = 0;
+    x->cfgs = x->cfg_path = NULL;
+}
+
+void em_manuals_set_configs(em_manuals *m, const char *mask, const char *path)
+{
+    if (!m->n || !mask)
+        return;
+    em_manual *x = &m->v[m->n - 1];
+    free(x->cfgs);
+    free(x->cfg_path);
+    x->cfgs = el_xstrdup(mask);
+    x->cfg_path = el_xstrdup(path);
 }
 
 /* The length of an entry's rule tag, "[EH104] " ("[EH102 in skipped
@@ -102,8 +114,20 @@ static void drop_duplicate(em_manual *kept, em_manual *dup)
         free(kept->why);
         kept->why = tagged;
     }
+    /* reported where either is (not known for one: not known) */
+    if (kept->cfgs && dup->cfgs && strlen(kept->cfgs) == strlen(dup->cfgs)) {
+        for (size_t k = 0; kept->cfgs[k]; k++)
+            if (dup->cfgs[k] == '1')
+                kept->cfgs[k] = '1';
+    } else {
+        free(kept->cfgs);
+        free(kept->cfg_path);
+        kept->cfgs = kept->cfg_path = NULL;
+    }
     free(dup->file);
     free(dup->why);
+    free(dup->cfgs);
+    free(dup->cfg_path);
 }
 
 void em_manuals_sort_unique(em_manuals *m)
@@ -130,6 +154,164 @@ void em_manuals_sort_unique(em_manuals *m)
     free(copy);
 }
 
+/* ---- which configurations give what -------------------------------------- */
+
+/* The configurations of mask (want '1') or of those the entry's file
+ * compiles that mask lacks (want '0'), as a message names them:
+ * `define set "A"`, `define sets "A" and "B"`, `define sets "A", "B" and
+ * "C"`; names of another form (with compile_commands.json entries)
+ * joined with " and ".  NULL when there are none. */
+static char *config_list(const em_config_names *c, const char *path, const char *mask, char want)
+{
+    static const char ds[] = "define set \"";
+    char **names = el_xcalloc(c->n + 1, sizeof *names);
+    size_t n = 0;
+    bool plain = true;
+    for (size_t k = 0; k < c->n && mask[k]; k++) {
+        if (mask[k] != want || (want == '0' && !c->compiles(c->ud, path, k)))
+            continue;
+        names[n] = c->name(c->ud, path, k);
+        plain &= !strncmp(names[n], ds, sizeof ds - 1);
+        n++;
+    }
+    char *out = NULL;
+    if (n) {
+        el_buf b = {0};
+        if (plain)
+            el_buf_puts(&b, n > 1 ? "define sets " : "define set ");
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                el_buf_puts(&b, i + 1 < n && plain ? ", " : " and ");
+            el_buf_puts(&b, plain ? names[i] + sizeof ds - 2 : names[i]);
+        }
+        out = el_buf_take(&b);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return out;
+}
+
+/* Does the file's every configuration report mask's site? */
+static bool everywhere(const em_config_names *c, const char *path, const char *mask)
+{
+    for (size_t k = 0; k < c->n && mask[k]; k++)
+        if (mask[k] == '0' && c->compiles(c->ud, path, k))
+            return false;
+    return true;
+}
+
+/* " (only in LIST; not in OTHERS)" of a site reported where mask says,
+ * "" when everywhere (malloc'd). */
+static char *only_in(const em_config_names *c, const char *path, const char *mask)
+{
+    if (everywhere(c, path, mask))
+        return el_xstrdup("");
+    char *in = config_list(c, path, mask, '1'), *out = config_list(c, path, mask, '0');
+    char *s = el_xasprintf(" (only in %s; not in %s)", in ? in : "none", out ? out : "none");
+    free(in);
+    free(out);
+    return s;
+}
+
+/* Can the entries g[0..n) at one place be one: each reported in
+ * configurations of its own, all with the same tag? */
+static bool joinable(const em_manual *g, size_t n)
+{
+    if (n < 2)
+        return false;
+    size_t len = g[0].cfgs ? strlen(g[0].cfgs) : 0, t = tag_len(g[0].why);
+    for (size_t i = 0; i < n; i++) {
+        if (!g[i].cfgs || strlen(g[i].cfgs) != len || g[i].in_edit || tag_len(g[i].why) != t ||
+            strncmp(g[i].why, g[0].why, t) != 0)
+            return false;
+        for (size_t j = 0; j < i; j++)
+            for (size_t k = 0; k < len; k++)
+                if (g[i].cfgs[k] == '1' && g[j].cfgs[k] == '1')
+                    return false;
+    }
+    return true;
+}
+
+/* The first configuration that reports the entry's site. */
+static size_t first_config(const em_manual *x)
+{
+    const char *one = strchr(x->cfgs, '1');
+    return one ? (size_t)(one - x->cfgs) : strlen(x->cfgs);
+}
+
+/* Make g[0..n) one entry, g[0] (the others are freed), each part in the
+ * order of the configurations (the define sets as given). */
+static void join(em_manual *g, size_t n, const em_config_names *c)
+{
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && first_config(&g[j]) < first_config(&g[j - 1]); j--) {
+            em_manual x = g[j];
+            g[j] = g[j - 1];
+            g[j - 1] = x;
+        }
+    size_t t = tag_len(g[0].why);
+    el_buf b = {0};
+    el_buf_printf(&b, "%.*s", (int)t, g[0].why);
+    char *all = el_xstrdup(g[0].cfgs);
+    for (size_t i = 0; i < n; i++) {
+        char *in = config_list(c, g[0].cfg_path, g[i].cfgs, '1');
+        el_buf_printf(&b, "%sin %s: %s", i ? "; " : "", in ? in : "no configuration",
+                      g[i].why + t);
+        free(in);
+        for (size_t k = 0; all[k]; k++)
+            if (g[i].cfgs[k] == '1')
+                all[k] = '1';
+    }
+    if (!everywhere(c, g[0].cfg_path, all)) {
+        char *out = config_list(c, g[0].cfg_path, all, '0');
+        el_buf_printf(&b, "; not in %s", out);
+        free(out);
+    }
+    free(g[0].why);
+    g[0].why = el_buf_take(&b);
+    free(g[0].cfgs);
+    g[0].cfgs = all;
+    for (size_t i = 1; i < n; i++) {
+        free(g[i].file);
+        free(g[i].why);
+        free(g[i].cfgs);
+        free(g[i].cfg_path);
+    }
+}
+
+void em_manuals_name_configs(em_manuals *m, const em_config_names *c)
+{
+    if (c->n < 2)
+        return;
+    size_t k = 0;
+    for (size_t a = 0, b; a < m->n; a = b) {
+        for (b = a + 1; b < m->n && m->v[b].line == m->v[a].line && m->v[b].col == m->v[a].col &&
+                        !strcmp(m->v[b].file, m->v[a].file);
+             b++)
+            ;
+        if (joinable(&m->v[a], b - a)) {
+            join(&m->v[a], b - a, c);
+            m->v[k++] = m->v[a];
+            continue;
+        }
+        for (size_t i = a; i < b; i++) {
+            em_manual *x = &m->v[i];
+            if (x->cfgs && strlen(x->cfgs) == c->n) {
+                char *only = only_in(c, x->cfg_path, x->cfgs);
+                if (only[0]) {
+                    char *w = el_xasprintf("%s%s", x->why, only);
+                    free(x->why);
+                    x->why = w;
+                }
+                free(only);
+            }
+            m->v[k++] = *x;
+        }
+    }
+    m->n = k;
+}
+
 void em_manuals_print(const em_manuals *m, const char *prefix, FILE *out)
 {
     for (size_t i = 0; i < m->n; i++)
@@ -149,6 +331,8 @@ void em_manuals_free(em_manuals *m)
     for (size_t i = 0; i < m->n; i++) {
         free(m->v[i].file);
         free(m->v[i].why);
+        free(m->v[i].cfgs);
+        free(m->v[i].cfg_path);
     }
     free(m->v);
     memset(m, 0, sizeof *m);

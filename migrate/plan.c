@@ -149,6 +149,23 @@ static const char *without_name(const char *why, const char *name)
     return why;
 }
 
+static char *config_name_of(void *ud, const char *path, size_t k)
+{
+    return em_tree_config_name(ud, path, k);
+}
+
+static bool config_compiles(void *ud, const char *path, size_t k)
+{
+    return em_tree_config_compiles(ud, path, k);
+}
+
+/* The entry added last is finding f's site: the configurations that
+ * report it (em_manuals_name_configs says which, when not all do). */
+static void site_configs(em_manuals *m, const em_tree *t, const el_finding *f)
+{
+    em_manuals_set_configs(m, em_tree_site_configs(t, f), f->file);
+}
+
 /* A site left for a person, tagged with its rule: emberlint reports it
  * after the migration, in a configuration that compiles it (a site in
  * code no configuration compiles says so instead). */
@@ -159,6 +176,7 @@ static void manual_finding(em_plan *p, const em_tree *t, const el_finding *f, co
     em_manuals_add(&p->manual, display(t, f->file, &owned), f->line, f->col, "[%s%s] %s%s%s",
                    f->rule, skipped ? " in skipped code" : "", f->message, why ? ": " : "",
                    why ? why : "");
+    site_configs(&p->manual, t, f);
     free(owned);
 }
 
@@ -218,6 +236,7 @@ static bool generated_site(em_plan *p, const em_tree *t, const el_finding *f, co
                        why ? why : "", gen_shown, bd, el_path_base(path),
                        g.source ? g.source : "the source tree");
     }
+    site_configs(&p->manual, t, f);
     free(owned);
     free(gen_shown);
     free(bd);
@@ -894,6 +913,7 @@ static void unsafe_entry(em_plan *p, const em_tree *t, const el_finding *f, cons
     else
         em_manuals_add(&p->unsafe, display(t, f->file, &owned), f->line, f->col, "[%s] %.*s: %s",
                        f->rule, (int)len, what, why);
+    site_configs(&p->unsafe, t, f);
     free(owned);
 }
 
@@ -1475,6 +1495,12 @@ int em_plan_make(const em_opts *o, const em_tree *t, em_plan *p, char **err)
         rc = plan_compdb(o, t, p, &mv, err);
     em_manuals_sort_unique(&p->manual);
     em_manuals_sort_unique(&p->unsafe);
+    /* with several configurations: one entry per place, saying which
+     * gives what (and which do not list it) */
+    em_config_names names = {.n = t->cfgs.n, .name = config_name_of,
+                             .compiles = config_compiles, .ud = (void *)t};
+    em_manuals_name_configs(&p->manual, &names);
+    em_manuals_name_configs(&p->unsafe, &names);
     p->unsafe_made = o->unsafe_fixes;
     /* after it: at the argument they copy, they would be one entry; apply
      * lists each where it is in the rewritten text (relocate.c) */

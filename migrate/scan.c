@@ -874,6 +874,51 @@ static void attach_template_rewrites(el_findings *found, const el_fact_list *fac
     free(by);
 }
 
+static void free_value(const char *key, void *value, void *ud)
+{
+    (void)key;
+    (void)ud;
+    free(value);
+}
+
+/* The key of a finding's site in em_tree.site_configs: its place, rule
+ * and the name it quotes (one per name, as same_site tells them). */
+static char *site_key(const el_finding *f)
+{
+    char name[256];
+    bool named = em_finding_name(f, name, sizeof name);
+    return el_xasprintf("%s\n%u:%u:%s\n%s", f->rule, f->line, f->col, f->file,
+                        named ? name : "");
+}
+
+/* Record that configuration k reports finding g (of a run of n). */
+static void mark_site(em_tree *t, const el_finding *g, size_t k)
+{
+    if (t->cfgs.n < 2)
+        return;
+    char *key = site_key(g);
+    char *mask = el_strmap_get(&t->site_configs, key);
+    if (!mask) {
+        mask = el_xmalloc(t->cfgs.n + 1);
+        memset(mask, '0', t->cfgs.n);
+        mask[t->cfgs.n] = '\0';
+        el_strmap_put(&t->site_configs, key, mask);
+    }
+    if (k < t->cfgs.n)
+        mask[k] = '1';
+    free(key);
+}
+
+const char *em_tree_site_configs(const em_tree *t, const el_finding *f)
+{
+    if (!t->site_configs.n)
+        return NULL;
+    char *key = site_key(f);
+    const char *mask = el_strmap_get(&t->site_configs, key);
+    free(key);
+    return mask;
+}
+
 /* Add the findings of another configuration: a site seen before keeps
  * its fix only when this configuration proposes the same one (a rewrite
  * safe in one configuration and not in another is for a person); a new
@@ -884,6 +929,7 @@ static void merge_findings(em_tree *t, el_findings *more, size_t k, const char *
     for (size_t i = 0; i < more->n; i++) {
         el_finding *g = &more->v[i];
         el_finding *f = same_site(into, g);
+        mark_site(t, f ? f : g, k);
         if (f) {
             if (!same_fix(f->fix, g->fix)) {
                 char why[512];
@@ -962,6 +1008,20 @@ const el_source *em_tree_source(const em_tree *t, const char *path)
 {
     long i = el_sources_find(&t->sources, path);
     return i >= 0 ? &t->sources.v[i] : NULL;
+}
+
+char *em_tree_config_name(const em_tree *t, const char *path, size_t k)
+{
+    const el_source *src = em_tree_source(t, path);
+    if (src && el_buildcfg_has(&t->cfgs, k, src))
+        return el_buildcfg_name(&t->cfgs, k, src);
+    return config_name(t, k);
+}
+
+bool em_tree_config_compiles(const em_tree *t, const char *path, size_t k)
+{
+    const el_source *src = em_tree_source(t, path);
+    return src && el_buildcfg_has(&t->cfgs, k, src);
 }
 
 const el_inactive_range *em_tree_skipped_everywhere(const em_tree *t, const char *path,
@@ -1416,6 +1476,10 @@ int em_scan(const em_scan_opts *o, em_tree *out, char **err)
         }
     }
     el_strmap_free(&notes_printed);
+    if (sharded) { /* one configuration read: which report a site is not known */
+        el_strmap_each(&out->site_configs, free_value, NULL);
+        el_strmap_free(&out->site_configs);
+    }
     el_findings_sort_unique(&out->findings);
     el_unbuilt_across_take(&across, &unbuilt);
     if (!o->shard_count) /* (a shard's files only: the merge says it for all, as emberlint's) */
@@ -1498,6 +1562,8 @@ void em_tree_free(em_tree *t)
     }
     free(t->whys);
     el_strmap_free(&t->why_places);
+    el_strmap_each(&t->site_configs, free_value, NULL);
+    el_strmap_free(&t->site_configs);
     if (t->reach) {
         el_strmap_free(&t->reach->answers);
         free(t->reach->edges);

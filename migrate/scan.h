@@ -145,6 +145,9 @@ typedef struct em_tree {
     el_strmap why_places;                   /* "line:col:path" -> the first reason there
                                                (its index + 1): a file of thousands of
                                                sites made a search of the list quadratic */
+    el_strmap site_configs;                 /* a finding's site (site_key in scan.c) ->
+                                               the configurations that report it, a
+                                               string of cfgs.n '0'/'1' (malloc'd) */
     char **backends;    size_t n_backends;  /* known backend names, sorted */
     char *root;         /* where backends/ is for files outside legacy directories:
                            the first legacy application's root, else the directory
@@ -203,6 +206,19 @@ const em_file *em_tree_file(const em_tree *t, const char *path);
  * no rewrite, or NULL. */
 const char *em_tree_why(const em_tree *t, const char *path, unsigned line, unsigned col,
                         const char *name);
+/* The build configurations that report finding f (of t->findings): a
+ * string of t->cfgs.n characters, '1' where configuration k reports it
+ * (under the name f quotes), else '0'; NULL when the scan did not record
+ * it (a site of code every configuration skips, a run of one
+ * configuration). */
+const char *em_tree_site_configs(const em_tree *t, const el_finding *f);
+/* How configuration k is named in a message about the file at path
+ * (el_buildcfg_name of its source; of the first source configuration k
+ * compiles when not its), malloc'd. */
+char *em_tree_config_name(const em_tree *t, const char *path, size_t k);
+/* Does configuration k compile the scanned file at path (false for a
+ * file that is no scanned source)? */
+bool em_tree_config_compiles(const em_tree *t, const char *path, size_t k);
 /* The file declaring the backend function the site names, or NULL. */
 const char *em_tree_decl(const em_tree *t, const char *path, unsigned line, unsigned col);
 /* Is file `to` file `from`, or reached from it through the tree's

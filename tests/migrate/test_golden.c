@@ -1006,6 +1006,17 @@ CASE(decorated_advice)
  *                       configuration's reason at the same place) */
 CASE(alias_other_config)
 
+/*   define_sets_once  three define sets (PLAIN;COMPLEX;WITH_LAPACK): a
+ *                     call every set makes alike is listed once, as it
+ *                     was (so are a macro use's two calls, two entries
+ *                     as before); a call whose routine a macro names per set
+ *                     (dgemm_, zgemm_ with COMPLEX) is one entry saying
+ *                     what each set gives; a call only WITH_LAPACK
+ *                     compiles says so (it was: one line per name, none
+ *                     naming its set, and nothing said a site was one
+ *                     set's) */
+CASE(define_sets_once)
+
 /*   pp_branch_manual  an #ifdef on a backend macro the project names
  *                     (backend_macros): listed with why it has no fix (a
  *                     preprocessor conditional: which build to keep is a
@@ -1570,7 +1581,7 @@ int main(void)
         BOTH(template_skipped), BOTH(template_keeps_names), BOTH(template_drops_names),
         BOTH(template_literal_names), BOTH(template_repeats_arg), BOTH(template_own_wrapper), BOTH(project_replacement_advice), BOTH(template_many_calls),
         BOTH(template_literal_arg), BOTH(template_lexemes), BOTH(template_literal_guard),
-        BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(fortran_hidden_length), BOTH(precision_paste), BOTH(precision_paste_bare), BOTH(fortran_twin_advice), BOTH(decorated_advice), BOTH(alias_other_config), BOTH(pp_branch_manual), BOTH(fortran_mangled_advice), BOTH(skipped_member), BOTH(macro_chain), BOTH(if0_skipped),
+        BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(fortran_hidden_length), BOTH(precision_paste), BOTH(precision_paste_bare), BOTH(fortran_twin_advice), BOTH(decorated_advice), BOTH(alias_other_config), BOTH(define_sets_once), BOTH(pp_branch_manual), BOTH(fortran_mangled_advice), BOTH(skipped_member), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(if0_branches), BOTH(if_constant), BOTH(defined_and_zero), BOTH(skipped_include_indented), BOTH(template_macro_call), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
         BOTH(library_prefix_paste), BOTH(complex_fft_plan), BOTH(wrapped_calls), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(skipped_paste_nested), BOTH(skipped_paste_recursion),
         BOTH(skipped_alias), BOTH(skipped_macro_redefined), BOTH(skipped_paste_deep), BOTH(macro_paste_other), BOTH(macro_chain_paste), BOTH(macro_chain_long_body),
