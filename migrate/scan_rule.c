@@ -957,7 +957,8 @@ static bool on_use(el_ctx *ctx, scan_state *s, CXCursor c)
         snprintf(why, sizeof why, "the call template for %s does not fit this use", name);
     } else if (!eh_name && !el_symbol_replacement(cfg, name, tmp, sizeof tmp)) {
         return false; /* no op is known to replace it (the plan says so) */
-    } else if (!el_rewrite_name(s->rw, name, target, sizeof target, &safety, tmp, sizeof tmp)) {
+    } else if (!el_rewrite_name_at(s->rw, name, call, target, sizeof target, &safety, tmp,
+                                   sizeof tmp)) {
         snprintf(why, sizeof why, "%s: %s", name, tmp);
     } else if (el_config_rewrite_for(cfg, name)) {
         snprintf(why, sizeof why, "the call template for %s does not fit this use", name);

@@ -58,3 +58,120 @@ bool el_plans_without_op(CXTranslationUnit tu, const el_config *cfg, const char 
     snprintf(planner, n, "%s", w.without);
     return true;
 }
+
+typedef struct call_walk {
+    const el_config *cfg;
+    char prefix[96];        /* "<lib>_plan_" */
+    size_t plen;
+    CXCursor target;        /* the variable or member the call's argument names */
+    CXFile call_file;
+    unsigned call_off;
+    bool in_fn;             /* the top-level cursor being walked holds the call */
+    bool last;              /* an assignment before the call in its function */
+    unsigned last_off;
+    bool last_op;
+    char last_name[128];
+    bool with_op, without;  /* over every assignment of the target */
+    char first_without[128];
+} call_walk;
+
+static bool offset_of(CXCursor c, CXFile *f, unsigned *off)
+{
+    clang_getExpansionLocation(clang_getCursorLocation(c), f, NULL, NULL, off);
+    return *f != NULL;
+}
+
+/* value is assigned to w->target: note its planner, if it calls one */
+static void assigned(call_walk *w, CXCursor where, CXCursor value)
+{
+    value = elc_strip_casts(value);
+    char name[128], use[256];
+    if (clang_getCursorKind(value) != CXCursor_CallExpr || !elc_callee_name(value, name, sizeof name) ||
+        strncmp(name, w->prefix, w->plen) != 0)
+        return;
+    bool op = el_symbol_replacement(w->cfg, name, use, sizeof use);
+    if (op)
+        w->with_op = true;
+    else if (!w->without) {
+        w->without = true;
+        snprintf(w->first_without, sizeof w->first_without, "%s", name);
+    }
+    CXFile f;
+    unsigned off;
+    if (w->in_fn && offset_of(where, &f, &off) && clang_File_isEqual(f, w->call_file) &&
+        off < w->call_off && (!w->last || off > w->last_off)) {
+        w->last = true;
+        w->last_off = off;
+        w->last_op = op;
+        snprintf(w->last_name, sizeof w->last_name, "%s", name);
+    }
+}
+
+static enum CXChildVisitResult visit_assign(CXCursor c, CXCursor parent, CXClientData ud)
+{
+    (void)parent;
+    call_walk *w = ud;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    char op[8];
+    if (k == CXCursor_BinaryOperator && elc_binary_operator(c, op, sizeof op) &&
+        strcmp(op, "=") == 0 &&
+        clang_equalCursors(elc_referenced(elc_child(c, 0)), w->target))
+        assigned(w, c, elc_child(c, 1));
+    else if (k == CXCursor_VarDecl && clang_equalCursors(c, w->target)) {
+        unsigned n = elc_child_count(c);
+        if (n)
+            assigned(w, c, elc_child(c, n - 1));
+    }
+    return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientData ud)
+{
+    (void)parent;
+    call_walk *w = ud;
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(c)))
+        return CXChildVisit_Continue;
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile fb, fe;
+    unsigned b, e;
+    clang_getExpansionLocation(clang_getRangeStart(r), &fb, NULL, NULL, &b);
+    clang_getExpansionLocation(clang_getRangeEnd(r), &fe, NULL, NULL, &e);
+    w->in_fn = fb && clang_File_isEqual(fb, w->call_file) && b <= w->call_off &&
+               w->call_off < e;
+    visit_assign(c, parent, ud);
+    clang_visitChildren(c, visit_assign, w);
+    return CXChildVisit_Continue;
+}
+
+int el_call_plans_without_op(CXTranslationUnit tu, const el_config *cfg, const char *executor,
+                             CXCursor call, char *planner, size_t n)
+{
+    static const char suffix[] = "_execute";
+    size_t len = strlen(executor), sl = sizeof suffix - 1;
+    planner[0] = '\0';
+    if (!tu || len <= sl || strcmp(executor + len - sl, suffix) != 0 || len - sl + 7 > 90 ||
+        clang_getCursorKind(call) != CXCursor_CallExpr || elc_child_count(call) < 2)
+        return -1;
+    call_walk w = {.cfg = cfg};
+    w.target = elc_referenced(elc_child(call, 1));
+    enum CXCursorKind tk = clang_getCursorKind(w.target);
+    if (tk != CXCursor_VarDecl && tk != CXCursor_ParmDecl && tk != CXCursor_FieldDecl)
+        return -1;
+    if (!offset_of(call, &w.call_file, &w.call_off))
+        return -1;
+    snprintf(w.prefix, sizeof w.prefix, "%.*s_plan_", (int)(len - sl), executor);
+    w.plen = strlen(w.prefix);
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &w);
+    if (w.last) {
+        if (w.last_op)
+            return 0;
+        snprintf(planner, n, "%s", w.last_name);
+        return 1;
+    }
+    if (w.with_op == w.without)
+        return -1; /* planners of both kinds, or none */
+    if (w.with_op)
+        return 0;
+    snprintf(planner, n, "%s", w.first_without);
+    return 1;
+}

@@ -20,4 +20,16 @@
 bool el_plans_without_op(CXTranslationUnit tu, const el_config *cfg, const char *executor,
                          char *planner, size_t n);
 
+/* The same question for one call of executor, from the plan it runs:
+ * its first argument names a variable or a member (`fftw_execute(p)`,
+ * `fftw_execute(s->plan)`) that the TU assigns planners' results.  The
+ * last such assignment before the call in the same function decides
+ * (a plan made and run in one branch, another kind in the next); else
+ * all of them do, when they agree.  1: no op replaces its planner (the
+ * first into planner[n]); 0: an op does; -1: not known (another
+ * argument, nothing assigns it, planners of both kinds) -- ask
+ * el_plans_without_op. */
+int el_call_plans_without_op(CXTranslationUnit tu, const el_config *cfg, const char *executor,
+                             CXCursor call, char *planner, size_t n);
+
 #endif

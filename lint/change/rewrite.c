@@ -1095,10 +1095,23 @@ static void type_spelling(CXCursor d, char *buf, size_t n)
     clang_disposeString(s);
 }
 
-/* The file's plans have no op though the executor `name` has a
- * replacement (plan_ops.c); asked once per executor and TU. */
-static bool plans_without_op(el_rewriter *rw, const char *name)
+/* The plans the executor `name` runs have no op though it has a
+ * replacement (plan_ops.c): those of the call's argument when it tells
+ * (a null call does not), else the file's, asked once per executor and
+ * TU; the planner into rw->planner. */
+static bool plans_without_op(el_rewriter *rw, const char *name, CXCursor call, bool *of_call)
 {
+    *of_call = false;
+    if (!clang_Cursor_isNull(call)) {
+        char planner[sizeof rw->planner];
+        int r = el_call_plans_without_op(rw->tu, rw->cfg, name, call, planner, sizeof planner);
+        if (r >= 0) {
+            rw->plans_of[0] = '\0'; /* rw->planner is this call's now */
+            snprintf(rw->planner, sizeof rw->planner, "%s", planner);
+            *of_call = true;
+            return r == 1;
+        }
+    }
     if (strcmp(rw->plans_of, name) != 0) {
         snprintf(rw->plans_of, sizeof rw->plans_of, "%s", name);
         rw->plans_without =
@@ -1107,10 +1120,12 @@ static bool plans_without_op(el_rewriter *rw, const char *name)
     return rw->plans_without;
 }
 
-/* The naming contract for function fn (named name): its target eh_<op>
- * and the safety of the rename; false with why[] when there is none. */
-static bool contract_rewrite(el_rewriter *rw, CXCursor fn, const char *name, char *target,
-                             size_t tn, el_fix_safety *safety, char *why, size_t wn)
+/* The naming contract for function fn (named name), called by call (a
+ * null cursor for a use that is no call): its target eh_<op> and the
+ * safety of the rename; false with why[] when there is none. */
+static bool contract_rewrite(el_rewriter *rw, CXCursor fn, CXCursor call, const char *name,
+                             char *target, size_t tn, el_fix_safety *safety, char *why,
+                             size_t wn)
 {
     char backend[64];
     const char *op = contract_op(rw->cfg, name, backend, sizeof backend);
@@ -1119,6 +1134,7 @@ static bool contract_rewrite(el_rewriter *rw, CXCursor fn, const char *name, cha
         return true;
     }
     char use[256], own[256];
+    bool of_call = false;
     if (!op) {
         size_t bl = 0;
         if (el_backend_of_symbol(rw->cfg, name, backend, sizeof backend) &&
@@ -1132,12 +1148,13 @@ static bool contract_rewrite(el_rewriter *rw, CXCursor fn, const char *name, cha
             snprintf(why, wn, "the call template (\"rewrites\") for %s rewrites calls the "
                               "compiler reads, and this use is not one: rewrite it by hand", name);
         else if (el_symbol_replacement(rw->cfg, name, use, sizeof use) &&
-                 plans_without_op(rw, name))
+                 plans_without_op(rw, name, call, &of_call))
             /* fftwf_execute running a complex DFT's plan: its replacement
              * (eh_rfft or eh_irfft) is for other plans */
-            snprintf(why, wn, "no libeh op does what %s does with the plans this file makes "
-                              "(%s: no op does what it does; %s are for other plans): rewrite "
-                              "this use by hand", name, rw->planner, use);
+            snprintf(why, wn, "no libeh op does what %s does with the %s (%s: no op does what "
+                              "it does; %s are for other plans): rewrite this use by hand",
+                     name, of_call ? "plan it runs here" : "plans this file makes", rw->planner,
+                     use);
         else if (el_symbol_replacement(rw->cfg, name, use, sizeof use) &&
                  el_project_symbol_replacement(rw->cfg, name, own, sizeof own) &&
                  strncmp(use, "eh_", 3) != 0)
@@ -1185,10 +1202,16 @@ static bool contract_rewrite(el_rewriter *rw, CXCursor fn, const char *name, cha
 bool el_rewrite_name(el_rewriter *rw, const char *name, char *target, size_t tn,
                      el_fix_safety *safety, char *why, size_t wn)
 {
+    return el_rewrite_name_at(rw, name, clang_getNullCursor(), target, tn, safety, why, wn);
+}
+
+bool el_rewrite_name_at(el_rewriter *rw, const char *name, CXCursor call, char *target,
+                        size_t tn, el_fix_safety *safety, char *why, size_t wn)
+{
     why[0] = '\0';
     if (!rw)
         return false;
-    return contract_rewrite(rw, fn_decl(rw, name), name, target, tn, safety, why, wn);
+    return contract_rewrite(rw, fn_decl(rw, name), call, name, target, tn, safety, why, wn);
 }
 
 void el_rewrite_routine_advice(el_rewriter *rw, const char *name, char *advice, size_t n)
@@ -1422,7 +1445,8 @@ bool el_rewrite_call(el_rewriter *rw, CXCursor call, el_call_rewrite *out)
     el_fix_safety safety = EL_FIX_NONE;
     if (tpl)
         safety = tpl->safety;
-    else if (!contract_rewrite(rw, fn, name, target, sizeof target, &safety, why, sizeof why))
+    else if (!contract_rewrite(rw, fn, call, name, target, sizeof target, &safety, why,
+                               sizeof why))
         return false;
 
     /* the call as written: name ( args ) plainly in one file, or whole in
@@ -1681,7 +1705,8 @@ bool el_rewrite_ref(el_rewriter *rw, CXCursor ref, el_call_rewrite *out)
     size_t len = strlen(name);
     el_fix_safety safety = EL_FIX_NONE;
     if (!len || len + 1 >= sizeof out->callee || el_config_rewrite_for(rw->cfg, name) ||
-        !contract_rewrite(rw, fn, name, target, sizeof target, &safety, why, sizeof why))
+        !contract_rewrite(rw, fn, clang_getNullCursor(), name, target, sizeof target, &safety,
+                          why, sizeof why))
         return false;
     unsigned nb = 0;
     CXFile f = plain(clang_getCursorLocation(ref), &nb);

@@ -117,6 +117,11 @@ bool el_rewrite_custom_wrapper(const el_config *cfg, const char *name, char *tar
  * not calls (&eh_blas_dot, a table of function pointers). */
 bool el_rewrite_name(el_rewriter *rw, const char *name, char *target, size_t tn,
                      el_fix_safety *safety, char *why, size_t wn);
+/* The same for the name of call (a null cursor: no call), whose
+ * arguments may say more: the plan an executor runs (fftw_execute(p),
+ * p made by fftw_plan_dft_1d: no op), not only the file's plans. */
+bool el_rewrite_name_at(el_rewriter *rw, const char *name, CXCursor call, char *target,
+                        size_t tn, el_fix_safety *safety, char *why, size_t wn);
 
 /* The advice a plain call of the routine `name` gets (el_rewrite_name's:
  * the op to use and how, or that no op does it), for a use no rewrite can

@@ -1074,6 +1074,15 @@ CASE(library_prefix_paste)
  *                     (dsp2/) keeps that advice */
 CASE(complex_fft_plan)
 
+/*   mixed_fft_plans  a file making plans of both kinds (ngspice's kind: one
+ *                    plan variable made complex in one branch and r2c in
+ *                    the other, each run right after it is made; a
+ *                    member made complex in an init function): each
+ *                    fftw_execute's advice follows the plan its argument
+ *                    holds -- "no op" for a complex DFT's, eh_rfft or
+ *                    eh_irfft for an r2c plan's -- not the file's mix */
+CASE(mixed_fft_plans)
+
 /*   wrapped_calls  a solver library's style (PETSc's PetscCallBLAS around
  *                  BLASdot_, pasted to ddot_): every call in an argument of
  *                  a wrapper macro, the routine's name made by macros of
@@ -1583,7 +1592,7 @@ int main(void)
         BOTH(template_literal_arg), BOTH(template_lexemes), BOTH(template_literal_guard),
         BOTH(fortran_lapack_names), BOTH(f77_call_macro), BOTH(fortran_hidden_length), BOTH(precision_paste), BOTH(precision_paste_bare), BOTH(fortran_twin_advice), BOTH(decorated_advice), BOTH(alias_other_config), BOTH(define_sets_once), BOTH(pp_branch_manual), BOTH(fortran_mangled_advice), BOTH(skipped_member), BOTH(macro_chain), BOTH(if0_skipped),
         BOTH(if0_branches), BOTH(if_constant), BOTH(defined_and_zero), BOTH(skipped_include_indented), BOTH(template_macro_call), cmocka_unit_test(test_then_if0_branches), BOTH(macro_forms),
-        BOTH(library_prefix_paste), BOTH(complex_fft_plan), BOTH(wrapped_calls), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(skipped_paste_nested), BOTH(skipped_paste_recursion),
+        BOTH(library_prefix_paste), BOTH(complex_fft_plan), BOTH(mixed_fft_plans), BOTH(wrapped_calls), BOTH(skipped_paste), BOTH(skipped_paste_tower), BOTH(skipped_paste_nested), BOTH(skipped_paste_recursion),
         BOTH(skipped_alias), BOTH(skipped_macro_redefined), BOTH(skipped_paste_deep), BOTH(macro_paste_other), BOTH(macro_chain_paste), BOTH(macro_chain_long_body),
         BOTH(skipped_own_macro), BOTH(skipped_own_type), BOTH(skipped_own_variable), BOTH(skipped_core), BOTH(skipped_guarded_macro), BOTH(guard_nested_mid_file), BOTH(guard_nested_in_guarded_file), BOTH(guard_feature_default), BOTH(self_include_sibling_macro), BOTH(include_in_body), BOTH(self_include_else_arm),
         BOTH(unsafe_left), BOTH(template_sizeof), BOTH(template_generic), BOTH(template_conditional), BOTH(template_sizeof_cast), BOTH(unsafe_applied), BOTH(skipped_header_decl), BOTH(skipped_header_unprefixed),
