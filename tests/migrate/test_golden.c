@@ -1080,7 +1080,10 @@ CASE(complex_fft_plan)
  *                    member made complex in an init function): each
  *                    fftw_execute's advice follows the plan its argument
  *                    holds -- "no op" for a complex DFT's, eh_rfft or
- *                    eh_irfft for an r2c plan's -- not the file's mix */
+ *                    eh_irfft for an r2c plan's -- not the file's mix;
+ *                    not known (the file's advice): a plan made in an
+ *                    if and its else and run after both (review), a
+ *                    member one function fills from a helper (review) */
 CASE(mixed_fft_plans)
 
 /*   wrapped_calls  a solver library's style (PETSc's PetscCallBLAS around
