@@ -1014,7 +1014,9 @@ CASE(alias_other_config)
  *                     what each set gives; a call only WITH_LAPACK
  *                     compiles says so (it was: one line per name, none
  *                     naming its set, and nothing said a site was one
- *                     set's) */
+ *                     set's); a template line WITH_LAPACK compiles once
+ *                     more (saxpy_ beside daxpy_) names both, whichever
+ *                     set is first (review: saxpy_ was named nowhere) */
 CASE(define_sets_once)
 
 /*   pp_branch_manual  an #ifdef on a backend macro the project names
