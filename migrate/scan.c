@@ -22,6 +22,7 @@
 #include "config.h"
 #include "engine.h"
 #include "fileio.h"
+#include "finding_alternatives.h"
 #include "inactive.h"
 #include "include_line.h"
 #include "journal.h"
@@ -931,6 +932,16 @@ static void merge_findings(em_tree *t, el_findings *more, size_t k, const char *
         el_finding *f = same_site(into, g);
         mark_site(t, f ? f : g, k);
         if (f) {
+            /* the names this configuration's finding gives beside f's
+             * (a template it includes once more, per element type) */
+            const char *other = g->message;
+            char *m = f->message && other && strcmp(f->message, other)
+                          ? el_message_with_alternatives(f->message, &other, 1)
+                          : NULL;
+            if (m) {
+                free(f->message);
+                f->message = m;
+            }
             if (!same_fix(f->fix, g->fix)) {
                 char why[512];
                 snprintf(why, sizeof why, "in %s the rewrite is %s, in another configuration "

@@ -67,11 +67,13 @@ typedef struct call_walk {
     CXFile call_file;
     unsigned call_off;
     bool in_fn;             /* the top-level cursor being walked holds the call */
+    bool off_path;          /* in a branch or loop body that does not hold the call */
     bool last;              /* an assignment before the call in its function */
     unsigned last_off;
-    bool last_op;
+    int last_kind;          /* its plan: 1 no op, 0 an op, -1 not known */
     char last_name[128];
     bool with_op, without;  /* over every assignment of the target */
+    bool other;             /* a value no planner made (a wrapper's, another plan's) */
     char first_without[128];
 } call_walk;
 
@@ -81,31 +83,57 @@ static bool offset_of(CXCursor c, CXFile *f, unsigned *off)
     return *f != NULL;
 }
 
-/* value is assigned to w->target: note its planner, if it calls one */
+/* A null pointer constant (NULL, 0, nullptr): no plan yet. */
+static bool null_constant(CXCursor e)
+{
+    enum CXCursorKind k = clang_getCursorKind(e);
+    return k == CXCursor_IntegerLiteral || k == CXCursor_GNUNullExpr ||
+           k == CXCursor_CXXNullPtrLiteralExpr;
+}
+
+/* value is assigned to w->target: note its planner (a value no planner
+ * makes, but a null one, leaves the plan not known) */
 static void assigned(call_walk *w, CXCursor where, CXCursor value)
 {
     value = elc_strip_casts(value);
     char name[128], use[256];
-    if (clang_getCursorKind(value) != CXCursor_CallExpr || !elc_callee_name(value, name, sizeof name) ||
-        strncmp(name, w->prefix, w->plen) != 0)
+    int kind = -1;
+    if (clang_getCursorKind(value) == CXCursor_CallExpr &&
+        elc_callee_name(value, name, sizeof name) && strncmp(name, w->prefix, w->plen) == 0)
+        kind = el_symbol_replacement(w->cfg, name, use, sizeof use) ? 0 : 1;
+    else if (null_constant(value))
         return;
-    bool op = el_symbol_replacement(w->cfg, name, use, sizeof use);
-    if (op)
+    if (kind == 0)
         w->with_op = true;
+    else if (kind < 0)
+        w->other = true;
     else if (!w->without) {
         w->without = true;
         snprintf(w->first_without, sizeof w->first_without, "%s", name);
     }
     CXFile f;
     unsigned off;
-    if (w->in_fn && offset_of(where, &f, &off) && clang_File_isEqual(f, w->call_file) &&
-        off < w->call_off && (!w->last || off > w->last_off)) {
+    if (w->in_fn && !w->off_path && offset_of(where, &f, &off) &&
+        clang_File_isEqual(f, w->call_file) && off < w->call_off && (!w->last || off > w->last_off)) {
         w->last = true;
         w->last_off = off;
-        w->last_op = op;
-        snprintf(w->last_name, sizeof w->last_name, "%s", name);
+        w->last_kind = kind;
+        snprintf(w->last_name, sizeof w->last_name, "%s", kind > 0 ? name : "");
     }
 }
+
+/* Does c's text hold the call? */
+static bool holds_call(const call_walk *w, CXCursor c)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile fb, fe;
+    unsigned b, e;
+    clang_getExpansionLocation(clang_getRangeStart(r), &fb, NULL, NULL, &b);
+    clang_getExpansionLocation(clang_getRangeEnd(r), &fe, NULL, NULL, &e);
+    return fb && clang_File_isEqual(fb, w->call_file) && b <= w->call_off && w->call_off < e;
+}
+
+static enum CXChildVisitResult visit_branch(CXCursor c, CXCursor parent, CXClientData ud);
 
 static enum CXChildVisitResult visit_assign(CXCursor c, CXCursor parent, CXClientData ud)
 {
@@ -122,24 +150,37 @@ static enum CXChildVisitResult visit_assign(CXCursor c, CXCursor parent, CXClien
         if (n)
             assigned(w, c, elc_child(c, n - 1));
     }
+    if (k == CXCursor_IfStmt || k == CXCursor_SwitchStmt || k == CXCursor_ForStmt ||
+        k == CXCursor_WhileStmt || k == CXCursor_DoStmt || k == CXCursor_ConditionalOperator) {
+        /* an assignment in a part that does not hold the call (the other
+         * branch, a loop body before it) may not run before it */
+        clang_visitChildren(c, visit_branch, w);
+        return CXChildVisit_Continue;
+    }
     return CXChildVisit_Recurse;
+}
+
+/* c, a part of a branch or loop */
+static enum CXChildVisitResult visit_branch(CXCursor c, CXCursor parent, CXClientData ud)
+{
+    call_walk *w = ud;
+    bool was = w->off_path;
+    w->off_path = was || !holds_call(w, c);
+    if (visit_assign(c, parent, ud) == CXChildVisit_Recurse)
+        clang_visitChildren(c, visit_assign, w);
+    w->off_path = was;
+    return CXChildVisit_Continue;
 }
 
 static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientData ud)
 {
-    (void)parent;
     call_walk *w = ud;
     if (clang_Location_isInSystemHeader(clang_getCursorLocation(c)))
         return CXChildVisit_Continue;
-    CXSourceRange r = clang_getCursorExtent(c);
-    CXFile fb, fe;
-    unsigned b, e;
-    clang_getExpansionLocation(clang_getRangeStart(r), &fb, NULL, NULL, &b);
-    clang_getExpansionLocation(clang_getRangeEnd(r), &fe, NULL, NULL, &e);
-    w->in_fn = fb && clang_File_isEqual(fb, w->call_file) && b <= w->call_off &&
-               w->call_off < e;
-    visit_assign(c, parent, ud);
-    clang_visitChildren(c, visit_assign, w);
+    w->in_fn = holds_call(w, c);
+    w->off_path = false;
+    if (visit_assign(c, parent, ud) == CXChildVisit_Recurse)
+        clang_visitChildren(c, visit_assign, w);
     return CXChildVisit_Continue;
 }
 
@@ -163,13 +204,13 @@ int el_call_plans_without_op(CXTranslationUnit tu, const el_config *cfg, const c
     w.plen = strlen(w.prefix);
     clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &w);
     if (w.last) {
-        if (w.last_op)
-            return 0;
+        if (w.last_kind <= 0)
+            return w.last_kind;
         snprintf(planner, n, "%s", w.last_name);
         return 1;
     }
-    if (w.with_op == w.without)
-        return -1; /* planners of both kinds, or none */
+    if (w.other || w.with_op == w.without)
+        return -1; /* a plan not known, planners of both kinds, or none */
     if (w.with_op)
         return 0;
     snprintf(planner, n, "%s", w.first_without);

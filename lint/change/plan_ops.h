@@ -24,11 +24,14 @@ bool el_plans_without_op(CXTranslationUnit tu, const el_config *cfg, const char 
  * its first argument names a variable or a member (`fftw_execute(p)`,
  * `fftw_execute(s->plan)`) that the TU assigns planners' results.  The
  * last such assignment before the call in the same function decides
- * (a plan made and run in one branch, another kind in the next); else
- * all of them do, when they agree.  1: no op replaces its planner (the
- * first into planner[n]); 0: an op does; -1: not known (another
- * argument, nothing assigns it, planners of both kinds) -- ask
- * el_plans_without_op. */
+ * (a plan made and run in one branch, another kind in the next), one
+ * in a branch or loop body that does not hold the call not counting
+ * (`if (r) p = r2c; else p = dft; fftw_execute(p)`: either); else
+ * all of them do, when they agree.  A value no planner makes (a
+ * helper's plan, another variable's; NULL aside) is a plan not known.
+ * 1: no op replaces its planner (the first into planner[n]); 0: an op
+ * does; -1: not known (another argument, nothing assigns it, planners
+ * of both kinds, a value not known) -- ask el_plans_without_op. */
 int el_call_plans_without_op(CXTranslationUnit tu, const el_config *cfg, const char *executor,
                              CXCursor call, char *planner, size_t n);
 

@@ -1014,7 +1014,9 @@ CASE(alias_other_config)
  *                     what each set gives; a call only WITH_LAPACK
  *                     compiles says so (it was: one line per name, none
  *                     naming its set, and nothing said a site was one
- *                     set's) */
+ *                     set's); a template line WITH_LAPACK compiles once
+ *                     more (saxpy_ beside daxpy_) names both, whichever
+ *                     set is first (review: saxpy_ was named nowhere) */
 CASE(define_sets_once)
 
 /*   pp_branch_manual  an #ifdef on a backend macro the project names
@@ -1080,7 +1082,10 @@ CASE(complex_fft_plan)
  *                    member made complex in an init function): each
  *                    fftw_execute's advice follows the plan its argument
  *                    holds -- "no op" for a complex DFT's, eh_rfft or
- *                    eh_irfft for an r2c plan's -- not the file's mix */
+ *                    eh_irfft for an r2c plan's -- not the file's mix;
+ *                    not known (the file's advice): a plan made in an
+ *                    if and its else and run after both (review), a
+ *                    member one function fills from a helper (review) */
 CASE(mixed_fft_plans)
 
 /*   wrapped_calls  a solver library's style (PETSc's PetscCallBLAS around
