@@ -2,6 +2,7 @@
  * findings gave (finding_alternatives.h). */
 #include "finding_alternatives.h"
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,13 +80,36 @@ static void take_list(parsed *p, size_t at, size_t quoted)
     p->alts_at = quoted;
 }
 
+static bool word_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* The next quote at or after s that opens a name (not one inside a word:
+ * "blas's"), and the one that closes it (not followed by a word). */
+static char *opening_quote(char *base, char *s)
+{
+    for (char *q = strchr(s, '\''); q; q = strchr(q + 1, '\''))
+        if (q == base || !word_char(q[-1]))
+            return q;
+    return NULL;
+}
+
+static char *closing_quote(char *s)
+{
+    for (char *r = strchr(s, '\''); r; r = strchr(r + 1, '\''))
+        if (!word_char(r[1]))
+            return r;
+    return NULL;
+}
+
 static bool parse(const char *msg, parsed *p)
 {
     memset(p, 0, sizeof *p);
     p->base = el_xstrdup(msg);
     for (size_t i = 0; p->base[i];) {
-        char *q = strchr(p->base + i, '\'');
-        char *r = q ? strchr(q + 1, '\'') : NULL;
+        char *q = opening_quote(p->base, p->base + i);
+        char *r = q ? closing_quote(q + 1) : NULL;
         if (!r)
             break;
         if (p->n_quoted == MAX_QUOTED)

@@ -975,6 +975,13 @@ static void test_message_alternatives(void **state)
     const char *other_kind[] = {"address of 'sgemm_' taken", "call to 'dgemm_'", "the TU's call to 'x'"};
     assert_null(el_message_with_alternatives("call to 'dgemm_'", other_kind, 3));
     assert_null(el_message_with_alternatives("no names here", other_kind, 3));
+    /* an apostrophe inside a word ("blas's") opens and closes no name */
+    const char *possessive[] = {"backend blas's x 'sgemm_'"};
+    assert_null(el_message_with_alternatives("backend blas's 'dgemm_'", possessive, 1));
+    const char *possessive_same[] = {"backend blas's 'sgemm_'"};
+    m = el_message_with_alternatives("backend blas's 'dgemm_'", possessive_same, 1);
+    assert_string_equal(m, "backend blas's 'dgemm_' (or 'sgemm_', where this line is compiled again)");
+    free(m);
 }
 
 /* Across build configurations, a file is left out as not built when no
