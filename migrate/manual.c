@@ -42,6 +42,23 @@ void em_manuals_set_configs(em_manuals *m, const char *mask, const char *path)
     x->cfg_path = el_xstrdup(path);
 }
 
+/* What an entry owns. */
+static void manual_clear(em_manual *x)
+{
+    free(x->file);
+    free(x->why);
+    free(x->cfgs);
+    free(x->cfg_path);
+}
+
+/* into's configurations and from's (masks of one length). */
+static void add_configs(char *into, const char *from)
+{
+    for (size_t k = 0; into[k]; k++)
+        if (from[k] == '1')
+            into[k] = '1';
+}
+
 /* The length of an entry's rule tag, "[EH104] " ("[EH102 in skipped
  * code] "), 0 when it has none. */
 static size_t tag_len(const char *why)
@@ -116,18 +133,13 @@ static void drop_duplicate(em_manual *kept, em_manual *dup)
     }
     /* reported where either is (not known for one: not known) */
     if (kept->cfgs && dup->cfgs && strlen(kept->cfgs) == strlen(dup->cfgs)) {
-        for (size_t k = 0; kept->cfgs[k]; k++)
-            if (dup->cfgs[k] == '1')
-                kept->cfgs[k] = '1';
+        add_configs(kept->cfgs, dup->cfgs);
     } else {
         free(kept->cfgs);
         free(kept->cfg_path);
         kept->cfgs = kept->cfg_path = NULL;
     }
-    free(dup->file);
-    free(dup->why);
-    free(dup->cfgs);
-    free(dup->cfg_path);
+    manual_clear(dup);
 }
 
 void em_manuals_sort_unique(em_manuals *m)
@@ -259,9 +271,7 @@ static void join(em_manual *g, size_t n, const em_config_names *c)
         el_buf_printf(&b, "%sin %s: %s", i ? "; " : "", in ? in : "no configuration",
                       g[i].why + t);
         free(in);
-        for (size_t k = 0; all[k]; k++)
-            if (g[i].cfgs[k] == '1')
-                all[k] = '1';
+        add_configs(all, g[i].cfgs);
     }
     if (!everywhere(c, g[0].cfg_path, all)) {
         char *out = config_list(c, g[0].cfg_path, all, '0');
@@ -272,12 +282,8 @@ static void join(em_manual *g, size_t n, const em_config_names *c)
     g[0].why = el_buf_take(&b);
     free(g[0].cfgs);
     g[0].cfgs = all;
-    for (size_t i = 1; i < n; i++) {
-        free(g[i].file);
-        free(g[i].why);
-        free(g[i].cfgs);
-        free(g[i].cfg_path);
-    }
+    for (size_t i = 1; i < n; i++)
+        manual_clear(&g[i]);
 }
 
 void em_manuals_name_configs(em_manuals *m, const em_config_names *c)
@@ -328,12 +334,8 @@ void em_manuals_print_as(const em_manuals *m, const char *label, FILE *out)
 
 void em_manuals_free(em_manuals *m)
 {
-    for (size_t i = 0; i < m->n; i++) {
-        free(m->v[i].file);
-        free(m->v[i].why);
-        free(m->v[i].cfgs);
-        free(m->v[i].cfg_path);
-    }
+    for (size_t i = 0; i < m->n; i++)
+        manual_clear(&m->v[i]);
     free(m->v);
     memset(m, 0, sizeof *m);
 }
