@@ -40,7 +40,8 @@ struct el_rewriter {
     size_t n_files, next_file;
     char plans_of[128];       /* the executor plans_without answers for ("" none yet) */
     bool plans_without;       /* el_plans_without_op's answer for it */
-    char planner[128];        /* and its planner */
+    char file_planner[128];   /* and its planner */
+    char planner[128];        /* the planner the last answer names (a call's, or the file's) */
     /* the TU's function definitions (C++: members and namespaces' too),
      * where their text is (expansion offsets), in the order of the TU:
      * which one a call is in (enclosing_function), without a cursor
@@ -1106,7 +1107,6 @@ static bool plans_without_op(el_rewriter *rw, const char *name, CXCursor call, b
         char planner[sizeof rw->planner];
         int r = el_call_plans_without_op(rw->tu, rw->cfg, name, call, planner, sizeof planner);
         if (r >= 0) {
-            rw->plans_of[0] = '\0'; /* rw->planner is this call's now */
             snprintf(rw->planner, sizeof rw->planner, "%s", planner);
             *of_call = true;
             return r == 1;
@@ -1114,9 +1114,10 @@ static bool plans_without_op(el_rewriter *rw, const char *name, CXCursor call, b
     }
     if (strcmp(rw->plans_of, name) != 0) {
         snprintf(rw->plans_of, sizeof rw->plans_of, "%s", name);
-        rw->plans_without =
-            el_plans_without_op(rw->tu, rw->cfg, name, rw->planner, sizeof rw->planner);
+        rw->plans_without = el_plans_without_op(rw->tu, rw->cfg, name, rw->file_planner,
+                                                sizeof rw->file_planner);
     }
+    snprintf(rw->planner, sizeof rw->planner, "%s", rw->file_planner);
     return rw->plans_without;
 }
 
