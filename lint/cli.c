@@ -50,6 +50,8 @@ void el_cli_usage(FILE *f)
           "  --no-cache            do not read or write the result cache\n"
           "  --no-pch              parse each file's system headers itself, not once\n"
           "                        for the files that start with the same ones\n"
+          "  --all-bodies          parse the function bodies of backend and core files\n"
+          "                        that no rule reads (EH000 then sees errors there)\n"
           "  --cache-dir DIR       the cache directory (default .emberlint-cache)\n"
           "  --color WHEN          auto (default: colour on a terminal, unless NO_COLOR is\n"
           "                        set and not empty or TERM is dumb), always, never\n"
@@ -108,6 +110,7 @@ static int check_combinations(const el_cli *c, char **err)
     if (c->merge) {
         const char *bad = c->build_dir ? "-p" : c->jobs ? "--jobs" : c->select ? "--select"
                         : c->ignore ? "--ignore" : c->config ? "--config" : c->no_cache ? "--no-cache" : c->no_pch ? "--no-pch"
+                        : c->all_bodies ? "--all-bodies"
                         : c->cache_dir ? "--cache-dir" : c->fix ? "--fix" : c->diff ? "--diff"
                         : c->shard_count ? "--shard" : c->n_extra ? "-- or --extra-arg" : c->list_rules ? "--list-rules"
                         : c->explain ? "--explain" : NULL;
@@ -159,6 +162,8 @@ int el_cli_parse(int argc, char **argv, el_cli *c, char **err)
             c->no_cache = true;
         } else if (strcmp(a, "--no-pch") == 0) {
             c->no_pch = true;
+        } else if (strcmp(a, "--all-bodies") == 0) {
+            c->all_bodies = true;
         } else if (strcmp(a, "--fix") == 0) {
             c->fix = true;
         } else if (strcmp(a, "--diff") == 0) {

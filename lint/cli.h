@@ -27,7 +27,7 @@ typedef struct el_cli {
     const char *config;       /* --config FILE */
     const char *show_config;  /* --show-config FILE */
     size_t max_file_size;     /* --max-file-size */
-    bool list_rules, statistics, no_cache, no_pch, version, help, verbose;
+    bool list_rules, statistics, no_cache, no_pch, all_bodies, version, help, verbose;
     bool fix;                 /* --fix: apply the safe fixes */
     bool diff;                /* --diff: print the fixes as a diff, write nothing */
     bool unsafe_fixes;        /* --unsafe-fixes: the unsafe ones too */

@@ -191,6 +191,7 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
         .progress = isatty(STDERR_FILENO) && !c->verbose,
         .verbose = c->verbose,
         .no_prefix_pch = c->no_pch,
+        .all_bodies = c->all_bodies,
         .want_fixes = want_fixes,
         .cache_fixes = w.cache_fixes,
         .includes_out = want_fixes ? &r->includes : NULL,
@@ -219,6 +220,11 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
         fprintf(stderr, "emberlint: %zu translation units parsed with a shared prefix were parsed "
                         "again without it: a rule reads every file of them\n",
                 r->stats.parsed_again);
+    if (c->verbose && r->stats.bodiless)
+        fprintf(stderr, "emberlint: %zu translation units of backend and core files were parsed "
+                        "without the function bodies no rule reads (%zu again with them: a rule "
+                        "needed one)\n",
+                r->stats.bodiless, r->stats.bodies_again);
     if (c->verbose && r->stats.macro_table_walks)
         fprintf(stderr, "emberlint: %zu translation units read their macro table in a walk of "
                         "its own (asked before the engine's walk had fed it)\n",

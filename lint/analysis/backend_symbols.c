@@ -176,6 +176,8 @@ static bs_why classify(el_ctx *ctx, bs_cache *c, CXCursor decl, char *backend, s
                    : BS_BY_PREFIX;
     /* A library prefix: not the library's when the project has it itself. */
     CXCursor def = clang_getCursorDefinition(decl);
+    if (clang_Cursor_isNull(def) && !elc_tu_has_bodies(el_tu(ctx)))
+        return BS_UNDECIDED; /* its definition may be a skipped body here: parsed again */
     if (!clang_Cursor_isNull(def)) {
         const sep_file_class *di = sep_decl_file(ctx, &c->files, def);
         CXCursor ilp64;

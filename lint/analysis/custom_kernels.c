@@ -3,11 +3,13 @@
 #include "custom_kernels.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend_table.h"
+#include "c_lexeme.h"
 #include "clang_util.h"
 
 #define FACT_KERNEL "EH105.custom_kernel"
@@ -157,9 +159,147 @@ static void on_init_list(el_ctx *ctx, CXCursor init)
     free(f);
 }
 
-void el_custom_kernels_on_cursor(el_ctx *ctx, CXCursor c)
+/* ---- bodies not parsed ----------------------------------------------------- */
+
+enum { WORD_NONE = 1, WORD_REGISTERS, WORD_TYPE, WORD_BUSY };
+
+/* WORD_REGISTERS for a listed function, WORD_TYPE for a listed type,
+ * else 0. */
+static int listed_name(const el_config *cfg, const char *name)
 {
-    if (clang_getCursorKind(c) == CXCursor_InitListExpr) {
+    if (el_eh105_option_has(cfg, "custom_kernel_functions", name))
+        return WORD_REGISTERS;
+    if (el_eh105_option_has(cfg, "custom_kernel_types", name) ||
+        el_eh105_option_has(cfg, "custom_op_def_types", name))
+        return WORD_TYPE;
+    return 0;
+}
+
+static void set_verdict(el_custom_kernels_tu *tu, const char *name, int v)
+{
+    el_strmap_put(&tu->verdicts, name, (void *)(intptr_t)v);
+    tu->any = true;
+}
+
+static int word_kind(el_ctx *ctx, el_custom_kernels_tu *tu, const char *name, int depth);
+
+/* Does the body of macro definition def name a registration? */
+static bool macro_registers(el_ctx *ctx, el_custom_kernels_tu *tu, CXCursor def, int depth)
+{
+    unsigned nt = 0, first = 0;
+    CXToken *toks = elc_macro_tokens(el_tu(ctx), def, &nt, &first);
+    bool found = false;
+    for (unsigned i = first; i < nt && !found; i++) {
+        if (clang_getTokenKind(toks[i]) != CXToken_Identifier)
+            continue;
+        char w[256];
+        elc_string(clang_getTokenSpelling(el_tu(ctx), toks[i]), w, sizeof w);
+        found = word_kind(ctx, tu, w, depth + 1) != WORD_NONE;
+    }
+    if (toks)
+        clang_disposeTokens(el_tu(ctx), toks, nt);
+    return found;
+}
+
+/* What identifier `name` is to a registration: a listed function or a
+ * macro that expands to a registration (WORD_REGISTERS), a listed type or
+ * a typedef of one met before (WORD_TYPE), or nothing (WORD_NONE). */
+static int word_kind(el_ctx *ctx, el_custom_kernels_tu *tu, const char *name, int depth)
+{
+    int v = (int)(intptr_t)el_strmap_get(&tu->verdicts, name);
+    if (v)
+        return v == WORD_BUSY ? WORD_NONE : v;
+    int listed = listed_name(el_ctx_config(ctx), name);
+    if (listed) {
+        set_verdict(tu, name, listed);
+        return listed;
+    }
+    CXCursor def = depth < 16 ? elc_macro_definition_here(el_tu(ctx), name) : clang_getNullCursor();
+    if (clang_Cursor_isNull(def)) {
+        set_verdict(tu, name, WORD_NONE);
+        return WORD_NONE;
+    }
+    set_verdict(tu, name, WORD_BUSY); /* a macro naming itself on the way */
+    v = macro_registers(ctx, tu, def, depth) ? WORD_REGISTERS : WORD_NONE;
+    set_verdict(tu, name, v);
+    return v;
+}
+
+/* Is the type named at t[i..] only pointed to there (`const T *d`: no
+ * initializer of it)? */
+static bool pointed_to(const char *t, size_t n, size_t i)
+{
+    while (i < n) {
+        size_t end = i + 1;
+        el_lexeme k = el_lexeme_at(t, n, i, &end);
+        if (k == EL_LX_COMMENT || (k == EL_LX_OTHER && strchr(" \t\r\n", t[i]))) {
+            i = end;
+        } else if (k == EL_LX_IDENT && ((end - i == 5 && !memcmp(t + i, "const", 5)) ||
+                                        (end - i == 8 && !memcmp(t + i, "volatile", 8)) ||
+                                        (end - i == 8 && !memcmp(t + i, "restrict", 8)))) {
+            i = end;
+        } else {
+            return t[i] == '*';
+        }
+    }
+    return false;
+}
+
+/* A skipped body (text[0..n)) that names a registration (a type only
+ * pointed to is none) has the TU parsed again with its bodies. */
+static void check_skipped_body(el_ctx *ctx, el_custom_kernels_tu *tu, const char *text, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        size_t end = i + 1;
+        el_lexeme k = el_lexeme_at(text, n, i, &end);
+        if (k == EL_LX_IDENT && end - i < 256) {
+            char w[256];
+            memcpy(w, text + i, end - i);
+            w[end - i] = '\0';
+            int kind = word_kind(ctx, tu, w, 0);
+            if (kind == WORD_REGISTERS || (kind == WORD_TYPE && !pointed_to(text, n, end))) {
+                (void)elc_tu_has_bodies(el_tu(ctx));
+                return;
+            }
+        }
+        i = end > i ? end : i + 1;
+    }
+}
+
+/* A typedef of a listed type (typedef struct eh_custom_kernel my_k): its
+ * name registers as the type does. */
+static void note_alias(el_ctx *ctx, el_custom_kernels_tu *tu, CXCursor td)
+{
+    const el_config *cfg = el_ctx_config(ctx);
+    CXType t = clang_getTypedefDeclUnderlyingType(td);
+    if (el_eh105_option_type(cfg, "custom_kernel_types", t) ||
+        el_eh105_option_type(cfg, "custom_op_def_types", t)) {
+        char name[256];
+        set_verdict(tu, elc_spelling(td, name, sizeof name), WORD_TYPE);
+    }
+}
+
+void el_custom_kernels_tu_free(el_custom_kernels_tu *tu)
+{
+    if (tu->any)
+        el_strmap_free(&tu->verdicts);
+}
+
+void el_custom_kernels_on_cursor(el_ctx *ctx, el_custom_kernels_tu *tu, CXCursor c)
+{
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    if (kind == CXCursor_FunctionDecl || kind == CXCursor_TypedefDecl) {
+        if (!elc_tu_is_bodiless(el_tu(ctx)))
+            return;
+        const char *text = NULL;
+        size_t n = 0;
+        if (kind == CXCursor_TypedefDecl)
+            note_alias(ctx, tu, c);
+        else if (el_skipped_body(ctx, c, &text, &n))
+            check_skipped_body(ctx, tu, text, n);
+        return;
+    }
+    if (kind == CXCursor_InitListExpr) {
         on_init_list(ctx, c);
         return;
     }

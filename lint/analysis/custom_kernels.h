@@ -21,12 +21,28 @@
 #include "clang_api.h"
 
 #include "rule.h"
+#include "strmap.h"
 
-/* The cursor kinds the check looks at (for the rule's kinds list). */
-#define EL_CUSTOM_KERNEL_KINDS CXCursor_CallExpr, CXCursor_InitListExpr
+/* The cursor kinds the check looks at (for the rule's kinds list): calls
+ * and initializer lists, and in a TU parsed without function bodies
+ * (el_skipped_body) function declarations and typedefs. */
+#define EL_CUSTOM_KERNEL_KINDS                                                               \
+    CXCursor_CallExpr, CXCursor_InitListExpr, CXCursor_FunctionDecl, CXCursor_TypedefDecl
 
-/* Record the facts of one cursor (a call or an initializer list). */
-void el_custom_kernels_on_cursor(el_ctx *ctx, CXCursor c);
+/* Per-TU memory of the check: what a skipped body would need to name to
+ * register a kernel (the rule's state holds one; zeroed to begin). */
+typedef struct el_custom_kernels_tu {
+    el_strmap verdicts;   /* identifier -> WORD_* (custom_kernels.c) */
+    bool any;             /* a verdict was stored */
+} el_custom_kernels_tu;
+
+/* Record the facts of one cursor (a call or an initializer list).  In a
+ * TU parsed without function bodies, a skipped body that may register a
+ * kernel -- it names a listed function or type, a typedef of such a type,
+ * or a macro whose body does, through other macros -- makes the engine
+ * lint the TU again with its bodies (elc_tu_has_bodies). */
+void el_custom_kernels_on_cursor(el_ctx *ctx, el_custom_kernels_tu *tu, CXCursor c);
+void el_custom_kernels_tu_free(el_custom_kernels_tu *tu);
 /* Report the ops registered for some backends but not others. */
 void el_custom_kernels_project(el_project *p);
 

@@ -460,8 +460,9 @@ static bool forward_scan(const el_config *cfg, CXCursor def,
                          forward_walk *w)
 {
     char name[256], routine[256];
-    if (clang_getCursorKind(def) != CXCursor_FunctionDecl || !clang_isCursorDefinition(def) ||
-        !elc_spelling(def, name, sizeof name)[0])
+    if (clang_getCursorKind(def) != CXCursor_FunctionDecl ||
+        !elc_tu_has_bodies(clang_Cursor_getTranslationUnit(def)) ||
+        !clang_isCursorDefinition(def) || !elc_spelling(def, name, sizeof name)[0])
         return false;
     routine_of(name, routine, sizeof routine);
     *w = (forward_walk){cfg, name, routine, build, false, false, clang_getNullCursor()};

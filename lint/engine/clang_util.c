@@ -8,6 +8,9 @@
 #include <sys/resource.h>
 #ifdef __GLIBC__
 #include <malloc.h>
+
+#include "c_lexeme.h"
+#include "strmap.h"
 #endif
 
 
@@ -152,6 +155,8 @@ struct elc_macro_spans {
     size_t n_fed;
     span *v;
     size_t n, cap;
+    el_strmap writes;          /* macro name -> its ELC_WRITES_* + 1 (WRITES_BUSY: being read) */
+    bool have_writes;
 };
 
 elc_macro_spans *elc_macro_spans_new(CXTranslationUnit tu)
@@ -171,6 +176,8 @@ void elc_macro_spans_free(elc_macro_spans *m)
         free(m->fed);
         macro_table_free(m->macros);
         use_cache_free(m->uses);
+        if (m->have_writes)
+            el_strmap_free(&m->writes);
     }
     free(m);
 }
@@ -310,6 +317,36 @@ bool elc_tu_whole_wanted(void)
     return whole_wanted;
 }
 
+/* This thread's TU parsed without function bodies, and whether a caller
+ * needed one. */
+static _Thread_local CXTranslationUnit bodiless;
+static _Thread_local bool bodies_wanted;
+
+void elc_tu_bodiless(CXTranslationUnit tu)
+{
+    bodiless = tu;
+    bodies_wanted = false;
+}
+
+bool elc_tu_is_bodiless(CXTranslationUnit tu)
+{
+    return tu && tu == bodiless;
+}
+
+bool elc_tu_has_bodies(CXTranslationUnit tu)
+{
+    if (elc_tu_is_bodiless(tu)) {
+        bodies_wanted = true;
+        return false;
+    }
+    return true;
+}
+
+bool elc_bodies_wanted(void)
+{
+    return bodies_wanted;
+}
+
 /* A question about f's macro expansions in this thread's partial TU: its
  * own are there unless it is a system header (a prefix holds only those). */
 static void want_file(CXTranslationUnit tu, CXFile f)
@@ -415,6 +452,99 @@ void elc_macro_spans_use(elc_macro_spans *m)
     active = m;
     if (m)
         m->last_binary = clang_getNullCursor();
+}
+
+bool elc_macro_use_ending_at(CXTranslationUnit tu, CXFile f, unsigned off, unsigned *begin)
+{
+    if (!active || active->tu != tu)
+        return false;
+    load(active, f);
+    size_t first, k = spans_before(active, f, off, &first);
+    bool found = false;
+    /* max_end: no span before one whose max_end is below off reaches it */
+    for (size_t i = k; i > first && active->v[i - 1].max_end >= off; i--) {
+        if (active->v[i - 1].end == off) {
+            *begin = active->v[i - 1].begin; /* the outermost: the smallest begin */
+            found = true;
+        }
+    }
+    return found;
+}
+
+/* A macro being read (names that name each other end there). */
+#define WRITES_BUSY 8u
+
+/* The ELC_WRITES_* of one punctuator or identifier at brace depth *depth
+ * (updated) of the text being read; a macro named inside braces adds its
+ * braces only (its `;` are statements of the body around it). */
+static unsigned writes_of(CXTranslationUnit tu, const char *w, bool punct, int *depth, int level);
+
+/* The ELC_WRITES_* macro `name`'s body holds, with the macros it names;
+ * remembered in the TU's spans. */
+static unsigned macro_writes(CXTranslationUnit tu, const char *name, int level)
+{
+    elc_macro_spans *m = active && active->tu == tu ? active : NULL;
+    uintptr_t known = m && m->have_writes ? (uintptr_t)el_strmap_get(&m->writes, name) : 0;
+    if (known)
+        return known == WRITES_BUSY + 1 ? 0 : (unsigned)known - 1;
+    CXCursor def = elc_macro_definition_here(tu, name);
+    if (clang_Cursor_isNull(def) || level > 64)
+        return 0;
+    if (m) {
+        el_strmap_put(&m->writes, name, (void *)(uintptr_t)(WRITES_BUSY + 1));
+        m->have_writes = true;
+    }
+    unsigned nt = 0, i = 0;
+    CXToken *toks = elc_macro_tokens(tu, def, &nt, &i);
+    unsigned found = 0;
+    int depth = 0;
+    for (; i < nt; i++) {
+        CXTokenKind k = clang_getTokenKind(toks[i]);
+        if (k != CXToken_Punctuation && k != CXToken_Identifier)
+            continue;
+        char w[256];
+        elc_string(clang_getTokenSpelling(tu, toks[i]), w, sizeof w);
+        found |= writes_of(tu, w, k == CXToken_Punctuation, &depth, level + 1);
+    }
+    if (toks)
+        clang_disposeTokens(tu, toks, nt);
+    if (m)
+        el_strmap_put(&m->writes, name, (void *)(uintptr_t)(found + 1));
+    return found;
+}
+
+static unsigned writes_of(CXTranslationUnit tu, const char *w, bool punct, int *depth, int level)
+{
+    if (punct) {
+        if (strcmp(w, "{") == 0 || strcmp(w, "<%") == 0) {
+            ++*depth;
+            return ELC_WRITES_BRACE;
+        }
+        if ((strcmp(w, "}") == 0 || strcmp(w, "%>") == 0) && *depth > 0)
+            --*depth;
+        return strcmp(w, ";") == 0 && *depth == 0 ? ELC_WRITES_SEMICOLON : 0;
+    }
+    unsigned nested = macro_writes(tu, w, level);
+    return *depth > 0 ? nested & ELC_WRITES_BRACE : nested;
+}
+
+unsigned elc_macros_write(CXTranslationUnit tu, const char *t, size_t n)
+{
+    unsigned found = 0;
+    int depth = 0;
+    for (size_t i = 0; i < n;) {
+        size_t end = i + 1;
+        el_lexeme k = el_lexeme_at(t, n, i, &end);
+        if ((k == EL_LX_IDENT || k == EL_LX_OTHER) && end - i < 256) {
+            char w[256];
+            memcpy(w, t + i, end - i);
+            w[end - i] = '\0';
+            if (k == EL_LX_IDENT || strchr("{};", w[0]))
+                found |= writes_of(tu, w, k == EL_LX_OTHER, &depth, 0);
+        }
+        i = end > i ? end : i + 1;
+    }
+    return found;
 }
 
 /* The macro expansion at offset off of f (a null cursor when none). */
@@ -1350,6 +1480,19 @@ CXCursor elc_macro_definition(CXTranslationUnit tu, const char *name)
     macro_table *t = macros_of(tu, &own);
     CXCursor def = clang_getNullCursor();
     if (macro_kind(t, name, &def) != IS_MACRO)
+        def = clang_getNullCursor();
+    if (own)
+        macro_table_free(t);
+    return def;
+}
+
+CXCursor elc_macro_definition_here(CXTranslationUnit tu, const char *name)
+{
+    bool own = false;
+    macro_table *t = macros_of(tu, &own);
+    CXCursor def = clang_getNullCursor();
+    bool here = !t || t->failed || t->whole || macro_lookup(t, name);
+    if (here && macro_kind(t, name, &def) != IS_MACRO)
         def = clang_getNullCursor();
     if (own)
         macro_table_free(t);

@@ -86,6 +86,22 @@ bool elc_tu_whole(CXTranslationUnit tu);
 /* Did a caller ask for the whole of this thread's partial TU? */
 bool elc_tu_whole_wanted(void);
 
+/* ---- a TU parsed without function bodies ---------------------------- */
+
+/* The engine names the TU this thread lints whose function bodies it did
+ * not parse (CXTranslationUnit_SkipFunctionBodies: a backend or core file
+ * where no rule reads them, docs/emberlint.md), NULL for none.  libclang
+ * then takes such a definition for a declaration (el_is_definition knows
+ * better) and has no cursor below it. */
+void elc_tu_bodiless(CXTranslationUnit tu);
+bool elc_tu_is_bodiless(CXTranslationUnit tu);
+/* Asked before reading a function's body: false when tu is this thread's
+ * TU without bodies -- the engine then lints it again with them, so the
+ * caller may stop and conclude nothing. */
+bool elc_tu_has_bodies(CXTranslationUnit tu);
+/* Did a caller need a body this TU lacks? */
+bool elc_bodies_wanted(void);
+
 /* ---- strings and locations ------------------------------------------ */
 
 /* Copy s into buf[n], dispose s; returns buf. */
@@ -141,6 +157,9 @@ CXToken *elc_macro_tokens(CXTranslationUnit tu, CXCursor def, unsigned *nt, unsi
 /* The definition of macro name in tu (as elc_macro_named knows it), or a
  * null cursor. */
 CXCursor elc_macro_definition(CXTranslationUnit tu, const char *name);
+/* The same, but not a system header's macro a precompiled prefix holds
+ * (a null cursor: the TU is not wanted whole for it, elc_macro_named_here). */
+CXCursor elc_macro_definition_here(CXTranslationUnit tu, const char *name);
 /* The argument of function-like macro use exp whose text holds offset
  * off of file f (the arguments split at the commas outside parentheses:
  * only parentheses group them): its index, and its text [*b, *e); -1 for
@@ -193,6 +212,14 @@ unsigned elc_macro_spans_table_walks(const elc_macro_spans *m);
  * use: each use once (m keeps their arguments), however many operators
  * in it are asked about -- for tests that check the work stays linear. */
 unsigned long elc_macro_spans_use_reads(const elc_macro_spans *m);
+/* Does a macro use of f end at offset off (from the spans in use on this
+ * thread for tu)?  Then the outermost such use begins at *begin. */
+bool elc_macro_use_ending_at(CXTranslationUnit tu, CXFile f, unsigned off, unsigned *begin);
+/* What text[0..n) (a macro use as written) may write, with the macros it
+ * names and those their bodies name: ELC_WRITES_* bits. */
+#define ELC_WRITES_BRACE 1u     /* a `{` */
+#define ELC_WRITES_SEMICOLON 2u /* a `;` outside braces: a declaration ends */
+unsigned elc_macros_write(CXTranslationUnit tu, const char *text, size_t n);
 /* Use m for elc_in_macro and the operator helpers on this thread (NULL:
  * stop; do so before the TU is disposed). */
 void elc_macro_spans_use(elc_macro_spans *m);

@@ -58,6 +58,9 @@ struct el_ctx {
     CXFile here_file;
     CXCursor here_cursor; /* the cursor visited last, at `here` */
     signed char here_definition; /* clang_isCursorDefinition(here_cursor), -1 not asked yet */
+    signed char here_skipped;    /* el_skipped_body(here_cursor), -1 not asked yet */
+    const char *here_body;       /* its body's text then */
+    size_t here_body_len;
     /* the linted files' offset ranges: most locations' file without
      * asking libclang (file_offsets.h) */
     el_file_offsets offsets;

@@ -60,6 +60,8 @@ typedef struct job {
     bool looked_up;             /* the cache was read (result.from_cache: a hit) */
     bool prefixed;              /* linted with its prefix's PCH */
     bool parsed_again;          /* parsed with it, then again without */
+    bool bodiless;              /* parsed without function bodies (bodies_skippable) */
+    bool bodies_again;          /* parsed so, then again with them: a rule needed one */
     unsigned macro_table_walks; /* elc_macro_spans_table_walks, summed over its parses */
     el_tu_result result;
 } job;
@@ -86,6 +88,9 @@ typedef struct run {
     size_t phase_begin, phase_end;
     bool lookup_only;           /* this phase reads the cache, lints nothing */
     atomic_size_t next;
+    /* TUs tried without function bodies, and those of them that needed
+     * them after all (bodies_skippable stops trying when most do) */
+    atomic_size_t bodiless_tried, bodiless_again;
     size_t phase_done;          /* items of this phase finished */
     pthread_mutex_t lock;
     pthread_cond_t cond;
@@ -194,6 +199,8 @@ static el_hash128 job_key(run *r, const job *j)
     el_hash_u64(&h, r->sources->any_backend); /* el_linted_backend_code */
     if (r->o->want_fixes)
         el_hash_str(&h, "with fixes"); /* such entries hold the fixes too */
+    if (r->o->all_bodies)
+        el_hash_str(&h, "all bodies"); /* EH000 also in bodies others skip */
     /* messages may show paths relative to the current directory (EH000's
      * "in included file '../inc/x.h'") */
     char *cwd = el_cache_relocatable(r->cache, el_cwd());
@@ -264,6 +271,14 @@ typedef struct walk {
     CXCursor *directives;
     size_t n_directives, cap_directives;
     bool declarations;          /* past the preprocessing cursors */
+    bool bodiless;              /* the TU was parsed without function bodies */
+    signed char *reads_bodies;  /* by file slot: a rule that reads bodies applies (-1 unknown) */
+    size_t n_reads_bodies;
+    struct body_span {          /* the skipped bodies of the linted files */
+        size_t slot;
+        unsigned begin, end;
+    } *bodies;
+    size_t n_bodies, cap_bodies;
     /* the linted files' #include lines (index_includes) */
     include_at *includes;
     size_t n_includes, cap_includes;
@@ -456,6 +471,100 @@ static CXFile sealed_file(walk *w, enum CXCursorKind kind, CXSourceLocation loc)
     return loc.ptr_data[0] ? w->sealed : NULL;
 }
 
+/* Every rule that runs on src needs no function bodies there
+ * (el_rule.needs_no_bodies): those that apply to it as its configuration
+ * has it (EH001 and EH002, the engine's own, read comments), and the
+ * engine's rules, which run everywhere. */
+static bool bodies_unread(const run *r, const el_source *src)
+{
+    for (size_t i = 0; i < r->n_metas; i++)
+        if (el_rule_applies(src, r->metas[i]) &&
+            !el_meta_at((size_t)r->metas[i])->impl->needs_no_bodies)
+            return false;
+    for (size_t i = 0; i < r->n_extra; i++)
+        if (!r->extra[i]->needs_no_bodies)
+            return false;
+    return true;
+}
+
+/* Does a rule that reads function bodies (el_rule.needs_no_bodies unset)
+ * apply to linted file f, as its own configuration has it?  Then a
+ * function defined there needs its body, in a TU parsed without them. */
+static bool body_read_here(walk *w, CXFile f)
+{
+    el_file_slot *s = el_ctx_slot(w->ctx, f);
+    size_t slot = (size_t)(s - w->ctx->files);
+    if (slot >= w->n_reads_bodies) {
+        size_t n = w->n_reads_bodies;
+        el_grow(&w->reads_bodies, &w->n_reads_bodies, slot + 1, sizeof *w->reads_bodies);
+        memset(w->reads_bodies + n, -1, w->n_reads_bodies - n);
+    }
+    if (w->reads_bodies[slot] < 0)
+        w->reads_bodies[slot] =
+            s->source >= 0 && !bodies_unread(w->r, &w->r->sources->v[s->source]);
+    return w->reads_bodies[slot] != 0;
+}
+
+/* Does t[0..n) hold `word`? */
+static bool holds(const char *t, size_t n, const char *word)
+{
+    size_t k = strlen(word);
+    for (const char *p = t; n >= k && (p = memchr(p, word[0], n - k + 1 - (size_t)(p - t)));
+         p++)
+        if (memcmp(p, word, k) == 0)
+            return true;
+    return false;
+}
+
+/* A top-level function of linted file f (slot) in a TU parsed without
+ * bodies: defined in a file a rule that reads bodies applies to, or with
+ * a suppression comment in its body, the TU needs them; else its skipped
+ * body's place is kept (includes_in_bodies). */
+static void note_function(walk *w, CXCursor c, CXFile f)
+{
+    el_ctx *ctx = w->ctx;
+    const char *body = NULL;
+    size_t len = 0, size = 0;
+    if (!el_skipped_body(ctx, c, &body, &len))
+        return;
+    /* a suppression comment inside: EH001 judges it by what the body has */
+    if (body_read_here(w, f) || holds(body, len, "emberlint-ignore")) {
+        (void)elc_tu_has_bodies(ctx->tu);
+        return;
+    }
+    const char *text = el_file_text(ctx, f, &size);
+    if (!text || body < text || body + len > text + size)
+        return;
+    el_grow(&w->bodies, &w->cap_bodies, w->n_bodies + 1, sizeof *w->bodies);
+    w->bodies[w->n_bodies++] = (struct body_span){(size_t)(el_ctx_slot(ctx, f) - ctx->files),
+                                                  (unsigned)(body - text),
+                                                  (unsigned)(body - text + len)};
+}
+
+/* After a walk without bodies: a file a rule that reads bodies applies to,
+ * included inside a skipped body (a frontend header spliced into a
+ * backend function), needs them. */
+static void includes_in_bodies(walk *w)
+{
+    el_ctx *ctx = w->ctx;
+    for (size_t i = 0; i < w->n_directives && w->n_bodies; i++) {
+        CXFile inc = clang_getIncludedFile(w->directives[i]);
+        if (!inc || el_ctx_slot(ctx, inc)->source < 0 || !body_read_here(w, inc))
+            continue;
+        size_t slot = 0;
+        unsigned off = 0;
+        if (!linted_file_at(w, clang_getCursorLocation(w->directives[i]), &slot, &off))
+            continue;
+        for (size_t k = 0; k < w->n_bodies; k++) {
+            const struct body_span *b = &w->bodies[k];
+            if (b->slot == slot && b->begin <= off && off < b->end) {
+                (void)elc_tu_has_bodies(ctx->tu);
+                return;
+            }
+        }
+    }
+}
+
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data)
 {
     walk *w = data;
@@ -491,9 +600,16 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
     ctx->here_file = f;
     ctx->here_cursor = c;
     ctx->here_definition = -1;
+    ctx->here_skipped = -1;
     if (kind == CXCursor_MacroExpansion && ctx->depth == 0)
         elc_macro_spans_feed(ctx->macro_spans, c);
+    if (w->bodiless && kind == CXCursor_FunctionDecl && ctx->depth == 0)
+        note_function(w, c, f);
+    if (w->bodiless && elc_bodies_wanted())
+        return CXChildVisit_Break; /* linted again with them */
     dispatch(w, c, kind, false);
+    if (w->bodiless && elc_bodies_wanted())
+        return CXChildVisit_Break;
     if (ctx->depth >= MAX_DEPTH) {
         dispatch(w, c, kind, true);
         return CXChildVisit_Continue;
@@ -509,8 +625,12 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 static void walk_tu(walk *w, CXTranslationUnit tu)
 {
     CXCursor top = clang_getTranslationUnitCursor(tu);
+    if (w->bodiless && elc_bodies_wanted())
+        return; /* (a file hook needed a body) */
     clang_visitChildren(top, visit, w);
-    leave_to(w, top);
+    leave_to(w, top); /* (a stopped walk too: every hook sees what it entered left) */
+    if (w->bodiless && !elc_bodies_wanted())
+        includes_in_bodies(w);
 }
 
 /* ---- one TU -------------------------------------------------------------- */
@@ -871,7 +991,8 @@ static bool record_prefix(void *ud, CXTranslationUnit tu, const char *prefix_fil
                           char *const *args, size_t n_args, el_tu_result *pre)
 {
     run *r = ud;
-    el_ctx ctx = {.sources = r->sources, .tu = tu, .last_finding = -1, .here_definition = -1};
+    el_ctx ctx = {.sources = r->sources, .tu = tu, .last_finding = -1, .here_definition = -1,
+                  .here_skipped = -1};
     tu_files files = {0};
     clang_getInclusions(tu, files_visit, &files);
     incl in = {r, &ctx, pre, {0}};
@@ -893,7 +1014,7 @@ static bool record_prefix(void *ud, CXTranslationUnit tu, const char *prefix_fil
     return ok;
 }
 
-typedef enum lint_status { LINTED, LINT_FAILED, NEEDS_WHOLE } lint_status;
+typedef enum lint_status { LINTED, LINT_FAILED, NEEDS_WHOLE, NEEDS_BODIES } lint_status;
 
 /* pre's absent places that res has not (the file's own directives of
  * the prefix's headers looked at the same places). */
@@ -926,7 +1047,7 @@ static bool still_starts_so(CXTranslationUnit tu, const job *j, const char *path
  * is not the one to trust (it failed, has errors, or a rule asked for
  * every file's cursors): res is left to be cleared. */
 static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
-                               const el_tu_result *pre, bool *cacheable)
+                               const el_tu_result *pre, bool bodiless, bool *cacheable)
 {
     const el_source *src = &r->sources->v[j->src];
     el_tu_result *res = &j->result;
@@ -941,7 +1062,8 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
             args[n] = j->args[n];
         if (pch)
             n += el_prefix_args(pch, args + n);
-        ec = clang_parseTranslationUnit2(idx, src->path, args, (int)n, NULL, 0, PARSE_OPTIONS, &tu);
+        unsigned options = PARSE_OPTIONS | (bodiless ? CXTranslationUnit_SkipFunctionBodies : 0);
+        ec = clang_parseTranslationUnit2(idx, src->path, args, (int)n, NULL, 0, options, &tu);
         free(args);
     }
     bool errors = false;
@@ -964,7 +1086,8 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
     }
 
     el_ctx ctx = {.main = src, .sources = r->sources, .result = res,
-                  .want_fixes = r->o->want_fixes, .last_finding = -1, .here_definition = -1};
+                  .want_fixes = r->o->want_fixes, .last_finding = -1, .here_definition = -1,
+                  .here_skipped = -1};
     size_t slots = r->n_metas + r->n_extra;
     size_t *rule_slot = el_xcalloc(slots + 1, sizeof *rule_slot);
     ctx.rules = el_xcalloc(slots + 1, sizeof *ctx.rules);
@@ -994,6 +1117,7 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
         ctx.tu = tu;
         if (pch)
             elc_tu_partial(tu);
+        elc_tu_bodiless(bodiless ? tu : NULL);
         ctx.macro_spans = elc_macro_spans_new(tu);
         elc_macro_spans_use(ctx.macro_spans);
         res->parsed = true;
@@ -1017,18 +1141,22 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
         kind_hooks hooks;
         kind_hooks_build(&hooks, r, &ctx, rule_slot);
         walk w = {.ctx = &ctx, .r = r, .hooks = &hooks, .attr_depth = -1,
-                  .may_seal = parsed_as_c(src, j)};
+                  .may_seal = parsed_as_c(src, j), .bodiless = bodiless};
         walk_tu(&w, tu);
         kind_hooks_free(&hooks);
+        free(w.reads_bodies);
+        free(w.bodies);
         elc_macro_spans_feed_done(ctx.macro_spans);
-        for (size_t i = 0; i < ctx.n_rules; i++) {
+        for (size_t i = 0; i < ctx.n_rules; i++) { /* (a stopped walk too: they free there) */
             if (ctx.rules[i].rule->end) {
                 el_ctx_enter(&ctx, i);
                 ctx.rules[i].rule->end(&ctx, ctx.rules[i].state);
             }
         }
+        if (bodiless && elc_bodies_wanted())
+            status = NEEDS_BODIES;
         note_included_again(&ctx, &files, res);
-        if (pch && elc_tu_whole_wanted())
+        if (pch && status == LINTED && elc_tu_whole_wanted())
             status = NEEDS_WHOLE;
         incl in = {r, &ctx, res, {0}};
         for (size_t i = 0; status == LINTED && i < files.n; i++)
@@ -1055,6 +1183,7 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
         free(w.includes);
         el_file_offsets_free(&ctx.offsets);
         elc_tu_partial(NULL);
+        elc_tu_bodiless(NULL);
         elc_macro_spans_use(NULL);
         j->macro_table_walks += elc_macro_spans_table_walks(ctx.macro_spans);
         elc_macro_spans_free(ctx.macro_spans);
@@ -1085,6 +1214,46 @@ static bool lookup(run *r, job *j)
     return j->result.from_cache;
 }
 
+/* Did most TUs tried without bodies need them after all (a tree whose
+ * frontend headers define inline functions, or whose core defines a
+ * library's routines)?  Then the run stops trying: each such TU costs a
+ * parse without bodies on top of its parse with them.  The findings are
+ * the same either way. */
+static bool mostly_again(run *r)
+{
+    size_t tried = atomic_load(&r->bodiless_tried), again = atomic_load(&r->bodiless_again);
+    return tried >= 8 && again * 2 > tried;
+}
+
+/* May src's TU be parsed without its function bodies?  A backend or core
+ * file (in C: a C++ class's member functions are read where they are
+ * used) on which every rule that runs needs none (bodies_unread): on this
+ * project's tree, 61 of 84 TUs and 8% of a cold run's instructions
+ * (bench/README.md). */
+static bool bodies_skippable(run *r, const job *j)
+{
+    const el_source *src = &r->sources->v[j->src];
+    return !r->o->all_bodies && (src->cls == EL_FILE_BACKEND || src->cls == EL_FILE_CORE) &&
+           parsed_as_c(src, j) && bodies_unread(r, src) && !mostly_again(r);
+}
+
+/* lint_parsed, without the function bodies when j may be so, and again
+ * with them when a rule needed one after all. */
+static lint_status lint_parsed_bodies(run *r, CXIndex idx, job *j, const char *pch,
+                                      const el_tu_result *pre, bool *cacheable)
+{
+    if (j->bodiless && !j->bodies_again) {
+        atomic_fetch_add(&r->bodiless_tried, 1);
+        lint_status st = lint_parsed(r, idx, j, pch, pre, true, cacheable);
+        if (st != NEEDS_BODIES)
+            return st;
+        atomic_fetch_add(&r->bodiless_again, 1);
+        el_result_free(&j->result);
+        j->bodies_again = true;
+    }
+    return lint_parsed(r, idx, j, pch, pre, false, cacheable);
+}
+
 static void lint_tu(run *r, CXIndex *whole_idx, CXIndex *partial_idx, job *j)
 {
     el_tu_result *res = &j->result;
@@ -1102,8 +1271,9 @@ static void lint_tu(run *r, CXIndex *whole_idx, CXIndex *partial_idx, job *j)
                                 : NULL;
     if (pch && !*partial_idx)
         *partial_idx = clang_createIndex(1, 0); /* the walk: the file's own cursors */
+    j->bodiless = bodies_skippable(r, j);
     if (pch) {
-        st = lint_parsed(r, *partial_idx, j, pch, pre, &cacheable);
+        st = lint_parsed_bodies(r, *partial_idx, j, pch, pre, &cacheable);
         cacheable &= pre_cacheable;
         j->prefixed = st == LINTED;
         j->parsed_again = st != LINTED;
@@ -1111,7 +1281,7 @@ static void lint_tu(run *r, CXIndex *whole_idx, CXIndex *partial_idx, job *j)
             el_result_free(res);
     }
     if (st != LINTED)
-        lint_parsed(r, idx, j, NULL, NULL, &cacheable);
+        lint_parsed_bodies(r, idx, j, NULL, NULL, &cacheable);
     if (j->prefix)
         el_prefix_done(r->prefixes, j->prefix);
 
@@ -1767,6 +1937,8 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
             stats->cached++;
         stats->prefixed += r.jobs[i].prefixed;
         stats->parsed_again += r.jobs[i].parsed_again;
+        stats->bodiless += r.jobs[i].bodiless && !r.jobs[i].result.from_cache;
+        stats->bodies_again += r.jobs[i].bodies_again;
         stats->macro_table_walks += r.jobs[i].macro_table_walks;
         if (o->tus_out)
             copy_record(sources, &r.jobs[i], i >= phase1, o->tus_out);

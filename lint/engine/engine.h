@@ -43,6 +43,10 @@ typedef struct el_engine_opts {
      * start with, shared among them (prefix_pch.h; --no-pch).  With
      * want_fixes and not cache_fixes there is none either. */
     bool no_prefix_pch;
+    /* Parse every function body: no backend or core TU is parsed without
+     * them where no rule reads them (el_rule.needs_no_bodies;
+     * --all-bodies), so EH000 sees errors inside them too. */
+    bool all_bodies;
     bool verbose;               /* notes on stderr (compiler arguments dropped) */
     const char *done, *to_do;   /* what the notes say the run does with code:
                                  * EL_LINTED, EL_LINT (NULL), ember-migrate's
@@ -143,6 +147,8 @@ typedef struct el_engine_stats {
     size_t cached;              /* of which answered by the cache */
     size_t prefixed;            /* of which parsed with a shared prefix PCH */
     size_t parsed_again;        /* parsed with one, then again without: a rule read them whole */
+    size_t bodiless;            /* parsed without function bodies (el_rule.needs_no_bodies) */
+    size_t bodies_again;        /* of which parsed again with them: a rule needed one */
     size_t pchs;                /* prefix PCHs built (prefix_pch.h) */
     size_t macro_table_walks;   /* macro tables read in a walk of their own, not fed by
                                  * the engine's (elc_macro_spans_table_walks) */

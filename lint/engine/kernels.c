@@ -69,6 +69,10 @@ const el_rule el_kernel_rule = {
     .id = "el-kernels",
     .kinds = kinds,
     .on_cursor = on_call,
+    /* a registration in a skipped body names a kernel whose findings only
+     * rules that read bodies have; a file they apply to with a function
+     * defined in it has the TU's bodies parsed (engine.c) */
+    .needs_no_bodies = true,
 };
 
 /* ---- the run -------------------------------------------------------------- */

@@ -104,6 +104,15 @@ typedef struct el_rule {
      * `path` (absolute, configured by cfg)?  The engine then parses it
      * without a shared prefix PCH at once instead of again. */
     bool (*reads_whole_tu)(const char *path, const el_config *cfg);
+    /* The rule reads no function body, or sees to it itself: a backend or
+     * core TU where every rule that applies (and every engine rule) says
+     * so is parsed without its function bodies
+     * (CXTranslationUnit_SkipFunctionBodies), which spares most of its
+     * parse and walk.  A hook that finds it needs a body after all asks
+     * elc_tu_has_bodies (el_skipped_body shows a skipped body's text), and
+     * the engine lints the TU again with them.  So is a TU where a
+     * function is defined in a file a rule without this flag applies to. */
+    bool needs_no_bodies;
 } el_rule;
 
 /* ---- reporting (any hook but project) ------------------------------ */
@@ -215,8 +224,21 @@ bool el_enclosing(const el_ctx *ctx, enum CXCursorKind kind, CXCursor *out);
  * template: elc_is_function_kind); false outside one. */
 bool el_enclosing_function(const el_ctx *ctx, CXCursor *out);
 /* clang_isCursorDefinition(c), asked of libclang once for the cursor
- * being visited however many rules ask (~190 instructions a call). */
+ * being visited however many rules ask (~190 instructions a call); in a
+ * TU parsed without function bodies, a function whose body was skipped
+ * too (el_skipped_body). */
 bool el_is_definition(el_ctx *ctx, CXCursor c);
+/* In a TU the engine parsed without function bodies (el_rule's
+ * needs_no_bodies): is fn a function definition whose body libclang
+ * skipped?  Then its text, from `{` to `}`, in *text and *len (either may
+ * be NULL): for a function a macro writes whole, the macro's use (read
+ * its macros for what the body names).  Told by the text after the
+ * declarator (directives and comments skipped): `{` is a body, anything
+ * else a declaration; after a macro's use that writes the declarator,
+ * what the macros write (elc_macros_write: a `{`, a body; a `;` outside
+ * braces, a declaration).  Where it cannot tell (both, a brace that does
+ * not close), the TU is linted again with its bodies (elc_tu_has_bodies). */
+bool el_skipped_body(el_ctx *ctx, CXCursor fn, const char **text, size_t *len);
 
 /* ---- configuration and knowledge ------------------------------------ */
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "c_lexeme.h"
 #include "clang_util.h"
 #include "config.h"
 #include "context.h"
@@ -503,12 +504,178 @@ static bool same_value(CXCursor a, CXCursor b)
            a.data[2] == b.data[2];
 }
 
+/* Past the line at t[i] (its splices joined). */
+static size_t line_end(const char *t, size_t n, size_t i)
+{
+    for (; i < n && t[i] != '\n'; i++)
+        if (t[i] == '\\' && i + 1 < n && t[i + 1] == '\n')
+            i++;
+    return i;
+}
+
+/* Does t[i] begin a directive (a `#` first on its line)? */
+static bool directive_at(const char *t, size_t i)
+{
+    if (t[i] != '#')
+        return false;
+    while (i > 0 && (t[i - 1] == ' ' || t[i - 1] == '\t'))
+        i--;
+    return i == 0 || t[i - 1] == '\n';
+}
+
+/* The first offset at or after i in t[0..n) that is neither a blank, a
+ * line splice, a comment nor a directive's line (n when none): what
+ * follows a declarator (`#if defined(__GNUC__)` before an attribute). */
+static size_t next_lexeme(const char *t, size_t n, size_t i)
+{
+    while (i < n) {
+        size_t end = i + 1;
+        if (t[i] && strchr(" \t\n\r\f\v", t[i]))
+            i++;
+        else if (t[i] == '\\' && i + 1 < n && (t[i + 1] == '\n' || t[i + 1] == '\r'))
+            i += 2;
+        else if (directive_at(t, i))
+            i = line_end(t, n, i);
+        else if (el_lexeme_at(t, n, i, &end) == EL_LX_COMMENT)
+            i = end;
+        else
+            return i;
+    }
+    return n;
+}
+
+/* Past the `}` that closes the `{` at t[open]; 0 when none does (a brace
+ * an #if branch leaves open, a literal or comment that does not end). */
+static size_t closing_brace(const char *t, size_t n, size_t open)
+{
+    size_t depth = 0;
+    for (size_t i = open; i < n;) {
+        size_t end = i + 1;
+        el_lexeme k = el_lexeme_at(t, n, i, &end);
+        if (end > n)
+            return 0;
+        if (k == EL_LX_OTHER && t[i] == '{')
+            depth++;
+        else if (k == EL_LX_OTHER && t[i] == '}' && --depth == 0)
+            return i + 1;
+        i = end;
+    }
+    return 0;
+}
+
+/* This TU is to be linted again with its bodies (elc_tu_has_bodies). */
+static bool bodies_needed(el_ctx *ctx)
+{
+    (void)elc_tu_has_bodies(ctx->tu);
+    return false;
+}
+
+/* A K&R definition declares its parameters after the declarator, which
+ * the function's extent ends before (`int f(a) int a; {`): past the last
+ * one's `;`, else off. */
+static size_t past_old_style_parameters(CXCursor fn, CXFile f, const char *t, size_t n, size_t off)
+{
+    int np = clang_Cursor_getNumArguments(fn);
+    if (np <= 0)
+        return off;
+    CXSourceRange r = clang_getCursorExtent(clang_Cursor_getArgument(fn, (unsigned)np - 1));
+    CXFile pf = NULL;
+    unsigned pe = 0;
+    clang_getExpansionLocation(clang_getRangeEnd(r), &pf, NULL, NULL, &pe);
+    if (!pf || !clang_File_isEqual(pf, f) || pe <= off || pe > n)
+        return off;
+    size_t semi = next_lexeme(t, n, pe);
+    return semi < n && t[semi] == ';' ? semi + 1 : off;
+}
+
+/* el_skipped_body for a function declaration libclang has no body of:
+ * read after its declarator.  libclang ends a declarator that a macro
+ * writes where the macro's use ends; that use must not be able to write
+ * the body itself (no `{` in the macros it names). */
+static bool skipped_body(el_ctx *ctx, CXCursor fn, const char **text, size_t *len)
+{
+    if (!elc_tu_is_bodiless(ctx->tu) || clang_getCursorKind(fn) != CXCursor_FunctionDecl)
+        return false;
+    CXSourceLocation end = clang_getRangeEnd(clang_getCursorExtent(fn));
+    CXFile f = NULL;
+    unsigned off = 0;
+    clang_getExpansionLocation(end, &f, NULL, NULL, &off);
+    if (!f || el_ctx_slot(ctx, f)->source < 0)
+        return false; /* not linted: no rule looks at it */
+    size_t n = 0;
+    const char *t = el_file_text(ctx, f, &n);
+    if (!t || off > n)
+        return bodies_needed(ctx);
+    unsigned use = 0;
+    if (elc_macro_use_ending_at(ctx->tu, f, off, &use)) {
+        unsigned writes = elc_macros_write(ctx->tu, t + use, off - use);
+        /* (libclang spells a macro's tokens where it is used, not in its
+         * definition: which of them is fn's cannot be read) */
+        if (writes == (ELC_WRITES_BRACE | ELC_WRITES_SEMICOLON))
+            return bodies_needed(ctx); /* definitions and declarations: which is fn? */
+        if (writes == ELC_WRITES_SEMICOLON)
+            return false; /* prototypes a macro writes (X-macros) */
+        if (writes == ELC_WRITES_BRACE) {
+            /* a macro writes the body: its use stands for the text */
+            if (text)
+                *text = t + use;
+            if (len)
+                *len = off - use;
+            return true;
+        }
+    }
+    off = past_old_style_parameters(fn, f, t, n, off);
+    size_t open = next_lexeme(t, n, off), word = open + 1;
+    if (open < n && el_lexeme_at(t, n, open, &word) == EL_LX_IDENT &&
+        (elc_macros_write(ctx->tu, t + open, word - open) & ELC_WRITES_BRACE))
+        return bodies_needed(ctx); /* `BEGIN ... END`: where does it end? */
+    if (open >= n || t[open] != '{')
+        return false; /* `;`, `,`, an attribute, an asm label: a declaration */
+    size_t close = closing_brace(t, n, open);
+    if (!close)
+        return bodies_needed(ctx);
+    if (text)
+        *text = t + open;
+    if (len)
+        *len = close - open;
+    return true;
+}
+
+/* skipped_body, asked once for the cursor being visited however many
+ * rules ask. */
+static bool skipped_body_memo(el_ctx *ctx, CXCursor fn, const char **text, size_t *len)
+{
+    if (!same_value(fn, ctx->here_cursor))
+        return skipped_body(ctx, fn, text, len);
+    if (ctx->here_skipped < 0) {
+        ctx->here_body = NULL;
+        ctx->here_body_len = 0;
+        ctx->here_skipped = skipped_body(ctx, fn, &ctx->here_body, &ctx->here_body_len);
+    }
+    if (text)
+        *text = ctx->here_body;
+    if (len)
+        *len = ctx->here_body_len;
+    return ctx->here_skipped != 0;
+}
+
+bool el_skipped_body(el_ctx *ctx, CXCursor fn, const char **text, size_t *len)
+{
+    return elc_tu_is_bodiless(ctx->tu) && !clang_isCursorDefinition(fn) &&
+           skipped_body_memo(ctx, fn, text, len);
+}
+
+static bool is_definition(el_ctx *ctx, CXCursor c)
+{
+    return clang_isCursorDefinition(c) || skipped_body_memo(ctx, c, NULL, NULL);
+}
+
 bool el_is_definition(el_ctx *ctx, CXCursor c)
 {
     if (!same_value(c, ctx->here_cursor))
-        return clang_isCursorDefinition(c) != 0;
+        return is_definition(ctx, c);
     if (ctx->here_definition < 0)
-        ctx->here_definition = clang_isCursorDefinition(c) != 0;
+        ctx->here_definition = is_definition(ctx, c);
     return ctx->here_definition != 0;
 }
 

@@ -739,7 +739,7 @@ static enum CXChildVisitResult find_code(CXCursor c, CXCursor parent, CXClientDa
     el_ctx *ctx = ((void **)d)[0];
     graph *g = ((void **)d)[1];
     enum CXCursorKind k = clang_getCursorKind(c);
-    bool function = k == CXCursor_FunctionDecl && clang_isCursorDefinition(c) &&
+    bool function = k == CXCursor_FunctionDecl && el_is_definition(ctx, c) &&
                     !clang_Cursor_isFunctionInlined(c);
     bool variable = k == CXCursor_VarDecl && clang_isCursorDefinition(c);
     if (!function && !variable)

@@ -63,9 +63,8 @@ static bool optional_slot(const el_config *cfg, const char *slot)
 
 static void on_cursor(el_ctx *ctx, void *state, CXCursor c)
 {
-    (void)state;
     if (clang_getCursorKind(c) != CXCursor_VarDecl) {
-        el_custom_kernels_on_cursor(ctx, c);
+        el_custom_kernels_on_cursor(ctx, state, c);
         return;
     }
     if (clang_getCursorKind(clang_getCursorSemanticParent(c)) != CXCursor_TranslationUnit ||
@@ -165,9 +164,20 @@ static void project(el_project *p)
     el_custom_kernels_project(p);
 }
 
+static void end(el_ctx *ctx, void *state)
+{
+    (void)ctx;
+    el_custom_kernels_tu_free(state);
+}
+
 const el_rule el_rule_backend_op_missing = {
     .id = RULE,
     .kinds = kinds,
+    .state_size = sizeof(el_custom_kernels_tu),
     .on_cursor = on_cursor,
+    .end = end,
     .project = project,
+    /* the tables are file-scope variables; a skipped body that may
+     * register a custom kernel is parsed (custom_kernels.h) */
+    .needs_no_bodies = true,
 };
