@@ -161,14 +161,14 @@ static void on_init_list(el_ctx *ctx, CXCursor init)
 
 /* ---- bodies not parsed ----------------------------------------------------- */
 
-enum { WORD_NONE = 1, WORD_REGISTERS, WORD_TYPE, WORD_BUSY };
+enum { WORD_NONE = 1, WORD_REGISTERS, WORD_FUNCTION, WORD_TYPE, WORD_BUSY };
 
-/* WORD_REGISTERS for a listed function, WORD_TYPE for a listed type,
+/* WORD_FUNCTION for a listed function, WORD_TYPE for a listed type,
  * else 0. */
 static int listed_name(const el_config *cfg, const char *name)
 {
     if (el_eh105_option_has(cfg, "custom_kernel_functions", name))
-        return WORD_REGISTERS;
+        return WORD_FUNCTION;
     if (el_eh105_option_has(cfg, "custom_kernel_types", name) ||
         el_eh105_option_has(cfg, "custom_op_def_types", name))
         return WORD_TYPE;
@@ -183,7 +183,17 @@ static void set_verdict(el_custom_kernels_tu *tu, const char *name, int v)
 
 static int word_kind(el_ctx *ctx, el_custom_kernels_tu *tu, const char *name, int depth);
 
-/* Does the body of macro definition def name a registration? */
+/* A piece of a name a macro pastes (next to `##`) that a listed name
+ * holds: the macro may paste a registration together. */
+static bool pastes_listed(const el_config *cfg, const char *piece)
+{
+    return el_eh105_option_part(cfg, "custom_kernel_functions", piece) ||
+           el_eh105_option_part(cfg, "custom_kernel_types", piece) ||
+           el_eh105_option_part(cfg, "custom_op_def_types", piece);
+}
+
+/* Does the body of macro definition def name a registration (or paste
+ * one together)? */
 static bool macro_registers(el_ctx *ctx, el_custom_kernels_tu *tu, CXCursor def, int depth)
 {
     unsigned nt = 0, first = 0;
@@ -192,9 +202,15 @@ static bool macro_registers(el_ctx *ctx, el_custom_kernels_tu *tu, CXCursor def,
     for (unsigned i = first; i < nt && !found; i++) {
         if (clang_getTokenKind(toks[i]) != CXToken_Identifier)
             continue;
-        char w[256];
+        char w[256], prev[4] = "", next[4] = "";
         elc_string(clang_getTokenSpelling(el_tu(ctx), toks[i]), w, sizeof w);
-        found = word_kind(ctx, tu, w, depth + 1) != WORD_NONE;
+        if (i > first)
+            elc_string(clang_getTokenSpelling(el_tu(ctx), toks[i - 1]), prev, sizeof prev);
+        if (i + 1 < nt)
+            elc_string(clang_getTokenSpelling(el_tu(ctx), toks[i + 1]), next, sizeof next);
+        bool pasted = strcmp(prev, "##") == 0 || strcmp(next, "##") == 0;
+        found = (pasted && pastes_listed(el_ctx_config(ctx), w)) ||
+                word_kind(ctx, tu, w, depth + 1) != WORD_NONE;
     }
     if (toks)
         clang_disposeTokens(el_tu(ctx), toks, nt);
@@ -202,7 +218,7 @@ static bool macro_registers(el_ctx *ctx, el_custom_kernels_tu *tu, CXCursor def,
 }
 
 /* What identifier `name` is to a registration: a listed function or a
- * macro that expands to a registration (WORD_REGISTERS), a listed type or
+ * macro that expands to a registration (WORD_FUNCTION, WORD_REGISTERS), a listed type or
  * a typedef of one met before (WORD_TYPE), or nothing (WORD_NONE). */
 static int word_kind(el_ctx *ctx, el_custom_kernels_tu *tu, const char *name, int depth)
 {
@@ -223,6 +239,39 @@ static int word_kind(el_ctx *ctx, el_custom_kernels_tu *tu, const char *name, in
     v = macro_registers(ctx, tu, def, depth) ? WORD_REGISTERS : WORD_NONE;
     set_verdict(tu, name, v);
     return v;
+}
+
+/* The first offset at or after i in t[0..n) that is not a blank or a
+ * comment (n when none). */
+static size_t skip_blanks(const char *t, size_t n, size_t i)
+{
+    while (i < n) {
+        size_t end = i + 1;
+        el_lexeme k = el_lexeme_at(t, n, i, &end);
+        if (k != EL_LX_COMMENT && !(k == EL_LX_OTHER && strchr(" \t\r\n\\", t[i])))
+            return i;
+        i = end;
+    }
+    return n;
+}
+
+/* A call of a listed function at t[i..] (past its name) whose first
+ * argument may be a string literal (one, a cast, a macro): a variable or
+ * an expression (`kernels[k].op`) never is one, so no kernel is recorded
+ * (record_kernel). */
+static bool may_register(el_ctx *ctx, const char *t, size_t n, size_t i)
+{
+    i = skip_blanks(t, n, i);
+    if (i >= n || t[i] != '(')
+        return true; /* its address taken, or a macro around it: read it */
+    i = skip_blanks(t, n, i + 1);
+    size_t end = i + 1;
+    if (i >= n || el_lexeme_at(t, n, i, &end) != EL_LX_IDENT || end - i >= 256)
+        return true;
+    char w[256];
+    memcpy(w, t + i, end - i);
+    w[end - i] = '\0';
+    return !clang_Cursor_isNull(elc_macro_definition_here(el_tu(ctx), w));
 }
 
 /* Is the type named at t[i..] only pointed to there (`const T *d`: no
@@ -257,7 +306,8 @@ static void check_skipped_body(el_ctx *ctx, el_custom_kernels_tu *tu, const char
             memcpy(w, text + i, end - i);
             w[end - i] = '\0';
             int kind = word_kind(ctx, tu, w, 0);
-            if (kind == WORD_REGISTERS || (kind == WORD_TYPE && !pointed_to(text, n, end))) {
+            if (kind == WORD_REGISTERS || (kind == WORD_FUNCTION && may_register(ctx, text, n, end)) ||
+                (kind == WORD_TYPE && !pointed_to(text, n, end))) {
                 (void)elc_tu_has_bodies(el_tu(ctx));
                 return;
             }
@@ -266,17 +316,53 @@ static void check_skipped_body(el_ctx *ctx, el_custom_kernels_tu *tu, const char
     }
 }
 
-/* A typedef of a listed type (typedef struct eh_custom_kernel my_k): its
- * name registers as the type does. */
-static void note_alias(el_ctx *ctx, el_custom_kernels_tu *tu, CXCursor td)
+/* Does `type` hold a listed type: be one, an array of one, a struct or
+ * union with a member that holds one, or a type noted before
+ * (note_record)? */
+typedef struct holds_walk {
+    el_ctx *ctx;
+    el_custom_kernels_tu *tu;
+    int depth;
+    bool found;
+} holds_walk;
+
+static bool type_holds_listed(el_ctx *ctx, el_custom_kernels_tu *tu, CXType t, int depth);
+
+static enum CXVisitorResult field_holds(CXCursor field, CXClientData d)
+{
+    holds_walk *w = d;
+    w->found = type_holds_listed(w->ctx, w->tu, clang_getCursorType(field), w->depth + 1);
+    return w->found ? CXVisit_Break : CXVisit_Continue;
+}
+
+static bool type_holds_listed(el_ctx *ctx, el_custom_kernels_tu *tu, CXType t, int depth)
 {
     const el_config *cfg = el_ctx_config(ctx);
-    CXType t = clang_getTypedefDeclUnderlyingType(td);
+    if (depth > 8)
+        return false;
     if (el_eh105_option_type(cfg, "custom_kernel_types", t) ||
-        el_eh105_option_type(cfg, "custom_op_def_types", t)) {
-        char name[256];
-        set_verdict(tu, elc_spelling(td, name, sizeof name), WORD_TYPE);
-    }
+        el_eh105_option_type(cfg, "custom_op_def_types", t))
+        return true;
+    CXType c = clang_getCanonicalType(t);
+    if (c.kind == CXType_ConstantArray || c.kind == CXType_IncompleteArray)
+        return type_holds_listed(ctx, tu, clang_getArrayElementType(c), depth + 1);
+    if (c.kind != CXType_Record)
+        return false;
+    holds_walk w = {ctx, tu, depth, false};
+    clang_Type_visitFields(c, field_holds, &w);
+    return w.found;
+}
+
+/* A typedef, struct or union that holds a listed type (typedef struct
+ * eh_custom_kernel my_k; struct entry { eh_custom_kernel k; }): its name
+ * is a type a registration may be written with. */
+static void note_record(el_ctx *ctx, el_custom_kernels_tu *tu, CXCursor d)
+{
+    CXType t = clang_getCursorKind(d) == CXCursor_TypedefDecl ? clang_getTypedefDeclUnderlyingType(d)
+                                                              : clang_getCursorType(d);
+    char name[256];
+    if (elc_spelling(d, name, sizeof name)[0] && type_holds_listed(ctx, tu, t, 0))
+        set_verdict(tu, name, WORD_TYPE);
 }
 
 void el_custom_kernels_tu_free(el_custom_kernels_tu *tu)
@@ -288,13 +374,14 @@ void el_custom_kernels_tu_free(el_custom_kernels_tu *tu)
 void el_custom_kernels_on_cursor(el_ctx *ctx, el_custom_kernels_tu *tu, CXCursor c)
 {
     enum CXCursorKind kind = clang_getCursorKind(c);
-    if (kind == CXCursor_FunctionDecl || kind == CXCursor_TypedefDecl) {
+    if (kind == CXCursor_FunctionDecl || kind == CXCursor_TypedefDecl ||
+        kind == CXCursor_StructDecl || kind == CXCursor_UnionDecl) {
         if (!elc_tu_is_bodiless(el_tu(ctx)))
             return;
         const char *text = NULL;
         size_t n = 0;
-        if (kind == CXCursor_TypedefDecl)
-            note_alias(ctx, tu, c);
+        if (kind != CXCursor_FunctionDecl)
+            note_record(ctx, tu, c);
         else if (el_skipped_body(ctx, c, &text, &n))
             check_skipped_body(ctx, tu, text, n);
         return;

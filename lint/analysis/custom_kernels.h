@@ -25,9 +25,10 @@
 
 /* The cursor kinds the check looks at (for the rule's kinds list): calls
  * and initializer lists, and in a TU parsed without function bodies
- * (el_skipped_body) function declarations and typedefs. */
+ * (el_skipped_body) function declarations, typedefs, structs and unions. */
 #define EL_CUSTOM_KERNEL_KINDS                                                               \
-    CXCursor_CallExpr, CXCursor_InitListExpr, CXCursor_FunctionDecl, CXCursor_TypedefDecl
+    CXCursor_CallExpr, CXCursor_InitListExpr, CXCursor_FunctionDecl, CXCursor_TypedefDecl,      \
+        CXCursor_StructDecl, CXCursor_UnionDecl
 
 /* Per-TU memory of the check: what a skipped body would need to name to
  * register a kernel (the rule's state holds one; zeroed to begin). */
@@ -38,9 +39,11 @@ typedef struct el_custom_kernels_tu {
 
 /* Record the facts of one cursor (a call or an initializer list).  In a
  * TU parsed without function bodies, a skipped body that may register a
- * kernel -- it names a listed function or type, a typedef of such a type,
- * or a macro whose body does, through other macros -- makes the engine
- * lint the TU again with its bodies (elc_tu_has_bodies). */
+ * kernel -- it calls a listed function with what may be a string, names a
+ * listed type not only pointed to (or a typedef, struct or union holding
+ * one), or a macro whose body does, through other macros, or pastes such
+ * a name together -- makes the engine lint the TU again with its bodies
+ * (elc_tu_has_bodies). */
 void el_custom_kernels_on_cursor(el_ctx *ctx, el_custom_kernels_tu *tu, CXCursor c);
 void el_custom_kernels_tu_free(el_custom_kernels_tu *tu);
 /* Report the ops registered for some backends but not others. */

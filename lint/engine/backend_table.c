@@ -43,6 +43,19 @@ bool el_eh105_option_has(const el_config *cfg, const char *key, const char *s)
     return false;
 }
 
+bool el_eh105_option_part(const el_config *cfg, const char *key, const char *part)
+{
+    json_object *list = option(cfg, key);
+    if (!list || !json_object_is_type(list, json_type_array) || strlen(part) < 3)
+        return false;
+    for (size_t i = 0; i < json_object_array_length(list); i++) {
+        json_object *e = json_object_array_get_idx(list, i);
+        if (json_object_is_type(e, json_type_string) && strstr(json_object_get_string(e), part))
+            return true;
+    }
+    return false;
+}
+
 bool el_backend_table_type(const el_config *cfg, CXType type)
 {
     return el_eh105_option_type(cfg, "table_types", type);

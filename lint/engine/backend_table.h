@@ -51,6 +51,9 @@ bool el_backend_table_type(const el_config *cfg, CXType type);
  * typedef name on the way to it, is listed in option `key`. */
 bool el_eh105_option_has(const el_config *cfg, const char *key, const char *s);
 bool el_eh105_option_type(const el_config *cfg, const char *key, CXType type);
+/* An entry of list option `key` holds `part` (3 characters or more): a
+ * name a macro may paste together (`p##_op_kernel`). */
+bool el_eh105_option_part(const el_config *cfg, const char *key, const char *part);
 /* True when the expression is a null pointer constant (NULL, 0). */
 bool el_is_null_value(CXCursor v);
 /* Read the table `var` defines (a VarDecl whose type el_backend_table_type

@@ -8,11 +8,10 @@
 #include <sys/resource.h>
 #ifdef __GLIBC__
 #include <malloc.h>
+#endif
 
 #include "c_lexeme.h"
 #include "strmap.h"
-#endif
-
 
 /* libclang's own stack for a parse thread (CIndex.cpp: 8 MiB) */
 #define LIBCLANG_PARSE_STACK (8u << 20)
@@ -474,46 +473,84 @@ bool elc_macro_use_ending_at(CXTranslationUnit tu, CXFile f, unsigned off, unsig
 /* A macro being read (names that name each other end there). */
 #define WRITES_BUSY 8u
 
-/* The ELC_WRITES_* of one punctuator or identifier at brace depth *depth
- * (updated) of the text being read; a macro named inside braces adds its
- * braces only (its `;` are statements of the body around it). */
-static unsigned writes_of(CXTranslationUnit tu, const char *w, bool punct, int *depth, int level);
+typedef struct writes_walk {
+    elc_macro_spans *m;        /* the memo (the TU's spans), or NULL */
+    bool cycle;                /* a macro being read was met: what is found is partial */
+} writes_walk;
 
-/* The ELC_WRITES_* macro `name`'s body holds, with the macros it names;
- * remembered in the TU's spans. */
-static unsigned macro_writes(CXTranslationUnit tu, const char *name, int level)
+static unsigned writes_of(writes_walk *ww, CXTranslationUnit tu, const char *w, bool punct,
+                          int *depth, int level);
+
+/* Is w one of a function-like macro's parameters, toks[1..first)? */
+static bool is_parameter(CXTranslationUnit tu, const CXToken *toks, unsigned first, const char *w)
 {
-    elc_macro_spans *m = active && active->tu == tu ? active : NULL;
-    uintptr_t known = m && m->have_writes ? (uintptr_t)el_strmap_get(&m->writes, name) : 0;
+    for (unsigned i = 1; i < first; i++) {
+        if (clang_getTokenKind(toks[i]) != CXToken_Identifier)
+            continue;
+        char p[256];
+        if (strcmp(elc_string(clang_getTokenSpelling(tu, toks[i]), p, sizeof p), w) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* The ELC_WRITES_* the body of macro definition def holds, with the
+ * macros it names (not its parameters). */
+static unsigned def_writes(writes_walk *ww, CXTranslationUnit tu, CXCursor def, int level)
+{
+    unsigned nt = 0, first = 0;
+    CXToken *toks = elc_macro_tokens(tu, def, &nt, &first);
+    unsigned found = 0;
+    int depth = 0;
+    for (unsigned i = first; i < nt; i++) {
+        CXTokenKind k = clang_getTokenKind(toks[i]);
+        if (k != CXToken_Punctuation && k != CXToken_Identifier)
+            continue;
+        char w[256];
+        elc_string(clang_getTokenSpelling(tu, toks[i]), w, sizeof w);
+        if (k == CXToken_Identifier && is_parameter(tu, toks, first, w))
+            continue;
+        found |= writes_of(ww, tu, w, k == CXToken_Punctuation, &depth, level + 1);
+    }
+    if (toks)
+        clang_disposeTokens(tu, toks, nt);
+    return found;
+}
+
+/* The ELC_WRITES_* macro `name`'s body holds (def: its definition in
+ * effect, or a null cursor for the TU's last); remembered in the TU's
+ * spans unless a macro being read was met on the way. */
+static unsigned macro_writes(writes_walk *ww, CXTranslationUnit tu, const char *name, CXCursor def,
+                             int level)
+{
+    elc_macro_spans *m = ww->m;
+    bool by_name = clang_Cursor_isNull(def);
+    uintptr_t known = by_name && m && m->have_writes ? (uintptr_t)el_strmap_get(&m->writes, name) : 0;
+    if (known == WRITES_BUSY + 1) {
+        ww->cycle = true;
+        return 0;
+    }
     if (known)
-        return known == WRITES_BUSY + 1 ? 0 : (unsigned)known - 1;
-    CXCursor def = elc_macro_definition_here(tu, name);
+        return (unsigned)known - 1;
+    if (by_name)
+        def = elc_macro_definition_here(tu, name);
     if (clang_Cursor_isNull(def) || level > 64)
         return 0;
     if (m) {
         el_strmap_put(&m->writes, name, (void *)(uintptr_t)(WRITES_BUSY + 1));
         m->have_writes = true;
     }
-    unsigned nt = 0, i = 0;
-    CXToken *toks = elc_macro_tokens(tu, def, &nt, &i);
-    unsigned found = 0;
-    int depth = 0;
-    for (; i < nt; i++) {
-        CXTokenKind k = clang_getTokenKind(toks[i]);
-        if (k != CXToken_Punctuation && k != CXToken_Identifier)
-            continue;
-        char w[256];
-        elc_string(clang_getTokenSpelling(tu, toks[i]), w, sizeof w);
-        found |= writes_of(tu, w, k == CXToken_Punctuation, &depth, level + 1);
-    }
-    if (toks)
-        clang_disposeTokens(tu, toks, nt);
-    if (m)
-        el_strmap_put(&m->writes, name, (void *)(uintptr_t)(found + 1));
+    bool cycle_before = ww->cycle;
+    ww->cycle = false;
+    unsigned found = def_writes(ww, tu, def, level);
+    if (m) /* (a partial answer is not kept: asked again, it is read again) */
+        el_strmap_put(&m->writes, name, (void *)(uintptr_t)(by_name && !ww->cycle ? found + 1 : 0));
+    ww->cycle |= cycle_before;
     return found;
 }
 
-static unsigned writes_of(CXTranslationUnit tu, const char *w, bool punct, int *depth, int level)
+static unsigned writes_of(writes_walk *ww, CXTranslationUnit tu, const char *w, bool punct,
+                          int *depth, int level)
 {
     if (punct) {
         if (strcmp(w, "{") == 0 || strcmp(w, "<%") == 0) {
@@ -524,12 +561,24 @@ static unsigned writes_of(CXTranslationUnit tu, const char *w, bool punct, int *
             --*depth;
         return strcmp(w, ";") == 0 && *depth == 0 ? ELC_WRITES_SEMICOLON : 0;
     }
-    unsigned nested = macro_writes(tu, w, level);
+    unsigned nested = macro_writes(ww, tu, w, clang_getNullCursor(), level);
     return *depth > 0 ? nested & ELC_WRITES_BRACE : nested;
 }
 
-unsigned elc_macros_write(CXTranslationUnit tu, const char *t, size_t n)
+/* The macro use that begins at offset off of f, from the spans in use
+ * (a null cursor when none: a name inside another use's arguments is
+ * expanded there, not recorded). */
+static CXCursor use_beginning_at(CXTranslationUnit tu, CXFile f, unsigned off)
 {
+    if (!active || active->tu != tu)
+        return clang_getNullCursor();
+    const span *x = span_at(active, f, off);
+    return x && x->begin == off ? x->cursor : clang_getNullCursor();
+}
+
+unsigned elc_macros_write(CXTranslationUnit tu, CXFile f, unsigned at, const char *t, size_t n)
+{
+    writes_walk ww = {active && active->tu == tu ? active : NULL, false};
     unsigned found = 0;
     int depth = 0;
     for (size_t i = 0; i < n;) {
@@ -539,8 +588,16 @@ unsigned elc_macros_write(CXTranslationUnit tu, const char *t, size_t n)
             char w[256];
             memcpy(w, t + i, end - i);
             w[end - i] = '\0';
-            if (k == EL_LX_IDENT || strchr("{};", w[0]))
-                found |= writes_of(tu, w, k == EL_LX_OTHER, &depth, 0);
+            /* a use written here: the definition in effect at it */
+            CXCursor use = k == EL_LX_IDENT && f ? use_beginning_at(tu, f, at + (unsigned)i)
+                                                 : clang_getNullCursor();
+            CXCursor def = clang_Cursor_isNull(use) ? use : clang_getCursorReferenced(use);
+            if (!clang_Cursor_isNull(def) && clang_getCursorKind(def) != CXCursor_MacroDefinition)
+                def = clang_getNullCursor();
+            if (!clang_Cursor_isNull(def))
+                found |= macro_writes(&ww, tu, w, def, 0) & (depth > 0 ? ELC_WRITES_BRACE : ~0u);
+            else if (k == EL_LX_IDENT || strchr("{};", w[0]))
+                found |= writes_of(&ww, tu, w, k == EL_LX_OTHER, &depth, 0);
         }
         i = end > i ? end : i + 1;
     }

@@ -215,11 +215,12 @@ unsigned long elc_macro_spans_use_reads(const elc_macro_spans *m);
 /* Does a macro use of f end at offset off (from the spans in use on this
  * thread for tu)?  Then the outermost such use begins at *begin. */
 bool elc_macro_use_ending_at(CXTranslationUnit tu, CXFile f, unsigned off, unsigned *begin);
-/* What text[0..n) (a macro use as written) may write, with the macros it
- * names and those their bodies name: ELC_WRITES_* bits. */
+/* What text[0..n) (a macro use as written, at offset `at` of f) may
+ * write, with the macros it names (a use's definition in effect there)
+ * and those their bodies name (not their parameters): ELC_WRITES_* bits. */
 #define ELC_WRITES_BRACE 1u     /* a `{` */
 #define ELC_WRITES_SEMICOLON 2u /* a `;` outside braces: a declaration ends */
-unsigned elc_macros_write(CXTranslationUnit tu, const char *text, size_t n);
+unsigned elc_macros_write(CXTranslationUnit tu, CXFile f, unsigned at, const char *text, size_t n);
 /* Use m for elc_in_macro and the operator helpers on this thread (NULL:
  * stop; do so before the TU is disposed). */
 void elc_macro_spans_use(elc_macro_spans *m);

@@ -505,7 +505,7 @@ static bool body_read_here(walk *w, CXFile f)
     return w->reads_bodies[slot] != 0;
 }
 
-/* Does t[0..n) hold `word`? */
+/* Does t[0..n) hold `word`?  (memmem is not POSIX.) */
 static bool holds(const char *t, size_t n, const char *word)
 {
     size_t k = strlen(word);
@@ -517,9 +517,8 @@ static bool holds(const char *t, size_t n, const char *word)
 }
 
 /* A top-level function of linted file f (slot) in a TU parsed without
- * bodies: defined in a file a rule that reads bodies applies to, or with
- * a suppression comment in its body, the TU needs them; else its skipped
- * body's place is kept (includes_in_bodies). */
+ * bodies: defined in a file a rule that reads bodies applies to, the TU
+ * needs them; else its skipped body's place is kept (includes_in_bodies). */
 static void note_function(walk *w, CXCursor c, CXFile f)
 {
     el_ctx *ctx = w->ctx;
@@ -527,8 +526,7 @@ static void note_function(walk *w, CXCursor c, CXFile f)
     size_t len = 0, size = 0;
     if (!el_skipped_body(ctx, c, &body, &len))
         return;
-    /* a suppression comment inside: EH001 judges it by what the body has */
-    if (body_read_here(w, f) || holds(body, len, "emberlint-ignore")) {
+    if (body_read_here(w, f)) {
         (void)elc_tu_has_bodies(ctx->tu);
         return;
     }
@@ -686,6 +684,22 @@ typedef struct tu_files {
     CXFile *again;              /* those included more than once (templates) */
     size_t n_again, cap_again;
 } tu_files;
+
+/* Does a linted file of the TU hold a suppression comment?  EH001 judges
+ * one by the findings of its line or file, EH000's among them, which a
+ * TU without bodies lacks inside them: such a TU is parsed with them. */
+static bool suppressions_in(el_ctx *ctx, const tu_files *files)
+{
+    for (size_t i = 0; i < files->n; i++) {
+        size_t size = 0;
+        const char *text = el_ctx_slot(ctx, files->v[i])->source >= 0
+                               ? el_file_text(ctx, files->v[i], &size)
+                               : NULL;
+        if (text && holds(text, size, "emberlint-ignore"))
+            return true;
+    }
+    return false;
+}
 
 static void files_visit(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData d)
 {
@@ -1138,6 +1152,8 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
         for (size_t i = 0; i < ctx.n_rules; i++)
             want_files |= ctx.rules[i].rule->on_file != NULL;
         call_file_hooks(&ctx, &files, want_files);
+        if (bodiless && suppressions_in(&ctx, &files))
+            (void)elc_tu_has_bodies(tu);
         kind_hooks hooks;
         kind_hooks_build(&hooks, r, &ctx, rule_slot);
         walk w = {.ctx = &ctx, .r = r, .hooks = &hooks, .attr_depth = -1,

@@ -544,6 +544,17 @@ static size_t next_lexeme(const char *t, size_t n, size_t i)
     return n;
 }
 
+/* Is t[i] an opening brace (`{`, or the digraph `<%`)?  A closing one? */
+static bool open_brace_at(const char *t, size_t n, size_t i)
+{
+    return t[i] == '{' || (t[i] == '<' && i + 1 < n && t[i + 1] == '%');
+}
+
+static bool close_brace_at(const char *t, size_t n, size_t i)
+{
+    return t[i] == '}' || (t[i] == '%' && i + 1 < n && t[i + 1] == '>');
+}
+
 /* Past the `}` that closes the `{` at t[open]; 0 when none does (a brace
  * an #if branch leaves open, a literal or comment that does not end). */
 static size_t closing_brace(const char *t, size_t n, size_t open)
@@ -554,10 +565,10 @@ static size_t closing_brace(const char *t, size_t n, size_t open)
         el_lexeme k = el_lexeme_at(t, n, i, &end);
         if (end > n)
             return 0;
-        if (k == EL_LX_OTHER && t[i] == '{')
+        if (k == EL_LX_OTHER && open_brace_at(t, n, i))
             depth++;
-        else if (k == EL_LX_OTHER && t[i] == '}' && --depth == 0)
-            return i + 1;
+        else if (k == EL_LX_OTHER && close_brace_at(t, n, i) && --depth == 0)
+            return i + 1 + (t[i] == '%');
         i = end;
     }
     return 0;
@@ -570,22 +581,85 @@ static bool bodies_needed(el_ctx *ctx)
     return false;
 }
 
-/* A K&R definition declares its parameters after the declarator, which
- * the function's extent ends before (`int f(a) int a; {`): past the last
- * one's `;`, else off. */
-static size_t past_old_style_parameters(CXCursor fn, CXFile f, const char *t, size_t n, size_t off)
+/* Past the balanced group that opens at t[i] (`(` or `[`), or 0. */
+static size_t past_group(const char *t, size_t n, size_t i)
+{
+    char open = t[i], close = open == '(' ? ')' : ']';
+    size_t depth = 0;
+    while (i < n) {
+        size_t end = i + 1;
+        el_lexeme k = el_lexeme_at(t, n, i, &end);
+        if (end > n)
+            return 0;
+        if (k == EL_LX_OTHER && t[i] == open)
+            depth++;
+        else if (k == EL_LX_OTHER && t[i] == close && --depth == 0)
+            return i + 1;
+        i = end;
+    }
+    return 0;
+}
+
+/* What follows a declarator. */
+typedef enum { AFTER_BODY, AFTER_DECLARATION, AFTER_UNKNOWN } after_declarator;
+
+/* A K&R definition (`int f(a) int a; {`): a parameter is declared after
+ * the declarator, which ends at offset off of f.  (Its type is not always
+ * without a prototype: a prototype before it gives it one.) */
+static bool declares_parameters_after(CXCursor fn, CXFile f, size_t off)
 {
     int np = clang_Cursor_getNumArguments(fn);
-    if (np <= 0)
-        return off;
-    CXSourceRange r = clang_getCursorExtent(clang_Cursor_getArgument(fn, (unsigned)np - 1));
-    CXFile pf = NULL;
-    unsigned pe = 0;
-    clang_getExpansionLocation(clang_getRangeEnd(r), &pf, NULL, NULL, &pe);
-    if (!pf || !clang_File_isEqual(pf, f) || pe <= off || pe > n)
-        return off;
-    size_t semi = next_lexeme(t, n, pe);
-    return semi < n && t[semi] == ';' ? semi + 1 : off;
+    for (int i = 0; i < np; i++) {
+        CXFile pf = NULL;
+        unsigned po = 0;
+        clang_getExpansionLocation(clang_getCursorLocation(clang_Cursor_getArgument(fn, (unsigned)i)),
+                                   &pf, NULL, NULL, &po);
+        if (pf && clang_File_isEqual(pf, f) && po >= off)
+            return true;
+    }
+    return false;
+}
+
+/* What follows fn's declarator at offset off of f (text t[0..n)): its
+ * body, at *open; a declaration (`;`, `,`, `=`); or neither known (a macro
+ * that writes a `{` there, `BEGIN ... END`: where does the body end?).
+ * Passed on the way: comments, directive lines, C23 attributes, a word
+ * and its parentheses (`__attribute__((...))`, `_Pragma("...")`, an asm
+ * label, a macro that writes neither `{` nor `;`), and a K&R definition's
+ * parameter declarations. */
+static after_declarator after_declarator_at(el_ctx *ctx, CXCursor fn, CXFile f, const char *t,
+                                            size_t n, size_t off, size_t *open)
+{
+    bool old_style = declares_parameters_after(fn, f, off);
+    for (int step = 0; step < 256; step++) {
+        size_t i = next_lexeme(t, n, off), end = i + 1;
+        if (i >= n)
+            return AFTER_UNKNOWN;
+        if (open_brace_at(t, n, i)) {
+            *open = i;
+            return AFTER_BODY;
+        }
+        el_lexeme k = el_lexeme_at(t, n, i, &end);
+        if (k == EL_LX_IDENT) {
+            unsigned writes = elc_macros_write(ctx->tu, f, (unsigned)i, t + i, end - i);
+            if (writes & ELC_WRITES_BRACE)
+                return AFTER_UNKNOWN;
+            if ((writes & ELC_WRITES_SEMICOLON) && !old_style)
+                return AFTER_DECLARATION;
+            off = end;
+            size_t paren = next_lexeme(t, n, off);
+            if (!old_style && paren < n && t[paren] == '(' && !(off = past_group(t, n, paren)))
+                return AFTER_UNKNOWN;
+        } else if (k == EL_LX_OTHER && t[i] == '[' && i + 1 < n && t[i + 1] == '[') {
+            if (!(off = past_group(t, n, i)))
+                return AFTER_UNKNOWN;
+        } else if (old_style) {
+            off = end; /* `double *x; int n;` up to the body */
+        } else {
+            return AFTER_DECLARATION;
+        }
+    }
+    return AFTER_UNKNOWN;
 }
 
 /* el_skipped_body for a function declaration libclang has no body of:
@@ -608,7 +682,7 @@ static bool skipped_body(el_ctx *ctx, CXCursor fn, const char **text, size_t *le
         return bodies_needed(ctx);
     unsigned use = 0;
     if (elc_macro_use_ending_at(ctx->tu, f, off, &use)) {
-        unsigned writes = elc_macros_write(ctx->tu, t + use, off - use);
+        unsigned writes = elc_macros_write(ctx->tu, f, use, t + use, off - use);
         /* (libclang spells a macro's tokens where it is used, not in its
          * definition: which of them is fn's cannot be read) */
         if (writes == (ELC_WRITES_BRACE | ELC_WRITES_SEMICOLON))
@@ -624,13 +698,15 @@ static bool skipped_body(el_ctx *ctx, CXCursor fn, const char **text, size_t *le
             return true;
         }
     }
-    off = past_old_style_parameters(fn, f, t, n, off);
-    size_t open = next_lexeme(t, n, off), word = open + 1;
-    if (open < n && el_lexeme_at(t, n, open, &word) == EL_LX_IDENT &&
-        (elc_macros_write(ctx->tu, t + open, word - open) & ELC_WRITES_BRACE))
-        return bodies_needed(ctx); /* `BEGIN ... END`: where does it end? */
-    if (open >= n || t[open] != '{')
-        return false; /* `;`, `,`, an attribute, an asm label: a declaration */
+    size_t open = 0;
+    switch (after_declarator_at(ctx, fn, f, t, n, off, &open)) {
+    case AFTER_DECLARATION:
+        return false;
+    case AFTER_UNKNOWN:
+        return bodies_needed(ctx);
+    case AFTER_BODY:
+        break;
+    }
     size_t close = closing_brace(t, n, open);
     if (!close)
         return bodies_needed(ctx);

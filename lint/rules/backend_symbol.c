@@ -657,6 +657,17 @@ static char *fact_key(el_ctx *ctx, CXCursor fn, const char *usr)
     return el_xasprintf("%s@tu:%s", usr, el_main_file(ctx));
 }
 
+/* fn's definition, when this TU has it; in a TU parsed without function
+ * bodies libclang has none for a skipped one, so the TU is parsed again
+ * with them (elc_tu_has_bodies) before what is concluded here counts. */
+static CXCursor definition_in_sight(el_ctx *ctx, CXCursor fn)
+{
+    CXCursor def = clang_getCursorDefinition(fn);
+    if (clang_Cursor_isNull(def) && clang_getCursorKind(fn) == CXCursor_FunctionDecl)
+        (void)elc_tu_has_bodies(el_tu(ctx));
+    return def;
+}
+
 /* A use of a function this TU neither defines nor knows as a backend's
  * (the project's own, declared in darknet.h): a backend's after all when
  * a backend file defines it, which only the TU of that file knows; and
@@ -673,8 +684,8 @@ static void note_external_use(el_ctx *ctx, state *s, CXCursor fn, CXCursor ref,
     /* only a backend file of the run can define it */
     if (!library_prefix && !el_linted_backend_code(ctx))
         return;
-    if ((!clang_Cursor_isNull(clang_getCursorDefinition(fn)) && !bs_shim(&s->seen, fn)) ||
-        !el_applies_at(ctx, clang_getCursorLocation(ref)))
+    if (!el_applies_at(ctx, clang_getCursorLocation(ref)) ||
+        (!clang_Cursor_isNull(definition_in_sight(ctx, fn)) && !bs_shim(&s->seen, fn)))
         return;
     if (!alias && clang_Location_isInSystemHeader(clang_getCursorLocation(clang_getCanonicalCursor(fn))))
         return;
@@ -746,7 +757,7 @@ static bool place_of(el_ctx *ctx, CXCursor c, char *buf, size_t n)
 static bool own_definition(el_ctx *ctx, CXCursor fn, char *buf, size_t n)
 {
     const el_config *cfg = el_ctx_config(ctx);
-    CXCursor def = clang_getCursorDefinition(fn);
+    CXCursor def = definition_in_sight(ctx, fn);
     for (int hop = 0; hop < 2 && !clang_Cursor_isNull(def); hop++) {
         const char *backend = NULL;
         el_file_class cls = el_cursor_class(ctx, def, &backend);

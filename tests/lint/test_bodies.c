@@ -68,6 +68,12 @@ static void make_tree(void)
          "void blas_custom_init(void)\n{\n"
          "    eh_custom_op_kernel(\"myop\", \"blas\", k1);\n"
          "    eh_custom_op_kernel(\"other\", \"blas\", k2);\n}\n");
+    /* a call whose op is known only at run time records nothing: no need */
+    tt_w("core/loop.c", "#include <eh/backend_api.h>\n"
+                        "eh_status reg_all(const eh_custom_kernel *ks, int n)\n{\n"
+                        "    for (int k = 0; k < n; k++)\n"
+                        "        eh_custom_op_kernel(ks[k].op, ks[k].backend, ks[k].kernel);\n"
+                        "    return EH_OK;\n}\n");
     tt_w("backends/ref/custom.c",
          "#include <eh/backend_api.h>\n"
          "#define REGISTER(op, k) eh_custom_op_kernel(op, \"ref\", k)\n"
@@ -157,6 +163,38 @@ static bool has_finding(const char *out, const char *rule, const char *path, con
     return found;
 }
 
+/* The first finding of report a that report b lacks ("" when none), as
+ * "rule file:line message". */
+static const char *first_missing(const char *a, const char *b, char *buf, size_t n)
+{
+    json_object *ra = tt_json(a), *rb = tt_json(b);
+    json_object *fa = tt_get(ra, "findings"), *fb = tt_get(rb, "findings");
+    buf[0] = '\0';
+    for (size_t i = 0; fa && i < json_object_array_length(fa) && !buf[0]; i++) {
+        const char *s = json_object_to_json_string(json_object_array_get_idx(fa, i));
+        bool found = false;
+        for (size_t k = 0; fb && k < json_object_array_length(fb) && !found; k++)
+            found = strcmp(s, json_object_to_json_string(json_object_array_get_idx(fb, k))) == 0;
+        if (!found)
+            snprintf(buf, n, "%s", s);
+    }
+    json_object_put(ra);
+    json_object_put(rb);
+    return buf;
+}
+
+/* The two reports are the same; else the test fails naming a finding one
+ * has and the other has not. */
+static void same_reports(const char *with_skips, const char *all_bodies)
+{
+    char only[2048];
+    if (first_missing(with_skips, all_bodies, only, sizeof only)[0])
+        fail_msg("only without --all-bodies: %s", only);
+    if (first_missing(all_bodies, with_skips, only, sizeof only)[0])
+        fail_msg("only with --all-bodies: %s", only);
+    assert_string_equal(with_skips, all_bodies);
+}
+
 static void test_same_report_as_all_bodies(void **state)
 {
     (void)state;
@@ -164,7 +202,7 @@ static void test_same_report_as_all_bodies(void **state)
     tt_run def = run(NULL, NULL);
     tt_run all = run("--all-bodies", NULL);
     assert_int_equal(def.status, all.status);
-    assert_string_equal(def.out, all.out);
+    same_reports(def.out, all.out);
 
     /* the cases above, each seen */
     assert_true(has_finding(def.out, "EH102", "src/user.c", "helper_scale"));
@@ -177,12 +215,12 @@ static void test_same_report_as_all_bodies(void **state)
     assert_true(has_finding(def.out, "EH102", "src/user.c", "helper_old"));
     assert_true(has_finding(def.out, "EH102", "inc/piece.h", "cblas_dscal"));
 
-    /* 9 backend and core files; parsed again: the shim, both
+    /* 10 backend and core files; parsed again: the shim, both
      * registrations, the inline header's user, the header spliced into a
      * body, the macro writing a definition and a prototype (not helper.c,
-     * gen.c, proto.c) */
+     * gen.c, proto.c, loop.c) */
     unsigned again = 0;
-    assert_int_equal(bodiless(def.err, &again), 9);
+    assert_int_equal(bodiless(def.err, &again), 10);
     assert_int_equal(again, 6);
     assert_int_equal(bodiless(all.err, &again), 0);
     tt_free(&def);
@@ -200,7 +238,7 @@ static void test_each_file(void **state)
     } files[] = {
         {"backends/blas/helper.c", 0}, {"backends/ref/proto.c", 0}, {"core/shim.c", 1},
         {"backends/blas/custom.c", 1}, {"backends/ref/custom.c", 1}, {"backends/blas/gen.c", 0},
-        {"backends/ref/both.c", 1}, {"backends/blas/uses_inline.c", 1},
+        {"backends/ref/both.c", 1}, {"backends/blas/uses_inline.c", 1}, {"core/loop.c", 0},
         {"backends/blas/splice.c", 1},
     };
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
@@ -296,6 +334,67 @@ static void test_stops_trying(void **state)
     tt_free(&a);
 }
 
+/* Definitions written in ways the text after a declarator hides, and
+ * uses whose answer needs a body: the report is --all-bodies' for each. */
+static void test_harder_cases(void **state)
+{
+    (void)state;
+    tt_w(".emberlint.json", "{\"core_paths\": [\"/core/\"]}\n");
+    tt_w("inc/h.h", "void ko(double *x, int n);\nvoid hot(double *x);\nvoid prag(double *x);\n"
+                    "void digr(double *x);\nvoid k_redef(double *x);\n"
+                    "void *my_alloc(int a, int b);\nvoid bk_fn(double *x);\n");
+    tt_w("backends/blas/ko.c", "void ko(x, n)\nint n;\ndouble *x;\n{\n    x[0] = n;\n}\n");
+    tt_w("backends/blas/hot.c", "#define HOT\nvoid hot(double *x) HOT\n{\n    x[0] = 1;\n}\n");
+    tt_w("backends/blas/prag.c", "void prag(double *x)\n_Pragma(\"GCC diagnostic push\")\n"
+                                 "{\n    x[0] = 1;\n}\n");
+    tt_w("backends/blas/digr.c", "void digr(double *x)\n<%\n    x[0] = 1;\n%>\n");
+    tt_w("backends/blas/redef.c", "#define DEF(n) void n(double *x) { x[0] = 1; }\nDEF(k_redef)\n"
+                                  "#undef DEF\n#define DEF(n) void n(double *x);\n");
+    tt_w("backends/blas/range.c", "#define BEGIN {\n"
+                                  "#define RANGE(BEGIN, END) __attribute__((alloc_size(BEGIN, END)))\n"
+                                  "void *my_alloc(int a, int b) RANGE(1, 2);\n");
+    tt_w("inc/t.h", "void bk_fn(double *x);\nstatic void (*const bk_ptr)(double *) = bk_fn;\n");
+    tt_w("backends/blas/a.c", "#include \"../../inc/t.h\"\nvoid bk_fn(double *x)\n{\n    x[0] = 0;\n}\n");
+    /* a suppression for the whole file, an error in a body */
+    tt_w("backends/ref/supfile.c", "// emberlint-ignore-file EH000\n"
+                                   "int sf(void)\n{\n    return undeclared_thing;\n}\n");
+    /* EH105: a registration pasted together, one through a struct member */
+    tt_w("backends/blas/paste.c", "#include <eh/backend_api.h>\n"
+                                  "#define CALL(p) p##_op_kernel(\"pop\", \"blas\", kp)\n"
+                                  "static eh_status kp(const eh_op_call *c) { (void)c; return EH_OK; }\n"
+                                  "void paste_init(void)\n{\n    CALL(eh_custom);\n}\n");
+    tt_w("backends/ref/member.c", "#include <eh/backend_api.h>\n"
+                                  "struct entry { eh_custom_kernel k; };\n"
+                                  "static eh_status km(const eh_op_call *c) { (void)c; return EH_OK; }\n"
+                                  "void member_init(void)\n{\n"
+                                  "    struct entry e = {{\"pop\", \"ref\", km}};\n"
+                                  "    eh_custom_op_kernels(&e.k, 1);\n}\n");
+    tt_w("backends/ref/other.c", "#include <eh/backend_api.h>\n"
+                                 "static eh_status ko2(const eh_op_call *c) { (void)c; return EH_OK; }\n"
+                                 "void other_init(void)\n{\n"
+                                 "    eh_custom_op_kernel(\"other\", \"ref\", ko2);\n"
+                                 "    eh_custom_op_kernel(\"other\", \"blas\", ko2);\n}\n");
+    tt_w("src/user.c", "#include \"../inc/h.h\"\n"
+                       "void use(double *x)\n{\n    ko(x, 1);\n    hot(x);\n    prag(x);\n"
+                       "    digr(x);\n    k_redef(x);\n    (void)my_alloc(1, 2);\n}\n");
+    const char *argv[] = {"--no-cache", "--format", "json", "backends", "src", "inc", "--",
+                          LT_INCLUDE, NULL};
+    const char *all[] = {"--no-cache", "--format", "json", "--all-bodies", "backends", "src", "inc",
+                         "--", LT_INCLUDE, NULL};
+    tt_run d = lt_emberlintv(tt_dir, argv, NULL);
+    tt_run a = lt_emberlintv(tt_dir, all, NULL);
+    same_reports(d.out, a.out);
+    /* the definitions are seen: each call is a backend function's */
+    static const char *const called[] = {"'ko'", "'hot'", "'prag'", "'digr'", "'k_redef'"};
+    for (size_t i = 0; i < sizeof called / sizeof *called; i++)
+        if (!has_finding(d.out, "EH102", "src/user.c", called[i]))
+            fail_msg("no EH102 for %s: %s", called[i], d.out);
+    /* both registrations of pop are seen: no EH105 for it */
+    assert_false(has_finding(d.out, "EH105", "backends", "'pop'"));
+    tt_free(&d);
+    tt_free(&a);
+}
+
 /* EH000 inside a skipped body: only with --all-bodies. */
 static void test_errors_in_skipped_bodies(void **state)
 {
@@ -351,6 +450,7 @@ int main(void)
         tt_scratch_test(test_errors_in_skipped_bodies),
         tt_scratch_test(test_macro_braces_and_suppressions),
         tt_scratch_test(test_stops_trying),
+        tt_scratch_test(test_harder_cases),
         cmocka_unit_test(test_same_on_fixtures_and_tree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
