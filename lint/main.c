@@ -225,6 +225,13 @@ static int lint_once(const el_cli *c, const el_compdb *db, const bool *selected,
                         "without the function bodies no rule reads (%zu again with them: a rule "
                         "needed one)\n",
                 r->stats.bodiless, r->stats.bodies_again);
+    /* (which TUs go without bodies depends on their files alone, never on
+     * the rest of the run: EH000, which sees errors in a body only when
+     * it is parsed, reports the same in any run, shard or cache) */
+    if (c->verbose && r->stats.bodies_again >= 4 && r->stats.bodies_again * 2 > r->stats.bodiless)
+        fprintf(stderr, "emberlint: note: most translation units parsed without function bodies "
+                        "needed them after all (their headers define functions frontend rules "
+                        "read, or their code is a library's): --all-bodies parses each once\n");
     if (c->verbose && r->stats.macro_table_walks)
         fprintf(stderr, "emberlint: %zu translation units read their macro table in a walk of "
                         "its own (asked before the engine's walk had fed it)\n",

@@ -88,9 +88,6 @@ typedef struct run {
     size_t phase_begin, phase_end;
     bool lookup_only;           /* this phase reads the cache, lints nothing */
     atomic_size_t next;
-    /* TUs tried without function bodies, and those of them that needed
-     * them after all (bodies_skippable stops trying when most do) */
-    atomic_size_t bodiless_tried, bodiless_again;
     size_t phase_done;          /* items of this phase finished */
     pthread_mutex_t lock;
     pthread_cond_t cond;
@@ -1230,27 +1227,16 @@ static bool lookup(run *r, job *j)
     return j->result.from_cache;
 }
 
-/* Did most TUs tried without bodies need them after all (a tree whose
- * frontend headers define inline functions, or whose core defines a
- * library's routines)?  Then the run stops trying: each such TU costs a
- * parse without bodies on top of its parse with them.  The findings are
- * the same either way. */
-static bool mostly_again(run *r)
-{
-    size_t tried = atomic_load(&r->bodiless_tried), again = atomic_load(&r->bodiless_again);
-    return tried >= 8 && again * 2 > tried;
-}
-
 /* May src's TU be parsed without its function bodies?  A backend or core
  * file (in C: a C++ class's member functions are read where they are
  * used) on which every rule that runs needs none (bodies_unread): on this
  * project's tree, 61 of 84 TUs and 8% of a cold run's instructions
  * (bench/README.md). */
-static bool bodies_skippable(run *r, const job *j)
+static bool bodies_skippable(const run *r, const job *j)
 {
     const el_source *src = &r->sources->v[j->src];
     return !r->o->all_bodies && (src->cls == EL_FILE_BACKEND || src->cls == EL_FILE_CORE) &&
-           parsed_as_c(src, j) && bodies_unread(r, src) && !mostly_again(r);
+           parsed_as_c(src, j) && bodies_unread(r, src);
 }
 
 /* lint_parsed, without the function bodies when j may be so, and again
@@ -1259,11 +1245,9 @@ static lint_status lint_parsed_bodies(run *r, CXIndex idx, job *j, const char *p
                                       const el_tu_result *pre, bool *cacheable)
 {
     if (j->bodiless && !j->bodies_again) {
-        atomic_fetch_add(&r->bodiless_tried, 1);
         lint_status st = lint_parsed(r, idx, j, pch, pre, true, cacheable);
         if (st != NEEDS_BODIES)
             return st;
-        atomic_fetch_add(&r->bodiless_again, 1);
         el_result_free(&j->result);
         j->bodies_again = true;
     }
