@@ -223,6 +223,8 @@ static bool macro_registers(el_ctx *ctx, el_custom_kernels_tu *tu, CXCursor def,
 static int word_kind(el_ctx *ctx, el_custom_kernels_tu *tu, const char *name, int depth)
 {
     int v = (int)(intptr_t)el_strmap_get(&tu->verdicts, name);
+    if (v == WORD_BUSY)
+        tu->cycle = true;
     if (v)
         return v == WORD_BUSY ? WORD_NONE : v;
     int listed = listed_name(el_ctx_config(ctx), name);
@@ -236,8 +238,13 @@ static int word_kind(el_ctx *ctx, el_custom_kernels_tu *tu, const char *name, in
         return WORD_NONE;
     }
     set_verdict(tu, name, WORD_BUSY); /* a macro naming itself on the way */
+    bool cycle_before = tu->cycle;
+    tu->cycle = false;
     v = macro_registers(ctx, tu, def, depth) ? WORD_REGISTERS : WORD_NONE;
-    set_verdict(tu, name, v);
+    /* an answer reached while a macro being read was met may be partial:
+     * not kept (0: asked again, read again) */
+    set_verdict(tu, name, v == WORD_NONE && tu->cycle ? 0 : v);
+    tu->cycle |= cycle_before;
     return v;
 }
 

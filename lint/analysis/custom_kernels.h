@@ -35,6 +35,7 @@
 typedef struct el_custom_kernels_tu {
     el_strmap verdicts;   /* identifier -> WORD_* (custom_kernels.c) */
     bool any;             /* a verdict was stored */
+    bool cycle;           /* a macro being read was met (custom_kernels.c) */
 } el_custom_kernels_tu;
 
 /* Record the facts of one cursor (a call or an initializer list).  In a

@@ -291,68 +291,73 @@ void elc_visit_preprocessing(CXTranslationUnit tu,
     clang_visitChildren(clang_getTranslationUnitCursor(tu), pp_visit, &w);
 }
 
-/* This thread's TU without its prefix's cursors, and whether a caller
- * wanted them. */
-static _Thread_local CXTranslationUnit partial;
-static _Thread_local bool whole_wanted;
+/* A TU this thread lints that lacks something a caller may want (its
+ * prefix's cursors, its function bodies), and whether one did. */
+typedef struct tu_lack {
+    CXTranslationUnit tu;
+    bool wanted;
+} tu_lack;
+
+static _Thread_local tu_lack partial, bodiless;
+
+static void lack_set(tu_lack *l, CXTranslationUnit tu)
+{
+    l->tu = tu;
+    l->wanted = false;
+}
+
+/* False (and wanted) when tu is the one that lacks it. */
+static bool lack_has(tu_lack *l, CXTranslationUnit tu)
+{
+    if (tu && tu == l->tu) {
+        l->wanted = true;
+        return false;
+    }
+    return true;
+}
 
 void elc_tu_partial(CXTranslationUnit tu)
 {
-    partial = tu;
-    whole_wanted = false;
+    lack_set(&partial, tu);
 }
 
 bool elc_tu_whole(CXTranslationUnit tu)
 {
-    if (tu && tu == partial) {
-        whole_wanted = true;
-        return false;
-    }
-    return true;
+    return lack_has(&partial, tu);
 }
 
 bool elc_tu_whole_wanted(void)
 {
-    return whole_wanted;
+    return partial.wanted;
 }
-
-/* This thread's TU parsed without function bodies, and whether a caller
- * needed one. */
-static _Thread_local CXTranslationUnit bodiless;
-static _Thread_local bool bodies_wanted;
 
 void elc_tu_bodiless(CXTranslationUnit tu)
 {
-    bodiless = tu;
-    bodies_wanted = false;
+    lack_set(&bodiless, tu);
 }
 
 bool elc_tu_is_bodiless(CXTranslationUnit tu)
 {
-    return tu && tu == bodiless;
+    return tu && tu == bodiless.tu;
 }
 
 bool elc_tu_has_bodies(CXTranslationUnit tu)
 {
-    if (elc_tu_is_bodiless(tu)) {
-        bodies_wanted = true;
-        return false;
-    }
-    return true;
+    return lack_has(&bodiless, tu);
 }
 
 bool elc_bodies_wanted(void)
 {
-    return bodies_wanted;
+    return bodiless.wanted;
 }
 
 /* A question about f's macro expansions in this thread's partial TU: its
  * own are there unless it is a system header (a prefix holds only those). */
 static void want_file(CXTranslationUnit tu, CXFile f)
 {
-    if (tu && tu == partial &&
+    if (tu && tu == partial.tu &&
         (!f || clang_Location_isInSystemHeader(clang_getLocation(tu, f, 1, 1))))
-        whole_wanted = true;
+        partial.wanted = true;
 }
 
 /* The spans of f ready for questions: those the engine's walk fed, when
@@ -1363,7 +1368,7 @@ static macro_table *macro_table_new(CXTranslationUnit tu)
     /* A prefix's macros (system headers') are not visited: a name not
      * found may be one of them (macro_kind). */
     t->tu = tu;
-    t->whole = tu != partial;
+    t->whole = tu != partial.tu;
     return t;
 }
 

@@ -1230,7 +1230,7 @@ static bool lookup(run *r, job *j)
 /* May src's TU be parsed without its function bodies?  A backend or core
  * file (in C: a C++ class's member functions are read where they are
  * used) on which every rule that runs needs none (bodies_unread): on this
- * project's tree, 61 of 84 TUs and 8% of a cold run's instructions
+ * project's tree, 61 of 84 TUs and 7% of a cold run's instructions
  * (bench/README.md). */
 static bool bodies_skippable(const run *r, const job *j)
 {
