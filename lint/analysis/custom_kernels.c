@@ -10,6 +10,7 @@
 
 #include "backend_table.h"
 #include "c_lexeme.h"
+#include "c_text.h"
 #include "clang_util.h"
 
 #define FACT_KERNEL "EH105.custom_kernel"
@@ -248,30 +249,16 @@ static int word_kind(el_ctx *ctx, el_custom_kernels_tu *tu, const char *name, in
     return v;
 }
 
-/* The first offset at or after i in t[0..n) that is not a blank or a
- * comment (n when none). */
-static size_t skip_blanks(const char *t, size_t n, size_t i)
-{
-    while (i < n) {
-        size_t end = i + 1;
-        el_lexeme k = el_lexeme_at(t, n, i, &end);
-        if (k != EL_LX_COMMENT && !(k == EL_LX_OTHER && strchr(" \t\r\n\\", t[i])))
-            return i;
-        i = end;
-    }
-    return n;
-}
-
 /* A call of a listed function at t[i..] (past its name) whose first
  * argument may be a string literal (one, a cast, a macro): a variable or
  * an expression (`kernels[k].op`) never is one, so no kernel is recorded
  * (record_kernel). */
 static bool may_register(el_ctx *ctx, const char *t, size_t n, size_t i)
 {
-    i = skip_blanks(t, n, i);
+    i = el_text_skip_blanks(t, n, i);
     if (i >= n || t[i] != '(')
         return true; /* its address taken, or a macro around it: read it */
-    i = skip_blanks(t, n, i + 1);
+    i = el_text_skip_blanks(t, n, i + 1);
     size_t end = i + 1;
     if (i >= n || el_lexeme_at(t, n, i, &end) != EL_LX_IDENT || end - i >= 256)
         return true;
@@ -285,20 +272,17 @@ static bool may_register(el_ctx *ctx, const char *t, size_t n, size_t i)
  * initializer of it)? */
 static bool pointed_to(const char *t, size_t n, size_t i)
 {
-    while (i < n) {
-        size_t end = i + 1;
-        el_lexeme k = el_lexeme_at(t, n, i, &end);
-        if (k == EL_LX_COMMENT || (k == EL_LX_OTHER && strchr(" \t\r\n", t[i]))) {
-            i = end;
-        } else if (k == EL_LX_IDENT && ((end - i == 5 && !memcmp(t + i, "const", 5)) ||
-                                        (end - i == 8 && !memcmp(t + i, "volatile", 8)) ||
-                                        (end - i == 8 && !memcmp(t + i, "restrict", 8)))) {
-            i = end;
+    static const char *const qualifiers[] = {"const", "volatile", "restrict"};
+    for (size_t q = 0; (i = el_text_skip_blanks(t, n, i)) < n && q < 3;) {
+        size_t len = strlen(qualifiers[q]);
+        if (n - i > len && !strncmp(t + i, qualifiers[q], len) && !el_text_ident_char(t[i + len])) {
+            i += len;
+            q = 0; /* `const volatile`: any order */
         } else {
-            return t[i] == '*';
+            q++;
         }
     }
-    return false;
+    return i < n && t[i] == '*';
 }
 
 /* A skipped body (text[0..n)) that names a registration (a type only

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "c_lexeme.h"
+#include "c_text.h"
 #include "clang_util.h"
 #include "config.h"
 #include "context.h"
@@ -504,44 +505,20 @@ static bool same_value(CXCursor a, CXCursor b)
            a.data[2] == b.data[2];
 }
 
-/* Past the line at t[i] (its splices joined). */
-static size_t line_end(const char *t, size_t n, size_t i)
-{
-    for (; i < n && t[i] != '\n'; i++)
-        if (t[i] == '\\' && i + 1 < n && t[i + 1] == '\n')
-            i++;
-    return i;
-}
-
-/* Does t[i] begin a directive (a `#` first on its line)? */
-static bool directive_at(const char *t, size_t i)
-{
-    if (t[i] != '#')
-        return false;
-    while (i > 0 && (t[i - 1] == ' ' || t[i - 1] == '\t'))
-        i--;
-    return i == 0 || t[i - 1] == '\n';
-}
-
 /* The first offset at or after i in t[0..n) that is neither a blank, a
  * line splice, a comment nor a directive's line (n when none): what
  * follows a declarator (`#if defined(__GNUC__)` before an attribute). */
 static size_t next_lexeme(const char *t, size_t n, size_t i)
 {
-    while (i < n) {
-        size_t end = i + 1;
-        if (t[i] && strchr(" \t\n\r\f\v", t[i]))
-            i++;
-        else if (t[i] == '\\' && i + 1 < n && (t[i + 1] == '\n' || t[i + 1] == '\r'))
+    for (;;) {
+        i = el_text_skip_blanks(t, n, i);
+        if (i < n && t[i] == '\\' && i + 1 < n && (t[i + 1] == '\n' || t[i + 1] == '\r'))
             i += 2;
-        else if (directive_at(t, i))
-            i = line_end(t, n, i);
-        else if (el_lexeme_at(t, n, i, &end) == EL_LX_COMMENT)
-            i = end;
+        else if (i < n && el_text_directive_at(t, i))
+            i = el_text_line_end(t, n, i);
         else
             return i;
     }
-    return n;
 }
 
 /* Is t[i] an opening brace (`{`, or the digraph `<%`)?  A closing one? */

@@ -1,4 +1,4 @@
-/* lint/change/c_text.c -- reading C source text where there is no parse
+/* lint/base/c_text.c -- reading C source text where there is no parse
  * (c_text.h). */
 #include "c_text.h"
 

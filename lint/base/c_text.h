@@ -1,7 +1,8 @@
-/* lint/change/c_text.h -- reading C source text where there is no parse:
- * the code the preprocessor skipped (inactive.c) and the names a file's
- * text defines (own_names.c).  Tokens only: identifiers, comments and
- * literals, lines with their continuations, #define. */
+/* lint/base/c_text.h -- reading C source text where there is no parse:
+ * the code the preprocessor skipped (inactive.c), the names a file's text
+ * defines (own_names.c), what follows a declarator whose body libclang
+ * skipped (rule_api.c).  Tokens only: identifiers, comments and literals,
+ * lines with their continuations, #define. */
 #ifndef EL_C_TEXT_H
 #define EL_C_TEXT_H
 
