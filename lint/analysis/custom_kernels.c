@@ -179,7 +179,6 @@ static int listed_name(const el_config *cfg, const char *name)
 static void set_verdict(el_custom_kernels_tu *tu, const char *name, int v)
 {
     el_strmap_put(&tu->verdicts, name, (void *)(intptr_t)v);
-    tu->any = true;
 }
 
 static int word_kind(el_ctx *ctx, el_custom_kernels_tu *tu, const char *name, int depth);
@@ -358,8 +357,7 @@ static void note_record(el_ctx *ctx, el_custom_kernels_tu *tu, CXCursor d)
 
 void el_custom_kernels_tu_free(el_custom_kernels_tu *tu)
 {
-    if (tu->any)
-        el_strmap_free(&tu->verdicts);
+    el_strmap_free(&tu->verdicts);
 }
 
 void el_custom_kernels_on_cursor(el_ctx *ctx, el_custom_kernels_tu *tu, CXCursor c)

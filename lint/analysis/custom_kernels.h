@@ -34,7 +34,6 @@
  * register a kernel (the rule's state holds one; zeroed to begin). */
 typedef struct el_custom_kernels_tu {
     el_strmap verdicts;   /* identifier -> WORD_* (custom_kernels.c) */
-    bool any;             /* a verdict was stored */
     bool cycle;           /* a macro being read was met (custom_kernels.c) */
 } el_custom_kernels_tu;
 

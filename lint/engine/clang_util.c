@@ -155,7 +155,6 @@ struct elc_macro_spans {
     span *v;
     size_t n, cap;
     el_strmap writes;          /* macro name -> its ELC_WRITES_* + 1 (WRITES_BUSY: being read) */
-    bool have_writes;
 };
 
 elc_macro_spans *elc_macro_spans_new(CXTranslationUnit tu)
@@ -175,8 +174,7 @@ void elc_macro_spans_free(elc_macro_spans *m)
         free(m->fed);
         macro_table_free(m->macros);
         use_cache_free(m->uses);
-        if (m->have_writes)
-            el_strmap_free(&m->writes);
+        el_strmap_free(&m->writes);
     }
     free(m);
 }
@@ -530,7 +528,7 @@ static unsigned macro_writes(writes_walk *ww, CXTranslationUnit tu, const char *
 {
     elc_macro_spans *m = ww->m;
     bool by_name = clang_Cursor_isNull(def);
-    uintptr_t known = by_name && m && m->have_writes ? (uintptr_t)el_strmap_get(&m->writes, name) : 0;
+    uintptr_t known = by_name && m ? (uintptr_t)el_strmap_get(&m->writes, name) : 0;
     if (known == WRITES_BUSY + 1) {
         ww->cycle = true;
         return 0;
@@ -541,10 +539,8 @@ static unsigned macro_writes(writes_walk *ww, CXTranslationUnit tu, const char *
         def = elc_macro_definition_here(tu, name);
     if (clang_Cursor_isNull(def) || level > 64)
         return 0;
-    if (m) {
+    if (m)
         el_strmap_put(&m->writes, name, (void *)(uintptr_t)(WRITES_BUSY + 1));
-        m->have_writes = true;
-    }
     bool cycle_before = ww->cycle;
     ww->cycle = false;
     unsigned found = def_writes(ww, tu, def, level);
