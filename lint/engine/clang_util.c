@@ -1,6 +1,7 @@
 /* lint/engine/clang_util.c -- libclang helpers (clang_util.h). */
 #include "clang_util.h"
 
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -528,7 +529,13 @@ static unsigned macro_writes(writes_walk *ww, CXTranslationUnit tu, const char *
 {
     elc_macro_spans *m = ww->m;
     bool by_name = clang_Cursor_isNull(def);
-    uintptr_t known = by_name && m ? (uintptr_t)el_strmap_get(&m->writes, name) : 0;
+    /* a definition given (the one in effect at a use) is remembered by
+     * its record, which lives as long as the TU: every prototype of a
+     * header that ends in `EH_API`-like macros asks again */
+    char key[2 + 2 * sizeof(void *) + 1] = "";
+    if (!by_name)
+        snprintf(key, sizeof key, "#%" PRIxPTR, (uintptr_t)def.data[0]);
+    uintptr_t known = m ? (uintptr_t)el_strmap_get(&m->writes, by_name ? name : key) : 0;
     if (known == WRITES_BUSY + 1) {
         ww->cycle = true;
         return 0;
@@ -546,6 +553,8 @@ static unsigned macro_writes(writes_walk *ww, CXTranslationUnit tu, const char *
     unsigned found = def_writes(ww, tu, def, level);
     if (m) /* (a partial answer is not kept: asked again, it is read again) */
         el_strmap_put(&m->writes, name, (void *)(uintptr_t)(by_name && !ww->cycle ? found + 1 : 0));
+    if (m && !by_name && !ww->cycle)
+        el_strmap_put(&m->writes, key, (void *)(uintptr_t)(found + 1));
     ww->cycle |= cycle_before;
     return found;
 }

@@ -97,16 +97,19 @@ size_t el_prefix_includes(const char *text, size_t n, char ***names)
 
 /* When a PCH pays: each file it serves reads the prefix instead of
  * parsing it, but looks every other identifier up in it too, and the
- * PCH costs a parse of the prefix and a write.  Measured on this tree
- * and the bench's corpus (docs/emberlint.md): <stdio.h> and <string.h>
- * (148 kB of headers, 1.5 ms a file) do not pay, <math.h>, <stdio.h>,
- * <stdlib.h> and <string.h> (271 kB, 7 ms) do.  So a prefix is shared by
- * at least MIN_FILES files that miss the cache, and kept when the headers
+ * PCH costs a parse of the prefix and a write.  Measured with callgrind
+ * and CPU time (bench/README.md, "Lighter prefixes"): <string.h> (83 kB)
+ * and <float.h> for five to seven files of this tree cost more than they
+ * save; <stdlib.h> (118 kB), <stdio.h> (132 kB) and <pthread.h> (183 kB)
+ * for four to seven files save 8 to 15 M instructions a file, and
+ * <stdio.h> with <string.h> for six files of 280 lines 21% of their
+ * instructions and 7% of their CPU time.  So a prefix is shared by at
+ * least MIN_FILES files that miss the cache, and kept when the headers
  * its parse read hold MIN_BYTES (their size, not the parse's time: the
  * same choice on every machine and run; the first file to need it parses
  * it, so a lighter prefix costs that parse once). */
 #define MIN_FILES 4
-#define MIN_BYTES 200000
+#define MIN_BYTES 100000
 /* PCHs held at once (each open file and its disk space, tens of MB for
  * C++'s standard headers, until its last user is linted): a prefix met
  * while that many are held is not shared. */

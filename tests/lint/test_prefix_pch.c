@@ -11,7 +11,8 @@
  * and this tree lint the same either way.
  *
  * EMBERLINT_PCH=always shares every prefix two files have, however light
- * (the default waits for four files and a prefix of 200 kB of headers). */
+ * (the default waits for four files and a prefix of 100 kB of headers:
+ * test_default_weighs_the_prefix). */
 #include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 
 #include "lint_test.h"
 #include "prefix_pch.h"
+#include "strbuf.h"
 
 static void mkdir_in(const char *rel)
 {
@@ -450,6 +452,55 @@ static void test_held_at_most_32(void **state)
     tt_free(&without);
 }
 
+/* A guarded system header of about `bytes` bytes of prototypes. */
+static void write_header(const char *rel, const char *guard, size_t bytes)
+{
+    el_buf b = {0};
+    el_buf_printf(&b, "#ifndef %s\n#define %s\n", guard, guard);
+    for (size_t i = 0; b.n < bytes; i++)
+        el_buf_printf(&b, "double %s_fn%05zu(double x, int n);\n", guard, i);
+    el_buf_puts(&b, "#endif\n");
+    tt_w(rel, el_buf_str(&b));
+    el_buf_free(&b);
+}
+
+/* By default a prefix is shared by four files and kept when its headers
+ * hold 100 kB: a 110 kB header four files start with is, a 60 kB one is
+ * not (its PCH is parsed once and dropped), and three files do not share
+ * another 110 kB one. */
+static void test_default_weighs_the_prefix(void **state)
+{
+    (void)state;
+    write_header("sys/heavy110.h", "HEAVY110", 110000);
+    write_header("sys/light60.h", "LIGHT60", 60000);
+    write_header("sys/three110.h", "THREE110", 110000);
+    const char *groups[][2] = {{"h", "heavy110"}, {"l", "light60"}};
+    for (size_t g = 0; g < 2; g++) {
+        for (int i = 0; i < 4; i++) {
+            char *rel = tt_fmt("src/%s%d.c", groups[g][0], i);
+            char *text = tt_fmt("#include <%s.h>\nint %s%d(void) { return 0; }\n", groups[g][1],
+                                groups[g][0], i);
+            tt_w(rel, text);
+            free(rel);
+            free(text);
+        }
+    }
+    for (int i = 0; i < 3; i++) {
+        char *rel = tt_fmt("src/t%d.c", i);
+        char *text = tt_fmt("#include <three110.h>\nint t%d;\n", i);
+        tt_w(rel, text);
+        free(rel);
+        free(text);
+    }
+    const char *argv[] = {"-v", "-j", "1", "--no-cache", "src", "--", "-isystem", "sys", NULL};
+    tt_run r = lt_emberlintv(tt_dir, argv, NULL);
+    unsigned pchs = 0;
+    assert_int_equal(prefixed(r.err, &pchs), 4);
+    assert_int_equal(pchs, 1);
+    assert_int_equal(r.status, 0);
+    tt_free(&r);
+}
+
 /* The rule fixtures and this tree: the same report (JSON, and SARIF with
  * its fixes), and the same --diff (with which no prefix is shared: its
  * rules look declarations up across the whole TU of nearly every file). */
@@ -555,6 +606,7 @@ int main(void)
         tt_scratch_test(test_language_from_the_arguments),
         cmocka_unit_test(test_same_on_fixtures_and_tree),
         tt_scratch_test(test_held_at_most_32),
+        tt_scratch_test(test_default_weighs_the_prefix),
         tt_scratch_test(test_prefix_reading_a_file_twice),
         tt_scratch_test(test_whole_tu_parsed_once),
         tt_scratch_test(test_cache_sees_prefix_headers),
