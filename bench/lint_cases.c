@@ -445,6 +445,25 @@ static int cpu_stats(const tcmd *c, bench_stats *st)
     return 1;
 }
 
+/* The median over rounds of a's CPU time over b's in the same round
+ * (bench_time_set runs every row once a round, so run k of each is in
+ * round k): this VM's slow spells, which last several rounds and slow
+ * every row alike, move it less than the ratio of the two medians.
+ * 0 when there are no runs to pair. */
+static double paired_cpu_ratio(const tcmd *a, const tcmd *b, double *lo, double *hi)
+{
+    int n = (a->n_cpu < b->n_cpu ? a->n_cpu : b->n_cpu) - 1;
+    if (n < 1)
+        return 0;
+    double v[MAX_CPU_SAMPLES];
+    for (int k = 0; k < n; k++)
+        v[k] = b->cpu[k + 1] > 0 ? a->cpu[k + 1] / b->cpu[k + 1] : 0;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    *lo = v[0];
+    *hi = v[n - 1];
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /* ---- cold runs: emberlint, the parse baseline, clang-tidy -------------------------------- */
 
 /* One cold case on `paths` (what emberlint gets) / `files` (the .c files,
@@ -530,6 +549,13 @@ static void cold_case(lint_env *e, const char *id, const char *title, const strv
             bench_row(ctx, rows[r].cpu_id, rows[r].cpu_label, &cpu[r], 1, NULL);
         if (!why_not[r])
             sv_free(&cmds[r].argv);
+    }
+    if (have_cpu[EMBERLINT] && have_cpu[TIDY]) {
+        double lo = 0, hi = 0, paired = paired_cpu_ratio(&cmds[EMBERLINT], &cmds[TIDY], &lo, &hi);
+        if (paired > 0)
+            bench_note(ctx, "round by round, emberlint's CPU time over clang-tidy's in the same "
+                            "round: median %.3f (%.3f to %.3f; below 1: emberlint used less)",
+                       paired, lo, hi);
     }
     bench_stats cpu_e = cpu[EMBERLINT], cpu_n = cpu[NOPCH], cpu_p = cpu[PARSE],
                 cpu_q = cpu[PARSE_PLAIN], cpu_t = cpu[TIDY];
