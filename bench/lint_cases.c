@@ -456,8 +456,13 @@ static double paired_cpu_ratio(const tcmd *a, const tcmd *b, double *lo, double 
     if (n < 1)
         return 0;
     double v[MAX_CPU_SAMPLES];
-    for (int k = 0; k < n; k++)
-        v[k] = b->cpu[k + 1] > 0 ? a->cpu[k + 1] / b->cpu[k + 1] : 0;
+    int m = 0;
+    for (int k = 1; k <= n; k++) /* (a run whose time was not read pairs with nothing) */
+        if (a->cpu[k] > 0 && b->cpu[k] > 0)
+            v[m++] = a->cpu[k] / b->cpu[k];
+    if (m < 1)
+        return 0;
+    n = m;
     qsort(v, (size_t)n, sizeof *v, cmp_double);
     *lo = v[0];
     *hi = v[n - 1];
@@ -550,13 +555,6 @@ static void cold_case(lint_env *e, const char *id, const char *title, const strv
         if (!why_not[r])
             sv_free(&cmds[r].argv);
     }
-    if (have_cpu[EMBERLINT] && have_cpu[TIDY]) {
-        double lo = 0, hi = 0, paired = paired_cpu_ratio(&cmds[EMBERLINT], &cmds[TIDY], &lo, &hi);
-        if (paired > 0)
-            bench_note(ctx, "round by round, emberlint's CPU time over clang-tidy's in the same "
-                            "round: median %.3f (%.3f to %.3f; below 1: emberlint used less)",
-                       paired, lo, hi);
-    }
     bench_stats cpu_e = cpu[EMBERLINT], cpu_n = cpu[NOPCH], cpu_p = cpu[PARSE],
                 cpu_q = cpu[PARSE_PLAIN], cpu_t = cpu[TIDY];
     int have_cpu_e = have_cpu[EMBERLINT], have_cpu_n = have_cpu[NOPCH], have_cpu_p = have_cpu[PARSE],
@@ -593,6 +591,13 @@ static void cold_case(lint_env *e, const char *id, const char *title, const strv
                         "emberlint only",
                    tus, files->n);
 
+    if (have_cpu[EMBERLINT] && have_cpu[TIDY]) {
+        double lo = 0, hi = 0, paired = paired_cpu_ratio(&cmds[EMBERLINT], &cmds[TIDY], &lo, &hi);
+        if (paired > 0)
+            bench_note(ctx, "round by round, emberlint's CPU time over clang-tidy's in the same "
+                            "round: median %.3f (%.3f to %.3f; below 1: emberlint used less)",
+                       paired, lo, hi);
+    }
     double t_e, t_p, t_t;
     int have_e = bench_row_time(ctx, "emberlint", &t_e);
     int have_p = bench_row_time(ctx, "parse", &t_p);

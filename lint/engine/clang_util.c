@@ -155,7 +155,9 @@ struct elc_macro_spans {
     size_t n_fed;
     span *v;
     size_t n, cap;
-    el_strmap writes;          /* macro name -> its ELC_WRITES_* + 1 (WRITES_BUSY: being read) */
+    el_strmap writes;          /* macro name (its last definition), or "#" and the hex of a
+                                * definition's record -> its ELC_WRITES_* + 1 (WRITES_BUSY + 1:
+                                * being read) */
 };
 
 elc_macro_spans *elc_macro_spans_new(CXTranslationUnit tu)

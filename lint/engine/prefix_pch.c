@@ -101,9 +101,10 @@ size_t el_prefix_includes(const char *text, size_t n, char ***names)
  * and CPU time (bench/README.md, "Lighter prefixes"): <string.h> (83 kB)
  * and <float.h> for five to seven files of this tree cost more than they
  * save; <stdlib.h> (118 kB), <stdio.h> (132 kB) and <pthread.h> (183 kB)
- * for four to seven files save 8 to 15 M instructions a file, and
+ * for six or seven files save 8 to 15 M instructions a file, and
  * <stdio.h> with <string.h> for six files of 280 lines 21% of their
- * instructions and 7% of their CPU time.  So a prefix is shared by at
+ * instructions and 7% of their CPU time (against the old threshold, which
+ * built that PCH and dropped it).  So a prefix is shared by at
  * least MIN_FILES files that miss the cache, and kept when the headers
  * its parse read hold MIN_BYTES (their size, not the parse's time: the
  * same choice on every machine and run; the first file to need it parses

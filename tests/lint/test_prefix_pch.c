@@ -465,16 +465,17 @@ static void write_header(const char *rel, const char *guard, size_t bytes)
 }
 
 /* By default a prefix is shared by four files and kept when its headers
- * hold 100 kB: a 110 kB header four files start with is, a 60 kB one is
- * not (its PCH is parsed once and dropped), and three files do not share
- * another 110 kB one. */
+ * hold 100 kB: a 105 kB header four files start with is, a 95 kB one is
+ * not (its PCH is parsed once and dropped, leaving nothing in TMPDIR),
+ * and three files do not share another 105 kB one. */
 static void test_default_weighs_the_prefix(void **state)
 {
     (void)state;
-    write_header("sys/heavy110.h", "HEAVY110", 110000);
-    write_header("sys/light60.h", "LIGHT60", 60000);
-    write_header("sys/three110.h", "THREE110", 110000);
-    const char *groups[][2] = {{"h", "heavy110"}, {"l", "light60"}};
+    mkdir_in("tmp");
+    write_header("sys/heavy105.h", "HEAVY105", 105000);
+    write_header("sys/light95.h", "LIGHT95", 95000);
+    write_header("sys/three105.h", "THREE105", 105000);
+    const char *groups[][2] = {{"h", "heavy105"}, {"l", "light95"}};
     for (size_t g = 0; g < 2; g++) {
         for (int i = 0; i < 4; i++) {
             char *rel = tt_fmt("src/%s%d.c", groups[g][0], i);
@@ -487,18 +488,22 @@ static void test_default_weighs_the_prefix(void **state)
     }
     for (int i = 0; i < 3; i++) {
         char *rel = tt_fmt("src/t%d.c", i);
-        char *text = tt_fmt("#include <three110.h>\nint t%d;\n", i);
+        char *text = tt_fmt("#include <three105.h>\nint t%d;\n", i);
         tt_w(rel, text);
         free(rel);
         free(text);
     }
     const char *argv[] = {"-v", "-j", "1", "--no-cache", "src", "--", "-isystem", "sys", NULL};
-    tt_run r = lt_emberlintv(tt_dir, argv, NULL);
+    char *tmpdir = tt_fmt("TMPDIR=%s/tmp", tt_dir);
+    const char *env[] = {tmpdir, "EMBERLINT_PCH=", NULL}; /* the default, whatever the caller's */
+    tt_run r = lt_emberlintv(tt_dir, argv, env);
+    free(tmpdir);
     unsigned pchs = 0;
     assert_int_equal(prefixed(r.err, &pchs), 4);
     assert_int_equal(pchs, 1);
     assert_int_equal(r.status, 0);
     tt_free(&r);
+    assert_true(tmp_empty());
 }
 
 /* The rule fixtures and this tree: the same report (JSON, and SARIF with
