@@ -548,15 +548,20 @@ static unsigned macro_writes(writes_walk *ww, CXTranslationUnit tu, const char *
         def = elc_macro_definition_here(tu, name);
     if (clang_Cursor_isNull(def) || level > 64)
         return 0;
+    /* the name is marked as being read (a body naming it ends there);
+     * what the TU's last definition writes, known or not, stays */
+    void *by_name_before = m && !by_name ? el_strmap_get(&m->writes, name) : NULL;
     if (m)
         el_strmap_put(&m->writes, name, (void *)(uintptr_t)(WRITES_BUSY + 1));
     bool cycle_before = ww->cycle;
     ww->cycle = false;
     unsigned found = def_writes(ww, tu, def, level);
-    if (m) /* (a partial answer is not kept: asked again, it is read again) */
-        el_strmap_put(&m->writes, name, (void *)(uintptr_t)(by_name && !ww->cycle ? found + 1 : 0));
-    if (m && !by_name && !ww->cycle)
-        el_strmap_put(&m->writes, key, (void *)(uintptr_t)(found + 1));
+    /* (a partial answer is not kept: asked again, it is read again) */
+    void *answer = (void *)(uintptr_t)(ww->cycle ? 0 : found + 1);
+    if (m)
+        el_strmap_put(&m->writes, name, by_name ? answer : by_name_before);
+    if (m && !by_name)
+        el_strmap_put(&m->writes, key, answer);
     ww->cycle |= cycle_before;
     return found;
 }
