@@ -17,7 +17,8 @@
  * - a function a macro writes whole is a definition (EH102 reports the
  *   frontend's call), X-macro prototypes and a prototype whose attribute
  *   sits under #if are not; a macro writing a definition and a prototype
- *   has the file parsed again;
+ *   has the file parsed again, one writing a definition and a table
+ *   (`= {...};`) does not, one writing a prototype after braces does;
  * - a body opened by a macro (`BEGIN ... END`) or holding a suppression
  *   comment (EH001 judges it by what the body has) is parsed;
  * - C++ files, --fix, and a configuration that makes a rule that reads
@@ -47,6 +48,8 @@ static void make_tree(void)
                       "void dgemm_(const int *n, double *a);\n"
                       "void dgemm_64_(const long *n, double *a);\n"
                       "void k_made(double *x);\n"
+                      "void k_table(double *x);\n"
+                      "int k_e(double x);\n"
                       "void helper_old();\n#endif\n");
     /* a definition with a comment before its body; a K&R one */
     tt_w("backends/blas/helper.c", "#include \"../../inc/api.h\"\n"
@@ -60,7 +63,8 @@ static void make_tree(void)
                         "{\n    long n64 = *n;\n    dgemm_64_(&n64, a);\n}\n");
     tt_w("src/user.c", "#include \"../inc/api.h\"\n"
                        "void use(double *x)\n{\n    int n = 4;\n    helper_scale(x, n);\n"
-                       "    dgemm_(&n, x);\n    k_made(x);\n    helper_old(x, n);\n}\n");
+                       "    dgemm_(&n, x);\n    k_made(x);\n    helper_old(x, n);\n"
+                       "    k_table(x);\n    (void)k_e(x[0]);\n}\n");
     /* custom kernels, registered inside bodies */
     tt_w("backends/blas/custom.c",
          "#include <eh/backend_api.h>\n"
@@ -96,6 +100,14 @@ static void make_tree(void)
                                 "#define BODY(x) do { x[0] = 1; } while (0);\n"
                                 "#define DEF(n) void n(double *x) { BODY(x) }\nDEF(k_made)\n");
     tt_w("backends/ref/both.c", "#define PAIR(n) void n##_decl(void); void n(void) { }\nPAIR(k_b)\n");
+    /* a definition and a table of it (`= {...};` ends no prototype); a
+     * prototype of a function returning a type written with braces */
+    tt_w("backends/blas/table.c",
+         "#define SET(n) void n(double *x) { x[0] = 1; } "
+         "static void (*const n##_tab[])(double *) = {n, n};\nSET(k_table)\n");
+    tt_w("backends/ref/typed.c", "typedef double real;\n"
+                                 "#define DECL(n) enum { n##_one = 1 } k_e(real);\n"
+                                 "DECL(k_e)\n");
     tt_w("backends/ref/proto.c",
          "#define LIST(X) X(p_one) X(p_two)\n#define PROTO(n) void n(double *x);\n"
          "LIST(PROTO)\n#undef PROTO\n"
@@ -215,14 +227,16 @@ static void test_same_report_as_all_bodies(void **state)
     assert_true(has_finding(def.out, "EH102", "src/user.c", "k_made"));
     assert_true(has_finding(def.out, "EH102", "src/user.c", "helper_old"));
     assert_true(has_finding(def.out, "EH102", "inc/piece.h", "cblas_dscal"));
+    assert_true(has_finding(def.out, "EH102", "src/user.c", "k_table"));
+    assert_false(has_finding(def.out, "EH102", "src/user.c", "'k_e'"));
 
-    /* 10 backend and core files; parsed again: the shim, both
+    /* 12 backend and core files; parsed again: the shim, both
      * registrations, the inline header's user, the header spliced into a
-     * body, the macro writing a definition and a prototype (not helper.c,
-     * gen.c, proto.c, loop.c) */
+     * body, the two macros writing a prototype and braces (not helper.c,
+     * gen.c, proto.c, loop.c, table.c) */
     unsigned again = 0;
-    assert_int_equal(bodiless(def.err, &again), 10);
-    assert_int_equal(again, 6);
+    assert_int_equal(bodiless(def.err, &again), 12);
+    assert_int_equal(again, 7);
     assert_int_equal(bodiless(all.err, &again), 0);
     tt_free(&def);
     tt_free(&all);
@@ -240,7 +254,7 @@ static void test_each_file(void **state)
         {"backends/blas/helper.c", 0}, {"backends/ref/proto.c", 0}, {"core/shim.c", 1},
         {"backends/blas/custom.c", 1}, {"backends/ref/custom.c", 1}, {"backends/blas/gen.c", 0},
         {"backends/ref/both.c", 1}, {"backends/blas/uses_inline.c", 1}, {"core/loop.c", 0},
-        {"backends/blas/splice.c", 1},
+        {"backends/blas/splice.c", 1}, {"backends/blas/table.c", 0}, {"backends/ref/typed.c", 1},
     };
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         /* (inc/: its headers linted, as frontend code) */
