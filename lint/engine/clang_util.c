@@ -1,7 +1,6 @@
 /* lint/engine/clang_util.c -- libclang helpers (clang_util.h). */
 #include "clang_util.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -485,17 +484,8 @@ typedef struct writes_walk {
     bool cycle;                /* a macro being read was met: what is found is partial */
 } writes_walk;
 
-/* Where a walk over written tokens stands: how many `{` are open, and
- * whether the token before was a `}` that closed the last of them (a `;`
- * then ends an initializer or a type, `= {0};`, `struct {...};`, never a
- * prototype: no function declarator ends in `}`). */
-typedef struct braces {
-    int depth;
-    bool closed;
-} braces;
-
 static unsigned writes_of(writes_walk *ww, CXTranslationUnit tu, const char *w, bool punct,
-                          braces *b, int level);
+                          int *depth, int level);
 
 /* Is w one of a function-like macro's parameters, toks[1..first)? */
 static bool is_parameter(CXTranslationUnit tu, const CXToken *toks, unsigned first, const char *w)
@@ -517,20 +507,16 @@ static unsigned def_writes(writes_walk *ww, CXTranslationUnit tu, CXCursor def, 
     unsigned nt = 0, first = 0;
     CXToken *toks = elc_macro_tokens(tu, def, &nt, &first);
     unsigned found = 0;
-    braces b = {0, false};
+    int depth = 0;
     for (unsigned i = first; i < nt; i++) {
         CXTokenKind k = clang_getTokenKind(toks[i]);
-        if (k != CXToken_Punctuation && k != CXToken_Identifier) {
-            b.closed = false;
+        if (k != CXToken_Punctuation && k != CXToken_Identifier)
             continue;
-        }
         char w[256];
         elc_string(clang_getTokenSpelling(tu, toks[i]), w, sizeof w);
-        if (k == CXToken_Identifier && is_parameter(tu, toks, first, w)) {
-            b.closed = false; /* `struct {...} P;`: P may be `f(void)` */
+        if (k == CXToken_Identifier && is_parameter(tu, toks, first, w))
             continue;
-        }
-        found |= writes_of(ww, tu, w, k == CXToken_Punctuation, &b, level + 1);
+        found |= writes_of(ww, tu, w, k == CXToken_Punctuation, &depth, level + 1);
     }
     if (toks)
         clang_disposeTokens(tu, toks, nt);
@@ -581,21 +567,19 @@ static unsigned macro_writes(writes_walk *ww, CXTranslationUnit tu, const char *
 }
 
 static unsigned writes_of(writes_walk *ww, CXTranslationUnit tu, const char *w, bool punct,
-                          braces *b, int level)
+                          int *depth, int level)
 {
-    bool closed = b->closed;
-    b->closed = false;
     if (punct) {
         if (strcmp(w, "{") == 0 || strcmp(w, "<%") == 0) {
-            b->depth++;
+            ++*depth;
             return ELC_WRITES_BRACE;
         }
-        if ((strcmp(w, "}") == 0 || strcmp(w, "%>") == 0) && b->depth > 0)
-            b->closed = --b->depth == 0;
-        return strcmp(w, ";") == 0 && b->depth == 0 && !closed ? ELC_WRITES_SEMICOLON : 0;
+        if ((strcmp(w, "}") == 0 || strcmp(w, "%>") == 0) && *depth > 0)
+            --*depth;
+        return strcmp(w, ";") == 0 && *depth == 0 ? ELC_WRITES_SEMICOLON : 0;
     }
     unsigned nested = macro_writes(ww, tu, w, clang_getNullCursor(), level);
-    return b->depth > 0 ? nested & ELC_WRITES_BRACE : nested;
+    return *depth > 0 ? nested & ELC_WRITES_BRACE : nested;
 }
 
 /* The macro use that begins at offset off of f, from the spans in use
@@ -609,24 +593,14 @@ static CXCursor use_beginning_at(CXTranslationUnit tu, CXFile f, unsigned off)
     return x && x->begin == off ? x->cursor : clang_getNullCursor();
 }
 
-/* A blank, a line continuation or a comment (lexeme k, first character
- * c): nothing between a `}` and a `;`. */
-static bool spacing(el_lexeme k, char c)
-{
-    return k == EL_LX_COMMENT || (k == EL_LX_OTHER && (isspace((unsigned char)c) || c == '\\'));
-}
-
 unsigned elc_macros_write(CXTranslationUnit tu, CXFile f, unsigned at, const char *t, size_t n)
 {
     writes_walk ww = {active && active->tu == tu ? active : NULL, false};
     unsigned found = 0;
-    braces b = {0, false};
+    int depth = 0;
     for (size_t i = 0; i < n;) {
         size_t end = i + 1;
         el_lexeme k = el_lexeme_at(t, n, i, &end);
-        bool closed = b.closed;
-        if (!spacing(k, t[i]))
-            b.closed = false;
         if ((k == EL_LX_IDENT || k == EL_LX_OTHER) && end - i < 256) {
             char w[256];
             memcpy(w, t + i, end - i);
@@ -637,12 +611,10 @@ unsigned elc_macros_write(CXTranslationUnit tu, CXFile f, unsigned at, const cha
             CXCursor def = clang_Cursor_isNull(use) ? use : clang_getCursorReferenced(use);
             if (!clang_Cursor_isNull(def) && clang_getCursorKind(def) != CXCursor_MacroDefinition)
                 def = clang_getNullCursor();
-            if (!clang_Cursor_isNull(def)) {
-                found |= macro_writes(&ww, tu, w, def, 0) & (b.depth > 0 ? ELC_WRITES_BRACE : ~0u);
-            } else if (k == EL_LX_IDENT || strchr("{};", w[0])) {
-                b.closed = closed;
-                found |= writes_of(&ww, tu, w, k == EL_LX_OTHER, &b, 0);
-            }
+            if (!clang_Cursor_isNull(def))
+                found |= macro_writes(&ww, tu, w, def, 0) & (depth > 0 ? ELC_WRITES_BRACE : ~0u);
+            else if (k == EL_LX_IDENT || strchr("{};", w[0]))
+                found |= writes_of(&ww, tu, w, k == EL_LX_OTHER, &depth, 0);
         }
         i = end > i ? end : i + 1;
     }

@@ -219,7 +219,7 @@ bool elc_macro_use_ending_at(CXTranslationUnit tu, CXFile f, unsigned off, unsig
  * write, with the macros it names (a use's definition in effect there)
  * and those their bodies name (not their parameters): ELC_WRITES_* bits. */
 #define ELC_WRITES_BRACE 1u     /* a `{` */
-#define ELC_WRITES_SEMICOLON 2u /* a `;` outside braces, not right after them: a declaration ends */
+#define ELC_WRITES_SEMICOLON 2u /* a `;` outside braces: a declaration ends */
 unsigned elc_macros_write(CXTranslationUnit tu, CXFile f, unsigned at, const char *text, size_t n);
 /* Use m for elc_in_macro and the operator helpers on this thread (NULL:
  * stop; do so before the TU is disposed). */

@@ -12,6 +12,7 @@
 #include "file_offsets.h"
 #include "finding.h"
 #include "rule.h"
+#include "skipped_bodies.h"
 #include "sources.h"
 
 /* A file of the TU, resolved once. */
@@ -84,6 +85,11 @@ struct el_ctx {
      * expansion, so locations alone cannot tell), and elc_in_macro reads
      * them.  Set by the engine once the TU is parsed. */
     elc_macro_spans *macro_spans;
+    /* The functions whose bodies a parse without them skipped, from
+     * libclang's indexer: asked once a TU, when a macro's use leaves it
+     * open which of the functions it writes are definitions. */
+    el_skipped_bodies *skipped_bodies;
+    bool skipped_bodies_asked;
 };
 
 struct el_project {

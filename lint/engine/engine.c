@@ -1200,6 +1200,7 @@ static lint_status lint_parsed(run *r, CXIndex idx, job *j, const char *pch,
         elc_macro_spans_use(NULL);
         j->macro_table_walks += elc_macro_spans_table_walks(ctx.macro_spans);
         elc_macro_spans_free(ctx.macro_spans);
+        el_skipped_bodies_free(ctx.skipped_bodies);
         clang_disposeTranslationUnit(tu);
     }
 

@@ -639,6 +639,19 @@ static after_declarator after_declarator_at(el_ctx *ctx, CXCursor fn, CXFile f, 
     return AFTER_UNKNOWN;
 }
 
+/* Was fn's body skipped (1), was it a declaration (0), or is it not known
+ * (-1: the indexer failed)?  The TU is indexed once, on the first question. */
+static int indexed_as_skipped(el_ctx *ctx, CXCursor fn)
+{
+    if (!ctx->skipped_bodies_asked) {
+        ctx->skipped_bodies_asked = true;
+        ctx->skipped_bodies = el_skipped_bodies_of(ctx->tu);
+    }
+    if (!ctx->skipped_bodies)
+        return -1;
+    return el_skipped_bodies_has(ctx->skipped_bodies, fn);
+}
+
 /* el_skipped_body for a function declaration libclang has no body of:
  * read after its declarator.  libclang ends a declarator that a macro
  * writes where the macro's use ends; that use must not be able to write
@@ -660,10 +673,28 @@ static bool skipped_body(el_ctx *ctx, CXCursor fn, const char **text, size_t *le
     unsigned use = 0;
     if (elc_macro_use_ending_at(ctx->tu, f, off, &use)) {
         unsigned writes = elc_macros_write(ctx->tu, f, use, t + use, off - use);
-        /* (libclang spells a macro's tokens where it is used, not in its
-         * definition: which of them is fn's cannot be read) */
-        if (writes == (ELC_WRITES_BRACE | ELC_WRITES_SEMICOLON))
-            return bodies_needed(ctx); /* definitions and declarations: which is fn? */
+        size_t next = next_lexeme(t, n, off);
+        bool then_semicolon = next < n && t[next] == ';';
+        bool then_brace = next < n && open_brace_at(t, n, next);
+        if (writes && then_brace && (writes & ELC_WRITES_BRACE))
+            return bodies_needed(ctx); /* bodies in the macro and after it: which is fn's? */
+        /* Which of the functions a use writes have bodies cannot be read
+         * when it writes both definitions and declarations (libclang
+         * spells a macro's tokens where it is used, not in its
+         * definition), nor when the last declaration it writes may end
+         * after it (`M(f);` after bodies, `M(f) {` after prototypes):
+         * libclang's indexer knows. */
+        if (writes == (ELC_WRITES_BRACE | ELC_WRITES_SEMICOLON) ||
+            (writes == ELC_WRITES_BRACE && then_semicolon) ||
+            (writes == ELC_WRITES_SEMICOLON && then_brace)) {
+            int skipped = indexed_as_skipped(ctx, fn);
+            if (skipped < 0)
+                return bodies_needed(ctx);
+            if (!skipped)
+                return false;
+            /* a definition: its body is the macro's, or the text's after it */
+            writes = then_brace ? 0 : ELC_WRITES_BRACE;
+        }
         if (writes == ELC_WRITES_SEMICOLON)
             return false; /* prototypes a macro writes (X-macros) */
         if (writes == ELC_WRITES_BRACE) {
