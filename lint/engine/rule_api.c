@@ -640,16 +640,14 @@ static after_declarator after_declarator_at(el_ctx *ctx, CXCursor fn, CXFile f, 
 }
 
 /* Was fn's body skipped (1), was it a declaration (0), or is it not known
- * (-1: the indexer failed)?  The TU is indexed once, on the first question. */
+ * (-1)?  The TU is indexed once, on the first question. */
 static int indexed_as_skipped(el_ctx *ctx, CXCursor fn)
 {
     if (!ctx->skipped_bodies_asked) {
         ctx->skipped_bodies_asked = true;
         ctx->skipped_bodies = el_skipped_bodies_of(ctx->tu);
     }
-    if (!ctx->skipped_bodies)
-        return -1;
-    return el_skipped_bodies_has(ctx->skipped_bodies, fn);
+    return el_skipped_bodies_state(ctx->skipped_bodies, fn);
 }
 
 /* el_skipped_body for a function declaration libclang has no body of:
@@ -674,16 +672,17 @@ static bool skipped_body(el_ctx *ctx, CXCursor fn, const char **text, size_t *le
     if (elc_macro_use_ending_at(ctx->tu, f, off, &use)) {
         unsigned writes = elc_macros_write(ctx->tu, f, use, t + use, off - use);
         size_t next = next_lexeme(t, n, off);
-        bool then_semicolon = next < n && t[next] == ';';
+        /* (`,`: another declarator follows, so the last one is no definition) */
+        bool then_semicolon = next < n && (t[next] == ';' || t[next] == ',');
         bool then_brace = next < n && open_brace_at(t, n, next);
-        if (writes && then_brace && (writes & ELC_WRITES_BRACE))
+        if (then_brace && (writes & ELC_WRITES_BRACE))
             return bodies_needed(ctx); /* bodies in the macro and after it: which is fn's? */
         /* Which of the functions a use writes have bodies cannot be read
          * when it writes both definitions and declarations (libclang
          * spells a macro's tokens where it is used, not in its
          * definition), nor when the last declaration it writes may end
-         * after it (`M(f);` after bodies, `M(f) {` after prototypes):
-         * libclang's indexer knows. */
+         * after it (`M(f);` or `M(f), g;` after bodies, `M(f) {` after
+         * prototypes): libclang's indexer knows. */
         if (writes == (ELC_WRITES_BRACE | ELC_WRITES_SEMICOLON) ||
             (writes == ELC_WRITES_BRACE && then_semicolon) ||
             (writes == ELC_WRITES_SEMICOLON && then_brace)) {

@@ -2,6 +2,7 @@
  * from libclang's indexer (skipped_bodies.h). */
 #include "skipped_bodies.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "mem.h"
@@ -10,6 +11,7 @@
  * has hundreds, each asked about. */
 typedef struct entry {
     unsigned hash;
+    bool skipped;
     CXCursor cursor;
 } entry;
 
@@ -27,11 +29,11 @@ static int by_hash(const void *a, const void *b)
 static void on_declaration(CXClientData data, const CXIdxDeclInfo *info)
 {
     el_skipped_bodies *s = data;
-    if (!(info->flags & CXIdxDeclFlag_Skipped) ||
-        clang_getCursorKind(info->cursor) != CXCursor_FunctionDecl)
+    if (clang_getCursorKind(info->cursor) != CXCursor_FunctionDecl)
         return;
     el_grow(&s->v, &s->cap, s->n + 1, sizeof *s->v);
-    s->v[s->n++] = (entry){clang_hashCursor(info->cursor), info->cursor};
+    s->v[s->n++] = (entry){clang_hashCursor(info->cursor), (info->flags & CXIdxDeclFlag_Skipped) != 0,
+                           info->cursor};
 }
 
 el_skipped_bodies *el_skipped_bodies_of(CXTranslationUnit tu)
@@ -55,10 +57,10 @@ el_skipped_bodies *el_skipped_bodies_of(CXTranslationUnit tu)
     return s;
 }
 
-bool el_skipped_bodies_has(const el_skipped_bodies *s, CXCursor fn)
+int el_skipped_bodies_state(const el_skipped_bodies *s, CXCursor fn)
 {
     if (!s)
-        return false;
+        return -1;
     unsigned h = clang_hashCursor(fn);
     size_t lo = 0, hi = s->n;
     while (lo < hi) { /* the first entry of hash >= h */
@@ -70,8 +72,8 @@ bool el_skipped_bodies_has(const el_skipped_bodies *s, CXCursor fn)
     }
     for (size_t i = lo; i < s->n && s->v[i].hash == h; i++)
         if (clang_equalCursors(s->v[i].cursor, fn))
-            return true;
-    return false;
+            return s->v[i].skipped;
+    return -1;
 }
 
 void el_skipped_bodies_free(el_skipped_bodies *s)

@@ -5,8 +5,8 @@
  * the extent of a prototype (clang_isCursorDefinition is false for both);
  * only its indexer tells them apart (CXIdxDeclFlag_Skipped, clang's
  * FunctionDecl::hasSkippedBody).  Indexing walks every declaration of the
- * TU, so it is asked only where the text cannot tell: a macro use that
- * writes both definitions and declarations (rule_api.c). */
+ * TU, so it is asked only where the text cannot tell which functions a
+ * macro use writes have bodies (rule_api.c's skipped_body). */
 #ifndef EL_SKIPPED_BODIES_H
 #define EL_SKIPPED_BODIES_H
 
@@ -15,11 +15,12 @@
 
 typedef struct el_skipped_bodies el_skipped_bodies;
 
-/* The functions of tu whose bodies were skipped; NULL when libclang's
- * indexer failed (then nothing is known). */
+/* The functions of tu the indexer reports, each with whether its body was
+ * skipped; NULL when libclang's indexer failed (then nothing is known). */
 el_skipped_bodies *el_skipped_bodies_of(CXTranslationUnit tu);
-/* Was fn's body skipped (fn is a definition)? */
-bool el_skipped_bodies_has(const el_skipped_bodies *s, CXCursor fn);
+/* 1: fn's body was skipped (fn is a definition); 0: fn is a declaration;
+ * -1: not known (s is NULL, or the indexer did not report fn). */
+int el_skipped_bodies_state(const el_skipped_bodies *s, CXCursor fn);
 void el_skipped_bodies_free(el_skipped_bodies *s);
 
 #endif

@@ -51,7 +51,7 @@ static void make_tree(void)
                       "void k_made(double *x);\n"
                       "void k_table(double *x);\n"
                       "int k_s(double);\nint k_t(double);\nint k_p(double);\nint k_o(double);\n"
-                      "int k_u(double);\n"
+                      "int k_u(double);\nint k_v(double);\n"
                       "void helper_old();\n#endif\n");
     /* a definition with a comment before its body; a K&R one */
     tt_w("backends/blas/helper.c", "#include \"../../inc/api.h\"\n"
@@ -66,7 +66,7 @@ static void make_tree(void)
     tt_w("src/user.c", "#include \"../inc/api.h\"\n"
                        "void use(double *x)\n{\n    int n = 4;\n    helper_scale(x, n);\n"
                        "    dgemm_(&n, x);\n    k_made(x);\n    helper_old(x, n);\n    k_table(x);\n"
-                       "    (void)(k_s(1) + k_t(1) + k_p(1) + k_o(1) + k_u(1));\n}\n");
+                       "    (void)(k_s(1) + k_t(1) + k_p(1) + k_o(1) + k_u(1) + k_v(1));\n}\n");
     /* custom kernels, registered inside bodies */
     tt_w("backends/blas/custom.c",
          "#include <eh/backend_api.h>\n"
@@ -105,8 +105,8 @@ static void make_tree(void)
     /* macros whose text leaves open which functions have bodies (libclang's
      * indexer answers): definitions and a table of them; a prototype after
      * a type, after a table, or beside a table in one declaration; a
-     * prototype closed after the use, past a body; a body after the use,
-     * past prototypes */
+     * prototype closed after the use (by `;` or `,`), past a body; a body
+     * after the use, past prototypes */
     tt_w("backends/blas/table.c",
          "#define SET(n) void n(double *x) { x[0] = 1; } "
          "static void (*const n##_tab[])(double *) = {n, n};\nSET(k_table)\n");
@@ -115,7 +115,8 @@ static void make_tree(void)
          "#define AFTER_TABLE(n) static const int n##_ids[] = {1, 2}; int n(double)\n"
          "AFTER_TABLE(k_t);\n"
          "#define BESIDE(n) int n(double), n##_tab[] = {1, 2};\nBESIDE(k_p)\n"
-         "#define PAST_BODY(n) void n##_impl(void) {} int n(double)\nPAST_BODY(k_o);\n");
+         "#define PAST_BODY(n) void n##_impl(void) {} int n(double)\nPAST_BODY(k_o);\n"
+         "PAST_BODY(k_v), k_v2(double);\n");
     tt_w("backends/ref/later.c", "#include <eh/backend_api.h>\n"
                                  "static eh_status kl(const eh_op_call *c) { (void)c; return EH_OK; }\n"
                                  "#define PROTOS(n) int n##_a(void); int n(double x)\n"
@@ -249,7 +250,7 @@ static void test_same_report_as_all_bodies(void **state)
     assert_true(has_finding(def.out, "EH102", "inc/piece.h", "cblas_dscal"));
     assert_true(has_finding(def.out, "EH102", "src/user.c", "k_table"));
     assert_true(has_finding(def.out, "EH102", "src/user.c", "'k_u'"));
-    static const char *const prototypes[] = {"'k_s'", "'k_t'", "'k_p'", "'k_o'"};
+    static const char *const prototypes[] = {"'k_s'", "'k_t'", "'k_p'", "'k_o'", "'k_v'"};
     for (size_t i = 0; i < sizeof prototypes / sizeof *prototypes; i++)
         if (has_finding(def.out, "EH102", "src/user.c", prototypes[i]))
             fail_msg("EH102 for the prototype %s: %s", prototypes[i], def.out);
