@@ -10,7 +10,6 @@
 #ifndef EL_SKIPPED_BODIES_H
 #define EL_SKIPPED_BODIES_H
 
-#include <stdbool.h>
 #include "clang_api.h"
 
 typedef struct el_skipped_bodies el_skipped_bodies;
