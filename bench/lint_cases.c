@@ -462,11 +462,10 @@ static double paired_cpu_ratio(const tcmd *a, const tcmd *b, double *lo, double 
             v[m++] = a->cpu[k] / b->cpu[k];
     if (m < 1)
         return 0;
-    n = m;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    qsort(v, (size_t)m, sizeof *v, cmp_double);
     *lo = v[0];
-    *hi = v[n - 1];
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    *hi = v[m - 1];
+    return m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
 }
 
 /* ---- cold runs: emberlint, the parse baseline, clang-tidy -------------------------------- */

@@ -23,7 +23,7 @@ typedef struct bs_verdict {
  * of memory.  The pointer lasts until the next call. */
 static bs_verdict *slot_of(bs_cache *m, CXCursor decl)
 {
-    unsigned *k = sep_cursor_value(&m->index, decl);
+    unsigned *k = el_cursor_value(&m->index, decl);
     if (!k)
         return NULL;
     if (!*k) {
@@ -269,5 +269,5 @@ void bs_cache_free(bs_cache *c)
     free(c->v);
     c->v = NULL;
     c->cap = c->n = 0;
-    sep_cursor_map_free(&c->index);
+    el_cursor_map_free(&c->index);
 }

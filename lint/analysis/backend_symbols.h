@@ -68,7 +68,7 @@ typedef enum bs_why {
 /* Per-TU state: zero it before use, free with bs_cache_free. */
 typedef struct bs_cache {
     sep_files files;
-    sep_cursor_map index;    /* declaration -> 1 + its verdict's index in v */
+    el_cursor_map index;    /* declaration -> 1 + its verdict's index in v */
     struct bs_verdict *v;
     size_t cap, n;
     char **backend_usrs;     /* functions and variables a backend file declares */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "clang_util.h"
+#include "cursor_map.h"
 #include "rule.h"
 
 /* ---- the class of the file a declaration is in --------------------------- */
@@ -79,63 +80,6 @@ static inline const sep_file_class *sep_decl_file(el_ctx *ctx, sep_files *cache,
     if (!f)
         return NULL;
     return sep_file_info(ctx, cache, f);
-}
-
-/* ---- a map from cursors to numbers ---------------------------------------- */
-
-/* Per-TU answers about a declaration, asked again at each reference to it:
- * open addressing on clang_hashCursor, keys compared with
- * clang_equalCursors (so a declaration reached from a reference and from
- * the walk is one key).  Zero it before use; free with
- * sep_cursor_map_free. */
-typedef struct sep_cursor_slot {
-    CXCursor key;
-    bool used;
-    unsigned value;
-} sep_cursor_slot;
-
-typedef struct sep_cursor_map {
-    sep_cursor_slot *v;
-    size_t cap, n;
-} sep_cursor_map;
-
-/* The value of key, 0 when it is new (then inserted); NULL when memory
- * runs out.  The pointer lasts until the next call. */
-static inline unsigned *sep_cursor_value(sep_cursor_map *m, CXCursor key)
-{
-    if (2 * (m->n + 1) > m->cap) {
-        size_t cap = m->cap ? 2 * m->cap : 256;
-        sep_cursor_slot *v = calloc(cap, sizeof *v);
-        if (!v)
-            return NULL;
-        for (size_t i = 0; i < m->cap; i++) {
-            if (!m->v[i].used)
-                continue;
-            size_t h = clang_hashCursor(m->v[i].key) & (cap - 1);
-            while (v[h].used)
-                h = (h + 1) & (cap - 1);
-            v[h] = m->v[i];
-        }
-        free(m->v);
-        m->v = v;
-        m->cap = cap;
-    }
-    size_t h = clang_hashCursor(key) & (m->cap - 1);
-    while (m->v[h].used) {
-        if (clang_equalCursors(m->v[h].key, key))
-            return &m->v[h].value;
-        h = (h + 1) & (m->cap - 1);
-    }
-    m->v[h] = (sep_cursor_slot){key, true, 0};
-    m->n++;
-    return &m->v[h].value;
-}
-
-static inline void sep_cursor_map_free(sep_cursor_map *m)
-{
-    free(m->v);
-    m->v = NULL;
-    m->cap = m->n = 0;
 }
 
 /* ---- growing arrays ------------------------------------------------------ */

@@ -19,7 +19,7 @@ typedef struct el_skipped_bodies el_skipped_bodies;
 el_skipped_bodies *el_skipped_bodies_of(CXTranslationUnit tu);
 /* 1: fn's body was skipped (fn is a definition); 0: fn is a declaration;
  * -1: not known (s is NULL, or the indexer did not report fn). */
-int el_skipped_bodies_state(const el_skipped_bodies *s, CXCursor fn);
+int el_skipped_bodies_state(el_skipped_bodies *s, CXCursor fn);
 void el_skipped_bodies_free(el_skipped_bodies *s);
 
 #endif

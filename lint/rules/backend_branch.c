@@ -53,7 +53,7 @@ typedef struct state {
     CXFile *files;              /* the linted files of the TU (on_file), in order */
     size_t n_files, cap_files;
     el_rewriter *rw;            /* call rewrites, for the fixes (made on first use) */
-    sep_cursor_map named;       /* declaration -> 1 + whether it names a name function */
+    el_cursor_map named;       /* declaration -> 1 + whether it names a name function */
 } state;
 
 /* Functions of every kind: C++ code compares the name in member
@@ -404,7 +404,7 @@ static void on_file(el_ctx *ctx, void *st, CXFile file)
 static bool names_name_function(state *s, CXCursor ref)
 {
     CXCursor d = clang_getCursorReferenced(ref);
-    unsigned *known = clang_isDeclaration(clang_getCursorKind(d)) ? sep_cursor_value(&s->named, d)
+    unsigned *known = clang_isDeclaration(clang_getCursorKind(d)) ? el_cursor_value(&s->named, d)
                                                                    : NULL;
     if (known && *known)
         return *known == 2;
@@ -478,7 +478,7 @@ static void end(el_ctx *ctx, void *st)
     free(s->variables.v);
     el_rewriter_free(s->rw);
     s->rw = NULL;
-    sep_cursor_map_free(&s->named);
+    el_cursor_map_free(&s->named);
 }
 
 const el_rule el_rule_backend_branch = {
