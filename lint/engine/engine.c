@@ -22,6 +22,7 @@
 #include "include_search.h"
 #include "kernels.h"
 #include "language.h"
+#include "main_stack.h"
 #include "mem.h"
 #include "metadata.h"
 #include "path.h"
@@ -94,6 +95,10 @@ typedef struct run {
     size_t done;
     el_strmap noted;            /* compiler arguments dropped, noted once */
     el_prefix_set *prefixes;    /* NULL: each TU parses all its headers */
+    bool on_caller;             /* the one worker is the calling thread */
+    double progress_started;    /* the run's start (now_seconds) */
+    double progress_shown_at;   /* the progress line's last showing */
+    bool progress_shown;        /* this phase showed it */
 } run;
 
 /* ---- the tool's identity, for cache keys ---------------------------- */
@@ -1294,6 +1299,28 @@ static void lint_tu(run *r, CXIndex *whole_idx, CXIndex *partial_idx, job *j)
 
 /* ---- workers ------------------------------------------------------------- */
 
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The progress line (--progress), after the run's first second, at most
+ * every 100 ms; r->lock held. */
+static void show_progress(run *r)
+{
+    if (!r->o->progress)
+        return;
+    double now = now_seconds();
+    if (now - r->progress_started <= 1.0 || now - r->progress_shown_at < 0.1)
+        return;
+    fprintf(stderr, "\r%s: %zu/%zu translation units", el_progname, r->done, r->n_jobs);
+    fflush(stderr);
+    r->progress_shown_at = now;
+    r->progress_shown = true;
+}
+
 static void *worker(void *arg)
 {
     run *r = arg;
@@ -1318,6 +1345,8 @@ static void *worker(void *arg)
          * woken only at the phase's end, not after every job */
         if (r->phase_done == r->phase_end - r->phase_begin)
             pthread_cond_signal(&r->cond);
+        if (r->on_caller)
+            show_progress(r);
         pthread_mutex_unlock(&r->lock);
     }
     if (partial_idx)
@@ -1327,29 +1356,11 @@ static void *worker(void *arg)
     return NULL;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
-/* Run jobs [begin, end) on the workers (lookup_only: only read the
- * cache); done counts across phases for the progress line (total: every
- * job of the run). */
-static void run_phase(run *r, size_t begin, size_t end, bool lookup_only, double started)
+/* The phase's n jobs on nthreads workers; this thread shows the
+ * progress line meanwhile. */
+static void run_on_workers(run *r, size_t nthreads, size_t n)
 {
-    if (begin == end)
-        return;
-    r->phase_begin = begin;
-    r->phase_end = end;
-    r->lookup_only = lookup_only;
-    r->phase_done = 0;
-    atomic_store(&r->next, 0);
-    size_t n = end - begin;
-    size_t nthreads = (size_t)(r->o->jobs > 0 ? r->o->jobs : 1);
-    if (nthreads > n)
-        nthreads = n;
     pthread_t *tids = el_xcalloc(nthreads, sizeof *tids);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -1364,7 +1375,6 @@ static void run_phase(run *r, size_t begin, size_t end, bool lookup_only, double
     if (started_threads == 0)
         worker(r); /* no threads available: lint on this one */
 
-    bool shown = false;
     pthread_mutex_lock(&r->lock);
     while (r->phase_done < n) {
         struct timespec ts;
@@ -1375,17 +1385,43 @@ static void run_phase(run *r, size_t begin, size_t end, bool lookup_only, double
             ts.tv_nsec -= 1000000000;
         }
         pthread_cond_timedwait(&r->cond, &r->lock, &ts);
-        if (r->o->progress && now_seconds() - started > 1.0) {
-            fprintf(stderr, "\r%s: %zu/%zu translation units", el_progname, r->done, r->n_jobs);
-            fflush(stderr);
-            shown = true;
-        }
+        show_progress(r);
     }
     pthread_mutex_unlock(&r->lock);
     for (size_t i = 0; i < started_threads; i++)
         pthread_join(tids[i], NULL);
     free(tids);
-    if (shown) {
+}
+
+/* Run jobs [begin, end) on the workers (lookup_only: only read the
+ * cache); done counts across phases for the progress line (total: every
+ * job of the run).  One worker is this thread, where its stack allows
+ * (main_stack.h). */
+static void run_phase(run *r, size_t begin, size_t end, bool lookup_only, double started)
+{
+    if (begin == end)
+        return;
+    r->phase_begin = begin;
+    r->phase_end = end;
+    r->lookup_only = lookup_only;
+    r->phase_done = 0;
+    r->progress_started = started;
+    r->progress_shown = false;
+    atomic_store(&r->next, 0);
+    size_t n = end - begin;
+    size_t nthreads = (size_t)(r->o->jobs > 0 ? r->o->jobs : 1);
+    if (nthreads > n)
+        nthreads = n;
+    el_main_stack stack;
+    if (nthreads == 1 && el_main_stack_take(&stack, WORKER_STACK)) {
+        r->on_caller = true;
+        worker(r);
+        r->on_caller = false;
+        el_main_stack_give_back(&stack);
+    } else {
+        run_on_workers(r, nthreads, n);
+    }
+    if (r->progress_shown) {
         fprintf(stderr, "\r\033[K");
         fflush(stderr);
     }

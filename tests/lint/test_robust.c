@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lint_test.h"
@@ -176,6 +178,65 @@ static void test_large_and_deep(void **state)
     free(q);
 }
 
+/* A file whose walk needs far more than 8 MiB of stack (60000 operands
+ * in one expression: about 15 MiB), linted with -j 1.  One worker lints
+ * on the main thread (lint/engine/main_stack.h), whose stack grows only
+ * to RLIMIT_STACK: it is raised for the run, or the worker thread and
+ * its own large stack are used. */
+static void write_deeper(void)
+{
+    free(tt_write(tt_dir, "deeper/deeper.c", ""));
+    char *q = tt_path(tt_dir, "deeper/deeper.c");
+    FILE *f = fopen(q, "w");
+    assert_non_null(f);
+    fputs("#include <lapacke.h>\nint deeper(int x) { return x", f);
+    for (int i = 0; i < 60000; i++)
+        fputs(" + x", f);
+    fputs("; }\n", f);
+    fclose(f);
+    free(q);
+}
+
+static bool lint_deeper_finds_the_include(void)
+{
+    tt_run r = lt_lint(tt_dir, "--no-cache", "-j", "1", "--format", "json", "deeper", NULL);
+    bool ok = r.status == 1 && r.err[0] == '\0';
+    if (ok) {
+        json_object *j = tt_json(r.out);
+        ok = lt_count_rule(j, "EH101") == 1;
+        json_object_put(j);
+    }
+    tt_free(&r);
+    return ok;
+}
+
+static void test_deep_on_one_worker(void **state)
+{
+    (void)state;
+    write_deeper();
+    assert_true(lint_deeper_finds_the_include());
+}
+
+/* The same where the hard limit keeps the main thread's stack at 8 MiB:
+ * the run uses a worker thread instead (in a child process, whose
+ * limit cannot be raised back). */
+static void test_deep_on_one_worker_stack_limited(void **state)
+{
+    (void)state;
+    write_deeper();
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rlimit eight = {8u << 20, 8u << 20};
+        int bad = setrlimit(RLIMIT_STACK, &eight) != 0 ? 3 : !lint_deeper_finds_the_include();
+        _exit(bad);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 #define HANG_GUARD_SECONDS 120
 
 /* A tree of the project's macros, 60 a level, each ORing all of the next
@@ -255,6 +316,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_symlink_loops, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_non_utf8, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_large_and_deep, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_deep_on_one_worker, setup, tt_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_deep_on_one_worker_stack_limited, setup,
+                                        tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_special_files, setup, tt_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_wide_macro_tree, setup, tt_scratch_teardown),
     };
