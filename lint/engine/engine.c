@@ -1345,7 +1345,7 @@ static void *worker(void *arg)
          * woken only at the phase's end, not after every job */
         if (r->phase_done == r->phase_end - r->phase_begin)
             pthread_cond_signal(&r->cond);
-        if (r->on_caller)
+        if (r->on_caller) /* (no one else to: shown as each job ends) */
             show_progress(r);
         pthread_mutex_unlock(&r->lock);
     }
@@ -1355,7 +1355,6 @@ static void *worker(void *arg)
         clang_disposeIndex(idx);
     return NULL;
 }
-
 
 /* The phase's n jobs on nthreads workers; this thread shows the
  * progress line meanwhile. */
@@ -1395,8 +1394,8 @@ static void run_on_workers(run *r, size_t nthreads, size_t n)
 
 /* Run jobs [begin, end) on the workers (lookup_only: only read the
  * cache); done counts across phases for the progress line (total: every
- * job of the run).  One worker is this thread, where its stack allows
- * (main_stack.h). */
+ * job of the run).  A phase with one worker (-j 1, or one job) has it
+ * on this thread, where its stack allows (main_stack.h). */
 static void run_phase(run *r, size_t begin, size_t end, bool lookup_only, double started)
 {
     if (begin == end)

@@ -1,14 +1,16 @@
 /* lint/engine/main_stack.h -- lint on the main thread's own stack.
  *
- * A run with one worker lints on the thread that called it rather than
- * on a worker thread beside a waiting one: a second live thread costs a
- * cold -j 1 run about 5% more CPU time (the project tree: 1.95 s against
- * 1.83 s, medians of 15 interleaved rounds; more system time, the other
- * CPU in the process's TLB shootdowns as libclang unmaps each TU's
- * memory).  The worker's stack is large (engine.c WORKER_STACK): only
- * the main thread's stack grows, and Linux checks RLIMIT_STACK each time
- * it does, so the soft limit is raised for the phase and put back after
- * (processes started meanwhile would inherit it). */
+ * A phase with one worker (-j 1, or one file to lint) runs it on the
+ * calling thread rather than on a worker thread beside a waiting one:
+ * with that second thread alive a cold -j 1 run of the project tree took
+ * about 5% more CPU time (bench/README.md, "-j 1 on the main thread":
+ * part of it system time, the other CPU in each TLB shootdown as libclang
+ * unmaps a TU's memory; part of it user time, not explained).  The
+ * workers' stacks are large (engine.c WORKER_STACK), and the main
+ * thread's stack grows only to RLIMIT_STACK, which Linux reads each time
+ * it grows: the soft limit is raised for the phase and put back after
+ * (the engine starts no process meanwhile).  Where the hard limit, or
+ * the room below the stack, does not allow it, a worker thread lints. */
 #ifndef EL_MAIN_STACK_H
 #define EL_MAIN_STACK_H
 
@@ -22,8 +24,8 @@ typedef struct el_main_stack {
 } el_main_stack;
 
 /* Is this the main thread, and may its stack grow to need bytes (the
- * soft limit raised if the hard one allows)?  false: leaves the limit
- * as it was. */
+ * soft limit raised if the hard one allows, and the room is there)?
+ * false: leaves the limit as it was. */
 bool el_main_stack_take(el_main_stack *s, size_t need);
 
 /* Puts back the limit el_main_stack_take raised (if it did). */
