@@ -138,6 +138,22 @@ static void test_non_utf8(void **state)
     tt_free(&r);
 }
 
+/* rel: a backend include (EH101) and a function returning one sum of
+ * operands x's, a tree that deep */
+static void write_long_sum(const char *rel, int operands)
+{
+    free(tt_write(tt_dir, rel, ""));
+    char *q = tt_path(tt_dir, rel);
+    FILE *f = fopen(q, "w");
+    assert_non_null(f);
+    fputs("#include <lapacke.h>\nint sum(int x) { return x", f);
+    for (int i = 1; i < operands; i++)
+        fputs(" + x", f);
+    fputs("; }\n", f);
+    fclose(f);
+    free(q);
+}
+
 static void test_large_and_deep(void **state)
 {
     (void)state;
@@ -152,15 +168,7 @@ static void test_large_and_deep(void **state)
     fputs("};\nint large(void) { return table[7]; }\n", f);
     fclose(f);
     /* 30000 operands in one expression: a very deep tree */
-    free(tt_write(tt_dir, "deep/deep.c", ""));
-    char *q = tt_path(tt_dir, "deep/deep.c");
-    f = fopen(q, "w");
-    assert_non_null(f);
-    fputs("#include <lapacke.h>\nint deep(int x) { return x", f);
-    for (int i = 0; i < 30000; i++)
-        fputs(" + x", f);
-    fputs("; }\n", f);
-    fclose(f);
+    write_long_sum("deep/deep.c", 30000);
     tt_run r = lt_lint(tt_dir, "--no-cache", "--format", "json", "big", "deep", NULL);
     assert_int_equal(r.status, 1);
     json_object *j = tt_json(r.out);
@@ -173,7 +181,6 @@ static void test_large_and_deep(void **state)
     assert_true(tt_contains(r.err, "emberlint: warning: big/large.c: file too large"));
     tt_free(&r);
     free(p);
-    free(q);
 }
 
 /* A file whose walk needs more than 8 MiB of stack (60000 operands in
@@ -184,16 +191,7 @@ static void test_large_and_deep(void **state)
  * 8 MiB as well) the worker thread and its own large stack are used. */
 static void lint_deeper(bool hard_too)
 {
-    free(tt_write(tt_dir, "deeper/deeper.c", ""));
-    char *q = tt_path(tt_dir, "deeper/deeper.c");
-    FILE *f = fopen(q, "w");
-    assert_non_null(f);
-    fputs("#include <lapacke.h>\nint deeper(int x) { return x", f);
-    for (int i = 0; i < 60000; i++)
-        fputs(" + x", f);
-    fputs("; }\n", f);
-    fclose(f);
-    free(q);
+    write_long_sum("deeper/deeper.c", 60000);
     const char *script = hard_too ? "ulimit -S -s 8192 && ulimit -H -s 8192 && exec \"$0\" \"$@\""
                                   : "ulimit -S -s 8192 && exec \"$0\" \"$@\"";
     const char *argv[] = {"/bin/sh", "-c", script, EMBERLINT, "--select", LT_RULES, "--no-cache",
