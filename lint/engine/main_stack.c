@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Linux keeps this much unmapped below a growing stack (stack_guard_gap,
@@ -27,10 +28,11 @@ static bool main_stack_can_grow(const void *here, size_t need)
     FILE *f = fopen("/proc/self/maps", "re");
     if (!f)
         return false;
-    char line[512];
+    char *line = NULL; /* whole lines: a file's name may be long */
+    size_t cap = 0;
     uintmax_t below_end = 0;
     bool ok = false;
-    while (fgets(line, sizeof line, f)) {
+    while (getline(&line, &cap, f) > 0) {
         uintmax_t lo, hi;
         if (sscanf(line, "%" SCNxMAX "-%" SCNxMAX, &lo, &hi) != 2)
             continue;
@@ -42,6 +44,7 @@ static bool main_stack_can_grow(const void *here, size_t need)
         }
         below_end = hi;
     }
+    free(line);
     fclose(f);
     return ok;
 }
