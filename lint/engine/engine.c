@@ -1396,7 +1396,7 @@ static void run_on_workers(run *r, size_t nthreads, size_t n)
  * cache); done counts across phases for the progress line (total: every
  * job of the run).  A phase with one worker (-j 1, or one job) has it
  * on this thread, where its stack allows (main_stack.h). */
-static void run_phase(run *r, size_t begin, size_t end, bool lookup_only, double started)
+static void run_phase(run *r, size_t begin, size_t end, bool lookup_only)
 {
     if (begin == end)
         return;
@@ -1404,7 +1404,6 @@ static void run_phase(run *r, size_t begin, size_t end, bool lookup_only, double
     r->phase_end = end;
     r->lookup_only = lookup_only;
     r->phase_done = 0;
-    r->progress_started = started;
     r->progress_shown = false;
     atomic_store(&r->next, 0);
     size_t n = end - begin;
@@ -1812,7 +1811,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
         for (size_t k = 0; k < KIND_MAX; k++)
             r.wanted[k] |= r.wants[i][k];
 
-    double started = now_seconds();
+    r.progress_started = now_seconds();
     size_t cap = 0, n_unbuilt = 0;
     size_t *unbuilt = el_xcalloc(sources->n + 1, sizeof *unbuilt);
     /* (whether any shard lints a .c file: headers then count as built
@@ -1867,7 +1866,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
     if (!o->no_prefix_pch && !(o->want_fixes && !o->cache_fixes) && phase1 > 1) {
         /* the files the cache does not answer share their prefixes */
         if (r.cache)
-            run_phase(&r, 0, phase1, true, started);
+            run_phase(&r, 0, phase1, true);
         r.prefixes = el_prefix_set_new(sources, PARSE_OPTIONS, record_prefix, &r);
         for (size_t i = 0; i < phase1; i++)
             if (!r.jobs[i].result.from_cache)
@@ -1883,7 +1882,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
             }
         }
     }
-    run_phase(&r, 0, phase1, false, started);
+    run_phase(&r, 0, phase1, false);
 
     /* the files the .c files read: linted through them */
     el_strmap covered = {0};
@@ -1965,7 +1964,7 @@ void el_engine_run(const el_engine_opts *o, el_sources *sources, el_filehash *ha
         el_compdb_warn_unread(build, mains, r.n_jobs);
         free(mains);
     }
-    run_phase(&r, phase1, r.n_jobs, false, started);
+    run_phase(&r, phase1, r.n_jobs, false);
 
     for (size_t i = 0; i < r.n_jobs; i++) {
         stats->tus++;
